@@ -1,0 +1,47 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.obsync/**', 'bench/results*'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  // Layering (DESIGN §8): only remote/ imports undici; planner and kinds stay pure.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/remote/**'],
+    rules: restrict([{ group: ['undici'], message: 'Only src/remote talks HTTP (DESIGN §8).' }]),
+  },
+  {
+    files: ['src/planner/**/*.ts', 'src/kinds/**/*.ts', 'src/core/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: restrict([
+      { group: ['node:*', 'undici', 'pino', 'chokidar', 'node-cron'], message: 'The planner, kinds and core are pure: no I/O (DESIGN §8).' },
+      { group: ['**/remote/**', '**/sandbox/**', '**/cli/**', '**/engine/**', '**/applier/**', '**/daemon/**', '**/inventory/**'], message: 'Pure layers must not import I/O layers.' },
+    ]),
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/cli/**', '**/*.test.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Only src/cli reads the environment.' }, { object: 'process', property: 'exit', message: 'Only src/cli exits.' }, { object: 'process', property: 'argv', message: 'Only src/cli reads argv.' }],
+    },
+  },
+);

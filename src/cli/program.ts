@@ -1,0 +1,24 @@
+/** Builds the commander program. Each command lives in ./commands/<name>.ts and registers itself here. */
+import { Command } from 'commander';
+import type { CliIO } from './io.js';
+
+export type CommandRegistrar = (program: Command, io: CliIO) => void;
+
+const registrars: CommandRegistrar[] = [
+  // one line per command module
+];
+
+export const VERSION = '0.1.0';
+
+export function buildProgram(io: CliIO): Command {
+  const program = new Command('obsync')
+    .description('GitOps reconciler for observability configuration: dashboards, alerts and pipe settings kept in Git')
+    .version(VERSION)
+    .showHelpAfterError()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+  for (const register of registrars) register(program, io);
+  return program;
+}

@@ -1,0 +1,129 @@
+/**
+ * The few error classes obsync throws. Every message names the thing that is wrong
+ * (file, object address or request) and, where there is one, what to do about it.
+ */
+
+export class ObsyncError extends Error {
+  override readonly name: string = 'ObsyncError';
+  /** A short machine-readable code, stable across versions. */
+  readonly code: string;
+  /** What the user can do about it, when there is something. */
+  readonly hint: string | undefined;
+
+  constructor(code: string, message: string, options?: { hint?: string; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.hint = options?.hint;
+  }
+}
+
+/** Bad configuration (obsync.yaml, flags, environment). Nothing has been written. */
+export class ConfigError extends ObsyncError {
+  override readonly name = 'ConfigError';
+  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+    super('CONFIG', message, options);
+  }
+}
+
+/** A request to the service failed. Never carries a credential: only method, path, status and a body excerpt. */
+export class ApiError extends ObsyncError {
+  override readonly name: string = 'ApiError';
+  readonly method: string;
+  /** Request path without query credentials (there are none) and without the origin. */
+  readonly path: string;
+  /** HTTP status, or 0 when no response arrived (connection error, timeout). */
+  readonly status: number;
+  /** Whether an identical request may succeed later (429, 5xx, connection errors). */
+  readonly retryable: boolean;
+  /** At most 300 characters of the response body, for the user to read. */
+  readonly bodyExcerpt: string;
+  /** The server's request id when it sent one (hosted variant). */
+  readonly requestId: string | undefined;
+
+  constructor(init: {
+    method: string;
+    path: string;
+    status: number;
+    retryable: boolean;
+    bodyExcerpt?: string;
+    requestId?: string;
+    message?: string;
+    code?: string;
+    hint?: string;
+    cause?: unknown;
+  }) {
+    const excerpt = (init.bodyExcerpt ?? '').slice(0, 300);
+    const what = init.status === 0 ? 'no response' : `HTTP ${init.status}`;
+    super(
+      init.code ?? 'API',
+      init.message ?? `${init.method} ${init.path} failed: ${what}${excerpt ? ` — ${excerpt}` : ''}`,
+      { ...(init.hint === undefined ? {} : { hint: init.hint }), cause: init.cause },
+    );
+    this.method = init.method;
+    this.path = init.path;
+    this.status = init.status;
+    this.retryable = init.retryable;
+    this.bodyExcerpt = excerpt;
+    this.requestId = init.requestId;
+  }
+
+  get notFound(): boolean {
+    return this.status === 404;
+  }
+}
+
+/**
+ * A write (POST, or a non-idempotent PATCH) whose outcome is unknown: the connection broke or
+ * the server failed after the request was sent. The caller must re-read and resolve it (adopt
+ * by natural key), never blindly send the write again.
+ */
+export class AmbiguousWriteError extends ApiError {
+  override readonly name = 'AmbiguousWriteError';
+  constructor(init: ConstructorParameters<typeof ApiError>[0]) {
+    super({
+      ...init,
+      code: 'AMBIGUOUS_WRITE',
+      retryable: false,
+      message:
+        init.message ??
+        `${init.method} ${init.path}: outcome unknown (${init.status === 0 ? 'connection lost before a response' : `HTTP ${init.status}`}); the object may or may not exist`,
+    });
+  }
+}
+
+/** The target's variant does not offer what was asked (pipes and keys are hosted only, chart queries self-hosted only). */
+export class CapabilityError extends ObsyncError {
+  override readonly name = 'CapabilityError';
+  constructor(target: string, variant: string, capability: string, hint?: string) {
+    super('CAPABILITY', `target '${target}' (${variant}) does not support ${capability}`, hint === undefined ? undefined : { hint });
+  }
+}
+
+/** The inventory of a target is locked by another writer. */
+export class LockError extends ObsyncError {
+  override readonly name = 'LockError';
+  constructor(message: string, hint?: string) {
+    super('LOCKED', message, hint === undefined ? undefined : { hint });
+  }
+}
+
+/** The plan cannot be built as asked (ambiguous adoption, missing reference, a guard refused). */
+export class PlanError extends ObsyncError {
+  override readonly name = 'PlanError';
+  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+    super('PLAN', message, options);
+  }
+}
+
+/** A broken internal assumption: a bug in obsync, not in the user's input. */
+export class InvariantError extends ObsyncError {
+  override readonly name = 'InvariantError';
+  constructor(message: string) {
+    super('INVARIANT', `internal error: ${message} (please report this)`);
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

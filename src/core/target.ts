@@ -1,0 +1,50 @@
+/** A resolved target: where obsync talks, with which credentials and how fast. Built by src/config. */
+import type { Variant } from './ports.js';
+import type { Secret } from './secret.js';
+
+/** Client-side token bucket: at most `limit` requests per `windowMs`. */
+export interface Pacing {
+  limit: number;
+  windowMs: number;
+}
+
+interface TargetBase {
+  name: string;
+  variant: Variant;
+  /** Origin (and optional path prefix) of the API, without the variant's fixed path. */
+  baseUrl: string;
+  /** Maximum requests in flight. */
+  concurrency: number;
+  /** Per-request deadline. */
+  timeoutMs: number;
+  /** Attempts after the first for idempotent requests. */
+  retries: number;
+  pacing: Pacing;
+  /** True for the embedded sandbox started in-process. */
+  embedded: boolean;
+}
+
+export interface SelfHostedTarget extends TargetBase {
+  variant: 'self-hosted';
+  apiKey: Secret;
+}
+
+export interface HostedTarget extends TargetBase {
+  variant: 'hosted';
+  organizationId: string;
+  serviceId: string;
+  keyId: string;
+  keySecret: Secret;
+  /** Path segments under `/services/{serviceId}/`; real deployments spell them differently. */
+  paths: { observability: string; pipes: string };
+}
+
+export type Target = SelfHostedTarget | HostedTarget;
+
+/** Published limits of each variant (DESIGN §1). */
+export const VARIANT_RATE_LIMITS: Record<Variant, Pacing> = {
+  hosted: { limit: 10, windowMs: 10_000 },
+  'self-hosted': { limit: 100, windowMs: 60_000 },
+};
+
+export const DEFAULT_PATHS = { observability: 'observability', pipes: 'pipes' } as const;

@@ -1,0 +1,147 @@
+/**
+ * The service's objects as the API returns them, after the variant's envelope is removed.
+ * Both variants share these shapes (the hosted observability API is the self-hosted one,
+ * re-enveloped). Schemas are loose: fields we do not model pass through untouched, so an
+ * object read here can be echoed back and newer servers do not break parsing.
+ * Responses are parsed with these at the HTTP boundary (src/remote).
+ */
+import * as z from 'zod';
+
+const id = z.string().min(1);
+const json = z.json();
+export type Json = z.infer<typeof json>;
+export type JsonObject = { [key: string]: Json };
+
+export const wireTile = z.looseObject({
+  id,
+  name: z.string(),
+  x: z.number(),
+  y: z.number(),
+  w: z.number(),
+  h: z.number(),
+  config: z.record(z.string(), json),
+  containerId: z.string().optional(),
+  tabId: z.string().optional(),
+});
+export type WireTile = z.infer<typeof wireTile>;
+
+export const wireFilter = z.looseObject({
+  id,
+  type: z.string(),
+  name: z.string(),
+  expression: z.string(),
+  sourceId: z.string(),
+});
+export type WireFilter = z.infer<typeof wireFilter>;
+
+export const wireDashboard = z.looseObject({
+  id,
+  name: z.string(),
+  tiles: z.array(wireTile),
+  tags: z.array(z.string()).default([]),
+  filters: z.array(wireFilter).default([]),
+  savedQuery: z.string().nullish(),
+  savedQueryLanguage: z.string().nullish(),
+  savedFilterValues: z.array(z.record(z.string(), json)).default([]),
+  containers: z.array(z.record(z.string(), json)).optional(),
+});
+export type WireDashboard = z.infer<typeof wireDashboard>;
+
+export const wireChannel = z.looseObject({ type: z.string() });
+
+export const wireAlert = z.looseObject({
+  id,
+  source: z.string(),
+  name: z.string().nullish(),
+  message: z.string().nullish(),
+  note: z.string().nullish(),
+  threshold: z.number(),
+  thresholdMax: z.number().nullish(),
+  thresholdType: z.string(),
+  interval: z.string(),
+  scheduleOffsetMinutes: z.number().nullish(),
+  scheduleStartAt: z.string().nullish(),
+  numConsecutiveWindows: z.number().nullish(),
+  state: z.string().optional(),
+  channel: wireChannel.optional(),
+  channels: z.array(wireChannel).optional(),
+  dashboardId: z.string().nullish(),
+  tileId: z.string().nullish(),
+  savedSearchId: z.string().nullish(),
+  groupBy: z.string().nullish(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+export type WireAlert = z.infer<typeof wireAlert>;
+
+export const wireSource = z.looseObject({ id, name: z.string(), kind: z.string() });
+export type WireSource = z.infer<typeof wireSource>;
+
+export const wireWebhook = z.looseObject({
+  id,
+  name: z.string(),
+  service: z.string(),
+  url: z.string().optional(),
+  description: z.string().optional(),
+});
+export type WireWebhook = z.infer<typeof wireWebhook>;
+
+/** Kubernetes quantity strings ("500m", "2Gi") have been seen in place of numbers (hosted reference §3.7). */
+const quantity = z.union([z.number(), z.string()]);
+
+export const wirePipeScaling = z.looseObject({
+  replicas: quantity.nullish(),
+  concurrency: quantity.nullish(),
+  replicaCpuMillicores: quantity.nullish(),
+  replicaMemoryGb: quantity.nullish(),
+});
+export type WirePipeScaling = z.infer<typeof wirePipeScaling>;
+
+export const wirePipeSettings = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+export type WirePipeSettings = z.infer<typeof wirePipeSettings>;
+
+export const wirePipe = z.looseObject({
+  id,
+  serviceId: z.string().optional(),
+  name: z.string(),
+  state: z.string(),
+  scaling: wirePipeScaling.nullish(),
+  source: z.record(z.string(), json.nullable()),
+  destination: z.record(z.string(), json).nullish(),
+  fieldMappings: z.array(z.record(z.string(), json)).nullish(),
+  settings: wirePipeSettings.nullish(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+export type WirePipe = z.infer<typeof wirePipe>;
+
+export const wireApiKey = z.looseObject({
+  id,
+  name: z.string(),
+  state: z.string(),
+  roles: z.array(z.string()).nullish(),
+  keySuffix: z.string().optional(),
+  createdAt: z.string().optional(),
+  expireAt: z.string().nullish(),
+  usedAt: z.string().nullish(),
+  ipAccessList: z.array(z.looseObject({ source: z.string(), description: z.string().optional() })).nullish(),
+});
+export type WireApiKey = z.infer<typeof wireApiKey>;
+
+export const wireKeyCreated = z.looseObject({
+  key: wireApiKey,
+  keyId: z.string().optional(),
+  keySecret: z.string().optional(),
+});
+export type WireKeyCreated = z.infer<typeof wireKeyCreated>;
+
+export const wireDashboardValidation = z.looseObject({
+  valid: z.boolean(),
+  errors: z.array(z.looseObject({ path: z.string(), message: z.string() })),
+  normalized: json.nullable().optional(),
+});
+export type WireDashboardValidation = z.infer<typeof wireDashboardValidation>;
+
+/** One row of `POST /charts/series`; values come straight from ClickHouse JSON (64-bit counts are strings). */
+export const wireSeriesRow = z.record(z.string(), json);
+export type WireSeriesRow = z.infer<typeof wireSeriesRow>;

@@ -1,0 +1,101 @@
+/**
+ * The pino factory and the one list of redacted paths. Credentials also travel as `Secret`
+ * objects, which print as `(sensitive)`, so a value that slips past these paths still cannot leak.
+ */
+import { Writable } from 'node:stream';
+import { styleText } from 'node:util';
+import pino from 'pino';
+import { SENSITIVE } from '../core/secret.js';
+
+export type Logger = pino.Logger;
+export type LogFormat = 'json' | 'pretty';
+
+const SECRET_KEYS = [
+  'authorization',
+  'Authorization',
+  'apiKey',
+  'keySecret',
+  'secret',
+  'password',
+  'token',
+  'credentials',
+  'accessKey',
+  'secretKey',
+  'serviceAccountKey',
+  'connectionString',
+  'privateKey',
+  'headers',
+  'queryParams',
+];
+
+/** pino's `*` matches exactly one level, so each depth is listed. */
+export const REDACT_PATHS = SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `*.*.*.${k}`]);
+
+export interface LoggerOptions {
+  level?: string;
+  format?: LogFormat;
+  /** Defaults to stderr: stdout is for data (plans, JSON output). */
+  fd?: 1 | 2;
+  /** For tests: write here instead of a file descriptor. */
+  stream?: NodeJS.WritableStream;
+}
+
+export function createLogger(opts: LoggerOptions = {}): Logger {
+  const options: pino.LoggerOptions = {
+    level: opts.level ?? 'info',
+    redact: { paths: REDACT_PATHS, censor: SENSITIVE },
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  };
+  if (opts.format === 'pretty') return pino(options, prettyStream(opts.stream ?? (opts.fd === 1 ? process.stdout : process.stderr)));
+  return pino(options, opts.stream ?? pino.destination({ fd: opts.fd ?? 2, sync: true }));
+}
+
+/** A silent logger for tests and library use. */
+export function nullLogger(): Logger {
+  return pino({ level: 'silent' });
+}
+
+const LEVEL_STYLE: Record<string, Parameters<typeof styleText>[0]> = {
+  trace: 'gray',
+  debug: 'gray',
+  info: 'cyan',
+  warn: 'yellow',
+  error: 'red',
+  fatal: 'red',
+};
+
+/** Human-readable lines for a terminal: `12:00:01 INFO  message key=value …`. */
+function prettyStream(out: NodeJS.WritableStream): Writable {
+  let pending = '';
+  return new Writable({
+    write(chunk: Buffer, _enc, done) {
+      pending += chunk.toString('utf8');
+      let nl = pending.indexOf('\n');
+      while (nl >= 0) {
+        out.write(formatLine(pending.slice(0, nl)) + '\n');
+        pending = pending.slice(nl + 1);
+        nl = pending.indexOf('\n');
+      }
+      done();
+    },
+  });
+}
+
+function formatLine(line: string): string {
+  let rec: Record<string, unknown>;
+  try {
+    rec = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  const { level, time, msg, ...rest } = rec;
+  const lvl = typeof level === 'string' ? level : 'info';
+  const clock = typeof time === 'string' ? time.slice(11, 19) : '';
+  const fields = Object.entries(rest)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
+  const head = styleText(LEVEL_STYLE[lvl] ?? 'white', lvl.toUpperCase().padEnd(5), { stream: process.stderr });
+  return `${clock} ${head} ${typeof msg === 'string' ? msg : ''}${fields ? ' ' + styleText('gray', fields, { stream: process.stderr }) : ''}`;
+}
