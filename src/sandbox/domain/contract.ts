@@ -1,0 +1,90 @@
+/**
+ * The contract between the sandbox's HTTP layer (src/sandbox/http, both variants) and its
+ * observability domain (src/sandbox/domain): dashboards, alerts, sources, webhooks, chart
+ * series. The domain holds the rules of reference/selfhosted-api.md; the HTTP layer owns
+ * routing, auth, rate limits, faults, envelopes and error body shapes per variant.
+ *
+ * Every operation is synchronous, validates fully before changing anything ("bad requests
+ * change nothing"), and returns a DomainResult instead of throwing.
+ */
+
+export type DomainStatus = 400 | 404 | 409 | 413 | 500;
+
+export interface DomainError {
+  status: DomainStatus;
+  /** The server's message, e.g. `Body validation failed: tiles.0.x: ...` or `Alert not found`. */
+  message: string;
+  /**
+   * How the self-hosted server writes this error: most are JSON `{message}`, but some routes
+   * answer with Express `sendStatus` plain text (`Not Found`). The hosted layer ignores this and
+   * always writes its envelope with a `BAD_REQUEST: ` / `NOT_FOUND: ` prefix.
+   */
+  selfHostedBody: { type: 'json'; body: Record<string, unknown> } | { type: 'text'; text: string };
+}
+
+export interface PageMeta {
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export type DomainResult<T> = { ok: true; value: T; meta?: PageMeta } | { ok: false; error: DomainError };
+
+/** Raw pagination query as received (strings), validated by the domain (`Query validation failed: ...`). */
+export interface PageQuery {
+  limit?: string | string[];
+  offset?: string | string[];
+}
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
+export type JsonRecord = { [k: string]: JsonValue };
+
+/** Which variant's gateway is calling: a few rules differ (hosted rejects a top-level dashboard `id`). */
+export type CallerVariant = 'hosted' | 'self-hosted';
+
+/**
+ * One team's (self-hosted) or one service's (hosted) objects. Implemented over a store that can
+ * be serialised to JSON (`snapshot()` / `restore()`), so the HTTP layer can persist it to `--data`.
+ */
+export interface ObservabilityDomain {
+  listDashboards(): DomainResult<JsonRecord[]>;
+  getDashboard(id: string): DomainResult<JsonRecord>;
+  createDashboard(body: unknown, caller: CallerVariant): DomainResult<JsonRecord>;
+  updateDashboard(id: string, body: unknown, caller: CallerVariant): DomainResult<JsonRecord>;
+  deleteDashboard(id: string): DomainResult<JsonRecord>;
+  validateDashboard(body: unknown): DomainResult<JsonRecord>;
+
+  listAlerts(query: PageQuery): DomainResult<JsonRecord[]>;
+  getAlert(id: string): DomainResult<JsonRecord>;
+  createAlert(body: unknown): DomainResult<JsonRecord>;
+  updateAlert(id: string, body: unknown): DomainResult<JsonRecord>;
+  deleteAlert(id: string): DomainResult<JsonRecord>;
+
+  listSources(): DomainResult<JsonRecord[]>;
+  getSource(id: string): DomainResult<JsonRecord>;
+
+  listWebhooks(query: PageQuery): DomainResult<JsonRecord[]>;
+  createWebhook(body: unknown): DomainResult<JsonRecord>;
+  updateWebhook(id: string, body: unknown): DomainResult<JsonRecord>;
+  deleteWebhook(id: string): DomainResult<JsonRecord>;
+
+  /** `POST /charts/series`: deterministic synthetic rows (same request → same numbers). */
+  chartSeries(body: unknown): DomainResult<JsonRecord[]>;
+
+  /** Serialisable state (for `--data` persistence) and its inverse. */
+  snapshot(): JsonRecord;
+  /** Incremented on every committed change; the HTTP layer persists when it moves. */
+  readonly version: number;
+}
+
+export interface DomainOptions {
+  /** Clock for timestamps (alerts' createdAt/updatedAt, webhooks). */
+  now?: () => Date;
+  /** `demo` seeds a log, a trace and a metric source (with their connection), a slack and a generic webhook. */
+  seed?: 'demo' | 'none';
+  /** Restore a previous snapshot instead of seeding. */
+  snapshot?: JsonRecord;
+}
+
+/** Implemented in ./index.ts. */
+export type CreateObservabilityDomain = (opts?: DomainOptions) => ObservabilityDomain;
