@@ -68,6 +68,13 @@ export interface ObservabilityDomain {
   updateWebhook(id: string, body: unknown): DomainResult<JsonRecord>;
   deleteWebhook(id: string): DomainResult<JsonRecord>;
 
+  listSavedSearches(query: PageQuery): DomainResult<JsonRecord[]>;
+  getSavedSearch(id: string): DomainResult<JsonRecord>;
+  createSavedSearch(body: unknown): DomainResult<JsonRecord>;
+  updateSavedSearch(id: string, body: unknown): DomainResult<JsonRecord>;
+  /** Deletes its alerts too. */
+  deleteSavedSearch(id: string): DomainResult<JsonRecord>;
+
   /** `POST /charts/series`: deterministic synthetic rows (same request → same numbers). */
   chartSeries(body: unknown): DomainResult<JsonRecord[]>;
 
@@ -80,7 +87,7 @@ export interface ObservabilityDomain {
 export interface DomainOptions {
   /** Clock for timestamps (alerts' createdAt/updatedAt, webhooks). */
   now?: () => Date;
-  /** `demo` seeds a log, a trace and a metric source (with their connection), a slack and a generic webhook. */
+  /** `demo` seeds a log, a trace and a metric source (with their connection), a slack and a generic webhook, and a saved search. */
   seed?: 'demo' | 'none';
   /** Restore a previous snapshot instead of seeding. */
   snapshot?: JsonRecord;
