@@ -1,0 +1,101 @@
+import { appendFile, mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LockError } from '../core/errors.js';
+import type { InventoryEntry } from '../core/inventory.js';
+import { openFileInventory } from './file-store.js';
+
+const entry = (name: string, id: string | null, status: InventoryEntry['status'] = 'owned'): InventoryEntry => ({
+  kind: 'Dashboard',
+  name,
+  id,
+  status,
+  naturalKey: `name:${name}`,
+  updatedAt: '2026-01-01T00:00:00.000Z',
+});
+
+async function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'obsync-inv-'));
+}
+
+describe('file inventory', () => {
+  it('keeps entries across a close and reopen', async () => {
+    const dir = await tempDir();
+    const inv = await openFileInventory({ dir, target: 'prod', lock: true });
+    await inv.put(entry('a', '1'));
+    await inv.put(entry('b', '2'));
+    await inv.remove('Dashboard/a');
+    await inv.close();
+    const again = await openFileInventory({ dir, target: 'prod', lock: false });
+    expect(again.entries().map((e) => e.name)).toEqual(['b']);
+    expect(again.get('Dashboard/b')?.id).toBe('2');
+  });
+
+  it('replays the journal of a process that was killed before compaction', async () => {
+    const dir = await tempDir();
+    const inv = await openFileInventory({ dir, target: 'prod', lock: true });
+    await inv.put(entry('pending', null, 'pending'));
+    // Simulate SIGKILL: no close(), and a torn final line.
+    await appendFile(join(dir, 'prod.journal'), '{"op":"put","entry":{"kind":"Dash');
+    await (await import('node:fs/promises')).rm(join(dir, 'prod.lock'));
+    const reopened = await openFileInventory({ dir, target: 'prod', lock: true });
+    expect(reopened.get('Dashboard/pending')).toMatchObject({ status: 'pending', id: null });
+    await reopened.close();
+  });
+
+  it('refuses a second writer with a clear error instead of waiting', async () => {
+    const dir = await tempDir();
+    const first = await openFileInventory({ dir, target: 'prod', lock: true, command: 'apply' });
+    await expect(openFileInventory({ dir, target: 'prod', lock: true })).rejects.toBeInstanceOf(LockError);
+    await expect(openFileInventory({ dir, target: 'prod', lock: true })).rejects.toThrow(/locked by another obsync \(pid \d+/);
+    // Another target is independent.
+    const other = await openFileInventory({ dir, target: 'staging', lock: true });
+    await other.close();
+    await first.close();
+    const third = await openFileInventory({ dir, target: 'prod', lock: true });
+    await third.close();
+  });
+
+  it('takes over a lock left by a process that no longer exists', async () => {
+    const dir = await tempDir();
+    const { hostname } = await import('node:os');
+    await writeFile(join(dir, 'prod.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), since: 'x' }));
+    const inv = await openFileInventory({ dir, target: 'prod', lock: true });
+    await inv.close();
+  });
+
+  it('compacts atomically into a private file and empties the journal', async () => {
+    const dir = await tempDir();
+    const inv = await openFileInventory({ dir, target: 'prod', lock: true });
+    await inv.put(entry('a', '1'));
+    await inv.flush();
+    expect(await readFile(join(dir, 'prod.journal'), 'utf8')).toBe('');
+    const snap = JSON.parse(await readFile(join(dir, 'prod.json'), 'utf8')) as { entries: unknown[] };
+    expect(snap.entries).toHaveLength(1);
+    expect((await stat(join(dir, 'prod.json'))).mode & 0o077).toBe(0);
+    await inv.close();
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('fingerprints with a key kept in the state directory, stable across runs', async () => {
+    const dir = await tempDir();
+    const a = await openFileInventory({ dir, target: 'prod', lock: false });
+    const b = await openFileInventory({ dir, target: 'prod', lock: false });
+    expect(a.fingerprint('s3cret')).toBe(b.fingerprint('s3cret'));
+    expect(a.fingerprint('s3cret')).not.toContain('s3cret');
+    expect(a.fingerprint('s3cret')).not.toBe(a.fingerprint('s3cret2'));
+    const other = await openFileInventory({ dir: await tempDir(), target: 'prod', lock: false });
+    expect(other.fingerprint('s3cret')).not.toBe(a.fingerprint('s3cret'));
+  });
+
+  it('reports a corrupt inventory with what to do', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'prod.json'), JSON.stringify({ version: 1, target: 'prod', entries: [{ kind: 'Nope' }] }));
+    await expect(openFileInventory({ dir, target: 'prod', lock: true })).rejects.toThrow(/not readable/);
+    // The failed open released its lock.
+    await writeFile(join(dir, 'prod.json'), JSON.stringify({ version: 1, target: 'prod', entries: [] }));
+    const inv = await openFileInventory({ dir, target: 'prod', lock: true });
+    await inv.close();
+  });
+});

@@ -1,0 +1,16 @@
+import * as z from 'zod';
+import type { InventoryEntry } from '../core/inventory.js';
+
+export const inventoryEntrySchema: z.ZodType<InventoryEntry> = z.object({
+  kind: z.enum(['Dashboard', 'Alert', 'Pipe']),
+  name: z.string().min(1),
+  id: z.string().nullable(),
+  status: z.enum(['pending', 'owned']),
+  naturalKey: z.string(),
+  labels: z.record(z.string(), z.string()).optional(),
+  specHash: z.string().optional(),
+  tiles: z.record(z.string(), z.string()).optional(),
+  secrets: z.record(z.string(), z.string()).optional(),
+  nonConvergent: z.array(z.object({ path: z.string(), desired: z.json() })).optional(),
+  updatedAt: z.string(),
+});
