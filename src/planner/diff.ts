@@ -1,0 +1,115 @@
+/**
+ * Structural diff of two canonical (normalised) objects. Objects are compared key by key,
+ * arrays index by index when their lengths match and as a whole otherwise. A value of the form
+ * `{"$sensitive": "<fingerprint>"}` is compared by fingerprint and reported masked.
+ */
+import type { Change } from '../core/plan.js';
+import { SENSITIVE } from '../core/secret.js';
+import type { Json } from '../core/wire.js';
+
+type Canonical = Json | undefined;
+
+export function diffCanonical(before: Canonical, after: Canonical, path = ''): Change[] {
+  const out: Change[] = [];
+  walk(before, after, path, out);
+  return out;
+}
+
+function walk(before: Canonical, after: Canonical, path: string, out: Change[]): void {
+  if (isSensitive(before) || isSensitive(after)) {
+    if (!sameJson(before, after)) out.push(sensitiveChange(path, before, after));
+    return;
+  }
+  if (isPlainObject(before) && isPlainObject(after)) {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+    for (const key of keys) walk(before[key], after[key], joinKey(path, key), out);
+    return;
+  }
+  if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
+    before.forEach((item, i) => walk(item, after[i], `${path}[${i}]`, out));
+    return;
+  }
+  if (sameJson(before, after)) return;
+  const change: Change = { path };
+  if (before !== undefined) change.before = maskFingerprints(before);
+  if (after !== undefined) change.after = maskFingerprints(after);
+  out.push(change);
+}
+
+/** Replaces every `{"$sensitive": …}` inside a value shown to users. */
+export function maskFingerprints(value: Json): Json {
+  if (isSensitive(value)) return SENSITIVE;
+  if (Array.isArray(value)) return value.map(maskFingerprints);
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskFingerprints(v)]));
+  return value;
+}
+
+function sensitiveChange(path: string, before: Canonical, after: Canonical): Change {
+  const change: Change = { path, sensitive: true };
+  if (before !== undefined) change.before = SENSITIVE;
+  if (after !== undefined) change.after = SENSITIVE;
+  return change;
+}
+
+export function isSensitive(value: Canonical): value is { $sensitive: string } {
+  return isPlainObject(value) && Object.keys(value).length === 1 && typeof value.$sensitive === 'string';
+}
+
+export function isPlainObject(value: Canonical): value is { [k: string]: Json } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Keys that are not simple identifiers are bracketed: `tiles[p99-latency]`. */
+function joinKey(path: string, key: string): string {
+  if (/^[A-Za-z_$][\w$]*$/.test(key)) return path === '' ? key : `${path}.${key}`;
+  return `${path}[${key}]`;
+}
+
+/** Deep equality of JSON values, insensitive to object key order. */
+export function sameJson(a: Canonical, b: Canonical): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a === null || b === null) return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
+  if (isPlainObject(a)) {
+    if (!isPlainObject(b)) return false;
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    return ka.every((k) => k in b && sameJson(a[k], b[k]));
+  }
+  return false;
+}
+
+/** Stable serialisation (sorted keys) for hashing and equality of whole objects. */
+export function stableJson(value: Canonical): string {
+  if (value === undefined) return 'undefined';
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (isPlainObject(value)) {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => value[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Reads the value at a path produced by `diffCanonical` (for non-convergence bookkeeping). */
+export function valueAt(root: Canonical, path: string): Canonical {
+  let cur: Canonical = root;
+  for (const seg of splitPath(path)) {
+    if (cur === undefined || cur === null) return undefined;
+    if (Array.isArray(cur)) cur = typeof seg === 'number' ? cur[seg] : undefined;
+    else cur = isPlainObject(cur) ? cur[String(seg)] : undefined;
+  }
+  return cur;
+}
+
+export function splitPath(path: string): (string | number)[] {
+  const out: (string | number)[] = [];
+  const re = /([^.[\]]+)|\[([^\]]*)\]/g;
+  for (const m of path.matchAll(re)) {
+    if (m[1] !== undefined) out.push(m[1]);
+    else if (m[2] !== undefined) out.push(/^\d+$/.test(m[2]) ? Number(m[2]) : m[2]);
+  }
+  return out;
+}
