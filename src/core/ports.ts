@@ -14,6 +14,7 @@ import type {
   WireKeyCreated,
   WirePipe,
   WirePipeSettings,
+  WireSavedSearch,
   WireSeriesRow,
   WireSource,
   WireWebhook,
@@ -51,6 +52,11 @@ export interface SourcesPort {
 
 export interface WebhooksPort {
   list(opts?: CallOptions): Promise<WireWebhook[]>;
+}
+
+/** Saved searches are read to resolve saved-search alerts by name. */
+export interface SavedSearchesPort {
+  list(opts?: CallOptions): Promise<WireSavedSearch[]>;
 }
 
 export type PipeStateCommand = 'start' | 'stop' | 'resync';
@@ -106,6 +112,7 @@ export interface ServicePort extends Capabilities {
   readonly alerts: AlertsPort;
   readonly sources: SourcesPort;
   readonly webhooks: WebhooksPort;
+  readonly savedSearches: SavedSearchesPort;
   /** Requests made so far (for reports and metrics). */
   readonly stats: RequestStats;
   close(): Promise<void>;

@@ -86,6 +86,9 @@ export const wireWebhook = z.looseObject({
 });
 export type WireWebhook = z.infer<typeof wireWebhook>;
 
+export const wireSavedSearch = z.looseObject({ id, name: z.string(), sourceId: z.string().optional() });
+export type WireSavedSearch = z.infer<typeof wireSavedSearch>;
+
 /** Kubernetes quantity strings ("500m", "2Gi") have been seen in place of numbers (hosted reference §3.7). */
 const quantity = z.union([z.number(), z.string()]);
 

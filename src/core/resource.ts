@@ -1,0 +1,18 @@
+/** A desired object as loaded from the manifests (src/manifests produces these). */
+import type { Address, Kind } from './plan.js';
+
+export interface SourceLocation {
+  file: string;
+  line: number;
+  col: number;
+}
+
+export interface DesiredResource<Spec = unknown> {
+  kind: Kind;
+  name: string;
+  address: Address;
+  labels: Record<string, string>;
+  /** The validated spec (zod output of the kind's schema: defaults applied). */
+  spec: Spec;
+  source: SourceLocation;
+}
