@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { Address, PlanStep } from '../core/plan.js';
+import { runScheduled } from './schedule.js';
+
+const step = (address: Address, dependsOn: Address[] = []): PlanStep => ({
+  address,
+  kind: address.startsWith('Alert') ? 'Alert' : 'Dashboard',
+  name: address.split('/')[1] ?? '',
+  action: 'create',
+  reason: 'missing',
+  changes: [],
+  dependsOn,
+});
+
+describe('runScheduled', () => {
+  it('runs dependants only after their dependency, and never more than the cap at once', async () => {
+    const order: string[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const steps = [step('Dashboard/a'), step('Dashboard/b'), step('Dashboard/c'), step('Alert/x', ['Dashboard/a']), step('Alert/y', ['Dashboard/b'])];
+    const outcomes = await runScheduled(
+      steps,
+      async (s) => {
+        inFlight += 1;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        await new Promise((r) => setTimeout(r, 5));
+        order.push(s.address);
+        inFlight -= 1;
+      },
+      { concurrency: 2 },
+    );
+    expect(maxInFlight).toBe(2);
+    expect(order.indexOf('Alert/x')).toBeGreaterThan(order.indexOf('Dashboard/a'));
+    expect(order.indexOf('Alert/y')).toBeGreaterThan(order.indexOf('Dashboard/b'));
+    expect([...outcomes.values()].every((o) => o.status === 'done')).toBe(true);
+  });
+
+  it('skips the dependants of a failed step and runs the others', async () => {
+    const steps = [step('Dashboard/a'), step('Dashboard/b'), step('Alert/x', ['Dashboard/a']), step('Alert/z', ['Alert/x']), step('Alert/y', ['Dashboard/b'])];
+    const outcomes = await runScheduled(
+      steps,
+      (s) => (s.address === 'Dashboard/a' ? Promise.reject(new Error('boom')) : Promise.resolve()),
+      { concurrency: 4 },
+    );
+    expect(outcomes.get('Dashboard/a')?.status).toBe('failed');
+    expect(outcomes.get('Alert/x')).toEqual({ status: 'skipped', reason: 'depends on Dashboard/a, which did not apply' });
+    expect(outcomes.get('Alert/z')?.status).toBe('skipped');
+    expect(outcomes.get('Alert/y')?.status).toBe('done');
+    expect(outcomes.get('Dashboard/b')?.status).toBe('done');
+  });
+
+  it('stops starting steps once aborted', async () => {
+    const ctrl = new AbortController();
+    const ran: string[] = [];
+    const outcomes = await runScheduled(
+      [step('Dashboard/a'), step('Dashboard/b'), step('Dashboard/c')],
+      (s) => {
+        ran.push(s.address);
+        ctrl.abort();
+        return Promise.resolve();
+      },
+      { concurrency: 1, signal: ctrl.signal },
+    );
+    expect(ran).toEqual(['Dashboard/a']);
+    expect(outcomes.get('Dashboard/c')).toEqual({ status: 'skipped', reason: 'the run was interrupted' });
+  });
+});
