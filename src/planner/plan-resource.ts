@@ -1,0 +1,93 @@
+/** Plans one desired object: match, compare canonical forms, choose action and reason. */
+import type { InventoryEntry } from '../core/inventory.js';
+import type { Change, PlanStep } from '../core/plan.js';
+import type { DesiredResource } from '../core/resource.js';
+import type { Json } from '../core/wire.js';
+import type { KindDefinition, Lookups } from '../kinds/kind.js';
+import { diffCanonical, sameJson, valueAt } from './diff.js';
+import { matchLive } from './match.js';
+import type { PlanInput } from './plan.js';
+
+interface Args {
+  def: KindDefinition;
+  res: DesiredResource;
+  entry: InventoryEntry | undefined;
+  lookups: Lookups;
+  input: PlanInput;
+  ownedElsewhere: ReadonlySet<string>;
+}
+
+export type ResourceOutcome = { step: PlanStep } | { errors: string[]; code: string };
+
+export function planResource({ def, res, entry, lookups, input, ownedElsewhere }: Args): ResourceOutcome {
+  const liveObjects = def.liveObjects(input.live);
+  if (!liveObjects) return { errors: [`the target '${input.target}' (${input.variant}) cannot manage ${def.kind} objects`], code: 'capability' };
+  const fingerprints = input.fingerprints.get(res.address) ?? {};
+  const match = matchLive(def, res, entry, liveObjects, ownedElsewhere, lookups);
+  const dependsOn = def.dependencies(res).filter((a) => lookups.desired.has(a));
+  const base = { address: res.address, kind: res.kind, name: res.name, dependsOn };
+
+  if (match.kind === 'ambiguous') {
+    return {
+      errors: [`${match.ids.length} live objects match its natural key (${match.key}): ${match.ids.join(', ')}; obsync will not guess — rename one, or remove the duplicates`],
+      code: 'ambiguous-adoption',
+    };
+  }
+  if (match.kind === 'missing') {
+    if (!def.creatable || !def.createPayload) return { errors: [`no matching ${def.kind.toLowerCase()} exists on the target, and obsync does not create ${def.kind} objects`], code: 'not-found' };
+    def.onMissing?.(res, lookups);
+    const desired = def.canonicalDesired(res, lookups, fingerprints);
+    if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
+    return {
+      step: { ...base, action: 'create', reason: 'missing', changes: diffCanonical({}, desired.value), payload: def.createPayload(res, lookups, fingerprints) },
+    };
+  }
+
+  const live = match.live;
+  const ctx = { entry, lookups };
+  def.onMatched?.(res, live, ctx);
+  const desired = def.canonicalDesired(res, lookups, fingerprints);
+  if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
+  const current = def.canonicalLive(live, ctx, res);
+  const { changes, ignored } = dropNonConvergent(diffCanonical(current, desired.value), desired.value, entry);
+  const liveVersion = input.live.versions.get(live.id);
+  const common = {
+    ...base,
+    id: live.id,
+    ...(match.kind === 'adopted' ? { adopt: true } : {}),
+    ...(liveVersion === undefined ? {} : { liveVersion }),
+    ...(ignored.length > 0 ? { nonConvergent: ignored } : {}),
+  };
+  if (changes.length === 0) return { step: { ...common, action: 'noop', reason: 'unchanged', changes: [] } };
+
+  const calls = def.updateCalls(res, live, ctx, fingerprints, changes.map((c) => c.path));
+  const notes = def.notes?.(res, live, input.live, lookups) ?? [];
+  const specUnchanged = entry?.specHash !== undefined && entry.specHash === input.specHashes.get(res.address);
+  return {
+    step: {
+      ...common,
+      action: 'update',
+      reason: specUnchanged ? 'drifted' : 'spec-changed',
+      changes,
+      ...(calls.payload ? { payload: calls.payload } : {}),
+      ...(calls.pipe ? { pipe: calls.pipe } : {}),
+      ...(notes.length > 0 ? { notes } : {}),
+    },
+  };
+}
+
+/**
+ * A field the service did not keep after the last apply is reported once as non-convergent and
+ * then left out while its desired value stays the same, so the loop cannot flap on it.
+ */
+function dropNonConvergent(changes: Change[], desired: Json, entry: InventoryEntry | undefined): { changes: Change[]; ignored: string[] } {
+  const known = (entry?.nonConvergent ?? []).filter((nc) => sameJson(valueAt(desired, nc.path), nc.desired));
+  if (known.length === 0) return { changes, ignored: [] };
+  const ignored = new Set<string>();
+  const kept = changes.filter((c) => {
+    const hit = known.find((nc) => c.path === nc.path || c.path.startsWith(`${nc.path}.`) || c.path.startsWith(`${nc.path}[`));
+    if (hit) ignored.add(hit.path);
+    return !hit;
+  });
+  return { changes: kept, ignored: [...ignored] };
+}

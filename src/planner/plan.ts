@@ -1,0 +1,128 @@
+/**
+ * plan(desired, live, inventory, options) → Plan. Pure: no I/O, clock, environment or logging.
+ */
+import type { Diagnostic } from '../core/diagnostics.js';
+import { entryAddress, type InventoryEntry } from '../core/inventory.js';
+import type { LiveState } from '../core/live.js';
+import { PLAN_FORMAT_VERSION, summarize, type Address, type Kind, type Plan, type PlanStep } from '../core/plan.js';
+import type { DesiredResource } from '../core/resource.js';
+import type { KindDefinition, Lookups } from '../kinds/kind.js';
+import { buildLookups } from './lookups.js';
+import { planResource } from './plan-resource.js';
+import { decidePrune } from './prune.js';
+
+export interface PlanInput {
+  target: string;
+  variant: string;
+  /** Resources to plan (already narrowed by --selector / --only). */
+  desired: readonly DesiredResource[];
+  /** Every declared address, before narrowing (prune never touches a declared object). */
+  declared: ReadonlySet<Address>;
+  /** Which inventory entries this run may prune (the narrowing applied to entries). */
+  eligibleForPrune: (entry: InventoryEntry) => boolean;
+  live: LiveState;
+  inventory: readonly InventoryEntry[];
+  /** Hash of each desired spec (engine-computed). */
+  specHashes: ReadonlyMap<Address, string>;
+  /** Fingerprints of each desired object's sensitive values, by path. */
+  fingerprints: ReadonlyMap<Address, Record<string, string>>;
+  definitions: readonly KindDefinition[];
+  prune: boolean;
+  maxDeletes: number;
+  /** Reasons this run must not prune (invalid manifests, a failure earlier in the run). */
+  pruneBlockers?: readonly string[];
+}
+
+export function plan(input: PlanInput): Plan {
+  const lookups = buildLookups(input.live, input.desired);
+  const defs = [...input.definitions].sort((a, b) => a.rank - b.rank);
+  const entries = new Map(input.inventory.map((e) => [entryAddress(e), e]));
+  const diagnostics: Diagnostic[] = [];
+  const failed = new Set<Address>();
+  const steps: PlanStep[] = [];
+
+  for (const def of defs) {
+    const resources = input.desired.filter((r) => r.kind === def.kind).sort((a, b) => cmp(a.name, b.name));
+    const ownedElsewhere = ownedIds(input.inventory, def.kind);
+    for (const res of resources) {
+      const blocked = def.dependencies(res).find((d) => failed.has(d));
+      if (blocked) {
+        failed.add(res.address);
+        diagnostics.push(resourceError(res, `not planned: it depends on ${blocked}, which could not be planned`, 'dependency-failed'));
+        continue;
+      }
+      const outcome = planResource({ def, res, entry: entries.get(res.address), lookups, input, ownedElsewhere: without(ownedElsewhere, entries.get(res.address)?.id) });
+      if ('errors' in outcome) {
+        failed.add(res.address);
+        for (const message of outcome.errors) diagnostics.push(resourceError(res, message, outcome.code));
+        continue;
+      }
+      steps.push(outcome.step);
+    }
+  }
+
+  const prune = decidePrune({
+    requested: input.prune,
+    maxDeletes: input.maxDeletes,
+    declared: input.declared,
+    declaredKinds: new Set([...input.declared].map((a) => a.slice(0, a.indexOf('/')) as Kind)),
+    eligible: input.eligibleForPrune,
+    inventory: input.inventory,
+    deletableKinds: new Set(defs.filter((d) => d.deletable).map((d) => d.kind)),
+    liveIds: (kind) => {
+      const objs = defs.find((d) => d.kind === kind)?.liveObjects(input.live);
+      return objs ? new Set(objs.map((o) => o.id)) : undefined;
+    },
+    blockers: [...(input.pruneBlockers ?? []), ...(diagnostics.length > 0 ? ['some objects could not be planned (see the errors)'] : [])],
+  });
+  const rank = new Map(defs.map((d) => [d.kind, d.rank]));
+  const deletes: PlanStep[] = prune.deletes
+    .map((e): PlanStep => {
+      const liveVersion = e.id === null ? undefined : input.live.versions.get(e.id);
+      return {
+        address: entryAddress(e),
+        kind: e.kind,
+        name: e.name,
+        action: 'delete',
+        reason: 'not-declared',
+        ...(e.id === null ? {} : { id: e.id }),
+        changes: [],
+        dependsOn: [],
+        ...(liveVersion === undefined ? {} : { liveVersion }),
+      };
+    })
+    .sort((a, b) => (rank.get(b.kind) ?? 0) - (rank.get(a.kind) ?? 0) || cmp(a.name, b.name));
+
+  const ordered = [...steps, ...deletes];
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    target: input.target,
+    variant: input.variant,
+    steps: ordered,
+    summary: summarize(ordered),
+    prune: prune.report,
+    diagnostics,
+    errored: diagnostics.some((d) => d.severity === 'error'),
+  };
+}
+
+function ownedIds(inventory: readonly InventoryEntry[], kind: Kind): Set<string> {
+  return new Set(inventory.filter((e) => e.kind === kind && e.id !== null).map((e) => e.id as string));
+}
+
+function without(set: ReadonlySet<string>, id: string | null | undefined): ReadonlySet<string> {
+  if (id === null || id === undefined || !set.has(id)) return set;
+  const copy = new Set(set);
+  copy.delete(id);
+  return copy;
+}
+
+function resourceError(res: DesiredResource, message: string, code: string): Diagnostic {
+  return { severity: 'error', code, message: `${res.address}: ${message}`, address: res.address, file: res.source.file, line: res.source.line, col: res.source.col };
+}
+
+export function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export type { Lookups };
