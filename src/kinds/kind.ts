@@ -58,6 +58,12 @@ export interface KindDefinition<Spec = unknown, Live extends { id: string } = { 
   createPayload?(res: DesiredResource<Spec>, lookups: Lookups, fingerprints: Record<string, string>): JsonObject;
   /** What an update sends, given what changed. */
   updateCalls(res: DesiredResource<Spec>, live: Live, ctx: MatchContext, fingerprints: Record<string, string>, changedPaths: readonly string[]): { payload?: JsonObject; pipe?: PipeCalls };
+  /**
+   * After the service answered a create or update with the stored object: registers its ids in
+   * the lookups (dependants resolve against them) and returns extra inventory fields
+   * (dashboards: the tile key → tile id map).
+   */
+  recordWrite?(res: DesiredResource<Spec>, live: Live, lookups: Lookups): Pick<InventoryEntry, 'tiles'>;
   /** Notes for a plan step (e.g. alerts the service deletes as a side effect). */
   notes?(res: DesiredResource<Spec> | undefined, live: Live | undefined, state: LiveState, lookups: Lookups): string[];
 }

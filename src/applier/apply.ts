@@ -1,0 +1,74 @@
+/**
+ * Applies a plan: creates and updates first (dependency order, concurrency-capped, dependants
+ * of a failure skipped), then deletes — only when nothing failed, in reverse dependency order,
+ * each backed up first. Returns a report; never throws for a failed step.
+ */
+import { errorMessage } from '../core/errors.js';
+import type { Address, Plan, PlanStep } from '../core/plan.js';
+import type { ApplyContext, ApplyReport, StepOutcomeKind, StepResult } from './context.js';
+import { executeStep } from './execute.js';
+import { runScheduled } from './schedule.js';
+
+export interface ApplyOptions {
+  /** Steps refused before execution (a saved plan whose object moved), with the reason. */
+  refused?: ReadonlyMap<Address, string>;
+}
+
+export async function applyPlan(plan: Plan, ctx: ApplyContext, opts: ApplyOptions = {}): Promise<ApplyReport> {
+  const results = new Map<Address, StepResult>();
+  const startedAt = ctx.now();
+  const record = (result: StepResult): void => {
+    results.set(result.address, result);
+    ctx.onStepDone?.(result);
+  };
+
+  const run = async (step: PlanStep): Promise<void> => {
+    const refusal = opts.refused?.get(step.address);
+    if (refusal !== undefined) {
+      record({ address: step.address, action: step.action, outcome: 'refused', message: refusal, durationMs: 0 });
+      throw new Error(refusal);
+    }
+    const t0 = performance.now();
+    if (step.action !== 'noop') ctx.onStepStart?.(step.address, step.action);
+    try {
+      const partial = await executeStep(step, ctx, startedAt);
+      record({ address: step.address, action: step.action, durationMs: Math.round(performance.now() - t0), ...partial });
+    } catch (err) {
+      record({ address: step.address, action: step.action, outcome: 'failed', message: errorMessage(err), durationMs: Math.round(performance.now() - t0) });
+      throw err;
+    }
+  };
+
+  const writes = plan.steps.filter((s) => s.action !== 'delete');
+  const deletes = plan.steps.filter((s) => s.action === 'delete');
+  const first = await runScheduled(writes, run, { concurrency: ctx.concurrency, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  collectSkips(writes, first, results, record);
+
+  let pruneSkipped: string | undefined;
+  const failures = [...results.values()].filter((r) => r.outcome === 'failed' || r.outcome === 'refused').length;
+  if (deletes.length > 0 && (failures > 0 || ctx.signal?.aborted)) {
+    pruneSkipped = ctx.signal?.aborted ? 'the run was interrupted' : `${failures} step(s) failed: no deletes in a run with a failure`;
+    for (const step of deletes) record({ address: step.address, action: 'delete', outcome: 'skipped', message: pruneSkipped, durationMs: 0 });
+  } else if (deletes.length > 0) {
+    // One at a time, in the planned order (alerts before the dashboards they sit on).
+    const second = await runScheduled(deletes, run, { concurrency: 1, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    collectSkips(deletes, second, results, record);
+  }
+  await ctx.inventory.flush();
+
+  const ordered = plan.steps.map((s) => results.get(s.address)).filter((r): r is StepResult => r !== undefined);
+  return { target: plan.target, results: ordered, summary: countOutcomes(ordered), ...(pruneSkipped ? { pruneSkipped } : {}) };
+}
+
+function collectSkips(steps: readonly PlanStep[], outcomes: Awaited<ReturnType<typeof runScheduled>>, results: Map<Address, StepResult>, record: (r: StepResult) => void): void {
+  for (const step of steps) {
+    const outcome = outcomes.get(step.address);
+    if (outcome?.status === 'skipped' && !results.has(step.address)) record({ address: step.address, action: step.action, outcome: 'skipped', message: outcome.reason, durationMs: 0 });
+  }
+}
+
+function countOutcomes(results: readonly StepResult[]): Record<StepOutcomeKind, number> {
+  const counts: Record<StepOutcomeKind, number> = { applied: 0, unchanged: 0, failed: 0, skipped: 0, refused: 0 };
+  for (const r of results) counts[r.outcome] += 1;
+  return counts;
+}
