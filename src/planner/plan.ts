@@ -8,16 +8,17 @@ import { PLAN_FORMAT_VERSION, summarize, type Address, type Kind, type Plan, typ
 import type { DesiredResource } from '../core/resource.js';
 import type { KindDefinition, Lookups } from '../kinds/kind.js';
 import { buildLookups } from './lookups.js';
+import { matchLive } from './match.js';
 import { planResource } from './plan-resource.js';
 import { decidePrune } from './prune.js';
 
 export interface PlanInput {
   target: string;
   variant: string;
-  /** Resources to plan (already narrowed by --selector / --only). */
+  /** Every declared resource (references resolve against all of them; prune never touches them). */
   desired: readonly DesiredResource[];
-  /** Every declared address, before narrowing (prune never touches a declared object). */
-  declared: ReadonlySet<Address>;
+  /** The resources to plan steps for (--selector / --only); all when absent. */
+  selected?: ReadonlySet<Address>;
   /** Which inventory entries this run may prune (the narrowing applied to entries). */
   eligibleForPrune: (entry: InventoryEntry) => boolean;
   live: LiveState;
@@ -34,6 +35,11 @@ export interface PlanInput {
 }
 
 export function plan(input: PlanInput): Plan {
+  return planWithLookups(input).plan;
+}
+
+/** The plan, and the lookups it built (ids of matched objects), which the applier continues from. */
+export function planWithLookups(input: PlanInput): { plan: Plan; lookups: Lookups } {
   const lookups = buildLookups(input.live, input.desired);
   const defs = [...input.definitions].sort((a, b) => a.rank - b.rank);
   const entries = new Map(input.inventory.map((e) => [entryAddress(e), e]));
@@ -45,13 +51,23 @@ export function plan(input: PlanInput): Plan {
     const resources = input.desired.filter((r) => r.kind === def.kind).sort((a, b) => cmp(a.name, b.name));
     const ownedElsewhere = ownedIds(input.inventory, def.kind);
     for (const res of resources) {
+      const entry = entries.get(res.address);
+      if (input.selected && !input.selected.has(res.address)) {
+        // Not planned in this run, but its id must be known to the objects that refer to it.
+        const liveObjects = def.liveObjects(input.live) ?? [];
+        const match = matchLive(def, res, entry, liveObjects, without(ownedElsewhere, entry?.id), lookups);
+        if (match.kind === 'owned' || match.kind === 'adopted') def.onMatched?.(res, match.live, { entry, lookups });
+        else failed.add(res.address);
+        continue;
+      }
       const blocked = def.dependencies(res).find((d) => failed.has(d));
       if (blocked) {
         failed.add(res.address);
-        diagnostics.push(resourceError(res, `not planned: it depends on ${blocked}, which could not be planned`, 'dependency-failed'));
+        const why = input.selected && !input.selected.has(blocked) ? 'which is not selected and does not exist on the target yet' : 'which could not be planned';
+        diagnostics.push(resourceError(res, `not planned: it depends on ${blocked}, ${why}`, 'dependency-failed'));
         continue;
       }
-      const outcome = planResource({ def, res, entry: entries.get(res.address), lookups, input, ownedElsewhere: without(ownedElsewhere, entries.get(res.address)?.id) });
+      const outcome = planResource({ def, res, entry, lookups, input, ownedElsewhere: without(ownedElsewhere, entry?.id) });
       if ('errors' in outcome) {
         failed.add(res.address);
         for (const message of outcome.errors) diagnostics.push(resourceError(res, message, outcome.code));
@@ -64,8 +80,8 @@ export function plan(input: PlanInput): Plan {
   const prune = decidePrune({
     requested: input.prune,
     maxDeletes: input.maxDeletes,
-    declared: input.declared,
-    declaredKinds: new Set([...input.declared].map((a) => a.slice(0, a.indexOf('/')) as Kind)),
+    declared: new Set(input.desired.map((r) => r.address)),
+    declaredKinds: new Set(input.desired.map((r) => r.kind)),
     eligible: input.eligibleForPrune,
     inventory: input.inventory,
     deletableKinds: new Set(defs.filter((d) => d.deletable).map((d) => d.kind)),
@@ -94,7 +110,7 @@ export function plan(input: PlanInput): Plan {
     .sort((a, b) => (rank.get(b.kind) ?? 0) - (rank.get(a.kind) ?? 0) || cmp(a.name, b.name));
 
   const ordered = [...steps, ...deletes];
-  return {
+  const result: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     target: input.target,
     variant: input.variant,
@@ -104,6 +120,7 @@ export function plan(input: PlanInput): Plan {
     diagnostics,
     errored: diagnostics.some((d) => d.severity === 'error'),
   };
+  return { plan: result, lookups };
 }
 
 function ownedIds(inventory: readonly InventoryEntry[], kind: Kind): Set<string> {
