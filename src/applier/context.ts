@@ -4,6 +4,7 @@ import type { Address, Change, Kind } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { KindDefinition, Lookups } from '../kinds/kind.js';
+import type { Json } from '../core/wire.js';
 
 export interface ApplyContext {
   port: ServicePort;
@@ -16,7 +17,7 @@ export interface ApplyContext {
   specHashes: ReadonlyMap<Address, string>;
   fingerprints: ReadonlyMap<Address, Record<string, string>>;
   /** Sensitive values by fingerprint, per address (from the manifests). */
-  secretValues: ReadonlyMap<Address, ReadonlyMap<string, string>>;
+  secretValues: ReadonlyMap<Address, ReadonlyMap<string, Json>>;
   backupDir: string;
   concurrency: number;
   now: () => Date;

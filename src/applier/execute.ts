@@ -6,6 +6,7 @@ import { requireCapability, type CrudPort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json, JsonObject } from '../core/wire.js';
 import { stableJson } from '../planner/diff.js';
+import { keyMatches } from '../planner/match.js';
 import type { KindDefinition } from '../kinds/kind.js';
 import { writeBackup } from './backup.js';
 import type { ApplyContext, StepResult } from './context.js';
@@ -61,7 +62,7 @@ async function createStep(step: PlanStep, def: KindDefinition<unknown, Live>, re
 /** After a create whose response was lost: the object is there exactly when the natural key finds one unowned match. */
 async function findCreated(api: CrudPort<Live>, def: KindDefinition<unknown, Live>, res: DesiredResource, key: string, ctx: ApplyContext): Promise<Live | null> {
   const owned = new Set(ctx.inventory.entries().filter((e) => e.kind === res.kind && e.id !== null).map((e) => e.id));
-  const candidates = (await api.list(signalOpt(ctx))).filter((o) => !owned.has(o.id) && def.liveKey(o, ctx.lookups) === key);
+  const candidates = (await api.list(signalOpt(ctx))).filter((o) => !owned.has(o.id) && keyMatches(def.liveKey(o, ctx.lookups), key));
   if (candidates.length > 1) {
     throw new ApiError({ method: 'POST', path: res.address, status: 0, retryable: false, message: `${res.address}: the create's response was lost and ${candidates.length} objects now match its natural key; resolve by hand` });
   }
@@ -90,7 +91,7 @@ async function pipeUpdateStep(step: PlanStep, def: KindDefinition<unknown, Live>
   const pipes = requireCapability(ctx.port, 'pipes');
   const calls = step.pipe ?? {};
   const opts = signalOpt(ctx);
-  const secrets = ctx.secretValues.get(step.address) ?? new Map<string, string>();
+  const secrets = ctx.secretValues.get(step.address) ?? new Map<string, Json>();
   if (calls.patch) await pipes.patch(id, resolvePayload(calls.patch, ctx.lookups, secrets, step.address), opts);
   if (calls.settings) await pipes.putSettings(id, calls.settings as Record<string, string | number | boolean | null>, opts);
   if (calls.scaling) await pipes.patchScaling(id, calls.scaling, opts);

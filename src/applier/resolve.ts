@@ -8,11 +8,11 @@ import type { Address } from '../core/plan.js';
 import type { Json, JsonObject } from '../core/wire.js';
 import type { Lookups } from '../kinds/kind.js';
 
-export function resolvePayload(payload: JsonObject, lookups: Lookups, secrets: ReadonlyMap<string, string>, owner: Address): JsonObject {
+export function resolvePayload(payload: JsonObject, lookups: Lookups, secrets: ReadonlyMap<string, Json>, owner: Address): JsonObject {
   return resolveValue(payload, lookups, secrets, owner) as JsonObject;
 }
 
-function resolveValue(value: Json, lookups: Lookups, secrets: ReadonlyMap<string, string>, owner: Address): Json {
+function resolveValue(value: Json, lookups: Lookups, secrets: ReadonlyMap<string, Json>, owner: Address): Json {
   if (Array.isArray(value)) return value.map((v) => resolveValue(v, lookups, secrets, owner));
   if (typeof value !== 'object' || value === null) return value;
   const keys = Object.keys(value);

@@ -45,7 +45,8 @@ export interface KindDefinition<Spec = unknown, Live extends { id: string } = { 
    * known yet (it names an object that does not exist yet), so nothing can be adopted.
    */
   desiredKey(res: DesiredResource<Spec>, lookups: Lookups): string | null;
-  liveKey(live: Live, lookups: Lookups): string;
+  /** Natural key(s) of a live object; pipes answer both their id and their name form. */
+  liveKey(live: Live, lookups: Lookups): string | readonly string[];
   /** Called once a desired object is paired with its live object (before canonical forms). */
   onMatched?(res: DesiredResource<Spec>, live: Live, ctx: MatchContext): void;
   /** Called when a desired object has no live object (it will be created). */

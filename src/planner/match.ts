@@ -27,9 +27,13 @@ export function matchLive<Live extends { id: string }>(
   }
   const key = def.desiredKey(res, lookups);
   if (key === null) return { kind: 'missing', wasOwned: entry?.status === 'owned' };
-  const candidates = liveObjects.filter((o) => !ownedElsewhere.has(o.id) && def.liveKey(o, lookups) === key);
+  const candidates = liveObjects.filter((o) => !ownedElsewhere.has(o.id) && keyMatches(def.liveKey(o, lookups), key));
   if (candidates.length > 1) return { kind: 'ambiguous', ids: candidates.map((c) => c.id), key };
   const [only] = candidates;
   if (only) return { kind: 'adopted', live: only };
   return { kind: 'missing', wasOwned: entry?.status === 'owned' };
+}
+
+export function keyMatches(liveKey: string | readonly string[], key: string): boolean {
+  return typeof liveKey === 'string' ? liveKey === key : liveKey.includes(key);
 }
