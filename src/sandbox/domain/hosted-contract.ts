@@ -1,0 +1,57 @@
+/**
+ * The hosted-only parts of the sandbox domain: ClickPipes-style pipes (per service) and API keys
+ * (per organization), with the rules of reference/hosted-api.md §3-4. Implemented in
+ * ./pipes.ts and ./keys.ts; the HTTP layer (src/sandbox/http) routes to them and wraps results
+ * in the hosted envelope. Same conventions as ./contract.ts: synchronous, validate fully before
+ * changing anything, return a DomainResult (400 messages without the `BAD_REQUEST: ` prefix;
+ * the HTTP layer adds it).
+ */
+import type { DomainResult, JsonRecord } from './contract.js';
+
+export interface PipesDomain {
+  list(): DomainResult<JsonRecord[]>;
+  get(id: string): DomainResult<JsonRecord>;
+  /** `PATCH /pipes/{id}`: name, patchable source members (credentials accepted, never returned), destination.columns, fieldMappings, settings. */
+  patch(id: string, body: unknown): DomainResult<JsonRecord>;
+  getSettings(id: string): DomainResult<JsonRecord>;
+  putSettings(id: string, body: unknown): DomainResult<JsonRecord>;
+  patchScaling(id: string, body: unknown): DomainResult<JsonRecord>;
+  /** `{command: start|stop|resync}`; transitions are asynchronous (advanced by `tick`). */
+  setState(id: string, body: unknown): DomainResult<JsonRecord>;
+  /** Advance asynchronous transitions whose time has come (Stopping → Stopped, Provisioning → Running, ...). */
+  tick(): void;
+  snapshot(): JsonRecord;
+  readonly version: number;
+}
+
+export interface PipesDomainOptions {
+  now?: () => Date;
+  serviceId: string;
+  seed?: 'demo' | 'none';
+  snapshot?: JsonRecord;
+  /** How long a transitional state lasts (default 300 ms; tests use small values). */
+  transitionMs?: number;
+}
+
+/** A key the HTTP layer accepts for Basic auth. */
+export interface KeyCredential {
+  keyId: string;
+  keySecret: string;
+}
+
+export interface KeysDomain {
+  list(): DomainResult<JsonRecord[]>;
+  /** Result `{key, keyId, keySecret}` (keyId/keySecret omitted when `hashData` was sent). */
+  create(body: unknown): DomainResult<JsonRecord>;
+  /** True when the pair authenticates (enabled, not expired). */
+  authenticate(keyId: string, keySecret: string): boolean;
+  snapshot(): JsonRecord;
+  readonly version: number;
+}
+
+export interface KeysDomainOptions {
+  now?: () => Date;
+  /** The pre-provisioned key (the documented sandbox defaults). */
+  bootstrap: KeyCredential;
+  snapshot?: JsonRecord;
+}
