@@ -1,0 +1,70 @@
+/**
+ * Sensitive values of the desired objects: each is replaced by its keyed fingerprint for
+ * comparison and hashing, and kept aside (fingerprint → value) for the applier only. The
+ * paths come from the schemas' `sensitive` marks (one place).
+ */
+import type { InventoryStore } from '../core/inventory.js';
+import type { Address, Kind } from '../core/plan.js';
+import type { DesiredResource } from '../core/resource.js';
+import type { Json } from '../core/wire.js';
+import { stableJson } from '../planner/diff.js';
+
+/** Schema paths of sensitive fields per kind; `*` stands for any array item. */
+export type SensitivePaths = ReadonlyMap<Kind, readonly (readonly string[])[]>;
+
+export interface DesiredSecrets {
+  /** Per address: spec path → fingerprint. */
+  fingerprints: Map<Address, Record<string, string>>;
+  /** Per address: fingerprint → value (never printed, never saved). */
+  values: Map<Address, Map<string, Json>>;
+  /** Per address: hash of the spec with secrets replaced by fingerprints. */
+  specHashes: Map<Address, string>;
+}
+
+export function extractSecrets(desired: readonly DesiredResource[], paths: SensitivePaths, inventory: Pick<InventoryStore, 'fingerprint'>): DesiredSecrets {
+  const out: DesiredSecrets = { fingerprints: new Map(), values: new Map(), specHashes: new Map() };
+  for (const res of desired) {
+    const found: { path: string; value: Json }[] = [];
+    for (const pattern of paths.get(res.kind) ?? []) collect(res.spec as Json, pattern, [], found);
+    const fps: Record<string, string> = {};
+    const values = new Map<string, Json>();
+    let masked = res.spec as Json;
+    for (const { path, value } of found) {
+      const fp = inventory.fingerprint(stableJson(value));
+      fps[path] = fp;
+      values.set(fp, value);
+      masked = replaceAt(masked, path.split('.'), { $sensitive: fp });
+    }
+    if (found.length > 0) {
+      out.fingerprints.set(res.address, fps);
+      out.values.set(res.address, values);
+    }
+    out.specHashes.set(res.address, inventory.fingerprint(stableJson({ labels: res.labels, spec: masked })));
+  }
+  return out;
+}
+
+function collect(value: Json | undefined, pattern: readonly string[], at: string[], found: { path: string; value: Json }[]): void {
+  if (value === undefined || value === null) return;
+  const [head, ...rest] = pattern;
+  if (head === undefined) {
+    found.push({ path: at.join('.'), value });
+    return;
+  }
+  if (head === '*') {
+    if (Array.isArray(value)) value.forEach((item, i) => collect(item, rest, [...at, String(i)], found));
+    return;
+  }
+  if (typeof value === 'object' && !Array.isArray(value)) collect(value[head], rest, [...at, head], found);
+}
+
+function replaceAt(value: Json, path: readonly string[], replacement: Json): Json {
+  const [head, ...rest] = path;
+  if (head === undefined) return replacement;
+  if (Array.isArray(value)) return value.map((item, i) => (String(i) === head ? replaceAt(item, rest, replacement) : item));
+  if (typeof value === 'object' && value !== null) {
+    const child = value[head];
+    return child === undefined ? value : { ...value, [head]: replaceAt(child, rest, replacement) };
+  }
+  return value;
+}
