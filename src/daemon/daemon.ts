@@ -1,0 +1,246 @@
+/**
+ * `obsync run`: one target reconciled on triggers (start-up, cron, file changes), one run at a
+ * time, drift logged, health and metrics served. Invalid manifests keep the last good desired
+ * state (no apply, no prune) until fixed; a failing API fails the run, not the daemon.
+ */
+import cron, { type ScheduledTask } from 'node-cron';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { hasErrors } from '../core/diagnostics.js';
+import { errorMessage } from '../core/errors.js';
+import type { InventoryStore } from '../core/inventory.js';
+import type { Plan } from '../core/plan.js';
+import type { ServicePort } from '../core/ports.js';
+import type { DesiredResource } from '../core/resource.js';
+import { applyPlanned, makePlan } from '../engine/run.js';
+import type { SensitivePaths } from '../engine/secrets.js';
+import type { Selection } from '../engine/selection.js';
+import type { Logger } from '../log/logger.js';
+import { startHealthServer, type HealthServer, type Readiness } from './health.js';
+import type { DaemonMetrics, ResourceState, RunResult } from './metrics.js';
+import { RunQueue, type TriggerReason } from './queue.js';
+import { startWatcher, type ManifestWatcher } from './watch.js';
+
+export interface DaemonDeps {
+  port: ServicePort;
+  inventory: InventoryStore;
+  sensitive: SensitivePaths;
+  backupDir: string;
+  /** Re-reads the manifests (called at each run). */
+  loadDesired(): { desired: DesiredResource[]; diagnostics: Diagnostic[] };
+  watchPaths: readonly string[];
+  logger: Logger;
+  metrics: DaemonMetrics;
+  now?: () => Date;
+}
+
+export interface DaemonOptions {
+  mode: 'apply' | 'plan';
+  schedule: string;
+  watch: boolean;
+  debounceMs: number;
+  /** Random delay before a scheduled run, so many daemons do not hit the API at once. */
+  jitterMs: number;
+  listen: { host: string; port: number };
+  prune: boolean;
+  maxDeletes: number;
+  concurrency: number;
+  selection: Selection;
+  /** SIGTERM: the current run is aborted when it has not finished by then. */
+  shutdownMs: number;
+}
+
+export class Daemon {
+  readonly #queue: RunQueue;
+  #lastGood: DesiredResource[] | null = null;
+  #manifestsValid = false;
+  #lastSuccess: number | null = null;
+  #lastRunEnded = false;
+  #stopping = false;
+  #failures = 0;
+  #retryTimer: NodeJS.Timeout | null = null;
+  #abort = new AbortController();
+  #task: ScheduledTask | null = null;
+  #watcher: ManifestWatcher | null = null;
+  #health: HealthServer | null = null;
+  readonly #intervalMs: number;
+
+  constructor(
+    private readonly deps: DaemonDeps,
+    private readonly opts: DaemonOptions,
+  ) {
+    this.#queue = new RunQueue((reasons) => this.#run(reasons));
+    this.#intervalMs = scheduleIntervalMs(opts.schedule);
+  }
+
+  get url(): string | undefined {
+    return this.#health?.url;
+  }
+
+  async start(): Promise<void> {
+    const { logger } = this.deps;
+    this.#health = await startHealthServer(this.opts.listen.host, this.opts.listen.port, () => this.readiness(), this.deps.metrics);
+    this.#task = cron.schedule(this.opts.schedule, () => this.#scheduled(), { timezone: 'UTC', name: 'obsync-reconcile', noOverlap: true });
+    if (this.opts.watch) this.#watcher = await startWatcher(this.deps.watchPaths, this.opts.debounceMs, () => this.#queue.trigger('watch'), logger);
+    logger.info({ target: this.deps.port.target, mode: this.opts.mode, schedule: this.opts.schedule, watch: this.opts.watch, listen: this.#health.url }, 'daemon started');
+    this.#queue.trigger('startup');
+  }
+
+  readiness(): Readiness {
+    if (this.#stopping) return { ready: false, reason: 'shutting down' };
+    if (this.#lastGood === null) return { ready: false, reason: 'manifests not loaded yet' };
+    if (!this.#lastRunEnded) return { ready: false, reason: 'first run not finished' };
+    if (this.#lastSuccess === null) return { ready: false, reason: 'no successful run yet' };
+    const age = (this.#now().getTime() - this.#lastSuccess) / 1000;
+    if (age * 1000 > 3 * this.#intervalMs) return { ready: false, reason: `last successful run ${Math.round(age)} s ago (more than three intervals)` };
+    if (!this.#manifestsValid) return { ready: false, reason: 'manifests are invalid: running on the last good state' };
+    return { ready: true, reason: `last successful run ${Math.round(age)} s ago` };
+  }
+
+  /** Stops triggers, lets the current run finish (aborting it at the deadline) and closes everything. */
+  async stop(): Promise<void> {
+    if (this.#stopping) return;
+    this.#stopping = true;
+    const { logger } = this.deps;
+    logger.info({ target: this.deps.port.target }, 'daemon stopping');
+    if (this.#retryTimer) clearTimeout(this.#retryTimer);
+    await this.#task?.destroy();
+    await this.#watcher?.close();
+    const deadline = setTimeout(() => this.#abort.abort(new Error('shutting down')), this.opts.shutdownMs);
+    await this.#queue.stop();
+    clearTimeout(deadline);
+    await this.#health?.close();
+    logger.info({ target: this.deps.port.target }, 'daemon stopped');
+  }
+
+  /** Runs now (tests, manual trigger). */
+  trigger(reason: TriggerReason = 'manual'): void {
+    this.#queue.trigger(reason);
+  }
+
+  async idle(): Promise<void> {
+    await this.#queue.idle();
+  }
+
+  #now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  #scheduled(): void {
+    const delay = Math.floor(Math.random() * this.opts.jitterMs);
+    const timer = setTimeout(() => this.#queue.trigger('schedule'), delay);
+    timer.unref();
+  }
+
+  async #run(reasons: ReadonlySet<TriggerReason>): Promise<void> {
+    const { logger, metrics, port } = this.deps;
+    const target = port.target;
+    const started = performance.now();
+    const requestsBefore = port.stats.requests;
+    let result: RunResult = 'success';
+    try {
+      const { desired, diagnostics } = this.deps.loadDesired();
+      const invalid = hasErrors(diagnostics);
+      metrics.manifestErrors.set(diagnostics.filter((d) => d.severity === 'error').length);
+      this.#manifestsValid = !invalid;
+      if (invalid) {
+        result = 'invalid_manifests';
+        for (const d of diagnostics) logger.error({ target, file: d.file, line: d.line, col: d.col, path: d.path, code: d.code, detail: d.message }, 'invalid manifest');
+      } else this.#lastGood = desired;
+      const current = this.#lastGood;
+      if (current === null) return;
+      const planned = await makePlan({
+        port,
+        inventory: this.deps.inventory,
+        desired: current,
+        sensitive: this.deps.sensitive,
+        selection: this.opts.selection,
+        prune: this.opts.prune,
+        maxDeletes: this.opts.maxDeletes,
+        ...(invalid ? { pruneBlockers: ['the manifests are invalid'] } : {}),
+        signal: this.#abort.signal,
+      });
+      this.#report(planned.plan);
+      if (this.opts.mode === 'apply' && !invalid && changes(planned.plan) > 0) {
+        const report = await applyPlanned(planned, {
+          port,
+          inventory: this.deps.inventory,
+          backupDir: this.deps.backupDir,
+          concurrency: this.opts.concurrency,
+          signal: this.#abort.signal,
+          onStepDone: (r) => {
+            if (r.outcome !== 'unchanged') logger.info({ target, address: r.address, action: r.action, outcome: r.outcome, id: r.id, detail: r.message, durationMs: r.durationMs }, 'step done');
+          },
+        });
+        if (report.summary.failed + report.summary.refused > 0) result = 'failure';
+      }
+      if (planned.plan.errored && result === 'success') result = 'failure';
+    } catch (err) {
+      result = 'failure';
+      logger.error({ target, reasons: [...reasons], err: errorMessage(err) }, 'run failed');
+    } finally {
+      this.#finish(result, started, port.stats.requests - requestsBefore, reasons);
+    }
+  }
+
+  #finish(result: RunResult, started: number, requests: number, reasons: ReadonlySet<TriggerReason>): void {
+    const { logger, metrics, port } = this.deps;
+    const seconds = (performance.now() - started) / 1000;
+    metrics.reconcileTotal.inc({ target: port.target, result });
+    metrics.reconcileDuration.observe({ target: port.target, result }, seconds);
+    metrics.apiRequests.inc({ target: port.target, method: 'all', code: 'all' }, requests);
+    this.#lastRunEnded = true;
+    if (result === 'success') {
+      this.#failures = 0;
+      this.#lastSuccess = this.#now().getTime();
+      metrics.lastSuccess.set({ target: port.target }, Math.floor(this.#lastSuccess / 1000));
+    } else if (result === 'failure') this.#scheduleRetry();
+    logger.info({ target: port.target, result, reasons: [...reasons], seconds: Number(seconds.toFixed(3)), requests }, 'run finished');
+  }
+
+  /** Exponential back-off after a failed run, capped by the schedule interval (the schedule retries anyway). */
+  #scheduleRetry(): void {
+    if (this.#stopping) return;
+    this.#failures += 1;
+    const delay = Math.min(2_000 * 2 ** (this.#failures - 1), this.#intervalMs, 300_000);
+    if (this.#retryTimer) clearTimeout(this.#retryTimer);
+    this.#retryTimer = setTimeout(() => this.#queue.trigger('retry'), delay);
+    this.#retryTimer.unref();
+  }
+
+  #report(plan: Plan): void {
+    const { logger, metrics, port } = this.deps;
+    const counts: Record<string, Record<ResourceState, number>> = {};
+    const bump = (kind: string, state: ResourceState) => {
+      const byState = (counts[kind] ??= { in_sync: 0, drifted: 0, error: 0 });
+      byState[state] += 1;
+    };
+    for (const step of plan.steps) {
+      if (step.action === 'noop') {
+        bump(step.kind, 'in_sync');
+        continue;
+      }
+      bump(step.kind, 'drifted');
+      metrics.driftTotal.inc({ target: port.target, kind: step.kind });
+      logger.warn({ target: port.target, address: step.address, action: step.action, reason: step.reason, paths: step.changes.map((c) => c.path), changes: step.changes }, 'drift');
+    }
+    for (const d of plan.diagnostics) if (d.address) bump(d.address.split('/')[0] ?? 'unknown', 'error');
+    metrics.setResources(port.target, counts);
+  }
+}
+
+function changes(plan: Plan): number {
+  return plan.summary.create + plan.summary.update + plan.summary.delete;
+}
+
+/** Interval between two fires of a cron expression (for readiness staleness); 5 min when unknown. */
+export function scheduleIntervalMs(expression: string): number {
+  try {
+    const task = cron.createTask(expression, () => undefined, { timezone: 'UTC' });
+    const [a, b] = task.getNextRuns(2);
+    void task.destroy();
+    if (a && b) return b.getTime() - a.getTime();
+  } catch {
+    // validated by the command before we get here
+  }
+  return 300_000;
+}
