@@ -10,14 +10,26 @@ import type { LoadedDocument } from './document.js';
 import { positionAt } from './positions.js';
 import { didYouMean } from './suggest.js';
 
+/** Documents a cross-check failed on (they must not become resources), by the diagnostic's object. */
+const rejected = new WeakMap<Diagnostic, LoadedDocument>();
+
 function at(d: LoadedDocument, path: PropertyKey[], pathText: string, code: string, message: string): Diagnostic {
-  return { severity: 'error', code, message, file: d.file, ...positionAt(d.doc, d.lineCounter, path), path: pathText, address: d.resource.address };
+  const diagnostic: Diagnostic = { severity: 'error', code, message, file: d.file, ...positionAt(d.doc, d.lineCounter, path), path: pathText, address: d.resource.address };
+  rejected.set(diagnostic, d);
+  return diagnostic;
 }
 
 const where = (d: LoadedDocument) => `${d.file}:${d.resource.source.line}`;
 
-export function crossCheck(docs: readonly LoadedDocument[]): Diagnostic[] {
-  return [...duplicateIdentities(docs), ...duplicatePipes(docs), ...alertReferences(docs)];
+/** Diagnostics of the checks, and the documents they reject (the first of duplicates stays). */
+export function crossCheck(docs: readonly LoadedDocument[]): { diagnostics: Diagnostic[]; rejected: Set<LoadedDocument> } {
+  const diagnostics = [...duplicateIdentities(docs), ...duplicatePipes(docs), ...alertReferences(docs)];
+  const out = new Set<LoadedDocument>();
+  for (const d of diagnostics) {
+    const doc = rejected.get(d);
+    if (doc) out.add(doc);
+  }
+  return { diagnostics, rejected: out };
 }
 
 function duplicateIdentities(docs: readonly LoadedDocument[]): Diagnostic[] {

@@ -31,10 +31,8 @@ export function validateDocument(file: string, doc: Document, lineCounter: LineC
   const address = isKind(record.kind) && name !== undefined ? addressOf(record.kind, name) : undefined;
   const diagnostics = envelope.success ? [] : issuesToDiagnostics(envelope.error.issues, { ...base, schema: envelopeSchema, value, basePath: [], ...(address ? { address } : {}) });
   if (!isKind(record.kind)) return { diagnostics };
-  if (record.spec === undefined || record.spec === null) {
-    diagnostics.push({ severity: 'error', code: 'missing-key', message: `missing required key 'spec' (the ${record.kind}'s definition)`, file, ...start, path: 'spec', ...(address ? { address } : {}) });
-    return { diagnostics };
-  }
+  // A missing spec is already reported by the envelope.
+  if (record.spec === undefined) return { diagnostics };
   const schema = specSchemas[record.kind];
   const spec = schema.safeParse(record.spec);
   if (!spec.success) diagnostics.push(...issuesToDiagnostics(spec.error.issues, { ...base, schema, value: record.spec, basePath: ['spec'], ...(address ? { address } : {}) }));

@@ -65,7 +65,10 @@ function explain(issue: z.core.$ZodIssue, ctx: IssueContext): { path: Seg[]; cod
       });
     }
     case 'invalid_type':
-      if (!here.found) return [{ path, code: 'missing-key', message: `missing required key '${String(path[path.length - 1] ?? '')}' (${issue.expected})` }];
+      if (!here.found) {
+        const what = issue.expected === 'nonoptional' ? '' : ` (${issue.expected})`;
+        return [{ path, code: 'missing-key', message: `missing required key '${String(path[path.length - 1] ?? '')}'${what}` }];
+      }
       return [{ path, code: 'invalid-type', message: `expected ${issue.expected}, got ${describe(here.value)}` }];
     case 'invalid_value': {
       const generic = /^Invalid (option|input)/.test(issue.message);

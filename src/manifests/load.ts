@@ -37,8 +37,10 @@ export function loadManifests(paths: readonly string[], opts: LoadOptions): Load
     loaded.push(...result.loaded);
     diagnostics.push(...result.diagnostics);
   }
-  diagnostics.push(...crossCheck(loaded));
-  return { resources: loaded.map((l) => l.resource), diagnostics: sortDiagnostics(diagnostics) };
+  const cross = crossCheck(loaded);
+  diagnostics.push(...cross.diagnostics);
+  const resources = loaded.filter((l) => !cross.rejected.has(l)).map((l) => l.resource);
+  return { resources, diagnostics: sortDiagnostics(diagnostics) };
 }
 
 /** File, then line, then column; stable for equal positions. */
@@ -67,7 +69,9 @@ export function loadFile(file: string, opts: LoadOptions): { loaded: LoadedDocum
       continue;
     }
     const result = validateDocument(file, doc, parsed.lineCounter, value);
-    diagnostics.push(...result.diagnostics);
+    // A value that failed to interpolate is empty: its schema complaint would only repeat the cause.
+    const unresolved = new Set(refs.map((r) => r.path));
+    diagnostics.push(...result.diagnostics.filter((d) => !unresolved.has(d.path)));
     if (result.loaded && !refs.some((r) => r.severity === 'error')) loaded.push(result.loaded);
   }
   return { loaded, diagnostics };
