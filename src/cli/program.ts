@@ -1,11 +1,15 @@
 /** Builds the commander program. Each command lives in ./commands/<name>.ts and registers itself here. */
 import { Command } from 'commander';
 import type { CliIO } from './io.js';
+import { register as registerSchema } from './commands/schema.js';
+import { register as registerValidate } from './commands/validate.js';
 
 export type CommandRegistrar = (program: Command, io: CliIO) => void;
 
 const registrars: CommandRegistrar[] = [
   // one line per command module
+  registerValidate,
+  registerSchema,
 ];
 
 export const VERSION = '0.1.0';

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { alertSpecSchema } from './schema.js';
+
+const base = { dashboard: 'checkout', tile: 'p99', interval: '5m', threshold: 500, thresholdType: 'above', channel: { type: 'webhook', webhook: 'ops-slack' } };
+const messages = (input: unknown) => {
+  const r = alertSpecSchema.safeParse(input);
+  return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+};
+
+describe('alert spec schema', () => {
+  it('accepts tile and saved-search alerts', () => {
+    expect(messages(base)).toEqual([]);
+    const { dashboard: _d, tile: _t, ...rest } = base;
+    expect(messages({ ...rest, savedSearch: 'Errors', groupBy: 'ServiceName', channels: [{ type: 'webhook', webhook: { id: 'w1' } }], channel: undefined })).toEqual([]);
+  });
+
+  it('needs exactly one target form and one channel form', () => {
+    expect(messages({ ...base, savedSearch: 'Errors' })[0]).toContain('not both');
+    expect(messages({ ...base, tile: undefined })[0]).toContain('a tile alert needs tile');
+    expect(messages({ ...base, channels: [base.channel] })[0]).toContain('Provide either "channel" or "channels"');
+    expect(messages({ ...base, channel: undefined, channels: [base.channel, base.channel] })[0]).toBe('channels.1: Duplicate notification channels are not allowed');
+  });
+
+  it('applies the threshold and schedule rules', () => {
+    expect(messages({ ...base, thresholdType: 'between' })).toEqual(['thresholdMax: thresholdMax is required for between/not_between threshold types']);
+    expect(messages({ ...base, thresholdType: 'between', thresholdMax: 100 })[0]).toContain('greater than or equal');
+    expect(messages({ ...base, thresholdMax: 900 })[0]).toContain('only used with between/not_between');
+    expect(messages({ ...base, scheduleOffsetMinutes: 5 })[0]).toContain('less than the interval');
+    expect(messages({ ...base, scheduleStartAt: '2026-01-01T00:00:00+02:00' })[0]).toContain('ending in Z');
+    expect(messages({ ...base, interval: '2m' })[0]).toContain('interval: Invalid option');
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * The Alert manifest spec (selfhosted-api §3.2) with references by name: a tile alert names a
+ * Dashboard manifest (`dashboard`) and a tile key (`tile`); a saved-search alert names a saved
+ * search. Channels name webhooks. The server's own rules are checked here so an invalid alert
+ * fails at validate time, not at apply time.
+ */
+import * as z from 'zod';
+import { refTo } from '../ref-schema.js';
+import type { AlertSpecView } from './model.js';
+
+export const ALERT_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d'] as const;
+export const THRESHOLD_TYPES = ['above', 'below', 'above_exclusive', 'below_or_equal', 'equal', 'not_equal', 'between', 'not_between'] as const;
+const INTERVAL_MINUTES: Record<(typeof ALERT_INTERVALS)[number], number> = { '1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440 };
+const RANGE_TYPES = new Set<string>(['between', 'not_between']);
+
+const channel = z.strictObject({ type: z.literal('webhook'), webhook: refTo('webhook') });
+const finite = z.number().refine(Number.isFinite, { error: 'must be a finite number' });
+
+export const alertSpecSchema = z
+  .strictObject({
+    dashboard: refTo('dashboard (metadata.name of a Dashboard manifest)').optional(),
+    tile: refTo('tile (its key in the dashboard)').optional(),
+    savedSearch: refTo('saved search').optional(),
+    groupBy: z.string().optional(),
+    interval: z.enum(ALERT_INTERVALS),
+    threshold: finite,
+    thresholdType: z.enum(THRESHOLD_TYPES),
+    thresholdMax: finite.optional(),
+    channel: channel.optional(),
+    channels: z.array(channel).min(1).max(10).optional(),
+    name: z.string().min(1).max(512).optional(),
+    message: z.string().min(1).max(4096).optional(),
+    note: z.string().min(1).max(4096).optional(),
+    numConsecutiveWindows: z.number().int().min(1).optional(),
+    scheduleOffsetMinutes: z.number().int().min(0).max(1439).optional(),
+    scheduleStartAt: z.iso.datetime({ offset: false, error: 'scheduleStartAt must be an ISO-8601 UTC datetime ending in Z, e.g. 2026-01-01T00:00:00Z' }).optional(),
+  })
+  .superRefine((spec, ctx) => {
+    checkTarget(spec, ctx);
+    checkThreshold(spec, ctx);
+    checkChannels(spec, ctx);
+    checkSchedule(spec, ctx);
+  });
+
+export type AlertSpec = z.output<typeof alertSpecSchema>;
+// The definition (./definition.ts) reads specs through AlertSpecView: keep the schema assignable.
+const _assignable: (s: AlertSpec) => AlertSpecView = (s) => s;
+void _assignable;
+
+function checkTarget(spec: AlertSpec, ctx: z.RefinementCtx): void {
+  const tileForm = spec.dashboard !== undefined || spec.tile !== undefined;
+  const searchForm = spec.savedSearch !== undefined;
+  if (tileForm && searchForm) {
+    ctx.addIssue({ code: 'custom', path: ['savedSearch'], message: 'an alert watches either a tile (dashboard + tile) or a saved search (savedSearch), not both' });
+    return;
+  }
+  if (!tileForm && !searchForm) {
+    ctx.addIssue({ code: 'custom', path: [], message: 'an alert needs what it watches: dashboard + tile, or savedSearch' });
+    return;
+  }
+  if (tileForm && spec.dashboard === undefined) ctx.addIssue({ code: 'custom', path: ['tile'], message: 'a tile alert needs dashboard (the metadata.name of a Dashboard manifest, or {id})' });
+  if (tileForm && spec.tile === undefined) ctx.addIssue({ code: 'custom', path: ['dashboard'], message: 'a tile alert needs tile (the key of a tile in that dashboard)' });
+  if (tileForm && spec.groupBy !== undefined) ctx.addIssue({ code: 'custom', path: ['groupBy'], message: 'groupBy is only used by saved-search alerts' });
+}
+
+function checkThreshold(spec: AlertSpec, ctx: z.RefinementCtx): void {
+  const range = RANGE_TYPES.has(spec.thresholdType);
+  if (range && spec.thresholdMax === undefined) ctx.addIssue({ code: 'custom', path: ['thresholdMax'], message: 'thresholdMax is required for between/not_between threshold types' });
+  else if (range && spec.thresholdMax !== undefined && spec.thresholdMax < spec.threshold) ctx.addIssue({ code: 'custom', path: ['thresholdMax'], message: 'thresholdMax must be greater than or equal to threshold' });
+  else if (!range && spec.thresholdMax !== undefined) ctx.addIssue({ code: 'custom', path: ['thresholdMax'], message: `thresholdMax is only used with between/not_between, not with thresholdType '${spec.thresholdType}'` });
+}
+
+function channelKey(c: { webhook: string | { id: string } }): string {
+  return typeof c.webhook === 'string' ? `name:${c.webhook}` : `id:${c.webhook.id}`;
+}
+
+function checkChannels(spec: AlertSpec, ctx: z.RefinementCtx): void {
+  if (spec.channel !== undefined && spec.channels !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['channels'], message: 'Provide either "channel" or "channels", not both' });
+    return;
+  }
+  if (spec.channel === undefined && spec.channels === undefined) {
+    ctx.addIssue({ code: 'custom', path: [], message: 'Provide either "channel" or "channels" (e.g. channel: {type: webhook, webhook: ops-slack})' });
+    return;
+  }
+  const seen = new Set<string>();
+  spec.channels?.forEach((c, i) => {
+    const key = channelKey(c);
+    if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['channels', i], message: 'Duplicate notification channels are not allowed' });
+    seen.add(key);
+  });
+}
+
+function checkSchedule(spec: AlertSpec, ctx: z.RefinementCtx): void {
+  const offset = spec.scheduleOffsetMinutes;
+  if (offset === undefined) return;
+  const minutes = INTERVAL_MINUTES[spec.interval];
+  if (offset >= minutes && offset > 0) ctx.addIssue({ code: 'custom', path: ['scheduleOffsetMinutes'], message: `scheduleOffsetMinutes must be less than the interval (${minutes} minutes for ${spec.interval})` });
+  if (offset > 0 && spec.scheduleStartAt !== undefined) ctx.addIssue({ code: 'custom', path: ['scheduleOffsetMinutes'], message: 'scheduleOffsetMinutes must be 0 or absent when scheduleStartAt is set' });
+}
