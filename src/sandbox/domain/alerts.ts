@@ -8,6 +8,7 @@ import { isObjectId } from './ids.js';
 import { paginate } from './paging.js';
 import { badRequest, invalidIdParam, notFoundJson, ok, zodFailure } from './result.js';
 import { findById, type Store } from './store.js';
+import { text } from './json.js';
 
 type Failure = { ok: false; error: DomainError };
 const ALERTABLE_SQL = ['line', 'stacked_bar', 'number'];
@@ -33,10 +34,10 @@ function tileProblem(store: Store, body: AlertBody): string | undefined {
   if (!tile) return 'Tile not found';
   const config = (tile.config ?? {}) as JsonRecord;
   if (config.configType !== 'sql') return undefined;
-  if (!ALERTABLE_SQL.includes(String(config.displayType))) {
+  if (!ALERTABLE_SQL.includes(text(config.displayType))) {
     return 'Alerts on Raw SQL tiles are only supported for Line, Stacked Bar, or Number display types';
   }
-  if (config.displayType !== 'number' && !INTERVAL_PARAM.test(String(config.sqlTemplate ?? ''))) {
+  if (config.displayType !== 'number' && !INTERVAL_PARAM.test(text(config.sqlTemplate ?? ''))) {
     return 'Raw SQL alert query is invalid: SQL used for alerts must include an interval parameter or macro.';
   }
   return undefined;

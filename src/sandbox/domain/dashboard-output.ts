@@ -5,6 +5,7 @@
  * fields gated by their flags, `containers` only when non-empty.
  */
 import type { JsonRecord, JsonValue } from './contract.js';
+import { text } from './json.js';
 
 function asRecord(value: JsonValue | undefined): JsonRecord {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
@@ -31,7 +32,7 @@ function renderBuilder(config: JsonRecord): JsonRecord {
     delete out.formulas;
     delete out.showOperandSeries;
   }
-  if (['line', 'stacked_bar', 'table', 'number', 'pie', 'bar'].includes(String(type))) {
+  if (['line', 'stacked_bar', 'table', 'number', 'pie', 'bar'].includes(text(type))) {
     let select = asArray(config.select).map(renderSelect);
     if (type === 'number') {
       if (formulas.length === 0) select = select.slice(0, 1);
@@ -48,7 +49,7 @@ function renderBuilder(config: JsonRecord): JsonRecord {
     out.whereLanguage = typeof config.whereLanguage === 'string' ? config.whereLanguage : 'lucene';
   }
   if (type === 'heatmap') {
-    out.select = asArray(config.select).map((s) => ({ ...asRecord(s), valueExpression: String(asRecord(s).valueExpression ?? '') }));
+    out.select = asArray(config.select).map((s) => ({ ...asRecord(s), valueExpression: text(asRecord(s).valueExpression ?? '') }));
   }
   return out;
 }

@@ -4,6 +4,7 @@
  */
 import type { JsonRecord, JsonValue } from './contract.js';
 import type { DomainState } from './store.js';
+import { text } from './json.js';
 
 export interface TileRefs {
   config: JsonRecord;
@@ -70,7 +71,7 @@ export function semanticProblem(input: SemanticInput): string | undefined {
   const { tiles, filters, state } = input;
   const containers = containerProblems(tiles, input.containers);
   if (containers) return containers;
-  const sourceById = new Map(state.sources.map((s) => [String(s.id), s]));
+  const sourceById = new Map(state.sources.map((s) => [text(s.id), s]));
   const kindOf = (id: string) => str(sourceById.get(id)?.kind);
   const referenced = [
     ...tiles.map((t) => str(t.config.sourceId)),
@@ -81,10 +82,10 @@ export function semanticProblem(input: SemanticInput): string | undefined {
   if (missingSources.length > 0) return `Could not find the following source IDs: ${missingSources.join(', ')}`;
   const sql = tiles.filter((t) => t.config.configType === 'sql');
   const connectionIds = new Set(state.connections.map((c) => c.id));
-  const missingConnections = unique(sql.map((t) => String(t.config.connectionId)).filter((id) => !connectionIds.has(id)));
+  const missingConnections = unique(sql.map((t) => text(t.config.connectionId)).filter((id) => !connectionIds.has(id)));
   if (missingConnections.length > 0) return `Could not find the following connection IDs: ${missingConnections.join(', ')}`;
   const mismatched = unique(
-    sql.filter((t) => t.config.sourceId !== undefined && sourceById.get(String(t.config.sourceId))?.connection !== t.config.connectionId).map((t) => String(t.config.sourceId)),
+    sql.filter((t) => t.config.sourceId !== undefined && sourceById.get(text(t.config.sourceId))?.connection !== t.config.connectionId).map((t) => text(t.config.sourceId)),
   );
   if (mismatched.length > 0) return `The following source IDs do not match the specified connections: ${mismatched.join(', ')}`;
   const kinds = sourceKindProblem(input, kindOf);

@@ -9,13 +9,14 @@ import { semanticProblem, type TileRefs } from './dashboard-validation.js';
 import { convertLegacySeries } from './legacy-series.js';
 import { badRequest, formatIssues, invalidIdParam, notFoundText, ok, zodFailure } from './result.js';
 import { findById, type Store } from './store.js';
+import { text } from './json.js';
 
 const ALERTABLE = ['line', 'stacked_bar', 'number'];
 type Failure = { ok: false; error: DomainError };
 
 export function listDashboards(store: Store): DomainResult<JsonRecord[]> {
   const byNameDesc = [...store.state.dashboards].sort((a, b) => {
-    const [x, y] = [String(a.name), String(b.name)];
+    const [x, y] = [text(a.name), text(b.name)];
     return x < y ? 1 : x > y ? -1 : 0;
   });
   return ok(byNameDesc.map(renderDashboard));
@@ -35,7 +36,7 @@ function hostedIdCheck(body: unknown, caller: CallerVariant): Failure | undefine
 }
 
 function tileConfigRecord(tile: TileInput): JsonRecord {
-  if (tile.config) return structuredClone(tile.config) as unknown as JsonRecord;
+  if (tile.config) return structuredClone(tile.config);
   return convertLegacySeries(tile.series ?? [], tile.asRatio);
 }
 
@@ -73,7 +74,7 @@ function buildDashboard(store: Store, body: DashboardBody, id: string, previous:
   const oldFilters = previous && Array.isArray(previous.filters) ? (previous.filters as JsonRecord[]) : [];
   const tiles = body.tiles.map((t) => {
     const kept = oldTiles.find((o) => t.id !== undefined && t.id !== '' && o.id === t.id);
-    return storedTile(t, kept ? String(kept.id) : store.newId());
+    return storedTile(t, kept ? text(kept.id) : store.newId());
   });
   const refs: TileRefs[] = tiles.map((t) => {
     const prior = oldTiles.find((o) => o.id === t.id);
@@ -123,7 +124,7 @@ export function createDashboard(store: Store, body: unknown, caller: CallerVaria
 
 function isAlertable(tile: JsonRecord | undefined): boolean {
   const config = tile?.config;
-  return typeof config === 'object' && config !== null && !Array.isArray(config) && ALERTABLE.includes(String(config.displayType));
+  return typeof config === 'object' && config !== null && !Array.isArray(config) && ALERTABLE.includes(text(config.displayType));
 }
 
 export function updateDashboard(store: Store, id: string, body: unknown, caller: CallerVariant): DomainResult<JsonRecord> {
