@@ -1,0 +1,135 @@
+/**
+ * Alert operations (reference §1.3, §3.2, §4.2, §4.4): validation, reference checks (before the
+ * existence check on PUT), replace semantics with the few kept-when-omitted fields, paging.
+ */
+import type { DomainError, DomainResult, JsonRecord, PageQuery } from './contract.js';
+import { alertBodySchema, type AlertBody } from './alert-schema.js';
+import { isObjectId } from './ids.js';
+import { paginate } from './paging.js';
+import { badRequest, invalidIdParam, notFoundJson, ok, zodFailure } from './result.js';
+import { findById, type Store } from './store.js';
+import { text } from './json.js';
+
+type Failure = { ok: false; error: DomainError };
+const ALERTABLE_SQL = ['line', 'stacked_bar', 'number'];
+const INTERVAL_PARAM = /intervalSeconds|intervalMilliseconds|\$__timeInterval|\$__interval/;
+
+export function renderAlert(stored: JsonRecord, teamId: string): JsonRecord {
+  const channels = Array.isArray(stored.channels) ? stored.channels : [];
+  const out: JsonRecord = { ...stored, teamId };
+  if (channels.length > 0) {
+    out.channel = channels[0] ?? null;
+    out.channels = channels;
+  } else delete out.channels;
+  return out;
+}
+
+function tileProblem(store: Store, body: AlertBody): string | undefined {
+  const dashboardId = body.dashboardId ?? '';
+  if (!isObjectId(dashboardId)) return 'Invalid dashboard ID';
+  const dashboard = findById(store.state.dashboards, dashboardId);
+  if (!dashboard) return 'Dashboard not found';
+  const tiles = Array.isArray(dashboard.tiles) ? (dashboard.tiles as JsonRecord[]) : [];
+  const tile = tiles.find((t) => t.id === body.tileId);
+  if (!tile) return 'Tile not found';
+  const config = (tile.config ?? {}) as JsonRecord;
+  if (config.configType !== 'sql') return undefined;
+  if (!ALERTABLE_SQL.includes(text(config.displayType))) {
+    return 'Alerts on Raw SQL tiles are only supported for Line, Stacked Bar, or Number display types';
+  }
+  if (config.displayType !== 'number' && !INTERVAL_PARAM.test(text(config.sqlTemplate ?? ''))) {
+    return 'Raw SQL alert query is invalid: SQL used for alerts must include an interval parameter or macro.';
+  }
+  return undefined;
+}
+
+function referenceProblem(store: Store, body: AlertBody): string | undefined {
+  if (body.source === 'tile') {
+    const problem = tileProblem(store, body);
+    if (problem) return problem;
+  } else {
+    const id = body.savedSearchId ?? '';
+    if (!isObjectId(id)) return 'Invalid saved search ID';
+    if (!findById(store.state.savedSearches, id)) return 'Saved search not found';
+  }
+  const channels = body.channels ?? (body.channel ? [body.channel] : []);
+  if (channels.length === 0) return 'At least one notification channel is required';
+  for (const c of channels) {
+    if (!isObjectId(c.webhookId)) return 'Invalid webhook ID';
+    if (!findById(store.state.webhooks, c.webhookId)) return 'Webhook not found';
+  }
+  return undefined;
+}
+
+function parseBody(store: Store, body: unknown): { ok: true; body: AlertBody } | Failure {
+  const parsed = alertBodySchema(store.now()).safeParse(body);
+  if (!parsed.success) return zodFailure('Body', parsed.error);
+  const problem = referenceProblem(store, parsed.data);
+  return problem ? badRequest(problem) : { ok: true, body: parsed.data };
+}
+
+/** Writable fields recomputed from the body; `previous` supplies the kept-when-omitted ones. */
+function writable(body: AlertBody, previous: JsonRecord | undefined): JsonRecord {
+  const out: JsonRecord = {
+    name: body.name ?? null, message: body.message ?? null, note: body.note ?? null,
+    threshold: body.threshold, interval: body.interval, thresholdType: body.thresholdType,
+    numConsecutiveWindows: body.numConsecutiveWindows ?? null, source: body.source,
+    channels: body.channels ?? (body.channel ? [body.channel] : []),
+  };
+  const thresholdMax = body.thresholdMax ?? previous?.thresholdMax;
+  if (thresholdMax !== undefined) out.thresholdMax = thresholdMax;
+  if (body.scheduleStartAt !== undefined) {
+    out.scheduleStartAt = body.scheduleStartAt === null ? null : new Date(body.scheduleStartAt).toISOString();
+    out.scheduleOffsetMinutes = 0;
+  } else {
+    if (previous?.scheduleStartAt !== undefined) out.scheduleStartAt = previous.scheduleStartAt;
+    const offset = body.scheduleOffsetMinutes ?? previous?.scheduleOffsetMinutes;
+    if (offset !== undefined) out.scheduleOffsetMinutes = offset;
+  }
+  if (body.source === 'tile') Object.assign(out, { dashboardId: body.dashboardId ?? null, tileId: body.tileId ?? null });
+  else Object.assign(out, { savedSearchId: body.savedSearchId ?? null, groupBy: body.groupBy ?? null });
+  return out;
+}
+
+export function listAlerts(store: Store, query: PageQuery): DomainResult<JsonRecord[]> {
+  return paginate(store.state.alerts, query, (a) => renderAlert(a, store.state.teamId));
+}
+
+export function getAlert(store: Store, id: string): DomainResult<JsonRecord> {
+  const bad = invalidIdParam(id);
+  if (bad) return bad;
+  const alert = findById(store.state.alerts, id);
+  return alert ? ok(renderAlert(alert, store.state.teamId)) : notFoundJson('Alert not found');
+}
+
+export function createAlert(store: Store, body: unknown): DomainResult<JsonRecord> {
+  const parsed = parseBody(store, body);
+  if (!parsed.ok) return parsed;
+  const now = store.nowIso();
+  const alert: JsonRecord = { id: store.newId(), ...writable(parsed.body, undefined), state: 'OK', createdAt: now, updatedAt: now };
+  store.commit({ alerts: [...store.state.alerts, alert] });
+  return ok(renderAlert(alert, store.state.teamId));
+}
+
+const SERVER_OWNED = ['id', 'state', 'silenced', 'executionErrors', 'createdAt'];
+
+export function updateAlert(store: Store, id: string, body: unknown): DomainResult<JsonRecord> {
+  const bad = invalidIdParam(id);
+  if (bad) return bad;
+  const parsed = parseBody(store, body);
+  if (!parsed.ok) return parsed;
+  const previous = findById(store.state.alerts, id);
+  if (!previous) return notFoundJson('Alert not found');
+  const kept = Object.fromEntries(Object.entries(previous).filter(([k]) => SERVER_OWNED.includes(k)));
+  const alert: JsonRecord = { ...kept, ...writable(parsed.body, previous), updatedAt: store.nowIso() };
+  store.commit({ alerts: store.state.alerts.map((a) => (a.id === id ? alert : a)) });
+  return ok(renderAlert(alert, store.state.teamId));
+}
+
+export function deleteAlert(store: Store, id: string): DomainResult<JsonRecord> {
+  const bad = invalidIdParam(id);
+  if (bad) return bad;
+  if (!findById(store.state.alerts, id)) return notFoundJson('Alert not found');
+  store.commit({ alerts: store.state.alerts.filter((a) => a.id !== id) });
+  return ok({});
+}

@@ -1,0 +1,52 @@
+/**
+ * The sandbox's observability domain (contract in ./contract.ts), assembled from one module
+ * per resource over a single JSON-serialisable store.
+ */
+import type { CreateObservabilityDomain, ObservabilityDomain } from './contract.js';
+import * as alerts from './alerts.js';
+import * as dashboards from './dashboards.js';
+import * as savedSearches from './saved-searches.js';
+import { demoState, emptyDemoTeamState } from './seed.js';
+import { chartSeries } from './series.js';
+import * as sources from './sources.js';
+import { Store } from './store.js';
+import * as webhooks from './webhooks.js';
+
+export { DEMO_IDS } from './seed.js';
+
+export const createObservabilityDomain: CreateObservabilityDomain = (opts = {}) => {
+  const now = opts.now ?? (() => new Date());
+  const store = opts.snapshot
+    ? Store.restore(opts.snapshot, now)
+    : new Store(opts.seed === 'none' ? emptyDemoTeamState() : demoState(), now);
+  const domain: ObservabilityDomain = {
+    listDashboards: () => dashboards.listDashboards(store),
+    getDashboard: (id) => dashboards.getDashboard(store, id),
+    createDashboard: (body, caller) => dashboards.createDashboard(store, body, caller),
+    updateDashboard: (id, body, caller) => dashboards.updateDashboard(store, id, body, caller),
+    deleteDashboard: (id) => dashboards.deleteDashboard(store, id),
+    validateDashboard: (body) => dashboards.validateDashboard(store, body),
+    listAlerts: (query) => alerts.listAlerts(store, query),
+    getAlert: (id) => alerts.getAlert(store, id),
+    createAlert: (body) => alerts.createAlert(store, body),
+    updateAlert: (id, body) => alerts.updateAlert(store, id, body),
+    deleteAlert: (id) => alerts.deleteAlert(store, id),
+    listSources: () => sources.listSources(store),
+    getSource: (id) => sources.getSource(store, id),
+    listWebhooks: (query) => webhooks.listWebhooks(store, query),
+    createWebhook: (body) => webhooks.createWebhook(store, body),
+    updateWebhook: (id, body) => webhooks.updateWebhook(store, id, body),
+    deleteWebhook: (id) => webhooks.deleteWebhook(store, id),
+    listSavedSearches: (query) => savedSearches.listSavedSearches(store, query),
+    getSavedSearch: (id) => savedSearches.getSavedSearch(store, id),
+    createSavedSearch: (body) => savedSearches.createSavedSearch(store, body),
+    updateSavedSearch: (id, body) => savedSearches.updateSavedSearch(store, id, body),
+    deleteSavedSearch: (id) => savedSearches.deleteSavedSearch(store, id),
+    chartSeries: (body) => chartSeries(store, body),
+    snapshot: () => store.snapshot(),
+    get version() {
+      return store.version;
+    },
+  };
+  return domain;
+};

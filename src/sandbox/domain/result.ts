@@ -1,0 +1,55 @@
+/**
+ * Building DomainResults: the self-hosted server's error shapes (JSON `{message}`, Express
+ * plain-text `Not Found`) and zod failures formatted as `Body validation failed: path: msg; ...`.
+ */
+import type * as z from 'zod';
+import type { DomainError, DomainResult, DomainStatus, PageMeta } from './contract.js';
+
+export function ok<T>(value: T, meta?: PageMeta): DomainResult<T> {
+  return meta === undefined ? { ok: true, value } : { ok: true, value, meta };
+}
+
+export function failJson(status: DomainStatus, message: string): { ok: false; error: DomainError } {
+  return { ok: false, error: { status, message, selfHostedBody: { type: 'json', body: { message } } } };
+}
+
+export const badRequest = (message: string) => failJson(400, message);
+export const conflict = (message: string) => failJson(409, message);
+export const notFoundJson = (message: string) => failJson(404, message);
+
+/** Routers that answer with Express `sendStatus(404)` (dashboards, connections). */
+export function notFoundText(message: string): { ok: false; error: DomainError } {
+  return { ok: false, error: { status: 404, message, selfHostedBody: { type: 'text', text: 'Not Found' } } };
+}
+
+/** The charts router writes `{error}` instead of `{message}`. */
+export function failErrorKey(status: DomainStatus, message: string): { ok: false; error: DomainError } {
+  return { ok: false, error: { status, message, selfHostedBody: { type: 'json', body: { error: message } } } };
+}
+
+export type ValidationPart = 'Body' | 'Params' | 'Query';
+
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => {
+      const path = issue.path.map(String).join('.');
+      return path === '' ? issue.message : `${path}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+export function zodFailure(part: ValidationPart, error: z.ZodError): { ok: false; error: DomainError } {
+  return badRequest(`${part} validation failed: ${formatIssues(error.issues)}`);
+}
+
+/**
+ * Mongoose `ObjectId.isValid`: 24 hex characters (any case) or any 12-character string
+ * (which then simply does not match anything).
+ */
+export function isObjectIdLike(id: string): boolean {
+  return /^[0-9a-fA-F]{24}$/.test(id) || id.length === 12;
+}
+
+export function invalidIdParam(id: string): { ok: false; error: DomainError } | undefined {
+  return isObjectIdLike(id) ? undefined : badRequest('Params validation failed: id: Invalid ObjectId');
+}

@@ -1,0 +1,94 @@
+/**
+ * The domain's state: plain JSON collections (so `snapshot()` is the state itself) and a
+ * version counter that moves on every committed change. Operations build the next state
+ * completely, after all validation, and commit it in one step ("bad requests change nothing").
+ */
+import * as z from 'zod';
+import type { JsonRecord, JsonValue } from './contract.js';
+import { newObjectId } from './ids.js';
+
+export interface DomainState {
+  teamId: string;
+  connections: JsonRecord[];
+  sources: JsonRecord[];
+  dashboards: JsonRecord[];
+  alerts: JsonRecord[];
+  /** Stored with the write-only `headers`/`queryParams`; output strips them. */
+  webhooks: JsonRecord[];
+  savedSearches: JsonRecord[];
+}
+
+export const SNAPSHOT_FORMAT = 'obsync-sandbox-observability/1';
+
+const row = z.looseObject({ id: z.string().min(1) });
+const snapshotSchema = z.object({
+  format: z.literal(SNAPSHOT_FORMAT),
+  version: z.number().int().min(0),
+  state: z.object({
+    teamId: z.string().min(1),
+    connections: z.array(row),
+    sources: z.array(row),
+    dashboards: z.array(row),
+    alerts: z.array(row),
+    webhooks: z.array(row),
+    savedSearches: z.array(row),
+  }),
+});
+
+export function emptyState(teamId: string): DomainState {
+  return { teamId, connections: [], sources: [], dashboards: [], alerts: [], webhooks: [], savedSearches: [] };
+}
+
+export class Store {
+  private current: DomainState;
+  private committed = 0;
+
+  constructor(
+    initial: DomainState,
+    readonly now: () => Date,
+    version = 0,
+  ) {
+    this.current = initial;
+    this.committed = version;
+  }
+
+  get state(): Readonly<DomainState> {
+    return this.current;
+  }
+
+  get version(): number {
+    return this.committed;
+  }
+
+  newId(): string {
+    return newObjectId(this.now());
+  }
+
+  nowIso(): string {
+    return this.now().toISOString();
+  }
+
+  /** Replace some collections at once; the only way the state changes. */
+  commit(changes: Partial<DomainState>): void {
+    this.current = { ...this.current, ...structuredClone(changes) };
+    this.committed += 1;
+  }
+
+  snapshot(): JsonRecord {
+    const state = structuredClone(this.current) as unknown as { [k: string]: JsonValue };
+    return { format: SNAPSHOT_FORMAT, version: this.committed, state };
+  }
+
+  static restore(snapshot: JsonRecord, now: () => Date): Store {
+    const parsed = snapshotSchema.safeParse(snapshot);
+    if (!parsed.success) {
+      throw new Error(`Sandbox snapshot is not a ${SNAPSHOT_FORMAT} document: ${z.prettifyError(parsed.error)}`);
+    }
+    const state = structuredClone(parsed.data.state) as unknown as DomainState;
+    return new Store(state, now, parsed.data.version);
+  }
+}
+
+export function findById(rows: readonly JsonRecord[], id: string): JsonRecord | undefined {
+  return rows.find((r) => r.id === id);
+}
