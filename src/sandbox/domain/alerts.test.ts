@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createObservabilityDomain } from './index.js';
 import { DEMO_IDS } from './seed.js';
-import { demoDomain, failure, lineTile, tileAlert, value } from './test-helpers.js';
+import { demoDomain, failure, idOf, lineTile, tileAlert, value } from './test-helpers.js';
 
 function withTile() {
   const d = demoDomain();
   const dash = value(d.createDashboard({ name: 'D', tiles: [lineTile('a')] }, 'self-hosted'));
-  return { d, dashId: String(dash.id), tileId: String((dash.tiles as { id: string }[])[0]?.id) };
+  return { d, dashId: idOf(dash), tileId: String((dash.tiles as { id: string }[])[0]?.id) };
 }
 
 describe('alerts', () => {
@@ -48,7 +48,7 @@ describe('alerts', () => {
     expect(failure(d.updateAlert('eeeeeeeeeeeeeeeeeeeeeeee', tileAlert(dashId, 'nope')))).toEqual({ status: 400, message: 'Tile not found' });
     expect(failure(d.updateAlert('eeeeeeeeeeeeeeeeeeeeeeee', tileAlert(dashId, tileId)))).toEqual({ status: 404, message: 'Alert not found' });
     const a = value(d.createAlert(tileAlert(dashId, tileId, { thresholdType: 'between', thresholdMax: 20, name: 'n' })));
-    const u = value(d.updateAlert(String(a.id), tileAlert(dashId, tileId, { thresholdType: 'above' })));
+    const u = value(d.updateAlert(idOf(a), tileAlert(dashId, tileId, { thresholdType: 'above' })));
     expect(u.thresholdMax).toBe(20);
     expect(u.name).toBeNull();
   });
@@ -74,6 +74,6 @@ describe('alerts', () => {
     const a = value(d.createAlert({ source: 'saved_search', savedSearchId: DEMO_IDS.errors, interval: '1m', threshold: 1, thresholdType: 'above', channels: [{ type: 'webhook', webhookId: DEMO_IDS.opsWebhook }] }));
     expect(a.groupBy).toBeNull();
     value(d.deleteSavedSearch(DEMO_IDS.errors));
-    expect(failure(d.getAlert(String(a.id))).status).toBe(404);
+    expect(failure(d.getAlert(idOf(a))).status).toBe(404);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_IDS } from './seed.js';
-import { demoDomain, failure, lineTile, tileAlert, value } from './test-helpers.js';
+import { demoDomain, failure, idOf, lineTile, tileAlert, value } from './test-helpers.js';
 
 describe('dashboards', () => {
   it('returns the server defaults on output and ignores tile ids on create', () => {
@@ -15,7 +15,7 @@ describe('dashboards', () => {
       }],
     });
     expect((created.tiles as { id: string }[])[0]?.id).not.toBe('mine');
-    expect(value(d.getDashboard(String(created.id)))).toEqual(created);
+    expect(value(d.getDashboard(idOf(created)))).toEqual(created);
   });
 
   it('lists dashboards by name descending', () => {
@@ -29,27 +29,27 @@ describe('dashboards', () => {
     const created = value(d.createDashboard({ name: 'D', tiles: [lineTile('a'), lineTile('b')] }, 'self-hosted'));
     const [a, b] = created.tiles as { id: string }[];
     if (!a || !b) throw new Error('two tiles expected');
-    const alertA = value(d.createAlert(tileAlert(String(created.id), a.id)));
-    const alertB = value(d.createAlert(tileAlert(String(created.id), b.id)));
-    const updated = value(d.updateDashboard(String(created.id), { name: 'D', tiles: [lineTile('a', { id: a.id }), lineTile('c', { id: 'cccccccccccccccccccccccc' })] }, 'self-hosted'));
+    const alertA = value(d.createAlert(tileAlert(idOf(created), a.id)));
+    const alertB = value(d.createAlert(tileAlert(idOf(created), b.id)));
+    const updated = value(d.updateDashboard(idOf(created), { name: 'D', tiles: [lineTile('a', { id: a.id }), lineTile('c', { id: 'cccccccccccccccccccccccc' })] }, 'self-hosted'));
     const [ua, uc] = updated.tiles as { id: string }[];
     expect(ua?.id).toBe(a.id);
     expect(uc?.id).not.toBe(b.id);
-    expect(d.getAlert(String(alertA.id)).ok).toBe(true);
-    expect(failure(d.getAlert(String(alertB.id)))).toEqual({ status: 404, message: 'Alert not found' });
+    expect(d.getAlert(idOf(alertA)).ok).toBe(true);
+    expect(failure(d.getAlert(idOf(alertB)))).toEqual({ status: 404, message: 'Alert not found' });
   });
 
   it('deletes the tile alerts with the dashboard and answers {} even when nothing exists', () => {
     const d = demoDomain();
     const created = value(d.createDashboard({ name: 'D', tiles: [lineTile('a')] }, 'self-hosted'));
     const tileId = (created.tiles as { id: string }[])[0]?.id ?? '';
-    const alert = value(d.createAlert(tileAlert(String(created.id), tileId)));
-    expect(value(d.deleteDashboard(String(created.id)))).toEqual({});
-    expect(d.getAlert(String(alert.id)).ok).toBe(false);
-    const missing = d.getDashboard(String(created.id));
+    const alert = value(d.createAlert(tileAlert(idOf(created), tileId)));
+    expect(value(d.deleteDashboard(idOf(created)))).toEqual({});
+    expect(d.getAlert(idOf(alert)).ok).toBe(false);
+    const missing = d.getDashboard(idOf(created));
     expect(!missing.ok && missing.error.selfHostedBody).toEqual({ type: 'text', text: 'Not Found' });
     const version = d.version;
-    expect(value(d.deleteDashboard(String(created.id)))).toEqual({});
+    expect(value(d.deleteDashboard(idOf(created)))).toEqual({});
     expect(d.version).toBe(version);
   });
 
@@ -73,12 +73,12 @@ describe('dashboards', () => {
     expect(failure(d.createDashboard({ name: 'D', tiles: [], filters: [{ ...filter, id: 'f' }] }, 'self-hosted')).status).toBe(400);
     const created = value(d.createDashboard({ name: 'D', tiles: [], filters: [filter] }, 'self-hosted'));
     const fid = String((created.filters as { id: string }[])[0]?.id);
-    expect(failure(d.updateDashboard(String(created.id), { name: 'D', tiles: [], filters: [filter] }, 'self-hosted')).message).toContain('filters.0.id');
-    const updated = value(d.updateDashboard(String(created.id), { name: 'D', tiles: [], filters: [{ ...filter, id: fid }, { ...filter, name: 'two', id: 'new' }] }, 'self-hosted'));
+    expect(failure(d.updateDashboard(idOf(created), { name: 'D', tiles: [], filters: [filter] }, 'self-hosted')).message).toContain('filters.0.id');
+    const updated = value(d.updateDashboard(idOf(created), { name: 'D', tiles: [], filters: [{ ...filter, id: fid }, { ...filter, name: 'two', id: 'new' }] }, 'self-hosted'));
     const ids = (updated.filters as { id: string }[]).map((f) => f.id);
     expect(ids[0]).toBe(fid);
     expect(ids[1]).toMatch(/^[0-9a-f]{24}$/);
-    const kept = value(d.updateDashboard(String(created.id), { name: 'D2', tiles: [] }, 'self-hosted'));
+    const kept = value(d.updateDashboard(idOf(created), { name: 'D2', tiles: [] }, 'self-hosted'));
     expect(kept.filters).toEqual(updated.filters);
   });
 

@@ -1,6 +1,7 @@
 /** Shared helpers of the domain's unit tests. */
 import type { DomainResult, JsonRecord, ObservabilityDomain } from './contract.js';
 import { createObservabilityDomain } from './index.js';
+import { text } from './json.js';
 import { DEMO_IDS } from './seed.js';
 
 export function demoDomain(): ObservabilityDomain {
@@ -29,4 +30,8 @@ export function tileAlert(dashboardId: string, tileId: string, extra: JsonRecord
     source: 'tile', dashboardId, tileId, interval: '5m', threshold: 10, thresholdType: 'above',
     channel: { type: 'webhook', webhookId: DEMO_IDS.opsSlack }, ...extra,
   };
+}
+
+export function idOf(record: JsonRecord): string {
+  return text(record.id);
 }

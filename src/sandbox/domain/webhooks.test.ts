@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_IDS } from './seed.js';
-import { demoDomain, failure, value } from './test-helpers.js';
+import { demoDomain, failure, idOf, value } from './test-helpers.js';
 
 const generic = { name: 'hook', service: 'generic', url: 'https://example.com/x', headers: { Authorization: 'Bearer s3cret' }, queryParams: { token: 'q' }, body: '{}' };
 
@@ -18,7 +18,7 @@ describe('webhooks', () => {
 
   it('keeps write-only fields on same-destination update and clears them when the url changes', () => {
     const d = demoDomain();
-    const id = String(value(d.createWebhook(generic)).id);
+    const id = idOf(value(d.createWebhook(generic)));
     const { headers: _h, queryParams: _q, ...rest } = generic;
     value(d.updateWebhook(id, rest));
     const stored = () => (d.snapshot().state as { webhooks: { id: string; headers?: unknown }[] }).webhooks.find((w) => w.id === id);
