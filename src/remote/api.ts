@@ -1,0 +1,118 @@
+/**
+ * Variant-neutral request helpers over the transport: each variant supplies how to unwrap a
+ * success body and how to read an error body. Responses are parsed with the wire schemas.
+ */
+import type * as z from 'zod';
+import { ApiError } from '../core/errors.js';
+import type { CallOptions } from '../core/ports.js';
+import type { RequestInit, Response, Transport } from './transport.js';
+
+export interface Envelope {
+  /** The payload of a success body. */
+  unwrap(body: unknown): unknown;
+  /** Total count of a paginated list, when the variant reports it. */
+  total(res: Response): number | undefined;
+  /** A readable message and request id from an error response. */
+  describe(res: Response): { message: string; requestId?: string };
+}
+
+export const PAGE_SIZE = 1000;
+
+export class Api {
+  constructor(
+    readonly transport: Transport,
+    private readonly envelope: Envelope,
+  ) {}
+
+  async call<T>(init: RequestInit, schema: z.ZodType<T>): Promise<T> {
+    const res = await this.transport.request(init);
+    if (res.status >= 300) throw this.error(init, res);
+    return this.parse(init, res, schema);
+  }
+
+  /** GET that answers null on 404. */
+  async find<T>(path: string, schema: z.ZodType<T>, opts?: CallOptions): Promise<T | null> {
+    const init: RequestInit = { method: 'GET', path, signal: opts?.signal };
+    const res = await this.transport.request(init);
+    if (res.status === 404) return null;
+    if (res.status >= 300) throw this.error(init, res);
+    return this.parse(init, res, schema);
+  }
+
+  /** DELETE that is satisfied by 404 (already gone). */
+  async remove(path: string, opts?: CallOptions): Promise<void> {
+    const init: RequestInit = { method: 'DELETE', path, signal: opts?.signal };
+    const res = await this.transport.request(init);
+    if (res.status === 404) return;
+    if (res.status >= 300) throw this.error(init, res);
+  }
+
+  /** Every page of a limit/offset list, de-duplicated by id (objects may shift between pages). */
+  async listAll<T extends { id: string }>(path: string, item: z.ZodType<T>, opts?: CallOptions): Promise<T[]> {
+    const byId = new Map<string, T>();
+    for (let offset = 0; ; offset += PAGE_SIZE) {
+      const init: RequestInit = { method: 'GET', path, query: { limit: PAGE_SIZE, offset }, signal: opts?.signal };
+      const res = await this.transport.request(init);
+      if (res.status >= 300) throw this.error(init, res);
+      const page = this.parseList(init, res, item);
+      const before = byId.size;
+      for (const o of page) byId.set(o.id, o);
+      const total = this.envelope.total(res);
+      const more = total !== undefined ? offset + PAGE_SIZE < total : page.length >= PAGE_SIZE && byId.size > before;
+      if (!more || page.length === 0) break;
+    }
+    return [...byId.values()];
+  }
+
+  async list<T>(path: string, item: z.ZodType<T>, opts?: CallOptions): Promise<T[]> {
+    const init: RequestInit = { method: 'GET', path, signal: opts?.signal };
+    const res = await this.transport.request(init);
+    if (res.status >= 300) throw this.error(init, res);
+    return this.parseList(init, res, item);
+  }
+
+  private parseList<T>(init: RequestInit, res: Response, item: z.ZodType<T>): T[] {
+    const payload = this.envelope.unwrap(res.body);
+    if (!Array.isArray(payload)) throw this.invalid(init, res, 'expected a list');
+    return payload.map((raw, i) => {
+      const parsed = item.safeParse(raw);
+      if (!parsed.success) throw this.invalid(init, res, `item ${i}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`);
+      return parsed.data;
+    });
+  }
+
+  private parse<T>(init: RequestInit, res: Response, schema: z.ZodType<T>): T {
+    const parsed = schema.safeParse(this.envelope.unwrap(res.body));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw this.invalid(init, res, issue ? `${issue.path.join('.')}: ${issue.message}` : 'unexpected shape');
+    }
+    return parsed.data;
+  }
+
+  private invalid(init: RequestInit, res: Response, what: string): ApiError {
+    return new ApiError({
+      method: init.method,
+      path: init.path,
+      status: res.status,
+      retryable: false,
+      bodyExcerpt: res.text,
+      code: 'API_RESPONSE',
+      message: `${init.method} ${init.path}: the service answered with an unexpected body (${what})`,
+      hint: 'is the target baseUrl / variant right?',
+    });
+  }
+
+  error(init: RequestInit, res: Response): ApiError {
+    const { message, requestId } = this.envelope.describe(res);
+    return new ApiError({
+      method: init.method,
+      path: init.path,
+      status: res.status,
+      retryable: res.status === 429 || res.status >= 500,
+      bodyExcerpt: message,
+      ...(requestId ? { requestId } : {}),
+      ...(res.status === 401 ? { hint: 'the credentials were refused: check the target credentials (OBSYNC_* environment or obsync.yaml)' } : {}),
+    });
+  }
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { Pacer, retryDelayMs } from './pacing.js';
+
+function fakeClock() {
+  let now = 0;
+  return {
+    now: () => now,
+    sleep: (ms: number) => {
+      now += ms;
+      return Promise.resolve();
+    },
+  };
+}
+
+describe('Pacer', () => {
+  it('never lets more than `limit` requests start in any window', async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer({ limit: 3, windowMs: 1000 }, clock.now, clock.sleep);
+    const starts: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      await pacer.acquire();
+      starts.push(clock.now());
+    }
+    for (let i = 3; i < starts.length; i++) expect((starts[i] ?? 0) - (starts[i - 3] ?? 0)).toBeGreaterThanOrEqual(1000);
+    expect(starts.slice(0, 3)).toEqual([0, 0, 0]);
+  });
+
+  it('honours a pause imposed by the server', async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer(null, clock.now, clock.sleep);
+    pacer.pause(2500);
+    await pacer.acquire();
+    expect(clock.now()).toBe(2500);
+  });
+});
+
+describe('retryDelayMs', () => {
+  it('reads Retry-After seconds, then the reset headers', () => {
+    expect(retryDelayMs({ 'retry-after': '3' }, 0)).toBe(3000);
+    expect(retryDelayMs({ 'x-ratelimit-reset': '1.5' }, 0)).toBe(1500);
+    expect(retryDelayMs({}, 0)).toBeNull();
+  });
+});

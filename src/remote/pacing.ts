@@ -1,0 +1,76 @@
+/**
+ * Client-side pacing: at most `limit` request starts in any `windowMs` (a sliding window, so
+ * it stays under both fixed- and sliding-window server limiters), plus a pause the server can
+ * impose (429 Retry-After, RateLimit-Remaining: 0).
+ */
+import type { Pacing } from '../core/target.js';
+
+export class Pacer {
+  readonly #starts: number[] = [];
+  #pausedUntil = 0;
+
+  constructor(
+    private readonly pacing: Pacing | null,
+    private readonly clock: () => number = () => Date.now(),
+    private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void> = defaultSleep,
+  ) {}
+
+  /** Waits for a slot, then records the start. */
+  async acquire(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const wait = this.waitMs();
+      if (wait <= 0) break;
+      await this.sleep(wait, signal);
+    }
+    this.#starts.push(this.clock());
+  }
+
+  /** How long the next request must wait now (0 = go). */
+  waitMs(): number {
+    const now = this.clock();
+    let wait = Math.max(0, this.#pausedUntil - now);
+    if (this.pacing) {
+      const horizon = now - this.pacing.windowMs;
+      while (this.#starts.length > 0 && (this.#starts[0] ?? 0) <= horizon) this.#starts.shift();
+      if (this.#starts.length >= this.pacing.limit) wait = Math.max(wait, (this.#starts[0] ?? now) + this.pacing.windowMs - now + 1);
+    }
+    return wait;
+  }
+
+  /** The server said: no more requests for `ms`. */
+  pause(ms: number): void {
+    this.#pausedUntil = Math.max(this.#pausedUntil, this.clock() + ms);
+  }
+}
+
+export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Seconds (or an HTTP date) from Retry-After / RateLimit-Reset / X-RateLimit-Reset, in ms. */
+export function retryDelayMs(headers: Record<string, string | string[] | undefined>, now: number): number | null {
+  for (const name of ['retry-after', 'ratelimit-reset', 'x-ratelimit-reset']) {
+    const raw = headers[name];
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    if (value === undefined) continue;
+    const seconds = Number(value);
+    if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
+    const date = Date.parse(value);
+    if (!Number.isNaN(date)) return Math.max(0, date - now);
+  }
+  return null;
+}

@@ -1,0 +1,172 @@
+/**
+ * The one HTTP client of obsync (undici Pool per target): pacing, deadlines, retries and error
+ * mapping. Idempotent requests are retried on 5xx and connection errors with full-jitter
+ * back-off; any request is retried after a 429 (it was not executed); a non-idempotent write
+ * whose outcome is unknown becomes an AmbiguousWriteError, never a blind retry.
+ */
+import { Pool } from 'undici';
+import { AmbiguousWriteError, ApiError } from '../core/errors.js';
+import type { RequestStats } from '../core/ports.js';
+import type { Logger } from '../log/logger.js';
+import { defaultSleep, Pacer, retryDelayMs } from './pacing.js';
+
+export interface TransportOptions {
+  baseUrl: string;
+  /** The Authorization header value (kept here only; never logged or put into errors). */
+  authorization: string;
+  concurrency: number;
+  timeoutMs: number;
+  retries: number;
+  pacing: { limit: number; windowMs: number } | null;
+  logger?: Logger;
+  /** Called after every response (or failure) for metrics. */
+  onResponse?: (method: string, status: number) => void;
+}
+
+export interface RequestInit {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path below the base URL, starting with `/`. */
+  path: string;
+  query?: Record<string, string | number>;
+  body?: unknown;
+  /** PATCH of settings/scaling/state is idempotent; a POST never is. */
+  idempotent?: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  text: string;
+}
+
+const MAX_429_RETRIES = 8;
+const NOT_SENT = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN']);
+
+export class Transport {
+  readonly stats: RequestStats = { requests: 0, writes: 0, retries: 0, throttled: 0 };
+  readonly #pool: Pool;
+  readonly #prefix: string;
+  readonly #pacer: Pacer;
+
+  constructor(private readonly opts: TransportOptions) {
+    const url = new URL(opts.baseUrl);
+    this.#pool = new Pool(url.origin, { connections: opts.concurrency, keepAliveTimeout: 10_000 });
+    this.#prefix = url.pathname.replace(/\/+$/, '');
+    this.#pacer = new Pacer(opts.pacing);
+  }
+
+  async request(init: RequestInit): Promise<Response> {
+    const idempotent = init.idempotent ?? (init.method === 'GET' || init.method === 'PUT' || init.method === 'DELETE');
+    let attempt = 0;
+    let throttled = 0;
+    for (;;) {
+      try {
+        const res = await this.#once(init, idempotent);
+        if (res.status === 429 && throttled < MAX_429_RETRIES) {
+          throttled += 1;
+          this.stats.throttled += 1;
+          const wait = retryDelayMs(res.headers, Date.now()) ?? 1_000 * 2 ** throttled;
+          this.#pacer.pause(wait);
+          this.opts.logger?.debug({ method: init.method, path: init.path, waitMs: wait }, 'rate limited');
+          continue;
+        }
+        if (res.status >= 500 && idempotent && attempt < this.opts.retries) {
+          attempt += 1;
+          await this.#backoff(attempt, init.signal);
+          continue;
+        }
+        return res;
+      } catch (err) {
+        if (err instanceof RetryableNetworkError && idempotent && attempt < this.opts.retries) {
+          attempt += 1;
+          await this.#backoff(attempt, init.signal);
+          continue;
+        }
+        if (err instanceof RetryableNetworkError) throw err.toApiError(idempotent);
+        throw err;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+
+  async #backoff(attempt: number, signal: AbortSignal | undefined): Promise<void> {
+    this.stats.retries += 1;
+    const cap = Math.min(10_000, 250 * 2 ** attempt);
+    await defaultSleep(Math.floor(Math.random() * cap), signal);
+  }
+
+  async #once(init: RequestInit, idempotent: boolean): Promise<Response> {
+    await this.#pacer.acquire(init.signal);
+    this.stats.requests += 1;
+    if (init.method !== 'GET') this.stats.writes += 1;
+    const path = this.#prefix + init.path + queryString(init.query);
+    const deadline = AbortSignal.timeout(this.opts.timeoutMs);
+    const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    const headers: Record<string, string> = { authorization: this.opts.authorization, accept: 'application/json', 'user-agent': 'obsync' };
+    let body: string | undefined;
+    if (init.body !== undefined) {
+      headers['content-type'] = 'application/json; charset=utf-8';
+      body = JSON.stringify(init.body);
+    }
+    try {
+      const res = await this.#pool.request({ path, method: init.method, headers, body, signal });
+      const text = await res.body.text();
+      this.opts.onResponse?.(init.method, res.statusCode);
+      this.#learnLimits(res.headers);
+      return { status: res.statusCode, headers: res.headers, body: parseJson(text), text };
+    } catch (err) {
+      this.opts.onResponse?.(init.method, 0);
+      if (init.signal?.aborted) throw init.signal.reason instanceof Error ? init.signal.reason : new Error('aborted');
+      const code = (err as { code?: string }).code ?? (deadline.aborted ? 'TIMEOUT' : 'UNKNOWN');
+      throw new RetryableNetworkError(init.method, init.path, code, NOT_SENT.has(code) || idempotent, err);
+    }
+  }
+
+  /** RateLimit-Remaining: 0 means the window is spent: pause until its reset instead of collecting a 429. */
+  #learnLimits(headers: Record<string, string | string[] | undefined>): void {
+    const remaining = Number(headers['ratelimit-remaining']);
+    if (headers['ratelimit-remaining'] !== undefined && remaining === 0) {
+      const reset = retryDelayMs({ 'ratelimit-reset': headers['ratelimit-reset'] }, Date.now());
+      if (reset !== null) this.#pacer.pause(reset);
+    }
+  }
+}
+
+class RetryableNetworkError extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly code: string,
+    /** The request surely did not reach the server, or repeating it is harmless. */
+    readonly safe: boolean,
+    cause: unknown,
+  ) {
+    super(`${method} ${path}: ${code}`, { cause });
+  }
+
+  toApiError(idempotent: boolean): ApiError {
+    const init = { method: this.method, path: this.path, status: 0, retryable: true, bodyExcerpt: this.code, cause: this.cause };
+    if (!idempotent && !NOT_SENT.has(this.code)) return new AmbiguousWriteError(init);
+    return new ApiError({ ...init, message: `${this.method} ${this.path} failed: no response (${this.code})`, hint: 'check that the service is reachable at the target baseUrl' });
+  }
+}
+
+function queryString(query: Record<string, string | number> | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])));
+  return `?${params.toString()}`;
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
