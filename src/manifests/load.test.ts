@@ -97,12 +97,12 @@ describe('loadManifests', () => {
 
   it('checks alert references against the Dashboard manifests of the whole run', () => {
     write('d.yaml', dashboard('checkout'));
-    const alert = (dash: string, tile: string) => `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: a-${tile}}\nspec:\n  dashboard: ${dash}\n  tile: ${tile}\n  interval: 5m\n  threshold: 1\n  thresholdType: above\n  channel: {type: webhook, webhook: ops-slack}\n`;
-    write('e.yaml', `${alert('checkout', 'p99-latency')}---\n${alert('{id: abc}', 'anything')}---\n${alert('checkout', 'p99')}`);
+    const alert = (dash: string, tile: string, name = tile) => `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: a-${name}}\nspec:\n  dashboard: ${dash}\n  tile: ${tile}\n  interval: 5m\n  threshold: 1\n  thresholdType: above\n  channel: {type: webhook, webhook: ops-slack}\n`;
+    write('e.yaml', `${alert('checkout', 'p99-latency')}---\n${alert('{id: abc}', '{id: t1}', 'unmanaged')}---\n${alert('checkout', 'p99')}`);
     const { resources, diagnostics } = loadManifests([dir], { env: {} });
     expect(diagnostics.map((d) => d.code)).toEqual(['unknown-tile']);
     expect(diagnostics[0]?.message).toBe("tile 'p99' is not a tile key of Dashboard/checkout (keys: p99-latency)");
-    expect(resources.map((r) => r.address)).toEqual(['Dashboard/checkout', 'Alert/a-p99-latency', 'Alert/a-anything']);
+    expect(resources.map((r) => r.address)).toEqual(['Dashboard/checkout', 'Alert/a-p99-latency', 'Alert/a-unmanaged']);
   });
 
   it('rejects two Pipe manifests for the same pipe', () => {
