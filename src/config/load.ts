@@ -7,6 +7,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { interpolateDocument } from '../manifests/interpolate.js';
 import { issuesToDiagnostics } from '../manifests/issues.js';
+import { sortDiagnostics } from '../manifests/load.js';
 import { documentValue, parseYamlFile } from '../manifests/parse.js';
 import { configSchema, type ObsyncConfig } from './schema.js';
 
@@ -42,6 +43,11 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
   const { value, diagnostic } = documentValue(path, doc, parsed.lineCounter);
   if (diagnostic) return fail([...diagnostics, diagnostic]);
   const result = configSchema.safeParse(value);
-  if (!result.success) diagnostics.push(...issuesToDiagnostics(result.error.issues, { file: path, doc, lineCounter: parsed.lineCounter, schema: configSchema, value, basePath: [] }));
-  return { config: result.success && !hasErrors(diagnostics) ? result.data : undefined, diagnostics, dir };
+  if (!result.success) {
+    // A value that failed to interpolate is empty: its schema complaint would only repeat the cause.
+    const unresolved = new Set(diagnostics.map((d) => d.path));
+    const schemaProblems = issuesToDiagnostics(result.error.issues, { file: path, doc, lineCounter: parsed.lineCounter, schema: configSchema, value, basePath: [] });
+    diagnostics.push(...schemaProblems.filter((d) => !unresolved.has(d.path)));
+  }
+  return { config: result.success && !hasErrors(diagnostics) ? result.data : undefined, diagnostics: sortDiagnostics(diagnostics), dir };
 }

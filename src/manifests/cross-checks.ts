@@ -10,31 +10,28 @@ import type { LoadedDocument } from './document.js';
 import { positionAt } from './positions.js';
 import { didYouMean } from './suggest.js';
 
-/** Documents a cross-check failed on (they must not become resources), by the diagnostic's object. */
-const rejected = new WeakMap<Diagnostic, LoadedDocument>();
+/** A problem found on one document; that document must not become a resource. */
+interface Finding {
+  doc: LoadedDocument;
+  diagnostic: Diagnostic;
+}
 
-function at(d: LoadedDocument, path: PropertyKey[], pathText: string, code: string, message: string): Diagnostic {
+function at(d: LoadedDocument, path: PropertyKey[], pathText: string, code: string, message: string): Finding {
   const diagnostic: Diagnostic = { severity: 'error', code, message, file: d.file, ...positionAt(d.doc, d.lineCounter, path), path: pathText, address: d.resource.address };
-  rejected.set(diagnostic, d);
-  return diagnostic;
+  return { doc: d, diagnostic };
 }
 
 const where = (d: LoadedDocument) => `${d.file}:${d.resource.source.line}`;
 
 /** Diagnostics of the checks, and the documents they reject (the first of duplicates stays). */
 export function crossCheck(docs: readonly LoadedDocument[]): { diagnostics: Diagnostic[]; rejected: Set<LoadedDocument> } {
-  const diagnostics = [...duplicateIdentities(docs), ...duplicatePipes(docs), ...alertReferences(docs)];
-  const out = new Set<LoadedDocument>();
-  for (const d of diagnostics) {
-    const doc = rejected.get(d);
-    if (doc) out.add(doc);
-  }
-  return { diagnostics, rejected: out };
+  const findings = [...duplicateIdentities(docs), ...duplicatePipes(docs), ...alertReferences(docs)];
+  return { diagnostics: findings.map((f) => f.diagnostic), rejected: new Set(findings.map((f) => f.doc)) };
 }
 
-function duplicateIdentities(docs: readonly LoadedDocument[]): Diagnostic[] {
+function duplicateIdentities(docs: readonly LoadedDocument[]): Finding[] {
   const first = new Map<string, LoadedDocument>();
-  const out: Diagnostic[] = [];
+  const out: Finding[] = [];
   for (const d of docs) {
     const seen = first.get(d.resource.address);
     if (seen) out.push(at(d, ['metadata', 'name'], 'metadata.name', 'duplicate-identity', `${d.resource.address} is already defined at ${where(seen)}; metadata.name must be unique per kind`));
@@ -43,9 +40,9 @@ function duplicateIdentities(docs: readonly LoadedDocument[]): Diagnostic[] {
   return out;
 }
 
-function duplicatePipes(docs: readonly LoadedDocument[]): Diagnostic[] {
+function duplicatePipes(docs: readonly LoadedDocument[]): Finding[] {
   const first = new Map<string, LoadedDocument>();
-  const out: Diagnostic[] = [];
+  const out: Finding[] = [];
   for (const d of docs.filter((x) => x.resource.kind === 'Pipe')) {
     const spec = d.resource.spec as PipeSpec;
     const key = spec.id !== undefined ? `id:${spec.id}` : `name:${spec.name ?? ''}`;
@@ -57,10 +54,10 @@ function duplicatePipes(docs: readonly LoadedDocument[]): Diagnostic[] {
   return out;
 }
 
-function alertReferences(docs: readonly LoadedDocument[]): Diagnostic[] {
+function alertReferences(docs: readonly LoadedDocument[]): Finding[] {
   const dashboards = new Map<string, DashboardSpec>();
   for (const d of docs) if (d.resource.kind === 'Dashboard') dashboards.set(d.resource.name, d.resource.spec as DashboardSpec);
-  const out: Diagnostic[] = [];
+  const out: Finding[] = [];
   for (const d of docs.filter((x) => x.resource.kind === 'Alert')) {
     const spec = d.resource.spec as AlertSpec;
     if (typeof spec.dashboard !== 'string') continue;

@@ -54,7 +54,7 @@ export function loadFile(file: string, opts: LoadOptions): { loaded: LoadedDocum
   try {
     text = read(file);
   } catch (e) {
-    return { loaded: [], diagnostics: [{ severity: 'error', code: 'io', message: `cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`, file }] };
+    return { loaded: [], diagnostics: [{ severity: 'error', code: 'io', message: `cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`, file, line: 1, col: 1 }] };
   }
   const parsed = parseYamlFile(file, text);
   const diagnostics = [...parsed.diagnostics];

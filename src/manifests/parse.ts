@@ -3,7 +3,7 @@
  * documents, nesting depth 64, and alias expansion capped by yaml's maxAliasCount (a "billion
  * laughs" file fails instead of eating memory). `parseAllDocuments` never throws; `toJS` can.
  */
-import { isCollection, isPair, LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { isCollection, isPair, isScalar, LineCounter, parseAllDocuments, type Document } from 'yaml';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { documentStart, type Position } from './positions.js';
 
@@ -39,9 +39,14 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
       if (deep) problems.push(err(file, 'limit', `nesting deeper than ${LIMITS.depth} levels`, lineCounter.linePos(deep)));
     }
     diagnostics.push(...problems);
-    if (problems.length === 0 && doc.contents !== null) docs.push(doc);
+    if (problems.length === 0 && !isEmpty(doc)) docs.push(doc);
   }
   return { docs, lineCounter, diagnostics };
+}
+
+/** `---` followed by nothing (or only comments) is an empty document: ignored. */
+function isEmpty(doc: Document): boolean {
+  return doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null && doc.contents.source === '');
 }
 
 function yamlError(file: string, e: { message: string; code: string; pos: [number, number] }, lc: LineCounter): Diagnostic {

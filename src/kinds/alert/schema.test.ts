@@ -17,6 +17,8 @@ describe('alert spec schema', () => {
   it('needs exactly one target form and one channel form', () => {
     expect(messages({ ...base, savedSearch: 'Errors' })[0]).toContain('not both');
     expect(messages({ ...base, tile: undefined })[0]).toContain('a tile alert needs tile');
+    expect(messages({ ...base, dashboard: { id: 'd1' } })).toEqual(['tile: a dashboard given by {id} is not managed here, so it has no tile keys: give the tile as {id: ...} too']);
+    expect(messages({ ...base, dashboard: { id: 'd1' }, tile: { id: 't1' } })).toEqual([]);
     expect(messages({ ...base, channels: [base.channel] })[0]).toContain('Provide either "channel" or "channels"');
     expect(messages({ ...base, channel: undefined, channels: [base.channel, base.channel] })[0]).toBe('channels.1: Duplicate notification channels are not allowed');
   });

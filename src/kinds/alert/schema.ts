@@ -60,6 +60,7 @@ function checkTarget(spec: AlertSpec, ctx: z.RefinementCtx): void {
   }
   if (tileForm && spec.dashboard === undefined) ctx.addIssue({ code: 'custom', path: ['tile'], message: 'a tile alert needs dashboard (the metadata.name of a Dashboard manifest, or {id})' });
   if (tileForm && spec.tile === undefined) ctx.addIssue({ code: 'custom', path: ['dashboard'], message: 'a tile alert needs tile (the key of a tile in that dashboard)' });
+  if (typeof spec.dashboard === 'object' && typeof spec.tile === 'string') ctx.addIssue({ code: 'custom', path: ['tile'], message: 'a dashboard given by {id} is not managed here, so it has no tile keys: give the tile as {id: ...} too' });
   if (tileForm && spec.groupBy !== undefined) ctx.addIssue({ code: 'custom', path: ['groupBy'], message: 'groupBy is only used by saved-search alerts' });
 }
 

@@ -1,0 +1,94 @@
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { ExitRequest, type CliIO } from '../io.js';
+import { buildProgram } from '../program.js';
+import { githubAnnotation } from './validate.js';
+
+function fakeIO(cwd: string, env: Record<string, string> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  stdout.on('data', (c: Buffer) => out.push(c.toString()));
+  stderr.on('data', (c: Buffer) => err.push(c.toString()));
+  const io: CliIO = { stdout, stderr, stdin: new PassThrough(), env, cwd };
+  return { io, out: () => out.join(''), err: () => err.join('') };
+}
+
+async function run(io: CliIO, args: string[]): Promise<number> {
+  try {
+    await buildProgram(io).exitOverride().parseAsync(args, { from: 'user' });
+    return 0;
+  } catch (e) {
+    if (e instanceof ExitRequest) return e.exitCode;
+    throw e;
+  }
+}
+
+const alert = (threshold: string) => `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: errors}\nspec:\n  savedSearch: Errors\n  interval: 5m\n  threshold: ${threshold}\n  thresholdType: above\n  channel: {type: webhook, webhook: ops-slack}\n`;
+
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'obsync-validate-'));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(dir, rel, '..'), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  return dir;
+}
+
+describe('obsync validate', () => {
+  it('exits 0 on valid manifests and 1 with located errors', async () => {
+    const dir = project({ 'ok/a.yaml': alert('5'), 'bad/a.yaml': alert('high') });
+    const ok = fakeIO(dir);
+    expect(await run(ok.io, ['validate', 'ok'])).toBe(0);
+    expect(ok.out()).toBe('valid: 1 resource(s)\n');
+    const bad = fakeIO(dir);
+    expect(await run(bad.io, ['validate', 'bad'])).toBe(1);
+    expect(bad.out()).toBe("bad/a.yaml:7:3: error: expected number, got 'high' (at spec.threshold)\ninvalid: 1 error(s)\n");
+  });
+
+  it('prints GitHub annotations and JSON', async () => {
+    const dir = project({ 'a.yaml': alert('high') });
+    const gh = fakeIO(dir);
+    expect(await run(gh.io, ['validate', '.', '--output', 'github'])).toBe(1);
+    expect(gh.out()).toBe("::error file=a.yaml,line=7,col=3::expected number, got 'high' (at spec.threshold)\n");
+    const json = fakeIO(dir);
+    await run(json.io, ['validate', '--output', 'json']);
+    expect(JSON.parse(json.out())).toMatchObject({ valid: false, resources: [], diagnostics: [{ code: 'invalid-type', file: 'a.yaml', line: 7, col: 3, path: 'spec.threshold' }] });
+  });
+
+  it("reads default paths from obsync.yaml's manifests, with --allow-missing-env", async () => {
+    const dir = project({
+      'obsync.yaml': 'apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\n',
+      'm/a.yaml': alert('${env:LIMIT}'),
+      'ignored/a.yaml': alert('high'),
+    });
+    const strict = fakeIO(dir);
+    expect(await run(strict.io, ['validate'])).toBe(1);
+    expect(strict.out()).toContain('m/a.yaml:7:14: error: environment variable LIMIT is not set');
+    expect(await run(fakeIO(dir, { LIMIT: '5' }).io, ['validate'])).toBe(0);
+    const lenient = fakeIO(dir);
+    expect(await run(lenient.io, ['validate', '--allow-missing-env'])).toBe(0);
+    expect(lenient.out()).toContain('warning: environment variable LIMIT is not set');
+  });
+
+  it('escapes annotation data', () => {
+    expect(githubAnnotation({ severity: 'warning', code: 'x', message: '50% done\nnext', file: 'a,b:c.yaml', line: 1 })).toBe('::warning file=a%2Cb%3Ac.yaml,line=1::50%25 done%0Anext');
+  });
+});
+
+describe('obsync schema', () => {
+  it('prints a draft-07 schema of every kind and writes it with --out', async () => {
+    const dir = project({});
+    const io = fakeIO(dir);
+    expect(await run(io.io, ['schema'])).toBe(0);
+    const schema = JSON.parse(io.out()) as { $schema: string; oneOf: { properties: { kind: { const: string } } }[] };
+    expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
+    expect(schema.oneOf.map((o) => o.properties.kind.const)).toEqual(['Dashboard', 'Alert', 'Pipe', 'Config']);
+    expect(await run(fakeIO(dir).io, ['schema', '--out', 'schema.json'])).toBe(0);
+    expect(readFileSync(join(dir, 'schema.json'), 'utf8')).toBe(io.out());
+  });
+});

@@ -1,0 +1,112 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { pipeSpecSchema, type PipeSpec } from '../kinds/pipe/schema.js';
+import { maskSensitive, sensitivePaths } from '../kinds/sensitive.js';
+import type { DashboardSpec } from '../kinds/dashboard/schema.js';
+import { loadManifests } from './load.js';
+
+let dir: string;
+const write = (rel: string, text: string) => {
+  const p = join(dir, rel);
+  mkdirSync(join(p, '..'), { recursive: true });
+  writeFileSync(p, text);
+  return p;
+};
+
+const dashboard = (name: string, tileName = 'p99 latency') => `apiVersion: obsync/v1
+kind: Dashboard
+metadata:
+  name: ${name}
+  labels: {team: payments}
+spec:
+  name: ${name}
+  tiles:
+    - {name: ${tileName}, x: 0, y: 0, w: 6, h: 2, config: {displayType: markdown}}
+`;
+const pipe = (extra: string) => `apiVersion: obsync/v1
+kind: Pipe
+metadata: {name: orders}
+spec:
+  name: orders-postgres
+${extra}`;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'obsync-manifests-'));
+});
+
+describe('loadManifests', () => {
+  it('reads every .yaml/.yml below the paths in sorted order, many documents per file', () => {
+    write('b/z.yml', `${dashboard('zeta')}---\n---\n# only a comment\n---\n${dashboard('eta')}`);
+    write('a.yaml', dashboard('alpha'));
+    write('.hidden/x.yaml', dashboard('hidden'));
+    write('notes.txt', 'not yaml');
+    write('obsync.yaml', 'apiVersion: obsync/v1\nkind: Config\nmanifests: [.]\n');
+    const { resources, diagnostics } = loadManifests([dir], { env: {} });
+    expect(diagnostics).toEqual([]);
+    expect(resources.map((r) => r.address)).toEqual(['Dashboard/alpha', 'Dashboard/zeta', 'Dashboard/eta']);
+    const eta = resources[2];
+    expect(eta).toMatchObject({ kind: 'Dashboard', name: 'eta', labels: { team: 'payments' }, source: { file: join(dir, 'b/z.yml'), line: 14, col: 1 } });
+    expect((eta?.spec as DashboardSpec).tiles[0]?.key).toBe('p99-latency');
+  });
+
+  it('reports every problem of the run, sorted by file and line', () => {
+    write('a.yaml', dashboard('Bad_Name'));
+    write('b.yaml', `${dashboard('ok')}---\n${dashboard('ok')}`);
+    const { diagnostics } = loadManifests([dir], { env: {} });
+    expect(diagnostics.map((d) => `${d.file?.slice(dir.length + 1)}:${d.line}:${d.col} ${d.code} ${d.path}`)).toEqual([
+      'a.yaml:4:3 invalid metadata.name',
+      'b.yaml:14:3 duplicate-identity metadata.name',
+    ]);
+  });
+
+  it('interpolates ${env:} and ${file:} (relative to the manifest), keeping $${...} literal', () => {
+    write('secrets/pg-password', 's3cret\n');
+    const file = write(
+      'pipes/orders.yaml',
+      pipe('  source:\n    postgres:\n      host: ${env:PG_HOST}\n      port: ${env:PG_PORT}\n      database: "$${env:NOT_ME}"\n      credentials: {username: app, password: "${file:../secrets/pg-password}"}\n'),
+    );
+    const { resources, diagnostics } = loadManifests([file], { env: { PG_HOST: 'db.internal', PG_PORT: '5432' } });
+    expect(diagnostics).toEqual([]);
+    const spec = resources[0]?.spec as PipeSpec;
+    expect(spec.source?.postgres).toMatchObject({ host: 'db.internal', port: 5432, database: '${env:NOT_ME}', credentials: { password: 's3cret' } });
+    const printed = JSON.stringify(maskSensitive(spec, sensitivePaths(pipeSpecSchema)));
+    expect(printed).not.toContain('s3cret');
+    expect(printed).toContain('"credentials":"(sensitive)"');
+  });
+
+  it('names the file and line of a missing variable; --allow-missing-env makes it a warning', () => {
+    const file = write('p.yaml', pipe('  source:\n    postgres:\n      host: ${env:PG_HOST}\n'));
+    const strict = loadManifests([file], { env: {} });
+    expect(strict.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'error', file, line: 8, col: 13, path: 'spec.source.postgres.host', message: expect.stringContaining('PG_HOST is not set') as string }),
+    ]);
+    expect(strict.resources).toEqual([]);
+    const lenient = loadManifests([file], { env: {}, allowMissingEnv: true });
+    expect(lenient.diagnostics.map((d) => d.severity)).toEqual(['warning']);
+  });
+
+  it('refuses files over 1 MiB and reports unreadable or missing paths', () => {
+    const big = write('big.yaml', `# ${'x'.repeat(1024 * 1024)}\n`);
+    expect(loadManifests([big], { env: {} }).diagnostics[0]).toMatchObject({ code: 'limit', file: big, message: expect.stringContaining('1 MiB') as string });
+    expect(loadManifests([join(dir, 'nope')], { env: {} }).diagnostics[0]).toMatchObject({ code: 'missing-path' });
+    const viaReader = loadManifests([big], { env: {}, readFile: () => { throw new Error('EACCES'); } });
+    expect(viaReader.diagnostics[0]).toMatchObject({ code: 'io', message: expect.stringContaining('EACCES') as string });
+  });
+
+  it('checks alert references against the Dashboard manifests of the whole run', () => {
+    write('d.yaml', dashboard('checkout'));
+    const alert = (dash: string, tile: string, name = tile) => `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: a-${name}}\nspec:\n  dashboard: ${dash}\n  tile: ${tile}\n  interval: 5m\n  threshold: 1\n  thresholdType: above\n  channel: {type: webhook, webhook: ops-slack}\n`;
+    write('e.yaml', `${alert('checkout', 'p99-latency')}---\n${alert('{id: abc}', '{id: t1}', 'unmanaged')}---\n${alert('checkout', 'p99')}`);
+    const { resources, diagnostics } = loadManifests([dir], { env: {} });
+    expect(diagnostics.map((d) => d.code)).toEqual(['unknown-tile']);
+    expect(diagnostics[0]?.message).toBe("tile 'p99' is not a tile key of Dashboard/checkout (keys: p99-latency)");
+    expect(resources.map((r) => r.address)).toEqual(['Dashboard/checkout', 'Alert/a-p99-latency', 'Alert/a-unmanaged']);
+  });
+
+  it('rejects two Pipe manifests for the same pipe', () => {
+    write('p.yaml', `${pipe('')}---\n${pipe('').replace('name: orders}', 'name: orders-again}')}`);
+    expect(loadManifests([dir], { env: {} }).diagnostics.map((d) => d.code)).toEqual(['duplicate-pipe']);
+  });
+});
