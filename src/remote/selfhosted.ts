@@ -12,11 +12,12 @@ import {
   type JsonObject,
   type WireAlert,
 } from '../core/wire.js';
-import { Api, type Envelope } from './api.js';
+import type { Api} from './api.js';
+import { type Envelope } from './api.js';
 import type { Response } from './transport.js';
 
 export const selfHostedEnvelope: Envelope = {
-  unwrap: (body) => (typeof body === 'object' && body !== null && 'data' in body ? (body as { data: unknown }).data : body),
+  unwrap: (body) => (typeof body === 'object' && body !== null && 'data' in body ? (body).data : body),
   total(res: Response) {
     const header = res.headers['x-total-count'];
     const fromHeader = Number(Array.isArray(header) ? header[0] : header);

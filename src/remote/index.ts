@@ -1,0 +1,37 @@
+/** `createServicePort(target)`: the engine's view of one target, over HTTP. */
+import type { ServicePort } from '../core/ports.js';
+import type { Target } from '../core/target.js';
+import type { Logger } from '../log/logger.js';
+import { Api } from './api.js';
+import { hostedEnvelope, hostedPorts } from './hosted.js';
+import { selfHostedEnvelope, selfHostedPorts } from './selfhosted.js';
+import { Transport } from './transport.js';
+
+export interface PortOptions {
+  logger?: Logger;
+  onResponse?: (method: string, status: number) => void;
+}
+
+export function createServicePort(target: Target, opts: PortOptions = {}): ServicePort {
+  const authorization =
+    target.variant === 'hosted'
+      ? `Basic ${Buffer.from(`${target.keyId}:${target.keySecret.reveal()}`).toString('base64')}`
+      : `Bearer ${target.apiKey.reveal()}`;
+  const transport = new Transport({
+    baseUrl: target.baseUrl,
+    authorization,
+    concurrency: target.concurrency,
+    timeoutMs: target.timeoutMs,
+    retries: target.retries,
+    pacing: target.pacing.limit > 0 ? target.pacing : null,
+    ...(opts.logger ? { logger: opts.logger } : {}),
+    ...(opts.onResponse ? { onResponse: opts.onResponse } : {}),
+  });
+  const common = { target: target.name, stats: transport.stats, close: () => transport.close() };
+  if (target.variant === 'hosted') {
+    const api = new Api(transport, hostedEnvelope);
+    return { ...common, variant: 'hosted', ...hostedPorts(api, target) };
+  }
+  const api = new Api(transport, selfHostedEnvelope);
+  return { ...common, variant: 'self-hosted', ...selfHostedPorts(api) };
+}
