@@ -34,7 +34,7 @@ const dashboard = fc.record({
   tiles: fc.array(tile, { minLength: 1, maxLength: 5 }),
 });
 
-function resources(specs: { name: string; tags: string[]; tiles: { name: string }[] }[]): DesiredResource[] {
+function resources(specs: { name: string; tags: string[]; tiles: { name: string; config: { displayType: string } }[] }[]): DesiredResource[] {
   const seen = new Set<string>();
   const out: DesiredResource[] = [];
   specs.forEach((raw, i) => {
