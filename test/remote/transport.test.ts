@@ -1,0 +1,118 @@
+/** The HTTP client against a scripted loopback server: retries, 429s, lost responses, pagination, redaction. */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AmbiguousWriteError, ApiError } from '../../src/core/errors.js';
+import { Secret } from '../../src/core/secret.js';
+import type { SelfHostedTarget, HostedTarget } from '../../src/core/target.js';
+import { createServicePort } from '../../src/remote/index.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+let server: Server | undefined;
+const seen: { method: string; url: string; auth: string | undefined }[] = [];
+
+async function serve(handler: Handler): Promise<string> {
+  seen.length = 0;
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      seen.push({ method: req.method ?? '', url: req.url ?? '', auth: req.headers.authorization });
+      handler(req, res, body);
+    });
+  });
+  await new Promise<void>((r) => server?.listen(0, '127.0.0.1', () => r()));
+  return `http://127.0.0.1:${(server?.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+  server = undefined;
+});
+
+const SECRET = 'top-secret-key-value';
+
+function selfHosted(baseUrl: string): SelfHostedTarget {
+  return { name: 't', variant: 'self-hosted', baseUrl, concurrency: 2, timeoutMs: 2000, retries: 2, pacing: { limit: 0, windowMs: 1000 }, embedded: false, apiKey: new Secret(SECRET) };
+}
+
+function hosted(baseUrl: string): HostedTarget {
+  return {
+    name: 'h', variant: 'hosted', baseUrl, concurrency: 2, timeoutMs: 2000, retries: 2, pacing: { limit: 0, windowMs: 1000 }, embedded: false,
+    organizationId: 'org', serviceId: 'svc', keyId: 'kid', keySecret: new Secret(SECRET), paths: { observability: 'observability', pipes: 'pipes' },
+  };
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
+describe('transport', () => {
+  it('retries an idempotent GET after a 503 and sends the Bearer key', async () => {
+    let calls = 0;
+    const url = await serve((_req, res) => (++calls === 1 ? json(res, 503, { message: 'busy' }) : json(res, 200, { data: [] })));
+    const port = createServicePort(selfHosted(url));
+    expect(await port.dashboards.list()).toEqual([]);
+    expect(calls).toBe(2);
+    expect(seen[0]?.auth).toBe(`Bearer ${SECRET}`);
+    await port.close();
+  });
+
+  it('waits out a 429 (Retry-After) and then succeeds, counting the throttle', async () => {
+    let calls = 0;
+    const url = await serve((_req, res) => (++calls === 1 ? json(res, 429, {}, { 'retry-after': '0' }) : json(res, 200, { data: [] })));
+    const port = createServicePort(selfHosted(url));
+    await port.sources.list();
+    expect(port.stats.throttled).toBe(1);
+    await port.close();
+  });
+
+  it('turns a create whose connection dropped into an AmbiguousWriteError, without re-sending it', async () => {
+    const url = await serve((req) => req.socket.destroy());
+    const port = createServicePort(selfHosted(url));
+    await expect(port.dashboards.create({ name: 'x', tiles: [] })).rejects.toBeInstanceOf(AmbiguousWriteError);
+    expect(seen.filter((s) => s.method === 'POST')).toHaveLength(1);
+    await port.close();
+  });
+
+  it('never puts credentials into an error', async () => {
+    const url = await serve((_req, res) => json(res, 401, { message: 'Unauthorized' }));
+    const port = createServicePort(hosted(url));
+    const err = await port.dashboards.list().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ApiError);
+    const text = `${String(err)} ${JSON.stringify(err)} ${(err as ApiError).hint ?? ''}`;
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain(Buffer.from(`kid:${SECRET}`).toString('base64'));
+    expect((err as ApiError).status).toBe(401);
+    await port.close();
+  });
+
+  it('reads every page of a paginated list and drops duplicates', async () => {
+    const url = await serve((req, res) => {
+      const offset = Number(new URL(req.url ?? '', 'http://x').searchParams.get('offset'));
+      const page = offset === 0 ? [{ id: 'a' }, { id: 'b' }] : [{ id: 'b' }, { id: 'c' }];
+      const items = page.map((p) => ({ ...p, source: 'tile', threshold: 1, thresholdType: 'above', interval: '5m' }));
+      json(res, 200, { data: items, meta: { total: 2000, limit: 1000, offset } }, { 'x-total-count': '2000' });
+    });
+    const port = createServicePort(selfHosted(url));
+    expect((await port.alerts.list()).map((a) => a.id)).toEqual(['a', 'b', 'c']);
+    expect(seen.map((s) => s.url)).toEqual(['/api/v2/alerts?limit=1000&offset=0', '/api/v2/alerts?limit=1000&offset=1000']);
+    await port.close();
+  });
+
+  it('unwraps the hosted envelope and maps 404 to null on get', async () => {
+    const url = await serve((req, res) => {
+      if (req.url?.endsWith('/dashboards/missing')) return json(res, 404, { status: 404, error: 'NOT_FOUND: Dashboard not found', requestId: 'r1' });
+      json(res, 200, { status: 200, requestId: 'r2', result: [{ id: 'd1', name: 'A', tiles: [] }] });
+    });
+    const port = createServicePort(hosted(url));
+    expect((await port.dashboards.list())[0]?.name).toBe('A');
+    expect(await port.dashboards.get('missing')).toBeNull();
+    expect(seen[0]?.url).toBe('/v1/organizations/org/services/svc/observability/dashboards');
+    expect(seen[0]?.auth).toBe(`Basic ${Buffer.from(`kid:${SECRET}`).toString('base64')}`);
+    await port.close();
+  });
+});
