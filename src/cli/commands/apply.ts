@@ -1,0 +1,132 @@
+/** `obsync apply`: plan, confirm, execute; or execute a saved plan's steps that are still valid. */
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline/promises';
+import { Option, type Command } from 'commander';
+import type { Plan } from '../../core/plan.js';
+import type { ApplyReport, StepResult } from '../../applier/context.js';
+import { applyPlanned, makePlan } from '../../engine/run.js';
+import { checkSavedPlan } from '../../engine/saved-plan.js';
+import { parsePlanDocument, type PlanDocument } from '../../render/plan-json.js';
+import { renderPlanText } from '../../render/plan-text.js';
+import { makeStyle } from '../../render/style.js';
+import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
+import type { CommandRegistrar } from '../program.js';
+import { commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
+import { openSession, printDiagnostics } from '../session.js';
+
+interface ApplyFlags extends RawRunOptions {
+  autoApprove?: boolean;
+  concurrency?: number;
+  output: 'text' | 'json';
+}
+
+const VERB: Record<string, string> = { create: 'created', update: 'updated', delete: 'deleted', noop: 'unchanged' };
+
+export const register: CommandRegistrar = (program: Command, io: CliIO) => {
+  const cmd = program
+    .command('apply')
+    .description('make the service match the manifests (or apply a saved plan)')
+    .argument('[paths...]', 'manifest files or directories, or one saved plan.json')
+    .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
+    .option('--concurrency <n>', 'requests in flight at once', (v) => Math.max(1, Math.min(64, Number.parseInt(v, 10) || 1)))
+    .addOption(new Option('--output <format>', 'report format').choices(['text', 'json']).default('text'));
+  commonRunOptions(cmd).action(async (paths: string[], flags: ApplyFlags) => {
+    const saved = await savedPlanArgument(paths);
+    const opts = parseRunOptions(flags);
+    const session = await openSession(io, {
+      paths: saved ? saved.manifests : paths,
+      config: flags.config ?? saved?.config,
+      target: flags.target ?? saved?.target,
+      lock: true,
+      command: 'apply',
+    });
+    try {
+      if (printDiagnostics(io, session.diagnostics, 'text')) throw new ExitRequest(1);
+      const planned = await makePlan({
+        port: session.port,
+        inventory: session.inventory,
+        desired: session.desired,
+        sensitive: session.sensitive,
+        selection: opts.selection,
+        prune: saved ? saved.prune.requested : (opts.prune ?? session.defaults.prune),
+        maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
+      });
+      const check = saved ? checkSavedPlan(saved, planned.plan) : null;
+      const plan: Plan = check ? check.plan : planned.plan;
+      const color = colorEnabled(io, 'stdout', flags.color);
+      if (flags.output === 'text') io.stdout.write(renderPlanText(plan, { color }));
+      const pending = plan.steps.filter((s) => s.action !== 'noop').length;
+      if (pending === 0) {
+        if (flags.output === 'json') io.stdout.write(JSON.stringify(emptyReport(plan), null, 2) + '\n');
+        if (plan.errored) throw new ExitRequest(1);
+        return;
+      }
+      if (!flags.autoApprove) await confirm(io, plan);
+      const report = await applyPlanned(
+        { ...planned, plan },
+        {
+          port: session.port,
+          inventory: session.inventory,
+          backupDir: session.backupDir,
+          concurrency: flags.concurrency ?? session.defaults.concurrency,
+          ...(check ? { refused: check.refused } : {}),
+          onStepDone: (r) => progress(io, r),
+        },
+      );
+      if (flags.output === 'json') io.stdout.write(JSON.stringify(report, null, 2) + '\n');
+      else io.stdout.write(renderReport(report, makeStyle(color)));
+      if (plan.errored || report.summary.failed > 0 || report.summary.refused > 0) throw new ExitRequest(1);
+    } finally {
+      await session.close();
+    }
+  });
+};
+
+async function savedPlanArgument(paths: readonly string[]): Promise<PlanDocument | null> {
+  const [only, ...rest] = paths;
+  if (!only || rest.length > 0 || !only.endsWith('.json')) return null;
+  return parsePlanDocument(await readFile(only, 'utf8'), only);
+}
+
+async function confirm(io: CliIO, plan: Plan): Promise<void> {
+  if (io.stdin.isTTY !== true) {
+    io.stderr.write('error: not on a terminal: refusing to apply without --auto-approve\n');
+    throw new ExitRequest(1);
+  }
+  const rl = createInterface({ input: io.stdin, output: io.stderr });
+  try {
+    const answer = await rl.question(`\nApply these changes to target '${plan.target}'? Only 'yes' is accepted: `);
+    if (answer.trim() !== 'yes') {
+      io.stderr.write('Apply cancelled.\n');
+      throw new ExitRequest(1);
+    }
+  } finally {
+    rl.close();
+  }
+}
+
+function progress(io: CliIO, r: StepResult): void {
+  if (r.outcome === 'unchanged') return;
+  const what = r.outcome === 'applied' ? (VERB[r.action] ?? r.action) : r.outcome;
+  const detail = r.message ? `: ${r.message}` : '';
+  io.stderr.write(`${r.address}: ${what}${r.id ? ` [id=${r.id}]` : ''} (${r.durationMs} ms)${detail}\n`);
+}
+
+function renderReport(report: ApplyReport, style: ReturnType<typeof makeStyle>): string {
+  const counts: Record<string, number> = { create: 0, update: 0, delete: 0 };
+  for (const r of report.results) if (r.outcome === 'applied') counts[r.action] = (counts[r.action] ?? 0) + 1;
+  const lines: string[] = [''];
+  for (const r of report.results) {
+    for (const c of r.nonConvergent ?? []) lines.push(style('yellow', `warning: ${r.address}: the service did not keep ${c.path}; it is left out of later plans until the manifest changes it`));
+  }
+  if (report.pruneSkipped) lines.push(style('yellow', `Prune skipped: ${report.pruneSkipped}.`));
+  const s = report.summary;
+  const failed = s.failed + s.refused + s.skipped;
+  const head = failed > 0 ? style('red', 'Apply finished with errors:') : style('green', 'Apply complete:');
+  lines.push(`${head} ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted, ${s.failed} failed, ${s.refused} refused, ${s.skipped} skipped.`);
+  return lines.join('\n') + '\n';
+}
+
+function emptyReport(plan: Plan): ApplyReport {
+  return { target: plan.target, results: [], summary: { applied: 0, unchanged: plan.steps.length, failed: 0, skipped: 0, refused: 0 } };
+}

@@ -1,0 +1,74 @@
+/** `obsync keys create`: a new API key (hosted). The secret goes to --out (0600, never overwritten) or once to stdout. */
+import { open } from 'node:fs/promises';
+import { Option, type Command } from 'commander';
+import { ConfigError } from '../../core/errors.js';
+import { requireCapability, type KeyCreateRequest } from '../../core/ports.js';
+import type { CliIO } from '../io.js';
+import type { CommandRegistrar } from '../program.js';
+import { openConnection } from '../session.js';
+
+interface KeysFlags {
+  target?: string;
+  config?: string;
+  name: string;
+  role: string[];
+  expireAt?: string;
+  ip: string[];
+  state: 'enabled' | 'disabled';
+  out?: string;
+}
+
+const ROLES = ['admin', 'developer', 'query_endpoints'];
+
+export function parseIpEntry(value: string): { source: string; description?: string } {
+  const i = value.indexOf(':');
+  const source = i < 0 ? value : value.slice(0, i);
+  if (!/^\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?$/.test(source)) throw new ConfigError(`--ip '${value}' is not an IPv4 address or CIDR (optionally followed by :description)`);
+  return i < 0 ? { source } : { source, description: value.slice(i + 1) };
+}
+
+export const register: CommandRegistrar = (program: Command, io: CliIO) => {
+  const keys = program.command('keys').description('API keys of the organization (hosted variant)');
+  keys
+    .command('create')
+    .description('create an API key; its secret is shown once')
+    .option('--target <name>', 'target (hosted)')
+    .option('--config <file>', 'obsync.yaml to use')
+    .requiredOption('--name <name>', 'key name')
+    .option('--role <role>', `role (repeatable): ${ROLES.join(', ')}`, (v: string, prev: string[]) => [...prev, v], [])
+    .option('--expire-at <timestamp>', 'ISO-8601 expiry (default: never)')
+    .option('--ip <cidr[:description]>', 'allowed source (repeatable); without any, every address is allowed', (v: string, prev: string[]) => [...prev, v], [])
+    .addOption(new Option('--state <state>', 'initial state').choices(['enabled', 'disabled']).default('enabled'))
+    .option('--out <file>', 'write {keyId, keySecret} to this new file (mode 0600)')
+    .action(async (flags: KeysFlags) => {
+      if (flags.role.length === 0) throw new ConfigError('give at least one --role', { hint: `roles: ${ROLES.join(', ')}` });
+      const bad = flags.role.find((r) => !ROLES.includes(r));
+      if (bad) throw new ConfigError(`unknown role '${bad}'`, { hint: `roles: ${ROLES.join(', ')}` });
+      if (flags.expireAt !== undefined && Number.isNaN(Date.parse(flags.expireAt))) throw new ConfigError(`--expire-at '${flags.expireAt}' is not an ISO-8601 timestamp`);
+      const request: KeyCreateRequest = {
+        name: flags.name,
+        roles: flags.role,
+        state: flags.state,
+        ...(flags.expireAt ? { expireAt: new Date(flags.expireAt).toISOString() } : {}),
+        ...(flags.ip.length > 0 ? { ipAccessList: flags.ip.map(parseIpEntry) } : {}),
+      };
+      // Refuse an existing --out file before the key exists, so a secret is never lost.
+      const file = flags.out ? await open(flags.out, 'wx', 0o600) : undefined;
+      const connection = await openConnection(io, { config: flags.config, target: flags.target });
+      try {
+        const created = await requireCapability(connection.port, 'keys').create(request);
+        io.stdout.write(JSON.stringify(created.key, null, 2) + '\n');
+        const secret = { keyId: created.keyId, keySecret: created.keySecret };
+        if (file) {
+          await file.writeFile(JSON.stringify(secret, null, 2) + '\n');
+          io.stderr.write(`the key id and secret were written to ${flags.out} (mode 0600); they cannot be shown again\n`);
+        } else {
+          io.stderr.write('warning: the secret is printed once below and cannot be shown again; prefer --out FILE\n');
+          io.stdout.write(JSON.stringify(secret, null, 2) + '\n');
+        }
+      } finally {
+        await file?.close();
+        await connection.close();
+      }
+    });
+};

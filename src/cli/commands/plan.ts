@@ -1,0 +1,63 @@
+/** `obsync plan`: what apply would do, as text, JSON (saved plan) or a pull-request comment. */
+import { writeFile } from 'node:fs/promises';
+import { Option, type Command } from 'commander';
+import { summarize } from '../../core/plan.js';
+import { makePlan } from '../../engine/run.js';
+import { renderPlanJson, type PlanDocument } from '../../render/plan-json.js';
+import { renderPlanMarkdown } from '../../render/plan-markdown.js';
+import { renderPlanText } from '../../render/plan-text.js';
+import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
+import { VERSION, type CommandRegistrar } from '../program.js';
+import { commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
+import { openSession, printDiagnostics } from '../session.js';
+
+interface PlanFlags extends RawRunOptions {
+  out?: string;
+  output: 'text' | 'json' | 'markdown' | 'github';
+  detailedExitcode?: boolean;
+}
+
+export const register: CommandRegistrar = (program: Command, io: CliIO) => {
+  const cmd = program
+    .command('plan')
+    .description('show the changes apply would make (reads the service, writes nothing)')
+    .argument('[paths...]', 'manifest files or directories (default: obsync.yaml manifests, else .)')
+    .option('--out <file>', 'also save the plan as JSON for `obsync apply FILE`')
+    .addOption(new Option('--output <format>', 'output format').choices(['text', 'json', 'markdown', 'github']).default('text'))
+    .option('--detailed-exitcode', 'exit 2 when there are changes (0: none, 1: error)');
+  commonRunOptions(cmd).action(async (paths: string[], flags: PlanFlags) => {
+    const opts = parseRunOptions(flags);
+    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: false, command: 'plan' });
+    try {
+      if (printDiagnostics(io, session.diagnostics, flags.output === 'github' ? 'github' : 'text')) throw new ExitRequest(1);
+      const planned = await makePlan({
+        port: session.port,
+        inventory: session.inventory,
+        desired: session.desired,
+        sensitive: session.sensitive,
+        selection: opts.selection,
+        prune: opts.prune ?? session.defaults.prune,
+        maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
+      });
+      const plan = planned.plan;
+      const doc: PlanDocument = {
+        ...plan,
+        summary: summarize(plan.steps),
+        generatedAt: new Date().toISOString(),
+        obsyncVersion: VERSION,
+        manifests: session.manifestPaths,
+        ...(session.configPath ? { config: session.configPath } : {}),
+      };
+      if (flags.out) await writeFile(flags.out, renderPlanJson(doc), { mode: 0o600 });
+      if (flags.output === 'json') io.stdout.write(renderPlanJson(doc));
+      else if (flags.output === 'markdown') io.stdout.write(renderPlanMarkdown(plan));
+      else io.stdout.write(renderPlanText(plan, { color: colorEnabled(io, 'stdout', flags.color) }));
+      if (flags.output === 'github') for (const d of plan.diagnostics) if (d.file) io.stdout.write(`::error file=${d.file},line=${d.line ?? 1},col=${d.col ?? 1}::${d.message}\n`);
+      if (plan.errored) throw new ExitRequest(1);
+      const changed = plan.summary.create + plan.summary.update + plan.summary.delete > 0;
+      if (flags.detailedExitcode && changed) throw new ExitRequest(2);
+    } finally {
+      await session.close();
+    }
+  });
+};

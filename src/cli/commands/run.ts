@@ -1,0 +1,107 @@
+/** `obsync run`: the long-lived reconciler (container entrypoint). */
+import cron from 'node-cron';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { ConfigError } from '../../core/errors.js';
+import { Daemon } from '../../daemon/daemon.js';
+import { DaemonMetrics } from '../../daemon/metrics.js';
+import type { CliIO } from '../io.js';
+import { VERSION, type CommandRegistrar } from '../program.js';
+import { commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
+import { openSession } from '../session.js';
+
+interface RunFlags extends RawRunOptions {
+  schedule?: string;
+  watch: boolean;
+  mode: 'apply' | 'plan';
+  listen?: string;
+  debounce: number;
+  concurrency?: number;
+}
+
+const DEFAULT_SCHEDULE = '*/5 * * * *';
+const SHUTDOWN_MS = 8_000;
+
+function milliseconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected milliseconds ≥ 0');
+  return n;
+}
+
+export function parseListen(value: string): { host: string; port: number } {
+  const i = value.lastIndexOf(':');
+  const host = value.slice(0, i).replace(/^\[|\]$/g, '');
+  const port = Number(value.slice(i + 1));
+  if (i <= 0 || !Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--listen '${value}' is not HOST:PORT (e.g. 127.0.0.1:9464)`);
+  return { host, port };
+}
+
+export const register: CommandRegistrar = (program: Command, io: CliIO) => {
+  const cmd = program
+    .command('run')
+    .description('reconcile continuously: at start-up, on a schedule and when manifests change; serves /livez /readyz /metrics')
+    .argument('[paths...]', 'manifest files or directories')
+    .option('--schedule <cron>', `cron expression, UTC (default: defaults.schedule or "${DEFAULT_SCHEDULE}")`)
+    .option('--no-watch', 'do not watch the manifest files')
+    .addOption(new Option('--mode <mode>', 'apply heals drift; plan only reports it').choices(['apply', 'plan']).default('apply'))
+    .option('--listen <host:port>', 'health and metrics address (default 127.0.0.1:9464, env OBSYNC_LISTEN)')
+    .option('--debounce <ms>', 'quiet time after a file change before a run', milliseconds, 1_000)
+    .option('--concurrency <n>', 'requests in flight at once', (v) => Math.max(1, Math.min(64, Number.parseInt(v, 10) || 1)));
+  commonRunOptions(cmd).action(async (paths: string[], flags: RunFlags) => {
+    const opts = parseRunOptions(flags);
+    const listen = parseListen(flags.listen ?? io.env.OBSYNC_LISTEN ?? '127.0.0.1:9464');
+    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: flags.mode === 'apply', command: 'run' });
+    const schedule = flags.schedule ?? session.schedule ?? DEFAULT_SCHEDULE;
+    if (!cron.validate(schedule)) {
+      await session.close();
+      throw new ConfigError(`the schedule '${schedule}' is not a cron expression (5 fields, UTC; e.g. "*/5 * * * *")`);
+    }
+    const daemon = new Daemon(
+      {
+        port: session.port,
+        inventory: session.inventory,
+        sensitive: session.sensitive,
+        backupDir: session.backupDir,
+        loadDesired: () => session.reload(),
+        watchPaths: session.manifestPaths,
+        logger: session.logger,
+        metrics: new DaemonMetrics(VERSION),
+      },
+      {
+        mode: flags.mode,
+        schedule,
+        watch: flags.watch,
+        debounceMs: flags.debounce,
+        jitterMs: 10_000,
+        listen,
+        prune: opts.prune ?? session.defaults.prune,
+        maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
+        concurrency: flags.concurrency ?? session.defaults.concurrency,
+        selection: opts.selection,
+        shutdownMs: SHUTDOWN_MS,
+      },
+    );
+    await daemon.start();
+    io.stderr.write(`obsync run: reconciling target '${session.port.target}' (${flags.mode} mode), health on ${daemon.url ?? '?'}\n`);
+    await waitForSignal(io);
+    await daemon.stop();
+    await session.close();
+  });
+};
+
+/** Resolves on the first SIGTERM/SIGINT; a second one exits at once. */
+function waitForSignal(io: CliIO): Promise<void> {
+  return new Promise((resolve) => {
+    let received = false;
+    const handler = (signal: NodeJS.Signals) => {
+      if (received) {
+        io.stderr.write(`obsync run: second ${signal}, exiting now\n`);
+        process.exit(130);
+      }
+      received = true;
+      io.stderr.write(`obsync run: ${signal} received, shutting down\n`);
+      resolve();
+    };
+    process.on('SIGTERM', handler);
+    process.on('SIGINT', handler);
+  });
+}

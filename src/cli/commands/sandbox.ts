@@ -1,0 +1,83 @@
+/** `obsync sandbox`: the simulator of both API variants as a standalone loopback server. */
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { SANDBOX_DEFAULTS } from '../../sandbox/defaults.js';
+import { parseFaultSpec, startSandbox, type FaultSpec } from '../../sandbox/index.js';
+import type { CliIO } from '../io.js';
+import type { CommandRegistrar } from '../program.js';
+
+interface SandboxFlags {
+  port: number;
+  host: string;
+  data?: string;
+  seed: 'demo' | 'none';
+  apiKey: string;
+  keyId: string;
+  keySecret: string;
+  orgId: string;
+  serviceId: string;
+  rateLimit: 'real' | 'off';
+  faults?: FaultSpec;
+}
+
+function portNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number (0 = any free port)');
+  return n;
+}
+
+function faults(value: string): FaultSpec {
+  try {
+    return parseFaultSpec(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
+export const register: CommandRegistrar = (program: Command, io: CliIO) => {
+  program
+    .command('sandbox')
+    .description('run the simulator of both API variants (no account needed)')
+    .option('--port <port>', 'port (0 = any free port)', portNumber, SANDBOX_DEFAULTS.port)
+    .option('--host <host>', 'address to bind', SANDBOX_DEFAULTS.host)
+    .option('--data <dir>', 'persist the stores as JSON files in this directory')
+    .addOption(new Option('--seed <seed>', 'initial data').choices(['demo', 'none']).default('demo'))
+    .option('--api-key <key>', 'accepted Bearer key (self-hosted)', SANDBOX_DEFAULTS.apiKey)
+    .option('--key-id <id>', 'accepted Basic key id (hosted)', SANDBOX_DEFAULTS.keyId)
+    .option('--key-secret <secret>', 'accepted Basic key secret (hosted)', SANDBOX_DEFAULTS.keySecret)
+    .option('--org-id <uuid>', 'organization id (hosted)', SANDBOX_DEFAULTS.organizationId)
+    .option('--service-id <uuid>', 'service id (hosted)', SANDBOX_DEFAULTS.serviceId)
+    .addOption(new Option('--rate-limit <mode>', 'enforce the published rate limits').choices(['real', 'off']).default('real'))
+    .option('--faults <spec>', 'inject faults, e.g. latency=50,error5xx=0.1,burst429=3,resetBefore=0.05,resetAfter=0.05,idle424=0.2,seed=7', faults)
+    .action(async (flags: SandboxFlags) => {
+      const handle = await startSandbox({
+        host: flags.host,
+        port: flags.port,
+        dataDir: flags.data,
+        seed: flags.seed,
+        apiKey: flags.apiKey,
+        keyId: flags.keyId,
+        keySecret: flags.keySecret,
+        organizationId: flags.orgId,
+        serviceId: flags.serviceId,
+        rateLimit: flags.rateLimit,
+        ...(flags.faults ? { faults: flags.faults } : {}),
+      });
+      const c = handle.credentials;
+      io.stdout.write(
+        [
+          `obsync sandbox listening on ${handle.url}${flags.data ? ` (data in ${flags.data})` : ' (in memory)'}`,
+          `  self-hosted: ${handle.url}/api/v2/...   Authorization: Bearer ${c.apiKey}`,
+          `  hosted:      ${handle.url}/v1/organizations/${c.organizationId}/services/${c.serviceId}/observability/...  (and .../pipes, /v1/organizations/${c.organizationId}/keys)`,
+          `               HTTP Basic ${c.keyId}:${c.keySecret}`,
+          `  rate limits: ${flags.rateLimit}${flags.faults ? `; faults: ${JSON.stringify(flags.faults)}` : ''}`,
+          '  These are the sandbox\'s documented loopback credentials, not secrets. Ctrl-C stops it.',
+          '',
+        ].join('\n'),
+      );
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      });
+      await handle.close();
+    });
+};

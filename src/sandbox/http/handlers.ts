@@ -1,0 +1,153 @@
+/**
+ * Per-variant request handling after the body is read: rate limit, auth, routing to the domains.
+ * Order follows the real servers: self-hosted parses JSON, then rate-limits (before auth), then
+ * authenticates (selfhosted-api §1, §2); hosted authenticates with Basic keys (hosted-api §1).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { ObservabilityDomain, PageQuery } from '../domain/contract.js';
+import type { KeysDomain, PipesDomain } from '../domain/hosted-contract.js';
+import { matchObservability } from './observability-routes.js';
+import type { FixedWindowLimiter, LimitDecision } from './rate-limit.js';
+import { cannot, hostedError, json, resultReply, text, type Reply } from './respond.js';
+
+export interface Credentials {
+  apiKey: string;
+  keyId: string;
+  keySecret: string;
+  organizationId: string;
+  serviceId: string;
+}
+
+export interface Domains {
+  selfHosted: ObservabilityDomain;
+  hosted: ObservabilityDomain;
+  pipes?: PipesDomain | undefined;
+  keys?: KeysDomain | undefined;
+}
+
+export interface Incoming {
+  method: string;
+  path: string;
+  query: PageQuery;
+  authorization: string | undefined;
+  ip: string;
+  /** Parsed JSON, or undefined when there was no body. */
+  body: unknown;
+  invalidJson: boolean;
+}
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function limitHeaders(d: LimitDecision): Record<string, string> {
+  return { 'ratelimit-limit': String(d.limit), 'ratelimit-remaining': String(d.remaining), 'ratelimit-reset': String(d.resetSeconds) };
+}
+
+/** Text after the first exact `Bearer ` (selfhosted-api §2). */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const i = header.indexOf('Bearer ');
+  return i < 0 ? undefined : header.slice(i + 'Bearer '.length);
+}
+
+export function handleSelfHosted(req: Incoming, domains: Domains, creds: Credentials, limiter: FixedWindowLimiter): Reply {
+  if (req.invalidJson) return json(400, { message: 'Invalid JSON payload' });
+  const token = bearerToken(req.authorization);
+  const sub = req.path.slice('/api/v2'.length);
+  if (sub === '' || sub === '/') return token !== undefined && same(token, creds.apiKey) ? json(200, { version: 'v2', user: { email: 'sandbox@localhost' } }) : text(401, 'Unauthorized');
+  let headers: Record<string, string> = {};
+  if (limiter.enabled) {
+    const decision = limiter.hit(token ?? req.ip);
+    headers = limitHeaders(decision);
+    if (!decision.allowed) return text(429, 'Too many requests, please try again later.', 'text/html; charset=utf-8', { ...headers, 'retry-after': String(decision.resetSeconds) });
+  }
+  if (token === undefined || !same(token, creds.apiKey)) return text(401, 'Unauthorized');
+  const match = matchObservability(req.method, sub);
+  if (!match) return cannot(req.method, req.path);
+  const outcome = match.route.handle({ domain: domains.selfHosted, params: match.params, query: req.query, body: req.body, caller: 'self-hosted' });
+  const reply = resultReply('self-hosted', outcome.result, outcome);
+  reply.headers = { ...headers, ...reply.headers };
+  return reply;
+}
+
+function basic(header: string | undefined): { keyId: string; secret: string } | undefined {
+  const m = /^Basic (.+)$/.exec(header ?? '');
+  if (!m?.[1]) return undefined;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  const i = decoded.indexOf(':');
+  return i < 0 ? undefined : { keyId: decoded.slice(0, i), secret: decoded.slice(i + 1) };
+}
+
+const HOSTED = /^\/v1\/organizations\/([^/]+)(\/.*)?$/;
+const SERVICE = /^\/services\/([^/]+)\/([^/]+)(\/.*)?$/;
+
+export function handleHosted(req: Incoming, domains: Domains, creds: Credentials, limiter: FixedWindowLimiter): Reply {
+  const auth = basic(req.authorization);
+  if (limiter.enabled) {
+    const decision = limiter.hit(auth?.keyId ?? req.ip);
+    if (!decision.allowed) {
+      return hostedError(429, 'Rate limit exceeded', { 'retry-after': String(decision.resetSeconds), 'x-ratelimit-reset': String(decision.resetSeconds) });
+    }
+  }
+  const authorized = auth !== undefined && (domains.keys ? domains.keys.authenticate(auth.keyId, auth.secret) : same(auth.keyId, creds.keyId) && same(auth.secret, creds.keySecret));
+  if (!authorized) return hostedError(401, 'Invalid credentials');
+  if (req.invalidJson) return hostedError(400, 'Invalid JSON payload');
+  const m = HOSTED.exec(req.path);
+  if (!m) return cannot(req.method, req.path);
+  if (m[1] !== creds.organizationId) return hostedError(404, `Organization ${m[1] ?? ''} not found`);
+  const rest = m[2] ?? '';
+  if (rest === '/keys') return keysRoute(req, domains.keys);
+  const s = SERVICE.exec(rest);
+  if (!s) return cannot(req.method, req.path);
+  if (s[1] !== creds.serviceId) return hostedError(404, `Service ${s[1] ?? ''} not found`);
+  const segment = s[2] ?? '';
+  const below = s[3] ?? '';
+  if (segment === 'observability' || segment === 'clickstack') {
+    const match = matchObservability(req.method, below);
+    if (!match) return cannot(req.method, req.path);
+    const outcome = match.route.handle({ domain: domains.hosted, params: match.params, query: req.query, body: req.body, caller: 'hosted' });
+    return resultReply('hosted', outcome.result, { ...(outcome.empty ? { empty: true } : {}) });
+  }
+  if (segment === 'pipes' || segment === 'clickpipes') return pipesRoute(req, below, domains.pipes);
+  return cannot(req.method, req.path);
+}
+
+const PIPE = /^(?:\/([^/]+)(?:\/(settings|scaling|state))?)?$/;
+
+function pipesRoute(req: Incoming, below: string, pipes: PipesDomain | undefined): Reply {
+  if (!pipes) return hostedError(501, 'pipes are not available in this sandbox');
+  const m = PIPE.exec(below);
+  if (!m) return cannot(req.method, req.path);
+  pipes.tick();
+  const [, id, sub] = m;
+  const call = `${req.method} ${id === undefined ? '' : ':id'}${sub ? `/${sub}` : ''}`;
+  const pid = id ?? '';
+  switch (call) {
+    case 'GET ':
+      return resultReply('hosted', pipes.list());
+    case 'GET :id':
+      return resultReply('hosted', pipes.get(pid));
+    case 'PATCH :id':
+      return resultReply('hosted', pipes.patch(pid, req.body));
+    case 'GET :id/settings':
+      return resultReply('hosted', pipes.getSettings(pid));
+    case 'PUT :id/settings':
+      return resultReply('hosted', pipes.putSettings(pid, req.body));
+    case 'PATCH :id/scaling':
+      return resultReply('hosted', pipes.patchScaling(pid, req.body));
+    case 'PATCH :id/state':
+      return resultReply('hosted', pipes.setState(pid, req.body));
+    default:
+      return cannot(req.method, req.path);
+  }
+}
+
+function keysRoute(req: Incoming, keys: KeysDomain | undefined): Reply {
+  if (!keys) return hostedError(501, 'API keys are not available in this sandbox');
+  if (req.method === 'GET') return resultReply('hosted', keys.list());
+  if (req.method === 'POST') return resultReply('hosted', keys.create(req.body));
+  return cannot(req.method, req.path);
+}

@@ -1,0 +1,117 @@
+/** The sandbox's node:http server: body limits, faults, variant dispatch, request log, persistence. */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Faults } from './faults.js';
+import { handleHosted, handleSelfHosted, type Credentials, type Domains, type Incoming } from './handlers.js';
+import type { Persistence } from './persistence.js';
+import type { FixedWindowLimiter } from './rate-limit.js';
+import { hostedError, json, text, write, type Reply, type Variant } from './respond.js';
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  /** 0 when the connection was dropped without a response. */
+  status: number;
+  ms: number;
+  variant: Variant | 'other';
+}
+
+export interface ServerParts {
+  domains: Domains;
+  credentials: Credentials;
+  limiters: { selfHosted: FixedWindowLimiter; hosted: FixedWindowLimiter };
+  faults: Faults;
+  persistence: Persistence;
+  log: LoggedRequest[];
+}
+
+const MAX_BODY = 32 * 1024 * 1024;
+const PIPES_PATH = /^\/v1\/organizations\/[^/]+\/services\/[^/]+\/(pipes|clickpipes)(\/|$)/;
+
+export function createSandboxServer(parts: ServerParts): Server {
+  return createServer((req, res) => {
+    void handle(req, res, parts);
+  });
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerParts): Promise<void> {
+  const t0 = performance.now();
+  const url = new URL(req.url ?? '/', 'http://sandbox');
+  const method = req.method ?? 'GET';
+  const variant: Variant | 'other' = url.pathname.startsWith('/api/v2') ? 'self-hosted' : url.pathname.startsWith('/v1/') ? 'hosted' : 'other';
+  const log = (status: number) => parts.log.push({ method, path: url.pathname, status, ms: Math.round(performance.now() - t0), variant });
+  const raw = await readBody(req);
+  if (raw === null) {
+    const reply = variant === 'hosted' ? hostedError(413, 'Request body too large') : json(413, { message: 'Something went wrong :(' });
+    write(res, reply);
+    log(413);
+    return;
+  }
+  if (variant === 'other') {
+    write(res, text(404, 'obsync sandbox: the self-hosted API is under /api/v2, the hosted API under /v1/organizations/{org}/...\n'));
+    log(404);
+    return;
+  }
+  if (parts.faults.latencyMs > 0) await sleep(parts.faults.latencyMs);
+  const fault = parts.faults.decide(PIPES_PATH.test(url.pathname));
+  if (fault === 'resetBefore') {
+    req.socket.destroy();
+    log(0);
+    return;
+  }
+  const early = faultReply(fault, variant);
+  if (early) {
+    write(res, early);
+    log(early.status);
+    return;
+  }
+  const incoming = toIncoming(req, url, method, raw);
+  const reply = variant === 'hosted' ? handleHosted(incoming, parts.domains, parts.credentials, parts.limiters.hosted) : handleSelfHosted(incoming, parts.domains, parts.credentials, parts.limiters.selfHosted);
+  parts.persistence.save({ 'observability-selfhosted': parts.domains.selfHosted, 'observability-hosted': parts.domains.hosted, pipes: parts.domains.pipes, keys: parts.domains.keys });
+  if (fault === 'resetAfter') {
+    // The write has committed; the client never hears about it.
+    req.socket.destroy();
+    log(0);
+    return;
+  }
+  write(res, reply);
+  log(reply.status);
+}
+
+function faultReply(fault: string, variant: Variant): Reply | null {
+  if (fault === 'burst429') {
+    return variant === 'hosted'
+      ? hostedError(429, 'Rate limit exceeded', { 'retry-after': '1', 'x-ratelimit-reset': '1' })
+      : text(429, 'Too many requests, please try again later.', 'text/html; charset=utf-8', { 'retry-after': '1', 'ratelimit-remaining': '0', 'ratelimit-reset': '1' });
+  }
+  if (fault === 'error5xx') return variant === 'hosted' ? hostedError(503, 'Service temporarily unavailable') : json(503, { message: 'Service Unavailable' });
+  if (fault === 'idle424') return hostedError(424, 'ClickPipe creation is allowed only when the ClickHouse service is running. Current state: idle');
+  return null;
+}
+
+function toIncoming(req: IncomingMessage, url: URL, method: string, raw: string): Incoming {
+  let body: unknown;
+  let invalidJson = false;
+  if (raw.trim() !== '') {
+    try {
+      body = JSON.parse(raw) as unknown;
+    } catch {
+      invalidJson = true;
+    }
+  }
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = v;
+  return { method, path: url.pathname, query, authorization: req.headers.authorization, ip: req.socket.remoteAddress ?? 'unknown', body, invalidJson };
+}
+
+/** The body as text, or null when it exceeds the limit. */
+async function readBody(req: IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

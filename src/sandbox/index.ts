@@ -1,0 +1,94 @@
+/** `startSandbox()`: both API variants on one loopback port, for `obsync sandbox`, the embedded target and tests. */
+import type { AddressInfo } from 'node:net';
+import { SANDBOX_DEFAULTS } from './defaults.js';
+import { createObservabilityDomain } from './domain/index.js';
+import { Faults, type FaultSpec } from './http/faults.js';
+import type { Credentials, Domains } from './http/handlers.js';
+import { hostedDomains } from './http/hosted-domains.js';
+import { Persistence } from './http/persistence.js';
+import { FixedWindowLimiter, type Limit } from './http/rate-limit.js';
+import { createSandboxServer, type LoggedRequest } from './http/server.js';
+
+export type { FaultSpec } from './http/faults.js';
+export { parseFaultSpec } from './http/faults.js';
+
+export interface SandboxOptions {
+  host?: string;
+  port?: number;
+  dataDir?: string | undefined;
+  seed?: 'demo' | 'none';
+  apiKey?: string;
+  keyId?: string;
+  keySecret?: string;
+  organizationId?: string;
+  serviceId?: string;
+  /** `real`: 100/60 s per key self-hosted, 10/10 s hosted (the published limits). */
+  rateLimit?: 'real' | 'off' | { selfHosted?: Limit | null; hosted?: Limit | null };
+  faults?: FaultSpec;
+  /** How long pipe state transitions take (default 300 ms). */
+  pipeTransitionMs?: number;
+}
+
+export interface SandboxHandle {
+  url: string;
+  port: number;
+  credentials: Credentials;
+  requests(): LoggedRequest[];
+  clearRequests(): void;
+  faults: { set(spec: FaultSpec): void; clear(): void; injected: Faults['injected'] };
+  close(): Promise<void>;
+}
+
+const REAL = { selfHosted: { limit: 100, windowMs: 60_000 }, hosted: { limit: 10, windowMs: 10_000 } };
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
+  const credentials: Credentials = {
+    apiKey: opts.apiKey ?? SANDBOX_DEFAULTS.apiKey,
+    keyId: opts.keyId ?? SANDBOX_DEFAULTS.keyId,
+    keySecret: opts.keySecret ?? SANDBOX_DEFAULTS.keySecret,
+    organizationId: opts.organizationId ?? SANDBOX_DEFAULTS.organizationId,
+    serviceId: opts.serviceId ?? SANDBOX_DEFAULTS.serviceId,
+  };
+  const persistence = new Persistence(opts.dataDir);
+  const seed = opts.seed ?? 'demo';
+  const observability = (name: string) => {
+    const snapshot = persistence.load(name);
+    const domain = createObservabilityDomain(snapshot ? { snapshot } : { seed });
+    persistence.track(name, domain);
+    return domain;
+  };
+  const extra = hostedDomains({ persistence, credentials, seed, transitionMs: opts.pipeTransitionMs ?? 300 });
+  const domains: Domains = { selfHosted: observability('observability-selfhosted'), hosted: observability('observability-hosted'), ...extra };
+  const rate = opts.rateLimit ?? 'real';
+  const limits = rate === 'real' ? REAL : rate === 'off' ? { selfHosted: null, hosted: null } : { selfHosted: rate.selfHosted ?? null, hosted: rate.hosted ?? null };
+  const faults = new Faults();
+  if (opts.faults) faults.set(opts.faults);
+  const log: LoggedRequest[] = [];
+  const server = createSandboxServer({
+    domains,
+    credentials,
+    limiters: { selfHosted: new FixedWindowLimiter(limits.selfHosted), hosted: new FixedWindowLimiter(limits.hosted) },
+    faults,
+    persistence,
+    log,
+  });
+  const host = opts.host ?? SANDBOX_DEFAULTS.host;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? SANDBOX_DEFAULTS.port, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    credentials,
+    requests: () => [...log],
+    clearRequests: () => void log.splice(0),
+    faults: { set: (s) => faults.set(s), clear: () => faults.clear(), injected: faults.injected },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
