@@ -54,14 +54,11 @@ export function findConfig(io: CliIO, paths: readonly string[], flag: string | u
   if (only && rest.length === 0) {
     const dir = resolve(io.cwd, only);
     if (existsSync(dir) && statSync(dir).isDirectory() && existsSync(join(dir, 'obsync.yaml'))) return join(dir, 'obsync.yaml');
-    return undefined;
   }
-  if (paths.length > 0) return undefined;
   const here = join(io.cwd, 'obsync.yaml');
   return existsSync(here) ? here : undefined;
 }
 
-/** Just the target (no manifests, no inventory): for keys and query. */
 export async function openConnection(io: CliIO, opts: { config?: string | undefined; target?: string | undefined }): Promise<Connection> {
   const configPath = findConfig(io, [], opts.config);
   const config = configPath ? readConfig(configPath, io.env) : undefined;
