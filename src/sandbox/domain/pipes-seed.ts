@@ -1,71 +1,137 @@
-/** The demo pipes (hosted variant): one of each source kind obsync manages, all Running, fixed ids. */
+/** The demo pipes (deterministic ids, all Running): one Kafka, one S3, one Kinesis, one Postgres CDC. */
 import type { JsonRecord } from './contract.js';
+import type { StoredPipe } from './pipes-record.js';
+import { defaultSettings } from './pipes-settings.js';
+import { secretHash } from './pipes-source.js';
 
-export const DEMO_PIPE_IDS = {
-  ordersKafka: 'c0000000-0000-4000-8000-000000000001',
-  eventsS3: 'c0000000-0000-4000-8000-000000000002',
-  clicksKinesis: 'c0000000-0000-4000-8000-000000000003',
-  ordersPostgres: 'c0000000-0000-4000-8000-000000000004',
-} as const;
-
-const SETTINGS_STREAMING = {
-  streaming_max_insert_wait_ms: 5000,
-  clickhouse_max_threads: 8,
-  clickhouse_max_insert_threads: 1,
-  clickhouse_min_insert_block_size_bytes: 1073741824,
-  clickhouse_max_download_threads: 4,
-  clickhouse_parallel_distributed_insert_select: 2,
-  clickhouse_parallel_view_processing: false,
-};
-
-function pipe(id: string, serviceId: string, name: string, source: JsonRecord, destination: JsonRecord, extra: JsonRecord, at: string): JsonRecord {
-  return { id, serviceId, name, state: 'Running', source, destination, createdAt: at, updatedAt: at, ...extra };
+/** `5eedc1b0-0000-4000-8000-00000000000n`: fixed so docs and tests can name them. */
+export function seedPipeId(n: number): string {
+  return `5eedc1b0-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 }
 
-export function demoPipes(serviceId: string, at: string): JsonRecord[] {
-  const columns = (names: [string, string][]) => names.map(([name, type]) => ({ name, type }));
-  const mappings = (names: string[]) => names.map((n) => ({ sourceField: n, destinationField: n }));
-  const scaling = { replicas: 1, replicaCpuMillicores: 500, replicaMemoryGb: 2 };
+export const DEMO_PIPE_IDS = {
+  ordersKafka: seedPipeId(1),
+  eventsS3: seedPipeId(2),
+  clicksKinesis: seedPipeId(3),
+  ordersPostgres: seedPipeId(4),
+} as const;
+
+const SEEDED_AT = '2026-08-01T09:00:00.000Z';
+
+function columns(...cols: [string, string][]): JsonRecord[] {
+  return cols.map(([name, type]) => ({ name, type }));
+}
+
+function mappings(cols: JsonRecord[]): JsonRecord[] {
+  return cols.map((c) => ({ sourceField: c.name ?? '', destinationField: c.name ?? '' }));
+}
+
+function streamingDestination(table: string, cols: JsonRecord[], sortingKey: string[]): JsonRecord {
+  return {
+    database: 'default',
+    table,
+    managedTable: true,
+    tableDefinition: { engine: { type: 'MergeTree' }, sortingKey, partitionBy: null, primaryKey: null },
+    columns: cols,
+  };
+}
+
+export function demoPipes(serviceId: string): StoredPipe[] {
+  const base = { serviceId, state: 'Running', createdAt: SEEDED_AT, updatedAt: SEEDED_AT, transition: null };
+  const orderCols = columns(['order_id', 'String'], ['customer_id', 'String'], ['amount', 'Float64'], ['created_at', 'DateTime64(3)']);
+  const eventCols = columns(['timestamp', 'DateTime64(3)'], ['event', 'LowCardinality(String)'], ['user_id', 'String'], ['payload', 'String']);
+  const clickCols = columns(['ts', 'DateTime'], ['page', 'String'], ['session_id', 'String'], ['referrer', 'String']);
+  const sha = secretHash('demo-seed-credentials');
   return [
-    pipe(
-      DEMO_PIPE_IDS.ordersKafka,
-      serviceId,
-      'orders-kafka',
-      { kafka: { type: 'confluent', format: 'JSONEachRow', brokers: 'pkc-0000.eu-west-1.aws.confluent.cloud:9092', topics: 'orders', consumerGroup: 'clickpipes-orders', authentication: 'PLAIN', offset: { strategy: 'from_latest' } } },
-      { database: 'default', table: 'orders', managedTable: true, columns: columns([['order_id', 'String'], ['amount', 'Float64'], ['ts', 'DateTime64(3)']]) },
-      { scaling, settings: { ...SETTINGS_STREAMING }, fieldMappings: mappings(['order_id', 'amount', 'ts']) },
-      at,
-    ),
-    pipe(
-      DEMO_PIPE_IDS.eventsS3,
-      serviceId,
-      'events-s3',
-      { objectStorage: { type: 's3', format: 'JSONEachRow', url: 'https://example-bucket.s3.amazonaws.com/events/*.json', compression: 'auto', isContinuous: true, authentication: 'IAM_ROLE', iamRole: 'arn:aws:iam::123456789012:role/clickpipes' } },
-      { database: 'default', table: 'events', managedTable: true, columns: columns([['event', 'String'], ['ts', 'DateTime']]) },
-      {
-        scaling: { ...scaling, concurrency: 1 },
-        settings: { object_storage_concurrency: 1, object_storage_polling_interval_ms: 30000, object_storage_max_insert_bytes: 10737418240, object_storage_max_file_count: 100, object_storage_use_cluster_function: true, clickhouse_max_threads: 8 },
-        fieldMappings: mappings(['event', 'ts']),
+    {
+      ...base,
+      id: DEMO_PIPE_IDS.ordersKafka,
+      name: 'orders-kafka',
+      kind: 'kafka',
+      scaling: { replicas: 2, replicaCpuMillicores: 500, replicaMemoryGb: 2, concurrency: null },
+      source: {
+        type: 'confluent',
+        format: 'JSONEachRow',
+        brokers: 'pkc-12345.eu-west-1.aws.confluent.cloud:9092',
+        topics: 'orders',
+        consumerGroup: 'clickpipes-orders',
+        authentication: 'PLAIN',
+        offset: { strategy: 'from_latest', timestamp: null },
+        reversePrivateEndpointIds: [],
       },
-      at,
-    ),
-    pipe(
-      DEMO_PIPE_IDS.clicksKinesis,
-      serviceId,
-      'clicks-kinesis',
-      { kinesis: { format: 'JSONEachRow', streamName: 'clicks', region: 'eu-west-1', iteratorType: 'LATEST', useEnhancedFanOut: false, authentication: 'IAM_USER' } },
-      { database: 'default', table: 'clicks', managedTable: true, columns: columns([['url', 'String'], ['ts', 'DateTime']]) },
-      { scaling, settings: { ...SETTINGS_STREAMING }, fieldMappings: mappings(['url', 'ts']) },
-      at,
-    ),
-    pipe(
-      DEMO_PIPE_IDS.ordersPostgres,
-      serviceId,
-      'orders-postgres',
-      { postgres: { type: 'postgres', host: 'db.example.com', port: 5432, database: 'shop', authentication: 'basic', settings: { replicationMode: 'cdc', syncIntervalSeconds: 10, pullBatchSize: 100000 }, tableMappings: [{ sourceSchemaName: 'public', sourceTable: 'orders', targetTable: 'public_orders' }] } },
-      { database: 'shop' },
-      { settings: { clickhouse_max_threads: 8 } },
-      at,
-    ),
+      secrets: { credentials: sha },
+      destination: streamingDestination('orders', orderCols, ['created_at', 'order_id']),
+      fieldMappings: mappings(orderCols),
+      settings: defaultSettings({ streaming_max_insert_wait_ms: 5000 }),
+    },
+    {
+      ...base,
+      id: DEMO_PIPE_IDS.eventsS3,
+      name: 'events-s3',
+      kind: 'objectStorage',
+      scaling: { replicas: 1, replicaCpuMillicores: 250, replicaMemoryGb: 1, concurrency: 4 },
+      source: {
+        type: 's3',
+        format: 'JSONEachRow',
+        url: 'https://acme-events.s3.eu-west-1.amazonaws.com/events/*.json.gz',
+        compression: 'gzip',
+        isContinuous: true,
+        authentication: 'IAM_USER',
+        delimiter: null,
+      },
+      secrets: { accessKey: sha },
+      destination: streamingDestination('events', eventCols, ['timestamp', 'event']),
+      fieldMappings: mappings(eventCols),
+      settings: defaultSettings({ object_storage_concurrency: 4, object_storage_polling_interval_ms: 30000, object_storage_use_cluster_function: true }),
+    },
+    {
+      ...base,
+      id: DEMO_PIPE_IDS.clicksKinesis,
+      name: 'clicks-kinesis',
+      kind: 'kinesis',
+      scaling: { replicas: 1, replicaCpuMillicores: 500, replicaMemoryGb: 0.5, concurrency: null },
+      source: {
+        format: 'JSONEachRow',
+        streamName: 'web-clicks',
+        region: 'eu-west-1',
+        iteratorType: 'LATEST',
+        useEnhancedFanOut: false,
+        authentication: 'IAM_ROLE',
+        iamRole: 'arn:aws:iam::123456789012:role/clickpipes-kinesis',
+      },
+      secrets: {},
+      destination: streamingDestination('clicks', clickCols, ['ts', 'page']),
+      fieldMappings: mappings(clickCols),
+      settings: defaultSettings({ streaming_max_insert_wait_ms: 2000, clickhouse_max_threads: 8 }),
+    },
+    {
+      ...base,
+      id: DEMO_PIPE_IDS.ordersPostgres,
+      name: 'orders-postgres',
+      kind: 'postgres',
+      scaling: null,
+      source: {
+        type: 'rdspostgres',
+        host: 'orders-db.abcdefghij.eu-west-1.rds.amazonaws.com',
+        port: 5432,
+        database: 'orders',
+        authentication: 'basic',
+        settings: {
+          replicationMode: 'cdc',
+          syncIntervalSeconds: 60,
+          pullBatchSize: 100000,
+          publicationName: 'clickpipes_pub',
+          allowNullableColumns: true,
+        },
+        tableMappings: [
+          { sourceSchemaName: 'public', sourceTable: 'orders', targetTable: 'public_orders' },
+          { sourceSchemaName: 'public', sourceTable: 'customers', targetTable: 'public_customers' },
+        ],
+      },
+      secrets: { credentials: sha },
+      destination: { database: 'orders_replica' },
+      fieldMappings: [],
+      settings: defaultSettings(),
+    },
   ];
 }
