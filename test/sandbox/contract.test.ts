@@ -1,0 +1,66 @@
+/**
+ * Contract: every request the client makes during a full plan/apply on both variants exists in
+ * the vendors' OpenAPI documents (with the target's path segments mapped back to the vendor's).
+ * The documents come from OBSYNC_SPECS_DIR (../shared/specs); in CI their absence is a failure.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SENSITIVE_PATHS } from '../../src/kinds/sensitive-paths.js';
+import { applyPlanned, makePlan } from '../../src/engine/run.js';
+import { SELECT_ALL } from '../../src/engine/selection.js';
+import { memoryInventory } from '../../src/inventory/memory-store.js';
+import { loadManifests } from '../../src/manifests/load.js';
+import { createServicePort } from '../../src/remote/index.js';
+import { Secret } from '../../src/core/secret.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+
+const specsDir = process.env.OBSYNC_SPECS_DIR ?? resolve(import.meta.dirname, '../../../shared/specs');
+const available = existsSync(join(specsDir, 'hyperdx-openapi.json')) && existsSync(join(specsDir, 'clickhouse-cloud-openapi.json'));
+if (!available && process.env.CI) throw new Error(`OpenAPI documents not found in ${specsDir} (set OBSYNC_SPECS_DIR)`);
+
+function templates(file: string): { method: string; re: RegExp; path: string }[] {
+  const doc = JSON.parse(readFileSync(join(specsDir, file), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.keys(ops)
+      .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+      .map((m) => ({ method: m.toUpperCase(), path, re: new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`) })),
+  );
+}
+
+describe.skipIf(!available)('client requests against the OpenAPI documents', () => {
+  it('uses only documented operations on both variants', async () => {
+    const known = [...templates('hyperdx-openapi.json'), ...templates('clickhouse-cloud-openapi.json')];
+    const sandbox = await startSandbox({ port: 0, rateLimit: 'off', pipeTransitionMs: 10 });
+    try {
+      const c = sandbox.credentials;
+      const common = { baseUrl: sandbox.url, concurrency: 2, timeoutMs: 5000, retries: 0, pacing: { limit: 0, windowMs: 1 }, embedded: false };
+      const hosted = createServicePort({ ...common, name: 'h', variant: 'hosted', organizationId: c.organizationId, serviceId: c.serviceId, keyId: c.keyId, keySecret: new Secret(c.keySecret), paths: { observability: 'clickstack', pipes: 'clickpipes' } });
+      const selfHosted = createServicePort({ ...common, name: 's', variant: 'self-hosted', apiKey: new Secret(c.apiKey) });
+      const all = loadManifests(['config-examples'], { env: {} }).resources;
+      for (const [port, desired] of [
+        [hosted, all],
+        [selfHosted, all.filter((r) => r.kind !== 'Pipe')],
+      ] as const) {
+        const inventory = memoryInventory(port.target);
+        const args = { port, inventory, desired, sensitive: SENSITIVE_PATHS, selection: SELECT_ALL, prune: true, maxDeletes: 10 };
+        const report = await applyPlanned(await makePlan(args), { port, inventory, backupDir: join(specsDir, 'never-written'), concurrency: 2 });
+        expect(report.summary.failed).toBe(0);
+        // Drop the alerts so prune issues DELETEs too.
+        const fewer = desired.filter((r) => r.kind !== 'Alert' || r.name === 'checkout-p99-high');
+        const pruned = await applyPlanned(await makePlan({ ...args, desired: fewer }), { port, inventory, backupDir: mkdtempSync(join(tmpdir(), 'obsync-contract-')), concurrency: 2 });
+        expect(pruned.results.filter((r) => r.action === 'delete' && r.outcome === 'applied').length).toBeGreaterThan(0);
+        await port.close();
+      }
+      const undocumented = sandbox
+        .requests()
+        .filter((r) => !known.some((k) => k.method === r.method && k.re.test(r.path)))
+        .map((r) => `${r.method} ${r.path}`);
+      expect([...new Set(undocumented)]).toEqual([]);
+      expect(sandbox.requests().length).toBeGreaterThan(20);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
