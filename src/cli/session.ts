@@ -24,6 +24,8 @@ export interface SessionOptions {
   lock: boolean;
   command: string;
   allowMissingEnv?: boolean;
+  /** Default log level (OBSYNC_LOG_LEVEL wins); the daemon logs runs at info. */
+  logLevel?: string;
 }
 
 export interface Session {
@@ -67,7 +69,7 @@ export async function openConnection(io: CliIO, opts: { config?: string | undefi
 }
 
 export async function openSession(io: CliIO, opts: SessionOptions): Promise<Session> {
-  const logger = createLogger({ format: io.stderr.isTTY ? 'pretty' : 'json', level: io.env.OBSYNC_LOG_LEVEL ?? 'warn' });
+  const logger = createLogger({ format: io.stderr.isTTY ? 'pretty' : 'json', level: io.env.OBSYNC_LOG_LEVEL ?? opts.logLevel ?? 'warn' });
   const configPath = findConfig(io, opts.paths, opts.config);
   const config = configPath ? readConfig(configPath, io.env) : undefined;
   const baseDir = configPath ? dirname(configPath) : io.cwd;

@@ -221,7 +221,7 @@ export class Daemon {
       }
       bump(step.kind, 'drifted');
       metrics.driftTotal.inc({ target: port.target, kind: step.kind });
-      logger.warn({ target: port.target, address: step.address, action: step.action, reason: step.reason, paths: step.changes.map((c) => c.path), changes: step.changes }, 'drift');
+      logger.warn({ target: port.target, address: step.address, action: step.action, reason: step.reason, paths: step.changes.map((c) => c.path), ...(step.action === 'update' ? { changes: step.changes } : {}) }, 'drift');
     }
     for (const d of plan.diagnostics) if (d.address) bump(d.address.split('/')[0] ?? 'unknown', 'error');
     metrics.setResources(port.target, counts);

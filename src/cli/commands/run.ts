@@ -49,7 +49,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
   commonRunOptions(cmd).action(async (paths: string[], flags: RunFlags) => {
     const opts = parseRunOptions(flags);
     const listen = parseListen(flags.listen ?? io.env.OBSYNC_LISTEN ?? '127.0.0.1:9464');
-    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: flags.mode === 'apply', command: 'run' });
+    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: flags.mode === 'apply', command: 'run', logLevel: 'info' });
     const schedule = flags.schedule ?? session.schedule ?? DEFAULT_SCHEDULE;
     if (!cron.validate(schedule)) {
       await session.close();

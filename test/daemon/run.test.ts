@@ -1,0 +1,139 @@
+/**
+ * `obsync run` as a child process against the sandbox: start-up run, file edits applied, a burst
+ * of writes giving one run, report-only mode, last good state on broken manifests, API failure and
+ * recovery, probes and metrics, SIGTERM within the deadline.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { assertBuilt, spawnCli } from '../support/cli.js';
+
+let sandbox: SandboxHandle;
+let dir: string;
+let child: ChildProcess | undefined;
+let output = '';
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n--- daemon output ---\n${output.slice(-4000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function config(): string {
+  const c = sandbox.credentials;
+  return `apiVersion: obsync/v1
+kind: Config
+manifests: [manifests]
+targets:
+  - name: sb
+    variant: self-hosted
+    baseUrl: ${sandbox.url}
+    credentials: {apiKey: ${c.apiKey}}
+    rateLimit: {requests: 1000, perSeconds: 1}
+    retries: 0
+    timeoutSeconds: 2
+`;
+}
+
+function start(extra: string[] = []): { url: string } {
+  const listen = `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`;
+  child = spawnCli(['run', '--listen', listen, '--debounce', '300', '--schedule', '*/5 * * * *', ...extra], { cwd: dir });
+  output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  return { url: `http://${listen}` };
+}
+
+async function status(url: string, path: string): Promise<number | undefined> {
+  try {
+    return (await fetch(`${url}${path}`)).status;
+  } catch {
+    return undefined;
+  }
+}
+
+async function dashboards(): Promise<{ name: string; tags: string[] }[]> {
+  const res = await fetch(`${sandbox.url}/api/v2/dashboards`, { headers: { authorization: `Bearer ${sandbox.credentials.apiKey}` } });
+  return ((await res.json()) as { data: { name: string; tags: string[] }[] }).data;
+}
+
+const runs = () => (output.match(/"msg":"run finished"/g) ?? []).length;
+
+beforeAll(() => assertBuilt());
+
+beforeEach(async () => {
+  sandbox = await startSandbox({ port: 0, rateLimit: 'off' });
+  dir = mkdtempSync(join(tmpdir(), 'obsync-daemon-'));
+  cpSync('config-examples/team/dashboards', join(dir, 'manifests'), { recursive: true });
+  writeFileSync(join(dir, 'obsync.yaml'), config());
+});
+
+afterEach(async () => {
+  if (child && child.exitCode === null) {
+    child.kill('SIGKILL');
+    await new Promise((r) => child?.once('exit', r));
+  }
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('obsync run', () => {
+  it('reconciles at start-up, applies a file edit, collapses a burst into one run, and stops on SIGTERM', async () => {
+    const { url } = start();
+    await until('the start-up run', async () => ((await dashboards()).some((d) => d.name === 'Checkout service') ? true : undefined));
+    await until('readiness', async () => ((await status(url, '/readyz')) === 200 ? true : undefined));
+    expect(await status(url, '/livez')).toBe(200);
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toMatch(/obsync_reconcile_total\{target="sb",result="success"\} 1/);
+    expect(metrics).toMatch(/process_resident_memory_bytes/);
+
+    const file = join(dir, 'manifests/checkout.yaml');
+    const before = runs();
+    for (let i = 0; i < 10; i++) writeFileSync(file, readFileSync(file, 'utf8').replace(/tags: \[[^\]]*\]/, `tags: [payments, burst-${i}]`));
+    await until('the edit applied', async () => ((await dashboards()).find((d) => d.name === 'Checkout service')?.tags.includes('burst-9') ? true : undefined));
+    await new Promise((r) => setTimeout(r, 800));
+    expect(runs() - before).toBe(1);
+
+    const stopped = Date.now();
+    child?.kill('SIGTERM');
+    const code = await new Promise<number | null>((r) => child?.once('exit', (c) => r(c)));
+    expect(code).toBe(0);
+    expect(Date.now() - stopped).toBeLessThan(10_000);
+  });
+
+  it('only reports drift in plan mode', async () => {
+    start(['--mode', 'plan']);
+    await until('a run', () => (runs() > 0 ? true : undefined));
+    expect(output).toMatch(/"address":"Dashboard\/checkout".*"msg":"drift"/);
+    expect(await dashboards()).toEqual([]);
+  });
+
+  it('keeps the last good state while manifests are broken, and recovers', async () => {
+    const { url } = start();
+    await until('readiness', async () => ((await status(url, '/readyz')) === 200 ? true : undefined));
+    writeFileSync(join(dir, 'manifests/broken.yaml'), 'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: broken}\nspec: {name: x, tiles: [], treshold: 1}\n');
+    await until('not ready on invalid manifests', async () => ((await status(url, '/readyz')) === 503 ? true : undefined));
+    expect(output).toMatch(/"msg":"invalid manifest"/);
+    expect((await dashboards()).map((d) => d.name)).toEqual(['Checkout service']);
+    rmSync(join(dir, 'manifests/broken.yaml'));
+    await until('ready again', async () => ((await status(url, '/readyz')) === 200 ? true : undefined));
+  });
+
+  it('survives the API failing and recovers when it comes back', async () => {
+    sandbox.faults.set({ error5xx: 1 });
+    const { url } = start();
+    await until('a failed run', () => (/"result":"failure"/.test(output) ? true : undefined));
+    expect(await status(url, '/livez')).toBe(200);
+    expect(await status(url, '/readyz')).toBe(503);
+    sandbox.faults.clear();
+    await until('recovery by back-off retry', async () => ((await status(url, '/readyz')) === 200 ? true : undefined));
+    expect((await dashboards()).map((d) => d.name)).toEqual(['Checkout service']);
+  });
+});
