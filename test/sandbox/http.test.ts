@@ -51,6 +51,9 @@ describe('sandbox HTTP server', () => {
     expect(await res.text()).toBe('Unauthorized');
     const lower = await fetch(`${h.url}/api/v2/dashboards`, { headers: { authorization: `bearer ${h.credentials.apiKey}` } });
     expect(lower.status).toBe(401);
+    const unknown = await client(h).self('/nothing-here', { token: 'wrong' });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('Cannot GET /api/v2/nothing-here');
   });
 
   it('keeps the two variants apart: a hosted dashboard is not in the self-hosted list', async () => {

@@ -53,11 +53,15 @@ export function bearerToken(header: string | undefined): string | undefined {
   return i < 0 ? undefined : header.slice(i + 'Bearer '.length);
 }
 
+const KNOWN_PREFIXES: ReadonlySet<string> = new Set(['dashboards', 'alerts', 'sources', 'webhooks', 'saved-searches', 'connections', 'charts', 'search', 'team']);
+
 export function handleSelfHosted(req: Incoming, domains: Domains, creds: Credentials, limiter: FixedWindowLimiter): Reply {
   if (req.invalidJson) return json(400, { message: 'Invalid JSON payload' });
   const token = bearerToken(req.authorization);
   const sub = req.path.slice('/api/v2'.length);
   if (sub === '' || sub === '/') return token !== undefined && same(token, creds.apiKey) ? json(200, { version: 'v2', user: { email: 'sandbox@localhost' } }) : text(401, 'Unauthorized');
+  // Unknown prefixes fall through Express's v2 router: 404 page, no limit, no auth (selfhosted-api §1.0).
+  if (!KNOWN_PREFIXES.has(sub.split('/')[1] ?? '')) return cannot(req.method, req.path);
   let headers: Record<string, string> = {};
   if (limiter.enabled) {
     const decision = limiter.hit(token ?? req.ip);
