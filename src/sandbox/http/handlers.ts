@@ -8,7 +8,7 @@ import type { ObservabilityDomain, PageQuery } from '../domain/contract.js';
 import type { KeysDomain, PipesDomain } from '../domain/hosted-contract.js';
 import { matchObservability } from './observability-routes.js';
 import type { FixedWindowLimiter, LimitDecision } from './rate-limit.js';
-import { cannot, hostedError, json, resultReply, text, type Reply } from './respond.js';
+import { cannot, hosted429, hostedError, json, resultReply, text, type Reply } from './respond.js';
 
 export interface Credentials {
   apiKey: string;
@@ -53,22 +53,31 @@ export function bearerToken(header: string | undefined): string | undefined {
   return i < 0 ? undefined : header.slice(i + 'Bearer '.length);
 }
 
+const KNOWN_PREFIXES: ReadonlySet<string> = new Set(['dashboards', 'alerts', 'sources', 'webhooks', 'saved-searches', 'connections', 'charts', 'search', 'team']);
+
 export function handleSelfHosted(req: Incoming, domains: Domains, creds: Credentials, limiter: FixedWindowLimiter): Reply {
   if (req.invalidJson) return json(400, { message: 'Invalid JSON payload' });
   const token = bearerToken(req.authorization);
   const sub = req.path.slice('/api/v2'.length);
   if (sub === '' || sub === '/') return token !== undefined && same(token, creds.apiKey) ? json(200, { version: 'v2', user: { email: 'sandbox@localhost' } }) : text(401, 'Unauthorized');
+  // Unknown prefixes fall through Express's v2 router: 404 page, no limit, no auth (selfhosted-api §1.0).
+  if (!KNOWN_PREFIXES.has(sub.split('/')[1] ?? '')) return cannot(req.method, req.path);
   let headers: Record<string, string> = {};
   if (limiter.enabled) {
     const decision = limiter.hit(token ?? req.ip);
     headers = limitHeaders(decision);
     if (!decision.allowed) return text(429, 'Too many requests, please try again later.', 'text/html; charset=utf-8', { ...headers, 'retry-after': String(decision.resetSeconds) });
   }
-  if (token === undefined || !same(token, creds.apiKey)) return text(401, 'Unauthorized');
+  if (token === undefined || !same(token, creds.apiKey)) return text(401, 'Unauthorized', undefined, headers);
   const match = matchObservability(req.method, sub);
-  if (!match) return cannot(req.method, req.path);
+  if (!match) return withHeaders(cannot(req.method, req.path), headers);
   const outcome = match.route.handle({ domain: domains.selfHosted, params: match.params, query: req.query, body: req.body, caller: 'self-hosted' });
   const reply = resultReply('self-hosted', outcome.result, outcome);
+  reply.headers = { ...headers, ...reply.headers };
+  return reply;
+}
+
+function withHeaders(reply: Reply, headers: Record<string, string>): Reply {
   reply.headers = { ...headers, ...reply.headers };
   return reply;
 }
@@ -89,7 +98,7 @@ export function handleHosted(req: Incoming, domains: Domains, creds: Credentials
   if (limiter.enabled) {
     const decision = limiter.hit(auth?.keyId ?? req.ip);
     if (!decision.allowed) {
-      return hostedError(429, 'Rate limit exceeded', { 'retry-after': String(decision.resetSeconds), 'x-ratelimit-reset': String(decision.resetSeconds) });
+      return hosted429(decision.resetSeconds);
     }
   }
   const authorized = auth !== undefined && (domains.keys ? domains.keys.authenticate(auth.keyId, auth.secret) : same(auth.keyId, creds.keyId) && same(auth.secret, creds.keySecret));

@@ -58,7 +58,16 @@ export function matchObservability(method: string, path: string): { route: Route
   for (const route of OBSERVABILITY_ROUTES) {
     if (route.method !== method) continue;
     const m = route.pattern.exec(path);
-    if (m) return { route, params: m.slice(1).map((s) => decodeURIComponent(s)) };
+    if (m) return { route, params: m.slice(1).map(decodeSegment) };
   }
   return null;
+}
+
+/** A path parameter, decoded; a malformed escape stays as sent (the domain then answers 400/404). */
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }

@@ -19,7 +19,6 @@ const HOSTED_PREFIX: Record<number, string> = {
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   424: 'FAILED_DEPENDENCY',
-  429: 'TOO_MANY_REQUESTS',
   500: 'INTERNAL_SERVER_ERROR',
   501: 'NOT_IMPLEMENTED',
   503: 'SERVICE_UNAVAILABLE',
@@ -31,6 +30,12 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 
 export function text(status: number, body: string, type = 'text/plain; charset=utf-8', headers: Record<string, string> = {}): Reply {
   return { status, headers: { 'content-type': type, ...headers }, body };
+}
+
+/** The hosted 429 (hosted-api §5: `{"status":429,"error":"Rate limit exceeded"}`, no code prefix). */
+export function hosted429(resetSeconds: number): Reply {
+  const s = String(resetSeconds);
+  return json(429, { status: 429, error: 'Rate limit exceeded', requestId: randomUUID() }, { 'retry-after': s, 'x-ratelimit-reset': s });
 }
 
 export function hostedError(status: number, message: string, headers: Record<string, string> = {}): Reply {

@@ -5,7 +5,7 @@ import type { Faults } from './faults.js';
 import { handleHosted, handleSelfHosted, type Credentials, type Domains, type Incoming } from './handlers.js';
 import type { Persistence } from './persistence.js';
 import type { FixedWindowLimiter } from './rate-limit.js';
-import { hostedError, json, text, write, type Reply, type Variant } from './respond.js';
+import { hosted429, hostedError, json, text, write, type Reply, type Variant } from './respond.js';
 
 export interface LoggedRequest {
   method: string;
@@ -30,7 +30,12 @@ const PIPES_PATH = /^\/v1\/organizations\/[^/]+\/services\/[^/]+\/(pipes|clickpi
 
 export function createSandboxServer(parts: ServerParts): Server {
   return createServer((req, res) => {
-    void handle(req, res, parts);
+    handle(req, res, parts).catch((err: unknown) => {
+      // A bug must not take the sandbox down: answer 500 in the variant's shape when still possible.
+      const hosted = (req.url ?? '').startsWith('/v1/');
+      if (res.headersSent || req.socket.destroyed) return;
+      write(res, hosted ? hostedError(500, err instanceof Error ? err.message : String(err)) : json(500, { message: 'Something went wrong :(' }));
+    });
   });
 }
 
@@ -81,8 +86,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
 function faultReply(fault: string, variant: Variant): Reply | null {
   if (fault === 'burst429') {
     return variant === 'hosted'
-      ? hostedError(429, 'Rate limit exceeded', { 'retry-after': '1', 'x-ratelimit-reset': '1' })
-      : text(429, 'Too many requests, please try again later.', 'text/html; charset=utf-8', { 'retry-after': '1', 'ratelimit-remaining': '0', 'ratelimit-reset': '1' });
+      ? hosted429(1)
+      : text(429, 'Too many requests, please try again later.', 'text/html; charset=utf-8', { 'retry-after': '1', 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '1' });
   }
   if (fault === 'error5xx') return variant === 'hosted' ? hostedError(503, 'Service temporarily unavailable') : json(503, { message: 'Service Unavailable' });
   if (fault === 'idle424') return hostedError(424, 'ClickPipe creation is allowed only when the ClickHouse service is running. Current state: idle');
