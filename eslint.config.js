@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.obsync/**', 'bench/results*'] },
+  { ignores: ['dist/**', 'dist-bench/**', '**/.obsync/**', 'node_modules/**', 'coverage/**', '.obsync/**', 'bench/results*'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
