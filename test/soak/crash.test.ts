@@ -32,7 +32,7 @@ spec: {dashboard: crash-${i}, tile: lat, threshold: 100, thresholdType: above, i
 }
 
 describe('crash during apply', () => {
-  it('converges after SIGKILLs at several points, with no duplicates and full ownership', async () => {
+  it('converges after SIGKILLs at several points, with no duplicates and full ownership', { timeout: 180_000 }, async () => {
     assertBuilt();
     const sandbox = await startSandbox({ port: 0, rateLimit: 'off', faults: { latencyMs: 15 } });
     const dir = mkdtempSync(join(tmpdir(), 'obsync-crash-'));
@@ -44,9 +44,11 @@ describe('crash during apply', () => {
       );
       for (const killAfterMs of [400, 700, 1000]) {
         const child = spawnCli(['apply', '--auto-approve', '--concurrency', '4'], { cwd: dir });
+        // Created before the kill: the run may already have finished (nothing left to do).
+        const exited = new Promise((r) => child.once('exit', r));
         await new Promise((r) => setTimeout(r, killAfterMs));
         child.kill('SIGKILL');
-        await new Promise((r) => child.once('exit', r));
+        await exited;
       }
       const writesBefore = sandbox.requests().filter((r) => r.method === 'POST').length;
       expect(writesBefore).toBeGreaterThan(0);
