@@ -19,7 +19,7 @@ type Partial = Omit<StepResult, 'durationMs' | 'address' | 'action'>;
 export async function executeStep(step: PlanStep, ctx: ApplyContext, backupFolderTime: Date): Promise<Partial> {
   const def: KindDefinition<unknown, Live> | undefined = ctx.definitions.get(step.kind);
   if (!def) throw new InvariantError(`no definition for kind ${step.kind}`);
-  if (step.action === 'delete') return deleteStep(step, ctx, backupFolderTime);
+  if (step.action === 'delete') return deleteStep(step, def, ctx, backupFolderTime);
   const res = ctx.desired.get(step.address);
   if (!res) throw new InvariantError(`${step.address} is not among the desired objects`);
   switch (step.action) {
@@ -28,7 +28,7 @@ export async function executeStep(step: PlanStep, ctx: ApplyContext, backupFolde
     case 'create':
       return createStep(step, def, res, ctx);
     case 'update':
-      return step.kind === 'Pipe' ? pipeUpdateStep(step, def, res, ctx) : updateStep(step, def, res, ctx);
+      return step.pipe ? pipeUpdateStep(step, def, res, ctx) : updateStep(step, def, res, ctx);
   }
 }
 
@@ -101,9 +101,9 @@ async function pipeUpdateStep(step: PlanStep, def: KindDefinition<unknown, Live>
   return recordWritten(def, res, live, ctx, {});
 }
 
-async function deleteStep(step: PlanStep, ctx: ApplyContext, backupTime: Date): Promise<Partial> {
+async function deleteStep(step: PlanStep, def: KindDefinition<unknown, Live>, ctx: ApplyContext, backupTime: Date): Promise<Partial> {
   if (!step.id) throw new InvariantError(`${step.address}: delete without an id`);
-  const live = (step.kind === 'Dashboard' ? ctx.live.dashboards : ctx.live.alerts).find((o) => o.id === step.id);
+  const live = def.liveObjects(ctx.live)?.find((o) => o.id === step.id);
   const backup = await writeBackup(ctx.backupDir, ctx.inventory.target, step, live ?? null, backupTime);
   await crud(step, ctx).delete(step.id, signalOpt(ctx));
   await ctx.inventory.remove(step.address);
@@ -112,7 +112,8 @@ async function deleteStep(step: PlanStep, ctx: ApplyContext, backupTime: Date): 
 
 async function noopStep(step: PlanStep, def: KindDefinition<unknown, Live>, res: DesiredResource, ctx: ApplyContext): Promise<Partial> {
   const entry = ctx.inventory.get(step.address);
-  const tiles = step.kind === 'Dashboard' ? Object.fromEntries(ctx.lookups.tileIds.get(step.address) ?? []) : undefined;
+  const known = ctx.lookups.tileIds.get(step.address);
+  const tiles = known ? Object.fromEntries(known) : undefined;
   const wanted = entryFor(res, ctx, {
     id: step.id ?? null,
     status: 'owned',

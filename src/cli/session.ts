@@ -10,11 +10,13 @@ import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import type { InventoryStore } from '../core/inventory.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
-import type { SensitivePaths } from '../engine/secrets.js';
 import { openFileInventory } from '../inventory/file-store.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import type { CliIO } from './io.js';
-import { connectTarget, loadDesiredState, readConfig, SENSITIVE_PATHS, type Connection } from './wiring.js';
+import { makePlan, type Planned } from '../engine/run.js';
+import { githubAnnotation } from './commands/validate.js';
+import type { RunOptions } from './run-options.js';
+import { connectTarget, loadDesiredState, readConfig, type Connection } from './wiring.js';
 
 export interface SessionOptions {
   paths: readonly string[];
@@ -33,7 +35,6 @@ export interface Session {
   inventory: InventoryStore;
   desired: DesiredResource[];
   diagnostics: Diagnostic[];
-  sensitive: SensitivePaths;
   manifestPaths: string[];
   configPath?: string;
   stateDir: string;
@@ -61,15 +62,32 @@ export function findConfig(io: CliIO, paths: readonly string[], flag: string | u
   return existsSync(here) ? here : undefined;
 }
 
+/** Logs go to stderr: pretty on a terminal, JSON lines otherwise; OBSYNC_LOG_LEVEL wins over the command's default. */
+function cliLogger(io: CliIO, level: string): Logger {
+  return createLogger({ format: io.stderr.isTTY ? 'pretty' : 'json', level: io.env.OBSYNC_LOG_LEVEL ?? level });
+}
+
+/** A plan of the session's manifests against its target, with the run flags over obsync.yaml's defaults. */
+export function planSession(session: Session, opts: RunOptions, prune: boolean = opts.prune ?? session.defaults.prune): Promise<Planned> {
+  return makePlan({
+    port: session.port,
+    inventory: session.inventory,
+    desired: session.desired,
+    selection: opts.selection,
+    prune,
+    maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
+  });
+}
+
 export async function openConnection(io: CliIO, opts: { config?: string | undefined; target?: string | undefined }): Promise<Connection> {
   const configPath = findConfig(io, [], opts.config);
   const config = configPath ? readConfig(configPath, io.env) : undefined;
-  const logger = createLogger({ format: io.stderr.isTTY ? 'pretty' : 'json', level: io.env.OBSYNC_LOG_LEVEL ?? 'warn' });
+  const logger = cliLogger(io, 'warn');
   return connectTarget({ config, name: opts.target, env: io.env, baseDir: configPath ? dirname(configPath) : io.cwd, logger, announce: (line) => io.stderr.write(`${line}\n`) });
 }
 
 export async function openSession(io: CliIO, opts: SessionOptions): Promise<Session> {
-  const logger = createLogger({ format: io.stderr.isTTY ? 'pretty' : 'json', level: io.env.OBSYNC_LOG_LEVEL ?? opts.logLevel ?? 'warn' });
+  const logger = cliLogger(io, opts.logLevel ?? 'warn');
   const configPath = findConfig(io, opts.paths, opts.config);
   const config = configPath ? readConfig(configPath, io.env) : undefined;
   const baseDir = configPath ? dirname(configPath) : io.cwd;
@@ -89,7 +107,6 @@ export async function openSession(io: CliIO, opts: SessionOptions): Promise<Sess
     inventory,
     desired,
     diagnostics,
-    sensitive: SENSITIVE_PATHS,
     manifestPaths,
     ...(configPath ? { configPath } : {}),
     stateDir,
@@ -126,7 +143,7 @@ function manifestPathsFor(io: CliIO, given: readonly string[], configPath: strin
 /** Prints load diagnostics to stderr; true when any is an error (nothing may be written). */
 export function printDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[], format: 'text' | 'github'): boolean {
   for (const d of diagnostics) {
-    if (format === 'github' && d.file) io.stdout.write(`::${d.severity === 'error' ? 'error' : 'warning'} file=${d.file},line=${d.line ?? 1},col=${d.col ?? 1}::${d.message}\n`);
+    if (format === 'github') io.stdout.write(`${githubAnnotation(d)}\n`);
     else io.stderr.write(`${formatDiagnostic(d)}\n`);
   }
   return hasErrors(diagnostics);

@@ -11,14 +11,10 @@ import { VARIANT_RATE_LIMITS, DEFAULT_PATHS, type Target } from '../core/target.
 import { loadConfig } from '../config/load.js';
 import type { ObsyncConfig } from '../config/schema.js';
 import { resolveTarget, type EmbeddedTarget } from '../config/targets.js';
-import type { SensitivePaths } from '../engine/secrets.js';
-import { SENSITIVE_PATHS as KIND_SENSITIVE_PATHS } from '../kinds/sensitive-paths.js';
 import type { Logger } from '../log/logger.js';
 import { loadManifests } from '../manifests/load.js';
 import { createServicePort } from '../remote/index.js';
 import { startSandbox } from '../sandbox/index.js';
-
-export const SENSITIVE_PATHS: SensitivePaths = KIND_SENSITIVE_PATHS;
 
 export function readConfig(path: string, env: Readonly<Record<string, string | undefined>>): ObsyncConfig {
   const loaded = loadConfig(path, env);

@@ -23,7 +23,8 @@ import { startWatcher, type ManifestWatcher } from './watch.js';
 export interface DaemonDeps {
   port: ServicePort;
   inventory: InventoryStore;
-  sensitive: SensitivePaths;
+  /** Defaults to the marks in the kinds' schemas. */
+  sensitive?: SensitivePaths;
   backupDir: string;
   /** Re-reads the manifests (called at each run). */
   loadDesired(): { desired: DesiredResource[]; diagnostics: Diagnostic[] };
@@ -152,7 +153,7 @@ export class Daemon {
         port,
         inventory: this.deps.inventory,
         desired: current,
-        sensitive: this.deps.sensitive,
+        ...(this.deps.sensitive ? { sensitive: this.deps.sensitive } : {}),
         selection: this.opts.selection,
         prune: this.opts.prune,
         maxDeletes: this.opts.maxDeletes,

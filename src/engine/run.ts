@@ -10,6 +10,7 @@ import type { DesiredResource } from '../core/resource.js';
 import { applyPlan } from '../applier/apply.js';
 import type { ApplyReport, StepResult } from '../applier/context.js';
 import { DEFINITIONS_BY_KIND, KIND_DEFINITIONS } from '../kinds/definitions.js';
+import { SENSITIVE_PATHS } from '../kinds/sensitive-paths.js';
 import type { Lookups } from '../kinds/kind.js';
 import { buildLookups } from '../planner/lookups.js';
 import { planWithLookups } from '../planner/plan.js';
@@ -22,7 +23,8 @@ export interface PlanRequest {
   port: ServicePort;
   inventory: InventoryStore;
   desired: readonly DesiredResource[];
-  sensitive: SensitivePaths;
+  /** Defaults to the marks in the kinds' schemas. */
+  sensitive?: SensitivePaths;
   selection: Selection;
   prune: boolean;
   maxDeletes: number;
@@ -45,7 +47,7 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
   const live = await readLive(req.port, { pipes: wantsPipes, ...(req.signal ? { signal: req.signal } : {}) });
   const entries = req.inventory.entries();
   const pending = resolvePending(entries, live, DEFINITIONS_BY_KIND, buildLookups(live, req.desired));
-  const secrets = extractSecrets(req.desired, req.sensitive, req.inventory);
+  const secrets = extractSecrets(req.desired, req.sensitive ?? SENSITIVE_PATHS, req.inventory);
   const selected = selectedAddresses(req.desired, req.selection);
   const { plan, lookups } = planWithLookups({
     target: req.port.target,

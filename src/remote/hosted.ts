@@ -3,7 +3,7 @@
  * `.../{pipes}/...`, `/v1/organizations/{org}/keys`; HTTP Basic; `{status, requestId, result}`
  * envelopes; updates by PUT.
  */
-import * as z from 'zod';
+import type * as z from 'zod';
 import type { CallOptions, CrudPort, DashboardsPort, KeyCreateRequest, KeysPort, PipesPort, PipeStateCommand } from '../core/ports.js';
 import {
   wireAlert,
@@ -107,5 +107,3 @@ async function waitUntilSettled(api: Api, path: string, opts?: CallOptions & { t
   }
 }
 
-export const keyCreatedSchema = wireKeyCreated;
-export const apiKeySchema = z.array(wireApiKey);

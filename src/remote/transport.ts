@@ -63,7 +63,7 @@ export class Transport {
     let throttled = 0;
     for (;;) {
       try {
-        const res = await this.#once(init, idempotent);
+        const res = await this.#once(init);
         if (res.status === 429 && throttled < MAX_429_RETRIES) {
           throttled += 1;
           this.stats.throttled += 1;
@@ -100,7 +100,7 @@ export class Transport {
     await defaultSleep(Math.floor(Math.random() * cap), signal);
   }
 
-  async #once(init: RequestInit, idempotent: boolean): Promise<Response> {
+  async #once(init: RequestInit): Promise<Response> {
     await this.#pacer.acquire(init.signal);
     this.stats.requests += 1;
     if (init.method !== 'GET') this.stats.writes += 1;
@@ -123,7 +123,7 @@ export class Transport {
       this.opts.onResponse?.(init.method, 0);
       if (init.signal?.aborted) throw init.signal.reason instanceof Error ? init.signal.reason : new Error('aborted');
       const code = (err as { code?: string }).code ?? (deadline.aborted ? 'TIMEOUT' : 'UNKNOWN');
-      throw new RetryableNetworkError(init.method, init.path, code, NOT_SENT.has(code) || idempotent, err);
+      throw new RetryableNetworkError(init.method, init.path, code, err);
     }
   }
 
@@ -142,8 +142,6 @@ class RetryableNetworkError extends Error {
     readonly method: string,
     readonly path: string,
     readonly code: string,
-    /** The request surely did not reach the server, or repeating it is harmless. */
-    readonly safe: boolean,
     cause: unknown,
   ) {
     super(`${method} ${path}: ${code}`, { cause });

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
 import type { Plan } from '../../core/plan.js';
 import type { ApplyReport, StepResult } from '../../applier/context.js';
-import { applyPlanned, makePlan } from '../../engine/run.js';
+import { applyPlanned } from '../../engine/run.js';
 import { checkSavedPlan } from '../../engine/saved-plan.js';
 import { parsePlanDocument, type PlanDocument } from '../../render/plan-json.js';
 import { renderPlanText } from '../../render/plan-text.js';
@@ -12,7 +12,7 @@ import { makeStyle } from '../../render/style.js';
 import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
 import type { CommandRegistrar } from '../program.js';
 import { commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
-import { openSession, printDiagnostics } from '../session.js';
+import { openSession, planSession, printDiagnostics } from '../session.js';
 
 interface ApplyFlags extends RawRunOptions {
   autoApprove?: boolean;
@@ -42,15 +42,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     });
     try {
       if (printDiagnostics(io, session.diagnostics, 'text')) throw new ExitRequest(1);
-      const planned = await makePlan({
-        port: session.port,
-        inventory: session.inventory,
-        desired: session.desired,
-        sensitive: session.sensitive,
-        selection: opts.selection,
-        prune: saved ? saved.prune.requested : (opts.prune ?? session.defaults.prune),
-        maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
-      });
+      // A saved plan is applied with the prune decision it was made with.
+      const planned = await planSession(session, opts, saved?.prune.requested);
       const check = saved ? checkSavedPlan(saved, planned.plan) : null;
       const plan: Plan = check ? check.plan : planned.plan;
       const color = colorEnabled(io, 'stdout', flags.color);

@@ -2,14 +2,14 @@
 import { writeFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { summarize } from '../../core/plan.js';
-import { makePlan } from '../../engine/run.js';
 import { renderPlanJson, type PlanDocument } from '../../render/plan-json.js';
 import { renderPlanMarkdown } from '../../render/plan-markdown.js';
 import { renderPlanText } from '../../render/plan-text.js';
 import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
 import { VERSION, type CommandRegistrar } from '../program.js';
 import { commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
-import { openSession, printDiagnostics } from '../session.js';
+import { githubAnnotation } from './validate.js';
+import { openSession, planSession, printDiagnostics } from '../session.js';
 
 interface PlanFlags extends RawRunOptions {
   out?: string;
@@ -30,15 +30,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: false, command: 'plan' });
     try {
       if (printDiagnostics(io, session.diagnostics, flags.output === 'github' ? 'github' : 'text')) throw new ExitRequest(1);
-      const planned = await makePlan({
-        port: session.port,
-        inventory: session.inventory,
-        desired: session.desired,
-        sensitive: session.sensitive,
-        selection: opts.selection,
-        prune: opts.prune ?? session.defaults.prune,
-        maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
-      });
+      const planned = await planSession(session, opts);
       const plan = planned.plan;
       const doc: PlanDocument = {
         ...plan,
@@ -52,7 +44,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       if (flags.output === 'json') io.stdout.write(renderPlanJson(doc));
       else if (flags.output === 'markdown') io.stdout.write(renderPlanMarkdown(plan));
       else io.stdout.write(renderPlanText(plan, { color: colorEnabled(io, 'stdout', flags.color) }));
-      if (flags.output === 'github') for (const d of plan.diagnostics) if (d.file) io.stdout.write(`::error file=${d.file},line=${d.line ?? 1},col=${d.col ?? 1}::${d.message}\n`);
+      if (flags.output === 'github') for (const d of plan.diagnostics) io.stdout.write(`${githubAnnotation(d)}\n`);
       if (plan.errored) throw new ExitRequest(1);
       const changed = plan.summary.create + plan.summary.update + plan.summary.delete > 0;
       if (flags.detailedExitcode && changed) throw new ExitRequest(2);

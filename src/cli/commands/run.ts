@@ -59,7 +59,6 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       {
         port: session.port,
         inventory: session.inventory,
-        sensitive: session.sensitive,
         backupDir: session.backupDir,
         loadDesired: () => session.reload(),
         watchPaths: session.manifestPaths,

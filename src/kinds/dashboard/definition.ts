@@ -9,7 +9,8 @@ import type { Json, JsonObject, WireAlert, WireDashboard } from '../../core/wire
 import type { Canonical, KindDefinition, Lookups } from '../kind.js';
 import { canonicalDashboardFields, canonicalTileConfig } from './canonical.js';
 import type { DashboardSpecView, FilterSpecView } from './model.js';
-import { configToApi, configToTokens, definedOnly, liveConfigToTokens } from './references.js';
+import { definedOnly } from '../defined.js';
+import { configToApi, configToTokens, liveConfigToTokens } from './references.js';
 import { isAlertable, pairTiles, tileIdsFromResponse, type TilePairing } from './tiles.js';
 
 type Res = DesiredResource<DashboardSpecView>;

@@ -4,18 +4,12 @@
  * comparable form (tokens: the name when unambiguous, else `{id}`), for desired and live alike.
  */
 import type { Json } from '../../core/wire.js';
+import { definedOnly } from '../defined.js';
 import type { Lookups } from '../kind.js';
 import { resolveRef, tokenForId, tokenJson, type NameOrId } from '../refs.js';
 
 type Obj = { [k: string]: Json };
 type SpecObj = { [k: string]: Json | NameOrId | undefined };
-
-/** Copies a spec object without undefined members (zod may leave optional keys undefined). */
-export function definedOnly(value: SpecObj): Obj {
-  const out: Obj = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
-  return out;
-}
 
 function isNameOrId(v: unknown): v is NameOrId {
   return typeof v === 'string' || (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { id?: unknown }).id === 'string');

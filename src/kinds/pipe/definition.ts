@@ -6,6 +6,7 @@
  */
 import type { PipeCalls } from '../../core/plan.js';
 import type { Json, JsonObject, WirePipe } from '../../core/wire.js';
+import { definedOnly } from '../defined.js';
 import type { Canonical, KindDefinition } from '../kind.js';
 import type { PipeSourceKind, PipeSpecView } from './model.js';
 import { parseCount, parseGigabytes, parseMillicores } from './quantity.js';
@@ -53,21 +54,15 @@ export const pipeDefinition: KindDefinition<PipeSpecView, WirePipe> = {
   },
 };
 
-function defined(record: Record<string, Json | undefined> | undefined): Obj {
-  const out: Obj = {};
-  for (const [k, v] of Object.entries(record ?? {})) if (v !== undefined) out[k] = v;
-  return out;
-}
-
 function desiredCanonical(spec: PipeSpecView, fingerprints: Record<string, string>): Obj {
   const out: Obj = {};
   if (spec.id !== undefined && spec.name !== undefined) out.name = spec.name;
   if (spec.state) out.state = spec.state;
-  if (spec.settings) out.settings = defined(spec.settings);
-  if (spec.scaling) out.scaling = defined(spec.scaling);
+  if (spec.settings) out.settings = definedOnly(spec.settings);
+  if (spec.scaling) out.scaling = definedOnly(spec.scaling);
   if (spec.source) {
     const source: Obj = {};
-    for (const [kind, members] of Object.entries(spec.source)) if (members) source[kind] = defined(members);
+    for (const [kind, members] of Object.entries(spec.source)) if (members) source[kind] = definedOnly(members);
     out.source = source;
   }
   if (spec.destination) out.destination = { columns: spec.destination.columns };
@@ -80,8 +75,8 @@ function liveCanonical(spec: PipeSpecView, live: WirePipe, secrets: Record<strin
   const out: Obj = {};
   if (spec.id !== undefined && spec.name !== undefined) out.name = live.name;
   if (spec.state) out.state = stateOf(live.state);
-  if (spec.settings) out.settings = Object.fromEntries(Object.keys(defined(spec.settings)).map((k) => [k, live.settings?.[k] ?? null]));
-  if (spec.scaling) out.scaling = Object.fromEntries(Object.keys(defined(spec.scaling)).map((k) => [k, liveScaling(live, k)]));
+  if (spec.settings) out.settings = Object.fromEntries(Object.keys(definedOnly(spec.settings)).map((k) => [k, live.settings?.[k] ?? null]));
+  if (spec.scaling) out.scaling = Object.fromEntries(Object.keys(definedOnly(spec.scaling)).map((k) => [k, liveScaling(live, k)]));
   if (spec.source) {
     const source: Obj = {};
     for (const [kind, members] of Object.entries(spec.source)) {
@@ -89,7 +84,7 @@ function liveCanonical(spec: PipeSpecView, live: WirePipe, secrets: Record<strin
       const liveMembers = live.source[kind];
       const liveObj = typeof liveMembers === 'object' && liveMembers !== null && !Array.isArray(liveMembers) ? liveMembers : {};
       source[kind] = Object.fromEntries(
-        Object.keys(defined(members)).map((m) => {
+        Object.keys(definedOnly(members)).map((m) => {
           const fp = secrets[`source.${kind}.${m}`];
           return [m, fp !== undefined ? { $sensitive: fp } : (liveObj[m] ?? null)];
         }),

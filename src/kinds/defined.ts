@@ -1,0 +1,8 @@
+/** Schema outputs may carry optional keys set to undefined; comparable forms and payloads must not. */
+import type { Json, JsonObject } from '../core/wire.js';
+
+export function definedOnly(value: { readonly [k: string]: Json | undefined } | undefined): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(value ?? {})) if (v !== undefined) out[k] = v;
+  return out;
+}
