@@ -14,7 +14,7 @@ export interface ApplyContext {
   lookups: Lookups;
   live: LiveState;
   desired: ReadonlyMap<Address, DesiredResource>;
-  specHashes: ReadonlyMap<Address, string>;
+  specHashes: Pick<ReadonlyMap<Address, string>, 'get'>;
   fingerprints: ReadonlyMap<Address, Record<string, string>>;
   /** Sensitive values by fingerprint, per address (from the manifests). */
   secretValues: ReadonlyMap<Address, ReadonlyMap<string, Json>>;

@@ -9,8 +9,8 @@ export interface LiveState {
   sources: WireSource[];
   webhooks: WireWebhook[];
   savedSearches: WireSavedSearch[];
-  /** Version (hash) of each live object by server id, computed by the engine. */
-  versions: Map<string, string>;
+  /** Version (hash) of a live object by server id, computed by the engine on first ask (only changing steps record one). */
+  versionOf(id: string): string | undefined;
 }
 
 export interface Named {

@@ -17,12 +17,15 @@ export interface DesiredSecrets {
   fingerprints: Map<Address, Record<string, string>>;
   /** Per address: fingerprint → value (never printed, never saved). */
   values: Map<Address, Map<string, Json>>;
-  /** Per address: hash of the spec with secrets replaced by fingerprints. */
-  specHashes: Map<Address, string>;
+  /** Per address: hash of the spec with secrets replaced by fingerprints (computed on first ask). */
+  specHashes: SpecHashes;
 }
 
+export type SpecHashes = Pick<ReadonlyMap<Address, string>, 'get'>;
+
 export function extractSecrets(desired: readonly DesiredResource[], paths: SensitivePaths, inventory: Pick<InventoryStore, 'fingerprint'>): DesiredSecrets {
-  const out: DesiredSecrets = { fingerprints: new Map(), values: new Map(), specHashes: new Map() };
+  const hashable = new Map<Address, Json>();
+  const out: DesiredSecrets = { fingerprints: new Map(), values: new Map(), specHashes: lazySpecHashes(hashable, inventory) };
   for (const res of desired) {
     const found: { path: string; value: Json }[] = [];
     for (const pattern of paths.get(res.kind) ?? []) collect(res.spec as Json, pattern, [], found);
@@ -39,9 +42,25 @@ export function extractSecrets(desired: readonly DesiredResource[], paths: Sensi
       out.fingerprints.set(res.address, fps);
       out.values.set(res.address, values);
     }
-    out.specHashes.set(res.address, inventory.fingerprint(stableJson({ labels: res.labels, spec: masked })));
+    hashable.set(res.address, { labels: res.labels, spec: masked });
   }
   return out;
+}
+
+/** A plan needs the hash of changed objects only; an apply records every one. */
+function lazySpecHashes(hashable: ReadonlyMap<Address, Json>, inventory: Pick<InventoryStore, 'fingerprint'>): SpecHashes {
+  const hashes = new Map<Address, string>();
+  return {
+    get(address) {
+      const known = hashes.get(address);
+      if (known !== undefined) return known;
+      const value = hashable.get(address);
+      if (value === undefined) return undefined;
+      const hash = inventory.fingerprint(stableJson(value));
+      hashes.set(address, hash);
+      return hash;
+    },
+  };
 }
 
 function collect(value: Json | undefined, pattern: readonly string[], at: string[], found: { path: string; value: Json }[]): void {

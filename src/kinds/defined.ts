@@ -3,6 +3,9 @@ import type { Json, JsonObject } from '../core/wire.js';
 
 export function definedOnly(value: { readonly [k: string]: Json | undefined } | undefined): JsonObject {
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(value ?? {})) if (v !== undefined) out[k] = v;
+  for (const k in value) {
+    const v = value[k];
+    if (v !== undefined) out[k] = v;
+  }
   return out;
 }

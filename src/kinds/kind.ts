@@ -45,7 +45,7 @@ export interface KindDefinition<Spec = unknown, Live extends { id: string } = { 
    * known yet (it names an object that does not exist yet), so nothing can be adopted.
    */
   desiredKey(res: DesiredResource<Spec>, lookups: Lookups): string | null;
-  /** Natural key(s) of a live object; pipes answer both their id and their name form. */
+  /** Natural key(s) of a live object; pipes answer both their id and their name form. Read once per plan, when the kind's turn comes: it may use the lookups of lower-ranked kinds only. */
   liveKey(live: Live, lookups: Lookups): string | readonly string[];
   /** Called once a desired object is paired with its live object (before canonical forms). */
   onMatched?(res: DesiredResource<Spec>, live: Live, ctx: MatchContext): void;

@@ -16,8 +16,10 @@ export function diffCanonical(before: Canonical, after: Canonical, path = ''): C
 }
 
 function walk(before: Canonical, after: Canonical, path: string, out: Change[]): void {
+  // Most of a plan is equal subtrees: leave them before building any path string.
+  if (sameJson(before, after)) return;
   if (isSensitive(before) || isSensitive(after)) {
-    if (!sameJson(before, after)) out.push(sensitiveChange(path, before, after));
+    out.push(sensitiveChange(path, before, after));
     return;
   }
   if (isPlainObject(before) && isPlainObject(after)) {
@@ -29,7 +31,6 @@ function walk(before: Canonical, after: Canonical, path: string, out: Change[]):
     before.forEach((item, i) => walk(item, after[i], `${path}[${i}]`, out));
     return;
   }
-  if (sameJson(before, after)) return;
   const change: Change = { path };
   if (before !== undefined) change.before = maskFingerprints(before);
   if (after !== undefined) change.after = maskFingerprints(after);
@@ -65,32 +66,46 @@ function joinKey(path: string, key: string): string {
   return `${path}[${key}]`;
 }
 
-/** Deep equality of JSON values, insensitive to object key order. */
+/** Deep equality of JSON values, insensitive to object key order. A key whose value is undefined counts as absent. */
 export function sameJson(a: Canonical, b: Canonical): boolean {
   if (a === b) return true;
-  if (a === undefined || b === undefined || a === null || b === null) return false;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
-  if (isPlainObject(a)) {
-    if (!isPlainObject(b)) return false;
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    return ka.every((k) => k in b && sameJson(a[k], b[k]));
+  if (a === undefined || b === undefined || a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
   }
-  return false;
+  if (Array.isArray(b)) return false;
+  let count = 0;
+  for (const key in a) {
+    const value = a[key];
+    if (value === undefined) continue;
+    count += 1;
+    if (!sameJson(value, b[key])) return false;
+  }
+  for (const key in b) if (b[key] !== undefined) count -= 1;
+  return count === 0;
 }
 
-/** Stable serialisation (sorted keys) for hashing and equality of whole objects. */
+/** Stable serialisation (sorted keys) for hashing and equality of whole objects. Hot: every live object and spec goes through it once per plan. */
 export function stableJson(value: Canonical): string {
   if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (isPlainObject(value)) {
-    return `{${Object.keys(value)
-      .sort()
-      .filter((k) => value[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`)
-      .join(',')}}`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + stableJson(value[i]);
+    return `${out}]`;
   }
-  return JSON.stringify(value);
+  const keys = Object.keys(value).sort();
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const item = value[key];
+    if (item === undefined) continue;
+    out += `${first ? '' : ','}${JSON.stringify(key)}:${stableJson(item)}`;
+    first = false;
+  }
+  return `${out}}`;
 }
 
 /** Reads the value at a path produced by `diffCanonical` (for non-convergence bookkeeping). */

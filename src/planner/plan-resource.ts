@@ -5,6 +5,7 @@ import type { DesiredResource } from '../core/resource.js';
 import type { Json } from '../core/wire.js';
 import type { KindDefinition, Lookups } from '../kinds/kind.js';
 import { diffCanonical, sameJson, valueAt } from './diff.js';
+import type { LiveIndexes } from './live-index.js';
 import { matchLive } from './match.js';
 import type { PlanInput } from './plan.js';
 
@@ -14,16 +15,17 @@ interface Args {
   entry: InventoryEntry | undefined;
   lookups: Lookups;
   input: PlanInput;
-  ownedElsewhere: ReadonlySet<string>;
+  indexes: LiveIndexes;
+  ownedIds: ReadonlySet<string>;
 }
 
 export type ResourceOutcome = { step: PlanStep } | { errors: string[]; code: string };
 
-export function planResource({ def, res, entry, lookups, input, ownedElsewhere }: Args): ResourceOutcome {
-  const liveObjects = def.liveObjects(input.live);
-  if (!liveObjects) return { errors: [`the target '${input.target}' (${input.variant}) cannot manage ${def.kind} objects`], code: 'capability' };
+export function planResource({ def, res, entry, lookups, input, indexes, ownedIds }: Args): ResourceOutcome {
+  const index = indexes.of(def);
+  if (!index) return { errors: [`the target '${input.target}' (${input.variant}) cannot manage ${def.kind} objects`], code: 'capability' };
   const fingerprints = input.fingerprints.get(res.address) ?? {};
-  const match = matchLive(def, res, entry, liveObjects, ownedElsewhere, lookups);
+  const match = matchLive(def, res, entry, index, ownedIds, lookups);
   const dependsOn = def.dependencies(res).filter((a) => lookups.desired.has(a));
   const base = { address: res.address, kind: res.kind, name: res.name, dependsOn };
 
@@ -50,15 +52,14 @@ export function planResource({ def, res, entry, lookups, input, ownedElsewhere }
   if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
   const current = def.canonicalLive(live, ctx, res);
   const { changes, ignored } = dropNonConvergent(diffCanonical(current, desired.value), desired.value, entry);
-  const liveVersion = input.live.versions.get(live.id);
   const common = {
     ...base,
     id: live.id,
     ...(match.kind === 'adopted' ? { adopt: true } : {}),
-    ...(liveVersion === undefined ? {} : { liveVersion }),
     ...(ignored.length > 0 ? { nonConvergent: ignored } : {}),
   };
   if (changes.length === 0) return { step: { ...common, action: 'noop', reason: 'unchanged', changes: [] } };
+  const liveVersion = input.live.versionOf(live.id);
 
   const calls = def.updateCalls(res, live, ctx, fingerprints, changes.map((c) => c.path));
   const notes = def.notes?.(res, live, input.live, lookups) ?? [];
@@ -66,6 +67,7 @@ export function planResource({ def, res, entry, lookups, input, ownedElsewhere }
   return {
     step: {
       ...common,
+      ...(liveVersion === undefined ? {} : { liveVersion }),
       action: 'update',
       reason: specUnchanged ? 'drifted' : 'spec-changed',
       changes,

@@ -7,6 +7,7 @@ import type { LiveState } from '../core/live.js';
 import { PLAN_FORMAT_VERSION, summarize, type Address, type Kind, type Plan, type PlanStep } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { KindDefinition, Lookups } from '../kinds/kind.js';
+import { LiveIndexes } from './live-index.js';
 import { buildLookups } from './lookups.js';
 import { matchLive } from './match.js';
 import { planResource } from './plan-resource.js';
@@ -24,7 +25,7 @@ export interface PlanInput {
   live: LiveState;
   inventory: readonly InventoryEntry[];
   /** Hash of each desired spec (engine-computed). */
-  specHashes: ReadonlyMap<Address, string>;
+  specHashes: Pick<ReadonlyMap<Address, string>, 'get'>;
   /** Fingerprints of each desired object's sensitive values, by path. */
   fingerprints: ReadonlyMap<Address, Record<string, string>>;
   definitions: readonly KindDefinition[];
@@ -46,17 +47,19 @@ export function planWithLookups(input: PlanInput): { plan: Plan; lookups: Lookup
   const diagnostics: Diagnostic[] = [];
   const failed = new Set<Address>();
   const steps: PlanStep[] = [];
+  const indexes = new LiveIndexes((def) => def.liveObjects(input.live), lookups);
+  const byKind = groupBy(input.desired, (r) => r.kind);
 
   for (const def of defs) {
-    const resources = input.desired.filter((r) => r.kind === def.kind).sort((a, b) => cmp(a.name, b.name));
-    const ownedElsewhere = ownedIds(input.inventory, def.kind);
+    const resources = [...(byKind.get(def.kind) ?? [])].sort((a, b) => cmp(a.name, b.name));
+    const owned = ownedIds(input.inventory, def.kind);
     for (const res of resources) {
       const entry = entries.get(res.address);
       if (input.selected && !input.selected.has(res.address)) {
         // Not planned in this run, but its id must be known to the objects that refer to it.
-        const liveObjects = def.liveObjects(input.live) ?? [];
-        const match = matchLive(def, res, entry, liveObjects, without(ownedElsewhere, entry?.id), lookups);
-        if (match.kind === 'owned' || match.kind === 'adopted') def.onMatched?.(res, match.live, { entry, lookups });
+        const index = indexes.of(def);
+        const match = index ? matchLive(def, res, entry, index, owned, lookups) : null;
+        if (match && (match.kind === 'owned' || match.kind === 'adopted')) def.onMatched?.(res, match.live, { entry, lookups });
         else failed.add(res.address);
         continue;
       }
@@ -67,7 +70,7 @@ export function planWithLookups(input: PlanInput): { plan: Plan; lookups: Lookup
         diagnostics.push(resourceError(res, `not planned: it depends on ${blocked}, ${why}`, 'dependency-failed'));
         continue;
       }
-      const outcome = planResource({ def, res, entry, lookups, input, ownedElsewhere: without(ownedElsewhere, entry?.id) });
+      const outcome = planResource({ def, res, entry, lookups, input, indexes, ownedIds: owned });
       if ('errors' in outcome) {
         failed.add(res.address);
         for (const message of outcome.errors) diagnostics.push(resourceError(res, message, outcome.code));
@@ -94,7 +97,7 @@ export function planWithLookups(input: PlanInput): { plan: Plan; lookups: Lookup
   const rank = new Map(defs.map((d) => [d.kind, d.rank]));
   const deletes: PlanStep[] = prune.deletes
     .map((e): PlanStep => {
-      const liveVersion = e.id === null ? undefined : input.live.versions.get(e.id);
+      const liveVersion = e.id === null ? undefined : input.live.versionOf(e.id);
       return {
         address: entryAddress(e),
         kind: e.kind,
@@ -127,11 +130,15 @@ function ownedIds(inventory: readonly InventoryEntry[], kind: Kind): Set<string>
   return new Set(inventory.filter((e) => e.kind === kind && e.id !== null).map((e) => e.id as string));
 }
 
-function without(set: ReadonlySet<string>, id: string | null | undefined): ReadonlySet<string> {
-  if (id === null || id === undefined || !set.has(id)) return set;
-  const copy = new Set(set);
-  copy.delete(id);
-  return copy;
+function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
 }
 
 function resourceError(res: DesiredResource, message: string, code: string): Diagnostic {

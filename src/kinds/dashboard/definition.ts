@@ -9,7 +9,6 @@ import type { Json, JsonObject, WireAlert, WireDashboard } from '../../core/wire
 import type { Canonical, KindDefinition, Lookups } from '../kind.js';
 import { canonicalDashboardFields, canonicalTileConfig } from './canonical.js';
 import type { DashboardSpecView, FilterSpecView } from './model.js';
-import { definedOnly } from '../defined.js';
 import { configToApi, configToTokens, liveConfigToTokens } from './references.js';
 import { isAlertable, pairTiles, tileIdsFromResponse, type TilePairing } from './tiles.js';
 
@@ -105,19 +104,22 @@ interface TokenBody extends Obj {
 function desiredTokenBody(spec: DashboardSpecView, lookups: Lookups, errors: string[]): TokenBody & { tiles: { key: string; body: Obj }[] } {
   const tiles = spec.tiles.map((t, i) => ({ key: t.key, body: tileBody(t, configToTokens(t.config, lookups, `spec.tiles[${i}].config`, errors)) }));
   const filters = (spec.filters ?? []).map((f, i) => configToTokens(f, lookups, `spec.filters[${i}]`, errors));
-  return { ...dashboardFields(definedOnly(spec as unknown as Obj)), filters, tiles };
+  return { ...dashboardFields(spec as unknown as Obj), filters, tiles };
 }
 
 /** Normalised dashboard with tiles keyed by their key (readable diff paths) and their order kept apart. */
 function canonicalBody(body: Obj & { tiles: { key: string; body: Obj }[] }): Json {
-  const { tiles, ...rest } = body;
-  const fields = canonicalDashboardFields(rest);
+  const fields = canonicalDashboardFields(body);
   const keyed: Obj = {};
-  for (const t of tiles) {
+  for (const t of body.tiles) {
     const config = t.body.config;
-    keyed[t.key] = { ...t.body, config: typeof config === 'object' && config !== null && !Array.isArray(config) ? canonicalTileConfig(config) : config ?? null };
+    const tile = { ...t.body };
+    tile.config = typeof config === 'object' && config !== null && !Array.isArray(config) ? canonicalTileConfig(config) : config ?? null;
+    keyed[t.key] = tile;
   }
-  return { ...fields, tiles: keyed, tileOrder: tiles.map((t) => t.key) };
+  fields.tiles = keyed;
+  fields.tileOrder = body.tiles.map((t) => t.key);
+  return fields;
 }
 
 interface UpdateContext {

@@ -10,6 +10,10 @@ import { hosted429, hostedError, json, text, write, type Reply, type Variant } f
 export interface LoggedRequest {
   method: string;
   path: string;
+  /** Arrival time (epoch ms). */
+  at: number;
+  /** The query string with its `?`, or ''. */
+  search: string;
   /** 0 when the connection was dropped without a response. */
   status: number;
   ms: number;
@@ -41,10 +45,11 @@ export function createSandboxServer(parts: ServerParts): Server {
 
 async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerParts): Promise<void> {
   const t0 = performance.now();
+  const at = Date.now();
   const url = new URL(req.url ?? '/', 'http://sandbox');
   const method = req.method ?? 'GET';
   const variant: Variant | 'other' = url.pathname.startsWith('/api/v2') ? 'self-hosted' : url.pathname.startsWith('/v1/') ? 'hosted' : 'other';
-  const log = (status: number) => parts.log.push({ method, path: url.pathname, status, ms: Math.round(performance.now() - t0), variant });
+  const log = (status: number) => parts.log.push({ method, at, path: url.pathname, search: url.search, status, ms: Math.round(performance.now() - t0), variant });
   const raw = await readBody(req);
   if (raw === null) {
     const reply = variant === 'hosted' ? hostedError(413, 'Request body too large') : json(413, { message: 'Something went wrong :(' });
