@@ -1,0 +1,144 @@
+/**
+ * The daemon bench: `obsync run` (the built CLI) as a child process against the bench sandbox
+ * with N=100 dashboards and alerts. Measures file save → first write on the sandbox, against
+ * the DESIGN's budget of debounce + 1 s, then heap and RSS over many runs (each run triggered
+ * by a save that changes one dashboard), read from the daemon's own /metrics.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { benchManifestsYaml } from './fixtures.js';
+import type { Result } from './measure.js';
+import { startChildSandbox, type ChildSandbox } from './sandbox-process.js';
+
+const CLI = resolve(import.meta.dirname, '../../dist/cli/main.js');
+const N = 100;
+const DEBOUNCE_MS = 200;
+
+function touchDashboard(version: number): string {
+  return `apiVersion: obsync/v1
+kind: Dashboard
+metadata: {name: touched}
+spec:
+  name: Touched
+  tags: [v${version}]
+  tiles: [{key: n, name: Count, x: 0, y: 0, w: 6, h: 3, config: {displayType: number, source: Logs, select: [{aggFn: count}]}}]
+`;
+}
+
+function config(child: ChildSandbox): string {
+  return `apiVersion: obsync/v1
+kind: Config
+manifests: [manifests]
+targets:
+  - name: bench
+    variant: self-hosted
+    baseUrl: ${child.url}
+    credentials: {apiKey: ${child.credentials.apiKey}}
+    rateLimit: {requests: 10000, perSeconds: 1}
+`;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  await new Promise((r) => server.close(r));
+  if (typeof address !== 'object' || address === null) throw new Error('bench: no free port');
+  return address.port;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function metric(text: string, name: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return Number(line?.split(' ')[1] ?? NaN);
+}
+
+export async function daemonBench(opts: { runs: number; saves: number }): Promise<Result[]> {
+  const child = await startChildSandbox({ n: N, variant: 'self-hosted', rateLimit: 'off' });
+  const dir = mkdtempSync(join(tmpdir(), 'obsync-bench-daemon-'));
+  mkdirSync(join(dir, 'manifests'));
+  writeFileSync(join(dir, 'obsync.yaml'), config(child));
+  writeFileSync(join(dir, 'manifests', 'bench.yaml'), benchManifestsYaml(N));
+  const touched = join(dir, 'manifests', 'touched.yaml');
+  writeFileSync(touched, touchDashboard(0));
+  const listen = `127.0.0.1:${await freePort()}`;
+  const daemon = spawn(process.execPath, [CLI, 'run', '--listen', listen, '--debounce', String(DEBOUNCE_MS), '--schedule', '0 0 1 1 *'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  let finished = 0;
+  let pending = '';
+  // The daemon logs to stderr.
+  daemon.stderr.on('data', (d: Buffer) => {
+    pending += d.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    finished += lines.filter((l) => l.includes('"msg":"run finished"')).length;
+  });
+  const metrics = async () => (await fetch(`http://${listen}/metrics`)).text();
+  try {
+    await until('the start-up run', () => (finished >= 1 ? true : undefined), 120_000);
+    let version = 0;
+    const save = async () => {
+      const before = finished;
+      version += 1;
+      writeFileSync(touched, touchDashboard(version));
+      await until('a run after a save', () => (finished > before ? true : undefined));
+    };
+
+    const latencies: number[] = [];
+    for (let i = 0; i < opts.saves; i++) {
+      await child.clear();
+      const savedAt = Date.now();
+      const before = finished;
+      version += 1;
+      writeFileSync(touched, touchDashboard(version));
+      const write = await until('the write of a save', async () => (await child.requests()).find((r) => r.method !== 'GET'));
+      latencies.push(write.at - savedAt);
+      await until('the run of a save', () => (finished > before ? true : undefined));
+    }
+    latencies.sort((a, b) => a - b);
+    const max = latencies.at(-1) ?? NaN;
+    const latency: Result = { measure: 'daemon-latency', n: N, saves: opts.saves, debounceMs: DEBOUNCE_MS, medianMs: latencies[Math.floor(latencies.length / 2)], maxMs: max, maxOverBudget: Number((max / (DEBOUNCE_MS + 1000)).toFixed(2)) };
+
+    // Heap after GC is not observable from outside; the minimum over a stretch of runs is its floor.
+    const window = Math.min(100, Math.floor(opts.runs / 4));
+    const early: { heap: number; rss: number }[] = [];
+    const late: { heap: number; rss: number }[] = [];
+    for (let i = 0; i < opts.runs; i++) {
+      await save();
+      const stretch = i >= window && i < 2 * window ? early : i >= opts.runs - window ? late : null;
+      if (stretch && i % 5 === 0) {
+        const text = await metrics();
+        stretch.push({ heap: metric(text, 'nodejs_heap_size_used_bytes'), rss: metric(text, 'process_resident_memory_bytes') });
+      }
+    }
+    const floor = (xs: { heap: number; rss: number }[], k: 'heap' | 'rss') => Math.min(...xs.map((x) => x[k]));
+    const mb = (b: number) => Math.round(b / 1048576);
+    const memory: Result = {
+      measure: 'daemon-memory',
+      n: N,
+      runs: opts.runs,
+      heapEarlyMb: mb(floor(early, 'heap')),
+      heapLateMb: mb(floor(late, 'heap')),
+      lateOverEarly: Number((floor(late, 'heap') / floor(early, 'heap')).toFixed(2)),
+      rssEarlyMb: mb(floor(early, 'rss')),
+      rssLateMb: mb(floor(late, 'rss')),
+    };
+    return [latency, memory];
+  } finally {
+    daemon.kill('SIGTERM');
+    await new Promise((r) => daemon.once('exit', r));
+    await child.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

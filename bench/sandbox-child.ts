@@ -1,0 +1,50 @@
+/**
+ * The bench's sandbox, in its own process so that the bench's CPU figures count obsync alone.
+ * Seeds N bench dashboards and alerts in-process for one variant, serves both variants on a
+ * loopback port and answers the parent over IPC: `requests` (the request log), `clear`, `close`.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Variant } from '../src/core/ports.js';
+import { applyPlanned, makePlan } from '../src/engine/run.js';
+import { SELECT_ALL } from '../src/engine/selection.js';
+import { memoryInventory } from '../src/inventory/memory-store.js';
+import { createObservabilityDomain } from '../src/sandbox/domain/index.js';
+import { inProcessPort } from '../src/sandbox/in-process-port.js';
+import { startSandbox, type SandboxOptions } from '../src/sandbox/index.js';
+import { benchManifests } from './fixtures.js';
+
+export interface ChildOptions {
+  n: number;
+  variant: Variant;
+  rateLimit: SandboxOptions['rateLimit'];
+}
+
+export type ChildRequest = { type: 'requests' } | { type: 'clear' } | { type: 'close' };
+
+const opts = JSON.parse(process.argv[2] ?? '{}') as ChildOptions;
+const dir = mkdtempSync(join(tmpdir(), 'obsync-bench-'));
+const domain = createObservabilityDomain({ seed: 'demo' });
+const port = inProcessPort(domain, opts.variant, 'seed');
+const inventory = memoryInventory('seed');
+await applyPlanned(await makePlan({ port, inventory, desired: benchManifests(opts.n), selection: SELECT_ALL, prune: false, maxDeletes: 0 }), { port, inventory, backupDir: dir, concurrency: 8 });
+writeFileSync(join(dir, opts.variant === 'hosted' ? 'observability-hosted.json' : 'observability-selfhosted.json'), JSON.stringify(domain.snapshot()));
+const sandbox = await startSandbox({ port: 0, dataDir: dir, rateLimit: opts.rateLimit });
+
+const send = (message: unknown) => process.send?.(message);
+process.on('message', (message: ChildRequest) => {
+  if (message.type === 'requests') send({ type: 'requests', log: sandbox.requests() });
+  if (message.type === 'clear') {
+    sandbox.clearRequests();
+    send({ type: 'cleared' });
+  }
+  if (message.type === 'close') {
+    void sandbox.close().then(() => {
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+    });
+  }
+});
+process.on('disconnect', () => process.exit(0));
+send({ type: 'ready', url: sandbox.url, credentials: sandbox.credentials, dir });

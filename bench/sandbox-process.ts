@@ -1,0 +1,60 @@
+/** Starts bench/sandbox-child.js as a child process and talks to it over IPC. */
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
+import type { Variant } from '../src/core/ports.js';
+import { Secret } from '../src/core/secret.js';
+import { DEFAULT_PATHS, type Pacing, type Target } from '../src/core/target.js';
+import type { Credentials } from '../src/sandbox/http/handlers.js';
+import type { LoggedRequest } from '../src/sandbox/http/server.js';
+import type { ChildOptions, ChildRequest } from './sandbox-child.js';
+
+export interface ChildSandbox {
+  url: string;
+  credentials: Credentials;
+  /** The sandbox's data directory (also a scratch directory for backups). */
+  dir: string;
+  requests(): Promise<LoggedRequest[]>;
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}
+
+type Reply = { type: 'ready'; url: string; credentials: Credentials; dir: string } | { type: 'requests'; log: LoggedRequest[] } | { type: 'cleared' };
+
+export async function startChildSandbox(opts: ChildOptions): Promise<ChildSandbox> {
+  const child = fork(join(import.meta.dirname, 'sandbox-child.js'), [JSON.stringify(opts)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const next = <K extends Reply['type']>(type: K, request?: ChildRequest) =>
+    new Promise<Extract<Reply, { type: K }>>((resolve, reject) => {
+      const onMessage = (m: Reply) => {
+        if (m.type !== type) return;
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(m as Extract<Reply, { type: K }>);
+      };
+      const onExit = (code: number | null) => reject(new Error(`bench sandbox exited (${code}) before answering ${type}`));
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+      if (request) child.send(request);
+    });
+  const ready = await next('ready');
+  return {
+    url: ready.url,
+    credentials: ready.credentials,
+    dir: ready.dir,
+    requests: async () => (await next('requests', { type: 'requests' })).log,
+    clear: async () => void (await next('cleared', { type: 'clear' })),
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.send({ type: 'close' } satisfies ChildRequest);
+      }),
+  };
+}
+
+export function benchTarget(variant: Variant, child: ChildSandbox, pacing: Pacing): Target {
+  const common = { name: 'bench', baseUrl: child.url, concurrency: 8, timeoutMs: 120_000, retries: 3, pacing, embedded: false };
+  if (variant === 'hosted') {
+    const c = child.credentials;
+    return { ...common, variant, organizationId: c.organizationId, serviceId: c.serviceId, keyId: c.keyId, keySecret: new Secret(c.keySecret), paths: DEFAULT_PATHS };
+  }
+  return { ...common, variant, apiKey: new Secret(child.credentials.apiKey) };
+}
