@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchManifestsYaml } from './fixtures.js';
+import { connectInspector, inspectorUrl, type Inspector } from './inspector.js';
 import type { Result } from './measure.js';
 import { startChildSandbox, type ChildSandbox } from './sandbox-process.js';
 
@@ -74,19 +75,23 @@ export async function daemonBench(opts: { runs: number; saves: number }): Promis
   const touched = join(dir, 'manifests', 'touched.yaml');
   writeFileSync(touched, touchDashboard(0));
   const listen = `127.0.0.1:${await freePort()}`;
-  const daemon = spawn(process.execPath, [CLI, 'run', '--listen', listen, '--debounce', String(DEBOUNCE_MS), '--schedule', '0 0 1 1 *'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const daemon = spawn(process.execPath, ['--inspect=127.0.0.1:0', CLI, 'run', '--listen', listen, '--debounce', String(DEBOUNCE_MS), '--schedule', '0 0 1 1 *'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   let finished = 0;
   let pending = '';
-  // The daemon logs to stderr.
+  let head = '';
+  // The daemon logs to stderr; so does the inspector, once, with its address.
   daemon.stderr.on('data', (d: Buffer) => {
+    if (head.length < 4096) head += d.toString();
     pending += d.toString();
     const lines = pending.split('\n');
     pending = lines.pop() ?? '';
     finished += lines.filter((l) => l.includes('"msg":"run finished"')).length;
   });
   const metrics = async () => (await fetch(`http://${listen}/metrics`)).text();
+  let inspector: Inspector | undefined;
   try {
     await until('the start-up run', () => (finished >= 1 ? true : undefined), 120_000);
+    inspector = await connectInspector(await until('the inspector address', () => inspectorUrl(head)));
     let version = 0;
     const save = async () => {
       const before = finished;
@@ -110,32 +115,29 @@ export async function daemonBench(opts: { runs: number; saves: number }): Promis
     const max = latencies.at(-1) ?? NaN;
     const latency: Result = { measure: 'daemon-latency', n: N, saves: opts.saves, debounceMs: DEBOUNCE_MS, medianMs: latencies[Math.floor(latencies.length / 2)], maxMs: max, maxOverBudget: Number((max / (DEBOUNCE_MS + 1000)).toFixed(2)) };
 
-    // Heap after GC is not observable from outside; the minimum over a stretch of runs is its floor.
-    const window = Math.min(100, Math.floor(opts.runs / 4));
-    const early: { heap: number; rss: number }[] = [];
-    const late: { heap: number; rss: number }[] = [];
-    for (let i = 0; i < opts.runs; i++) {
-      await save();
-      const stretch = i >= window && i < 2 * window ? early : i >= opts.runs - window ? late : null;
-      if (stretch && i % 5 === 0) {
-        const text = await metrics();
-        stretch.push({ heap: metric(text, 'nodejs_heap_size_used_bytes'), rss: metric(text, 'process_resident_memory_bytes') });
-      }
-    }
-    const floor = (xs: { heap: number; rss: number }[], k: 'heap' | 'rss') => Math.min(...xs.map((x) => x[k]));
-    const mb = (b: number) => Math.round(b / 1048576);
+    // Warm up (JIT, caches, first-time allocations), then compare the heap left after a forced
+    // full GC at the start of the measured runs with the heap left after all of them.
+    const warmUp = Math.min(50, Math.floor(opts.runs / 10));
+    for (let i = 0; i < warmUp; i++) await save();
+    const heapStart = await inspector.heapAfterGc();
+    const rssStart = metric(await metrics(), 'process_resident_memory_bytes');
+    for (let i = 0; i < opts.runs; i++) await save();
+    const heapEnd = await inspector.heapAfterGc();
+    const rssEnd = metric(await metrics(), 'process_resident_memory_bytes');
+    const mb = (b: number) => Number((b / 1048576).toFixed(1));
     const memory: Result = {
       measure: 'daemon-memory',
       n: N,
       runs: opts.runs,
-      heapEarlyMb: mb(floor(early, 'heap')),
-      heapLateMb: mb(floor(late, 'heap')),
-      lateOverEarly: Number((floor(late, 'heap') / floor(early, 'heap')).toFixed(2)),
-      rssEarlyMb: mb(floor(early, 'rss')),
-      rssLateMb: mb(floor(late, 'rss')),
+      heapAfterGcStartMb: mb(heapStart),
+      heapAfterGcEndMb: mb(heapEnd),
+      heapEndOverStart: Number((heapEnd / heapStart).toFixed(3)),
+      rssStartMb: mb(rssStart),
+      rssEndMb: mb(rssEnd),
     };
     return [latency, memory];
   } finally {
+    inspector?.close();
     daemon.kill('SIGTERM');
     await new Promise((r) => daemon.once('exit', r));
     await child.close();

@@ -29,7 +29,7 @@ const COLUMNS: Record<string, string[]> = {
   'plan-profile': ['variant', 'n', 'top'],
   'memory-over-passes': ['n', 'runs', 'heapBeforeMb', 'heapAfterMb', 'afterOverBefore'],
   'daemon-latency': ['n', 'saves', 'debounceMs', 'medianMs', 'maxMs', 'maxOverBudget'],
-  'daemon-memory': ['n', 'runs', 'heapEarlyMb', 'heapLateMb', 'lateOverEarly', 'rssEarlyMb', 'rssLateMb'],
+  'daemon-memory': ['n', 'runs', 'heapAfterGcStartMb', 'heapAfterGcEndMb', 'heapEndOverStart', 'rssStartMb', 'rssEndMb'],
 };
 
 export function printTable(machine: Record<string, unknown>, results: readonly Result[]): void {
