@@ -16,6 +16,8 @@ export interface SandboxOptions {
   host?: string;
   port?: number;
   dataDir?: string | undefined;
+  /** Write changes back to `dataDir` (default). Off: start from its files, keep changes in memory. */
+  persist?: boolean;
   seed?: 'demo' | 'none';
   apiKey?: string;
   keyId?: string;
@@ -49,7 +51,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     organizationId: opts.organizationId ?? SANDBOX_DEFAULTS.organizationId,
     serviceId: opts.serviceId ?? SANDBOX_DEFAULTS.serviceId,
   };
-  const persistence = new Persistence(opts.dataDir);
+  const persistence = new Persistence(opts.dataDir, opts.persist ?? true);
   const seed = opts.seed ?? 'demo';
   const observability = (name: string) => {
     const snapshot = persistence.load(name);

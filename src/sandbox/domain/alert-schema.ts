@@ -8,10 +8,10 @@ const channel = z.object({ type: z.literal('webhook'), webhookId: z.string().min
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 type Ctx = z.core.$RefinementCtx;
-type Body = z.output<ReturnType<typeof baseSchema>>;
+type Body = z.output<typeof baseSchema>;
 
-function baseSchema() {
-  return z.object({
+// Built once (zod compiles a schema on its first parse); only the clock-dependent part below is per call.
+const baseSchema = z.object({
     source: z.enum(['saved_search', 'tile']),
     savedSearchId: z.string().min(1).optional(),
     groupBy: z.string().nullable().optional(),
@@ -30,7 +30,6 @@ function baseSchema() {
     scheduleOffsetMinutes: z.number().int().min(0).max(1439).optional(),
     scheduleStartAt: z.iso.datetime().nullable().optional(),
   });
-}
 
 function checkChannels(body: Body, ctx: Ctx): void {
   const issue = (message: string, path: string[]) => ctx.addIssue({ code: 'custom', message, path });
@@ -57,7 +56,7 @@ function checkSchedule(body: Body, now: Date, ctx: Ctx): void {
 }
 
 export function alertBodySchema(now: Date) {
-  return baseSchema().superRefine((body, ctx) => {
+  return baseSchema.pipe(z.custom<Body>().superRefine((body, ctx) => {
     const issue = (message: string, path: string[]) => ctx.addIssue({ code: 'custom', message, path });
     if (body.source === 'saved_search' && !body.savedSearchId) issue('savedSearchId is required for saved_search alerts', ['savedSearchId']);
     if (body.source === 'tile' && !body.dashboardId) issue('dashboardId is required for tile alerts', ['dashboardId']);
@@ -69,6 +68,6 @@ export function alertBodySchema(now: Date) {
     }
     checkChannels(body, ctx);
     checkSchedule(body, now, ctx);
-  });
+  }));
 }
 export type AlertBody = z.output<ReturnType<typeof alertBodySchema>>;

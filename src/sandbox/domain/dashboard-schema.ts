@@ -136,7 +136,7 @@ function checkFilters(filters: FilterInput[] | undefined, ctx: Ctx): void {
   });
 }
 
-export function dashboardBodySchema(mode: 'create' | 'update') {
+function buildBodySchema(mode: 'create' | 'update') {
   return z
     .object({
       name: z.string().max(1024),
@@ -156,5 +156,11 @@ export function dashboardBodySchema(mode: 'create' | 'update') {
       checkContainers(body.containers, ctx);
       checkFilters(body.filters, ctx);
     });
+}
+// Built once: zod compiles a schema on its first parse, so building one per request dominated writes.
+const BODY_SCHEMAS = { create: buildBodySchema('create'), update: buildBodySchema('update') };
+
+export function dashboardBodySchema(mode: 'create' | 'update') {
+  return BODY_SCHEMAS[mode];
 }
 export type DashboardBody = z.output<ReturnType<typeof dashboardBodySchema>>;

@@ -90,8 +90,8 @@ export function semanticProblem(input: SemanticInput): string | undefined {
   if (mismatched.length > 0) return `The following source IDs do not match the specified connections: ${mismatched.join(', ')}`;
   const kinds = sourceKindProblem(input, kindOf);
   if (kinds) return kinds;
-  const dashboardIds = new Set(state.dashboards.map((d) => d.id));
-  const missingDashboards = unique(tiles.map((t) => onClickTargetId(t.config, 'dashboard')).filter((id): id is string => id !== undefined && !dashboardIds.has(id)));
+  const dashboardTargets = tiles.map((t) => onClickTargetId(t.config, 'dashboard')).filter((id): id is string => id !== undefined);
+  const missingDashboards = unique(dashboardTargets.filter((id) => !state.dashboards.some((d) => d.id === id)));
   if (missingDashboards.length > 0) return `Could not find the following onClick dashboard IDs: ${missingDashboards.join(', ')}`;
   const notSearchable = unique(
     tiles.map((t) => onClickTargetId(t.config, 'search')).filter((id): id is string => id !== undefined && !['log', 'trace'].includes(kindOf(id) ?? '')),

@@ -48,7 +48,7 @@ export class Store {
     readonly now: () => Date,
     version = 0,
   ) {
-    this.current = initial;
+    this.current = freezeRows(initial);
     this.committed = version;
   }
 
@@ -68,9 +68,21 @@ export class Store {
     return this.now().toISOString();
   }
 
-  /** Replace some collections at once; the only way the state changes. */
+  /**
+   * Replace some collections at once; the only way the state changes. Rows enter the state as
+   * frozen deep copies, so a caller's objects never alias it and rows already in it (frozen)
+   * are kept as they are: a write costs its own rows, not a copy of the whole collection.
+   */
   commit(changes: Partial<DomainState>): void {
-    this.current = { ...this.current, ...structuredClone(changes) };
+    const next = { ...this.current };
+    for (const key of Object.keys(changes) as (keyof DomainState)[]) {
+      if (key === 'teamId') next.teamId = changes.teamId ?? next.teamId;
+      else {
+        const rows = changes[key];
+        if (rows) next[key] = rows.map((row) => (Object.isFrozen(row) ? row : deepFreeze(structuredClone(row))));
+      }
+    }
+    this.current = next;
     this.committed += 1;
   }
 
@@ -87,6 +99,20 @@ export class Store {
     const state = structuredClone(parsed.data.state) as unknown as DomainState;
     return new Store(state, now, parsed.data.version);
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function freezeRows(state: DomainState): DomainState {
+  const { teamId, ...collections } = state;
+  for (const rows of Object.values(collections)) rows.forEach(deepFreeze);
+  return { teamId, ...collections };
 }
 
 export function findById(rows: readonly JsonRecord[], id: string): JsonRecord | undefined {

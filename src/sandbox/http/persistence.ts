@@ -11,7 +11,11 @@ export interface Persistable {
 export class Persistence {
   readonly #written = new Map<string, number>();
 
-  constructor(private readonly dir: string | undefined) {
+  /** `writeBack: false` starts from the files but never writes them (the bench's large seeds). */
+  constructor(
+    private readonly dir: string | undefined,
+    private readonly writeBack = true,
+  ) {
     if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
@@ -31,7 +35,7 @@ export class Persistence {
   }
 
   save(stores: Record<string, Persistable | undefined>): void {
-    if (!this.dir) return;
+    if (!this.dir || !this.writeBack) return;
     for (const [name, store] of Object.entries(stores)) {
       if (!store || this.#written.get(name) === store.version) continue;
       const file = join(this.dir, `${name}.json`);
