@@ -30,7 +30,8 @@ const port = inProcessPort(domain, opts.variant, 'seed');
 const inventory = memoryInventory('seed');
 await applyPlanned(await makePlan({ port, inventory, desired: benchManifests(opts.n), selection: SELECT_ALL, prune: false, maxDeletes: 0 }), { port, inventory, backupDir: dir, concurrency: 8 });
 writeFileSync(join(dir, opts.variant === 'hosted' ? 'observability-hosted.json' : 'observability-selfhosted.json'), JSON.stringify(domain.snapshot()));
-const sandbox = await startSandbox({ port: 0, dataDir: dir, rateLimit: opts.rateLimit });
+// Not written back: re-serialising 20,000 objects after every write would time the sandbox, not obsync.
+const sandbox = await startSandbox({ port: 0, dataDir: dir, persist: false, rateLimit: opts.rateLimit });
 
 const send = (message: unknown) => process.send?.(message);
 process.on('message', (message: ChildRequest) => {
