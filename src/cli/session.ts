@@ -16,7 +16,7 @@ import type { CliIO } from './io.js';
 import { makePlan, type Planned } from '../engine/run.js';
 import { githubAnnotation } from './commands/validate.js';
 import type { RunOptions } from './run-options.js';
-import { connectTarget, loadDesiredState, readConfig, type Connection } from './wiring.js';
+import { connectTarget, loadDesiredState, readConfig, type Connection, type ConnectInput } from './wiring.js';
 
 export interface SessionOptions {
   paths: readonly string[];
@@ -28,6 +28,7 @@ export interface SessionOptions {
   allowMissingEnv?: boolean;
   /** Default log level (OBSYNC_LOG_LEVEL wins); the daemon logs runs at info. */
   logLevel?: string;
+  onResponse?: ConnectInput['onResponse'];
 }
 
 export interface Session {
@@ -94,7 +95,7 @@ export async function openSession(io: CliIO, opts: SessionOptions): Promise<Sess
   const manifestPaths = manifestPathsFor(io, opts.paths, configPath, config?.manifests);
   const { desired, diagnostics } = loadDesiredState(manifestPaths, io.env, opts.allowMissingEnv ?? false);
   const stateDir = io.env.OBSYNC_STATE_DIR ? resolve(io.cwd, io.env.OBSYNC_STATE_DIR) : absolute(baseDir, config?.state?.path ?? '.obsync/state');
-  const connection = await connectTarget({ config, name: opts.target, env: io.env, baseDir, logger, announce: (line) => io.stderr.write(`${line}\n`) });
+  const connection = await connectTarget({ config, name: opts.target, env: io.env, baseDir, logger, announce: (line) => io.stderr.write(`${line}\n`), onResponse: opts.onResponse });
   let inventory: InventoryStore;
   try {
     inventory = await openFileInventory({ dir: stateDir, target: connection.port.target, lock: opts.lock, command: opts.command });

@@ -13,7 +13,7 @@ import type { ObsyncConfig } from '../config/schema.js';
 import { resolveTarget, type EmbeddedTarget } from '../config/targets.js';
 import type { Logger } from '../log/logger.js';
 import { loadManifests } from '../manifests/load.js';
-import { createServicePort } from '../remote/index.js';
+import { createServicePort, type PortOptions } from '../remote/index.js';
 import { startSandbox } from '../sandbox/index.js';
 
 export function readConfig(path: string, env: Readonly<Record<string, string | undefined>>): ObsyncConfig {
@@ -41,12 +41,19 @@ export interface ConnectInput {
   baseDir: string;
   logger: Logger;
   announce: (line: string) => void;
+  /** Every HTTP response (status 0: none) to the target, e.g. for the daemon's request counter. */
+  onResponse?: ((target: string, method: string, status: number) => void) | undefined;
+}
+
+function portOptions(target: Target, input: ConnectInput): PortOptions {
+  const { onResponse } = input;
+  return { logger: input.logger, ...(onResponse ? { onResponse: (method: string, status: number) => onResponse(target.name, method, status) } : {}) };
 }
 
 export async function connectTarget(input: ConnectInput): Promise<Connection> {
   const resolved = resolveTarget({ config: input.config, name: input.name, env: input.env, readFile: (p) => readFileSync(p, 'utf8') });
   if (resolved.kind === 'remote') {
-    const port = createServicePort(resolved.target, { logger: input.logger });
+    const port = createServicePort(resolved.target, portOptions(resolved.target, input));
     return { port, close: () => port.close() };
   }
   return connectEmbedded(resolved.embedded, input);
@@ -72,7 +79,7 @@ async function connectEmbedded(embedded: EmbeddedTarget, input: ConnectInput): P
           pacing: { ...VARIANT_RATE_LIMITS.hosted, limit: 0 },
         }
       : { ...common, variant: 'self-hosted', apiKey: new Secret(c.apiKey), pacing: { ...VARIANT_RATE_LIMITS['self-hosted'], limit: 0 } };
-  const port = createServicePort(target, { logger: input.logger });
+  const port = createServicePort(target, portOptions(target, input));
   return {
     port,
     async close() {

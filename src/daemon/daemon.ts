@@ -188,7 +188,6 @@ export class Daemon {
     const seconds = (performance.now() - started) / 1000;
     metrics.reconcileTotal.inc({ target: port.target, result });
     metrics.reconcileDuration.observe({ target: port.target, result }, seconds);
-    metrics.apiRequests.inc({ target: port.target, method: 'all', code: 'all' }, requests);
     this.#lastRunEnded = true;
     if (result === 'success') {
       this.#failures = 0;

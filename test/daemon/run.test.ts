@@ -93,6 +93,9 @@ describe('obsync run', () => {
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toMatch(/obsync_reconcile_total\{target="sb",result="success"\} 1/);
     expect(metrics).toMatch(/process_resident_memory_bytes/);
+    // Every request of the start-up run, by method and status: the lists it read and the dashboard it created.
+    expect(metrics).toMatch(/obsync_api_requests_total\{target="sb",method="GET",code="200"\} [1-9]/);
+    expect(metrics).toMatch(/obsync_api_requests_total\{target="sb",method="POST",code="200"\} 1\n/);
 
     const file = join(dir, 'manifests/checkout.yaml');
     const before = runs();
@@ -131,6 +134,7 @@ describe('obsync run', () => {
     const { url } = start();
     await until('a failed run', () => (/"result":"failure"/.test(output) ? true : undefined));
     expect(await status(url, '/livez')).toBe(200);
+    expect(await (await fetch(`${url}/metrics`)).text()).toMatch(/obsync_api_requests_total\{target="sb",method="GET",code="5\d\d"\} [1-9]/);
     expect(await status(url, '/readyz')).toBe(503);
     sandbox.faults.clear();
     await until('recovery by back-off retry', async () => ((await status(url, '/readyz')) === 200 ? true : undefined));

@@ -49,7 +49,9 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
   commonRunOptions(cmd).action(async (paths: string[], flags: RunFlags) => {
     const opts = parseRunOptions(flags);
     const listen = parseListen(flags.listen ?? io.env.OBSYNC_LISTEN ?? '127.0.0.1:9464');
-    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: flags.mode === 'apply', command: 'run', logLevel: 'info' });
+    const metrics = new DaemonMetrics(VERSION);
+    const onResponse = (target: string, method: string, status: number) => metrics.apiRequests.inc({ target, method, code: String(status) });
+    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: flags.mode === 'apply', command: 'run', logLevel: 'info', onResponse });
     const schedule = flags.schedule ?? session.schedule ?? DEFAULT_SCHEDULE;
     if (!cron.validate(schedule)) {
       await session.close();
@@ -63,7 +65,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         loadDesired: () => session.reload(),
         watchPaths: session.manifestPaths,
         logger: session.logger,
-        metrics: new DaemonMetrics(VERSION),
+        metrics,
       },
       {
         mode: flags.mode,
