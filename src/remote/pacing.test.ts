@@ -25,6 +25,27 @@ describe('Pacer', () => {
     expect(starts.slice(0, 3)).toEqual([0, 0, 0]);
   });
 
+  it('holds each slot for the window plus the slowest recent round trip', async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer({ limit: 2, windowMs: 1000 }, clock.now, clock.sleep);
+    await pacer.acquire();
+    await pacer.acquire();
+    pacer.observe(40);
+    pacer.observe(120);
+    await pacer.acquire();
+    // Both earlier requests could have arrived up to 120 ms late; the third waits for that too.
+    expect(clock.now()).toBe(1121);
+    expect(pacer.marginMs()).toBe(120);
+    for (let i = 0; i < 3; i++) pacer.observe(10);
+    expect(pacer.marginMs()).toBe(10);
+  });
+
+  it('caps the margin at half a window', () => {
+    const pacer = new Pacer({ limit: 5, windowMs: 1000 });
+    pacer.observe(5000);
+    expect(pacer.marginMs()).toBe(500);
+  });
+
   it('honours a pause imposed by the server', async () => {
     const clock = fakeClock();
     const pacer = new Pacer(null, clock.now, clock.sleep);

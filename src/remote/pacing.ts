@@ -2,11 +2,19 @@
  * Client-side pacing: at most `limit` request starts in any `windowMs` (a sliding window, so
  * it stays under both fixed- and sliding-window server limiters), plus a pause the server can
  * impose (429 Retry-After, RateLimit-Remaining: 0).
+ *
+ * The server counts arrivals, not starts: a slow request can arrive in the next fixed window,
+ * beside a fast one started a full window after it. Holding each slot for the window plus the
+ * slowest recent round trip bounds that (an arrival is never later than its response), so
+ * `limit + 1` requests never arrive within one window. The hosted API sends no RateLimit
+ * headers, so this is its only guard.
  */
 import type { Pacing } from '../core/target.js';
 
 export class Pacer {
   readonly #starts: number[] = [];
+  /** The last `limit` round trips, in ms; their maximum widens the window. */
+  readonly #roundTrips: number[] = [];
   #pausedUntil = 0;
 
   constructor(
@@ -30,11 +38,25 @@ export class Pacer {
     const now = this.clock();
     let wait = Math.max(0, this.#pausedUntil - now);
     if (this.pacing) {
-      const horizon = now - this.pacing.windowMs;
+      const held = this.pacing.windowMs + this.marginMs();
+      const horizon = now - held;
       while (this.#starts.length > 0 && (this.#starts[0] ?? 0) <= horizon) this.#starts.shift();
-      if (this.#starts.length >= this.pacing.limit) wait = Math.max(wait, (this.#starts[0] ?? now) + this.pacing.windowMs - now + 1);
+      if (this.#starts.length >= this.pacing.limit) wait = Math.max(wait, (this.#starts[0] ?? now) + held - now + 1);
     }
     return wait;
+  }
+
+  /** A response came back `ms` after its request started. */
+  observe(ms: number): void {
+    if (!this.pacing) return;
+    this.#roundTrips.push(ms);
+    if (this.#roundTrips.length > this.pacing.limit) this.#roundTrips.shift();
+  }
+
+  /** How long past the window a slot stays held: the slowest recent round trip, at most half a window. */
+  marginMs(): number {
+    if (!this.pacing || this.#roundTrips.length === 0) return 0;
+    return Math.min(Math.ceil(Math.max(...this.#roundTrips)), this.pacing.windowMs / 2);
   }
 
   /** The server said: no more requests for `ms`. */

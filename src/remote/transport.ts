@@ -113,8 +113,10 @@ export class Transport {
       headers['content-type'] = 'application/json; charset=utf-8';
       body = JSON.stringify(init.body);
     }
+    const started = performance.now();
     try {
       const res = await this.#pool.request({ path, method: init.method, headers, body, signal });
+      this.#pacer.observe(performance.now() - started);
       const text = await res.body.text();
       this.opts.onResponse?.(init.method, res.statusCode);
       this.#learnLimits(res.headers);
