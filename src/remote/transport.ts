@@ -105,8 +105,7 @@ export class Transport {
     this.stats.requests += 1;
     if (init.method !== 'GET') this.stats.writes += 1;
     const path = this.#prefix + init.path + queryString(init.query);
-    const deadline = AbortSignal.timeout(this.opts.timeoutMs);
-    const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    const { signal, timedOut, release } = requestSignal(init.signal, this.opts.timeoutMs);
     const headers: Record<string, string> = { authorization: this.opts.authorization, accept: 'application/json', 'user-agent': 'obsync' };
     let body: string | undefined;
     if (init.body !== undefined) {
@@ -124,8 +123,10 @@ export class Transport {
     } catch (err) {
       this.opts.onResponse?.(init.method, 0);
       if (init.signal?.aborted) throw init.signal.reason instanceof Error ? init.signal.reason : new Error('aborted');
-      const code = (err as { code?: string }).code ?? (deadline.aborted ? 'TIMEOUT' : 'UNKNOWN');
+      const code = (err as { code?: string }).code ?? (timedOut() ? 'TIMEOUT' : 'UNKNOWN');
       throw new RetryableNetworkError(init.method, init.path, code, err);
+    } finally {
+      release();
     }
   }
 
@@ -137,6 +138,30 @@ export class Transport {
       if (reset !== null) this.#pacer.pause(reset);
     }
   }
+}
+
+/**
+ * One request's signal: the caller's abort or the deadline. Not `AbortSignal.any`: on Node 20 every
+ * signal it derives from a long-lived parent (the daemon's) stays reachable, a leak per request.
+ */
+function requestSignal(parent: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; timedOut: () => boolean; release: () => void } {
+  const controller = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort(new Error(`no response within ${timeoutMs} ms`));
+  }, timeoutMs);
+  const onAbort = () => controller.abort(parent?.reason);
+  if (parent?.aborted) onAbort();
+  else parent?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => expired,
+    release: () => {
+      clearTimeout(timer);
+      parent?.removeEventListener('abort', onAbort);
+    },
+  };
 }
 
 class RetryableNetworkError extends Error {
