@@ -7,7 +7,9 @@ import { errorMessage } from '../core/errors.js';
 import type { Address, Plan, PlanStep } from '../core/plan.js';
 import type { ApplyContext, ApplyReport, StepOutcomeKind, StepResult } from './context.js';
 import { executeStep } from './execute.js';
-import { runScheduled } from './schedule.js';
+import { runScheduled, type StepOutcome } from './schedule.js';
+
+const DONE = (): StepOutcome => ({ status: 'done' });
 
 export interface ApplyOptions {
   /** Steps refused before execution (a saved plan whose object moved), with the reason. */
@@ -39,10 +41,22 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext, opts: ApplyOption
     }
   };
 
-  const writes = plan.steps.filter((s) => s.action !== 'delete');
+  // Unchanged objects only refresh their inventory entries, without a request. They take no
+  // write slot: those the writes depend on go first, the rest run while the writes wait on the
+  // rate limit (thousands of them would otherwise queue behind it, or hold it up).
+  const writes = plan.steps.filter((s) => s.action === 'create' || s.action === 'update');
   const deletes = plan.steps.filter((s) => s.action === 'delete');
-  const first = await runScheduled(writes, run, { concurrency: ctx.concurrency, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  const needed = new Set(writes.flatMap((s) => s.dependsOn));
+  const noops = plan.steps.filter((s) => s.action === 'noop');
+  const noopOutcomes = new Map<Address, StepOutcome>();
+  const runNoops = (steps: readonly PlanStep[]) => refreshUnchanged(steps, run, noopOutcomes, ctx.signal);
+  await runNoops(noops.filter((s) => needed.has(s.address)));
+  const [first] = await Promise.all([
+    runScheduled(writes, run, { concurrency: ctx.concurrency, ...(ctx.signal ? { signal: ctx.signal } : {}) }, noopOutcomes),
+    runNoops(noops.filter((s) => !needed.has(s.address))),
+  ]);
   collectSkips(writes, first, results, record);
+  for (const step of noops) if (!results.has(step.address)) record({ address: step.address, action: 'noop', outcome: 'skipped', message: 'the run was interrupted', durationMs: 0 });
 
   let pruneSkipped: string | undefined;
   const failures = [...results.values()].filter((r) => r.outcome === 'failed' || r.outcome === 'refused').length;
@@ -58,6 +72,15 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext, opts: ApplyOption
 
   const ordered = plan.steps.map((s) => results.get(s.address)).filter((r): r is StepResult => r !== undefined);
   return { target: plan.target, results: ordered, summary: countOutcomes(ordered), ...(pruneSkipped ? { pruneSkipped } : {}) };
+}
+
+/** Runs unchanged steps one by one, yielding to I/O now and then so that paced writes go on meanwhile. */
+async function refreshUnchanged(steps: readonly PlanStep[], run: (step: PlanStep) => Promise<void>, outcomes: Map<Address, StepOutcome>, signal: AbortSignal | undefined): Promise<void> {
+  for (const [i, step] of steps.entries()) {
+    if (signal?.aborted) return;
+    outcomes.set(step.address, await run(step).then(DONE, (error: unknown) => ({ status: 'failed', error }) as const));
+    if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 function collectSkips(steps: readonly PlanStep[], outcomes: Awaited<ReturnType<typeof runScheduled>>, results: Map<Address, StepResult>, record: (r: StepResult) => void): void {

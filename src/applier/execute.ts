@@ -5,7 +5,7 @@ import type { PlanStep } from '../core/plan.js';
 import { requireCapability, type CrudPort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json, JsonObject } from '../core/wire.js';
-import { stableJson } from '../planner/diff.js';
+import { sameJson } from '../planner/diff.js';
 import { keyMatches } from '../planner/match.js';
 import type { KindDefinition } from '../kinds/kind.js';
 import { writeBackup } from './backup.js';
@@ -154,8 +154,7 @@ function entryFor(res: DesiredResource, ctx: ApplyContext, fields: Pick<Inventor
 }
 
 function needsRefresh(current: InventoryEntry, wanted: InventoryEntry): boolean {
-  const strip = ({ updatedAt: _u, ...rest }: InventoryEntry) => stableJson(rest as unknown as Json);
-  return strip(current) !== strip(wanted);
+  return !sameJson({ ...current, updatedAt: '' } as unknown as Json, { ...wanted, updatedAt: '' } as unknown as Json);
 }
 
 function signalOpt(ctx: ApplyContext): { signal?: AbortSignal } {

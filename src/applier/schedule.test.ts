@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Address, PlanStep } from '../core/plan.js';
-import { runScheduled } from './schedule.js';
+import { runScheduled, type StepOutcome } from './schedule.js';
 
 const step = (address: Address, dependsOn: Address[] = []): PlanStep => ({
   address,
@@ -63,5 +63,48 @@ describe('runScheduled', () => {
     );
     expect(ran).toEqual(['Dashboard/a']);
     expect(outcomes.get('Dashboard/c')).toEqual({ status: 'skipped', reason: 'the run was interrupted' });
+  });
+
+  it('skips steps caught in a dependency cycle and runs the rest', async () => {
+    const ran: string[] = [];
+    const outcomes = await runScheduled(
+      [step('Alert/x', ['Alert/y']), step('Alert/y', ['Alert/x']), step('Dashboard/a')],
+      (s) => {
+        ran.push(s.address);
+        return Promise.resolve();
+      },
+      { concurrency: 2 },
+    );
+    expect(ran).toEqual(['Dashboard/a']);
+    expect(outcomes.get('Alert/x')).toEqual({ status: 'skipped', reason: 'dependency cycle' });
+    expect(outcomes.get('Alert/y')).toEqual({ status: 'skipped', reason: 'dependency cycle' });
+  });
+
+  it('marks the dependants of an interrupted step as interrupted too', async () => {
+    const ctrl = new AbortController();
+    ctrl.abort();
+    const outcomes = await runScheduled([step('Dashboard/a'), step('Alert/x', ['Dashboard/a'])], () => Promise.resolve(), { concurrency: 1, signal: ctrl.signal });
+    expect(outcomes.get('Alert/x')).toEqual({ status: 'skipped', reason: 'the run was interrupted' });
+  });
+
+  it('starts ready steps in plan order', async () => {
+    const ran: string[] = [];
+    const steps = Array.from({ length: 50 }, (_, i) => step(`Dashboard/d${String(i).padStart(2, '0')}` as Address));
+    await runScheduled(steps, (s) => Promise.resolve(void ran.push(s.address)), { concurrency: 3 });
+    expect(ran).toEqual(steps.map((s) => s.address));
+  });
+
+  it('skips steps whose dependency failed before the schedule ran, and their dependants', async () => {
+    const ran: string[] = [];
+    const settled = new Map<Address, StepOutcome>([['Dashboard/a', { status: 'failed', error: new Error('boom') }], ['Dashboard/b', { status: 'done' }]]);
+    const outcomes = await runScheduled(
+      [step('Alert/x', ['Dashboard/a']), step('Alert/z', ['Alert/x']), step('Alert/y', ['Dashboard/b'])],
+      (s) => Promise.resolve(void ran.push(s.address)),
+      { concurrency: 2 },
+      settled,
+    );
+    expect(ran).toEqual(['Alert/y']);
+    expect(outcomes.get('Alert/x')).toEqual({ status: 'skipped', reason: 'depends on Dashboard/a, which did not apply' });
+    expect(outcomes.get('Alert/z')).toEqual({ status: 'skipped', reason: 'depends on Alert/x, which did not apply' });
   });
 });
