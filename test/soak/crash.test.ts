@@ -42,14 +42,19 @@ describe('crash during apply', () => {
         join(dir, 'obsync.yaml'),
         `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}}\n`,
       );
-      for (const killAfterMs of [400, 700, 1000]) {
+      // Kill points by progress, not by time (start-up time varies on a shared machine): once the
+      // sandbox has received this many creates in all, mid-apply of dashboards, then of alerts.
+      const posts = () => sandbox.requests().filter((r) => r.method === 'POST').length;
+      let killed = 0;
+      for (const killAtPosts of [5, 25, 45]) {
         const child = spawnCli(['apply', '--auto-approve', '--concurrency', '4'], { cwd: dir });
-        // Created before the kill: the run may already have finished (nothing left to do).
-        const exited = new Promise((r) => child.once('exit', r));
-        await new Promise((r) => setTimeout(r, killAfterMs));
+        let exited = false;
+        const exit = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_code, signal) => r(signal))).finally(() => (exited = true));
+        while (!exited && posts() < killAtPosts) await new Promise((r) => setTimeout(r, 2));
         child.kill('SIGKILL');
-        await exited;
+        if ((await exit) === 'SIGKILL') killed += 1;
       }
+      expect(killed).toBeGreaterThanOrEqual(2);
       const writesBefore = sandbox.requests().filter((r) => r.method === 'POST').length;
       expect(writesBefore).toBeGreaterThan(0);
       sandbox.faults.clear();
