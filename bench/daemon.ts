@@ -121,7 +121,13 @@ export async function daemonBench(opts: { runs: number; saves: number }): Promis
     for (let i = 0; i < warmUp; i++) await save();
     const heapStart = await inspector.heapAfterGc();
     const rssStart = metric(await metrics(), 'process_resident_memory_bytes');
-    for (let i = 0; i < opts.runs; i++) await save();
+    // Checkpoints tell a leak (steady growth) from a one-off (growth that stops).
+    const checkpoints: number[] = [];
+    const every = Math.max(1, Math.floor(opts.runs / 4));
+    for (let i = 1; i <= opts.runs; i++) {
+      await save();
+      if (i % every === 0 && i < opts.runs) checkpoints.push(await inspector.heapAfterGc());
+    }
     const heapEnd = await inspector.heapAfterGc();
     const rssEnd = metric(await metrics(), 'process_resident_memory_bytes');
     const mb = (b: number) => Number((b / 1048576).toFixed(1));
@@ -132,6 +138,7 @@ export async function daemonBench(opts: { runs: number; saves: number }): Promis
       heapAfterGcStartMb: mb(heapStart),
       heapAfterGcEndMb: mb(heapEnd),
       heapEndOverStart: Number((heapEnd / heapStart).toFixed(3)),
+      heapCheckpointsMb: [...checkpoints, heapEnd].map(mb),
       rssStartMb: mb(rssStart),
       rssEndMb: mb(rssEnd),
     };

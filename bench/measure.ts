@@ -25,11 +25,11 @@ export function peakRss(): { stop(): number } {
 
 const COLUMNS: Record<string, string[]> = {
   plan: ['variant', 'n', 'requests', 'planCpuMs', 'parseCpuMs', 'planOverParse', 'peakRssMb'],
-  apply: ['variant', 'label', 'n', 'k', 'limit', 'requests', 'wallMs', 'wallOverWriteFloor', 'wallOverWindowFloor', 'throttled429', 'peakRssMb'],
+  apply: ['variant', 'label', 'n', 'k', 'limit', 'requests', 'planMs', 'applyMs', 'applyOverWriteFloor', 'totalOverWindowFloor', 'throttled429', 'peakRssMb'],
   'plan-profile': ['variant', 'n', 'top'],
   'memory-over-passes': ['n', 'runs', 'heapBeforeMb', 'heapAfterMb', 'afterOverBefore'],
   'daemon-latency': ['n', 'saves', 'debounceMs', 'medianMs', 'maxMs', 'maxOverBudget'],
-  'daemon-memory': ['n', 'runs', 'heapAfterGcStartMb', 'heapAfterGcEndMb', 'heapEndOverStart', 'rssStartMb', 'rssEndMb'],
+  'daemon-memory': ['n', 'runs', 'heapAfterGcStartMb', 'heapCheckpointsMb', 'heapEndOverStart', 'rssStartMb', 'rssEndMb'],
 };
 
 export function printTable(machine: Record<string, unknown>, results: readonly Result[]): void {
