@@ -40,6 +40,17 @@ describe('Pacer', () => {
     expect(pacer.marginMs()).toBe(10);
   });
 
+  it('knows when its own count fills the window', async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer({ limit: 2, windowMs: 1000 }, clock.now, clock.sleep);
+    await pacer.acquire();
+    expect(pacer.atLimit()).toBe(false);
+    await pacer.acquire();
+    expect(pacer.atLimit()).toBe(true);
+    await clock.sleep(1001);
+    expect(pacer.atLimit()).toBe(false);
+  });
+
   it('caps the margin at half a window', () => {
     const pacer = new Pacer({ limit: 5, windowMs: 1000 });
     pacer.observe(5000);

@@ -46,6 +46,13 @@ export class Pacer {
     return wait;
   }
 
+  /** Whether the client's own count already fills the window (then the pacing itself waits). */
+  atLimit(): boolean {
+    if (!this.pacing) return false;
+    const horizon = this.clock() - this.pacing.windowMs - this.marginMs();
+    return this.#starts.filter((t) => t > horizon).length >= this.pacing.limit;
+  }
+
   /** A response came back `ms` after its request started. */
   observe(ms: number): void {
     if (!this.pacing) return;

@@ -130,10 +130,15 @@ export class Transport {
     }
   }
 
-  /** RateLimit-Remaining: 0 means the window is spent: pause until its reset instead of collecting a 429. */
+  /**
+   * RateLimit-Remaining: 0 while the client's own count still has room means someone else spends
+   * this key's window (another replica, another tool): pause until its reset instead of
+   * collecting a 429. When the own count is full too, the pacing waits already, and more
+   * precisely than the header's whole seconds allow.
+   */
   #learnLimits(headers: Record<string, string | string[] | undefined>): void {
     const remaining = Number(headers['ratelimit-remaining']);
-    if (headers['ratelimit-remaining'] !== undefined && remaining === 0) {
+    if (headers['ratelimit-remaining'] !== undefined && remaining === 0 && !this.#pacer.atLimit()) {
       const reset = retryDelayMs({ 'ratelimit-reset': headers['ratelimit-reset'] }, Date.now());
       if (reset !== null) this.#pacer.pause(reset);
     }

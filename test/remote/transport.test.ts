@@ -67,6 +67,26 @@ describe('transport', () => {
     await port.close();
   });
 
+  it('pauses until the reset when RateLimit-Remaining hits 0 before its own count does (another client shares the key)', async () => {
+    const windowMs = 1000;
+    let windowStart = 0;
+    let count = 3; // spent by someone else
+    const url = await serve((_req, res) => {
+      const now = Date.now();
+      if (windowStart === 0) windowStart = now;
+      if (now - windowStart >= windowMs) [windowStart, count] = [now, 0];
+      count += 1;
+      const headers = { 'ratelimit-limit': '5', 'ratelimit-remaining': String(Math.max(0, 5 - count)), 'ratelimit-reset': '1' };
+      json(res, count > 5 ? 429 : 200, { data: [] }, count > 5 ? { ...headers, 'retry-after': '1' } : headers);
+    });
+    const port = createServicePort({ ...selfHosted(url), pacing: { limit: 5, windowMs } });
+    for (let i = 0; i < 3; i++) await port.sources.list();
+    expect(port.stats.throttled).toBe(0);
+    // The second response said 0 remaining while the client had sent 2 of its 5: the third waited for the reset.
+    expect(seen).toHaveLength(3);
+    await port.close();
+  });
+
   it('turns a create whose connection dropped into an AmbiguousWriteError, without re-sending it', async () => {
     const url = await serve((req) => req.socket.destroy());
     const port = createServicePort(selfHosted(url));
