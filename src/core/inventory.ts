@@ -32,7 +32,7 @@ export interface InventoryEntry {
 
 export interface InventoryStore {
   readonly target: string;
-  /** A copy of every entry. */
+  /** Every entry. Entries are frozen: callers build new ones and `put` them. */
   entries(): InventoryEntry[];
   get(address: Address): InventoryEntry | undefined;
   /** Records the entry durably before resolving (a crash right after keeps it). */

@@ -32,6 +32,17 @@ describe('file inventory', () => {
     expect(again.get('Dashboard/b')?.id).toBe('2');
   });
 
+  it('keeps its entries apart from the objects put and read', async () => {
+    const inv = await openFileInventory({ dir: await tempDir(), target: 'prod', lock: true });
+    const put = { ...entry('a', '1'), tiles: { p99: 't1' } };
+    await inv.put(put);
+    put.tiles.p99 = 'changed';
+    const read = inv.get('Dashboard/a');
+    expect(read?.tiles).toEqual({ p99: 't1' });
+    expect(() => Object.assign(read?.tiles ?? {}, { p99: 'x' })).toThrow(TypeError);
+    await inv.close();
+  });
+
   it('replays the journal of a process that was killed before compaction', async () => {
     const dir = await tempDir();
     const inv = await openFileInventory({ dir, target: 'prod', lock: true });

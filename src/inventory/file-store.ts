@@ -10,6 +10,7 @@ import { mkdir, readFile, rename, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { ObsyncError } from '../core/errors.js';
+import { deepFreeze } from '../core/freeze.js';
 import { entryAddress, type InventoryEntry, type InventoryStore } from '../core/inventory.js';
 import type { Address } from '../core/plan.js';
 import { acquireLock, type HeldLock } from './lock.js';
@@ -62,17 +63,16 @@ class FileInventory implements InventoryStore {
   }
 
   entries(): InventoryEntry[] {
-    return [...this.#entries.values()].map((e) => structuredClone(e));
+    return [...this.#entries.values()];
   }
 
   get(address: Address): InventoryEntry | undefined {
-    const e = this.#entries.get(address);
-    return e ? structuredClone(e) : undefined;
+    return this.#entries.get(address);
   }
 
   put(entry: InventoryEntry): Promise<void> {
     this.#append({ op: 'put', entry });
-    this.#entries.set(entryAddress(entry), structuredClone(entry));
+    this.#entries.set(entryAddress(entry), deepFreeze(structuredClone(entry)));
     return Promise.resolve();
   }
 
@@ -131,14 +131,14 @@ async function loadEntries(dir: string, target: string): Promise<Map<Address, In
         hint: 'restore it from a backup, or move it away: obsync will adopt objects again by natural key (prune stays off until then)',
       });
     }
-    for (const e of parsed.data.entries) entries.set(entryAddress(e), e);
+    for (const e of parsed.data.entries) entries.set(entryAddress(e), deepFreeze(e));
   }
   const journal = await readFile(join(dir, `${target}.journal`), 'utf8').catch(ignoreMissing);
   for (const raw of (journal ?? '').split('\n')) {
     if (raw.trim() === '') continue;
     const line = journalLine.safeParse(safeJson(raw));
     if (!line.success) continue; // a torn last line from a killed process
-    if (line.data.op === 'put') entries.set(entryAddress(line.data.entry), line.data.entry);
+    if (line.data.op === 'put') entries.set(entryAddress(line.data.entry), deepFreeze(line.data.entry));
     else entries.delete(line.data.address as Address);
   }
   return entries;

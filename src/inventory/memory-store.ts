@@ -1,19 +1,17 @@
 /** An in-memory inventory for tests and dry runs (Terraform ships its fakes beside the real store). */
 import { createHmac } from 'node:crypto';
 import { entryAddress, type InventoryEntry, type InventoryStore } from '../core/inventory.js';
+import { deepFreeze } from '../core/freeze.js';
 import type { Address } from '../core/plan.js';
 
 export function memoryInventory(target: string, initial: InventoryEntry[] = [], key = 'test-key'): InventoryStore {
-  const entries = new Map<Address, InventoryEntry>(initial.map((e) => [entryAddress(e), structuredClone(e)]));
+  const entries = new Map<Address, InventoryEntry>(initial.map((e) => [entryAddress(e), deepFreeze(structuredClone(e))]));
   return {
     target,
-    entries: () => [...entries.values()].map((e) => structuredClone(e)),
-    get: (address) => {
-      const e = entries.get(address);
-      return e ? structuredClone(e) : undefined;
-    },
+    entries: () => [...entries.values()],
+    get: (address) => entries.get(address),
     put: (entry) => {
-      entries.set(entryAddress(entry), structuredClone(entry));
+      entries.set(entryAddress(entry), deepFreeze(structuredClone(entry)));
       return Promise.resolve();
     },
     remove: (address) => {

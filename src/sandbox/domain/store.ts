@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import type { JsonRecord, JsonValue } from './contract.js';
+import { deepFreeze } from '../../core/freeze.js';
 import { newObjectId } from './ids.js';
 
 export interface DomainState {
@@ -99,14 +100,6 @@ export class Store {
     const state = structuredClone(parsed.data.state) as unknown as DomainState;
     return new Store(state, now, parsed.data.version);
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 function freezeRows(state: DomainState): DomainState {
