@@ -27,7 +27,9 @@ export function planResource({ def, res, entry, lookups, input, indexes, ownedId
   const fingerprints = input.fingerprints.get(res.address) ?? {};
   const match = matchLive(def, res, entry, index, ownedIds, lookups);
   const dependsOn = def.dependencies(res).filter((a) => lookups.desired.has(a));
-  const base = { address: res.address, kind: res.kind, name: res.name, dependsOn };
+  // Steps are object literals, not `{ ...base, more }`: on Node 20 properties after a leading
+  // spread take a slow path (~7 µs a step, seconds over 20,000 objects).
+  const { address, kind, name } = res;
 
   if (match.kind === 'ambiguous') {
     return {
@@ -41,7 +43,7 @@ export function planResource({ def, res, entry, lookups, input, indexes, ownedId
     const desired = def.canonicalDesired(res, lookups, fingerprints);
     if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
     return {
-      step: { ...base, action: 'create', reason: 'missing', changes: diffCanonical({}, desired.value), payload: def.createPayload(res, lookups, fingerprints) },
+      step: { address, kind, name, dependsOn, action: 'create', reason: 'missing', changes: diffCanonical({}, desired.value), payload: def.createPayload(res, lookups, fingerprints) },
     };
   }
 
@@ -52,30 +54,21 @@ export function planResource({ def, res, entry, lookups, input, indexes, ownedId
   if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
   const current = def.canonicalLive(live, ctx, res);
   const { changes, ignored } = dropNonConvergent(diffCanonical(current, desired.value), desired.value, entry);
-  const common = {
-    ...base,
-    id: live.id,
-    ...(match.kind === 'adopted' ? { adopt: true } : {}),
-    ...(ignored.length > 0 ? { nonConvergent: ignored } : {}),
-  };
-  if (changes.length === 0) return { step: { ...common, action: 'noop', reason: 'unchanged', changes: [] } };
+  const id = live.id;
+  const adopt = match.kind === 'adopted' ? { adopt: true } : {};
+  const nonConvergent = ignored.length > 0 ? { nonConvergent: ignored } : {};
+  if (changes.length === 0) return { step: { address, kind, name, dependsOn, id, ...adopt, ...nonConvergent, action: 'noop', reason: 'unchanged', changes: [] } };
   const liveVersion = input.live.versionOf(live.id);
 
   const calls = def.updateCalls(res, live, ctx, fingerprints, changes.map((c) => c.path));
   const notes = def.notes?.(res, live, input.live, lookups) ?? [];
   const specUnchanged = entry?.specHash !== undefined && entry.specHash === input.specHashes.get(res.address);
-  return {
-    step: {
-      ...common,
-      ...(liveVersion === undefined ? {} : { liveVersion }),
-      action: 'update',
-      reason: specUnchanged ? 'drifted' : 'spec-changed',
-      changes,
-      ...(calls.payload ? { payload: calls.payload } : {}),
-      ...(calls.pipe ? { pipe: calls.pipe } : {}),
-      ...(notes.length > 0 ? { notes } : {}),
-    },
-  };
+  const step: PlanStep = { address, kind, name, dependsOn, id, ...adopt, ...nonConvergent, action: 'update', reason: specUnchanged ? 'drifted' : 'spec-changed', changes };
+  if (liveVersion !== undefined) step.liveVersion = liveVersion;
+  if (calls.payload) step.payload = calls.payload;
+  if (calls.pipe) step.pipe = calls.pipe;
+  if (notes.length > 0) step.notes = notes;
+  return { step };
 }
 
 /**
