@@ -165,7 +165,7 @@ if (wanted('apply') && !quick) {
   await applyBench('self-hosted', 10000, 500, { limit: 100, windowMs: 1_000 }, 'faster configured limit');
 }
 if (wanted('memory')) await memoryBench(quick ? 200 : 1000);
-if (wanted('daemon')) for (const r of await daemonBench({ runs: quick ? 200 : 1000, saves: quick ? 5 : 10 })) record(r);
+if (wanted('daemon')) for (const r of await daemonBench({ runs: quick ? 100 : 1000, saves: quick ? 5 : 10 })) record(r);
 
 const machine = { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', platform: process.platform };
 writeFileSync(join(import.meta.dirname, '../../bench/results.json'), JSON.stringify({ machine, quick, date: new Date().toISOString().slice(0, 10), results }, null, 2) + '\n');
