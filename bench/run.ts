@@ -162,6 +162,7 @@ if (wanted('apply')) {
 }
 if (wanted('apply') && !quick) {
   await applyBench('hosted', 100, 30, { limit: 10, windowMs: 10_000 }, 'real hosted limit');
+  await applyBench('self-hosted', 200, 150, { limit: 100, windowMs: 60_000 }, 'real self-hosted limit');
   await applyBench('self-hosted', 10000, 500, { limit: 100, windowMs: 1_000 }, 'faster configured limit');
 }
 if (wanted('memory')) await memoryBench(quick ? 200 : 1000);
