@@ -114,14 +114,15 @@ async function noopStep(step: PlanStep, def: KindDefinition<unknown, Live>, res:
   const entry = ctx.inventory.get(step.address);
   const known = ctx.lookups.tileIds.get(step.address);
   const tiles = known ? Object.fromEntries(known) : undefined;
-  const wanted = entryFor(res, ctx, {
+  const fields = {
     id: step.id ?? null,
-    status: 'owned',
+    status: 'owned' as const,
     naturalKey: def.desiredKey(res, ctx.lookups) ?? '',
     ...(tiles ? { tiles } : {}),
     ...(entry?.nonConvergent ? { nonConvergent: entry.nonConvergent } : {}),
-  });
-  if (!entry || needsRefresh(entry, wanted)) await ctx.inventory.put(wanted);
+  };
+  // Compared with the entry's own timestamp: only a real difference is written.
+  if (!entry || !sameJson(entry as unknown as Json, entryFor(res, ctx, fields, entry.updatedAt) as unknown as Json)) await ctx.inventory.put(entryFor(res, ctx, fields));
   return { outcome: 'unchanged', ...(step.id ? { id: step.id } : {}) };
 }
 
@@ -139,7 +140,12 @@ async function recordWritten(def: KindDefinition<unknown, Live>, res: DesiredRes
   };
 }
 
-function entryFor(res: DesiredResource, ctx: ApplyContext, fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & globalThis.Partial<InventoryEntry>): InventoryEntry {
+function entryFor(
+  res: DesiredResource,
+  ctx: ApplyContext,
+  fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & globalThis.Partial<InventoryEntry>,
+  updatedAt = ctx.now().toISOString(),
+): InventoryEntry {
   const specHash = ctx.specHashes.get(res.address);
   const secrets = ctx.fingerprints.get(res.address);
   return {
@@ -149,12 +155,8 @@ function entryFor(res: DesiredResource, ctx: ApplyContext, fields: Pick<Inventor
     ...(specHash ? { specHash } : {}),
     ...(secrets && Object.keys(secrets).length > 0 && fields.status === 'owned' ? { secrets } : {}),
     ...fields,
-    updatedAt: ctx.now().toISOString(),
+    updatedAt,
   };
-}
-
-function needsRefresh(current: InventoryEntry, wanted: InventoryEntry): boolean {
-  return !sameJson({ ...current, updatedAt: '' } as unknown as Json, { ...wanted, updatedAt: '' } as unknown as Json);
 }
 
 function signalOpt(ctx: ApplyContext): { signal?: AbortSignal } {

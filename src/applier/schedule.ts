@@ -4,6 +4,7 @@
  * Steps start in plan order as they become ready; the bookkeeping is linear in the steps and
  * their dependencies (a plan of 20,000 mostly unchanged objects must not cost a scan per step).
  */
+import { pushTo } from '../core/collections.js';
 import type { Address, PlanStep } from '../core/plan.js';
 
 export type StepOutcome = { status: 'done' } | { status: 'failed'; error: unknown } | { status: 'skipped'; reason: string };
@@ -33,11 +34,7 @@ export async function runScheduled(
     if (failedBefore) blockedBefore.push([step, failedBefore]);
     const deps = new Set(step.dependsOn.filter((d) => inPlan.has(d)));
     waitingOn.set(step.address, deps.size);
-    for (const dep of deps) {
-      const list = dependants.get(dep);
-      if (list) list.push(step);
-      else dependants.set(dep, [step]);
-    }
+    for (const dep of deps) pushTo(dependants, dep, step);
     if (deps.size === 0 && !failedBefore) ready.push(step);
   }
 

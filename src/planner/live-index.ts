@@ -2,6 +2,7 @@
  * One kind's live objects indexed by id and by natural key, built once per plan: matching
  * 10,000 desired objects against 10,000 live ones must not compare every pair.
  */
+import { pushTo } from '../core/collections.js';
 import type { KindDefinition, Lookups } from '../kinds/kind.js';
 
 export class LiveIndex<Live extends { id: string }> {
@@ -12,11 +13,7 @@ export class LiveIndex<Live extends { id: string }> {
     for (const live of objects) {
       this.#byId.set(live.id, live);
       const keys = keyOf(live);
-      for (const key of typeof keys === 'string' ? [keys] : keys) {
-        const same = this.#byKey.get(key);
-        if (same) same.push(live);
-        else this.#byKey.set(key, [live]);
-      }
+      for (const key of typeof keys === 'string' ? [keys] : keys) pushTo(this.#byKey, key, live);
     }
   }
 

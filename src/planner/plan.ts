@@ -1,6 +1,7 @@
 /**
  * plan(desired, live, inventory, options) → Plan. Pure: no I/O, clock, environment or logging.
  */
+import { pushTo } from '../core/collections.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { entryAddress, type InventoryEntry } from '../core/inventory.js';
 import type { LiveState } from '../core/live.js';
@@ -132,12 +133,7 @@ function ownedIds(inventory: readonly InventoryEntry[], kind: Kind): Set<string>
 
 function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
+  for (const item of items) pushTo(groups, keyOf(item), item);
   return groups;
 }
 

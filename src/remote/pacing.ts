@@ -38,9 +38,7 @@ export class Pacer {
     const now = this.clock();
     let wait = Math.max(0, this.#pausedUntil - now);
     if (this.pacing) {
-      const held = this.pacing.windowMs + this.marginMs();
-      const horizon = now - held;
-      while (this.#starts.length > 0 && (this.#starts[0] ?? 0) <= horizon) this.#starts.shift();
+      const held = this.#dropExpired(now);
       if (this.#starts.length >= this.pacing.limit) wait = Math.max(wait, (this.#starts[0] ?? now) + held - now + 1);
     }
     return wait;
@@ -49,8 +47,15 @@ export class Pacer {
   /** Whether the client's own count already fills the window (then the pacing itself waits). */
   atLimit(): boolean {
     if (!this.pacing) return false;
-    const horizon = this.clock() - this.pacing.windowMs - this.marginMs();
-    return this.#starts.filter((t) => t > horizon).length >= this.pacing.limit;
+    this.#dropExpired(this.clock());
+    return this.#starts.length >= this.pacing.limit;
+  }
+
+  /** Forgets starts that no longer hold a slot; returns how long a slot is held. */
+  #dropExpired(now: number): number {
+    const held = (this.pacing?.windowMs ?? 0) + this.marginMs();
+    while (this.#starts.length > 0 && (this.#starts[0] ?? 0) <= now - held) this.#starts.shift();
+    return held;
   }
 
   /** A response came back `ms` after its request started. */

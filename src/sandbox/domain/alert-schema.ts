@@ -12,24 +12,24 @@ type Body = z.output<typeof baseSchema>;
 
 // Built once (zod compiles a schema on its first parse); only the clock-dependent part below is per call.
 const baseSchema = z.object({
-    source: z.enum(['saved_search', 'tile']),
-    savedSearchId: z.string().min(1).optional(),
-    groupBy: z.string().nullable().optional(),
-    dashboardId: z.string().min(1).optional(),
-    tileId: z.string().min(1).optional(),
-    interval,
-    threshold: z.number(),
-    thresholdType,
-    thresholdMax: z.number().optional(),
-    channel: channel.optional(),
-    channels: z.array(channel).min(1).max(10).optional(),
-    name: z.string().min(1).max(512).nullable().optional(),
-    message: z.string().min(1).max(4096).nullable().optional(),
-    note: z.string().min(1).max(4096).nullable().optional(),
-    numConsecutiveWindows: z.number().int().min(1).nullable().optional(),
-    scheduleOffsetMinutes: z.number().int().min(0).max(1439).optional(),
-    scheduleStartAt: z.iso.datetime().nullable().optional(),
-  });
+  source: z.enum(['saved_search', 'tile']),
+  savedSearchId: z.string().min(1).optional(),
+  groupBy: z.string().nullable().optional(),
+  dashboardId: z.string().min(1).optional(),
+  tileId: z.string().min(1).optional(),
+  interval,
+  threshold: z.number(),
+  thresholdType,
+  thresholdMax: z.number().optional(),
+  channel: channel.optional(),
+  channels: z.array(channel).min(1).max(10).optional(),
+  name: z.string().min(1).max(512).nullable().optional(),
+  message: z.string().min(1).max(4096).nullable().optional(),
+  note: z.string().min(1).max(4096).nullable().optional(),
+  numConsecutiveWindows: z.number().int().min(1).nullable().optional(),
+  scheduleOffsetMinutes: z.number().int().min(0).max(1439).optional(),
+  scheduleStartAt: z.iso.datetime().nullable().optional(),
+});
 
 function checkChannels(body: Body, ctx: Ctx): void {
   const issue = (message: string, path: string[]) => ctx.addIssue({ code: 'custom', message, path });
