@@ -10,21 +10,14 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, spawnCli } from '../support/cli.js';
+import { httpStatus, sandboxDashboards, until as waitUntil } from '../support/wait.js';
 
 let sandbox: SandboxHandle;
 let dir: string;
 let child: ChildProcess | undefined;
 let output = '';
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n--- daemon output ---\n${output.slice(-4000)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) => waitUntil(what, probe, { context: () => output.slice(-4000) });
 
 function config(): string {
   const c = sandbox.credentials;
@@ -51,18 +44,8 @@ function start(extra: string[] = []): { url: string } {
   return { url: `http://${listen}` };
 }
 
-async function status(url: string, path: string): Promise<number | undefined> {
-  try {
-    return (await fetch(`${url}${path}`)).status;
-  } catch {
-    return undefined;
-  }
-}
-
-async function dashboards(): Promise<{ name: string; tags: string[] }[]> {
-  const res = await fetch(`${sandbox.url}/api/v2/dashboards`, { headers: { authorization: `Bearer ${sandbox.credentials.apiKey}` } });
-  return ((await res.json()) as { data: { name: string; tags: string[] }[] }).data;
-}
+const status = (url: string, path: string) => httpStatus(`${url}${path}`);
+const dashboards = () => sandboxDashboards(sandbox);
 
 const runs = () => (output.match(/"msg":"run finished"/g) ?? []).length;
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, spawnCli } from '../support/cli.js';
+import { httpStatus, sandboxDashboards, until as waitUntil } from '../support/wait.js';
 
 const corpus = join(import.meta.dirname, '../manifests/invalid');
 const files = readdirSync(corpus).filter((f) => f.endsWith('.yaml')).sort();
@@ -36,23 +37,9 @@ function logLines(from: number): LogLine[] {
     .map((l) => JSON.parse(l) as LogLine);
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n--- daemon output ---\n${output.slice(-4000)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function status(path: string): Promise<number | undefined> {
-  try {
-    return (await fetch(`${url}${path}`)).status;
-  } catch {
-    return undefined;
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) => waitUntil(what, probe, { context: () => output.slice(-4000) });
+const status = (path: string) => httpStatus(`${url}${path}`);
+const dashboards = () => sandboxDashboards(sandbox);
 
 function canary(tag: string): string {
   return `apiVersion: obsync/v1
@@ -63,11 +50,6 @@ spec:
   tags: [${tag}]
   tiles: [{key: n, name: Count, x: 0, y: 0, w: 6, h: 3, config: {displayType: number, source: Logs, select: [{aggFn: count}]}}]
 `;
-}
-
-async function dashboards(): Promise<{ name: string; tags: string[] }[]> {
-  const res = await fetch(`${sandbox.url}/api/v2/dashboards`, { headers: { authorization: `Bearer ${sandbox.credentials.apiKey}` } });
-  return ((await res.json()) as { data: { name: string; tags: string[] }[] }).data;
 }
 
 /** The first `# expect:` message of a corpus file: the error the daemon must report for it. */
