@@ -11,6 +11,9 @@ import type { DomainResult, JsonRecord } from './contract.js';
 export interface PipesDomain {
   list(): DomainResult<JsonRecord[]>;
   get(id: string): DomainResult<JsonRecord>;
+  /** `POST /clickpipes`: starts in `Provisioning`, settles in `Running` (or `Completed` for one-shot object storage). */
+  create(body: unknown): DomainResult<JsonRecord>;
+  delete(id: string): DomainResult<JsonRecord>;
   /** `PATCH /pipes/{id}`: name, patchable source members (credentials accepted, never returned), destination.columns, fieldMappings, settings. */
   patch(id: string, body: unknown): DomainResult<JsonRecord>;
   getSettings(id: string): DomainResult<JsonRecord>;
@@ -18,6 +21,10 @@ export interface PipesDomain {
   patchScaling(id: string, body: unknown): DomainResult<JsonRecord>;
   /** `{command: start|stop|resync}`; transitions are asynchronous (advanced by `tick`). */
   setState(id: string, body: unknown): DomainResult<JsonRecord>;
+  /** `GET /clickpipesCdcScaling`: the service's shared database-pipe pool, once a database pipe exists. */
+  getCdcScaling(): DomainResult<JsonRecord>;
+  /** `PATCH /clickpipesCdcScaling`: answers the requested pool; GET shows it once it has propagated (`tick`). */
+  patchCdcScaling(body: unknown): DomainResult<JsonRecord>;
   /** Advance asynchronous transitions whose time has come (Stopping → Stopped, Provisioning → Running, ...). */
   tick(): void;
   snapshot(): JsonRecord;

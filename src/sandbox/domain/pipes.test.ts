@@ -26,7 +26,7 @@ describe('pipes', () => {
       expect(p.state).toBe('Running');
       expect(p.serviceId).toBe(SERVICE);
       expect(Object.keys(p.source as JsonRecord)).toHaveLength(1);
-      expect(Object.keys(p.settings as JsonRecord)).toHaveLength(12);
+      expect(Object.values(p.settings as JsonRecord)).not.toContain(null);
     }
     expect(failure(d.get('nope')).status).toBe(404);
   });
@@ -76,9 +76,12 @@ describe('pipes', () => {
     expect(d.version).toBe(0);
     const before = value(d.getSettings(id));
     const after = value(d.putSettings(id, { clickhouse_max_threads: 64, object_storage_concurrency: null }));
-    expect(Object.keys(after)).toHaveLength(12);
-    expect(after).toEqual({ ...before, clickhouse_max_threads: 64, object_storage_concurrency: null });
+    const { object_storage_concurrency: unset, ...rest } = before;
+    expect(unset).toBe(4);
+    expect(after).toEqual({ ...rest, clickhouse_max_threads: 64 });
     expect(value(d.get(id)).settings).toEqual(after);
+    expect(failure(d.putSettings(id, { kafka_read_committed: null })).message).toBe('kafka_read_committed must be a boolean');
+    expect(value(d.putSettings(id, { kafka_read_committed: false })).kafka_read_committed).toBe(false);
   });
 
   it('stop goes through Stopping to Stopped after the transition time', () => {
@@ -111,13 +114,13 @@ describe('pipes', () => {
     expect(value(d.get(pg)).state).toBe('Paused');
   });
 
-  it('patches scaling within bounds and shows quantity strings; refuses postgres', () => {
+  it('patches scaling within bounds and answers numbers; refuses postgres', () => {
     const { d } = setup();
     const id = DEMO_PIPE_IDS.clicksKinesis;
-    expect(value(d.get(id)).scaling).toEqual({ replicas: 1, replicaCpuMillicores: '500m', replicaMemoryGb: '512Mi' });
+    expect(value(d.get(id)).scaling).toEqual({ replicas: 1, replicaCpuMillicores: 500, replicaMemoryGb: 0.5 });
     const out = value(d.patchScaling(id, { replicas: 3, replicaCpuMillicores: 1000, replicaMemoryGb: 4 }));
-    expect(out.scaling).toEqual({ replicas: 3, replicaCpuMillicores: '1000m', replicaMemoryGb: '4Gi' });
-    expect(failure(d.patchScaling(id, { replicas: 41 })).status).toBe(400);
+    expect(out.scaling).toEqual({ replicas: 3, replicaCpuMillicores: 1000, replicaMemoryGb: 4 });
+    expect(failure(d.patchScaling(id, { replicas: 41 }))).toEqual({ status: 400, message: 'replicas: Not between 1 and 40' });
     expect(failure(d.patchScaling(id, { replicaCpuMillicores: 100 })).status).toBe(400);
     expect(failure(d.patchScaling(id, { replicaMemoryGb: 9 })).status).toBe(400);
     expect(failure(d.patchScaling(id, { concurrency: 35 })).status).toBe(400);

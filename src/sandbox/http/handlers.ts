@@ -121,6 +121,7 @@ export function handleHosted(req: Incoming, domains: Domains, creds: Credentials
     return resultReply('hosted', outcome.result, { ...(outcome.empty ? { empty: true } : {}) });
   }
   if (segment === 'pipes' || segment === 'clickpipes') return pipesRoute(req, below, domains.pipes);
+  if (segment === 'clickpipesCdcScaling' && below === '') return cdcScalingRoute(req, domains.pipes);
   return cannot(req.method, req.path);
 }
 
@@ -137,8 +138,12 @@ function pipesRoute(req: Incoming, below: string, pipes: PipesDomain | undefined
   switch (call) {
     case 'GET ':
       return resultReply('hosted', pipes.list());
+    case 'POST ':
+      return resultReply('hosted', pipes.create(req.body));
     case 'GET :id':
       return resultReply('hosted', pipes.get(pid));
+    case 'DELETE :id':
+      return resultReply('hosted', pipes.delete(pid), { empty: true });
     case 'PATCH :id':
       return resultReply('hosted', pipes.patch(pid, req.body));
     case 'GET :id/settings':
@@ -152,6 +157,14 @@ function pipesRoute(req: Incoming, below: string, pipes: PipesDomain | undefined
     default:
       return cannot(req.method, req.path);
   }
+}
+
+function cdcScalingRoute(req: Incoming, pipes: PipesDomain | undefined): Reply {
+  if (!pipes) return hostedError(501, 'pipes are not available in this sandbox');
+  pipes.tick();
+  if (req.method === 'GET') return resultReply('hosted', pipes.getCdcScaling());
+  if (req.method === 'PATCH') return resultReply('hosted', pipes.patchCdcScaling(req.body));
+  return cannot(req.method, req.path);
 }
 
 function keysRoute(req: Incoming, keys: KeysDomain | undefined): Reply {
