@@ -46,12 +46,22 @@ export interface KeyCredential {
   keySecret: string;
 }
 
+/** Who a request authenticated as (the key's resource id), or why it was refused (401 credentials, 403 network). */
+export type KeyAuthentication = { ok: true; id: string } | { ok: false; status: 401 | 403; message: string };
+
 export interface KeysDomain {
   list(): DomainResult<JsonRecord[]>;
+  get(id: string): DomainResult<JsonRecord>;
   /** Result `{key, keyId, keySecret}` (keyId/keySecret omitted when `hashData` was sent). */
   create(body: unknown): DomainResult<JsonRecord>;
-  /** True when the pair authenticates (enabled, not expired). */
-  authenticate(keyId: string, keySecret: string): boolean;
+  /** Name, state, expiry (`null` clears), roles, IP access list (replaced whole). */
+  patch(id: string, body: unknown): DomainResult<JsonRecord>;
+  /** Refuses the key that authenticates the request (`callerId`). */
+  delete(id: string, callerId: string): DomainResult<JsonRecord>;
+  /** `GET /v1/organizations/{org}/roles`: the roles keys can be assigned, with the keys holding each. */
+  roles(): DomainResult<JsonRecord[]>;
+  /** Enabled, not expired, and called from an address in the key's IP access list. */
+  authenticate(keyId: string, keySecret: string, ip: string): KeyAuthentication;
   snapshot(): JsonRecord;
   readonly version: number;
 }

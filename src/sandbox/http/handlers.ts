@@ -92,23 +92,34 @@ function basic(header: string | undefined): { keyId: string; secret: string } | 
 
 const HOSTED = /^\/v1\/organizations\/([^/]+)(\/.*)?$/;
 const SERVICE = /^\/services\/([^/]+)\/([^/]+)(\/.*)?$/;
+const KEYS = /^\/keys(?:\/([^/]+))?$/;
+
+/** The key a hosted request authenticated as (its resource id), or the refusal to send. */
+function authenticateHosted(req: Incoming, domains: Domains, creds: Credentials): { id: string } | Reply {
+  const auth = basic(req.authorization);
+  if (auth === undefined) return hostedError(401, 'Invalid credentials');
+  if (!domains.keys) return same(auth.keyId, creds.keyId) && same(auth.secret, creds.keySecret) ? { id: '' } : hostedError(401, 'Invalid credentials');
+  const result = domains.keys.authenticate(auth.keyId, auth.secret, req.ip);
+  return result.ok ? { id: result.id } : hostedError(result.status, result.message);
+}
 
 export function handleHosted(req: Incoming, domains: Domains, creds: Credentials, limiter: FixedWindowLimiter): Reply {
-  const auth = basic(req.authorization);
   if (limiter.enabled) {
-    const decision = limiter.hit(auth?.keyId ?? req.ip);
+    const decision = limiter.hit(basic(req.authorization)?.keyId ?? req.ip);
     if (!decision.allowed) {
       return hosted429(decision.resetSeconds);
     }
   }
-  const authorized = auth !== undefined && (domains.keys ? domains.keys.authenticate(auth.keyId, auth.secret) : same(auth.keyId, creds.keyId) && same(auth.secret, creds.keySecret));
-  if (!authorized) return hostedError(401, 'Invalid credentials');
+  const caller = authenticateHosted(req, domains, creds);
+  if (!('id' in caller)) return caller;
   if (req.invalidJson) return hostedError(400, 'Invalid JSON payload');
   const m = HOSTED.exec(req.path);
   if (!m) return cannot(req.method, req.path);
   if (m[1] !== creds.organizationId) return hostedError(404, `Organization ${m[1] ?? ''} not found`);
   const rest = m[2] ?? '';
-  if (rest === '/keys') return keysRoute(req, domains.keys);
+  const keys = KEYS.exec(rest);
+  if (keys) return keysRoute(req, keys[1], caller.id, domains.keys);
+  if (rest === '/roles' && req.method === 'GET' && domains.keys) return resultReply('hosted', domains.keys.roles());
   const s = SERVICE.exec(rest);
   if (!s) return cannot(req.method, req.path);
   if (s[1] !== creds.serviceId) return hostedError(404, `Service ${s[1] ?? ''} not found`);
@@ -167,9 +178,31 @@ function cdcScalingRoute(req: Incoming, pipes: PipesDomain | undefined): Reply {
   return cannot(req.method, req.path);
 }
 
-function keysRoute(req: Incoming, keys: KeysDomain | undefined): Reply {
+/** A path segment decoded, or as sent when its escapes are malformed (the domain then answers 404). */
+function decodeOr(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function keysRoute(req: Incoming, id: string | undefined, callerId: string, keys: KeysDomain | undefined): Reply {
   if (!keys) return hostedError(501, 'API keys are not available in this sandbox');
-  if (req.method === 'GET') return resultReply('hosted', keys.list());
-  if (req.method === 'POST') return resultReply('hosted', keys.create(req.body));
-  return cannot(req.method, req.path);
+  const call = `${req.method} ${id === undefined ? '' : ':id'}`;
+  const kid = id === undefined ? '' : decodeOr(id);
+  switch (call) {
+    case 'GET ':
+      return resultReply('hosted', keys.list());
+    case 'POST ':
+      return resultReply('hosted', keys.create(req.body));
+    case 'GET :id':
+      return resultReply('hosted', keys.get(kid));
+    case 'PATCH :id':
+      return resultReply('hosted', keys.patch(kid, req.body));
+    case 'DELETE :id':
+      return resultReply('hosted', keys.delete(kid, callerId), { empty: true });
+    default:
+      return cannot(req.method, req.path);
+  }
 }
