@@ -6,6 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { ObservabilityDomain, PageQuery } from '../domain/contract.js';
 import type { KeysDomain, PipesDomain } from '../domain/hosted-contract.js';
+import { notRunningMessage, type ServiceDomain } from '../domain/service.js';
 import { matchObservability } from './observability-routes.js';
 import type { FixedWindowLimiter, LimitDecision } from './rate-limit.js';
 import { cannot, hosted429, hostedError, json, resultReply, text, type Reply } from './respond.js';
@@ -23,6 +24,7 @@ export interface Domains {
   hosted: ObservabilityDomain;
   pipes?: PipesDomain | undefined;
   keys?: KeysDomain | undefined;
+  service?: ServiceDomain | undefined;
 }
 
 export interface Incoming {
@@ -93,6 +95,7 @@ function basic(header: string | undefined): { keyId: string; secret: string } | 
 const HOSTED = /^\/v1\/organizations\/([^/]+)(\/.*)?$/;
 const SERVICE = /^\/services\/([^/]+)\/([^/]+)(\/.*)?$/;
 const KEYS = /^\/keys(?:\/([^/]+))?$/;
+const SERVICE_ITSELF = /^\/services\/([^/]+)(?:\/(state))?$/;
 
 /** The key a hosted request authenticated as (its resource id), or the refusal to send. */
 function authenticateHosted(req: Incoming, domains: Domains, creds: Credentials): { id: string } | Reply {
@@ -120,6 +123,8 @@ export function handleHosted(req: Incoming, domains: Domains, creds: Credentials
   const keys = KEYS.exec(rest);
   if (keys) return keysRoute(req, keys[1], caller.id, domains.keys);
   if (rest === '/roles' && req.method === 'GET' && domains.keys) return resultReply('hosted', domains.keys.roles());
+  const own = SERVICE_ITSELF.exec(rest);
+  if (own) return own[1] === creds.serviceId ? serviceRoute(req, own[2], domains.service) : hostedError(404, `Service ${own[1] ?? ''} not found`);
   const s = SERVICE.exec(rest);
   if (!s) return cannot(req.method, req.path);
   if (s[1] !== creds.serviceId) return hostedError(404, `Service ${s[1] ?? ''} not found`);
@@ -131,14 +136,26 @@ export function handleHosted(req: Incoming, domains: Domains, creds: Credentials
     const outcome = match.route.handle({ domain: domains.hosted, params: match.params, query: req.query, body: req.body, caller: 'hosted' });
     return resultReply('hosted', outcome.result, { ...(outcome.empty ? { empty: true } : {}) });
   }
-  if (segment === 'pipes' || segment === 'clickpipes') return pipesRoute(req, below, domains.pipes);
-  if (segment === 'clickpipesCdcScaling' && below === '') return cdcScalingRoute(req, domains.pipes);
+  const pipesRoute = (segment === 'pipes' || segment === 'clickpipes') && PIPE.test(below) ? pipeRoute : segment === 'clickpipesCdcScaling' && below === '' ? cdcScalingRoute : null;
+  if (!pipesRoute) return cannot(req.method, req.path);
+  domains.service?.tick();
+  const blocking = domains.service?.blockingState();
+  if (blocking) return hostedError(424, notRunningMessage(blocking));
+  return pipesRoute(req, below, domains.pipes);
+}
+
+/** `GET /services/{id}` and `PATCH /services/{id}/state`. */
+function serviceRoute(req: Incoming, sub: string | undefined, service: ServiceDomain | undefined): Reply {
+  if (!service) return hostedError(501, 'the service is not available in this sandbox');
+  service.tick();
+  if (sub === undefined && req.method === 'GET') return resultReply('hosted', service.get());
+  if (sub === 'state' && req.method === 'PATCH') return resultReply('hosted', service.setState(req.body));
   return cannot(req.method, req.path);
 }
 
 const PIPE = /^(?:\/([^/]+)(?:\/(settings|scaling|state))?)?$/;
 
-function pipesRoute(req: Incoming, below: string, pipes: PipesDomain | undefined): Reply {
+function pipeRoute(req: Incoming, below: string, pipes: PipesDomain | undefined): Reply {
   if (!pipes) return hostedError(501, 'pipes are not available in this sandbox');
   const m = PIPE.exec(below);
   if (!m) return cannot(req.method, req.path);
@@ -170,7 +187,7 @@ function pipesRoute(req: Incoming, below: string, pipes: PipesDomain | undefined
   }
 }
 
-function cdcScalingRoute(req: Incoming, pipes: PipesDomain | undefined): Reply {
+function cdcScalingRoute(req: Incoming, _below: string, pipes: PipesDomain | undefined): Reply {
   if (!pipes) return hostedError(501, 'pipes are not available in this sandbox');
   pipes.tick();
   if (req.method === 'GET') return resultReply('hosted', pipes.getCdcScaling());
