@@ -64,6 +64,11 @@ export interface ObservabilityDomain {
 
   listSources(): DomainResult<JsonRecord[]>;
   getSource(id: string): DomainResult<JsonRecord>;
+  createSource(body: unknown): DomainResult<JsonRecord>;
+  /** Full replace; the kind may change. */
+  updateSource(id: string, body: unknown): DomainResult<JsonRecord>;
+  /** No cascade. */
+  deleteSource(id: string): DomainResult<JsonRecord>;
 
   listWebhooks(query: PageQuery): DomainResult<JsonRecord[]>;
   createWebhook(body: unknown): DomainResult<JsonRecord>;
