@@ -129,7 +129,8 @@ export function handleHosted(req: Incoming, domains: Domains, creds: Credentials
   if (!s) return cannot(req.method, req.path);
   if (s[1] !== creds.serviceId) return hostedError(404, `Service ${s[1] ?? ''} not found`);
   const segment = s[2] ?? '';
-  const below = s[3] ?? '';
+  // The provider creates pipes with POST …/clickpipes/ (internal/api/clickpipe_test.go, testClickPipesPath).
+  const below = segment === 'clickpipes' && s[3] === '/' ? '' : (s[3] ?? '');
   if (segment === 'observability' || segment === 'clickstack') {
     const match = matchObservability(req.method, below);
     if (!match) return cannot(req.method, req.path);
