@@ -19,21 +19,48 @@ import {
   type JsonObject,
   type WirePipe,
 } from '../core/wire.js';
+import { ApiError } from '../core/errors.js';
 import type { HostedTarget } from '../core/target.js';
-import type { Api} from './api.js';
-import { type Envelope } from './api.js';
+import type { Api, Envelope } from './api.js';
 import { defaultSleep } from './pacing.js';
-import type { Response } from './transport.js';
+import type { RequestInit, Response } from './transport.js';
 
-export const hostedEnvelope: Envelope = {
-  unwrap: (body) => (typeof body === 'object' && body !== null && 'result' in body ? (body).result : body),
-  total: () => undefined,
-  describe(res: Response) {
-    const body = res.body as { error?: unknown; message?: unknown; requestId?: unknown } | undefined;
-    const message = typeof body?.error === 'string' ? body.error : typeof body?.message === 'string' ? body.message : res.text.slice(0, 300);
-    return { message, ...(typeof body?.requestId === 'string' ? { requestId: body.requestId } : {}) };
-  },
-};
+/**
+ * The hosted envelope. A 404 whose body is not JSON is the gateway's "Cannot GET" page for a
+ * path it does not serve (a wrong path segment or baseUrl), never a deleted object
+ * (terraform-provider clickstack client, errRouteNotFound): its error names the setting to check.
+ */
+export function hostedEnvelope(paths: HostedTarget['paths']): Envelope {
+  return {
+    unwrap: (body) => (typeof body === 'object' && body !== null && 'result' in body ? body.result : body),
+    total: () => undefined,
+    describe(res: Response) {
+      const body = res.body as { error?: unknown; message?: unknown; requestId?: unknown } | undefined;
+      const message = typeof body?.error === 'string' ? body.error : typeof body?.message === 'string' ? body.message : res.text.slice(0, 300);
+      return { message, ...(typeof body?.requestId === 'string' ? { requestId: body.requestId } : {}) };
+    },
+    unrouted: (init, res) => (typeof res.body === 'object' && res.body !== null ? undefined : unroutedError(init, res, paths)),
+  };
+}
+
+function unroutedError(init: RequestInit, res: Response, paths: HostedTarget['paths']): ApiError {
+  const segments = init.path.split('/');
+  const setting = segments.includes(paths.pipes) ? 'pipes' : segments.includes(paths.observability) ? 'observability' : undefined;
+  const real = setting === 'pipes' ? 'clickpipes' : 'clickstack';
+  const hint = setting
+    ? `check the target's paths.${setting} (now '${paths[setting]}'; ClickHouse Cloud serves '${real}') and its baseUrl (the API origin, e.g. https://api.clickhouse.cloud, without /v1)`
+    : "check the target's baseUrl (the API origin, e.g. https://api.clickhouse.cloud, without /v1)";
+  return new ApiError({
+    method: init.method,
+    path: init.path,
+    status: 404,
+    retryable: false,
+    bodyExcerpt: res.text,
+    code: 'API_ROUTE',
+    message: `${init.method} ${init.path}: the service has no such route (an HTTP 404 page, not an API answer)${setting ? `; paths.${setting} is probably wrong` : ''}`,
+    hint,
+  });
+}
 
 const TRANSITIONAL = new Set(['Provisioning', 'Stopping', 'Pausing', 'Modifying', 'Resync', 'Setup', 'Unknown']);
 
