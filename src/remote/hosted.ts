@@ -115,7 +115,8 @@ export function hostedPorts(api: Api, target: HostedTarget) {
 function keyBody(req: KeyCreateRequest): JsonObject {
   return {
     name: req.name,
-    roles: req.roles,
+    ...(req.assignedRoleIds && req.assignedRoleIds.length > 0 ? { assignedRoleIds: req.assignedRoleIds } : {}),
+    ...(req.roles && req.roles.length > 0 ? { roles: req.roles } : {}),
     ...(req.state ? { state: req.state } : {}),
     ...(req.expireAt !== undefined ? { expireAt: req.expireAt } : {}),
     ...(req.ipAccessList ? { ipAccessList: req.ipAccessList.map((e) => ({ source: e.source, ...(e.description ? { description: e.description } : {}) })) } : {}),
