@@ -22,6 +22,8 @@ import {
 import { ApiError } from '../core/errors.js';
 import type { HostedTarget } from '../core/target.js';
 import type { Api, Envelope } from './api.js';
+import type { Logger } from '../log/logger.js';
+import { serviceWaker } from './hosted-wake.js';
 import { defaultSleep } from './pacing.js';
 import type { RequestInit, Response } from './transport.js';
 
@@ -78,7 +80,7 @@ function crud<T extends { id: string }>(api: Api, base: string, schema: z.ZodTyp
   };
 }
 
-export function hostedPorts(api: Api, target: HostedTarget) {
+export function hostedPorts(api: Api, target: HostedTarget, logger?: Logger) {
   const org = `/v1/organizations/${enc(target.organizationId)}`;
   const service = `${org}/services/${enc(target.serviceId)}`;
   const obs = `${service}/${target.paths.observability}`;
@@ -87,15 +89,18 @@ export function hostedPorts(api: Api, target: HostedTarget) {
     ...crud(api, `${obs}/dashboards`, wireDashboard, false),
     validate: (body, o) => api.call({ method: 'POST', path: `${obs}/dashboards/validate`, body, signal: o?.signal }, wireDashboardValidation),
   };
+  // Every ClickPipes call wakes an idle service first (hosted-wake.ts).
+  const waker = serviceWaker(api, { servicePath: service, target: target.name, logger });
+  const awake = <T>(o: CallOptions | undefined, call: () => Promise<T>) => waker.run(call, o?.signal);
   const pipes: PipesPort = {
-    list: (o) => api.list(pipesBase, wirePipe, o),
-    get: (id, o) => api.find(`${pipesBase}/${enc(id)}`, wirePipe, o),
-    patch: (id, body, o) => api.call({ method: 'PATCH', path: `${pipesBase}/${enc(id)}`, body, signal: o?.signal }, wirePipe),
-    getSettings: (id, o) => api.call({ method: 'GET', path: `${pipesBase}/${enc(id)}/settings`, signal: o?.signal }, wirePipeSettings),
-    putSettings: (id, settings, o) => api.call({ method: 'PUT', path: `${pipesBase}/${enc(id)}/settings`, body: settings, signal: o?.signal }, wirePipeSettings),
-    patchScaling: (id, scaling, o) => api.call({ method: 'PATCH', path: `${pipesBase}/${enc(id)}/scaling`, body: scaling, idempotent: true, signal: o?.signal }, wirePipe),
-    setState: (id, command: PipeStateCommand, o) => api.call({ method: 'PATCH', path: `${pipesBase}/${enc(id)}/state`, body: { command }, idempotent: true, signal: o?.signal }, wirePipe),
-    waitUntilSettled: (id, o) => waitUntilSettled(api, `${pipesBase}/${enc(id)}`, o),
+    list: (o) => awake(o, () => api.list(pipesBase, wirePipe, o)),
+    get: (id, o) => awake(o, () => api.find(`${pipesBase}/${enc(id)}`, wirePipe, o)),
+    patch: (id, body, o) => awake(o, () => api.call({ method: 'PATCH', path: `${pipesBase}/${enc(id)}`, body, signal: o?.signal }, wirePipe)),
+    getSettings: (id, o) => awake(o, () => api.call({ method: 'GET', path: `${pipesBase}/${enc(id)}/settings`, signal: o?.signal }, wirePipeSettings)),
+    putSettings: (id, settings, o) => awake(o, () => api.call({ method: 'PUT', path: `${pipesBase}/${enc(id)}/settings`, body: settings, signal: o?.signal }, wirePipeSettings)),
+    patchScaling: (id, scaling, o) => awake(o, () => api.call({ method: 'PATCH', path: `${pipesBase}/${enc(id)}/scaling`, body: scaling, idempotent: true, signal: o?.signal }, wirePipe)),
+    setState: (id, command: PipeStateCommand, o) => awake(o, () => api.call({ method: 'PATCH', path: `${pipesBase}/${enc(id)}/state`, body: { command }, idempotent: true, signal: o?.signal }, wirePipe)),
+    waitUntilSettled: (id, o) => awake(o, () => waitUntilSettled(api, `${pipesBase}/${enc(id)}`, o)),
   };
   const keys: KeysPort = {
     list: (o) => api.list(`${org}/keys`, wireApiKey, o),

@@ -30,7 +30,7 @@ export function createServicePort(target: Target, opts: PortOptions = {}): Servi
   const common = { target: target.name, stats: transport.stats, close: () => transport.close() };
   if (target.variant === 'hosted') {
     const api = new Api(transport, hostedEnvelope(target.paths));
-    return { ...common, variant: 'hosted', ...hostedPorts(api, target) };
+    return { ...common, variant: 'hosted', ...hostedPorts(api, target, opts.logger) };
   }
   const api = new Api(transport, selfHostedEnvelope);
   return { ...common, variant: 'self-hosted', ...selfHostedPorts(api) };
