@@ -245,6 +245,40 @@ spec:
   });
 });
 
+describe('provider clickstack/client/alert.go: a groupBy removed from a manifest stays on the hosted API', () => {
+  it('is reported as not converging instead of being re-sent forever', async () => {
+    const h = await sandbox();
+    const dir = tempDir();
+    const alert = (groupBy: string) => `apiVersion: obsync/v1
+kind: Alert
+metadata: {name: errors-high}
+spec:
+  savedSearch: Errors
+  threshold: 5
+  thresholdType: above
+  interval: 5m
+  channel: {type: webhook, webhook: ops-slack}
+${groupBy}`;
+    const port = createServicePort(hostedTarget(h));
+    const inventory = memoryInventory(port.target);
+    const run = async () => {
+      const loaded = loadManifests([dir], { env: {} });
+      const args = { port, inventory, desired: loaded.resources, selection: SELECT_ALL, prune: false, maxDeletes: 10 };
+      return applyPlanned(await makePlan(args), { port, inventory, backupDir: tempDir(), concurrency: 1 });
+    };
+    writeFileSync(join(dir, 'alert.yaml'), alert('  groupBy: ServiceName\n'));
+    await run();
+    writeFileSync(join(dir, 'alert.yaml'), alert(''));
+    const removed = await run();
+    expect(removed.summary.failed).toBe(0);
+    expect(removed.results.find((r) => r.address === 'Alert/errors-high')?.nonConvergent?.map((c) => c.path)).toEqual(['groupBy']);
+    // The next run leaves it out rather than updating again.
+    const third = await run();
+    expect(third.results.filter((r) => r.outcome === 'applied')).toEqual([]);
+    await port.close();
+  });
+});
+
 describe('obsync keys create (clickhousectl build_api_key_create_request: assignedRoleIds, an explicit ipAccessList)', () => {
   beforeAll(() => assertBuilt());
 
