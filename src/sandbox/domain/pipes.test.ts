@@ -145,3 +145,51 @@ describe('pipes', () => {
     expect(failure(d.patch(pg, { source: { postgres: { settings: { replicationMode: 'snapshot' } } } })).message).toBe('source.postgres.settings.replicationMode is immutable');
   });
 });
+
+describe('pipe create, delete and CDC scaling', () => {
+  const kafka = {
+    name: 'new',
+    source: { kafka: { type: 'kafka', format: 'JSONEachRow', brokers: 'b:9092', topics: 't', authentication: 'PLAIN', credentials: { username: 'u', password: 'never-shown' } } },
+    destination: { database: 'default', table: 't', managedTable: true, columns: [{ name: 'id', type: 'Int64' }] },
+  };
+
+  it('creates a provisioning pipe with default scaling and no secrets, which settles in Running; delete removes it', () => {
+    const { d, clock } = setup(10);
+    const created = value(d.create(kafka));
+    expect(created).toMatchObject({ name: 'new', state: 'Provisioning', scaling: { replicas: 1, replicaCpuMillicores: 125, replicaMemoryGb: 0.5 }, settings: {}, fieldMappings: [] });
+    expect(JSON.stringify(created)).not.toContain('never-shown');
+    clock.advance(10);
+    d.tick();
+    const id = created.id as string;
+    expect(value(d.get(id)).state).toBe('Running');
+    value(d.delete(id));
+    expect(failure(d.get(id)).status).toBe(404);
+  });
+
+  it('refuses bad create bodies and changes nothing', () => {
+    const { d } = setup();
+    const bad = (body: unknown) => failure(d.create(body)).message;
+    expect(bad({ ...kafka, id: 'x' })).toBe("request body property can't be validated: id");
+    expect(bad({ ...kafka, settings: {} })).toBe('settings must not be empty');
+    expect(bad({ ...kafka, scaling: { replicas: 0 } })).toBe('scaling.replicas: Not between 1 and 40');
+    expect(bad({ ...kafka, source: { kafka: { ...kafka.source.kafka, brokers: '' } } })).toBe('source.kafka.brokers: Required');
+    expect(bad({ ...kafka, destination: { database: 'default' } })).toBe('destination.table: Required');
+    expect(bad({ ...kafka, destination: { ...kafka.destination, tableDefinition: { engine: { type: 'MergeTree' }, partitionBy: '' } } })).toBe('destination.tableDefinition.partitionBy must not be empty');
+    const pg = { name: 'pg', source: { postgres: { host: 'h', port: 5432, database: 'd', credentials: { username: 'u', password: 'p' }, tableMappings: [] } }, destination: { database: 'r', table: 'x' } };
+    expect(bad(pg)).toBe('destination.table is not supported for postgres ClickPipes');
+    expect(d.version).toBe(0);
+  });
+
+  it('the CDC pool: 4 GB per core in steps, visible once propagated', () => {
+    const { d, clock } = setup(50);
+    expect(value(d.getCdcScaling())).toEqual({ replicaCpuMillicores: 2000, replicaMemoryGb: 8 });
+    expect(failure(d.patchCdcScaling({ replicaCpuMillicores: 3000, replicaMemoryGb: 8 })).status).toBe(400);
+    expect(value(d.patchCdcScaling({ replicaCpuMillicores: 3000, replicaMemoryGb: 12 }))).toEqual({ replicaCpuMillicores: 3000, replicaMemoryGb: 12 });
+    expect(value(d.getCdcScaling()).replicaCpuMillicores).toBe(2000);
+    clock.advance(50);
+    d.tick();
+    expect(value(d.getCdcScaling()).replicaCpuMillicores).toBe(3000);
+    const none = createPipesDomain({ serviceId: SERVICE, seed: 'none' });
+    expect(failure(none.getCdcScaling()).status).toBe(400);
+  });
+});
