@@ -76,7 +76,10 @@ export interface PipesPort {
 
 export interface KeyCreateRequest {
   name: string;
-  roles: string[];
+  /** Organization role UUIDs (the current way to give a key its roles). */
+  assignedRoleIds?: string[];
+  /** Deprecated legacy role names (admin, developer, query_endpoints), still accepted. */
+  roles?: string[];
   state?: 'enabled' | 'disabled';
   expireAt?: string | null;
   ipAccessList?: { source: string; description?: string }[];

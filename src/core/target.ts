@@ -35,7 +35,7 @@ export interface HostedTarget extends TargetBase {
   serviceId: string;
   keyId: string;
   keySecret: Secret;
-  /** Path segments under `/services/{serviceId}/`; real deployments spell them differently. */
+  /** Path segments under `/services/{serviceId}/`: `clickstack` and `clickpipes` on ClickHouse Cloud (the defaults). */
   paths: { observability: string; pipes: string };
 }
 
@@ -47,4 +47,5 @@ export const VARIANT_RATE_LIMITS: Record<Variant, Pacing> = {
   'self-hosted': { limit: 100, windowMs: 60_000 },
 };
 
-export const DEFAULT_PATHS = { observability: 'observability', pipes: 'pipes' } as const;
+/** The segments ClickHouse Cloud serves (hosted-api §2-3; the Terraform provider and clickhousectl use them). */
+export const DEFAULT_PATHS = { observability: 'clickstack', pipes: 'clickpipes' } as const;

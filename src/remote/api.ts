@@ -14,6 +14,11 @@ export interface Envelope {
   total(res: Response): number | undefined;
   /** A readable message and request id from an error response. */
   describe(res: Response): { message: string; requestId?: string };
+  /**
+   * The error for a 404 that is the gateway's page for a route it does not serve, not the API's
+   * answer for a missing object; undefined when it is not one. Such a 404 never means "gone".
+   */
+  unrouted?(init: RequestInit, res: Response): ApiError | undefined;
 }
 
 export const PAGE_SIZE = 1000;
@@ -34,7 +39,7 @@ export class Api {
   async find<T>(path: string, schema: z.ZodType<T>, opts?: CallOptions): Promise<T | null> {
     const init: RequestInit = { method: 'GET', path, signal: opts?.signal };
     const res = await this.transport.request(init);
-    if (res.status === 404) return null;
+    if (res.status === 404 && !this.unrouted(init, res)) return null;
     if (res.status >= 300) throw this.error(init, res);
     return this.parse(init, res, schema);
   }
@@ -43,7 +48,7 @@ export class Api {
   async remove(path: string, opts?: CallOptions): Promise<void> {
     const init: RequestInit = { method: 'DELETE', path, signal: opts?.signal };
     const res = await this.transport.request(init);
-    if (res.status === 404) return;
+    if (res.status === 404 && !this.unrouted(init, res)) return;
     if (res.status >= 300) throw this.error(init, res);
   }
 
@@ -103,7 +108,13 @@ export class Api {
     });
   }
 
+  private unrouted(init: RequestInit, res: Response): ApiError | undefined {
+    return res.status === 404 ? this.envelope.unrouted?.(init, res) : undefined;
+  }
+
   error(init: RequestInit, res: Response): ApiError {
+    const unrouted = this.unrouted(init, res);
+    if (unrouted) return unrouted;
     const { message, requestId } = this.envelope.describe(res);
     return new ApiError({
       method: init.method,

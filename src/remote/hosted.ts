@@ -19,21 +19,50 @@ import {
   type JsonObject,
   type WirePipe,
 } from '../core/wire.js';
+import { ApiError } from '../core/errors.js';
 import type { HostedTarget } from '../core/target.js';
-import type { Api} from './api.js';
-import { type Envelope } from './api.js';
+import type { Api, Envelope } from './api.js';
+import type { Logger } from '../log/logger.js';
+import { serviceWaker } from './hosted-wake.js';
 import { defaultSleep } from './pacing.js';
-import type { Response } from './transport.js';
+import type { RequestInit, Response } from './transport.js';
 
-export const hostedEnvelope: Envelope = {
-  unwrap: (body) => (typeof body === 'object' && body !== null && 'result' in body ? (body).result : body),
-  total: () => undefined,
-  describe(res: Response) {
-    const body = res.body as { error?: unknown; message?: unknown; requestId?: unknown } | undefined;
-    const message = typeof body?.error === 'string' ? body.error : typeof body?.message === 'string' ? body.message : res.text.slice(0, 300);
-    return { message, ...(typeof body?.requestId === 'string' ? { requestId: body.requestId } : {}) };
-  },
-};
+/**
+ * The hosted envelope. A 404 whose body is not JSON is the gateway's "Cannot GET" page for a
+ * path it does not serve (a wrong path segment or baseUrl), never a deleted object
+ * (terraform-provider clickstack client, errRouteNotFound): its error names the setting to check.
+ */
+export function hostedEnvelope(paths: HostedTarget['paths']): Envelope {
+  return {
+    unwrap: (body) => (typeof body === 'object' && body !== null && 'result' in body ? body.result : body),
+    total: () => undefined,
+    describe(res: Response) {
+      const body = res.body as { error?: unknown; message?: unknown; requestId?: unknown } | undefined;
+      const message = typeof body?.error === 'string' ? body.error : typeof body?.message === 'string' ? body.message : res.text.slice(0, 300);
+      return { message, ...(typeof body?.requestId === 'string' ? { requestId: body.requestId } : {}) };
+    },
+    unrouted: (init, res) => (typeof res.body === 'object' && res.body !== null ? undefined : unroutedError(init, res, paths)),
+  };
+}
+
+function unroutedError(init: RequestInit, res: Response, paths: HostedTarget['paths']): ApiError {
+  const segments = init.path.split('/');
+  const setting = segments.includes(paths.pipes) ? 'pipes' : segments.includes(paths.observability) ? 'observability' : undefined;
+  const real = setting === 'pipes' ? 'clickpipes' : 'clickstack';
+  const hint = setting
+    ? `check the target's paths.${setting} (now '${paths[setting]}'; ClickHouse Cloud serves '${real}') and its baseUrl (the API origin, e.g. https://api.clickhouse.cloud, without /v1)`
+    : "check the target's baseUrl (the API origin, e.g. https://api.clickhouse.cloud, without /v1)";
+  return new ApiError({
+    method: init.method,
+    path: init.path,
+    status: 404,
+    retryable: false,
+    bodyExcerpt: res.text,
+    code: 'API_ROUTE',
+    message: `${init.method} ${init.path}: the service has no such route (an HTTP 404 page, not an API answer)${setting ? `; paths.${setting} is probably wrong` : ''}`,
+    hint,
+  });
+}
 
 const TRANSITIONAL = new Set(['Provisioning', 'Stopping', 'Pausing', 'Modifying', 'Resync', 'Setup', 'Unknown']);
 
@@ -51,7 +80,7 @@ function crud<T extends { id: string }>(api: Api, base: string, schema: z.ZodTyp
   };
 }
 
-export function hostedPorts(api: Api, target: HostedTarget) {
+export function hostedPorts(api: Api, target: HostedTarget, logger?: Logger) {
   const org = `/v1/organizations/${enc(target.organizationId)}`;
   const service = `${org}/services/${enc(target.serviceId)}`;
   const obs = `${service}/${target.paths.observability}`;
@@ -60,15 +89,18 @@ export function hostedPorts(api: Api, target: HostedTarget) {
     ...crud(api, `${obs}/dashboards`, wireDashboard, false),
     validate: (body, o) => api.call({ method: 'POST', path: `${obs}/dashboards/validate`, body, signal: o?.signal }, wireDashboardValidation),
   };
+  // Every ClickPipes call wakes an idle service first (hosted-wake.ts).
+  const waker = serviceWaker(api, { servicePath: service, target: target.name, logger });
+  const awake = <T>(o: CallOptions | undefined, call: () => Promise<T>) => waker.run(call, o?.signal);
   const pipes: PipesPort = {
-    list: (o) => api.list(pipesBase, wirePipe, o),
-    get: (id, o) => api.find(`${pipesBase}/${enc(id)}`, wirePipe, o),
-    patch: (id, body, o) => api.call({ method: 'PATCH', path: `${pipesBase}/${enc(id)}`, body, signal: o?.signal }, wirePipe),
-    getSettings: (id, o) => api.call({ method: 'GET', path: `${pipesBase}/${enc(id)}/settings`, signal: o?.signal }, wirePipeSettings),
-    putSettings: (id, settings, o) => api.call({ method: 'PUT', path: `${pipesBase}/${enc(id)}/settings`, body: settings, signal: o?.signal }, wirePipeSettings),
-    patchScaling: (id, scaling, o) => api.call({ method: 'PATCH', path: `${pipesBase}/${enc(id)}/scaling`, body: scaling, idempotent: true, signal: o?.signal }, wirePipe),
-    setState: (id, command: PipeStateCommand, o) => api.call({ method: 'PATCH', path: `${pipesBase}/${enc(id)}/state`, body: { command }, idempotent: true, signal: o?.signal }, wirePipe),
-    waitUntilSettled: (id, o) => waitUntilSettled(api, `${pipesBase}/${enc(id)}`, o),
+    list: (o) => awake(o, () => api.list(pipesBase, wirePipe, o)),
+    get: (id, o) => awake(o, () => api.find(`${pipesBase}/${enc(id)}`, wirePipe, o)),
+    patch: (id, body, o) => awake(o, () => api.call({ method: 'PATCH', path: `${pipesBase}/${enc(id)}`, body, signal: o?.signal }, wirePipe)),
+    getSettings: (id, o) => awake(o, () => api.call({ method: 'GET', path: `${pipesBase}/${enc(id)}/settings`, signal: o?.signal }, wirePipeSettings)),
+    putSettings: (id, settings, o) => awake(o, () => api.call({ method: 'PUT', path: `${pipesBase}/${enc(id)}/settings`, body: settings, signal: o?.signal }, wirePipeSettings)),
+    patchScaling: (id, scaling, o) => awake(o, () => api.call({ method: 'PATCH', path: `${pipesBase}/${enc(id)}/scaling`, body: scaling, idempotent: true, signal: o?.signal }, wirePipe)),
+    setState: (id, command: PipeStateCommand, o) => awake(o, () => api.call({ method: 'PATCH', path: `${pipesBase}/${enc(id)}/state`, body: { command }, idempotent: true, signal: o?.signal }, wirePipe)),
+    waitUntilSettled: (id, o) => awake(o, () => waitUntilSettled(api, `${pipesBase}/${enc(id)}`, o)),
   };
   const keys: KeysPort = {
     list: (o) => api.list(`${org}/keys`, wireApiKey, o),
@@ -88,7 +120,8 @@ export function hostedPorts(api: Api, target: HostedTarget) {
 function keyBody(req: KeyCreateRequest): JsonObject {
   return {
     name: req.name,
-    roles: req.roles,
+    ...(req.assignedRoleIds && req.assignedRoleIds.length > 0 ? { assignedRoleIds: req.assignedRoleIds } : {}),
+    ...(req.roles && req.roles.length > 0 ? { roles: req.roles } : {}),
     ...(req.state ? { state: req.state } : {}),
     ...(req.expireAt !== undefined ? { expireAt: req.expireAt } : {}),
     ...(req.ipAccessList ? { ipAccessList: req.ipAccessList.map((e) => ({ source: e.source, ...(e.description ? { description: e.description } : {}) })) } : {}),

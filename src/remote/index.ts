@@ -29,8 +29,8 @@ export function createServicePort(target: Target, opts: PortOptions = {}): Servi
   });
   const common = { target: target.name, stats: transport.stats, close: () => transport.close() };
   if (target.variant === 'hosted') {
-    const api = new Api(transport, hostedEnvelope);
-    return { ...common, variant: 'hosted', ...hostedPorts(api, target) };
+    const api = new Api(transport, hostedEnvelope(target.paths));
+    return { ...common, variant: 'hosted', ...hostedPorts(api, target, opts.logger) };
   }
   const api = new Api(transport, selfHostedEnvelope);
   return { ...common, variant: 'self-hosted', ...selfHostedPorts(api) };

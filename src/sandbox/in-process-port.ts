@@ -53,8 +53,8 @@ export function inProcessPort(domain: ObservabilityDomain, variant: CallerVarian
     alerts: {
       list: () => Promise.resolve(all('alerts', (q) => domain.listAlerts(q), wireAlert)),
       get: (id) => Promise.resolve(orNull(`alerts/${id}`, domain.getAlert(id), wireAlert)),
-      create: (b) => Promise.resolve(unwrap('alerts', domain.createAlert(body(b)), wireAlert, true)),
-      update: (id, b) => Promise.resolve(unwrap(`alerts/${id}`, domain.updateAlert(id, body(b)), wireAlert, true)),
+      create: (b) => Promise.resolve(unwrap('alerts', domain.createAlert(body(b), variant), wireAlert, true)),
+      update: (id, b) => Promise.resolve(unwrap(`alerts/${id}`, domain.updateAlert(id, body(b), variant), wireAlert, true)),
       delete: (id) => Promise.resolve(void orNull(`alerts/${id}`, domain.deleteAlert(id), wireAlert.partial())),
     },
     sources: {

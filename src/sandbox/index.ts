@@ -38,6 +38,8 @@ export interface SandboxHandle {
   requests(): LoggedRequest[];
   clearRequests(): void;
   faults: { set(spec: FaultSpec): void; clear(): void; injected: Faults['injected'] };
+  /** The hosted service: idle it (ClickPipes then answer 424 until a client wakes it) or read its state. */
+  service: { idle(): void; state(): string };
   close(): Promise<void>;
 }
 
@@ -87,6 +89,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     requests: () => [...log],
     clearRequests: () => void log.splice(0),
     faults: { set: (s) => faults.set(s), clear: () => faults.clear(), injected: faults.injected },
+    service: {
+      idle: () => extra.service.idle(),
+      state: () => {
+        extra.service.tick();
+        return extra.service.blockingState() ?? 'running';
+      },
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -18,7 +18,19 @@ interface KeysFlags {
   out?: string;
 }
 
-const ROLES = ['admin', 'developer', 'query_endpoints'];
+const LEGACY_ROLES = ['admin', 'developer', 'query_endpoints'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Sent when no --ip is given, so "usable from anywhere" does not depend on the service's default for a missing list. */
+const ANYWHERE = { source: '0.0.0.0/0', description: 'Anywhere (obsync keys create without --ip)' };
+
+/** Role UUIDs go to `assignedRoleIds`; the legacy names to the deprecated `roles`. */
+export function rolesRequest(roles: readonly string[]): Pick<KeyCreateRequest, 'assignedRoleIds' | 'roles'> {
+  const bad = roles.find((r) => !UUID.test(r) && !LEGACY_ROLES.includes(r));
+  if (bad) throw new ConfigError(`unknown role '${bad}'`, { hint: `give an organization role UUID (GET /v1/organizations/{org}/roles) or one of the legacy roles ${LEGACY_ROLES.join(', ')}` });
+  const assignedRoleIds = roles.filter((r) => UUID.test(r)).map((r) => r.toLowerCase());
+  const legacy = roles.filter((r) => !UUID.test(r));
+  return { ...(assignedRoleIds.length > 0 ? { assignedRoleIds } : {}), ...(legacy.length > 0 ? { roles: legacy } : {}) };
+}
 
 export function parseIpEntry(value: string): { source: string; description?: string } {
   const i = value.indexOf(':');
@@ -35,23 +47,22 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--target <name>', 'target (hosted)')
     .option('--config <file>', 'obsync.yaml to use')
     .requiredOption('--name <name>', 'key name')
-    .option('--role <role>', `role (repeatable): ${ROLES.join(', ')}`, (v: string, prev: string[]) => [...prev, v], [])
+    .option('--role <role>', `role (repeatable): an organization role UUID, or a legacy role (${LEGACY_ROLES.join(', ')})`, (v: string, prev: string[]) => [...prev, v], [])
     .option('--expire-at <timestamp>', 'ISO-8601 expiry (default: never)')
     .option('--ip <cidr[:description]>', 'allowed source (repeatable); without any, every address is allowed', (v: string, prev: string[]) => [...prev, v], [])
     .addOption(new Option('--state <state>', 'initial state').choices(['enabled', 'disabled']).default('enabled'))
     .option('--out <file>', 'write {keyId, keySecret} to this new file (mode 0600)')
     .action(async (flags: KeysFlags) => {
-      if (flags.role.length === 0) throw new ConfigError('give at least one --role', { hint: `roles: ${ROLES.join(', ')}` });
-      const bad = flags.role.find((r) => !ROLES.includes(r));
-      if (bad) throw new ConfigError(`unknown role '${bad}'`, { hint: `roles: ${ROLES.join(', ')}` });
+      if (flags.role.length === 0) throw new ConfigError('give at least one --role', { hint: `an organization role UUID, or one of ${LEGACY_ROLES.join(', ')}` });
       if (flags.expireAt !== undefined && Number.isNaN(Date.parse(flags.expireAt))) throw new ConfigError(`--expire-at '${flags.expireAt}' is not an ISO-8601 timestamp`);
       const request: KeyCreateRequest = {
         name: flags.name,
-        roles: flags.role,
+        ...rolesRequest(flags.role),
         state: flags.state,
         ...(flags.expireAt ? { expireAt: new Date(flags.expireAt).toISOString() } : {}),
-        ...(flags.ip.length > 0 ? { ipAccessList: flags.ip.map(parseIpEntry) } : {}),
+        ipAccessList: flags.ip.length > 0 ? flags.ip.map(parseIpEntry) : [ANYWHERE],
       };
+      if (flags.ip.length === 0) io.stderr.write('note: without --ip the key is usable from any address (0.0.0.0/0)\n');
       // Refuse an existing --out file before the key exists, so a secret is never lost.
       const file = flags.out ? await open(flags.out, 'wx', 0o600) : undefined;
       const connection = await openConnection(io, { config: flags.config, target: flags.target });

@@ -67,7 +67,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         [
           `obsync sandbox listening on ${handle.url}${flags.data ? ` (data in ${flags.data})` : ' (in memory)'}`,
           `  self-hosted: ${handle.url}/api/v2/...   Authorization: Bearer ${c.apiKey}`,
-          `  hosted:      ${handle.url}/v1/organizations/${c.organizationId}/services/${c.serviceId}/observability/...  (and .../pipes, /v1/organizations/${c.organizationId}/keys)`,
+          `  hosted:      ${handle.url}/v1/organizations/${c.organizationId}/services/${c.serviceId}/clickstack/...  (and .../clickpipes, /v1/organizations/${c.organizationId}/keys)`,
           `               HTTP Basic ${c.keyId}:${c.keySecret}`,
           `  rate limits: ${flags.rateLimit}${flags.faults ? `; faults: ${JSON.stringify(flags.faults)}` : ''}`,
           '  These are the sandbox\'s documented loopback credentials, not secrets. Ctrl-C stops it.',

@@ -172,7 +172,8 @@ function payload(res: Res, lookups: Lookups, update: boolean): JsonObject {
     const r = resolveRef(lookups.savedSearches, spec.savedSearch, 'saved search');
     body.source = 'saved_search';
     body.savedSearchId = r.ok ? r.id : '';
-    body.groupBy = spec.groupBy ?? null;
+    // Never `groupBy: null`: the hosted API refuses it (and keeps an omitted groupBy); self-hosted clears an omitted one.
+    if (spec.groupBy !== undefined) body.groupBy = spec.groupBy;
   } else {
     const address = dashboardAddress(spec.dashboard);
     const tile = spec.tile ?? '';

@@ -23,6 +23,7 @@ export const pipeSettingsSchema = z.strictObject({
   clickhouse_max_download_threads: int(0, 32),
   clickhouse_parallel_distributed_insert_select: int(0, 2),
   clickhouse_parallel_view_processing: z.boolean().optional(),
+  kafka_read_committed: z.boolean().optional(),
 });
 
 export const pipeScalingSchema = z.strictObject({

@@ -2,7 +2,7 @@
  * Alert operations (reference §1.3, §3.2, §4.2, §4.4): validation, reference checks (before the
  * existence check on PUT), replace semantics with the few kept-when-omitted fields, paging.
  */
-import type { DomainError, DomainResult, JsonRecord, PageQuery } from './contract.js';
+import type { CallerVariant, DomainError, DomainResult, JsonRecord, PageQuery } from './contract.js';
 import { alertBodySchema, type AlertBody } from './alert-schema.js';
 import { isObjectId } from './ids.js';
 import { paginate } from './paging.js';
@@ -61,7 +61,18 @@ function referenceProblem(store: Store, body: AlertBody): string | undefined {
   return undefined;
 }
 
-function parseBody(store: Store, body: unknown): { ok: true; body: AlertBody } | Failure {
+/**
+ * The Cloud API refuses an explicit `groupBy: null` and keeps the value a PUT omits
+ * (terraform-provider internal/service/clickstack/client/alert.go, Alert doc).
+ */
+function hostedNullGroupBy(body: unknown, caller: CallerVariant): Failure | undefined {
+  const nulled = caller === 'hosted' && typeof body === 'object' && body !== null && 'groupBy' in body && body.groupBy === null;
+  return nulled ? badRequest('Body validation failed: groupBy: Invalid input: expected string, received null') : undefined;
+}
+
+function parseBody(store: Store, body: unknown, caller: CallerVariant): { ok: true; body: AlertBody } | Failure {
+  const nulled = hostedNullGroupBy(body, caller);
+  if (nulled) return nulled;
   const parsed = alertBodySchema(store.now()).safeParse(body);
   if (!parsed.success) return zodFailure('Body', parsed.error);
   const problem = referenceProblem(store, parsed.data);
@@ -69,7 +80,7 @@ function parseBody(store: Store, body: unknown): { ok: true; body: AlertBody } |
 }
 
 /** Writable fields recomputed from the body; `previous` supplies the kept-when-omitted ones. */
-function writable(body: AlertBody, previous: JsonRecord | undefined): JsonRecord {
+function writable(body: AlertBody, previous: JsonRecord | undefined, caller: CallerVariant): JsonRecord {
   const out: JsonRecord = {
     name: body.name ?? null, message: body.message ?? null, note: body.note ?? null,
     threshold: body.threshold, interval: body.interval, thresholdType: body.thresholdType,
@@ -87,7 +98,10 @@ function writable(body: AlertBody, previous: JsonRecord | undefined): JsonRecord
     if (offset !== undefined) out.scheduleOffsetMinutes = offset;
   }
   if (body.source === 'tile') Object.assign(out, { dashboardId: body.dashboardId ?? null, tileId: body.tileId ?? null });
-  else Object.assign(out, { savedSearchId: body.savedSearchId ?? null, groupBy: body.groupBy ?? null });
+  else {
+    const kept = caller === 'hosted' && body.groupBy === undefined ? previous?.groupBy : undefined;
+    Object.assign(out, { savedSearchId: body.savedSearchId ?? null, groupBy: body.groupBy ?? kept ?? null });
+  }
   return out;
 }
 
@@ -102,26 +116,26 @@ export function getAlert(store: Store, id: string): DomainResult<JsonRecord> {
   return alert ? ok(renderAlert(alert, store.state.teamId)) : notFoundJson('Alert not found');
 }
 
-export function createAlert(store: Store, body: unknown): DomainResult<JsonRecord> {
-  const parsed = parseBody(store, body);
+export function createAlert(store: Store, body: unknown, caller: CallerVariant = 'self-hosted'): DomainResult<JsonRecord> {
+  const parsed = parseBody(store, body, caller);
   if (!parsed.ok) return parsed;
   const now = store.nowIso();
-  const alert: JsonRecord = { id: store.newId(), ...writable(parsed.body, undefined), state: 'OK', createdAt: now, updatedAt: now };
+  const alert: JsonRecord = { id: store.newId(), ...writable(parsed.body, undefined, caller), state: 'OK', createdAt: now, updatedAt: now };
   store.commit({ alerts: [...store.state.alerts, alert] });
   return ok(renderAlert(alert, store.state.teamId));
 }
 
 const SERVER_OWNED = ['id', 'state', 'silenced', 'executionErrors', 'createdAt'];
 
-export function updateAlert(store: Store, id: string, body: unknown): DomainResult<JsonRecord> {
+export function updateAlert(store: Store, id: string, body: unknown, caller: CallerVariant = 'self-hosted'): DomainResult<JsonRecord> {
   const bad = invalidIdParam(id);
   if (bad) return bad;
-  const parsed = parseBody(store, body);
+  const parsed = parseBody(store, body, caller);
   if (!parsed.ok) return parsed;
   const previous = findById(store.state.alerts, id);
   if (!previous) return notFoundJson('Alert not found');
   const kept = Object.fromEntries(Object.entries(previous).filter(([k]) => SERVER_OWNED.includes(k)));
-  const alert: JsonRecord = { ...kept, ...writable(parsed.body, previous), updatedAt: store.nowIso() };
+  const alert: JsonRecord = { ...kept, ...writable(parsed.body, previous, caller), updatedAt: store.nowIso() };
   store.commit({ alerts: store.state.alerts.map((a) => (a.id === id ? alert : a)) });
   return ok(renderAlert(alert, store.state.teamId));
 }

@@ -39,7 +39,7 @@ export interface PageQuery {
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
 export type JsonRecord = { [k: string]: JsonValue };
 
-/** Which variant's gateway is calling: a few rules differ (hosted rejects a top-level dashboard `id`). */
+/** Which variant's gateway is calling: a few rules differ (hosted rejects a top-level dashboard `id`, keeps an omitted alert `groupBy`). */
 export type CallerVariant = 'hosted' | 'self-hosted';
 
 /**
@@ -56,12 +56,19 @@ export interface ObservabilityDomain {
 
   listAlerts(query: PageQuery): DomainResult<JsonRecord[]>;
   getAlert(id: string): DomainResult<JsonRecord>;
-  createAlert(body: unknown): DomainResult<JsonRecord>;
-  updateAlert(id: string, body: unknown): DomainResult<JsonRecord>;
+  /** `caller` defaults to self-hosted. Hosted: an explicit `groupBy: null` is refused. */
+  createAlert(body: unknown, caller?: CallerVariant): DomainResult<JsonRecord>;
+  /** Hosted: an omitted `groupBy` keeps its value and an explicit null is refused. */
+  updateAlert(id: string, body: unknown, caller?: CallerVariant): DomainResult<JsonRecord>;
   deleteAlert(id: string): DomainResult<JsonRecord>;
 
   listSources(): DomainResult<JsonRecord[]>;
   getSource(id: string): DomainResult<JsonRecord>;
+  createSource(body: unknown): DomainResult<JsonRecord>;
+  /** Full replace; the kind may change. */
+  updateSource(id: string, body: unknown): DomainResult<JsonRecord>;
+  /** No cascade. */
+  deleteSource(id: string): DomainResult<JsonRecord>;
 
   listWebhooks(query: PageQuery): DomainResult<JsonRecord[]>;
   createWebhook(body: unknown): DomainResult<JsonRecord>;

@@ -11,6 +11,9 @@ import type { DomainResult, JsonRecord } from './contract.js';
 export interface PipesDomain {
   list(): DomainResult<JsonRecord[]>;
   get(id: string): DomainResult<JsonRecord>;
+  /** `POST /clickpipes`: starts in `Provisioning`, settles in `Running` (or `Completed` for one-shot object storage). */
+  create(body: unknown): DomainResult<JsonRecord>;
+  delete(id: string): DomainResult<JsonRecord>;
   /** `PATCH /pipes/{id}`: name, patchable source members (credentials accepted, never returned), destination.columns, fieldMappings, settings. */
   patch(id: string, body: unknown): DomainResult<JsonRecord>;
   getSettings(id: string): DomainResult<JsonRecord>;
@@ -18,6 +21,10 @@ export interface PipesDomain {
   patchScaling(id: string, body: unknown): DomainResult<JsonRecord>;
   /** `{command: start|stop|resync}`; transitions are asynchronous (advanced by `tick`). */
   setState(id: string, body: unknown): DomainResult<JsonRecord>;
+  /** `GET /clickpipesCdcScaling`: the service's shared database-pipe pool, once a database pipe exists. */
+  getCdcScaling(): DomainResult<JsonRecord>;
+  /** `PATCH /clickpipesCdcScaling`: answers the requested pool; GET shows it once it has propagated (`tick`). */
+  patchCdcScaling(body: unknown): DomainResult<JsonRecord>;
   /** Advance asynchronous transitions whose time has come (Stopping → Stopped, Provisioning → Running, ...). */
   tick(): void;
   snapshot(): JsonRecord;
@@ -39,12 +46,22 @@ export interface KeyCredential {
   keySecret: string;
 }
 
+/** Who a request authenticated as (the key's resource id), or why it was refused (401 credentials, 403 network). */
+export type KeyAuthentication = { ok: true; id: string } | { ok: false; status: 401 | 403; message: string };
+
 export interface KeysDomain {
   list(): DomainResult<JsonRecord[]>;
+  get(id: string): DomainResult<JsonRecord>;
   /** Result `{key, keyId, keySecret}` (keyId/keySecret omitted when `hashData` was sent). */
   create(body: unknown): DomainResult<JsonRecord>;
-  /** True when the pair authenticates (enabled, not expired). */
-  authenticate(keyId: string, keySecret: string): boolean;
+  /** Name, state, expiry (`null` clears), roles, IP access list (replaced whole). */
+  patch(id: string, body: unknown): DomainResult<JsonRecord>;
+  /** Refuses the key that authenticates the request (`callerId`). */
+  delete(id: string, callerId: string): DomainResult<JsonRecord>;
+  /** `GET /v1/organizations/{org}/roles`: the roles keys can be assigned, with the keys holding each. */
+  roles(): DomainResult<JsonRecord[]>;
+  /** Enabled, not expired, and called from an address in the key's IP access list. */
+  authenticate(keyId: string, keySecret: string, ip: string): KeyAuthentication;
   snapshot(): JsonRecord;
   readonly version: number;
 }

@@ -1,10 +1,12 @@
 /**
  * How a pipe is stored (JSON-serialisable, secrets only as SHA-256 markers) and how it is
  * written out (reference/hosted-api.md §3.2): the source as exactly one member, scaling as
- * Kubernetes quantity strings like the real service (`"500m"`, `"2Gi"`), no secrets.
+ * numbers like the live service (`replicaCpuMillicores: 125`, `replicaMemoryGb: 0.5`:
+ * clickhousectl tests/client_test.rs, list_click_pipes_with_null_array_fields, whose i64/f64
+ * models reject quantity strings), settings with only the keys that are set, no secrets.
  */
 import type { JsonRecord, JsonValue } from './contract.js';
-import { defaultSettings } from './pipes-settings.js';
+import { settingsOutput } from './pipes-settings.js';
 import type { SourceKind } from './pipes-source.js';
 import { DB_KINDS } from './pipes-source.js';
 
@@ -40,20 +42,9 @@ export function isDbKind(kind: SourceKind): boolean {
   return DB_KINDS.includes(kind);
 }
 
-/** `0.5` → `"512Mi"`, `2` → `"2Gi"`. */
-export function memoryQuantity(gb: number): string {
-  if (Number.isInteger(gb)) return `${gb}Gi`;
-  const mi = gb * 1024;
-  return Number.isInteger(mi) ? `${mi}Mi` : `${gb}Gi`;
-}
-
 function scalingOut(s: PipeScaling | null): JsonValue {
   if (s === null) return null;
-  const out: JsonRecord = {
-    replicas: s.replicas,
-    replicaCpuMillicores: `${s.replicaCpuMillicores}m`,
-    replicaMemoryGb: memoryQuantity(s.replicaMemoryGb),
-  };
+  const out: JsonRecord = { replicas: s.replicas, replicaCpuMillicores: s.replicaCpuMillicores, replicaMemoryGb: s.replicaMemoryGb };
   if (s.concurrency !== null) out.concurrency = s.concurrency;
   return out;
 }
@@ -72,7 +63,7 @@ export function pipeOutput(p: StoredPipe): JsonRecord {
     source: { [p.kind]: clone(p.source) },
     destination: clone(p.destination),
     fieldMappings: clone(p.fieldMappings),
-    settings: defaultSettings(p.settings),
+    settings: settingsOutput(p.settings),
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
   };

@@ -1,7 +1,6 @@
 /** The demo pipes (deterministic ids, all Running): one Kafka, one S3, one Kinesis, one Postgres CDC. */
 import type { JsonRecord } from './contract.js';
 import type { StoredPipe } from './pipes-record.js';
-import { defaultSettings } from './pipes-settings.js';
 import { secretHash } from './pipes-source.js';
 
 /** `5eedc1b0-0000-4000-8000-00000000000n`: fixed so docs and tests can name them. */
@@ -31,7 +30,7 @@ function streamingDestination(table: string, cols: JsonRecord[], sortingKey: str
     database: 'default',
     table,
     managedTable: true,
-    tableDefinition: { engine: { type: 'MergeTree' }, sortingKey, partitionBy: null, primaryKey: null },
+    tableDefinition: { engine: { type: 'MergeTree' }, sortingKey },
     columns: cols,
   };
 }
@@ -57,12 +56,13 @@ export function demoPipes(serviceId: string): StoredPipe[] {
         consumerGroup: 'clickpipes-orders',
         authentication: 'PLAIN',
         offset: { strategy: 'from_latest', timestamp: null },
-        reversePrivateEndpointIds: [],
+        // The live API answers null for an unset list (clickhousectl list_click_pipes_with_null_array_fields).
+        reversePrivateEndpointIds: null,
       },
       secrets: { credentials: sha },
       destination: streamingDestination('orders', orderCols, ['created_at', 'order_id']),
       fieldMappings: mappings(orderCols),
-      settings: defaultSettings({ streaming_max_insert_wait_ms: 5000 }),
+      settings: { streaming_max_insert_wait_ms: 5000 },
     },
     {
       ...base,
@@ -82,7 +82,7 @@ export function demoPipes(serviceId: string): StoredPipe[] {
       secrets: { accessKey: sha },
       destination: streamingDestination('events', eventCols, ['timestamp', 'event']),
       fieldMappings: mappings(eventCols),
-      settings: defaultSettings({ object_storage_concurrency: 4, object_storage_polling_interval_ms: 30000, object_storage_use_cluster_function: true }),
+      settings: { object_storage_concurrency: 4, object_storage_polling_interval_ms: 30000, object_storage_use_cluster_function: true },
     },
     {
       ...base,
@@ -102,7 +102,7 @@ export function demoPipes(serviceId: string): StoredPipe[] {
       secrets: {},
       destination: streamingDestination('clicks', clickCols, ['ts', 'page']),
       fieldMappings: mappings(clickCols),
-      settings: defaultSettings({ streaming_max_insert_wait_ms: 2000, clickhouse_max_threads: 8 }),
+      settings: { streaming_max_insert_wait_ms: 2000, clickhouse_max_threads: 8 },
     },
     {
       ...base,
@@ -131,7 +131,7 @@ export function demoPipes(serviceId: string): StoredPipe[] {
       secrets: { credentials: sha },
       destination: { database: 'orders_replica' },
       fieldMappings: [],
-      settings: defaultSettings(),
+      settings: {},
     },
   ];
 }

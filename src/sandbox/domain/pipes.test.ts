@@ -26,7 +26,7 @@ describe('pipes', () => {
       expect(p.state).toBe('Running');
       expect(p.serviceId).toBe(SERVICE);
       expect(Object.keys(p.source as JsonRecord)).toHaveLength(1);
-      expect(Object.keys(p.settings as JsonRecord)).toHaveLength(12);
+      expect(Object.values(p.settings as JsonRecord)).not.toContain(null);
     }
     expect(failure(d.get('nope')).status).toBe(404);
   });
@@ -76,9 +76,12 @@ describe('pipes', () => {
     expect(d.version).toBe(0);
     const before = value(d.getSettings(id));
     const after = value(d.putSettings(id, { clickhouse_max_threads: 64, object_storage_concurrency: null }));
-    expect(Object.keys(after)).toHaveLength(12);
-    expect(after).toEqual({ ...before, clickhouse_max_threads: 64, object_storage_concurrency: null });
+    const { object_storage_concurrency: unset, ...rest } = before;
+    expect(unset).toBe(4);
+    expect(after).toEqual({ ...rest, clickhouse_max_threads: 64 });
     expect(value(d.get(id)).settings).toEqual(after);
+    expect(failure(d.putSettings(id, { kafka_read_committed: null })).message).toBe('kafka_read_committed must be a boolean');
+    expect(value(d.putSettings(id, { kafka_read_committed: false })).kafka_read_committed).toBe(false);
   });
 
   it('stop goes through Stopping to Stopped after the transition time', () => {
@@ -111,13 +114,13 @@ describe('pipes', () => {
     expect(value(d.get(pg)).state).toBe('Paused');
   });
 
-  it('patches scaling within bounds and shows quantity strings; refuses postgres', () => {
+  it('patches scaling within bounds and answers numbers; refuses postgres', () => {
     const { d } = setup();
     const id = DEMO_PIPE_IDS.clicksKinesis;
-    expect(value(d.get(id)).scaling).toEqual({ replicas: 1, replicaCpuMillicores: '500m', replicaMemoryGb: '512Mi' });
+    expect(value(d.get(id)).scaling).toEqual({ replicas: 1, replicaCpuMillicores: 500, replicaMemoryGb: 0.5 });
     const out = value(d.patchScaling(id, { replicas: 3, replicaCpuMillicores: 1000, replicaMemoryGb: 4 }));
-    expect(out.scaling).toEqual({ replicas: 3, replicaCpuMillicores: '1000m', replicaMemoryGb: '4Gi' });
-    expect(failure(d.patchScaling(id, { replicas: 41 })).status).toBe(400);
+    expect(out.scaling).toEqual({ replicas: 3, replicaCpuMillicores: 1000, replicaMemoryGb: 4 });
+    expect(failure(d.patchScaling(id, { replicas: 41 }))).toEqual({ status: 400, message: 'replicas: Not between 1 and 40' });
     expect(failure(d.patchScaling(id, { replicaCpuMillicores: 100 })).status).toBe(400);
     expect(failure(d.patchScaling(id, { replicaMemoryGb: 9 })).status).toBe(400);
     expect(failure(d.patchScaling(id, { concurrency: 35 })).status).toBe(400);
@@ -140,5 +143,53 @@ describe('pipes', () => {
     d.tick();
     expect(value(d.get(pg)).state).toBe('Running');
     expect(failure(d.patch(pg, { source: { postgres: { settings: { replicationMode: 'snapshot' } } } })).message).toBe('source.postgres.settings.replicationMode is immutable');
+  });
+});
+
+describe('pipe create, delete and CDC scaling', () => {
+  const kafka = {
+    name: 'new',
+    source: { kafka: { type: 'kafka', format: 'JSONEachRow', brokers: 'b:9092', topics: 't', authentication: 'PLAIN', credentials: { username: 'u', password: 'never-shown' } } },
+    destination: { database: 'default', table: 't', managedTable: true, columns: [{ name: 'id', type: 'Int64' }] },
+  };
+
+  it('creates a provisioning pipe with default scaling and no secrets, which settles in Running; delete removes it', () => {
+    const { d, clock } = setup(10);
+    const created = value(d.create(kafka));
+    expect(created).toMatchObject({ name: 'new', state: 'Provisioning', scaling: { replicas: 1, replicaCpuMillicores: 125, replicaMemoryGb: 0.5 }, settings: {}, fieldMappings: [] });
+    expect(JSON.stringify(created)).not.toContain('never-shown');
+    clock.advance(10);
+    d.tick();
+    const id = created.id as string;
+    expect(value(d.get(id)).state).toBe('Running');
+    value(d.delete(id));
+    expect(failure(d.get(id)).status).toBe(404);
+  });
+
+  it('refuses bad create bodies and changes nothing', () => {
+    const { d } = setup();
+    const bad = (body: unknown) => failure(d.create(body)).message;
+    expect(bad({ ...kafka, id: 'x' })).toBe("request body property can't be validated: id");
+    expect(bad({ ...kafka, settings: {} })).toBe('settings must not be empty');
+    expect(bad({ ...kafka, scaling: { replicas: 0 } })).toBe('scaling.replicas: Not between 1 and 40');
+    expect(bad({ ...kafka, source: { kafka: { ...kafka.source.kafka, brokers: '' } } })).toBe('source.kafka.brokers: Required');
+    expect(bad({ ...kafka, destination: { database: 'default' } })).toBe('destination.table: Required');
+    expect(bad({ ...kafka, destination: { ...kafka.destination, tableDefinition: { engine: { type: 'MergeTree' }, partitionBy: '' } } })).toBe('destination.tableDefinition.partitionBy must not be empty');
+    const pg = { name: 'pg', source: { postgres: { host: 'h', port: 5432, database: 'd', credentials: { username: 'u', password: 'p' }, tableMappings: [] } }, destination: { database: 'r', table: 'x' } };
+    expect(bad(pg)).toBe('destination.table is not supported for postgres ClickPipes');
+    expect(d.version).toBe(0);
+  });
+
+  it('the CDC pool: 4 GB per core in steps, visible once propagated', () => {
+    const { d, clock } = setup(50);
+    expect(value(d.getCdcScaling())).toEqual({ replicaCpuMillicores: 2000, replicaMemoryGb: 8 });
+    expect(failure(d.patchCdcScaling({ replicaCpuMillicores: 3000, replicaMemoryGb: 8 })).status).toBe(400);
+    expect(value(d.patchCdcScaling({ replicaCpuMillicores: 3000, replicaMemoryGb: 12 }))).toEqual({ replicaCpuMillicores: 3000, replicaMemoryGb: 12 });
+    expect(value(d.getCdcScaling()).replicaCpuMillicores).toBe(2000);
+    clock.advance(50);
+    d.tick();
+    expect(value(d.getCdcScaling()).replicaCpuMillicores).toBe(3000);
+    const none = createPipesDomain({ serviceId: SERVICE, seed: 'none' });
+    expect(failure(none.getCdcScaling()).status).toBe(400);
   });
 });

@@ -1,18 +1,26 @@
 /**
- * ClickPipes of one hosted service (reference/hosted-api.md §3): read, PATCH (patchable fields
- * only, secrets accepted but never returned), advanced settings, scaling and state commands
- * with asynchronous transitions advanced by `tick()`. Every operation validates fully before
- * changing anything.
+ * ClickPipes of one hosted service (reference/hosted-api.md §3): create, read, PATCH (patchable
+ * fields only, secrets accepted but never returned), delete, advanced settings, scaling (per
+ * pipe and the service's CDC pool) and state commands with asynchronous transitions advanced by
+ * `tick()`. Every operation validates fully before changing anything.
  */
+import { randomUUID } from 'node:crypto';
 import type { DomainResult, JsonRecord } from './contract.js';
 import type { PipesDomain, PipesDomainOptions } from './hosted-contract.js';
 import { badRequest, notFoundJson, ok } from './result.js';
+import { parseNewPipe, settledState } from './pipes-create.js';
 import type { PipeScaling, StoredPipe } from './pipes-record.js';
 import { isDbKind, pipeOutput } from './pipes-record.js';
 import { demoPipes } from './pipes-seed.js';
-import { isPlainObject, mergeSettings } from './pipes-settings.js';
+import { isPlainObject, mergeSettings, settingsOutput } from './pipes-settings.js';
 import { mappingKey, parseSourcePatch, sameMapping } from './pipes-source.js';
-import { parseScalingPatch } from './pipes-scaling.js';
+import { DEFAULT_CDC_SCALING, parseCdcScaling, parseScalingPatch, type CdcScaling } from './pipes-scaling.js';
+
+interface CdcPool {
+  current: CdcScaling;
+  /** A PATCHed pool that has not propagated yet, and when it will have. */
+  pending: { to: CdcScaling; at: string } | null;
+}
 
 const PATCHABLE_TOP = new Set(['name', 'source', 'destination', 'fieldMappings', 'settings']);
 
@@ -20,6 +28,11 @@ function restore(snapshot: JsonRecord): StoredPipe[] {
   const pipes = snapshot.pipes;
   if (!Array.isArray(pipes)) throw new Error('pipes snapshot: missing pipes array');
   return structuredClone(pipes) as unknown as StoredPipe[];
+}
+
+function restoreCdc(snapshot: JsonRecord | undefined): CdcPool {
+  const cdc = snapshot?.cdcScaling;
+  return isPlainObject(cdc) ? (structuredClone(cdc) as unknown as CdcPool) : { current: { ...DEFAULT_CDC_SCALING }, pending: null };
 }
 
 function checkColumns(raw: unknown): JsonRecord[] | string {
@@ -47,6 +60,7 @@ export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
   const transitionMs = opts.transitionMs ?? 300;
   const pipes: StoredPipe[] =
     opts.snapshot !== undefined ? restore(opts.snapshot) : (opts.seed ?? 'demo') === 'demo' ? demoPipes(opts.serviceId) : [];
+  const cdc = restoreCdc(opts.snapshot);
   let version = 0;
 
   const find = (id: string): StoredPipe | undefined => pipes.find((p) => p.id === id);
@@ -127,6 +141,45 @@ export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
     return commit(p);
   }
 
+  function create(body: unknown): DomainResult<JsonRecord> {
+    const parsed = parseNewPipe(body);
+    if (typeof parsed === 'string') return badRequest(parsed);
+    const at = now().toISOString();
+    const pipe: StoredPipe = {
+      id: randomUUID(),
+      serviceId: opts.serviceId,
+      state: 'Provisioning',
+      createdAt: at,
+      updatedAt: at,
+      transition: null,
+      name: parsed.name,
+      kind: parsed.kind,
+      scaling: parsed.scaling,
+      source: parsed.source,
+      secrets: parsed.secrets,
+      destination: parsed.destination,
+      fieldMappings: parsed.fieldMappings,
+      settings: parsed.settings,
+    };
+    startTransition(pipe, 'Provisioning', settledState(parsed));
+    pipes.push(pipe);
+    version += 1;
+    return ok(pipeOutput(pipe));
+  }
+
+  function remove(id: string): DomainResult<JsonRecord> {
+    const i = pipes.findIndex((p) => p.id === id);
+    if (i < 0) return missing();
+    pipes.splice(i, 1);
+    version += 1;
+    return ok({});
+  }
+
+  /** The CDC pool exists once the service has a database pipe. */
+  function cdcAvailable(): boolean {
+    return pipes.some((p) => isDbKind(p.kind));
+  }
+
   function setState(id: string, body: unknown): DomainResult<JsonRecord> {
     const p = find(id);
     if (p === undefined) return missing();
@@ -158,10 +211,12 @@ export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
       const p = find(id);
       return p === undefined ? missing() : ok(pipeOutput(p));
     },
+    create,
+    delete: remove,
     patch,
     getSettings(id) {
       const p = find(id);
-      return p === undefined ? missing() : ok(pipeOutput(p).settings as JsonRecord);
+      return p === undefined ? missing() : ok(settingsOutput(p.settings));
     },
     putSettings(id, body) {
       const p = find(id);
@@ -170,7 +225,7 @@ export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
       if ('error' in merged) return badRequest(merged.error);
       p.settings = merged.value;
       commit(p);
-      return ok(structuredClone(p.settings));
+      return ok(settingsOutput(p.settings));
     },
     patchScaling(id, body) {
       const p = find(id);
@@ -183,8 +238,25 @@ export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
       return commit(p);
     },
     setState,
+    getCdcScaling() {
+      if (!cdcAvailable()) return badRequest('CDC scaling is available once the service has a database ClickPipe');
+      return ok({ ...cdc.current });
+    },
+    patchCdcScaling(body) {
+      if (!cdcAvailable()) return badRequest('CDC scaling is available once the service has a database ClickPipe');
+      const parsed = parseCdcScaling(body, cdc.pending?.to ?? cdc.current);
+      if (typeof parsed === 'string') return badRequest(parsed);
+      cdc.pending = { to: parsed, at: new Date(now().getTime() + transitionMs).toISOString() };
+      version += 1;
+      return ok({ ...parsed });
+    },
     tick() {
       const t = now().getTime();
+      if (cdc.pending !== null && Date.parse(cdc.pending.at) <= t) {
+        cdc.current = cdc.pending.to;
+        cdc.pending = null;
+        version += 1;
+      }
       for (const p of pipes) {
         if (p.transition !== null && Date.parse(p.transition.at) <= t) {
           p.state = p.transition.to;
@@ -194,7 +266,7 @@ export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
         }
       }
     },
-    snapshot: () => ({ pipes: structuredClone(pipes) as unknown as JsonRecord[] }),
+    snapshot: () => ({ pipes: structuredClone(pipes) as unknown as JsonRecord[], cdcScaling: structuredClone(cdc) as unknown as JsonRecord }),
     get version() {
       return version;
     },

@@ -9,7 +9,7 @@ export interface FaultSpec {
   resetBefore?: number;
   /** Probability of handling the request (the write commits) and then dropping the connection unanswered. */
   resetAfter?: number;
-  /** Probability that a hosted pipes request answers 424 (service idle). */
+  /** Probability that the service idles before a hosted pipes request (then 424 until a client wakes it). */
   idle424?: number;
   /** Seed of the PRNG (deterministic runs). */
   seed?: number;

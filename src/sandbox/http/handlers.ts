@@ -6,6 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { ObservabilityDomain, PageQuery } from '../domain/contract.js';
 import type { KeysDomain, PipesDomain } from '../domain/hosted-contract.js';
+import { notRunningMessage, type ServiceDomain } from '../domain/service.js';
 import { matchObservability } from './observability-routes.js';
 import type { FixedWindowLimiter, LimitDecision } from './rate-limit.js';
 import { cannot, hosted429, hostedError, json, resultReply, text, type Reply } from './respond.js';
@@ -23,6 +24,7 @@ export interface Domains {
   hosted: ObservabilityDomain;
   pipes?: PipesDomain | undefined;
   keys?: KeysDomain | undefined;
+  service?: ServiceDomain | undefined;
 }
 
 export interface Incoming {
@@ -92,41 +94,69 @@ function basic(header: string | undefined): { keyId: string; secret: string } | 
 
 const HOSTED = /^\/v1\/organizations\/([^/]+)(\/.*)?$/;
 const SERVICE = /^\/services\/([^/]+)\/([^/]+)(\/.*)?$/;
+const KEYS = /^\/keys(?:\/([^/]+))?$/;
+const SERVICE_ITSELF = /^\/services\/([^/]+)(?:\/(state))?$/;
+
+/** The key a hosted request authenticated as (its resource id), or the refusal to send. */
+function authenticateHosted(req: Incoming, domains: Domains, creds: Credentials): { id: string } | Reply {
+  const auth = basic(req.authorization);
+  if (auth === undefined) return hostedError(401, 'Invalid credentials');
+  if (!domains.keys) return same(auth.keyId, creds.keyId) && same(auth.secret, creds.keySecret) ? { id: '' } : hostedError(401, 'Invalid credentials');
+  const result = domains.keys.authenticate(auth.keyId, auth.secret, req.ip);
+  return result.ok ? { id: result.id } : hostedError(result.status, result.message);
+}
 
 export function handleHosted(req: Incoming, domains: Domains, creds: Credentials, limiter: FixedWindowLimiter): Reply {
-  const auth = basic(req.authorization);
   if (limiter.enabled) {
-    const decision = limiter.hit(auth?.keyId ?? req.ip);
+    const decision = limiter.hit(basic(req.authorization)?.keyId ?? req.ip);
     if (!decision.allowed) {
       return hosted429(decision.resetSeconds);
     }
   }
-  const authorized = auth !== undefined && (domains.keys ? domains.keys.authenticate(auth.keyId, auth.secret) : same(auth.keyId, creds.keyId) && same(auth.secret, creds.keySecret));
-  if (!authorized) return hostedError(401, 'Invalid credentials');
+  const caller = authenticateHosted(req, domains, creds);
+  if (!('id' in caller)) return caller;
   if (req.invalidJson) return hostedError(400, 'Invalid JSON payload');
   const m = HOSTED.exec(req.path);
   if (!m) return cannot(req.method, req.path);
   if (m[1] !== creds.organizationId) return hostedError(404, `Organization ${m[1] ?? ''} not found`);
   const rest = m[2] ?? '';
-  if (rest === '/keys') return keysRoute(req, domains.keys);
+  const keys = KEYS.exec(rest);
+  if (keys) return keysRoute(req, keys[1], caller.id, domains.keys);
+  if (rest === '/roles' && req.method === 'GET' && domains.keys) return resultReply('hosted', domains.keys.roles());
+  const own = SERVICE_ITSELF.exec(rest);
+  if (own) return own[1] === creds.serviceId ? serviceRoute(req, own[2], domains.service) : hostedError(404, `Service ${own[1] ?? ''} not found`);
   const s = SERVICE.exec(rest);
   if (!s) return cannot(req.method, req.path);
   if (s[1] !== creds.serviceId) return hostedError(404, `Service ${s[1] ?? ''} not found`);
   const segment = s[2] ?? '';
-  const below = s[3] ?? '';
+  // The provider creates pipes with POST …/clickpipes/ (internal/api/clickpipe_test.go, testClickPipesPath).
+  const below = segment === 'clickpipes' && s[3] === '/' ? '' : (s[3] ?? '');
   if (segment === 'observability' || segment === 'clickstack') {
     const match = matchObservability(req.method, below);
     if (!match) return cannot(req.method, req.path);
     const outcome = match.route.handle({ domain: domains.hosted, params: match.params, query: req.query, body: req.body, caller: 'hosted' });
     return resultReply('hosted', outcome.result, { ...(outcome.empty ? { empty: true } : {}) });
   }
-  if (segment === 'pipes' || segment === 'clickpipes') return pipesRoute(req, below, domains.pipes);
+  const pipesRoute = (segment === 'pipes' || segment === 'clickpipes') && PIPE.test(below) ? pipeRoute : segment === 'clickpipesCdcScaling' && below === '' ? cdcScalingRoute : null;
+  if (!pipesRoute) return cannot(req.method, req.path);
+  domains.service?.tick();
+  const blocking = domains.service?.blockingState();
+  if (blocking) return hostedError(424, notRunningMessage(blocking));
+  return pipesRoute(req, below, domains.pipes);
+}
+
+/** `GET /services/{id}` and `PATCH /services/{id}/state`. */
+function serviceRoute(req: Incoming, sub: string | undefined, service: ServiceDomain | undefined): Reply {
+  if (!service) return hostedError(501, 'the service is not available in this sandbox');
+  service.tick();
+  if (sub === undefined && req.method === 'GET') return resultReply('hosted', service.get());
+  if (sub === 'state' && req.method === 'PATCH') return resultReply('hosted', service.setState(req.body));
   return cannot(req.method, req.path);
 }
 
 const PIPE = /^(?:\/([^/]+)(?:\/(settings|scaling|state))?)?$/;
 
-function pipesRoute(req: Incoming, below: string, pipes: PipesDomain | undefined): Reply {
+function pipeRoute(req: Incoming, below: string, pipes: PipesDomain | undefined): Reply {
   if (!pipes) return hostedError(501, 'pipes are not available in this sandbox');
   const m = PIPE.exec(below);
   if (!m) return cannot(req.method, req.path);
@@ -137,8 +167,12 @@ function pipesRoute(req: Incoming, below: string, pipes: PipesDomain | undefined
   switch (call) {
     case 'GET ':
       return resultReply('hosted', pipes.list());
+    case 'POST ':
+      return resultReply('hosted', pipes.create(req.body));
     case 'GET :id':
       return resultReply('hosted', pipes.get(pid));
+    case 'DELETE :id':
+      return resultReply('hosted', pipes.delete(pid), { empty: true });
     case 'PATCH :id':
       return resultReply('hosted', pipes.patch(pid, req.body));
     case 'GET :id/settings':
@@ -154,9 +188,39 @@ function pipesRoute(req: Incoming, below: string, pipes: PipesDomain | undefined
   }
 }
 
-function keysRoute(req: Incoming, keys: KeysDomain | undefined): Reply {
-  if (!keys) return hostedError(501, 'API keys are not available in this sandbox');
-  if (req.method === 'GET') return resultReply('hosted', keys.list());
-  if (req.method === 'POST') return resultReply('hosted', keys.create(req.body));
+function cdcScalingRoute(req: Incoming, _below: string, pipes: PipesDomain | undefined): Reply {
+  if (!pipes) return hostedError(501, 'pipes are not available in this sandbox');
+  pipes.tick();
+  if (req.method === 'GET') return resultReply('hosted', pipes.getCdcScaling());
+  if (req.method === 'PATCH') return resultReply('hosted', pipes.patchCdcScaling(req.body));
   return cannot(req.method, req.path);
+}
+
+/** A path segment decoded, or as sent when its escapes are malformed (the domain then answers 404). */
+function decodeOr(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function keysRoute(req: Incoming, id: string | undefined, callerId: string, keys: KeysDomain | undefined): Reply {
+  if (!keys) return hostedError(501, 'API keys are not available in this sandbox');
+  const call = `${req.method} ${id === undefined ? '' : ':id'}`;
+  const kid = id === undefined ? '' : decodeOr(id);
+  switch (call) {
+    case 'GET ':
+      return resultReply('hosted', keys.list());
+    case 'POST ':
+      return resultReply('hosted', keys.create(req.body));
+    case 'GET :id':
+      return resultReply('hosted', keys.get(kid));
+    case 'PATCH :id':
+      return resultReply('hosted', keys.patch(kid, req.body));
+    case 'DELETE :id':
+      return resultReply('hosted', keys.delete(kid, callerId), { empty: true });
+    default:
+      return cannot(req.method, req.path);
+  }
 }

@@ -11,10 +11,12 @@ export interface Reply {
   body: string;
 }
 
+/**
+ * Observed code prefixes (hosted-api §1). 401 and 403 have none: clickhousectl's client tests
+ * answer `"error": "Invalid credentials"` and `"Forbidden: insufficient permissions"`.
+ */
 const HOSTED_PREFIX: Record<number, string> = {
   400: 'BAD_REQUEST',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
@@ -39,8 +41,9 @@ export function hosted429(resetSeconds: number): Reply {
 }
 
 export function hostedError(status: number, message: string, headers: Record<string, string> = {}): Reply {
-  const prefix = HOSTED_PREFIX[status] ?? 'ERROR';
-  return json(status, { status, error: message.startsWith(`${prefix}: `) ? message : `${prefix}: ${message}`, requestId: randomUUID() }, headers);
+  const prefix = HOSTED_PREFIX[status];
+  const error = prefix === undefined || message.startsWith(`${prefix}: `) ? message : `${prefix}: ${message}`;
+  return json(status, { status, error, requestId: randomUUID() }, headers);
 }
 
 export function selfHostedError(error: DomainError): Reply {

@@ -30,7 +30,7 @@ export interface ServerParts {
 }
 
 const MAX_BODY = 32 * 1024 * 1024;
-const PIPES_PATH = /^\/v1\/organizations\/[^/]+\/services\/[^/]+\/(pipes|clickpipes)(\/|$)/;
+const PIPES_PATH = /^\/v1\/organizations\/[^/]+\/services\/[^/]+\/(pipes|clickpipes|clickpipesCdcScaling)(\/|$)/;
 
 export function createSandboxServer(parts: ServerParts): Server {
   return createServer((req, res) => {
@@ -75,9 +75,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
     log(early.status);
     return;
   }
+  // The service idles and stays idle until a client wakes it (PATCH …/state {command: awake}).
+  if (fault === 'idle424') parts.domains.service?.idle();
   const incoming = toIncoming(req, url, method, raw);
   const reply = variant === 'hosted' ? handleHosted(incoming, parts.domains, parts.credentials, parts.limiters.hosted) : handleSelfHosted(incoming, parts.domains, parts.credentials, parts.limiters.selfHosted);
-  parts.persistence.save({ 'observability-selfhosted': parts.domains.selfHosted, 'observability-hosted': parts.domains.hosted, pipes: parts.domains.pipes, keys: parts.domains.keys });
+  const { domains } = parts;
+  parts.persistence.save({ 'observability-selfhosted': domains.selfHosted, 'observability-hosted': domains.hosted, pipes: domains.pipes, keys: domains.keys, service: domains.service });
   if (fault === 'resetAfter') {
     // The write has committed; the client never hears about it.
     req.socket.destroy();
@@ -95,7 +98,6 @@ function faultReply(fault: string, variant: Variant): Reply | null {
       : text(429, 'Too many requests, please try again later.', 'text/html; charset=utf-8', { 'retry-after': '1', 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '1' });
   }
   if (fault === 'error5xx') return variant === 'hosted' ? hostedError(503, 'Service temporarily unavailable') : json(503, { message: 'Service Unavailable' });
-  if (fault === 'idle424') return hostedError(424, 'ClickPipe creation is allowed only when the ClickHouse service is running. Current state: idle');
   return null;
 }
 
