@@ -7,13 +7,12 @@
  * Take-over and renewal run under a short `.takeover` mutex so two processes never both win.
  */
 import { randomUUID } from 'node:crypto';
-import { readlinkSync } from 'node:fs';
 import { link, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import { LockError } from '../core/errors.js';
 import type { LeaseAttempt, LeaseTiming, WriterLease } from './backend.js';
+import { holderIsGone, thisHolder } from './holder.js';
 
 const leaseFile = z.object({
   token: z.string().optional(),
@@ -127,16 +126,7 @@ class FileLease implements WriterLease {
 }
 
 function leaseInfo(token: string, command: string, now: number, leaseMs: number): LeaseFile & { token: string } {
-  const ns = pidNamespace();
-  return {
-    token,
-    pid: process.pid,
-    host: hostname(),
-    ...(ns ? { pidns: ns } : {}),
-    command,
-    since: new Date(now).toISOString(),
-    expiresAt: new Date(now + leaseMs).toISOString(),
-  };
+  return { token, ...thisHolder(), command, since: new Date(now).toISOString(), expiresAt: new Date(now + leaseMs).toISOString() };
 }
 
 async function linkIfAbsent(from: string, to: string): Promise<boolean> {
@@ -166,8 +156,7 @@ async function readHolder(path: string, leaseMs: number): Promise<(LeaseFile & {
 }
 
 function isStale(holder: LeaseFile & { expiresAt: string }, now: number): boolean {
-  if (Date.parse(holder.expiresAt) <= now) return true;
-  return holder.host === hostname() && holder.pidns === pidNamespace() && holder.pid !== process.pid && holder.pid > 0 && !processExists(holder.pid);
+  return Date.parse(holder.expiresAt) <= now || holderIsGone(holder);
 }
 
 function retryIn(holder: { expiresAt: string }, now: number, opts: LeaseTiming): number {
@@ -176,29 +165,6 @@ function retryIn(holder: { expiresAt: string }, now: number, opts: LeaseTiming):
 
 function describeHolder(h: LeaseFile & { expiresAt: string }): string {
   return `${h.command ?? 'running'}, pid ${h.pid} on ${h.host}${h.since ? ` since ${h.since}` : ''}, lease until ${h.expiresAt}`;
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
-
-let cachedNamespace: string | undefined | null = null;
-
-/** The PID namespace (Linux): a PID means the same process only inside one namespace. */
-function pidNamespace(): string | undefined {
-  if (cachedNamespace === null) {
-    try {
-      cachedNamespace = readlinkSync('/proc/self/ns/pid');
-    } catch {
-      cachedNamespace = undefined;
-    }
-  }
-  return cachedNamespace;
 }
 
 /** Runs `fn` holding `path` (created exclusively); waits briefly when another holds it. */

@@ -6,9 +6,9 @@
  * gives the lease up locally once a renewal has not succeeded for a whole lease time.
  */
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { LockError } from '../../core/errors.js';
 import type { LeaseAttempt, LeaseTiming, WriterLease } from '../backend.js';
+import { holderIsGone, thisHolder } from '../holder.js';
 import { guarded, type PgConnection } from './connection.js';
 
 interface LeaseRow {
@@ -16,7 +16,11 @@ interface LeaseRow {
 }
 
 interface HolderRow {
+  token: string;
   holder: string;
+  pid: number;
+  host: string;
+  pidns: string | null;
   command: string;
   acquired_at: Date;
   expires_at: Date;
@@ -24,28 +28,35 @@ interface HolderRow {
 }
 
 export async function tryPgLease(conn: PgConnection, s: string, target: string, command: string, timing: LeaseTiming): Promise<LeaseAttempt> {
-  const holder = `pid ${process.pid} on ${hostname()} (${randomUUID().slice(0, 8)})`;
-  const granted = await guarded(conn, `taking the lease of target '${target}'`, () =>
-    conn.pool.query<LeaseRow>(
-      `INSERT INTO ${s}.leases AS l (target, token, holder, command, acquired_at, expires_at)
-       VALUES ($1, nextval('${s.replace(/'/g, "''")}.lease_tokens'), $2, $3, now(), now() + $4 * interval '1 millisecond')
-       ON CONFLICT (target) DO UPDATE SET token = EXCLUDED.token, holder = EXCLUDED.holder, command = EXCLUDED.command,
-         acquired_at = EXCLUDED.acquired_at, expires_at = EXCLUDED.expires_at
-       WHERE l.expires_at <= now()
-       RETURNING token::text AS token`,
-      [target, holder, command, timing.leaseMs],
-    ),
-  );
-  const row = granted.rows[0];
-  if (row) return { lease: new PgLease(conn, s, target, row.token, timing) };
+  const me = thisHolder();
+  const holder = `pid ${me.pid} on ${me.host} (${randomUUID().slice(0, 8)})`;
+  const take = (condition: string, extra: unknown[]) =>
+    guarded(conn, `taking the lease of target '${target}'`, () =>
+      conn.pool.query<LeaseRow>(
+        `INSERT INTO ${s}.leases AS l (target, token, holder, pid, host, pidns, command, acquired_at, expires_at)
+         VALUES ($1, nextval('${s.replace(/'/g, "''")}.lease_tokens'), $2, $3, $4, $5, $6, now(), now() + $7 * interval '1 millisecond')
+         ON CONFLICT (target) DO UPDATE SET token = EXCLUDED.token, holder = EXCLUDED.holder, pid = EXCLUDED.pid, host = EXCLUDED.host,
+           pidns = EXCLUDED.pidns, command = EXCLUDED.command, acquired_at = EXCLUDED.acquired_at, expires_at = EXCLUDED.expires_at
+         WHERE ${condition}
+         RETURNING token::text AS token`,
+        [target, holder, me.pid, me.host, me.pidns ?? null, command, timing.leaseMs, ...extra],
+      ),
+    );
+  const granted = (await take('l.expires_at <= now()', [])).rows[0];
+  if (granted) return { lease: new PgLease(conn, s, target, granted.token, timing) };
   const held = await guarded(conn, `reading the lease of target '${target}'`, () =>
     conn.pool.query<HolderRow>(
-      `SELECT holder, command, acquired_at, expires_at, greatest(0, extract(epoch FROM expires_at - now()) * 1000)::bigint::text AS remaining_ms FROM ${s}.leases WHERE target = $1`,
+      `SELECT token::text AS token, holder, pid, host, pidns, command, acquired_at, expires_at, greatest(0, extract(epoch FROM expires_at - now()) * 1000)::bigint::text AS remaining_ms FROM ${s}.leases WHERE target = $1`,
       [target],
     ),
   );
   const h = held.rows[0];
   if (!h) return { heldBy: 'nobody (released meanwhile)', retryInMs: 50 };
+  // A holder of this machine whose process is gone (a killed apply) is replaced at once; only that exact lease.
+  if (holderIsGone({ pid: h.pid, host: h.host, pidns: h.pidns ?? undefined })) {
+    const replaced = (await take('l.token = $8::bigint', [h.token])).rows[0];
+    if (replaced) return { lease: new PgLease(conn, s, target, replaced.token, timing) };
+  }
   const remaining = Number(h.remaining_ms);
   return {
     heldBy: `${h.command}, ${h.holder}, since ${h.acquired_at.toISOString()}, lease until ${h.expires_at.toISOString()}`,
@@ -83,7 +94,15 @@ class PgLease implements WriterLease {
     const wasLost = this.lost.aborted;
     if (!wasLost) this.#controller.abort(new LockError(`the lease on target '${this.target}' was released`));
     if (wasLost) return;
-    await this.conn.pool.query(`DELETE FROM ${this.s}.leases WHERE target = $1 AND token = $2`, [this.target, this.token]).catch(() => undefined);
+    // A pooled connection broken by a server restart fails once; a fresh one is tried before giving up (the lease then expires).
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      try {
+        await this.conn.pool.query(`DELETE FROM ${this.s}.leases WHERE target = $1 AND token = $2`, [this.target, this.token]);
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+      }
+    }
   }
 
   async #renew(): Promise<void> {

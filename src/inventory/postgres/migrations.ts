@@ -35,6 +35,9 @@ export const MIGRATIONS: readonly Migration[] = [
         target text PRIMARY KEY,
         token bigint NOT NULL,
         holder text NOT NULL,
+        pid integer NOT NULL,
+        host text NOT NULL,
+        pidns text,
         command text NOT NULL,
         acquired_at timestamptz NOT NULL,
         expires_at timestamptz NOT NULL
