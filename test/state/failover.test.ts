@@ -8,7 +8,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,8 +37,28 @@ afterAll(async () => {
   await server.close();
 });
 
-function startProxy(who: string, upstream: string, log: Logged[]): Promise<Server> {
+/** Requests wait at the gate until both daemons are up, so the test sees the whole first run. */
+interface Gate {
+  opened: Promise<void>;
+  open(): void;
+}
+
+function gate(): Gate {
+  let open = () => undefined as void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { opened, open };
+}
+
+function startProxy(who: string, upstream: string, log: Logged[], door: Gate): Promise<Server> {
   const proxy = createServer((req, res) => {
+    req.pause();
+    void door.opened.then(() => forward(who, upstream, log, req, res));
+  });
+  return new Promise((resolve) => proxy.listen(0, '127.0.0.1', () => resolve(proxy)));
+}
+
+function forward(who: string, upstream: string, log: Logged[], req: IncomingMessage, res: ServerResponse): void {
+  {
     log.push({ who, method: req.method ?? 'GET', path: req.url ?? '/' });
     const up = request(new URL(req.url ?? '/', upstream), { method: req.method, headers: req.headers }, (r) => {
       res.writeHead(r.statusCode ?? 502, r.headers);
@@ -46,8 +66,8 @@ function startProxy(who: string, upstream: string, log: Logged[]): Promise<Serve
     });
     up.on('error', () => res.destroy());
     req.pipe(up);
-  });
-  return new Promise((resolve) => proxy.listen(0, '127.0.0.1', () => resolve(proxy)));
+    req.resume();
+  }
 }
 
 function url(s: Server): string {
@@ -92,11 +112,12 @@ async function freeListen(): Promise<string> {
 }
 
 async function failoverOnce(round: number): Promise<void> {
-  const sandbox = await startSandbox({ port: 0, rateLimit: 'off', faults: { latencyMs: 40 } });
+  const sandbox = await startSandbox({ port: 0, rateLimit: 'off', faults: { latencyMs: 60 } });
   const dir = mkdtempSync(join(tmpdir(), 'obsync-failover-'));
   const schema = server.freshSchema('fo');
   const log: Logged[] = [];
-  const proxies = await Promise.all(['a', 'b'].map((who) => startProxy(who, sandbox.url, log)));
+  const door = gate();
+  const proxies = await Promise.all(['a', 'b'].map((who) => startProxy(who, sandbox.url, log, door)));
   const children: ChildProcess[] = [];
   const output: Record<string, string> = { a: '', b: '' };
   try {
@@ -106,7 +127,7 @@ async function failoverOnce(round: number): Promise<void> {
         const listen = await freeListen();
         const proxy = proxies[i];
         if (!proxy) throw new Error('proxy missing');
-        const child = spawnCli(['run', '--listen', listen, '--no-watch', '--schedule', '*/5 * * * *'], { cwd: dir, env: { OBSYNC_STATE_URL: server.url, OBSYNC_BASE_URL: url(proxy) } });
+        const child = spawnCli(['run', '--listen', listen, '--no-watch', '--schedule', '*/5 * * * *', '--concurrency', '1'], { cwd: dir, env: { OBSYNC_STATE_URL: server.url, OBSYNC_BASE_URL: url(proxy) } });
         child.stdout?.on('data', (d: Buffer) => (output[who] += d.toString()));
         child.stderr?.on('data', (d: Buffer) => (output[who] += d.toString()));
         children.push(child);
@@ -115,6 +136,10 @@ async function failoverOnce(round: number): Promise<void> {
     );
     const context = () => `round ${round}\n--- a ---\n${output.a?.slice(-3000)}\n--- b ---\n${output.b?.slice(-3000)}`;
     const writes = (who: string) => log.filter((r) => r.who === who && r.method !== 'GET').length;
+    // Both up, one elected; then the service opens.
+    const gauges = async () => Promise.all(daemons.map((d) => leaderGauge(d.listen)));
+    await until('both daemons up, one leading', async () => ((await gauges()).sort().join() === '0,1' ? true : undefined), { timeoutMs: 60_000, context });
+    door.open();
     // One leads and writes; the other stands by, ready, and sends nothing.
     const leader = await until(
       'a leader writing',
