@@ -137,7 +137,7 @@ async function failoverOnce(round: number): Promise<void> {
     const context = () => `round ${round}\n--- a ---\n${output.a?.slice(-3000)}\n--- b ---\n${output.b?.slice(-3000)}`;
     const writes = (who: string) => log.filter((r) => r.who === who && r.method !== 'GET').length;
     // Both up, one elected; then the service opens.
-    const gauges = async () => Promise.all(daemons.map((d) => leaderGauge(d.listen)));
+    const gauges = () => Promise.all(daemons.map((d) => leaderGauge(d.listen)));
     await until('both daemons up, one leading', async () => ((await gauges()).sort().join() === '0,1' ? true : undefined), { timeoutMs: 60_000, context });
     door.open();
     // One leads and writes; the other stands by, ready, and sends nothing.
@@ -162,7 +162,7 @@ async function failoverOnce(round: number): Promise<void> {
     const killedAt = log.length;
 
     await until('the standby to take over', async () => ((await leaderGauge(standby.listen)) === 1 ? true : undefined), { timeoutMs: 60_000, context });
-    await until('convergence', async () => (/"result":"success".*"msg":"run finished"/.test(output[standby.who] ?? '') ? true : undefined), { timeoutMs: 60_000, context });
+    await until('convergence', () => (/"result":"success".*"msg":"run finished"/.test(output[standby.who] ?? '') ? true : undefined), { timeoutMs: 60_000, context });
 
     const res = await fetch(`${sandbox.url}/api/v2/dashboards`, { headers: { authorization: `Bearer ${sandbox.credentials.apiKey}` } });
     const names = ((await res.json()) as { data: { name: string }[] }).data.map((d) => d.name).filter((n) => n.startsWith('Failover'));
@@ -182,7 +182,7 @@ async function failoverOnce(round: number): Promise<void> {
     for (const text of Object.values(output)) expect(text).not.toContain(server.password);
   } finally {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : undefined)));
+    await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => c.once('exit', r))));
     await Promise.all(proxies.map((p) => new Promise((r) => p.close(r))));
     await sandbox.close();
     rmSync(dir, { recursive: true, force: true });
