@@ -82,7 +82,7 @@ export const postgresStateConfig = z.strictObject({
   path: nonEmpty.optional(),
 });
 
-export const stateConfig = z.union([postgresStateConfig, fileStateConfig]);
+export const stateConfig = z.discriminatedUnion('backend', [postgresStateConfig, fileStateConfig]);
 export type StateConfig = z.infer<typeof stateConfig>;
 
 export const configSchema = z.strictObject({
