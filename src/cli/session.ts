@@ -147,9 +147,9 @@ export async function openSession(io: CliIO, opts: SessionOptions): Promise<Sess
     reload: () => loadDesiredState(manifestPaths, io.env, opts.allowMissingEnv ?? false),
     async close() {
       try {
-        await leadership?.stop();
         await inventory.close();
       } finally {
+        await leadership?.stop();
         await closeConnection();
         await state.close();
         logger.flush();

@@ -113,6 +113,8 @@ export class Daemon {
     const deadline = setTimeout(() => this.#abort.abort(new Error('shutting down')), this.opts.shutdownMs);
     await this.#queue.stop();
     clearTimeout(deadline);
+    // Compact while still holding the lease, then hand it over at once.
+    await this.deps.inventory.flush().catch((err: unknown) => logger.warn({ target: this.deps.port.target, err: errorMessage(err) }, 'inventory flush failed'));
     await this.deps.leadership?.stop();
     await this.#health?.close();
     logger.info({ target: this.deps.port.target }, 'daemon stopped');
