@@ -78,6 +78,8 @@ export interface TargetLeadership {
   /** Starts competing for the lease; `onChange` hears every gain and loss. */
   start(onChange: (leader: boolean) => void): void;
   isLeader(): boolean;
+  /** Another holder was found (not merely "not decided yet"): the replica is ready as standby. */
+  isStandby(): boolean;
   /** Aborted when the current leadership ends (lease lost or taken); undefined on standby. */
   readonly signal: AbortSignal | undefined;
   /** Who leads now, for readiness and logs (no secrets). */

@@ -91,7 +91,7 @@ export class Daemon {
 
   readiness(): Readiness {
     if (this.#stopping) return { ready: false, reason: 'shutting down' };
-    if (this.#standby()) return { ready: true, reason: `standby: ${this.deps.leadership?.describe() ?? ''}` };
+    if (this.deps.leadership?.isStandby()) return { ready: true, reason: `standby: ${this.deps.leadership.describe()}` };
     if (this.#lastGood === null) return { ready: false, reason: 'manifests not loaded yet' };
     if (!this.#lastRunEnded) return { ready: false, reason: 'first run not finished' };
     if (this.#lastSuccess === null) return { ready: false, reason: 'no successful run yet' };
@@ -143,7 +143,7 @@ export class Daemon {
     });
   }
 
-  /** Another replica leads: no reads, no writes, no run counted. */
+  /** Another replica leads (or the election is undecided): no reads, no writes, no run counted. */
   #standby(): boolean {
     return this.deps.leadership !== undefined && !this.deps.leadership.isLeader();
   }

@@ -20,6 +20,7 @@ describe('LeaseElector', () => {
     const backend = new FileStateBackend(mkdtempSync(join(tmpdir(), 'obsync-elect-')), timing);
     const a = new LeaseElector(backend, 'prod', { command: 'run' });
     const b = new LeaseElector(backend, 'prod', { command: 'run' });
+    expect(a.isStandby()).toBe(false); // not decided yet: not ready as standby either
     const other = new LeaseElector(backend, 'staging', { command: 'run' });
     const seen: string[] = [];
     a.start((l) => seen.push(`a:${l}`));
@@ -29,6 +30,7 @@ describe('LeaseElector', () => {
     await until(() => other.isLeader());
     await until(() => /led by another obsync \(run, pid \d+/.test(b.describe()));
     expect(b.isLeader()).toBe(false);
+    expect(b.isStandby()).toBe(true);
     expect(b.signal).toBeUndefined();
     await a.stop();
     await until(() => b.isLeader());

@@ -15,6 +15,7 @@ export class LeaseElector implements TargetLeadership {
   #timer: NodeJS.Timeout | null = null;
   #onChange: (leader: boolean) => void = () => undefined;
   #heldBy = 'not decided yet';
+  #decided = false;
   #started = false;
   #stopped = false;
 
@@ -33,6 +34,10 @@ export class LeaseElector implements TargetLeadership {
 
   isLeader(): boolean {
     return this.#lease !== null && !this.#lease.lost.aborted;
+  }
+
+  isStandby(): boolean {
+    return this.#decided && !this.isLeader();
   }
 
   /** The lease the inventory writes under; null on standby. */
@@ -67,6 +72,7 @@ export class LeaseElector implements TargetLeadership {
       }
       if ('lease' in attempt) return this.#lead(attempt.lease);
       this.#heldBy = attempt.heldBy;
+      this.#decided = true;
       retryInMs = attempt.retryInMs;
     } catch (err) {
       this.#heldBy = `unknown: ${errorMessage(err)}`;
@@ -77,6 +83,7 @@ export class LeaseElector implements TargetLeadership {
 
   #lead(lease: WriterLease): void {
     this.#lease = lease;
+    this.#decided = true;
     lease.lost.addEventListener('abort', () => this.#lost(lease), { once: true });
     this.opts.logger?.info({ target: this.target }, 'leader elected');
     this.#onChange(true);
