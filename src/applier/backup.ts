@@ -1,12 +1,7 @@
-/** Before a delete, the live object is written to `<backups>/<time>/<target>/<Kind>-<name>.json`. */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+/** Before a delete, the live object is kept by the state backend (file: under the state directory; postgres: a table). */
+import type { InventoryStore } from '../core/inventory.js';
 import type { PlanStep } from '../core/plan.js';
 
-export async function writeBackup(dir: string, target: string, step: PlanStep, live: unknown, at: Date): Promise<string> {
-  const folder = join(dir, at.toISOString().replace(/[:.]/g, '-'), target);
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  const file = join(folder, `${step.kind}-${step.name}.json`);
-  await writeFile(file, JSON.stringify({ address: step.address, id: step.id, backedUpAt: at.toISOString(), object: live }, null, 2) + '\n', { mode: 0o600 });
-  return file;
+export async function writeBackup(inventory: InventoryStore, step: PlanStep, live: unknown, at: Date): Promise<string> {
+  return inventory.saveBackup({ target: inventory.target, address: step.address, kind: step.kind, name: step.name, id: step.id ?? '', backedUpAt: at.toISOString(), object: live });
 }

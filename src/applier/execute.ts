@@ -104,7 +104,7 @@ async function pipeUpdateStep(step: PlanStep, def: KindDefinition<unknown, Live>
 async function deleteStep(step: PlanStep, def: KindDefinition<unknown, Live>, ctx: ApplyContext, backupTime: Date): Promise<Partial> {
   if (!step.id) throw new InvariantError(`${step.address}: delete without an id`);
   const live = def.liveObjects(ctx.live)?.find((o) => o.id === step.id);
-  const backup = await writeBackup(ctx.backupDir, ctx.inventory.target, step, live ?? null, backupTime);
+  const backup = await writeBackup(ctx.inventory, step, live ?? null, backupTime);
   await crud(step, ctx).delete(step.id, signalOpt(ctx));
   await ctx.inventory.remove(step.address);
   return { outcome: 'applied', id: step.id, backup };

@@ -8,6 +8,7 @@ import { register as registerQuery } from './commands/query.js';
 import { register as registerRun } from './commands/run.js';
 import { register as registerSandbox } from './commands/sandbox.js';
 import { register as registerSchema } from './commands/schema.js';
+import { register as registerState } from './commands/state.js';
 import { register as registerValidate } from './commands/validate.js';
 
 export type CommandRegistrar = (program: Command, io: CliIO) => void;
@@ -22,6 +23,7 @@ const registrars: CommandRegistrar[] = [
   registerKeys,
   registerQuery,
   registerSchema,
+  registerState,
 ];
 
 export const VERSION = '0.1.0';

@@ -3,14 +3,19 @@
  * the resolved target (the embedded sandbox when none is configured), its service port and the
  * inventory. Opened once per command, closed in `finally`.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
-import type { InventoryStore } from '../core/inventory.js';
+import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
+import { ConfigError } from '../core/errors.js';
+import { Secret } from '../core/secret.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
-import { openFileInventory } from '../inventory/file-store.js';
+import type { InventoryAccess, StateBackend } from '../inventory/backend.js';
+import { LeaseElector } from '../inventory/elector.js';
+import { openStateBackend, type StateSpec } from '../inventory/open.js';
+import type { ObsyncConfig } from '../config/schema.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import type { CliIO } from './io.js';
 import { makePlan, type Planned } from '../engine/run.js';
@@ -22,8 +27,10 @@ export interface SessionOptions {
   paths: readonly string[];
   config?: string | undefined;
   target?: string | undefined;
-  /** Take the inventory's writer lock (apply, run). */
+  /** Take the inventory's writer lease (apply). */
   lock: boolean;
+  /** The daemon in apply mode: compete for the writer lease; writes only while leading. */
+  elect?: boolean;
   command: string;
   allowMissingEnv?: boolean;
   /** Default log level (OBSYNC_LOG_LEVEL wins); the daemon logs runs at info. */
@@ -38,8 +45,13 @@ export interface Session {
   diagnostics: Diagnostic[];
   manifestPaths: string[];
   configPath?: string;
+  /** The file backend's directory (also the source or destination of `state migrate`). */
   stateDir: string;
+  /** Where the file backend keeps backups (the postgres backend keeps them in a table). */
   backupDir: string;
+  state: StateBackend;
+  /** Set with `elect`: the daemon starts and stops it. */
+  leadership?: TargetLeadership;
   defaults: { prune: boolean; maxDeletes: number; concurrency: number };
   /** defaults.schedule of obsync.yaml. */
   schedule?: string;
@@ -94,24 +106,37 @@ export async function openSession(io: CliIO, opts: SessionOptions): Promise<Sess
   const baseDir = configPath ? dirname(configPath) : io.cwd;
   const manifestPaths = manifestPathsFor(io, opts.paths, configPath, config?.manifests);
   const { desired, diagnostics } = loadDesiredState(manifestPaths, io.env, opts.allowMissingEnv ?? false);
-  const stateDir = io.env.OBSYNC_STATE_DIR ? resolve(io.cwd, io.env.OBSYNC_STATE_DIR) : absolute(baseDir, config?.state?.path ?? '.obsync/state');
-  const connection = await connectTarget({ config, name: opts.target, env: io.env, baseDir, logger, announce: (line) => io.stderr.write(`${line}\n`), onResponse: opts.onResponse });
+  const spec = stateSpec(io, config, baseDir);
+  const stateDir = fileStateDir(io, config, baseDir);
+  const state = await openStateBackend(spec);
+  let connection: Connection | undefined;
   let inventory: InventoryStore;
+  let leadership: LeaseElector | undefined;
   try {
-    inventory = await openFileInventory({ dir: stateDir, target: connection.port.target, lock: opts.lock, command: opts.command });
+    connection = await connectTarget({ config, name: opts.target, env: io.env, baseDir, logger, announce: (line) => io.stderr.write(`${line}\n`), onResponse: opts.onResponse });
+    const target = connection.port.target;
+    leadership = opts.elect ? new LeaseElector(state, target, { command: opts.command, logger }) : undefined;
+    const elector = leadership;
+    const access: InventoryAccess = elector ? { mode: 'elected', lease: () => elector.lease() } : opts.lock ? { mode: 'write', command: opts.command } : { mode: 'read' };
+    inventory = await state.openInventory(target, access);
   } catch (err) {
-    await connection.close();
+    await connection?.close();
+    await state.close();
     throw err;
   }
+  const port = connection.port;
+  const closeConnection = connection.close.bind(connection);
   return {
-    port: connection.port,
+    port,
     inventory,
     desired,
     diagnostics,
     manifestPaths,
     ...(configPath ? { configPath } : {}),
     stateDir,
-    backupDir: join(dirname(stateDir), 'backups'),
+    backupDir: join(stateDir, 'backups'),
+    state,
+    ...(leadership ? { leadership } : {}),
     defaults: {
       prune: config?.defaults?.prune ?? false,
       maxDeletes: config?.defaults?.maxDeletes ?? DEFAULT_MAX_DELETES,
@@ -121,11 +146,49 @@ export async function openSession(io: CliIO, opts: SessionOptions): Promise<Sess
     logger,
     reload: () => loadDesiredState(manifestPaths, io.env, opts.allowMissingEnv ?? false),
     async close() {
-      await inventory.close();
-      await connection.close();
-      logger.flush();
+      try {
+        await inventory.close();
+      } finally {
+        await leadership?.stop();
+        await closeConnection();
+        await state.close();
+        logger.flush();
+      }
     },
   };
+}
+
+/**
+ * Which state backend (DESIGN §3 precedence): OBSYNC_STATE_URL (or OBSYNC_STATE_URL_FILE) selects
+ * PostgreSQL over obsync.yaml's `state`; otherwise obsync.yaml, else the file backend.
+ */
+export function stateSpec(io: CliIO, config: ObsyncConfig | undefined, baseDir: string): StateSpec {
+  const configured = config?.state;
+  const leaseSeconds = configured?.leaseSeconds;
+  const url = stateUrlFromEnv(io) ?? (configured?.backend === 'postgres' ? new Secret(configured.url) : undefined);
+  if (url) {
+    const schema = io.env.OBSYNC_STATE_SCHEMA ?? (configured?.backend === 'postgres' ? configured.schema : 'obsync');
+    return { backend: 'postgres', url, schema, leaseSeconds };
+  }
+  return { backend: 'file', dir: fileStateDir(io, config, baseDir), leaseSeconds };
+}
+
+/** The file backend's directory: OBSYNC_STATE_DIR, else state.path of obsync.yaml, else .obsync/state. */
+export function fileStateDir(io: CliIO, config: ObsyncConfig | undefined, baseDir: string): string {
+  if (io.env.OBSYNC_STATE_DIR) return resolve(io.cwd, io.env.OBSYNC_STATE_DIR);
+  return absolute(baseDir, config?.state?.path ?? '.obsync/state');
+}
+
+function stateUrlFromEnv(io: CliIO): Secret | undefined {
+  const file = io.env.OBSYNC_STATE_URL_FILE;
+  if (file) {
+    try {
+      return new Secret(readFileSync(resolve(io.cwd, file), 'utf8').trim());
+    } catch (err) {
+      throw new ConfigError(`OBSYNC_STATE_URL_FILE points to ${file}, which cannot be read`, { cause: err });
+    }
+  }
+  return io.env.OBSYNC_STATE_URL ? new Secret(io.env.OBSYNC_STATE_URL) : undefined;
 }
 
 function absolute(base: string, p: string): string {

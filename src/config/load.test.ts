@@ -31,4 +31,19 @@ describe('loadConfig', () => {
     const two = loadConfig('/r/obsync.yaml', {}, { readFile: files({ '/r/obsync.yaml': 'apiVersion: obsync/v1\nkind: Config\n---\nkind: Config\n' }) });
     expect(two.diagnostics[0]).toMatchObject({ code: 'multiple-documents' });
   });
+
+  it('reads the postgres state backend in the shape the examples use, with the file backend as default', () => {
+    const text = 'apiVersion: obsync/v1\nkind: Config\nstate: {backend: postgres, url: "${env:OBSYNC_STATE_URL}", schema: obsync}\n';
+    const url = 'postgres://obsync:pw@127.0.0.1:5432/obs';
+    const out = loadConfig('/r/obsync.yaml', { OBSYNC_STATE_URL: url }, { readFile: files({ '/r/obsync.yaml': text }) });
+    expect(out.diagnostics).toEqual([]);
+    expect(out.config?.state).toEqual({ backend: 'postgres', url, schema: 'obsync' });
+    const file = loadConfig('/r/obsync.yaml', {}, { readFile: files({ '/r/obsync.yaml': 'apiVersion: obsync/v1\nkind: Config\nstate: {path: st, leaseSeconds: 20}\n' }) });
+    expect(file.config?.state).toEqual({ backend: 'file', path: 'st', leaseSeconds: 20 });
+    const typo = loadConfig('/r/obsync.yaml', {}, { readFile: files({ '/r/obsync.yaml': 'apiVersion: obsync/v1\nkind: Config\nstate: {backend: postgres, url: x, shema: s}\n' }) });
+    expect(typo.config).toBeUndefined();
+    expect(typo.diagnostics.map((d) => d.message).join('\n')).toMatch(/unknown key 'shema' — did you mean 'schema'/);
+    const backend = loadConfig('/r/obsync.yaml', {}, { readFile: files({ '/r/obsync.yaml': 'apiVersion: obsync/v1\nkind: Config\nstate: {backend: postgress, url: x}\n' }) });
+    expect(backend.diagnostics.map((d) => `${d.path} ${d.message}`).join('\n')).toBe("state.backend unknown backend 'postgress' — expected one of: postgres, file");
+  });
 });

@@ -57,17 +57,40 @@ export const sandboxTargetConfig = z.strictObject({
 export const targetConfig = z.discriminatedUnion('variant', [selfHostedTargetConfig, hostedTargetConfig, sandboxTargetConfig]);
 export type TargetConfig = z.infer<typeof targetConfig>;
 
+/** How long a writer lease lives without renewal (a dead writer is replaced after at most this). */
+const leaseSeconds = z.number().min(2).max(600).optional();
+
+/** The default: a directory (relative to obsync.yaml). */
+export const fileStateConfig = z.strictObject({
+  backend: z.literal('file').default('file'),
+  path: nonEmpty.default('.obsync/state'),
+  leaseSeconds,
+});
+
+/**
+ * PostgreSQL, for CI runners and daemon replicas: `url` usually `${env:OBSYNC_STATE_URL}` (the
+ * variable also overrides it). `path` is the file state that `obsync state migrate` copies from or to.
+ */
+export const postgresStateConfig = z.strictObject({
+  backend: z.literal('postgres'),
+  url: nonEmpty,
+  schema: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a schema name is lowercase letters, digits and "_" (at most 63), not starting with a digit')
+    .default('obsync'),
+  leaseSeconds,
+  path: nonEmpty.optional(),
+});
+
+export const stateConfig = z.discriminatedUnion('backend', [postgresStateConfig, fileStateConfig]);
+export type StateConfig = z.infer<typeof stateConfig>;
+
 export const configSchema = z.strictObject({
   apiVersion: z.literal('obsync/v1'),
   kind: z.literal('Config'),
   /** Manifest paths, relative to the config file. */
   manifests: z.array(nonEmpty).min(1).optional(),
-  state: z
-    .strictObject({
-      backend: z.literal('file').default('file'),
-      path: nonEmpty.default('.obsync/state'),
-    })
-    .optional(),
+  state: stateConfig.optional(),
   defaults: z
     .strictObject({
       target: targetName.optional(),

@@ -44,8 +44,46 @@ export interface InventoryStore {
   flush(): Promise<void>;
   /** Flushes and releases the writer lock. */
   close(): Promise<void>;
+  /**
+   * Keeps a deleted object's last live form in the state backend (file: under the state
+   * directory; postgres: a table) and returns where, for the apply report.
+   */
+  saveBackup(backup: InventoryBackup): Promise<string>;
+  /** Re-reads the entries when another writer may have changed them (a daemon before each run). */
+  refresh(): Promise<void>;
 }
 
 export function entryAddress(entry: Pick<InventoryEntry, 'kind' | 'name'>): Address {
   return `${entry.kind}/${entry.name}`;
+}
+
+/** A deleted object's last live form, kept by the state backend before the delete is sent. */
+export interface InventoryBackup {
+  target: string;
+  address: Address;
+  kind: Kind;
+  name: string;
+  /** Server id of the deleted object. */
+  id: string;
+  backedUpAt: string;
+  object: unknown;
+}
+
+/**
+ * Who may write a target (DESIGN §6): the holder of its writer lease. With several daemon
+ * replicas each runs one elector per target; only the elected leader runs reconciles.
+ */
+export interface TargetLeadership {
+  readonly target: string;
+  /** Starts competing for the lease; `onChange` hears every gain and loss. */
+  start(onChange: (leader: boolean) => void): void;
+  isLeader(): boolean;
+  /** Another holder was found (not merely "not decided yet"): the replica is ready as standby. */
+  isStandby(): boolean;
+  /** Aborted when the current leadership ends (lease lost or taken); undefined on standby. */
+  readonly signal: AbortSignal | undefined;
+  /** Who leads now, for readiness and logs (no secrets). */
+  describe(): string;
+  /** Stops competing and releases the lease when held. */
+  stop(): Promise<void>;
 }

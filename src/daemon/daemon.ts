@@ -7,7 +7,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { hasErrors } from '../core/diagnostics.js';
 import { errorMessage } from '../core/errors.js';
-import type { InventoryStore } from '../core/inventory.js';
+import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
 import type { Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
@@ -26,6 +26,8 @@ export interface DaemonDeps {
   /** Defaults to the marks in the kinds' schemas. */
   sensitive?: SensitivePaths;
   backupDir: string;
+  /** With a shared state (apply mode): only the elected leader runs; the others stay ready as standby. */
+  leadership?: TargetLeadership;
   /** Re-reads the manifests (called at each run). */
   loadDesired(): { desired: DesiredResource[]; diagnostics: Diagnostic[] };
   watchPaths: readonly string[];
@@ -83,11 +85,13 @@ export class Daemon {
     this.#task = cron.schedule(this.opts.schedule, () => this.#scheduled(), { timezone: 'UTC', name: 'obsync-reconcile', noOverlap: true });
     if (this.opts.watch) this.#watcher = await startWatcher(this.deps.watchPaths, this.opts.debounceMs, () => this.#queue.trigger('watch'), logger);
     logger.info({ target: this.deps.port.target, mode: this.opts.mode, schedule: this.opts.schedule, watch: this.opts.watch, listen: this.#health.url }, 'daemon started');
+    this.#startLeadership();
     this.#queue.trigger('startup');
   }
 
   readiness(): Readiness {
     if (this.#stopping) return { ready: false, reason: 'shutting down' };
+    if (this.deps.leadership?.isStandby()) return { ready: true, reason: `standby: ${this.deps.leadership.describe()}` };
     if (this.#lastGood === null) return { ready: false, reason: 'manifests not loaded yet' };
     if (!this.#lastRunEnded) return { ready: false, reason: 'first run not finished' };
     if (this.#lastSuccess === null) return { ready: false, reason: 'no successful run yet' };
@@ -109,6 +113,9 @@ export class Daemon {
     const deadline = setTimeout(() => this.#abort.abort(new Error('shutting down')), this.opts.shutdownMs);
     await this.#queue.stop();
     clearTimeout(deadline);
+    // Compact while still holding the lease, then hand it over at once.
+    await this.deps.inventory.flush().catch((err: unknown) => logger.warn({ target: this.deps.port.target, err: errorMessage(err) }, 'inventory flush failed'));
+    await this.deps.leadership?.stop();
     await this.#health?.close();
     logger.info({ target: this.deps.port.target }, 'daemon stopped');
   }
@@ -126,6 +133,41 @@ export class Daemon {
     return this.deps.now?.() ?? new Date();
   }
 
+  #startLeadership(): void {
+    const { leadership, metrics, port } = this.deps;
+    if (!leadership) return;
+    metrics.leader.set({ target: port.target }, 0);
+    leadership.start((leader) => {
+      metrics.leader.set({ target: port.target }, leader ? 1 : 0);
+      if (leader) this.#queue.trigger('leader');
+    });
+  }
+
+  /** Another replica leads (or the election is undecided): no reads, no writes, no run counted. */
+  #standby(): boolean {
+    return this.deps.leadership !== undefined && !this.deps.leadership.isLeader();
+  }
+
+  /** Aborted on shutdown, and when leadership ends mid-run (the new leader starts over). */
+  #runSignal(): { signal: AbortSignal; done: () => void } {
+    const lost = this.deps.leadership?.signal;
+    if (!lost) return { signal: this.#abort.signal, done: () => undefined };
+    const run = new AbortController();
+    const abort = (source: AbortSignal) => () => run.abort(source.reason);
+    const onShutdown = abort(this.#abort.signal);
+    const onLost = abort(lost);
+    if (this.#abort.signal.aborted || lost.aborted) run.abort(this.#abort.signal.aborted ? this.#abort.signal.reason : lost.reason);
+    this.#abort.signal.addEventListener('abort', onShutdown, { once: true });
+    lost.addEventListener('abort', onLost, { once: true });
+    return {
+      signal: run.signal,
+      done: () => {
+        this.#abort.signal.removeEventListener('abort', onShutdown);
+        lost.removeEventListener('abort', onLost);
+      },
+    };
+  }
+
   #scheduled(): void {
     const delay = Math.floor(Math.random() * this.opts.jitterMs);
     const timer = setTimeout(() => this.#queue.trigger('schedule'), delay);
@@ -135,10 +177,13 @@ export class Daemon {
   async #run(reasons: ReadonlySet<TriggerReason>): Promise<void> {
     const { logger, metrics, port } = this.deps;
     const target = port.target;
+    if (this.#standby()) return logger.debug({ target, reasons: [...reasons] }, 'standby: run skipped');
     const started = performance.now();
     const requestsBefore = port.stats.requests;
+    const { signal, done } = this.#runSignal();
     let result: RunResult = 'success';
     try {
+      await this.deps.inventory.refresh();
       const { desired, diagnostics } = this.deps.loadDesired();
       const invalid = hasErrors(diagnostics);
       metrics.manifestErrors.set(diagnostics.filter((d) => d.severity === 'error').length);
@@ -158,7 +203,7 @@ export class Daemon {
         prune: this.opts.prune,
         maxDeletes: this.opts.maxDeletes,
         ...(invalid ? { pruneBlockers: ['the manifests are invalid'] } : {}),
-        signal: this.#abort.signal,
+        signal,
       });
       this.#report(planned.plan);
       if (this.opts.mode === 'apply' && !invalid && changes(planned.plan) > 0) {
@@ -167,7 +212,7 @@ export class Daemon {
           inventory: this.deps.inventory,
           backupDir: this.deps.backupDir,
           concurrency: this.opts.concurrency,
-          signal: this.#abort.signal,
+          signal,
           onStepDone: (r) => {
             if (r.outcome !== 'unchanged') logger.info({ target, address: r.address, action: r.action, outcome: r.outcome, id: r.id, detail: r.message, durationMs: r.durationMs }, 'step done');
           },
@@ -179,6 +224,7 @@ export class Daemon {
       result = 'failure';
       logger.error({ target, reasons: [...reasons], err: errorMessage(err) }, 'run failed');
     } finally {
+      done();
       this.#finish(result, started, port.stats.requests - requestsBefore, reasons);
     }
   }

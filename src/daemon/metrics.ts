@@ -19,6 +19,7 @@ export class DaemonMetrics {
   readonly apiRequests = new Counter({ name: 'obsync_api_requests_total', help: 'Requests to the service, by method and status code (0 = no response).', labelNames: ['target', 'method', 'code'], registers: [this.registry] });
   readonly lastSuccess = new Gauge({ name: 'obsync_last_success_timestamp_seconds', help: 'Unix time of the last successful run.', labelNames: ['target'], registers: [this.registry] });
   readonly manifestErrors = new Gauge({ name: 'obsync_manifest_errors', help: 'Errors in the manifests at the last load (0 when valid).', registers: [this.registry] });
+  readonly leader = new Gauge({ name: 'obsync_leader', help: 'Whether this replica leads the target (1) or is standby (0); apply mode only.', labelNames: ['target'], registers: [this.registry] });
   readonly buildInfo = new Gauge({ name: 'obsync_build_info', help: 'Build information.', labelNames: ['version'], registers: [this.registry] });
 
   constructor(version: string) {

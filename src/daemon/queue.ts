@@ -2,7 +2,7 @@
  * One run at a time (per target). A trigger during a run is remembered as a single follow-up,
  * whatever the number of triggers, carrying the set of reasons.
  */
-export type TriggerReason = 'startup' | 'schedule' | 'watch' | 'retry' | 'manual';
+export type TriggerReason = 'startup' | 'schedule' | 'watch' | 'retry' | 'manual' | 'leader';
 
 export class RunQueue {
   #running: Promise<void> | null = null;

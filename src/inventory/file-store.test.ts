@@ -59,7 +59,7 @@ describe('file inventory', () => {
     const dir = await tempDir();
     const first = await openFileInventory({ dir, target: 'prod', lock: true, command: 'apply' });
     await expect(openFileInventory({ dir, target: 'prod', lock: true })).rejects.toBeInstanceOf(LockError);
-    await expect(openFileInventory({ dir, target: 'prod', lock: true })).rejects.toThrow(/locked by another obsync \(pid \d+/);
+    await expect(openFileInventory({ dir, target: 'prod', lock: true })).rejects.toThrow(/locked by another obsync \(apply, pid \d+/);
     // Another target is independent.
     const other = await openFileInventory({ dir, target: 'staging', lock: true });
     await other.close();
@@ -71,7 +71,10 @@ describe('file inventory', () => {
   it('takes over a lock left by a process that no longer exists', async () => {
     const dir = await tempDir();
     const { hostname } = await import('node:os');
-    await writeFile(join(dir, 'prod.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), since: 'x' }));
+    const { readlinkSync } = await import('node:fs');
+    const pidns = readlinkSync('/proc/self/ns/pid');
+    const future = new Date(Date.now() + 60_000).toISOString();
+    await writeFile(join(dir, 'prod.lock'), JSON.stringify({ token: 'x', pid: 2 ** 22 + 12345, host: hostname(), pidns, since: 'x', expiresAt: future }));
     const inv = await openFileInventory({ dir, target: 'prod', lock: true });
     await inv.close();
   });

@@ -2,21 +2,29 @@
  * The `file` inventory backend: `<dir>/<target>.json` holds the last compacted state, and
  * `<dir>/<target>.journal` the changes since, one JSON line each, appended before a write is
  * sent (so a killed process leaves a record). Compaction writes a temp file and renames it
- * (atomic), then truncates the journal.
+ * (atomic), then truncates the journal. Writes need the target's writer lease (lock.ts).
  */
-import { createHmac, randomBytes } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, readFile, rename, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { ObsyncError } from '../core/errors.js';
+import { LockError, ObsyncError } from '../core/errors.js';
 import { deepFreeze } from '../core/freeze.js';
-import { entryAddress, type InventoryEntry, type InventoryStore } from '../core/inventory.js';
+import { entryAddress, type InventoryBackup, type InventoryEntry, type InventoryStore } from '../core/inventory.js';
 import type { Address } from '../core/plan.js';
-import { acquireLock, type HeldLock } from './lock.js';
+import { leaseTiming, type InventoryAccess, type LeaseTiming, type WriterLease } from './backend.js';
+import { hmacFingerprint, loadOrCreateFileKey } from './fingerprint.js';
+import { writeFileBackup } from './file-backups.js';
+import { acquireFileLease } from './lock.js';
 import { inventoryEntrySchema } from './schema.js';
 
-const snapshotSchema = z.object({ version: z.literal(1), target: z.string(), entries: z.array(inventoryEntrySchema) });
+export const snapshotSchema = z.object({
+  version: z.literal(1),
+  target: z.string(),
+  entries: z.array(inventoryEntrySchema),
+  /** When each entry was first recorded (address → ISO time); absent in older files. */
+  since: z.record(z.string(), z.string()).optional(),
+});
 const journalLine = z.union([
   z.object({ op: z.literal('put'), entry: inventoryEntrySchema }),
   z.object({ op: z.literal('remove'), address: z.string() }),
@@ -25,39 +33,50 @@ const journalLine = z.union([
 export interface FileInventoryOptions {
   dir: string;
   target: string;
-  /** Take the writer lock (apply, run); plan and validate read without it. */
+  /** Take the writer lease (apply, run); plan and validate read without it. */
   lock: boolean;
   command?: string;
+  timing?: LeaseTiming;
 }
 
-export async function openFileInventory(opts: FileInventoryOptions): Promise<InventoryStore> {
-  await mkdir(opts.dir, { recursive: true, mode: 0o700 });
-  const lock = opts.lock ? await acquireLock(join(opts.dir, `${opts.target}.lock`), opts.command ?? 'apply') : null;
+/** Opens one target's inventory in a state directory (the file backend's `openInventory`). */
+export function openFileInventory(opts: FileInventoryOptions): Promise<InventoryStore> {
+  const access: InventoryAccess = opts.lock ? { mode: 'write', command: opts.command ?? 'apply' } : { mode: 'read' };
+  return openFileTarget(opts.dir, opts.target, access, opts.timing ?? leaseTiming(undefined));
+}
+
+export async function openFileTarget(dir: string, target: string, access: InventoryAccess, timing: LeaseTiming): Promise<InventoryStore> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const own = access.mode === 'write' ? await acquireFileLease(join(dir, `${target}.lock`), target, access.command, timing) : null;
   try {
-    const key = await loadOrCreateKey(join(opts.dir, 'fingerprint.key'));
-    const entries = await loadEntries(opts.dir, opts.target);
-    return new FileInventory(opts.dir, opts.target, entries, key, lock);
+    const key = await loadOrCreateFileKey(dir);
+    const lease = own ? () => own : access.mode === 'elected' ? access.lease : () => null;
+    const inventory = new FileInventory(dir, target, key, lease, own);
+    await inventory.refresh();
+    return inventory;
   } catch (err) {
-    await lock?.release();
+    await own?.release();
     throw err;
   }
 }
 
 class FileInventory implements InventoryStore {
-  readonly #entries: Map<Address, InventoryEntry>;
+  #entries = new Map<Address, InventoryEntry>();
+  #since = new Map<Address, string>();
+  /** The lease token the entries were read under: a write under another lease must re-read first. */
+  #loadedUnder: string | null | undefined = undefined;
   readonly #journalPath: string;
   readonly #snapshotPath: string;
   #journalFd: number | null = null;
   #closed = false;
 
   constructor(
-    dir: string,
+    private readonly dir: string,
     readonly target: string,
-    entries: Map<Address, InventoryEntry>,
     private readonly key: Buffer,
-    private readonly lock: HeldLock | null,
+    private readonly lease: () => WriterLease | null,
+    private readonly own: WriterLease | null,
   ) {
-    this.#entries = entries;
     this.#journalPath = join(dir, `${target}.journal`);
     this.#snapshotPath = join(dir, `${target}.json`);
   }
@@ -72,23 +91,37 @@ class FileInventory implements InventoryStore {
 
   put(entry: InventoryEntry): Promise<void> {
     this.#append({ op: 'put', entry });
-    this.#entries.set(entryAddress(entry), deepFreeze(structuredClone(entry)));
+    const address = entryAddress(entry);
+    this.#entries.set(address, deepFreeze(structuredClone(entry)));
+    if (!this.#since.has(address)) this.#since.set(address, entry.updatedAt);
     return Promise.resolve();
   }
 
   remove(address: Address): Promise<void> {
     this.#append({ op: 'remove', address });
     this.#entries.delete(address);
+    this.#since.delete(address);
     return Promise.resolve();
   }
 
   fingerprint(value: string): string {
-    return 'hmac-sha256:' + createHmac('sha256', this.key).update(value, 'utf8').digest('base64url');
+    return hmacFingerprint(this.key, value);
+  }
+
+  async refresh(): Promise<void> {
+    const lease = this.#usableLease();
+    if (lease && lease.token === this.#loadedUnder) return;
+    this.#closeJournal();
+    const loaded = await loadTarget(this.dir, this.target, { repair: lease !== null });
+    this.#entries = loaded.entries;
+    this.#since = loaded.since;
+    this.#loadedUnder = lease?.token ?? null;
   }
 
   async flush(): Promise<void> {
-    if (!this.lock) return;
-    const data = { version: 1, target: this.target, entries: [...this.#entries.values()].sort(byAddress) };
+    if (!this.#writable()) return;
+    const entries = [...this.#entries.values()].sort(byAddress);
+    const data = { version: 1, target: this.target, entries, since: Object.fromEntries([...this.#since].sort(([a], [b]) => (a < b ? -1 : 1))) };
     const tmp = `${this.#snapshotPath}.${process.pid}.tmp`;
     await writeFile(tmp, JSON.stringify(data, null, 1) + '\n', { mode: 0o600 });
     await rename(tmp, this.#snapshotPath);
@@ -103,13 +136,35 @@ class FileInventory implements InventoryStore {
       await this.flush();
     } finally {
       this.#closeJournal();
-      await this.lock?.release();
+      await this.own?.release();
     }
+  }
+
+  async saveBackup(backup: InventoryBackup): Promise<string> {
+    this.#requireLease();
+    return writeFileBackup(this.dir, backup);
+  }
+
+  #usableLease(): WriterLease | null {
+    const lease = this.lease();
+    return lease && !lease.lost.aborted ? lease : null;
+  }
+
+  #writable(): boolean {
+    const lease = this.#usableLease();
+    return lease !== null && lease.token === this.#loadedUnder;
+  }
+
+  #requireLease(): void {
+    const lease = this.lease();
+    if (!lease) throw new ObsyncError('INVENTORY_READONLY', `internal: the inventory of target '${this.target}' was opened read-only and cannot be written`);
+    if (lease.lost.aborted) throw lease.lost.reason instanceof Error ? lease.lost.reason : new LockError(`lost the writer lease on target '${this.target}'`);
+    if (lease.token !== this.#loadedUnder) throw new LockError(`the writer lease on target '${this.target}' changed hands since the inventory was read`, 'the next run re-reads it and starts over');
   }
 
   /** Synchronous append: the line is in the kernel before the write it announces is sent. */
   #append(line: z.infer<typeof journalLine>): void {
-    if (!this.lock) throw new ObsyncError('INVENTORY_READONLY', 'internal: inventory opened read-only cannot be written');
+    this.#requireLease();
     this.#journalFd ??= openSync(this.#journalPath, 'a', 0o600);
     writeSync(this.#journalFd, JSON.stringify(line) + '\n');
   }
@@ -120,52 +175,94 @@ class FileInventory implements InventoryStore {
   }
 }
 
-async function loadEntries(dir: string, target: string): Promise<Map<Address, InventoryEntry>> {
-  const entries = new Map<Address, InventoryEntry>();
+interface LoadedTarget {
+  entries: Map<Address, InventoryEntry>;
+  since: Map<Address, string>;
+}
+
+/**
+ * The snapshot plus the journal. A file that cannot be read is an error naming it (never an
+ * empty inventory: that would disown everything); only a torn last journal line, left by a
+ * process killed mid-write, is skipped, and cut off when `repair` (a writer appends after it).
+ */
+export async function loadTarget(dir: string, target: string, opts: { repair: boolean }): Promise<LoadedTarget> {
+  const loaded: LoadedTarget = { entries: new Map(), since: new Map() };
   const snapshotPath = join(dir, `${target}.json`);
   const snapshot = await readFile(snapshotPath, 'utf8').catch(ignoreMissing);
   if (snapshot !== undefined) {
-    const parsed = snapshotSchema.safeParse(JSON.parse(snapshot));
-    if (!parsed.success) {
-      throw new ObsyncError('INVENTORY_CORRUPT', `the inventory ${snapshotPath} is not readable: ${parsed.error.issues[0]?.message ?? 'invalid'}`, {
-        hint: 'restore it from a backup, or move it away: obsync will adopt objects again by natural key (prune stays off until then)',
+    const json = parseJson(snapshot);
+    if (json === NOT_JSON) throw corruptSnapshot(snapshotPath, 'not valid JSON (truncated or overwritten?)');
+    const parsed = snapshotSchema.safeParse(json);
+    if (!parsed.success) throw corruptSnapshot(snapshotPath, issueText(parsed.error.issues[0]));
+    for (const e of parsed.data.entries) {
+      const address = entryAddress(e);
+      loaded.entries.set(address, deepFreeze(e));
+      loaded.since.set(address, parsed.data.since?.[address] ?? e.updatedAt);
+    }
+  }
+  const journalPath = join(dir, `${target}.journal`);
+  const journal = await readFile(journalPath).catch(ignoreMissing);
+  if (journal) await replayJournal(journalPath, journal, loaded, opts.repair);
+  return loaded;
+}
+
+async function replayJournal(path: string, journal: Buffer, into: LoadedTarget, repair: boolean): Promise<void> {
+  const complete = journal.lastIndexOf(0x0a) + 1;
+  const lines = journal.subarray(0, complete).toString('utf8').split('\n');
+  lines.forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    const json = parseJson(raw);
+    const line = journalLine.safeParse(json);
+    if (!line.success) {
+      const detail = json === NOT_JSON ? 'not valid JSON' : issueText(line.error.issues[0]);
+      throw new ObsyncError('INVENTORY_CORRUPT', `the inventory journal ${path} is damaged at line ${i + 1}: ${detail}`, {
+        hint: `the lines after it may record creates in flight: fix or delete line ${i + 1} (keep a copy of the file), then run again`,
       });
     }
-    for (const e of parsed.data.entries) entries.set(entryAddress(e), deepFreeze(e));
-  }
-  const journal = await readFile(join(dir, `${target}.journal`), 'utf8').catch(ignoreMissing);
-  for (const raw of (journal ?? '').split('\n')) {
-    if (raw.trim() === '') continue;
-    const line = journalLine.safeParse(safeJson(raw));
-    if (!line.success) continue; // a torn last line from a killed process
-    if (line.data.op === 'put') entries.set(entryAddress(line.data.entry), deepFreeze(line.data.entry));
-    else entries.delete(line.data.address as Address);
-  }
-  return entries;
+    applyLine(into, line.data);
+  });
+  if (complete === journal.length) return;
+  // The tail has no newline: a process was killed while appending. A whole record is kept.
+  const tail = journalLine.safeParse(parseJson(journal.subarray(complete).toString('utf8')));
+  if (tail.success) applyLine(into, tail.data);
+  if (!repair) return;
+  if (tail.success) await writeFile(path, '\n', { flag: 'a' });
+  else await truncate(path, complete);
 }
 
-async function loadOrCreateKey(path: string): Promise<Buffer> {
-  const existing = await readFile(path).catch(ignoreMissing);
-  if (existing && existing.length >= 32) return existing;
-  const key = randomBytes(32);
-  try {
-    await writeFile(path, key, { mode: 0o600, flag: 'wx' });
-    return key;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFile(path);
-    throw err;
+function applyLine(into: LoadedTarget, line: z.infer<typeof journalLine>): void {
+  if (line.op === 'put') {
+    const address = entryAddress(line.entry);
+    into.entries.set(address, deepFreeze(line.entry));
+    if (!into.since.has(address)) into.since.set(address, line.entry.updatedAt);
+  } else {
+    into.entries.delete(line.address as Address);
+    into.since.delete(line.address as Address);
   }
 }
 
-function safeJson(raw: string): unknown {
+function issueText(issue: { path: PropertyKey[]; message: string } | undefined): string {
+  if (!issue) return 'invalid';
+  return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message;
+}
+
+function corruptSnapshot(path: string, detail: string): ObsyncError {
+  return new ObsyncError('INVENTORY_CORRUPT', `the inventory ${path} is not readable: ${detail}`, {
+    hint: 'restore it from a copy, or move it away: obsync then adopts objects again by natural key, and prunes nothing it has not re-adopted',
+  });
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+function parseJson(raw: string): unknown {
   try {
     return JSON.parse(raw);
   } catch {
-    return null;
+    return NOT_JSON;
   }
 }
 
-function ignoreMissing(err: unknown): undefined {
+export function ignoreMissing(err: unknown): undefined {
   if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
   throw err;
 }

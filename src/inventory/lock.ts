@@ -1,62 +1,198 @@
-/** A lock file against a second writer on the same target: a clear error, never a wait forever. */
-import { hostname } from 'node:os';
-import { open, readFile, rm } from 'node:fs/promises';
+/**
+ * The file backend's writer lease: `<dir>/<target>.lock` names its holder and when the lease
+ * expires; the holder renews it in the background. A lease past its expiry is taken over, so a
+ * holder killed by the OOM killer, restarted as PID 1 in a new container or rescheduled to
+ * another pod is replaced within the lease time (a PID check alone judged those "live").
+ * A holder of this host and PID namespace whose process is gone is replaced at once.
+ * Take-over and renewal run under a short `.takeover` mutex so two processes never both win.
+ */
+import { randomUUID } from 'node:crypto';
+import { link, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import * as z from 'zod';
 import { LockError } from '../core/errors.js';
+import type { LeaseAttempt, LeaseTiming, WriterLease } from './backend.js';
+import { holderIsGone, thisHolder } from './holder.js';
 
-interface LockInfo {
-  pid: number;
-  host: string;
-  since: string;
-  command?: string;
+const leaseFile = z.object({
+  token: z.string().optional(),
+  pid: z.number(),
+  host: z.string(),
+  pidns: z.string().optional(),
+  command: z.string().optional(),
+  since: z.string().optional(),
+  expiresAt: z.string().optional(),
+});
+type LeaseFile = z.infer<typeof leaseFile>;
+
+/** A crashed take-over leaves its mutex behind; after this long it is removed. */
+const MUTEX_STALE_MS = 10_000;
+
+export interface FileLeaseOptions extends LeaseTiming {
+  now?: () => number;
 }
 
-export interface HeldLock {
-  path: string;
-  release(): Promise<void>;
+export async function tryFileLease(path: string, target: string, command: string, opts: FileLeaseOptions): Promise<LeaseAttempt> {
+  const now = opts.now ?? Date.now;
+  const info = leaseInfo(randomUUID(), command, now(), opts.leaseMs);
+  const tmp = `${path}.${info.token}.tmp`;
+  await writeFile(tmp, JSON.stringify(info), { mode: 0o600 });
+  try {
+    if (await linkIfAbsent(tmp, path)) return { lease: new FileLease(path, target, info, opts) };
+    const holder = await readHolder(path, opts.leaseMs);
+    if (holder && !isStale(holder, now())) return { heldBy: describeHolder(holder), retryInMs: retryIn(holder, now(), opts) };
+    const took = await withMutex(`${path}.takeover`, async () => {
+      const current = await readHolder(path, opts.leaseMs);
+      if (current && !isStale(current, now())) return false;
+      await rename(tmp, path);
+      return true;
+    });
+    if (took) return { lease: new FileLease(path, target, info, opts) };
+    const winner = await readHolder(path, opts.leaseMs);
+    return { heldBy: winner ? describeHolder(winner) : 'another obsync', retryInMs: winner ? retryIn(winner, now(), opts) : opts.renewMs };
+  } finally {
+    await rm(tmp, { force: true });
+  }
 }
 
-export async function acquireLock(path: string, command: string, now: () => Date = () => new Date()): Promise<HeldLock> {
-  const info: LockInfo = { pid: process.pid, host: hostname(), since: now().toISOString(), command };
-  for (let attempt = 0; attempt < 2; attempt += 1) {
+/** apply, state rm: the lease now, or a LockError saying who holds it and until when. */
+export async function acquireFileLease(path: string, target: string, command: string, opts: FileLeaseOptions): Promise<WriterLease> {
+  const attempt = await tryFileLease(path, target, command, opts);
+  if ('lease' in attempt) return attempt.lease;
+  throw new LockError(
+    `the state of target '${target}' is locked by another obsync (${attempt.heldBy}): ${path}`,
+    'wait for the other run to finish; a holder that died is replaced once its lease expires',
+  );
+}
+
+class FileLease implements WriterLease {
+  readonly token: string;
+  readonly #controller = new AbortController();
+  readonly #timer: NodeJS.Timeout;
+  #info: LeaseFile;
+  #released = false;
+
+  constructor(
+    private readonly path: string,
+    readonly target: string,
+    info: LeaseFile & { token: string },
+    private readonly opts: FileLeaseOptions,
+  ) {
+    this.token = info.token;
+    this.#info = info;
+    this.#timer = setInterval(() => void this.#renew(), opts.renewMs);
+    this.#timer.unref();
+  }
+
+  get lost(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  async release(): Promise<void> {
+    if (this.#released) return;
+    this.#released = true;
+    clearInterval(this.#timer);
+    if (this.lost.aborted) return;
+    this.#controller.abort(new LockError(`the lease on target '${this.target}' was released`));
+    await withMutex(`${this.path}.takeover`, async () => {
+      if ((await readHolder(this.path, this.opts.leaseMs))?.token === this.token) await rm(this.path, { force: true });
+    }).catch(() => undefined);
+  }
+
+  async #renew(): Promise<void> {
+    if (this.#released || this.lost.aborted) return;
+    const now = (this.opts.now ?? Date.now)();
     try {
-      const fh = await open(path, 'wx', 0o600);
-      await fh.writeFile(JSON.stringify(info));
-      await fh.close();
-      return { path, release: () => rm(path, { force: true }) };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const holder = await readHolder(path);
-      if (holder && isStale(holder)) {
-        await rm(path, { force: true });
-        continue;
-      }
-      throw new LockError(
-        `the inventory is locked by another obsync${holder ? ` (pid ${holder.pid} on ${holder.host}, ${holder.command ?? 'running'} since ${holder.since})` : ''}: ${path}`,
-        'wait for the other run to finish; if no other obsync is running, delete the lock file',
-      );
+      const kept = await withMutex(`${this.path}.takeover`, async () => {
+        if ((await readHolder(this.path, this.opts.leaseMs))?.token !== this.token) return false;
+        const next = { ...this.#info, expiresAt: new Date(now + this.opts.leaseMs).toISOString() };
+        const tmp = `${this.path}.${this.token}.tmp`;
+        await writeFile(tmp, JSON.stringify(next), { mode: 0o600 });
+        await rename(tmp, this.path);
+        this.#info = next;
+        return true;
+      });
+      if (!kept) this.#lose('another obsync took the lease over');
+    } catch {
+      // A failed renewal (disk full, mutex busy) is retried at the next tick, until the lease runs out.
+      if (Date.parse(this.#info.expiresAt ?? '') <= now) this.#lose('the lease could not be renewed before it expired');
     }
   }
-  throw new LockError(`could not take the inventory lock ${path}`);
-}
 
-async function readHolder(path: string): Promise<LockInfo | null> {
-  try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<LockInfo>;
-    if (typeof parsed.pid !== 'number' || typeof parsed.host !== 'string') return null;
-    return { pid: parsed.pid, host: parsed.host, since: String(parsed.since ?? '?'), ...(parsed.command ? { command: parsed.command } : {}) };
-  } catch {
-    return null;
+  #lose(why: string): void {
+    clearInterval(this.#timer);
+    this.#controller.abort(new LockError(`lost the writer lease on target '${this.target}': ${why}`, 'another obsync may be writing this target; the next run starts over'));
   }
 }
 
-/** A lock left by a process of this host that no longer exists (killed, crashed). */
-function isStale(holder: LockInfo): boolean {
-  if (holder.host !== hostname()) return false;
-  if (holder.pid === process.pid) return false;
+function leaseInfo(token: string, command: string, now: number, leaseMs: number): LeaseFile & { token: string } {
+  return { token, ...thisHolder(), command, since: new Date(now).toISOString(), expiresAt: new Date(now + leaseMs).toISOString() };
+}
+
+async function linkIfAbsent(from: string, to: string): Promise<boolean> {
   try {
-    process.kill(holder.pid, 0);
-    return false;
+    await link(from, to);
+    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+/** The holder, with an expiry; a lock file of an older obsync (no expiry) or a damaged one expires a lease after its last change. */
+async function readHolder(path: string, leaseMs: number): Promise<(LeaseFile & { expiresAt: string }) | null> {
+  let raw: string;
+  let mtime: number;
+  try {
+    [raw, mtime] = await Promise.all([readFile(path, 'utf8'), stat(path).then((s) => s.mtimeMs)]);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  const parsed = leaseFile.safeParse(safeJson(raw));
+  const fallbackExpiry = new Date(mtime + leaseMs).toISOString();
+  if (!parsed.success) return { pid: -1, host: '?', command: 'unreadable lock file', expiresAt: fallbackExpiry };
+  return { ...parsed.data, expiresAt: parsed.data.expiresAt ?? fallbackExpiry };
+}
+
+function isStale(holder: LeaseFile & { expiresAt: string }, now: number): boolean {
+  return Date.parse(holder.expiresAt) <= now || holderIsGone(holder);
+}
+
+function retryIn(holder: { expiresAt: string }, now: number, opts: LeaseTiming): number {
+  return Math.max(50, Math.min(opts.renewMs, Date.parse(holder.expiresAt) - now + 50));
+}
+
+function describeHolder(h: LeaseFile & { expiresAt: string }): string {
+  return `${h.command ?? 'running'}, pid ${h.pid} on ${h.host}${h.since ? ` since ${h.since}` : ''}, lease until ${h.expiresAt}`;
+}
+
+/** Runs `fn` holding `path` (created exclusively); waits briefly when another holds it. */
+async function withMutex<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const fh = await open(path, 'wx', 0o600);
+      await fh.close();
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const age = await stat(path).then((s) => Date.now() - s.mtimeMs, () => 0);
+      if (age > MUTEX_STALE_MS) await rm(path, { force: true });
+      else if (attempt >= 50) throw new LockError(`the lock take-over mutex ${path} stays busy`, 'if no obsync is running, delete it');
+      else await sleep(20);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    await rm(path, { force: true });
+  }
+}
+
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
   }
 }

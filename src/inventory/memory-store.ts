@@ -1,13 +1,20 @@
 /** An in-memory inventory for tests and dry runs (Terraform ships its fakes beside the real store). */
 import { createHmac } from 'node:crypto';
-import { entryAddress, type InventoryEntry, type InventoryStore } from '../core/inventory.js';
+import { entryAddress, type InventoryBackup, type InventoryEntry, type InventoryStore } from '../core/inventory.js';
 import { deepFreeze } from '../core/freeze.js';
 import type { Address } from '../core/plan.js';
 
-export function memoryInventory(target: string, initial: InventoryEntry[] = [], key = 'test-key'): InventoryStore {
+export interface MemoryInventory extends InventoryStore {
+  /** Backups kept by `saveBackup`, oldest first. */
+  readonly backups: readonly InventoryBackup[];
+}
+
+export function memoryInventory(target: string, initial: InventoryEntry[] = [], key = 'test-key'): MemoryInventory {
   const entries = new Map<Address, InventoryEntry>(initial.map((e) => [entryAddress(e), deepFreeze(structuredClone(e))]));
+  const backups: InventoryBackup[] = [];
   return {
     target,
+    backups,
     entries: () => [...entries.values()],
     get: (address) => entries.get(address),
     put: (entry) => {
@@ -21,5 +28,10 @@ export function memoryInventory(target: string, initial: InventoryEntry[] = [], 
     fingerprint: (value) => 'hmac-sha256:' + createHmac('sha256', key).update(value).digest('base64url'),
     flush: () => Promise.resolve(),
     close: () => Promise.resolve(),
+    saveBackup: (backup) => {
+      backups.push(structuredClone(backup));
+      return Promise.resolve(`memory:${backup.address}#${backups.length}`);
+    },
+    refresh: () => Promise.resolve(),
   };
 }

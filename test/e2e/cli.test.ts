@@ -143,7 +143,7 @@ describe('obsync plan/apply, hosted variant', () => {
     const prune = await runCli(['apply', '--auto-approve', '--prune'], { cwd: dir, env: env() });
     expect(prune.code).toBe(0);
     expect(prune.stderr).toMatch(/Alert\/example-error-logs: deleted/);
-    const backups = readdirSync(join(dir, '.obsync/backups'), { recursive: true }).map(String);
+    const backups = readdirSync(join(dir, '.obsync/state/backups'), { recursive: true }).map(String);
     expect(backups.some((b) => b.includes('example-error-logs'))).toBe(true);
   });
 

@@ -1,0 +1,55 @@
+/**
+ * Backups of deleted objects in the file backend: `<state dir>/backups/<time>/<target>/<Kind>-<name>.json`.
+ * Inside the state directory, so they land on the same (writable) volume as the inventory.
+ */
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as z from 'zod';
+import type { InventoryBackup } from '../core/inventory.js';
+import type { Address, Kind } from '../core/plan.js';
+
+const backupFile = z.object({
+  address: z.string(),
+  id: z.string().nullable().optional(),
+  backedUpAt: z.string(),
+  object: z.unknown(),
+});
+
+export function fileBackupsDir(stateDir: string): string {
+  return join(stateDir, 'backups');
+}
+
+export async function writeFileBackup(stateDir: string, backup: InventoryBackup): Promise<string> {
+  const folder = join(fileBackupsDir(stateDir), backup.backedUpAt.replace(/[:.]/g, '-'), backup.target);
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  const file = join(folder, `${backup.kind}-${backup.name}.json`);
+  const body = { address: backup.address, id: backup.id, backedUpAt: backup.backedUpAt, object: backup.object };
+  await writeFile(file, JSON.stringify(body, null, 2) + '\n', { mode: 0o600 });
+  return file;
+}
+
+/** Every backup of one target, oldest first; files that are not backups are passed over. */
+export async function readFileBackups(stateDir: string, target: string): Promise<InventoryBackup[]> {
+  const root = fileBackupsDir(stateDir);
+  const times = await readdir(root).catch(() => [] as string[]);
+  const out: InventoryBackup[] = [];
+  for (const time of times.sort()) {
+    const folder = join(root, time, target);
+    for (const file of (await readdir(folder).catch(() => [] as string[])).sort()) {
+      const parsed = backupFile.safeParse(jsonOrNull(await readFile(join(folder, file), 'utf8').catch(() => 'null')));
+      if (!parsed.success) continue;
+      const [kind, name] = parsed.data.address.split('/');
+      if (!kind || !name) continue;
+      out.push({ target, address: parsed.data.address as Address, kind: kind as Kind, name, id: parsed.data.id ?? '', backedUpAt: parsed.data.backedUpAt, object: parsed.data.object });
+    }
+  }
+  return out;
+}
+
+function jsonOrNull(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * The `postgres` state backend: the inventory, pending creates, fingerprint key, backups and
+ * writer leases of every target in one schema of an existing database, so CI runners start
+ * from the last run's state and daemon replicas share it. Tables are created and migrated on open.
+ */
+import pg from 'pg';
+import { LockError, ObsyncError } from '../../core/errors.js';
+import type { InventoryBackup, InventoryStore } from '../../core/inventory.js';
+import type { Address, Kind } from '../../core/plan.js';
+import type { Secret } from '../../core/secret.js';
+import type { InventoryAccess, LeaseAttempt, LeaseTiming, StateBackend, StateRecord, WriterLease } from '../backend.js';
+import { KEY_BYTES, newFingerprintKey } from '../fingerprint.js';
+import { connectPool, guarded, transaction, type PgConnection } from './connection.js';
+import { tryPgLease } from './lease.js';
+import { migrate } from './migrations.js';
+import { PgInventory, readEntries } from './store.js';
+
+export interface PostgresStateOptions {
+  url: Secret;
+  schema: string;
+  timing: LeaseTiming;
+}
+
+export async function openPostgresState(opts: PostgresStateOptions): Promise<PostgresStateBackend> {
+  const conn = connectPool(opts.url, opts.schema);
+  try {
+    await guarded(conn, 'preparing the state schema', () => migrate(conn.pool, opts.schema));
+  } catch (err) {
+    await conn.pool.end().catch(() => undefined);
+    throw err;
+  }
+  return new PostgresStateBackend(conn, opts.schema, opts.timing);
+}
+
+export class PostgresStateBackend implements StateBackend {
+  readonly kind = 'postgres';
+  readonly location: string;
+  readonly #s: string;
+
+  constructor(
+    private readonly conn: PgConnection,
+    schema: string,
+    readonly timing: LeaseTiming,
+  ) {
+    this.location = conn.location;
+    this.#s = pg.escapeIdentifier(schema);
+  }
+
+  async openInventory(target: string, access: InventoryAccess): Promise<InventoryStore> {
+    let own: WriterLease | null = null;
+    if (access.mode === 'write') {
+      const attempt = await this.tryLease(target, access.command);
+      if (!('lease' in attempt)) {
+        throw new LockError(`the state of target '${target}' is locked by another obsync (${attempt.heldBy}) in ${this.location}`, 'wait for the other run to finish; a holder that died is replaced once its lease expires');
+      }
+      own = attempt.lease;
+    }
+    try {
+      const key = await this.#keyOrCreate();
+      const lease = own ? () => own : access.mode === 'elected' ? access.lease : () => null;
+      const inventory = new PgInventory(this.conn, this.#s, target, key, lease, own);
+      await inventory.refresh();
+      return inventory;
+    } catch (err) {
+      await own?.release();
+      throw err;
+    }
+  }
+
+  tryLease(target: string, command: string): Promise<LeaseAttempt> {
+    return tryPgLease(this.conn, this.#s, target, command, this.timing);
+  }
+
+  async targets(): Promise<string[]> {
+    const { rows } = await guarded(this.conn, 'listing targets', () => this.conn.pool.query<{ target: string }>(`SELECT DISTINCT target FROM ${this.#s}.entries ORDER BY target`));
+    return rows.map((r) => r.target);
+  }
+
+  async records(target: string): Promise<StateRecord[]> {
+    return (await readEntries(this.conn, this.#s, target)).map((r) => ({ target, ...r }));
+  }
+
+  async backups(target: string): Promise<InventoryBackup[]> {
+    const { rows } = await guarded(this.conn, `reading the backups of target '${target}'`, () =>
+      this.conn.pool.query<{ address: string; object_id: string; backed_up_at: Date; body: unknown }>(
+        `SELECT address, object_id, backed_up_at, body FROM ${this.#s}.backups WHERE target = $1 ORDER BY backed_up_at, id`,
+        [target],
+      ),
+    );
+    return rows.map((r) => {
+      const [kind = '', name = ''] = r.address.split('/');
+      return { target, address: r.address as Address, kind: kind as Kind, name, id: r.object_id, backedUpAt: r.backed_up_at.toISOString(), object: r.body };
+    });
+  }
+
+  async fingerprintKey(): Promise<Buffer | null> {
+    const { rows } = await guarded(this.conn, 'reading the fingerprint key', () => this.conn.pool.query<{ fingerprint_key: Buffer }>(`SELECT fingerprint_key FROM ${this.#s}.meta`));
+    return rows[0]?.fingerprint_key ?? null;
+  }
+
+  async setFingerprintKey(key: Buffer): Promise<void> {
+    await guarded(this.conn, 'writing the fingerprint key', () =>
+      this.conn.pool.query(`INSERT INTO ${this.#s}.meta (fingerprint_key) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET fingerprint_key = EXCLUDED.fingerprint_key`, [key]),
+    );
+  }
+
+  async importTarget(lease: WriterLease, records: readonly StateRecord[], backups: readonly InventoryBackup[]): Promise<void> {
+    const s = this.#s;
+    await guarded(this.conn, `importing target '${lease.target}'`, () =>
+      transaction(this.conn.pool, async (client) => {
+        const fence = await client.query(`SELECT 1 FROM ${s}.leases WHERE target = $1 AND token = $2::bigint AND expires_at > now() FOR SHARE`, [lease.target, lease.token]);
+        if (fence.rowCount === 0) throw new LockError(`lost the writer lease on target '${lease.target}'`);
+        const { rows } = await client.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${s}.entries WHERE target = $1`, [lease.target]);
+        const existing = Number(rows[0]?.n ?? 0);
+        if (existing > 0) throw new ObsyncError('STATE_NOT_EMPTY', `${this.location} already holds ${existing} entries for target '${lease.target}'`);
+        for (const r of records) {
+          await client.query(`INSERT INTO ${s}.entries (target, address, entry, since) VALUES ($1, $2, $3::jsonb, $4::timestamptz)`, [lease.target, `${r.entry.kind}/${r.entry.name}`, JSON.stringify(r.entry), r.since]);
+        }
+        for (const b of backups) {
+          await client.query(`INSERT INTO ${s}.backups (target, address, object_id, backed_up_at, body) VALUES ($1, $2, $3, $4::timestamptz, $5::jsonb)`, [lease.target, b.address, b.id, b.backedUpAt, JSON.stringify(b.object ?? null)]);
+        }
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.conn.pool.end().catch(() => undefined);
+  }
+
+  /** One key for the whole schema, created by the first obsync that needs it. */
+  async #keyOrCreate(): Promise<Buffer> {
+    const { rows } = await guarded(this.conn, 'reading the fingerprint key', () =>
+      this.conn.pool.query<{ fingerprint_key: Buffer }>(
+        `WITH made AS (INSERT INTO ${this.#s}.meta (fingerprint_key) VALUES ($1) ON CONFLICT (singleton) DO NOTHING RETURNING fingerprint_key)
+         SELECT fingerprint_key FROM made UNION ALL SELECT fingerprint_key FROM ${this.#s}.meta LIMIT 1`,
+        [newFingerprintKey()],
+      ),
+    );
+    const key = rows[0]?.fingerprint_key;
+    if (!key || key.length < KEY_BYTES) throw new ObsyncError('INVENTORY_CORRUPT', `the fingerprint key in ${this.location} (table meta) is missing or damaged`, { hint: 'restore it from a copy; without it every write-only secret is seen as changed and sent again once' });
+    return key;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The connection to the PostgreSQL state: a small pool, a printable location without the
+ * password, and database errors turned into messages that name the location and never carry
+ * the URL's password (the driver's own messages are scrubbed of it too).
+ */
+import pg from 'pg';
+import { ConfigError, ObsyncError } from '../../core/errors.js';
+import { SENSITIVE, type Secret } from '../../core/secret.js';
+
+export interface PgConnection {
+  pool: pg.Pool;
+  /** postgres://user@host:port/database (schema s): safe to print. */
+  location: string;
+  /** Removes the password from any text (driver messages). */
+  scrub(text: string): string;
+}
+
+/** Error codes of "the server is not there or went away": the run fails and the next one retries. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006']);
+
+export function connectPool(url: Secret, schema: string): PgConnection {
+  const parsed = parseUrl(url);
+  const secrets = [parsed.password, safeDecode(parsed.password)].filter((s) => s.length > 0);
+  const scrub = (text: string) => secrets.reduce((t, s) => t.split(s).join(SENSITIVE), text);
+  const location = `${parsed.protocol}//${parsed.username ? `${parsed.username}@` : ''}${parsed.host}${parsed.pathname} (schema ${schema})`;
+  const pool = new pg.Pool({ connectionString: url.reveal(), max: 4, connectionTimeoutMillis: 10_000, query_timeout: 30_000, idleTimeoutMillis: 10_000, application_name: 'obsync' });
+  // An idle connection dropped by a server restart must not crash the process: the next query reconnects.
+  pool.on('error', () => undefined);
+  return { pool, location, scrub };
+}
+
+function parseUrl(url: Secret): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.reveal());
+  } catch {
+    throw new ConfigError('the state URL is not a URL', { hint: 'state.url (or OBSYNC_STATE_URL) is postgres://user:password@host:5432/database' });
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new ConfigError(`the state URL must start with postgres:// or postgresql://, not ${parsed.protocol}//`, { hint: 'state.url (or OBSYNC_STATE_URL) is postgres://user:password@host:5432/database' });
+  }
+  return parsed;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** A database failure as an ObsyncError naming the state location, with what to do. */
+export function stateError(conn: Pick<PgConnection, 'location' | 'scrub'>, doing: string, err: unknown): ObsyncError {
+  if (err instanceof ObsyncError) return err;
+  const e = err as { code?: string; message?: string; errors?: { message?: string }[] };
+  const detail = conn.scrub(e.message || e.errors?.map((x) => x.message).join('; ') || String(err));
+  if (e.code === '28P01' || e.code === '28000') {
+    return new ObsyncError('STATE_AUTH', `the PostgreSQL state at ${conn.location} refused the login while ${doing}: ${detail}`, { hint: 'check the user and password in state.url (or OBSYNC_STATE_URL)' });
+  }
+  if (e.code === '42501') {
+    return new ObsyncError('STATE_PERMISSION', `the PostgreSQL state at ${conn.location} denied access while ${doing}: ${detail}`, { hint: 'grant the user CREATE on the database (for the first run) and USAGE on the schema, or create the schema beforehand' });
+  }
+  if (e.code !== undefined && UNREACHABLE.has(e.code)) {
+    return new ObsyncError('STATE_UNAVAILABLE', `cannot reach the PostgreSQL state at ${conn.location} while ${doing}: ${detail}`, { hint: 'check state.url (or OBSYNC_STATE_URL) and that the server is up; nothing was changed on the service by this step' });
+  }
+  return new ObsyncError('STATE_DATABASE', `the PostgreSQL state at ${conn.location} failed while ${doing}: ${detail}`);
+}
+
+/** Runs `fn` with the error mapped. */
+export async function guarded<T>(conn: Pick<PgConnection, 'location' | 'scrub'>, doing: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw stateError(conn, doing, err);
+  }
+}
+
+/** One transaction on one pooled connection; rolled back on any error. */
+export async function transaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => (broken = true));
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}

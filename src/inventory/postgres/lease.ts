@@ -1,0 +1,134 @@
+/**
+ * Writer leases in PostgreSQL: one row per target with a fencing token from a sequence and an
+ * expiry in the database's clock. Taking a lease succeeds only when the row is absent or
+ * expired; every inventory write checks the token under a share lock (store.ts), so a deposed
+ * holder's late write is refused, never interleaved. The holder renews in the background and
+ * gives the lease up locally once a renewal has not succeeded for a whole lease time.
+ */
+import { randomUUID } from 'node:crypto';
+import { LockError } from '../../core/errors.js';
+import type { LeaseAttempt, LeaseTiming, WriterLease } from '../backend.js';
+import { holderIsGone, thisHolder } from '../holder.js';
+import { guarded, type PgConnection } from './connection.js';
+
+interface LeaseRow {
+  token: string;
+}
+
+interface HolderRow {
+  token: string;
+  holder: string;
+  pid: number;
+  host: string;
+  pidns: string | null;
+  command: string;
+  acquired_at: Date;
+  expires_at: Date;
+  remaining_ms: string;
+}
+
+export async function tryPgLease(conn: PgConnection, s: string, target: string, command: string, timing: LeaseTiming): Promise<LeaseAttempt> {
+  const me = thisHolder();
+  const holder = `pid ${me.pid} on ${me.host} (${randomUUID().slice(0, 8)})`;
+  const take = (condition: string, extra: unknown[]) =>
+    guarded(conn, `taking the lease of target '${target}'`, () =>
+      conn.pool.query<LeaseRow>(
+        `INSERT INTO ${s}.leases AS l (target, token, holder, pid, host, pidns, command, acquired_at, expires_at)
+         VALUES ($1, nextval('${s.replace(/'/g, "''")}.lease_tokens'), $2, $3, $4, $5, $6, now(), now() + $7 * interval '1 millisecond')
+         ON CONFLICT (target) DO UPDATE SET token = EXCLUDED.token, holder = EXCLUDED.holder, pid = EXCLUDED.pid, host = EXCLUDED.host,
+           pidns = EXCLUDED.pidns, command = EXCLUDED.command, acquired_at = EXCLUDED.acquired_at, expires_at = EXCLUDED.expires_at
+         WHERE ${condition}
+         RETURNING token::text AS token`,
+        [target, holder, me.pid, me.host, me.pidns ?? null, command, timing.leaseMs, ...extra],
+      ),
+    );
+  const granted = (await take('l.expires_at <= now()', [])).rows[0];
+  if (granted) return { lease: new PgLease(conn, s, target, granted.token, timing) };
+  const held = await guarded(conn, `reading the lease of target '${target}'`, () =>
+    conn.pool.query<HolderRow>(
+      `SELECT token::text AS token, holder, pid, host, pidns, command, acquired_at, expires_at, greatest(0, extract(epoch FROM expires_at - now()) * 1000)::bigint::text AS remaining_ms FROM ${s}.leases WHERE target = $1`,
+      [target],
+    ),
+  );
+  const h = held.rows[0];
+  if (!h) return { heldBy: 'nobody (released meanwhile)', retryInMs: 50 };
+  // A holder of this machine whose process is gone (a killed apply) is replaced at once; only that exact lease.
+  if (holderIsGone({ pid: h.pid, host: h.host, pidns: h.pidns ?? undefined })) {
+    const replaced = (await take('l.token = $8::bigint', [h.token])).rows[0];
+    if (replaced) return { lease: new PgLease(conn, s, target, replaced.token, timing) };
+  }
+  const remaining = Number(h.remaining_ms);
+  return {
+    heldBy: `${h.command}, ${h.holder}, since ${h.acquired_at.toISOString()}, lease until ${h.expires_at.toISOString()}`,
+    retryInMs: Math.max(50, Math.min(timing.renewMs, remaining + 50)),
+  };
+}
+
+class PgLease implements WriterLease {
+  readonly #controller = new AbortController();
+  readonly #timer: NodeJS.Timeout;
+  /** performance.now() when the last successful renewal was sent: the lease is safe until then + leaseMs. */
+  #renewedAt = performance.now();
+  #renewing = false;
+  #released = false;
+
+  constructor(
+    private readonly conn: PgConnection,
+    private readonly s: string,
+    readonly target: string,
+    readonly token: string,
+    private readonly timing: LeaseTiming,
+  ) {
+    this.#timer = setInterval(() => void this.#renew(), timing.renewMs);
+    this.#timer.unref();
+  }
+
+  get lost(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  async release(): Promise<void> {
+    if (this.#released) return;
+    this.#released = true;
+    clearInterval(this.#timer);
+    const wasLost = this.lost.aborted;
+    if (!wasLost) this.#controller.abort(new LockError(`the lease on target '${this.target}' was released`));
+    if (wasLost) return;
+    // A pooled connection broken by a server restart fails once; a fresh one is tried before giving up (the lease then expires).
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      try {
+        await this.conn.pool.query(`DELETE FROM ${this.s}.leases WHERE target = $1 AND token = $2`, [this.target, this.token]);
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+      }
+    }
+  }
+
+  async #renew(): Promise<void> {
+    if (this.#released || this.lost.aborted) return;
+    // Judged locally first: a renewal hanging on a dead network must not keep the lease alive.
+    if (performance.now() - this.#renewedAt >= this.timing.leaseMs) return this.#lose('it could not be renewed before it expired');
+    if (this.#renewing) return;
+    this.#renewing = true;
+    const sent = performance.now();
+    try {
+      const { rowCount } = await this.conn.pool.query(`UPDATE ${this.s}.leases SET expires_at = now() + $3 * interval '1 millisecond' WHERE target = $1 AND token = $2`, [
+        this.target,
+        this.token,
+        this.timing.leaseMs,
+      ]);
+      if (rowCount === 0) this.#lose('another obsync took it over');
+      else this.#renewedAt = sent;
+    } catch {
+      // The database is away (restart, network): the next tick tries again, until the lease would have run out.
+    } finally {
+      this.#renewing = false;
+    }
+  }
+
+  #lose(why: string): void {
+    clearInterval(this.#timer);
+    this.#controller.abort(new LockError(`lost the writer lease on target '${this.target}': ${why}`, 'another obsync may be writing this target; the next run starts over'));
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Versioned migrations of the state schema, applied automatically when the backend opens, in
+ * one transaction under an advisory lock (two processes starting at once apply them once).
+ * A migration is never edited once released: add the next version instead.
+ */
+import pg from 'pg';
+import { ObsyncError } from '../../core/errors.js';
+import { transaction } from './connection.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql(schema: string): string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'inventory, leases, fingerprint key, backups',
+    sql: (s) => `
+      CREATE TABLE ${s}.meta (
+        singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+        fingerprint_key bytea NOT NULL
+      );
+      CREATE TABLE ${s}.entries (
+        target text NOT NULL,
+        address text NOT NULL,
+        entry jsonb NOT NULL,
+        since timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (target, address)
+      );
+      CREATE SEQUENCE ${s}.lease_tokens;
+      CREATE TABLE ${s}.leases (
+        target text PRIMARY KEY,
+        token bigint NOT NULL,
+        holder text NOT NULL,
+        pid integer NOT NULL,
+        host text NOT NULL,
+        pidns text,
+        command text NOT NULL,
+        acquired_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE TABLE ${s}.backups (
+        id bigserial PRIMARY KEY,
+        target text NOT NULL,
+        address text NOT NULL,
+        object_id text NOT NULL,
+        backed_up_at timestamptz NOT NULL,
+        body jsonb
+      );
+      CREATE INDEX backups_by_target ON ${s}.backups (target, backed_up_at);`,
+  },
+];
+
+export const LATEST_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
+
+/** Brings the schema to the latest version; refuses a schema written by a newer obsync. Returns the versions applied. */
+export async function migrate(pool: pg.Pool, schema: string, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  const s = pg.escapeIdentifier(schema);
+  const latest = Math.max(...migrations.map((m) => m.version));
+  return transaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`obsync-migrate:${schema}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const { rows } = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${s}.schema_migrations`);
+    const current = rows[0]?.v ?? 0;
+    if (current > latest) {
+      throw new ObsyncError('STATE_TOO_NEW', `the state schema '${schema}' is at version ${current}, newer than this obsync knows (${latest})`, { hint: 'upgrade obsync: an older version must not write a newer state' });
+    }
+    const applied: number[] = [];
+    for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (m.version <= current) continue;
+      await client.query(m.sql(s));
+      await client.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [m.version, m.name]);
+      applied.push(m.version);
+    }
+    return applied;
+  });
+}

@@ -1,0 +1,141 @@
+/**
+ * One target's inventory in PostgreSQL. Every write is one statement (its own transaction),
+ * committed before it resolves, and fenced: it only happens while the writer's lease row still
+ * carries its token, under a share lock so a take-over waits for it and refuses it after.
+ */
+import { LockError, ObsyncError } from '../../core/errors.js';
+import { deepFreeze } from '../../core/freeze.js';
+import { entryAddress, type InventoryBackup, type InventoryEntry, type InventoryStore } from '../../core/inventory.js';
+import type { Address } from '../../core/plan.js';
+import type { WriterLease } from '../backend.js';
+import { hmacFingerprint } from '../fingerprint.js';
+import { inventoryEntrySchema } from '../schema.js';
+import { guarded, type PgConnection } from './connection.js';
+
+const FENCE = (s: string) => `fence AS (SELECT 1 FROM ${s}.leases WHERE target = $1 AND token = $2::bigint AND expires_at > now() FOR SHARE)`;
+
+export interface EntryRow {
+  address: string;
+  entry: unknown;
+  since: Date;
+}
+
+export class PgInventory implements InventoryStore {
+  #entries = new Map<Address, InventoryEntry>();
+  #loadedUnder: string | null | undefined = undefined;
+  #closed = false;
+
+  constructor(
+    private readonly conn: PgConnection,
+    private readonly s: string,
+    readonly target: string,
+    private readonly key: Buffer,
+    private readonly lease: () => WriterLease | null,
+    private readonly own: WriterLease | null,
+  ) {}
+
+  entries(): InventoryEntry[] {
+    return [...this.#entries.values()];
+  }
+
+  get(address: Address): InventoryEntry | undefined {
+    return this.#entries.get(address);
+  }
+
+  async put(entry: InventoryEntry): Promise<void> {
+    const token = this.#token();
+    const address = entryAddress(entry);
+    const { rowCount } = await guarded(this.conn, `recording ${address}`, () =>
+      this.conn.pool.query(
+        `WITH ${FENCE(this.s)}
+         INSERT INTO ${this.s}.entries (target, address, entry, since) SELECT $1, $3, $4::jsonb, $5::timestamptz FROM fence
+         ON CONFLICT (target, address) DO UPDATE SET entry = EXCLUDED.entry, updated_at = now()`,
+        [this.target, token, address, JSON.stringify(entry), entry.updatedAt],
+      ),
+    );
+    if (rowCount === 0) throw this.#fenced();
+    this.#entries.set(address, deepFreeze(structuredClone(entry)));
+  }
+
+  async remove(address: Address): Promise<void> {
+    const token = this.#token();
+    const { rows } = await guarded(this.conn, `forgetting ${address}`, () =>
+      this.conn.pool.query<{ ok: boolean }>(
+        `WITH ${FENCE(this.s)},
+         gone AS (DELETE FROM ${this.s}.entries WHERE target = $1 AND address = $3 AND EXISTS (SELECT 1 FROM fence) RETURNING 1)
+         SELECT EXISTS (SELECT 1 FROM fence) AS ok, (SELECT count(*) FROM gone) AS n`,
+        [this.target, token, address],
+      ),
+    );
+    if (!rows[0]?.ok) throw this.#fenced();
+    this.#entries.delete(address);
+  }
+
+  fingerprint(value: string): string {
+    return hmacFingerprint(this.key, value);
+  }
+
+  async refresh(): Promise<void> {
+    const lease = this.#usableLease();
+    if (lease && lease.token === this.#loadedUnder) return;
+    this.#entries = await readEntries(this.conn, this.s, this.target).then((rows) => new Map(rows.map((r) => [entryAddress(r.entry), r.entry])));
+    this.#loadedUnder = lease?.token ?? null;
+  }
+
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.own?.release();
+  }
+
+  async saveBackup(backup: InventoryBackup): Promise<string> {
+    const token = this.#token();
+    const { rows } = await guarded(this.conn, `keeping a backup of ${backup.address}`, () =>
+      this.conn.pool.query<{ id: string }>(
+        `WITH ${FENCE(this.s)}
+         INSERT INTO ${this.s}.backups (target, address, object_id, backed_up_at, body) SELECT $1, $3, $4, $5::timestamptz, $6::jsonb FROM fence RETURNING id::text AS id`,
+        [this.target, token, backup.address, backup.id, backup.backedUpAt, JSON.stringify(backup.object ?? null)],
+      ),
+    );
+    const id = rows[0]?.id;
+    if (id === undefined) throw this.#fenced();
+    return `${this.conn.location}: backups #${id}`;
+  }
+
+  #usableLease(): WriterLease | null {
+    const lease = this.lease();
+    return lease && !lease.lost.aborted ? lease : null;
+  }
+
+  /** The token to write under: the lease the entries were read under, still held. */
+  #token(): string {
+    const lease = this.lease();
+    if (!lease) throw new ObsyncError('INVENTORY_READONLY', `internal: the inventory of target '${this.target}' was opened read-only and cannot be written`);
+    if (lease.lost.aborted) throw lease.lost.reason instanceof Error ? lease.lost.reason : this.#fenced();
+    if (lease.token !== this.#loadedUnder) throw new LockError(`the writer lease on target '${this.target}' changed hands since the inventory was read`, 'the next run re-reads it and starts over');
+    return lease.token;
+  }
+
+  #fenced(): LockError {
+    return new LockError(`the write to target '${this.target}' was refused: this obsync no longer holds its writer lease`, 'another obsync took the target over; this run stops and the leader carries on');
+  }
+}
+
+export async function readEntries(conn: PgConnection, s: string, target: string): Promise<{ entry: InventoryEntry; since: string }[]> {
+  const { rows } = await guarded(conn, `reading the inventory of target '${target}'`, () =>
+    conn.pool.query<EntryRow>(`SELECT address, entry, since FROM ${s}.entries WHERE target = $1 ORDER BY address`, [target]),
+  );
+  return rows.map((row) => {
+    const parsed = inventoryEntrySchema.safeParse(row.entry);
+    if (!parsed.success || entryAddress(parsed.data) !== row.address) {
+      throw new ObsyncError('INVENTORY_CORRUPT', `the inventory row of ${row.address} (target '${target}') in ${conn.location}, table entries, is not readable: ${parsed.error?.issues[0]?.message ?? 'its address does not match its entry'}`, {
+        hint: `fix the row, or delete it (DELETE FROM ${s}.entries WHERE target = '${target}' AND address = '${row.address}'): obsync then adopts the object again by natural key`,
+      });
+    }
+    return { entry: deepFreeze(parsed.data), since: row.since.toISOString() };
+  });
+}

@@ -1,0 +1,185 @@
+/** The PostgreSQL state backend against a real server: migrations, durable fenced writes, leases, key, backups. */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LockError, ObsyncError } from '../../src/core/errors.js';
+import type { InventoryEntry } from '../../src/core/inventory.js';
+import { Secret } from '../../src/core/secret.js';
+import type { WriterLease } from '../../src/inventory/backend.js';
+import { migrate, MIGRATIONS } from '../../src/inventory/postgres/migrations.js';
+import { openPostgresState, type PostgresStateBackend } from '../../src/inventory/postgres/backend.js';
+import { startPostgres, type PgServer } from '../support/postgres.js';
+
+let server: PgServer;
+const opened: PostgresStateBackend[] = [];
+
+beforeAll(async () => {
+  server = await startPostgres();
+});
+afterAll(async () => {
+  for (const b of opened) await b.close();
+  await server.close();
+});
+
+async function backend(schema: string, leaseSeconds = 30): Promise<PostgresStateBackend> {
+  const b = await openPostgresState({ url: new Secret(server.url), schema, timing: { leaseMs: leaseSeconds * 1000, renewMs: Math.floor((leaseSeconds * 1000) / 3) } });
+  opened.push(b);
+  return b;
+}
+
+const entry = (name: string, id: string | null, status: InventoryEntry['status'] = 'owned'): InventoryEntry => ({
+  kind: 'Dashboard',
+  name,
+  id,
+  status,
+  naturalKey: `name:${name}`,
+  updatedAt: '2026-01-01T00:00:00.000Z',
+});
+
+async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: server.url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('postgres state backend', () => {
+  it('creates its tables once with versioned migrations, also when two processes start at once', async () => {
+    const schema = server.freshSchema();
+    const [a, b] = await Promise.all([backend(schema), backend(schema)]);
+    expect(a.location).toContain(`schema ${schema}`);
+    const versions = await sql<{ version: number }>(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
+    expect(versions.map((v) => v.version)).toEqual(MIGRATIONS.map((m) => m.version));
+    const pool = new pg.Pool({ connectionString: server.url });
+    try {
+      expect(await migrate(pool, schema)).toEqual([]);
+      // A later version is applied on top, in order, once.
+      const next = [...MIGRATIONS, { version: 2, name: 'test', sql: (s: string) => `CREATE TABLE ${s}.extra (x int)` }];
+      expect(await migrate(pool, schema, next)).toEqual([2]);
+      expect(await migrate(pool, schema, next)).toEqual([]);
+      // A schema written by a newer obsync is refused, not written.
+      await expect(migrate(pool, schema)).rejects.toThrow(/version 2, newer than this obsync knows \(1\)/);
+    } finally {
+      await pool.end();
+    }
+    expect(b.kind).toBe('postgres');
+  });
+
+  it('keeps entries, pending creates and their first-seen time for a fresh process', async () => {
+    const schema = server.freshSchema();
+    const first = await backend(schema);
+    const inv = await first.openInventory('prod', { mode: 'write', command: 'apply' });
+    await inv.put(entry('a', null, 'pending'));
+    await inv.put({ ...entry('a', '1'), updatedAt: '2026-02-01T00:00:00.000Z' });
+    await inv.put(entry('b', '2'));
+    await inv.remove('Dashboard/b');
+    // Killed without close: every write was already committed.
+    const fresh = await backend(schema);
+    const again = await fresh.openInventory('prod', { mode: 'read' });
+    expect(again.entries()).toEqual([{ ...entry('a', '1'), updatedAt: '2026-02-01T00:00:00.000Z' }]);
+    const records = await fresh.records('prod');
+    expect(records.map((r) => [r.entry.name, r.since])).toEqual([['a', '2026-01-01T00:00:00.000Z']]);
+    expect(await fresh.targets()).toEqual(['prod']);
+    await inv.close();
+  });
+
+  it('shares one fingerprint key between processes, so a fresh runner sees an unchanged secret as unchanged', async () => {
+    const schema = server.freshSchema();
+    const a = await (await backend(schema)).openInventory('prod', { mode: 'read' });
+    const b = await (await backend(schema)).openInventory('staging', { mode: 'read' });
+    expect(a.fingerprint('s3cret')).toBe(b.fingerprint('s3cret'));
+    const other = await (await backend(server.freshSchema())).openInventory('prod', { mode: 'read' });
+    expect(other.fingerprint('s3cret')).not.toBe(a.fingerprint('s3cret'));
+  });
+
+  it('lets one writer per target in, others in parallel, and names the holder without the password', async () => {
+    const b = await backend(server.freshSchema());
+    const first = await b.openInventory('prod', { mode: 'write', command: 'apply' });
+    const err = await b.openInventory('prod', { mode: 'write', command: 'apply' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LockError);
+    expect(String((err as Error).message)).toMatch(/locked by another obsync \(apply, pid \d+ on .* lease until/);
+    expect(String((err as Error).message)).not.toContain(server.password);
+    const other = await b.openInventory('staging', { mode: 'write', command: 'apply' });
+    await other.put(entry('x', '9'));
+    await other.close();
+    await first.close();
+    const third = await b.openInventory('prod', { mode: 'write', command: 'apply' });
+    await third.close();
+  });
+
+  it('refuses the late write of a holder whose lease was taken over (fencing)', async () => {
+    const b = await backend(server.freshSchema());
+    const schema = b.location.replace(/.*schema (\w+)\)$/, '$1');
+    const old = await b.openInventory('prod', { mode: 'write', command: 'run' });
+    await old.put(entry('a', '1'));
+    // The old holder stalls past its expiry; a new one takes the target over.
+    await sql(`UPDATE "${schema}".leases SET expires_at = now() - interval '1 second'`);
+    const attempt = await b.tryLease('prod', 'run');
+    expect('lease' in attempt).toBe(true);
+    await expect(old.put(entry('late', '2'))).rejects.toBeInstanceOf(LockError);
+    await expect(old.remove('Dashboard/a')).rejects.toBeInstanceOf(LockError);
+    const rows = await sql<{ address: string }>(`SELECT address FROM "${schema}".entries`);
+    expect(rows.map((r) => r.address)).toEqual(['Dashboard/a']);
+    if ('lease' in attempt) await attempt.lease.release();
+  });
+
+  it('hands the lease of a holder that died to the next one within the lease time', async () => {
+    const schema = server.freshSchema();
+    const dying = await backend(schema, 2);
+    const held = await dying.tryLease('prod', 'run');
+    expect('lease' in held).toBe(true);
+    await dying.close(); // no release: its renewals now fail, like a killed process's
+    const heir = await backend(schema, 2);
+    const blocked = await heir.tryLease('prod', 'run');
+    expect(blocked).toMatchObject({ heldBy: expect.stringContaining('run') as unknown });
+    let lease: WriterLease | undefined;
+    const deadline = Date.now() + 10_000;
+    while (!lease && Date.now() < deadline) {
+      const attempt = await heir.tryLease('prod', 'run');
+      if ('lease' in attempt) lease = attempt.lease;
+      else await new Promise((r) => setTimeout(r, attempt.retryInMs));
+    }
+    expect(lease).toBeDefined();
+    await lease?.release();
+  });
+
+  it('keeps backups in a table, only under the lease', async () => {
+    const b = await backend(server.freshSchema());
+    const inv = await b.openInventory('prod', { mode: 'write', command: 'apply' });
+    const where = await inv.saveBackup({ target: 'prod', address: 'Dashboard/a', kind: 'Dashboard', name: 'a', id: 'd1', backedUpAt: '2026-03-01T00:00:00.000Z', object: { name: 'A' } });
+    expect(where).toMatch(/backups #\d+/);
+    expect(await b.backups('prod')).toEqual([{ target: 'prod', address: 'Dashboard/a', kind: 'Dashboard', name: 'a', id: 'd1', backedUpAt: '2026-03-01T00:00:00.000Z', object: { name: 'A' } }]);
+    await inv.close();
+    const reader = await b.openInventory('prod', { mode: 'read' });
+    await expect(reader.saveBackup({ target: 'prod', address: 'Dashboard/a', kind: 'Dashboard', name: 'a', id: 'd1', backedUpAt: 'x', object: null })).rejects.toBeInstanceOf(ObsyncError);
+  });
+
+  it('fails at start with a clear error naming the URL without its password when nothing listens', async () => {
+    const url = server.url.replace(`:${server.port}/`, ':1/');
+    const err = await openPostgresState({ url: new Secret(url), schema: 'obsync', timing: { leaseMs: 30_000, renewMs: 10_000 } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ObsyncError);
+    const text = `${(err as ObsyncError).message} ${(err as ObsyncError).hint ?? ''}`;
+    expect(text).toContain('cannot reach the PostgreSQL state at postgres://obsync@127.0.0.1:1/postgres');
+    expect(text).not.toContain(server.password);
+  });
+
+  it('reports a wrong password without echoing either password', async () => {
+    const url = server.url.replace(server.password, 'not-the-password');
+    const err = await openPostgresState({ url: new Secret(url), schema: 'obsync', timing: { leaseMs: 30_000, renewMs: 10_000 } }).catch((e: unknown) => e);
+    expect((err as ObsyncError).code).toBe('STATE_AUTH');
+    expect((err as Error).message).not.toContain('not-the-password');
+    expect((err as Error).message).not.toContain(server.password);
+  });
+
+  it('names an unreadable row instead of reading the inventory as empty', async () => {
+    const b = await backend(server.freshSchema());
+    const schema = b.location.replace(/.*schema (\w+)\)$/, '$1');
+    const inv = await b.openInventory('prod', { mode: 'write', command: 'apply' });
+    await inv.put(entry('a', '1'));
+    await inv.close();
+    await sql(`UPDATE "${schema}".entries SET entry = '{"kind":"Nope"}'`);
+    await expect(b.openInventory('prod', { mode: 'read' })).rejects.toThrow(/inventory row of Dashboard\/a .* is not readable/);
+  });
+});
