@@ -19,7 +19,7 @@ export interface DomainError {
    * answer with Express `sendStatus` plain text (`Not Found`). The hosted layer ignores this and
    * always writes its envelope with a `BAD_REQUEST: ` / `NOT_FOUND: ` prefix.
    */
-  selfHostedBody: { type: 'json'; body: Record<string, unknown> } | { type: 'text'; text: string };
+  selfHostedBody: { type: 'json'; body: Record<string, unknown> | unknown[] } | { type: 'text'; text: string };
 }
 
 export interface PageMeta {
@@ -62,6 +62,31 @@ export interface ObservabilityDomain {
 
   listSources(): DomainResult<JsonRecord[]>;
   getSource(id: string): DomainResult<JsonRecord>;
+  createSource(body: unknown): DomainResult<JsonRecord>;
+  /** Full replace; the kind may change. No cascade. */
+  updateSource(id: string, body: unknown): DomainResult<JsonRecord>;
+  /** No cascade: dashboards, saved searches and filters may be left referring to it. */
+  deleteSource(id: string): DomainResult<JsonRecord>;
+
+  /** Connections: the write-only `password` is never returned. */
+  listConnections(): DomainResult<JsonRecord[]>;
+  getConnection(id: string): DomainResult<JsonRecord>;
+  createConnection(body: unknown): DomainResult<JsonRecord>;
+  updateConnection(id: string, body: unknown): DomainResult<JsonRecord>;
+  /** No cascade: sources and Raw SQL tiles may be left referring to it. */
+  deleteConnection(id: string): DomainResult<JsonRecord>;
+
+  /** `GET /api/v2`: the caller's user document. */
+  whoami(): JsonRecord;
+  getTeam(): DomainResult<JsonRecord>;
+  listTeamMembers(): DomainResult<JsonRecord[]>;
+  createInvitation(body: unknown): DomainResult<JsonRecord>;
+  listInvitations(): DomainResult<JsonRecord[]>;
+  deleteInvitation(id: string): DomainResult<JsonRecord>;
+  removeTeamMember(id: string): DomainResult<JsonRecord>;
+
+  /** `POST /search`: raw rows of a source (synthetic, deterministic). Answers `{data, rows}`. */
+  search(body: unknown): DomainResult<JsonRecord>;
 
   listWebhooks(query: PageQuery): DomainResult<JsonRecord[]>;
   createWebhook(body: unknown): DomainResult<JsonRecord>;
@@ -91,6 +116,8 @@ export interface DomainOptions {
   seed?: 'demo' | 'none';
   /** Restore a previous snapshot instead of seeding. */
   snapshot?: JsonRecord;
+  /** With `seed: 'none'`, the team to create (another team of the same sandbox); default the demo team's ids. */
+  team?: { id: string; name: string; userId: string; userEmail: string };
 }
 
 /** Implemented in ./index.ts. */

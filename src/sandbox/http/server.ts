@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Faults } from './faults.js';
-import { handleHosted, handleSelfHosted, type Credentials, type Domains, type Incoming } from './handlers.js';
+import { handleHosted, handleSelfHosted, persistables, type Credentials, type Domains, type Incoming } from './handlers.js';
 import type { Persistence } from './persistence.js';
 import type { FixedWindowLimiter } from './rate-limit.js';
 import { hosted429, hostedError, json, text, write, type Reply, type Variant } from './respond.js';
@@ -77,7 +77,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
   }
   const incoming = toIncoming(req, url, method, raw);
   const reply = variant === 'hosted' ? handleHosted(incoming, parts.domains, parts.credentials, parts.limiters.hosted) : handleSelfHosted(incoming, parts.domains, parts.credentials, parts.limiters.selfHosted);
-  parts.persistence.save({ 'observability-selfhosted': parts.domains.selfHosted, 'observability-hosted': parts.domains.hosted, pipes: parts.domains.pipes, keys: parts.domains.keys });
+  parts.persistence.save(persistables(parts.domains));
   if (fault === 'resetAfter') {
     // The write has committed; the client never hears about it.
     req.socket.destroy();
