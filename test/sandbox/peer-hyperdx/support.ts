@@ -87,6 +87,8 @@ export interface Peer {
   sandbox: SandboxHandle;
   /** The caller's team (supertest with `Authorization: Bearer <accessKey>`). */
   authRequest: (method: Method, path: string) => Req;
+  /** The same, as an agent. */
+  agent: Agent;
   /** No credentials (`request(server.getHttpServer())`). */
   anonymous: Agent;
   /** A second team of the same server (the real tests' `new ObjectId()` teams). */
@@ -112,6 +114,7 @@ export function usePeer(): () => Peer {
     peer = {
       sandbox,
       authRequest: (method, path) => me[method](path),
+      agent: me,
       anonymous: agentFor(sandbox.url),
       otherTeam: agentFor(sandbox.url, OTHER_TEAM_KEY),
       stored: (collection, id) => rows(collection).find((r) => r.id === id),
@@ -141,7 +144,7 @@ export const MOCK_CONNECTION = { name: 'Default', host: 'http://localhost:8123',
 
 /** State the real tests create through the models, created here through the API. */
 export function fixtures(agent: Agent) {
-  const data = async (req: Req): Promise<Record<string, any>> => (await req.expect(200)).body.data;
+  const data = async (req: Req): Promise<{ id: string } & Record<string, any>> => (await req.expect(200)).body.data;
   const api = {
     connection: (overrides: Record<string, unknown> = {}) => data(agent.post('/api/v2/connections').send({ ...MOCK_CONNECTION, ...overrides })),
     source: (body: Record<string, unknown>) => data(agent.post('/api/v2/sources').send(body)),
