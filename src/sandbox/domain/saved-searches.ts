@@ -40,7 +40,11 @@ function filterProblem(filters: z.output<typeof filter>[], previous: JsonRecord 
   const stored = Array.isArray(previous?.filters) ? previous.filters.map((f) => JSON.stringify(f)) : [];
   const index = filters.findIndex((f) => !stored.includes(JSON.stringify(f)) && !renderable(f));
   if (index < 0) return undefined;
-  return `filters[${index}] must be a sidebar-renderable SQL predicate (<column> IN (...), <column> NOT IN (...) or <column> BETWEEN <number> AND <number>)`;
+  return (
+    `filters[${index}] must be a sidebar-renderable SQL predicate ` +
+    `(e.g. "<column> IN ('<value>', ...)", "NOT IN (...)", or "BETWEEN <n> AND <n>"). ` +
+    'Other shapes are only accepted on update when preserved unchanged from the stored saved search.'
+  );
 }
 
 function validate(store: Store, body: unknown, id: string | undefined): { ok: true; value: JsonRecord } | { ok: false; error: DomainError } {
