@@ -14,9 +14,13 @@ type Failure = { ok: false; error: DomainError };
 const ALERTABLE_SQL = ['line', 'stacked_bar', 'number'];
 const INTERVAL_PARAM = /intervalSeconds|intervalMilliseconds|\$__timeInterval|\$__interval/;
 
+/** References the server emits only when set (`?? undefined` in translateAlertDocumentToExternalAlert). */
+const OMITTED_WHEN_NULL = ['groupBy', 'savedSearchId', 'dashboardId', 'tileId', 'thresholdMax', 'scheduleOffsetMinutes'];
+
 export function renderAlert(stored: JsonRecord, teamId: string): JsonRecord {
   const channels = Array.isArray(stored.channels) ? stored.channels : [];
   const out: JsonRecord = { ...stored, teamId };
+  for (const key of OMITTED_WHEN_NULL) if (out[key] === null) delete out[key];
   if (channels.length > 0) {
     out.channel = channels[0] ?? null;
     out.channels = channels;
@@ -79,8 +83,9 @@ function writable(body: AlertBody, previous: JsonRecord | undefined): JsonRecord
   const thresholdMax = body.thresholdMax ?? previous?.thresholdMax;
   if (thresholdMax !== undefined) out.thresholdMax = thresholdMax;
   if (body.scheduleStartAt !== undefined) {
+    // makeAlert: a start time forces the offset to 0; clearing the start time keeps a sent offset, else 0.
     out.scheduleStartAt = body.scheduleStartAt === null ? null : new Date(body.scheduleStartAt).toISOString();
-    out.scheduleOffsetMinutes = 0;
+    out.scheduleOffsetMinutes = body.scheduleStartAt === null ? (body.scheduleOffsetMinutes ?? 0) : 0;
   } else {
     if (previous?.scheduleStartAt !== undefined) out.scheduleStartAt = previous.scheduleStartAt;
     const offset = body.scheduleOffsetMinutes ?? previous?.scheduleOffsetMinutes;
