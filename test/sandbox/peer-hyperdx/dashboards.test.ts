@@ -1,0 +1,705 @@
+/**
+ * Port of hyperdx `packages/api/src/routers/external-api/__tests__/dashboards.int.test.ts`
+ * (b52a6fa8). The connection and sources the real tests insert with the models are created with
+ * the API (a trace source needs its required expressions there); dashboards the real tests insert
+ * with `new Dashboard(...).save()` are created with POST, and alerts with POST /alerts; the other
+ * team is the sandbox's second team. Reads of `Dashboard.findById(...).lean()` read the sandbox's
+ * stored row, which keeps the external field names (`where`, not the internal `aggCondition`).
+ * Cases that need a stored document the API cannot write are in NOT-PORTABLE.md.
+ */
+import { describe, expect, it } from 'vitest';
+import { BASE_URL, TEST_TAGS, newObjectId, useDashboardWorld } from './dashboards-support.js';
+import { omit } from './support.js';
+
+const makeExternalChart = (opts?: { id?: string; sourceId?: string }) => ({
+  name: 'Test Chart',
+  x: 1,
+  y: 1,
+  w: 1,
+  h: 1,
+  series: [{ type: 'time', sourceId: opts?.sourceId ?? '68dd82484f54641b08667897', aggFn: 'count', where: '', groupBy: [] }],
+});
+
+const makeExternalTile = (opts?: { sourceId?: string }) => ({
+  name: 'Test Chart',
+  x: 1,
+  y: 1,
+  w: 1,
+  h: 1,
+  config: { displayType: 'line', sourceId: opts?.sourceId ?? '68dd82484f54641b08667897', select: [{ aggFn: 'count', where: '' }] },
+});
+
+describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () => {
+  const createMockDashboard = (sourceId: string, overrides = {}) => ({
+    name: 'Test External Dashboard',
+    tiles: [makeExternalChart({ sourceId }), makeExternalChart({ sourceId })],
+    tags: TEST_TAGS,
+    savedQuery: null,
+    savedQueryLanguage: null,
+    savedFilterValues: [],
+    ...overrides,
+  });
+
+  const createMockDashboardWithIds = (sourceId: string, overrides = {}) => ({
+    name: 'Test External Dashboard with IDs',
+    tiles: [
+      { ...makeExternalChart({ sourceId }), id: newObjectId() },
+      { ...makeExternalChart({ sourceId }), id: newObjectId() },
+    ],
+    tags: TEST_TAGS,
+    filters: [],
+    savedQuery: null,
+    savedQueryLanguage: null,
+    savedFilterValues: [],
+    ...overrides,
+  });
+
+  const createTimeSeriesChart = (sourceId: string) => ({
+    name: 'Time Series Chart',
+    x: 0,
+    y: 0,
+    w: 6,
+    h: 3,
+    id: newObjectId(),
+    seriesReturnType: 'column',
+    series: [{ type: 'time', sourceId, aggFn: 'count', where: '', groupBy: [] }],
+  });
+
+  const createTableChart = (sourceId: string) => ({
+    name: 'Table Chart',
+    x: 6,
+    y: 0,
+    w: 6,
+    h: 3,
+    id: newObjectId(),
+    seriesReturnType: 'column',
+    series: [{ type: 'table', sourceId, aggFn: 'count', where: '', groupBy: [], sortOrder: 'desc' }],
+  });
+
+  const createNumberChart = (sourceId: string) => ({
+    name: 'Number Chart',
+    x: 0,
+    y: 3,
+    w: 3,
+    h: 3,
+    id: newObjectId(),
+    seriesReturnType: 'column',
+    series: [{ type: 'number', sourceId, aggFn: 'count', where: '' }],
+  });
+
+  const createMarkdownChart = () => ({
+    name: 'Markdown Chart',
+    x: 3,
+    y: 3,
+    w: 3,
+    h: 3,
+    id: newObjectId(),
+    seriesReturnType: 'column',
+    series: [{ type: 'markdown', content: '# Test Markdown\nThis is a test' }],
+  });
+
+  const world = useDashboardWorld();
+  const { authRequest, createTestDashboard } = world;
+  const traceSource = () => world.traceSource();
+  const metricSource = () => world.metricSource();
+
+  const allOldFormatCharts = (withIds: boolean) => {
+    const id = () => (withIds ? { id: newObjectId() } : {});
+    const lineChart = {
+      ...id(),
+      name: 'Line Chart',
+      x: 0,
+      y: 0,
+      w: 6,
+      h: 3,
+      asRatio: true,
+      series: [
+        {
+          type: 'time', sourceId: traceSource()._id.toString(), aggFn: 'quantile', level: 0.95, field: 'Duration', alias: '95th Percentile Duration',
+          where: "env = 'production'", whereLanguage: 'sql', groupBy: ['service.name', 'StatusCode'], numberFormat: { output: 'time', factor: 0.001, unit: 'ms' }, displayType: 'line',
+        },
+        {
+          type: 'time', sourceId: traceSource()._id.toString(), aggFn: 'quantile', level: 0.99, field: 'Duration', alias: '99th Percentile Duration',
+          where: 'env:production', whereLanguage: 'lucene', groupBy: ['service.name', 'StatusCode'], numberFormat: { output: 'time', factor: 0.001, unit: 'ms' }, displayType: 'line',
+        },
+      ],
+    };
+    const barChart = {
+      ...id(),
+      name: 'Bar Chart',
+      x: 6,
+      y: 0,
+      w: 6,
+      h: 3,
+      asRatio: false,
+      series: [
+        {
+          type: 'time', sourceId: metricSource()._id.toString(), aggFn: 'quantile', level: 0.95, field: '', metricName: 'ClickHouseAsyncMetrics_BlockWriteBytes_ram1',
+          metricDataType: 'gauge', alias: '95th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql', groupBy: [],
+          numberFormat: { output: 'byte', decimalBytes: true, mantissa: 0 }, displayType: 'stacked_bar',
+        },
+      ],
+    };
+    const tableNumberFormat = { output: 'percent', mantissa: 2, thousandSeparated: true, average: true };
+    const tableChart = {
+      ...id(),
+      name: 'Table Chart',
+      x: 12,
+      y: 0,
+      w: 6,
+      h: 3,
+      asRatio: false,
+      series: [
+        {
+          type: 'table', sourceId: traceSource()._id.toString(), aggFn: 'quantile', level: 0.5, field: 'Duration', alias: 'Median Duration',
+          where: "env = 'production'", whereLanguage: 'sql', groupBy: ['service.name'], sortOrder: 'desc', numberFormat: tableNumberFormat,
+        },
+        {
+          type: 'table', sourceId: traceSource()._id.toString(), aggFn: 'quantile', level: 0.99, field: 'Duration', alias: '99th Percentile Duration',
+          where: "env = 'production'", whereLanguage: 'sql', groupBy: ['service.name'], sortOrder: 'desc', numberFormat: tableNumberFormat,
+        },
+      ],
+    };
+    const numberChart = {
+      ...id(),
+      name: 'Number Chart',
+      x: 18,
+      y: 0,
+      w: 6,
+      h: 3,
+      asRatio: false,
+      series: [
+        {
+          type: 'number', sourceId: traceSource()._id.toString(), aggFn: 'quantile', level: 0.5, field: 'Duration', alias: '50th Percentile Duration',
+          where: "env = 'production'", whereLanguage: 'sql', numberFormat: tableNumberFormat,
+        },
+      ],
+    };
+    const markdownChart = { ...id(), name: 'Markdown Chart', x: 0, y: 3, w: 6, h: 3, asRatio: false, series: [{ type: 'markdown', content: '# Markdown Content' }] };
+    return [lineChart, barChart, tableChart, numberChart, markdownChart];
+  };
+
+  const allOldFormatExpected = () => [
+    {
+      name: 'Line Chart', x: 0, y: 0, w: 6, h: 3,
+      config: {
+        displayType: 'line', asRatio: true, fillNulls: true, sourceId: traceSource()._id.toString(), numberFormat: { output: 'time', factor: 0.001, unit: 'ms' },
+        groupBy: 'service.name,StatusCode',
+        select: [
+          { aggFn: 'quantile', level: 0.95, valueExpression: 'Duration', alias: '95th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql' },
+          { aggFn: 'quantile', level: 0.99, valueExpression: 'Duration', alias: '99th Percentile Duration', where: 'env:production', whereLanguage: 'lucene' },
+        ],
+      },
+    },
+    {
+      name: 'Bar Chart', x: 6, y: 0, w: 6, h: 3,
+      config: {
+        displayType: 'stacked_bar', asRatio: false, fillNulls: true, sourceId: metricSource()._id.toString(), numberFormat: { output: 'byte', decimalBytes: true, mantissa: 0 },
+        select: [
+          {
+            aggFn: 'quantile', level: 0.95, valueExpression: '', metricName: 'ClickHouseAsyncMetrics_BlockWriteBytes_ram1', metricType: 'gauge',
+            alias: '95th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql',
+          },
+        ],
+      },
+    },
+    {
+      name: 'Table Chart', x: 12, y: 0, w: 6, h: 3,
+      config: {
+        displayType: 'table', asRatio: false, sourceId: traceSource()._id.toString(),
+        select: [
+          { aggFn: 'quantile', level: 0.5, valueExpression: 'Duration', alias: 'Median Duration', where: "env = 'production'", whereLanguage: 'sql' },
+          { aggFn: 'quantile', level: 0.99, valueExpression: 'Duration', alias: '99th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql' },
+        ],
+        groupBy: 'service.name',
+        numberFormat: { output: 'percent', mantissa: 2, thousandSeparated: true, average: true },
+      },
+    },
+    {
+      name: 'Number Chart', x: 18, y: 0, w: 6, h: 3,
+      config: {
+        displayType: 'number', sourceId: traceSource()._id.toString(),
+        select: [{ aggFn: 'quantile', level: 0.5, valueExpression: 'Duration', alias: '50th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql' }],
+        numberFormat: { output: 'percent', mantissa: 2, thousandSeparated: true, average: true },
+      },
+    },
+    { name: 'Markdown Chart', x: 0, y: 3, w: 6, h: 3, config: { displayType: 'markdown', markdown: '# Markdown Content' } },
+  ];
+
+  describe('Response Format', () => {
+    it('should return responses in the expected (new) format when creating the dashboard in the old format', async () => {
+      const testDashboard = {
+        name: 'Format Test Dashboard',
+        tiles: [createTimeSeriesChart(traceSource()._id.toString()), createNumberChart(traceSource()._id.toString())],
+        tags: ['format-test'],
+      };
+
+      const createResponse = await authRequest('post', BASE_URL).send(testDashboard).expect(200);
+
+      expect(createResponse.headers['content-type']).toMatch(/application\/json/);
+      expect(createResponse.body).toEqual({
+        data: {
+          id: expect.any(String),
+          name: 'Format Test Dashboard',
+          tiles: [
+            {
+              id: expect.any(String),
+              name: 'Time Series Chart',
+              x: 0,
+              y: 0,
+              w: 6,
+              h: 3,
+              config: {
+                displayType: 'line',
+                sourceId: traceSource()._id.toString(),
+                select: [{ aggFn: 'count', where: '', whereLanguage: 'lucene', valueExpression: '' }],
+                asRatio: false,
+                fillNulls: true,
+              },
+            },
+            {
+              id: expect.any(String),
+              name: 'Number Chart',
+              x: 0,
+              y: 3,
+              w: 3,
+              h: 3,
+              config: {
+                displayType: 'number',
+                sourceId: traceSource()._id.toString(),
+                select: [{ aggFn: 'count', where: '', whereLanguage: 'lucene', valueExpression: '' }],
+              },
+            },
+          ],
+          tags: ['format-test'],
+          filters: [],
+          savedQuery: null,
+          savedQueryLanguage: null,
+          savedFilterValues: [],
+        },
+      });
+
+      const dashboardId = createResponse.body.data.id;
+      const getResponse = await authRequest('get', `${BASE_URL}/${dashboardId}`).expect(200);
+
+      expect(getResponse.headers['content-type']).toMatch(/application\/json/);
+      expect(getResponse.body).toEqual({ data: createResponse.body.data });
+
+      const listResponse = await authRequest('get', BASE_URL).expect(200);
+
+      expect(listResponse.headers['content-type']).toMatch(/application\/json/);
+      expect(listResponse.body).toHaveProperty('data');
+      expect(Array.isArray(listResponse.body.data)).toBe(true);
+
+      const deleteResponse = await authRequest('delete', `${BASE_URL}/${dashboardId}`).expect(200);
+
+      expect(deleteResponse.body).toEqual({});
+    });
+  });
+
+  describe('GET /', () => {
+    it('should return all dashboards', async () => {
+      await createTestDashboard({ name: 'Test Dashboard 1' });
+      await createTestDashboard({ name: 'Test Dashboard 2' });
+
+      const response = await authRequest('get', BASE_URL).expect(200);
+
+      expect(response.body.data).toHaveLength(2);
+      expect(response.body.data.map((d: { name: string }) => d.name)).toContain('Test Dashboard 1');
+      expect(response.body.data.map((d: { name: string }) => d.name)).toContain('Test Dashboard 2');
+      response.body.data.forEach((d: { filters: unknown }) => {
+        expect(d).toHaveProperty('filters');
+        expect(Array.isArray(d.filters)).toBe(true);
+      });
+    });
+
+    it('should return empty array when no dashboards exist', async () => {
+      const response = await authRequest('get', BASE_URL).expect(200);
+      expect(response.body.data).toHaveLength(0);
+    });
+  });
+
+  describe('POST /', () => {
+    it('should create a new dashboard', async () => {
+      const mockDashboard = createMockDashboard(traceSource()._id.toString());
+
+      const response = await authRequest('post', BASE_URL).send(mockDashboard).expect(200);
+
+      expect(response.body.data).toMatchObject({
+        name: mockDashboard.name,
+        tiles: expect.arrayContaining([expect.objectContaining({ name: 'Test Chart' }), expect.objectContaining({ name: 'Test Chart' })]),
+        tags: mockDashboard.tags,
+      });
+      expect(response.body.data).toHaveProperty('filters');
+      expect(response.body.data.filters).toEqual([]);
+
+      const dashboards = world.peer().storedAll('dashboards');
+      expect(dashboards).toHaveLength(1);
+      expect(dashboards[0]?.name).toBe(mockDashboard.name);
+      expect(dashboards[0]?.tiles).toHaveLength(2);
+    });
+
+    it('should create a dashboard with saved query defaults', async () => {
+      const mockDashboard = createMockDashboard(traceSource()._id.toString(), {
+        savedQuery: "service.name = 'api'",
+        savedQueryLanguage: 'sql',
+        savedFilterValues: [{ type: 'sql', condition: "ServiceName IN ('hdx-oss-dev-api')" }],
+      });
+
+      const response = await authRequest('post', BASE_URL).send(mockDashboard).expect(200);
+
+      expect(response.body.data.savedQuery).toBe("service.name = 'api'");
+      expect(response.body.data.savedQueryLanguage).toBe('sql');
+      expect(response.body.data.savedFilterValues).toEqual([{ type: 'sql', condition: "ServiceName IN ('hdx-oss-dev-api')" }]);
+
+      const dashboardInDb = world.peer().stored('dashboards', response.body.data.id);
+      expect(dashboardInDb?.savedQuery).toBe("service.name = 'api'");
+      expect(dashboardInDb?.savedQueryLanguage).toBe('sql');
+      expect(dashboardInDb?.savedFilterValues).toEqual([{ type: 'sql', condition: "ServiceName IN ('hdx-oss-dev-api')" }]);
+    });
+
+    it('should default savedQueryLanguage to lucene when savedQuery is provided without a language', async () => {
+      const mockDashboard = omit(createMockDashboard(traceSource()._id.toString(), { savedQuery: "service.name = 'api'" }), ['savedQueryLanguage']);
+
+      const response = await authRequest('post', BASE_URL).send(mockDashboard).expect(200);
+
+      expect(response.body.data.savedQuery).toBe("service.name = 'api'");
+      expect(response.body.data.savedQueryLanguage).toBe('lucene');
+
+      expect(world.peer().stored('dashboards', response.body.data.id)?.savedQueryLanguage).toBe('lucene');
+    });
+
+    it('should return 400 when savedQueryLanguage is null and savedQuery is provided', async () => {
+      const mockDashboard = createMockDashboard(traceSource()._id.toString(), { savedQuery: "service.name = 'api'", savedQueryLanguage: null });
+
+      const response = await authRequest('post', BASE_URL).send(mockDashboard).expect(400);
+
+      expect(response.body.message).toContain('savedQueryLanguage cannot be null when savedQuery is provided');
+    });
+
+    it('can create all chart types', async () => {
+      const dashboardWithAllCharts = {
+        name: 'Test Dashboard with All Chart Types',
+        tiles: [
+          createTimeSeriesChart(traceSource()._id.toString()),
+          createTableChart(traceSource()._id.toString()),
+          createNumberChart(traceSource()._id.toString()),
+          createMarkdownChart(),
+        ],
+        tags: ['test', 'chart-types'],
+      };
+
+      const response = await authRequest('post', BASE_URL).send(dashboardWithAllCharts).expect(200);
+
+      const { id } = response.body.data;
+      expect(response.body.data).toHaveProperty('id');
+      expect(response.body.data.tiles.length).toBe(4);
+
+      const retrieveResponse = await authRequest('get', `${BASE_URL}/${id}`);
+
+      expect(retrieveResponse.status).toBe(200);
+      expect(retrieveResponse.body.data.tiles.length).toBe(4);
+      expect(retrieveResponse.body.data.tags).toEqual(['test', 'chart-types']);
+    });
+
+    it('can create all supported chart types and all supported fields on each chart type', async () => {
+      const response = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard with All Chart Types', tiles: allOldFormatCharts(false), tags: ['round-trip-test'] })
+        .expect(200);
+
+      const expected = allOldFormatExpected();
+      for (const [i, tile] of expected.entries()) expect(omit(response.body.data.tiles[i], ['id'])).toEqual(tile);
+    });
+
+    it('should return 400 when source IDs do not exist', async () => {
+      const nonExistentSourceId = newObjectId();
+      const mockDashboard = createMockDashboard(nonExistentSourceId);
+
+      const response = await authRequest('post', BASE_URL).send(mockDashboard).expect(400);
+
+      expect(response.body).toEqual({ message: `Could not find the following source IDs: ${nonExistentSourceId}` });
+    });
+
+    it('should create a dashboard with filters', async () => {
+      const dashboardPayload = {
+        name: 'Dashboard with Filters',
+        tiles: [makeExternalChart({ sourceId: traceSource()._id.toString() })],
+        tags: TEST_TAGS,
+        filters: [
+          { type: 'QUERY_EXPRESSION', name: 'Environment', expression: 'environment', sourceId: traceSource()._id.toString() },
+          {
+            type: 'QUERY_EXPRESSION', name: 'Service Filter', expression: 'service_name', sourceId: traceSource()._id.toString(), sourceMetricType: undefined,
+            appliesToSourceIds: [traceSource()._id.toString()],
+          },
+          {
+            type: 'QUERY_EXPRESSION', name: 'Region (Filtered)', expression: 'region', sourceId: traceSource()._id.toString(), where: "environment = 'production'", whereLanguage: 'sql',
+            appliesToSourceIds: [traceSource()._id.toString(), metricSource()._id.toString()],
+          },
+        ],
+      };
+
+      const response = await authRequest('post', BASE_URL).send(dashboardPayload).expect(200);
+
+      expect(response.body.data.filters).toHaveLength(3);
+      response.body.data.filters.forEach((f: { id: string }) => {
+        expect(f).toHaveProperty('id');
+        expect(typeof f.id).toBe('string');
+        expect(f.id.length).toBeGreaterThan(0);
+        expect(f).toMatchObject({ type: 'QUERY_EXPRESSION', name: expect.any(String), expression: expect.any(String), sourceId: traceSource()._id.toString() });
+      });
+      expect(response.body.data.filters[0].name).toBe('Environment');
+      expect(response.body.data.filters[0].expression).toBe('environment');
+      expect(response.body.data.filters[0].appliesToSourceIds).toBeUndefined();
+      expect(response.body.data.filters[1].name).toBe('Service Filter');
+      expect(response.body.data.filters[1].expression).toBe('service_name');
+      expect(response.body.data.filters[1].appliesToSourceIds).toEqual([traceSource()._id.toString()]);
+      expect(response.body.data.filters[2].name).toBe('Region (Filtered)');
+      expect(response.body.data.filters[2].expression).toBe('region');
+      expect(response.body.data.filters[2].where).toBe("environment = 'production'");
+      expect(response.body.data.filters[2].whereLanguage).toBe('sql');
+      expect(response.body.data.filters[2].appliesToSourceIds).toEqual([traceSource()._id.toString(), metricSource()._id.toString()]);
+
+      const getResponse = await authRequest('get', `${BASE_URL}/${response.body.data.id}`).expect(200);
+      expect(getResponse.body.data.filters).toHaveLength(3);
+      expect(getResponse.body.data.filters).toEqual(response.body.data.filters);
+    });
+
+    it('should return 400 when filter source ID does not exist', async () => {
+      const nonExistentSourceId = newObjectId();
+      const dashboardPayload = {
+        name: 'Dashboard with Bad Filter Source',
+        tiles: [makeExternalChart({ sourceId: traceSource()._id.toString() })],
+        tags: TEST_TAGS,
+        filters: [{ type: 'QUERY_EXPRESSION', name: 'Bad Source Filter', expression: 'environment', sourceId: nonExistentSourceId }],
+      };
+
+      const response = await authRequest('post', BASE_URL).send(dashboardPayload).expect(400);
+
+      expect(response.body).toEqual({ message: `Could not find the following source IDs: ${nonExistentSourceId}` });
+    });
+
+    it('should return 400 when create filter includes id', async () => {
+      const dashboardPayload = {
+        name: 'Dashboard with Invalid Filter ID',
+        tiles: [makeExternalChart({ sourceId: traceSource()._id.toString() })],
+        tags: TEST_TAGS,
+        filters: [{ id: newObjectId(), type: 'QUERY_EXPRESSION', name: 'Filter with ID', expression: 'environment', sourceId: traceSource()._id.toString() }],
+      };
+
+      await authRequest('post', BASE_URL).send(dashboardPayload).expect(400);
+    });
+  });
+
+  describe('PUT /:id', () => {
+    it('should update an existing dashboard', async () => {
+      const dashboard = await createTestDashboard();
+      const updatedDashboard = createMockDashboardWithIds(traceSource()._id.toString(), { name: 'Updated Dashboard Name' });
+
+      const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(updatedDashboard).expect(200);
+
+      expect(response.body.data).toMatchObject({
+        id: dashboard._id.toString(),
+        name: 'Updated Dashboard Name',
+        tiles: expect.arrayContaining([expect.objectContaining({ name: 'Test Chart' }), expect.objectContaining({ name: 'Test Chart' })]),
+      });
+      expect(response.body.data).toHaveProperty('filters');
+      expect(Array.isArray(response.body.data.filters)).toBe(true);
+
+      const updatedDashboardInDb = world.peer().stored('dashboards', dashboard._id);
+      expect(updatedDashboardInDb?.name).toBe('Updated Dashboard Name');
+      expect(updatedDashboardInDb?.tiles).toHaveLength(2);
+    });
+
+    it('should update and clear saved query defaults', async () => {
+      // The real test stores a lucene saved filter value with the model; the API only takes sql ones.
+      const dashboard = await createTestDashboard({
+        savedQuery: 'service:api',
+        savedQueryLanguage: 'lucene',
+        savedFilterValues: [{ type: 'sql', condition: "env = 'prod'" }],
+      });
+      const updatedDashboard = createMockDashboardWithIds(traceSource()._id.toString());
+
+      const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(updatedDashboard).expect(200);
+
+      expect(response.body.data.savedQuery).toBeNull();
+      expect(response.body.data.savedQueryLanguage).toBeNull();
+      expect(response.body.data.savedFilterValues).toEqual([]);
+
+      const updatedDashboardInDb = world.peer().stored('dashboards', dashboard._id);
+      expect(updatedDashboardInDb?.savedQuery).toBeNull();
+      expect(updatedDashboardInDb?.savedQueryLanguage).toBeNull();
+      expect(updatedDashboardInDb?.savedFilterValues).toEqual([]);
+    });
+
+    it('should return 400 when savedQueryLanguage is null and savedQuery is provided on update', async () => {
+      const dashboard = await createTestDashboard();
+      const updatedDashboard = createMockDashboardWithIds(traceSource()._id.toString(), { savedQuery: "service.name = 'api'", savedQueryLanguage: null });
+
+      const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(updatedDashboard).expect(400);
+
+      expect(response.body.message).toContain('savedQueryLanguage cannot be null when savedQuery is provided');
+    });
+
+    it('should update dashboard filters when provided', async () => {
+      const dashboard = await createTestDashboard();
+      const updatedPayload = createMockDashboardWithIds(traceSource()._id.toString(), {
+        name: 'Dashboard with Filters',
+        filters: [
+          { id: newObjectId(), type: 'QUERY_EXPRESSION', name: 'Updated Filter 1', expression: 'environment', sourceId: traceSource()._id.toString() },
+          {
+            id: newObjectId(), type: 'QUERY_EXPRESSION', name: 'Updated Filter 2', expression: 'service_name', sourceId: traceSource()._id.toString(),
+            appliesToSourceIds: [traceSource()._id.toString(), metricSource()._id.toString()],
+          },
+        ],
+      });
+
+      const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(updatedPayload).expect(200);
+
+      expect(response.body.data.filters).toHaveLength(2);
+      expect(response.body.data.filters[0]).toMatchObject({
+        id: expect.any(String), type: 'QUERY_EXPRESSION', name: 'Updated Filter 1', expression: 'environment', sourceId: traceSource()._id.toString(),
+      });
+      expect(response.body.data.filters[0].appliesToSourceIds).toBeUndefined();
+      expect(response.body.data.filters[1]).toMatchObject({
+        id: expect.any(String), type: 'QUERY_EXPRESSION', name: 'Updated Filter 2', expression: 'service_name', sourceId: traceSource()._id.toString(),
+      });
+      expect(response.body.data.filters[1].appliesToSourceIds).toEqual([traceSource()._id.toString(), metricSource()._id.toString()]);
+
+      const getResponse = await authRequest('get', `${BASE_URL}/${dashboard._id}`).expect(200);
+      expect(getResponse.body.data.filters).toEqual(response.body.data.filters);
+    });
+
+    it('should preserve existing dashboard filters when filters are not provided', async () => {
+      // The real test stores the filters with the model (choosing their ids); POST assigns them.
+      const dashboard = await createTestDashboard({
+        filters: [
+          { type: 'QUERY_EXPRESSION', name: 'Existing Filter 1', expression: 'environment', sourceId: traceSource()._id.toString(), appliesToSourceIds: [traceSource()._id.toString()] },
+          { type: 'QUERY_EXPRESSION', name: 'Existing Filter 2', expression: 'service_name', sourceId: traceSource()._id.toString() },
+        ],
+      });
+      const existingFilters = dashboard.filters as Record<string, unknown>[];
+      const updatedPayload = createMockDashboardWithIds(traceSource()._id.toString(), { name: 'Dashboard Name Updated Without Filters' });
+
+      const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(omit(updatedPayload, ['filters'])).expect(200);
+
+      expect(response.body.data.name).toBe('Dashboard Name Updated Without Filters');
+      expect(response.body.data.filters).toHaveLength(2);
+      expect(response.body.data.filters[0]).toMatchObject(existingFilters[0] ?? {});
+      expect(response.body.data.filters[1]).toMatchObject(existingFilters[1] ?? {});
+
+      const getResponse = await authRequest('get', `${BASE_URL}/${dashboard._id}`).expect(200);
+      expect(getResponse.body.data.filters).toHaveLength(2);
+      expect(getResponse.body.data.filters[0]).toMatchObject(existingFilters[0] ?? {});
+      expect(getResponse.body.data.filters[1]).toMatchObject(existingFilters[1] ?? {});
+    });
+
+    it('should clear existing dashboard filters when provided an empty filters array', async () => {
+      const dashboard = await createTestDashboard({
+        filters: [
+          { type: 'QUERY_EXPRESSION', name: 'Existing Filter 1', expression: 'environment', sourceId: traceSource()._id.toString() },
+          { type: 'QUERY_EXPRESSION', name: 'Existing Filter 2', expression: 'service_name', sourceId: traceSource()._id.toString() },
+        ],
+      });
+      const updatedPayload = createMockDashboardWithIds(traceSource()._id.toString(), { name: 'Dashboard Name Updated With Empty Filters', filters: [] });
+
+      const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(updatedPayload).expect(200);
+
+      expect(response.body.data.name).toBe('Dashboard Name Updated With Empty Filters');
+      expect(response.body.data.filters).toEqual([]);
+
+      const getResponse = await authRequest('get', `${BASE_URL}/${dashboard._id}`).expect(200);
+      expect(getResponse.body.data.filters).toEqual([]);
+    });
+
+    it('should return 400 when filter source ID does not exist on update', async () => {
+      const dashboard = await createTestDashboard();
+      const nonExistentSourceId = newObjectId();
+      const updatedPayload = createMockDashboardWithIds(traceSource()._id.toString(), {
+        name: 'Updated Name',
+        filters: [{ id: newObjectId(), type: 'QUERY_EXPRESSION', name: 'Bad Source Filter', expression: 'environment', sourceId: nonExistentSourceId }],
+      });
+
+      const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(updatedPayload).expect(400);
+
+      expect(response.body).toEqual({ message: `Could not find the following source IDs: ${nonExistentSourceId}` });
+    });
+
+    it('should return 404 when dashboard does not exist', async () => {
+      const mockDashboard = createMockDashboardWithIds(traceSource()._id.toString());
+
+      await authRequest('put', `${BASE_URL}/${newObjectId()}`).send(mockDashboard).expect(404);
+    });
+
+    it('should preserve tile IDs that match existing tiles and generate new IDs for unrecognized tiles', async () => {
+      const dashboard = await createTestDashboard();
+      const sourceId = traceSource()._id.toString();
+
+      const firstResponse = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send({ name: 'Initial', tiles: [createTimeSeriesChart(sourceId)], tags: [] }).expect(200);
+      const existingTileId = firstResponse.body.data.tiles[0].id;
+
+      const unknownTileId = newObjectId();
+      const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`)
+        .send({ name: 'Updated', tiles: [{ ...createTimeSeriesChart(sourceId), id: existingTileId }, { ...createTimeSeriesChart(sourceId), id: unknownTileId, x: 6 }], tags: [] })
+        .expect(200);
+
+      expect(response.body.data.tiles[0].id).toBe(existingTileId);
+      expect(response.body.data.tiles[1].id).not.toBe(unknownTileId);
+      expect(typeof response.body.data.tiles[1].id).toBe('string');
+      expect(response.body.data.tiles[1].id.length).toBeGreaterThan(0);
+    });
+
+    it('should preserve filter IDs that match existing filters and generate new IDs for unrecognized filters', async () => {
+      const dashboard = await createTestDashboard();
+      const sourceId = traceSource()._id.toString();
+
+      const firstResponse = await authRequest('put', `${BASE_URL}/${dashboard._id}`)
+        .send({
+          name: 'Initial',
+          tiles: [createTimeSeriesChart(sourceId)],
+          tags: [],
+          filters: [{ id: newObjectId(), type: 'QUERY_EXPRESSION', name: 'Environment', expression: 'environment', sourceId }],
+        })
+        .expect(200);
+      const existingFilterId = firstResponse.body.data.filters[0].id;
+
+      const unknownFilterId = newObjectId();
+      const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`)
+        .send({
+          name: 'Updated',
+          tiles: [createTimeSeriesChart(sourceId)],
+          tags: [],
+          filters: [
+            { id: existingFilterId, type: 'QUERY_EXPRESSION', name: 'Environment', expression: 'environment', sourceId },
+            { id: unknownFilterId, type: 'QUERY_EXPRESSION', name: 'Service', expression: 'service_name', sourceId },
+          ],
+        })
+        .expect(200);
+
+      expect(response.body.data.filters[0].id).toBe(existingFilterId);
+      expect(response.body.data.filters[1].id).not.toBe(unknownFilterId);
+      expect(typeof response.body.data.filters[1].id).toBe('string');
+      expect(response.body.data.filters[1].id.length).toBeGreaterThan(0);
+    });
+
+    it('can update all supported chart types and all supported fields on each chart type', async () => {
+      const initialDashboard = await createTestDashboard();
+
+      const response = await authRequest('put', `${BASE_URL}/${initialDashboard._id}`)
+        .send({ name: 'Dashboard with All Chart Types', tiles: allOldFormatCharts(true), tags: ['round-trip-test'] })
+        .expect(200);
+
+      const expected = allOldFormatExpected();
+      for (const [i, tile] of expected.entries()) expect(omit(response.body.data.tiles[i], ['id'])).toEqual(tile);
+    });
+
+    it('should return 400 when source IDs do not exist', async () => {
+      const dashboard = await createTestDashboard();
+      const nonExistentSourceId = newObjectId();
+      const updatedDashboard = createMockDashboardWithIds(nonExistentSourceId, { name: 'Updated Dashboard Name' });
+
+      const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(updatedDashboard).expect(400);
+
+      expect(response.body).toEqual({ message: `Could not find the following source IDs: ${nonExistentSourceId}` });
+    });
+  });
+});
