@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BASE_URL, TEST_TAGS, newObjectId, useDashboardWorld } from './dashboards-support.js';
-import { omit } from './support.js';
+import { fixtures, omit } from './support.js';
 
 const makeExternalChart = (opts?: { id?: string; sourceId?: string }) => ({
   name: 'Test Chart',
@@ -700,6 +700,729 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
       const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(updatedDashboard).expect(400);
 
       expect(response.body).toEqual({ message: `Could not find the following source IDs: ${nonExistentSourceId}` });
+    });
+  });
+});
+
+describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () => {
+  const createMockDashboard = (sourceId: string, overrides = {}) => ({
+    name: 'Test External Dashboard',
+    tiles: [makeExternalTile({ sourceId }), makeExternalTile({ sourceId })],
+    tags: TEST_TAGS,
+    ...overrides,
+  });
+
+  const createMockDashboardWithIds = (sourceId: string, overrides = {}) => ({
+    name: 'Test External Dashboard with IDs',
+    tiles: [
+      { ...makeExternalTile({ sourceId }), id: newObjectId() },
+      { ...makeExternalTile({ sourceId }), id: newObjectId() },
+    ],
+    tags: TEST_TAGS,
+    filters: [],
+    ...overrides,
+  });
+
+  const createTimeSeriesChart = (sourceId: string) => ({
+    id: newObjectId(),
+    name: 'Time Series Chart',
+    x: 0,
+    y: 0,
+    w: 6,
+    h: 3,
+    config: { displayType: 'line', sourceId, select: [{ aggFn: 'count', where: '' }] },
+  });
+
+  const createTableChart = (sourceId: string) => ({
+    name: 'Table Chart',
+    x: 6,
+    y: 0,
+    w: 6,
+    h: 3,
+    id: newObjectId(),
+    config: { displayType: 'table', sourceId, select: [{ aggFn: 'count', where: '' }] },
+  });
+
+  const createNumberChart = (sourceId: string) => ({
+    name: 'Number Chart',
+    x: 0,
+    y: 3,
+    w: 3,
+    h: 3,
+    id: newObjectId(),
+    config: { displayType: 'number', sourceId, select: [{ aggFn: 'count', where: '' }] },
+  });
+
+  const createMarkdownChart = () => ({
+    name: 'Markdown Chart',
+    x: 3,
+    y: 3,
+    w: 3,
+    h: 3,
+    id: newObjectId(),
+    config: { displayType: 'markdown', markdown: '# Test Markdown\nThis is a test' },
+  });
+
+  const createPieChart = (sourceId: string) => ({
+    name: 'Pie Chart',
+    x: 6,
+    y: 3,
+    w: 3,
+    h: 3,
+    id: newObjectId(),
+    config: { displayType: 'pie', sourceId, select: [{ aggFn: 'count', where: '' }], groupBy: 'service.name' },
+  });
+
+  const createBarChart = (sourceId: string) => ({
+    name: 'Bar Chart',
+    x: 9,
+    y: 3,
+    w: 3,
+    h: 3,
+    id: newObjectId(),
+    config: { displayType: 'bar', sourceId, select: [{ aggFn: 'count', where: '' }], groupBy: 'service.name' },
+  });
+
+  const world = useDashboardWorld();
+  const { authRequest, createTestDashboard } = world;
+  const traceSource = () => world.traceSource();
+  const metricSource = () => world.metricSource();
+  const connection = () => world.connection();
+
+  /** The builder tiles of the two "round-trip all supported chart types" cases (POST has pie and bar too; PUT differs in a few values). */
+  const allBuilderTiles = (variant: 'post' | 'put') => {
+    const put = variant === 'put';
+    const id = () => (put ? { id: newObjectId() } : {});
+    const trace = traceSource()._id.toString();
+    const median = { aggFn: 'quantile', level: 0.5, valueExpression: 'Duration', alias: 'Median Duration', where: "env = 'production'", whereLanguage: 'sql' };
+    const pieChart = {
+      name: 'Pie Chart', x: 6, y: 3, w: 6, h: 3,
+      config: { displayType: 'pie', sourceId: trace, select: [median], groupBy: 'service.name', orderBy: '"Median Duration" ASC', numberFormat: { output: 'number', mantissa: 2 }, limit: 5 },
+    };
+    const categoricalBarChart = {
+      name: 'Categorical Bar Chart', x: 12, y: 6, w: 6, h: 3,
+      config: { displayType: 'bar', sourceId: trace, select: [median], groupBy: 'service.name', orderBy: '"Median Duration" ASC', numberFormat: { output: 'number', mantissa: 2 }, limit: 5 },
+    };
+    const lineChart = {
+      ...id(), name: 'Line Chart', x: 0, y: 0, w: 6, h: 3,
+      config: {
+        displayType: 'line', asRatio: true, fillNulls: true, fitYAxisToData: true, sourceId: trace, numberFormat: { output: 'time', factor: 0.001, unit: 'ms' },
+        groupBy: 'service.name, StatusCode',
+        select: [
+          { aggFn: 'quantile', level: 0.95, valueExpression: 'Duration', alias: '95th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql', numberFormat: { output: 'duration', factor: 1e-9 } },
+          { aggFn: 'quantile', level: 0.99, valueExpression: 'Duration', alias: '99th Percentile Duration', where: 'env:production', whereLanguage: 'lucene', numberFormat: { output: 'duration', factor: 1e-9, mantissa: 3 } },
+        ],
+      },
+    };
+    const barChart = {
+      ...id(), name: 'Bar Chart', x: 6, y: 0, w: 6, h: 3,
+      config: {
+        displayType: 'stacked_bar', asRatio: false, fillNulls: false, sourceId: metricSource()._id.toString(), numberFormat: { output: 'byte', decimalBytes: true, mantissa: 0 },
+        select: [
+          {
+            aggFn: 'quantile', level: 0.95, valueExpression: 'Duration', metricName: 'ClickHouseAsyncMetrics_BlockWriteBytes_ram1', metricType: 'gauge',
+            alias: '95th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql',
+          },
+        ],
+      },
+    };
+    const onClick: Record<string, unknown> = { type: 'search', target: { mode: 'id', id: trace }, whereLanguage: 'sql', whereTemplate: "ServiceName = '{{service.name}}'" };
+    if (!put) onClick.filters = [{ kind: 'expressionTemplate', expression: 'ServiceName', template: '{{service.name}}' }];
+    const tableChart = {
+      ...id(), name: 'Table Chart', x: 12, y: 0, w: 6, h: 3,
+      config: {
+        displayType: 'table', asRatio: false, sourceId: trace,
+        select: [
+          { ...median, numberFormat: { output: 'duration', factor: 1e-9 } },
+          { aggFn: 'quantile', level: 0.99, valueExpression: 'Duration', alias: '99th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql' },
+        ],
+        groupBy: 'service.name', orderBy: 'service.name desc', having: 'percentiles(Duration, 0.5) > 100',
+        numberFormat: { output: 'percent', mantissa: 2, thousandSeparated: true, average: true }, groupByColumnsOnLeft: true, onClick,
+      },
+    };
+    const numberChart = {
+      ...id(), name: 'Number Chart', x: 18, y: 0, w: 6, h: 3,
+      config: {
+        displayType: 'number', sourceId: trace,
+        select: [{ aggFn: 'quantile', level: 0.5, valueExpression: 'Duration', alias: '50th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql', numberFormat: { output: 'duration', factor: 1e-9 } }],
+        numberFormat: { output: 'percent', mantissa: 2, thousandSeparated: true, average: true },
+        color: 'chart-green',
+        colorRules: [
+          { operator: 'gt', value: 1000, color: 'chart-warning', label: 'Slow' },
+          { operator: 'between', value: [200, 1000], color: 'chart-blue' },
+          { operator: 'gte', value: 5000, color: 'chart-error', label: 'Critical' },
+        ],
+        backgroundChart: { type: 'area', color: 'chart-blue' },
+      },
+    };
+    const markdownChart = { ...id(), name: 'Markdown Chart', x: 0, y: 3, w: 6, h: 3, config: { displayType: 'markdown', markdown: '# Markdown Content' } };
+    const heatmapChart = {
+      ...id(), name: 'Heatmap Chart', x: put ? 6 : 12, y: 3, w: 6, h: 3,
+      config: {
+        displayType: 'heatmap', sourceId: trace, select: [{ valueExpression: 'Duration', countExpression: 'count()', heatmapScaleType: put ? 'linear' : 'log' }],
+        where: put ? 'service:api' : "ServiceName = 'api'", whereLanguage: put ? 'lucene' : 'sql', numberFormat: { output: 'time', factor: 0.001, unit: 'ms' },
+      },
+    };
+    const eventPatternsChart = {
+      ...id(), name: 'Event Patterns', x: put ? 12 : 18, y: 3, w: 6, h: 3,
+      config: { displayType: 'event_patterns', sourceId: trace, select: 'SpanName', where: 'level:error', whereLanguage: 'lucene' },
+    };
+    return put
+      ? [lineChart, barChart, tableChart, numberChart, markdownChart, heatmapChart, eventPatternsChart]
+      : [lineChart, barChart, tableChart, numberChart, markdownChart, pieChart, heatmapChart, eventPatternsChart, categoricalBarChart];
+  };
+
+  /** The Raw SQL tiles of the two "round-trip all raw SQL chart config types" cases; only the table's onClick differs. */
+  const allRawSqlTiles = (withIds: boolean, tableOnClick: Record<string, unknown>) => {
+    const id = () => (withIds ? { id: newObjectId() } : {});
+    const common = { configType: 'sql', connectionId: connection()._id.toString(), sqlTemplate: 'SELECT count() FROM otel_logs WHERE {timeFilter}', sourceId: traceSource()._id.toString() };
+    return [
+      {
+        ...id(), name: 'Line Raw SQL', x: 0, y: 0, w: 6, h: 3,
+        config: { ...common, displayType: 'line', compareToPreviousPeriod: true, fillNulls: true, alignDateRangeToGranularity: true, fitYAxisToData: true, numberFormat: { output: 'number', mantissa: 2 } },
+      },
+      {
+        ...id(), name: 'Bar Raw SQL', x: 6, y: 0, w: 6, h: 3,
+        config: { ...common, displayType: 'stacked_bar', fillNulls: false, alignDateRangeToGranularity: false, numberFormat: { output: 'byte', decimalBytes: true } },
+      },
+      { ...id(), name: 'Table Raw SQL', x: 0, y: 3, w: 6, h: 3, config: { ...common, displayType: 'table', numberFormat: { output: 'percent', mantissa: 1 }, onClick: tableOnClick } },
+      { ...id(), name: 'Number Raw SQL', x: 6, y: 3, w: 6, h: 3, config: { ...common, displayType: 'number', numberFormat: { output: 'currency', currencySymbol: '$' }, color: 'chart-purple' } },
+      { ...id(), name: 'Pie Raw SQL', x: 12, y: 3, w: 6, h: 3, config: { ...common, displayType: 'pie' } },
+      { ...id(), name: 'Categorical Bar Raw SQL', x: 18, y: 3, w: 6, h: 3, config: { ...common, displayType: 'bar' } },
+    ];
+  };
+
+  describe('Response Format', () => {
+    it('should return responses in the expected format', async () => {
+      const testDashboard = {
+        name: 'Format Test Dashboard',
+        tiles: [createTimeSeriesChart(traceSource()._id.toString()), createNumberChart(traceSource()._id.toString())],
+        tags: ['format-test'],
+      };
+
+      const createResponse = await authRequest('post', BASE_URL).send(testDashboard).expect(200);
+
+      expect(createResponse.headers['content-type']).toMatch(/application\/json/);
+      expect(createResponse.body).toEqual({
+        data: {
+          id: expect.any(String),
+          name: 'Format Test Dashboard',
+          tiles: [
+            {
+              id: expect.any(String),
+              name: 'Time Series Chart',
+              x: 0,
+              y: 0,
+              w: 6,
+              h: 3,
+              config: {
+                asRatio: false,
+                fillNulls: true,
+                displayType: 'line',
+                sourceId: traceSource()._id.toString(),
+                select: [{ aggFn: 'count', where: '', valueExpression: '', whereLanguage: 'lucene' }],
+              },
+            },
+            {
+              id: expect.any(String),
+              name: 'Number Chart',
+              x: 0,
+              y: 3,
+              w: 3,
+              h: 3,
+              config: {
+                displayType: 'number',
+                sourceId: traceSource()._id.toString(),
+                select: [{ aggFn: 'count', where: '', valueExpression: '', whereLanguage: 'lucene' }],
+              },
+            },
+          ],
+          tags: ['format-test'],
+          filters: [],
+          savedQuery: null,
+          savedQueryLanguage: null,
+          savedFilterValues: [],
+        },
+      });
+
+      const dashboardId = createResponse.body.data.id;
+      const getResponse = await authRequest('get', `${BASE_URL}/${dashboardId}`).expect(200);
+
+      expect(getResponse.headers['content-type']).toMatch(/application\/json/);
+      expect(getResponse.body).toEqual({ data: createResponse.body.data });
+
+      const listResponse = await authRequest('get', BASE_URL).expect(200);
+
+      expect(listResponse.headers['content-type']).toMatch(/application\/json/);
+      expect(listResponse.body).toHaveProperty('data');
+      expect(Array.isArray(listResponse.body.data)).toBe(true);
+
+      const deleteResponse = await authRequest('delete', `${BASE_URL}/${dashboardId}`).expect(200);
+
+      expect(deleteResponse.body).toEqual({});
+    });
+  });
+
+  describe('GET /', () => {
+    it('should return all dashboards', async () => {
+      await createTestDashboard({ name: 'Test Dashboard 1' });
+      await createTestDashboard({ name: 'Test Dashboard 2' });
+
+      const response = await authRequest('get', BASE_URL).expect(200);
+
+      expect(response.body.data).toHaveLength(2);
+      expect(response.body.data.map((d: { name: string }) => d.name)).toContain('Test Dashboard 1');
+      expect(response.body.data.map((d: { name: string }) => d.name)).toContain('Test Dashboard 2');
+      response.body.data.forEach((d: { filters: unknown }) => {
+        expect(d).toHaveProperty('filters');
+        expect(Array.isArray(d.filters)).toBe(true);
+      });
+    });
+
+    it('should return empty array when no dashboards exist', async () => {
+      const response = await authRequest('get', BASE_URL).expect(200);
+      expect(response.body.data).toHaveLength(0);
+    });
+  });
+
+  describe('GET /:id', () => {
+    it('should return a specific dashboard', async () => {
+      const dashboard = await createTestDashboard({ name: 'Test Dashboard', tags: ['tag1', 'tag2'] });
+
+      const response = await authRequest('get', `${BASE_URL}/${dashboard._id}`).expect(200);
+
+      expect(response.body.data).toMatchObject({ id: dashboard._id.toString(), name: 'Test Dashboard', tiles: expect.arrayContaining([]), tags: ['tag1', 'tag2'] });
+      expect(response.body.data).toHaveProperty('filters');
+      expect(Array.isArray(response.body.data.filters)).toBe(true);
+    });
+
+    it('should return 404 when dashboard does not exist', async () => {
+      await authRequest('get', `${BASE_URL}/${newObjectId()}`).expect(404);
+    });
+  });
+
+  describe('POST /', () => {
+    it('should create a new dashboard', async () => {
+      const mockDashboard = createMockDashboard(traceSource()._id.toString());
+
+      const response = await authRequest('post', BASE_URL).send(mockDashboard).expect(200);
+
+      expect(response.body.data).toMatchObject({
+        name: mockDashboard.name,
+        tiles: expect.arrayContaining([expect.objectContaining({ name: 'Test Chart' }), expect.objectContaining({ name: 'Test Chart' })]),
+        tags: mockDashboard.tags,
+      });
+      expect(response.body.data).toHaveProperty('filters');
+      expect(response.body.data.filters).toEqual([]);
+
+      const dashboards = world.peer().storedAll('dashboards');
+      expect(dashboards).toHaveLength(1);
+      expect(dashboards[0]?.name).toBe(mockDashboard.name);
+      expect(dashboards[0]?.tiles).toHaveLength(2);
+    });
+
+    it('should return 400 when savedQueryLanguage is null and savedQuery is provided', async () => {
+      const mockDashboard = createMockDashboard(traceSource()._id.toString(), { savedQuery: "service.name = 'api'", savedQueryLanguage: null });
+
+      const response = await authRequest('post', BASE_URL).send(mockDashboard).expect(400);
+
+      expect(response.body.message).toContain('savedQueryLanguage cannot be null when savedQuery is provided');
+    });
+
+    it('can create all chart types', async () => {
+      const dashboardWithAllCharts = {
+        name: 'Test Dashboard with All Chart Types',
+        tiles: [
+          createTimeSeriesChart(traceSource()._id.toString()),
+          createTableChart(traceSource()._id.toString()),
+          createNumberChart(traceSource()._id.toString()),
+          createMarkdownChart(),
+          createPieChart(traceSource()._id.toString()),
+          createBarChart(traceSource()._id.toString()),
+        ],
+        tags: ['test', 'chart-types'],
+      };
+
+      const response = await authRequest('post', BASE_URL).send(dashboardWithAllCharts).expect(200);
+
+      const { id } = response.body.data;
+      expect(response.body.data).toHaveProperty('id');
+      expect(response.body.data.tiles.length).toBe(6);
+
+      const retrieveResponse = await authRequest('get', `${BASE_URL}/${id}`);
+
+      expect(retrieveResponse.status).toBe(200);
+      expect(retrieveResponse.body.data.tiles.length).toBe(6);
+      expect(retrieveResponse.body.data.tags).toEqual(['test', 'chart-types']);
+    });
+
+    it('can round-trip all supported chart types and all supported fields on each chart type', async () => {
+      const tiles = allBuilderTiles('post');
+
+      const response = await authRequest('post', BASE_URL).send({ name: 'Dashboard with All Chart Types', tiles, tags: ['round-trip-test'] }).expect(200);
+
+      for (const [i, tile] of tiles.entries()) expect(omit(response.body.data.tiles[i], ['id'])).toEqual(tile);
+    });
+
+    it('persists a custom orderBy on pie and categorical bar tiles through create and get', async () => {
+      const pieChart = {
+        name: 'Pie with custom order', x: 0, y: 0, w: 6, h: 3,
+        config: { displayType: 'pie', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count', alias: 'Count', where: '', whereLanguage: 'sql' }], groupBy: 'ServiceName', orderBy: 'ServiceName ASC', limit: 5 },
+      };
+      const barChart = {
+        name: 'Bar with custom order', x: 6, y: 0, w: 6, h: 3,
+        config: { displayType: 'bar', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count', alias: 'Count', where: '', whereLanguage: 'sql' }], groupBy: 'ServiceName', orderBy: '"Count" DESC', limit: 5 },
+      };
+
+      const createResponse = await authRequest('post', BASE_URL).send({ name: 'Dashboard with custom categorical ordering', tiles: [pieChart, barChart] }).expect(200);
+
+      expect(createResponse.body.data.tiles[0].config.orderBy).toBe('ServiceName ASC');
+      expect(createResponse.body.data.tiles[1].config.orderBy).toBe('"Count" DESC');
+
+      const { id } = createResponse.body.data;
+      const getResponse = await authRequest('get', `${BASE_URL}/${id}`).expect(200);
+      expect(getResponse.body.data.tiles[0].config.orderBy).toBe('ServiceName ASC');
+      expect(getResponse.body.data.tiles[1].config.orderBy).toBe('"Count" DESC');
+    });
+
+    it('persists seriesLimit on line and stacked_bar tiles through create and get', async () => {
+      const select = [{ aggFn: 'count', alias: 'Count', where: '', whereLanguage: 'sql' }];
+      const lineChart = { name: 'Line with series limit', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'line', sourceId: traceSource()._id.toString(), select, groupBy: 'ServiceName', seriesLimit: 20 } };
+      const stackedBarChart = {
+        name: 'Stacked bar with series limit', x: 6, y: 0, w: 6, h: 3,
+        config: { displayType: 'stacked_bar', sourceId: traceSource()._id.toString(), select, groupBy: 'ServiceName', seriesLimit: 7 },
+      };
+
+      const createResponse = await authRequest('post', BASE_URL).send({ name: 'Dashboard with series limits', tiles: [lineChart, stackedBarChart] }).expect(200);
+
+      expect(createResponse.body.data.tiles[0].config.seriesLimit).toBe(20);
+      expect(createResponse.body.data.tiles[1].config.seriesLimit).toBe(7);
+
+      const { id } = createResponse.body.data;
+      const getResponse = await authRequest('get', `${BASE_URL}/${id}`).expect(200);
+      expect(getResponse.body.data.tiles[0].config.seriesLimit).toBe(20);
+      expect(getResponse.body.data.tiles[1].config.seriesLimit).toBe(7);
+    });
+
+    it('omits seriesLimit on line/stacked_bar tiles when it is not provided', async () => {
+      const lineChart = {
+        name: 'Line without series limit', x: 0, y: 0, w: 6, h: 3,
+        config: { displayType: 'line', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count', alias: 'Count', where: '', whereLanguage: 'sql' }], groupBy: 'ServiceName' },
+      };
+
+      const response = await authRequest('post', BASE_URL).send({ name: 'Dashboard without series limit', tiles: [lineChart] }).expect(200);
+
+      expect(response.body.data.tiles[0].config).not.toHaveProperty('seriesLimit');
+    });
+
+    it('omits orderBy on pie/bar tiles when it is not provided', async () => {
+      const pieChart = {
+        name: 'Pie without order', x: 0, y: 0, w: 6, h: 3,
+        config: { displayType: 'pie', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count', alias: 'Count', where: '', whereLanguage: 'sql' }], groupBy: 'ServiceName' },
+      };
+
+      const response = await authRequest('post', BASE_URL).send({ name: 'Dashboard without categorical ordering', tiles: [pieChart] }).expect(200);
+
+      expect(response.body.data.tiles[0].config).not.toHaveProperty('orderBy');
+    });
+
+    it.each([
+      {
+        label: 'raw SQL heatmap tile (heatmap is builder-only)',
+        config: () => ({ configType: 'sql', displayType: 'heatmap', connectionId: connection()._id.toString(), sqlTemplate: 'SELECT 1 FROM otel_logs WHERE {timeFilter}', sourceId: traceSource()._id.toString() }),
+      },
+      { label: 'heatmap tile with empty valueExpression', config: () => ({ displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: '' }] }) },
+      {
+        label: 'heatmap tile with multiple select items',
+        config: () => ({ displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: 'Duration' }, { valueExpression: 'OtherValue' }] }),
+      },
+    ])('rejects $label', async ({ config }) => {
+      await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard with rejected heatmap', tiles: [{ name: 'Heatmap', x: 0, y: 0, w: 6, h: 3, config: config() }], tags: [] })
+        .expect(400);
+    });
+
+    it('rejects heatmap tile with a non-Trace source (UI restricts to trace)', async () => {
+      const heatmapMetricSource = { name: 'Heatmap Metric Source', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'heatmap', sourceId: metricSource()._id.toString(), select: [{ valueExpression: 'Duration' }] } };
+
+      const response = await authRequest('post', BASE_URL).send({ name: 'Dashboard with Heatmap on Metric Source', tiles: [heatmapMetricSource], tags: [] }).expect(400);
+
+      expect(response.body.message).toContain('Heatmap tiles require a Trace source');
+    });
+
+    it('round-trips a heatmap tile with only required fields', async () => {
+      const heatmapMinimalRequest = { name: 'Minimal Heatmap', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: 'Duration' }] } };
+
+      const expectedResponse = {
+        ...heatmapMinimalRequest,
+        config: { displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: 'Duration' }], where: '', whereLanguage: 'lucene' },
+      };
+
+      const response = await authRequest('post', BASE_URL).send({ name: 'Dashboard with Minimal Heatmap', tiles: [heatmapMinimalRequest], tags: [] }).expect(200);
+
+      expect(omit(response.body.data.tiles[0], ['id'])).toEqual(expectedResponse);
+    });
+
+    it('persists where as empty string when omitted from heatmap tile', async () => {
+      const heatmapNoWhere = { name: 'Heatmap Without Where', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: 'Duration' }] } };
+
+      const response = await authRequest('post', BASE_URL).send({ name: 'Dashboard Heatmap No Where', tiles: [heatmapNoWhere], tags: [] }).expect(200);
+
+      expect(world.peer().stored('dashboards', response.body.data.id)?.tiles[0].config.where).toBe('');
+    });
+
+    it('persists select-item where as empty string when omitted', async () => {
+      const lineChartNoWhere = { name: 'Line Chart Without Where', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'line', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count' }] } };
+
+      const response = await authRequest('post', BASE_URL).send({ name: 'Dashboard Line No Where', tiles: [lineChartNoWhere], tags: [] }).expect(200);
+
+      // The real test reads the internal `aggCondition`; the sandbox stores the external `where`.
+      expect(world.peer().stored('dashboards', response.body.data.id)?.tiles[0].config.select[0].where).toBe('');
+    });
+
+    it('can round-trip all raw SQL chart config types', async () => {
+      const tiles = allRawSqlTiles(false, { type: 'search', target: { mode: 'template', template: '{{source_name}}' }, whereLanguage: 'lucene', whereTemplate: 'ServiceName:"{{ServiceName}}"' });
+
+      const response = await authRequest('post', BASE_URL).send({ name: 'Dashboard with Raw SQL Chart Types', tiles, tags: ['raw-sql-test'] }).expect(200);
+
+      for (const [i, tile] of tiles.entries()) expect(omit(response.body.data.tiles[i], ['id'])).toEqual(tile);
+    });
+
+    it('persists fitYAxisToData on line tiles only and reads it back on GET', async () => {
+      const sourceId = traceSource()._id.toString();
+      const select = [{ aggFn: 'count', where: '', whereLanguage: 'sql' }];
+      const fitLine = { name: 'Fit Line', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'line', sourceId, fitYAxisToData: true, select } };
+      const bar = { name: 'Bar', x: 6, y: 0, w: 6, h: 3, config: { displayType: 'stacked_bar', sourceId, fitYAxisToData: false, select } };
+      const unsetLine = { name: 'Unset Line', x: 12, y: 0, w: 6, h: 3, config: { displayType: 'line', sourceId, select } };
+
+      const createResponse = await authRequest('post', BASE_URL).send({ name: 'fitYAxisToData dashboard', tiles: [fitLine, bar, unsetLine], tags: [] }).expect(200);
+
+      const { id } = createResponse.body.data;
+
+      const getResponse = await authRequest('get', `${BASE_URL}/${id}`).expect(200);
+      const tiles = getResponse.body.data.tiles;
+
+      expect(tiles[0].config.fitYAxisToData).toBe(true);
+      expect(tiles[1].config).not.toHaveProperty('fitYAxisToData');
+      expect(tiles[2].config).not.toHaveProperty('fitYAxisToData');
+    });
+
+    it('should return 400 when source IDs do not exist', async () => {
+      const nonExistentSourceId = newObjectId();
+      const mockDashboard = createMockDashboard(nonExistentSourceId);
+
+      const response = await authRequest('post', BASE_URL).send(mockDashboard).expect(400);
+
+      expect(response.body).toEqual({ message: `Could not find the following source IDs: ${nonExistentSourceId}` });
+    });
+
+    it('should return 400 when connection ID does not belong to the team', async () => {
+      const otherTeamConnection = await fixtures(world.peer().otherTeam).connection({ name: 'Other Team Connection' });
+      const otherConnectionId = otherTeamConnection.id;
+
+      const response = await authRequest('post', BASE_URL)
+        .send({
+          name: 'Dashboard with Foreign Connection',
+          tiles: [{ name: 'Raw SQL Tile', x: 0, y: 0, w: 6, h: 3, config: { configType: 'sql', displayType: 'line', connectionId: otherConnectionId, sqlTemplate: 'SELECT count() FROM otel_logs WHERE {timeFilter}' } }],
+          tags: [],
+        })
+        .expect(400);
+
+      expect(response.body).toEqual({ message: `Could not find the following connection IDs: ${otherConnectionId}` });
+    });
+
+    it('should return 400 when source connection does not match tile connection', async () => {
+      const otherConnection = await fixtures(world.peer().agent).connection({ name: 'Other Connection' });
+
+      const response = await authRequest('post', BASE_URL)
+        .send({
+          name: 'Dashboard with Mismatched Source Connection',
+          tiles: [
+            {
+              name: 'Raw SQL Tile', x: 0, y: 0, w: 6, h: 3,
+              config: { configType: 'sql', displayType: 'table', connectionId: otherConnection.id, sourceId: traceSource()._id.toString(), sqlTemplate: 'SELECT count() FROM otel_logs' },
+            },
+          ],
+          tags: [],
+        })
+        .expect(400);
+
+      expect(response.body).toEqual({ message: `The following source IDs do not match the specified connections: ${traceSource()._id.toString()}` });
+    });
+
+    const tableWithOnClick = (onClick: Record<string, unknown>, name = 'Table Chart', x = 0) => ({
+      name, x, y: 0, w: 6, h: 3,
+      config: { displayType: 'table', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count' }], onClick },
+    });
+
+    it('should return 400 when a table tile onClick references a non-existent source', async () => {
+      const nonExistentSourceId = newObjectId();
+
+      const response = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard with invalid onClick source', tiles: [tableWithOnClick({ type: 'search', target: { mode: 'id', id: nonExistentSourceId }, whereLanguage: 'sql' })] })
+        .expect(400);
+
+      expect(response.body).toEqual({ message: `Could not find the following source IDs: ${nonExistentSourceId}` });
+    });
+
+    it('should return 400 when a table tile onClick search target references a metric source', async () => {
+      const response = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard with metric onClick source', tiles: [tableWithOnClick({ type: 'search', target: { mode: 'id', id: metricSource()._id.toString() }, whereLanguage: 'sql' })] })
+        .expect(400);
+
+      expect(response.body).toEqual({ message: `The following onClick search source IDs are not log or trace sources: ${metricSource()._id.toString()}` });
+    });
+
+    it('should return 400 when a table tile onClick references a non-existent dashboard', async () => {
+      const nonExistentDashboardId = newObjectId();
+
+      const response = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard with invalid onClick dashboard', tiles: [tableWithOnClick({ type: 'dashboard', target: { mode: 'id', id: nonExistentDashboardId }, whereLanguage: 'sql' })] })
+        .expect(400);
+
+      expect(response.body).toEqual({ message: `Could not find the following onClick dashboard IDs: ${nonExistentDashboardId}` });
+    });
+
+    it('should return 400 when an onClick dashboard belongs to another team', async () => {
+      const otherTeamDashboard = await fixtures(world.peer().otherTeam).dashboard({ name: 'Other Team Dashboard', tiles: [] });
+
+      const response = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard referencing cross-team dashboard', tiles: [tableWithOnClick({ type: 'dashboard', target: { mode: 'id', id: otherTeamDashboard.id }, whereLanguage: 'sql' })] })
+        .expect(400);
+
+      expect(response.body).toEqual({ message: `Could not find the following onClick dashboard IDs: ${otherTeamDashboard.id}` });
+    });
+
+    it('should accept a table tile onClick with valid id references', async () => {
+      const targetDashboard = await createTestDashboard({ name: 'OnClick Target Dashboard' });
+
+      const response = await authRequest('post', BASE_URL)
+        .send({
+          name: 'Dashboard with valid onClick references',
+          tiles: [
+            tableWithOnClick({ type: 'search', target: { mode: 'id', id: traceSource()._id.toString() }, whereLanguage: 'sql' }, 'Search Link Table'),
+            tableWithOnClick({ type: 'dashboard', target: { mode: 'id', id: targetDashboard._id.toString() }, whereLanguage: 'sql' }, 'Dashboard Link Table', 6),
+          ],
+        })
+        .expect(200);
+
+      expect(response.body.data.tiles[0].config.onClick).toEqual({ type: 'search', target: { mode: 'id', id: traceSource()._id.toString() }, whereLanguage: 'sql' });
+      expect(response.body.data.tiles[1].config.onClick).toEqual({ type: 'dashboard', target: { mode: 'id', id: targetDashboard._id.toString() }, whereLanguage: 'sql' });
+    });
+
+    it('should accept and round-trip a table tile external onClick link', async () => {
+      const response = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard with external onClick', tiles: [tableWithOnClick({ type: 'external', urlTemplate: 'https://grafana.example.com/d/abc?var-service={{ServiceName}}' }, 'External Link Table')] })
+        .expect(200);
+
+      expect(response.body.data.tiles[0].config.onClick).toEqual({ type: 'external', urlTemplate: 'https://grafana.example.com/d/abc?var-service={{ServiceName}}' });
+    });
+
+    it('should return 400 when a table tile onClick target.id is not a valid ObjectId', async () => {
+      const response = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard with invalid onClick id', tiles: [tableWithOnClick({ type: 'dashboard', target: { mode: 'id', id: 'not-a-valid-object-id' }, whereLanguage: 'sql' })] })
+        .expect(400);
+
+      expect(response.body.message).toMatch(/Invalid|validation|id/i);
+    });
+
+    it('should create a dashboard with filters', async () => {
+      const dashboardPayload = {
+        name: 'Dashboard with Filters',
+        tiles: [makeExternalTile({ sourceId: traceSource()._id.toString() })],
+        tags: TEST_TAGS,
+        filters: [
+          { type: 'QUERY_EXPRESSION', name: 'Environment', expression: 'environment', sourceId: traceSource()._id.toString() },
+          { type: 'QUERY_EXPRESSION', name: 'Service Filter', expression: 'service_name', sourceId: traceSource()._id.toString(), sourceMetricType: undefined, appliesToSourceIds: [traceSource()._id.toString()] },
+          {
+            type: 'QUERY_EXPRESSION', name: 'Region (Filtered)', expression: 'region', sourceId: traceSource()._id.toString(), where: "environment = 'production'", whereLanguage: 'sql',
+            appliesToSourceIds: [traceSource()._id.toString(), metricSource()._id.toString()],
+          },
+        ],
+      };
+
+      const response = await authRequest('post', BASE_URL).send(dashboardPayload).expect(200);
+
+      expect(response.body.data.filters).toHaveLength(3);
+      response.body.data.filters.forEach((f: { id: string }) => {
+        expect(f).toHaveProperty('id');
+        expect(typeof f.id).toBe('string');
+        expect(f.id.length).toBeGreaterThan(0);
+        expect(f).toMatchObject({ type: 'QUERY_EXPRESSION', name: expect.any(String), expression: expect.any(String), sourceId: traceSource()._id.toString() });
+      });
+      expect(response.body.data.filters[0].name).toBe('Environment');
+      expect(response.body.data.filters[0].expression).toBe('environment');
+      expect(response.body.data.filters[0].appliesToSourceIds).toBeUndefined();
+      expect(response.body.data.filters[1].name).toBe('Service Filter');
+      expect(response.body.data.filters[1].expression).toBe('service_name');
+      expect(response.body.data.filters[1].appliesToSourceIds).toEqual([traceSource()._id.toString()]);
+      expect(response.body.data.filters[2].name).toBe('Region (Filtered)');
+      expect(response.body.data.filters[2].expression).toBe('region');
+      expect(response.body.data.filters[2].where).toBe("environment = 'production'");
+      expect(response.body.data.filters[2].whereLanguage).toBe('sql');
+      expect(response.body.data.filters[2].appliesToSourceIds).toEqual([traceSource()._id.toString(), metricSource()._id.toString()]);
+
+      const getResponse = await authRequest('get', `${BASE_URL}/${response.body.data.id}`).expect(200);
+      expect(getResponse.body.data.filters).toHaveLength(3);
+      expect(getResponse.body.data.filters).toEqual(response.body.data.filters);
+    });
+
+    it('should round-trip the filter variable settings', async () => {
+      const payload = createMockDashboardWithIds(traceSource()._id.toString(), {
+        filters: [
+          { type: 'QUERY_EXPRESSION', name: 'Environment', expression: 'environment', sourceId: traceSource()._id.toString(), isBroadcastEnabled: true, isVariableEnabled: false },
+          { type: 'QUERY_EXPRESSION', name: 'Service Name', expression: 'ServiceName', sourceId: traceSource()._id.toString(), isBroadcastEnabled: false, isVariableEnabled: true, variableName: 'service' },
+          { type: 'QUERY_EXPRESSION', name: 'Region Name', expression: 'region', sourceId: traceSource()._id.toString(), isVariableEnabled: true },
+        ],
+      });
+
+      const response = await authRequest('post', BASE_URL).send(payload).expect(200);
+
+      expect(response.body.data.filters).toMatchObject([
+        { name: 'Environment', isBroadcastEnabled: true, isVariableEnabled: false },
+        { name: 'Service Name', isBroadcastEnabled: false, isVariableEnabled: true, variableName: 'service' },
+        { name: 'Region Name', isVariableEnabled: true },
+      ]);
+      expect(response.body.data.filters[2]).not.toHaveProperty('isBroadcastEnabled');
+      expect(response.body.data.filters[2]).not.toHaveProperty('variableName');
+
+      const getResponse = await authRequest('get', `${BASE_URL}/${response.body.data.id}`).expect(200);
+      expect(getResponse.body.data.filters).toEqual(response.body.data.filters);
+
+      // The real test reads the internal `source`; the sandbox stores the external `sourceId`.
+      const stored = world.peer().stored('dashboards', response.body.data.id);
+      expect(stored?.filters).toMatchObject([
+        { sourceId: traceSource()._id.toString(), isBroadcastEnabled: true, isVariableEnabled: false },
+        { sourceId: traceSource()._id.toString(), isBroadcastEnabled: false, isVariableEnabled: true, variableName: 'service' },
+        { sourceId: traceSource()._id.toString(), isVariableEnabled: true },
+      ]);
+      expect(stored?.filters?.[2]).not.toHaveProperty('isBroadcastEnabled');
+      expect(stored?.filters?.[2]).not.toHaveProperty('variableName');
+    });
+
+    it('should return 400 when filter source ID does not exist', async () => {
+      const nonExistentSourceId = newObjectId();
+      const dashboardPayload = {
+        name: 'Dashboard with Bad Filter Source',
+        tiles: [makeExternalTile({ sourceId: traceSource()._id.toString() })],
+        tags: TEST_TAGS,
+        filters: [{ type: 'QUERY_EXPRESSION', name: 'Bad Source Filter', expression: 'environment', sourceId: nonExistentSourceId }],
+      };
+
+      const response = await authRequest('post', BASE_URL).send(dashboardPayload).expect(400);
+
+      expect(response.body).toEqual({ message: `Could not find the following source IDs: ${nonExistentSourceId}` });
+    });
+
+    it('should return 400 when create filter includes id', async () => {
+      const dashboardPayload = {
+        name: 'Dashboard with Invalid Filter ID',
+        tiles: [makeExternalTile({ sourceId: traceSource()._id.toString() })],
+        tags: TEST_TAGS,
+        filters: [{ id: newObjectId(), type: 'QUERY_EXPRESSION', name: 'Filter with ID', expression: 'environment', sourceId: traceSource()._id.toString() }],
+      };
+
+      await authRequest('post', BASE_URL).send(dashboardPayload).expect(400);
     });
   });
 });
