@@ -1833,4 +1833,136 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
         .expect(200);
     });
   });
+
+  describe.each(['post', 'put'] as const)('filter validation (%s)', (method) => {
+    const filterInput = (overrides = {}) => ({
+      id: newObjectId(),
+      type: 'QUERY_EXPRESSION' as const,
+      name: 'Service Name',
+      expression: 'ServiceName',
+      sourceId: traceSource()._id.toString(),
+      ...overrides,
+    });
+
+    const sendFilters = async (filters: Record<string, unknown>[]) => {
+      const payload = createMockDashboardWithIds(traceSource()._id.toString(), {});
+      // JSON drops the `undefined` the real fixtures use to omit a field, as supertest does.
+      if (method === 'post') return authRequest('post', BASE_URL).send({ ...payload, filters: filters.map((filter) => omit(filter, ['id'])) });
+      const dashboard = await createTestDashboard({});
+      return authRequest('put', `${BASE_URL}/${dashboard._id}`).send({ ...payload, filters });
+    };
+
+    const expectFilters = async (filters: Record<string, unknown>[], expectedStatus: number) => {
+      const response = await sendFilters(filters);
+      expect(response.status).toBe(expectedStatus);
+    };
+
+    it('rejects a variableName that is not a bare token', async () => {
+      await expectFilters([filterInput({ isVariableEnabled: true, variableName: 'has space' })], 400);
+    });
+
+    describe('filter variable name uniqueness', () => {
+      const variableFilter = (overrides = {}) => filterInput({ isVariableEnabled: true, variableName: 'service', ...overrides });
+
+      it('rejects two variable-enabled filters sharing a variable name', async () => {
+        await expectFilters([variableFilter(), variableFilter()], 400);
+      });
+
+      it('rejects a clash against a name derived from the filter name', async () => {
+        await expectFilters([variableFilter({ name: 'Service Name', variableName: undefined }), variableFilter({ variableName: 'Service_Name' })], 400);
+      });
+
+      it('accepts distinct variable names', async () => {
+        await expectFilters([variableFilter({ variableName: 'service' }), variableFilter({ variableName: 'environment' })], 200);
+      });
+
+      it('accepts duplicate names when the filters are not variable-enabled', async () => {
+        await expectFilters([variableFilter({ isVariableEnabled: false, variableName: undefined }), variableFilter({ isVariableEnabled: undefined, variableName: undefined })], 200);
+      });
+
+      it('accepts identically named filters that carry no variable fields', async () => {
+        const legacyFilter = { isVariableEnabled: undefined, variableName: undefined };
+        await expectFilters([variableFilter(legacyFilter), variableFilter(legacyFilter)], 200);
+      });
+
+      it('rejects a variable-enabled filter with no usable variable name', async () => {
+        await expectFilters([variableFilter({ name: '环境', variableName: undefined })], 400);
+      });
+
+      it('accepts an unusable filter name when an explicit variable name is sent', async () => {
+        await expectFilters([variableFilter({ name: '环境', variableName: 'env' })], 200);
+      });
+
+      it('accepts an unusable filter name when the filter is not variable-enabled', async () => {
+        await expectFilters([variableFilter({ name: '环境', variableName: undefined, isVariableEnabled: false })], 200);
+      });
+    });
+
+    describe('filter requires at least one mode', () => {
+      it('rejects a filter with both modes off', async () => {
+        const response = await sendFilters([filterInput({ isBroadcastEnabled: false, isVariableEnabled: false })]);
+
+        expect(response.status).toBe(400);
+        expect(JSON.stringify(response.body)).toContain('must broadcast its value, be available as a variable, or both');
+      });
+
+      it('treats an omitted variable flag as off', async () => {
+        const response = await sendFilters([filterInput({ isBroadcastEnabled: false })]);
+
+        expect(response.status).toBe(400);
+      });
+
+      it('accepts broadcast-only and variable-only filters', async () => {
+        const response = await sendFilters([
+          filterInput({ isBroadcastEnabled: true, isVariableEnabled: false }),
+          filterInput({ isBroadcastEnabled: false, isVariableEnabled: true, variableName: 'service' }),
+        ]);
+
+        expect(response.status).toBe(200);
+      });
+
+      it('accepts a filter that carries neither flag', async () => {
+        const response = await sendFilters([filterInput()]);
+
+        expect(response.status).toBe(200);
+        expect(response.body.data.filters[0]).not.toHaveProperty('isBroadcastEnabled');
+      });
+    });
+
+    describe('filter fields are gated on the mode that uses them', () => {
+      it('rejects a variableName on a filter that is not variable-enabled', async () => {
+        const response = await sendFilters([filterInput({ isVariableEnabled: false, variableName: 'service' })]);
+
+        expect(response.status).toBe(400);
+        expect(JSON.stringify(response.body)).toContain('sets variableName but is not available as a variable');
+      });
+
+      it('rejects a variableName when the variable flag is omitted', async () => {
+        const response = await sendFilters([filterInput({ variableName: 'service' })]);
+
+        expect(response.status).toBe(400);
+      });
+
+      it('rejects appliesToSourceIds on a filter that does not broadcast', async () => {
+        const response = await sendFilters([
+          filterInput({ isBroadcastEnabled: false, isVariableEnabled: true, variableName: 'service', appliesToSourceIds: [traceSource()._id.toString()] }),
+        ]);
+
+        expect(response.status).toBe(400);
+        expect(JSON.stringify(response.body)).toContain('sets appliesToSourceIds but does not broadcast its value');
+      });
+
+      it('accepts an empty appliesToSourceIds on a non-broadcasting filter', async () => {
+        const response = await sendFilters([filterInput({ isBroadcastEnabled: false, isVariableEnabled: true, variableName: 'service', appliesToSourceIds: [] })]);
+
+        expect(response.status).toBe(200);
+      });
+
+      it('accepts appliesToSourceIds when the broadcast flag is omitted', async () => {
+        const response = await sendFilters([filterInput({ appliesToSourceIds: [traceSource()._id.toString()] })]);
+
+        expect(response.status).toBe(200);
+      });
+    });
+  });
 });
