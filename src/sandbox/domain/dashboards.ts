@@ -36,8 +36,14 @@ function hostedIdCheck(body: unknown, caller: CallerVariant): Failure | undefine
 }
 
 function tileConfigRecord(tile: TileInput): JsonRecord {
-  if (tile.config) return structuredClone(tile.config);
-  return convertLegacySeries(tile.series ?? [], tile.asRatio);
+  if (!tile.config) return convertLegacySeries(tile.series ?? [], tile.asRatio);
+  const config = structuredClone(tile.config) as JsonRecord;
+  // Number tiles always hide their operands; the server stores that explicitly when formulas are set.
+  if (config.displayType === 'number' && config.configType !== 'sql') {
+    if (Array.isArray(config.formulas) && config.formulas.length > 0) config.showOperandSeries = false;
+    else delete config.showOperandSeries;
+  }
+  return config;
 }
 
 function storedTile(tile: TileInput, id: string): JsonRecord {
