@@ -2312,4 +2312,355 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       expect(create.body.data.tiles[0].config.showOperandSeries).toBeUndefined();
     });
   });
+
+  describe('Containers and tabs', () => {
+    const buildTile = (sourceId: string, overrides: Record<string, unknown> = {}) => ({
+      id: newObjectId(),
+      name: 'Tile',
+      x: 0,
+      y: 0,
+      w: 6,
+      h: 3,
+      config: { displayType: 'line', sourceId, select: [{ aggFn: 'count', where: '' }] },
+      ...overrides,
+    });
+    const serviceHealth = (tabs: { id: string; title: string }[]) => ({ id: 'service-health', title: 'Service Health', collapsed: false, tabs });
+    const post = (body: Record<string, unknown>) => authRequest('post', BASE_URL).send({ tags: [], ...body });
+
+    it('round-trips containers, tabs, and tile containerId/tabId on create and update', async () => {
+      const sourceId = traceSource()._id.toString();
+      const groupedTabA = buildTile(sourceId, { name: 'In Group, Tab A', containerId: 'service-health', tabId: 'errors' });
+      const groupedTabB = buildTile(sourceId, { name: 'In Group, Tab B', containerId: 'service-health', tabId: 'latency' });
+      const groupedNoTab = buildTile(sourceId, { name: 'In Plain Group', containerId: 'overview' });
+      const ungrouped = buildTile(sourceId, { name: 'Ungrouped' });
+
+      const containers = [
+        {
+          id: 'service-health', title: 'Service Health', collapsed: false, collapsible: true, bordered: true,
+          tabs: [
+            { id: 'errors', title: 'Errors' },
+            { id: 'latency', title: 'Latency' },
+          ],
+        },
+        { id: 'overview', title: 'Overview', collapsed: true },
+      ];
+
+      const createResponse = await authRequest('post', BASE_URL)
+        .send({ name: 'Containers Round-Trip', tiles: [groupedTabA, groupedTabB, groupedNoTab, ungrouped], tags: ['containers-test'], containers })
+        .expect(200);
+
+      expect(createResponse.body.data.containers).toEqual(containers);
+      const createdTilesByName = Object.fromEntries(createResponse.body.data.tiles.map((t: { name: string }) => [t.name, t]));
+      expect(createdTilesByName['In Group, Tab A']).toMatchObject({ containerId: 'service-health', tabId: 'errors' });
+      expect(createdTilesByName['In Group, Tab B']).toMatchObject({ containerId: 'service-health', tabId: 'latency' });
+      expect(createdTilesByName['In Plain Group']).toMatchObject({ containerId: 'overview' });
+      expect(createdTilesByName['In Plain Group'].tabId).toBeUndefined();
+      expect(createdTilesByName.Ungrouped.containerId).toBeUndefined();
+      expect(createdTilesByName.Ungrouped.tabId).toBeUndefined();
+
+      const dashboardId = createResponse.body.data.id;
+
+      const getResponse = await authRequest('get', `${BASE_URL}/${dashboardId}`).expect(200);
+      expect(getResponse.body.data.containers).toEqual(containers);
+
+      const updatedContainers = [
+        {
+          id: 'service-health', title: 'Service Health', collapsed: true,
+          tabs: [
+            { id: 'errors', title: 'Error Rate' },
+            { id: 'latency', title: 'Latency' },
+          ],
+        },
+      ];
+      const reHomedUngrouped = { ...createdTilesByName.Ungrouped, containerId: 'service-health', tabId: 'errors' };
+      const droppedContainerTile = { ...createdTilesByName['In Plain Group'], containerId: undefined, tabId: undefined };
+
+      const updateResponse = await authRequest('put', `${BASE_URL}/${dashboardId}`)
+        .send({
+          name: 'Containers Round-Trip',
+          tiles: [createdTilesByName['In Group, Tab A'], createdTilesByName['In Group, Tab B'], droppedContainerTile, reHomedUngrouped],
+          tags: ['containers-test'],
+          containers: updatedContainers,
+        })
+        .expect(200);
+
+      expect(updateResponse.body.data.containers).toEqual(updatedContainers);
+      const updatedTilesByName = Object.fromEntries(updateResponse.body.data.tiles.map((t: { name: string }) => [t.name, t]));
+      expect(updatedTilesByName['In Plain Group'].containerId).toBeUndefined();
+      expect(updatedTilesByName.Ungrouped).toMatchObject({ containerId: 'service-health', tabId: 'errors' });
+    });
+
+    it('round-trips a container with no optional fields set', async () => {
+      const containers = [{ id: 'minimal', title: 'Minimal', collapsed: false }];
+
+      const response = await post({ name: 'Minimal Container Dashboard', tiles: [buildTile(traceSource()._id.toString())], containers }).expect(200);
+
+      expect(response.body.data.containers).toEqual(containers);
+      const [container] = response.body.data.containers;
+      expect(container.collapsible).toBeUndefined();
+      expect(container.bordered).toBeUndefined();
+      expect(container.tabs).toBeUndefined();
+    });
+
+    it('rejects a tile that references an unknown containerId', async () => {
+      const response = await post({
+        name: 'Bad Container Reference',
+        tiles: [buildTile(traceSource()._id.toString(), { containerId: 'does-not-exist' })],
+        containers: [{ id: 'real-container', title: 'Real', collapsed: false }],
+      }).expect(400);
+
+      expect(response.body.message).toContain('unknown containerId "does-not-exist"');
+    });
+
+    it('rejects a tile that references an unknown tabId', async () => {
+      const response = await post({
+        name: 'Bad Tab Reference',
+        tiles: [buildTile(traceSource()._id.toString(), { containerId: 'service-health', tabId: 'ghost' })],
+        containers: [serviceHealth([{ id: 'errors', title: 'Errors' }])],
+      }).expect(400);
+
+      expect(response.body.message).toContain('unknown tabId "ghost"');
+    });
+
+    it('rejects a tile that supplies tabId without containerId', async () => {
+      const response = await post({
+        name: 'Tab Without Container',
+        tiles: [buildTile(traceSource()._id.toString(), { tabId: 'errors' })],
+        containers: [serviceHealth([{ id: 'errors', title: 'Errors' }])],
+      }).expect(400);
+
+      expect(response.body.message).toContain('tabId requires containerId to be set');
+    });
+
+    it('rejects duplicate container ids', async () => {
+      const response = await post({
+        name: 'Duplicate Containers',
+        tiles: [buildTile(traceSource()._id.toString())],
+        containers: [
+          { id: 'dupe', title: 'A', collapsed: false },
+          { id: 'dupe', title: 'B', collapsed: false },
+        ],
+      }).expect(400);
+
+      expect(response.body.message).toContain('Container IDs must be unique');
+    });
+
+    it('rejects duplicate tab ids within a container', async () => {
+      const response = await post({
+        name: 'Duplicate Tabs',
+        tiles: [buildTile(traceSource()._id.toString())],
+        containers: [
+          serviceHealth([
+            { id: 'errors', title: 'Errors' },
+            { id: 'errors', title: 'Errors Two' },
+          ]),
+        ],
+      }).expect(400);
+
+      expect(response.body.message).toContain('Duplicate tab id "errors" in container "service-health"');
+    });
+
+    it('round-trips a dashboard with no containers (backward compat)', async () => {
+      const response = await post({ name: 'No Containers', tiles: [buildTile(traceSource()._id.toString())] }).expect(200);
+
+      expect(response.body.data.containers).toBeUndefined();
+
+      const getResponse = await authRequest('get', `${BASE_URL}/${response.body.data.id}`).expect(200);
+      expect(getResponse.body.data.containers).toBeUndefined();
+    });
+
+    it('normalizes an explicitly empty containers array to absent on read', async () => {
+      const response = await post({ name: 'Empty Containers Array', tiles: [buildTile(traceSource()._id.toString())], containers: [] }).expect(200);
+
+      expect(response.body.data.containers).toBeUndefined();
+
+      const getResponse = await authRequest('get', `${BASE_URL}/${response.body.data.id}`).expect(200);
+      expect(getResponse.body.data.containers).toBeUndefined();
+    });
+
+    it('rejects duplicate container ids on PUT (update path)', async () => {
+      const sourceId = traceSource()._id.toString();
+      const createResponse = await post({
+        name: 'PUT Duplicate Containers',
+        tiles: [buildTile(sourceId)],
+        containers: [
+          { id: 'a', title: 'A', collapsed: false },
+          { id: 'b', title: 'B', collapsed: false },
+        ],
+      }).expect(200);
+      const dashboardId = createResponse.body.data.id;
+
+      const response = await authRequest('put', `${BASE_URL}/${dashboardId}`)
+        .send({
+          name: 'PUT Duplicate Containers',
+          tiles: [buildTile(sourceId)],
+          tags: [],
+          containers: [
+            { id: 'dupe', title: 'A', collapsed: false },
+            { id: 'dupe', title: 'B', collapsed: false },
+          ],
+        })
+        .expect(400);
+
+      expect(response.body.message).toContain('Container IDs must be unique');
+    });
+
+    it('rejects a tile with containerId set when the dashboard omits containers entirely', async () => {
+      const response = await post({ name: 'Tile with containerId, no containers field', tiles: [buildTile(traceSource()._id.toString(), { containerId: 'service-health' })] }).expect(400);
+      expect(response.body.message).toContain('unknown containerId "service-health"');
+    });
+
+    it('does not require tabId when a tile is in a tabbed container (tile renders without a tab)', async () => {
+      await post({
+        name: 'Tabbed container with tile that has no tabId',
+        tiles: [buildTile(traceSource()._id.toString(), { containerId: 'service-health' })],
+        containers: [
+          serviceHealth([
+            { id: 'errors', title: 'Errors' },
+            { id: 'latency', title: 'Latency' },
+          ]),
+        ],
+      }).expect(200);
+    });
+
+    it('rejects an empty-string containerId or tabId on a tile', async () => {
+      const sourceId = traceSource()._id.toString();
+      const containerResp = await post({ name: 'Empty containerId', tiles: [buildTile(sourceId, { containerId: '' })] }).expect(400);
+      expect(containerResp.body.message).toContain('tiles.0.containerId');
+
+      const tabResp = await post({
+        name: 'Empty tabId',
+        tiles: [buildTile(sourceId, { containerId: 'service-health', tabId: '' })],
+        containers: [serviceHealth([{ id: 'errors', title: 'Errors' }])],
+      }).expect(400);
+      expect(tabResp.body.message).toContain('tiles.0.tabId');
+    });
+
+    it('accepts a 256-char containerId, rejects 257', async () => {
+      const sourceId = traceSource()._id.toString();
+      const idAtMax = 'a'.repeat(256);
+      const idTooLong = 'a'.repeat(257);
+
+      await post({ name: 'Containers id at boundary', tiles: [buildTile(sourceId, { containerId: idAtMax })], containers: [{ id: idAtMax, title: 'At boundary', collapsed: false }] }).expect(200);
+
+      const overResp = await post({
+        name: 'Containers id over boundary',
+        tiles: [buildTile(sourceId, { containerId: idTooLong })],
+        containers: [{ id: idTooLong, title: 'Over boundary', collapsed: false }],
+      }).expect(400);
+      expect(overResp.body.message).toContain('tiles.0.containerId');
+    });
+
+    it('accepts a 256-char tabId, rejects 257', async () => {
+      const sourceId = traceSource()._id.toString();
+      const tabAtMax = 'b'.repeat(256);
+      const tabTooLong = 'b'.repeat(257);
+
+      await post({
+        name: 'Tab id at boundary',
+        tiles: [buildTile(sourceId, { containerId: 'service-health', tabId: tabAtMax })],
+        containers: [serviceHealth([{ id: tabAtMax, title: 'At boundary' }])],
+      }).expect(200);
+
+      const overResp = await post({
+        name: 'Tab id over boundary',
+        tiles: [buildTile(sourceId, { containerId: 'service-health', tabId: tabTooLong })],
+        containers: [serviceHealth([{ id: tabTooLong, title: 'Over boundary' }])],
+      }).expect(400);
+      expect(overResp.body.message).toContain('tiles.0.tabId');
+    });
+
+    it('rejects a payload of 501 tiles', async () => {
+      const sourceId = traceSource()._id.toString();
+      const tooManyTiles = Array.from({ length: 501 }, (_, i) => buildTile(sourceId, { name: `Tile ${i}` }));
+
+      const resp = await post({ name: 'Too many tiles', tiles: tooManyTiles }).expect(400);
+      expect(resp.body.message).toContain('tiles');
+    });
+
+    it('preserves existing containers on PUT when the body omits the field', async () => {
+      const sourceId = traceSource()._id.toString();
+      const containers = [serviceHealth([{ id: 'errors', title: 'Errors' }])];
+
+      const created = await post({ name: 'Preserve containers on PUT', tiles: [buildTile(sourceId, { name: 'In container', containerId: 'service-health', tabId: 'errors' })], containers }).expect(200);
+      const dashboardId = created.body.data.id;
+      const [createdTile] = created.body.data.tiles;
+
+      const putResp = await authRequest('put', `${BASE_URL}/${dashboardId}`).send({ name: 'Preserve containers on PUT', tiles: [createdTile], tags: [] }).expect(200);
+
+      expect(putResp.body.data.containers).toEqual(containers);
+      const [putTile] = putResp.body.data.tiles;
+      expect(putTile.containerId).toBe('service-health');
+      expect(putTile.tabId).toBe('errors');
+    });
+
+    it('rejects a PUT that references an unknown containerId when body omits containers', async () => {
+      const sourceId = traceSource()._id.toString();
+      const created = await post({ name: 'PUT unknown containerId', tiles: [buildTile(sourceId, { name: 'Real tile' })], containers: [{ id: 'real', title: 'Real', collapsed: false }] }).expect(200);
+      const dashboardId = created.body.data.id;
+
+      const resp = await authRequest('put', `${BASE_URL}/${dashboardId}`)
+        .send({ name: 'PUT unknown containerId', tiles: [buildTile(sourceId, { name: 'Bad ref', containerId: 'does-not-exist' })], tags: [] })
+        .expect(400);
+      expect(resp.body.message).toContain('unknown containerId "does-not-exist"');
+    });
+  });
+
+  describe('DELETE /:id', () => {
+    it('should delete a dashboard', async () => {
+      const dashboard = await createTestDashboard();
+
+      await authRequest('delete', `${BASE_URL}/${dashboard._id}`).expect(200);
+
+      expect(world.peer().stored('dashboards', dashboard._id)).toBeUndefined();
+    });
+  });
+
+  describe('Authentication', () => {
+    it('should require authentication for all endpoints', async () => {
+      const unauthenticatedAgent = world.peer().anonymous;
+
+      const testId = '507f1f77bcf86cd799439011';
+      const routes = [
+        { method: 'get', path: BASE_URL },
+        { method: 'get', path: `${BASE_URL}/${testId}` },
+        { method: 'post', path: BASE_URL },
+        { method: 'put', path: `${BASE_URL}/${testId}` },
+        { method: 'delete', path: `${BASE_URL}/${testId}` },
+        { method: 'post', path: `${BASE_URL}/validate` },
+      ] as const;
+
+      for (const { method, path } of routes) {
+        await unauthenticatedAgent[method](path).expect(401);
+      }
+    });
+  });
+
+  describe('POST /api/v2/dashboards/validate', () => {
+    it('returns valid:true for a well-formed builder dashboard', async () => {
+      const res = await authRequest('post', `${BASE_URL}/validate`).send({ name: 'D', tiles: [] });
+      expect(res.status).toBe(200);
+      expect(res.body.valid).toBe(true);
+      expect(res.body.errors).toEqual([]);
+    });
+
+    it('returns valid:false with errors for a malformed body', async () => {
+      const res = await authRequest('post', `${BASE_URL}/validate`).send({ tiles: 'nope' });
+      expect(res.status).toBe(200);
+      expect(res.body.valid).toBe(false);
+      expect(res.body.errors.length).toBeGreaterThan(0);
+    });
+
+    it('returns a normalized body with zod defaults applied when valid', async () => {
+      const res = await authRequest('post', `${BASE_URL}/validate`).send({ name: 'D', tiles: [] });
+      expect(res.body.valid).toBe(true);
+      expect(res.body.normalized).toMatchObject({ name: 'D', tiles: [] });
+    });
+
+    it('does not persist (dashboard count unchanged)', async () => {
+      const before = world.peer().storedAll('dashboards').length;
+      await authRequest('post', `${BASE_URL}/validate`).send({ name: 'D', tiles: [] });
+      expect(world.peer().storedAll('dashboards').length).toBe(before);
+    });
+  });
 });
