@@ -6,7 +6,7 @@ import type { DomainError, DomainResult, JsonRecord, PageQuery } from './contrac
 import { alertBodySchema, type AlertBody } from './alert-schema.js';
 import { isObjectId } from './ids.js';
 import { paginate } from './paging.js';
-import { badRequest, invalidIdParam, notFoundJson, ok, zodFailure } from './result.js';
+import { badRequest, invalidIdParam, notFoundJson, ok, parseRequest } from './result.js';
 import { findById, type Store } from './store.js';
 import { text } from './json.js';
 
@@ -65,11 +65,12 @@ function referenceProblem(store: Store, body: AlertBody): string | undefined {
   return undefined;
 }
 
-function parseBody(store: Store, body: unknown): { ok: true; body: AlertBody } | Failure {
-  const parsed = alertBodySchema(store.now()).safeParse(body);
-  if (!parsed.success) return zodFailure('Body', parsed.error);
-  const problem = referenceProblem(store, parsed.data);
-  return problem ? badRequest(problem) : { ok: true, body: parsed.data };
+/** The body (and the path id, reported together like the server's middleware), then the references. */
+function parseBody(store: Store, body: unknown, id?: string): { ok: true; body: AlertBody } | Failure {
+  const parsed = parseRequest(alertBodySchema(store.now()), body, id);
+  if (!parsed.ok) return parsed;
+  const problem = referenceProblem(store, parsed.value);
+  return problem ? badRequest(problem) : { ok: true, body: parsed.value };
 }
 
 /** Writable fields recomputed from the body; `previous` supplies the kept-when-omitted ones. */
@@ -119,9 +120,7 @@ export function createAlert(store: Store, body: unknown): DomainResult<JsonRecor
 const SERVER_OWNED = ['id', 'state', 'silenced', 'executionErrors', 'createdAt'];
 
 export function updateAlert(store: Store, id: string, body: unknown): DomainResult<JsonRecord> {
-  const bad = invalidIdParam(id);
-  if (bad) return bad;
-  const parsed = parseBody(store, body);
+  const parsed = parseBody(store, body, id);
   if (!parsed.ok) return parsed;
   const previous = findById(store.state.alerts, id);
   if (!previous) return notFoundJson('Alert not found');

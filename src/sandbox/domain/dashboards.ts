@@ -7,7 +7,7 @@ import { renderDashboard } from './dashboard-output.js';
 import { dashboardBodySchema, type DashboardBody, type FilterInput, type TileInput } from './dashboard-schema.js';
 import { semanticProblem, type TileRefs } from './dashboard-validation.js';
 import { convertLegacySeries } from './legacy-series.js';
-import { badRequest, formatIssues, invalidIdParam, notFoundText, ok, zodFailure } from './result.js';
+import { badRequest, formatIssues, invalidIdParam, notFoundText, ok, parseRequest, zodFailure } from './result.js';
 import { findById, type Store } from './store.js';
 import { text } from './json.js';
 
@@ -134,15 +134,13 @@ function isAlertable(tile: JsonRecord | undefined): boolean {
 }
 
 export function updateDashboard(store: Store, id: string, body: unknown, caller: CallerVariant): DomainResult<JsonRecord> {
-  const badId = invalidIdParam(id);
-  if (badId) return badId;
   const hosted = hostedIdCheck(body, caller);
   if (hosted) return hosted;
-  const parsed = dashboardBodySchema('update').safeParse(body);
-  if (!parsed.success) return zodFailure('Body', parsed.error);
+  const parsed = parseRequest(dashboardBodySchema('update'), body, id);
+  if (!parsed.ok) return parsed;
   const previous = findById(store.state.dashboards, id);
   if (!previous) return notFoundText('Dashboard not found');
-  const built = buildDashboard(store, parsed.data, id, previous);
+  const built = buildDashboard(store, parsed.value, id, previous);
   const bad = checkSemantics(store, built);
   if (bad) return bad;
   const tiles = built.dashboard.tiles as JsonRecord[];

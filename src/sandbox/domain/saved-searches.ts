@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import type { DomainError, DomainResult, JsonRecord, PageQuery } from './contract.js';
 import { paginate } from './paging.js';
-import { badRequest, invalidIdParam, notFoundJson, ok, zodFailure } from './result.js';
+import { badRequest, invalidIdParam, notFoundJson, ok, parseRequest } from './result.js';
 import { findById, type Store } from './store.js';
 import { objectId } from './tile-config-schema.js';
 
@@ -48,14 +48,15 @@ function filterProblem(filters: z.output<typeof filter>[], previous: JsonRecord 
 }
 
 function validate(store: Store, body: unknown, id: string | undefined): { ok: true; value: JsonRecord } | { ok: false; error: DomainError } {
-  const parsed = savedSearchBody.safeParse(body);
-  if (!parsed.success) return zodFailure('Body', parsed.error);
-  if (!findById(store.state.sources, parsed.data.sourceId)) return badRequest('sourceId must be an existing source id');
+  const parsed = parseRequest(savedSearchBody, body, id);
+  if (!parsed.ok) return parsed;
+  const data = parsed.value;
+  if (!findById(store.state.sources, data.sourceId)) return badRequest('sourceId must be an existing source id');
   const previous = id === undefined ? undefined : findById(store.state.savedSearches, id);
   if (id !== undefined && !previous) return notFoundJson('Saved search not found');
-  const problem = filterProblem(parsed.data.filters, previous);
+  const problem = filterProblem(data.filters, previous);
   if (problem) return badRequest(problem);
-  return { ok: true, value: JSON.parse(JSON.stringify(parsed.data)) as JsonRecord };
+  return { ok: true, value: JSON.parse(JSON.stringify(data)) as JsonRecord };
 }
 
 export function renderSavedSearch(stored: JsonRecord, teamId: string): JsonRecord {
@@ -83,8 +84,6 @@ export function createSavedSearch(store: Store, body: unknown): DomainResult<Jso
 }
 
 export function updateSavedSearch(store: Store, id: string, body: unknown): DomainResult<JsonRecord> {
-  const bad = invalidIdParam(id);
-  if (bad) return bad;
   const v = validate(store, body, id);
   if (!v.ok) return v;
   const previous = findById(store.state.savedSearches, id);

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import type { DomainError, DomainResult, JsonRecord, PageQuery } from './contract.js';
 import { paginate } from './paging.js';
-import { badRequest, conflict, invalidIdParam, notFoundJson, ok, zodFailure } from './result.js';
+import { badRequest, conflict, invalidIdParam, notFoundJson, ok, parseRequest } from './result.js';
 import { findById, type Store } from './store.js';
 import { webhookUrlProblem } from './webhook-url.js';
 
@@ -57,14 +57,15 @@ export function renderWebhook(stored: JsonRecord): JsonRecord {
 }
 
 function validate(store: Store, body: unknown, selfId: string | undefined): { ok: true; body: WebhookBody } | { ok: false; error: DomainError } {
-  const parsed = webhookBody.safeParse(body);
-  if (!parsed.success) return zodFailure('Body', parsed.error);
+  const parsed = parseRequest(webhookBody, body, selfId);
+  if (!parsed.ok) return parsed;
+  const data = parsed.value;
   if (selfId !== undefined && !findById(store.state.webhooks, selfId)) return notFoundJson('Webhook not found');
-  const urlProblem = webhookUrlProblem(parsed.data.url, parsed.data.service);
+  const urlProblem = webhookUrlProblem(data.url, data.service);
   if (urlProblem) return badRequest(urlProblem);
-  const clash = store.state.webhooks.some((w) => w.id !== selfId && w.service === parsed.data.service && w.name === parsed.data.name);
+  const clash = store.state.webhooks.some((w) => w.id !== selfId && w.service === data.service && w.name === data.name);
   if (clash) return badRequest('A webhook with this service and name already exists');
-  return { ok: true, body: parsed.data };
+  return { ok: true, body: data };
 }
 
 function stored(body: WebhookBody, keep: JsonRecord): JsonRecord {
@@ -94,8 +95,6 @@ export function createWebhook(store: Store, body: unknown): DomainResult<JsonRec
 }
 
 export function updateWebhook(store: Store, id: string, body: unknown): DomainResult<JsonRecord> {
-  const bad = invalidIdParam(id);
-  if (bad) return bad;
   const v = validate(store, body, id);
   if (!v.ok) return v;
   const previous = findById(store.state.webhooks, id) ?? {};
