@@ -10,6 +10,7 @@ import { convertLegacySeries } from './legacy-series.js';
 import { badRequest, formatIssues, invalidIdParam, notFoundText, ok, parseRequest, zodFailure } from './result.js';
 import { findById, type Store } from './store.js';
 import { text } from './json.js';
+import { ZOD3 } from './zod3-messages.js';
 
 const ALERTABLE = ['line', 'stacked_bar', 'number'];
 type Failure = { ok: false; error: DomainError };
@@ -119,7 +120,7 @@ function checkSemantics(store: Store, built: Built): Failure | undefined {
 export function createDashboard(store: Store, body: unknown, caller: CallerVariant): DomainResult<JsonRecord> {
   const hosted = hostedIdCheck(body, caller);
   if (hosted) return hosted;
-  const parsed = dashboardBodySchema('create').safeParse(body);
+  const parsed = dashboardBodySchema('create').safeParse(body, ZOD3);
   if (!parsed.success) return zodFailure('Body', parsed.error);
   const built = buildDashboard(store, parsed.data, store.newId(), undefined);
   const bad = checkSemantics(store, built);
@@ -166,7 +167,7 @@ export function deleteDashboard(store: Store, id: string): DomainResult<JsonReco
 
 /** `POST /dashboards/validate`: always a verdict, never persists. */
 export function validateDashboard(store: Store, body: unknown): DomainResult<JsonRecord> {
-  const parsed = dashboardBodySchema('create').safeParse(body);
+  const parsed = dashboardBodySchema('create').safeParse(body, ZOD3);
   if (!parsed.success) {
     const errors = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: formatIssues([{ ...i, path: [] }]) }));
     return ok({ valid: false, errors, normalized: null });

@@ -4,6 +4,7 @@
  */
 import type * as z from 'zod';
 import type { DomainError, DomainResult, DomainStatus, PageMeta } from './contract.js';
+import { ZOD3 } from './zod3-messages.js';
 
 export function ok<T>(value: T, meta?: PageMeta): DomainResult<T> {
   return meta === undefined ? { ok: true, value } : { ok: true, value, meta };
@@ -72,7 +73,7 @@ export function failText(status: DomainStatus, text: string): { ok: false; error
 
 /** Validates a request body (and a path id) the way the middleware does; the parsed body on success. */
 export function parseRequest<S extends z.ZodType>(schema: S, body: unknown, id?: string): { ok: true; value: z.output<S> } | { ok: false; error: DomainError } {
-  const parsed = schema.safeParse(body);
+  const parsed = schema.safeParse(body, ZOD3);
   const bad = requestFailure({ body: parsed, ...(id === undefined ? {} : { id }) });
   if (bad) return bad;
   return parsed.success ? { ok: true, value: parsed.data } : zodFailure('Body', parsed.error);

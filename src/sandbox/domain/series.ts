@@ -10,6 +10,7 @@ import { luceneSyntaxError } from './lucene.js';
 import { failErrorKey, ok, zodFailure } from './result.js';
 import type { Store } from './store.js';
 import { aggFn, METRIC_TYPES, objectId } from './tile-config-schema.js';
+import { ZOD3 } from './zod3-messages.js';
 
 const GRANULARITY_MS: Record<string, number> = {
   '30s': 30e3, '1m': 60e3, '5m': 300e3, '10m': 600e3, '15m': 900e3, '30m': 1800e3, '1h': 3600e3,
@@ -100,7 +101,7 @@ function seriesProblem(store: Store, req: SeriesBody): ReturnType<typeof failErr
 const clickhouseTime = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
 export function chartSeries(store: Store, body: unknown): DomainResult<JsonRecord[]> {
-  const parsed = seriesBody.safeParse(body);
+  const parsed = seriesBody.safeParse(body, ZOD3);
   if (!parsed.success) return zodFailure('Body', parsed.error);
   const req = parsed.data;
   const problem = seriesProblem(store, req);
