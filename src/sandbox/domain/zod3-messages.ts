@@ -40,7 +40,7 @@ const FORMATS: Record<string, string> = { regex: 'Invalid', email: 'Invalid emai
 
 /** zod 3's default message for a zod 4 issue. */
 export function zod3Message(iss: Issue): string {
-  const i = iss as Issue & Record<string, unknown>;
+  const i: Issue & Record<string, unknown> = iss;
   switch (iss.code) {
     case 'invalid_type': {
       if (iss.input === undefined) return 'Required';
