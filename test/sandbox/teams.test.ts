@@ -48,3 +48,15 @@ describe('sandbox teams', () => {
     }
   });
 });
+
+describe('sandbox self-hosted routing (Express: case-insensitive, trailing slash)', () => {
+  it('serves /API/V2/Dashboards/ and an upper-case id like the lower-case paths', async () => {
+    const h = await start({ seed: 'none' });
+    const key = h.credentials.apiKey;
+    const created = (await (await call(h, key, '/dashboards', { method: 'POST', body: { name: 'D', tiles: [] } })).json()) as { data: { id: string } };
+    const list = await fetch(`${h.url}/API/V2/Dashboards/`, { headers: { authorization: `Bearer ${key}` } });
+    expect(list.status).toBe(200);
+    expect(((await list.json()) as { data: { id: string }[] }).data.map((d) => d.id)).toEqual([created.data.id]);
+    expect((await call(h, key, `/dashboards/${created.data.id.toUpperCase()}`)).status).toBe(200);
+  });
+});

@@ -76,7 +76,8 @@ const KNOWN_PREFIXES: ReadonlySet<string> = new Set(['dashboards', 'alerts', 'so
 export function handleSelfHosted(req: Incoming, domains: Domains, creds: Credentials, limiter: FixedWindowLimiter): Reply {
   if (req.invalidJson) return json(400, { message: 'Invalid JSON payload' });
   const token = bearerToken(req.authorization);
-  const sub = req.path.slice('/api/v2'.length);
+  // Express routes case-insensitively and takes a trailing slash; hex ids match in any case (Mongo casts them).
+  const sub = req.path.slice('/api/v2'.length).toLowerCase().replace(/(.)\/$/, '$1');
   const team = selfHostedTeam(token, domains, creds);
   if (sub === '' || sub === '/') return team ? json(200, { version: 'v2', user: team.whoami() }) : text(401, 'Unauthorized');
   // Unknown prefixes fall through Express's v2 router: 404 page, no limit, no auth (selfhosted-api §1.0).

@@ -48,7 +48,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
   const at = Date.now();
   const url = new URL(req.url ?? '/', 'http://sandbox');
   const method = req.method ?? 'GET';
-  const variant: Variant | 'other' = url.pathname.startsWith('/api/v2') ? 'self-hosted' : url.pathname.startsWith('/v1/') ? 'hosted' : 'other';
+  const variant: Variant | 'other' = url.pathname.toLowerCase().startsWith('/api/v2') ? 'self-hosted' : url.pathname.startsWith('/v1/') ? 'hosted' : 'other';
   const log = (status: number) => parts.log.push({ method, at, path: url.pathname, search: url.search, status, ms: Math.round(performance.now() - t0), variant });
   const raw = await readBody(req);
   if (raw === null) {
