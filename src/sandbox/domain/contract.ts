@@ -1,7 +1,8 @@
 /**
  * The contract between the sandbox's HTTP layer (src/sandbox/http, both variants) and its
- * observability domain (src/sandbox/domain): dashboards, alerts, sources, webhooks, chart
- * series. The domain holds the rules of reference/selfhosted-api.md; the HTTP layer owns
+ * observability domain (src/sandbox/domain): dashboards, alerts, sources, webhooks, saved
+ * searches, chart series; and, routed for the self-hosted variant only, connections, source
+ * writes, the team and search. The domain holds the rules of reference/selfhosted-api.md; the HTTP layer owns
  * routing, auth, rate limits, faults, envelopes and error body shapes per variant.
  *
  * Every operation is synchronous, validates fully before changing anything ("bad requests
