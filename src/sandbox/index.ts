@@ -1,6 +1,8 @@
 /** `startSandbox()`: both API variants on one loopback port, for `obsync sandbox`, the embedded target and tests. */
 import type { AddressInfo } from 'node:net';
 import { SANDBOX_DEFAULTS } from './defaults.js';
+import type { JsonRecord, ObservabilityDomain } from './domain/contract.js';
+import { newObjectId } from './domain/ids.js';
 import { createObservabilityDomain } from './domain/index.js';
 import { Faults, type FaultSpec } from './http/faults.js';
 import type { Credentials, Domains } from './http/handlers.js';
@@ -29,6 +31,8 @@ export interface SandboxOptions {
   faults?: FaultSpec;
   /** How long pipe state transitions take (default 300 ms). */
   pipeTransitionMs?: number;
+  /** Further self-hosted teams, each empty, with its own Bearer key (cross-team behaviour). */
+  teams?: { apiKey: string; name?: string }[];
 }
 
 export interface SandboxHandle {
@@ -36,6 +40,8 @@ export interface SandboxHandle {
   port: number;
   credentials: Credentials;
   requests(): LoggedRequest[];
+  /** The stored state of a self-hosted team (the default key's team when none is given), as persisted. */
+  selfHostedState(apiKey?: string): JsonRecord;
   clearRequests(): void;
   faults: { set(spec: FaultSpec): void; clear(): void; injected: Faults['injected'] };
   /** The hosted service: idle it (ClickPipes then answer 424 until a client wakes it) or read its state. */
@@ -61,8 +67,18 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     persistence.track(name, domain);
     return domain;
   };
+  const teams = new Map<string, ObservabilityDomain>();
+  (opts.teams ?? []).forEach((t, i) => {
+    const name = `observability-selfhosted-team-${i + 1}`;
+    const snapshot = persistence.load(name);
+    const now = new Date();
+    const team = { id: newObjectId(now), name: t.name ?? `Sandbox team ${i + 2}`, userId: newObjectId(now), userEmail: `member-${i + 2}@sandbox.localhost` };
+    const domain = createObservabilityDomain(snapshot ? { snapshot } : { seed: 'none', team });
+    persistence.track(name, domain);
+    teams.set(t.apiKey, domain);
+  });
   const extra = hostedDomains({ persistence, credentials, seed, transitionMs: opts.pipeTransitionMs ?? 300 });
-  const domains: Domains = { selfHosted: observability('observability-selfhosted'), hosted: observability('observability-hosted'), ...extra };
+  const domains: Domains = { selfHosted: observability('observability-selfhosted'), selfHostedTeams: teams, hosted: observability('observability-hosted'), ...extra };
   const rate = opts.rateLimit ?? 'real';
   const limits = rate === 'real' ? REAL : rate === 'off' ? { selfHosted: null, hosted: null } : { selfHosted: rate.selfHosted ?? null, hosted: rate.hosted ?? null };
   const faults = new Faults();
@@ -87,6 +103,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     port,
     credentials,
     requests: () => [...log],
+    selfHostedState: (apiKey) => {
+      const domain = apiKey === undefined || apiKey === credentials.apiKey ? domains.selfHosted : teams.get(apiKey);
+      if (!domain) throw new Error('selfHostedState: no team has that key');
+      return domain.snapshot();
+    },
     clearRequests: () => void log.splice(0),
     faults: { set: (s) => faults.set(s), clear: () => faults.clear(), injected: faults.injected },
     service: {

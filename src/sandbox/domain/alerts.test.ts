@@ -72,8 +72,29 @@ describe('alerts', () => {
   it('deletes saved-search alerts with their saved search', () => {
     const d = createObservabilityDomain();
     const a = value(d.createAlert({ source: 'saved_search', savedSearchId: DEMO_IDS.errors, interval: '1m', threshold: 1, thresholdType: 'above', channels: [{ type: 'webhook', webhookId: DEMO_IDS.opsWebhook }] }));
-    expect(a.groupBy).toBeNull();
+    expect(a).not.toHaveProperty('groupBy');
     value(d.deleteSavedSearch(DEMO_IDS.errors));
     expect(failure(d.getAlert(idOf(a))).status).toBe(404);
+  });
+});
+
+describe('alerts: the real server’s output (hyperdx utils/externalApi.ts at b52a6fa8)', () => {
+  it('omits groupBy and the other source’s references instead of answering null', () => {
+    const d = demoDomain();
+    const alert = value(d.createAlert({ source: 'saved_search', savedSearchId: DEMO_IDS.errors, interval: '5m', threshold: 1, thresholdType: 'above', channel: { type: 'webhook', webhookId: DEMO_IDS.opsSlack } }));
+    expect(alert).not.toHaveProperty('groupBy');
+    expect(alert).not.toHaveProperty('dashboardId');
+    expect(alert).not.toHaveProperty('tileId');
+    expect(alert.savedSearchId).toBe(DEMO_IDS.errors);
+    const grouped = value(d.createAlert({ source: 'saved_search', savedSearchId: DEMO_IDS.errors, groupBy: 'ServiceName', interval: '5m', threshold: 1, thresholdType: 'above', channel: { type: 'webhook', webhookId: DEMO_IDS.opsSlack } }));
+    expect(grouped.groupBy).toBe('ServiceName');
+  });
+
+  it('keeps a sent offset when the start time is cleared, and zeroes it when a start time is set', () => {
+    const { d, dashId, tileId } = withTile();
+    const cleared = value(d.createAlert(tileAlert(dashId, tileId, { interval: '1h', scheduleStartAt: null, scheduleOffsetMinutes: 5 })));
+    expect(cleared.scheduleOffsetMinutes).toBe(5);
+    const started = value(d.createAlert(tileAlert(dashId, tileId, { interval: '1h', scheduleStartAt: '2026-09-01T00:00:00.000Z' })));
+    expect(started.scheduleOffsetMinutes).toBe(0);
   });
 });

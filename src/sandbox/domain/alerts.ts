@@ -6,7 +6,7 @@ import type { CallerVariant, DomainError, DomainResult, JsonRecord, PageQuery } 
 import { alertBodySchema, type AlertBody } from './alert-schema.js';
 import { isObjectId } from './ids.js';
 import { paginate } from './paging.js';
-import { badRequest, invalidIdParam, notFoundJson, ok, zodFailure } from './result.js';
+import { badRequest, invalidIdParam, notFoundJson, ok, parseRequest } from './result.js';
 import { findById, type Store } from './store.js';
 import { text } from './json.js';
 
@@ -14,9 +14,13 @@ type Failure = { ok: false; error: DomainError };
 const ALERTABLE_SQL = ['line', 'stacked_bar', 'number'];
 const INTERVAL_PARAM = /intervalSeconds|intervalMilliseconds|\$__timeInterval|\$__interval/;
 
+/** References the server emits only when set (`?? undefined` in translateAlertDocumentToExternalAlert). */
+const OMITTED_WHEN_NULL = ['groupBy', 'savedSearchId', 'dashboardId', 'tileId', 'thresholdMax', 'scheduleOffsetMinutes'];
+
 export function renderAlert(stored: JsonRecord, teamId: string): JsonRecord {
   const channels = Array.isArray(stored.channels) ? stored.channels : [];
   const out: JsonRecord = { ...stored, teamId };
+  for (const key of OMITTED_WHEN_NULL) if (out[key] === null) delete out[key];
   if (channels.length > 0) {
     out.channel = channels[0] ?? null;
     out.channels = channels;
@@ -70,13 +74,14 @@ function hostedNullGroupBy(body: unknown, caller: CallerVariant): Failure | unde
   return nulled ? badRequest('Body validation failed: groupBy: Invalid input: expected string, received null') : undefined;
 }
 
-function parseBody(store: Store, body: unknown, caller: CallerVariant): { ok: true; body: AlertBody } | Failure {
+/** The body (and the path id, reported together like the server's middleware), then the references. */
+function parseBody(store: Store, body: unknown, caller: CallerVariant, id?: string): { ok: true; body: AlertBody } | Failure {
   const nulled = hostedNullGroupBy(body, caller);
   if (nulled) return nulled;
-  const parsed = alertBodySchema(store.now()).safeParse(body);
-  if (!parsed.success) return zodFailure('Body', parsed.error);
-  const problem = referenceProblem(store, parsed.data);
-  return problem ? badRequest(problem) : { ok: true, body: parsed.data };
+  const parsed = parseRequest(alertBodySchema(store.now()), body, id);
+  if (!parsed.ok) return parsed;
+  const problem = referenceProblem(store, parsed.value);
+  return problem ? badRequest(problem) : { ok: true, body: parsed.value };
 }
 
 /** Writable fields recomputed from the body; `previous` supplies the kept-when-omitted ones. */
@@ -90,8 +95,9 @@ function writable(body: AlertBody, previous: JsonRecord | undefined, caller: Cal
   const thresholdMax = body.thresholdMax ?? previous?.thresholdMax;
   if (thresholdMax !== undefined) out.thresholdMax = thresholdMax;
   if (body.scheduleStartAt !== undefined) {
+    // makeAlert: a start time forces the offset to 0; clearing the start time keeps a sent offset, else 0.
     out.scheduleStartAt = body.scheduleStartAt === null ? null : new Date(body.scheduleStartAt).toISOString();
-    out.scheduleOffsetMinutes = 0;
+    out.scheduleOffsetMinutes = body.scheduleStartAt === null ? (body.scheduleOffsetMinutes ?? 0) : 0;
   } else {
     if (previous?.scheduleStartAt !== undefined) out.scheduleStartAt = previous.scheduleStartAt;
     const offset = body.scheduleOffsetMinutes ?? previous?.scheduleOffsetMinutes;
@@ -128,9 +134,7 @@ export function createAlert(store: Store, body: unknown, caller: CallerVariant =
 const SERVER_OWNED = ['id', 'state', 'silenced', 'executionErrors', 'createdAt'];
 
 export function updateAlert(store: Store, id: string, body: unknown, caller: CallerVariant = 'self-hosted'): DomainResult<JsonRecord> {
-  const bad = invalidIdParam(id);
-  if (bad) return bad;
-  const parsed = parseBody(store, body, caller);
+  const parsed = parseBody(store, body, caller, id);
   if (!parsed.ok) return parsed;
   const previous = findById(store.state.alerts, id);
   if (!previous) return notFoundJson('Alert not found');

@@ -1,7 +1,8 @@
 /**
  * The contract between the sandbox's HTTP layer (src/sandbox/http, both variants) and its
- * observability domain (src/sandbox/domain): dashboards, alerts, sources, webhooks, chart
- * series. The domain holds the rules of reference/selfhosted-api.md; the HTTP layer owns
+ * observability domain (src/sandbox/domain): dashboards, alerts, sources, webhooks, saved
+ * searches, chart series; and, routed for the self-hosted variant only, connections, source
+ * writes, the team and search. The domain holds the rules of reference/selfhosted-api.md; the HTTP layer owns
  * routing, auth, rate limits, faults, envelopes and error body shapes per variant.
  *
  * Every operation is synchronous, validates fully before changing anything ("bad requests
@@ -19,7 +20,7 @@ export interface DomainError {
    * answer with Express `sendStatus` plain text (`Not Found`). The hosted layer ignores this and
    * always writes its envelope with a `BAD_REQUEST: ` / `NOT_FOUND: ` prefix.
    */
-  selfHostedBody: { type: 'json'; body: Record<string, unknown> } | { type: 'text'; text: string };
+  selfHostedBody: { type: 'json'; body: Record<string, unknown> | unknown[] } | { type: 'text'; text: string };
 }
 
 export interface PageMeta {
@@ -39,7 +40,7 @@ export interface PageQuery {
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
 export type JsonRecord = { [k: string]: JsonValue };
 
-/** Which variant's gateway is calling: a few rules differ (hosted rejects a top-level dashboard `id`, keeps an omitted alert `groupBy`). */
+/** Which variant's gateway is calling: a few rules differ (hosted rejects a top-level dashboard `id`). */
 export type CallerVariant = 'hosted' | 'self-hosted';
 
 /**
@@ -58,17 +59,37 @@ export interface ObservabilityDomain {
   getAlert(id: string): DomainResult<JsonRecord>;
   /** `caller` defaults to self-hosted. Hosted: an explicit `groupBy: null` is refused. */
   createAlert(body: unknown, caller?: CallerVariant): DomainResult<JsonRecord>;
-  /** Hosted: an omitted `groupBy` keeps its value and an explicit null is refused. */
+  /** Hosted: `groupBy: null` refused, an omitted `groupBy` kept. */
   updateAlert(id: string, body: unknown, caller?: CallerVariant): DomainResult<JsonRecord>;
   deleteAlert(id: string): DomainResult<JsonRecord>;
 
   listSources(): DomainResult<JsonRecord[]>;
   getSource(id: string): DomainResult<JsonRecord>;
   createSource(body: unknown): DomainResult<JsonRecord>;
-  /** Full replace; the kind may change. */
+  /** Full replace; the kind may change. No cascade. */
   updateSource(id: string, body: unknown): DomainResult<JsonRecord>;
-  /** No cascade. */
+  /** No cascade: dashboards, saved searches and filters may be left referring to it. */
   deleteSource(id: string): DomainResult<JsonRecord>;
+
+  /** Connections: the write-only `password` is never returned. */
+  listConnections(): DomainResult<JsonRecord[]>;
+  getConnection(id: string): DomainResult<JsonRecord>;
+  createConnection(body: unknown): DomainResult<JsonRecord>;
+  updateConnection(id: string, body: unknown): DomainResult<JsonRecord>;
+  /** No cascade: sources and Raw SQL tiles may be left referring to it. */
+  deleteConnection(id: string): DomainResult<JsonRecord>;
+
+  /** `GET /api/v2`: the caller's user document. */
+  whoami(): JsonRecord;
+  getTeam(): DomainResult<JsonRecord>;
+  listTeamMembers(): DomainResult<JsonRecord[]>;
+  createInvitation(body: unknown): DomainResult<JsonRecord>;
+  listInvitations(): DomainResult<JsonRecord[]>;
+  deleteInvitation(id: string): DomainResult<JsonRecord>;
+  removeTeamMember(id: string): DomainResult<JsonRecord>;
+
+  /** `POST /search`: raw rows of a source (synthetic, deterministic). Answers `{data, rows}`. */
+  search(body: unknown): DomainResult<JsonRecord>;
 
   listWebhooks(query: PageQuery): DomainResult<JsonRecord[]>;
   createWebhook(body: unknown): DomainResult<JsonRecord>;
@@ -98,6 +119,8 @@ export interface DomainOptions {
   seed?: 'demo' | 'none';
   /** Restore a previous snapshot instead of seeding. */
   snapshot?: JsonRecord;
+  /** With `seed: 'none'`, the team to create (another team of the same sandbox); default the demo team's ids. */
+  team?: { id: string; name: string; userId: string; userEmail: string };
 }
 
 /** Implemented in ./index.ts. */

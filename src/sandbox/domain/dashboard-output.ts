@@ -15,12 +15,19 @@ function asArray(value: JsonValue | undefined): JsonValue[] {
   return Array.isArray(value) ? value : [];
 }
 
+const LEVELS: JsonValue[] = [0.5, 0.9, 0.95, 0.99];
+
+/**
+ * `convertToExternalSelectItem`: `where`/`whereLanguage` filled, a leftover `valueExpression` on a
+ * count dropped (an empty one kept), `level` only on a quantile with a level the API accepts.
+ */
 function renderSelect(item: JsonValue): JsonRecord {
   const s = { ...asRecord(item) };
   s.where = typeof s.where === 'string' ? s.where : '';
   s.whereLanguage = typeof s.whereLanguage === 'string' ? s.whereLanguage : 'lucene';
-  if (s.aggFn === 'count' || typeof s.valueExpression !== 'string') s.valueExpression = s.aggFn === 'count' ? '' : (s.valueExpression ?? '');
-  if (s.aggFn !== 'quantile') delete s.level;
+  if (typeof s.valueExpression !== 'string') s.valueExpression = '';
+  if (s.aggFn === 'count' && s.valueExpression !== '') delete s.valueExpression;
+  if (s.aggFn !== 'quantile' || !LEVELS.includes(s.level ?? null)) delete s.level;
   return s;
 }
 

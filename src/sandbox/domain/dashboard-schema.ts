@@ -112,27 +112,45 @@ function checkContainers(containers: ContainerInput[] | undefined, ctx: Ctx): vo
   }
 }
 
-/** The name a variable-enabled filter is referenced by. */
-export function effectiveVariableName(f: FilterInput): string {
-  if (f.variableName !== undefined) return f.variableName;
-  const cleaned = f.name.replace(/\s+/g, '_').replace(/[^A-Za-z0-9_]/g, '');
-  return cleaned !== '' && /^[0-9_]/.test(cleaned) ? `v${cleaned}` : cleaned;
+/** `deriveVariableName`: the display name made token-safe. */
+function deriveVariableName(name: string): string {
+  const sanitized = name.trim().replace(/\s+/g, '_').replace(/[^A-Za-z0-9_]+/g, '');
+  return /^[0-9_]/.test(sanitized) ? `v${sanitized}` : sanitized;
 }
 
+/** The name a variable-enabled filter is referenced by (`getFilterVariableName`), or '' when none can be derived. */
+export function effectiveVariableName(f: FilterInput): string {
+  return f.variableName?.trim() || deriveVariableName(f.name);
+}
+
+const broadcasts = (f: FilterInput) => f.isBroadcastEnabled !== false;
+const isVariable = (f: FilterInput) => f.isVariableEnabled === true;
+
+/**
+ * The three filter passes of hyperdx common-utils dashboardValidation.ts (b52a6fa8), in order and
+ * with its paths and messages: variable names, modes, then fields gated on the mode that uses them.
+ */
 function checkFilters(filters: FilterInput[] | undefined, ctx: Ctx): void {
-  const names = new Set<string>();
-  (filters ?? []).forEach((f, i) => {
-    const at = (message: string) => ctx.addIssue({ code: 'custom', message, path: ['filters', i] });
-    const broadcast = f.isBroadcastEnabled !== false;
-    const variable = f.isVariableEnabled === true;
-    if (!broadcast && !variable) at(`Filter "${f.name}" must broadcast its value, be available as a variable, or both`);
-    if (f.variableName !== undefined && !variable) at('variableName can only be set when isVariableEnabled is true');
-    if (!broadcast && (f.appliesToSourceIds?.length ?? 0) > 0) at('appliesToSourceIds can only be set when isBroadcastEnabled is true');
-    if (!variable) return;
+  const list = filters ?? [];
+  const issue = (i: number, field: string, message: string) => ctx.addIssue({ code: 'custom', message, path: ['filters', i, field] });
+  const seen = new Set<string>();
+  list.forEach((f, i) => {
+    if (!isVariable(f)) return;
     const name = effectiveVariableName(f);
-    if (name === '') at(`Variable name is required for filter "${f.name}"`);
-    else if (names.has(name)) at(`Variable names must be unique: "${name}"`);
-    names.add(name);
+    if (!name) return issue(i, 'variableName', `Variable name is required for filter "${f.name}"`);
+    if (seen.has(name)) return issue(i, 'variableName', `Variable names must be unique: "${name}"`);
+    seen.add(name);
+  });
+  list.forEach((f, i) => {
+    if (!broadcasts(f) && !isVariable(f)) issue(i, 'isBroadcastEnabled', `Filter "${f.name}" must broadcast its value, be available as a variable, or both`);
+  });
+  list.forEach((f, i) => {
+    if (f.variableName !== undefined && !isVariable(f)) {
+      issue(i, 'variableName', `Filter "${f.name}" sets variableName but is not available as a variable; set isVariableEnabled to true or drop variableName`);
+    }
+    if ((f.appliesToSourceIds?.length ?? 0) > 0 && !broadcasts(f)) {
+      issue(i, 'appliesToSourceIds', `Filter "${f.name}" sets appliesToSourceIds but does not broadcast its value; set isBroadcastEnabled to true or drop appliesToSourceIds`);
+    }
   });
 }
 

@@ -46,23 +46,38 @@ function onClickTargetId(config: JsonRecord, type: 'search' | 'dashboard'): stri
   return target.mode === 'id' ? str(target.id) : undefined;
 }
 
-function changed(t: TileRefs): boolean {
-  return t.previousConfig === undefined || JSON.stringify(t.previousConfig) !== JSON.stringify(t.config);
+const sameJson = (a: JsonValue | undefined, b: JsonValue | undefined): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * `filterChangedHeatmapTiles` on PUT: a heatmap tile is re-checked unless it was already a builder
+ * heatmap on the same source (a source whose kind changed later must not block unrelated edits).
+ */
+function heatmapNeedsCheck(t: TileRefs): boolean {
+  const before = t.previousConfig;
+  return before === undefined || before.configType === 'sql' || before.displayType !== 'heatmap' || before.sourceId !== t.config.sourceId;
 }
 
+/** `filterChangedFormulaTiles` on PUT: re-checked unless the same formulas were already on the same source. */
+function formulasNeedCheck(t: TileRefs): boolean {
+  const before = t.previousConfig;
+  return before === undefined || before.configType === 'sql' || !sameJson(before.formulas, t.config.formulas) || before.sourceId !== t.config.sourceId;
+}
+
+const hasFormulas = (config: JsonRecord): boolean => Array.isArray(config.formulas) && config.formulas.length > 0;
+
 function sourceKindProblem(input: SemanticInput, kindOf: (id: string) => string | undefined): string | undefined {
-  for (const t of input.tiles.filter(changed)) {
-    const sourceId = str(t.config.sourceId);
-    if (t.config.displayType === 'heatmap' && sourceId && kindOf(sourceId) !== 'trace') {
-      return `Heatmap tiles require a Trace source. Source ${sourceId} is a ${kindOf(sourceId)} source.`;
-    }
-  }
-  for (const t of input.tiles.filter(changed)) {
-    const sourceId = str(t.config.sourceId);
-    const hasFormulas = Array.isArray(t.config.formulas) && t.config.formulas.length > 0;
-    if (hasFormulas && sourceId && !['metric', 'log', 'trace'].includes(kindOf(sourceId) ?? '')) {
-      return `Tiles with formulas require a Metric, Log, or Trace source. Source ${sourceId} is a ${kindOf(sourceId)} source.`;
-    }
+  const gate = (needsCheck: (t: TileRefs) => boolean, applies: (config: JsonRecord) => boolean, allowed: string[]) =>
+    unique(
+      input.tiles
+        .filter((t) => t.config.configType !== 'sql' && applies(t.config) && needsCheck(t))
+        .map((t) => str(t.config.sourceId))
+        .filter((id): id is string => id !== undefined && id !== '' && kindOf(id) !== undefined && !allowed.includes(kindOf(id) ?? '')),
+    );
+  const heatmaps = gate(heatmapNeedsCheck, (c) => c.displayType === 'heatmap', ['trace']);
+  if (heatmaps.length > 0) return `Heatmap tiles require a Trace source. The following source IDs are not Trace sources: ${heatmaps.join(', ')}`;
+  const formulas = gate(formulasNeedCheck, hasFormulas, ['metric', 'log', 'trace']);
+  if (formulas.length > 0) {
+    return `Tiles with formulas require a Metric, Log, or Trace source. The following source IDs are not formula-capable: ${formulas.join(', ')}`;
   }
   return undefined;
 }

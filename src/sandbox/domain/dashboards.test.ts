@@ -113,3 +113,19 @@ describe('dashboards', () => {
     expect(failure(d.createDashboard({ name: 'D', tiles: [lineTile('n', { config: number })] }, 'self-hosted')).message).toContain('Unknown series "C"');
   });
 });
+
+describe('dashboards: source-kind gates scoped like the real server (hyperdx v2/utils/dashboards.ts at b52a6fa8)', () => {
+  const heatmap = (where: string) => ({ name: 'h', x: 0, y: 0, w: 6, h: 4, config: { displayType: 'heatmap', sourceId: DEMO_IDS.traces, select: [{ valueExpression: 'Duration' }], where } });
+
+  it('re-checks a heatmap only when it is new or moved to another source, not when its filter changes', () => {
+    const d = demoDomain();
+    const dash = value(d.createDashboard({ name: 'H', tiles: [heatmap('')] }, 'self-hosted'));
+    const tileId = String((dash.tiles as { id: string }[])[0]?.id);
+    const traces = value(d.getSource(DEMO_IDS.traces));
+    value(d.updateSource(DEMO_IDS.traces, { ...traces, kind: 'log', defaultTableSelectExpression: '*' }));
+    const edited = d.updateDashboard(idOf(dash), { name: 'H', tiles: [{ ...heatmap('level:error'), id: tileId }] }, 'self-hosted');
+    expect(edited.ok).toBe(true);
+    const added = failure(d.updateDashboard(idOf(dash), { name: 'H', tiles: [{ ...heatmap(''), id: tileId }, heatmap('')] }, 'self-hosted'));
+    expect(added.message).toBe(`Heatmap tiles require a Trace source. The following source IDs are not Trace sources: ${DEMO_IDS.traces}`);
+  });
+});

@@ -7,9 +7,10 @@ import { renderDashboard } from './dashboard-output.js';
 import { dashboardBodySchema, type DashboardBody, type FilterInput, type TileInput } from './dashboard-schema.js';
 import { semanticProblem, type TileRefs } from './dashboard-validation.js';
 import { convertLegacySeries } from './legacy-series.js';
-import { badRequest, formatIssues, invalidIdParam, notFoundText, ok, zodFailure } from './result.js';
+import { badRequest, formatIssues, invalidIdParam, notFoundText, ok, parseRequest, zodFailure } from './result.js';
 import { findById, type Store } from './store.js';
 import { text } from './json.js';
+import { ZOD3 } from './zod3-messages.js';
 
 const ALERTABLE = ['line', 'stacked_bar', 'number'];
 type Failure = { ok: false; error: DomainError };
@@ -36,8 +37,14 @@ function hostedIdCheck(body: unknown, caller: CallerVariant): Failure | undefine
 }
 
 function tileConfigRecord(tile: TileInput): JsonRecord {
-  if (tile.config) return structuredClone(tile.config);
-  return convertLegacySeries(tile.series ?? [], tile.asRatio);
+  if (!tile.config) return convertLegacySeries(tile.series ?? [], tile.asRatio);
+  const config = structuredClone(tile.config) as JsonRecord;
+  // Number tiles always hide their operands; the server stores that explicitly when formulas are set.
+  if (config.displayType === 'number' && config.configType !== 'sql') {
+    if (Array.isArray(config.formulas) && config.formulas.length > 0) config.showOperandSeries = false;
+    else delete config.showOperandSeries;
+  }
+  return config;
 }
 
 function storedTile(tile: TileInput, id: string): JsonRecord {
@@ -113,7 +120,7 @@ function checkSemantics(store: Store, built: Built): Failure | undefined {
 export function createDashboard(store: Store, body: unknown, caller: CallerVariant): DomainResult<JsonRecord> {
   const hosted = hostedIdCheck(body, caller);
   if (hosted) return hosted;
-  const parsed = dashboardBodySchema('create').safeParse(body);
+  const parsed = dashboardBodySchema('create').safeParse(body, ZOD3);
   if (!parsed.success) return zodFailure('Body', parsed.error);
   const built = buildDashboard(store, parsed.data, store.newId(), undefined);
   const bad = checkSemantics(store, built);
@@ -128,15 +135,13 @@ function isAlertable(tile: JsonRecord | undefined): boolean {
 }
 
 export function updateDashboard(store: Store, id: string, body: unknown, caller: CallerVariant): DomainResult<JsonRecord> {
-  const badId = invalidIdParam(id);
-  if (badId) return badId;
   const hosted = hostedIdCheck(body, caller);
   if (hosted) return hosted;
-  const parsed = dashboardBodySchema('update').safeParse(body);
-  if (!parsed.success) return zodFailure('Body', parsed.error);
+  const parsed = parseRequest(dashboardBodySchema('update'), body, id);
+  if (!parsed.ok) return parsed;
   const previous = findById(store.state.dashboards, id);
   if (!previous) return notFoundText('Dashboard not found');
-  const built = buildDashboard(store, parsed.data, id, previous);
+  const built = buildDashboard(store, parsed.value, id, previous);
   const bad = checkSemantics(store, built);
   if (bad) return bad;
   const tiles = built.dashboard.tiles as JsonRecord[];
@@ -162,7 +167,7 @@ export function deleteDashboard(store: Store, id: string): DomainResult<JsonReco
 
 /** `POST /dashboards/validate`: always a verdict, never persists. */
 export function validateDashboard(store: Store, body: unknown): DomainResult<JsonRecord> {
-  const parsed = dashboardBodySchema('create').safeParse(body);
+  const parsed = dashboardBodySchema('create').safeParse(body, ZOD3);
   if (!parsed.success) {
     const errors = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: formatIssues([{ ...i, path: [] }]) }));
     return ok({ valid: false, errors, normalized: null });

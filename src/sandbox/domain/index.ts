@@ -4,21 +4,27 @@
  */
 import type { CreateObservabilityDomain, ObservabilityDomain } from './contract.js';
 import * as alerts from './alerts.js';
+import * as connections from './connections.js';
 import * as dashboards from './dashboards.js';
 import * as savedSearches from './saved-searches.js';
-import { demoState, emptyDemoTeamState } from './seed.js';
+import { search } from './search.js';
+import { demoState, emptyDemoTeamState, teamUser } from './seed.js';
 import { chartSeries } from './series.js';
 import * as sources from './sources.js';
-import { Store } from './store.js';
+import { emptyState, Store, type DomainState } from './store.js';
+import * as team from './team.js';
 import * as webhooks from './webhooks.js';
 
 export { DEMO_IDS } from './seed.js';
 
 export const createObservabilityDomain: CreateObservabilityDomain = (opts = {}) => {
   const now = opts.now ?? (() => new Date());
-  const store = opts.snapshot
-    ? Store.restore(opts.snapshot, now)
-    : new Store(opts.seed === 'none' ? emptyDemoTeamState() : demoState(), now);
+  const initial = (): DomainState => {
+    if (opts.seed !== 'none') return demoState();
+    const t = opts.team;
+    return t ? emptyState(t.id, teamUser(t.userId, t.userEmail, now().toISOString()), t.name) : emptyDemoTeamState();
+  };
+  const store = opts.snapshot ? Store.restore(opts.snapshot, now) : new Store(initial(), now);
   const domain: ObservabilityDomain = {
     listDashboards: () => dashboards.listDashboards(store),
     getDashboard: (id) => dashboards.getDashboard(store, id),
@@ -36,6 +42,19 @@ export const createObservabilityDomain: CreateObservabilityDomain = (opts = {}) 
     createSource: (body) => sources.createSource(store, body),
     updateSource: (id, body) => sources.updateSource(store, id, body),
     deleteSource: (id) => sources.deleteSource(store, id),
+    listConnections: () => connections.listConnections(store),
+    getConnection: (id) => connections.getConnection(store, id),
+    createConnection: (body) => connections.createConnection(store, body),
+    updateConnection: (id, body) => connections.updateConnection(store, id, body),
+    deleteConnection: (id) => connections.deleteConnection(store, id),
+    whoami: () => team.whoami(store),
+    getTeam: () => team.getTeam(store),
+    listTeamMembers: () => team.listTeamMembers(store),
+    createInvitation: (body) => team.createInvitation(store, body),
+    listInvitations: () => team.listInvitations(store),
+    deleteInvitation: (id) => team.deleteInvitation(store, id),
+    removeTeamMember: (id) => team.removeTeamMember(store, id),
+    search: (body) => search(store, body),
     listWebhooks: (query) => webhooks.listWebhooks(store, query),
     createWebhook: (body) => webhooks.createWebhook(store, body),
     updateWebhook: (id, body) => webhooks.updateWebhook(store, id, body),

@@ -1,22 +1,24 @@
 /**
- * Legacy `series` tiles are converted to `config` form on write (reference §3.1.7): the server
- * always returns config form.
+ * Legacy `series` tiles are converted to `config` form on write, the way the server's
+ * `translateExternalChartToTileConfig` (hyperdx utils/externalApi.ts at b52a6fa8) does it: only
+ * truthy `alias`/`level`/`metricName` are kept, an empty `groupBy` is dropped, a table's
+ * `sortOrder` becomes an internal order that the config form never shows, and the first series'
+ * number format (time/table: the first one set) wins. The server always returns config form.
  */
 import type { JsonRecord } from './contract.js';
 import type { LegacySeries } from './dashboard-schema.js';
 
 type ChartSeries = Extract<LegacySeries, { type: 'time' | 'table' | 'number' }>;
 
-const LEVELS = [0.5, 0.9, 0.95, 0.99];
-
 function selectOf(s: ChartSeries): JsonRecord {
-  const item: JsonRecord = { aggFn: s.aggFn, where: s.where };
-  if (s.aggFn !== 'count') item.valueExpression = s.field ?? '';
-  if (s.level !== undefined && s.aggFn === 'quantile' && LEVELS.includes(s.level)) item.level = s.level;
-  if (s.alias !== undefined) item.alias = s.alias;
-  if (s.whereLanguage !== undefined) item.whereLanguage = s.whereLanguage;
-  if (s.metricName !== undefined) item.metricName = s.metricName;
-  if (s.metricDataType !== undefined) item.metricType = s.metricDataType;
+  const item: JsonRecord = { aggFn: s.aggFn };
+  if (s.alias) item.alias = s.alias;
+  if (s.level) item.level = s.level;
+  if (s.metricName) item.metricName = s.metricName;
+  if (s.metricDataType) item.metricType = s.metricDataType;
+  item.valueExpression = s.field ?? '';
+  item.where = s.where;
+  item.whereLanguage = s.whereLanguage ?? 'lucene';
   return item;
 }
 
@@ -27,14 +29,16 @@ export function convertLegacySeries(series: LegacySeries[], asRatio: boolean | u
     case 'markdown':
       return { displayType: 'markdown', markdown: first.content };
     case 'search':
-      return { displayType: 'search', sourceId: first.sourceId, select: first.fields.join(', '), where: first.where, ...(first.whereLanguage ? { whereLanguage: first.whereLanguage } : {}) };
+      return { displayType: 'search', sourceId: first.sourceId, select: first.fields.join(', '), where: first.where, whereLanguage: first.whereLanguage ?? 'lucene' };
     default: {
       const charts = series as ChartSeries[];
-      const displayType = first.type === 'time' ? (first.displayType ?? 'line') : first.type;
+      const displayType = first.type === 'time' ? (first.displayType === 'stacked_bar' ? 'stacked_bar' : 'line') : first.type;
       const config: JsonRecord = { displayType, sourceId: first.sourceId, select: charts.map(selectOf) };
-      if (first.type !== 'number') config.groupBy = first.groupBy.join(',');
-      if (first.type !== 'number' && asRatio !== undefined) config.asRatio = asRatio;
-      if (first.numberFormat) config.numberFormat = first.numberFormat as JsonRecord;
+      const groupBy = first.type === 'number' ? '' : first.groupBy.join(',');
+      if (groupBy) config.groupBy = groupBy;
+      if (asRatio) config.asRatio = true;
+      const numberFormat = first.type === 'number' ? first.numberFormat : charts.find((s) => s.numberFormat)?.numberFormat;
+      if (numberFormat) config.numberFormat = numberFormat as JsonRecord;
       return config;
     }
   }

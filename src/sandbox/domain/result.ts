@@ -4,6 +4,7 @@
  */
 import type * as z from 'zod';
 import type { DomainError, DomainResult, DomainStatus, PageMeta } from './contract.js';
+import { ZOD3 } from './zod3-messages.js';
 
 export function ok<T>(value: T, meta?: PageMeta): DomainResult<T> {
   return meta === undefined ? { ok: true, value } : { ok: true, value, meta };
@@ -52,4 +53,28 @@ export function isObjectIdLike(id: string): boolean {
 
 export function invalidIdParam(id: string): { ok: false; error: DomainError } | undefined {
   return isObjectIdLike(id) ? undefined : badRequest('Params validation failed: id: Invalid ObjectId');
+}
+
+/**
+ * The server's validation middleware checks the body, then the path parameters, and reports
+ * every failing part in one message (`Body validation failed: ...; Params validation failed: ...`).
+ */
+export function requestFailure(parts: { body?: { success: boolean; error?: z.ZodError }; id?: string }): { ok: false; error: DomainError } | undefined {
+  const messages: string[] = [];
+  if (parts.body && !parts.body.success && parts.body.error) messages.push(`Body validation failed: ${formatIssues(parts.body.error.issues)}`);
+  if (parts.id !== undefined && !isObjectIdLike(parts.id)) messages.push('Params validation failed: id: Invalid ObjectId');
+  return messages.length > 0 ? badRequest(messages.join('; ')) : undefined;
+}
+
+/** A plain-text status page (`res.sendStatus`): `Not Found`, `Forbidden`. */
+export function failText(status: DomainStatus, text: string): { ok: false; error: DomainError } {
+  return { ok: false, error: { status, message: text, selfHostedBody: { type: 'text', text } } };
+}
+
+/** Validates a request body (and a path id) the way the middleware does; the parsed body on success. */
+export function parseRequest<S extends z.ZodType>(schema: S, body: unknown, id?: string): { ok: true; value: z.output<S> } | { ok: false; error: DomainError } {
+  const parsed = schema.safeParse(body, ZOD3);
+  const bad = requestFailure({ body: parsed, ...(id === undefined ? {} : { id }) });
+  if (bad) return bad;
+  return parsed.success ? { ok: true, value: parsed.data } : zodFailure('Body', parsed.error);
 }

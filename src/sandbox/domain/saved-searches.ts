@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import type { DomainError, DomainResult, JsonRecord, PageQuery } from './contract.js';
 import { paginate } from './paging.js';
-import { badRequest, invalidIdParam, notFoundJson, ok, zodFailure } from './result.js';
+import { badRequest, invalidIdParam, notFoundJson, ok, parseRequest } from './result.js';
 import { findById, type Store } from './store.js';
 import { objectId } from './tile-config-schema.js';
 
@@ -40,18 +40,23 @@ function filterProblem(filters: z.output<typeof filter>[], previous: JsonRecord 
   const stored = Array.isArray(previous?.filters) ? previous.filters.map((f) => JSON.stringify(f)) : [];
   const index = filters.findIndex((f) => !stored.includes(JSON.stringify(f)) && !renderable(f));
   if (index < 0) return undefined;
-  return `filters[${index}] must be a sidebar-renderable SQL predicate (<column> IN (...), <column> NOT IN (...) or <column> BETWEEN <number> AND <number>)`;
+  return (
+    `filters[${index}] must be a sidebar-renderable SQL predicate ` +
+    `(e.g. "<column> IN ('<value>', ...)", "NOT IN (...)", or "BETWEEN <n> AND <n>"). ` +
+    'Other shapes are only accepted on update when preserved unchanged from the stored saved search.'
+  );
 }
 
 function validate(store: Store, body: unknown, id: string | undefined): { ok: true; value: JsonRecord } | { ok: false; error: DomainError } {
-  const parsed = savedSearchBody.safeParse(body);
-  if (!parsed.success) return zodFailure('Body', parsed.error);
-  if (!findById(store.state.sources, parsed.data.sourceId)) return badRequest('sourceId must be an existing source id');
+  const parsed = parseRequest(savedSearchBody, body, id);
+  if (!parsed.ok) return parsed;
+  const data = parsed.value;
+  if (!findById(store.state.sources, data.sourceId)) return badRequest('sourceId must be an existing source id');
   const previous = id === undefined ? undefined : findById(store.state.savedSearches, id);
   if (id !== undefined && !previous) return notFoundJson('Saved search not found');
-  const problem = filterProblem(parsed.data.filters, previous);
+  const problem = filterProblem(data.filters, previous);
   if (problem) return badRequest(problem);
-  return { ok: true, value: JSON.parse(JSON.stringify(parsed.data)) as JsonRecord };
+  return { ok: true, value: JSON.parse(JSON.stringify(data)) as JsonRecord };
 }
 
 export function renderSavedSearch(stored: JsonRecord, teamId: string): JsonRecord {
@@ -79,8 +84,6 @@ export function createSavedSearch(store: Store, body: unknown): DomainResult<Jso
 }
 
 export function updateSavedSearch(store: Store, id: string, body: unknown): DomainResult<JsonRecord> {
-  const bad = invalidIdParam(id);
-  if (bad) return bad;
   const v = validate(store, body, id);
   if (!v.ok) return v;
   const previous = findById(store.state.savedSearches, id);

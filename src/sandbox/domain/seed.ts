@@ -1,7 +1,7 @@
 /**
  * The demo seed (`seed: 'demo'`), with fixed ids so docs and tests can rely on them:
  * connection `Default`; sources `Logs`, `Traces`, `Metrics`; webhooks `ops-slack`,
- * `ops-webhook`; saved search `Errors` on `Logs`.
+ * `ops-webhook`; saved search `Errors` on `Logs`; the member `sandbox@localhost`.
  */
 import type { JsonRecord } from './contract.js';
 import { seedId } from './ids.js';
@@ -16,6 +16,7 @@ export const DEMO_IDS = {
   opsSlack: seedId(6),
   opsWebhook: seedId(7),
   errors: seedId(8),
+  user: seedId(9),
 } as const;
 
 /** Fixed creation time of the seeded rows (timestamps must not drift across restarts). */
@@ -66,8 +67,15 @@ function webhooks(): JsonRecord[] {
   ];
 }
 
+/** The member who owns a team's API key. */
+export function teamUser(id: string, email: string, createdAt = SEED_TIME): JsonRecord {
+  return { id, email, name: email.split('@')[0] ?? email, createdAt, updatedAt: createdAt };
+}
+
+const demoUser = () => teamUser(DEMO_IDS.user, 'sandbox@localhost');
+
 export function demoState(): DomainState {
-  const state = emptyState(DEMO_IDS.team);
+  const state = emptyState(DEMO_IDS.team, demoUser());
   state.connections = [
     { id: DEMO_IDS.connection, name: 'Default', host: 'http://localhost:8123', username: 'default', createdAt: SEED_TIME, updatedAt: SEED_TIME },
   ];
@@ -84,5 +92,5 @@ export function demoState(): DomainState {
 
 /** `seed: 'none'`: an empty team (its id is still fixed). */
 export function emptyDemoTeamState(): DomainState {
-  return emptyState(DEMO_IDS.team);
+  return emptyState(DEMO_IDS.team, demoUser());
 }

@@ -6,9 +6,11 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import type { DomainResult, JsonRecord, JsonValue } from './contract.js';
+import { luceneSyntaxError } from './lucene.js';
 import { failErrorKey, ok, zodFailure } from './result.js';
 import type { Store } from './store.js';
 import { aggFn, METRIC_TYPES, objectId } from './tile-config-schema.js';
+import { ZOD3 } from './zod3-messages.js';
 
 const GRANULARITY_MS: Record<string, number> = {
   '30s': 30e3, '1m': 60e3, '5m': 300e3, '10m': 600e3, '15m': 900e3, '30m': 1800e3, '1h': 3600e3,
@@ -17,7 +19,11 @@ const GRANULARITY_MS: Record<string, number> = {
 const MAX_BUCKETS = 500;
 const AUTO_TARGET_BUCKETS = 60;
 
-const millis = z.number().int().positive().refine((n) => n >= 1e12, { error: 'Timestamp must be in milliseconds' });
+const millis = z
+  .number()
+  .int({ error: 'Timestamp must be an integer' })
+  .positive({ error: 'Timestamp must be positive' })
+  .refine((n) => n.toString().length >= 13, { error: 'Timestamp must be in milliseconds' });
 const seriesItem = z.object({
   sourceId: objectId, aggFn, where: z.string(), groupBy: z.array(z.string()).max(10),
   field: z.string().optional(), whereLanguage: z.enum(['sql', 'lucene', 'promql']).optional(),
@@ -27,7 +33,7 @@ const seriesItem = z.object({
 });
 const seriesBody = z
   .object({
-    series: z.array(seriesItem).min(1).max(5),
+    series: z.array(seriesItem).min(1, { error: 'Series array cannot be empty' }).max(5),
     startTime: millis,
     endTime: millis,
     granularity: z.enum(['auto', ...Object.keys(GRANULARITY_MS)] as [string, ...string[]]).optional(),
@@ -72,14 +78,34 @@ function value(agg: string, next: () => number): JsonValue {
   return Math.round(next() * 100000) / 100;
 }
 
+/**
+ * The server runs the series concurrently: a series whose source resolves but whose Lucene `where`
+ * does not parse throws (500 `{error}`, whatever the other series do); otherwise the first series
+ * without a source or connection answers 404.
+ */
+function seriesProblem(store: Store, req: SeriesBody): ReturnType<typeof failErrorKey> | undefined {
+  const found = req.series.map((s) => store.state.sources.find((src) => src.id === s.sourceId));
+  for (const [i, s] of req.series.entries()) {
+    const source = found[i];
+    const connected = source !== undefined && store.state.connections.some((c) => c.id === source.connection);
+    const syntax = connected && (s.whereLanguage ?? 'lucene') === 'lucene' ? luceneSyntaxError(s.where.trim()) : undefined;
+    if (syntax) return failErrorKey(500, syntax);
+  }
+  for (const [i, source] of found.entries()) {
+    if (!source) return failErrorKey(404, `Source not found for series ${i}`);
+    if (!store.state.connections.some((c) => c.id === source.connection)) return failErrorKey(404, `Connection not found for series ${i}`);
+  }
+  return undefined;
+}
+
 const clickhouseTime = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
 export function chartSeries(store: Store, body: unknown): DomainResult<JsonRecord[]> {
-  const parsed = seriesBody.safeParse(body);
+  const parsed = seriesBody.safeParse(body, ZOD3);
   if (!parsed.success) return zodFailure('Body', parsed.error);
   const req = parsed.data;
-  const missing = req.series.findIndex((s) => !store.state.sources.some((src) => src.id === s.sourceId));
-  if (missing >= 0) return failErrorKey(404, `Source not found for series ${missing}`);
+  const problem = seriesProblem(store, req);
+  if (problem) return problem;
   const next = random(createHash('sha256').update(JSON.stringify(req)).digest('hex'));
   const groupBy = req.series[0]?.groupBy ?? [];
   const groups = groupBy.length === 0 ? [[]] : [1, 2].map((k) => groupBy.map((col) => `${col}-${k}`));

@@ -1,124 +1,169 @@
 /**
- * The body of a source create or full-replace PUT (reference/selfhosted-api.md §3.5; the Cloud
- * API proxies the same routes, hosted-api.md §2.1/§2.4): a union on `kind`, `id` ignored,
- * unknown keys dropped, `from.tableName` required as a key (a metric source sends `""`).
+ * Source bodies (hyperdx common-utils `SourceSchemaNoId` at b52a6fa8), discriminated by `kind`,
+ * and the short/long granularity mapping of the v2 sources router: requests may send `5m`,
+ * the server stores `5 minute` and answers `5m`.
  */
 import * as z from 'zod';
-import { objectId } from './tile-config-schema.js';
+import { AGG_FNS, METRIC_TYPES } from './tile-config-schema.js';
 
-const text = z.string().min(1);
-const optionalText = z.string().optional();
-const GRANULARITY = /^\d+\s*(?:s|m|h|d|second|minute|hour|day)s?$/;
+const SQL_INTERVAL = /^\d+ (second|minute|hour|day)$/;
+const sqlInterval = z.string().regex(SQL_INTERVAL);
 
-const highlighted = z.array(z.object({ sqlExpression: text, luceneExpression: optionalText, alias: optionalText })).optional();
+const querySettings = z.array(z.object({ setting: z.string().min(1), value: z.string().min(1) })).max(10);
+
+const base = {
+  name: z.string().min(1, 'Name is required'),
+  section: z.string().max(256).optional(),
+  connection: z.string().min(1, 'Server Connection is required'),
+  from: z.object({
+    databaseName: z.string().min(1, 'Database is required'),
+    tableName: z.string().min(1, 'Table is required'),
+  }),
+  disabled: z.boolean().optional(),
+  querySettings: querySettings.optional(),
+  timestampValueExpression: z.string().min(1, 'Timestamp Column is required'),
+};
+
+const highlighted = z.array(
+  z.object({
+    sqlExpression: z.string().min(1, 'Attribute SQL Expression is required'),
+    luceneExpression: z.string().optional(),
+    alias: z.string().optional(),
+  }),
+);
 
 const aggregatedColumn = z
-  .object({ sourceColumn: optionalText, aggFn: text, mvColumn: text })
-  .refine((c) => c.aggFn === 'count' || c.sourceColumn !== undefined, { error: 'sourceColumn is required unless aggFn is count', path: ['sourceColumn'] });
+  .object({
+    sourceColumn: z.string().optional(),
+    aggFn: z.enum([...AGG_FNS, 'histogram']),
+    mvColumn: z.string().min(1, 'Materialized View Column is required'),
+  })
+  .refine(({ sourceColumn, aggFn }) => aggFn === 'count' || !!sourceColumn?.length, { error: 'Materialized View Source Column is required' });
 
-const materializedViews = z
-  .array(
-    z.object({
-      databaseName: text,
-      tableName: text,
-      dimensionColumns: z.string(),
-      minGranularity: z.string().regex(GRANULARITY),
-      minDate: z.iso.datetime().nullable().optional(),
-      timestampColumn: text,
-      aggregatedColumns: z.array(aggregatedColumn).min(1),
-    }),
-  )
-  .optional();
+const materializedView = z.object({
+  databaseName: z.string().min(1, 'Materialized View Database is required'),
+  tableName: z.string().min(1, 'Materialized View Table is required'),
+  dimensionColumns: z.string(),
+  minGranularity: sqlInterval,
+  minDate: z.iso.datetime().nullish(),
+  timestampColumn: z.string().min(1, 'Materialized View Timestamp column is required'),
+  aggregatedColumns: z.array(aggregatedColumn).min(1, 'At least one aggregated column is required'),
+});
 
-const metadataMaterializedViews = z.object({ keyRollupTable: z.string().nullable().optional(), kvRollupTable: text, granularity: z.string().regex(GRANULARITY) }).optional();
+const metadataMaterializedViews = z.object({
+  keyRollupTable: z.string().nullish(),
+  kvRollupTable: z.string().min(1, 'KV rollup table name is required'),
+  granularity: sqlInterval,
+});
 
-const common = {
-  name: text,
-  section: z.string().max(256).optional(),
-  connection: z.string(),
-  disabled: z.boolean().optional(),
-  querySettings: z.array(z.object({ setting: text, value: text })).max(10).optional(),
-  timestampValueExpression: text,
+const opt = z.string().optional();
+const textIndex = z.enum(['auto', 'enabled', 'disabled']).optional();
+const eventFields = {
+  defaultTableSelectExpression: z.string().min(1, 'Default Select Expression is required'),
+  serviceNameExpression: opt,
+  serviceVersionExpression: opt,
+  eventAttributesExpression: opt,
+  resourceAttributesExpression: opt,
+  displayedTimestampValueExpression: opt,
+  metricSourceId: opt,
+  implicitColumnExpression: opt,
+  knownColumnsListExpression: opt,
+  highlightedTraceAttributeExpressions: highlighted.optional(),
+  highlightedRowAttributeExpressions: highlighted.optional(),
+  materializedViews: z.array(materializedView).optional(),
+  metadataMaterializedViews: metadataMaterializedViews.optional(),
+  orderByExpression: opt,
+  useTextIndexForImplicitColumn: textIndex,
 };
 
-const from = z.object({ databaseName: text, tableName: text });
-
-const logTraceOptional = {
-  serviceNameExpression: optionalText,
-  serviceVersionExpression: optionalText,
-  resourceAttributesExpression: optionalText,
-  eventAttributesExpression: optionalText,
-  displayedTimestampValueExpression: optionalText,
-  metricSourceId: optionalText,
-  implicitColumnExpression: optionalText,
-  knownColumnsListExpression: optionalText,
-  orderByExpression: optionalText,
-  useTextIndexForImplicitColumn: z.enum(['auto', 'enabled', 'disabled']).optional(),
-  highlightedTraceAttributeExpressions: highlighted,
-  highlightedRowAttributeExpressions: highlighted,
-  materializedViews,
-  metadataMaterializedViews,
-};
-
-const log = z.object({
-  ...common,
-  ...logTraceOptional,
+const logSource = z.object({
+  ...base,
   kind: z.literal('log'),
-  from,
-  defaultTableSelectExpression: text,
-  severityTextExpression: optionalText,
-  bodyExpression: optionalText,
-  traceSourceId: optionalText,
-  traceIdExpression: optionalText,
-  spanIdExpression: optionalText,
-  tableFilterExpression: optionalText,
+  ...eventFields,
+  severityTextExpression: opt,
+  bodyExpression: opt,
+  traceSourceId: opt,
+  traceIdExpression: opt,
+  spanIdExpression: opt,
+  tableFilterExpression: opt,
 });
 
-const trace = z.object({
-  ...common,
-  ...logTraceOptional,
+const traceSource = z.object({
+  ...base,
   kind: z.literal('trace'),
-  from,
-  defaultTableSelectExpression: text,
-  durationExpression: text,
-  durationPrecision: z.number().int().min(0).max(9).default(3),
-  traceIdExpression: text,
-  spanIdExpression: text,
-  parentSpanIdExpression: text,
-  spanNameExpression: text,
-  spanKindExpression: text,
-  sampleRateExpression: optionalText,
-  logSourceId: z.string().nullable().optional(),
-  sessionSourceId: optionalText,
-  statusCodeExpression: optionalText,
-  statusMessageExpression: optionalText,
-  spanEventsValueExpression: optionalText,
-  spanLinksValueExpression: optionalText,
+  ...eventFields,
+  durationExpression: z.string().min(1, 'Duration Expression is required'),
+  durationPrecision: z.number().min(0).max(9).default(3),
+  traceIdExpression: z.string().min(1, 'Trace ID Expression is required'),
+  spanIdExpression: z.string().min(1, 'Span ID Expression is required'),
+  parentSpanIdExpression: z.string().min(1, 'Parent span ID expression is required'),
+  spanNameExpression: z.string().min(1, 'Span Name Expression is required'),
+  spanKindExpression: z.string().min(1, 'Span Kind Expression is required'),
+  sampleRateExpression: opt,
+  logSourceId: z.string().optional().nullable(),
+  sessionSourceId: opt,
+  statusCodeExpression: opt,
+  statusMessageExpression: opt,
+  spanEventsValueExpression: opt,
+  spanLinksValueExpression: opt,
 });
 
-const session = z.object({ ...common, kind: z.literal('session'), from, traceSourceId: text, resourceAttributesExpression: optionalText });
+const sessionSource = z.object({
+  ...base,
+  kind: z.literal('session'),
+  traceSourceId: z.string({ error: 'Correlated Trace Source is required' }).min(1, 'Correlated Trace Source is required'),
+  resourceAttributesExpression: opt,
+});
 
 const metricTables = z
-  .object({ gauge: optionalText, histogram: optionalText, sum: optionalText, summary: optionalText, 'exponential histogram': optionalText })
-  .refine((t) => Object.values(t).some((v) => v !== undefined && v !== ''), { error: 'at least one metric table is required' });
+  .object(Object.fromEntries(METRIC_TYPES.map((t) => [t, z.string().optional()])) as Record<(typeof METRIC_TYPES)[number], z.ZodOptional<z.ZodString>>)
+  .refine((tables) => Object.values(tables).some((table) => table !== undefined && table.length > 0), { error: 'At least one metric table must be specified' });
 
-const metric = z.object({
-  ...common,
+const metricSource = z.object({
+  ...base,
   kind: z.literal('metric'),
-  from: z.object({ databaseName: text, tableName: z.string() }),
+  from: z.object({ databaseName: z.string().min(1, 'Database is required'), tableName: z.string() }),
   metricTables,
-  resourceAttributesExpression: text,
-  serviceNameExpression: optionalText,
-  logSourceId: optionalText,
-  seriesTable: optionalText,
+  resourceAttributesExpression: z.string().min(1, 'Resource Attributes is required'),
+  serviceNameExpression: opt,
+  logSourceId: opt,
+  seriesTable: opt,
 });
 
-const promql = z.object({ ...common, kind: z.literal('promql'), from });
+const promqlSource = z.object({ ...base, kind: z.literal('promql') });
 
-export const sourceBodySchema = z.discriminatedUnion('kind', [log, trace, session, metric, promql]);
-export type SourceBody = z.output<typeof sourceBodySchema>;
+export const sourceBody = z.discriminatedUnion('kind', [logSource, traceSource, sessionSource, metricSource, promqlSource]);
+export type SourceBody = z.output<typeof sourceBody>;
 
-/** Whether `connection` is shaped like an id at all (`connection must be a valid connection id` otherwise). */
-export function isConnectionId(value: string): boolean {
-  return objectId.safeParse(value).success;
+const LONG_UNITS: Record<string, string> = { s: 'second', m: 'minute', h: 'hour', d: 'day' };
+const SHORT_UNITS: Record<string, string> = { second: 's', minute: 'm', hour: 'h', day: 'd' };
+
+/** `5m` → `5 minute`; anything else passes through. */
+export function granularityToInternal(value: string): string {
+  const m = /^(\d+)(s|m|h|d)$/.exec(value);
+  return m ? `${m[1]} ${LONG_UNITS[m[2] ?? ''] ?? ''}` : value;
+}
+
+/** `5 minute` → `5m`; anything else passes through. */
+export function granularityToExternal(value: string): string {
+  const m = /^(\d+) (second|minute|hour|day)$/.exec(value);
+  return m ? `${m[1]}${SHORT_UNITS[m[2] ?? ''] ?? ''}` : value;
+}
+
+type Json = unknown;
+const isRecord = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Applies `map` to every materialized-view granularity of a source body or row (a copy). */
+export function mapGranularities<T>(body: T, map: (g: string) => string): T {
+  if (!isRecord(body)) return body;
+  const out: Record<string, Json> = { ...body };
+  const views: Json = body.materializedViews;
+  if (Array.isArray(views)) {
+    out.materializedViews = (views as Json[]).map((v) =>
+      isRecord(v) && typeof v.minGranularity === 'string' ? { ...v, minGranularity: map(v.minGranularity) } : v,
+    );
+  }
+  const meta = body.metadataMaterializedViews;
+  if (isRecord(meta) && typeof meta.granularity === 'string') out.metadataMaterializedViews = { ...meta, granularity: map(meta.granularity) };
+  return out as T;
 }

@@ -6,7 +6,7 @@ const now = () => new Date('2026-01-01T00:00:00Z');
 
 describe('Store', () => {
   it('keeps committed rows apart from the caller’s objects', () => {
-    const store = new Store(emptyState('team'), now);
+    const store = new Store(emptyState('team', { id: 'u' }), now);
     const row: JsonRecord = { id: 'a', name: 'A', tiles: [{ id: 't' }] };
     store.commit({ dashboards: [row] });
     row.name = 'changed';
@@ -16,7 +16,7 @@ describe('Store', () => {
   });
 
   it('reuses rows already in the state and copies only the new ones', () => {
-    const store = new Store(emptyState('team'), now);
+    const store = new Store(emptyState('team', { id: 'u' }), now);
     store.commit({ dashboards: [{ id: 'a' }] });
     const first = store.state.dashboards[0];
     store.commit({ dashboards: [...store.state.dashboards, { id: 'b' }] });
@@ -26,7 +26,7 @@ describe('Store', () => {
   });
 
   it('snapshots a copy that later commits do not change', () => {
-    const store = new Store(emptyState('team'), now);
+    const store = new Store(emptyState('team', { id: 'u' }), now);
     store.commit({ alerts: [{ id: 'a' }] });
     const snap = store.snapshot();
     store.commit({ alerts: [] });

@@ -10,6 +10,12 @@ import { newObjectId } from './ids.js';
 
 export interface DomainState {
   teamId: string;
+  teamName: string;
+  /** The team's members; the first is the owner of the team's API key (the caller). */
+  users: JsonRecord[];
+  /** Pending team invitations, with their join token. */
+  invitations: JsonRecord[];
+  /** Stored with the write-only `password`; output strips it. */
   connections: JsonRecord[];
   sources: JsonRecord[];
   dashboards: JsonRecord[];
@@ -19,6 +25,8 @@ export interface DomainState {
   savedSearches: JsonRecord[];
 }
 
+export const DEFAULT_TEAM_NAME = 'Sandbox team';
+
 export const SNAPSHOT_FORMAT = 'obsync-sandbox-observability/1';
 
 const row = z.looseObject({ id: z.string().min(1) });
@@ -27,6 +35,10 @@ const snapshotSchema = z.object({
   version: z.number().int().min(0),
   state: z.object({
     teamId: z.string().min(1),
+    // Added after the first snapshot format: older files have no team name, users or invitations.
+    teamName: z.string().default(DEFAULT_TEAM_NAME),
+    users: z.array(row).default([]),
+    invitations: z.array(row).default([]),
     connections: z.array(row),
     sources: z.array(row),
     dashboards: z.array(row),
@@ -36,8 +48,9 @@ const snapshotSchema = z.object({
   }),
 });
 
-export function emptyState(teamId: string): DomainState {
-  return { teamId, connections: [], sources: [], dashboards: [], alerts: [], webhooks: [], savedSearches: [] };
+/** An empty team with its one member, who owns the team's API key. */
+export function emptyState(teamId: string, user: JsonRecord, teamName = DEFAULT_TEAM_NAME): DomainState {
+  return { teamId, teamName, users: [user], invitations: [], connections: [], sources: [], dashboards: [], alerts: [], webhooks: [], savedSearches: [] };
 }
 
 export class Store {
@@ -77,7 +90,7 @@ export class Store {
   commit(changes: Partial<DomainState>): void {
     const next = { ...this.current };
     for (const key of Object.keys(changes) as (keyof DomainState)[]) {
-      if (key === 'teamId') next.teamId = changes.teamId ?? next.teamId;
+      if (key === 'teamId' || key === 'teamName') next[key] = changes[key] ?? next[key];
       else {
         const rows = changes[key];
         if (rows) next[key] = rows.map((row) => (Object.isFrozen(row) ? row : deepFreeze(structuredClone(row))));
@@ -103,9 +116,9 @@ export class Store {
 }
 
 function freezeRows(state: DomainState): DomainState {
-  const { teamId, ...collections } = state;
+  const { teamId, teamName, ...collections } = state;
   for (const rows of Object.values(collections)) rows.forEach(deepFreeze);
-  return { teamId, ...collections };
+  return { teamId, teamName, ...collections };
 }
 
 export function findById(rows: readonly JsonRecord[], id: string): JsonRecord | undefined {

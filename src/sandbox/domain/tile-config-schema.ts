@@ -3,6 +3,7 @@
  * union (`configType: "sql"`), both discriminated by `displayType`. Unknown keys are stripped.
  */
 import * as z from 'zod';
+import { ZOD3 } from './zod3-messages.js';
 
 export const objectId = z.string().regex(/^[0-9a-fA-F]{24}$/, { error: 'Invalid ObjectId' });
 
@@ -107,9 +108,9 @@ export const builderConfig = z.discriminatedUnion('displayType', [
     select: z.array(z.object({ valueExpression: z.string().min(1).max(10000), countExpression: str.optional(), heatmapScaleType: z.enum(['log', 'linear']).optional() })).length(1),
     where: str.default(''), whereLanguage: language.optional(),
   }),
+  z.object({ displayType: z.literal('markdown'), markdown: z.string().max(50000).optional() }),
   z.object({ displayType: z.literal('search'), sourceId: objectId, select: str, where: str.default(''), whereLanguage: language.optional() }),
   z.object({ displayType: z.literal('event_patterns'), sourceId: objectId, select: str.default(''), where: str.default(''), whereLanguage: language.optional() }),
-  z.object({ displayType: z.literal('markdown'), markdown: z.string().max(50000).optional() }),
 ]);
 
 const sqlCommon = { configType: z.literal('sql'), connectionId: objectId, sqlTemplate: z.string().max(100000), sourceId: objectId.optional(), numberFormat: numberFormat.optional() };
@@ -132,7 +133,7 @@ function isSqlConfig(value: unknown): boolean {
 
 /** Routes to the Raw SQL union when `configType === "sql"`, else to the builder union. */
 export const tileConfig = z.unknown().transform((value, ctx): TileConfig => {
-  const result = isSqlConfig(value) ? sqlConfig.safeParse(value) : builderConfig.safeParse(value);
+  const result = isSqlConfig(value) ? sqlConfig.safeParse(value, ZOD3) : builderConfig.safeParse(value, ZOD3);
   if (result.success) return result.data;
   for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
   return z.NEVER;

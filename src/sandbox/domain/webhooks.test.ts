@@ -31,7 +31,7 @@ describe('webhooks', () => {
     const d = demoDomain();
     const before = JSON.stringify(d.snapshot());
     expect(failure(d.createWebhook({ ...generic, url: 'http://10.0.0.1/x' })).message).toBe('Webhook URL resolves to a private or reserved address.');
-    expect(failure(d.createWebhook({ ...generic, url: 'not-a-url' })).message).toBe('Webhook URL is invalid');
+    expect(failure(d.createWebhook({ ...generic, url: 'not-a-url' })).message).toBe('Body validation failed: url: Invalid url');
     expect(failure(d.createWebhook({ name: 's', service: 'slack', url: 'https://example.com/x' })).message).toContain("does not have hostname that ends in 'slack.com'");
     expect(failure(d.createWebhook({ name: 's', service: 'slack', url: 'https://hooks.slack.com/x', headers: { a: 'b' } })).message).toContain('not supported');
     expect(failure(d.createWebhook({ name: 'ops-slack', service: 'slack', url: 'https://hooks.slack.com/x' })).message).toBe('A webhook with this service and name already exists');

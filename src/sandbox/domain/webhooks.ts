@@ -5,31 +5,44 @@
 import * as z from 'zod';
 import type { DomainError, DomainResult, JsonRecord, PageQuery } from './contract.js';
 import { paginate } from './paging.js';
-import { badRequest, conflict, invalidIdParam, notFoundJson, ok, zodFailure } from './result.js';
+import { badRequest, conflict, invalidIdParam, notFoundJson, ok, parseRequest } from './result.js';
 import { findById, type Store } from './store.js';
 import { webhookUrlProblem } from './webhook-url.js';
 
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
-const headerName = z.string().min(1).max(256).regex(/^[!#$%&'*+.^_`|~A-Za-z-][!#$%&'*+.^_`|~0-9A-Za-z-]*$/, { error: 'Invalid header name' });
-const safeValue = z.string().max(4096).refine((v) => !CONTROL.test(v), { error: 'Control characters are not allowed' });
-const map = (key: z.ZodString) =>
-  z.record(key, safeValue).refine((m) => Object.keys(m).length <= 100, { error: 'At most 100 entries are allowed' });
+const CONTROL = /[\r\n\t\x00-\x1F\x7F]/;
+const noControl = (v: string) => !CONTROL.test(v);
+// Field rules and messages of hyperdx utils/zod.ts (externalWebhookCreateSchema) at b52a6fa8.
+const headerName = z
+  .string()
+  .min(1, 'Header name cannot be empty')
+  .max(256)
+  .regex(/^[!#$%&'*+\-.0-9A-Z^_`a-z|~]+$/, "Invalid header name. Only alphanumeric characters and !#$%&'*+-.^_`|~ are allowed")
+  .refine((name) => !/^\d/.test(name), 'Header name cannot start with a number');
+const headerValue = z.string().max(4096).refine(noControl, 'Header values cannot contain control characters');
+const queryKey = z.string().min(1, 'Query parameter name cannot be empty').max(1024).refine(noControl, 'Query parameter names cannot contain control characters');
+const queryValue = z.string().max(4096).refine(noControl, 'Query parameter values cannot contain control characters');
 
 const webhookBody = z
   .object({
     name: z.string().trim().min(1).max(1024),
     service: z.enum(['slack', 'generic', 'incidentio']),
-    url: z.string().max(2048),
+    url: z.url({ error: 'Invalid url' }).max(2048),
     description: z.string().max(2048).optional(),
+    queryParams: z
+      .record(queryKey, queryValue)
+      .refine((m) => Object.keys(m).length <= 100, 'A webhook cannot have more than 100 query parameters')
+      .optional(),
+    headers: z
+      .record(headerName, headerValue)
+      .refine((m) => Object.keys(m).length <= 100, 'A webhook cannot have more than 100 headers')
+      .optional(),
     body: z.string().max(16384).optional(),
-    headers: map(headerName).optional(),
-    queryParams: map(z.string().min(1).max(1024).refine((k) => !CONTROL.test(k), { error: 'Control characters are not allowed' })).optional(),
   })
   .superRefine((w, ctx) => {
     if (w.service !== 'slack') return;
     for (const key of ['headers', 'queryParams', 'body'] as const) {
-      if (w[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is not supported for Slack webhooks` });
+      if (w[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is not supported for the slack webhook service` });
     }
   });
 type WebhookBody = z.output<typeof webhookBody>;
@@ -44,14 +57,15 @@ export function renderWebhook(stored: JsonRecord): JsonRecord {
 }
 
 function validate(store: Store, body: unknown, selfId: string | undefined): { ok: true; body: WebhookBody } | { ok: false; error: DomainError } {
-  const parsed = webhookBody.safeParse(body);
-  if (!parsed.success) return zodFailure('Body', parsed.error);
+  const parsed = parseRequest(webhookBody, body, selfId);
+  if (!parsed.ok) return parsed;
+  const data = parsed.value;
   if (selfId !== undefined && !findById(store.state.webhooks, selfId)) return notFoundJson('Webhook not found');
-  const urlProblem = webhookUrlProblem(parsed.data.url, parsed.data.service);
+  const urlProblem = webhookUrlProblem(data.url, data.service);
   if (urlProblem) return badRequest(urlProblem);
-  const clash = store.state.webhooks.some((w) => w.id !== selfId && w.service === parsed.data.service && w.name === parsed.data.name);
+  const clash = store.state.webhooks.some((w) => w.id !== selfId && w.service === data.service && w.name === data.name);
   if (clash) return badRequest('A webhook with this service and name already exists');
-  return { ok: true, body: parsed.data };
+  return { ok: true, body: data };
 }
 
 function stored(body: WebhookBody, keep: JsonRecord): JsonRecord {
@@ -81,8 +95,6 @@ export function createWebhook(store: Store, body: unknown): DomainResult<JsonRec
 }
 
 export function updateWebhook(store: Store, id: string, body: unknown): DomainResult<JsonRecord> {
-  const bad = invalidIdParam(id);
-  if (bad) return bad;
   const v = validate(store, body, id);
   if (!v.ok) return v;
   const previous = findById(store.state.webhooks, id) ?? {};
@@ -96,16 +108,19 @@ export function updateWebhook(store: Store, id: string, body: unknown): DomainRe
   return ok(renderWebhook(webhook));
 }
 
-/** Like the server, only the first channel (the legacy `channel` mirror) counts as a reference. */
+/**
+ * Like the server, only the legacy `channel` mirror (the first channel) counts as a reference, and
+ * the reference check runs before the existence check.
+ */
 export function deleteWebhook(store: Store, id: string): DomainResult<JsonRecord> {
   const bad = invalidIdParam(id);
   if (bad) return bad;
-  if (!findById(store.state.webhooks, id)) return notFoundJson('Webhook not found');
   const users = store.state.alerts.filter((a) => {
     const first = Array.isArray(a.channels) ? a.channels[0] : undefined;
     return typeof first === 'object' && first !== null && !Array.isArray(first) && first.webhookId === id;
   }).length;
   if (users > 0) return conflict(`Cannot delete webhook: ${users} alert(s) still reference it. Reassign or remove those alerts first.`);
+  if (!findById(store.state.webhooks, id)) return notFoundJson('Webhook not found');
   store.commit({ webhooks: store.state.webhooks.filter((w) => w.id !== id) });
   return ok({});
 }

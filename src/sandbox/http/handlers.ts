@@ -8,6 +8,8 @@ import type { ObservabilityDomain, PageQuery } from '../domain/contract.js';
 import type { KeysDomain, PipesDomain } from '../domain/hosted-contract.js';
 import { notRunningMessage, type ServiceDomain } from '../domain/service.js';
 import { matchObservability } from './observability-routes.js';
+import type { Persistable } from './persistence.js';
+import { SELF_HOSTED_ROUTES } from './selfhosted-routes.js';
 import type { FixedWindowLimiter, LimitDecision } from './rate-limit.js';
 import { cannot, hosted429, hostedError, json, resultReply, text, type Reply } from './respond.js';
 
@@ -21,6 +23,8 @@ export interface Credentials {
 
 export interface Domains {
   selfHosted: ObservabilityDomain;
+  /** Further self-hosted teams by their API key (`SandboxOptions.teams`). */
+  selfHostedTeams?: ReadonlyMap<string, ObservabilityDomain> | undefined;
   hosted: ObservabilityDomain;
   pipes?: PipesDomain | undefined;
   keys?: KeysDomain | undefined;
@@ -55,13 +59,29 @@ export function bearerToken(header: string | undefined): string | undefined {
   return i < 0 ? undefined : header.slice(i + 'Bearer '.length);
 }
 
+/** Every store, by the name of its `--data` file. */
+export function persistables(domains: Domains): Record<string, Persistable | undefined> {
+  const teams = [...(domains.selfHostedTeams?.values() ?? [])].map((d, i) => [`observability-selfhosted-team-${i + 1}`, d] as const);
+  return { 'observability-selfhosted': domains.selfHosted, ...Object.fromEntries(teams), 'observability-hosted': domains.hosted, pipes: domains.pipes, keys: domains.keys, service: domains.service };
+}
+
+/** The team whose key the caller presented, if any. */
+function selfHostedTeam(token: string | undefined, domains: Domains, creds: Credentials): ObservabilityDomain | undefined {
+  if (token === undefined) return undefined;
+  if (same(token, creds.apiKey)) return domains.selfHosted;
+  for (const [key, domain] of domains.selfHostedTeams ?? []) if (same(token, key)) return domain;
+  return undefined;
+}
+
 const KNOWN_PREFIXES: ReadonlySet<string> = new Set(['dashboards', 'alerts', 'sources', 'webhooks', 'saved-searches', 'connections', 'charts', 'search', 'team']);
 
 export function handleSelfHosted(req: Incoming, domains: Domains, creds: Credentials, limiter: FixedWindowLimiter): Reply {
   if (req.invalidJson) return json(400, { message: 'Invalid JSON payload' });
   const token = bearerToken(req.authorization);
-  const sub = req.path.slice('/api/v2'.length);
-  if (sub === '' || sub === '/') return token !== undefined && same(token, creds.apiKey) ? json(200, { version: 'v2', user: { email: 'sandbox@localhost' } }) : text(401, 'Unauthorized');
+  // Express routes case-insensitively and takes a trailing slash; hex ids match in any case (Mongo casts them).
+  const sub = req.path.slice('/api/v2'.length).toLowerCase().replace(/(.)\/$/, '$1');
+  const team = selfHostedTeam(token, domains, creds);
+  if (sub === '' || sub === '/') return team ? json(200, { version: 'v2', user: team.whoami() }) : text(401, 'Unauthorized');
   // Unknown prefixes fall through Express's v2 router: 404 page, no limit, no auth (selfhosted-api §1.0).
   if (!KNOWN_PREFIXES.has(sub.split('/')[1] ?? '')) return cannot(req.method, req.path);
   let headers: Record<string, string> = {};
@@ -70,10 +90,10 @@ export function handleSelfHosted(req: Incoming, domains: Domains, creds: Credent
     headers = limitHeaders(decision);
     if (!decision.allowed) return text(429, 'Too many requests, please try again later.', 'text/html; charset=utf-8', { ...headers, 'retry-after': String(decision.resetSeconds) });
   }
-  if (token === undefined || !same(token, creds.apiKey)) return text(401, 'Unauthorized', undefined, headers);
-  const match = matchObservability(req.method, sub);
+  if (!team) return text(401, 'Unauthorized', undefined, headers);
+  const match = matchObservability(req.method, sub, SELF_HOSTED_ROUTES);
   if (!match) return withHeaders(cannot(req.method, req.path), headers);
-  const outcome = match.route.handle({ domain: domains.selfHosted, params: match.params, query: req.query, body: req.body, caller: 'self-hosted' });
+  const outcome = match.route.handle({ domain: team, params: match.params, query: req.query, body: req.body, caller: 'self-hosted' });
   const reply = resultReply('self-hosted', outcome.result, outcome);
   reply.headers = { ...headers, ...reply.headers };
   return reply;

@@ -17,15 +17,15 @@ export interface RouteOutcome {
   raw?: boolean;
 }
 
-interface Route {
+export interface Route {
   method: string;
   pattern: RegExp;
   handle(call: RouteCall): RouteOutcome;
 }
 
 const ID = '([^/]+)';
-const p = (s: string) => new RegExp(`^/${s.replaceAll(':id', ID)}$`);
-const param = (c: RouteCall) => c.params[0] ?? '';
+export const p = (s: string) => new RegExp(`^/${s.replaceAll(':id', ID)}$`);
+export const param = (c: RouteCall) => c.params[0] ?? '';
 
 export const OBSERVABILITY_ROUTES: Route[] = [
   { method: 'GET', pattern: p('dashboards'), handle: (c) => ({ result: c.domain.listDashboards() }) },
@@ -57,8 +57,8 @@ export const OBSERVABILITY_ROUTES: Route[] = [
 ];
 
 /** The route for a method and path below the variant's prefix; `null` when none (404 "Cannot GET"). */
-export function matchObservability(method: string, path: string): { route: Route; params: string[] } | null {
-  for (const route of OBSERVABILITY_ROUTES) {
+export function matchObservability(method: string, path: string, routes: readonly Route[] = OBSERVABILITY_ROUTES): { route: Route; params: string[] } | null {
+  for (const route of routes) {
     if (route.method !== method) continue;
     const m = route.pattern.exec(path);
     if (m) return { route, params: m.slice(1).map(decodeSegment) };

@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Faults } from './faults.js';
-import { handleHosted, handleSelfHosted, type Credentials, type Domains, type Incoming } from './handlers.js';
+import { handleHosted, handleSelfHosted, persistables, type Credentials, type Domains, type Incoming } from './handlers.js';
 import type { Persistence } from './persistence.js';
 import type { FixedWindowLimiter } from './rate-limit.js';
 import { hosted429, hostedError, json, text, write, type Reply, type Variant } from './respond.js';
@@ -48,7 +48,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
   const at = Date.now();
   const url = new URL(req.url ?? '/', 'http://sandbox');
   const method = req.method ?? 'GET';
-  const variant: Variant | 'other' = url.pathname.startsWith('/api/v2') ? 'self-hosted' : url.pathname.startsWith('/v1/') ? 'hosted' : 'other';
+  const variant: Variant | 'other' = url.pathname.toLowerCase().startsWith('/api/v2') ? 'self-hosted' : url.pathname.startsWith('/v1/') ? 'hosted' : 'other';
   const log = (status: number) => parts.log.push({ method, at, path: url.pathname, search: url.search, status, ms: Math.round(performance.now() - t0), variant });
   const raw = await readBody(req);
   if (raw === null) {
@@ -79,8 +79,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
   if (fault === 'idle424') parts.domains.service?.idle();
   const incoming = toIncoming(req, url, method, raw);
   const reply = variant === 'hosted' ? handleHosted(incoming, parts.domains, parts.credentials, parts.limiters.hosted) : handleSelfHosted(incoming, parts.domains, parts.credentials, parts.limiters.selfHosted);
-  const { domains } = parts;
-  parts.persistence.save({ 'observability-selfhosted': domains.selfHosted, 'observability-hosted': domains.hosted, pipes: domains.pipes, keys: domains.keys, service: domains.service });
+  parts.persistence.save(persistables(parts.domains));
   if (fault === 'resetAfter') {
     // The write has committed; the client never hears about it.
     req.socket.destroy();

@@ -162,14 +162,20 @@ describe('terraform-provider clickstack/client/alert.go (Alert: the PUT is a par
     expect((await api.call('PUT', `${a.base}/${String(created.id)}`, providerAlert({ thresholdType: 'between', threshold: 100, thresholdMax: null }))).status).toBe(400);
   });
 
-  it('scheduleStartAt: always sent; null clears it and the server forces scheduleOffsetMinutes to 0', async () => {
+  // The provider's comment ("null clears it, and the server then forces scheduleOffsetMinutes to
+  // 0 ... omitting scheduleOffsetMinutes clears it") describes an omitted offset; an offset sent
+  // beside a null start is kept, as the real server's own tests assert (hyperdx b52a6fa8,
+  // alerts.int.test.ts) and as the provider's offset scheduling (start null, offset > 0) needs.
+  it('scheduleStartAt: always sent; null clears it and an omitted scheduleOffsetMinutes becomes 0', async () => {
     const api = cloud(await sandbox());
     const a = alerts(api);
     const start = new Date(Date.now() + 3_600_000).toISOString();
     const created = await a.create(providerAlert({ scheduleStartAt: start }));
     expect(created.scheduleStartAt).toBe(start);
-    const cleared = await a.put(created.id, providerAlert({ scheduleOffsetMinutes: 3 }));
+    const cleared = await a.put(created.id, providerAlert());
     expect(cleared).toMatchObject({ scheduleStartAt: null, scheduleOffsetMinutes: 0 });
+    const offset = await a.put(created.id, providerAlert({ scheduleOffsetMinutes: 3 }));
+    expect(offset).toMatchObject({ scheduleStartAt: null, scheduleOffsetMinutes: 3 });
   });
 
   it('server-managed state survives updates (TestUpdateAlert never sends it)', async () => {
