@@ -4,7 +4,7 @@
  */
 import { Writable } from 'node:stream';
 import { Readable } from 'node:stream';
-import type { Command } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import type { CliIO } from '../../src/cli/io.js';
 import { buildProgram } from '../../src/cli/program.js';
 
@@ -36,7 +36,13 @@ export function parseObsyncArgs(argv: readonly string[]): ParsedCommand {
     }
   };
   prepare(program, []);
-  program.parse([...argv], { from: 'user' });
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (err) {
+    // --version and --help end the parse with exit code 0: an accepted command line.
+    if (err instanceof CommanderError && err.exitCode === 0) return { command: err.code, options: {}, args: [] };
+    throw err;
+  }
   if (!parsed) throw new Error(`'obsync ${argv.join(' ')}' names no command`);
   return parsed;
 }

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { httpStatus, sandboxDashboards, until } from '../support/wait.js';
 import { parseObsyncArgs } from './cli-args.js';
+import { npmChildEnv } from './npm-env.js';
 import { copyArgs, envPairs, execForm, last, parseDockerfile, type Stage } from './dockerfile.js';
 
 const REPO = process.cwd();
@@ -111,8 +112,7 @@ describe('the image, built and run without Docker', () => {
         }
       } else if (ins.keyword === 'RUN') {
         if (/^npm /.test(ins.args)) {
-          // The machine's npm cache already holds the lockfile's packages (npm ci ran in the worktree).
-          const npmEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? root, npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false', ...env };
+          const npmEnv = npmChildEnv(env);
           execFileSync('/bin/sh', ['-c', ins.args], { cwd: here(), env: npmEnv, stdio: 'pipe', timeout: 540_000 });
         } else {
           const mk = /^mkdir -p ((?:\/\S+\s*)+)&& chown \d+:\d+ \S+$/.exec(ins.args);
