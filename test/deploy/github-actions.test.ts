@@ -7,7 +7,7 @@
  * checked by obsync's own loader once the config schema knows the PostgreSQL backend.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -158,8 +158,8 @@ describe('deploy/github-actions/obsync.yaml', () => {
   });
 });
 
-describe('the install steps, replayed', () => {
-  it('give an `obsync` on the PATH, built from a clean copy of the repository', () => {
+describe('the install and validate steps, replayed', () => {
+  it('give an `obsync` on the PATH, built from a clean copy of the repository, that validates a pull request without secrets', () => {
     const install = plan.steps.find((s) => s.name === 'Install obsync');
     expect(install?.run).toBeDefined();
     expect(apply.steps.find((s) => s.name === 'Install obsync')?.run).toBe(install?.run);
@@ -182,6 +182,15 @@ describe('the install steps, replayed', () => {
       const out = execFileSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', install?.run ?? ''], { cwd: tool, env, stdio: 'pipe', timeout: 540_000 }).toString();
       expect(out.trim().split('\n').at(-1)).toMatch(/^\d+\.\d+\.\d+$/);
       expect(execFileSync('obsync', ['validate', '--help'], { env }).toString()).toMatch(/Usage: obsync validate/);
+
+      // The user's repository: this example's obsync.yaml at its root, manifests under observability/.
+      const workspace = join(root, 'workspace');
+      writeFileSync(join(workspace, 'obsync.yaml'), readFileSync(CONFIG));
+      cpSync(join(REPO, 'config-examples/team/dashboards'), join(workspace, 'observability'), { recursive: true });
+      const validate = plan.steps.find((s) => s.name === 'Validate');
+      expect(validate?.env, 'the validate step runs without secrets').toBeUndefined();
+      const annotations = execFileSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', validate?.run ?? 'false'], { cwd: workspace, env: { ...env, ...workflow.env }, stdio: 'pipe' }).toString();
+      expect(annotations).not.toMatch(/::error/);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
