@@ -1,26 +1,42 @@
 # syntax=docker/dockerfile:1
-# obsync daemon image: `obsync run` reconciling /manifests, state in /var/lib/obsync.
+# obsync daemon image: `obsync run` reconciling /manifests. State, backups and locks live under
+# /var/lib/obsync (a volume): state in /var/lib/obsync/state, backups in /var/lib/obsync/backups.
+#
+# Base: Node 24 LTS (it bundles undici 7, the major obsync pins), pinned by exact version and by
+# digest; update both together (Renovate and Dependabot do). test/deploy/container.test.ts runs
+# these stages' steps without Docker and checks the rules written here.
 
-FROM node:24-alpine AS build
+# 1. Compile TypeScript (dev dependencies; scripts off: prepare would build before src/ is here).
+FROM node:24.18.1-alpine3.24@sha256:f70403e87646dc51b45295f4b8b70cdad0b63d2297c4c9899119b03f7af7a6b3 AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --ignore-scripts
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev
+RUN npm run build
 
-FROM node:24-alpine
+# 2. Runtime dependencies only, from the lockfile (prepare skips the build: no compiler here).
+FROM node:24.18.1-alpine3.24@sha256:f70403e87646dc51b45295f4b8b70cdad0b63d2297c4c9899119b03f7af7a6b3 AS runtime-deps
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+COPY scripts ./scripts
+RUN npm ci --omit=dev --no-audit --no-fund
+
+# 3. The image: compiled code and runtime dependencies, run as the unprivileged `node` user (uid 1000).
+FROM node:24.18.1-alpine3.24@sha256:f70403e87646dc51b45295f4b8b70cdad0b63d2297c4c9899119b03f7af7a6b3
 ENV NODE_ENV=production \
-    OBSYNC_STATE_DIR=/var/lib/obsync \
+    OBSYNC_STATE_DIR=/var/lib/obsync/state \
     OBSYNC_LISTEN=0.0.0.0:9464
 WORKDIR /app
-COPY --from=build /app/package.json ./
-COPY --from=build /app/node_modules ./node_modules
+COPY --from=runtime-deps /app/package.json ./
+COPY --from=runtime-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-RUN mkdir -p /manifests /var/lib/obsync && chown node:node /var/lib/obsync
-USER node
+RUN mkdir -p /manifests /var/lib/obsync && chown 1000:1000 /var/lib/obsync
+# Numeric, so Kubernetes can check runAsNonRoot against the image.
+USER 1000:1000
 VOLUME ["/var/lib/obsync"]
 EXPOSE 9464
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s CMD ["node", "dist/cli/healthcheck.js"]
+# Exec form: node is PID 1 and handles SIGTERM itself (not ready, finish or abort the run, exit within 10 s).
 ENTRYPOINT ["node", "dist/cli/main.js", "run"]
 CMD ["/manifests"]

@@ -15,6 +15,7 @@ import type { Logger } from '../log/logger.js';
 import { loadManifests } from '../manifests/load.js';
 import { createServicePort, type PortOptions } from '../remote/index.js';
 import { startSandbox } from '../sandbox/index.js';
+import { proxyFromEnv } from './network.js';
 
 export function readConfig(path: string, env: Readonly<Record<string, string | undefined>>): ObsyncConfig {
   const loaded = loadConfig(path, env);
@@ -47,7 +48,9 @@ export interface ConnectInput {
 
 function portOptions(target: Target, input: ConnectInput): PortOptions {
   const { onResponse } = input;
-  return { logger: input.logger, ...(onResponse ? { onResponse: (method: string, status: number) => onResponse(target.name, method, status) } : {}) };
+  // The embedded sandbox is in-process on loopback: never through a proxy.
+  const proxy = target.embedded ? undefined : proxyFromEnv(input.env);
+  return { logger: input.logger, ...(onResponse ? { onResponse: (method: string, status: number) => onResponse(target.name, method, status) } : {}), ...(proxy ? { proxy } : {}) };
 }
 
 export async function connectTarget(input: ConnectInput): Promise<Connection> {

@@ -11,12 +11,13 @@ import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
 import type { Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
+import type { ApplyReport } from '../applier/context.js';
 import { applyPlanned, makePlan } from '../engine/run.js';
 import type { SensitivePaths } from '../engine/secrets.js';
 import type { Selection } from '../engine/selection.js';
 import type { Logger } from '../log/logger.js';
 import { startHealthServer, type HealthServer, type Readiness } from './health.js';
-import type { DaemonMetrics, ResourceState, RunResult } from './metrics.js';
+import { resourceCounts, type DaemonMetrics, type RunResult } from './metrics.js';
 import { RunQueue, type TriggerReason } from './queue.js';
 import { startWatcher, type ManifestWatcher } from './watch.js';
 
@@ -206,8 +207,9 @@ export class Daemon {
         signal,
       });
       this.#report(planned.plan);
+      let report: ApplyReport | undefined;
       if (this.opts.mode === 'apply' && !invalid && changes(planned.plan) > 0) {
-        const report = await applyPlanned(planned, {
+        report = await applyPlanned(planned, {
           port,
           inventory: this.deps.inventory,
           backupDir: this.deps.backupDir,
@@ -219,6 +221,8 @@ export class Daemon {
         });
         if (report.summary.failed + report.summary.refused > 0) result = 'failure';
       }
+      // The state after this run's apply, so a healed object is not shown as drifted until the next run.
+      metrics.setResources(target, resourceCounts(planned.plan, report));
       if (planned.plan.errored && result === 'success') result = 'failure';
     } catch (err) {
       result = 'failure';
@@ -253,24 +257,14 @@ export class Daemon {
     this.#retryTimer.unref();
   }
 
+  /** Logs and counts the drift the plan found. */
   #report(plan: Plan): void {
     const { logger, metrics, port } = this.deps;
-    const counts: Record<string, Record<ResourceState, number>> = {};
-    const bump = (kind: string, state: ResourceState) => {
-      const byState = (counts[kind] ??= { in_sync: 0, drifted: 0, error: 0 });
-      byState[state] += 1;
-    };
     for (const step of plan.steps) {
-      if (step.action === 'noop') {
-        bump(step.kind, 'in_sync');
-        continue;
-      }
-      bump(step.kind, 'drifted');
+      if (step.action === 'noop') continue;
       metrics.driftTotal.inc({ target: port.target, kind: step.kind });
       logger.warn({ target: port.target, address: step.address, action: step.action, reason: step.reason, paths: step.changes.map((c) => c.path), ...(step.action === 'update' ? { changes: step.changes } : {}) }, 'drift');
     }
-    for (const d of plan.diagnostics) if (d.address) bump(d.address.split('/')[0] ?? 'unknown', 'error');
-    metrics.setResources(port.target, counts);
   }
 }
 

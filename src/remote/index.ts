@@ -5,11 +5,16 @@ import type { Logger } from '../log/logger.js';
 import { Api } from './api.js';
 import { hostedEnvelope, hostedPorts } from './hosted.js';
 import { selfHostedEnvelope, selfHostedPorts } from './selfhosted.js';
+import type { ProxySettings } from './network.js';
 import { Transport } from './transport.js';
+
+export type { ProxySettings } from './network.js';
 
 export interface PortOptions {
   logger?: Logger;
   onResponse?: (method: string, status: number) => void;
+  /** The proxy to reach the target through (HTTP(S)_PROXY / NO_PROXY, read by the CLI). */
+  proxy?: ProxySettings;
 }
 
 export function createServicePort(target: Target, opts: PortOptions = {}): ServicePort {
@@ -26,6 +31,7 @@ export function createServicePort(target: Target, opts: PortOptions = {}): Servi
     pacing: target.pacing.limit > 0 ? target.pacing : null,
     ...(opts.logger ? { logger: opts.logger } : {}),
     ...(opts.onResponse ? { onResponse: opts.onResponse } : {}),
+    ...(opts.proxy ? { proxy: opts.proxy } : {}),
   });
   const common = { target: target.name, stats: transport.stats, close: () => transport.close() };
   if (target.variant === 'hosted') {

@@ -4,10 +4,11 @@
  * back-off; any request is retried after a 429 (it was not executed); a non-idempotent write
  * whose outcome is unknown becomes an AmbiguousWriteError, never a blind retry.
  */
-import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 import { AmbiguousWriteError, ApiError } from '../core/errors.js';
 import type { RequestStats } from '../core/ports.js';
 import type { Logger } from '../log/logger.js';
+import { classifyFailure, createDispatcher, type NetworkFailure, type ProxySettings } from './network.js';
 import { defaultSleep, Pacer, retryDelayMs } from './pacing.js';
 
 export interface TransportOptions {
@@ -21,6 +22,8 @@ export interface TransportOptions {
   logger?: Logger;
   /** Called after every response (or failure) for metrics. */
   onResponse?: (method: string, status: number) => void;
+  /** HTTP(S)_PROXY / NO_PROXY as the CLI read them; none: direct connections. */
+  proxy?: ProxySettings;
 }
 
 export interface RequestInit {
@@ -46,13 +49,15 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND'
 
 export class Transport {
   readonly stats: RequestStats = { requests: 0, writes: 0, retries: 0, throttled: 0 };
-  readonly #pool: Pool;
+  readonly #dispatcher: Dispatcher;
+  readonly #origin: string;
   readonly #prefix: string;
   readonly #pacer: Pacer;
 
   constructor(private readonly opts: TransportOptions) {
     const url = new URL(opts.baseUrl);
-    this.#pool = new Pool(url.origin, { connections: opts.concurrency, keepAliveTimeout: 10_000 });
+    this.#origin = url.origin;
+    this.#dispatcher = createDispatcher(url.origin, opts.concurrency, opts.proxy);
     this.#prefix = url.pathname.replace(/\/+$/, '');
     this.#pacer = new Pacer(opts.pacing);
   }
@@ -91,7 +96,7 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    await this.#pool.close();
+    await this.#dispatcher.close();
   }
 
   async #backoff(attempt: number, signal: AbortSignal | undefined): Promise<void> {
@@ -114,7 +119,7 @@ export class Transport {
     }
     const started = performance.now();
     try {
-      const res = await this.#pool.request({ path, method: init.method, headers, body, signal });
+      const res = await this.#dispatcher.request({ origin: this.#origin, path, method: init.method, headers, body, signal });
       this.#pacer.observe(performance.now() - started);
       const text = await res.body.text();
       this.opts.onResponse?.(init.method, res.statusCode);
@@ -123,8 +128,9 @@ export class Transport {
     } catch (err) {
       this.opts.onResponse?.(init.method, 0);
       if (init.signal?.aborted) throw init.signal.reason instanceof Error ? init.signal.reason : new Error('aborted');
-      const code = (err as { code?: string }).code ?? (timedOut() ? 'TIMEOUT' : 'UNKNOWN');
-      throw new RetryableNetworkError(init.method, init.path, code, err);
+      const failure = classifyFailure(err, timedOut());
+      if (failure.kind === 'tls-certificate' || failure.kind === 'tls-handshake') throw tlsError(init, this.#origin, failure, err);
+      throw new RetryableNetworkError(init.method, init.path, failure, err);
     } finally {
       release();
     }
@@ -173,17 +179,41 @@ class RetryableNetworkError extends Error {
   constructor(
     readonly method: string,
     readonly path: string,
-    readonly code: string,
+    readonly failure: NetworkFailure,
     cause: unknown,
   ) {
-    super(`${method} ${path}: ${code}`, { cause });
+    super(`${method} ${path}: ${failure.code}`, { cause });
   }
 
   toApiError(idempotent: boolean): ApiError {
-    const init = { method: this.method, path: this.path, status: 0, retryable: true, bodyExcerpt: this.code, cause: this.cause };
-    if (!idempotent && !NOT_SENT.has(this.code)) return new AmbiguousWriteError(init);
-    return new ApiError({ ...init, message: `${this.method} ${this.path} failed: no response (${this.code})`, hint: 'check that the service is reachable at the target baseUrl' });
+    const { code, kind, detail } = this.failure;
+    const init = { method: this.method, path: this.path, status: 0, retryable: true, bodyExcerpt: code, cause: this.cause };
+    if (kind === 'proxy') {
+      return new ApiError({ ...init, code: 'PROXY', message: `${this.method} ${this.path} failed: ${detail}; the request was not sent`, hint: 'check HTTPS_PROXY / HTTP_PROXY (and the proxy credentials in them), or list the service in NO_PROXY' });
+    }
+    if (!idempotent && !NOT_SENT.has(code)) return new AmbiguousWriteError(init);
+    return new ApiError({ ...init, message: `${this.method} ${this.path} failed: no response (${code})`, hint: 'check that the service is reachable at the target baseUrl' });
   }
+}
+
+/** A certificate or handshake failure: nothing was sent, and the same request would fail the same way. */
+function tlsError(init: RequestInit, origin: string, failure: NetworkFailure, cause: unknown): ApiError {
+  const certificate = failure.kind === 'tls-certificate';
+  return new ApiError({
+    method: init.method,
+    path: init.path,
+    status: 0,
+    retryable: false,
+    bodyExcerpt: failure.code,
+    code: certificate ? 'TLS_CERTIFICATE' : 'TLS_HANDSHAKE',
+    message: certificate
+      ? `${init.method} ${init.path}: TLS certificate of ${origin} not trusted (${failure.code}: ${failure.detail}); the request was not sent`
+      : `${init.method} ${init.path}: TLS handshake with ${origin} failed (${failure.code}); the request was not sent`,
+    hint: certificate
+      ? 'if the service (or a TLS-inspecting proxy) uses a private or corporate CA, set NODE_EXTRA_CA_CERTS to a PEM file holding that CA certificate (read when obsync starts)'
+      : 'check the target baseUrl: https:// to a port that speaks plain HTTP fails this way',
+    cause,
+  });
 }
 
 function queryString(query: Record<string, string | number> | undefined): string {

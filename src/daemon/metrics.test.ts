@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { ApplyReport, StepOutcomeKind } from '../applier/context.js';
+import { summarize, type Action, type Address, type Kind, type Plan, type PlanStep } from '../core/plan.js';
+import { DaemonMetrics, resourceCounts } from './metrics.js';
+
+function step(address: Address, action: Action): PlanStep {
+  const [kind, name] = address.split('/') as [Kind, string];
+  return { address, kind, name, action, reason: action === 'noop' ? 'unchanged' : 'drifted', changes: [], dependsOn: [] };
+}
+
+function plan(steps: PlanStep[], unplannable: Address[] = []): Plan {
+  const diagnostics = unplannable.map((address) => ({ severity: 'error' as const, code: 'ambiguous', message: 'two candidates', address }));
+  return { formatVersion: 1, target: 't', variant: 'self-hosted', steps, summary: summarize(steps), prune: { requested: false, candidates: [], refused: [] }, diagnostics, errored: diagnostics.length > 0 };
+}
+
+function applied(outcomes: [Address, StepOutcomeKind][]): ApplyReport {
+  const summary = { applied: 0, unchanged: 0, failed: 0, skipped: 0, refused: 0 };
+  for (const [, o] of outcomes) summary[o] += 1;
+  return { target: 't', results: outcomes.map(([address, outcome]) => ({ address, action: 'x', outcome, durationMs: 1 })), summary };
+}
+
+const steps = [
+  step('Dashboard/same', 'noop'),
+  step('Dashboard/healed', 'update'),
+  step('Dashboard/new', 'create'),
+  step('Dashboard/gone', 'delete'),
+  step('Alert/broken', 'update'),
+  step('Alert/waiting', 'create'),
+  step('Alert/moved', 'update'),
+];
+
+describe('obsync_resources after a run', () => {
+  it('counts what the apply healed as in sync, not as the drift the plan saw', () => {
+    const report = applied([
+      ['Dashboard/healed', 'applied'],
+      ['Dashboard/new', 'applied'],
+      ['Dashboard/gone', 'applied'],
+      ['Alert/broken', 'failed'],
+      ['Alert/waiting', 'skipped'],
+      ['Alert/moved', 'refused'],
+    ]);
+    expect(resourceCounts(plan(steps, ['Alert/twice']), report)).toEqual({
+      Dashboard: { in_sync: 3, drifted: 0, error: 0 },
+      Alert: { in_sync: 0, drifted: 2, error: 2 },
+    });
+  });
+
+  it('counts every change as drifted when nothing was applied (plan mode)', () => {
+    expect(resourceCounts(plan(steps))).toEqual({
+      Dashboard: { in_sync: 1, drifted: 3, error: 0 },
+      Alert: { in_sync: 0, drifted: 3, error: 0 },
+    });
+  });
+
+  it('replaces the previous run in the exposition', async () => {
+    const metrics = new DaemonMetrics('test');
+    metrics.setResources('t', resourceCounts(plan([step('Dashboard/a', 'create')])));
+    metrics.setResources('t', resourceCounts(plan([step('Dashboard/a', 'create')]), applied([['Dashboard/a', 'applied']])));
+    const text = await metrics.text();
+    expect(text).toMatch(/obsync_resources\{target="t",kind="Dashboard",state="in_sync"\} 1\n/);
+    expect(text).toMatch(/obsync_resources\{target="t",kind="Dashboard",state="drifted"\} 0\n/);
+  });
+});

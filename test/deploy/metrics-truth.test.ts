@@ -1,0 +1,50 @@
+/**
+ * `obsync_resources` tells the state after the run's apply: the objects the first run created are
+ * in sync at once, not drifted until the next run (what the plan before the apply saw).
+ */
+import type { ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { assertBuilt, spawnCli } from '../support/cli.js';
+import { sandboxDashboards, until } from '../support/wait.js';
+
+let sandbox: SandboxHandle;
+let dir: string;
+let child: ChildProcess | undefined;
+let output = '';
+
+beforeEach(async () => {
+  assertBuilt();
+  sandbox = await startSandbox({ port: 0, rateLimit: 'off' });
+  dir = mkdtempSync(join(tmpdir(), 'obsync-metrics-'));
+  cpSync('config-examples/team/dashboards', join(dir, 'manifests'), { recursive: true });
+  writeFileSync(join(dir, 'obsync.yaml'), `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", rateLimit: {requests: 1000, perSeconds: 1}}\n`);
+});
+
+afterEach(async () => {
+  if (child && child.exitCode === null) {
+    child.kill('SIGKILL');
+    await new Promise((r) => child?.once('exit', r));
+  }
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it('reports the objects the first run created as in sync after that run', async () => {
+  const listen = `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`;
+  child = spawnCli(['run', '--listen', listen, '--no-watch'], { cwd: dir, env: { OBSYNC_API_KEY: sandbox.credentials.apiKey } });
+  output = '';
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  await until('the first run', () => (/"msg":"run finished"/.test(output) ? true : undefined), { context: () => output });
+  expect(output).toMatch(/"result":"success"/);
+  const created = (await sandboxDashboards(sandbox)).length;
+  expect(created).toBeGreaterThan(0);
+  const metrics = await (await fetch(`http://${listen}/metrics`)).text();
+  expect(metrics).toMatch(new RegExp(`obsync_resources\\{target="sb",kind="Dashboard",state="in_sync"\\} ${created}\\n`));
+  expect(metrics).toMatch(/obsync_resources\{target="sb",kind="Dashboard",state="drifted"\} 0\n/);
+  // The plan before the apply did see the drift: the counter keeps that history.
+  expect(metrics).toMatch(new RegExp(`obsync_drift_total\\{target="sb",kind="Dashboard"\\} ${created}\\n`));
+});

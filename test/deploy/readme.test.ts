@@ -1,0 +1,24 @@
+/** The README's table of environment variables lists every variable obsync reads (found in the source, not kept by hand). */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { envVarsObsyncReads } from './env-vars.js';
+
+const README = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+
+function section(title: string): string {
+  const start = README.indexOf(`### ${title}\n`);
+  if (start < 0) throw new Error(`README.md has no "### ${title}" section`);
+  const end = README.slice(start + 4).search(/\n##+ /);
+  return end < 0 ? README.slice(start) : README.slice(start, start + 4 + end);
+}
+
+it('documents every environment variable obsync reads', () => {
+  const table = section('Environment variables');
+  const missing = [...envVarsObsyncReads()].filter((name) => !table.includes(`\`${name}\``));
+  expect(missing).toEqual([]);
+});
+
+it('says that the container image was not built here, and what is tested instead', () => {
+  expect(section('Container image')).toMatch(/has not been built on these machines[\s\S]*no Docker engine/);
+});
