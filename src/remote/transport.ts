@@ -5,7 +5,7 @@
  * whose outcome is unknown becomes an AmbiguousWriteError, never a blind retry.
  */
 import { Pool } from 'undici';
-import { AmbiguousWriteError, ApiError } from '../core/errors.js';
+import { AmbiguousWriteError, ApiError, requestLabel } from '../core/errors.js';
 import type { RequestStats } from '../core/ports.js';
 import type { Logger } from '../log/logger.js';
 import { defaultSleep, Pacer, retryDelayMs } from './pacing.js';
@@ -46,12 +46,15 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND'
 
 export class Transport {
   readonly stats: RequestStats = { requests: 0, writes: 0, retries: 0, throttled: 0 };
+  /** host[:port] of the base URL, named in errors (never its credentials or query). */
+  readonly host: string;
   readonly #pool: Pool;
   readonly #prefix: string;
   readonly #pacer: Pacer;
 
   constructor(private readonly opts: TransportOptions) {
     const url = new URL(opts.baseUrl);
+    this.host = url.host;
     this.#pool = new Pool(url.origin, { connections: opts.concurrency, keepAliveTimeout: 10_000 });
     this.#prefix = url.pathname.replace(/\/+$/, '');
     this.#pacer = new Pacer(opts.pacing);
@@ -84,7 +87,7 @@ export class Transport {
           await this.#backoff(attempt, init.signal);
           continue;
         }
-        if (err instanceof RetryableNetworkError) throw err.toApiError(idempotent);
+        if (err instanceof RetryableNetworkError) throw err.toApiError(idempotent, this.host);
         throw err;
       }
     }
@@ -179,10 +182,10 @@ class RetryableNetworkError extends Error {
     super(`${method} ${path}: ${code}`, { cause });
   }
 
-  toApiError(idempotent: boolean): ApiError {
-    const init = { method: this.method, path: this.path, status: 0, retryable: true, bodyExcerpt: this.code, cause: this.cause };
+  toApiError(idempotent: boolean, host: string): ApiError {
+    const init = { method: this.method, path: this.path, host, status: 0, retryable: true, bodyExcerpt: this.code, cause: this.cause };
     if (!idempotent && !NOT_SENT.has(this.code)) return new AmbiguousWriteError(init);
-    return new ApiError({ ...init, message: `${this.method} ${this.path} failed: no response (${this.code})`, hint: 'check that the service is reachable at the target baseUrl' });
+    return new ApiError({ ...init, message: `${requestLabel(init)} failed: no response (${this.code})`, hint: 'check that the service is reachable at the target baseUrl' });
   }
 }
 
