@@ -20,7 +20,7 @@ function fakeIO(cwd: string, env: Record<string, string> = {}) {
 
 async function run(io: CliIO, args: string[]): Promise<number> {
   try {
-    await buildProgram(io).exitOverride().parseAsync(args, { from: 'user' });
+    await (await buildProgram(io, args)).parseAsync(args, { from: 'user' });
     return 0;
   } catch (e) {
     if (e instanceof ExitRequest) return e.exitCode;
