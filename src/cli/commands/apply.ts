@@ -1,5 +1,6 @@
 /** `obsync apply`: plan, confirm, execute; or execute a saved plan's steps that are still valid. */
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
 import type { Plan } from '../../core/plan.js';
@@ -32,7 +33,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--concurrency <n>', 'requests in flight at once (1-64)', wholeNumber(1, 64))
     .addOption(new Option('--output <format>', 'report format').choices(['text', 'json']).default('text'));
   commonRunOptions(cmd).action(async (paths: string[], flags: ApplyFlags) => {
-    const saved = await savedPlanArgument(paths);
+    const saved = await savedPlanArgument(io, paths);
     const opts = parseRunOptions(flags);
     const session = await openSession(io, {
       paths: saved ? saved.manifests : paths,
@@ -83,10 +84,10 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
   });
 };
 
-async function savedPlanArgument(paths: readonly string[]): Promise<PlanDocument | null> {
+async function savedPlanArgument(io: CliIO, paths: readonly string[]): Promise<PlanDocument | null> {
   const [only, ...rest] = paths;
   if (!only || rest.length > 0 || !only.endsWith('.json')) return null;
-  return parsePlanDocument(await readFile(only, 'utf8'), only);
+  return parsePlanDocument(await readFile(resolve(io.cwd, only), 'utf8'), only);
 }
 
 async function confirm(io: CliIO, plan: Plan): Promise<void> {
