@@ -107,7 +107,7 @@ function simplify(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(simplify);
   if (typeof value !== 'object' || value === null) return value;
   const entries = Object.entries(value as Json).map(([k, v]) => [k, simplify(v)] as const);
-  const obj = Object.fromEntries(entries) as Json;
+  const obj: Json = Object.fromEntries(entries);
   const keys = Object.keys(obj);
   if (keys.length === 1 && keys[0] === 'allOf' && Array.isArray(obj.allOf) && obj.allOf.length === 1) return obj.allOf[0];
   return obj;
