@@ -176,13 +176,14 @@ if (wanted('startup')) record(startupBench(join(import.meta.dirname, '../..'), q
 
 const machine = { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', platform: process.platform };
 const resultsFile = join(import.meta.dirname, '../../bench/results.json');
-/** With --only, the rows of the groups that did not run are kept from the last results. */
-function keptRows(): Result[] {
-  if (!process.argv.includes('--only') || !existsSync(resultsFile)) return [];
+/** With --only, the rows of the groups that did not run are kept from the last results (and its `quick`, which describes them). */
+function previousResults(): { quick?: boolean; results: Result[] } {
+  if (!process.argv.includes('--only') || !existsSync(resultsFile)) return { results: [] };
   const measured = new Set(results.map((r) => r.measure));
-  const previous = (JSON.parse(readFileSync(resultsFile, 'utf8')) as { results?: Result[] }).results ?? [];
-  return previous.filter((r) => !measured.has(r.measure));
+  const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as { quick?: boolean; results?: Result[] };
+  return { ...(previous.quick === undefined ? {} : { quick: previous.quick }), results: (previous.results ?? []).filter((r) => !measured.has(r.measure)) };
 }
-const all = [...keptRows(), ...results];
-writeFileSync(resultsFile, JSON.stringify({ machine, quick, date: new Date().toISOString().slice(0, 10), results: all }, null, 2) + '\n');
+const kept = previousResults();
+const all = [...kept.results, ...results];
+writeFileSync(resultsFile, JSON.stringify({ machine, quick: kept.quick ?? quick, date: new Date().toISOString().slice(0, 10), results: all }, null, 2) + '\n');
 printTable(machine, all);
