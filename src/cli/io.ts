@@ -12,8 +12,21 @@ export interface CliIO {
   color?: boolean;
 }
 
+/** The process's streams, each opened on first use (opening stdin costs start-up time most commands never need). */
 export function processIO(): CliIO {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+  return {
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+    cwd: process.cwd(),
+  };
 }
 
 /** Thrown by a command to end with a given exit code (DESIGN §5: 0 ok, 1 error, 2 changes). */
