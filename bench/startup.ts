@@ -1,7 +1,7 @@
 /**
  * Start-up: wall time of `obsync --help` and `obsync validate config-examples` against a bare
  * `node -e 0` on the same machine, as ratios (issue targets: ≤ 2× and ≤ 3×). The three commands
- * run interleaved, so a change of load hits them alike; the medians are compared.
+ * run interleaved, so a change of load hits them alike; medians and fastest runs are compared.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -28,6 +28,20 @@ export function startupBench(root: string, samples: number, quick: boolean): Res
   const nodeMs = median(times.node);
   const helpMs = median(times.help);
   const validateMs = median(times.validate);
-  const ratio = (a: number) => Math.round((a / nodeMs) * 100) / 100;
-  return { measure: 'startup', quick, samples, nodeMs: Math.round(nodeMs), helpMs: Math.round(helpMs), validateMs: Math.round(validateMs), helpOverNode: ratio(helpMs), validateOverNode: ratio(validateMs) };
+  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  // The fastest runs are the ones the other users of the machine disturbed least.
+  const fastest = { node: Math.min(...times.node), help: Math.min(...times.help), validate: Math.min(...times.validate) };
+  return {
+    measure: 'startup',
+    quick,
+    samples,
+    nodeMs: Math.round(nodeMs),
+    helpMs: Math.round(helpMs),
+    validateMs: Math.round(validateMs),
+    helpOverNode: ratio(helpMs, nodeMs),
+    validateOverNode: ratio(validateMs, nodeMs),
+    fastestMs: { node: Math.round(fastest.node), help: Math.round(fastest.help), validate: Math.round(fastest.validate) },
+    fastestHelpOverNode: ratio(fastest.help, fastest.node),
+    fastestValidateOverNode: ratio(fastest.validate, fastest.node),
+  };
 }
