@@ -12,6 +12,7 @@ import addFormatsModule from 'ajv-formats';
 import { parseAllDocuments } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { discoverFiles } from '../../src/manifests/discover.js';
+import { INIT_CONFIG, INIT_EXAMPLE } from '../../src/cli/commands/init.js';
 import { SENSITIVE_PATHS } from '../../src/kinds/sensitive-paths.js';
 import { documentJsonSchema, EXTRA_RULES } from '../../src/manifests/json-schema.js';
 
@@ -131,6 +132,12 @@ describe('the schema and obsync validate agree', () => {
     const { files } = discoverFiles([examples]);
     expect(files.length).toBeGreaterThanOrEqual(7);
     for (const file of files) for (const doc of documents(file)) expect(errorsOf(doc), file).toEqual([]);
+  });
+
+  it('on what obsync init writes: valid', () => {
+    for (const text of [INIT_CONFIG, INIT_EXAMPLE]) {
+      for (const doc of parseAllDocuments(text)) expect(errorsOf(doc.toJS())).toEqual([]);
+    }
   });
 
   /** Mistakes JSON Schema cannot see: YAML itself, several documents together, interpolation. */

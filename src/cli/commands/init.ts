@@ -9,7 +9,7 @@ import { ConfigError } from '../../core/errors.js';
 import { documentJsonSchema } from '../../manifests/json-schema.js';
 import type { CommandRegistrar } from '../program.js';
 
-const CONFIG = `# yaml-language-server: $schema=./obsync.schema.json
+export const INIT_CONFIG = `# yaml-language-server: $schema=./obsync.schema.json
 # obsync configuration. Paths are relative to this file; \`obsync schema\` documents every key.
 apiVersion: obsync/v1
 kind: Config
@@ -37,7 +37,7 @@ targets:
   #   baseUrl: http://obs-api.internal:8000
 `;
 
-const EXAMPLE = `# yaml-language-server: $schema=../obsync.schema.json
+export const INIT_EXAMPLE = `# yaml-language-server: $schema=../obsync.schema.json
 # An example: a dashboard with one tile, and an alert on that tile. Objects refer to each other
 # by name (metadata.name, tile keys, source and webhook names), never by server id.
 apiVersion: obsync/v1
@@ -83,8 +83,8 @@ export const register: CommandRegistrar = (program, io) => {
     .action((dir: string) => {
       const root = resolve(io.cwd, dir);
       const files: [string, string][] = [
-        [join(root, 'obsync.yaml'), CONFIG],
-        [join(root, 'manifests', 'example.yaml'), EXAMPLE],
+        [join(root, 'obsync.yaml'), INIT_CONFIG],
+        [join(root, 'manifests', 'example.yaml'), INIT_EXAMPLE],
         [join(root, 'obsync.schema.json'), `${JSON.stringify(documentJsonSchema(), null, 2)}\n`],
       ];
       const shown = (p: string) => relative(io.cwd, p) || p;
