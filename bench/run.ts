@@ -172,7 +172,7 @@ if (wanted('apply') && !quick) {
 if (wanted('memory')) await memoryBench(quick ? 200 : 1000);
 if (wanted('daemon')) for (const r of await daemonBench({ runs: quick ? 100 : 1000, saves: quick ? 5 : 10 })) record(r);
 
-if (wanted('startup')) record(startupBench(join(import.meta.dirname, '../..'), quick ? 15 : 40, quick));
+if (wanted('startup')) for (const r of startupBench(join(import.meta.dirname, '../..'), quick ? 15 : 40, quick)) record(r);
 
 const machine = { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', platform: process.platform };
 const resultsFile = join(import.meta.dirname, '../../bench/results.json');
