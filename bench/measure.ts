@@ -30,6 +30,7 @@ const COLUMNS: Record<string, string[]> = {
   'memory-over-passes': ['n', 'runs', 'heapBeforeMb', 'heapAfterMb', 'afterOverBefore'],
   'daemon-latency': ['n', 'saves', 'debounceMs', 'medianMs', 'maxMs', 'maxOverBudget'],
   'daemon-memory': ['n', 'runs', 'heapAfterGcStartMb', 'heapCheckpointsMb', 'heapEndOverStart', 'rssStartMb', 'rssEndMb'],
+  startup: ['env', 'samples', 'nodeMs', 'helpMs', 'validateMs', 'helpOverNode', 'validateOverNode', 'fastestHelpOverNode', 'fastestValidateOverNode'],
 };
 
 export function printTable(machine: Record<string, unknown>, results: readonly Result[]): void {

@@ -6,9 +6,12 @@
  * - plan: requests per plan vs N; plan CPU ÷ CPU to merely parse+validate the same responses;
  * - apply: apply-phase wall time ÷ (K writes ÷ limit); plan+apply ÷ the fixed-window floor of all requests; 429s;
  * - memory: heap after many reconcile passes ÷ before;
- * - daemon: file save → first write on the sandbox against debounce + 1 s; heap after a forced GC before and after 1,000 runs.
+ * - daemon: file save → first write on the sandbox against debounce + 1 s; heap after a forced GC before and after 1,000 runs;
+ * - startup: `obsync --help` and `obsync validate config-examples` against `node -e 0`.
+ *
+ * `--only GROUP` keeps the other groups' rows of bench/results.json and replaces that group's.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import type { Variant } from '../src/core/ports.js';
@@ -23,10 +26,11 @@ import { fastest, parseFloorCpuMs, SAMPLES } from './parse-floor.js';
 import { profilePlan } from './profile.js';
 import { benchTarget, startChildSandbox } from './sandbox-process.js';
 import { cpuMs, peakRss, printTable, type Result } from './measure.js';
+import { startupBench } from './startup.js';
 
 const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
-/** `--only plan|apply|memory|daemon`: one group of measurements. */
+/** `--only plan|apply|memory|daemon|startup`: one group of measurements. */
 const only = process.argv[process.argv.indexOf('--only') + 1];
 const wanted = (group: string) => !process.argv.includes('--only') || only === group;
 const SIZES = quick ? [100, 1000] : [100, 1000, 10000];
@@ -168,6 +172,18 @@ if (wanted('apply') && !quick) {
 if (wanted('memory')) await memoryBench(quick ? 200 : 1000);
 if (wanted('daemon')) for (const r of await daemonBench({ runs: quick ? 100 : 1000, saves: quick ? 5 : 10 })) record(r);
 
+if (wanted('startup')) for (const r of startupBench(join(import.meta.dirname, '../..'), quick ? 15 : 40, quick)) record(r);
+
 const machine = { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', platform: process.platform };
-writeFileSync(join(import.meta.dirname, '../../bench/results.json'), JSON.stringify({ machine, quick, date: new Date().toISOString().slice(0, 10), results }, null, 2) + '\n');
-printTable(machine, results);
+const resultsFile = join(import.meta.dirname, '../../bench/results.json');
+/** With --only, the rows of the groups that did not run are kept from the last results (and its `quick`, which describes them). */
+function previousResults(): { quick?: boolean; results: Result[] } {
+  if (!process.argv.includes('--only') || !existsSync(resultsFile)) return { results: [] };
+  const measured = new Set(results.map((r) => r.measure));
+  const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as { quick?: boolean; results?: Result[] };
+  return { ...(previous.quick === undefined ? {} : { quick: previous.quick }), results: (previous.results ?? []).filter((r) => !measured.has(r.measure)) };
+}
+const kept = previousResults();
+const all = [...kept.results, ...results];
+writeFileSync(resultsFile, JSON.stringify({ machine, quick: kept.quick ?? quick, date: new Date().toISOString().slice(0, 10), results: all }, null, 2) + '\n');
+printTable(machine, all);

@@ -8,10 +8,25 @@ export interface CliIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /** false after the global --no-color (set by the program before a command runs). */
+  color?: boolean;
 }
 
+/** The process's streams, each opened on first use (opening stdin costs start-up time most commands never need). */
 export function processIO(): CliIO {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+  return {
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+    cwd: process.cwd(),
+  };
 }
 
 /** Thrown by a command to end with a given exit code (DESIGN §5: 0 ok, 1 error, 2 changes). */
@@ -23,7 +38,7 @@ export class ExitRequest extends Error {
 
 /** Colour only on a TTY, never with NO_COLOR, TERM=dumb or --no-color. */
 export function colorEnabled(io: CliIO, stream: 'stdout' | 'stderr', flag?: boolean): boolean {
-  if (flag === false) return false;
+  if (flag === false || io.color === false) return false;
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
   if (io.env.TERM === 'dumb') return false;
   if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== '0') return true;
@@ -39,4 +54,15 @@ export function reportError(io: CliIO, err: unknown, verbose = false): void {
     io.stderr.write(`error: ${errorMessage(err)}\n`);
   }
   if (verbose && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+}
+
+/**
+ * A reader that went away (`obsync schema | head -1`) is not an error: later writes are dropped
+ * and the command ends normally, without a stack trace (an apply in progress still completes).
+ */
+export function ignoreClosedPipe(stream: NodeJS.WritableStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') return;
+    throw err;
+  });
 }

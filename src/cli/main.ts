@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 /** Entry point: the only place that reads argv and sets the process exit code. */
 import { CommanderError } from 'commander';
-import { ExitRequest, processIO, reportError } from './io.js';
+import { ExitRequest, ignoreClosedPipe, processIO, reportError } from './io.js';
 import { buildProgram } from './program.js';
 
 async function main(): Promise<number> {
   const io = processIO();
-  const program = buildProgram(io).exitOverride();
+  ignoreClosedPipe(process.stdout);
   try {
-    await program.parseAsync(process.argv);
+    const args = process.argv.slice(2);
+    const program = await buildProgram(io, args);
+    await program.parseAsync(args, { from: 'user' });
     return 0;
   } catch (err) {
     if (err instanceof ExitRequest) return err.exitCode;

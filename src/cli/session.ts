@@ -17,7 +17,7 @@ import { LeaseElector } from '../inventory/elector.js';
 import { openStateBackend, type StateSpec } from '../inventory/open.js';
 import type { ObsyncConfig } from '../config/schema.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import type { CliIO } from './io.js';
+import { colorEnabled, type CliIO } from './io.js';
 import { makePlan, type Planned } from '../engine/run.js';
 import { githubAnnotation } from './commands/validate.js';
 import type { RunOptions } from './run-options.js';
@@ -36,6 +36,8 @@ export interface SessionOptions {
   /** Default log level (OBSYNC_LOG_LEVEL wins); the daemon logs runs at info. */
   logLevel?: string;
   onResponse?: ConnectInput['onResponse'];
+  /** --timeout: deadline of each request, over the target's timeoutSeconds. */
+  timeoutMs?: number | undefined;
 }
 
 export interface Session {
@@ -75,9 +77,11 @@ export function findConfig(io: CliIO, paths: readonly string[], flag: string | u
   return existsSync(here) ? here : undefined;
 }
 
-/** Logs go to stderr: pretty on a terminal, JSON lines otherwise; OBSYNC_LOG_LEVEL wins over the command's default. */
-function cliLogger(io: CliIO, level: string): Logger {
-  return createLogger({ format: io.stderr.isTTY ? 'pretty' : 'json', level: io.env.OBSYNC_LOG_LEVEL ?? level });
+/** Logs go to stderr: pretty on a terminal (coloured unless NO_COLOR / --no-color), JSON lines otherwise; OBSYNC_LOG_LEVEL wins over the command's default. */
+export function cliLogger(io: CliIO, level: string): Logger {
+  const lvl = io.env.OBSYNC_LOG_LEVEL ?? level;
+  if (io.stderr.isTTY !== true) return createLogger({ format: 'json', level: lvl });
+  return createLogger({ format: 'pretty', level: lvl, stream: io.stderr, color: colorEnabled(io, 'stderr') });
 }
 
 /** A plan of the session's manifests against its target, with the run flags over obsync.yaml's defaults. */
@@ -92,11 +96,11 @@ export function planSession(session: Session, opts: RunOptions, prune: boolean =
   });
 }
 
-export async function openConnection(io: CliIO, opts: { config?: string | undefined; target?: string | undefined }): Promise<Connection> {
+export async function openConnection(io: CliIO, opts: { config?: string | undefined; target?: string | undefined; timeoutMs?: number | undefined }): Promise<Connection> {
   const configPath = findConfig(io, [], opts.config);
   const config = configPath ? readConfig(configPath, io.env) : undefined;
   const logger = cliLogger(io, 'warn');
-  return connectTarget({ config, name: opts.target, env: io.env, baseDir: configPath ? dirname(configPath) : io.cwd, logger, announce: (line) => io.stderr.write(`${line}\n`) });
+  return connectTarget({ config, name: opts.target, env: io.env, baseDir: configPath ? dirname(configPath) : io.cwd, logger, announce: (line) => io.stderr.write(`${line}\n`), timeoutMs: opts.timeoutMs });
 }
 
 export async function openSession(io: CliIO, opts: SessionOptions): Promise<Session> {
@@ -113,7 +117,7 @@ export async function openSession(io: CliIO, opts: SessionOptions): Promise<Sess
   let inventory: InventoryStore;
   let leadership: LeaseElector | undefined;
   try {
-    connection = await connectTarget({ config, name: opts.target, env: io.env, baseDir, logger, announce: (line) => io.stderr.write(`${line}\n`), onResponse: opts.onResponse });
+    connection = await connectTarget({ config, name: opts.target, env: io.env, baseDir, logger, announce: (line) => io.stderr.write(`${line}\n`), onResponse: opts.onResponse, timeoutMs: opts.timeoutMs });
     const target = connection.port.target;
     leadership = opts.elect ? new LeaseElector(state, target, { command: opts.command, logger }) : undefined;
     const elector = leadership;

@@ -44,6 +44,8 @@ export interface ConnectInput {
   announce: (line: string) => void;
   /** Every HTTP response (status 0: none) to the target, e.g. for the daemon's request counter. */
   onResponse?: ((target: string, method: string, status: number) => void) | undefined;
+  /** --timeout: the deadline of each request, over the target's own setting. */
+  timeoutMs?: number | undefined;
 }
 
 function portOptions(target: Target, input: ConnectInput): PortOptions {
@@ -56,7 +58,8 @@ function portOptions(target: Target, input: ConnectInput): PortOptions {
 export async function connectTarget(input: ConnectInput): Promise<Connection> {
   const resolved = resolveTarget({ config: input.config, name: input.name, env: input.env, readFile: (p) => readFileSync(p, 'utf8') });
   if (resolved.kind === 'remote') {
-    const port = createServicePort(resolved.target, portOptions(resolved.target, input));
+    const target: Target = input.timeoutMs === undefined ? resolved.target : { ...resolved.target, timeoutMs: input.timeoutMs };
+    const port = createServicePort(target, portOptions(target, input));
     return { port, close: () => port.close() };
   }
   return connectEmbedded(resolved.embedded, input);
@@ -67,7 +70,7 @@ async function connectEmbedded(embedded: EmbeddedTarget, input: ConnectInput): P
   const dataDir = isAbsolute(embedded.dataDir) ? embedded.dataDir : resolve(input.baseDir, embedded.dataDir);
   const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, dataDir, seed: 'demo', rateLimit: 'off' });
   input.announce(`obsync: no target configured — using the embedded sandbox (${embedded.api} API, data in ${dataDir})`);
-  const common = { name: embedded.name, baseUrl: sandbox.url, concurrency: embedded.concurrency, timeoutMs: 30_000, retries: 3, embedded: true };
+  const common = { name: embedded.name, baseUrl: sandbox.url, concurrency: embedded.concurrency, timeoutMs: input.timeoutMs ?? 30_000, retries: 3, embedded: true };
   const c = sandbox.credentials;
   const target: Target =
     embedded.api === 'hosted'

@@ -10,96 +10,131 @@ const nonEmpty = z.string().min(1);
 /** Names are used in file names (inventory, lock) and flags. */
 export const targetName = z
   .string()
-  .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, 'a target name is lowercase letters, digits and "-" (at most 63)');
+  .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, 'a target name is lowercase letters, digits and "-" (at most 63)')
+  .describe('Name of the target, chosen with --target (lowercase letters, digits and "-"); also names its inventory and lock.');
 
-const rateLimit = z.strictObject({
-  requests: z.number().int().positive(),
-  perSeconds: z.number().positive(),
-});
+const rateLimit = z
+  .strictObject({
+    requests: z.number().int().positive().describe('Requests allowed per window.'),
+    perSeconds: z.number().positive().describe('Length of the window, in seconds.'),
+  })
+  .meta({ id: 'RateLimit', description: 'Client-side pacing: at most `requests` per `perSeconds`.' });
 
 const common = {
   name: targetName,
   /** Requests in flight at once (default: defaults.concurrency). */
-  concurrency: z.number().int().min(1).max(64).optional(),
+  concurrency: z.number().int().min(1).max(64).optional().describe('Requests in flight at once (1-64; default: defaults.concurrency, else 4).'),
   /** Per-request deadline. */
-  timeoutSeconds: z.number().positive().max(600).optional(),
+  timeoutSeconds: z.number().positive().max(600).optional().describe('Deadline of each request, in seconds (at most 600; default 30; --timeout overrides it).'),
   /** Client-side pacing; defaults to the variant's published limit. */
-  rateLimit: rateLimit.optional(),
-  retries: z.number().int().min(0).max(10).optional(),
+  rateLimit: rateLimit.optional().describe("Client-side pacing (default: the variant's published limit: hosted 10 per 10 s, self-hosted 100 per 60 s)."),
+  retries: z.number().int().min(0).max(10).optional().describe('Retries of an idempotent request after a 5xx or a connection error (0-10; default 3).'),
 };
+const baseUrl = (example: string) => z.url({ protocol: /^https?$/ }).describe(`Base URL of the API, e.g. ${example} (OBSYNC_BASE_URL overrides it).`);
+const credential = (what: string, env: string) => nonEmpty.optional().meta({ sensitive: true, description: `${what}. Prefer the environment: ${env} (or ${env}_FILE), or "\${env:NAME}" here. Sensitive: never printed or logged.` });
+const keyId = nonEmpty.optional().describe('API key id (not a secret). Or OBSYNC_KEY_ID (OBSYNC_KEY_ID_FILE).');
 
-export const selfHostedTargetConfig = z.strictObject({
-  ...common,
-  variant: z.literal('self-hosted'),
-  baseUrl: z.url({ protocol: /^https?$/ }),
-  credentials: z.strictObject({ apiKey: nonEmpty.optional() }).optional(),
-});
+export const selfHostedTargetConfig = z
+  .strictObject({
+    ...common,
+    variant: z.literal('self-hosted').describe('self-hosted: the open-source API server (Bearer personal API key).'),
+    baseUrl: baseUrl('http://obs-api.internal:8000'),
+    credentials: z.strictObject({ apiKey: credential('Personal API access key', 'OBSYNC_API_KEY') }).optional().describe('The API key, when not given by the environment.'),
+  })
+  .meta({ id: 'SelfHostedTarget', description: 'A self-hosted API server.' });
 
-export const hostedTargetConfig = z.strictObject({
-  ...common,
-  variant: z.literal('hosted'),
-  baseUrl: z.url({ protocol: /^https?$/ }),
-  organizationId: z.uuid(),
-  serviceId: z.uuid(),
-  credentials: z.strictObject({ keyId: nonEmpty.optional(), keySecret: nonEmpty.optional() }).optional(),
-  paths: z.strictObject({ observability: nonEmpty.optional(), pipes: nonEmpty.optional() }).optional(),
-});
+export const hostedTargetConfig = z
+  .strictObject({
+    ...common,
+    variant: z.literal('hosted').describe('hosted: the cloud API (HTTP Basic key id and secret); also manages pipes and API keys.'),
+    baseUrl: baseUrl('https://api.example.com'),
+    organizationId: z.uuid().describe('Organization id (a UUID; OBSYNC_ORG_ID overrides it).'),
+    serviceId: z.uuid().describe('Service id (a UUID; OBSYNC_SERVICE_ID overrides it).'),
+    credentials: z
+      .strictObject({ keyId, keySecret: credential('API key secret', 'OBSYNC_KEY_SECRET') })
+      .optional()
+      .describe('The API key, when not given by the environment.'),
+    paths: z
+      .strictObject({ observability: nonEmpty.optional().describe('Path segment of the observability API (default clickstack).'), pipes: nonEmpty.optional().describe('Path segment of the pipes API (default clickpipes).') })
+      .optional()
+      .describe('Path segments of the API, when they differ from the defaults.'),
+  })
+  .meta({ id: 'HostedTarget', description: 'A service of the hosted cloud API.' });
 
 /** The embedded sandbox: an in-process simulator, data under `data` (default `.obsync/sandbox`). */
-export const sandboxTargetConfig = z.strictObject({
-  ...common,
-  variant: z.literal('sandbox'),
-  /** Which API the embedded sandbox speaks; hosted (the default) also manages pipes. */
-  api: z.enum(['hosted', 'self-hosted']).optional(),
-  data: nonEmpty.optional(),
-});
+export const sandboxTargetConfig = z
+  .strictObject({
+    ...common,
+    variant: z.literal('sandbox').describe('sandbox: the embedded simulator, in-process; no account needed.'),
+    /** Which API the embedded sandbox speaks; hosted (the default) also manages pipes. */
+    api: z.enum(['hosted', 'self-hosted']).optional().describe('Which API the sandbox speaks: hosted (the default; also pipes) or self-hosted.'),
+    data: nonEmpty.optional().describe('Directory of its data, relative to this file (default .obsync/sandbox).'),
+  })
+  .meta({ id: 'SandboxTarget', description: 'The embedded sandbox: an in-process simulator of the service whose data persists in a directory.' });
 
-export const targetConfig = z.discriminatedUnion('variant', [selfHostedTargetConfig, hostedTargetConfig, sandboxTargetConfig]);
+export const targetConfig = z
+  .discriminatedUnion('variant', [selfHostedTargetConfig, hostedTargetConfig, sandboxTargetConfig])
+  .meta({ id: 'Target', description: 'A service obsync reconciles; by variant.' });
 export type TargetConfig = z.infer<typeof targetConfig>;
 
 /** How long a writer lease lives without renewal (a dead writer is replaced after at most this). */
-const leaseSeconds = z.number().min(2).max(600).optional();
+const leaseSeconds = z
+  .number()
+  .min(2)
+  .max(600)
+  .optional()
+  .describe('How long a writer lease lives without renewal, in seconds (2-600, default 30): a writer that died is replaced after at most this.');
 
 /** The default: a directory (relative to obsync.yaml). */
-export const fileStateConfig = z.strictObject({
-  backend: z.literal('file').default('file'),
-  path: nonEmpty.default('.obsync/state'),
-  leaseSeconds,
-});
+export const fileStateConfig = z
+  .strictObject({
+    backend: z.literal('file').default('file').describe('file (the default): a directory next to obsync.yaml.'),
+    path: nonEmpty.default('.obsync/state').describe('Directory of the state (inventory, lease, backups), relative to this file (default .obsync/state; OBSYNC_STATE_DIR overrides it). Keep it out of Git.'),
+    leaseSeconds,
+  })
+  .meta({ id: 'FileState', description: 'State in a local directory (the default).' });
 
 /**
  * PostgreSQL, for CI runners and daemon replicas: `url` usually `${env:OBSYNC_STATE_URL}` (the
  * variable also overrides it). `path` is the file state that `obsync state migrate` copies from or to.
  */
-export const postgresStateConfig = z.strictObject({
-  backend: z.literal('postgres'),
-  url: nonEmpty,
-  schema: z
-    .string()
-    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a schema name is lowercase letters, digits and "_" (at most 63), not starting with a digit')
-    .default('obsync'),
-  leaseSeconds,
-  path: nonEmpty.optional(),
-});
+export const postgresStateConfig = z
+  .strictObject({
+    backend: z.literal('postgres').describe('postgres: a PostgreSQL database, shared by CI runs and daemon replicas.'),
+    url: nonEmpty.meta({ sensitive: true, description: 'Connection URL, usually "${env:OBSYNC_STATE_URL}" (the variable, or OBSYNC_STATE_URL_FILE, also overrides it). Sensitive: its password is never printed.' }),
+    schema: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a schema name is lowercase letters, digits and "_" (at most 63), not starting with a digit')
+      .default('obsync')
+      .describe('PostgreSQL schema of the tables, created and migrated on first use (default obsync; OBSYNC_STATE_SCHEMA overrides it).'),
+    leaseSeconds,
+    path: nonEmpty.optional().describe('The file state directory that `obsync state migrate` copies from or to (default .obsync/state).'),
+  })
+  .meta({ id: 'PostgresState', description: 'State in PostgreSQL: inventory, pending creates, fingerprint key, backups and leases in one database.' });
 
-export const stateConfig = z.discriminatedUnion('backend', [postgresStateConfig, fileStateConfig]);
+export const stateConfig = z
+  .discriminatedUnion('backend', [postgresStateConfig, fileStateConfig])
+  .meta({ id: 'State', description: 'Where obsync keeps what it owns (the inventory), its writer lease and backups.' });
 export type StateConfig = z.infer<typeof stateConfig>;
 
-export const configSchema = z.strictObject({
-  apiVersion: z.literal('obsync/v1'),
-  kind: z.literal('Config'),
-  /** Manifest paths, relative to the config file. */
-  manifests: z.array(nonEmpty).min(1).optional(),
-  state: stateConfig.optional(),
-  defaults: z
-    .strictObject({
-      target: targetName.optional(),
-      schedule: nonEmpty.optional(),
-      prune: z.boolean().optional(),
-      concurrency: z.number().int().min(1).max(64).optional(),
-      maxDeletes: z.number().int().min(0).optional(),
-    })
-    .optional(),
-  targets: z.array(targetConfig).optional(),
-});
+export const configSchema = z
+  .strictObject({
+    apiVersion: z.literal('obsync/v1').describe('Version of the format: always obsync/v1.'),
+    kind: z.literal('Config').describe('Config: this is obsync.yaml.'),
+    /** Manifest paths, relative to the config file. */
+    manifests: z.array(nonEmpty).min(1).optional().describe('Files or directories of manifests, relative to this file (default: this directory).'),
+    state: stateConfig.optional(),
+    defaults: z
+      .strictObject({
+        target: targetName.optional().describe('Target used without --target (default: the only target, else the embedded sandbox).'),
+        schedule: nonEmpty.optional().describe('Cron schedule of obsync run, 5 fields, UTC (default "*/5 * * * *").'),
+        prune: z.boolean().optional().describe('Delete owned objects that are no longer declared, with every guard (default false; --prune).'),
+        concurrency: z.number().int().min(1).max(64).optional().describe('Requests in flight at once (1-64; default 4).'),
+        maxDeletes: z.number().int().min(0).optional().describe('Most deletes one prune may make (default 10; --max-deletes).'),
+      })
+      .optional()
+      .describe('Defaults of the command-line flags.'),
+    targets: z.array(targetConfig).optional().describe('The services to reconcile (none: the embedded sandbox).'),
+  })
+  .meta({ id: 'Config', description: 'obsync.yaml: where the manifests are, where the state is kept, defaults of the flags, and the targets.' });
 export type ObsyncConfig = z.infer<typeof configSchema>;

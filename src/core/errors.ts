@@ -39,10 +39,13 @@ export class ApiError extends ObsyncError {
   readonly bodyExcerpt: string;
   /** The server's request id when it sent one (hosted variant). */
   readonly requestId: string | undefined;
+  /** host[:port] of the target (never credentials): which service failed, when several are configured. */
+  readonly host: string | undefined;
 
   constructor(init: {
     method: string;
     path: string;
+    host?: string;
     status: number;
     retryable: boolean;
     bodyExcerpt?: string;
@@ -56,7 +59,7 @@ export class ApiError extends ObsyncError {
     const what = init.status === 0 ? 'no response' : `HTTP ${init.status}`;
     super(
       init.code ?? 'API',
-      init.message ?? `${init.method} ${init.path} failed: ${what}${excerpt ? ` — ${excerpt}` : ''}`,
+      init.message ?? `${requestLabel(init)} failed: ${what}${excerpt ? ` — ${excerpt}` : ''}`,
       { ...(init.hint === undefined ? {} : { hint: init.hint }), cause: init.cause },
     );
     this.method = init.method;
@@ -65,6 +68,7 @@ export class ApiError extends ObsyncError {
     this.retryable = init.retryable;
     this.bodyExcerpt = excerpt;
     this.requestId = init.requestId;
+    this.host = init.host;
   }
 
   get notFound(): boolean {
@@ -86,7 +90,7 @@ export class AmbiguousWriteError extends ApiError {
       retryable: false,
       message:
         init.message ??
-        `${init.method} ${init.path}: outcome unknown (${init.status === 0 ? 'connection lost before a response' : `HTTP ${init.status}`}); the object may or may not exist`,
+        `${requestLabel(init)}: outcome unknown (${init.status === 0 ? 'connection lost before a response' : `HTTP ${init.status}`}); the object may or may not exist`,
     });
   }
 }
@@ -121,6 +125,11 @@ export class InvariantError extends ObsyncError {
   constructor(message: string) {
     super('INVARIANT', `internal error: ${message} (please report this)`);
   }
+}
+
+/** `GET /api/v2/dashboards on obs.example.com:8000`: the request, and the host when known. */
+export function requestLabel(init: { method: string; path: string; host?: string | undefined }): string {
+  return `${init.method} ${init.path}${init.host ? ` on ${init.host}` : ''}`;
 }
 
 export function errorMessage(err: unknown): string {

@@ -12,8 +12,21 @@ export const specSchemas = {
   Pipe: pipeSpecSchema,
 } as const satisfies Record<Kind, z.ZodType>;
 
+const ABOUT: Record<Kind, string> = {
+  Dashboard: 'A dashboard of the service: its tiles and filters. obsync creates, updates and (with --prune) deletes it.',
+  Alert: 'An alert on a dashboard tile or a saved search, notifying webhooks. obsync creates, updates and (with --prune) deletes it.',
+  Pipe: 'Settings of an existing data-ingestion pipe (hosted variant). obsync never creates or deletes pipes: it owns only the fields declared here.',
+};
+
 function manifestOf<K extends Kind>(kind: K) {
-  return z.strictObject({ apiVersion: z.literal(API_VERSION), kind: z.literal(kind), metadata: metadataSchema, spec: specSchemas[kind] });
+  return z
+    .strictObject({
+      apiVersion: z.literal(API_VERSION).describe(`Version of the manifest format: always ${API_VERSION}.`),
+      kind: z.literal(kind).describe(`The kind of object: ${kind}.`),
+      metadata: metadataSchema.describe('Identity (name) and labels.'),
+      spec: specSchemas[kind].describe(`The desired state of the ${kind}.`),
+    })
+    .meta({ id: kind, description: ABOUT[kind] });
 }
 
 export const manifestSchemas = {

@@ -38,6 +38,8 @@ export interface LoggerOptions {
   fd?: 1 | 2;
   /** For tests: write here instead of a file descriptor. */
   stream?: NodeJS.WritableStream;
+  /** Pretty format only: colour the level and fields (default: when the stream is a terminal and NO_COLOR is unset). */
+  color?: boolean;
 }
 
 export function createLogger(opts: LoggerOptions = {}): Logger {
@@ -48,7 +50,7 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   };
-  if (opts.format === 'pretty') return pino(options, prettyStream(opts.stream ?? (opts.fd === 1 ? process.stdout : process.stderr)));
+  if (opts.format === 'pretty') return pino(options, prettyStream(opts.stream ?? (opts.fd === 1 ? process.stdout : process.stderr), opts.color));
   return pino(options, opts.stream ?? pino.destination({ fd: opts.fd ?? 2, sync: true }));
 }
 
@@ -67,14 +69,15 @@ const LEVEL_STYLE: Record<string, Parameters<typeof styleText>[0]> = {
 };
 
 /** Human-readable lines for a terminal: `12:00:01 INFO  message key=value …`. */
-function prettyStream(out: NodeJS.WritableStream): Writable {
+function prettyStream(out: NodeJS.WritableStream, color: boolean | undefined): Writable {
+  const paint: Paint = color === undefined ? (fmt, text) => styleText(fmt, text, { stream: process.stderr }) : color ? (fmt, text) => styleText(fmt, text, { validateStream: false }) : (_fmt, text) => text;
   let pending = '';
   return new Writable({
     write(chunk: Buffer, _enc, done) {
       pending += chunk.toString('utf8');
       let nl = pending.indexOf('\n');
       while (nl >= 0) {
-        out.write(formatLine(pending.slice(0, nl)) + '\n');
+        out.write(formatLine(pending.slice(0, nl), paint) + '\n');
         pending = pending.slice(nl + 1);
         nl = pending.indexOf('\n');
       }
@@ -83,7 +86,9 @@ function prettyStream(out: NodeJS.WritableStream): Writable {
   });
 }
 
-function formatLine(line: string): string {
+type Paint = (format: Parameters<typeof styleText>[0], text: string) => string;
+
+function formatLine(line: string, paint: Paint): string {
   let rec: Record<string, unknown>;
   try {
     rec = JSON.parse(line) as Record<string, unknown>;
@@ -96,6 +101,6 @@ function formatLine(line: string): string {
   const fields = Object.entries(rest)
     .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
     .join(' ');
-  const head = styleText(LEVEL_STYLE[lvl] ?? 'white', lvl.toUpperCase().padEnd(5), { stream: process.stderr });
-  return `${clock} ${head} ${typeof msg === 'string' ? msg : ''}${fields ? ' ' + styleText('gray', fields, { stream: process.stderr }) : ''}`;
+  const head = paint(LEVEL_STYLE[lvl] ?? 'white', lvl.toUpperCase().padEnd(5));
+  return `${clock} ${head} ${typeof msg === 'string' ? msg : ''}${fields ? ' ' + paint('gray', fields) : ''}`;
 }

@@ -3,7 +3,7 @@
  * success body and how to read an error body. Responses are parsed with the wire schemas.
  */
 import type * as z from 'zod';
-import { ApiError } from '../core/errors.js';
+import { ApiError, requestLabel } from '../core/errors.js';
 import type { CallOptions } from '../core/ports.js';
 import type { RequestInit, Response, Transport } from './transport.js';
 
@@ -96,14 +96,16 @@ export class Api {
   }
 
   private invalid(init: RequestInit, res: Response, what: string): ApiError {
+    const host = this.transport.host;
     return new ApiError({
       method: init.method,
       path: init.path,
+      host,
       status: res.status,
       retryable: false,
       bodyExcerpt: res.text,
       code: 'API_RESPONSE',
-      message: `${init.method} ${init.path}: the service answered with an unexpected body (${what})`,
+      message: `${requestLabel({ ...init, host })}: the service answered with an unexpected body (${what})`,
       hint: 'is the target baseUrl / variant right?',
     });
   }
@@ -119,6 +121,7 @@ export class Api {
     return new ApiError({
       method: init.method,
       path: init.path,
+      host: this.transport.host,
       status: res.status,
       retryable: res.status === 429 || res.status >= 500,
       bodyExcerpt: message,

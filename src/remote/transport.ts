@@ -5,7 +5,7 @@
  * whose outcome is unknown becomes an AmbiguousWriteError, never a blind retry.
  */
 import type { Dispatcher } from 'undici';
-import { AmbiguousWriteError, ApiError } from '../core/errors.js';
+import { AmbiguousWriteError, ApiError, requestLabel } from '../core/errors.js';
 import type { RequestStats } from '../core/ports.js';
 import type { Logger } from '../log/logger.js';
 import { classifyFailure, createDispatcher, type NetworkFailure, type ProxySettings } from './network.js';
@@ -49,6 +49,8 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND'
 
 export class Transport {
   readonly stats: RequestStats = { requests: 0, writes: 0, retries: 0, throttled: 0 };
+  /** host[:port] of the base URL, named in errors (never its credentials or query). */
+  readonly host: string;
   readonly #dispatcher: Dispatcher;
   readonly #origin: string;
   readonly #prefix: string;
@@ -56,6 +58,7 @@ export class Transport {
 
   constructor(private readonly opts: TransportOptions) {
     const url = new URL(opts.baseUrl);
+    this.host = url.host;
     this.#origin = url.origin;
     this.#dispatcher = createDispatcher(url.origin, opts.concurrency, opts.proxy);
     this.#prefix = url.pathname.replace(/\/+$/, '');
@@ -89,7 +92,7 @@ export class Transport {
           await this.#backoff(attempt, init.signal);
           continue;
         }
-        if (err instanceof RetryableNetworkError) throw err.toApiError(idempotent);
+        if (err instanceof RetryableNetworkError) throw err.toApiError(idempotent, this.host);
         throw err;
       }
     }
@@ -129,7 +132,7 @@ export class Transport {
       this.opts.onResponse?.(init.method, 0);
       if (init.signal?.aborted) throw init.signal.reason instanceof Error ? init.signal.reason : new Error('aborted');
       const failure = classifyFailure(err, timedOut());
-      if (failure.kind === 'tls-certificate' || failure.kind === 'tls-handshake') throw tlsError(init, this.#origin, failure, err);
+      if (failure.kind === 'tls-certificate' || failure.kind === 'tls-handshake') throw tlsError(init, this.#origin, this.host, failure, err);
       throw new RetryableNetworkError(init.method, init.path, failure, err);
     } finally {
       release();
@@ -185,23 +188,24 @@ class RetryableNetworkError extends Error {
     super(`${method} ${path}: ${failure.code}`, { cause });
   }
 
-  toApiError(idempotent: boolean): ApiError {
+  toApiError(idempotent: boolean, host: string): ApiError {
     const { code, kind, detail } = this.failure;
-    const init = { method: this.method, path: this.path, status: 0, retryable: true, bodyExcerpt: code, cause: this.cause };
+    const init = { method: this.method, path: this.path, host, status: 0, retryable: true, bodyExcerpt: code, cause: this.cause };
     if (kind === 'proxy') {
-      return new ApiError({ ...init, code: 'PROXY', message: `${this.method} ${this.path} failed: ${detail}; the request was not sent`, hint: 'check HTTPS_PROXY / HTTP_PROXY (and the proxy credentials in them), or list the service in NO_PROXY' });
+      return new ApiError({ ...init, code: 'PROXY', message: `${requestLabel(init)} failed: ${detail}; the request was not sent`, hint: 'check HTTPS_PROXY / HTTP_PROXY (and the proxy credentials in them), or list the service in NO_PROXY' });
     }
     if (!idempotent && !NOT_SENT.has(code)) return new AmbiguousWriteError(init);
-    return new ApiError({ ...init, message: `${this.method} ${this.path} failed: no response (${code})`, hint: 'check that the service is reachable at the target baseUrl' });
+    return new ApiError({ ...init, message: `${requestLabel(init)} failed: no response (${code})`, hint: 'check that the service is reachable at the target baseUrl' });
   }
 }
 
 /** A certificate or handshake failure: nothing was sent, and the same request would fail the same way. */
-function tlsError(init: RequestInit, origin: string, failure: NetworkFailure, cause: unknown): ApiError {
+function tlsError(init: RequestInit, origin: string, host: string, failure: NetworkFailure, cause: unknown): ApiError {
   const certificate = failure.kind === 'tls-certificate';
   return new ApiError({
     method: init.method,
     path: init.path,
+    host,
     status: 0,
     retryable: false,
     bodyExcerpt: failure.code,

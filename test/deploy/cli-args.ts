@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { Readable } from 'node:stream';
 import { CommanderError, type Command } from 'commander';
 import type { CliIO } from '../../src/cli/io.js';
-import { buildProgram } from '../../src/cli/program.js';
+import { buildFullProgram } from '../../src/cli/program.js';
 
 export interface ParsedCommand {
   /** e.g. `run`, `keys create`. */
@@ -18,9 +18,9 @@ export interface ParsedCommand {
 const sink = () => new Writable({ write: (_c, _e, done) => done() });
 
 /** Parses `argv` (without the leading `obsync`); throws commander's error for anything the CLI would refuse. */
-export function parseObsyncArgs(argv: readonly string[]): ParsedCommand {
+export async function parseObsyncArgs(argv: readonly string[]): Promise<ParsedCommand> {
   const io: CliIO = { stdout: sink(), stderr: sink(), stdin: Readable.from([]), env: {}, cwd: process.cwd() };
-  const program = buildProgram(io);
+  const program = await buildFullProgram(io);
   let parsed: ParsedCommand | undefined;
   const prepare = (cmd: Command, path: string[]) => {
     cmd.exitOverride();
@@ -37,7 +37,7 @@ export function parseObsyncArgs(argv: readonly string[]): ParsedCommand {
   };
   prepare(program, []);
   try {
-    program.parse([...argv], { from: 'user' });
+    await program.parseAsync([...argv], { from: 'user' });
   } catch (err) {
     // --version and --help end the parse with exit code 0: an accepted command line.
     if (err instanceof CommanderError && err.exitCode === 0) return { command: err.code, options: {}, args: [] };

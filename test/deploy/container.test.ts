@@ -57,8 +57,8 @@ describe('the Dockerfile', () => {
     expect(stateDir).not.toBe('/');
   });
 
-  it('starts a command line the CLI accepts', () => {
-    expect(parseObsyncArgs([...entrypoint.slice(2), ...cmd]).command).toBe('run');
+  it('starts a command line the CLI accepts', async () => {
+    expect((await parseObsyncArgs([...entrypoint.slice(2), ...cmd])).command).toBe('run');
   });
 
   it('installs the runtime dependencies with `npm ci --omit=dev`, and copies only files that exist and are not ignored', () => {

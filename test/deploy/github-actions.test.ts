@@ -75,9 +75,9 @@ describe('deploy/github-actions/obsync.yml', () => {
     expect(problems.map((p) => `${p.line}:${p.column} [${p.kind}] ${p.message}`)).toEqual([]);
   });
 
-  it('calls obsync only with commands and flags the CLI accepts', () => {
+  it('calls obsync only with commands and flags the CLI accepts', async () => {
     expect(commands.map((c) => c[0])).toEqual(expect.arrayContaining(['validate', 'plan', 'apply']));
-    for (const argv of commands) expect(() => parseObsyncArgs(argv), `obsync ${argv.join(' ')}`).not.toThrow();
+    for (const argv of commands) await expect(parseObsyncArgs(argv), `obsync ${argv.join(' ')}`).resolves.toBeDefined();
   });
 
   it('gives obsync only environment variables it reads or its obsync.yaml references', () => {

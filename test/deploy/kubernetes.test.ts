@@ -153,8 +153,8 @@ describe('deploy/kubernetes/obsync.yaml', () => {
     const configMount = mountOf(obsync, configPath);
     const configText = configMap.data[posix.relative(configMount?.mountPath ?? '/', configPath)] ?? '';
 
-    it('starts `obsync run` with flags the CLI accepts (the image entrypoint plus args)', () => {
-      expect(parseObsyncArgs(argv).command).toBe('run');
+    it('starts `obsync run` with flags the CLI accepts (the image entrypoint plus args)', async () => {
+      expect((await parseObsyncArgs(argv)).command).toBe('run');
     });
 
     it('reads a config from the ConfigMap that obsync loads without errors', () => {

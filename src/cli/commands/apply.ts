@@ -1,5 +1,6 @@
 /** `obsync apply`: plan, confirm, execute; or execute a saved plan's steps that are still valid. */
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
 import type { Plan } from '../../core/plan.js';
@@ -11,7 +12,8 @@ import { renderPlanText } from '../../render/plan-text.js';
 import { makeStyle } from '../../render/style.js';
 import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
 import type { CommandRegistrar } from '../program.js';
-import { commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
+import { wholeNumber } from '../numbers.js';
+import { checkSelectionMatches, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
 import { openSession, planSession, printDiagnostics } from '../session.js';
 
 interface ApplyFlags extends RawRunOptions {
@@ -28,10 +30,10 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .description('make the service match the manifests (or apply a saved plan)')
     .argument('[paths...]', 'manifest files or directories, or one saved plan.json')
     .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
-    .option('--concurrency <n>', 'requests in flight at once', (v) => Math.max(1, Math.min(64, Number.parseInt(v, 10) || 1)))
+    .option('--concurrency <n>', 'requests in flight at once (1-64)', wholeNumber(1, 64))
     .addOption(new Option('--output <format>', 'report format').choices(['text', 'json']).default('text'));
   commonRunOptions(cmd).action(async (paths: string[], flags: ApplyFlags) => {
-    const saved = await savedPlanArgument(paths);
+    const saved = await savedPlanArgument(io, paths);
     const opts = parseRunOptions(flags);
     const session = await openSession(io, {
       paths: saved ? saved.manifests : paths,
@@ -39,22 +41,29 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       target: flags.target ?? saved?.target,
       lock: true,
       command: 'apply',
+      timeoutMs: opts.timeoutMs,
     });
     try {
       if (printDiagnostics(io, session.diagnostics, 'text')) throw new ExitRequest(1);
+      checkSelectionMatches(opts.selection, session.desired, session.inventory.entries());
       // A saved plan is applied with the prune decision it was made with.
       const planned = await planSession(session, opts, saved?.prune.requested);
       const check = saved ? checkSavedPlan(saved, planned.plan) : null;
       const plan: Plan = check ? check.plan : planned.plan;
       const color = colorEnabled(io, 'stdout', flags.color);
       if (flags.output === 'text') io.stdout.write(renderPlanText(plan, { color }));
+      if (refusedPrune(io, plan, flags.output)) {
+        io.stderr.write('Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended, or apply without --prune.\n');
+        throw new ExitRequest(1);
+      }
       const pending = plan.steps.filter((s) => s.action !== 'noop').length;
       if (pending === 0) {
         if (flags.output === 'json') io.stdout.write(JSON.stringify(emptyReport(plan), null, 2) + '\n');
         if (plan.errored) throw new ExitRequest(1);
         return;
       }
-      if (!flags.autoApprove) await confirm(io, plan);
+      // A saved plan was reviewed when it was made: it applies without a prompt (as `terraform apply plan.tfplan`).
+      if (!flags.autoApprove && !saved) await confirm(io, plan);
       const report = await applyPlanned(
         { ...planned, plan },
         {
@@ -75,10 +84,10 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
   });
 };
 
-async function savedPlanArgument(paths: readonly string[]): Promise<PlanDocument | null> {
+async function savedPlanArgument(io: CliIO, paths: readonly string[]): Promise<PlanDocument | null> {
   const [only, ...rest] = paths;
   if (!only || rest.length > 0 || !only.endsWith('.json')) return null;
-  return parsePlanDocument(await readFile(only, 'utf8'), only);
+  return parsePlanDocument(await readFile(resolve(io.cwd, only), 'utf8'), only);
 }
 
 async function confirm(io: CliIO, plan: Plan): Promise<void> {

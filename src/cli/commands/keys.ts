@@ -1,9 +1,11 @@
 /** `obsync keys create`: a new API key (hosted). The secret goes to --out (0600, never overwritten) or once to stdout. */
-import { open } from 'node:fs/promises';
+import { open, rm, type FileHandle } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { requireCapability, type KeyCreateRequest } from '../../core/ports.js';
 import type { CliIO } from '../io.js';
+import { timeoutSeconds } from '../numbers.js';
 import type { CommandRegistrar } from '../program.js';
 import { openConnection } from '../session.js';
 
@@ -16,6 +18,7 @@ interface KeysFlags {
   ip: string[];
   state: 'enabled' | 'disabled';
   out?: string;
+  timeout?: number;
 }
 
 const LEGACY_ROLES = ['admin', 'developer', 'query_endpoints'];
@@ -51,7 +54,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--expire-at <timestamp>', 'ISO-8601 expiry (default: never)')
     .option('--ip <cidr[:description]>', 'allowed source (repeatable); without any, every address is allowed', (v: string, prev: string[]) => [...prev, v], [])
     .addOption(new Option('--state <state>', 'initial state').choices(['enabled', 'disabled']).default('enabled'))
-    .option('--out <file>', 'write {keyId, keySecret} to this new file (mode 0600)')
+    .option('--out <file>', 'write {keyId, keySecret} to this new file (mode 0600; never overwritten)')
+    .option('--timeout <seconds>', 'deadline of each request to the target', timeoutSeconds)
     .action(async (flags: KeysFlags) => {
       if (flags.role.length === 0) throw new ConfigError('give at least one --role', { hint: `an organization role UUID, or one of ${LEGACY_ROLES.join(', ')}` });
       if (flags.expireAt !== undefined && Number.isNaN(Date.parse(flags.expireAt))) throw new ConfigError(`--expire-at '${flags.expireAt}' is not an ISO-8601 timestamp`);
@@ -64,22 +68,42 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       };
       if (flags.ip.length === 0) io.stderr.write('note: without --ip the key is usable from any address (0.0.0.0/0)\n');
       // Refuse an existing --out file before the key exists, so a secret is never lost.
-      const file = flags.out ? await open(flags.out, 'wx', 0o600) : undefined;
-      const connection = await openConnection(io, { config: flags.config, target: flags.target });
+      const outPath = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
+      const file = outPath ? await createKeyFile(outPath) : undefined;
+      let created = false;
       try {
-        const created = await requireCapability(connection.port, 'keys').create(request);
-        io.stdout.write(JSON.stringify(created.key, null, 2) + '\n');
-        const secret = { keyId: created.keyId, keySecret: created.keySecret };
-        if (file) {
-          await file.writeFile(JSON.stringify(secret, null, 2) + '\n');
-          io.stderr.write(`the key id and secret were written to ${flags.out} (mode 0600); they cannot be shown again\n`);
-        } else {
-          io.stderr.write('warning: the secret is printed once below and cannot be shown again; prefer --out FILE\n');
-          io.stdout.write(JSON.stringify(secret, null, 2) + '\n');
+        const connection = await openConnection(io, { config: flags.config, target: flags.target, timeoutMs: flags.timeout === undefined ? undefined : flags.timeout * 1000 });
+        try {
+          const key = await requireCapability(connection.port, 'keys').create(request);
+          created = true;
+          io.stdout.write(JSON.stringify(key.key, null, 2) + '\n');
+          const secret = { keyId: key.keyId, keySecret: key.keySecret };
+          if (file) {
+            await file.writeFile(JSON.stringify(secret, null, 2) + '\n');
+            io.stderr.write(`the key id and secret were written to ${flags.out} (mode 0600); they cannot be shown again\n`);
+          } else {
+            io.stderr.write('warning: the secret is printed once below and cannot be shown again; prefer --out FILE\n');
+            io.stdout.write(JSON.stringify(secret, null, 2) + '\n');
+          }
+        } finally {
+          await connection.close();
         }
       } finally {
         await file?.close();
-        await connection.close();
+        // No key, no file: the empty placeholder would block the next attempt.
+        if (outPath && !created) await rm(outPath, { force: true });
       }
     });
 };
+
+/** The --out file, created empty (0600) now; an existing file or a missing directory is refused before any key exists. */
+async function createKeyFile(path: string): Promise<FileHandle> {
+  try {
+    return await open(path, 'wx', 0o600);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new ConfigError(`--out ${path} already exists; no key was created`, { hint: 'keys create never overwrites a file (it may hold another key): give a new file name' });
+    if (code === 'ENOENT') throw new ConfigError(`--out ${path}: its directory does not exist; no key was created`);
+    throw new ConfigError(`--out ${path} cannot be created (${code ?? 'error'}); no key was created`, { cause: err });
+  }
+}

@@ -7,7 +7,7 @@ import { renderPlanMarkdown } from '../../render/plan-markdown.js';
 import { renderPlanText } from '../../render/plan-text.js';
 import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
 import { VERSION, type CommandRegistrar } from '../program.js';
-import { commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
+import { checkSelectionMatches, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
 import { githubAnnotation } from './validate.js';
 import { openSession, planSession, printDiagnostics } from '../session.js';
 
@@ -27,9 +27,10 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--detailed-exitcode', 'exit 2 when there are changes (0: none, 1: error)');
   commonRunOptions(cmd).action(async (paths: string[], flags: PlanFlags) => {
     const opts = parseRunOptions(flags);
-    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: false, command: 'plan' });
+    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: false, command: 'plan', timeoutMs: opts.timeoutMs });
     try {
       if (printDiagnostics(io, session.diagnostics, flags.output === 'github' ? 'github' : 'text')) throw new ExitRequest(1);
+      checkSelectionMatches(opts.selection, session.desired, session.inventory.entries());
       const planned = await planSession(session, opts);
       const plan = planned.plan;
       const doc: PlanDocument = {
@@ -46,6 +47,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       else io.stdout.write(renderPlanText(plan, { color: colorEnabled(io, 'stdout', flags.color) }));
       if (flags.output === 'github') for (const d of plan.diagnostics) io.stdout.write(`${githubAnnotation(d)}\n`);
       if (plan.errored) throw new ExitRequest(1);
+      if (refusedPrune(io, plan, flags.output)) throw new ExitRequest(1);
       const changed = plan.summary.create + plan.summary.update + plan.summary.delete > 0;
       if (flags.detailedExitcode && changed) throw new ExitRequest(2);
     } finally {

@@ -3,6 +3,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { requireCapability } from '../../core/ports.js';
 import type { CliIO } from '../io.js';
+import { decimal, timeoutSeconds } from '../numbers.js';
 import type { CommandRegistrar } from '../program.js';
 import { openConnection } from '../session.js';
 
@@ -17,6 +18,7 @@ interface QueryFlags {
   since: string;
   granularity: string;
   level?: number;
+  timeout?: number;
 }
 
 const AGGS = ['avg', 'count', 'count_distinct', 'last_value', 'max', 'min', 'quantile', 'sum', 'any', 'none', 'increase'];
@@ -43,11 +45,12 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--group-by <column>', 'group by (repeatable)', (v: string, prev: string[]) => [...prev, v], [])
     .option('--since <duration>', 'time range ending now', '1h')
     .addOption(new Option('--granularity <g>', 'bucket size').choices(GRANULARITIES).default('auto'))
-    .option('--level <q>', 'quantile level (0-1)', Number.parseFloat)
+    .option('--level <q>', 'quantile level (0-1)', decimal({ min: 0, max: 1 }))
+    .option('--timeout <seconds>', 'deadline of each request to the target', timeoutSeconds)
     .action(async (flags: QueryFlags) => {
       if (flags.agg !== 'count' && !flags.field) throw new ConfigError(`--agg ${flags.agg} needs --field`);
       const since = parseDuration(flags.since);
-      const connection = await openConnection(io, { config: flags.config, target: flags.target });
+      const connection = await openConnection(io, { config: flags.config, target: flags.target, timeoutMs: flags.timeout === undefined ? undefined : flags.timeout * 1000 });
       try {
         const charts = requireCapability(connection.port, 'charts');
         const sources = await connection.port.sources.list();

@@ -6,6 +6,7 @@ import { Daemon } from '../../daemon/daemon.js';
 import { DaemonMetrics } from '../../daemon/metrics.js';
 import type { CliIO } from '../io.js';
 import { VERSION, type CommandRegistrar } from '../program.js';
+import { wholeNumber } from '../numbers.js';
 import { commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { openSession } from '../session.js';
 
@@ -45,14 +46,14 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .addOption(new Option('--mode <mode>', 'apply heals drift; plan only reports it').choices(['apply', 'plan']).default('apply'))
     .option('--listen <host:port>', 'health and metrics address (default 127.0.0.1:9464, env OBSYNC_LISTEN)')
     .option('--debounce <ms>', 'quiet time after a file change before a run', milliseconds, 1_000)
-    .option('--concurrency <n>', 'requests in flight at once', (v) => Math.max(1, Math.min(64, Number.parseInt(v, 10) || 1)));
+    .option('--concurrency <n>', 'requests in flight at once (1-64)', wholeNumber(1, 64));
   commonRunOptions(cmd).action(async (paths: string[], flags: RunFlags) => {
     const opts = parseRunOptions(flags);
     const listen = parseListen(flags.listen ?? io.env.OBSYNC_LISTEN ?? '127.0.0.1:9464');
     const metrics = new DaemonMetrics(VERSION);
     const onResponse = (target: string, method: string, status: number) => metrics.apiRequests.inc({ target, method, code: String(status) });
     // Apply mode competes for the target's writer lease: one replica writes, the others stand by.
-    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: false, elect: flags.mode === 'apply', command: 'run', logLevel: 'info', onResponse });
+    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: false, elect: flags.mode === 'apply', command: 'run', logLevel: 'info', onResponse, timeoutMs: opts.timeoutMs });
     const schedule = flags.schedule ?? session.schedule ?? DEFAULT_SCHEDULE;
     if (!cron.validate(schedule)) {
       await session.close();

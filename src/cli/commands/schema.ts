@@ -1,7 +1,8 @@
-/** `obsync schema [--out FILE]`: the draft-07 JSON Schema of every document obsync reads, for editors. */
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+/** `obsync schema [--out FILE] [--docs DIR]`: the draft-07 JSON Schema of every document obsync reads, for editors, and its reference pages. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { documentJsonSchema } from '../../manifests/json-schema.js';
+import { referencePages } from '../../manifests/schema-docs.js';
 import type { CommandRegistrar } from '../program.js';
 
 export const register: CommandRegistrar = (program, io) => {
@@ -9,8 +10,17 @@ export const register: CommandRegistrar = (program, io) => {
     .command('schema')
     .description('print the JSON Schema (draft-07) of Dashboard, Alert, Pipe manifests and obsync.yaml')
     .option('--out <file>', 'write to a file instead of stdout')
-    .action((flags: { out?: string }) => {
-      const text = `${JSON.stringify(documentJsonSchema(), null, 2)}\n`;
+    .option('--docs <dir>', 'also write a Markdown reference page per kind and for obsync.yaml into this directory')
+    .action((flags: { out?: string; docs?: string }) => {
+      const schema = documentJsonSchema();
+      const text = `${JSON.stringify(schema, null, 2)}\n`;
+      if (flags.docs !== undefined) {
+        const dir = resolve(io.cwd, flags.docs);
+        mkdirSync(dir, { recursive: true });
+        for (const [file, page] of referencePages(schema)) writeFileSync(join(dir, file), page);
+        io.stderr.write(`wrote the reference pages in ${dir}\n`);
+        if (flags.out === undefined) return;
+      }
       if (flags.out === undefined) {
         io.stdout.write(text);
         return;

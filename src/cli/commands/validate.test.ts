@@ -20,7 +20,7 @@ function fakeIO(cwd: string, env: Record<string, string> = {}) {
 
 async function run(io: CliIO, args: string[]): Promise<number> {
   try {
-    await buildProgram(io).exitOverride().parseAsync(args, { from: 'user' });
+    await (await buildProgram(io, args)).parseAsync(args, { from: 'user' });
     return 0;
   } catch (e) {
     if (e instanceof ExitRequest) return e.exitCode;
@@ -85,9 +85,10 @@ describe('obsync schema', () => {
     const dir = project({});
     const io = fakeIO(dir);
     expect(await run(io.io, ['schema'])).toBe(0);
-    const schema = JSON.parse(io.out()) as { $schema: string; oneOf: { properties: { kind: { const: string } } }[] };
+    const schema = JSON.parse(io.out()) as { $schema: string; properties: { kind: { enum: string[] } }; definitions: Record<string, unknown> };
     expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
-    expect(schema.oneOf.map((o) => o.properties.kind.const)).toEqual(['Dashboard', 'Alert', 'Pipe', 'Config']);
+    expect(schema.properties.kind.enum).toEqual(['Dashboard', 'Alert', 'Pipe', 'Config']);
+    expect(Object.keys(schema.definitions)).toEqual(expect.arrayContaining(['Dashboard', 'Alert', 'Pipe', 'Config']));
     expect(await run(fakeIO(dir).io, ['schema', '--out', 'schema.json'])).toBe(0);
     expect(readFileSync(join(dir, 'schema.json'), 'utf8')).toBe(io.out());
   });

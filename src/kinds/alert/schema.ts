@@ -13,34 +13,37 @@ export const THRESHOLD_TYPES = ['above', 'below', 'above_exclusive', 'below_or_e
 const INTERVAL_MINUTES: Record<(typeof ALERT_INTERVALS)[number], number> = { '1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440 };
 const RANGE_TYPES = new Set<string>(['between', 'not_between']);
 
-const channel = z.strictObject({ type: z.literal('webhook'), webhook: refTo('webhook') });
+const channel = z
+  .strictObject({ type: z.literal('webhook').describe('Always webhook.'), webhook: refTo('webhook').describe('Webhook notified, by its name on the service, or {id: "..."}.') })
+  .meta({ id: 'AlertChannel', description: 'Where the alert notifies: a webhook of the service.' });
 const finite = z.number().refine(Number.isFinite, { error: 'must be a finite number' });
 
 export const alertSpecSchema = z
   .strictObject({
-    dashboard: refTo('dashboard (metadata.name of a Dashboard manifest)').optional(),
-    tile: refTo('tile (its key in the dashboard)').optional(),
-    savedSearch: refTo('saved search').optional(),
-    groupBy: z.string().optional(),
-    interval: z.enum(ALERT_INTERVALS),
-    threshold: finite,
-    thresholdType: z.enum(THRESHOLD_TYPES),
-    thresholdMax: finite.optional(),
-    channel: channel.optional(),
-    channels: z.array(channel).min(1).max(10).optional(),
-    name: z.string().min(1).max(512).optional(),
-    message: z.string().min(1).max(4096).optional(),
-    note: z.string().min(1).max(4096).optional(),
-    numConsecutiveWindows: z.number().int().min(1).optional(),
-    scheduleOffsetMinutes: z.number().int().min(0).max(1439).optional(),
-    scheduleStartAt: z.iso.datetime({ offset: false, error: 'scheduleStartAt must be an ISO-8601 UTC datetime ending in Z, e.g. 2026-01-01T00:00:00Z' }).optional(),
+    dashboard: refTo('dashboard (metadata.name of a Dashboard manifest)').optional().describe('Dashboard of the watched tile: the metadata.name of a Dashboard manifest, or {id: "..."} for one obsync does not manage. With tile; not with savedSearch.'),
+    tile: refTo('tile (its key in the dashboard)').optional().describe('The watched tile: its key in that dashboard, or {id: "..."} (needed when the dashboard is given by id).'),
+    savedSearch: refTo('saved search').optional().describe('The watched saved search, by name, or {id: "..."}. Not with dashboard and tile.'),
+    groupBy: z.string().optional().describe('Column to evaluate the threshold per group of (saved-search alerts only).'),
+    interval: z.enum(ALERT_INTERVALS).describe('How often the alert is evaluated, over a window of the same length: 1m, 5m, 15m, 30m, 1h, 6h, 12h or 1d.'),
+    threshold: finite.describe('The value compared with the tile or search result.'),
+    thresholdType: z.enum(THRESHOLD_TYPES).describe('How the value is compared: above, below, above_exclusive, below_or_equal, equal, not_equal, between or not_between (the last two need thresholdMax).'),
+    thresholdMax: finite.optional().describe('Upper bound for between and not_between (at least threshold); not used by the other types.'),
+    channel: channel.optional().describe('The one webhook notified. Give channel or channels, not both.'),
+    channels: z.array(channel).min(1).max(10).optional().describe('Webhooks notified (1-10, no duplicates). Give channel or channels, not both.'),
+    name: z.string().min(1).max(512).optional().describe('Name of the alert on the service; with dashboard and tile (or savedSearch), how an existing alert is adopted.'),
+    message: z.string().min(1).max(4096).optional().describe('Text of the notification; may use {{value}} and the other template variables of the service.'),
+    note: z.string().min(1).max(4096).optional().describe('A note for whoever handles the alert, in Markdown.'),
+    numConsecutiveWindows: z.number().int().min(1).optional().describe('Windows in a row that must breach the threshold before it fires (default 1).'),
+    scheduleOffsetMinutes: z.number().int().min(0).max(1439).optional().describe('Minutes to shift the evaluation windows by; less than the interval, and 0 when scheduleStartAt is set.'),
+    scheduleStartAt: z.iso.datetime({ offset: false, error: 'scheduleStartAt must be an ISO-8601 UTC datetime ending in Z, e.g. 2026-01-01T00:00:00Z' }).optional().describe('When the windows start: an ISO-8601 UTC time ending in Z, e.g. 2026-01-01T00:00:00Z (at most 10 years back, 1 ahead).'),
   })
   .superRefine((spec, ctx) => {
     checkTarget(spec, ctx);
     checkThreshold(spec, ctx);
     checkChannels(spec, ctx);
     checkSchedule(spec, ctx);
-  });
+  })
+  .meta({ id: 'AlertSpec', description: 'An alert: what it watches (a dashboard tile, or a saved search), the threshold and interval, and the webhooks it notifies.' });
 
 export type AlertSpec = z.output<typeof alertSpecSchema>;
 // The definition (./definition.ts) reads specs through AlertSpecView: keep the schema assignable.

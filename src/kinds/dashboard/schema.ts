@@ -26,61 +26,73 @@ const tile = z
       .max(64)
       .optional()
       .meta({ description: 'Stable key of the tile within the dashboard (alerts refer to it). Default: slug of the name.' }),
-    name: z.string(),
-    x: z.number().min(0).max(23),
-    y: z.number().min(0),
-    w: z.number().min(1).max(24),
-    h: z.number().min(1),
-    config: tileConfig,
-    containerId: id256.optional(),
-    tabId: id256.optional(),
+    name: z.string().describe('Title shown on the tile (may be empty). Its slug is the default key.'),
+    x: z.number().min(0).max(23).describe('Column of the left edge on the 24-column grid (0-23).'),
+    y: z.number().min(0).describe('Row of the top edge on the grid (0 = top).'),
+    w: z.number().min(1).max(24).describe('Width in grid columns (1-24).'),
+    h: z.number().min(1).describe('Height in grid rows (at least 1).'),
+    config: tileConfig.describe('What the tile shows: a builder chart (the default) or a Raw SQL chart (configType: sql), by displayType.'),
+    containerId: id256.optional().describe('Id of the container (a section of containers) the tile sits in.'),
+    tabId: id256.optional().describe('Id of a tab of that container; needs containerId.'),
   })
+  .meta({ id: 'Tile', description: 'A tile of the dashboard: position and size on the grid, and what it shows.' })
   .transform((t) => ({ ...t, key: t.key ?? slugify(t.name) }));
 
 const filter = z.strictObject({
-  type: z.literal('QUERY_EXPRESSION'),
-  name: z.string().min(1),
-  expression: z.string().min(1),
-  source: refTo('source'),
-  sourceMetricType: z.enum(METRIC_TYPES).optional(),
-  where: z.string().optional(),
-  whereLanguage: z.enum(['sql', 'lucene']).optional(),
-  appliesToSourceIds: z.array(z.string().min(1)).optional(),
-  isBroadcastEnabled: z.boolean().optional(),
-  isVariableEnabled: z.boolean().optional(),
+  type: z.literal('QUERY_EXPRESSION').describe('The kind of filter: always QUERY_EXPRESSION.'),
+  name: z.string().min(1).describe('Label of the filter in the dashboard header.'),
+  expression: z.string().min(1).describe('Column or expression whose values the filter offers, e.g. ServiceName.'),
+  source: refTo('source').describe('Source the values are read from, by name, or {id: "..."}.'),
+  sourceMetricType: z.enum(METRIC_TYPES).optional().describe('Metric type, when the source is a metric source.'),
+  where: z.string().optional().describe('Condition that narrows the values offered.'),
+  whereLanguage: z.enum(['sql', 'lucene']).optional().describe('Language of where: sql or lucene.'),
+  appliesToSourceIds: z.array(z.string().min(1)).optional().describe('Server ids of the sources the selected value applies to (default: all). Needs isBroadcastEnabled.'),
+  isBroadcastEnabled: z.boolean().optional().describe('Whether the selected value filters the tiles. Default: true.'),
+  isVariableEnabled: z.boolean().optional().describe('Whether the selected value is available to Raw SQL tiles as a variable. Default: false.'),
   variableName: z
     .string()
     .max(64)
     .regex(/^[A-Za-z][A-Za-z0-9_]*$/, { error: 'a variable name is a letter then letters, digits or "_"' })
-    .optional(),
-});
+    .optional()
+    .describe('Name of the variable (a letter, then letters, digits or "_"). Default: the name with spaces as "_". Needs isVariableEnabled: true.'),
+}).meta({ id: 'DashboardFilter', description: 'A filter in the dashboard header; each variable name must be unique.' });
 
-const container = z.strictObject({
-  id: id256,
-  title: id256,
-  collapsed: z.boolean(),
-  collapsible: z.boolean().optional(),
-  bordered: z.boolean().optional(),
-  tabs: z.array(z.strictObject({ id: id256, title: id256 })).max(20).optional(),
-});
+const container = z
+  .strictObject({
+    id: id256.describe('Id of the container, unique in the dashboard; tiles name it in containerId.'),
+    title: id256.describe('Title shown on the container.'),
+    collapsed: z.boolean().describe('Whether the container starts collapsed.'),
+    collapsible: z.boolean().optional().describe('Whether users may collapse it.'),
+    bordered: z.boolean().optional().describe('Whether it is drawn with a border.'),
+    tabs: z
+      .array(z.strictObject({ id: id256.describe('Id of the tab, unique in the container; tiles name it in tabId.'), title: id256.describe('Title of the tab.') }).describe('A tab of the container.'))
+      .max(20)
+      .optional()
+      .describe('Tabs of the container (at most 20).'),
+  })
+  .meta({ id: 'DashboardContainer', description: 'A section of the dashboard that groups tiles, optionally in tabs.' });
 
 export const dashboardSpecSchema = z
   .strictObject({
-    name: z.string().min(1).max(1024),
-    tiles: z.array(tile).max(500),
-    tags: z.array(z.string().max(32)).max(50).optional(),
-    filters: z.array(filter).optional(),
-    savedQuery: z.string().nullable().optional(),
-    savedQueryLanguage: z.enum(['sql', 'lucene', 'promql']).nullable().optional(),
-    savedFilterValues: z.array(z.strictObject({ type: z.literal('sql').optional(), condition: z.string().max(10000) })).optional(),
-    containers: z.array(container).max(50).optional(),
+    name: z.string().min(1).max(1024).describe('Display name of the dashboard on the service; also how an existing dashboard is adopted.'),
+    tiles: z.array(tile).max(500).describe('The tiles (at most 500), each with a key unique in the dashboard.'),
+    tags: z.array(z.string().max(32)).max(50).optional().describe('Tags (at most 50, each at most 32 characters); the service drops duplicates.'),
+    filters: z.array(filter).optional().describe('Filters in the dashboard header.'),
+    savedQuery: z.string().nullable().optional().describe('Query applied to the whole dashboard, or null.'),
+    savedQueryLanguage: z.enum(['sql', 'lucene', 'promql']).nullable().optional().describe('Language of savedQuery (default lucene when savedQuery is set); not null when savedQuery is a string.'),
+    savedFilterValues: z
+      .array(z.strictObject({ type: z.literal('sql').optional().describe('Language of the condition: sql (the default).'), condition: z.string().max(10000).describe('SQL condition, e.g. ServiceName = \'checkout\'.') }).describe('A filter value saved with the dashboard.'))
+      .optional()
+      .describe('Filter values applied when the dashboard opens.'),
+    containers: z.array(container).max(50).optional().describe('Sections that group tiles (at most 50).'),
   })
   .superRefine((spec, ctx) => {
     checkTileKeys(spec.tiles, ctx);
     checkContainers(spec, ctx);
     checkFilters(spec.filters ?? [], ctx);
     if (typeof spec.savedQuery === 'string' && spec.savedQueryLanguage === null) ctx.addIssue({ code: 'custom', path: ['savedQueryLanguage'], message: 'savedQueryLanguage cannot be null when savedQuery is provided' });
-  });
+  })
+  .meta({ id: 'DashboardSpec', description: 'The dashboard as the service stores it, without server ids: tiles refer to sources by name and carry stable keys.' });
 
 export type DashboardSpec = z.output<typeof dashboardSpecSchema>;
 export type DashboardTileSpec = DashboardSpec['tiles'][number];

@@ -1,0 +1,100 @@
+/**
+ * `obsync init [DIR]`: a new project that validates and plans at once against the embedded
+ * sandbox: obsync.yaml, an example manifest, and the JSON Schema the editor modelines point at.
+ * Never overwrites: when any of the files exists, nothing is written.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { ConfigError } from '../../core/errors.js';
+import { documentJsonSchema } from '../../manifests/json-schema.js';
+import type { CommandRegistrar } from '../program.js';
+
+export const INIT_CONFIG = `# yaml-language-server: $schema=./obsync.schema.json
+# obsync configuration. Paths are relative to this file; \`obsync schema\` documents every key.
+apiVersion: obsync/v1
+kind: Config
+manifests: [manifests]
+state: {backend: file, path: .obsync/state}   # what obsync owns; keep .obsync/ out of Git
+defaults:
+  target: sandbox
+  schedule: "*/5 * * * *"   # obsync run: cron, UTC
+  prune: false              # deleting owned objects that are no longer declared needs --prune
+targets:
+  # The embedded sandbox: an in-process simulator of the service (data under .obsync/sandbox),
+  # so plan and apply work at once, without an account.
+  - name: sandbox
+    variant: sandbox
+  # A hosted service (HTTP Basic key). Credentials come from the environment:
+  # OBSYNC_KEY_ID and OBSYNC_KEY_SECRET (or OBSYNC_KEY_SECRET_FILE). Use it with --target prod.
+  # - name: prod
+  #   variant: hosted
+  #   baseUrl: https://api.example.com
+  #   organizationId: "\${env:OBSYNC_ORG_ID}"
+  #   serviceId: "\${env:OBSYNC_SERVICE_ID}"
+  # A self-hosted API server (Bearer personal API key from OBSYNC_API_KEY or OBSYNC_API_KEY_FILE).
+  # - name: staging
+  #   variant: self-hosted
+  #   baseUrl: http://obs-api.internal:8000
+`;
+
+export const INIT_EXAMPLE = `# yaml-language-server: $schema=../obsync.schema.json
+# An example: a dashboard with one tile, and an alert on that tile. Objects refer to each other
+# by name (metadata.name, tile keys, source and webhook names), never by server id.
+apiVersion: obsync/v1
+kind: Dashboard
+metadata:
+  name: example-service
+  labels: {team: example}
+spec:
+  name: Example service
+  tags: [example]
+  tiles:
+    - key: p95
+      name: p95 latency
+      x: 0
+      y: 0
+      w: 12
+      h: 4
+      config:
+        displayType: line
+        source: Traces
+        select:
+          - {aggFn: quantile, level: 0.95, valueExpression: Duration}
+---
+apiVersion: obsync/v1
+kind: Alert
+metadata:
+  name: example-p95-high
+spec:
+  dashboard: example-service
+  tile: p95
+  interval: 5m
+  threshold: 800
+  thresholdType: above
+  channel: {type: webhook, webhook: ops-slack}
+  name: Example p95 above 800 ms
+`;
+
+export const register: CommandRegistrar = (program, io) => {
+  program
+    .command('init')
+    .description('start a project: obsync.yaml (embedded sandbox target), an example manifest and the editor schema')
+    .argument('[dir]', 'project directory (created when missing)', '.')
+    .action((dir: string) => {
+      const root = resolve(io.cwd, dir);
+      const files: [string, string][] = [
+        [join(root, 'obsync.yaml'), INIT_CONFIG],
+        [join(root, 'manifests', 'example.yaml'), INIT_EXAMPLE],
+        [join(root, 'obsync.schema.json'), `${JSON.stringify(documentJsonSchema(), null, 2)}\n`],
+      ];
+      const shown = (p: string) => relative(io.cwd, p) || p;
+      const existing = files.filter(([path]) => existsSync(path)).map(([path]) => shown(path));
+      if (existing.length > 0) throw new ConfigError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; obsync init never overwrites`, { hint: 'run it in an empty directory, or give a new one: obsync init DIR' });
+      mkdirSync(join(root, 'manifests'), { recursive: true });
+      for (const [path, text] of files) writeFileSync(path, text, { flag: 'wx' });
+      const cd = dir === '.' ? '' : `cd ${shown(root)} && `;
+      io.stdout.write(
+        [...files.map(([path]) => `created ${shown(path)}`), '', 'Next:', `  ${cd}obsync validate     # offline checks`, `  ${cd}obsync plan         # against the embedded sandbox`, `  ${cd}obsync apply`, ''].join('\n'),
+      );
+    });
+};

@@ -1,0 +1,176 @@
+/**
+ * The daily surface of the CLI as a user meets it: version, --no-color on every verb, numeric
+ * flags, `obsync schema | head`, `obsync init`, and the completion scripts (checked by the shells).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildFullProgram } from '../../src/cli/program.js';
+import { assertBuilt, CLI, runCli } from '../support/cli.js';
+import { fakeIO, runInProcess } from '../support/cli-io.js';
+
+let dir: string;
+beforeAll(() => assertBuilt());
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+const tmp = () => (dir = mkdtempSync(join(tmpdir(), 'obsync-surface-')));
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[`);
+
+describe('obsync version', () => {
+  it('prints the versions of obsync and Node.js and the platform, as --version does', async () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    const expected = `obsync ${pkg.version}\nnode ${process.version}\nplatform ${process.platform}-${process.arch}\n`;
+    const cmd = await runCli(['version'], { cwd: tmp() });
+    expect(cmd).toEqual({ code: 0, stdout: expected, stderr: '' });
+    expect((await runCli(['--version'], { cwd: dir })).stdout).toBe(expected);
+  });
+});
+
+describe('--no-color', () => {
+  /** Every command path of the program (plan, keys create, ...) with its required options. */
+  function paths(cmd: Command, prefix: string[] = []): string[][] {
+    return cmd.commands.flatMap((c) => {
+      if (c.commands.length > 0) return paths(c, [...prefix, c.name()]);
+      const required = c.options.filter((o) => o.mandatory).flatMap((o) => [o.long ?? '', 'x']);
+      return [[...prefix, c.name(), ...required]];
+    });
+  }
+
+  it('is accepted by every verb', async () => {
+    const all = paths(await buildFullProgram(fakeIO(tmp()).io));
+    expect(all.length).toBeGreaterThanOrEqual(11);
+    for (const path of all) {
+      const t = fakeIO(dir);
+      // An unknown flag after it: commander names the first unknown option, so --no-color must be known.
+      expect(await runInProcess(t.io, [...path, '--no-color', '--zz-unknown']), path.join(' ')).toBe(1);
+      expect(t.err(), path.join(' ')).toContain("unknown option '--zz-unknown'");
+    }
+  });
+
+  it('and NO_COLOR turn the colours of a plan off (FORCE_COLOR turns them on)', async () => {
+    const forced = await runCli(['plan', 'config-examples/kinds'], { cwd: process.cwd(), env: { NO_COLOR: '', FORCE_COLOR: '1', OBSYNC_STATE_DIR: join(tmp(), 'state') } });
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toMatch(ANSI);
+    const flag = await runCli(['plan', 'config-examples/kinds', '--no-color'], { cwd: process.cwd(), env: { NO_COLOR: '', FORCE_COLOR: '1', OBSYNC_STATE_DIR: join(dir, 'state') } });
+    expect(flag.code).toBe(0);
+    expect(flag.stdout).toContain('Dashboard/example-service');
+    expect(flag.stdout).not.toMatch(ANSI);
+  });
+});
+
+describe('numeric flags', () => {
+  it.each([
+    [['apply', '--concurrency', 'abc'], "option '--concurrency <n>' argument 'abc' is invalid. expected a whole number from 1 to 64"],
+    [['run', '--concurrency', '0'], "option '--concurrency <n>' argument '0' is invalid"],
+    [['plan', '--max-deletes', 'ten'], "option '--max-deletes <n>' argument 'ten' is invalid. expected a whole number ≥ 0"],
+    [['run', '--debounce', 'soon'], "option '--debounce <ms>' argument 'soon' is invalid"],
+    [['plan', '--timeout', 'abc'], "option '--timeout <seconds>' argument 'abc' is invalid"],
+    [['apply', '--timeout', '0'], "option '--timeout <seconds>' argument '0' is invalid"],
+    [['query', '--source', 'Logs', '--level', 'high'], "option '--level <q>' argument 'high' is invalid"],
+    [['keys', 'create', '--name', 'k', '--timeout', '-1'], "option '--timeout <seconds>' argument '-1' is invalid"],
+  ])('%j is refused before anything runs', async (args, message) => {
+    const t = fakeIO(tmp());
+    expect(await runInProcess(t.io, args)).toBe(1);
+    expect(t.err()).toContain(`error: ${message}`);
+    expect(existsSync(join(dir, '.obsync'))).toBe(false);
+  });
+});
+
+describe('obsync schema | head -1', () => {
+  it('ends quietly when the reader goes away', async () => {
+    const child = spawn(process.execPath, [CLI, 'schema'], { cwd: tmp(), env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy(); // the reader closes before the first write: EPIPE
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+});
+
+describe('obsync init', () => {
+  it('writes a project that validates and plans against the embedded sandbox', async () => {
+    const res = await runCli(['init', 'proj'], { cwd: tmp() });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('created proj/obsync.yaml');
+    const root = join(dir, 'proj');
+    expect(readFileSync(join(root, 'manifests/example.yaml'), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=../obsync.schema.json');
+    expect(readFileSync(join(root, 'obsync.yaml'), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=./obsync.schema.json');
+    expect(readFileSync(join(root, 'obsync.schema.json'), 'utf8')).toBe((await runCli(['schema'], { cwd: dir })).stdout);
+    const validate = await runCli(['validate'], { cwd: root });
+    expect(validate).toMatchObject({ code: 0, stdout: 'valid: 2 resource(s)\n' });
+    const plan = await runCli(['plan', '--detailed-exitcode'], { cwd: root });
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain('+ Dashboard/example-service');
+    expect(plan.stdout).toContain('+ Alert/example-p95-high');
+  });
+
+  it('never overwrites: with any of its files present it writes nothing', async () => {
+    writeFileSync(join(tmp(), 'obsync.yaml'), 'mine\n');
+    const res = await runCli(['init'], { cwd: dir });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('error: obsync.yaml already exists; obsync init never overwrites');
+    expect(readFileSync(join(dir, 'obsync.yaml'), 'utf8')).toBe('mine\n');
+    expect(existsSync(join(dir, 'manifests'))).toBe(false);
+  });
+});
+
+describe('obsync completion', () => {
+  const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+
+  async function script(shell: string): Promise<string> {
+    const res = await runCli(['completion', shell], { cwd: process.cwd() });
+    expect(res.code).toBe(0);
+    return res.stdout;
+  }
+
+  /** Words bash offers for the command line `words` with the cursor on the last word. */
+  function bashComplete(source: string, words: string[]): string[] {
+    const quoted = words.map((w) => `'${w}'`).join(' ');
+    const res = spawnSync('bash', ['-c', `${source}\nCOMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _obsync; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
+    expect(res.stderr).toBe('');
+    return res.stdout.split('\n').filter(Boolean);
+  }
+
+  it.skipIf(!has('bash'))('bash: valid syntax, and it completes commands, flags and their values', async () => {
+    const source = await script('bash');
+    expect(spawnSync('bash', ['-n'], { input: source }).status).toBe(0);
+    expect(bashComplete(source, ['obsync', 'pl'])).toEqual(['plan']);
+    expect(bashComplete(source, ['obsync', 'plan', '--out'])).toEqual(['--out', '--output']);
+    expect(bashComplete(source, ['obsync', 'plan', '--output', ''])).toEqual(['text', 'json', 'markdown', 'github']);
+    expect(bashComplete(source, ['obsync', 'plan', '--no-c'])).toEqual(['--no-color']);
+    expect(bashComplete(source, ['obsync', 'keys', ''])).toEqual(['create']);
+    expect(bashComplete(source, ['obsync', 'keys', 'create', '--ro'])).toEqual(['--role']);
+    expect(bashComplete(source, ['obsync', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+    expect(bashComplete(source, ['obsync', 'plan', '--out', ''])).toEqual([]); // a file name: the shell's own completion
+  });
+
+  it.skipIf(!has('zsh'))('zsh: valid syntax', async () => {
+    expect(spawnSync('zsh', ['-n'], { input: await script('zsh') }).status).toBe(0);
+  });
+
+  it.skipIf(!has('fish'))('fish: valid syntax, and it completes commands, flags and their values', async () => {
+    const file = join(tmp(), 'obsync.fish');
+    writeFileSync(file, await script('fish'));
+    expect(spawnSync('fish', ['--no-execute', file]).status).toBe(0);
+    const complete = (line: string) =>
+      spawnSync('fish', ['-c', `source ${file}; complete -C '${line}'`], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]);
+    expect(complete('obsync pl')).toEqual(['plan']);
+    expect(complete('obsync plan --output ')).toEqual(['github', 'json', 'markdown', 'text']);
+    expect(complete('obsync keys ')).toEqual(['create']);
+    expect(complete('obsync completion ')).toEqual(['bash', 'fish', 'zsh']);
+  });
+
+  it('refuses an unknown shell', async () => {
+    const res = await runCli(['completion', 'tcsh'], { cwd: process.cwd() });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain("error: command-argument value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.");
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * The JSON Schema editors use (`obsync schema`), checked the way editors and validators read it:
+ * ajv in strict mode, a named definition for every kind and part, a description on every field,
+ * sensitive fields marked `x-sensitive`, and the same verdict as `obsync validate` on the shipped
+ * examples and on every file of the invalid corpus that JSON Schema can judge.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { parseAllDocuments } from 'yaml';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { discoverFiles } from '../../src/manifests/discover.js';
+import { INIT_CONFIG, INIT_EXAMPLE } from '../../src/cli/commands/init.js';
+import { SENSITIVE_PATHS } from '../../src/kinds/sensitive-paths.js';
+import { documentJsonSchema, EXTRA_RULES } from '../../src/manifests/json-schema.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const examples = join(here, '../../config-examples');
+const corpus = join(here, 'invalid');
+type Json = Record<string, unknown>;
+
+// ajv-formats is CommonJS with a default export.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+let schema: Json;
+let validate: ValidateFunction;
+
+beforeAll(() => {
+  schema = documentJsonSchema();
+  const ajv = new Ajv({ strict: true, allErrors: true });
+  addFormats(ajv);
+  ajv.addVocabulary(['x-sensitive']); // an annotation: declared, so strict mode accepts it
+  validate = ajv.compile(schema);
+});
+
+function documents(file: string): unknown[] {
+  return parseAllDocuments(readFileSync(file, 'utf8')).map((d) => {
+    if (d.errors.length > 0) throw new Error(`${file}: ${d.errors[0]?.message}`);
+    return d.toJS() as unknown;
+  });
+}
+
+function errorsOf(doc: unknown): ErrorObject[] {
+  return validate(doc) ? [] : (validate.errors ?? []);
+}
+
+/** Every subschema, with its JSON pointer. */
+function* walk(node: unknown, path = '#'): Generator<[string, Json]> {
+  if (Array.isArray(node)) {
+    for (const [i, v] of node.entries()) yield* walk(v, `${path}/${i}`);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  yield [path, node as Json];
+  for (const [k, v] of Object.entries(node)) yield* walk(v, `${path}/${k}`);
+}
+
+function resolve(node: Json): Json {
+  const [only] = Array.isArray(node.allOf) && node.allOf.length === 1 ? (node.allOf as Json[]) : [];
+  const ref = node.$ref ?? only?.$ref;
+  if (typeof ref !== 'string') return node;
+  return (schema.definitions as Record<string, Json>)[ref.replace('#/definitions/', '')] ?? node;
+}
+
+describe('the editor schema', () => {
+  it('compiles in ajv strict mode, with x-sensitive as its only extension keyword', () => {
+    expect(typeof validate).toBe('function');
+    const keys = new Set([...walk(schema)].flatMap(([, n]) => Object.keys(n)).filter((k) => k.startsWith('x-')));
+    expect([...keys]).toEqual(['x-sensitive']);
+  });
+
+  it('names every definition after a kind or a part', () => {
+    const names = Object.keys(schema.definitions as Json);
+    expect(names).toEqual(expect.arrayContaining(['Dashboard', 'Alert', 'Pipe', 'Config', 'Tile', 'TileConfig', 'LineTile', 'SelectItem', 'AlertSpec', 'PipeSettings', 'HostedTarget']));
+    for (const name of names) expect(name).toMatch(/^[A-Z][A-Za-z]+$/);
+    const refs = [...walk(schema)].map(([, n]) => n.$ref).filter((r): r is string => typeof r === 'string');
+    for (const ref of refs) expect(names).toContain(ref.replace('#/definitions/', ''));
+  });
+
+  it('describes every field and every definition (editors show it on hover)', () => {
+    const missing: string[] = [];
+    // Fields live under properties; the if/else/not of rules and the then of a rule that is not a branch only constrain them.
+    const isRule = (path: string, node: Json) =>
+      /\/(if|else|not)(\/|$)/.test(path) || (path.endsWith('/then') && node.description === undefined && node.$ref === undefined) || (/\/allOf\/\d+$/.test(path) && node.then === undefined && node.$ref === undefined);
+    const skipped: string[] = [];
+    for (const [path, node] of walk(schema)) {
+      if (skipped.some((p) => path.startsWith(`${p}/`)) || isRule(path, node)) {
+        skipped.push(path);
+        continue;
+      }
+      const props = node.properties;
+      if (typeof props !== 'object' || props === null) continue;
+      for (const [name, prop] of Object.entries(props as Record<string, Json | boolean>)) {
+        if (typeof prop === 'boolean') continue; // `true`: declared for a rule's required, described where the field is
+        if (typeof prop.description !== 'string' && typeof resolve(prop).description !== 'string') missing.push(`${path}/properties/${name}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    for (const [name, def] of Object.entries(schema.definitions as Record<string, Json>)) expect(def.description, name).toEqual(expect.any(String));
+  });
+
+  it('marks x-sensitive every field the kinds mark sensitive, and the credentials of obsync.yaml', () => {
+    const defs = schema.definitions as Record<string, Json>;
+    const at = (start: Json, path: readonly string[]): Json | undefined =>
+      path.reduce<Json | undefined>((node, key) => {
+        const body = node && resolve(node);
+        return (key === '*' ? body?.items : (body?.properties as Record<string, Json> | undefined)?.[key]) as Json | undefined;
+      }, start);
+    let count = 0;
+    for (const [kind, paths] of SENSITIVE_PATHS) {
+      for (const path of paths) {
+        const field = at(defs[kind] ?? {}, ['spec', ...path]);
+        expect(field?.['x-sensitive'], `${kind} spec.${path.join('.')}`).toBe(true);
+        count += 1;
+      }
+    }
+    expect(count).toBeGreaterThanOrEqual(6);
+    expect(at(defs.HostedTarget ?? {}, ['credentials', 'keySecret'])?.['x-sensitive']).toBe(true);
+    expect(at(defs.SelfHostedTarget ?? {}, ['credentials', 'apiKey'])?.['x-sensitive']).toBe(true);
+    expect([...walk(schema)].some(([, n]) => 'sensitive' in n)).toBe(false);
+  });
+
+  it('applies every extra rule to a definition that exists', () => {
+    for (const id of Object.keys(EXTRA_RULES)) expect(Object.keys(schema.definitions as Json), id).toContain(id);
+  });
+});
+
+describe('the schema and obsync validate agree', () => {
+  it('on every shipped example: valid', () => {
+    const { files } = discoverFiles([examples]);
+    expect(files.length).toBeGreaterThanOrEqual(7);
+    for (const file of files) for (const doc of documents(file)) expect(errorsOf(doc), file).toEqual([]);
+  });
+
+  it('on what obsync init writes: valid', () => {
+    for (const text of [INIT_CONFIG, INIT_EXAMPLE]) {
+      for (const doc of parseAllDocuments(text)) expect(errorsOf(doc.toJS())).toEqual([]);
+    }
+  });
+
+  /** Mistakes JSON Schema cannot see: YAML itself, several documents together, interpolation. */
+  const NOT_EXPRESSIBLE: Record<string, string> = {
+    '01-yaml-syntax.yaml': 'not YAML',
+    '07-duplicate-tile-key.yaml': 'uniqueness of a property across array items',
+    '08-duplicate-identity.yaml': 'two documents',
+    '09-alert-missing-dashboard.yaml': 'a reference to another document',
+    '10-alert-missing-tile.yaml': 'a reference to another document',
+    '15-missing-env.yaml': '${env:} is resolved by the loader',
+    '16-alias-bomb.yaml': 'rejected while reading the YAML',
+    '25-duplicate-yaml-key.yaml': 'not YAML (duplicate key)',
+    '26-missing-file-reference.yaml': '${file:} is resolved by the loader',
+    '32-unknown-container.yaml': 'a reference within the document (containerId to containers[].id)',
+  };
+  const files = readdirSync(corpus).filter((f) => f.endsWith('.yaml')).sort();
+
+  it.each(files.filter((f) => !(f in NOT_EXPRESSIBLE)))('on %s: invalid', (file) => {
+    const docs = documents(join(corpus, file));
+    expect(docs.some((d) => errorsOf(d).length > 0)).toBe(true);
+  });
+
+  it('classifies every corpus file', () => {
+    for (const f of Object.keys(NOT_EXPRESSIBLE)) expect(files).toContain(f);
+    expect(files.length - Object.keys(NOT_EXPRESSIBLE).length).toBeGreaterThanOrEqual(19);
+  });
+});
+
+describe('discriminated unions', () => {
+  const dashboard = (config: Json): Json => ({ apiVersion: 'obsync/v1', kind: 'Dashboard', metadata: { name: 'd' }, spec: { name: 'D', tiles: [{ name: 't', x: 0, y: 0, w: 1, h: 1, config }] } });
+
+  it('report the errors of the branch the discriminator picks, not of every branch', () => {
+    const errors = errorsOf(dashboard({ displayType: 'line', source: 'Traces' }));
+    // The if/then chain adds "must match then" along the way; the one real error is the line tile's.
+    const real = errors.filter((e) => e.keyword !== 'if').map((e) => `${e.instancePath} ${e.message ?? ''}`);
+    expect(real).toEqual(["/spec/tiles/0/config must have required property 'select'"]);
+    expect(errors.length).toBeLessThanOrEqual(4);
+  });
+
+  it('name the allowed values of the discriminator', () => {
+    const errors = errorsOf(dashboard({ displayType: 'sparkline', source: 'Traces' }));
+    const allowed = (errors.find((e) => e.instancePath === '/spec/tiles/0/config/displayType')?.params as { allowedValues?: unknown[] } | undefined)?.allowedValues;
+    expect(allowed).toEqual(expect.arrayContaining(['line', 'markdown']));
+  });
+
+  it('pick Raw SQL by configType', () => {
+    expect(errorsOf(dashboard({ configType: 'sql', displayType: 'line', connection: 'ch', sqlTemplate: 'SELECT 1' }))).toEqual([]);
+    const errors = errorsOf(dashboard({ configType: 'sql', displayType: 'heatmap', connection: 'ch', sqlTemplate: 'SELECT 1' }));
+    expect(errors.some((e) => e.instancePath === '/spec/tiles/0/config/displayType')).toBe(true);
+  });
+});

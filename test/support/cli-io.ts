@@ -1,0 +1,37 @@
+/** The CLI in-process, with fake streams: for what a child process cannot show (a terminal on stdin). */
+import { PassThrough } from 'node:stream';
+import { ExitRequest, reportError, type CliIO } from '../../src/cli/io.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { CommanderError } from 'commander';
+
+export interface FakeIO {
+  io: CliIO;
+  out: () => string;
+  err: () => string;
+}
+
+export function fakeIO(cwd: string, opts: { env?: Record<string, string>; tty?: boolean; input?: string } = {}): FakeIO {
+  const out: string[] = [];
+  const err: string[] = [];
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  stdout.on('data', (c: Buffer) => out.push(c.toString()));
+  stderr.on('data', (c: Buffer) => err.push(c.toString()));
+  const stdin = Object.assign(new PassThrough(), { isTTY: opts.tty === true });
+  if (opts.input !== undefined) stdin.end(opts.input);
+  const io: CliIO = { stdout, stderr, stdin, env: { NO_COLOR: '1', ...opts.env }, cwd };
+  return { io, out: () => out.join(''), err: () => err.join('') };
+}
+
+/** Runs `obsync ...args` as main.ts does and returns the exit code. */
+export async function runInProcess(io: CliIO, args: string[]): Promise<number> {
+  try {
+    await (await buildProgram(io, args)).parseAsync(args, { from: 'user' });
+    return 0;
+  } catch (e) {
+    if (e instanceof ExitRequest) return e.exitCode;
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;
+    reportError(io, e);
+    return 1;
+  }
+}
