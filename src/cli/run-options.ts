@@ -12,6 +12,7 @@ export interface RawRunOptions {
   selector: string[];
   only: string[];
   color?: boolean;
+  allowFileOutside?: boolean;
 }
 
 export interface RunOptions {
@@ -38,7 +39,8 @@ export function commonRunOptions(cmd: Command): Command {
     .option('--max-deletes <n>', 'refuse to prune more than this many objects', nonNegativeInt)
     .option('--selector <k=v>', 'only objects with this label (repeatable)', collect, [])
     .option('--only <Kind/name>', 'only this object (repeatable)', collect, [])
-    .option('--no-color', 'no colour in the output');
+    .option('--no-color', 'no colour in the output')
+    .option('--allow-file-outside', '${file:} in manifests may read files outside the directory of obsync.yaml (default: confined to it)');
 }
 
 const ADDRESS = /^(Dashboard|Alert|Pipe)\/[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;

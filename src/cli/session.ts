@@ -16,6 +16,7 @@ import type { CliIO } from './io.js';
 import { makePlan, type Planned } from '../engine/run.js';
 import { githubAnnotation } from './commands/validate.js';
 import type { RunOptions } from './run-options.js';
+import { manifestFileScope } from '../config/file-scope.js';
 import { connectTarget, loadDesiredState, readConfig, type Connection, type ConnectInput } from './wiring.js';
 
 export interface SessionOptions {
@@ -29,6 +30,10 @@ export interface SessionOptions {
   /** Default log level (OBSYNC_LOG_LEVEL wins); the daemon logs runs at info. */
   logLevel?: string;
   onResponse?: ConnectInput['onResponse'];
+  /** --allow-file-outside: manifests' `${file:}` may read outside the config's directory. */
+  allowFileOutside?: boolean | undefined;
+  /** Waits over 2 s: a line on stderr (default) or an info log (the daemon). */
+  waits?: 'stderr' | 'log';
 }
 
 export interface Session {
@@ -84,18 +89,34 @@ export async function openConnection(io: CliIO, opts: { config?: string | undefi
   const configPath = findConfig(io, [], opts.config);
   const config = configPath ? readConfig(configPath, io.env) : undefined;
   const logger = cliLogger(io, 'warn');
-  return connectTarget({ config, name: opts.target, env: io.env, baseDir: configPath ? dirname(configPath) : io.cwd, logger, announce: (line) => io.stderr.write(`${line}\n`) });
+  return connectTarget({ config, name: opts.target, env: io.env, baseDir: configPath ? dirname(configPath) : io.cwd, logger, announce: (line) => io.stderr.write(`${line}\n`), onWait: waitReporter(io, logger, 'stderr') });
+}
+
+/** Shows every wait over 2 s: a line on stderr for a person, an info log for the daemon. */
+function waitReporter(io: CliIO, logger: Logger, how: 'stderr' | 'log'): NonNullable<ConnectInput['onWait']> {
+  if (how === 'log') return (target, w) => logger.info({ target, seconds: w.seconds, host: w.host, reason: w.reason }, 'rate limit wait');
+  return (_target, w) => io.stderr.write(`obsync: waiting ${w.seconds} s before the next request to ${w.host} (${w.reason})\n`);
 }
 
 export async function openSession(io: CliIO, opts: SessionOptions): Promise<Session> {
   const logger = cliLogger(io, opts.logLevel ?? 'warn');
   const configPath = findConfig(io, opts.paths, opts.config);
-  const config = configPath ? readConfig(configPath, io.env) : undefined;
+  const config = configPath ? readConfig(configPath, io.env, opts.allowFileOutside === true) : undefined;
   const baseDir = configPath ? dirname(configPath) : io.cwd;
   const manifestPaths = manifestPathsFor(io, opts.paths, configPath, config?.manifests);
-  const { desired, diagnostics } = loadDesiredState(manifestPaths, io.env, opts.allowMissingEnv ?? false);
+  const files = manifestFileScope({ configPath, config, cwd: io.cwd, paths: manifestPaths, allowFlag: opts.allowFileOutside === true });
+  const { desired, diagnostics } = loadDesiredState(manifestPaths, io.env, opts.allowMissingEnv ?? false, files);
   const stateDir = io.env.OBSYNC_STATE_DIR ? resolve(io.cwd, io.env.OBSYNC_STATE_DIR) : absolute(baseDir, config?.state?.path ?? '.obsync/state');
-  const connection = await connectTarget({ config, name: opts.target, env: io.env, baseDir, logger, announce: (line) => io.stderr.write(`${line}\n`), onResponse: opts.onResponse });
+  const connection = await connectTarget({
+    config,
+    name: opts.target,
+    env: io.env,
+    baseDir,
+    logger,
+    announce: (line) => io.stderr.write(`${line}\n`),
+    onResponse: opts.onResponse,
+    onWait: waitReporter(io, logger, opts.waits ?? 'stderr'),
+  });
   let inventory: InventoryStore;
   try {
     inventory = await openFileInventory({ dir: stateDir, target: connection.port.target, lock: opts.lock, command: opts.command });
@@ -119,7 +140,7 @@ export async function openSession(io: CliIO, opts: SessionOptions): Promise<Sess
     },
     ...(config?.defaults?.schedule ? { schedule: config.defaults.schedule } : {}),
     logger,
-    reload: () => loadDesiredState(manifestPaths, io.env, opts.allowMissingEnv ?? false),
+    reload: () => loadDesiredState(manifestPaths, io.env, opts.allowMissingEnv ?? false, files),
     async close() {
       await inventory.close();
       await connection.close();

@@ -12,20 +12,22 @@ import { loadConfig } from '../config/load.js';
 import type { ObsyncConfig } from '../config/schema.js';
 import { resolveTarget, type EmbeddedTarget } from '../config/targets.js';
 import type { Logger } from '../log/logger.js';
+import type { FileScope } from '../manifests/files.js';
 import { loadManifests } from '../manifests/load.js';
 import { createServicePort, type PortOptions } from '../remote/index.js';
+import type { WaitReport } from '../remote/transport.js';
 import { startSandbox } from '../sandbox/index.js';
 
-export function readConfig(path: string, env: Readonly<Record<string, string | undefined>>): ObsyncConfig {
-  const loaded = loadConfig(path, env);
+export function readConfig(path: string, env: Readonly<Record<string, string | undefined>>, allowFileOutside = false): ObsyncConfig {
+  const loaded = loadConfig(path, env, { allowFileOutside });
   if (hasErrors(loaded.diagnostics) || !loaded.config) {
     throw new ConfigError(`${path} is invalid:\n${loaded.diagnostics.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`);
   }
   return loaded.config;
 }
 
-export function loadDesiredState(paths: readonly string[], env: Readonly<Record<string, string | undefined>>, allowMissingEnv: boolean): { desired: DesiredResource[]; diagnostics: Diagnostic[] } {
-  const { resources, diagnostics } = loadManifests(paths, { env, allowMissingEnv });
+export function loadDesiredState(paths: readonly string[], env: Readonly<Record<string, string | undefined>>, allowMissingEnv: boolean, files: FileScope): { desired: DesiredResource[]; diagnostics: Diagnostic[] } {
+  const { resources, diagnostics } = loadManifests(paths, { env, allowMissingEnv, files });
   return { desired: resources, diagnostics };
 }
 
@@ -43,11 +45,17 @@ export interface ConnectInput {
   announce: (line: string) => void;
   /** Every HTTP response (status 0: none) to the target, e.g. for the daemon's request counter. */
   onResponse?: ((target: string, method: string, status: number) => void) | undefined;
+  /** Every wait over 2 s: a progress line (CLI) or an info log (daemon). */
+  onWait?: ((target: string, wait: WaitReport) => void) | undefined;
 }
 
 function portOptions(target: Target, input: ConnectInput): PortOptions {
-  const { onResponse } = input;
-  return { logger: input.logger, ...(onResponse ? { onResponse: (method: string, status: number) => onResponse(target.name, method, status) } : {}) };
+  const { onResponse, onWait } = input;
+  return {
+    logger: input.logger,
+    ...(onResponse ? { onResponse: (method: string, status: number) => onResponse(target.name, method, status) } : {}),
+    ...(onWait ? { onWait: (wait: WaitReport) => onWait(target.name, wait) } : {}),
+  };
 }
 
 export async function connectTarget(input: ConnectInput): Promise<Connection> {

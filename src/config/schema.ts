@@ -6,6 +6,8 @@
 import * as z from 'zod';
 
 const nonEmpty = z.string().min(1);
+/** A credential: `${env:OBSYNC_*}` credentials may be used here, and its value is never printed. */
+const credential = nonEmpty.meta({ sensitive: true });
 
 /** Names are used in file names (inventory, lock) and flags. */
 export const targetName = z
@@ -26,13 +28,17 @@ const common = {
   /** Client-side pacing; defaults to the variant's published limit. */
   rateLimit: rateLimit.optional(),
   retries: z.number().int().min(0).max(10).optional(),
+  /** The longest wait a server may ask for (Retry-After, rate-limit reset) before the request fails instead. */
+  maxWaitSeconds: z.number().positive().max(3600).optional(),
+  /** A request's total time over all its attempts and waits. */
+  deadlineSeconds: z.number().positive().max(3600).optional(),
 };
 
 export const selfHostedTargetConfig = z.strictObject({
   ...common,
   variant: z.literal('self-hosted'),
   baseUrl: z.url({ protocol: /^https?$/ }),
-  credentials: z.strictObject({ apiKey: nonEmpty.optional() }).optional(),
+  credentials: z.strictObject({ apiKey: credential.optional() }).optional(),
 });
 
 export const hostedTargetConfig = z.strictObject({
@@ -41,7 +47,7 @@ export const hostedTargetConfig = z.strictObject({
   baseUrl: z.url({ protocol: /^https?$/ }),
   organizationId: z.uuid(),
   serviceId: z.uuid(),
-  credentials: z.strictObject({ keyId: nonEmpty.optional(), keySecret: nonEmpty.optional() }).optional(),
+  credentials: z.strictObject({ keyId: credential.optional(), keySecret: credential.optional() }).optional(),
   paths: z.strictObject({ observability: nonEmpty.optional(), pipes: nonEmpty.optional() }).optional(),
 });
 
@@ -62,6 +68,11 @@ export const configSchema = z.strictObject({
   kind: z.literal('Config'),
   /** Manifest paths, relative to the config file. */
   manifests: z.array(nonEmpty).min(1).optional(),
+  /**
+   * `${file:}` reads only below this file's directory unless allowed here: `true` (anywhere) or
+   * a list of directories (relative to this file). Only a literal value counts.
+   */
+  allowFileOutside: z.union([z.boolean(), z.array(nonEmpty).min(1)]).optional(),
   state: z
     .strictObject({
       backend: z.literal('file').default('file'),

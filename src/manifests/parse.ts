@@ -2,9 +2,11 @@
  * Reads one YAML file into documents with positions, under hard limits: 1 MiB per file, 500
  * documents, nesting depth 64, and alias expansion capped by yaml's maxAliasCount (a "billion
  * laughs" file fails instead of eating memory). `parseAllDocuments` never throws; `toJS` can.
+ * Numbers that JavaScript cannot hold (`1e400` becomes Infinity, 2^64 loses digits) are errors
+ * at their position, never a silently different value.
  */
-import { isCollection, isPair, isScalar, LineCounter, parseAllDocuments, type Document } from 'yaml';
-import type { Diagnostic } from '../core/diagnostics.js';
+import { isCollection, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { formatPath, type Diagnostic } from '../core/diagnostics.js';
 import { documentStart, type Position } from './positions.js';
 
 export const LIMITS = { fileBytes: 1024 * 1024, documents: 500, depth: 64, aliases: 100 } as const;
@@ -33,7 +35,8 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
   const diagnostics: Diagnostic[] = [];
   const docs: Document[] = [];
   for (const doc of all) {
-    const problems = [...doc.errors.map((e) => yamlError(file, e, lineCounter))];
+    // One stack overflow is reported once, not once per level it unwound through.
+    const problems = uniqueByMessage(doc.errors.map((e) => yamlError(file, e, lineCounter)));
     if (problems.length === 0) {
       const deep = tooDeep(doc.contents, 0);
       if (deep) problems.push(err(file, 'limit', `nesting deeper than ${LIMITS.depth} levels`, lineCounter.linePos(deep)));
@@ -44,6 +47,42 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
   return { docs, lineCounter, diagnostics };
 }
 
+function uniqueByMessage(ds: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return ds.filter((d) => (d.code === 'limit' ? !seen.has(d.message) && seen.add(d.message) : true));
+}
+
+/**
+ * Numbers that would change on the way into JavaScript: out of range (`1e400`, `.inf`, `.nan`)
+ * or integers beyond 2^53 (rounded). `hidden` paths (sensitive fields) are named without the value.
+ */
+export function numberProblems(file: string, doc: Document, lc: LineCounter, hidden: (path: readonly PropertyKey[]) => boolean): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const visit = (node: unknown, path: PropertyKey[]): void => {
+    if (isScalar(node)) {
+      const problem = numberProblem(node.value, node.source);
+      if (problem) {
+        const pos = lc.linePos(node.range?.[0] ?? 0);
+        const shown = hidden(path) ? 'this number (value not shown: sensitive field)' : `the number ${node.source || String(node.value)}`;
+        out.push({ severity: 'error', code: 'number-out-of-range', message: `${shown} ${problem}`, file, line: pos.line, col: pos.col, path: formatPath(path) });
+      }
+    } else if (isMap(node)) {
+      for (const pair of node.items) if (isPair(pair)) visit(pair.value, [...path, isScalar(pair.key) ? String(pair.key.value) : String(pair.key)]);
+    } else if (isSeq(node)) node.items.forEach((item, i) => visit(item, [...path, i]));
+  };
+  visit(doc.contents, []);
+  return out;
+}
+
+function numberProblem(value: unknown, source: string | undefined): string | undefined {
+  if (typeof value === 'bigint') return 'is too large to keep exactly; quote it if it is text or an id';
+  if (typeof value !== 'number') return undefined;
+  if (Number.isNaN(value)) return 'is not a number (NaN is not accepted)';
+  if (!Number.isFinite(value)) return /inf/i.test(source ?? '') ? 'is infinite (not accepted)' : 'is out of range (it would be infinite); write a smaller number';
+  if (Number.isInteger(value) && !Number.isSafeInteger(value) && /^[-+]?(0|[1-9][0-9_]*)$/.test(source ?? '')) return 'is too large to keep exactly (more than 2^53); quote it if it is text or an id';
+  return undefined;
+}
+
 /** `---` followed by nothing (or only comments) is an empty document: ignored. */
 function isEmpty(doc: Document): boolean {
   return doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null && doc.contents.source === '');
@@ -52,6 +91,8 @@ function isEmpty(doc: Document): boolean {
 function yamlError(file: string, e: { message: string; code: string; pos: [number, number] }, lc: LineCounter): Diagnostic {
   const first = e.message.split('\n')[0] ?? e.message;
   const message = first.replace(/ at line \d+, column \d+:?$/, '');
+  // The parser itself gives up on very deep nesting with a stack overflow: say what the input did.
+  if (/call stack/i.test(message)) return err(file, 'limit', `nesting deeper than ${LIMITS.depth} levels`, lc.linePos(e.pos[0]));
   return err(file, e.code === 'RESOURCE_EXHAUSTION' ? 'limit' : 'yaml-syntax', `YAML: ${message}`, lc.linePos(e.pos[0]));
 }
 

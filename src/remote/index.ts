@@ -5,11 +5,13 @@ import type { Logger } from '../log/logger.js';
 import { Api } from './api.js';
 import { hostedEnvelope, hostedPorts } from './hosted.js';
 import { selfHostedEnvelope, selfHostedPorts } from './selfhosted.js';
-import { Transport } from './transport.js';
+import { Transport, type WaitReport } from './transport.js';
 
 export interface PortOptions {
   logger?: Logger;
   onResponse?: (method: string, status: number) => void;
+  /** Every wait over 2 s (server-requested or pacing), for a progress line or a log. */
+  onWait?: (wait: WaitReport) => void;
 }
 
 export function createServicePort(target: Target, opts: PortOptions = {}): ServicePort {
@@ -26,6 +28,7 @@ export function createServicePort(target: Target, opts: PortOptions = {}): Servi
     pacing: target.pacing.limit > 0 ? target.pacing : null,
     ...(opts.logger ? { logger: opts.logger } : {}),
     ...(opts.onResponse ? { onResponse: opts.onResponse } : {}),
+    waits: { ...(target.maxWaitMs ? { maxWaitMs: target.maxWaitMs } : {}), ...(target.deadlineMs ? { deadlineMs: target.deadlineMs } : {}), ...(opts.onWait ? { onWait: opts.onWait } : {}) },
   });
   const common = { target: target.name, stats: transport.stats, close: () => transport.close() };
   if (target.variant === 'hosted') {

@@ -51,7 +51,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     const listen = parseListen(flags.listen ?? io.env.OBSYNC_LISTEN ?? '127.0.0.1:9464');
     const metrics = new DaemonMetrics(VERSION);
     const onResponse = (target: string, method: string, status: number) => metrics.apiRequests.inc({ target, method, code: String(status) });
-    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: flags.mode === 'apply', command: 'run', logLevel: 'info', onResponse });
+    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: flags.mode === 'apply', command: 'run', logLevel: 'info', onResponse, allowFileOutside: flags.allowFileOutside, waits: 'log' });
     const schedule = flags.schedule ?? session.schedule ?? DEFAULT_SCHEDULE;
     if (!cron.validate(schedule)) {
       await session.close();
