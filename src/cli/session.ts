@@ -74,7 +74,7 @@ function cliLogger(io: CliIO, level: string): Logger {
 }
 
 /** A plan of the session's manifests against its target, with the run flags over obsync.yaml's defaults. */
-export function planSession(session: Session, opts: RunOptions, prune: boolean = opts.prune ?? session.defaults.prune): Promise<Planned> {
+export function planSession(session: Session, opts: RunOptions, prune: boolean = opts.prune ?? session.defaults.prune, signal?: AbortSignal): Promise<Planned> {
   return makePlan({
     port: session.port,
     inventory: session.inventory,
@@ -82,6 +82,7 @@ export function planSession(session: Session, opts: RunOptions, prune: boolean =
     selection: opts.selection,
     prune,
     maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
+    ...(signal ? { signal } : {}),
   });
 }
 
