@@ -4,9 +4,9 @@
  * trailing newline. The kinds of reference are a table (RESOLVERS): a new kind is one entry.
  *
  * Trust rules (DESIGN §4):
- * - obsync's own credential variables (and their `*_FILE` twins, and the files those name) are
- *   refused outside sensitive fields, and so is any value that would carry a credential: a
- *   dashboard name must never show a key in a plan posted as a pull-request comment.
+ * - obsync's own credential variables (and their `*_FILE` twins) are refused outside sensitive
+ *   fields, and so is any value that would carry a credential, whichever variable or file it came
+ *   from: a dashboard name must never show a key in a plan posted as a pull-request comment.
  * - `${file:}` reads only regular files of at most 1 MiB below the allowed directories (the
  *   config file's tree unless allowed otherwise), checked on the real path after symlinks.
  * - The type of a value comes from the template and the field, never from the substituted text:
@@ -26,10 +26,9 @@ export interface FieldInfo {
   accepts?: (value: unknown) => boolean;
 }
 
-/** The secret values of obsync's own credential variables, and the real paths of the files their `*_FILE` twins name. */
+/** The secret values of obsync's own credential variables and of the files their `*_FILE` twins name. */
 export interface CredentialGuard {
   values: readonly string[];
-  files: readonly string[];
 }
 
 export interface InterpolationContext {
@@ -116,7 +115,7 @@ function resolveEnv(name: string, { ctx, field, where }: RefContext): Outcome {
   return value === undefined ? { missing: `environment variable ${name} is not set (referenced as \${env:${name}})` } : { value };
 }
 
-function resolveFile(arg: string, { ctx, field, where }: RefContext): Outcome {
+function resolveFile(arg: string, { ctx }: RefContext): Outcome {
   const reference = `\${file:${arg}}`;
   const target = isAbsolute(arg) ? arg : join(dirname(ctx.file), arg);
   let real: string;
@@ -131,7 +130,6 @@ function resolveFile(arg: string, { ctx, field, where }: RefContext): Outcome {
     }
     return { missing: `cannot read file ${target} (referenced as ${reference}): ${errorCode(e)}` };
   }
-  if (!field.sensitive && ctx.credentials?.files.includes(real)) return credentialRefusal(`${reference} (a credential file of obsync)`, where);
   try {
     return { value: (ctx.readRef ?? readRegularFile)(real).replace(/\r?\n$/, '') };
   } catch (e) {

@@ -17,7 +17,7 @@ import { crossCheck } from './cross-checks.js';
 import { discoverFiles } from './discover.js';
 import { validateDocument, type LoadedDocument } from './document.js';
 import { fieldLookup, sensitivePathsOf, valuesAt } from './fields.js';
-import { confine, FileRefusal, readRegularFile, type FileScope } from './files.js';
+import { FileRefusal, readRegularFile, type FileScope } from './files.js';
 import { interpolateDocument, type CredentialGuard, type InterpolationContext } from './interpolate.js';
 import { documentValue, LIMITS, numberProblems, parseYamlFile } from './parse.js';
 
@@ -75,18 +75,15 @@ export function sortDiagnostics(ds: readonly Diagnostic[]): Diagnostic[] {
 export function credentialGuard(env: Readonly<Record<string, string | undefined>>): CredentialGuard {
   const sources = credentialSources(env);
   const values = [...sources.values];
-  const files: string[] = [];
   for (const file of sources.files) {
     try {
-      const real = confine(file, { roots: [], allowOutside: true });
-      files.push(real);
-      values.push(readRegularFile(real).trim());
+      values.push(readRegularFile(file).trim());
     } catch {
       // An unreadable credential file is reported where the target is resolved.
     }
   }
   for (const value of values) registerSecret(value);
-  return { values, files };
+  return { values };
 }
 
 /** The documents of one file (`documents`: how many there were, obsync.yaml not counted). */

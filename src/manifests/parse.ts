@@ -5,7 +5,7 @@
  * Numbers that JavaScript cannot hold (`1e400` becomes Infinity, 2^64 loses digits) are errors
  * at their position, never a silently different value.
  */
-import { isCollection, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { isCollection, isMap, isPair, isScalar, isSeq, LineCounter, Parser, parseAllDocuments, type CST, type Document } from 'yaml';
 import { formatPath, type Diagnostic } from '../core/diagnostics.js';
 import { documentStart, type Position } from './positions.js';
 
@@ -27,6 +27,11 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
   if (bytes > LIMITS.fileBytes) {
     return { docs: [], lineCounter, diagnostics: [err(file, 'limit', `file is ${bytes} bytes; the limit is ${LIMITS.fileBytes} (1 MiB) — split it into several files`)] };
   }
+  // The composer recurses per level and overflows the stack on extreme nesting; after that,
+  // V8 can crash outright on the next deep parse (a daemon re-reads every run). Such a file is
+  // refused from the (iterative) CST before it is composed.
+  const extreme = mayNestDeeply(text) ? extremeNesting(text) : undefined;
+  if (extreme !== undefined) return { docs: [], lineCounter, diagnostics: [err(file, 'limit', `nesting deeper than ${LIMITS.depth} levels`, extreme)] };
   const all = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
   if ('empty' in all) return { docs: [], lineCounter, diagnostics: [] };
   if (all.length > LIMITS.documents) {
@@ -45,6 +50,42 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
     if (problems.length === 0 && !isEmpty(doc)) docs.push(doc);
   }
   return { docs, lineCounter, diagnostics };
+}
+
+/** Nesting the composer takes without trouble: anything below these bounds cannot reach it. */
+const SAFE = { flowOpens: 200, indent: 100, dashes: 50 };
+/** Nesting checked on the CST: deeper than this is refused before composing. */
+const EXTREME_DEPTH = 256;
+
+/** A cheap bound on the text: false when no nesting beyond a few hundred levels is possible. */
+function mayNestDeeply(text: string): boolean {
+  let opens = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if ((c === 91 || c === 123) && ++opens >= SAFE.flowOpens) return true; // [ {
+  }
+  return /^[ \t]{100,}\S/m.test(text) || /(?:-[ \t]+){50,}/.test(text);
+}
+
+/** Where the first collection nested LIMITS.depth deep starts, when the text nests beyond EXTREME_DEPTH. */
+function extremeNesting(text: string): Position | undefined {
+  const lines = new LineCounter();
+  let firstTooDeep: number | undefined;
+  let max = 0;
+  for (const token of new Parser((offset) => lines.addNewLine(offset)).parse(text)) {
+    const stack: { token: CST.Token | undefined; depth: number }[] = [{ token: token.type === 'document' ? token.value : token, depth: 0 }];
+    while (stack.length > 0) {
+      const { token: t, depth } = stack.pop() ?? { token: undefined, depth: 0 };
+      if (!t || !('items' in t) || (t.type !== 'block-map' && t.type !== 'block-seq' && t.type !== 'flow-collection')) continue;
+      if (depth >= LIMITS.depth) firstTooDeep = Math.min(firstTooDeep ?? t.offset, t.offset);
+      max = Math.max(max, depth);
+      for (const item of t.items as { key?: CST.Token | null; value?: CST.Token }[]) {
+        if (item.key) stack.push({ token: item.key, depth: depth + 1 });
+        if (item.value) stack.push({ token: item.value, depth: depth + 1 });
+      }
+    }
+  }
+  return max > EXTREME_DEPTH && firstTooDeep !== undefined ? lines.linePos(firstTooDeep) : undefined;
 }
 
 function uniqueByMessage(ds: Diagnostic[]): Diagnostic[] {

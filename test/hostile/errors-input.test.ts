@@ -29,11 +29,15 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('hostile input gives plain, positioned messages', () => {
-  it('nesting ten thousand levels deep', () => {
-    const deep = `  savedFilterValues: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n`;
-    const messages = load(dashboard(deep));
-    expect(messages).toHaveLength(1);
-    expect(messages[0]).toMatch(/^7:\d+ - nesting deeper than 64 levels$/);
+  it('nesting tens of thousands of levels deep, read again and again (a daemon re-reads every run)', () => {
+    // Without the guard the second parse of such a file can crash the process outright (V8 runs
+    // out of memory compiling a regular expression after the parser's stack overflow).
+    for (const [i, n] of [50_000, 50_000, 10_000].entries()) {
+      const messages = load(dashboard(`  savedFilterValues: ${'['.repeat(n)}${']'.repeat(n)}\n`));
+      expect(messages, `read ${i + 1}`).toEqual(['7:84 - nesting deeper than 64 levels']);
+    }
+    const block = Array.from({ length: 1100 }, (_, i) => `${' '.repeat(i + 2)}k${i}:`).join('\n');
+    expect(load(dashboard(`  savedQuery:\n${block} 1\n`))).toEqual(['71:66 - nesting deeper than 64 levels']);
   });
 
   it('numbers JavaScript cannot hold: 1e400, .inf, 2^64', () => {

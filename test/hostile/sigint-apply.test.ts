@@ -113,6 +113,8 @@ describe('Ctrl-C during apply', () => {
     child?.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(output).toContain('Interrupted: nothing was applied.');
+    // The reads were cut short: the lists queued behind the first never reached the server.
+    expect(proxy.arrivals).toHaveLength(1);
     expect(posts()).toBe(0);
     expect(lockFiles()).toEqual([]);
   });

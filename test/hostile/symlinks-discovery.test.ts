@@ -54,6 +54,15 @@ describe('manifest discovery', () => {
     expect(resources.map((r) => r.address)).toEqual(['Dashboard/alpha']);
   });
 
+  it('reads a file once when two links, or two of the paths given, lead to it', () => {
+    const mount = join(dir, 'manifests');
+    configMap(mount, { 'a.yaml': dashboard('alpha') });
+    symlinkSync('a.yaml', join(mount, 'also-a.yaml'));
+    const { resources, diagnostics } = loadManifests([mount, join(mount, 'a.yaml'), join(mount, '..data')], { env: {} });
+    expect(diagnostics).toEqual([]);
+    expect(resources.map((r) => r.address)).toEqual(['Dashboard/alpha']);
+  });
+
   it('reports a dangling manifest link (a half-swapped mount) instead of skipping it silently', () => {
     mkdirSync(join(dir, 'm'));
     writeFileSync(join(dir, 'm/a.yaml'), dashboard('alpha'));
