@@ -1,7 +1,7 @@
 /**
- * obsync's own credential variables (DESIGN §3). Their values (and the contents of the files their
- * `*_FILE` twins name) are secrets: they are registered with the scrubber at start-up, and
- * `${env:...}` may use them only in sensitive fields (manifests and obsync.yaml alike).
+ * obsync's own credential variables (DESIGN §3). `${env:...}` may use them only in sensitive
+ * fields (manifests and obsync.yaml alike), and no other field may carry their values (or the
+ * contents of the files their `*_FILE` twins name).
  */
 export const CREDENTIAL_VARIABLES = ['OBSYNC_API_KEY', 'OBSYNC_KEY_ID', 'OBSYNC_KEY_SECRET', 'OBSYNC_STATE_URL'] as const;
 

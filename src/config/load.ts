@@ -7,8 +7,7 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isScalar, isSeq, type Document } from 'yaml';
 import { hasErrors, type Diagnostic } from '../core/diagnostics.js';
-import { registerSecret } from '../core/scrub.js';
-import { fieldLookup, sensitivePathsOf, valuesAt } from '../manifests/fields.js';
+import { fieldLookup, sensitivePathsOf } from '../manifests/fields.js';
 import { readRegularFile, type FileScope } from '../manifests/files.js';
 import { interpolateDocument } from '../manifests/interpolate.js';
 import { issuesToDiagnostics } from '../manifests/issues.js';
@@ -60,7 +59,6 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
   const diagnostics = interpolateDocument(doc, parsed.lineCounter, ctx);
   const { value, diagnostic } = documentValue(path, doc, parsed.lineCounter);
   if (diagnostic) return fail([...diagnostics, diagnostic]);
-  for (const secret of valuesAt(value, CONFIG_SENSITIVE_PATHS)) registerSecret(secret);
   const result = configSchema.safeParse(value);
   if (!result.success) {
     // A value that failed to interpolate is empty: its schema complaint would only repeat the cause.

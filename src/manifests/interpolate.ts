@@ -151,7 +151,7 @@ function carriesCredential(value: string, guard: CredentialGuard | undefined): b
 
 /** A whole-reference plain scalar: a number or boolean when the field takes that and not the string. */
 function typed(value: string, field: FieldInfo): unknown {
-  if (field.sensitive || !field.accepts || !/^(-?\d+(\.\d+)?([eE][-+]?\d+)?|true|false|null)$/.test(value)) return value;
+  if (!field.accepts || !/^(-?\d+(\.\d+)?([eE][-+]?\d+)?|true|false|null)$/.test(value)) return value;
   if (field.accepts(value)) return value;
   const parsed = parseYaml(value) as unknown;
   return field.accepts(parsed) ? parsed : value;

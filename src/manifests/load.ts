@@ -82,7 +82,6 @@ export function credentialGuard(env: Readonly<Record<string, string | undefined>
       // An unreadable credential file is reported where the target is resolved.
     }
   }
-  for (const value of values) registerSecret(value);
   return { values };
 }
 

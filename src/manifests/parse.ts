@@ -40,8 +40,7 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
   const diagnostics: Diagnostic[] = [];
   const docs: Document[] = [];
   for (const doc of all) {
-    // One stack overflow is reported once, not once per level it unwound through.
-    const problems = uniqueByMessage(doc.errors.map((e) => yamlError(file, e, lineCounter)));
+    const problems = doc.errors.map((e) => yamlError(file, e, lineCounter));
     if (problems.length === 0) {
       const deep = tooDeep(doc.contents, 0);
       if (deep) problems.push(err(file, 'limit', `nesting deeper than ${LIMITS.depth} levels`, lineCounter.linePos(deep)));
@@ -88,11 +87,6 @@ function extremeNesting(text: string): Position | undefined {
   return max > EXTREME_DEPTH && firstTooDeep !== undefined ? lines.linePos(firstTooDeep) : undefined;
 }
 
-function uniqueByMessage(ds: Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
-  return ds.filter((d) => (d.code === 'limit' ? !seen.has(d.message) && seen.add(d.message) : true));
-}
-
 /**
  * Numbers that would change on the way into JavaScript: out of range (`1e400`, `.inf`, `.nan`)
  * or integers beyond 2^53 (rounded). `hidden` paths (sensitive fields) are named without the value.
@@ -132,8 +126,6 @@ function isEmpty(doc: Document): boolean {
 function yamlError(file: string, e: { message: string; code: string; pos: [number, number] }, lc: LineCounter): Diagnostic {
   const first = e.message.split('\n')[0] ?? e.message;
   const message = first.replace(/ at line \d+, column \d+:?$/, '');
-  // The parser itself gives up on very deep nesting with a stack overflow: say what the input did.
-  if (/call stack/i.test(message)) return err(file, 'limit', `nesting deeper than ${LIMITS.depth} levels`, lc.linePos(e.pos[0]));
   return err(file, e.code === 'RESOURCE_EXHAUSTION' ? 'limit' : 'yaml-syntax', `YAML: ${message}`, lc.linePos(e.pos[0]));
 }
 

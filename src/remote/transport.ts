@@ -95,7 +95,7 @@ export class Transport {
         if (res.status === 429 && throttled < MAX_429_RETRIES) {
           throttled += 1;
           this.stats.throttled += 1;
-          this.#throttle(init, res, throttled, deadline);
+          this.#throttle(init, res, throttled);
           continue;
         }
         if (res.status >= 500 && idempotent && attempt < this.opts.retries) {
@@ -125,7 +125,7 @@ export class Transport {
    * A 429: the server's wait (capped: a longer one fails the request with a clear error rather
    * than hanging a run for a day), or our own back-off when it names none.
    */
-  #throttle(init: RequestInit, res: Response, throttled: number, deadline: number): void {
+  #throttle(init: RequestInit, res: Response, throttled: number): void {
     const asked = serverWait(res.headers, Date.now());
     if (asked && asked.ms > this.#maxWaitMs) {
       throw new ApiError({
@@ -138,10 +138,9 @@ export class Transport {
         hint: 'try again later, or raise maxWaitSeconds on the target in obsync.yaml',
       });
     }
+    // The wait itself happens in the pacer, which refuses to wait past the request's deadline.
     const wait = asked?.ms ?? Math.min(1_000 * 2 ** throttled, this.#maxWaitMs);
-    const reason: WaitReason = { kind: 'server', header: asked?.header ?? '429 without Retry-After' };
-    if (Date.now() + wait > deadline) throw this.#deadlineError(init, wait, reason);
-    this.#pacer.pause(wait, reason.header);
+    this.#pacer.pause(wait, asked?.header ?? '429 without Retry-After');
     this.opts.logger?.debug({ method: init.method, path: init.path, waitMs: wait }, 'rate limited');
   }
 

@@ -92,7 +92,7 @@ targets:
     credentials: {apiKey: "${credentials}"}
 `;
 
-  it('are allowed in credentials and refused anywhere else', () => {
+  it('are allowed in credentials (and the state URL) and refused anywhere else', () => {
     const path = join(dir, 'obsync.yaml');
     writeFileSync(path, config('${env:OBSYNC_API_KEY}'));
     expect(loadConfig(path, { OBSYNC_API_KEY: KEY }).diagnostics).toEqual([]);
@@ -100,5 +100,16 @@ targets:
     const refused = loadConfig(path, { OBSYNC_API_KEY: KEY });
     expect(refused.config).toBeUndefined();
     expect(refused.diagnostics).toEqual([expect.objectContaining({ code: 'credential-in-field', path: 'targets[0].baseUrl' })]);
+    // The state URL carries a database password: a credential wherever the state schema puts it.
+    writeFileSync(path, `${config('${env:OBSYNC_API_KEY}')}state: {url: "\${env:OBSYNC_STATE_URL}"}\n`);
+    const state = loadConfig(path, { OBSYNC_API_KEY: KEY, OBSYNC_STATE_URL: 'postgres://u:p4ssw0rd@db/obsync' });
+    expect(state.diagnostics.map((d) => d.code)).not.toContain('credential-in-field');
+  });
+
+  it('obsync.yaml among the manifests is left to the config loader, credentials and all', async () => {
+    writeFileSync(join(dir, 'obsync.yaml'), `${config('${env:OBSYNC_API_KEY}')}manifests: [.]\n`);
+    writeFileSync(join(dir, 'd.yaml'), dashboard('Checkout'));
+    const res = await runCli(['validate'], { cwd: dir, env: { OBSYNC_API_KEY: KEY } });
+    expect(res.stdout).toBe('valid: 1 resource(s)\n');
   });
 });

@@ -88,6 +88,9 @@ describe('${file:} confinement', () => {
     writeFileSync(join(project, 'obsync.yaml'), `${CONFIG}targets:\n  - {name: t, variant: self-hosted, baseUrl: "http://127.0.0.1:1/\${file:${join(outside, 'secret.txt')}}"}\n`);
     const loaded = loadConfig(join(project, 'obsync.yaml'), {});
     expect(loaded.diagnostics.map((d) => d.code)).toEqual(['file-outside']);
+    // Its own literal allowFileOutside (not one made by a reference) widens it.
+    writeFileSync(join(project, 'obsync.yaml'), `${CONFIG}allowFileOutside: true\ntargets:\n  - {name: t, variant: self-hosted, baseUrl: "http://127.0.0.1:1/\${file:${join(outside, 'secret.txt')}}"}\n`);
+    expect(loadConfig(join(project, 'obsync.yaml'), {}).diagnostics.map((d) => d.code)).not.toContain('file-outside');
   });
 });
 

@@ -4,10 +4,15 @@
  * or the daemon's log. The proxy in front of the sandbox plays that server.
  */
 import type { ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/core/errors.js';
+import { Secret } from '../../src/core/secret.js';
+import { createServicePort } from '../../src/remote/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli, spawnCli } from '../support/cli.js';
 import { startProxy, type Proxy } from '../support/proxy.js';
@@ -113,5 +118,30 @@ describe('a server echoing the request in its error', () => {
     await until('the failed step in the log', () => (/"address":"Pipe\/orders".*"outcome":"failed"/.test(output) ? true : undefined), { context: () => output });
     expect(output).toMatch(/"detail":"PATCH .*HTTP 400 .*\(sensitive\)/);
     expect(leaks(output)).toEqual([]);
+  });
+});
+
+describe('an echoed secret at the edge of the excerpt', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    server = undefined;
+  });
+
+  it('is masked before the excerpt is cut, so no piece of it survives', async () => {
+    const key = 'bearer-key-cut-at-the-edge-6613';
+    // A plain-text 400 whose excerpt (300 characters) ends in the middle of the echoed key.
+    server = createServer((req, res) => res.writeHead(400, { 'content-type': 'text/plain' }).end(`${'x'.repeat(290)}${req.headers.authorization ?? ''} tail`));
+    await new Promise<void>((r) => server?.listen(0, '127.0.0.1', () => r()));
+    const port = createServicePort({
+      name: 't', variant: 'self-hosted', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, concurrency: 1, timeoutMs: 2000, retries: 0,
+      pacing: { limit: 0, windowMs: 1000 }, embedded: false, apiKey: new Secret(key),
+    });
+    const err = await port.dashboards.list().then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    // The cut falls inside the mask, not inside the key.
+    expect((err as ApiError).message).toMatch(/Bearer \(se/);
+    expect((err as ApiError).message).not.toMatch(/Bearer be/);
+    await port.close();
   });
 });

@@ -21,6 +21,8 @@ let child: ChildProcess | undefined;
 let output = '';
 /** Requests of this method are held this long before they reach the sandbox. */
 let hold: { method: string; ms: number } | null = null;
+/** The first request of this method is answered 429 with this Retry-After. */
+let throttleFirst: { method: string; seconds: number } | null = null;
 
 const NAMES = ['alpha', 'beta', 'gamma', 'delta'];
 
@@ -29,7 +31,13 @@ beforeAll(() => assertBuilt());
 beforeEach(async () => {
   sandbox = await startSandbox({ port: 0, rateLimit: 'off' });
   hold = null;
+  throttleFirst = null;
   proxy = await startProxy(sandbox.url, async (req) => {
+    if (throttleFirst && req.method === throttleFirst.method) {
+      const seconds = throttleFirst.seconds;
+      throttleFirst = null;
+      return { status: 429, headers: { 'retry-after': String(seconds) }, body: '{"message":"Too many requests"}' };
+    }
     if (hold && req.method === hold.method) await new Promise((r) => setTimeout(r, hold?.ms));
     return undefined;
   });
@@ -86,6 +94,17 @@ describe('Ctrl-C during apply', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('3 created');
     expect(await names()).toEqual([...NAMES].sort());
+  });
+
+  it('first, while the step under way waits out a 429: the wait and its retry still finish', async () => {
+    throttleFirst = { method: 'POST', seconds: 2 };
+    const exited = startApply();
+    await wait('the throttled create', () => (posts() === 1 ? true : undefined));
+    child?.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(output).toContain('Stopping: waiting for 1 in-flight request(s) to finish');
+    expect(output).toContain('Interrupted: 1 change(s) applied, 0 failed, 3 not started');
+    expect(await names()).toEqual(['alpha']);
   });
 
   it('second: abandons the request under way and exits at once; the next run resolves it without a duplicate', async () => {

@@ -86,6 +86,27 @@ describe('a request that keeps being throttled', () => {
   });
 });
 
+describe('a server failing or not answering', () => {
+  it('stops retrying 5xx answers at the deadline', async () => {
+    const url = await serve((_req, res) => res.writeHead(503, { 'content-type': 'application/json' }).end('{"message":"busy"}'));
+    const port = createServicePort(target(url, { retries: 10, deadlineMs: 300 }));
+    const err = await failure(port.dashboards.list());
+    expect(err.code).toBe('DEADLINE');
+    expect(err.message).toContain('(the server asked: retry back-off)');
+    await port.close();
+  });
+
+  it('never lets one attempt outlive the request\'s deadline (a server that never answers)', async () => {
+    const url = await serve(() => undefined);
+    // Without the deadline the attempt would wait the full ten-minute per-request timeout.
+    const port = createServicePort(target(url, { retries: 0, timeoutMs: 600_000, deadlineMs: 1_000 }));
+    const err = await failure(port.dashboards.list());
+    expect(err.status).toBe(0);
+    await port.close();
+    server?.closeAllConnections();
+  });
+});
+
 describe('a wait over 2 s', () => {
   it('is reported once, with its length, host and reason, and then the request succeeds', async () => {
     let calls = 0;
