@@ -26,8 +26,7 @@ export function readRegularFile(path: string, maxBytes: number = MAX_FILE_BYTES)
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new FileRefusal('not-regular', `${path} is not a regular file (${kindOf(stat)})`);
-    if (stat.size > maxBytes) throw tooLarge(path, maxBytes);
-    // Read until the end, but never more than one byte past the limit (the file may grow meanwhile).
+    // Read until the end, but never more than one byte past the limit (whatever fstat said: the file may grow).
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {

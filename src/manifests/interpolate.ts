@@ -152,9 +152,8 @@ function carriesCredential(value: string, guard: CredentialGuard | undefined): b
 /** A whole-reference plain scalar: a number or boolean when the field takes that and not the string. */
 function typed(value: string, field: FieldInfo): unknown {
   if (!field.accepts || !/^(-?\d+(\.\d+)?([eE][-+]?\d+)?|true|false|null)$/.test(value)) return value;
-  if (field.accepts(value)) return value;
   const parsed = parseYaml(value) as unknown;
-  return field.accepts(parsed) ? parsed : value;
+  return field.accepts(value) || !field.accepts(parsed) ? value : parsed;
 }
 
 function walk(node: unknown, path: PropertyKey[], visit: (n: Scalar, path: PropertyKey[]) => void): void {

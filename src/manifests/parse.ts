@@ -52,16 +52,18 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
 }
 
 /** Nesting the composer takes without trouble: anything below these bounds cannot reach it. */
-const SAFE = { flowOpens: 200, indent: 100, dashes: 50 };
+const SAFE = { flowDepth: 200, indent: 100, dashes: 50 };
 /** Nesting checked on the CST: deeper than this is refused before composing. */
 const EXTREME_DEPTH = 256;
 
 /** A cheap bound on the text: false when no nesting beyond a few hundred levels is possible. */
 function mayNestDeeply(text: string): boolean {
-  let opens = 0;
+  let depth = 0;
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);
-    if ((c === 91 || c === 123) && ++opens >= SAFE.flowOpens) return true; // [ {
+    if (c === 91 || c === 123) {
+      if (++depth >= SAFE.flowDepth) return true; // [ {
+    } else if ((c === 93 || c === 125) && depth > 0) depth -= 1; // ] }
   }
   return /^[ \t]{100,}\S/m.test(text) || /(?:-[ \t]+){50,}/.test(text);
 }

@@ -47,7 +47,9 @@ describe('manifest discovery', () => {
     const worktree = join(dir, '.git/worktrees/3f2a');
     mkdirSync(join(worktree, 'team'), { recursive: true });
     writeFileSync(join(worktree, 'team/a.yaml'), dashboard('alpha'));
+    // Two links back up: walked without memory, the paths would branch without end.
     symlinkSync('..', join(worktree, 'team/loop'));
+    symlinkSync('../team', join(worktree, 'team/loop2'));
     symlinkSync(worktree, join(dir, 'root'));
     const { resources, diagnostics } = loadManifests([join(dir, 'root')], { env: {} });
     expect(diagnostics).toEqual([]);
