@@ -1,6 +1,8 @@
 /** What a command may touch of the outside world, injected so commands are testable in-process. */
-import type { Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { ObsyncError, errorMessage } from '../core/errors.js';
+import { printableLines } from '../core/printable.js';
+import { scrub } from '../core/scrub.js';
 
 export interface CliIO {
   stdout: Writable & { isTTY?: boolean };
@@ -10,23 +12,65 @@ export interface CliIO {
   cwd: string;
   /** false after the global --no-color (set by the program before a command runs). */
   color?: boolean;
+  /** Calls `handler` on each Ctrl-C (SIGINT) until the returned function is called. */
+  onInterrupt?: (handler: () => void) => () => void;
+  /** Ends the process at once (a second Ctrl-C). */
+  exitNow?: (code: number) => never;
 }
 
 /** The process's streams, each opened on first use (opening stdin costs start-up time most commands never need). */
 export function processIO(): CliIO {
+  let stdout: (Writable & { isTTY?: boolean }) | undefined;
+  let stderr: (Writable & { isTTY?: boolean }) | undefined;
   return {
     get stdout() {
-      return process.stdout;
+      return (stdout ??= scrubbingWriter(process.stdout));
     },
     get stderr() {
-      return process.stderr;
+      return (stderr ??= scrubbingWriter(process.stderr));
     },
     get stdin() {
       return process.stdin;
     },
     env: process.env,
     cwd: process.cwd(),
+    onInterrupt(handler) {
+      process.on('SIGINT', handler);
+      return () => process.off('SIGINT', handler);
+    },
+    exitNow(code) {
+      process.exit(code);
+    },
   };
+}
+
+/**
+ * A writer that passes everything through the scrubber on its way to `target` (stdout, stderr):
+ * nothing a command prints can carry a known secret. Writes are forwarded synchronously, in
+ * order, and the terminal's properties stay visible (colour and prompt decisions read them).
+ */
+export function scrubbingWriter(target: NodeJS.WriteStream): Writable & { isTTY?: boolean } {
+  const writer = new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding, done) {
+      target.write(scrub(typeof chunk === 'string' ? chunk : chunk.toString('utf8')));
+      done();
+    },
+    final(done) {
+      done();
+    },
+  });
+  for (const key of ['isTTY', 'columns', 'rows'] as const) Object.defineProperty(writer, key, { get: () => target[key], enumerable: true });
+  for (const method of ['getColorDepth', 'hasColors', 'getWindowSize', 'cursorTo', 'moveCursor', 'clearLine'] as const) {
+    Object.defineProperty(writer, method, { value: (...args: unknown[]) => (target[method] as (...a: unknown[]) => unknown).apply(target, args) });
+  }
+  target.on('resize', () => writer.emit('resize'));
+  // Errors (EPIPE) reach whoever listens on the writer; with no listener anywhere they stay uncaught, as before.
+  target.on('error', (err) => {
+    if (writer.listenerCount('error') > 0) writer.emit('error', err);
+    else if (target.listenerCount('error') === 1) throw err;
+  });
+  return writer;
 }
 
 /** Thrown by a command to end with a given exit code (DESIGN §5: 0 ok, 1 error, 2 changes). */
@@ -45,15 +89,42 @@ export function colorEnabled(io: CliIO, stream: 'stdout' | 'stderr', flag?: bool
   return io[stream].isTTY === true;
 }
 
-/** One error report on stderr: the message, its hint, never a stack unless asked. */
+/** One error report on stderr: the message, its hint, never a stack unless asked. Control characters are shown escaped. */
 export function reportError(io: CliIO, err: unknown, verbose = false): void {
+  const say = (line: string) => io.stderr.write(`${printableLines(line)}\n`);
   if (err instanceof ObsyncError) {
-    io.stderr.write(`error: ${err.message}\n`);
-    if (err.hint) io.stderr.write(`  hint: ${err.hint}\n`);
+    say(`error: ${err.message}`);
+    if (err.hint) say(`  hint: ${err.hint}`);
   } else {
-    io.stderr.write(`error: ${errorMessage(err)}\n`);
+    const system = systemErrorMessage(err);
+    say(`error: ${system?.message ?? errorMessage(err)}`);
+    if (system?.hint) say(`  hint: ${system.hint}`);
   }
-  if (verbose && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+  if (verbose && err instanceof Error && err.stack) say(err.stack);
+}
+
+const SYSTEM_ERRORS: Record<string, { what: string; hint?: string }> = {
+  ENOSPC: { what: 'no space left on the device', hint: 'free some disk space and run again' },
+  EDQUOT: { what: 'the disk quota is exhausted', hint: 'free some space or raise the quota and run again' },
+  EROFS: { what: 'the file system is read-only', hint: 'choose a writable location (e.g. OBSYNC_STATE_DIR or --out)' },
+  EACCES: { what: 'permission denied', hint: 'check the permissions of the file and its folder' },
+  EPERM: { what: 'operation not permitted', hint: 'check the permissions of the file and its folder' },
+  EISDIR: { what: 'it is a directory' },
+  ENOTDIR: { what: 'a part of the path is not a directory' },
+  ENOENT: { what: 'no such file or directory' },
+  EMFILE: { what: 'too many open files', hint: 'raise the open-file limit (ulimit -n)' },
+};
+
+/** A plain sentence for a Node system error (`ENOSPC: no space left on device, write`), naming the file when known. */
+export function systemErrorMessage(err: unknown): { message: string; hint?: string } | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const { code, syscall, path } = err as NodeJS.ErrnoException;
+  if (typeof code !== 'string' || typeof syscall !== 'string') return undefined;
+  const known = SYSTEM_ERRORS[code];
+  const action = /write|open|rename|mkdir|copy|truncate|fsync|close/.test(syscall) ? 'write' : 'read';
+  const what = known?.what ?? err.message;
+  const message = `cannot ${action}${path ? ` ${path}` : ''}: ${what} (${code})`;
+  return known?.hint ? { message, hint: known.hint } : { message };
 }
 
 /**

@@ -17,6 +17,7 @@ export interface RawRunOptions {
   selector: string[];
   only: string[];
   color?: boolean;
+  allowFileOutside?: boolean;
 }
 
 export interface RunOptions {
@@ -40,7 +41,8 @@ export function commonRunOptions(cmd: Command): Command {
     .option('--max-deletes <n>', 'refuse to prune more than this many objects', wholeNumber(0))
     .option('--timeout <seconds>', 'deadline of each request to the target (default: the target\'s timeoutSeconds, else 30)', timeoutSeconds)
     .option('--selector <k=v>', 'only objects with this label (repeatable)', collect, [])
-    .option('--only <Kind/name>', 'only this object (repeatable)', collect, []);
+    .option('--only <Kind/name>', 'only this object (repeatable)', collect, [])
+    .option('--allow-file-outside', '${file:} in manifests may read files outside the directory of obsync.yaml (default: confined to it)');
 }
 
 const ADDRESS = /^(Dashboard|Alert|Pipe)\/[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;

@@ -21,6 +21,7 @@ import { colorEnabled, type CliIO } from './io.js';
 import { makePlan, type Planned } from '../engine/run.js';
 import { githubAnnotation } from './commands/validate.js';
 import type { RunOptions } from './run-options.js';
+import { manifestFileScope } from '../config/file-scope.js';
 import { connectTarget, loadDesiredState, readConfig, type Connection, type ConnectInput } from './wiring.js';
 
 export interface SessionOptions {
@@ -38,6 +39,10 @@ export interface SessionOptions {
   onResponse?: ConnectInput['onResponse'];
   /** --timeout: deadline of each request, over the target's timeoutSeconds. */
   timeoutMs?: number | undefined;
+  /** --allow-file-outside: manifests' `${file:}` may read outside the config's directory. */
+  allowFileOutside?: boolean | undefined;
+  /** Waits over 2 s: a line on stderr (default) or an info log (the daemon). */
+  waits?: 'stderr' | 'log';
 }
 
 export interface Session {
@@ -85,7 +90,7 @@ export function cliLogger(io: CliIO, level: string): Logger {
 }
 
 /** A plan of the session's manifests against its target, with the run flags over obsync.yaml's defaults. */
-export function planSession(session: Session, opts: RunOptions, prune: boolean = opts.prune ?? session.defaults.prune): Promise<Planned> {
+export function planSession(session: Session, opts: RunOptions, prune: boolean = opts.prune ?? session.defaults.prune, signal?: AbortSignal): Promise<Planned> {
   return makePlan({
     port: session.port,
     inventory: session.inventory,
@@ -93,6 +98,7 @@ export function planSession(session: Session, opts: RunOptions, prune: boolean =
     selection: opts.selection,
     prune,
     maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
+    ...(signal ? { signal } : {}),
   });
 }
 
@@ -100,16 +106,23 @@ export async function openConnection(io: CliIO, opts: { config?: string | undefi
   const configPath = findConfig(io, [], opts.config);
   const config = configPath ? readConfig(configPath, io.env) : undefined;
   const logger = cliLogger(io, 'warn');
-  return connectTarget({ config, name: opts.target, env: io.env, baseDir: configPath ? dirname(configPath) : io.cwd, logger, announce: (line) => io.stderr.write(`${line}\n`), timeoutMs: opts.timeoutMs });
+  return connectTarget({ config, name: opts.target, env: io.env, baseDir: configPath ? dirname(configPath) : io.cwd, logger, announce: (line) => io.stderr.write(`${line}\n`), timeoutMs: opts.timeoutMs, onWait: waitReporter(io, logger, 'stderr') });
+}
+
+/** Shows every wait over 2 s: a line on stderr for a person, an info log for the daemon. */
+function waitReporter(io: CliIO, logger: Logger, how: 'stderr' | 'log'): NonNullable<ConnectInput['onWait']> {
+  if (how === 'log') return (target, w) => logger.info({ target, seconds: w.seconds, host: w.host, reason: w.reason }, 'rate limit wait');
+  return (_target, w) => io.stderr.write(`obsync: waiting ${w.seconds} s before the next request to ${w.host} (${w.reason})\n`);
 }
 
 export async function openSession(io: CliIO, opts: SessionOptions): Promise<Session> {
   const logger = cliLogger(io, opts.logLevel ?? 'warn');
   const configPath = findConfig(io, opts.paths, opts.config);
-  const config = configPath ? readConfig(configPath, io.env) : undefined;
+  const config = configPath ? readConfig(configPath, io.env, opts.allowFileOutside === true) : undefined;
   const baseDir = configPath ? dirname(configPath) : io.cwd;
   const manifestPaths = manifestPathsFor(io, opts.paths, configPath, config?.manifests);
-  const { desired, diagnostics } = loadDesiredState(manifestPaths, io.env, opts.allowMissingEnv ?? false);
+  const files = manifestFileScope({ configPath, config, cwd: io.cwd, paths: manifestPaths, allowFlag: opts.allowFileOutside === true });
+  const { desired, diagnostics } = loadDesiredState(manifestPaths, io.env, opts.allowMissingEnv ?? false, files);
   const spec = stateSpec(io, config, baseDir);
   const stateDir = fileStateDir(io, config, baseDir);
   const state = await openStateBackend(spec);
@@ -117,7 +130,17 @@ export async function openSession(io: CliIO, opts: SessionOptions): Promise<Sess
   let inventory: InventoryStore;
   let leadership: LeaseElector | undefined;
   try {
-    connection = await connectTarget({ config, name: opts.target, env: io.env, baseDir, logger, announce: (line) => io.stderr.write(`${line}\n`), onResponse: opts.onResponse, timeoutMs: opts.timeoutMs });
+    connection = await connectTarget({
+      config,
+      name: opts.target,
+      env: io.env,
+      baseDir,
+      logger,
+      announce: (line) => io.stderr.write(`${line}\n`),
+      onResponse: opts.onResponse,
+      timeoutMs: opts.timeoutMs,
+      onWait: waitReporter(io, logger, opts.waits ?? 'stderr'),
+    });
     const target = connection.port.target;
     leadership = opts.elect ? new LeaseElector(state, target, { command: opts.command, logger }) : undefined;
     const elector = leadership;
@@ -148,7 +171,7 @@ export async function openSession(io: CliIO, opts: SessionOptions): Promise<Sess
     },
     ...(config?.defaults?.schedule ? { schedule: config.defaults.schedule } : {}),
     logger,
-    reload: () => loadDesiredState(manifestPaths, io.env, opts.allowMissingEnv ?? false),
+    reload: () => loadDesiredState(manifestPaths, io.env, opts.allowMissingEnv ?? false, files),
     async close() {
       try {
         await inventory.close();

@@ -12,21 +12,23 @@ import { loadConfig } from '../config/load.js';
 import type { ObsyncConfig } from '../config/schema.js';
 import { resolveTarget, type EmbeddedTarget } from '../config/targets.js';
 import type { Logger } from '../log/logger.js';
+import type { FileScope } from '../manifests/files.js';
 import { loadManifests } from '../manifests/load.js';
 import { createServicePort, type PortOptions } from '../remote/index.js';
+import type { WaitReport } from '../remote/transport.js';
 import { startSandbox } from '../sandbox/index.js';
 import { proxyFromEnv } from './network.js';
 
-export function readConfig(path: string, env: Readonly<Record<string, string | undefined>>): ObsyncConfig {
-  const loaded = loadConfig(path, env);
+export function readConfig(path: string, env: Readonly<Record<string, string | undefined>>, allowFileOutside = false): ObsyncConfig {
+  const loaded = loadConfig(path, env, { allowFileOutside });
   if (hasErrors(loaded.diagnostics) || !loaded.config) {
     throw new ConfigError(`${path} is invalid:\n${loaded.diagnostics.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`);
   }
   return loaded.config;
 }
 
-export function loadDesiredState(paths: readonly string[], env: Readonly<Record<string, string | undefined>>, allowMissingEnv: boolean): { desired: DesiredResource[]; diagnostics: Diagnostic[] } {
-  const { resources, diagnostics } = loadManifests(paths, { env, allowMissingEnv });
+export function loadDesiredState(paths: readonly string[], env: Readonly<Record<string, string | undefined>>, allowMissingEnv: boolean, files: FileScope): { desired: DesiredResource[]; diagnostics: Diagnostic[] } {
+  const { resources, diagnostics } = loadManifests(paths, { env, allowMissingEnv, files });
   return { desired: resources, diagnostics };
 }
 
@@ -46,13 +48,20 @@ export interface ConnectInput {
   onResponse?: ((target: string, method: string, status: number) => void) | undefined;
   /** --timeout: the deadline of each request, over the target's own setting. */
   timeoutMs?: number | undefined;
+  /** Every wait over 2 s: a progress line (CLI) or an info log (daemon). */
+  onWait?: ((target: string, wait: WaitReport) => void) | undefined;
 }
 
 function portOptions(target: Target, input: ConnectInput): PortOptions {
-  const { onResponse } = input;
+  const { onResponse, onWait } = input;
   // The embedded sandbox is in-process on loopback: never through a proxy.
   const proxy = target.embedded ? undefined : proxyFromEnv(input.env);
-  return { logger: input.logger, ...(onResponse ? { onResponse: (method: string, status: number) => onResponse(target.name, method, status) } : {}), ...(proxy ? { proxy } : {}) };
+  return {
+    logger: input.logger,
+    ...(onResponse ? { onResponse: (method: string, status: number) => onResponse(target.name, method, status) } : {}),
+    ...(onWait ? { onWait: (wait: WaitReport) => onWait(target.name, wait) } : {}),
+    ...(proxy ? { proxy } : {}),
+  };
 }
 
 export async function connectTarget(input: ConnectInput): Promise<Connection> {

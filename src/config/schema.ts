@@ -29,10 +29,15 @@ const common = {
   /** Client-side pacing; defaults to the variant's published limit. */
   rateLimit: rateLimit.optional().describe("Client-side pacing (default: the variant's published limit: hosted 10 per 10 s, self-hosted 100 per 60 s)."),
   retries: z.number().int().min(0).max(10).optional().describe('Retries of an idempotent request after a 5xx or a connection error (0-10; default 3).'),
+  /** The longest wait a server may ask for (Retry-After, rate-limit reset) before the request fails instead. */
+  maxWaitSeconds: z.number().positive().max(3600).optional().describe('The longest wait a server may ask for (Retry-After, a rate-limit reset), in seconds; a longer one fails the request instead (default 60).'),
+  /** A request's total time over all its attempts and waits. */
+  deadlineSeconds: z.number().positive().max(3600).optional().describe("A request's total time over all its attempts, back-offs and waits, in seconds (default 300)."),
 };
 const baseUrl = (example: string) => z.url({ protocol: /^https?$/ }).describe(`Base URL of the API, e.g. ${example} (OBSYNC_BASE_URL overrides it).`);
+/** A credential: `${env:OBSYNC_*}` credentials may be used here, and its value is never printed. */
 const credential = (what: string, env: string) => nonEmpty.optional().meta({ sensitive: true, description: `${what}. Prefer the environment: ${env} (or ${env}_FILE), or "\${env:NAME}" here. Sensitive: never printed or logged.` });
-const keyId = nonEmpty.optional().describe('API key id (not a secret). Or OBSYNC_KEY_ID (OBSYNC_KEY_ID_FILE).');
+const keyId = credential('API key id', 'OBSYNC_KEY_ID');
 
 export const selfHostedTargetConfig = z
   .strictObject({
@@ -123,6 +128,14 @@ export const configSchema = z
     kind: z.literal('Config').describe('Config: this is obsync.yaml.'),
     /** Manifest paths, relative to the config file. */
     manifests: z.array(nonEmpty).min(1).optional().describe('Files or directories of manifests, relative to this file (default: this directory).'),
+    /**
+     * `${file:}` reads only below this file's directory unless allowed here: `true` (anywhere) or
+     * a list of directories (relative to this file). Only a literal value counts.
+     */
+    allowFileOutside: z
+      .union([z.boolean(), z.array(nonEmpty).min(1)])
+      .optional()
+      .describe('Where ${file:} in manifests may read outside the directory of this file: true (anywhere) or a list of directories relative to it (default: nowhere else; --allow-file-outside). Only a literal value counts.'),
     state: stateConfig.optional(),
     defaults: z
       .strictObject({

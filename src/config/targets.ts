@@ -94,6 +94,8 @@ function fromConfig(t: Exclude<TargetConfig, { variant: 'sandbox' }>, { env, rea
     concurrency: t.concurrency ?? concurrency,
     timeoutMs: (t.timeoutSeconds ?? DEFAULT_TIMEOUT_S) * 1000,
     retries: t.retries ?? DEFAULT_RETRIES,
+    ...(t.maxWaitSeconds !== undefined ? { maxWaitMs: t.maxWaitSeconds * 1000 } : {}),
+    ...(t.deadlineSeconds !== undefined ? { deadlineMs: t.deadlineSeconds * 1000 } : {}),
     embedded: false,
   };
   if (t.variant === 'self-hosted') {

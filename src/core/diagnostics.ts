@@ -1,3 +1,5 @@
+import { printable } from './printable.js';
+
 /** A problem found in user input, located as precisely as we can (Terraform's tfdiags idea). */
 export interface Diagnostic {
   severity: 'error' | 'warning';
@@ -19,11 +21,11 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }
 
-/** `file:line:col: message (at path)` — the one-line form used by the text printers. */
+/** `file:line:col: message (at path)` — the one-line form used by the text printers; control characters shown escaped. */
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.file ? `${d.file}${d.line ? `:${d.line}${d.col ? `:${d.col}` : ''}` : ''}: ` : '';
   const at = d.path ? ` (at ${d.path})` : '';
-  return `${where}${d.severity}: ${d.message}${at}`;
+  return printable(`${where}${d.severity}: ${d.message}${at}`);
 }
 
 /** Render an object path like `['spec','tiles',2,'name']` as `spec.tiles[2].name`. */

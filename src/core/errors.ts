@@ -1,3 +1,5 @@
+import { scrub } from './scrub.js';
+
 /**
  * The few error classes obsync throws. Every message names the thing that is wrong
  * (file, object address or request) and, where there is one, what to do about it.
@@ -25,7 +27,10 @@ export class ConfigError extends ObsyncError {
   }
 }
 
-/** A request to the service failed. Never carries a credential: only method, path, status and a body excerpt. */
+/**
+ * A request to the service failed. Never carries a credential: only method, path, status and a
+ * body excerpt, scrubbed before it is cut (a server may echo the request, secrets included).
+ */
 export class ApiError extends ObsyncError {
   override readonly name: string = 'ApiError';
   readonly method: string;
@@ -55,11 +60,11 @@ export class ApiError extends ObsyncError {
     hint?: string;
     cause?: unknown;
   }) {
-    const excerpt = (init.bodyExcerpt ?? '').slice(0, 300);
+    const excerpt = scrub(init.bodyExcerpt ?? '').slice(0, 300);
     const what = init.status === 0 ? 'no response' : `HTTP ${init.status}`;
     super(
       init.code ?? 'API',
-      init.message ?? `${requestLabel(init)} failed: ${what}${excerpt ? ` — ${excerpt}` : ''}`,
+      scrub(init.message ?? `${requestLabel(init)} failed: ${what}${excerpt ? ` — ${excerpt}` : ''}`),
       { ...(init.hint === undefined ? {} : { hint: init.hint }), cause: init.cause },
     );
     this.method = init.method;

@@ -2,12 +2,18 @@
  * A credential held in memory. It prints as `(sensitive)` everywhere — JSON, string
  * interpolation, util.inspect (so pino and console cannot leak it) — and only `reveal()`
  * gives the value, at the one place that needs it (building an Authorization header).
+ * Creating one tells the scrubber, so the value is masked even where a server echoes it.
  */
+import { registerSecret, SENSITIVE } from './scrub.js';
+
+export { SENSITIVE };
+
 export class Secret {
   readonly #value: string;
 
   constructor(value: string) {
     this.#value = value;
+    registerSecret(value);
   }
 
   reveal(): string {
@@ -30,6 +36,3 @@ export class Secret {
     return SENSITIVE;
   }
 }
-
-/** How a sensitive value is shown in plans, logs, errors and exports. */
-export const SENSITIVE = '(sensitive)';

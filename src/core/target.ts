@@ -20,6 +20,10 @@ interface TargetBase {
   /** Attempts after the first for idempotent requests. */
   retries: number;
   pacing: Pacing;
+  /** The longest wait a server may ask for before a request fails instead (default 60 s). */
+  maxWaitMs?: number;
+  /** A request's total time over all attempts and waits (default 300 s). */
+  deadlineMs?: number;
   /** True for the embedded sandbox started in-process. */
   embedded: boolean;
 }

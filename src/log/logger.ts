@@ -1,10 +1,13 @@
 /**
  * The pino factory and the one list of redacted paths. Credentials also travel as `Secret`
- * objects, which print as `(sensitive)`, so a value that slips past these paths still cannot leak.
+ * objects, which print as `(sensitive)`, and every line passes the scrubber on its way to the
+ * destination, so a secret value under any other key or inside any message cannot leak either.
  */
 import { Writable } from 'node:stream';
 import { styleText } from 'node:util';
 import pino from 'pino';
+import { printable } from '../core/printable.js';
+import { scrub } from '../core/scrub.js';
 import { SENSITIVE } from '../core/secret.js';
 
 export type Logger = pino.Logger;
@@ -50,8 +53,24 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   };
-  if (opts.format === 'pretty') return pino(options, prettyStream(opts.stream ?? (opts.fd === 1 ? process.stdout : process.stderr), opts.color));
-  return pino(options, opts.stream ?? pino.destination({ fd: opts.fd ?? 2, sync: true }));
+  if (opts.format === 'pretty') return pino(options, scrubbing(prettyStream(opts.stream ?? (opts.fd === 1 ? process.stdout : process.stderr), opts.color)));
+  return pino(options, scrubbing(opts.stream ?? pino.destination({ fd: opts.fd ?? 2, sync: true })));
+}
+
+interface Destination {
+  write(line: string): unknown;
+  flush?: (cb?: (err?: Error | null) => void) => void;
+  flushSync?: () => void;
+}
+
+/** The destination behind the scrubber: pino writes whole lines, so a secret is never split between two writes. */
+function scrubbing(dest: NodeJS.WritableStream | Destination): pino.DestinationStream {
+  const target = dest as Destination;
+  return {
+    write: (line: string) => target.write(scrub(line)),
+    ...(typeof target.flush === 'function' ? { flush: (cb?: (err?: Error | null) => void) => target.flush?.(cb) } : {}),
+    ...(typeof target.flushSync === 'function' ? { flushSync: () => target.flushSync?.() } : {}),
+  };
 }
 
 /** A silent logger for tests and library use. */
@@ -99,8 +118,8 @@ function formatLine(line: string, paint: Paint): string {
   const lvl = typeof level === 'string' ? level : 'info';
   const clock = typeof time === 'string' ? time.slice(11, 19) : '';
   const fields = Object.entries(rest)
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .map(([k, v]) => printable(`${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`))
     .join(' ');
   const head = paint(LEVEL_STYLE[lvl] ?? 'white', lvl.toUpperCase().padEnd(5));
-  return `${clock} ${head} ${typeof msg === 'string' ? msg : ''}${fields ? ' ' + paint('gray', fields) : ''}`;
+  return `${clock} ${head} ${typeof msg === 'string' ? printable(msg) : ''}${fields ? ' ' + paint('gray', fields) : ''}`;
 }

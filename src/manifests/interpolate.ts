@@ -1,23 +1,69 @@
 /**
  * `${env:NAME}` and `${file:PATH}` in string values (DESIGN §2), resolved on the YAML tree so a
- * missing variable is reported at its own line. `$${...}` is a literal `${...}`. A plain
- * (unquoted) scalar that is exactly one reference takes the YAML type of its result, so
- * `port: ${env:PG_PORT}` is a number. File contents lose one trailing newline.
+ * problem is reported at its own line. `$${...}` is a literal `${...}`. File contents lose one
+ * trailing newline. The kinds of reference are a table (RESOLVERS): a new kind is one entry.
+ *
+ * Trust rules (DESIGN §4):
+ * - obsync's own credential variables (and their `*_FILE` twins) are refused outside sensitive
+ *   fields, and so is any value that would carry a credential, whichever variable or file it came
+ *   from: a dashboard name must never show a key in a plan posted as a pull-request comment.
+ * - `${file:}` reads only regular files of at most 1 MiB below the allowed directories (the
+ *   config file's tree unless allowed otherwise), checked on the real path after symlinks.
+ * - The type of a value comes from the template and the field, never from the substituted text:
+ *   a plain scalar that is exactly one reference becomes a number or boolean only when its field
+ *   takes that and not a string (`port: ${env:PG_PORT}`), so a numeric-looking secret stays a string.
  */
+import { dirname, isAbsolute, join } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, parse as parseYaml, Scalar, type Document, type LineCounter } from 'yaml';
+import { isCredentialVariable } from '../config/credentials.js';
 import { formatPath, type Diagnostic } from '../core/diagnostics.js';
+import { confine, FileRefusal, readRegularFile, type FileScope } from './files.js';
+
+export interface FieldInfo {
+  /** The schema marks the field sensitive (credentials, passwords, keys). */
+  sensitive: boolean;
+  /** Whether the field takes this value as it is; decides the type of a whole-reference scalar. */
+  accepts?: (value: unknown) => boolean;
+}
+
+/** The secret values of obsync's own credential variables and of the files their `*_FILE` twins name. */
+export interface CredentialGuard {
+  values: readonly string[];
+}
 
 export interface InterpolationContext {
   file: string;
   env: Readonly<Record<string, string | undefined>>;
-  /** Reads `${file:...}` targets; `path` is already resolved against the manifest's directory. */
-  readRef: (path: string) => string;
-  resolvePath: (path: string) => string;
   allowMissingEnv: boolean;
+  /** Where `${file:}` may read; relative paths are resolved against the document's directory. */
+  files: FileScope;
+  /** Reads a confined `${file:}` target (default: a regular file of at most 1 MiB). */
+  readRef?: (path: string) => string;
+  /** What the schema says about the field at a document path (default: a non-sensitive string). */
+  field?: (path: readonly PropertyKey[]) => FieldInfo;
+  credentials?: CredentialGuard;
 }
 
-const REF = /\$\$\{|\$\{(env|file):([^}]*)\}/g;
-const WHOLE_REF = /^\$\{(env|file):[^}]*\}$/;
+type Outcome = { value: string } | { missing: string } | { refused: string; code: string };
+
+interface RefContext {
+  ctx: InterpolationContext;
+  field: FieldInfo;
+  /** Where the reference is, for messages (`spec.name`). */
+  where: string;
+}
+
+type Resolver = (arg: string, ref: RefContext) => Outcome;
+
+const RESOLVERS: Record<string, Resolver> = {
+  env: resolveEnv,
+  file: resolveFile,
+};
+
+const KINDS = Object.keys(RESOLVERS).join('|');
+const REF = new RegExp(String.raw`\$\$\{|\$\{(${KINDS}):([^}]*)\}`, 'g');
+const WHOLE_REF = new RegExp(String.raw`^\$\{(${KINDS}):[^}]*\}$`);
+const PLAIN_STRING: FieldInfo = { sensitive: false };
 
 export function interpolateDocument(doc: Document, lc: LineCounter, ctx: InterpolationContext): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
@@ -25,41 +71,89 @@ export function interpolateDocument(doc: Document, lc: LineCounter, ctx: Interpo
     if (typeof node.value !== 'string' || !node.value.includes('${')) return;
     const original = node.value;
     const pos = lc.linePos(node.range?.[0] ?? 0);
-    const report = (missing: boolean, message: string) =>
-      diagnostics.push({ severity: missing && ctx.allowMissingEnv ? 'warning' : 'error', code: missing ? 'missing-reference' : 'bad-reference', message, file: ctx.file, line: pos.line, col: pos.col, path: formatPath(path) });
+    const where = formatPath(path);
+    const at = { file: ctx.file, line: pos.line, col: pos.col, path: where };
+    const field = ctx.field?.(path) ?? PLAIN_STRING;
+    let failed = false;
     const value = original.replace(REF, (match, kind?: string, arg?: string) => {
       if (match === '$${') return '${';
-      return resolveOne(kind ?? '', (arg ?? '').trim(), ctx, report);
+      const name = kind ?? '';
+      const outcome = resolveOne(name, (arg ?? '').trim(), { ctx, field, where });
+      if ('value' in outcome) return outcome.value;
+      failed = true;
+      if ('missing' in outcome) diagnostics.push({ severity: ctx.allowMissingEnv ? 'warning' : 'error', code: 'missing-reference', message: outcome.missing, ...at });
+      else diagnostics.push({ severity: 'error', code: outcome.code, message: outcome.refused, ...at });
+      return '';
     });
-    node.value = node.type === Scalar.PLAIN && WHOLE_REF.test(original) ? typed(value) : value;
+    if (!failed && !field.sensitive && carriesCredential(value, ctx.credentials)) {
+      diagnostics.push({ severity: 'error', code: 'credential-in-field', message: `this value would contain one of obsync's own credentials; credentials may only be used in sensitive fields (credentials, passwords, keys), never in ${where || 'this field'}`, ...at });
+      node.value = '';
+      return;
+    }
+    node.value = node.type === Scalar.PLAIN && WHOLE_REF.test(original) ? typed(value, field) : value;
   });
   return diagnostics;
 }
 
-function resolveOne(kind: string, arg: string, ctx: InterpolationContext, report: (missing: boolean, message: string) => void): string {
-  if (arg === '') {
-    report(false, `empty \${${kind}:} reference: name the ${kind === 'env' ? 'environment variable' : 'file'}`);
-    return '';
-  }
-  if (kind === 'env') {
-    const v = ctx.env[arg];
-    if (v === undefined) report(true, `environment variable ${arg} is not set (referenced as \${env:${arg}})`);
-    return v ?? '';
-  }
-  const target = ctx.resolvePath(arg);
+function resolveOne(kind: string, arg: string, ref: RefContext): Outcome {
+  if (arg === '') return { refused: `empty \${${kind}:} reference: name the ${kind === 'env' ? 'environment variable' : kind}`, code: 'bad-reference' };
+  const resolver = RESOLVERS[kind];
+  if (!resolver) return { refused: `unknown reference kind '${kind}'`, code: 'bad-reference' };
+  return resolver(arg, ref);
+}
+
+function credentialRefusal(reference: string, where: string): Outcome {
+  return {
+    refused: `${reference} is one of obsync's own credentials: it may only be used in a sensitive field (credentials, passwords, keys), not in ${where || 'this field'}`,
+    code: 'credential-in-field',
+  };
+}
+
+function resolveEnv(name: string, { ctx, field, where }: RefContext): Outcome {
+  if (isCredentialVariable(name) && !field.sensitive) return credentialRefusal(`\${env:${name}}`, where);
+  const value = ctx.env[name];
+  return value === undefined ? { missing: `environment variable ${name} is not set (referenced as \${env:${name}})` } : { value };
+}
+
+function resolveFile(arg: string, { ctx }: RefContext): Outcome {
+  const reference = `\${file:${arg}}`;
+  const target = isAbsolute(arg) ? arg : join(dirname(ctx.file), arg);
+  let real: string;
   try {
-    return ctx.readRef(target).replace(/\r?\n$/, '');
+    real = confine(target, ctx.files);
   } catch (e) {
-    const reason = e instanceof Error && 'code' in e ? String((e as { code: unknown }).code) : 'unreadable';
-    report(true, `cannot read file ${target} (referenced as \${file:${arg}}): ${reason}`);
-    return '';
+    if (e instanceof FileRefusal) {
+      return {
+        refused: `${reference}: ${e.message}; \${file:} reads only files below the directory of obsync.yaml — allow more with allowFileOutside in obsync.yaml or --allow-file-outside`,
+        code: 'file-outside',
+      };
+    }
+    return { missing: `cannot read file ${target} (referenced as ${reference}): ${errorCode(e)}` };
+  }
+  try {
+    return { value: (ctx.readRef ?? readRegularFile)(real).replace(/\r?\n$/, '') };
+  } catch (e) {
+    if (e instanceof FileRefusal) return { refused: `${reference}: ${e.message}; \${file:} reads only regular files of at most 1 MiB`, code: 'bad-reference' };
+    return { missing: `cannot read file ${target} (referenced as ${reference}): ${errorCode(e)}` };
   }
 }
 
-/** The YAML core-schema reading of an interpolated plain scalar: numbers and booleans keep their type. */
-function typed(value: string): unknown {
-  if (!/^(-?\d+(\.\d+)?([eE][-+]?\d+)?|true|false|null)$/.test(value)) return value;
-  return parseYaml(value) as unknown;
+function errorCode(e: unknown): string {
+  return e instanceof Error && 'code' in e ? String((e as { code: unknown }).code) : 'unreadable';
+}
+
+/** Credentials shorter than this are not looked for: they would match ordinary text. */
+const MIN_CREDENTIAL_LENGTH = 4;
+
+function carriesCredential(value: string, guard: CredentialGuard | undefined): boolean {
+  return guard?.values.some((c) => c.length >= MIN_CREDENTIAL_LENGTH && value.includes(c)) ?? false;
+}
+
+/** A whole-reference plain scalar: a number or boolean when the field takes that and not the string. */
+function typed(value: string, field: FieldInfo): unknown {
+  if (!field.accepts || !/^(-?\d+(\.\d+)?([eE][-+]?\d+)?|true|false|null)$/.test(value)) return value;
+  const parsed = parseYaml(value) as unknown;
+  return field.accepts(value) || !field.accepts(parsed) ? value : parsed;
 }
 
 function walk(node: unknown, path: PropertyKey[], visit: (n: Scalar, path: PropertyKey[]) => void): void {

@@ -67,7 +67,7 @@ describe('loadManifests', () => {
       'pipes/orders.yaml',
       pipe('  source:\n    postgres:\n      host: ${env:PG_HOST}\n      port: ${env:PG_PORT}\n      database: "$${env:NOT_ME}"\n      credentials: {username: app, password: "${file:../secrets/pg-password}"}\n'),
     );
-    const { resources, diagnostics } = loadManifests([file], { env: { PG_HOST: 'db.internal', PG_PORT: '5432' } });
+    const { resources, diagnostics } = loadManifests([file], { env: { PG_HOST: 'db.internal', PG_PORT: '5432' }, files: { roots: [dir] } });
     expect(diagnostics).toEqual([]);
     const spec = resources[0]?.spec as PipeSpec;
     expect(spec.source?.postgres).toMatchObject({ host: 'db.internal', port: 5432, database: '${env:NOT_ME}', credentials: { password: 's3cret' } });

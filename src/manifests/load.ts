@@ -2,24 +2,35 @@
  * Loads manifests (DESIGN §2): every .yaml/.yml below the paths, many documents per file, each
  * validated like a compiler would — every problem of the run reported, each with file, line,
  * column and YAML path. Only documents without errors become resources; callers must not write
- * anything when `hasErrors(diagnostics)`.
+ * anything when `hasErrors(diagnostics)`. Every value at a sensitive path is told to the
+ * scrubber as soon as it is known, valid document or not.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname } from 'node:path';
+import type { Document } from 'yaml';
+import { credentialSources } from '../config/credentials.js';
 import type { Diagnostic } from '../core/diagnostics.js';
+import { KINDS, type Kind } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
+import { registerSecret } from '../core/scrub.js';
+import { specSchemas } from '../kinds/manifest.js';
 import { crossCheck } from './cross-checks.js';
 import { discoverFiles } from './discover.js';
 import { validateDocument, type LoadedDocument } from './document.js';
-import { interpolateDocument } from './interpolate.js';
-import { documentValue, parseYamlFile } from './parse.js';
+import { fieldLookup, sensitivePathsOf, valuesAt } from './fields.js';
+import { FileRefusal, readRegularFile, type FileScope } from './files.js';
+import { interpolateDocument, type CredentialGuard, type InterpolationContext } from './interpolate.js';
+import { documentValue, LIMITS, numberProblems, parseYamlFile } from './parse.js';
 
 export interface LoadOptions {
   env: Readonly<Record<string, string | undefined>>;
-  /** Reads manifest files and `${file:...}` targets (default: UTF-8 from disk). */
+  /** Reads manifest files and `${file:...}` targets (default: regular files of at most 1 MiB from disk). */
   readFile?: (path: string) => string;
   /** Report unset `${env:...}` / unreadable `${file:...}` as warnings (value: empty string). */
   allowMissingEnv?: boolean;
+  /** Where `${file:...}` may read (default: below the paths given). */
+  files?: FileScope;
+  /** obsync's credentials, refused outside sensitive fields (default: from `env`). */
+  credentials?: CredentialGuard;
 }
 
 export interface LoadResult {
@@ -27,20 +38,32 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
 }
 
-const readUtf8 = (p: string) => readFileSync(p, 'utf8');
-
 export function loadManifests(paths: readonly string[], opts: LoadOptions): LoadResult {
   const { files, diagnostics } = discoverFiles(paths);
+  const resolved: LoadOptions = { ...opts, files: opts.files ?? { roots: paths.map(rootOf) }, credentials: opts.credentials ?? credentialGuard(opts.env) };
   const loaded: LoadedDocument[] = [];
+  let documents = 0;
   for (const file of files) {
-    const result = loadFile(file, opts);
+    const result = loadFile(file, resolved);
     loaded.push(...result.loaded);
     diagnostics.push(...result.diagnostics);
+    documents += result.documents;
   }
   const cross = crossCheck(loaded);
   diagnostics.push(...cross.diagnostics);
   const resources = loaded.filter((l) => !cross.rejected.has(l)).map((l) => l.resource);
+  if (documents === 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(noManifests(paths, files.length));
   return { resources, diagnostics: sortDiagnostics(diagnostics) };
+}
+
+/** A run that finds nothing says so: a mount that did not happen must not look like "nothing declared". */
+function noManifests(paths: readonly string[], fileCount: number): Diagnostic {
+  const found = fileCount === 0 ? 'no .yaml/.yml files' : `${fileCount} .yaml/.yml file(s), none holding a manifest`;
+  return { severity: 'warning', code: 'no-manifests', message: `no manifests found: searched ${paths.join(', ')} (${found})` };
+}
+
+function rootOf(path: string): string {
+  return /\.ya?ml$/i.test(path) ? dirname(path) : path;
 }
 
 /** File, then line, then column; stable for equal positions. */
@@ -48,31 +71,83 @@ export function sortDiagnostics(ds: readonly Diagnostic[]): Diagnostic[] {
   return [...ds].sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
 }
 
-export function loadFile(file: string, opts: LoadOptions): { loaded: LoadedDocument[]; diagnostics: Diagnostic[] } {
-  const read = opts.readFile ?? readUtf8;
+/** The values of obsync's credential variables and of the files their `*_FILE` twins name. */
+export function credentialGuard(env: Readonly<Record<string, string | undefined>>): CredentialGuard {
+  const sources = credentialSources(env);
+  const values = [...sources.values];
+  for (const file of sources.files) {
+    try {
+      values.push(readRegularFile(file).trim());
+    } catch {
+      // An unreadable credential file is reported where the target is resolved.
+    }
+  }
+  return { values };
+}
+
+/** The documents of one file (`documents`: how many there were, obsync.yaml not counted). */
+export function loadFile(file: string, opts: LoadOptions): { loaded: LoadedDocument[]; diagnostics: Diagnostic[]; documents: number } {
   let text: string;
   try {
-    text = read(file);
+    text = (opts.readFile ?? readRegularFile)(file);
   } catch (e) {
-    return { loaded: [], diagnostics: [{ severity: 'error', code: 'io', message: `cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`, file, line: 1, col: 1 }] };
+    return { loaded: [], diagnostics: [unreadable(file, e)], documents: 0 };
   }
   const parsed = parseYamlFile(file, text);
   const diagnostics = [...parsed.diagnostics];
   const loaded: LoadedDocument[] = [];
-  const ctx = { file, env: opts.env, readRef: read, resolvePath: (p: string) => (isAbsolute(p) ? p : join(dirname(file), p)), allowMissingEnv: opts.allowMissingEnv ?? false };
+  const ctx: InterpolationContext = {
+    file,
+    env: opts.env,
+    allowMissingEnv: opts.allowMissingEnv ?? false,
+    files: opts.files ?? { roots: [dirname(file)] },
+    ...(opts.readFile ? { readRef: opts.readFile } : {}),
+    ...(opts.credentials ? { credentials: opts.credentials } : {}),
+  };
+  let documents = 0;
   for (const doc of parsed.docs) {
-    const refs = interpolateDocument(doc, parsed.lineCounter, ctx);
-    diagnostics.push(...refs);
+    const kind = kindOf(doc);
+    // obsync.yaml may sit among the manifests: it is read (and interpolated) by the config loader.
+    if (kind === 'Config') continue;
+    documents += 1;
+    const field = kind ? fieldLookup(specSchemas[kind], ['spec']) : undefined;
+    const refs = interpolateDocument(doc, parsed.lineCounter, field ? { ...ctx, field } : ctx);
+    const numbers = numberProblems(file, doc, parsed.lineCounter, (path) => field?.(path).sensitive ?? false);
+    const problems = [...refs, ...numbers];
+    diagnostics.push(...problems);
     const { value, diagnostic } = documentValue(file, doc, parsed.lineCounter);
     if (diagnostic) {
       diagnostics.push(diagnostic);
       continue;
     }
+    if (kind) registerSensitiveValues(kind, value);
     const result = validateDocument(file, doc, parsed.lineCounter, value);
     // A value that failed to interpolate is empty: its schema complaint would only repeat the cause.
-    const unresolved = new Set(refs.map((r) => r.path));
+    const unresolved = new Set(problems.map((r) => r.path));
     diagnostics.push(...result.diagnostics.filter((d) => !unresolved.has(d.path)));
-    if (result.loaded && !refs.some((r) => r.severity === 'error')) loaded.push(result.loaded);
+    if (result.loaded && !problems.some((r) => r.severity === 'error')) loaded.push(result.loaded);
   }
-  return { loaded, diagnostics };
+  return { loaded, diagnostics, documents: documents + parsed.diagnostics.length };
+}
+
+function unreadable(file: string, e: unknown): Diagnostic {
+  const at = { file, line: 1, col: 1 };
+  if (e instanceof FileRefusal && e.code === 'too-large') {
+    return { severity: 'error', code: 'limit', message: `file is larger than ${LIMITS.fileBytes} bytes (1 MiB), the limit — split it into several files`, ...at };
+  }
+  const reason = e instanceof FileRefusal ? e.message : e instanceof Error ? e.message : String(e);
+  return { severity: 'error', code: 'io', message: `cannot read ${file}: ${reason}`, ...at };
+}
+
+const isKind = (k: unknown): k is Kind => typeof k === 'string' && (KINDS as readonly string[]).includes(k);
+
+function kindOf(doc: Document): Kind | 'Config' | undefined {
+  const kind = doc.get('kind');
+  return kind === 'Config' || isKind(kind) ? kind : undefined;
+}
+
+/** Every value at a sensitive path of a document's spec, for the scrubber. */
+function registerSensitiveValues(kind: Kind, value: unknown): void {
+  const spec = typeof value === 'object' && value !== null ? (value as { spec?: unknown }).spec : undefined;
+  for (const secret of valuesAt(spec, sensitivePathsOf(specSchemas[kind]))) registerSecret(secret);
 }

@@ -2,9 +2,11 @@
  * Reads one YAML file into documents with positions, under hard limits: 1 MiB per file, 500
  * documents, nesting depth 64, and alias expansion capped by yaml's maxAliasCount (a "billion
  * laughs" file fails instead of eating memory). `parseAllDocuments` never throws; `toJS` can.
+ * Numbers that JavaScript cannot hold (`1e400` becomes Infinity, 2^64 loses digits) are errors
+ * at their position, never a silently different value.
  */
-import { isCollection, isPair, isScalar, LineCounter, parseAllDocuments, type Document } from 'yaml';
-import type { Diagnostic } from '../core/diagnostics.js';
+import { isCollection, isMap, isPair, isScalar, isSeq, LineCounter, Parser, parseAllDocuments, type CST, type Document } from 'yaml';
+import { formatPath, type Diagnostic } from '../core/diagnostics.js';
 import { documentStart, type Position } from './positions.js';
 
 export const LIMITS = { fileBytes: 1024 * 1024, documents: 500, depth: 64, aliases: 100 } as const;
@@ -25,6 +27,11 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
   if (bytes > LIMITS.fileBytes) {
     return { docs: [], lineCounter, diagnostics: [err(file, 'limit', `file is ${bytes} bytes; the limit is ${LIMITS.fileBytes} (1 MiB) — split it into several files`)] };
   }
+  // The composer recurses per level and overflows the stack on extreme nesting; after that,
+  // V8 can crash outright on the next deep parse (a daemon re-reads every run). Such a file is
+  // refused from the (iterative) CST before it is composed.
+  const extreme = mayNestDeeply(text) ? extremeNesting(text) : undefined;
+  if (extreme !== undefined) return { docs: [], lineCounter, diagnostics: [err(file, 'limit', `nesting deeper than ${LIMITS.depth} levels`, extreme)] };
   const all = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
   if ('empty' in all) return { docs: [], lineCounter, diagnostics: [] };
   if (all.length > LIMITS.documents) {
@@ -33,7 +40,7 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
   const diagnostics: Diagnostic[] = [];
   const docs: Document[] = [];
   for (const doc of all) {
-    const problems = [...doc.errors.map((e) => yamlError(file, e, lineCounter))];
+    const problems = doc.errors.map((e) => yamlError(file, e, lineCounter));
     if (problems.length === 0) {
       const deep = tooDeep(doc.contents, 0);
       if (deep) problems.push(err(file, 'limit', `nesting deeper than ${LIMITS.depth} levels`, lineCounter.linePos(deep)));
@@ -42,6 +49,75 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
     if (problems.length === 0 && !isEmpty(doc)) docs.push(doc);
   }
   return { docs, lineCounter, diagnostics };
+}
+
+/** Nesting the composer takes without trouble: anything below these bounds cannot reach it. */
+const SAFE = { flowDepth: 200, indent: 100, dashes: 50 };
+/** Nesting checked on the CST: deeper than this is refused before composing. */
+const EXTREME_DEPTH = 256;
+
+/** A cheap bound on the text: false when no nesting beyond a few hundred levels is possible. */
+function mayNestDeeply(text: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 91 || c === 123) {
+      if (++depth >= SAFE.flowDepth) return true; // [ {
+    } else if ((c === 93 || c === 125) && depth > 0) depth -= 1; // ] }
+  }
+  return /^[ \t]{100,}\S/m.test(text) || /(?:-[ \t]+){50,}/.test(text);
+}
+
+/** Where the first collection nested LIMITS.depth deep starts, when the text nests beyond EXTREME_DEPTH. */
+function extremeNesting(text: string): Position | undefined {
+  const lines = new LineCounter();
+  let firstTooDeep: number | undefined;
+  let max = 0;
+  for (const token of new Parser((offset) => lines.addNewLine(offset)).parse(text)) {
+    const stack: { token: CST.Token | undefined; depth: number }[] = [{ token: token.type === 'document' ? token.value : token, depth: 0 }];
+    while (stack.length > 0) {
+      const { token: t, depth } = stack.pop() ?? { token: undefined, depth: 0 };
+      if (!t || !('items' in t) || (t.type !== 'block-map' && t.type !== 'block-seq' && t.type !== 'flow-collection')) continue;
+      if (depth >= LIMITS.depth) firstTooDeep = Math.min(firstTooDeep ?? t.offset, t.offset);
+      max = Math.max(max, depth);
+      for (const item of t.items as { key?: CST.Token | null; value?: CST.Token }[]) {
+        if (item.key) stack.push({ token: item.key, depth: depth + 1 });
+        if (item.value) stack.push({ token: item.value, depth: depth + 1 });
+      }
+    }
+  }
+  return max > EXTREME_DEPTH && firstTooDeep !== undefined ? lines.linePos(firstTooDeep) : undefined;
+}
+
+/**
+ * Numbers that would change on the way into JavaScript: out of range (`1e400`, `.inf`, `.nan`)
+ * or integers beyond 2^53 (rounded). `hidden` paths (sensitive fields) are named without the value.
+ */
+export function numberProblems(file: string, doc: Document, lc: LineCounter, hidden: (path: readonly PropertyKey[]) => boolean): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const visit = (node: unknown, path: PropertyKey[]): void => {
+    if (isScalar(node)) {
+      const problem = numberProblem(node.value, node.source);
+      if (problem) {
+        const pos = lc.linePos(node.range?.[0] ?? 0);
+        const shown = hidden(path) ? 'this number (value not shown: sensitive field)' : `the number ${node.source || String(node.value)}`;
+        out.push({ severity: 'error', code: 'number-out-of-range', message: `${shown} ${problem}`, file, line: pos.line, col: pos.col, path: formatPath(path) });
+      }
+    } else if (isMap(node)) {
+      for (const pair of node.items) if (isPair(pair)) visit(pair.value, [...path, isScalar(pair.key) ? String(pair.key.value) : String(pair.key)]);
+    } else if (isSeq(node)) node.items.forEach((item, i) => visit(item, [...path, i]));
+  };
+  visit(doc.contents, []);
+  return out;
+}
+
+function numberProblem(value: unknown, source: string | undefined): string | undefined {
+  if (typeof value === 'bigint') return 'is too large to keep exactly; quote it if it is text or an id';
+  if (typeof value !== 'number') return undefined;
+  if (Number.isNaN(value)) return 'is not a number (NaN is not accepted)';
+  if (!Number.isFinite(value)) return /inf/i.test(source ?? '') ? 'is infinite (not accepted)' : 'is out of range (it would be infinite); write a smaller number';
+  if (Number.isInteger(value) && !Number.isSafeInteger(value) && /^[-+]?(0|[1-9][0-9_]*)$/.test(source ?? '')) return 'is too large to keep exactly (more than 2^53); quote it if it is text or an id';
+  return undefined;
 }
 
 /** `---` followed by nothing (or only comments) is an empty document: ignored. */

@@ -53,14 +53,21 @@ function childValue(value: unknown, seg: Seg): unknown {
   return (value as Record<PropertyKey, unknown>)[seg];
 }
 
-/** The keys allowed in the object at `path` of `value` (empty when not an object schema). */
-export function allowedKeysAt(schema: z.ZodType, path: readonly Seg[], value: unknown): string[] {
+/** The schemas that may apply at `path` of `value` (several under a union; none off the schema). */
+export function schemasAt(schema: z.ZodType, path: readonly Seg[], value?: unknown): z.ZodType[] {
   let current: z.ZodType[] = [schema];
   let v = value;
   for (const seg of path) {
     current = current.flatMap((s) => step(s, seg, v));
     v = childValue(v, seg);
   }
+  return current;
+}
+
+/** The keys allowed in the object at `path` of `value` (empty when not an object schema). */
+export function allowedKeysAt(schema: z.ZodType, path: readonly Seg[], value: unknown): string[] {
+  const current = schemasAt(schema, path, value);
+  const v = path.reduce<unknown>((acc, seg) => childValue(acc, seg), value);
   const keys = new Set<string>();
   for (const s of current.flatMap((c) => narrow(unwrap(c), v))) {
     if (s instanceof z.ZodObject) for (const k of Object.keys(s.shape)) keys.add(k);

@@ -4,6 +4,7 @@
  */
 import type * as z from 'zod';
 import { ApiError, requestLabel } from '../core/errors.js';
+import { scrub } from '../core/scrub.js';
 import type { CallOptions } from '../core/ports.js';
 import type { RequestInit, Response, Transport } from './transport.js';
 
@@ -117,7 +118,8 @@ export class Api {
   error(init: RequestInit, res: Response): ApiError {
     const unrouted = this.unrouted(init, res);
     if (unrouted) return unrouted;
-    const { message, requestId } = this.envelope.describe(res);
+    // Scrubbed before the envelope cuts an excerpt from it: a cut secret would no longer match.
+    const { message, requestId } = this.envelope.describe({ ...res, text: scrub(res.text) });
     return new ApiError({
       method: init.method,
       path: init.path,

@@ -6,7 +6,7 @@ import { Api } from './api.js';
 import { hostedEnvelope, hostedPorts } from './hosted.js';
 import { selfHostedEnvelope, selfHostedPorts } from './selfhosted.js';
 import type { ProxySettings } from './network.js';
-import { Transport } from './transport.js';
+import { Transport, type WaitReport } from './transport.js';
 
 export type { ProxySettings } from './network.js';
 
@@ -15,6 +15,8 @@ export interface PortOptions {
   onResponse?: (method: string, status: number) => void;
   /** The proxy to reach the target through (HTTP(S)_PROXY / NO_PROXY, read by the CLI). */
   proxy?: ProxySettings;
+  /** Every wait over 2 s (server-requested or pacing), for a progress line or a log. */
+  onWait?: (wait: WaitReport) => void;
 }
 
 export function createServicePort(target: Target, opts: PortOptions = {}): ServicePort {
@@ -32,6 +34,7 @@ export function createServicePort(target: Target, opts: PortOptions = {}): Servi
     ...(opts.logger ? { logger: opts.logger } : {}),
     ...(opts.onResponse ? { onResponse: opts.onResponse } : {}),
     ...(opts.proxy ? { proxy: opts.proxy } : {}),
+    waits: { ...(target.maxWaitMs ? { maxWaitMs: target.maxWaitMs } : {}), ...(target.deadlineMs ? { deadlineMs: target.deadlineMs } : {}), ...(opts.onWait ? { onWait: opts.onWait } : {}) },
   });
   const common = { target: target.name, stats: transport.stats, close: () => transport.close() };
   if (target.variant === 'hosted') {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Pacer, retryDelayMs } from './pacing.js';
+import { DeadlineExceeded, Pacer, retryDelayMs, serverWait, type WaitNotice } from './pacing.js';
 
 function fakeClock() {
   let now = 0;
@@ -57,6 +57,26 @@ describe('Pacer', () => {
     expect(pacer.marginMs()).toBe(500);
   });
 
+  it('reports a wait over 2 s once, however many requests wait through it', async () => {
+    const clock = fakeClock();
+    const notices: WaitNotice[] = [];
+    const pacer = new Pacer(null, clock.now, clock.sleep, (n) => notices.push(n));
+    pacer.pause(5_000, 'Retry-After: 5');
+    await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()]);
+    expect(notices).toEqual([{ ms: 5_000, reason: { kind: 'server', header: 'Retry-After: 5' } }]);
+    pacer.pause(1_500);
+    await pacer.acquire();
+    expect(notices).toHaveLength(1);
+  });
+
+  it('refuses to wait past the deadline', async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer(null, clock.now, clock.sleep);
+    pacer.pause(10_000);
+    await expect(pacer.acquire(undefined, 5_000)).rejects.toBeInstanceOf(DeadlineExceeded);
+    expect(clock.now()).toBe(0);
+  });
+
   it('honours a pause imposed by the server', async () => {
     const clock = fakeClock();
     const pacer = new Pacer(null, clock.now, clock.sleep);
@@ -71,5 +91,15 @@ describe('retryDelayMs', () => {
     expect(retryDelayMs({ 'retry-after': '3' }, 0)).toBe(3000);
     expect(retryDelayMs({ 'x-ratelimit-reset': '1.5' }, 0)).toBe(1500);
     expect(retryDelayMs({}, 0)).toBeNull();
+  });
+
+  it('reads epoch resets in seconds and milliseconds, HTTP dates, and ignores what is not a wait', () => {
+    const now = 1_700_000_000_000;
+    expect(serverWait({ 'x-ratelimit-reset': String(now / 1000 + 30) }, now)).toEqual({ ms: 30_000, header: `X-RateLimit-Reset: ${now / 1000 + 30}` });
+    expect(serverWait({ 'x-ratelimit-reset': String(now + 4_000) }, now)?.ms).toBe(4_000);
+    expect(serverWait({ 'retry-after': new Date(now + 60_000).toUTCString() }, now)?.ms).toBe(60_000);
+    expect(serverWait({ 'ratelimit-reset': '12' }, now)?.ms).toBe(12_000);
+    expect(serverWait({ 'retry-after': '-5' }, now)).toBeNull();
+    expect(serverWait({ 'retry-after': 'soon' }, now)).toBeNull();
   });
 });

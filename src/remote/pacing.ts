@@ -1,7 +1,8 @@
 /**
  * Client-side pacing: at most `limit` request starts in any `windowMs` (a sliding window, so
  * it stays under both fixed- and sliding-window server limiters), plus a pause the server can
- * impose (429 Retry-After, RateLimit-Remaining: 0).
+ * impose (429 Retry-After, RateLimit-Remaining: 0). Waits are bounded by the caller's deadline
+ * and every wait longer than REPORT_WAIT_MS is reported once (progress line, daemon log).
  *
  * The server counts arrivals, not starts: a slow request can arrive in the next fixed window,
  * beside a fast one started a full window after it. Holding each slot for the window plus the
@@ -9,28 +10,69 @@
  * `limit + 1` requests never arrive within one window. The hosted API sends no RateLimit
  * headers, so this is its only guard.
  */
+import { cancelsInFlight } from '../core/stop.js';
 import type { Pacing } from '../core/target.js';
+
+/** The longest wait a server may impose before a request fails instead (target `maxWaitSeconds`). */
+export const DEFAULT_MAX_WAIT_MS = 60_000;
+/** A request's total time over all attempts and waits (target `deadlineSeconds`). */
+export const DEFAULT_DEADLINE_MS = 300_000;
+/** Waits longer than this are shown to the user. */
+export const REPORT_WAIT_MS = 2_000;
+
+/** Why a request waits: the server asked (and how), or the client's own rate-limit pacing. */
+export type WaitReason = { kind: 'server'; header: string } | { kind: 'pacing'; limit: number; windowMs: number };
+
+/** A wait about to start: reported when longer than REPORT_WAIT_MS. */
+export interface WaitNotice {
+  ms: number;
+  reason: WaitReason;
+}
+
+/** The next start would be later than the request's deadline. */
+export class DeadlineExceeded extends Error {
+  constructor(
+    readonly waitMs: number,
+    readonly reason: WaitReason,
+  ) {
+    super(`a wait of ${Math.ceil(waitMs / 1000)} s would pass the request's deadline`);
+  }
+}
 
 export class Pacer {
   readonly #starts: number[] = [];
   /** The last `limit` round trips, in ms; their maximum widens the window. */
   readonly #roundTrips: number[] = [];
   #pausedUntil = 0;
+  #pauseReason: WaitReason = { kind: 'server', header: 'Retry-After' };
+  /** The end of the last wait reported: overlapping waits of concurrent requests are reported once. */
+  #reportedUntil = 0;
 
   constructor(
     private readonly pacing: Pacing | null,
     private readonly clock: () => number = () => Date.now(),
     private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void> = defaultSleep,
+    private readonly onLongWait?: (notice: WaitNotice) => void,
   ) {}
 
-  /** Waits for a slot, then records the start. */
-  async acquire(signal?: AbortSignal): Promise<void> {
+  /** Waits for a slot, then records the start. Throws DeadlineExceeded instead of waiting past `deadline`. */
+  async acquire(signal?: AbortSignal, deadline = Number.POSITIVE_INFINITY): Promise<void> {
     for (;;) {
       const wait = this.waitMs();
       if (wait <= 0) break;
+      const now = this.clock();
+      const reason = this.#pausedUntil - now >= wait ? this.#pauseReason : pacingReason(this.pacing);
+      if (now + wait > deadline) throw new DeadlineExceeded(wait, reason);
+      this.#announce(now, wait, reason);
       await this.sleep(wait, signal);
     }
     this.#starts.push(this.clock());
+  }
+
+  #announce(now: number, wait: number, reason: WaitReason): void {
+    if (wait <= REPORT_WAIT_MS || now + wait <= this.#reportedUntil + 1_000) return;
+    this.#reportedUntil = now + wait;
+    this.onLongWait?.({ ms: wait, reason });
   }
 
   /** How long the next request must wait now (0 = go). */
@@ -71,16 +113,24 @@ export class Pacer {
     return Math.min(Math.ceil(Math.max(...this.#roundTrips)), this.pacing.windowMs / 2);
   }
 
-  /** The server said: no more requests for `ms`. */
-  pause(ms: number): void {
-    this.#pausedUntil = Math.max(this.#pausedUntil, this.clock() + ms);
+  /** The server said: no more requests for `ms` (the caller has capped it). */
+  pause(ms: number, header = 'Retry-After'): void {
+    const until = this.clock() + ms;
+    if (until <= this.#pausedUntil) return;
+    this.#pausedUntil = until;
+    this.#pauseReason = { kind: 'server', header };
   }
 }
 
+function pacingReason(pacing: Pacing | null): WaitReason {
+  return { kind: 'pacing', limit: pacing?.limit ?? 0, windowMs: pacing?.windowMs ?? 0 };
+}
+
+/** Sleeps `ms`; an abort cancels it, except a graceful stop (the wait belongs to a request already under way). */
 export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (cancelsInFlight(signal)) {
+      reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
       return;
     }
     const timer = setTimeout(() => {
@@ -88,6 +138,7 @@ export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
       resolve();
     }, ms);
     const onAbort = () => {
+      if (!cancelsInFlight(signal)) return;
       clearTimeout(timer);
       reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
     };
@@ -95,16 +146,46 @@ export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Seconds (or an HTTP date) from Retry-After / RateLimit-Reset / X-RateLimit-Reset, in ms. */
-export function retryDelayMs(headers: Record<string, string | string[] | undefined>, now: number): number | null {
-  for (const name of ['retry-after', 'ratelimit-reset', 'x-ratelimit-reset']) {
+/** A wait the server asked for, and which header said so (for messages: `Retry-After: 86400`). */
+export interface ServerWait {
+  ms: number;
+  header: string;
+}
+
+const WAIT_HEADERS = [
+  ['retry-after', 'Retry-After'],
+  ['ratelimit-reset', 'RateLimit-Reset'],
+  ['x-ratelimit-reset', 'X-RateLimit-Reset'],
+] as const;
+
+/**
+ * The wait asked for by Retry-After (seconds or an HTTP date), RateLimit-Reset (seconds) or
+ * X-RateLimit-Reset (seconds, or an epoch time in seconds or milliseconds, as servers differ).
+ */
+export function serverWait(headers: Record<string, string | string[] | undefined>, now: number): ServerWait | null {
+  for (const [name, shown] of WAIT_HEADERS) {
     const raw = headers[name];
-    const value = Array.isArray(raw) ? raw[0] : raw;
-    if (value === undefined) continue;
-    const seconds = Number(value);
-    if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
-    const date = Date.parse(value);
-    if (!Number.isNaN(date)) return Math.max(0, date - now);
+    const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+    if (value === undefined || value === '') continue;
+    const ms = waitOf(value, now);
+    if (ms !== null) return { ms, header: `${shown}: ${value.slice(0, 40)}` };
   }
   return null;
+}
+
+function waitOf(value: string, now: number): number | null {
+  if (/^\d+(\.\d+)?$/.test(value)) {
+    const n = Number(value);
+    if (n > 1e12) return Math.max(0, Math.ceil(n - now)); // an epoch time in milliseconds
+    if (n > 1e9) return Math.max(0, Math.ceil(n * 1000 - now)); // an epoch time in seconds
+    return Math.ceil(n * 1000);
+  }
+  // An HTTP date names a weekday and month; anything else (`-5`) is not a wait, whatever Date.parse makes of it.
+  const date = /[a-z]{3}/i.test(value) ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/** The wait in ms asked for by the server's headers (see serverWait). */
+export function retryDelayMs(headers: Record<string, string | string[] | undefined>, now: number): number | null {
+  return serverWait(headers, now)?.ms ?? null;
 }

@@ -7,9 +7,10 @@
 import type { Dispatcher } from 'undici';
 import { AmbiguousWriteError, ApiError, requestLabel } from '../core/errors.js';
 import type { RequestStats } from '../core/ports.js';
+import { cancelsInFlight } from '../core/stop.js';
 import type { Logger } from '../log/logger.js';
 import { classifyFailure, createDispatcher, type NetworkFailure, type ProxySettings } from './network.js';
-import { defaultSleep, Pacer, retryDelayMs } from './pacing.js';
+import { DeadlineExceeded, DEFAULT_DEADLINE_MS, DEFAULT_MAX_WAIT_MS, defaultSleep, Pacer, serverWait, type WaitNotice, type WaitReason } from './pacing.js';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -24,6 +25,24 @@ export interface TransportOptions {
   onResponse?: (method: string, status: number) => void;
   /** HTTP(S)_PROXY / NO_PROXY as the CLI read them; none: direct connections. */
   proxy?: ProxySettings;
+  /** Bounds on waiting: server-requested waits are capped, a request's total time bounded, long waits reported. */
+  waits?: WaitOptions;
+}
+
+export interface WaitOptions {
+  /** The longest wait a server may ask for; a longer one fails the request (default 60 s). */
+  maxWaitMs?: number;
+  /** A request's total time over all attempts and waits (default 300 s). */
+  deadlineMs?: number;
+  /** Every wait over 2 s, once (overlapping waits of concurrent requests are one). */
+  onWait?: (wait: WaitReport) => void;
+}
+
+/** A long wait, for a progress line or a log: how long, for which host, and why. */
+export interface WaitReport {
+  seconds: number;
+  host: string;
+  reason: string;
 }
 
 export interface RequestInit {
@@ -55,6 +74,8 @@ export class Transport {
   readonly #origin: string;
   readonly #prefix: string;
   readonly #pacer: Pacer;
+  readonly #maxWaitMs: number;
+  readonly #deadlineMs: number;
 
   constructor(private readonly opts: TransportOptions) {
     const url = new URL(opts.baseUrl);
@@ -62,37 +83,40 @@ export class Transport {
     this.#origin = url.origin;
     this.#dispatcher = createDispatcher(url.origin, opts.concurrency, opts.proxy);
     this.#prefix = url.pathname.replace(/\/+$/, '');
-    this.#pacer = new Pacer(opts.pacing);
+    this.#maxWaitMs = opts.waits?.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    this.#deadlineMs = opts.waits?.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    const onWait = opts.waits?.onWait;
+    this.#pacer = new Pacer(opts.pacing, undefined, undefined, onWait ? (notice) => onWait(this.#waitReport(notice)) : undefined);
   }
 
   async request(init: RequestInit): Promise<Response> {
     const idempotent = init.idempotent ?? (init.method === 'GET' || init.method === 'PUT' || init.method === 'DELETE');
+    const deadline = Date.now() + this.#deadlineMs;
     let attempt = 0;
     let throttled = 0;
     for (;;) {
       try {
-        const res = await this.#once(init);
+        const res = await this.#once(init, deadline);
         if (res.status === 429 && throttled < MAX_429_RETRIES) {
           throttled += 1;
           this.stats.throttled += 1;
-          const wait = retryDelayMs(res.headers, Date.now()) ?? 1_000 * 2 ** throttled;
-          this.#pacer.pause(wait);
-          this.opts.logger?.debug({ method: init.method, path: init.path, waitMs: wait }, 'rate limited');
+          this.#throttle(init, res, throttled);
           continue;
         }
         if (res.status >= 500 && idempotent && attempt < this.opts.retries) {
           attempt += 1;
-          await this.#backoff(attempt, init.signal);
+          await this.#backoff(init, attempt, deadline);
           continue;
         }
         return res;
       } catch (err) {
         if (err instanceof RetryableNetworkError && idempotent && attempt < this.opts.retries) {
           attempt += 1;
-          await this.#backoff(attempt, init.signal);
+          await this.#backoff(init, attempt, deadline);
           continue;
         }
         if (err instanceof RetryableNetworkError) throw err.toApiError(idempotent, this.host);
+        if (err instanceof DeadlineExceeded) throw this.#deadlineError(init, err.waitMs, err.reason);
         throw err;
       }
     }
@@ -102,18 +126,62 @@ export class Transport {
     await this.#dispatcher.close();
   }
 
-  async #backoff(attempt: number, signal: AbortSignal | undefined): Promise<void> {
-    this.stats.retries += 1;
-    const cap = Math.min(10_000, 250 * 2 ** attempt);
-    await defaultSleep(Math.floor(Math.random() * cap), signal);
+  /**
+   * A 429: the server's wait (capped: a longer one fails the request with a clear error rather
+   * than hanging a run for a day), or our own back-off when it names none.
+   */
+  #throttle(init: RequestInit, res: Response, throttled: number): void {
+    const asked = serverWait(res.headers, Date.now());
+    if (asked && asked.ms > this.#maxWaitMs) {
+      throw new ApiError({
+        method: init.method,
+        path: init.path,
+        host: this.host,
+        status: 429,
+        retryable: true,
+        code: 'WAIT_TOO_LONG',
+        message: `${init.method} ${init.path}: ${this.host} answered 429 and asked to wait ${formatSeconds(asked.ms)} (${asked.header}), longer than the ${formatSeconds(this.#maxWaitMs)} obsync waits at most`,
+        hint: 'try again later, or raise maxWaitSeconds on the target in obsync.yaml',
+      });
+    }
+    // The wait itself happens in the pacer, which refuses to wait past the request's deadline.
+    const wait = asked?.ms ?? Math.min(1_000 * 2 ** throttled, this.#maxWaitMs);
+    this.#pacer.pause(wait, asked?.header ?? '429 without Retry-After');
+    this.opts.logger?.debug({ method: init.method, path: init.path, waitMs: wait }, 'rate limited');
   }
 
-  async #once(init: RequestInit): Promise<Response> {
-    await this.#pacer.acquire(init.signal);
+  async #backoff(init: RequestInit, attempt: number, deadline: number): Promise<void> {
+    this.stats.retries += 1;
+    const cap = Math.min(10_000, 250 * 2 ** attempt);
+    const wait = Math.floor(Math.random() * cap);
+    if (Date.now() + wait > deadline) throw this.#deadlineError(init, wait, { kind: 'server', header: 'retry back-off' });
+    await defaultSleep(wait, init.signal);
+  }
+
+  #deadlineError(init: RequestInit, waitMs: number, reason: WaitReason): ApiError {
+    return new ApiError({
+      method: init.method,
+      path: init.path,
+      host: this.host,
+      status: 0,
+      retryable: true,
+      code: 'DEADLINE',
+      message: `${init.method} ${init.path}: gave up — a further wait of ${formatSeconds(waitMs)} (${describeReason(reason)}) would pass the ${formatSeconds(this.#deadlineMs)} a request may take at most`,
+      hint: `the service at ${this.host} is throttling or failing; try again later, or raise deadlineSeconds on the target in obsync.yaml`,
+    });
+  }
+
+  #waitReport(notice: WaitNotice): WaitReport {
+    return { seconds: Math.ceil(notice.ms / 1000), host: this.host, reason: describeReason(notice.reason) };
+  }
+
+  async #once(init: RequestInit, deadline: number): Promise<Response> {
+    await this.#pacer.acquire(init.signal, deadline);
     this.stats.requests += 1;
     if (init.method !== 'GET') this.stats.writes += 1;
     const path = this.#prefix + init.path + queryString(init.query);
-    const { signal, timedOut, release } = requestSignal(init.signal, this.opts.timeoutMs);
+    // An attempt never outlives the request's deadline.
+    const { signal, timedOut, release } = requestSignal(init.signal, Math.max(1, Math.min(this.opts.timeoutMs, deadline - Date.now())));
     const headers: Record<string, string> = { authorization: this.opts.authorization, accept: 'application/json', 'user-agent': 'obsync' };
     let body: string | undefined;
     if (init.body !== undefined) {
@@ -130,7 +198,7 @@ export class Transport {
       return { status: res.statusCode, headers: res.headers, body: parseJson(text), text };
     } catch (err) {
       this.opts.onResponse?.(init.method, 0);
-      if (init.signal?.aborted) throw init.signal.reason instanceof Error ? init.signal.reason : new Error('aborted');
+      if (cancelsInFlight(init.signal)) throw init.signal?.reason instanceof Error ? init.signal.reason : new Error('aborted');
       const failure = classifyFailure(err, timedOut());
       if (failure.kind === 'tls-certificate' || failure.kind === 'tls-handshake') throw tlsError(init, this.#origin, this.host, failure, err);
       throw new RetryableNetworkError(init.method, init.path, failure, err);
@@ -148,8 +216,8 @@ export class Transport {
   #learnLimits(headers: Record<string, string | string[] | undefined>): void {
     const remaining = Number(headers['ratelimit-remaining']);
     if (headers['ratelimit-remaining'] !== undefined && remaining === 0 && !this.#pacer.atLimit()) {
-      const reset = retryDelayMs({ 'ratelimit-reset': headers['ratelimit-reset'] }, Date.now());
-      if (reset !== null) this.#pacer.pause(reset);
+      const reset = serverWait({ 'ratelimit-reset': headers['ratelimit-reset'] }, Date.now());
+      if (reset !== null) this.#pacer.pause(Math.min(reset.ms, this.#maxWaitMs), reset.header);
     }
   }
 }
@@ -165,7 +233,10 @@ function requestSignal(parent: AbortSignal | undefined, timeoutMs: number): { si
     expired = true;
     controller.abort(new Error(`no response within ${timeoutMs} ms`));
   }, timeoutMs);
-  const onAbort = () => controller.abort(parent?.reason);
+  // A graceful stop lets a request already on its way finish; any other abort cancels it.
+  const onAbort = () => {
+    if (cancelsInFlight(parent)) controller.abort(parent?.reason);
+  };
   if (parent?.aborted) onAbort();
   else parent?.addEventListener('abort', onAbort, { once: true });
   return {
@@ -218,6 +289,15 @@ function tlsError(init: RequestInit, origin: string, host: string, failure: Netw
       : 'check the target baseUrl: https:// to a port that speaks plain HTTP fails this way',
     cause,
   });
+}
+
+function formatSeconds(ms: number): string {
+  return `${Math.ceil(ms / 1000)} s`;
+}
+
+function describeReason(reason: WaitReason): string {
+  if (reason.kind === 'server') return `the server asked: ${reason.header}`;
+  return `rate limit of ${reason.limit} requests per ${reason.windowMs / 1000} s`;
 }
 
 function queryString(query: Record<string, string | number> | undefined): string {

@@ -4,12 +4,14 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
 import type { Plan } from '../../core/plan.js';
+import { printable } from '../../core/printable.js';
 import type { ApplyReport, StepResult } from '../../applier/context.js';
 import { applyPlanned } from '../../engine/run.js';
 import { checkSavedPlan } from '../../engine/saved-plan.js';
 import { parsePlanDocument, type PlanDocument } from '../../render/plan-json.js';
 import { renderPlanText } from '../../render/plan-text.js';
 import { makeStyle } from '../../render/style.js';
+import { ApplyInterrupts, INTERRUPTED_EXIT, InterruptedBeforeApply } from '../interrupt.js';
 import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
 import type { CommandRegistrar } from '../program.js';
 import { wholeNumber } from '../numbers.js';
@@ -35,6 +37,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
   commonRunOptions(cmd).action(async (paths: string[], flags: ApplyFlags) => {
     const saved = await savedPlanArgument(io, paths);
     const opts = parseRunOptions(flags);
+    // Listening before the lock is taken: a Ctrl-C from here on releases it on the way out.
+    const interrupts = new ApplyInterrupts(io);
     const session = await openSession(io, {
       paths: saved ? saved.manifests : paths,
       config: flags.config ?? saved?.config,
@@ -42,12 +46,16 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       lock: true,
       command: 'apply',
       timeoutMs: opts.timeoutMs,
+      allowFileOutside: flags.allowFileOutside,
+    }).catch((err: unknown) => {
+      interrupts.dispose();
+      throw err;
     });
     try {
       if (printDiagnostics(io, session.diagnostics, 'text')) throw new ExitRequest(1);
       checkSelectionMatches(opts.selection, session.desired, session.inventory.entries());
       // A saved plan is applied with the prune decision it was made with.
-      const planned = await planSession(session, opts, saved?.prune.requested);
+      const planned = await interrupts.beforeApply(planSession(session, opts, saved?.prune.requested, interrupts.planningSignal));
       const check = saved ? checkSavedPlan(saved, planned.plan) : null;
       const plan: Plan = check ? check.plan : planned.plan;
       const color = colorEnabled(io, 'stdout', flags.color);
@@ -63,7 +71,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         return;
       }
       // A saved plan was reviewed when it was made: it applies without a prompt (as `terraform apply plan.tfplan`).
-      if (!flags.autoApprove && !saved) await confirm(io, plan);
+      if (!flags.autoApprove && !saved) await interrupts.beforeApply(confirm(io, plan));
+      interrupts.applying();
       const report = await applyPlanned(
         { ...planned, plan },
         {
@@ -72,17 +81,41 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
           backupDir: session.backupDir,
           concurrency: flags.concurrency ?? session.defaults.concurrency,
           ...(check ? { refused: check.refused } : {}),
-          onStepDone: (r) => progress(io, r),
+          signal: interrupts.signal,
+          onStepStart: interrupts.stepStarted,
+          onStepDone: (r) => {
+            interrupts.stepDone(r.address);
+            progress(io, r);
+          },
         },
       );
-      if (flags.output === 'json') io.stdout.write(JSON.stringify(report, null, 2) + '\n');
+      const interrupted = interrupts.stopped;
+      if (flags.output === 'json') io.stdout.write(JSON.stringify(interrupted ? { ...report, interrupted } : report, null, 2) + '\n');
       else io.stdout.write(renderReport(report, makeStyle(color)));
+      if (interrupted) {
+        io.stderr.write(`${interruptedSummary(report)}\n`);
+        throw new ExitRequest(INTERRUPTED_EXIT);
+      }
       if (plan.errored || report.summary.failed > 0 || report.summary.refused > 0) throw new ExitRequest(1);
+    } catch (err) {
+      if (!(err instanceof InterruptedBeforeApply)) throw err;
+      io.stderr.write('\nInterrupted: nothing was applied.\n');
+      throw new ExitRequest(INTERRUPTED_EXIT);
     } finally {
+      interrupts.dispose();
       await session.close();
     }
   });
 };
+
+/** What an interrupted apply did and did not do (unchanged objects are not counted as skipped). */
+function interruptedSummary(report: ApplyReport): string {
+  const changes = report.results.filter((r) => r.action !== 'noop');
+  const applied = changes.filter((r) => r.outcome === 'applied').length;
+  const skipped = changes.filter((r) => r.outcome === 'skipped').length;
+  const failed = changes.filter((r) => r.outcome === 'failed').length;
+  return `Interrupted: ${applied} change(s) applied, ${failed} failed, ${skipped} not started; the inventory lock is released. Run apply again to finish.`;
+}
 
 async function savedPlanArgument(io: CliIO, paths: readonly string[]): Promise<PlanDocument | null> {
   const [only, ...rest] = paths;
@@ -96,8 +129,13 @@ async function confirm(io: CliIO, plan: Plan): Promise<void> {
     throw new ExitRequest(1);
   }
   const rl = createInterface({ input: io.stdin, output: io.stderr });
+  // On a terminal, readline takes Ctrl-C itself: it means "stop", as anywhere else before the apply.
+  const cancelled = new AbortController();
+  rl.once('SIGINT', () => cancelled.abort(new InterruptedBeforeApply()));
   try {
-    const answer = await rl.question(`\nApply these changes to target '${plan.target}'? Only 'yes' is accepted: `);
+    const answer = await rl.question(`\nApply these changes to target '${plan.target}'? Only 'yes' is accepted: `, { signal: cancelled.signal }).catch((err: unknown) => {
+      throw cancelled.signal.aborted ? new InterruptedBeforeApply() : err;
+    });
     if (answer.trim() !== 'yes') {
       io.stderr.write('Apply cancelled.\n');
       throw new ExitRequest(1);
@@ -108,10 +146,11 @@ async function confirm(io: CliIO, plan: Plan): Promise<void> {
 }
 
 function progress(io: CliIO, r: StepResult): void {
-  if (r.outcome === 'unchanged') return;
+  if (r.outcome === 'unchanged' || (r.action === 'noop' && r.outcome === 'skipped')) return;
   const what = r.outcome === 'applied' ? (VERB[r.action] ?? r.action) : r.outcome;
   const detail = r.message ? `: ${r.message}` : '';
-  io.stderr.write(`${r.address}: ${what}${r.id ? ` [id=${r.id}]` : ''} (${r.durationMs} ms)${detail}\n`);
+  // Server error bodies and ids are text from outside: shown, never obeyed (escape sequences).
+  io.stderr.write(`${printable(`${r.address}: ${what}${r.id ? ` [id=${r.id}]` : ''} (${r.durationMs} ms)${detail}`)}\n`);
 }
 
 function renderReport(report: ApplyReport, style: ReturnType<typeof makeStyle>): string {

@@ -1,7 +1,7 @@
 /** `obsync plan`: what apply would do, as text, JSON (saved plan) or a pull-request comment. */
-import { writeFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { summarize } from '../../core/plan.js';
+import { writeScrubbedFile } from '../../log/files.js';
 import { renderPlanJson, type PlanDocument } from '../../render/plan-json.js';
 import { renderPlanMarkdown } from '../../render/plan-markdown.js';
 import { renderPlanText } from '../../render/plan-text.js';
@@ -27,7 +27,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--detailed-exitcode', 'exit 2 when there are changes (0: none, 1: error)');
   commonRunOptions(cmd).action(async (paths: string[], flags: PlanFlags) => {
     const opts = parseRunOptions(flags);
-    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: false, command: 'plan', timeoutMs: opts.timeoutMs });
+    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: false, command: 'plan', timeoutMs: opts.timeoutMs, allowFileOutside: flags.allowFileOutside });
     try {
       if (printDiagnostics(io, session.diagnostics, flags.output === 'github' ? 'github' : 'text')) throw new ExitRequest(1);
       checkSelectionMatches(opts.selection, session.desired, session.inventory.entries());
@@ -41,7 +41,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         manifests: session.manifestPaths,
         ...(session.configPath ? { config: session.configPath } : {}),
       };
-      if (flags.out) await writeFile(flags.out, renderPlanJson(doc), { mode: 0o600 });
+      if (flags.out) await writeScrubbedFile(flags.out, renderPlanJson(doc));
       if (flags.output === 'json') io.stdout.write(renderPlanJson(doc));
       else if (flags.output === 'markdown') io.stdout.write(renderPlanMarkdown(plan));
       else io.stdout.write(renderPlanText(plan, { color: colorEnabled(io, 'stdout', flags.color) }));

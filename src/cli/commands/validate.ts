@@ -6,8 +6,11 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Option } from 'commander';
+import { manifestFileScope } from '../../config/file-scope.js';
 import { loadConfig } from '../../config/load.js';
 import { formatDiagnostic, hasErrors, type Diagnostic } from '../../core/diagnostics.js';
+import { printableLines } from '../../core/printable.js';
+import type { FileScope } from '../../manifests/files.js';
 import type { DesiredResource } from '../../core/resource.js';
 import { loadManifests, sortDiagnostics } from '../../manifests/load.js';
 import { ExitRequest, type CliIO } from '../io.js';
@@ -18,6 +21,7 @@ type Output = 'text' | 'json' | 'github';
 interface ValidateFlags {
   output: Output;
   allowMissingEnv?: boolean;
+  allowFileOutside?: boolean;
   config?: string;
 }
 
@@ -28,6 +32,7 @@ export const register: CommandRegistrar = (program, io) => {
     .argument('[paths...]', "manifest files or folders (default: obsync.yaml's manifests, else .)")
     .addOption(new Option('--output <format>', 'report format').choices(['text', 'json', 'github']).default('text'))
     .option('--allow-missing-env', 'report unset ${env:...} and unreadable ${file:...} as warnings')
+    .option('--allow-file-outside', '${file:} may read files outside the directory of obsync.yaml (default: confined to it)')
     .option('--config <file>', 'obsync.yaml to read default paths from (default: ./obsync.yaml when present)')
     .action((paths: string[], flags: ValidateFlags) => {
       const valid = runValidate(io, paths, flags);
@@ -35,20 +40,33 @@ export const register: CommandRegistrar = (program, io) => {
     });
 };
 
-/** Manifest paths to read, absolute, plus problems of the config file itself. */
-function resolvePaths(io: CliIO, paths: string[], flags: ValidateFlags): { paths: string[]; diagnostics: Diagnostic[] } {
-  if (paths.length > 0) return { paths: paths.map((p) => resolve(io.cwd, p)), diagnostics: [] };
+/** Manifest paths to read, absolute, where their `${file:}` may read, plus problems of the config file itself. */
+function resolvePaths(io: CliIO, paths: string[], flags: ValidateFlags): { paths: string[]; files: FileScope; diagnostics: Diagnostic[] } {
+  const allowFlag = flags.allowFileOutside === true;
+  if (paths.length > 0) {
+    const given = paths.map((p) => resolve(io.cwd, p));
+    return { paths: given, files: scopeForPaths(io, given, flags), diagnostics: [] };
+  }
   const configPath = resolve(io.cwd, flags.config ?? 'obsync.yaml');
-  if (flags.config === undefined && !existsSync(configPath)) return { paths: [io.cwd], diagnostics: [] };
-  const loaded = loadConfig(configPath, io.env);
+  if (flags.config === undefined && !existsSync(configPath)) return { paths: [io.cwd], files: manifestFileScope({ configPath: undefined, config: undefined, cwd: io.cwd, paths: [io.cwd], allowFlag }), diagnostics: [] };
+  const loaded = loadConfig(configPath, io.env, { allowFileOutside: allowFlag });
   const manifests = loaded.config?.manifests;
-  if (!manifests) return { paths: loaded.config ? [loaded.dir] : [], diagnostics: loaded.diagnostics };
-  return { paths: manifests.map((m) => (isAbsolute(m) ? m : join(loaded.dir, m))), diagnostics: loaded.diagnostics };
+  const found = manifests ? manifests.map((m) => (isAbsolute(m) ? m : join(loaded.dir, m))) : loaded.config ? [loaded.dir] : [];
+  return { paths: found, files: manifestFileScope({ configPath, config: loaded.config, cwd: io.cwd, paths: found, allowFlag }), diagnostics: loaded.diagnostics };
+}
+
+/** Paths given: the confinement of the obsync.yaml plan/apply would use (--config, the single folder's, or the working directory's). */
+function scopeForPaths(io: CliIO, given: string[], flags: ValidateFlags): FileScope {
+  const allowFlag = flags.allowFileOutside === true;
+  const candidates = flags.config ? [resolve(io.cwd, flags.config)] : [...(given.length === 1 ? [join(given[0] ?? '', 'obsync.yaml')] : []), join(io.cwd, 'obsync.yaml')];
+  const configPath = candidates.find((c) => existsSync(c));
+  const config = configPath ? loadConfig(configPath, io.env, { allowFileOutside: allowFlag }).config : undefined;
+  return manifestFileScope({ configPath, config, cwd: io.cwd, paths: given, allowFlag });
 }
 
 export function runValidate(io: CliIO, args: string[], flags: ValidateFlags): boolean {
-  const { paths, diagnostics: configDiagnostics } = resolvePaths(io, args, flags);
-  const result = loadManifests(paths, { env: io.env, allowMissingEnv: flags.allowMissingEnv === true });
+  const { paths, files, diagnostics: configDiagnostics } = resolvePaths(io, args, flags);
+  const result = loadManifests(paths, { env: io.env, allowMissingEnv: flags.allowMissingEnv === true, files });
   const shown = (f: string | undefined) => (f === undefined ? undefined : relative(io.cwd, f) || f);
   const diagnostics = sortDiagnostics([...configDiagnostics, ...result.diagnostics]).map((d) => ({ ...d, file: shown(d.file) }));
   const valid = !hasErrors(diagnostics);
@@ -79,6 +97,6 @@ export function githubAnnotation(d: Diagnostic): string {
   const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const prop = (s: string) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
   const props = [d.file !== undefined ? `file=${prop(d.file)}` : '', d.line !== undefined ? `line=${d.line}` : '', d.col !== undefined ? `col=${d.col}` : ''].filter(Boolean).join(',');
-  const message = d.path ? `${d.message} (at ${d.path})` : d.message;
+  const message = printableLines(d.path ? `${d.message} (at ${d.path})` : d.message);
   return `::${d.severity}${props ? ` ${props}` : ''}::${esc(message)}`;
 }

@@ -1,0 +1,17 @@
+/** Where `${file:}` in manifests may read (DESIGN §4 "Trust rules"). */
+import { dirname, resolve } from 'node:path';
+import type { FileScope } from '../manifests/files.js';
+import type { ObsyncConfig } from './schema.js';
+
+/**
+ * Where the manifests' `${file:}` may read (DESIGN §4): below the directory of obsync.yaml, or,
+ * without one, below the working directory and the paths given; more only when allowed by
+ * `allowFileOutside` in obsync.yaml or --allow-file-outside.
+ */
+export function manifestFileScope(input: { configPath: string | undefined; config: ObsyncConfig | undefined; cwd: string; paths: readonly string[]; allowFlag: boolean }): FileScope {
+  const configDir = input.configPath ? dirname(input.configPath) : undefined;
+  const roots = configDir ? [configDir] : [input.cwd, ...input.paths.map((p) => (/\.ya?ml$/i.test(p) ? dirname(p) : p))];
+  const fromConfig = input.config?.allowFileOutside;
+  const listed = Array.isArray(fromConfig) && configDir ? fromConfig.map((d) => resolve(configDir, d)) : [];
+  return { roots, allowOutside: input.allowFlag || fromConfig === true || listed };
+}

@@ -1,0 +1,147 @@
+/**
+ * Issue 13, item 6: a server that echoes the request (and the Authorization header) in a 400
+ * must not put a pipe password or the target key into the CLI's progress lines, `--output json`
+ * or the daemon's log. The proxy in front of the sandbox plays that server.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/core/errors.js';
+import { Secret } from '../../src/core/secret.js';
+import { createServicePort } from '../../src/remote/index.js';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { assertBuilt, runCli, spawnCli } from '../support/cli.js';
+import { startProxy, type Proxy } from '../support/proxy.js';
+import { until } from '../support/wait.js';
+
+/** Quotes, a backslash, a slash, a plus and a space: its JSON-escaped and URL-encoded forms differ from it. */
+const PASSWORD = 'pg"pa\\ss/w+rd 94127';
+/** A numeric-looking key secret. */
+const KEY_SECRET = '83927461550912';
+
+let sandbox: SandboxHandle;
+let proxy: Proxy;
+let dir: string;
+let child: ChildProcess | undefined;
+
+function project(): void {
+  const c = sandbox.credentials;
+  writeFileSync(
+    join(dir, 'obsync.yaml'),
+    `apiVersion: obsync/v1
+kind: Config
+manifests: [manifests]
+targets:
+  - name: hp
+    variant: hosted
+    baseUrl: ${proxy.url}
+    organizationId: ${c.organizationId}
+    serviceId: ${c.serviceId}
+    credentials: {keyId: ${c.keyId}, keySecret: "\${env:OBSYNC_KEY_SECRET}"}
+    rateLimit: {requests: 1000, perSeconds: 1}
+    retries: 0
+`,
+  );
+  mkdirSync(join(dir, 'manifests'));
+  writeFileSync(
+    join(dir, 'manifests/pipe.yaml'),
+    `apiVersion: obsync/v1
+kind: Pipe
+metadata: {name: orders}
+spec:
+  name: orders-postgres
+  source:
+    postgres:
+      credentials: {username: app, password: "\${env:PG_PASSWORD}"}
+`,
+  );
+}
+
+const env = () => ({ PG_PASSWORD: PASSWORD, OBSYNC_KEY_SECRET: KEY_SECRET });
+
+/** Every form in which the secrets could come out. */
+function leaks(text: string): string[] {
+  const basic = Buffer.from(`${sandbox.credentials.keyId}:${KEY_SECRET}`).toString('base64');
+  const forms = [PASSWORD, JSON.stringify(PASSWORD).slice(1, -1), encodeURIComponent(PASSWORD), 'pa\\\\ss/w+rd', KEY_SECRET, basic];
+  return forms.filter((f) => text.includes(f));
+}
+
+beforeAll(() => assertBuilt());
+
+beforeEach(async () => {
+  sandbox = await startSandbox({ port: 0, rateLimit: 'off', keySecret: KEY_SECRET, pipeTransitionMs: 20 });
+  // Writes are answered with a 400 that echoes the body and the Authorization header, as some servers do.
+  proxy = await startProxy(sandbox.url, (req) =>
+    req.method === 'GET'
+      ? undefined
+      : { status: 400, body: JSON.stringify({ status: 400, error: `invalid request ${req.body} (auth ${String(req.headers.authorization)})`, requestId: 'r-echo' }) },
+  );
+  dir = mkdtempSync(join(tmpdir(), 'obsync-hostile-secrets-'));
+  project();
+});
+
+afterEach(async () => {
+  if (child && child.exitCode === null) {
+    child.kill('SIGKILL');
+    await new Promise((r) => child?.once('exit', r));
+  }
+  child = undefined;
+  await proxy.close();
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a server echoing the request in its error', () => {
+  it('shows the mask, never the secrets, in the text progress and the JSON report', async () => {
+    const text = await runCli(['apply', '--auto-approve'], { cwd: dir, env: env() });
+    // The server really did receive (and echo) the password and the key.
+    expect(proxy.arrivals.some((r) => r.method === 'PATCH' && r.body.includes(JSON.stringify(PASSWORD).slice(1, -1)))).toBe(true);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(/Pipe\/orders: failed .*HTTP 400 — invalid request .*\(sensitive\)/);
+    expect(leaks(text.stdout + text.stderr)).toEqual([]);
+
+    const json = await runCli(['apply', '--auto-approve', '--output', 'json'], { cwd: dir, env: env() });
+    const report = JSON.parse(json.stdout) as { results: { address: string; outcome: string; message?: string }[] };
+    expect(report.results.find((r) => r.address === 'Pipe/orders')).toMatchObject({ outcome: 'failed', message: expect.stringContaining('(sensitive)') as string });
+    expect(leaks(json.stdout + json.stderr)).toEqual([]);
+  });
+
+  it('shows the mask, never the secrets, in the daemon log', async () => {
+    let output = '';
+    child = spawnCli(['run', '--listen', `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`, '--schedule', '*/5 * * * *', '--no-watch'], { cwd: dir, env: env() });
+    child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+    await until('the failed step in the log', () => (/"address":"Pipe\/orders".*"outcome":"failed"/.test(output) ? true : undefined), { context: () => output });
+    expect(output).toMatch(/"detail":"PATCH .*HTTP 400 .*\(sensitive\)/);
+    expect(leaks(output)).toEqual([]);
+  });
+});
+
+describe('an echoed secret at the edge of the excerpt', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    server = undefined;
+  });
+
+  it('is masked before the excerpt is cut, so no piece of it survives', async () => {
+    const key = 'bearer-key-cut-at-the-edge-6613';
+    // A plain-text 400 whose excerpt (300 characters) ends in the middle of the echoed key.
+    server = createServer((req, res) => res.writeHead(400, { 'content-type': 'text/plain' }).end(`${'x'.repeat(290)}${req.headers.authorization ?? ''} tail`));
+    await new Promise<void>((r) => server?.listen(0, '127.0.0.1', () => r()));
+    const port = createServicePort({
+      name: 't', variant: 'self-hosted', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, concurrency: 1, timeoutMs: 2000, retries: 0,
+      pacing: { limit: 0, windowMs: 1000 }, embedded: false, apiKey: new Secret(key),
+    });
+    const err = await port.dashboards.list().then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    // The cut falls inside the mask, not inside the key.
+    expect((err as ApiError).message).toMatch(/Bearer \(se/);
+    expect((err as ApiError).message).not.toMatch(/Bearer be/);
+    await port.close();
+  });
+});
