@@ -30,6 +30,7 @@ const commands: CommandEntry[] = [
   { name: 'keys', usage: '', summary: 'API keys of the organization (hosted variant)', load: () => import('./commands/keys.js') },
   { name: 'query', usage: '[options]', summary: 'query chart series from a source (self-hosted variant)', load: () => import('./commands/query.js') },
   { name: 'schema', usage: '[options]', summary: 'print the JSON Schema (draft-07) of Dashboard, Alert, Pipe manifests and obsync.yaml', load: () => import('./commands/schema.js') },
+  { name: 'state', usage: '', summary: 'inspect and manage what obsync owns (list, show, rm, migrate)', load: () => import('./commands/state.js') },
   { name: 'init', usage: '[dir]', summary: 'start a project: obsync.yaml (embedded sandbox target), an example manifest and the editor schema', load: () => import('./commands/init.js') },
   { name: 'version', usage: '', summary: 'print the versions of obsync and Node.js, and the platform', load: () => import('./commands/version.js') },
   { name: 'completion', usage: '<shell>', summary: 'print a shell completion script (bash, zsh or fish)', load: () => import('./commands/completion.js') },

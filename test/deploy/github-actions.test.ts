@@ -180,7 +180,7 @@ describe('the install and validate steps, replayed', () => {
       const env = npmChildEnv({ PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`, npm_config_prefix: prefix });
       // GitHub runs `run:` with bash -e -o pipefail.
       const out = execFileSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', install?.run ?? ''], { cwd: tool, env, stdio: 'pipe', timeout: 540_000 }).toString();
-      expect(out.trim().split('\n').at(-1)).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(out).toMatch(/^obsync \d+\.\d+\.\d+$/m);
       expect(execFileSync('obsync', ['validate', '--help'], { env }).toString()).toMatch(/Usage: obsync validate/);
 
       // The user's repository: this example's obsync.yaml at its root, manifests under observability/.
