@@ -35,7 +35,7 @@ describe('--no-color', () => {
   function paths(cmd: Command, prefix: string[] = []): string[][] {
     return cmd.commands.flatMap((c) => {
       if (c.commands.length > 0) return paths(c, [...prefix, c.name()]);
-      const required = c.options.filter((o) => o.mandatory).flatMap((o) => [o.long ?? '', 'x']);
+      const required = c.options.filter((o) => o.mandatory).flatMap((o) => [o.long ?? '', o.argChoices?.[0] ?? 'x']);
       return [[...prefix, c.name(), ...required]];
     });
   }
