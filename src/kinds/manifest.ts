@@ -1,26 +1,21 @@
-/** Every manifest kind's spec schema, and the whole-document schemas (for `obsync schema`). */
+/** Every manifest kind's spec schema, and the whole-document schemas (for `obsync schema`), from the registry. */
 import * as z from 'zod';
 import type { Kind } from '../core/plan.js';
-import { alertSpecSchema } from './alert/schema.js';
-import { dashboardSpecSchema } from './dashboard/schema.js';
 import { API_VERSION, metadataSchema } from './envelope.js';
-import { pipeSpecSchema } from './pipe/schema.js';
+import { MANAGED } from './registry.js';
 
-export const specSchemas = {
-  Dashboard: dashboardSpecSchema,
-  Alert: alertSpecSchema,
-  Pipe: pipeSpecSchema,
-} as const satisfies Record<Kind, z.ZodType>;
-
-function manifestOf<K extends Kind>(kind: K) {
-  return z.strictObject({ apiVersion: z.literal(API_VERSION), kind: z.literal(kind), metadata: metadataSchema, spec: specSchemas[kind] });
+function manifestOf(kind: Kind, spec: z.ZodType) {
+  return z.strictObject({ apiVersion: z.literal(API_VERSION), kind: z.literal(kind), metadata: metadataSchema, spec });
 }
 
-export const manifestSchemas = {
-  Dashboard: manifestOf('Dashboard'),
-  Alert: manifestOf('Alert'),
-  Pipe: manifestOf('Pipe'),
-} as const;
+export type ManifestSchema = ReturnType<typeof manifestOf>;
+
+export const specSchemas = Object.fromEntries(MANAGED.map((d) => [d.kind, d.spec])) as Record<Kind, z.ZodType>;
+
+export const manifestSchemas = Object.fromEntries(MANAGED.map((d) => [d.kind, manifestOf(d.kind, d.spec)])) as Record<Kind, ManifestSchema>;
+
+/** The document schemas in registry order (a discriminated union needs at least one). */
+export const manifestSchemaList = MANAGED.map((d) => manifestSchemas[d.kind]) as [ManifestSchema, ...ManifestSchema[]];
 
 /** Any manifest document, discriminated by `kind`. */
-export const anyManifestSchema = z.discriminatedUnion('kind', [manifestSchemas.Dashboard, manifestSchemas.Alert, manifestSchemas.Pipe]);
+export const anyManifestSchema = z.discriminatedUnion('kind', manifestSchemaList);

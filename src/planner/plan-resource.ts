@@ -1,32 +1,28 @@
-/** Plans one desired object: match, compare canonical forms, choose action and reason. */
+/**
+ * Plans one desired object: match, compare canonical forms, choose action and reason, and put
+ * into the step everything the applier needs (payload, what to record, the expected form).
+ */
 import type { InventoryEntry } from '../core/inventory.js';
-import type { Change, PlanStep } from '../core/plan.js';
+import { partKeysById } from '../core/id-map.js';
+import type { LiveObject } from '../core/live.js';
+import type { Change, PartRef, PlanStep, StepRecord } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json } from '../core/wire.js';
-import type { KindDefinition, Lookups } from '../kinds/kind.js';
+import type { ManagedKind } from '../kinds/kind.js';
 import { diffCanonical, sameJson, valueAt } from './diff.js';
-import type { LiveIndexes } from './live-index.js';
+import type { PlanContext } from './context.js';
 import { matchLive } from './match.js';
-import type { PlanInput } from './plan.js';
 
-interface Args {
-  def: KindDefinition;
-  res: DesiredResource;
-  entry: InventoryEntry | undefined;
-  lookups: Lookups;
-  input: PlanInput;
-  indexes: LiveIndexes;
-  ownedIds: ReadonlySet<string>;
-}
+export type ResourceOutcome = { step: PlanStep; pairing?: ReadonlyMap<string, string> } | { errors: string[]; code: string };
 
-export type ResourceOutcome = { step: PlanStep } | { errors: string[]; code: string };
-
-export function planResource({ def, res, entry, lookups, input, indexes, ownedIds }: Args): ResourceOutcome {
-  const index = indexes.of(def);
+export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined): ResourceOutcome {
+  const { input, refs } = ctx;
+  const index = ctx.index(def);
   if (!index) return { errors: [`the target '${input.target}' (${input.variant}) cannot manage ${def.kind} objects`], code: 'capability' };
   const fingerprints = input.fingerprints.get(res.address) ?? {};
-  const match = matchLive(def, res, entry, index, ownedIds, lookups);
-  const dependsOn = def.dependencies(res).filter((a) => lookups.desired.has(a));
+  refs.startObject();
+  const match = matchLive(def, res, entry, index, ctx.taken(def.kind), refs);
+  const dependsOn = ctx.dependencies(def, res);
   // Steps are object literals, not `{ ...base, more }`: on Node 20 properties after a leading
   // spread take a slow path (~7 µs a step, seconds over 20,000 objects).
   const { address, kind, name } = res;
@@ -39,36 +35,75 @@ export function planResource({ def, res, entry, lookups, input, indexes, ownedId
   }
   if (match.kind === 'missing') {
     if (!def.creatable || !def.createPayload) return { errors: [`no matching ${def.kind.toLowerCase()} exists on the target, and obsync does not create ${def.kind} objects`], code: 'not-found' };
-    def.onMissing?.(res, lookups);
-    const desired = def.canonicalDesired(res, lookups, fingerprints);
+    const desired = def.canonicalDesired(res, refs, fingerprints);
     if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
-    return {
-      step: { address, kind, name, dependsOn, action: 'create', reason: 'missing', changes: diffCanonical({}, desired.value), payload: def.createPayload(res, lookups, fingerprints) },
-    };
+    const step: PlanStep = { address, kind, name, dependsOn, action: 'create', reason: 'missing', changes: diffCanonical({}, desired.value), payload: def.createPayload(res, refs, fingerprints) };
+    step.record = record(ctx, res, undefined);
+    if (def.parts) step.parts = def.parts.keys(res.spec).map((key) => ({ key }));
+    step.expected = { value: desired.value, names: refs.usedNames() };
+    return { step };
   }
 
   const live = match.live;
-  const ctx = { entry, lookups };
-  def.onMatched?.(res, live, ctx);
-  const desired = def.canonicalDesired(res, lookups, fingerprints);
+  ctx.claim(def.kind, live.id);
+  const pairing = def.parts?.pair(res.spec, live, entry?.tiles);
+  ctx.ids.set(address, kind, live.id, pairing);
+  const desired = def.canonicalDesired(res, refs, fingerprints);
   if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
-  const current = def.canonicalLive(live, ctx, res);
+  const secrets = entry?.status === 'owned' ? (entry.secrets ?? {}) : {};
+  const current = def.canonicalLive(live, { tokens: refs, partKeys: partKeysById(pairing), expected: desired.value, secrets });
   const { changes, ignored } = dropNonConvergent(diffCanonical(current, desired.value), desired.value, entry);
   const id = live.id;
-  const adopt = match.kind === 'adopted' ? { adopt: true } : {};
-  const nonConvergent = ignored.length > 0 ? { nonConvergent: ignored } : {};
-  if (changes.length === 0) return { step: { address, kind, name, dependsOn, id, ...adopt, ...nonConvergent, action: 'noop', reason: 'unchanged', changes: [] } };
-  const liveVersion = input.live.versionOf(live.id);
+  const step: PlanStep = { address, kind, name, dependsOn, id, action: 'noop', reason: 'unchanged', changes };
+  if (match.kind === 'adopted') step.adopt = true;
+  if (ignored.length > 0) step.nonConvergent = ignored;
+  step.record = record(ctx, res, naturalKeyOf(def, live));
+  if (def.parts && pairing) step.parts = partRefs(def.parts.keys(res.spec), pairing);
+  if (changes.length === 0) return { step, ...(pairing ? { pairing } : {}) };
 
-  const calls = def.updateCalls(res, live, ctx, fingerprints, changes.map((c) => c.path));
-  const notes = def.notes?.(res, live, input.live, lookups) ?? [];
-  const specUnchanged = entry?.specHash !== undefined && entry.specHash === input.specHashes.get(res.address);
-  const step: PlanStep = { address, kind, name, dependsOn, id, ...adopt, ...nonConvergent, action: 'update', reason: specUnchanged ? 'drifted' : 'spec-changed', changes };
+  const specUnchanged = entry?.specHash !== undefined && entry.specHash === step.record.specHash;
+  step.action = 'update';
+  step.reason = specUnchanged ? 'drifted' : 'spec-changed';
+  const liveVersion = input.live.versionOf(kind, id);
   if (liveVersion !== undefined) step.liveVersion = liveVersion;
-  if (calls.payload) step.payload = calls.payload;
-  if (calls.pipe) step.pipe = calls.pipe;
+  const update = def.update(res, live, { refs, fingerprints, changedPaths: changes.map((c) => c.path), parts: pairing });
+  if ('payload' in update) step.payload = update.payload;
+  else {
+    step.calls = update.calls;
+    if (update.settle) step.settle = true;
+  }
+  step.expected = { value: desired.value, names: refs.usedNames() };
+  const notes = def.notes?.(res, live) ?? [];
   if (notes.length > 0) step.notes = notes;
-  return { step };
+  return { step, ...(pairing ? { pairing } : {}) };
+}
+
+function naturalKeyOf(def: ManagedKind, live: LiveObject): string {
+  const key = def.liveKey(live);
+  return typeof key === 'string' ? key : (key[0] ?? '');
+}
+
+function record(ctx: PlanContext, res: DesiredResource, naturalKey: string | undefined): StepRecord {
+  const out: StepRecord = {};
+  if (naturalKey !== undefined) out.naturalKey = naturalKey;
+  if (hasKeys(res.labels)) out.labels = res.labels;
+  const specHash = ctx.input.specHashes.get(res.address);
+  if (specHash !== undefined) out.specHash = specHash;
+  const secrets = ctx.input.fingerprints.get(res.address);
+  if (secrets && hasKeys(secrets)) out.secrets = secrets;
+  return out;
+}
+
+function hasKeys(o: Readonly<Record<string, unknown>>): boolean {
+  for (const _ in o) return true;
+  return false;
+}
+
+function partRefs(keys: readonly string[], pairing: ReadonlyMap<string, string>): PartRef[] {
+  return keys.map((key) => {
+    const id = pairing.get(key);
+    return id === undefined ? { key } : { key, id };
+  });
 }
 
 /**

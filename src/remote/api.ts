@@ -4,8 +4,15 @@
  */
 import type * as z from 'zod';
 import { ApiError } from '../core/errors.js';
-import type { CallOptions } from '../core/ports.js';
-import type { RequestInit, Response, Transport } from './transport.js';
+import type { CallOptions, RequestStats } from '../core/ports.js';
+import type { RequestInit, Response } from './transport.js';
+
+/** What sends a request: the HTTP transport, or the sandbox in-process (tests). */
+export interface Requester {
+  readonly stats: RequestStats;
+  request(init: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
 
 export interface Envelope {
   /** The payload of a success body. */
@@ -20,7 +27,7 @@ export const PAGE_SIZE = 1000;
 
 export class Api {
   constructor(
-    readonly transport: Transport,
+    readonly transport: Requester,
     private readonly envelope: Envelope,
   ) {}
 

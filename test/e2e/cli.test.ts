@@ -2,6 +2,7 @@
  * End to end: the real CLI as a child process against the real sandbox server over loopback,
  * on both API variants.
  */
+import { requireCollection } from '../../src/core/ports.js';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,9 +124,9 @@ describe('obsync plan/apply, hosted variant', () => {
     const { Secret } = await import('../../src/core/secret.js');
     const c = sandbox.credentials;
     const client = port.createServicePort({ name: 'x', variant: 'hosted', baseUrl: sandbox.url, organizationId: c.organizationId, serviceId: c.serviceId, keyId: c.keyId, keySecret: new Secret(c.keySecret), paths: { observability: 'observability', pipes: 'pipes' }, concurrency: 1, timeoutMs: 5000, retries: 0, pacing: { limit: 0, windowMs: 1 }, embedded: false });
-    const live = (await client.dashboards.list()).find((d) => d.name === 'Checkout service');
+    const live = (await requireCollection(client, 'Dashboard').list()).find((d) => d.name === 'Checkout service');
     if (!live) throw new Error('checkout dashboard missing');
-    await client.dashboards.update(live.id, { name: live.name, tiles: live.tiles as never, tags: ["edited-by-hand"] });
+    await requireCollection(client, 'Dashboard').update(live.id, { name: live.name, tiles: live.tiles as never, tags: ["edited-by-hand"] });
     await client.close();
     const apply = await runCli(['apply', 'plan.json', '--auto-approve'], { cwd: dir, env: env() });
     expect(apply.code).toBe(1);

@@ -2,6 +2,7 @@
  * Property: for any valid desired state d, plan(d) against the live state that apply(d)
  * produced has no changes (no perpetual diff), and applying twice creates nothing twice.
  */
+import { requireCollection } from '../../src/core/ports.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DesiredResource } from '../../src/core/resource.js';
@@ -67,7 +68,7 @@ describe('convergence property', () => {
         expect(report.summary.failed).toBe(0);
         const second = await makePlan(args);
         expect(second.plan.steps.filter((s) => s.action !== 'noop').map((s) => ({ a: s.address, c: s.changes }))).toEqual([]);
-        expect((await port.dashboards.list()).length).toBe(new Set(specs.map((s) => s.name)).size);
+        expect((await requireCollection(port, 'Dashboard').list()).length).toBe(new Set(specs.map((s) => s.name)).size);
       }),
       { numRuns: 60 },
     );
