@@ -3,6 +3,8 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { ConfigError } from '../core/errors.js';
 import type { Address } from '../core/plan.js';
 import type { Selection } from '../engine/selection.js';
+import { metadataName } from '../kinds/envelope.js';
+import { KINDS, parseAddress } from '../kinds/registry.js';
 
 export interface RawRunOptions {
   target?: string;
@@ -41,7 +43,6 @@ export function commonRunOptions(cmd: Command): Command {
     .option('--no-color', 'no colour in the output');
 }
 
-const ADDRESS = /^(Dashboard|Alert|Pipe)\/[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
 export function parseRunOptions(raw: RawRunOptions): RunOptions {
   const labels: Record<string, string> = {};
@@ -50,10 +51,15 @@ export function parseRunOptions(raw: RawRunOptions): RunOptions {
     if (eq <= 0) throw new ConfigError(`--selector '${s}' is not of the form key=value`);
     labels[s.slice(0, eq)] = s.slice(eq + 1);
   }
-  for (const a of raw.only) if (!ADDRESS.test(a)) throw new ConfigError(`--only '${a}' is not an address like Dashboard/checkout (kinds: Dashboard, Alert, Pipe)`);
+  for (const a of raw.only) if (!isAddress(a)) throw new ConfigError(`--only '${a}' is not an address like Dashboard/checkout (kinds: ${KINDS.join(', ')})`);
   return {
     selection: { labels, only: raw.only as Address[] },
     ...(raw.prune !== undefined ? { prune: raw.prune } : {}),
     ...(raw.maxDeletes !== undefined ? { maxDeletes: raw.maxDeletes } : {}),
   };
+}
+
+function isAddress(value: string): boolean {
+  const parsed = parseAddress(value);
+  return parsed !== null && metadataName.safeParse(parsed.name).success;
 }
