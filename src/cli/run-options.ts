@@ -10,6 +10,7 @@ export interface RawRunOptions {
   target?: string;
   config?: string;
   prune?: boolean;
+  pruneCascade?: boolean;
   maxDeletes?: number;
   selector: string[];
   only: string[];
@@ -19,6 +20,7 @@ export interface RawRunOptions {
 export interface RunOptions {
   selection: Selection;
   prune?: boolean;
+  pruneCascade?: boolean;
   maxDeletes?: number;
 }
 
@@ -37,7 +39,11 @@ export function commonRunOptions(cmd: Command): Command {
     .option('--target <name>', 'target from obsync.yaml (default: defaults.target, the only target, or the embedded sandbox)')
     .option('--config <file>', 'obsync.yaml to use (default: ./obsync.yaml, or one in the single PATH given)')
     .option('--prune', 'delete owned objects that are no longer declared (with every safety guard)')
-    .option('--max-deletes <n>', 'refuse to prune more than this many objects', nonNegativeInt)
+    .option(
+      '--prune-cascade',
+      'let a delete (or an update that drops a tile) go ahead even when the service would take along objects obsync does not own, such as a hand-made alert on a pruned dashboard; they are backed up first and counted against --max-deletes',
+    )
+    .option('--max-deletes <n>', 'refuse to prune more than this many objects (with what the service deletes along)', nonNegativeInt)
     .option('--selector <k=v>', 'only objects with this label (repeatable)', collect, [])
     .option('--only <Kind/name>', 'only this object (repeatable)', collect, [])
     .option('--no-color', 'no colour in the output');
@@ -55,6 +61,7 @@ export function parseRunOptions(raw: RawRunOptions): RunOptions {
   return {
     selection: { labels, only: raw.only as Address[] },
     ...(raw.prune !== undefined ? { prune: raw.prune } : {}),
+    ...(raw.pruneCascade !== undefined ? { pruneCascade: raw.pruneCascade } : {}),
     ...(raw.maxDeletes !== undefined ? { maxDeletes: raw.maxDeletes } : {}),
   };
 }

@@ -13,7 +13,7 @@ import type { DesiredResource } from '../core/resource.js';
 import { openFileInventory } from '../inventory/file-store.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import type { CliIO } from './io.js';
-import { makePlan, type Planned } from '../engine/run.js';
+import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import { githubAnnotation } from './commands/validate.js';
 import type { RunOptions } from './run-options.js';
 import { connectTarget, loadDesiredState, readConfig, type Connection, type ConnectInput } from './wiring.js';
@@ -68,15 +68,22 @@ function cliLogger(io: CliIO, level: string): Logger {
   return createLogger({ format: io.stderr.isTTY ? 'pretty' : 'json', level: io.env.OBSYNC_LOG_LEVEL ?? level });
 }
 
-/** A plan of the session's manifests against its target, with the run flags over obsync.yaml's defaults. */
-export function planSession(session: Session, opts: RunOptions, prune: boolean = opts.prune ?? session.defaults.prune): Promise<Planned> {
-  return makePlan({
+/** What a command adds to a reconcile run of the session (mode, saved plan, callbacks). */
+export type SessionRun = Pick<ReconcileRequest, 'mode'> & Partial<Pick<ReconcileRequest, 'saved' | 'beforeApply' | 'onStepDone' | 'onStepStart' | 'concurrency' | 'signal'>>;
+
+/** One reconcile run of the session's manifests against its target, with the run flags over obsync.yaml's defaults. */
+export function reconcileSession(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
+  return reconcile({
     port: session.port,
     inventory: session.inventory,
     desired: session.desired,
     selection: opts.selection,
-    prune,
+    prune: opts.prune ?? session.defaults.prune,
+    pruneCascade: opts.pruneCascade ?? false,
     maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
+    backupDir: session.backupDir,
+    concurrency: session.defaults.concurrency,
+    ...run,
   });
 }
 

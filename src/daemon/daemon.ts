@@ -11,7 +11,7 @@ import type { InventoryStore } from '../core/inventory.js';
 import type { Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
-import { applyPlanned, makePlan } from '../engine/run.js';
+import { reconcile } from '../engine/reconcile.js';
 import type { SensitivePaths } from '../engine/secrets.js';
 import type { Selection } from '../engine/selection.js';
 import type { Logger } from '../log/logger.js';
@@ -43,6 +43,8 @@ export interface DaemonOptions {
   jitterMs: number;
   listen: { host: string; port: number };
   prune: boolean;
+  /** `--prune-cascade`: deletes and updates may take along objects obsync does not own. */
+  pruneCascade?: boolean;
   maxDeletes: number;
   concurrency: number;
   selection: Selection;
@@ -149,32 +151,29 @@ export class Daemon {
       } else this.#lastGood = desired;
       const current = this.#lastGood;
       if (current === null) return;
-      const planned = await makePlan({
+      // Invalid manifests: report drift against the last good state, write nothing (not even ownership).
+      const report = await reconcile({
+        mode: invalid ? 'plan' : this.opts.mode,
         port,
         inventory: this.deps.inventory,
         desired: current,
         ...(this.deps.sensitive ? { sensitive: this.deps.sensitive } : {}),
         selection: this.opts.selection,
         prune: this.opts.prune,
+        pruneCascade: this.opts.pruneCascade ?? false,
         maxDeletes: this.opts.maxDeletes,
         ...(invalid ? { pruneBlockers: ['the manifests are invalid'] } : {}),
         signal: this.#abort.signal,
+        backupDir: this.deps.backupDir,
+        concurrency: this.opts.concurrency,
+        beforeApply: (plan) => this.#report(plan),
+        onStepDone: (r) => {
+          if (r.outcome !== 'unchanged') logger.info({ target, address: r.address, action: r.action, outcome: r.outcome, id: r.id, detail: r.message, durationMs: r.durationMs }, 'step done');
+        },
       });
-      this.#report(planned.plan);
-      if (this.opts.mode === 'apply' && !invalid && changes(planned.plan) > 0) {
-        const report = await applyPlanned(planned, {
-          port,
-          inventory: this.deps.inventory,
-          backupDir: this.deps.backupDir,
-          concurrency: this.opts.concurrency,
-          signal: this.#abort.signal,
-          onStepDone: (r) => {
-            if (r.outcome !== 'unchanged') logger.info({ target, address: r.address, action: r.action, outcome: r.outcome, id: r.id, detail: r.message, durationMs: r.durationMs }, 'step done');
-          },
-        });
-        if (report.summary.failed + report.summary.refused > 0) result = 'failure';
-      }
-      if (planned.plan.errored && result === 'success') result = 'failure';
+      if (report.mode === 'plan') this.#report(report.plan);
+      if (report.apply && report.apply.summary.failed + report.apply.summary.refused > 0) result = 'failure';
+      if (report.plan.errored && result === 'success') result = 'failure';
     } catch (err) {
       result = 'failure';
       logger.error({ target, reasons: [...reasons], err: errorMessage(err) }, 'run failed');
@@ -226,10 +225,6 @@ export class Daemon {
     for (const d of plan.diagnostics) if (d.address) bump(d.address.split('/')[0] ?? 'unknown', 'error');
     metrics.setResources(port.target, counts);
   }
-}
-
-function changes(plan: Plan): number {
-  return plan.summary.create + plan.summary.update + plan.summary.delete;
 }
 
 /** Interval between two fires of a cron expression (for readiness staleness); 5 min when unknown. */

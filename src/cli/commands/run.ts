@@ -75,6 +75,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         jitterMs: 10_000,
         listen,
         prune: opts.prune ?? session.defaults.prune,
+        pruneCascade: opts.pruneCascade ?? false,
         maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
         concurrency: flags.concurrency ?? session.defaults.concurrency,
         selection: opts.selection,
