@@ -127,6 +127,8 @@ async function noopStep(step: PlanStep, ctx: ApplyContext): Promise<Outcome> {
   const fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry> = { id: step.id ?? null, status: 'owned', naturalKey: step.record?.naturalKey ?? '' };
   if (tiles) fields.tiles = tiles;
   if (entry?.nonConvergent) fields.nonConvergent = entry.nonConvergent;
+  // An owned object's step carries no spec hash when nothing changed: its entry keeps its own.
+  if (step.record?.specHash === undefined && entry?.specHash !== undefined) fields.specHash = entry.specHash;
   // Compared with the entry's own timestamp: only a real difference is written.
   if (!entry || !sameJson(entry as unknown as Json, entryFor(step, ctx, fields, entry.updatedAt) as unknown as Json)) await ctx.inventory.put(entryFor(step, ctx, fields));
   return step.id ? { outcome: 'unchanged', id: step.id } : { outcome: 'unchanged' };
@@ -174,7 +176,8 @@ function entryFor(step: PlanStep, ctx: ApplyContext, fields: Pick<InventoryEntry
   const record = step.record;
   const entry: InventoryEntry = { kind: step.kind, name: step.name, id: fields.id, status: fields.status, naturalKey: fields.naturalKey, updatedAt };
   if (record?.labels && Object.keys(record.labels).length > 0) entry.labels = record.labels;
-  if (record?.specHash) entry.specHash = record.specHash;
+  const specHash = record?.specHash ?? fields.specHash;
+  if (specHash) entry.specHash = specHash;
   if (record?.secrets && Object.keys(record.secrets).length > 0 && fields.status === 'owned') entry.secrets = record.secrets;
   if (fields.tiles) entry.tiles = fields.tiles;
   if (fields.nonConvergent) entry.nonConvergent = fields.nonConvergent;

@@ -6,7 +6,6 @@ import type { Address, Kind } from '../core/plan.js';
 import type { Variant } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { ManagedKind } from '../kinds/kind.js';
-import { definitionOf } from '../kinds/registry.js';
 import { LiveIndex } from './live-index.js';
 import { PlanRefs } from './refs.js';
 
@@ -39,7 +38,6 @@ export class PlanContext {
   readonly declared: ReadonlySet<Address>;
   readonly #indexes = new Map<Kind, LiveIndex | null>();
   readonly #taken = new Map<Kind, Set<string>>();
-  readonly #refersToManaged = new Map<Kind, boolean>();
 
   constructor(readonly input: PlanInput) {
     this.declared = new Set(input.desired.map((r) => r.address));
@@ -71,27 +69,5 @@ export class PlanContext {
 
   claim(kind: Kind, id: string): void {
     this.taken(kind).add(id);
-  }
-
-  /** Declared managed objects a resource refers to by name: they are applied first. */
-  dependencies(def: ManagedKind, res: DesiredResource): Address[] {
-    if (!this.#refersToManagedKinds(def)) return [];
-    const out: Address[] = [];
-    for (const ref of def.references(res.spec)) {
-      if (typeof ref.ref !== 'string' || !definitionOf(ref.kind).managed) continue;
-      const address = `${ref.kind}/${ref.ref}` as Address;
-      if (this.declared.has(address) && !out.includes(address)) out.push(address);
-    }
-    return out;
-  }
-
-  #refersToManagedKinds(def: ManagedKind): boolean {
-    const kind = def.kind;
-    let known = this.#refersToManaged.get(kind);
-    if (known === undefined) {
-      known = def.refersTo.some((k) => definitionOf(k).managed);
-      this.#refersToManaged.set(kind, known);
-    }
-    return known;
   }
 }

@@ -42,19 +42,22 @@ export function plan(input: PlanInput): Plan {
         if (!matchForIds(ctx, def, res, entry)) failed.add(res.address);
         continue;
       }
-      const blocked = ctx.dependencies(def, res).find((d) => failed.has(d));
+      ctx.refs.startObject();
+      const outcome = planResource(ctx, def, res, entry);
+      const dependsOn = ctx.refs.usedAddresses();
+      const blocked = dependsOn.find((d) => failed.has(d));
       if (blocked) {
         failed.add(res.address);
         const why = input.selected && !input.selected.has(blocked) ? 'which is not selected and does not exist on the target yet' : 'which could not be planned';
         diagnostics.push(resourceError(res, `not planned: it depends on ${blocked}, ${why}`, 'dependency-failed'));
         continue;
       }
-      const outcome = planResource(ctx, def, res, entry);
       if ('errors' in outcome) {
         failed.add(res.address);
         for (const message of outcome.errors) diagnostics.push(resourceError(res, message, outcome.code));
         continue;
       }
+      outcome.step.dependsOn = dependsOn;
       steps.push(outcome.step);
       if (outcome.step.action === 'update' && outcome.pairing && def.parts) withParts.push({ step: outcome.step, def, res, pairing: outcome.pairing });
     }

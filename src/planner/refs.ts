@@ -9,6 +9,7 @@
 import type { IdMap } from '../core/id-map.js';
 import type { LiveState } from '../core/live.js';
 import { nameOf, type Address, type NamedRef } from '../core/plan.js';
+import type { SpecRef } from '../kinds/kind.js';
 import { placeholder, type NameOrId, type RefContext, type RefToken, type RefUse, type TokenContext } from '../kinds/refs.js';
 import { definitionOf, type AnyKind } from '../kinds/registry.js';
 
@@ -19,7 +20,7 @@ interface NameIndex {
 
 export class PlanRefs implements RefContext, TokenContext {
   readonly #indexes = new Map<AnyKind, NameIndex | null>();
-  #used: NamedRef[] | null = null;
+  #used: Address[] | null = null;
 
   constructor(
     private readonly live: LiveState,
@@ -29,22 +30,35 @@ export class PlanRefs implements RefContext, TokenContext {
     private readonly ids: IdMap,
   ) {}
 
-  /** Starts collecting the unmanaged objects one desired object refers to. */
+  /** Starts collecting the declared objects one desired object refers to. */
   startObject(): void {
     this.#used = null;
   }
 
-  /** The unmanaged objects referred to since `startObject` (with their tokens). */
-  usedNames(): NamedRef[] {
+  /** The declared objects referred to since `startObject`: the object depends on them. */
+  usedAddresses(): Address[] {
     return this.#used ?? [];
   }
 
+  /** The unmanaged objects a desired object refers to, with their tokens (the applier's re-diff needs them). */
+  namesOf(refs: readonly SpecRef[]): NamedRef[] {
+    const out: NamedRef[] = [];
+    for (const r of refs) {
+      const use = this.ref(r.kind, r.ref);
+      if (!use.ok || use.id === null || this.ids.addressOf(r.kind, use.id)) continue;
+      const token = use.token;
+      if (!out.some((n) => n.kind === r.kind && n.id === use.id)) out.push({ kind: r.kind, id: use.id, token: typeof token === 'string' ? token : { id: token.id } });
+    }
+    return out;
+  }
+
   ref(kind: AnyKind, ref: NameOrId): RefUse {
-    if (typeof ref !== 'string') return { ok: true, wire: ref.id, token: this.#noted(kind, ref.id), id: ref.id };
+    if (typeof ref !== 'string') return { ok: true, wire: ref.id, token: this.token(kind, ref.id), id: ref.id };
     const def = definitionOf(kind);
     if (def.managed) {
       const address = `${kind}/${ref}` as Address;
       if (this.declared.has(address)) {
+        this.#use(address);
         const id = this.ids.id(address) ?? null;
         if (this.planned(address)) return { ok: true, wire: placeholder(address), token: ref, id };
         if (id !== null) return { ok: true, wire: id, token: ref, id };
@@ -55,7 +69,7 @@ export class PlanRefs implements RefContext, TokenContext {
     if (!index) return { ok: false, error: `${def.noun}s cannot be referred to by name on this target; use {id: ...}` };
     const found = index.byName.get(ref) ?? [];
     const [only] = found;
-    if (found.length === 1 && only !== undefined) return { ok: true, wire: only, token: this.#noted(kind, only), id: only };
+    if (found.length === 1 && only !== undefined) return { ok: true, wire: only, token: this.token(kind, only), id: only };
     if (found.length === 0) return { ok: false, error: `${def.noun} '${ref}' does not exist on the target` };
     return { ok: false, error: `${found.length} ${def.noun}s are named '${ref}' on the target; refer to one by {id: ...} (${found.join(', ')})` };
   }
@@ -70,6 +84,7 @@ export class PlanRefs implements RefContext, TokenContext {
     if (typeof parent !== 'string') return { ok: false, error: `a ${def.noun} given by {id} has no ${noun} keys: give the ${noun} as {id: ...}` };
     const address = `${kind}/${parent}` as Address;
     if (!def.managed || !this.declared.has(address)) return { ok: false, error: `${address} is not declared, so ${noun} '${part}' cannot be found` };
+    this.#use(address);
     const id = this.ids.partId(address, part) ?? null;
     if (this.planned(address)) return { ok: true, wire: placeholder(address, part), token: part, id };
     if (id !== null) return { ok: true, wire: id, token: part, id };
@@ -90,11 +105,9 @@ export class PlanRefs implements RefContext, TokenContext {
     return (address && this.ids.partKey(address, partId)) ?? { id: partId };
   }
 
-  /** The token of an id in a desired reference, remembered when the object is not a managed one. */
-  #noted(kind: AnyKind, id: string): RefToken {
-    const token = this.token(kind, id);
-    if (!this.ids.addressOf(kind, id)) (this.#used ??= []).push({ kind, id, token: typeof token === 'string' ? token : { id: token.id } });
-    return token;
+  #use(address: Address): void {
+    const used = (this.#used ??= []);
+    if (!used.includes(address)) used.push(address);
   }
 
   #index(kind: AnyKind): NameIndex | null {
