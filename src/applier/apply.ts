@@ -8,7 +8,7 @@
 import { IdMap } from '../core/id-map.js';
 import { entryAddress } from '../core/inventory.js';
 import { errorMessage } from '../core/errors.js';
-import type { Address, Plan, PlanStep } from '../core/plan.js';
+import type { Address, PartRef, Plan, PlanStep } from '../core/plan.js';
 import type { ApplyContext, ApplyOptions, ApplyReport, ApplyTarget, StepOutcomeKind, StepResult } from './context.js';
 import { executeStep } from './execute.js';
 import { runScheduled, type StepOutcome } from './schedule.js';
@@ -88,17 +88,22 @@ export async function applyPlan(plan: Plan, target: ApplyTarget, opts: ApplyOpti
  */
 function seedIds(plan: Plan, target: ApplyTarget): IdMap {
   const ids = new IdMap();
-  const planned = new Set(plan.steps.map((s) => s.address));
-  for (const e of target.inventory.entries()) {
-    const address = entryAddress(e);
-    if (e.status === 'owned' && e.id !== null && !planned.has(address)) ids.set(address, e.kind, e.id, e.tiles ? new Map(Object.entries(e.tiles)) : undefined);
-  }
+  const entries = new Map(target.inventory.entries().map((e) => [entryAddress(e), e]));
   for (const s of plan.steps) {
     if (s.id === undefined || s.action === 'delete') continue;
-    const parts = s.parts ? new Map(s.parts.flatMap((p) => (p.id === undefined ? [] : [[p.key, p.id] as const]))) : undefined;
+    const entry = entries.get(s.address);
+    // A step restates its parts only when they differ from its entry's.
+    const parts = s.parts ? partsOf(s.parts) : entry?.id === s.id && entry.tiles ? new Map(Object.entries(entry.tiles)) : undefined;
     ids.set(s.address, s.kind, s.id, parts);
   }
+  for (const [address, e] of entries) if (e.status === 'owned' && e.id !== null && ids.id(address) === undefined) ids.set(address, e.kind, e.id, e.tiles ? new Map(Object.entries(e.tiles)) : undefined);
   return ids;
+}
+
+function partsOf(parts: readonly PartRef[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of parts) if (p.id !== undefined) out.set(p.key, p.id);
+  return out;
 }
 
 /** Runs unchanged steps one by one, yielding to I/O now and then so that paced writes go on meanwhile. */

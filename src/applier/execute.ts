@@ -121,16 +121,21 @@ function withBackups(outcome: Outcome, cascadeBackups: string[]): Outcome {
   return outcome;
 }
 
+/**
+ * An unchanged object: its entry is (re)written only when something differs — an adoption, or
+ * what the step says changed (labels, spec hash, fingerprints, tiles). What the step leaves out,
+ * the entry keeps.
+ */
 async function noopStep(step: PlanStep, ctx: ApplyContext): Promise<Outcome> {
   const entry = ctx.inventory.get(step.address);
-  const tiles = partIds(step);
-  const fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry> = { id: step.id ?? null, status: 'owned', naturalKey: step.record?.naturalKey ?? '' };
+  const kept = entry?.status === 'owned' && entry.id === step.id ? entry : undefined;
+  const fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry> = { id: step.id ?? null, status: 'owned', naturalKey: step.record?.naturalKey ?? kept?.naturalKey ?? '' };
+  const tiles = partIds(step) ?? kept?.tiles;
   if (tiles) fields.tiles = tiles;
   if (entry?.nonConvergent) fields.nonConvergent = entry.nonConvergent;
-  // An owned object's step carries no spec hash when nothing changed: its entry keeps its own.
-  if (step.record?.specHash === undefined && entry?.specHash !== undefined) fields.specHash = entry.specHash;
+  const next = entryFor(step, ctx, fields, entry?.updatedAt, kept);
   // Compared with the entry's own timestamp: only a real difference is written.
-  if (!entry || !sameJson(entry as unknown as Json, entryFor(step, ctx, fields, entry.updatedAt) as unknown as Json)) await ctx.inventory.put(entryFor(step, ctx, fields));
+  if (!entry || !sameJson(entry as unknown as Json, next as unknown as Json)) await ctx.inventory.put(entryFor(step, ctx, fields, undefined, kept));
   return step.id ? { outcome: 'unchanged', id: step.id } : { outcome: 'unchanged' };
 }
 
@@ -172,13 +177,22 @@ function resolve(step: PlanStep, body: PlanStep['payload'] & object, ctx: ApplyC
   return resolvePayload(body, ctx.ids, ctx.secretValues.get(step.address) ?? new Map<string, Json>(), step.address);
 }
 
-function entryFor(step: PlanStep, ctx: ApplyContext, fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry>, updatedAt = ctx.now().toISOString()): InventoryEntry {
+/** The inventory entry for a step's object; `kept`: the owned entry whose values the step did not restate. */
+function entryFor(
+  step: PlanStep,
+  ctx: ApplyContext,
+  fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry>,
+  updatedAt = ctx.now().toISOString(),
+  kept?: InventoryEntry,
+): InventoryEntry {
   const record = step.record;
   const entry: InventoryEntry = { kind: step.kind, name: step.name, id: fields.id, status: fields.status, naturalKey: fields.naturalKey, updatedAt };
-  if (record?.labels && Object.keys(record.labels).length > 0) entry.labels = record.labels;
-  const specHash = record?.specHash ?? fields.specHash;
+  const labels = record?.labels ?? kept?.labels;
+  if (labels && Object.keys(labels).length > 0) entry.labels = labels;
+  const specHash = record?.specHash ?? kept?.specHash;
   if (specHash) entry.specHash = specHash;
-  if (record?.secrets && Object.keys(record.secrets).length > 0 && fields.status === 'owned') entry.secrets = record.secrets;
+  const secrets = record?.secrets ?? kept?.secrets;
+  if (secrets && Object.keys(secrets).length > 0 && fields.status === 'owned') entry.secrets = secrets;
   if (fields.tiles) entry.tiles = fields.tiles;
   if (fields.nonConvergent) entry.nonConvergent = fields.nonConvergent;
   return entry;

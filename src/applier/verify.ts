@@ -3,7 +3,7 @@
  * in the same terms the planner used: managed references through the applier's id map, the
  * others through the names the plan recorded.
  */
-import { partKeysById, type IdMap } from '../core/id-map.js';
+import type { IdMap } from '../core/id-map.js';
 import type { NonConvergentField } from '../core/inventory.js';
 import type { LiveObject } from '../core/live.js';
 import { nameOf, type AnyKind, type Change, type NamedRef, type PlanStep } from '../core/plan.js';
@@ -19,7 +19,7 @@ export interface Verification {
 export function verifyWrite(def: ManagedKind, step: PlanStep, live: LiveObject, ids: IdMap): Verification {
   const expected = step.expected;
   if (!expected) return { changes: [], fields: [] };
-  const view = { tokens: new ApplyTokens(ids, expected.names), partKeys: partKeysById(ids.parts(step.address)), expected: expected.value, secrets: step.record?.secrets ?? {} };
+  const view = { tokens: new ApplyTokens(ids, expected.names), parts: ids.parts(step.address), expected: expected.value, secrets: step.record?.secrets ?? {} };
   const changes = diffCanonical(def.canonicalLive(live, view), expected.value);
   const fields = changes.map((c) => ({ path: c.path, desired: valueAt(expected.value, c.path) ?? null }));
   return { changes, fields };

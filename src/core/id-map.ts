@@ -6,20 +6,17 @@
  */
 import type { Address, AnyKind, Kind } from './plan.js';
 
-interface Ids {
-  id: string;
-  /** part key → part id */
-  parts: ReadonlyMap<string, string> | undefined;
-}
-
 export class IdMap {
-  readonly #byAddress = new Map<Address, Ids>();
+  // Two flat maps, not an object per address: a plan fills one entry per matched object (20,000).
+  readonly #ids = new Map<Address, string>();
+  readonly #parts = new Map<Address, ReadonlyMap<string, string>>();
   readonly #byId = new Map<AnyKind, Map<string, Address>>();
 
   set(address: Address, kind: Kind, id: string, parts?: ReadonlyMap<string, string>): void {
-    const before = this.#byAddress.get(address);
-    if (before && before.id !== id) this.#byId.get(kind)?.delete(before.id);
-    this.#byAddress.set(address, { id, parts: parts ?? before?.parts });
+    const before = this.#ids.get(address);
+    if (before !== undefined && before !== id) this.#byId.get(kind)?.delete(before);
+    this.#ids.set(address, id);
+    if (parts) this.#parts.set(address, parts);
     let ids = this.#byId.get(kind);
     if (!ids) {
       ids = new Map<string, Address>();
@@ -29,32 +26,24 @@ export class IdMap {
   }
 
   id(address: Address): string | undefined {
-    return this.#byAddress.get(address)?.id;
+    return this.#ids.get(address);
   }
 
   parts(address: Address): ReadonlyMap<string, string> | undefined {
-    return this.#byAddress.get(address)?.parts;
+    return this.#parts.get(address);
   }
 
   partId(address: Address, key: string): string | undefined {
-    return this.#byAddress.get(address)?.parts?.get(key);
+    return this.#parts.get(address)?.get(key);
   }
 
   /** The key of a part by its id (a reverse scan: parts are few per object). */
   partKey(address: Address, partId: string): string | undefined {
-    for (const [key, id] of this.#byAddress.get(address)?.parts ?? []) if (id === partId) return key;
+    for (const [key, id] of this.#parts.get(address) ?? []) if (id === partId) return key;
     return undefined;
   }
 
   addressOf(kind: AnyKind, id: string): Address | undefined {
     return this.#byId.get(kind)?.get(id);
   }
-}
-
-/** part id → key, for comparing a live object's parts in the manifest's terms. */
-export function partKeysById(parts: ReadonlyMap<string, string> | undefined): Map<string, string> | undefined {
-  if (!parts) return undefined;
-  const out = new Map<string, string>();
-  for (const [key, id] of parts) out.set(id, key);
-  return out;
 }

@@ -53,8 +53,8 @@ export type Canonical = { ok: true; value: Json } | { ok: false; errors: string[
 /** What a kind's live canonical form is computed against. */
 export interface LiveView {
   tokens: TokenContext;
-  /** This object's parts paired with the manifest: part id → key (dashboard tiles by tile id). */
-  partKeys: ReadonlyMap<string, string> | undefined;
+  /** This object's parts paired with the manifest: key → live part id (dashboard tiles). */
+  parts: ReadonlyMap<string, string> | undefined;
   /** The desired comparable form it is compared with (kinds that own only declared fields take its shape). */
   expected: Json;
   /** Fingerprints of the write-only values obsync last sent, by path. */

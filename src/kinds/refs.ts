@@ -14,17 +14,19 @@ import type { AnyKind } from './registry.js';
 export type NameOrId = string | { id: string };
 export type RefToken = string | { id: string };
 
-export type RefUse = { ok: true; wire: Json; token: RefToken; id: string | null } | { ok: false; error: string };
+export type RefUse = { ok: true; token: RefToken; id: string | null } | { ok: false; error: string };
 
 /** How a kind resolves the references of a desired object while planning. */
 export interface RefContext {
-  /**
-   * A reference to an object of `kind`. `wire`: its id, or `{$ref: address}` for a managed object
-   * planned in this run; `id`: its live id when known now (natural keys need it), else null.
-   */
+  /** A reference to an object of `kind`: its token, and its live id when known now (natural keys need it). */
   ref(kind: AnyKind, ref: NameOrId): RefUse;
   /** A reference to a keyed part (a tile) of a referenced object. */
   part(kind: AnyKind, parent: NameOrId, part: NameOrId): RefUse;
+  /**
+   * How a reference (or, with `part`, a part of it) goes into a body: the id, or a placeholder
+   * (`{$ref: address}`) for a managed object planned in this run; null when it does not resolve.
+   */
+  wire(kind: AnyKind, ref: NameOrId, part?: NameOrId): Json | null;
 }
 
 /** How a kind turns the ids of a live object's references into comparable tokens. */

@@ -5,10 +5,9 @@
  * only what obsync would delete on its own; anything else blocks it unless `--prune-cascade`.
  */
 import { pushTo } from '../core/collections.js';
-import type { IdMap } from '../core/id-map.js';
 import { entryAddress, type InventoryEntry } from '../core/inventory.js';
 import type { LiveObject, LiveState } from '../core/live.js';
-import type { AnyKind, CascadeItem } from '../core/plan.js';
+import type { Address, AnyKind, CascadeItem } from '../core/plan.js';
 import type { JsonObject } from '../core/wire.js';
 import type { CascadeRule, KindDefinition } from '../kinds/kind.js';
 import { REGISTRY } from '../kinds/registry.js';
@@ -21,16 +20,15 @@ interface Child {
 
 export class Cascades {
   readonly #byParent = new Map<AnyKind, Map<string, Child[]>>();
-  readonly #owned = new Map<string, InventoryEntry>();
+  #owned: Map<string, InventoryEntry> | undefined;
+  #declared: Map<string, Address> | undefined;
 
   constructor(
     private readonly live: LiveState,
-    inventory: readonly InventoryEntry[],
-    /** Declared objects matched in this plan. */
-    private readonly ids: IdMap,
-  ) {
-    for (const e of inventory) if (e.status === 'owned' && e.id !== null) this.#owned.set(`${e.kind}\u0000${e.id}`, e);
-  }
+    private readonly inventory: readonly InventoryEntry[],
+    /** The declared objects matched in this plan, with their ids. */
+    private readonly matched: () => Iterable<{ address: Address; kind: AnyKind; id: string }>,
+  ) {}
 
   /** Objects deleted with the parent; with `kept`, only those on parts an update does not keep. */
   of(parent: AnyKind, parentId: string, kept?: ReadonlySet<string>): CascadeItem[] {
@@ -44,8 +42,9 @@ export class Cascades {
   }
 
   #item({ def, live }: Child): CascadeItem {
-    const entry = this.#owned.get(`${def.kind}\u0000${live.id}`);
-    const declared = this.ids.addressOf(def.kind, live.id);
+    const key = `${def.kind}\u0000${live.id}`;
+    const entry = this.#ownedByKey().get(key);
+    const declared = this.#declaredByKey().get(key);
     const address = entry ? entryAddress(entry) : declared;
     const name = def.displayName ? def.displayName(live) : null;
     return {
@@ -57,6 +56,22 @@ export class Cascades {
       declared: declared !== undefined,
       object: live as unknown as JsonObject,
     };
+  }
+
+  #ownedByKey(): Map<string, InventoryEntry> {
+    if (!this.#owned) {
+      this.#owned = new Map();
+      for (const e of this.inventory) if (e.status === 'owned' && e.id !== null) this.#owned.set(`${e.kind}\u0000${e.id}`, e);
+    }
+    return this.#owned;
+  }
+
+  #declaredByKey(): Map<string, Address> {
+    if (!this.#declared) {
+      this.#declared = new Map();
+      for (const m of this.matched()) this.#declared.set(`${m.kind}\u0000${m.id}`, m.address);
+    }
+    return this.#declared;
   }
 
   /** Children of one parent kind by parent id, indexed on first use. */

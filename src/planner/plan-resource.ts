@@ -3,7 +3,6 @@
  * into the step everything the applier needs (payload, what to record, the expected form).
  */
 import type { InventoryEntry } from '../core/inventory.js';
-import { partKeysById } from '../core/id-map.js';
 import type { LiveObject } from '../core/live.js';
 import type { Address, Change, PartRef, PlanStep, StepRecord } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
@@ -45,22 +44,23 @@ export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredRes
   }
 
   const live = match.live;
-  ctx.claim(def.kind, live.id);
+  if (match.kind === 'adopted') ctx.claim(def.kind, live.id);
   const pairing = def.parts?.pair(res.spec, live, entry?.tiles);
-  ctx.ids.set(address, kind, live.id, pairing);
+  ctx.register(def, address, live.id, pairing);
   const desired = def.canonicalDesired(res, refs, fingerprints);
   if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
   const secrets = entry?.status === 'owned' ? (entry.secrets ?? {}) : {};
-  const current = def.canonicalLive(live, { tokens: refs, partKeys: partKeysById(pairing), expected: desired.value, secrets });
+  const current = def.canonicalLive(live, { tokens: refs, parts: pairing, expected: desired.value, secrets });
   const { changes, ignored } = dropNonConvergent(diffCanonical(current, desired.value), desired.value, entry);
   const id = live.id;
   const step: PlanStep = { address, kind, name, dependsOn, id, action: 'noop', reason: 'unchanged', changes };
   if (match.kind === 'adopted') step.adopt = true;
   if (ignored.length > 0) step.nonConvergent = ignored;
-  // An owned object left unchanged keeps the spec hash of its entry: hashing 20,000 specs would be a
-  // fifth of a steady-state plan. Adoptions, and every write, record the hash of the spec.
-  const owned = entry?.status === 'owned' && entry.id === live.id && entry.specHash !== undefined;
-  step.record = record(ctx, res, naturalKeyOf(def, live), changes.length > 0 || !owned);
+  if (changes.length === 0 && entry?.status === 'owned' && entry.id === live.id) {
+    settledRecord(ctx, step, res, entry, def.parts ? pairing : undefined, def.parts?.keys(res.spec));
+    return { step, ...(pairing ? { pairing } : {}) };
+  }
+  step.record = record(ctx, res, naturalKeyOf(def, live), true);
   if (def.parts && pairing) step.parts = partRefs(def.parts.keys(res.spec), pairing);
   if (changes.length === 0) return { step, ...(pairing ? { pairing } : {}) };
 
@@ -95,6 +95,50 @@ function record(ctx: PlanContext, res: DesiredResource, naturalKey: string | und
   const secrets = ctx.input.fingerprints.get(res.address);
   if (secrets && hasKeys(secrets)) out.secrets = secrets;
   return out;
+}
+
+/**
+ * An owned object left unchanged: the step carries only what differs from its inventory entry,
+ * the applier keeps the rest. A steady-state plan of 20,000 objects hashes no spec and allocates
+ * nothing more per object; an adoption or a write records everything.
+ */
+function settledRecord(ctx: PlanContext, step: PlanStep, res: DesiredResource, entry: InventoryEntry, pairing: ReadonlyMap<string, string> | undefined, keys: readonly string[] | undefined): void {
+  const specHash = entry.specHash === undefined ? ctx.input.specHashes.get(res.address) : undefined;
+  const secrets = ctx.input.fingerprints.get(res.address) ?? NONE;
+  const labelsMoved = !sameStrings(res.labels, entry.labels ?? NONE);
+  const secretsMoved = !sameStrings(secrets, entry.secrets ?? NONE);
+  if (labelsMoved || secretsMoved || specHash !== undefined) {
+    const out: StepRecord = {};
+    if (labelsMoved) out.labels = res.labels;
+    if (specHash !== undefined) out.specHash = specHash;
+    if (secretsMoved) out.secrets = secrets;
+    step.record = out;
+  }
+  if (pairing && keys && !samePairing(pairing, entry.tiles ?? NONE)) step.parts = partRefs(keys, pairing);
+}
+
+const NONE: Readonly<Record<string, string>> = Object.freeze({});
+
+/** Same string values under the same keys. */
+function sameStrings(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  let count = 0;
+  for (const k in a) {
+    if (b[k] !== a[k]) return false;
+    count += 1;
+  }
+  for (const _ in b) count -= 1;
+  return count === 0;
+}
+
+/** A pairing (key → part id) against an entry's part map. */
+function samePairing(a: ReadonlyMap<string, string>, b: Readonly<Record<string, string>>): boolean {
+  let same = true;
+  a.forEach((id, key) => {
+    if (b[key] !== id) same = false;
+  });
+  let count = 0;
+  for (const _ in b) count += 1;
+  return same && count === a.size;
 }
 
 function hasKeys(o: Readonly<Record<string, unknown>>): boolean {

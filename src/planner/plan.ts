@@ -5,7 +5,7 @@
 import { pushTo } from '../core/collections.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { entryAddress, type InventoryEntry } from '../core/inventory.js';
-import { PLAN_FORMAT_VERSION, summarize, type Address, type Plan, type PlanStep } from '../core/plan.js';
+import { PLAN_FORMAT_VERSION, summarize, type Address, type Kind, type Plan, type PlanStep } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { JsonObject } from '../core/wire.js';
 import type { ManagedKind } from '../kinds/kind.js';
@@ -25,45 +25,64 @@ interface PlannedUpdate {
   pairing: ReadonlyMap<string, string>;
 }
 
+/** What planning the declared objects leaves for the steps after it (cascades, prune). */
+interface Planned {
+  steps: PlanStep[];
+  diagnostics: Diagnostic[];
+  /** The inventory entries of declared objects, by identity (prune looks every entry up). */
+  declaredEntries: Set<InventoryEntry>;
+  failed: Set<Address>;
+  withParts: PlannedUpdate[];
+  unselected: { address: Address; kind: Kind; id: string }[];
+}
+
 export function plan(input: PlanInput): Plan {
   const ctx = new PlanContext(input);
   const entries = new Map(input.inventory.map((e) => [entryAddress(e), e]));
-  const diagnostics: Diagnostic[] = [];
-  const failed = new Set<Address>();
-  const steps: PlanStep[] = [];
-  const withParts: PlannedUpdate[] = [];
+  const planned: Planned = { steps: [], diagnostics: [], declaredEntries: new Set(), failed: new Set(), withParts: [], unselected: [] };
   const byKind = groupBy(input.desired, (r) => r.kind);
-
   for (const def of MANAGED) {
     const resources = [...(byKind.get(def.kind) ?? [])].sort((a, b) => cmp(a.name, b.name));
-    for (const res of resources) {
-      const entry = entries.get(res.address);
-      if (input.selected && !input.selected.has(res.address)) {
-        if (!matchForIds(ctx, def, res, entry)) failed.add(res.address);
-        continue;
-      }
-      ctx.refs.startObject();
-      const outcome = planResource(ctx, def, res, entry);
-      const dependsOn = ctx.refs.usedAddresses();
-      const blocked = dependsOn.find((d) => failed.has(d));
-      if (blocked) {
-        failed.add(res.address);
-        const why = input.selected && !input.selected.has(blocked) ? 'which is not selected and does not exist on the target yet' : 'which could not be planned';
-        diagnostics.push(resourceError(res, `not planned: it depends on ${blocked}, ${why}`, 'dependency-failed'));
-        continue;
-      }
-      if ('errors' in outcome) {
-        failed.add(res.address);
-        for (const message of outcome.errors) diagnostics.push(resourceError(res, message, outcome.code));
-        continue;
-      }
-      outcome.step.dependsOn = dependsOn;
-      steps.push(outcome.step);
-      if (outcome.step.action === 'update' && outcome.pairing && def.parts) withParts.push({ step: outcome.step, def, res, pairing: outcome.pairing });
-    }
+    for (const res of resources) planOne(ctx, def, res, entries.get(res.address), planned);
   }
+  return finish(ctx, planned, byKind);
+}
 
-  const cascades = new Cascades(input.live, input.inventory, ctx.ids);
+/** One declared object: its step, or the diagnostics of why it has none. Hot: once per object. */
+function planOne(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined, planned: Planned): void {
+  const { input } = ctx;
+  if (entry) planned.declaredEntries.add(entry);
+  if (input.selected && !input.selected.has(res.address)) {
+    const id = matchForIds(ctx, def, res, entry);
+    if (id === null) planned.failed.add(res.address);
+    else planned.unselected.push({ address: res.address, kind: res.kind, id });
+    return;
+  }
+  ctx.refs.startObject();
+  const outcome = planResource(ctx, def, res, entry);
+  const dependsOn = ctx.refs.usedAddresses();
+  const blocked = dependsOn.length > 0 ? dependsOn.find((d) => planned.failed.has(d)) : undefined;
+  if (blocked) {
+    planned.failed.add(res.address);
+    const why = input.selected && !input.selected.has(blocked) ? 'which is not selected and does not exist on the target yet' : 'which could not be planned';
+    planned.diagnostics.push(resourceError(res, `not planned: it depends on ${blocked}, ${why}`, 'dependency-failed'));
+    return;
+  }
+  if ('errors' in outcome) {
+    planned.failed.add(res.address);
+    for (const message of outcome.errors) planned.diagnostics.push(resourceError(res, message, outcome.code));
+    return;
+  }
+  outcome.step.dependsOn = dependsOn;
+  planned.steps.push(outcome.step);
+  if (outcome.step.action === 'update' && outcome.pairing && def.parts) planned.withParts.push({ step: outcome.step, def, res, pairing: outcome.pairing });
+}
+
+/** After every declared object: what updates and prune would take along, prune itself, the plan. */
+function finish(ctx: PlanContext, planned: Planned, byKind: ReadonlyMap<Kind, readonly DesiredResource[]>): Plan {
+  const { input } = ctx;
+  const { steps, diagnostics, declaredEntries, withParts, unselected } = planned;
+  const cascades = new Cascades(input.live, input.inventory, () => matchedObjects(steps, unselected));
   const blockedUpdates = updateCascades(withParts, cascades, input.pruneCascade, diagnostics);
   const kept = withoutBlocked(steps, blockedUpdates, input.desired, diagnostics);
 
@@ -71,8 +90,9 @@ export function plan(input: PlanInput): Plan {
     requested: input.prune,
     cascade: input.pruneCascade,
     maxDeletes: input.maxDeletes,
-    declared: ctx.declared,
-    declaredKinds: new Set(input.desired.map((r) => r.kind)),
+    declaredCount: input.desired.length,
+    isDeclared: (e) => declaredEntries.has(e),
+    kindDeclared: (kind) => byKind.has(kind),
     eligible: input.eligibleForPrune,
     inventory: input.inventory,
     deletableKinds: new Set(MANAGED.filter((d) => d.deletable).map((d) => d.kind)),
@@ -91,20 +111,26 @@ export function plan(input: PlanInput): Plan {
     steps: ordered,
     summary: summarize(ordered),
     prune: prune.report,
-    forget: input.inventory.filter((e) => e.status === 'pending' && !ctx.declared.has(entryAddress(e))).map(entryAddress),
+    forget: input.inventory.filter((e) => e.status === 'pending' && !declaredEntries.has(e)).map(entryAddress),
     diagnostics,
     errored: diagnostics.some((d) => d.severity === 'error'),
   };
 }
 
 /** An object outside the selection is not planned, but the objects that refer to it need its ids. */
-function matchForIds(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined): boolean {
+function matchForIds(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined): string | null {
   const index = ctx.index(def);
   const match = index ? matchLive(def, res, entry, index, ctx.taken(def.kind), ctx.refs) : null;
-  if (!match || (match.kind !== 'owned' && match.kind !== 'adopted')) return false;
-  ctx.claim(def.kind, match.live.id);
-  ctx.ids.set(res.address, res.kind, match.live.id, def.parts?.pair(res.spec, match.live, entry?.tiles));
-  return true;
+  if (!match || (match.kind !== 'owned' && match.kind !== 'adopted')) return null;
+  if (match.kind === 'adopted') ctx.claim(def.kind, match.live.id);
+  ctx.register(def, res.address, match.live.id, def.parts?.pair(res.spec, match.live, entry?.tiles));
+  return match.live.id;
+}
+
+/** Every declared object this plan matched with a live one (for what a cascade would take along). */
+function* matchedObjects(steps: readonly PlanStep[], unselected: readonly { address: Address; kind: Kind; id: string }[]): Iterable<{ address: Address; kind: Kind; id: string }> {
+  for (const s of steps) if (s.id !== undefined) yield { address: s.address, kind: s.kind, id: s.id };
+  yield* unselected;
 }
 
 /**

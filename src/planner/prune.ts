@@ -16,10 +16,12 @@ export interface PruneInput {
   /** `--prune-cascade`: a delete may take along objects obsync does not own. */
   cascade: boolean;
   maxDeletes: number;
-  /** Every declared address (before --selector/--only narrowing). */
-  declared: ReadonlySet<Address>;
-  /** Kinds that have at least one declared object. */
-  declaredKinds: ReadonlySet<Kind>;
+  /** How many objects the manifests declare (before --selector/--only narrowing). */
+  declaredCount: number;
+  /** Whether an inventory entry is one of a declared object. */
+  isDeclared: (entry: InventoryEntry) => boolean;
+  /** Whether at least one object of a kind is declared. */
+  kindDeclared: (kind: Kind) => boolean;
   /** Entries eligible for this run (matching the selection). */
   eligible: (entry: InventoryEntry) => boolean;
   inventory: readonly InventoryEntry[];
@@ -47,7 +49,7 @@ export interface PruneDecision {
 export function decidePrune(input: PruneInput): PruneDecision {
   const candidates: PlannedDelete[] = [];
   for (const e of input.inventory) {
-    if (e.status !== 'owned' || e.id === null || !input.deletableKinds.has(e.kind) || input.declared.has(entryAddress(e)) || !input.eligible(e)) continue;
+    if (e.status !== 'owned' || e.id === null || !input.deletableKinds.has(e.kind) || input.isDeclared(e) || !input.eligible(e)) continue;
     const live = input.live(e.kind, e.id);
     if (live) candidates.push({ entry: { ...e, id: e.id }, live, cascade: [] });
   }
@@ -82,14 +84,14 @@ export function decidePrune(input: PruneInput): PruneDecision {
 /** No manifests at all, or a kind with none, while obsync owns objects: a path or mount is wrong, not a wish to delete everything. */
 function emptyGuards(input: PruneInput, candidates: readonly PlannedDelete[]): string[] {
   const owned = (kind?: Kind) => input.inventory.filter((e) => e.status === 'owned' && (kind === undefined || e.kind === kind)).length;
-  if (input.declared.size === 0) {
+  if (input.declaredCount === 0) {
     return [
       `no manifests were found (0 objects declared) but obsync owns ${owned()} object(s) on this target: refusing to prune; check the manifest paths (a mount, checkout or symlink that came up empty?)`,
     ];
   }
   const out: string[] = [];
   for (const kind of new Set(candidates.map((c) => c.entry.kind))) {
-    if (input.declaredKinds.has(kind)) continue;
+    if (input.kindDeclared(kind)) continue;
     out.push(`no ${kind} is declared but obsync owns ${owned(kind)}: refusing to delete them all (is the manifest path right?); declare at least one ${kind}, or delete them by hand`);
   }
   return out;

@@ -177,23 +177,17 @@ function liveTileTarget(live: WireAlert, tokens: TokenContext): JsonObject {
 function payload(spec: AlertSpecView, refs: RefContext): JsonObject {
   const body = withCommon({}, spec);
   if (spec.savedSearch !== undefined) {
-    const r = refs.ref('SavedSearch', spec.savedSearch);
     body.source = 'saved_search';
-    body.savedSearchId = r.ok ? r.wire : '';
+    body.savedSearchId = refs.wire('SavedSearch', spec.savedSearch) ?? '';
     body.groupBy = spec.groupBy ?? null;
   } else {
     const dashboard = spec.dashboard ?? '';
-    const d = refs.ref('Dashboard', dashboard);
-    const t = refs.part('Dashboard', dashboard, spec.tile ?? '');
     body.source = 'tile';
-    body.dashboardId = d.ok ? d.wire : '';
-    body.tileId = t.ok ? t.wire : '';
+    body.dashboardId = refs.wire('Dashboard', dashboard) ?? '';
+    body.tileId = refs.wire('Dashboard', dashboard, spec.tile ?? '') ?? '';
   }
   // Unresolvable references were reported by canonicalDesired; such a step never reaches apply.
-  body.channels = channelsOf(spec).map((c) => {
-    const r = refs.ref('Webhook', c.webhook);
-    return { type: 'webhook', webhookId: r.ok ? r.wire : '' };
-  });
+  body.channels = channelsOf(spec).map((c) => ({ type: 'webhook', webhookId: refs.wire('Webhook', c.webhook) ?? '' }));
   return body;
 }
 

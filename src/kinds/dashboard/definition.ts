@@ -67,8 +67,10 @@ export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboar
     return errors.length > 0 ? { ok: false, errors } : { ok: true, value };
   },
 
-  canonicalLive(live, { tokens, partKeys }) {
-    const tiles = live.tiles.map((t) => ({ key: partKeys?.get(t.id) ?? `~${t.id}`, body: tileBody(t, liveConfigToTokens(t.config, tokens)) }));
+  canonicalLive(live, { tokens, parts }) {
+    const keyOf = new Map<string, string>();
+    parts?.forEach((id, key) => keyOf.set(id, key));
+    const tiles = live.tiles.map((t) => ({ key: keyOf.get(t.id) ?? `~${t.id}`, body: tileBody(t, liveConfigToTokens(t.config, tokens)) }));
     const filters = live.filters.map((f) => {
       const { sourceId, ...rest } = f;
       const filter: Obj = rest as Obj;

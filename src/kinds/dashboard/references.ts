@@ -19,9 +19,9 @@ export function configToApi(config: SpecObj, refs: RefContext, path: string, err
   const { source, connection, ...rest } = config;
   const out = definedOnly(rest);
   if (isNameOrId(source)) {
-    const r = refs.ref('Source', source);
-    if (r.ok) out.sourceId = r.wire;
-    else errors.push(`${r.error} (at ${path}.source)`);
+    const wire = refs.wire('Source', source);
+    if (wire !== null) out.sourceId = wire;
+    else errors.push(`source ${JSON.stringify(source)} does not resolve (at ${path}.source)`);
   }
   if (connection !== undefined) {
     const id = connectionId(connection);
