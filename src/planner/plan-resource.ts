@@ -12,7 +12,7 @@ import { diffCanonical, sameJson, valueAt } from './diff.js';
 import type { PlanContext } from './context.js';
 import { matchLive } from './match.js';
 
-export type ResourceOutcome = { step: PlanStep; pairing?: ReadonlyMap<string, string> } | { errors: string[]; code: string };
+export type ResourceOutcome = { step: PlanStep; pairing?: ReadonlyMap<string, string> | undefined } | { errors: string[]; code: string };
 
 export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined): ResourceOutcome {
   const { input, refs } = ctx;
@@ -37,7 +37,7 @@ export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredRes
     const desired = def.canonicalDesired(res, refs, fingerprints);
     if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
     const step: PlanStep = { address, kind, name, dependsOn, action: 'create', reason: 'missing', changes: diffCanonical({}, desired.value), payload: def.createPayload(res, refs, fingerprints) };
-    step.record = record(ctx, res, undefined, true);
+    step.record = record(ctx, res, undefined);
     if (def.parts) step.parts = def.parts.keys(res.spec).map((key) => ({ key }));
     step.expected = { value: desired.value, names: refs.namesOf(def.references(res.spec)) };
     return { step };
@@ -58,11 +58,11 @@ export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredRes
   if (ignored.length > 0) step.nonConvergent = ignored;
   if (changes.length === 0 && entry?.status === 'owned' && entry.id === live.id) {
     settledRecord(ctx, step, res, entry, def.parts ? pairing : undefined, def.parts?.keys(res.spec));
-    return { step, ...(pairing ? { pairing } : {}) };
+    return { step, pairing };
   }
-  step.record = record(ctx, res, naturalKeyOf(def, live), true);
+  step.record = record(ctx, res, naturalKeyOf(def, live));
   if (def.parts && pairing) step.parts = partRefs(def.parts.keys(res.spec), pairing);
-  if (changes.length === 0) return { step, ...(pairing ? { pairing } : {}) };
+  if (changes.length === 0) return { step, pairing };
 
   const specUnchanged = entry?.specHash !== undefined && entry.specHash === step.record.specHash;
   step.action = 'update';
@@ -78,7 +78,7 @@ export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredRes
   step.expected = { value: desired.value, names: refs.namesOf(def.references(res.spec)) };
   const notes = def.notes?.(res, live) ?? [];
   if (notes.length > 0) step.notes = notes;
-  return { step, ...(pairing ? { pairing } : {}) };
+  return { step, pairing };
 }
 
 function naturalKeyOf(def: ManagedKind, live: LiveObject): string {
@@ -86,11 +86,12 @@ function naturalKeyOf(def: ManagedKind, live: LiveObject): string {
   return typeof key === 'string' ? key : (key[0] ?? '');
 }
 
-function record(ctx: PlanContext, res: DesiredResource, naturalKey: string | undefined, withSpecHash: boolean): StepRecord {
+/** Everything the applier records for an object it writes or adopts. */
+function record(ctx: PlanContext, res: DesiredResource, naturalKey: string | undefined): StepRecord {
   const out: StepRecord = {};
   if (naturalKey !== undefined) out.naturalKey = naturalKey;
   if (hasKeys(res.labels)) out.labels = res.labels;
-  const specHash = withSpecHash ? ctx.input.specHashes.get(res.address) : undefined;
+  const specHash = ctx.input.specHashes.get(res.address);
   if (specHash !== undefined) out.specHash = specHash;
   const secrets = ctx.input.fingerprints.get(res.address);
   if (secrets && hasKeys(secrets)) out.secrets = secrets;
