@@ -61,7 +61,7 @@ export interface LiveView {
   secrets: Readonly<Record<string, string>>;
 }
 
-/** A reference a spec makes: apply order (dependsOn) and the cross-document checks come from these. */
+/** A reference a spec makes: the cross-document checks, and the names the applier's re-diff needs, come from these. */
 export interface SpecRef {
   kind: AnyKind;
   ref: NameOrId;
@@ -112,7 +112,7 @@ export interface ManagedKind<K extends Kind = Kind, Spec = unknown, Live extends
   readonly spec: z.ZodType<Spec>;
   readonly creatable: boolean;
   readonly deletable: boolean;
-  /** The references a spec makes. */
+  /** Every reference a spec makes (each one `canonicalDesired` resolves must be listed). */
   references(spec: Spec): SpecRef[];
   /** Natural key of a desired object, as `liveKey` gives it; null while a referenced object has no id yet. */
   desiredKey(res: DesiredResource<Spec>, refs: RefContext): string | null;
