@@ -171,7 +171,8 @@ describe('obsync plan/apply, hosted variant', () => {
     const cascade = await runCli(['apply', '--auto-approve', '--prune', '--prune-cascade'], { cwd: dir, env: env() });
     expect(cascade.stdout).toMatch(/the service also deletes Alert 'Hand-made requests alert' \(id [^,]+, NOT owned by obsync\)/);
     expect(cascade.stderr).toMatch(/Dashboard\/example-service: deleted/);
-    expect(allText(join(dir, '.obsync/backups'))).toContain(handMade.id);
+    expect(kept.code).toBe(1);
+    expect(allText(join(dir, '.obsync/state/backups'))).toContain(handMade.id);
   });
 
   it('stops at an invalid manifest with its position and makes no request', async () => {
