@@ -59,6 +59,8 @@ export interface LiveView {
   expected: Json;
   /** Fingerprints of the write-only values obsync last sent, by path. */
   secrets: Readonly<Record<string, string>>;
+  /** The keyed fingerprint of a value, as sensitive desired values are compared (a readable secret such as a webhook URL). */
+  fingerprint(value: Json): string;
 }
 
 /** A reference a spec makes: the cross-document checks, and the names the applier's re-diff needs, come from these. */

@@ -50,7 +50,7 @@ export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredRes
   const desired = def.canonicalDesired(res, refs, fingerprints);
   if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
   const secrets = entry?.status === 'owned' ? (entry.secrets ?? {}) : {};
-  const current = def.canonicalLive(live, { tokens: refs, parts: pairing, expected: desired.value, secrets });
+  const current = def.canonicalLive(live, { tokens: refs, parts: pairing, expected: desired.value, secrets, fingerprint: input.fingerprint });
   const { changes, ignored } = dropNonConvergent(diffCanonical(current, desired.value), desired.value, entry);
   const id = live.id;
   const step: PlanStep = { address, kind, name, dependsOn, id, action: 'noop', reason: 'unchanged', changes };
