@@ -41,6 +41,11 @@ interface KindCommon<K extends AnyKind, Live extends LiveObject> {
   readonly volatile?: readonly string[];
   /** What takes this kind's objects along when it is deleted (or updated). */
   readonly deletedWith?: readonly CascadeRule<Live>[];
+  /**
+   * Secret values the service returns in a live object (a webhook's URL): masked wherever obsync
+   * prints or writes them (plans, logs), also for an object no manifest declares any more.
+   */
+  liveSecrets?(live: Live): string[];
 }
 
 /** A kind obsync reads and lets manifests refer to by name, but does not manage (yet). */
