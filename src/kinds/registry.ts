@@ -5,6 +5,7 @@
  */
 import type * as z from 'zod';
 import { alert } from './alert/definition.js';
+import { connection } from './connection/definition.js';
 import { dashboard } from './dashboard/definition.js';
 import type { KindDefinition, ManagedKind } from './kind.js';
 import { pipe } from './pipe/definition.js';
@@ -12,7 +13,7 @@ import { savedSearch } from './saved-search/definition.js';
 import { source } from './source/definition.js';
 import { webhook } from './webhook/definition.js';
 
-export const REGISTRY = [dashboard, alert, pipe, source, webhook, savedSearch] as const;
+export const REGISTRY = [dashboard, alert, pipe, source, webhook, savedSearch, connection] as const;
 
 type Entry = (typeof REGISTRY)[number];
 /** Every kind obsync reads. */
