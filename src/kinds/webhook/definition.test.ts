@@ -68,6 +68,8 @@ describe('webhook canonical forms', () => {
     expect(plan(['description'])).toEqual({ payload: { name: 'ops', service: 'generic', url: { $sensitive: fps.url }, description: 'On call', body: { $sensitive: fps.body } } });
     expect(plan(['headers'])).toMatchObject({ payload: { headers: { $sensitive: fps.headers } } });
     expect(plan(['url'])).toMatchObject({ payload: { headers: { $sensitive: fps.headers }, queryParams: {} } });
+    const slack = desired({ service: 'slack', name: 'ops', url: SLACK });
+    expect(webhook.update(slack.res, live, { ...ctx(['service', 'url']), fingerprints: slack.fps })).toEqual({ payload: { name: 'ops', service: 'slack', url: { $sensitive: slack.fps.url } } });
     const dropped = desired({ ...generic, headers: undefined });
     expect(webhook.update(dropped.res, live, { ...ctx(['headers']), fingerprints: dropped.fps })).toMatchObject({ payload: { headers: {} } });
   });

@@ -63,8 +63,12 @@ export const webhook: ManagedKind<'Webhook', WebhookSpecView, WebhookLive> = {
       description: live.description ?? null,
       body: liveBody(live, view),
     };
-    // Write-only: what obsync last sent, absent when it never sent any.
-    for (const field of WRITE_ONLY) if (view.secrets[field] !== undefined) value[field] = lastSent(view, field);
+    // Write-only: what obsync last sent, absent when it sent none (or `{}`, which the service keeps as none).
+    const none = view.fingerprint({});
+    for (const field of WRITE_ONLY) {
+      const sent = view.secrets[field];
+      if (sent !== undefined && sent !== none) value[field] = { $sensitive: sent };
+    }
     return value;
   },
 
@@ -79,6 +83,8 @@ export const webhook: ManagedKind<'Webhook', WebhookSpecView, WebhookLive> = {
     const destinationChanged = changedPaths.some((p) => p === 'url' || p === 'service');
     for (const field of WRITE_ONLY) {
       if (!destinationChanged && !changedPaths.includes(field)) continue; // kept by the service
+      // Slack takes none, not even `{}`; a change of destination clears them anyway.
+      if (res.spec.service === 'slack') continue;
       // `{}` clears what an earlier apply sent.
       body[field] = nonEmpty(res.spec[field]) ? sensitive(fingerprints, field) : {};
     }
