@@ -218,13 +218,15 @@ function withoutBlocked(steps: readonly PlanStep[], blocked: Set<Address>, desir
  * reported and blocked.
  */
 function sameKindCycles(steps: readonly PlanStep[], desired: readonly DesiredResource[], diagnostics: Diagnostic[]): Set<Address> {
+  const sameKind = (s: PlanStep) => s.dependsOn.length > 0 && s.dependsOn.some((d) => d.startsWith(`${s.kind}/`));
+  const linked = steps.filter(sameKind);
+  if (linked.length === 0) return new Set();
   const byAddress = new Map(steps.map((s) => [s.address, s]));
-  for (const step of steps) {
-    if (!step.dependsOn.some((d) => d.startsWith(`${step.kind}/`))) continue;
+  for (const step of linked) {
     if (managedDefinition(step.kind)?.parts) continue;
     step.dependsOn = step.dependsOn.filter((d) => !(d.startsWith(`${step.kind}/`) && byAddress.get(d)?.id !== undefined));
   }
-  const cycles = findCycles(steps.filter((s) => s.dependsOn.some((d) => d.startsWith(`${s.kind}/`))), byAddress);
+  const cycles = findCycles(linked.filter(sameKind), byAddress);
   if (cycles.size === 0) return cycles;
   const resources = new Map(desired.map((r) => [r.address, r]));
   for (const address of cycles) {
