@@ -6,6 +6,7 @@ import type { RefContext } from '../refs.js';
 import { connection } from './definition.js';
 import type { ConnectionLive } from './model.js';
 import { connectionSpecSchema } from './schema.js';
+import { sensitivePaths } from '../sensitive.js';
 
 const noRefs = {} as RefContext;
 const view = (expected: ReturnType<typeof desired>['value'], secrets: Record<string, string> = {}): LiveView => ({ tokens: { token: () => '', partToken: () => '' }, parts: undefined, expected, secrets, fingerprint: () => 'unused' });
@@ -24,6 +25,10 @@ const live: ConnectionLive = { id: 'c1', name: 'Main', host: 'http://ch:8123', u
 const ctx = (changedPaths: string[], fps: Record<string, string>): UpdateContext => ({ refs: noRefs, fingerprints: fps, changedPaths, parts: undefined });
 
 describe('connection', () => {
+  it('marks the password sensitive', () => {
+    expect(sensitivePaths(connectionSpecSchema).map((p) => p.join('.'))).toEqual(['password']);
+  });
+
   it('compares the write-only password by what was last sent, and only when the manifest has one', () => {
     const fps = { password: 'fp-1' };
     const want = desired({ name: 'Main', host: 'http://ch:8123', username: 'reader', password: 's3cret' }, fps);

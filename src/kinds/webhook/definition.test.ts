@@ -8,6 +8,7 @@ import type { RefContext } from '../refs.js';
 import { webhook } from './definition.js';
 import type { WebhookLive } from './model.js';
 import { webhookSpecSchema } from './schema.js';
+import { sensitivePaths } from '../sensitive.js';
 
 const fingerprint = (value: Json) => `fp:${createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 12)}`;
 const noRefs = {} as RefContext;
@@ -27,6 +28,10 @@ const messages = (input: unknown) => {
 };
 
 describe('webhook spec schema', () => {
+  it('marks the URL, body, headers and query parameters sensitive', () => {
+    expect(sensitivePaths(webhookSpecSchema).map((p) => p.join('.'))).toEqual(['url', 'body', 'headers', 'queryParams']);
+  });
+
   it("applies the service's rules, without echoing the URL", () => {
     expect(messages({ service: 'slack', name: 'ops', url: SLACK })).toEqual([]);
     expect(messages({ service: 'slack', name: 'ops', url: 'https://example.com/secret-token' })).toEqual(["url: a slack webhook's URL is on a host ending in slack.com"]);
