@@ -1,0 +1,111 @@
+/**
+ * `obsync export`: the live objects of a target as manifests, one file per object in a folder per
+ * kind, with the editor schema and an env.example of the variables that stand for secrets (the
+ * secret values are never written). With --adopt, obsync then owns every exported object.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { ConfigError } from '../../core/errors.js';
+import type { CliIO } from '../io.js';
+import type { CommandRegistrar } from '../program.js';
+
+interface ExportFlags {
+  config?: string;
+  target?: string;
+  kind?: string[];
+  match?: string;
+  outDir: string;
+  adopt?: boolean;
+  force?: boolean;
+}
+
+export const register: CommandRegistrar = (program: Command, io: CliIO) => {
+  program
+    .command('export')
+    .description('write the live objects of a target as manifests (secrets as ${env:} placeholders); --adopt: obsync owns them')
+    .option('--config <file>', 'obsync.yaml to use (default: ./obsync.yaml)')
+    .option('--target <name>', 'target to read (default: defaults.target or the only target)')
+    .option('--kind <kind...>', 'only these kinds (Dashboard, Alert, Webhook, SavedSearch, Source, Connection, Pipe)')
+    .option('--match <regex>', 'only objects whose display name matches this regular expression')
+    .option('--out-dir <dir>', 'directory to write the manifests to', 'manifests')
+    .option('--adopt', 'record ownership of every exported object in the state, so the next apply writes nothing and prune works')
+    .option('--force', 'overwrite exported files whose content differs')
+    .action((flags: ExportFlags) => exportCommand(io, flags));
+};
+
+async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
+  const { isKind, KINDS } = await import('../../kinds/registry.js');
+  const kinds = flags.kind?.flatMap((k) => k.split(',')).filter((k) => k !== '');
+  for (const k of kinds ?? []) if (!isKind(k)) throw new ConfigError(`--kind ${k} is not a kind obsync manages`, { hint: `one of ${KINDS.join(', ')}` });
+  const match = compileMatch(flags.match);
+  const { openSession } = await import('../session.js');
+  const session = await openSession(io, { paths: [], config: flags.config, target: flags.target, lock: flags.adopt === true, command: 'export', allowMissingEnv: true });
+  try {
+    const { exportLive, SCHEMA_FILE } = await import('../../export/exporter.js');
+    const { readLive } = await import('../../engine/live.js');
+    const { REGISTRY } = await import('../../kinds/registry.js');
+    const served = REGISTRY.filter((d) => session.port.collection(d.kind) !== null);
+    const live = await readLive(session.port, served);
+    const result = exportLive({ objects: (k) => live.objects(k), kinds: kinds ? new Set(kinds) : undefined, match, owned: session.inventory.entries() });
+    const outDir = resolve(io.cwd, flags.outDir);
+    const { documentJsonSchema } = await import('../../manifests/json-schema.js');
+    const files = new Map<string, string>(result.manifests.map((m) => [m.file, m.text]));
+    files.set(SCHEMA_FILE, `${JSON.stringify(documentJsonSchema(), null, 2)}\n`);
+    if (result.variables.length > 0) files.set('env.example', result.envExample);
+    writeAll(outDir, files, flags.force === true);
+    const shown = relative(io.cwd, outDir) || '.';
+    io.stdout.write(`Exported ${result.manifests.length} object${result.manifests.length === 1 ? '' : 's'} from target '${session.port.target}' to ${shown}/\n`);
+    for (const m of result.manifests) io.stdout.write(`  ${m.address}  ${m.file}${m.notes.length > 0 ? '  (see the notes in the file)' : ''}\n`);
+    if (result.variables.length > 0) {
+      io.stdout.write(`\nSecrets were not written. Set these variables (listed in ${shown}/env.example) before validate, plan or apply:\n`);
+      for (const v of result.variables) io.stdout.write(`  ${v.name}  (${v.address} spec.${v.path})\n`);
+    }
+    if (!flags.adopt) {
+      io.stderr.write('next: `obsync plan` shows no change for the exported objects; `obsync export --adopt` (or `obsync import`) makes obsync own them\n');
+      return;
+    }
+    const { loadManifests } = await import('../../manifests/load.js');
+    const env: Record<string, string | undefined> = { ...io.env };
+    for (const v of result.variables) env[v.name] = v.value;
+    const loaded = loadManifests(result.manifests.map((m) => join(outDir, m.file)), { env });
+    const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length > 0) {
+      const { formatDiagnostic } = await import('../../core/diagnostics.js');
+      throw new ConfigError(`the exported manifests do not validate, so nothing was adopted:\n${errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`, { hint: 'this is a bug in obsync export: please report it' });
+    }
+    const { adoptExported } = await import('../../export/adopt.js');
+    const report = await adoptExported({ port: session.port, inventory: session.inventory, desired: loaded.resources, exported: result.manifests, concurrency: session.defaults.concurrency, now: new Date() });
+    const adopted = report.apply?.results.length ?? 0;
+    io.stdout.write(`\nAdopted ${adopted} object${adopted === 1 ? '' : 's'}: obsync owns them now (state: ${session.state.location}); nothing was written to the service.\n`);
+  } finally {
+    await session.close();
+  }
+}
+
+function compileMatch(pattern: string | undefined): RegExp | undefined {
+  if (pattern === undefined) return undefined;
+  try {
+    return new RegExp(pattern);
+  } catch (err) {
+    throw new ConfigError(`--match ${JSON.stringify(pattern)} is not a regular expression: ${(err as Error).message}`);
+  }
+}
+
+/** Writes every file; refuses (writing nothing) when one exists with other content, unless forced. */
+function writeAll(outDir: string, files: ReadonlyMap<string, string>, force: boolean): void {
+  const conflicts = [...files].filter(([file, text]) => {
+    const path = join(outDir, file);
+    return existsSync(path) && readFileSync(path, 'utf8') !== text;
+  });
+  if (conflicts.length > 0 && !force) {
+    throw new ConfigError(`${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${outDir} already exist with other content (${conflicts.slice(0, 5).map(([f]) => f).join(', ')}${conflicts.length > 5 ? ', …' : ''}); nothing was written`, {
+      hint: 'export to an empty --out-dir, or pass --force to overwrite them',
+    });
+  }
+  for (const [file, text] of files) {
+    const path = join(outDir, file);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  }
+}
