@@ -61,6 +61,10 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
       io.stdout.write(`\nSecrets were not written. Set these variables (listed in ${shown}/env.example) before validate, plan or apply:\n`);
       for (const v of result.variables) io.stdout.write(`  ${v.name}  (${v.address} spec.${v.path})\n`);
     }
+    if (!flags.adopt && result.sharedKeys.length > 0) {
+      const some = result.sharedKeys.slice(0, 3).join(', ');
+      io.stderr.write(`note: ${result.sharedKeys.length} exported objects share their natural key (e.g. a dashboard's name) with another object (${some}${result.sharedKeys.length > 3 ? ', …' : ''}): a plan cannot tell them apart by it until obsync owns them; \`obsync export --adopt\` binds each manifest to its object\n`);
+    }
     if (!flags.adopt) {
       io.stderr.write('next: `obsync plan` shows no change for the exported objects; `obsync export --adopt` (or `obsync import`) makes obsync own them\n');
       return;
