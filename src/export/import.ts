@@ -52,8 +52,12 @@ function notFound(req: ImportRequest, address: Address): PlanError {
     if (kind === req.def.kind) continue;
     if (req.objects(kind)?.some((o) => o.id === req.id)) {
       const noun = definitionOf(kind).noun;
-      return new PlanError(`${req.id} is a ${noun} (${kind}), not a ${req.def.noun}: it cannot be imported as ${address}`, { hint: `import it under a ${kind} address, e.g. \`obsync import ${kind}/<name> ${req.id}\`` });
+      return new PlanError(`${req.id} is ${article(noun)} ${noun} (${kind}), not ${article(req.def.noun)} ${req.def.noun}: it cannot be imported as ${address}`, { hint: `import it under a ${kind} address, e.g. \`obsync import ${kind}/<name> ${req.id}\`` });
     }
   }
   return new PlanError(`no ${req.def.noun} with id ${req.id} on the target`, { hint: `\`obsync export --kind ${req.def.kind}\` lists the ${req.def.noun}s there with their ids` });
+}
+
+function article(noun: string): string {
+  return /^[aeiou]/.test(noun) ? 'an' : 'a';
 }

@@ -135,3 +135,48 @@ describe.each(['self-hosted', 'hosted'] as const)('obsync export on the %s varia
     }
   });
 });
+
+describe('obsync import', () => {
+  it('adopts one object by id under the address a manifest declares, and explains every refusal', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'obsync-import-e2e-'));
+    const port = portFor('self-hosted');
+    try {
+      const made = await requireCollection(port, 'Dashboard').create({ name: 'Hand made import', tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hi' } }] });
+      writeFileSync(join(dir, 'obsync.yaml'), config('self-hosted'));
+      const run = (args: string[]) => runCli(args, { cwd: dir });
+      expect((await run(['export', '--kind', 'Dashboard', '--match', '^Hand made import$'])).code).toBe(0);
+      const file = join(dir, 'manifests/dashboard/hand-made-import.yaml');
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain('name: Hand made import');
+      // A file edited since is never overwritten silently.
+      writeFileSync(file, text.replace('w: 6', 'w: 8'));
+      const refused = await run(['export', '--kind', 'Dashboard', '--match', '^Hand made import$']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('already exist with other content (dashboard/hand-made-import.yaml); nothing was written');
+      expect(readFileSync(file, 'utf8')).toContain('w: 8');
+      expect((await run(['export', '--kind', 'Dashboard', '--match', '^Hand made import$', '--force'])).code).toBe(0);
+      expect(readFileSync(file, 'utf8')).toBe(text);
+
+      const undeclared = await run(['import', 'Dashboard/elsewhere', made.id]);
+      expect(undeclared.code).toBe(1);
+      expect(undeclared.stderr).toContain('no manifest declares Dashboard/elsewhere');
+      const wrongKind = await run(['import', 'Alert/hand-made-import', made.id]);
+      expect(wrongKind.code).toBe(1);
+      expect(wrongKind.stderr).toContain(`${made.id} is a dashboard (Dashboard), not an alert`);
+      const unknown = await run(['import', 'Dashboard/hand-made-import', 'ffffffffffffffffffffffff']);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain('no dashboard with id ffffffffffffffffffffffff on the target');
+
+      const imported = await run(['import', 'Dashboard/hand-made-import', made.id]);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(imported.stdout).toContain(`Imported Dashboard/hand-made-import (id ${made.id})`);
+      const state = JSON.parse((await run(['state', 'list', '--output', 'json'])).stdout) as { name: string; id: string }[];
+      expect(state.map((e) => `${e.name} ${e.id}`)).toEqual([`hand-made-import ${made.id}`]);
+      expect((await run(['import', 'Dashboard/hand-made-import', made.id])).stdout).toContain('already owned');
+      expect((await run(['plan', '--detailed-exitcode'])).code).toBe(0);
+    } finally {
+      await port.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -103,4 +103,25 @@ describe.each(['self-hosted', 'hosted'] as const)('export on the %s variant', (v
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('--adopt records nothing when the exported tree would change an object', async () => {
+    const result = await exportFrom(port);
+    const dir = mkdtempSync(join(tmpdir(), 'obsync-export-'));
+    const inventory = await openFileInventory({ dir: join(dir, '.state'), target: 't', lock: true });
+    try {
+      const edited = result.manifests.find((m) => m.kind === 'Dashboard' && !result.sharedKeys.includes(m.address) && /^ {6}w: 12$/m.test(m.text));
+      if (!edited) throw new Error('no dashboard to edit');
+      writeTree(join(dir, 'm'), { ...result, manifests: result.manifests.map((m) => (m === edited ? { ...m, text: m.text.replace(/^ {6}w: 12$/m, '      w: 11') } : m)) });
+      const env = Object.fromEntries(result.variables.map((v) => [v.name, v.value]));
+      const { resources, diagnostics } = loadManifests([join(dir, 'm')], { env });
+      expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      sandbox.clearRequests();
+      await expect(adoptExported({ port, inventory, desired: resources, exported: result.manifests, concurrency: 2, now: new Date() })).rejects.toThrow(new RegExp(`${edited.address}: update \\(tiles\\[[a-z0-9-]+\\]\\.w\\)`));
+      expect(inventory.entries()).toEqual([]);
+      expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    } finally {
+      await inventory.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
