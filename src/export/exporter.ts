@@ -164,9 +164,11 @@ function ownedByKind(entries: readonly InventoryEntry[]): Map<AnyKind, Map<strin
   return out;
 }
 
-/** How exported manifests refer to objects, exported or not. */
+/** How exported manifests refer to objects, exported or not (indexes built once per kind: exports of thousands stay linear). */
 class ExportRefs {
-  readonly #displayNames = new Map<AnyKind, Map<string, string[]>>();
+  readonly #byId = new Map<AnyKind, Map<string, LiveObject>>();
+  readonly #displayCount = new Map<AnyKind, Map<string, number>>();
+  readonly #exportedNames = new Map<AnyKind, Set<string>>();
   readonly #partKeys = new Map<string, ReadonlyMap<string, string>>();
 
   constructor(
@@ -184,14 +186,11 @@ class ExportRefs {
   ref(kind: AnyKind, id: string): NameOrId {
     const exported = this.nameOf(kind, id, true);
     if (exported !== undefined) return exported;
-    const def = definitionOf(kind);
-    const objects = this.input.objects(kind);
-    const live = objects?.find((o) => o.id === id);
+    const live = this.#index(kind).get(id);
     if (!live) return { id };
-    const display = displayNameOf(def, live);
+    const display = displayNameOf(definitionOf(kind), live);
     // A display name another exported manifest uses as its metadata.name would resolve to that one.
-    const shadowed = [...(this.chosen.get(kind) ?? [])].some((other) => this.names.get(kind)?.get(other) === display);
-    return display !== '' && this.uniqueDisplayName(kind, id) && !shadowed ? display : { id };
+    return display !== '' && this.uniqueDisplayName(kind, id) && !this.#exported(kind).has(display) ? display : { id };
   }
 
   partKey(kind: AnyKind, parentId: string, partId: string): string | undefined {
@@ -201,7 +200,7 @@ class ExportRefs {
     const cacheKey = `${kind}\u0000${parentId}`;
     let keys = this.#partKeys.get(cacheKey);
     if (!keys) {
-      const parent = this.input.objects(kind)?.find((o) => o.id === parentId);
+      const parent = this.#index(kind).get(parentId);
       keys = parent ? def.parts.exportKeys(parent) : new Map<string, string>();
       this.#partKeys.set(cacheKey, keys);
     }
@@ -209,18 +208,38 @@ class ExportRefs {
   }
 
   uniqueDisplayName(kind: AnyKind, id: string): boolean {
-    const def = definitionOf(kind);
-    const objects = this.input.objects(kind) ?? [];
-    let byName = this.#displayNames.get(kind);
-    if (!byName) {
-      byName = new Map();
-      for (const o of objects) {
+    const live = this.#index(kind).get(id);
+    if (!live) return false;
+    let counts = this.#displayCount.get(kind);
+    if (!counts) {
+      const def = definitionOf(kind);
+      counts = new Map();
+      for (const o of this.input.objects(kind) ?? []) {
         const n = displayNameOf(def, o);
-        byName.set(n, [...(byName.get(n) ?? []), o.id]);
+        counts.set(n, (counts.get(n) ?? 0) + 1);
       }
-      this.#displayNames.set(kind, byName);
+      this.#displayCount.set(kind, counts);
     }
-    const live = objects.find((o) => o.id === id);
-    return live !== undefined && (byName.get(displayNameOf(def, live))?.length ?? 0) === 1;
+    return counts.get(displayNameOf(definitionOf(kind), live)) === 1;
+  }
+
+  #index(kind: AnyKind): Map<string, LiveObject> {
+    let index = this.#byId.get(kind);
+    if (!index) this.#byId.set(kind, (index = new Map((this.input.objects(kind) ?? []).map((o) => [o.id, o]))));
+    return index;
+  }
+
+  /** The metadata.names of the exported objects of a kind. */
+  #exported(kind: AnyKind): Set<string> {
+    let names = this.#exportedNames.get(kind);
+    if (!names) {
+      names = new Set();
+      for (const id of this.chosen.get(kind) ?? []) {
+        const name = this.names.get(kind)?.get(id);
+        if (name !== undefined) names.add(name);
+      }
+      this.#exportedNames.set(kind, names);
+    }
+    return names;
   }
 }
