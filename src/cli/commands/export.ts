@@ -7,6 +7,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
+import type { LiveObject } from '../../core/live.js';
+import type { AnyKind } from '../../kinds/registry.js';
 import type { CliIO } from '../io.js';
 import type { CommandRegistrar } from '../program.js';
 
@@ -45,9 +47,21 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
     const { exportLive, SCHEMA_FILE } = await import('../../export/exporter.js');
     const { readLive } = await import('../../engine/live.js');
     const { REGISTRY } = await import('../../kinds/registry.js');
+    const { ApiError } = await import('../../core/errors.js');
     const served = REGISTRY.filter((d) => session.port.collection(d.kind) !== null);
-    const live = await readLive(session.port, served);
-    const result = exportLive({ objects: (k) => live.objects(k), kinds: kinds ? new Set(kinds) : undefined, match, owned: session.inventory.entries() });
+    const live = await readLive(session.port, served.filter((d) => d.read === 'always'));
+    // Kinds not every target has (pipes): one the target refuses is left out, unless --kind asked for it.
+    const optional = new Map<string, readonly LiveObject[]>();
+    for (const def of served.filter((d) => d.read !== 'always' && (!kinds || kinds.includes(d.kind)))) {
+      try {
+        optional.set(def.kind, (await readLive(session.port, [def])).objects(def.kind) ?? []);
+      } catch (err) {
+        if (!(err instanceof ApiError) || kinds?.includes(def.kind) || ![403, 404, 501].includes(err.status)) throw err;
+        io.stderr.write(`note: ${def.noun}s not exported: the target does not serve them (${err.message})\n`);
+      }
+    }
+    const objects = (k: AnyKind) => optional.get(k) ?? live.objects(k);
+    const result = exportLive({ objects, kinds: kinds ? new Set(kinds) : undefined, match, owned: session.inventory.entries() });
     const outDir = resolve(io.cwd, flags.outDir);
     const { documentJsonSchema } = await import('../../manifests/json-schema.js');
     const files = new Map<string, string>(result.manifests.map((m) => [m.file, m.text]));
