@@ -61,7 +61,7 @@ function shortHash(id: string, length: number): string {
   return createHash('sha256').update(id).digest('hex').slice(0, length);
 }
 
-/** `Dashboard`, `checkout-p99` → `OBSYNC_EXPORT_DASHBOARD_CHECKOUT_P99`. */
+/** `Dashboard`, `checkout-p99` → the prefix of its export variables, ending `_DASHBOARD_CHECKOUT_P99`. */
 export function envPrefix(kind: string, name: string): string {
   const kindPart = kind.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toUpperCase();
   return `OBSYNC_EXPORT_${kindPart}_${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
