@@ -16,7 +16,7 @@ import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
 import type { CommandRegistrar } from '../program.js';
 import { wholeNumber } from '../numbers.js';
 import { checkSelectionMatches, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
-import { openSession, planSession, printDiagnostics } from '../session.js';
+import { openSession, planSession, refuseInvalid } from '../session.js';
 
 interface ApplyFlags extends RawRunOptions {
   autoApprove?: boolean;
@@ -42,17 +42,17 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     const session = await openSession(io, {
       paths: saved ? saved.manifests : paths,
       config: flags.config ?? saved?.config,
-      target: flags.target ?? saved?.target,
+      targets: flags.target.length > 0 ? flags.target : saved ? [saved.target] : [],
       lock: true,
       command: 'apply',
       timeoutMs: opts.timeoutMs,
       allowFileOutside: flags.allowFileOutside,
+      checkManifests: refuseInvalid(io, 'text'),
     }).catch((err: unknown) => {
       interrupts.dispose();
       throw err;
     });
     try {
-      if (printDiagnostics(io, session.diagnostics, 'text')) throw new ExitRequest(1);
       checkSelectionMatches(opts.selection, session.desired, session.inventory.entries());
       // A saved plan is applied with the prune decision it was made with.
       const planned = await interrupts.beforeApply(planSession(session, opts, saved?.prune.requested, interrupts.planningSignal));

@@ -9,7 +9,7 @@ import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
 import { VERSION, type CommandRegistrar } from '../program.js';
 import { checkSelectionMatches, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
 import { githubAnnotation } from './validate.js';
-import { openSession, planSession, printDiagnostics } from '../session.js';
+import { openSession, planSession, refuseInvalid } from '../session.js';
 
 interface PlanFlags extends RawRunOptions {
   out?: string;
@@ -27,9 +27,9 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--detailed-exitcode', 'exit 2 when there are changes (0: none, 1: error)');
   commonRunOptions(cmd).action(async (paths: string[], flags: PlanFlags) => {
     const opts = parseRunOptions(flags);
-    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: false, command: 'plan', timeoutMs: opts.timeoutMs, allowFileOutside: flags.allowFileOutside });
+    const checkManifests = refuseInvalid(io, flags.output === 'github' ? 'github' : 'text');
+    const session = await openSession(io, { paths, config: flags.config, targets: flags.target, lock: false, command: 'plan', timeoutMs: opts.timeoutMs, allowFileOutside: flags.allowFileOutside, checkManifests });
     try {
-      if (printDiagnostics(io, session.diagnostics, flags.output === 'github' ? 'github' : 'text')) throw new ExitRequest(1);
       checkSelectionMatches(opts.selection, session.desired, session.inventory.entries());
       const planned = await planSession(session, opts);
       const plan = planned.plan;

@@ -53,7 +53,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     const metrics = new DaemonMetrics(VERSION);
     const onResponse = (target: string, method: string, status: number) => metrics.apiRequests.inc({ target, method, code: String(status) });
     // Apply mode competes for the target's writer lease: one replica writes, the others stand by.
-    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: false, elect: flags.mode === 'apply', command: 'run', logLevel: 'info', onResponse, timeoutMs: opts.timeoutMs, allowFileOutside: flags.allowFileOutside, waits: 'log' });
+    const session = await openSession(io, { paths, config: flags.config, targets: flags.target, lock: false, elect: flags.mode === 'apply', command: 'run', logLevel: 'info', onResponse, timeoutMs: opts.timeoutMs, allowFileOutside: flags.allowFileOutside, waits: 'log' });
     const schedule = flags.schedule ?? session.schedule ?? DEFAULT_SCHEDULE;
     if (!cron.validate(schedule)) {
       await session.close();
