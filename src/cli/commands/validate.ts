@@ -59,8 +59,9 @@ function validation(io: CliIO, args: string[], flags: ValidateFlags): Validation
   const configPath = findConfigFor(io, given, flags);
   const loaded = configPath ? loadConfig(configPath, io.env, { allowFileOutside: allowFlag, select: () => [], allTrees: true }) : undefined;
   const config = loaded?.config;
-  // With PATH arguments, obsync.yaml only says where ${file:} may read and what each target's vars are.
-  const diagnostics = loaded && given.length === 0 ? loaded.diagnostics : [];
+  // With PATH arguments (other than the project's own folder), obsync.yaml only says where ${file:} may read and what each target's vars are.
+  const projectOnly = given.length === 0 || (given.length === 1 && loaded !== undefined && given[0] === loaded.dir);
+  const diagnostics = loaded && projectOnly ? loaded.diagnostics : [];
   const declared = loaded?.declared ?? [];
   const top = config?.manifests ?? (loaded && !config ? [] : undefined);
   const treeOf = (name: string, api: TargetTree['api'], own: readonly string[] | undefined, vars: TargetTree['vars']) => {
