@@ -135,3 +135,13 @@ targets:
     ]);
   });
 });
+
+describe('defaults.target', () => {
+  it('names a declared target (or the embedded sandbox)', () => {
+    const text = (t: string) => `apiVersion: obsync/v1\nkind: Config\ndefaults: {target: ${t}}\ntargets:\n  - {name: staging, variant: sandbox}\n`;
+    const read = (t: string) => loadConfig('/r/obsync.yaml', {}, { readFile: files({ '/r/obsync.yaml': text(t) }) });
+    expect(read('staging').diagnostics).toEqual([]);
+    expect(read('sandbox').diagnostics).toEqual([]);
+    expect(read('stagign').diagnostics.map((d) => `${d.line}:${d.col} ${d.path} ${d.message}`)).toEqual(["3:12 defaults.target defaults.target 'stagign' is not a declared target: obsync.yaml declares staging"]);
+  });
+});

@@ -16,6 +16,7 @@ import { issuesToDiagnostics } from '../manifests/issues.js';
 import { credentialGuard, sortDiagnostics } from '../manifests/load.js';
 import { documentValue, parseYamlFile } from '../manifests/parse.js';
 import { positionAt } from '../manifests/positions.js';
+import { EMBEDDED_NAME } from './targets.js';
 import { configSchema, targetConfig, targetTreeSchema, type ObsyncConfig, type TargetConfig } from './schema.js';
 
 export interface LoadedConfig {
@@ -108,6 +109,11 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
   const declared = items.map(declaredOf);
   diagnostics.push(...duplicateNames(declared, issueBase));
   const defaultTarget = top.success ? top.data.defaults?.target : undefined;
+  if (defaultTarget !== undefined && defaultTarget !== EMBEDDED_NAME && !declared.some((d) => d.name === defaultTarget)) {
+    const pos = positionAt(doc, parsed.lineCounter, ['defaults', 'target']);
+    const known = declared.length > 0 ? `: obsync.yaml declares ${declared.map((d) => d.name).join(', ')}` : ': declare it under targets';
+    diagnostics.push({ severity: 'error', code: 'unknown-target', message: `defaults.target '${defaultTarget}' is not a declared target${known}`, file: path, ...pos, path: 'defaults.target' });
+  }
   const selected = new Set((opts.select ?? ((names) => names))(declared.map((d) => d.name), defaultTarget));
   const levels = declared.map((d): Level => (selected.has(d.name) ? 'full' : opts.allTrees === true ? 'tree' : 'declared'));
   levels.forEach((level, index) => {

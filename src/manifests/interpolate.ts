@@ -134,7 +134,7 @@ function resolveEnv(name: string, { ctx, field, where }: RefContext): Outcome {
 function resolveVar(name: string, { ctx }: RefContext): Outcome {
   const reference = `\${var:${name}}`;
   const vars = ctx.vars;
-  if (!vars) return { refused: `${reference}: no target is selected to give it a value; vars are declared per target in obsync.yaml (targets[].vars)`, code: 'missing-var' };
+  if (!vars) return { refused: `${reference} has no value here: vars are declared per target in obsync.yaml (targets[].vars) and used in the manifests of that target`, code: 'missing-var' };
   const value = Object.hasOwn(vars.values, name) ? vars.values[name] : undefined;
   if (value !== undefined) return { value };
   const hint = closest(name, Object.keys(vars.values));

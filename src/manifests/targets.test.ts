@@ -62,7 +62,7 @@ describe('loadTargetTrees', () => {
       `${file}:8:14 spec.threshold missing-var: \${var:threshold}: target 'staging' has no var 'threshold' — did you mean 'treshold'?; declare it under that target's vars in obsync.yaml`,
     ]);
     const [none] = loadTargetTrees([tree('', undefined, undefined)], { env: {} });
-    expect(none?.diagnostics[0]?.message).toBe('${var:threshold}: no target is selected to give it a value; vars are declared per target in obsync.yaml (targets[].vars)');
+    expect(none?.diagnostics[0]?.message).toBe('${var:threshold} has no value here: vars are declared per target in obsync.yaml (targets[].vars) and used in the manifests of that target');
   });
 
   it('refuses a kind the target variant cannot manage, naming target, kind and file', () => {
