@@ -52,7 +52,7 @@ async function planBench(variant: Variant, n: number): Promise<void> {
   const port = createServicePort(target);
   const req = planRequest(port, n);
   // Steady state, the daemon's every run: the inventory owns every object (adopting them writes nothing).
-  await applyPlanned(await makePlan(req), { port, inventory: req.inventory, backupDir: child.dir, concurrency: 8 });
+  await applyPlanned(await makePlan(req), { port, inventory: req.inventory, concurrency: 8 });
   await makePlan(req); // warm-up: JIT and connections
   const samples: number[] = [];
   let planned: Awaited<ReturnType<typeof makePlan>> | undefined;
@@ -91,8 +91,7 @@ async function applyBench(variant: Variant, n: number, k: number, limit: Pacing,
   const child = await startChildSandbox({ n, variant, rateLimit: variant === 'hosted' ? { hosted: limit } : { selfHosted: limit } });
   const port = createServicePort(benchTarget(variant, child, limit));
   const req = planRequest(port, n);
-  const backupDir = child.dir;
-  await applyPlanned(await makePlan(req), { port, inventory: req.inventory, backupDir, concurrency: 8 });
+  await applyPlanned(await makePlan(req), { port, inventory: req.inventory, concurrency: 8 });
   const changed = withChangedDashboards(req.desired, k);
   await new Promise((r) => setTimeout(r, limit.windowMs + 50));
   await child.clear();
@@ -100,7 +99,7 @@ async function applyBench(variant: Variant, n: number, k: number, limit: Pacing,
   const t0 = performance.now();
   const planned = await makePlan({ ...req, desired: changed });
   const t1 = performance.now();
-  const report = await applyPlanned(planned, { port, inventory: req.inventory, backupDir, concurrency: 8 });
+  const report = await applyPlanned(planned, { port, inventory: req.inventory, concurrency: 8 });
   const wall = performance.now() - t1;
   const total = performance.now() - t0;
   const peak = rss.stop();
@@ -136,7 +135,7 @@ async function memoryBench(runs: number): Promise<void> {
   const child = await startChildSandbox({ n: 100, variant: 'self-hosted', rateLimit: 'off' });
   const port = createServicePort(benchTarget('self-hosted', child, NO_PACING));
   const req = planRequest(port, 100);
-  const pass = async () => applyPlanned(await makePlan(req), { port, inventory: req.inventory, backupDir: child.dir, concurrency: 8 });
+  const pass = async () => applyPlanned(await makePlan(req), { port, inventory: req.inventory, concurrency: 8 });
   for (let i = 0; i < 20; i++) await pass();
   global.gc?.();
   const before = process.memoryUsage().heapUsed;

@@ -28,7 +28,7 @@ const dir = mkdtempSync(join(tmpdir(), 'obsync-bench-'));
 const domain = createObservabilityDomain({ seed: 'demo' });
 const port = inProcessPort(domain, opts.variant, 'seed');
 const inventory = memoryInventory('seed');
-await applyPlanned(await makePlan({ port, inventory, desired: benchManifests(opts.n), selection: SELECT_ALL, prune: false, maxDeletes: 0 }), { port, inventory, backupDir: dir, concurrency: 8 });
+await applyPlanned(await makePlan({ port, inventory, desired: benchManifests(opts.n), selection: SELECT_ALL, prune: false, maxDeletes: 0 }), { port, inventory, concurrency: 8 });
 writeFileSync(join(dir, opts.variant === 'hosted' ? 'observability-hosted.json' : 'observability-selfhosted.json'), JSON.stringify(domain.snapshot()));
 // Not written back: re-serialising 20,000 objects after every write would time the sandbox, not obsync.
 const sandbox = await startSandbox({ port: 0, dataDir: dir, persist: false, rateLimit: opts.rateLimit });

@@ -1,28 +1,35 @@
 /**
- * Applies a plan: creates and updates first (dependency order, concurrency-capped, dependants
- * of a failure skipped), then deletes — only when nothing failed, in reverse dependency order,
- * each backed up first. Returns a report; never throws for a failed step.
+ * Applies a plan, reading nothing but the plan (and the secret values, which never go into one):
+ * creates and updates first (dependency order, concurrency-capped, dependants of a failure
+ * skipped), then deletes — only when nothing failed, in reverse dependency order, each backed up
+ * first with what the service deletes along. Every run records ownership, changes or not.
+ * Returns a report; never throws for a failed step.
  */
+import { IdMap } from '../core/id-map.js';
+import { entryAddress } from '../core/inventory.js';
 import { errorMessage } from '../core/errors.js';
-import type { Address, Plan, PlanStep } from '../core/plan.js';
-import type { ApplyContext, ApplyReport, StepOutcomeKind, StepResult } from './context.js';
+import type { Address, PartRef, Plan, PlanStep } from '../core/plan.js';
+import type { ApplyContext, ApplyOptions, ApplyReport, ApplyTarget, StepOutcomeKind, StepResult } from './context.js';
 import { executeStep } from './execute.js';
 import { runScheduled, type StepOutcome } from './schedule.js';
 
 const DONE = (): StepOutcome => ({ status: 'done' });
 
-export interface ApplyOptions {
-  /** Steps refused before execution (a saved plan whose object moved), with the reason. */
-  refused?: ReadonlyMap<Address, string>;
-}
-
-export async function applyPlan(plan: Plan, ctx: ApplyContext, opts: ApplyOptions = {}): Promise<ApplyReport> {
+export async function applyPlan(plan: Plan, target: ApplyTarget, opts: ApplyOptions): Promise<ApplyReport> {
+  const ctx: ApplyContext = {
+    ...target,
+    ids: seedIds(plan, target),
+    now: opts.now ?? (() => new Date()),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  };
   const results = new Map<Address, StepResult>();
   const startedAt = ctx.now();
   const record = (result: StepResult): void => {
     results.set(result.address, result);
-    ctx.onStepDone?.(result);
+    opts.onStepDone?.(result);
   };
+  // Pending entries whose object no manifest declares any more own nothing: forget them.
+  for (const address of plan.forget) if (ctx.inventory.get(address)?.status === 'pending') await ctx.inventory.remove(address);
 
   const run = async (step: PlanStep): Promise<void> => {
     const refusal = opts.refused?.get(step.address);
@@ -31,7 +38,7 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext, opts: ApplyOption
       throw new Error(refusal);
     }
     const t0 = performance.now();
-    if (step.action !== 'noop') ctx.onStepStart?.(step.address, step.action);
+    if (step.action !== 'noop') opts.onStepStart?.(step.address, step.action);
     try {
       const partial = await executeStep(step, ctx, startedAt);
       record({ address: step.address, action: step.action, durationMs: Math.round(performance.now() - t0), ...partial });
@@ -52,7 +59,7 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext, opts: ApplyOption
   const runNoops = (steps: readonly PlanStep[]) => refreshUnchanged(steps, run, noopOutcomes, ctx.signal);
   await runNoops(noops.filter((s) => needed.has(s.address)));
   const [first] = await Promise.all([
-    runScheduled(writes, run, { concurrency: ctx.concurrency, ...(ctx.signal ? { signal: ctx.signal } : {}) }, noopOutcomes),
+    runScheduled(writes, run, { concurrency: opts.concurrency, ...(ctx.signal ? { signal: ctx.signal } : {}) }, noopOutcomes),
     runNoops(noops.filter((s) => !needed.has(s.address))),
   ]);
   collectSkips(writes, first, results, record);
@@ -72,6 +79,30 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext, opts: ApplyOption
 
   const ordered = plan.steps.map((s) => results.get(s.address)).filter((r): r is StepResult => r !== undefined);
   return { target: plan.target, results: ordered, summary: countOutcomes(ordered), ...(pruneSkipped ? { pruneSkipped } : {}) };
+}
+
+/**
+ * The applier's own id map: the inventory's owned objects, then every object the plan matched
+ * (its steps' ids, which win); creates complete it as they land.
+ */
+function seedIds(plan: Plan, target: ApplyTarget): IdMap {
+  const ids = new IdMap();
+  const entries = new Map(target.inventory.entries().map((e) => [entryAddress(e), e]));
+  for (const s of plan.steps) {
+    if (s.id === undefined || s.action === 'delete') continue;
+    const entry = entries.get(s.address);
+    // A step restates its parts only when they differ from its entry's.
+    const parts = s.parts ? partsOf(s.parts) : entry?.id === s.id && entry.tiles ? new Map(Object.entries(entry.tiles)) : undefined;
+    ids.set(s.address, s.kind, s.id, parts);
+  }
+  for (const [address, e] of entries) if (e.status === 'owned' && e.id !== null && ids.id(address) === undefined) ids.set(address, e.kind, e.id, e.tiles ? new Map(Object.entries(e.tiles)) : undefined);
+  return ids;
+}
+
+function partsOf(parts: readonly PartRef[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of parts) if (p.id !== undefined) out.set(p.key, p.id);
+  return out;
 }
 
 /** Runs unchanged steps one by one, yielding to I/O now and then so that paced writes go on meanwhile. */

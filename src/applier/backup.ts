@@ -1,7 +1,16 @@
 /** Before a delete, the live object is kept by the state backend (file: under the state directory; postgres: a table). */
 import type { InventoryStore } from '../core/inventory.js';
-import type { PlanStep } from '../core/plan.js';
+import type { Address, AnyKind, Kind } from '../core/plan.js';
 
-export async function writeBackup(inventory: InventoryStore, step: PlanStep, live: unknown, at: Date): Promise<string> {
-  return inventory.saveBackup({ target: inventory.target, address: step.address, kind: step.kind, name: step.name, id: step.id ?? '', backedUpAt: at.toISOString(), object: live });
+/** What is backed up: a step's object, or one the service deletes along with it (no address when unowned). */
+export interface BackedUp {
+  kind: AnyKind;
+  name: string;
+  address?: string | undefined;
+  id?: string | undefined;
+}
+
+export async function writeBackup(inventory: InventoryStore, item: BackedUp, live: unknown, at: Date): Promise<string> {
+  const address = (item.address ?? `${item.kind}/${item.name}`) as Address;
+  return inventory.saveBackup({ target: inventory.target, address, kind: item.kind as Kind, name: item.name, id: item.id ?? '', backedUpAt: at.toISOString(), object: live });
 }

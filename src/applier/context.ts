@@ -1,31 +1,34 @@
+import type { IdMap } from '../core/id-map.js';
 import type { InventoryStore } from '../core/inventory.js';
-import type { LiveState } from '../core/live.js';
-import type { Address, Change, Kind } from '../core/plan.js';
+import type { Address, Change } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
-import type { DesiredResource } from '../core/resource.js';
-import type { KindDefinition, Lookups } from '../kinds/kind.js';
 import type { Json } from '../core/wire.js';
 
-export interface ApplyContext {
+/** What an apply needs besides the plan: where to write, and the secret values (never in a plan). */
+export interface ApplyTarget {
   port: ServicePort;
   inventory: InventoryStore;
-  definitions: ReadonlyMap<Kind, KindDefinition>;
-  /** Lookups built while planning against the current live state; updated as objects are created. */
-  lookups: Lookups;
-  live: LiveState;
-  desired: ReadonlyMap<Address, DesiredResource>;
-  specHashes: Pick<ReadonlyMap<Address, string>, 'get'>;
-  fingerprints: ReadonlyMap<Address, Record<string, string>>;
-  /** Sensitive values by fingerprint, per address (from the manifests). */
+  /** Sensitive values by fingerprint, per address (read from the manifests at apply time). */
   secretValues: ReadonlyMap<Address, ReadonlyMap<string, Json>>;
-  backupDir: string;
+}
+
+export interface ApplyOptions {
   concurrency: number;
-  now: () => Date;
+  now?: () => Date;
   signal?: AbortSignal;
+  /** Steps refused before execution (a saved plan whose object moved), with the reason. */
+  refused?: ReadonlyMap<Address, string>;
   /** Called when each step ends (progress lines, logs, metrics). */
   onStepDone?: (result: StepResult) => void;
   /** Called just before a step's first request. */
   onStepStart?: (address: Address, action: string) => void;
+}
+
+/** One apply's working state: the target, the options, and the applier's own id map. */
+export interface ApplyContext extends ApplyTarget {
+  ids: IdMap;
+  now: () => Date;
+  signal?: AbortSignal;
 }
 
 export type StepOutcomeKind = 'applied' | 'unchanged' | 'failed' | 'skipped' | 'refused';
@@ -42,6 +45,8 @@ export interface StepResult {
   /** The create was resolved by adopting an object found by natural key after a lost response. */
   resolvedAmbiguous?: boolean;
   backup?: string;
+  /** Backups of the objects the service deleted along with this one. */
+  cascadeBackups?: string[];
   durationMs: number;
 }
 
@@ -51,4 +56,6 @@ export interface ApplyReport {
   summary: Record<StepOutcomeKind, number>;
   /** Deletes were skipped because something failed earlier in the run. */
   pruneSkipped?: string;
+  /** A Ctrl-C stopped the apply: the steps not started are skipped. */
+  interrupted?: boolean;
 }

@@ -1,50 +1,52 @@
-/** Executes one plan step through the ports and records ownership in the inventory. */
+/**
+ * Executes one plan step through the kind's collection port and records ownership in the
+ * inventory. Everything comes from the step (the applier never sees manifests or the live
+ * state): the body, what to record, the expected form to re-diff, the backups of a delete.
+ */
 import { AmbiguousWriteError, ApiError, InvariantError } from '../core/errors.js';
 import type { InventoryEntry } from '../core/inventory.js';
-import type { PlanStep } from '../core/plan.js';
-import { requireCapability, type CrudPort } from '../core/ports.js';
-import type { DesiredResource } from '../core/resource.js';
-import type { Json, JsonObject } from '../core/wire.js';
+import type { LiveObject } from '../core/live.js';
+import { nameOf, type CascadeItem, type PlanStep } from '../core/plan.js';
+import { requireCollection, type CollectionPort } from '../core/ports.js';
+import type { Json } from '../core/wire.js';
+import type { ManagedKind } from '../kinds/kind.js';
+import { managedDefinition } from '../kinds/registry.js';
 import { sameJson } from '../planner/diff.js';
 import { keyMatches } from '../planner/match.js';
-import type { KindDefinition } from '../kinds/kind.js';
-import { writeBackup } from './backup.js';
+import { writeBackup, type BackedUp } from './backup.js';
 import type { ApplyContext, StepResult } from './context.js';
 import { resolvePayload } from './resolve.js';
 import { verifyWrite } from './verify.js';
 
-type Live = { id: string };
-type Partial = Omit<StepResult, 'durationMs' | 'address' | 'action'>;
+type Outcome = Omit<StepResult, 'durationMs' | 'address' | 'action'>;
 
-export async function executeStep(step: PlanStep, ctx: ApplyContext, backupFolderTime: Date): Promise<Partial> {
-  const def: KindDefinition<unknown, Live> | undefined = ctx.definitions.get(step.kind);
-  if (!def) throw new InvariantError(`no definition for kind ${step.kind}`);
-  if (step.action === 'delete') return deleteStep(step, def, ctx, backupFolderTime);
-  const res = ctx.desired.get(step.address);
-  if (!res) throw new InvariantError(`${step.address} is not among the desired objects`);
+export async function executeStep(step: PlanStep, ctx: ApplyContext, backupFolderTime: Date): Promise<Outcome> {
+  const def = managedDefinition(step.kind);
+  if (!def) throw new InvariantError(`no managed definition for kind ${step.kind}`);
   switch (step.action) {
     case 'noop':
-      return noopStep(step, def, res, ctx);
+      return noopStep(step, ctx);
     case 'create':
-      return createStep(step, def, res, ctx);
+      return createStep(step, def, ctx);
     case 'update':
-      return step.pipe ? pipeUpdateStep(step, def, res, ctx) : updateStep(step, def, res, ctx);
+      return updateStep(step, def, ctx, backupFolderTime);
+    case 'delete':
+      return deleteStep(step, ctx, backupFolderTime);
   }
 }
 
-function crud(step: PlanStep, ctx: ApplyContext): CrudPort<Live> {
-  if (step.kind === 'Dashboard') return ctx.port.dashboards;
-  if (step.kind === 'Alert') return ctx.port.alerts;
-  throw new InvariantError(`${step.kind} has no create/update/delete port`);
+function port(step: PlanStep, ctx: ApplyContext): CollectionPort {
+  return requireCollection(ctx.port, step.kind);
 }
 
-async function createStep(step: PlanStep, def: KindDefinition<unknown, Live>, res: DesiredResource, ctx: ApplyContext): Promise<Partial> {
-  const api = crud(step, ctx);
-  const naturalKey = def.desiredKey(res, ctx.lookups) ?? '';
-  // Written before the POST: if the process dies now, the next run resolves this entry by natural key.
-  await ctx.inventory.put(entryFor(res, ctx, { id: null, status: 'pending', naturalKey }));
-  const body = resolvePayload(step.payload ?? {}, ctx.lookups, ctx.secretValues.get(step.address) ?? new Map(), step.address);
-  let live: Live;
+async function createStep(step: PlanStep, def: ManagedKind, ctx: ApplyContext): Promise<Outcome> {
+  const api = port(step, ctx);
+  const body = resolve(step, step.payload ?? {}, ctx);
+  const naturalKey = def.bodyKey?.(body) ?? step.record?.naturalKey ?? '';
+  // Written before the POST: if the process dies now, the next run finds the object by natural key
+  // (and only while a manifest still declares it).
+  await ctx.inventory.put(entryFor(step, ctx, { id: null, status: 'pending', naturalKey }));
+  let live: LiveObject;
   let resolvedAmbiguous = false;
   try {
     live = await api.create(body, signalOpt(ctx));
@@ -54,113 +56,148 @@ async function createStep(step: PlanStep, def: KindDefinition<unknown, Live>, re
       throw err;
     }
     resolvedAmbiguous = true;
-    live = (await findCreated(api, def, res, naturalKey, ctx)) ?? (await api.create(body, signalOpt(ctx)));
+    live = (await findCreated(api, def, step, naturalKey, ctx)) ?? (await api.create(body, signalOpt(ctx)));
   }
-  return recordWritten(def, res, live, ctx, { resolvedAmbiguous });
+  return recordWritten(def, step, live, ctx, resolvedAmbiguous);
 }
 
 /** After a create whose response was lost: the object is there exactly when the natural key finds one unowned match. */
-async function findCreated(api: CrudPort<Live>, def: KindDefinition<unknown, Live>, res: DesiredResource, key: string, ctx: ApplyContext): Promise<Live | null> {
-  const owned = new Set(ctx.inventory.entries().filter((e) => e.kind === res.kind && e.id !== null).map((e) => e.id));
-  const candidates = (await api.list(signalOpt(ctx))).filter((o) => !owned.has(o.id) && keyMatches(def.liveKey(o, ctx.lookups), key));
+async function findCreated(api: CollectionPort, def: ManagedKind, step: PlanStep, key: string, ctx: ApplyContext): Promise<LiveObject | null> {
+  const owned = new Set(ctx.inventory.entries().filter((e) => e.kind === step.kind && e.id !== null).map((e) => e.id));
+  const candidates = (await api.list(signalOpt(ctx))).filter((o) => !owned.has(o.id) && keyMatches(def.liveKey(o), key));
   if (candidates.length > 1) {
-    throw new ApiError({ method: 'POST', path: res.address, status: 0, retryable: false, message: `${res.address}: the create's response was lost and ${candidates.length} objects now match its natural key; resolve by hand` });
+    throw new ApiError({ method: 'POST', path: step.address, status: 0, retryable: false, message: `${step.address}: the create's response was lost and ${candidates.length} objects now match its natural key; resolve by hand` });
   }
   return candidates[0] ?? null;
 }
 
-async function updateStep(step: PlanStep, def: KindDefinition<unknown, Live>, res: DesiredResource, ctx: ApplyContext): Promise<Partial> {
-  if (!step.id) throw new InvariantError(`${step.address}: update without an id`);
-  const body = resolvePayload(step.payload ?? {}, ctx.lookups, ctx.secretValues.get(step.address) ?? new Map(), step.address);
+async function updateStep(step: PlanStep, def: ManagedKind, ctx: ApplyContext, backupTime: Date): Promise<Outcome> {
+  const id = step.id;
+  if (!id) throw new InvariantError(`${step.address}: update without an id`);
+  const cascadeBackups = await backupCascade(step, ctx, backupTime);
+  const api = port(step, ctx);
+  if (step.calls) {
+    for (const call of step.calls) await api.call(call.call, id, resolve(step, call.body, ctx), signalOpt(ctx));
+    const live = step.settle && def.settled ? await api.waitUntil(id, (o) => def.settled?.(o) ?? true, signalOpt(ctx)) : await api.get(id, signalOpt(ctx));
+    if (!live) throw new ApiError({ method: 'GET', path: step.address, status: 404, retryable: false, message: `${step.address}: the object disappeared during the update` });
+    return withBackups(await recordWritten(def, step, live, ctx, false), cascadeBackups);
+  }
+  const body = resolve(step, step.payload ?? {}, ctx);
   try {
-    const live = await crud(step, ctx).update(step.id, body, signalOpt(ctx));
-    return recordWritten(def, res, live, ctx, {});
+    return withBackups(await recordWritten(def, step, await api.update(id, body, signalOpt(ctx)), ctx, false), cascadeBackups);
   } catch (err) {
     // The object vanished (deleted by hand, or by the service's cascade on a dashboard update): create it again.
-    if (err instanceof ApiError && err.status === 404 && def.creatable && def.createPayload) {
-      const payload = def.createPayload(res, ctx.lookups, ctx.fingerprints.get(step.address) ?? {});
-      return createStep({ ...step, action: 'create', payload }, def, res, ctx);
+    if (err instanceof ApiError && err.status === 404 && def.creatable && def.recreatePayload && step.payload) {
+      return createStep({ ...step, action: 'create', payload: def.recreatePayload(step.payload) }, def, ctx);
     }
     throw err;
   }
 }
 
-async function pipeUpdateStep(step: PlanStep, def: KindDefinition<unknown, Live>, res: DesiredResource, ctx: ApplyContext): Promise<Partial> {
-  const id = step.id;
-  if (!id) throw new InvariantError(`${step.address}: update without an id`);
-  const pipes = requireCapability(ctx.port, 'pipes');
-  const calls = step.pipe ?? {};
-  const opts = signalOpt(ctx);
-  const secrets = ctx.secretValues.get(step.address) ?? new Map<string, Json>();
-  if (calls.patch) await pipes.patch(id, resolvePayload(calls.patch, ctx.lookups, secrets, step.address), opts);
-  if (calls.settings) await pipes.putSettings(id, calls.settings as Record<string, string | number | boolean | null>, opts);
-  if (calls.scaling) await pipes.patchScaling(id, calls.scaling, opts);
-  if (calls.state) await pipes.setState(id, calls.state, opts);
-  const live = calls.state ? await pipes.waitUntilSettled(id, opts) : await pipes.get(id, opts);
-  if (!live) throw new ApiError({ method: 'GET', path: `pipes/${id}`, status: 404, retryable: false, message: `${step.address}: the pipe disappeared during the update` });
-  return recordWritten(def, res, live, ctx, {});
-}
-
-async function deleteStep(step: PlanStep, def: KindDefinition<unknown, Live>, ctx: ApplyContext, backupTime: Date): Promise<Partial> {
+async function deleteStep(step: PlanStep, ctx: ApplyContext, backupTime: Date): Promise<Outcome> {
   if (!step.id) throw new InvariantError(`${step.address}: delete without an id`);
-  const live = def.liveObjects(ctx.live)?.find((o) => o.id === step.id);
-  const backup = await writeBackup(ctx.inventory, step, live ?? null, backupTime);
-  await crud(step, ctx).delete(step.id, signalOpt(ctx));
+  const backup = await writeBackup(ctx.inventory, step, step.backup ?? null, backupTime);
+  const cascadeBackups = await backupCascade(step, ctx, backupTime);
+  await port(step, ctx).delete(step.id, signalOpt(ctx));
   await ctx.inventory.remove(step.address);
-  return { outcome: 'applied', id: step.id, backup };
+  // What the service deleted with it is gone too: forget the entries obsync had for it.
+  for (const item of step.cascade ?? []) if (item.owned && item.address && ctx.inventory.get(item.address)?.id === item.id) await ctx.inventory.remove(item.address);
+  return withBackups({ outcome: 'applied', id: step.id, backup }, cascadeBackups);
 }
 
-async function noopStep(step: PlanStep, def: KindDefinition<unknown, Live>, res: DesiredResource, ctx: ApplyContext): Promise<Partial> {
+/** Every object the service deletes along with a step is written to the backups first. */
+async function backupCascade(step: PlanStep, ctx: ApplyContext, at: Date): Promise<string[]> {
+  const files: string[] = [];
+  for (const item of step.cascade ?? []) files.push(await writeBackup(ctx.inventory, backedUp(item), item.object, at));
+  return files;
+}
+
+function backedUp(item: CascadeItem): BackedUp {
+  return item.address ? { kind: item.kind, name: nameOf(item.address), address: item.address, id: item.id } : { kind: item.kind, name: `unowned-${item.id}`, id: item.id };
+}
+
+function withBackups(outcome: Outcome, cascadeBackups: string[]): Outcome {
+  if (cascadeBackups.length > 0) outcome.cascadeBackups = cascadeBackups;
+  return outcome;
+}
+
+/**
+ * An unchanged object: its entry is (re)written only when something differs — an adoption, or
+ * what the step says changed (labels, spec hash, fingerprints, tiles). What the step leaves out,
+ * the entry keeps.
+ */
+async function noopStep(step: PlanStep, ctx: ApplyContext): Promise<Outcome> {
   const entry = ctx.inventory.get(step.address);
-  const known = ctx.lookups.tileIds.get(step.address);
-  const tiles = known ? Object.fromEntries(known) : undefined;
-  const fields = {
-    id: step.id ?? null,
-    status: 'owned' as const,
-    naturalKey: def.desiredKey(res, ctx.lookups) ?? '',
-    ...(tiles ? { tiles } : {}),
-    ...(entry?.nonConvergent ? { nonConvergent: entry.nonConvergent } : {}),
-  };
+  const kept = entry?.status === 'owned' && entry.id === step.id ? entry : undefined;
+  const fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry> = { id: step.id ?? null, status: 'owned', naturalKey: step.record?.naturalKey ?? kept?.naturalKey ?? '' };
+  const tiles = partIds(step) ?? kept?.tiles;
+  if (tiles) fields.tiles = tiles;
+  if (entry?.nonConvergent) fields.nonConvergent = entry.nonConvergent;
+  const next = entryFor(step, ctx, fields, entry?.updatedAt, kept);
   // Compared with the entry's own timestamp: only a real difference is written.
-  if (!entry || !sameJson(entry as unknown as Json, entryFor(res, ctx, fields, entry.updatedAt) as unknown as Json)) await ctx.inventory.put(entryFor(res, ctx, fields));
-  return { outcome: 'unchanged', ...(step.id ? { id: step.id } : {}) };
+  if (!entry || !sameJson(entry as unknown as Json, next as unknown as Json)) await ctx.inventory.put(entryFor(step, ctx, fields, undefined, kept));
+  return step.id ? { outcome: 'unchanged', id: step.id } : { outcome: 'unchanged' };
 }
 
-async function recordWritten(def: KindDefinition<unknown, Live>, res: DesiredResource, live: Live, ctx: ApplyContext, extra: { resolvedAmbiguous?: boolean }): Promise<Partial> {
-  const extras = def.recordWrite?.(res, live, ctx.lookups) ?? {};
-  const fingerprints = ctx.fingerprints.get(res.address) ?? {};
-  const base = entryFor(res, ctx, { id: live.id, status: 'owned', naturalKey: def.desiredKey(res, ctx.lookups) ?? '', ...extras });
-  const verification = verifyWrite(def, res, live, { entry: base, lookups: ctx.lookups }, fingerprints);
-  await ctx.inventory.put({ ...base, ...(verification.fields.length > 0 ? { nonConvergent: verification.fields } : {}) });
-  return {
-    outcome: 'applied',
-    id: live.id,
-    ...(verification.changes.length > 0 ? { nonConvergent: verification.changes } : {}),
-    ...(extra.resolvedAmbiguous ? { resolvedAmbiguous: true } : {}),
-  };
+async function recordWritten(def: ManagedKind, step: PlanStep, live: LiveObject, ctx: ApplyContext, resolvedAmbiguous: boolean): Promise<Outcome> {
+  const parts = storedParts(def, step, live);
+  ctx.ids.set(step.address, step.kind, live.id, parts);
+  const key = def.liveKey(live);
+  const fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry> = { id: live.id, status: 'owned', naturalKey: typeof key === 'string' ? key : (key[0] ?? '') };
+  if (parts) fields.tiles = Object.fromEntries(parts);
+  const verification = verifyWrite(def, step, live, ctx.ids);
+  if (verification.fields.length > 0) fields.nonConvergent = verification.fields;
+  await ctx.inventory.put(entryFor(step, ctx, fields));
+  const out: Outcome = { outcome: 'applied', id: live.id };
+  if (verification.changes.length > 0) out.nonConvergent = verification.changes;
+  if (resolvedAmbiguous) out.resolvedAmbiguous = true;
+  return out;
 }
 
+/** After a write the service returns the parts in the order sent: the step's keys pair positionally. */
+function storedParts(def: ManagedKind, step: PlanStep, live: LiveObject): Map<string, string> | undefined {
+  if (!def.parts || !step.parts) return undefined;
+  const ids = def.parts.idsInOrder(live);
+  const out = new Map<string, string>();
+  step.parts.forEach((p, i) => {
+    const id = ids[i];
+    if (id !== undefined) out.set(p.key, id);
+  });
+  return out;
+}
+
+function partIds(step: PlanStep): Record<string, string> | undefined {
+  if (!step.parts) return undefined;
+  const out: Record<string, string> = {};
+  for (const p of step.parts) if (p.id !== undefined) out[p.key] = p.id;
+  return out;
+}
+
+function resolve(step: PlanStep, body: PlanStep['payload'] & object, ctx: ApplyContext) {
+  return resolvePayload(body, ctx.ids, ctx.secretValues.get(step.address) ?? new Map<string, Json>(), step.address);
+}
+
+/** The inventory entry for a step's object; `kept`: the owned entry whose values the step did not restate. */
 function entryFor(
-  res: DesiredResource,
+  step: PlanStep,
   ctx: ApplyContext,
-  fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & globalThis.Partial<InventoryEntry>,
+  fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry>,
   updatedAt = ctx.now().toISOString(),
+  kept?: InventoryEntry,
 ): InventoryEntry {
-  const specHash = ctx.specHashes.get(res.address);
-  const secrets = ctx.fingerprints.get(res.address);
-  return {
-    kind: res.kind,
-    name: res.name,
-    ...(Object.keys(res.labels).length > 0 ? { labels: res.labels } : {}),
-    ...(specHash ? { specHash } : {}),
-    ...(secrets && Object.keys(secrets).length > 0 && fields.status === 'owned' ? { secrets } : {}),
-    ...fields,
-    updatedAt,
-  };
+  const record = step.record;
+  const entry: InventoryEntry = { kind: step.kind, name: step.name, id: fields.id, status: fields.status, naturalKey: fields.naturalKey, updatedAt };
+  const labels = record?.labels ?? kept?.labels;
+  if (labels && Object.keys(labels).length > 0) entry.labels = labels;
+  const specHash = record?.specHash ?? kept?.specHash;
+  if (specHash) entry.specHash = specHash;
+  const secrets = record?.secrets ?? kept?.secrets;
+  if (secrets && Object.keys(secrets).length > 0 && fields.status === 'owned') entry.secrets = secrets;
+  if (fields.tiles) entry.tiles = fields.tiles;
+  if (fields.nonConvergent) entry.nonConvergent = fields.nonConvergent;
+  return entry;
 }
 
 function signalOpt(ctx: ApplyContext): { signal?: AbortSignal } {
   return ctx.signal ? { signal: ctx.signal } : {};
 }
-
-export type { JsonObject };

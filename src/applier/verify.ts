@@ -1,8 +1,14 @@
-/** After a write, the object the service stored is compared again with the desired one. */
+/**
+ * After a write, the object the service stored is compared again with the step's expected form,
+ * in the same terms the planner used: managed references through the applier's id map, the
+ * others through the names the plan recorded.
+ */
+import type { IdMap } from '../core/id-map.js';
 import type { NonConvergentField } from '../core/inventory.js';
-import type { Change } from '../core/plan.js';
-import type { DesiredResource } from '../core/resource.js';
-import type { KindDefinition, MatchContext } from '../kinds/kind.js';
+import type { LiveObject } from '../core/live.js';
+import { nameOf, type AnyKind, type Change, type NamedRef, type PlanStep } from '../core/plan.js';
+import type { ManagedKind } from '../kinds/kind.js';
+import type { RefToken, TokenContext } from '../kinds/refs.js';
 import { diffCanonical, valueAt } from '../planner/diff.js';
 
 export interface Verification {
@@ -10,16 +16,32 @@ export interface Verification {
   fields: NonConvergentField[];
 }
 
-export function verifyWrite<Live extends { id: string }>(
-  def: KindDefinition<unknown, Live>,
-  res: DesiredResource,
-  live: Live,
-  ctx: MatchContext,
-  fingerprints: Record<string, string>,
-): Verification {
-  const desired = def.canonicalDesired(res, ctx.lookups, fingerprints);
-  if (!desired.ok) return { changes: [], fields: [] };
-  const changes = diffCanonical(def.canonicalLive(live, ctx, res), desired.value);
-  const fields = changes.map((c) => ({ path: c.path, desired: valueAt(desired.value, c.path) ?? null }));
+export function verifyWrite(def: ManagedKind, step: PlanStep, live: LiveObject, ids: IdMap): Verification {
+  const expected = step.expected;
+  if (!expected) return { changes: [], fields: [] };
+  const view = { tokens: new ApplyTokens(ids, expected.names), parts: ids.parts(step.address), expected: expected.value, secrets: step.record?.secrets ?? {} };
+  const changes = diffCanonical(def.canonicalLive(live, view), expected.value);
+  const fields = changes.map((c) => ({ path: c.path, desired: valueAt(expected.value, c.path) ?? null }));
   return { changes, fields };
+}
+
+class ApplyTokens implements TokenContext {
+  readonly #names = new Map<string, RefToken>();
+
+  constructor(
+    private readonly ids: IdMap,
+    names: readonly NamedRef[],
+  ) {
+    for (const n of names) this.#names.set(`${n.kind}\u0000${n.id}`, typeof n.token === 'string' ? n.token : { id: n.id });
+  }
+
+  token(kind: AnyKind, id: string): RefToken {
+    const address = this.ids.addressOf(kind, id);
+    return address ? nameOf(address) : (this.#names.get(`${kind}\u0000${id}`) ?? { id });
+  }
+
+  partToken(kind: AnyKind, parentId: string, partId: string): RefToken {
+    const address = this.ids.addressOf(kind, parentId);
+    return (address && this.ids.partKey(address, partId)) ?? { id: partId };
+  }
 }

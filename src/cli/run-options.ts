@@ -5,6 +5,8 @@ import type { Address, Plan } from '../core/plan.js';
 import type { InventoryEntry } from '../core/inventory.js';
 import type { DesiredResource } from '../core/resource.js';
 import { isNarrowed, pruneEligibility, selectedAddresses, type Selection } from '../engine/selection.js';
+import { metadataName } from '../kinds/envelope.js';
+import { KINDS, parseAddress } from '../kinds/registry.js';
 import type { CliIO } from './io.js';
 import { timeoutSeconds, wholeNumber } from './numbers.js';
 
@@ -13,6 +15,7 @@ export interface RawRunOptions {
   target: string[];
   config?: string;
   prune?: boolean;
+  pruneCascade?: boolean;
   maxDeletes?: number;
   timeout?: number;
   selector: string[];
@@ -24,6 +27,7 @@ export interface RawRunOptions {
 export interface RunOptions {
   selection: Selection;
   prune?: boolean;
+  pruneCascade?: boolean;
   maxDeletes?: number;
   /** Deadline of each request to the target (--timeout). */
   timeoutMs?: number;
@@ -39,14 +43,17 @@ export function commonRunOptions(cmd: Command): Command {
     .option('--target <name>', 'target from obsync.yaml (repeatable; default: defaults.target, else every declared target, else the embedded sandbox)', collect, [])
     .option('--config <file>', 'obsync.yaml to use (default: ./obsync.yaml, or one in the single PATH given)')
     .option('--prune', 'delete owned objects that are no longer declared (with every safety guard)')
-    .option('--max-deletes <n>', 'refuse to prune more than this many objects', wholeNumber(0))
+    .option(
+      '--prune-cascade',
+      'let a delete (or an update that drops a tile) go ahead even when the service would take along objects obsync does not own, such as a hand-made alert on a pruned dashboard; they are backed up first and counted against --max-deletes',
+    )
+    .option('--max-deletes <n>', 'refuse to prune more than this many objects (with what the service deletes along)', wholeNumber(0))
     .option('--timeout <seconds>', 'deadline of each request to the target (default: the target\'s timeoutSeconds, else 30)', timeoutSeconds)
     .option('--selector <k=v>', 'only objects with this label (repeatable)', collect, [])
     .option('--only <Kind/name>', 'only this object (repeatable)', collect, [])
     .option('--allow-file-outside', '${file:} in manifests may read files outside the directory of obsync.yaml (default: confined to it)');
 }
 
-const ADDRESS = /^(Dashboard|Alert|Pipe)\/[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
 export function parseRunOptions(raw: RawRunOptions): RunOptions {
   const labels: Record<string, string> = {};
@@ -55,10 +62,11 @@ export function parseRunOptions(raw: RawRunOptions): RunOptions {
     if (eq <= 0) throw new ConfigError(`--selector '${s}' is not of the form key=value`);
     labels[s.slice(0, eq)] = s.slice(eq + 1);
   }
-  for (const a of raw.only) if (!ADDRESS.test(a)) throw new ConfigError(`--only '${a}' is not an address like Dashboard/checkout (kinds: Dashboard, Alert, Pipe)`);
+  for (const a of raw.only) if (!isAddress(a)) throw new ConfigError(`--only '${a}' is not an address like Dashboard/checkout (kinds: ${KINDS.join(', ')})`);
   return {
     selection: { labels, only: raw.only as Address[] },
     ...(raw.prune !== undefined ? { prune: raw.prune } : {}),
+    ...(raw.pruneCascade !== undefined ? { pruneCascade: raw.pruneCascade } : {}),
     ...(raw.maxDeletes !== undefined ? { maxDeletes: raw.maxDeletes } : {}),
     ...(raw.timeout !== undefined ? { timeoutMs: raw.timeout * 1000 } : {}),
   };
@@ -81,10 +89,20 @@ export function checkSelectionMatches(sel: Selection, desired: readonly DesiredR
   });
 }
 
-/** A prune asked for and refused by a guard is an error (Terraform's habit): the plan is printed, then exit 1. */
+/**
+ * A prune asked for and refused by a guard, or a delete kept back because the service would take
+ * along objects obsync must not delete, is an error (Terraform's habit): the plan is printed,
+ * then exit 1.
+ */
 export function refusedPrune(io: CliIO, plan: Plan, output: string): boolean {
-  if (plan.prune.refused.length === 0) return false;
+  const reasons = [...plan.prune.refused, ...plan.prune.blocked.map((b) => `${b.address}: ${b.reason}`)];
+  if (reasons.length === 0) return false;
   // The text plan already lists the reasons; the other formats carry them in their data.
-  if (output !== 'text') io.stderr.write(`error: prune refused: ${plan.prune.refused.join('; ')}\n`);
+  if (output !== 'text') io.stderr.write(`error: prune refused: ${reasons.join('; ')}\n`);
   return true;
+}
+
+function isAddress(value: string): boolean {
+  const parsed = parseAddress(value);
+  return parsed !== null && metadataName.safeParse(parsed.name).success;
 }

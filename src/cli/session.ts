@@ -18,7 +18,7 @@ import { openStateBackend, type StateSpec } from '../inventory/open.js';
 import type { ObsyncConfig } from '../config/schema.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { colorEnabled, ExitRequest, type CliIO } from './io.js';
-import { makePlan, type Planned } from '../engine/run.js';
+import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import { githubAnnotation } from './commands/validate.js';
 import type { RunOptions } from './run-options.js';
 import { manifestFileScope } from '../config/file-scope.js';
@@ -108,16 +108,21 @@ export function cliLogger(io: CliIO, level: string): Logger {
   return createLogger({ format: 'pretty', level: lvl, stream: io.stderr, color: colorEnabled(io, 'stderr') });
 }
 
-/** A plan of the session's manifests against its target, with the run flags over obsync.yaml's defaults. */
-export function planSession(session: Session, opts: RunOptions, prune: boolean = opts.prune ?? session.defaults.prune, signal?: AbortSignal): Promise<Planned> {
-  return makePlan({
+/** What a command adds to a reconcile run of the session (mode, saved plan, callbacks). */
+export type SessionRun = Pick<ReconcileRequest, 'mode'> & Partial<Pick<ReconcileRequest, 'saved' | 'beforeApply' | 'onStepDone' | 'onStepStart' | 'concurrency' | 'signal' | 'applySignal'>>;
+
+/** One reconcile run of the session's manifests against its target, with the run flags over obsync.yaml's defaults. */
+export function reconcileSession(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
+  return reconcile({
     port: session.port,
     inventory: session.inventory,
     desired: session.desired,
     selection: opts.selection,
-    prune,
+    prune: opts.prune ?? session.defaults.prune,
+    pruneCascade: opts.pruneCascade ?? false,
     maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
-    ...(signal ? { signal } : {}),
+    concurrency: session.defaults.concurrency,
+    ...run,
   });
 }
 

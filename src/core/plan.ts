@@ -1,13 +1,14 @@
 /**
  * A plan is a value (Terraform's idea): ordered steps with an action, a reason, the changed
- * paths with before/after (sensitive values masked) and the payload to send. It is built by a
- * pure function (src/planner), can be saved as JSON, reviewed, and applied exactly.
+ * paths with before/after (sensitive values masked) and what to send. It is built by a pure
+ * function (src/planner), can be saved as JSON, reviewed, and applied exactly: the applier reads
+ * nothing but the plan (and the secret values, which never go into one).
  */
 import type { Diagnostic } from './diagnostics.js';
+import type { AnyKind, Kind } from '../kinds/registry.js';
 import type { Json, JsonObject } from './wire.js';
 
-export type Kind = 'Dashboard' | 'Alert' | 'Pipe';
-export const KINDS: readonly Kind[] = ['Dashboard', 'Alert', 'Pipe'];
+export type { AnyKind, Kind };
 
 export type Action = 'create' | 'update' | 'delete' | 'noop';
 
@@ -25,13 +26,9 @@ export function addressOf(kind: Kind, name: string): Address {
   return `${kind}/${name}`;
 }
 
-export function parseAddress(address: string): { kind: Kind; name: string } | null {
-  const slash = address.indexOf('/');
-  if (slash <= 0) return null;
-  const kind = address.slice(0, slash);
-  const name = address.slice(slash + 1);
-  if (!(KINDS as readonly string[]).includes(kind) || name === '') return null;
-  return { kind: kind as Kind, name };
+/** The metadata.name part of an address. */
+export function nameOf(address: Address): string {
+  return address.slice(address.indexOf('/') + 1);
 }
 
 /** One changed field. Sensitive values are never present: `before`/`after` are `(sensitive)`. */
@@ -43,12 +40,55 @@ export interface Change {
   sensitive?: boolean;
 }
 
-/** A pipe is changed through several calls; each is sent only when its part changed. */
-export interface PipeCalls {
-  patch?: JsonObject;
-  settings?: JsonObject;
-  scaling?: JsonObject;
-  state?: 'start' | 'stop';
+/** One extra update call of a kind that is changed through several calls (pipes), sent in order. */
+export interface UpdateCall {
+  call: string;
+  body: JsonObject;
+}
+
+/** What the applier writes into the inventory for the step's object. */
+export interface StepRecord {
+  /** Natural key of the live object (creates: derived from the body once its references are ids). */
+  naturalKey?: string;
+  labels?: Record<string, string>;
+  /** Hash of the desired spec (tells `spec-changed` from `drifted` next time). */
+  specHash?: string;
+  /** Fingerprints of the write-only values, by path (the values never are in a plan). */
+  secrets?: Record<string, string>;
+}
+
+/** A sub-object the manifest keys (a dashboard tile), in manifest order, with its live id when known. */
+export interface PartRef {
+  key: string;
+  id?: string;
+}
+
+/** The comparable token of an object referred to that obsync does not manage (a source's name). */
+export interface NamedRef {
+  kind: AnyKind;
+  id: string;
+  token: Json;
+}
+
+/** The desired object in comparable form: after a write the stored object is diffed against it. */
+export interface Expected {
+  value: Json;
+  /** Tokens of the unmanaged objects it refers to (managed ones resolve through the applier's ids). */
+  names: NamedRef[];
+}
+
+/** An object the service deletes along with the step's object (a dashboard's tile alerts). */
+export interface CascadeItem {
+  kind: AnyKind;
+  id: string;
+  /** Its display name on the service, when it has one. */
+  name: string | null;
+  /** The manifest address, when obsync owns it or a manifest declares it. */
+  address?: Address;
+  owned: boolean;
+  declared: boolean;
+  /** The object as read (written to the backups before the step). */
+  object: JsonObject;
 }
 
 export interface PlanStep {
@@ -63,29 +103,48 @@ export interface PlanStep {
   adopt?: boolean;
   changes: Change[];
   /**
-   * What to send. References to objects created in the same apply are placeholders
-   * (`{"$ref": "Dashboard/checkout"}`, `{"$tile": ["Dashboard/checkout", "p99"]}`) resolved
-   * by the applier; sensitive values are `{"$sensitive": "<fingerprint>"}` filled from the
-   * manifests at apply time, so a saved plan never holds a secret.
+   * The body of a create or update. A reference to an object planned in the same run is a
+   * placeholder (`{"$ref": "Dashboard/checkout"}`, `{"$ref": "Dashboard/checkout", "$part": "p99"}`)
+   * the applier fills from its own id map; sensitive values are `{"$sensitive": "<fingerprint>"}`
+   * filled from the manifests at apply time, so a saved plan never holds a secret.
    */
   payload?: JsonObject;
-  pipe?: PipeCalls;
+  /** Updates of kinds changed through several calls: only the calls whose part changed. */
+  calls?: UpdateCall[];
+  /** After the calls, wait until the object leaves its transitional states. */
+  settle?: boolean;
   /** Version (hash) of the live object the step was planned against. */
   liveVersion?: string;
   /** Addresses that must be applied first. */
   dependsOn: Address[];
   /** Paths left out because an earlier apply showed the service does not keep them. */
   nonConvergent?: string[];
-  /** Plain-language notes (e.g. "the service deletes 2 unmanaged alerts on removed tiles"). */
+  /** Plain-language notes. */
   notes?: string[];
+  record?: StepRecord;
+  parts?: PartRef[];
+  expected?: Expected;
+  /** What the service deletes with this step (deletes, and updates that remove parts). */
+  cascade?: CascadeItem[];
+  /** Deletes: the object as read, written to the backups first. */
+  backup?: JsonObject;
+}
+
+export interface BlockedDelete {
+  address: Address;
+  reason: string;
 }
 
 export interface PruneReport {
   requested: boolean;
+  /** `--prune-cascade`: objects obsync does not own may go with a delete. */
+  cascade: boolean;
   /** Owned objects that are no longer declared. */
   candidates: Address[];
-  /** Why prune was refused (guards of DESIGN §4); empty when not refused. */
+  /** Why prune was refused as a whole (guards of DESIGN §4); empty when not refused. */
   refused: string[];
+  /** Candidates kept in this run, each with why (an unowned object in what its delete takes along). */
+  blocked: BlockedDelete[];
 }
 
 export interface PlanSummary {
@@ -95,7 +154,7 @@ export interface PlanSummary {
   noop: number;
 }
 
-export const PLAN_FORMAT_VERSION = 1;
+export const PLAN_FORMAT_VERSION = 2;
 
 export interface Plan {
   formatVersion: typeof PLAN_FORMAT_VERSION;
@@ -104,6 +163,11 @@ export interface Plan {
   steps: PlanStep[];
   summary: PlanSummary;
   prune: PruneReport;
+  /**
+   * Pending inventory entries (a create whose answer was lost) whose object no manifest declares
+   * any more: an apply forgets them. They never become owned, so they can never be pruned.
+   */
+  forget: Address[];
   /** Resources that could not be planned (ambiguous adoption, unresolved reference…), with their dependants. */
   diagnostics: Diagnostic[];
   /** True when some resource could not be planned: the rest can still be applied; prune is off. */

@@ -1,24 +1,13 @@
 /**
  * The ports between obsync's engine and the service. `src/remote` implements them for both
- * variants over HTTP; callers never know which variant they talk to, except for the optional
- * capabilities (pipes and keys are hosted only, chart queries self-hosted only), which they
- * obtain through `requireCapability`.
+ * variants over HTTP. Every kind's objects are reached through one generic collection port,
+ * built from the routes the kind's definition declares (src/kinds/<kind>); capabilities that
+ * are not kinds (API keys, chart queries) have their own ports, obtained through
+ * `requireCapability`.
  */
 import { CapabilityError } from './errors.js';
-import type {
-  JsonObject,
-  WireAlert,
-  WireApiKey,
-  WireDashboard,
-  WireDashboardValidation,
-  WireKeyCreated,
-  WirePipe,
-  WirePipeSettings,
-  WireSavedSearch,
-  WireSeriesRow,
-  WireSource,
-  WireWebhook,
-} from './wire.js';
+import type { AnyKind, LiveOf } from '../kinds/registry.js';
+import type { JsonObject, WireApiKey, WireKeyCreated, WireSeriesRow } from './wire.js';
 
 export type Variant = 'hosted' | 'self-hosted';
 
@@ -27,7 +16,30 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export interface CrudPort<T> {
+/** One extra update call of a kind (pipes: patch, settings, scaling, state). */
+export interface KindCall {
+  method: 'PUT' | 'PATCH' | 'POST';
+  /** Below the object's path: '' for the object itself, '/settings'… */
+  path: string;
+  /** A retry is safe (the transport retries idempotent calls on 5xx and lost connections). */
+  idempotent: boolean;
+}
+
+/** Where and how one API variant serves a kind (declared by the kind, used by src/remote). */
+export interface KindRoutes {
+  /** The API the kind lives under: the observability API, or the hosted pipes API. */
+  api: 'observability' | 'pipes';
+  /** Collection path below that API, e.g. `dashboards`. */
+  path: string;
+  /** `offset`: limit/offset pages of 1,000 (total from X-Total-Count or meta.total); `none`: one response. */
+  paging: 'none' | 'offset';
+  /** How a whole object is replaced; absent when the kind changes only through `calls`. */
+  update?: 'PUT' | 'PATCH';
+  /** Extra update calls by name. */
+  calls?: Readonly<Record<string, KindCall>>;
+}
+
+export interface CollectionPort<T extends { id: string } = { id: string }> {
   list(opts?: CallOptions): Promise<T[]>;
   /** `null` when the object does not exist. */
   get(id: string, opts?: CallOptions): Promise<T | null>;
@@ -36,42 +48,10 @@ export interface CrudPort<T> {
   update(id: string, body: JsonObject, opts?: CallOptions): Promise<T>;
   /** Resolves also when the object was already gone. */
   delete(id: string, opts?: CallOptions): Promise<void>;
-}
-
-export interface DashboardsPort extends CrudPort<WireDashboard> {
-  /** Server-side dry-run validation; never persists. */
-  validate(body: JsonObject, opts?: CallOptions): Promise<WireDashboardValidation>;
-}
-
-export type AlertsPort = CrudPort<WireAlert>;
-
-export interface SourcesPort {
-  list(opts?: CallOptions): Promise<WireSource[]>;
-  get(id: string, opts?: CallOptions): Promise<WireSource | null>;
-}
-
-export interface WebhooksPort {
-  list(opts?: CallOptions): Promise<WireWebhook[]>;
-}
-
-/** Saved searches are read to resolve saved-search alerts by name. */
-export interface SavedSearchesPort {
-  list(opts?: CallOptions): Promise<WireSavedSearch[]>;
-}
-
-export type PipeStateCommand = 'start' | 'stop' | 'resync';
-
-export interface PipesPort {
-  list(opts?: CallOptions): Promise<WirePipe[]>;
-  get(id: string, opts?: CallOptions): Promise<WirePipe | null>;
-  /** Sends only the members given. */
-  patch(id: string, body: JsonObject, opts?: CallOptions): Promise<WirePipe>;
-  getSettings(id: string, opts?: CallOptions): Promise<WirePipeSettings>;
-  putSettings(id: string, settings: WirePipeSettings, opts?: CallOptions): Promise<WirePipeSettings>;
-  patchScaling(id: string, scaling: JsonObject, opts?: CallOptions): Promise<WirePipe>;
-  setState(id: string, command: PipeStateCommand, opts?: CallOptions): Promise<WirePipe>;
-  /** Polls until the pipe leaves its transitional states (or the timeout passes) and returns it. */
-  waitUntilSettled(id: string, opts?: CallOptions & { timeoutMs?: number }): Promise<WirePipe>;
+  /** One of the kind's extra update calls, by name. */
+  call(name: string, id: string, body: JsonObject, opts?: CallOptions): Promise<void>;
+  /** Re-reads the object until `done` answers true or the timeout passes; null when it is gone. */
+  waitUntil(id: string, done: (live: T) => boolean, opts?: CallOptions & { timeoutMs?: number }): Promise<T | null>;
 }
 
 export interface KeyCreateRequest {
@@ -102,7 +82,6 @@ export interface ChartsPort {
 }
 
 export interface Capabilities {
-  pipes?: PipesPort;
   keys?: KeysPort;
   charts?: ChartsPort;
 }
@@ -111,11 +90,8 @@ export interface Capabilities {
 export interface ServicePort extends Capabilities {
   readonly target: string;
   readonly variant: Variant;
-  readonly dashboards: DashboardsPort;
-  readonly alerts: AlertsPort;
-  readonly sources: SourcesPort;
-  readonly webhooks: WebhooksPort;
-  readonly savedSearches: SavedSearchesPort;
+  /** The objects of one kind; null when this variant does not serve the kind (pipes are hosted only). */
+  collection<K extends AnyKind>(kind: K): CollectionPort<LiveOf<K>> | null;
   /** Requests made so far (for reports and metrics). */
   readonly stats: RequestStats;
   close(): Promise<void>;
@@ -129,7 +105,6 @@ export interface RequestStats {
 }
 
 const CAPABILITY_LABEL: Record<keyof Capabilities, string> = {
-  pipes: 'pipes (hosted variant only)',
   keys: 'API keys (hosted variant only)',
   charts: 'chart series queries (self-hosted variant only)',
 };
@@ -138,5 +113,12 @@ const CAPABILITY_LABEL: Record<keyof Capabilities, string> = {
 export function requireCapability<K extends keyof Capabilities>(port: ServicePort, capability: K): NonNullable<Capabilities[K]> {
   const found = port[capability];
   if (!found) throw new CapabilityError(port.target, port.variant, CAPABILITY_LABEL[capability], 'choose a target of the other variant with --target');
+  return found;
+}
+
+/** The collection of a kind, or a clear `CapabilityError` when the target's variant does not serve it. */
+export function requireCollection<K extends AnyKind>(port: ServicePort, kind: K): CollectionPort<LiveOf<K>> {
+  const found = port.collection(kind);
+  if (!found) throw new CapabilityError(port.target, port.variant, `${kind} objects`, 'choose a target of the other variant with --target');
   return found;
 }

@@ -11,8 +11,7 @@ import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
 import type { Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
-import type { ApplyReport } from '../applier/context.js';
-import { applyPlanned, makePlan } from '../engine/run.js';
+import { reconcile } from '../engine/reconcile.js';
 import type { SensitivePaths } from '../engine/secrets.js';
 import type { Selection } from '../engine/selection.js';
 import type { Logger } from '../log/logger.js';
@@ -26,7 +25,6 @@ export interface DaemonDeps {
   inventory: InventoryStore;
   /** Defaults to the marks in the kinds' schemas. */
   sensitive?: SensitivePaths;
-  backupDir: string;
   /** With a shared state (apply mode): only the elected leader runs; the others stay ready as standby. */
   leadership?: TargetLeadership;
   /** Re-reads the manifests (called at each run). */
@@ -46,6 +44,8 @@ export interface DaemonOptions {
   jitterMs: number;
   listen: { host: string; port: number };
   prune: boolean;
+  /** `--prune-cascade`: deletes and updates may take along objects obsync does not own. */
+  pruneCascade?: boolean;
   maxDeletes: number;
   concurrency: number;
   selection: Selection;
@@ -195,35 +195,30 @@ export class Daemon {
       } else this.#lastGood = desired;
       const current = this.#lastGood;
       if (current === null) return;
-      const planned = await makePlan({
+      // Invalid manifests: report drift against the last good state, write nothing (not even ownership).
+      const report = await reconcile({
+        mode: invalid ? 'plan' : this.opts.mode,
         port,
         inventory: this.deps.inventory,
         desired: current,
         ...(this.deps.sensitive ? { sensitive: this.deps.sensitive } : {}),
         selection: this.opts.selection,
         prune: this.opts.prune,
+        pruneCascade: this.opts.pruneCascade ?? false,
         maxDeletes: this.opts.maxDeletes,
         ...(invalid ? { pruneBlockers: ['the manifests are invalid'] } : {}),
         signal,
+        concurrency: this.opts.concurrency,
+        beforeApply: (plan) => this.#report(plan),
+        onStepDone: (r) => {
+          if (r.outcome !== 'unchanged') logger.info({ target, address: r.address, action: r.action, outcome: r.outcome, id: r.id, detail: r.message, durationMs: r.durationMs }, 'step done');
+        },
       });
-      this.#report(planned.plan);
-      let report: ApplyReport | undefined;
-      if (this.opts.mode === 'apply' && !invalid && changes(planned.plan) > 0) {
-        report = await applyPlanned(planned, {
-          port,
-          inventory: this.deps.inventory,
-          backupDir: this.deps.backupDir,
-          concurrency: this.opts.concurrency,
-          signal,
-          onStepDone: (r) => {
-            if (r.outcome !== 'unchanged') logger.info({ target, address: r.address, action: r.action, outcome: r.outcome, id: r.id, detail: r.message, durationMs: r.durationMs }, 'step done');
-          },
-        });
-        if (report.summary.failed + report.summary.refused > 0) result = 'failure';
-      }
+      if (report.mode === 'plan') this.#report(report.plan);
+      if (report.apply && report.apply.summary.failed + report.apply.summary.refused > 0) result = 'failure';
       // The state after this run's apply, so a healed object is not shown as drifted until the next run.
-      metrics.setResources(target, resourceCounts(planned.plan, report));
-      if (planned.plan.errored && result === 'success') result = 'failure';
+      metrics.setResources(target, resourceCounts(report.plan, report.apply));
+      if (report.plan.errored && result === 'success') result = 'failure';
     } catch (err) {
       result = 'failure';
       logger.error({ target, reasons: [...reasons], err: errorMessage(err) }, 'run failed');
@@ -266,10 +261,6 @@ export class Daemon {
       logger.warn({ target: port.target, address: step.address, action: step.action, reason: step.reason, paths: step.changes.map((c) => c.path), ...(step.action === 'update' ? { changes: step.changes } : {}) }, 'drift');
     }
   }
-}
-
-function changes(plan: Plan): number {
-  return plan.summary.create + plan.summary.update + plan.summary.delete;
 }
 
 /** Interval between two fires of a cron expression (for readiness staleness); 5 min when unknown. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApplyReport, StepOutcomeKind } from '../applier/context.js';
-import { summarize, type Action, type Address, type Kind, type Plan, type PlanStep } from '../core/plan.js';
+import { PLAN_FORMAT_VERSION, summarize, type Action, type Address, type Kind, type Plan, type PlanStep } from '../core/plan.js';
 import { DaemonMetrics, resourceCounts } from './metrics.js';
 
 function step(address: Address, action: Action): PlanStep {
@@ -10,7 +10,7 @@ function step(address: Address, action: Action): PlanStep {
 
 function plan(steps: PlanStep[], unplannable: Address[] = []): Plan {
   const diagnostics = unplannable.map((address) => ({ severity: 'error' as const, code: 'ambiguous', message: 'two candidates', address }));
-  return { formatVersion: 1, target: 't', variant: 'self-hosted', steps, summary: summarize(steps), prune: { requested: false, candidates: [], refused: [] }, diagnostics, errored: diagnostics.length > 0 };
+  return { formatVersion: PLAN_FORMAT_VERSION, target: 't', variant: 'self-hosted', steps, summary: summarize(steps), prune: { requested: false, cascade: false, candidates: [], refused: [], blocked: [] }, forget: [], diagnostics, errored: diagnostics.length > 0 };
 }
 
 function applied(outcomes: [Address, StepOutcomeKind][]): ApplyReport {

@@ -1,40 +1,43 @@
-/** Reads the live state one plan needs: one list per collection (O(kinds) requests, not O(objects)). */
+/** Reads the live state one plan needs: one list per kind (O(kinds) requests, not O(objects)). */
 import { createHash } from 'node:crypto';
-import type { LiveState } from '../core/live.js';
+import type { LiveObject, LiveState } from '../core/live.js';
 import type { CallOptions, ServicePort } from '../core/ports.js';
-import type { Json, WireAlert, WireDashboard, WirePipe } from '../core/wire.js';
+import type { Json } from '../core/wire.js';
+import type { KindDefinition } from '../kinds/kind.js';
+import { REGISTRY } from '../kinds/registry.js';
 import { stableJson } from '../planner/diff.js';
 
-/** Fields the service changes on its own (alert checker state); they do not make an object "moved". */
-const VOLATILE = new Set(['state', 'silenced', 'executionErrors']);
+/**
+ * Every kind the target serves, except those read only when needed (`read: 'when-declared'`)
+ * that no manifest declares and the inventory does not hold.
+ */
+export function kindsToRead(port: ServicePort, needed: ReadonlySet<string>): KindDefinition[] {
+  return (REGISTRY as readonly KindDefinition[]).filter((def) => (def.read === 'always' || needed.has(def.kind)) && port.collection(def.kind) !== null);
+}
 
-export async function readLive(port: ServicePort, opts: { pipes: boolean } & CallOptions): Promise<LiveState> {
+export async function readLive(port: ServicePort, kinds: readonly KindDefinition[], opts: CallOptions = {}): Promise<LiveState> {
   const call = opts.signal ? { signal: opts.signal } : {};
-  const [dashboards, alerts, sources, webhooks, savedSearches, pipes] = await Promise.all([
-    port.dashboards.list(call),
-    port.alerts.list(call),
-    port.sources.list(call),
-    port.webhooks.list(call),
-    port.savedSearches.list(call),
-    opts.pipes && port.pipes ? port.pipes.list(call) : Promise.resolve(undefined),
-  ]);
-  return { dashboards, alerts, sources, webhooks, savedSearches, versionOf: lazyVersions(dashboards, alerts, pipes ?? []), ...(pipes ? { pipes } : {}) };
+  const lists = await Promise.all(kinds.map((def) => port.collection(def.kind)?.list(call) ?? Promise.resolve([])));
+  const objects = new Map<string, readonly LiveObject[]>();
+  kinds.forEach((def, i) => objects.set(def.kind, lists[i] ?? []));
+  return { objects: (kind) => objects.get(kind), versionOf: lazyVersions(kinds, objects) };
 }
 
 /** Hashing every live object costs a fifth of a plan; only the objects a step changes need it. */
-function lazyVersions(dashboards: readonly WireDashboard[], alerts: readonly WireAlert[], pipes: readonly WirePipe[]): (id: string) => string | undefined {
-  let objects: Map<string, () => string> | undefined;
+function lazyVersions(kinds: readonly KindDefinition[], objects: ReadonlyMap<string, readonly LiveObject[]>): LiveState['versionOf'] {
+  const byKind = new Map<string, Map<string, LiveObject>>();
   const computed = new Map<string, string>();
-  return (id) => {
-    const known = computed.get(id);
+  return (kind, id) => {
+    const key = `${kind}\u0000${id}`;
+    const known = computed.get(key);
     if (known !== undefined) return known;
-    objects ??= new Map([
-      ...dashboards.map((d) => [d.id, () => versionOf(d)] as const),
-      ...alerts.map((a) => [a.id, () => versionOf(a, VOLATILE)] as const),
-      ...pipes.map((p) => [p.id, () => versionOf(p)] as const),
-    ]);
-    const version = objects.get(id)?.();
-    if (version !== undefined) computed.set(id, version);
+    let index = byKind.get(kind);
+    if (!index) byKind.set(kind, (index = new Map((objects.get(kind) ?? []).map((o) => [o.id, o]))));
+    const live = index.get(id);
+    if (!live) return undefined;
+    const volatile = kinds.find((d) => d.kind === kind)?.volatile ?? [];
+    const version = versionOf(live, new Set(volatile));
+    computed.set(key, version);
     return version;
   };
 }

@@ -1,22 +1,19 @@
 /**
- * One reconcile pass for one target: read the live state, plan against the manifests and
- * the inventory, and (for apply) execute. Shared by `plan`, `apply` and the daemon.
+ * The two halves of a reconcile pass for one target: read the live state and plan against the
+ * manifests and the inventory (`makePlan`), and execute a plan (`applyPlanned`). `reconcile()`
+ * (./reconcile.ts) runs them for plan, apply and the daemon alike.
  */
 import type { InventoryStore } from '../core/inventory.js';
-import type { LiveState } from '../core/live.js';
 import type { Address, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
+import type { Json } from '../core/wire.js';
 import { applyPlan } from '../applier/apply.js';
 import type { ApplyReport, StepResult } from '../applier/context.js';
-import { DEFINITIONS_BY_KIND, KIND_DEFINITIONS } from '../kinds/definitions.js';
 import { SENSITIVE_PATHS } from '../kinds/sensitive-paths.js';
-import type { Lookups } from '../kinds/kind.js';
-import { buildLookups } from '../planner/lookups.js';
-import { planWithLookups } from '../planner/plan.js';
-import { readLive } from './live.js';
-import { recordResolutions, resolvePending, withResolutions, type PendingResolution } from './pending.js';
-import { extractSecrets, type DesiredSecrets, type SensitivePaths } from './secrets.js';
+import { plan } from '../planner/plan.js';
+import { kindsToRead, readLive } from './live.js';
+import { extractSecrets, type SensitivePaths } from './secrets.js';
 import { pruneEligibility, selectedAddresses, type Selection } from './selection.js';
 
 export interface PlanRequest {
@@ -27,6 +24,8 @@ export interface PlanRequest {
   sensitive?: SensitivePaths;
   selection: Selection;
   prune: boolean;
+  /** `--prune-cascade`: deletes and updates may take along objects obsync does not own. */
+  pruneCascade?: boolean;
   maxDeletes: number;
   /** Reasons this run must not prune (e.g. invalid manifests kept from the last good state). */
   pruneBlockers?: readonly string[];
@@ -35,42 +34,39 @@ export interface PlanRequest {
 
 export interface Planned {
   plan: Plan;
-  lookups: Lookups;
-  live: LiveState;
-  secrets: DesiredSecrets;
-  desired: readonly DesiredResource[];
-  pending: PendingResolution[];
+  /** Sensitive values by fingerprint, per address: the applier's only input besides the plan. */
+  secretValues: ReadonlyMap<Address, ReadonlyMap<string, Json>>;
+  timings: { readMs: number; planMs: number };
 }
 
 export async function makePlan(req: PlanRequest): Promise<Planned> {
-  const wantsPipes = req.desired.some((r) => r.kind === 'Pipe');
-  const live = await readLive(req.port, { pipes: wantsPipes, ...(req.signal ? { signal: req.signal } : {}) });
-  const entries = req.inventory.entries();
-  const pending = resolvePending(entries, live, DEFINITIONS_BY_KIND, buildLookups(live, req.desired));
+  const t0 = performance.now();
+  const declaredKinds = new Set<string>(req.desired.map((r) => r.kind));
+  const live = await readLive(req.port, kindsToRead(req.port, declaredKinds), req.signal ? { signal: req.signal } : {});
+  const t1 = performance.now();
   const secrets = extractSecrets(req.desired, req.sensitive ?? SENSITIVE_PATHS, req.inventory);
   const selected = selectedAddresses(req.desired, req.selection);
-  const { plan, lookups } = planWithLookups({
+  const result = plan({
     target: req.port.target,
     variant: req.port.variant,
     desired: req.desired,
     ...(selected ? { selected } : {}),
     eligibleForPrune: pruneEligibility(req.selection),
     live,
-    inventory: withResolutions(entries, pending),
+    inventory: req.inventory.entries(),
     specHashes: secrets.specHashes,
     fingerprints: secrets.fingerprints,
-    definitions: KIND_DEFINITIONS,
     prune: req.prune,
+    pruneCascade: req.pruneCascade ?? false,
     maxDeletes: req.maxDeletes,
     ...(req.pruneBlockers ? { pruneBlockers: req.pruneBlockers } : {}),
   });
-  return { plan, lookups, live, secrets, desired: req.desired, pending };
+  return { plan: result, secretValues: secrets.values, timings: { readMs: t1 - t0, planMs: performance.now() - t1 } };
 }
 
 export interface ApplyRequest {
   port: ServicePort;
   inventory: InventoryStore;
-  backupDir: string;
   concurrency: number;
   now?: () => Date;
   signal?: AbortSignal;
@@ -80,28 +76,18 @@ export interface ApplyRequest {
   onStepDone?: (result: StepResult) => void;
 }
 
-export async function applyPlanned(planned: Planned, req: ApplyRequest): Promise<ApplyReport> {
-  const now = req.now ?? (() => new Date());
-  await recordResolutions(req.inventory, planned.pending, now());
+/** Executes a plan: nothing but the plan and the secret values go to the applier. */
+export function applyPlanned(planned: Pick<Planned, 'plan' | 'secretValues'>, req: ApplyRequest): Promise<ApplyReport> {
   return applyPlan(
     planned.plan,
+    { port: req.port, inventory: req.inventory, secretValues: planned.secretValues },
     {
-      port: req.port,
-      inventory: req.inventory,
-      definitions: DEFINITIONS_BY_KIND,
-      lookups: planned.lookups,
-      live: planned.live,
-      desired: new Map(planned.desired.map((r) => [r.address, r])),
-      specHashes: planned.secrets.specHashes,
-      fingerprints: planned.secrets.fingerprints,
-      secretValues: planned.secrets.values,
-      backupDir: req.backupDir,
       concurrency: req.concurrency,
-      now,
+      ...(req.now ? { now: req.now } : {}),
       ...(req.signal ? { signal: req.signal } : {}),
+      ...(req.refused ? { refused: req.refused } : {}),
       ...(req.onStepStart ? { onStepStart: req.onStepStart } : {}),
       ...(req.onStepDone ? { onStepDone: req.onStepDone } : {}),
     },
-    req.refused ? { refused: req.refused } : {},
   );
 }

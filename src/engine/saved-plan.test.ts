@@ -16,7 +16,7 @@ function step(address: `Dashboard/${string}`, action: PlanStep['action'], liveVe
 }
 
 function plan(steps: PlanStep[]): Plan {
-  return { formatVersion: 1, target: 't', variant: 'hosted', steps, summary: summarize(steps), prune: { requested: false, candidates: [], refused: [] }, diagnostics: [], errored: false };
+  return { formatVersion: 2, target: 't', variant: 'hosted', steps, summary: summarize(steps), prune: { requested: false, cascade: false, candidates: [], refused: [], blocked: [] }, forget: [], diagnostics: [], errored: false };
 }
 
 describe('checkSavedPlan', () => {

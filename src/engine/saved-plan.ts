@@ -1,7 +1,8 @@
 /**
  * Applying a saved plan (`obsync apply plan.json`): the steps are re-planned now and each saved
- * step goes ahead only when the object and the manifests are as they were when it was planned.
- * The others are refused with the reason; steps not in the saved plan are not applied.
+ * step goes ahead only when the object, the manifests and what the service deletes along are as
+ * they were when it was planned. The others are refused with the reason; changes that are not in
+ * the saved plan are not made (unchanged objects still record their ownership).
  */
 import type { Address, Plan, PlanStep } from '../core/plan.js';
 import { summarize } from '../core/plan.js';
@@ -15,24 +16,31 @@ export interface SavedPlanCheck {
 
 export function checkSavedPlan(saved: Plan, current: Plan): SavedPlanCheck {
   const now = new Map(current.steps.map((s) => [s.address, s]));
+  const why = new Map<string, string>([...current.diagnostics.flatMap((d) => (d.address ? [[d.address, d.message] as const] : [])), ...current.prune.blocked.map((b) => [b.address, b.reason] as const)]);
   const refused = new Map<Address, string>();
   const steps: PlanStep[] = [];
+  const inSaved = new Set<Address>();
   for (const step of saved.steps) {
     if (step.action === 'noop') continue;
+    inSaved.add(step.address);
     const fresh = now.get(step.address);
-    const reason = refusal(step, fresh);
+    const reason = refusal(step, fresh, why.get(step.address));
     if (reason) {
       refused.set(step.address, reason);
       steps.push(step);
     } else if (fresh) steps.push(fresh);
   }
+  for (const step of current.steps) if (step.action === 'noop' && !inSaved.has(step.address)) steps.push(step);
   return { plan: { ...current, steps, summary: summarize(steps) }, refused };
 }
 
-function refusal(saved: PlanStep, fresh: PlanStep | undefined): string | null {
+function refusal(saved: PlanStep, fresh: PlanStep | undefined, problem: string | undefined): string | null {
+  if (!fresh && problem) return `refused now: ${problem}`;
   if (!fresh || fresh.action === 'noop') return 'no longer needed: the object already matches (changed since the plan was made)';
   if (fresh.action !== saved.action) return `the object changed since the plan was made: it now needs ${fresh.action} instead of ${saved.action}`;
   if (saved.liveVersion !== fresh.liveVersion) return 'the live object changed since the plan was made; make a new plan';
   if (stableJson(saved.changes as unknown as Json) !== stableJson(fresh.changes as unknown as Json)) return 'the manifests changed since the plan was made; make a new plan';
+  const added = (fresh.cascade ?? []).filter((i) => !(saved.cascade ?? []).some((s) => s.kind === i.kind && s.id === i.id));
+  if (added.length > 0) return `the service would now also delete ${added.map((i) => `${i.kind} ${i.id}`).join(', ')}, which the plan did not show; make a new plan`;
   return null;
 }

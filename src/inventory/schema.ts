@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import type { InventoryEntry } from '../core/inventory.js';
+import { KINDS } from '../kinds/registry.js';
 
 export const inventoryEntrySchema: z.ZodType<InventoryEntry> = z.object({
-  kind: z.enum(['Dashboard', 'Alert', 'Pipe']),
+  kind: z.enum(KINDS),
   name: z.string().min(1),
   id: z.string().nullable(),
   status: z.enum(['pending', 'owned']),

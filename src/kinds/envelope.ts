@@ -3,7 +3,7 @@
  * checked by the kind's own schema (./manifest.ts), so its errors carry `spec.` paths.
  */
 import * as z from 'zod';
-import { KINDS, type Kind } from '../core/plan.js';
+import { KINDS } from './registry.js';
 
 export const API_VERSION = 'obsync/v1';
 
@@ -28,7 +28,7 @@ export const metadataSchema = z
 
 export const envelopeSchema = z.strictObject({
   apiVersion: z.literal(API_VERSION, { error: `apiVersion must be '${API_VERSION}'` }),
-  kind: z.enum(KINDS as [Kind, ...Kind[]]),
+  kind: z.enum(KINDS),
   metadata: metadataSchema,
   spec: z.unknown(),
 });

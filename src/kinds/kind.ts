@@ -1,70 +1,144 @@
 /**
- * What the planner and applier need from a kind. One folder per kind implements it
- * (dashboard/, alert/, pipe/), `definitions.ts` lists them. Everything here is pure.
+ * A kind definition owns everything about its kind: its live form and where each API variant
+ * serves it, how other objects name it, what the service deletes with it, and — for kinds obsync
+ * manages — the manifest schema, identity and natural key, normalisation, references, payloads,
+ * update calls and cross-document checks. One folder per kind implements it; `registry.ts` lists
+ * them. Everything here is pure: the planner, applier and remote client are generic over it.
  */
-import type { InventoryEntry } from '../core/inventory.js';
-import type { Address, Kind, PipeCalls } from '../core/plan.js';
+import type * as z from 'zod';
+import type { LiveObject } from '../core/live.js';
+import type { UpdateCall } from '../core/plan.js';
+import type { KindRoutes, Variant } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json, JsonObject } from '../core/wire.js';
-import type { LiveState, NameIndex } from '../core/live.js';
+import type { NameOrId, RefContext, TokenContext } from './refs.js';
+import type { AnyKind, Kind } from './registry.js';
 
-/** Lookups shared by all kinds during one plan or apply; ids of managed objects fill in as they are matched or created. */
-export interface Lookups {
-  sources: NameIndex;
-  webhooks: NameIndex;
-  savedSearches: NameIndex;
-  /** Managed dashboards: address → live id, and back. */
-  dashboardIds: Map<Address, string>;
-  dashboardAddresses: Map<string, Address>;
-  /** Managed dashboards: address → (tile key → live tile id). */
-  tileIds: Map<Address, Map<string, string>>;
-  /** Every desired resource by address (for cross-references). */
-  desired: Map<Address, DesiredResource>;
+/** A kind whose objects the service deletes when an object of `parent` goes (or loses a part). */
+export interface CascadeRule<Live> {
+  parent: AnyKind;
+  /** The parent's id this object hangs on, if any. */
+  parentId(live: Live): string | null | undefined;
+  /** The parent's part (tile) it hangs on: an update that drops the part takes the object along. */
+  partId?(live: Live): string | null | undefined;
+}
+
+interface KindCommon<K extends AnyKind, Live extends LiveObject> {
+  readonly kind: K;
+  /** Human word for messages: `saved search`. */
+  readonly noun: string;
+  /** Kinds its objects refer to: those are planned and applied first (deletes in reverse). */
+  readonly refersTo: readonly AnyKind[];
+  /** The live form; responses are parsed with it at the HTTP boundary. */
+  readonly live: z.ZodType<Live>;
+  /** Where each variant serves it; a variant without an entry does not have this kind. */
+  readonly routes: Readonly<Partial<Record<Variant, KindRoutes>>>;
+  /** Read for every plan, or only when a manifest declares this kind (a capability not every target has). */
+  readonly read: 'always' | 'when-declared';
+  /** The name other objects use to refer to a live object (absent: by {id} only). */
+  displayName?(live: Live): string;
+  /** Fields the service changes on its own: they do not make an object "moved" since a plan. */
+  readonly volatile?: readonly string[];
+  /** What takes this kind's objects along when it is deleted (or updated). */
+  readonly deletedWith?: readonly CascadeRule<Live>[];
+}
+
+/** A kind obsync reads and lets manifests refer to by name, but does not manage (yet). */
+export interface ReadableKind<K extends AnyKind = AnyKind, Live extends LiveObject = LiveObject> extends KindCommon<K, Live> {
+  readonly managed: false;
 }
 
 export type Canonical = { ok: true; value: Json } | { ok: false; errors: string[] };
 
-export interface MatchContext {
-  entry: InventoryEntry | undefined;
-  lookups: Lookups;
+/** What a kind's live canonical form is computed against. */
+export interface LiveView {
+  tokens: TokenContext;
+  /** This object's parts paired with the manifest: key → live part id (dashboard tiles). */
+  parts: ReadonlyMap<string, string> | undefined;
+  /** The desired comparable form it is compared with (kinds that own only declared fields take its shape). */
+  expected: Json;
+  /** Fingerprints of the write-only values obsync last sent, by path. */
+  secrets: Readonly<Record<string, string>>;
 }
 
-export interface KindDefinition<Spec = unknown, Live extends { id: string } = { id: string }> {
-  readonly kind: Kind;
-  /** Apply order: lower first; deletes run in reverse. */
-  readonly rank: number;
-  /** Pipes are never created nor deleted by obsync. */
+/** A reference a spec makes: the cross-document checks, and the names the applier's re-diff needs, come from these. */
+export interface SpecRef {
+  kind: AnyKind;
+  ref: NameOrId;
+  /** Where in the spec, e.g. ['dashboard'] or ['tiles', 2, 'config', 'source']. */
+  path: readonly (string | number)[];
+  /** A name must be the metadata.name of a manifest (an object obsync does not manage is named by {id}). */
+  declaredOnly?: boolean;
+  /** A keyed part (tile) of the referenced object. */
+  part?: { ref: NameOrId; path: readonly (string | number)[] };
+}
+
+/** The sub-objects a manifest keys by a stable key (dashboard tiles). */
+export interface PartRules<Spec, Live> {
+  /** What a part is called in messages: `tile`. */
+  readonly noun: string;
+  /** Desired part keys in manifest order. */
+  keys(spec: Spec): string[];
+  /** Pairs desired parts with the live object's parts: key → part id (the inventory's map first). */
+  pair(spec: Spec, live: Live, known: Readonly<Record<string, string>> | undefined): Map<string, string>;
+  /** The part ids of a stored object, in the order they were sent (after a write). */
+  idsInOrder(live: Live): string[];
+  /** Part ids an update of `spec` keeps alive for the objects hanging on them. */
+  survivingParts(spec: Spec, pairing: ReadonlyMap<string, string>): ReadonlySet<string>;
+}
+
+export interface UpdateContext {
+  refs: RefContext;
+  fingerprints: Readonly<Record<string, string>>;
+  changedPaths: readonly string[];
+  /** key → live part id, when the kind has parts. */
+  parts: ReadonlyMap<string, string> | undefined;
+}
+
+/** How an update is sent: one body (PUT), or several calls (pipes). */
+export type UpdatePlan = { payload: JsonObject } | { calls: UpdateCall[]; settle: boolean };
+
+/** A problem across manifests, found by a kind's cross-document check. */
+export interface CrossFinding {
+  resource: DesiredResource;
+  path: readonly (string | number)[];
+  code: string;
+  message: string;
+}
+
+export interface ManagedKind<K extends Kind = Kind, Spec = unknown, Live extends LiveObject = LiveObject> extends KindCommon<K, Live> {
+  readonly managed: true;
+  /** What a manifest of this kind is, for editors (the schema's description of the document). */
+  readonly description: string;
+  /** The manifest spec schema (./schema.ts of the kind's folder). */
+  readonly spec: z.ZodType<Spec>;
   readonly creatable: boolean;
   readonly deletable: boolean;
-  /** The live objects of this kind (undefined when not read, e.g. no capability). */
-  liveObjects(live: LiveState): readonly Live[] | undefined;
-  /** Managed objects that must be applied first. */
-  dependencies(res: DesiredResource<Spec>): Address[];
-  /**
-   * Natural key of a desired object, in the same form as `liveKey`; null when it cannot be
-   * known yet (it names an object that does not exist yet), so nothing can be adopted.
-   */
-  desiredKey(res: DesiredResource<Spec>, lookups: Lookups): string | null;
-  /** Natural key(s) of a live object; pipes answer both their id and their name form. Read once per plan, when the kind's turn comes: it may use the lookups of lower-ranked kinds only. */
-  liveKey(live: Live, lookups: Lookups): string | readonly string[];
-  /** Called once a desired object is paired with its live object (before canonical forms). */
-  onMatched?(res: DesiredResource<Spec>, live: Live, ctx: MatchContext): void;
-  /** Called when a desired object has no live object (it will be created). */
-  onMissing?(res: DesiredResource<Spec>, lookups: Lookups): void;
+  /** Every reference a spec makes (each one `canonicalDesired` resolves must be listed). */
+  references(spec: Spec): SpecRef[];
+  /** Natural key of a desired object, as `liveKey` gives it; null while a referenced object has no id yet. */
+  desiredKey(res: DesiredResource<Spec>, refs: RefContext): string | null;
+  /** Natural key(s) of a live object; pipes answer both their id and their name form. */
+  liveKey(live: Live): string | readonly string[];
+  /** Natural key of a create's body once its references are ids (a lost create is found by it). */
+  bodyKey?(body: JsonObject): string;
+  readonly parts?: PartRules<Spec, Live>;
   /** Comparable form of the desired object; sensitive values as `{$sensitive: fingerprint}`. */
-  canonicalDesired(res: DesiredResource<Spec>, lookups: Lookups, fingerprints: Record<string, string>): Canonical;
-  /** Comparable form of the live object, in the desired object's terms. `entry` carries fingerprints of write-only values. */
-  canonicalLive(live: Live, ctx: MatchContext, res: DesiredResource<Spec> | undefined): Json;
-  /** Body of a create; references to objects not created yet are placeholders. */
-  createPayload?(res: DesiredResource<Spec>, lookups: Lookups, fingerprints: Record<string, string>): JsonObject;
+  canonicalDesired(res: DesiredResource<Spec>, refs: RefContext, fingerprints: Readonly<Record<string, string>>): Canonical;
+  /** Comparable form of a live object, in the desired object's terms. */
+  canonicalLive(live: Live, view: LiveView): Json;
+  /** Body of a create. */
+  createPayload?(res: DesiredResource<Spec>, refs: RefContext, fingerprints: Readonly<Record<string, string>>): JsonObject;
   /** What an update sends, given what changed. */
-  updateCalls(res: DesiredResource<Spec>, live: Live, ctx: MatchContext, fingerprints: Record<string, string>, changedPaths: readonly string[]): { payload?: JsonObject; pipe?: PipeCalls };
-  /**
-   * After the service answered a create or update with the stored object: registers its ids in
-   * the lookups (dependants resolve against them) and returns extra inventory fields
-   * (dashboards: the tile key → tile id map).
-   */
-  recordWrite?(res: DesiredResource<Spec>, live: Live, lookups: Lookups): Pick<InventoryEntry, 'tiles'>;
-  /** Notes for a plan step (e.g. alerts the service deletes as a side effect). */
-  notes?(res: DesiredResource<Spec> | undefined, live: Live | undefined, state: LiveState, lookups: Lookups): string[];
+  update(res: DesiredResource<Spec>, live: Live, ctx: UpdateContext): UpdatePlan;
+  /** The body that creates the object again when an update finds it gone (server-assigned ids dropped). */
+  recreatePayload?(updatePayload: JsonObject): JsonObject;
+  /** After update calls: whether the object has settled (left its transitional states). */
+  settled?(live: Live): boolean;
+  /** Plain-language notes for an update step. */
+  notes?(res: DesiredResource<Spec>, live: Live): string[];
+  /** Checks across all loaded manifests (each finding rejects its resource). */
+  crossCheck?(resources: readonly DesiredResource[]): CrossFinding[];
 }
+
+export type KindDefinition = ReadableKind | ManagedKind;

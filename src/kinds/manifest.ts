@@ -1,39 +1,28 @@
-/** Every manifest kind's spec schema, and the whole-document schemas (for `obsync schema`). */
+/** Every manifest kind's spec schema, and the whole-document schemas (for `obsync schema`), from the registry. */
 import * as z from 'zod';
 import type { Kind } from '../core/plan.js';
-import { alertSpecSchema } from './alert/schema.js';
-import { dashboardSpecSchema } from './dashboard/schema.js';
 import { API_VERSION, metadataSchema } from './envelope.js';
-import { pipeSpecSchema } from './pipe/schema.js';
+import { MANAGED } from './registry.js';
 
-export const specSchemas = {
-  Dashboard: dashboardSpecSchema,
-  Alert: alertSpecSchema,
-  Pipe: pipeSpecSchema,
-} as const satisfies Record<Kind, z.ZodType>;
-
-const ABOUT: Record<Kind, string> = {
-  Dashboard: 'A dashboard of the service: its tiles and filters. obsync creates, updates and (with --prune) deletes it.',
-  Alert: 'An alert on a dashboard tile or a saved search, notifying webhooks. obsync creates, updates and (with --prune) deletes it.',
-  Pipe: 'Settings of an existing data-ingestion pipe (hosted variant). obsync never creates or deletes pipes: it owns only the fields declared here.',
-};
-
-function manifestOf<K extends Kind>(kind: K) {
+function manifestOf(kind: Kind, spec: z.ZodType, description: string) {
   return z
     .strictObject({
       apiVersion: z.literal(API_VERSION).describe(`Version of the manifest format: always ${API_VERSION}.`),
       kind: z.literal(kind).describe(`The kind of object: ${kind}.`),
       metadata: metadataSchema.describe('Identity (name) and labels.'),
-      spec: specSchemas[kind].describe(`The desired state of the ${kind}.`),
+      spec: spec.describe(`The desired state of the ${kind}.`),
     })
-    .meta({ id: kind, description: ABOUT[kind] });
+    .meta({ id: kind, description });
 }
 
-export const manifestSchemas = {
-  Dashboard: manifestOf('Dashboard'),
-  Alert: manifestOf('Alert'),
-  Pipe: manifestOf('Pipe'),
-} as const;
+export type ManifestSchema = ReturnType<typeof manifestOf>;
+
+export const specSchemas = Object.fromEntries(MANAGED.map((d) => [d.kind, d.spec])) as Record<Kind, z.ZodType>;
+
+export const manifestSchemas = Object.fromEntries(MANAGED.map((d) => [d.kind, manifestOf(d.kind, d.spec, d.description)])) as Record<Kind, ManifestSchema>;
+
+/** The document schemas in registry order (a discriminated union needs at least one). */
+export const manifestSchemaList = MANAGED.map((d) => manifestSchemas[d.kind]) as [ManifestSchema, ...ManifestSchema[]];
 
 /** Any manifest document, discriminated by `kind`. */
-export const anyManifestSchema = z.discriminatedUnion('kind', [manifestSchemas.Dashboard, manifestSchemas.Alert, manifestSchemas.Pipe]);
+export const anyManifestSchema = z.discriminatedUnion('kind', manifestSchemaList);

@@ -1,31 +1,45 @@
 /**
- * References by name or `{id}` (DESIGN §2). In canonical forms a reference is a "token": the
- * object's name when the id is known on the target, otherwise `{id}`; so `Traces` and
- * `{id: <Traces' id>}` compare equal, and an unknown id still compares exactly.
+ * References between objects (DESIGN §2): in manifests by name or `{id}`; on the wire by id, or
+ * by a placeholder for a managed object planned in the same run; in comparable forms by a token
+ * — the object's name when it has a usable one, otherwise `{id}` — so that `Traces` and
+ * `{id: <Traces' id>}` compare equal and an unknown id still compares exactly.
+ *
+ * Kinds ask through `RefContext` and `TokenContext`; the planner (and, for the re-read after a
+ * write, the applier) answer generically, from the registry: a name is first the metadata.name
+ * of a declared object of a managed kind, else the display name of an unmanaged live one.
  */
-import type { NameIndex } from '../core/live.js';
 import type { Json } from '../core/wire.js';
+import type { AnyKind } from './registry.js';
 
 export type NameOrId = string | { id: string };
 export type RefToken = string | { id: string };
 
-export type Resolved = { ok: true; id: string; token: RefToken } | { ok: false; error: string };
+export type RefUse = { ok: true; token: RefToken; id: string | null } | { ok: false; error: string };
 
-export function resolveRef(index: NameIndex, ref: NameOrId, what: string): Resolved {
-  if (typeof ref !== 'string') return { ok: true, id: ref.id, token: tokenForId(index, ref.id) };
-  const found = index.byName.get(ref) ?? [];
-  if (found.length === 1 && found[0]) return { ok: true, id: found[0].id, token: ref };
-  if (found.length === 0) return { ok: false, error: `${what} '${ref}' does not exist on the target` };
-  return { ok: false, error: `${found.length} ${what}s are named '${ref}' on the target; refer to one by {id: ...} (${found.map((f) => f.id).join(', ')})` };
+/** How a kind resolves the references of a desired object while planning. */
+export interface RefContext {
+  /** A reference to an object of `kind`: its token, and its live id when known now (natural keys need it). */
+  ref(kind: AnyKind, ref: NameOrId): RefUse;
+  /** A reference to a keyed part (a tile) of a referenced object. */
+  part(kind: AnyKind, parent: NameOrId, part: NameOrId): RefUse;
+  /**
+   * How a reference (or, with `part`, a part of it) goes into a body: the id, or a placeholder
+   * (`{$ref: address}`) for a managed object planned in this run; null when it does not resolve.
+   */
+  wire(kind: AnyKind, ref: NameOrId, part?: NameOrId): Json | null;
 }
 
-export function tokenForId(index: NameIndex, id: string): RefToken {
-  const named = index.byId.get(id);
-  if (!named) return { id };
-  // A name shared by several objects is not a usable token: keep the id.
-  return (index.byName.get(named.name)?.length ?? 0) === 1 ? named.name : { id };
+/** How a kind turns the ids of a live object's references into comparable tokens. */
+export interface TokenContext {
+  token(kind: AnyKind, id: string): RefToken;
+  partToken(kind: AnyKind, parentId: string, partId: string): RefToken;
 }
 
 export function tokenJson(token: RefToken): Json {
   return typeof token === 'string' ? token : { id: token.id };
+}
+
+/** A placeholder for a managed object's id (or one of its parts' ids), filled at apply time. */
+export function placeholder(address: string, part?: string): Json {
+  return part === undefined ? { $ref: address } : { $ref: address, $part: part };
 }

@@ -1,11 +1,13 @@
 /**
- * Checks across documents: one identity (kind + metadata.name) per object, one Pipe manifest per
- * pipe, and alerts that name a dashboard must name a Dashboard manifest and one of its tile keys.
+ * Checks across documents: one identity (kind + metadata.name) per object; every reference a
+ * kind declares as "to a manifest" names a declared object (and an existing part key); and each
+ * kind's own checks (src/kinds/<kind>: one Pipe manifest per pipe…).
  */
 import type { Diagnostic } from '../core/diagnostics.js';
-import type { AlertSpec } from '../kinds/alert/schema.js';
-import type { DashboardSpec } from '../kinds/dashboard/schema.js';
-import type { PipeSpec } from '../kinds/pipe/schema.js';
+import type { Address } from '../core/plan.js';
+import type { DesiredResource } from '../core/resource.js';
+import type { CrossFinding, ManagedKind, SpecRef } from '../kinds/kind.js';
+import { MANAGED, managedDefinition } from '../kinds/registry.js';
 import type { LoadedDocument } from './document.js';
 import { positionAt } from './positions.js';
 import { didYouMean } from './suggest.js';
@@ -16,8 +18,9 @@ interface Finding {
   diagnostic: Diagnostic;
 }
 
-function at(d: LoadedDocument, path: PropertyKey[], pathText: string, code: string, message: string): Finding {
-  const diagnostic: Diagnostic = { severity: 'error', code, message, file: d.file, ...positionAt(d.doc, d.lineCounter, path), path: pathText, address: d.resource.address };
+function at(d: LoadedDocument, path: readonly (string | number)[], code: string, message: string): Finding {
+  const pathText = path.reduce<string>((out, seg) => (typeof seg === 'number' ? `${out}[${seg}]` : out === '' ? seg : `${out}.${seg}`), '');
+  const diagnostic: Diagnostic = { severity: 'error', code, message, file: d.file, ...positionAt(d.doc, d.lineCounter, [...path]), path: pathText, address: d.resource.address };
   return { doc: d, diagnostic };
 }
 
@@ -25,7 +28,7 @@ const where = (d: LoadedDocument) => `${d.file}:${d.resource.source.line}`;
 
 /** Diagnostics of the checks, and the documents they reject (the first of duplicates stays). */
 export function crossCheck(docs: readonly LoadedDocument[]): { diagnostics: Diagnostic[]; rejected: Set<LoadedDocument> } {
-  const findings = [...duplicateIdentities(docs), ...duplicatePipes(docs), ...alertReferences(docs)];
+  const findings = [...duplicateIdentities(docs), ...references(docs), ...kindChecks(docs)];
   return { diagnostics: findings.map((f) => f.diagnostic), rejected: new Set(findings.map((f) => f.doc)) };
 }
 
@@ -34,45 +37,61 @@ function duplicateIdentities(docs: readonly LoadedDocument[]): Finding[] {
   const out: Finding[] = [];
   for (const d of docs) {
     const seen = first.get(d.resource.address);
-    if (seen) out.push(at(d, ['metadata', 'name'], 'metadata.name', 'duplicate-identity', `${d.resource.address} is already defined at ${where(seen)}; metadata.name must be unique per kind`));
+    if (seen) out.push(at(d, ['metadata', 'name'], 'duplicate-identity', `${d.resource.address} is already defined at ${where(seen)}; metadata.name must be unique per kind`));
     else first.set(d.resource.address, d);
   }
   return out;
 }
 
-function duplicatePipes(docs: readonly LoadedDocument[]): Finding[] {
-  const first = new Map<string, LoadedDocument>();
+/** References that must name a manifest (and one of its part keys), from what each kind declares. */
+function references(docs: readonly LoadedDocument[]): Finding[] {
+  const declared = new Map<Address, DesiredResource>(docs.map((d) => [d.resource.address, d.resource]));
   const out: Finding[] = [];
-  for (const d of docs.filter((x) => x.resource.kind === 'Pipe')) {
-    const spec = d.resource.spec as PipeSpec;
-    const key = spec.id !== undefined ? `id:${spec.id}` : `name:${spec.name ?? ''}`;
-    const seen = first.get(key);
-    const field = spec.id !== undefined ? 'id' : 'name';
-    if (seen) out.push(at(d, ['spec', field], `spec.${field}`, 'duplicate-pipe', `pipe ${spec.id ?? spec.name ?? ''} is already managed by ${seen.resource.address} (${where(seen)}); one Pipe manifest per pipe`));
-    else first.set(key, d);
+  for (const d of docs) {
+    const def = managedDefinition(d.resource.kind);
+    for (const ref of def?.references(d.resource.spec) ?? []) {
+      const finding = checkReference(ref, declared);
+      if (finding) out.push(at(d, ['spec', ...finding.path], finding.code, finding.message));
+    }
   }
   return out;
 }
 
-function alertReferences(docs: readonly LoadedDocument[]): Finding[] {
-  const dashboards = new Map<string, DashboardSpec>();
-  for (const d of docs) if (d.resource.kind === 'Dashboard') dashboards.set(d.resource.name, d.resource.spec as DashboardSpec);
+function checkReference(ref: SpecRef, declared: ReadonlyMap<Address, DesiredResource>): { path: readonly (string | number)[]; code: string; message: string } | null {
+  const target = managedDefinition(ref.kind);
+  if (!target || !ref.declaredOnly || typeof ref.ref !== 'string') return null;
+  const names = [...declared.values()].filter((r) => r.kind === ref.kind).map((r) => r.name);
+  const field = String(ref.path.at(-1) ?? target.noun);
+  const resource = declared.get(`${ref.kind}/${ref.ref}` as Address);
+  if (!resource) {
+    const message = `${target.noun} '${ref.ref}' is not the metadata.name of any ${ref.kind} manifest${didYouMean(ref.ref, names)} (for a ${target.noun} obsync does not manage, use ${field}: {id: ...})`;
+    return { path: ref.path, code: `unknown-${slug(target.noun)}`, message };
+  }
+  return ref.part ? checkPart(ref.part, target, resource) : null;
+}
+
+function checkPart(part: NonNullable<SpecRef['part']>, target: ManagedKind, resource: DesiredResource): { path: readonly (string | number)[]; code: string; message: string } | null {
+  if (typeof part.ref !== 'string' || !target.parts) return null;
+  const keys = target.parts.keys(resource.spec);
+  if (keys.includes(part.ref)) return null;
+  const noun = target.parts.noun;
+  const message = `${noun} '${part.ref}' is not a ${noun} key of ${resource.address}${didYouMean(part.ref, keys)} (keys: ${keys.join(', ') || 'none'})`;
+  return { path: part.path, code: `unknown-${slug(noun)}`, message };
+}
+
+function kindChecks(docs: readonly LoadedDocument[]): Finding[] {
+  const byResource = new Map(docs.map((d) => [d.resource, d]));
+  const resources = docs.map((d) => d.resource);
   const out: Finding[] = [];
-  for (const d of docs.filter((x) => x.resource.kind === 'Alert')) {
-    const spec = d.resource.spec as AlertSpec;
-    if (typeof spec.dashboard !== 'string') continue;
-    const dashboard = dashboards.get(spec.dashboard);
-    if (!dashboard) {
-      const message = `dashboard '${spec.dashboard}' is not the metadata.name of any Dashboard manifest${didYouMean(spec.dashboard, dashboards.keys())} (for a dashboard obsync does not manage, use dashboard: {id: ...})`;
-      out.push(at(d, ['spec', 'dashboard'], 'spec.dashboard', 'unknown-dashboard', message));
-      continue;
-    }
-    if (typeof spec.tile !== 'string') continue;
-    const keys = dashboard.tiles.map((t) => t.key);
-    if (!keys.includes(spec.tile)) {
-      const message = `tile '${spec.tile}' is not a tile key of Dashboard/${spec.dashboard}${didYouMean(spec.tile, keys)} (keys: ${keys.join(', ') || 'none'})`;
-      out.push(at(d, ['spec', 'tile'], 'spec.tile', 'unknown-tile', message));
+  for (const def of MANAGED) {
+    for (const f of def.crossCheck?.(resources) ?? ([] as CrossFinding[])) {
+      const doc = byResource.get(f.resource);
+      if (doc) out.push(at(doc, f.path, f.code, f.message));
     }
   }
   return out;
+}
+
+function slug(noun: string): string {
+  return noun.replaceAll(' ', '-');
 }

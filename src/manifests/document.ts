@@ -1,7 +1,8 @@
 /** Validates one parsed document: the envelope, then the kind's spec (errors under `spec.`). */
 import type { Document, LineCounter } from 'yaml';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { addressOf, KINDS, type Kind } from '../core/plan.js';
+import { addressOf, type Kind } from '../core/plan.js';
+import { KINDS } from '../kinds/registry.js';
 import type { DesiredResource } from '../core/resource.js';
 import { envelopeSchema } from '../kinds/envelope.js';
 import { specSchemas } from '../kinds/manifest.js';

@@ -9,7 +9,8 @@
 import * as z from 'zod';
 import { configSchema } from '../config/schema.js';
 import { ALERT_INTERVALS } from '../kinds/alert/schema.js';
-import { manifestSchemas } from '../kinds/manifest.js';
+import { manifestSchemaList } from '../kinds/manifest.js';
+import { KINDS } from '../kinds/registry.js';
 
 type Json = Record<string, unknown>;
 
@@ -148,12 +149,12 @@ function allowReferences(value: unknown): void {
   Object.values(node).forEach(allowReferences);
 }
 
-/** Draft-07, input types (defaulted fields optional): Dashboard, Alert, Pipe documents and obsync.yaml. */
+/** Draft-07, input types (defaulted fields optional): every manifest kind's documents and obsync.yaml. */
 export function documentJsonSchema(): Json {
-  const any = z.discriminatedUnion('kind', [manifestSchemas.Dashboard, manifestSchemas.Alert, manifestSchemas.Pipe, configSchema]);
+  const any = z.discriminatedUnion('kind', [...manifestSchemaList, configSchema]);
   const schema = z.toJSONSchema(any, { target: 'draft-07', io: 'input', override: (ctx) => override(ctx as { zodSchema: z.core.$ZodType; jsonSchema: Json }) }) as Json;
   const { $schema, ...rest } = simplify(schema) as Json;
   allowReferences(rest);
   rest.definitions = { ...(rest.definitions as Json | undefined), Interpolation: INTERPOLATION_DEFINITION };
-  return { $schema, title: 'obsync documents: Dashboard, Alert, Pipe manifests and obsync.yaml (Config)', ...rest };
+  return { $schema, title: `obsync documents: ${KINDS.join(', ')} manifests and obsync.yaml (Config)`, ...rest };
 }

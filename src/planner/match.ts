@@ -1,39 +1,42 @@
 /**
  * Pairs a desired object with its live object (gitops-engine's reconcile step): the inventory
- * first, then the natural key — exactly one unowned candidate is adopted, more is an error.
+ * first, then the natural key — exactly one unowned candidate is adopted, more is an error. A
+ * pending entry (a create whose answer was lost) owns nothing: its object is found like any
+ * other, by natural key, and only while a manifest declares it.
  */
 import type { InventoryEntry } from '../core/inventory.js';
+import type { LiveObject } from '../core/live.js';
 import type { DesiredResource } from '../core/resource.js';
-import type { KindDefinition, Lookups } from '../kinds/kind.js';
+import type { ManagedKind } from '../kinds/kind.js';
+import type { RefContext } from '../kinds/refs.js';
 import type { LiveIndex } from './live-index.js';
 
-export type MatchResult<Live> =
-  | { kind: 'owned'; live: Live }
-  | { kind: 'adopted'; live: Live }
-  | { kind: 'missing'; wasOwned: boolean }
+export type MatchResult =
+  | { kind: 'owned'; live: LiveObject }
+  | { kind: 'adopted'; live: LiveObject }
+  | { kind: 'missing' }
   | { kind: 'ambiguous'; ids: string[]; key: string };
 
-export function matchLive<Live extends { id: string }>(
-  def: KindDefinition<unknown, Live>,
+export function matchLive(
+  def: ManagedKind,
   res: DesiredResource,
   entry: InventoryEntry | undefined,
-  index: LiveIndex<Live>,
-  /** Ids the inventory records for this kind (other entries' objects are never adopted). */
-  ownedIds: ReadonlySet<string>,
-  lookups: Lookups,
-): MatchResult<Live> {
+  index: LiveIndex,
+  /** Ids the inventory owns for this kind, and ids adopted earlier in this plan (never adopted twice). */
+  taken: ReadonlySet<string>,
+  refs: RefContext,
+): MatchResult {
   if (entry?.status === 'owned' && entry.id !== null) {
     const live = index.get(entry.id);
     if (live) return { kind: 'owned', live };
     // Deleted outside obsync: fall through to adoption by natural key, then create.
   }
-  const key = def.desiredKey(res, lookups);
-  if (key === null) return { kind: 'missing', wasOwned: entry?.status === 'owned' };
-  const candidates = index.withKey(key).filter((o) => o.id === entry?.id || !ownedIds.has(o.id));
+  const key = def.desiredKey(res, refs);
+  if (key === null) return { kind: 'missing' };
+  const candidates = index.withKey(key).filter((o) => !taken.has(o.id));
   if (candidates.length > 1) return { kind: 'ambiguous', ids: candidates.map((c) => c.id), key };
   const [only] = candidates;
-  if (only) return { kind: 'adopted', live: only };
-  return { kind: 'missing', wasOwned: entry?.status === 'owned' };
+  return only ? { kind: 'adopted', live: only } : { kind: 'missing' };
 }
 
 export function keyMatches(liveKey: string | readonly string[], key: string): boolean {

@@ -1,134 +1,197 @@
 /**
  * plan(desired, live, inventory, options) → Plan. Pure: no I/O, clock, environment or logging.
+ * Generic over kinds: everything kind-specific comes from the registry's definitions.
  */
 import { pushTo } from '../core/collections.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { entryAddress, type InventoryEntry } from '../core/inventory.js';
-import type { LiveState } from '../core/live.js';
 import { PLAN_FORMAT_VERSION, summarize, type Address, type Kind, type Plan, type PlanStep } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
-import type { KindDefinition, Lookups } from '../kinds/kind.js';
-import { LiveIndexes } from './live-index.js';
-import { buildLookups } from './lookups.js';
+import type { JsonObject } from '../core/wire.js';
+import type { ManagedKind } from '../kinds/kind.js';
+import { MANAGED, managedDefinition } from '../kinds/registry.js';
+import { Cascades, describeItem } from './cascade.js';
+import { PlanContext, type PlanInput } from './context.js';
 import { matchLive } from './match.js';
 import { planResource } from './plan-resource.js';
-import { decidePrune } from './prune.js';
+import { decidePrune, type PlannedDelete } from './prune.js';
 
-export interface PlanInput {
-  target: string;
-  variant: string;
-  /** Every declared resource (references resolve against all of them; prune never touches them). */
-  desired: readonly DesiredResource[];
-  /** The resources to plan steps for (--selector / --only); all when absent. */
-  selected?: ReadonlySet<Address>;
-  /** Which inventory entries this run may prune (the narrowing applied to entries). */
-  eligibleForPrune: (entry: InventoryEntry) => boolean;
-  live: LiveState;
-  inventory: readonly InventoryEntry[];
-  /** Hash of each desired spec (engine-computed). */
-  specHashes: Pick<ReadonlyMap<Address, string>, 'get'>;
-  /** Fingerprints of each desired object's sensitive values, by path. */
-  fingerprints: ReadonlyMap<Address, Record<string, string>>;
-  definitions: readonly KindDefinition[];
-  prune: boolean;
-  maxDeletes: number;
-  /** Reasons this run must not prune (invalid manifests, a failure earlier in the run). */
-  pruneBlockers?: readonly string[];
+export type { PlanInput };
+
+interface PlannedUpdate {
+  step: PlanStep;
+  def: ManagedKind;
+  res: DesiredResource;
+  pairing: ReadonlyMap<string, string>;
+}
+
+/** What planning the declared objects leaves for the steps after it (cascades, prune). */
+interface Planned {
+  steps: PlanStep[];
+  diagnostics: Diagnostic[];
+  /** The inventory entries of declared objects, by identity (prune looks every entry up). */
+  declaredEntries: Set<InventoryEntry>;
+  failed: Set<Address>;
+  withParts: PlannedUpdate[];
+  unselected: { address: Address; kind: Kind; id: string }[];
 }
 
 export function plan(input: PlanInput): Plan {
-  return planWithLookups(input).plan;
+  const ctx = new PlanContext(input);
+  const entries = new Map(input.inventory.map((e) => [entryAddress(e), e]));
+  const planned: Planned = { steps: [], diagnostics: [], declaredEntries: new Set(), failed: new Set(), withParts: [], unselected: [] };
+  const byKind = groupBy(input.desired, (r) => r.kind);
+  for (const def of MANAGED) {
+    const resources = [...(byKind.get(def.kind) ?? [])].sort((a, b) => cmp(a.name, b.name));
+    for (const res of resources) planOne(ctx, def, res, entries.get(res.address), planned);
+  }
+  return finish(ctx, planned, byKind);
 }
 
-/** The plan, and the lookups it built (ids of matched objects), which the applier continues from. */
-export function planWithLookups(input: PlanInput): { plan: Plan; lookups: Lookups } {
-  const lookups = buildLookups(input.live, input.desired);
-  const defs = [...input.definitions].sort((a, b) => a.rank - b.rank);
-  const entries = new Map(input.inventory.map((e) => [entryAddress(e), e]));
-  const diagnostics: Diagnostic[] = [];
-  const failed = new Set<Address>();
-  const steps: PlanStep[] = [];
-  const indexes = new LiveIndexes((def) => def.liveObjects(input.live), lookups);
-  const byKind = groupBy(input.desired, (r) => r.kind);
-
-  for (const def of defs) {
-    const resources = [...(byKind.get(def.kind) ?? [])].sort((a, b) => cmp(a.name, b.name));
-    const owned = ownedIds(input.inventory, def.kind);
-    for (const res of resources) {
-      const entry = entries.get(res.address);
-      if (input.selected && !input.selected.has(res.address)) {
-        // Not planned in this run, but its id must be known to the objects that refer to it.
-        const index = indexes.of(def);
-        const match = index ? matchLive(def, res, entry, index, owned, lookups) : null;
-        if (match && (match.kind === 'owned' || match.kind === 'adopted')) def.onMatched?.(res, match.live, { entry, lookups });
-        else failed.add(res.address);
-        continue;
-      }
-      const blocked = def.dependencies(res).find((d) => failed.has(d));
-      if (blocked) {
-        failed.add(res.address);
-        const why = input.selected && !input.selected.has(blocked) ? 'which is not selected and does not exist on the target yet' : 'which could not be planned';
-        diagnostics.push(resourceError(res, `not planned: it depends on ${blocked}, ${why}`, 'dependency-failed'));
-        continue;
-      }
-      const outcome = planResource({ def, res, entry, lookups, input, indexes, ownedIds: owned });
-      if ('errors' in outcome) {
-        failed.add(res.address);
-        for (const message of outcome.errors) diagnostics.push(resourceError(res, message, outcome.code));
-        continue;
-      }
-      steps.push(outcome.step);
-    }
+/** One declared object: its step, or the diagnostics of why it has none. Hot: once per object. */
+function planOne(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined, planned: Planned): void {
+  const { input } = ctx;
+  if (entry) planned.declaredEntries.add(entry);
+  if (input.selected && !input.selected.has(res.address)) {
+    const id = matchForIds(ctx, def, res, entry);
+    if (id === null) planned.failed.add(res.address);
+    else planned.unselected.push({ address: res.address, kind: res.kind, id });
+    return;
   }
+  ctx.refs.startObject();
+  const outcome = planResource(ctx, def, res, entry);
+  const dependsOn = ctx.refs.usedAddresses();
+  const blocked = dependsOn.length > 0 ? dependsOn.find((d) => planned.failed.has(d)) : undefined;
+  if (blocked) {
+    planned.failed.add(res.address);
+    const why = input.selected && !input.selected.has(blocked) ? 'which is not selected and does not exist on the target yet' : 'which could not be planned';
+    planned.diagnostics.push(resourceError(res, `not planned: it depends on ${blocked}, ${why}`, 'dependency-failed'));
+    return;
+  }
+  if ('errors' in outcome) {
+    planned.failed.add(res.address);
+    for (const message of outcome.errors) planned.diagnostics.push(resourceError(res, message, outcome.code));
+    return;
+  }
+  outcome.step.dependsOn = dependsOn;
+  planned.steps.push(outcome.step);
+  if (outcome.step.action === 'update' && outcome.pairing && def.parts) planned.withParts.push({ step: outcome.step, def, res, pairing: outcome.pairing });
+}
+
+/** After every declared object: what updates and prune would take along, prune itself, the plan. */
+function finish(ctx: PlanContext, planned: Planned, byKind: ReadonlyMap<Kind, readonly DesiredResource[]>): Plan {
+  const { input } = ctx;
+  const { steps, diagnostics, declaredEntries, withParts, unselected } = planned;
+  const cascades = new Cascades(input.live, input.inventory, () => matchedObjects(steps, unselected));
+  const blockedUpdates = updateCascades(withParts, cascades, input.pruneCascade, diagnostics);
+  const kept = withoutBlocked(steps, blockedUpdates, input.desired, diagnostics);
 
   const prune = decidePrune({
     requested: input.prune,
+    cascade: input.pruneCascade,
     maxDeletes: input.maxDeletes,
-    declared: new Set(input.desired.map((r) => r.address)),
-    declaredKinds: new Set(input.desired.map((r) => r.kind)),
+    declaredCount: input.desired.length,
+    isDeclared: (e) => declaredEntries.has(e),
+    kindDeclared: (kind) => byKind.has(kind),
     eligible: input.eligibleForPrune,
     inventory: input.inventory,
-    deletableKinds: new Set(defs.filter((d) => d.deletable).map((d) => d.kind)),
-    liveIds: (kind) => {
-      const objs = defs.find((d) => d.kind === kind)?.liveObjects(input.live);
-      return objs ? new Set(objs.map((o) => o.id)) : undefined;
+    deletableKinds: new Set(MANAGED.filter((d) => d.deletable).map((d) => d.kind)),
+    live: (kind, id) => {
+      const def = managedDefinition(kind);
+      return def ? ctx.index(def)?.get(id) : undefined;
     },
-    blockers: [...(input.pruneBlockers ?? []), ...(diagnostics.length > 0 ? ['some objects could not be planned (see the errors)'] : [])],
+    cascadeOf: (kind, id) => cascades.of(kind, id),
+    blockers: [...(input.pruneBlockers ?? []), ...(diagnostics.some((d) => d.severity === 'error') ? ['some objects could not be planned (see the errors)'] : [])],
   });
-  const rank = new Map(defs.map((d) => [d.kind, d.rank]));
-  const deletes: PlanStep[] = prune.deletes
-    .map((e): PlanStep => {
-      const liveVersion = e.id === null ? undefined : input.live.versionOf(e.id);
-      return {
-        address: entryAddress(e),
-        kind: e.kind,
-        name: e.name,
-        action: 'delete',
-        reason: 'not-declared',
-        ...(e.id === null ? {} : { id: e.id }),
-        changes: [],
-        dependsOn: [],
-        ...(liveVersion === undefined ? {} : { liveVersion }),
-      };
-    })
-    .sort((a, b) => (rank.get(b.kind) ?? 0) - (rank.get(a.kind) ?? 0) || cmp(a.name, b.name));
-
-  const ordered = [...steps, ...deletes];
-  const result: Plan = {
+  const ordered = [...kept, ...deleteSteps(prune.deletes, input)];
+  return {
     formatVersion: PLAN_FORMAT_VERSION,
     target: input.target,
     variant: input.variant,
     steps: ordered,
     summary: summarize(ordered),
     prune: prune.report,
+    forget: input.inventory.filter((e) => e.status === 'pending' && !declaredEntries.has(e)).map(entryAddress),
     diagnostics,
     errored: diagnostics.some((d) => d.severity === 'error'),
   };
-  return { plan: result, lookups };
 }
 
-function ownedIds(inventory: readonly InventoryEntry[], kind: Kind): Set<string> {
-  return new Set(inventory.filter((e) => e.kind === kind && e.id !== null).map((e) => e.id as string));
+/** An object outside the selection is not planned, but the objects that refer to it need its ids. */
+function matchForIds(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined): string | null {
+  const index = ctx.index(def);
+  const match = index ? matchLive(def, res, entry, index, ctx.taken(def.kind), ctx.refs) : null;
+  if (!match || (match.kind !== 'owned' && match.kind !== 'adopted')) return null;
+  if (match.kind === 'adopted') ctx.claim(def.kind, match.live.id);
+  ctx.register(def, res.address, match.live.id, def.parts?.pair(res.spec, match.live, entry?.tiles));
+  return match.live.id;
+}
+
+/** Every declared object this plan matched with a live one (for what a cascade would take along). */
+function* matchedObjects(steps: readonly PlanStep[], unselected: readonly { address: Address; kind: Kind; id: string }[]): Iterable<{ address: Address; kind: Kind; id: string }> {
+  for (const s of steps) if (s.id !== undefined) yield { address: s.address, kind: s.kind, id: s.id };
+  yield* unselected;
+}
+
+/**
+ * An update that drops parts (tiles) makes the service delete what hangs on them. Only objects
+ * obsync owns and no manifest declares may go that way; anything else blocks the update (an
+ * error naming the object and the way out) unless `--prune-cascade`.
+ */
+function updateCascades(updates: readonly PlannedUpdate[], cascades: Cascades, allowAll: boolean, diagnostics: Diagnostic[]): Set<Address> {
+  const blocked = new Set<Address>();
+  for (const { step, def, res, pairing } of updates) {
+    if (step.id === undefined || !def.parts) continue;
+    const items = cascades.of(def.kind, step.id, def.parts.survivingParts(res.spec, pairing));
+    if (items.length === 0) continue;
+    step.cascade = items;
+    const blocking = allowAll ? [] : items.filter((i) => !i.owned || i.declared);
+    if (blocking.length === 0) continue;
+    blocked.add(step.address);
+    const listed = blocking.map((i) => `${describeItem(i)}, ${i.owned ? 'which a manifest declares' : 'which obsync does not own'}`).join('; ');
+    const noun = def.parts.noun;
+    diagnostics.push(
+      resourceError(
+        res,
+        `not updated: the service would delete ${listed} with this update (its ${noun} is removed or can no longer carry it); remove or move ${blocking.length > 1 ? 'them' : 'it'} by hand first, or run with --prune-cascade to let ${blocking.length > 1 ? 'them' : 'it'} go`,
+        'cascade-blocked',
+      ),
+    );
+  }
+  return blocked;
+}
+
+/** The steps without the blocked updates and the steps that depend on them (each reported). */
+function withoutBlocked(steps: readonly PlanStep[], blocked: Set<Address>, desired: readonly DesiredResource[], diagnostics: Diagnostic[]): PlanStep[] {
+  if (blocked.size === 0) return [...steps];
+  const byAddress = new Map(desired.map((r) => [r.address, r]));
+  const kept: PlanStep[] = [];
+  for (const step of steps) {
+    const dep = step.dependsOn.find((d) => blocked.has(d));
+    if (blocked.has(step.address)) continue;
+    if (dep) {
+      blocked.add(step.address);
+      const res = byAddress.get(step.address);
+      if (res) diagnostics.push(resourceError(res, `not planned: it depends on ${dep}, which could not be planned`, 'dependency-failed'));
+      continue;
+    }
+    kept.push(step);
+  }
+  return kept;
+}
+
+function deleteSteps(deletes: readonly PlannedDelete[], input: PlanInput): PlanStep[] {
+  const rank = new Map(MANAGED.map((d, i) => [d.kind, i]));
+  return deletes
+    .map(({ entry, live, cascade }): PlanStep => {
+      const step: PlanStep = { address: entryAddress(entry), kind: entry.kind, name: entry.name, action: 'delete', reason: 'not-declared', id: entry.id, changes: [], dependsOn: [] };
+      const liveVersion = input.live.versionOf(entry.kind, entry.id);
+      if (liveVersion !== undefined) step.liveVersion = liveVersion;
+      step.backup = live as unknown as JsonObject;
+      if (cascade.length > 0) step.cascade = cascade;
+      return step;
+    })
+    .sort((a, b) => (rank.get(b.kind) ?? 0) - (rank.get(a.kind) ?? 0) || cmp(a.name, b.name));
 }
 
 function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
@@ -144,5 +207,3 @@ function resourceError(res: DesiredResource, message: string, code: string): Dia
 export function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-
-export type { Lookups };

@@ -1,59 +1,111 @@
 /**
- * Prune (DESIGN §4): only inventory entries missing from the manifests, and refused as a whole
- * when any guard trips — an empty kind that the inventory still owns, more deletes than the
- * limit, or a run that had an error or an invalid manifest.
+ * Prune (DESIGN §4): only owned inventory entries missing from the manifests. Refused as a whole
+ * when any guard trips — no manifests at all, an empty kind that the inventory still owns, more
+ * deletes (with what the service deletes along) than the limit, or a run that had an error or an
+ * invalid manifest. A delete whose cascade would take an object obsync would not delete on its
+ * own (unowned, declared, or outside this run's selection) is kept back, unless `--prune-cascade`.
  */
 import type { InventoryEntry } from '../core/inventory.js';
 import { entryAddress } from '../core/inventory.js';
-import type { Address, Kind, PruneReport } from '../core/plan.js';
+import type { LiveObject } from '../core/live.js';
+import type { Address, BlockedDelete, CascadeItem, Kind, PruneReport } from '../core/plan.js';
+import { describeItem } from './cascade.js';
 
 export interface PruneInput {
   requested: boolean;
+  /** `--prune-cascade`: a delete may take along objects obsync does not own. */
+  cascade: boolean;
   maxDeletes: number;
-  /** Every declared address (before --selector/--only narrowing). */
-  declared: ReadonlySet<Address>;
-  /** Kinds that have at least one declared object. */
-  declaredKinds: ReadonlySet<Kind>;
+  /** How many objects the manifests declare (before --selector/--only narrowing). */
+  declaredCount: number;
+  /** Whether an inventory entry is one of a declared object. */
+  isDeclared: (entry: InventoryEntry) => boolean;
+  /** Whether at least one object of a kind is declared. */
+  kindDeclared: (kind: Kind) => boolean;
   /** Entries eligible for this run (matching the selection). */
   eligible: (entry: InventoryEntry) => boolean;
   inventory: readonly InventoryEntry[];
   deletableKinds: ReadonlySet<Kind>;
-  /** Live ids per kind: an entry whose object is already gone needs no delete. */
-  liveIds: (kind: Kind) => ReadonlySet<string> | undefined;
+  /** The live object of an owned entry (an entry whose object is already gone needs no delete). */
+  live: (kind: Kind, id: string) => LiveObject | undefined;
+  /** What the service deletes with an object. */
+  cascadeOf: (kind: Kind, id: string) => CascadeItem[];
   /** Problems that forbid pruning in this run. */
   blockers: readonly string[];
 }
 
+export interface PlannedDelete {
+  entry: InventoryEntry & { id: string };
+  live: LiveObject;
+  cascade: CascadeItem[];
+}
+
 export interface PruneDecision {
   report: PruneReport;
-  /** Entries to delete (empty when refused or not requested). */
-  deletes: InventoryEntry[];
+  /** Deletes to make (empty when refused or not requested). */
+  deletes: PlannedDelete[];
 }
 
 export function decidePrune(input: PruneInput): PruneDecision {
-  const candidates = input.inventory.filter(
-    (e) =>
-      e.status === 'owned' &&
-      e.id !== null &&
-      input.deletableKinds.has(e.kind) &&
-      !input.declared.has(entryAddress(e)) &&
-      input.eligible(e) &&
-      input.liveIds(e.kind)?.has(e.id) === true,
-  );
-  const report: PruneReport = { requested: input.requested, candidates: candidates.map(entryAddress).sort(), refused: [] };
+  const candidates: PlannedDelete[] = [];
+  for (const e of input.inventory) {
+    if (e.status !== 'owned' || e.id === null || !input.deletableKinds.has(e.kind) || input.isDeclared(e) || !input.eligible(e)) continue;
+    const live = input.live(e.kind, e.id);
+    if (live) candidates.push({ entry: { ...e, id: e.id }, live, cascade: [] });
+  }
+  const report: PruneReport = { requested: input.requested, cascade: input.cascade, candidates: candidates.map((c) => entryAddress(c.entry)).sort(), refused: [], blocked: [] };
   if (!input.requested || candidates.length === 0) return { report, deletes: [] };
 
-  const refused = [...input.blockers];
-  for (const kind of new Set(candidates.map((c) => c.kind))) {
-    if (input.declaredKinds.has(kind)) continue;
-    const owned = input.inventory.filter((e) => e.kind === kind && e.status === 'owned').length;
-    refused.push(
-      `no ${kind} is declared but obsync owns ${owned}: refusing to delete them all (is the manifest path right?); declare at least one ${kind}, or delete them by hand`,
-    );
+  const refused = [...input.blockers, ...emptyGuards(input, candidates)];
+  if (refused.length > 0) {
+    report.refused = refused;
+    return { report, deletes: [] };
   }
-  if (candidates.length > input.maxDeletes) {
-    refused.push(`${candidates.length} deletes exceed the limit of ${input.maxDeletes}; raise it with --max-deletes if this is intended`);
+
+  const doomed = new Set(candidates.map((c) => itemKey(c.entry.kind, c.entry.id)));
+  const deletes: PlannedDelete[] = [];
+  for (const c of candidates) {
+    c.cascade = input.cascadeOf(c.entry.kind, c.entry.id);
+    const blocking = input.cascade ? [] : c.cascade.filter((item) => !doomed.has(itemKey(item.kind, item.id)));
+    if (blocking.length > 0) report.blocked.push(blockedDelete(entryAddress(c.entry), blocking, c.cascade));
+    else deletes.push(c);
   }
-  report.refused = refused;
-  return { report, deletes: refused.length > 0 ? [] : candidates };
+  report.blocked.sort((a, b) => (a.address < b.address ? -1 : 1));
+  const alongside = new Set(deletes.flatMap((d) => d.cascade.map((i) => itemKey(i.kind, i.id))).filter((k) => !doomed.has(k)));
+  const total = deletes.length + alongside.size;
+  if (total > input.maxDeletes) {
+    const along = alongside.size > 0 ? ` (${deletes.length} owned objects and ${alongside.size} the service deletes with them)` : '';
+    report.refused = [`${total} deletes${along} exceed the limit of ${input.maxDeletes}; raise it with --max-deletes if this is intended`];
+    return { report, deletes: [] };
+  }
+  return { report, deletes };
+}
+
+/** No manifests at all, or a kind with none, while obsync owns objects: a path or mount is wrong, not a wish to delete everything. */
+function emptyGuards(input: PruneInput, candidates: readonly PlannedDelete[]): string[] {
+  const owned = (kind?: Kind) => input.inventory.filter((e) => e.status === 'owned' && (kind === undefined || e.kind === kind)).length;
+  if (input.declaredCount === 0) {
+    return [
+      `no manifests were found (0 objects declared) but obsync owns ${owned()} object(s) on this target: refusing to prune; check the manifest paths (a mount, checkout or symlink that came up empty?)`,
+    ];
+  }
+  const out: string[] = [];
+  for (const kind of new Set(candidates.map((c) => c.entry.kind))) {
+    if (input.kindDeclared(kind)) continue;
+    out.push(`no ${kind} is declared but obsync owns ${owned(kind)}: refusing to delete them all (is the manifest path right?); declare at least one ${kind}, or delete them by hand`);
+  }
+  return out;
+}
+
+function blockedDelete(address: Address, blocking: readonly CascadeItem[], all: readonly CascadeItem[]): BlockedDelete {
+  const why = (item: CascadeItem) => (!item.owned ? 'which obsync does not own' : item.declared ? 'which a manifest declares' : 'which this run does not prune (not selected)');
+  const listed = blocking.map((item) => `${describeItem(item)}, ${why(item)}`).join('; ');
+  return {
+    address,
+    reason: `not deleted: the service would also delete ${listed} (${all.length} object(s) go with it); remove ${blocking.length > 1 ? 'them' : 'it'} by hand first, or run with --prune-cascade to let ${blocking.length > 1 ? 'them' : 'it'} go`,
+  };
+}
+
+function itemKey(kind: string, id: string): string {
+  return `${kind}\u0000${id}`;
 }

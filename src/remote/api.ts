@@ -5,8 +5,17 @@
 import type * as z from 'zod';
 import { ApiError, requestLabel } from '../core/errors.js';
 import { scrub } from '../core/scrub.js';
-import type { CallOptions } from '../core/ports.js';
-import type { RequestInit, Response, Transport } from './transport.js';
+import type { CallOptions, RequestStats } from '../core/ports.js';
+import type { RequestInit, Response } from './transport.js';
+
+/** What sends a request: the HTTP transport, or the sandbox in-process (tests). */
+export interface Requester {
+  readonly stats: RequestStats;
+  /** host[:port] named in errors (never credentials or query); absent in-process. */
+  readonly host?: string;
+  request(init: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
 
 export interface Envelope {
   /** The payload of a success body. */
@@ -26,7 +35,7 @@ export const PAGE_SIZE = 1000;
 
 export class Api {
   constructor(
-    readonly transport: Transport,
+    readonly transport: Requester,
     private readonly envelope: Envelope,
   ) {}
 

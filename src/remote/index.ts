@@ -1,11 +1,14 @@
 /** `createServicePort(target)`: the engine's view of one target, over HTTP. */
-import type { ServicePort } from '../core/ports.js';
+import type { LiveObject } from '../core/live.js';
+import type { CollectionPort, ServicePort } from '../core/ports.js';
 import type { Target } from '../core/target.js';
+import { definitionOf, type AnyKind, type LiveOf } from '../kinds/registry.js';
 import type { Logger } from '../log/logger.js';
-import { Api } from './api.js';
-import { hostedEnvelope, hostedPorts } from './hosted.js';
-import { selfHostedEnvelope, selfHostedPorts } from './selfhosted.js';
+import { Api, type Requester } from './api.js';
+import { collectionPort } from './collection.js';
+import { hostedCapabilities, hostedEnvelope, hostedRoots, pipesAwake, type HostedLocation } from './hosted.js';
 import type { ProxySettings } from './network.js';
+import { selfHostedCapabilities, selfHostedEnvelope, selfHostedRoots } from './selfhosted.js';
 import { Transport, type WaitReport } from './transport.js';
 
 export type { ProxySettings } from './network.js';
@@ -18,6 +21,9 @@ export interface PortOptions {
   /** Every wait over 2 s (server-requested or pacing), for a progress line or a log. */
   onWait?: (wait: WaitReport) => void;
 }
+
+/** Which service a port talks to: a target's name and variant (and, hosted, where the service is). */
+export type PortLocation = { name: string; variant: 'self-hosted' } | ({ name: string; variant: 'hosted' } & HostedLocation);
 
 export function createServicePort(target: Target, opts: PortOptions = {}): ServicePort {
   const authorization =
@@ -36,11 +42,26 @@ export function createServicePort(target: Target, opts: PortOptions = {}): Servi
     ...(opts.proxy ? { proxy: opts.proxy } : {}),
     waits: { ...(target.maxWaitMs ? { maxWaitMs: target.maxWaitMs } : {}), ...(target.deadlineMs ? { deadlineMs: target.deadlineMs } : {}), ...(opts.onWait ? { onWait: opts.onWait } : {}) },
   });
-  const common = { target: target.name, stats: transport.stats, close: () => transport.close() };
-  if (target.variant === 'hosted') {
-    const api = new Api(transport, hostedEnvelope(target.paths));
-    return { ...common, variant: 'hosted', ...hostedPorts(api, target, opts.logger) };
-  }
-  const api = new Api(transport, selfHostedEnvelope);
-  return { ...common, variant: 'self-hosted', ...selfHostedPorts(api) };
+  return servicePortOver(transport, target, opts.logger);
+}
+
+/** The service port over any requester: each kind's collection comes from the routes its definition declares. */
+export function servicePortOver(requester: Requester, at: PortLocation, logger?: Logger): ServicePort {
+  const api = new Api(requester, at.variant === 'hosted' ? hostedEnvelope(at.paths) : selfHostedEnvelope);
+  const roots: Record<'observability' | 'pipes', string | null> = at.variant === 'hosted' ? hostedRoots(at) : selfHostedRoots();
+  const awake = at.variant === 'hosted' ? pipesAwake(api, at, at.name, logger) : undefined;
+  const ports = new Map<AnyKind, CollectionPort<LiveObject> | null>();
+  const collection = <K extends AnyKind>(kind: K): CollectionPort<LiveOf<K>> | null => {
+    if (!ports.has(kind)) {
+      const def = definitionOf(kind);
+      const routes = def.routes[at.variant];
+      const root = routes ? roots[routes.api] : null;
+      const port = routes && root !== null ? collectionPort(api, root, routes, def.live) : null;
+      ports.set(kind, port && routes?.api === 'pipes' && awake ? awake(port) : port);
+    }
+    // The definition's live schema is the kind's live form (the registry ties the two).
+    return ports.get(kind) as CollectionPort<LiveOf<K>> | null;
+  };
+  const capabilities = at.variant === 'hosted' ? hostedCapabilities(api, at) : selfHostedCapabilities(api);
+  return { target: at.name, variant: at.variant, stats: requester.stats, collection, close: () => requester.close(), ...capabilities };
 }

@@ -1,19 +1,8 @@
 /** The self-hosted variant: `{baseUrl}/api/v2/...`, Bearer key, `{data}` bodies (selfhosted-api §1-4). */
 import * as z from 'zod';
-import type { CallOptions, ChartsPort, CrudPort, DashboardsPort, SeriesQuery } from '../core/ports.js';
-import {
-  wireAlert,
-  wireDashboard,
-  wireDashboardValidation,
-  wireSavedSearch,
-  wireSeriesRow,
-  wireSource,
-  wireWebhook,
-  type JsonObject,
-  type WireAlert,
-} from '../core/wire.js';
-import type { Api} from './api.js';
-import { type Envelope } from './api.js';
+import type { CallOptions, ChartsPort, SeriesQuery } from '../core/ports.js';
+import { wireSeriesRow } from '../core/wire.js';
+import type { Api, Envelope } from './api.js';
 import type { Response } from './transport.js';
 
 export const selfHostedEnvelope: Envelope = {
@@ -34,34 +23,15 @@ export const selfHostedEnvelope: Envelope = {
 
 const ROOT = '/api/v2';
 
-function crud<T extends { id: string }>(api: Api, path: string, schema: z.ZodType<T>, paginated: boolean): CrudPort<T> {
-  return {
-    list: (o?: CallOptions) => (paginated ? api.listAll(`${ROOT}/${path}`, schema, o) : api.list(`${ROOT}/${path}`, schema, o)),
-    get: (id: string, o?: CallOptions) => api.find(`${ROOT}/${path}/${encodeURIComponent(id)}`, schema, o),
-    create: (body: JsonObject, o?: CallOptions) => api.call({ method: 'POST', path: `${ROOT}/${path}`, body, signal: o?.signal }, schema),
-    update: (id: string, body: JsonObject, o?: CallOptions) => api.call({ method: 'PUT', path: `${ROOT}/${path}/${encodeURIComponent(id)}`, body, signal: o?.signal }, schema),
-    delete: (id: string, o?: CallOptions) => api.remove(`${ROOT}/${path}/${encodeURIComponent(id)}`, o),
-  };
+/** Where each API is rooted on this variant; it has no pipes API. */
+export function selfHostedRoots(): Record<'observability' | 'pipes', string | null> {
+  return { observability: ROOT, pipes: null };
 }
 
-export function selfHostedPorts(api: Api) {
-  const dashboards: DashboardsPort = {
-    ...crud(api, 'dashboards', wireDashboard, false),
-    validate: (body, o) => api.call({ method: 'POST', path: `${ROOT}/dashboards/validate`, body, signal: o?.signal }, wireDashboardValidation),
-  };
-  const alerts: CrudPort<WireAlert> = crud(api, 'alerts', wireAlert, true);
-  const charts: ChartsPort = {
-    series: (query: SeriesQuery, o?: CallOptions) => api.call({ method: 'POST', path: `${ROOT}/charts/series`, body: query, idempotent: true, signal: o?.signal }, z.array(wireSeriesRow)),
-  };
+export function selfHostedCapabilities(api: Api): { charts: ChartsPort } {
   return {
-    dashboards,
-    alerts,
-    sources: {
-      list: (o?: CallOptions) => api.list(`${ROOT}/sources`, wireSource, o),
-      get: (id: string, o?: CallOptions) => api.find(`${ROOT}/sources/${encodeURIComponent(id)}`, wireSource, o),
+    charts: {
+      series: (query: SeriesQuery, o?: CallOptions) => api.call({ method: 'POST', path: `${ROOT}/charts/series`, body: query, idempotent: true, signal: o?.signal }, z.array(wireSeriesRow)),
     },
-    webhooks: { list: (o?: CallOptions) => api.listAll(`${ROOT}/webhooks`, wireWebhook, o) },
-    savedSearches: { list: (o?: CallOptions) => api.listAll(`${ROOT}/saved-searches`, wireSavedSearch, o) },
-    charts,
   };
 }

@@ -1,10 +1,12 @@
 /**
- * The saved-plan / `--output json` document: the Plan plus where it came from. Stable and
- * versioned (`formatVersion`); `apply plan.json` parses it back with the schema below.
+ * The saved-plan / `--output json` document: the Plan plus where it came from. Versioned
+ * (`formatVersion`): `apply plan.json` parses it back with the schema below and refuses a plan
+ * of another version with a clear message.
  */
 import * as z from 'zod';
 import { ObsyncError } from '../core/errors.js';
-import { PLAN_FORMAT_VERSION, type Plan } from '../core/plan.js';
+import { PLAN_FORMAT_VERSION, type Address, type AnyKind, type Plan } from '../core/plan.js';
+import { KINDS, REGISTRY } from '../kinds/registry.js';
 
 export interface PlanDocument extends Plan {
   generatedAt: string;
@@ -16,30 +18,40 @@ export interface PlanDocument extends Plan {
 }
 
 const json = z.json();
+const object = z.record(z.string(), json);
+const kind = z.enum(KINDS);
+const anyKind = z.enum(REGISTRY.map((d) => d.kind) as [AnyKind, ...AnyKind[]]);
+const address = z.string().refine((a) => KINDS.some((k) => a.startsWith(`${k}/`) && a.length > k.length + 1), { error: 'not an address like Dashboard/checkout' }) as unknown as z.ZodType<Address>;
 const change = z.object({ path: z.string(), before: json.optional(), after: json.optional(), sensitive: z.boolean().optional() });
-const address = z.string().regex(/^(Dashboard|Alert|Pipe)\/.+$/) as unknown as z.ZodType<`${'Dashboard' | 'Alert' | 'Pipe'}/${string}`>;
+const cascadeItem = z.object({ kind: anyKind, id: z.string(), name: z.string().nullable(), address: address.optional(), owned: z.boolean(), declared: z.boolean(), object });
 const step = z.object({
   address,
-  kind: z.enum(['Dashboard', 'Alert', 'Pipe']),
+  kind,
   name: z.string(),
   action: z.enum(['create', 'update', 'delete', 'noop']),
   reason: z.enum(['missing', 'drifted', 'spec-changed', 'not-declared', 'unchanged']),
   id: z.string().optional(),
   adopt: z.boolean().optional(),
   changes: z.array(change),
-  payload: z.record(z.string(), json).optional(),
-  pipe: z
-    .object({
-      patch: z.record(z.string(), json).optional(),
-      settings: z.record(z.string(), json).optional(),
-      scaling: z.record(z.string(), json).optional(),
-      state: z.enum(['start', 'stop']).optional(),
-    })
-    .optional(),
+  payload: object.optional(),
+  calls: z.array(z.object({ call: z.string(), body: object })).optional(),
+  settle: z.boolean().optional(),
   liveVersion: z.string().optional(),
   dependsOn: z.array(address),
   nonConvergent: z.array(z.string()).optional(),
   notes: z.array(z.string()).optional(),
+  record: z
+    .object({
+      naturalKey: z.string().optional(),
+      labels: z.record(z.string(), z.string()).optional(),
+      specHash: z.string().optional(),
+      secrets: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
+  parts: z.array(z.object({ key: z.string(), id: z.string().optional() })).optional(),
+  expected: z.object({ value: json, names: z.array(z.object({ kind: anyKind, id: z.string(), token: json })) }).optional(),
+  cascade: z.array(cascadeItem).optional(),
+  backup: object.optional(),
 });
 const diagnostic = z.object({
   severity: z.enum(['error', 'warning']),
@@ -58,7 +70,14 @@ export const planDocumentSchema = z.object({
   variant: z.string(),
   steps: z.array(step),
   summary: z.object({ create: z.number(), update: z.number(), delete: z.number(), noop: z.number() }),
-  prune: z.object({ requested: z.boolean(), candidates: z.array(address), refused: z.array(z.string()) }),
+  prune: z.object({
+    requested: z.boolean(),
+    cascade: z.boolean(),
+    candidates: z.array(address),
+    refused: z.array(z.string()),
+    blocked: z.array(z.object({ address, reason: z.string() })),
+  }),
+  forget: z.array(address),
   diagnostics: z.array(diagnostic),
   errored: z.boolean(),
   generatedAt: z.string(),
@@ -77,6 +96,13 @@ export function parsePlanDocument(text: string, file: string): PlanDocument {
     raw = JSON.parse(text);
   } catch (err) {
     throw new ObsyncError('PLAN_FILE', `${file} is not a saved plan: invalid JSON`, { cause: err });
+  }
+  const version = typeof raw === 'object' && raw !== null ? (raw as { formatVersion?: unknown }).formatVersion : undefined;
+  if (version !== PLAN_FORMAT_VERSION) {
+    const made = typeof version === 'number' ? `plan format version ${version}` : 'no plan format version';
+    throw new ObsyncError('PLAN_VERSION', `${file} has ${made}; this obsync applies version ${PLAN_FORMAT_VERSION} plans only`, {
+      hint: 'make the plan again with this obsync: `obsync plan --out FILE`',
+    });
   }
   const parsed = planDocumentSchema.safeParse(raw);
   if (!parsed.success) {

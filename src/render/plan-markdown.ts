@@ -17,6 +17,7 @@ export function renderPlanMarkdown(plan: Plan): string {
     head.push('');
   }
   if (plan.prune.refused.length > 0) head.push(`> **Prune refused:** ${plan.prune.refused.join('; ')}`, '');
+  for (const b of plan.prune.blocked) head.push(`> **Not deleted:** \`${b.address}\` ${escape(b.reason)}`, '');
   if (plan.diagnostics.length > 0) head.push('**Errors**', '', ...plan.diagnostics.map((d) => `- ${escape(formatDiagnostic(d))}`), '');
   let out = head.join('\n');
   const details = changed.map(stepDetails);
@@ -38,6 +39,7 @@ function stepDetails(step: PlanStep): string {
     return `~ ${c.path}: ${inlineValue(c.before, 200)} → ${inlineValue(c.after, 200)}`;
   });
   for (const note of step.notes ?? []) lines.push(`# note: ${note}`);
+  for (const item of step.cascade ?? []) lines.push(`! the service also deletes ${item.address ?? `${item.kind} ${item.name ?? ''}`.trim()} (id ${item.id}${item.owned ? '' : ', NOT owned by obsync'})`);
   return `<details><summary>${ICON[step.action]} <code>${step.address}</code> (${step.reason})</summary>\n\n\`\`\`diff\n${lines.join('\n').replaceAll('```', "'''")}\n\`\`\`\n</details>\n`;
 }
 

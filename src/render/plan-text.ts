@@ -1,6 +1,6 @@
 /** Terraform-like text rendering of a plan: `+ ~ -` per object with field-level before/after. */
 import { formatDiagnostic } from '../core/diagnostics.js';
-import type { Action, Change, Plan, PlanStep } from '../core/plan.js';
+import type { Action, CascadeItem, Change, Plan, PlanStep } from '../core/plan.js';
 import { makeStyle, type Style } from './style.js';
 import { inlineValue } from './value.js';
 
@@ -45,7 +45,15 @@ function renderStep(step: PlanStep, style: Style): string[] {
   if (step.changes.length > shown.length) out.push(style('gray', `      … ${step.changes.length - shown.length} more changes (use --output json for all)`));
   for (const path of step.nonConvergent ?? []) out.push(style('gray', `      ! ${path}: ignored — the service did not keep this value last time (non-convergent)`));
   for (const note of step.notes ?? []) out.push(style('cyan', `      note: ${note}`));
+  for (const item of step.cascade ?? []) out.push(renderCascade(item, style));
   return out;
+}
+
+/** What the service deletes along with the step: loud, and louder for what obsync does not own. */
+function renderCascade(item: CascadeItem, style: Style): string {
+  const what = item.address ?? `${item.kind}${item.name ? ` '${item.name}'` : ''}`;
+  const whose = !item.owned ? 'NOT owned by obsync' : item.declared ? 'owned, declared by a manifest' : 'owned';
+  return style(item.owned && !item.declared ? 'yellow' : 'red', `      ! the service also deletes ${what} (id ${item.id}, ${whose}); it is backed up first`);
 }
 
 function renderChange(change: Change, action: Action, style: Style): string {
@@ -58,11 +66,15 @@ function renderChange(change: Change, action: Action, style: Style): string {
 
 function renderPrune(plan: Plan, style: Style): string[] {
   const p = plan.prune;
+  const forget = plan.forget.length > 0 ? [style('gray', `Forgetting ${plan.forget.length} unfinished create(s) no manifest declares any more (they never owned anything): ${plan.forget.join(', ')}`), ''] : [];
   if (p.refused.length > 0) {
-    return [style('red', `Prune refused (${p.candidates.length} owned object(s) no longer declared, nothing deleted):`), ...p.refused.map((r) => `  - ${r}`), ''];
+    return [style('red', `Prune refused (${p.candidates.length} owned object(s) no longer declared, nothing deleted):`), ...p.refused.map((r) => `  - ${r}`), '', ...forget];
+  }
+  if (p.blocked.length > 0) {
+    return [style('red', `Prune kept ${p.blocked.length} object(s) back:`), ...p.blocked.map((b) => `  - ${b.address}: ${b.reason}`), '', ...forget];
   }
   if (!p.requested && p.candidates.length > 0) {
-    return [style('gray', `${p.candidates.length} owned object(s) are no longer declared; run with --prune to delete them: ${p.candidates.join(', ')}`), ''];
+    return [style('gray', `${p.candidates.length} owned object(s) are no longer declared; run with --prune to delete them: ${p.candidates.join(', ')}`), '', ...forget];
   }
-  return [];
+  return forget;
 }

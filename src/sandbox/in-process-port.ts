@@ -1,68 +1,53 @@
 /**
- * A ServicePort straight over the sandbox's observability domain, without HTTP. For fast
- * engine tests (property tests run hundreds of plans); end-to-end tests use the HTTP server
- * and the real client instead.
+ * A ServicePort straight over the sandbox's observability domain, without sockets: the real
+ * client (src/remote, every kind's routes, envelopes, error mapping) with the sandbox's own
+ * request handling in place of HTTP. For fast engine tests (property tests run hundreds of
+ * plans); end-to-end tests use the HTTP server instead.
  */
-import type * as z from 'zod';
-import { ApiError } from '../core/errors.js';
-import type { CrudPort, RequestStats, ServicePort } from '../core/ports.js';
-import {
-  wireAlert,
-  wireDashboard,
-  wireDashboardValidation,
-  wireSavedSearch,
-  wireSource,
-  wireWebhook,
-  type JsonObject,
-} from '../core/wire.js';
-import type { CallerVariant, DomainResult, JsonRecord, ObservabilityDomain, PageQuery } from './domain/contract.js';
+import type { RequestStats, ServicePort } from '../core/ports.js';
+import type { Requester } from '../remote/api.js';
+import { servicePortOver } from '../remote/index.js';
+import type { RequestInit, Response } from '../remote/transport.js';
+import { SANDBOX_DEFAULTS } from './defaults.js';
+import type { CallerVariant, ObservabilityDomain } from './domain/contract.js';
+import { handleHosted, handleSelfHosted, type Credentials, type Domains } from './http/handlers.js';
+import { FixedWindowLimiter } from './http/rate-limit.js';
+
+const CREDENTIALS: Credentials = { ...SANDBOX_DEFAULTS };
+const PATHS = { observability: 'observability', pipes: 'pipes' };
 
 export function inProcessPort(domain: ObservabilityDomain, variant: CallerVariant = 'self-hosted', target = 'in-process'): ServicePort {
-  const stats: RequestStats = { requests: 0, writes: 0, retries: 0, throttled: 0 };
-  const unwrap = <T>(what: string, result: DomainResult<unknown>, schema: z.ZodType<T>, write = false): T => {
-    stats.requests += 1;
-    if (write) stats.writes += 1;
-    if (!result.ok) throw new ApiError({ method: write ? 'WRITE' : 'GET', path: what, status: result.error.status, retryable: false, bodyExcerpt: result.error.message });
-    return schema.parse(result.value);
-  };
-  const orNull = <T>(what: string, result: DomainResult<unknown>, schema: z.ZodType<T>): T | null => (!result.ok && result.error.status === 404 ? null : unwrap(what, result, schema));
-  const all = <T>(what: string, page: (q: PageQuery) => DomainResult<JsonRecord[]>, schema: z.ZodType<T>): T[] => {
-    const out: T[] = [];
-    for (let offset = 0; ; offset += 1000) {
-      const result = page({ limit: '1000', offset: String(offset) });
-      const items = unwrap(what, result, schema.array());
-      out.push(...items);
-      if (!result.ok || offset + 1000 >= (result.meta?.total ?? 0)) return out;
-    }
-  };
-  const body = (b: JsonObject) => b as unknown;
+  const requester = inProcessRequester({ selfHosted: domain, hosted: domain }, variant);
+  return variant === 'hosted'
+    ? servicePortOver(requester, { name: target, variant, organizationId: CREDENTIALS.organizationId, serviceId: CREDENTIALS.serviceId, paths: PATHS })
+    : servicePortOver(requester, { name: target, variant });
+}
 
-  const dashboards: CrudPort<z.infer<typeof wireDashboard>> & { validate: ServicePort['dashboards']['validate'] } = {
-    list: () => Promise.resolve(unwrap('dashboards', domain.listDashboards(), wireDashboard.array())),
-    get: (id) => Promise.resolve(orNull(`dashboards/${id}`, domain.getDashboard(id), wireDashboard)),
-    create: (b) => Promise.resolve(unwrap('dashboards', domain.createDashboard(body(b), variant), wireDashboard, true)),
-    update: (id, b) => Promise.resolve(unwrap(`dashboards/${id}`, domain.updateDashboard(id, body(b), variant), wireDashboard, true)),
-    delete: (id) => Promise.resolve(void orNull(`dashboards/${id}`, domain.deleteDashboard(id), wireDashboard.partial())),
-    validate: (b) => Promise.resolve(unwrap('dashboards/validate', domain.validateDashboard(body(b)), wireDashboardValidation)),
-  };
+function inProcessRequester(domains: Domains, variant: CallerVariant): Requester {
+  const stats: RequestStats = { requests: 0, writes: 0, retries: 0, throttled: 0 };
+  const noLimit = new FixedWindowLimiter(null);
+  const authorization = variant === 'hosted' ? `Basic ${Buffer.from(`${CREDENTIALS.keyId}:${CREDENTIALS.keySecret}`).toString('base64')}` : `Bearer ${CREDENTIALS.apiKey}`;
   return {
-    target,
-    variant,
     stats,
-    dashboards,
-    alerts: {
-      list: () => Promise.resolve(all('alerts', (q) => domain.listAlerts(q), wireAlert)),
-      get: (id) => Promise.resolve(orNull(`alerts/${id}`, domain.getAlert(id), wireAlert)),
-      create: (b) => Promise.resolve(unwrap('alerts', domain.createAlert(body(b), variant), wireAlert, true)),
-      update: (id, b) => Promise.resolve(unwrap(`alerts/${id}`, domain.updateAlert(id, body(b), variant), wireAlert, true)),
-      delete: (id) => Promise.resolve(void orNull(`alerts/${id}`, domain.deleteAlert(id), wireAlert.partial())),
-    },
-    sources: {
-      list: () => Promise.resolve(unwrap('sources', domain.listSources(), wireSource.array())),
-      get: (id) => Promise.resolve(orNull(`sources/${id}`, domain.getSource(id), wireSource)),
-    },
-    webhooks: { list: () => Promise.resolve(all('webhooks', (q) => domain.listWebhooks(q), wireWebhook)) },
-    savedSearches: { list: () => Promise.resolve(all('saved-searches', (q) => domain.listSavedSearches(q), wireSavedSearch)) },
     close: () => Promise.resolve(),
+    request(init: RequestInit): Promise<Response> {
+      stats.requests += 1;
+      if (init.method !== 'GET') stats.writes += 1;
+      const query: Record<string, string> = {};
+      for (const [k, v] of Object.entries(init.query ?? {})) query[k] = String(v);
+      // Through JSON, as over HTTP: the domain never holds the caller's objects.
+      const body: unknown = init.body === undefined ? undefined : JSON.parse(JSON.stringify(init.body));
+      const incoming = { method: init.method, path: init.path, query, authorization, ip: '127.0.0.1', body, invalidJson: false };
+      const reply = variant === 'hosted' ? handleHosted(incoming, domains, CREDENTIALS, noLimit) : handleSelfHosted(incoming, domains, CREDENTIALS, noLimit);
+      return Promise.resolve({ status: reply.status, headers: reply.headers, body: parse(reply.body), text: reply.body });
+    },
   };
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -2,6 +2,7 @@
  * End to end: the real CLI as a child process against the real sandbox server over loopback,
  * on both API variants.
  */
+import { requireCollection } from '../../src/core/ports.js';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,9 +124,9 @@ describe('obsync plan/apply, hosted variant', () => {
     const { Secret } = await import('../../src/core/secret.js');
     const c = sandbox.credentials;
     const client = port.createServicePort({ name: 'x', variant: 'hosted', baseUrl: sandbox.url, organizationId: c.organizationId, serviceId: c.serviceId, keyId: c.keyId, keySecret: new Secret(c.keySecret), paths: { observability: 'observability', pipes: 'pipes' }, concurrency: 1, timeoutMs: 5000, retries: 0, pacing: { limit: 0, windowMs: 1 }, embedded: false });
-    const live = (await client.dashboards.list()).find((d) => d.name === 'Checkout service');
+    const live = (await requireCollection(client, 'Dashboard').list()).find((d) => d.name === 'Checkout service');
     if (!live) throw new Error('checkout dashboard missing');
-    await client.dashboards.update(live.id, { name: live.name, tiles: live.tiles as never, tags: ["edited-by-hand"] });
+    await requireCollection(client, 'Dashboard').update(live.id, { name: live.name, tiles: live.tiles as never, tags: ["edited-by-hand"] });
     await client.close();
     const apply = await runCli(['apply', 'plan.json', '--auto-approve'], { cwd: dir, env: env() });
     expect(apply.code).toBe(1);
@@ -145,6 +146,33 @@ describe('obsync plan/apply, hosted variant', () => {
     expect(prune.stderr).toMatch(/Alert\/example-error-logs: deleted/);
     const backups = readdirSync(join(dir, '.obsync/state/backups'), { recursive: true }).map(String);
     expect(backups.some((b) => b.includes('example-error-logs'))).toBe(true);
+  });
+
+  it('shows what a prune deletes along, keeps a delete back for an unowned alert, and lets it go with --prune-cascade', async () => {
+    await runCli(['apply', '--auto-approve'], { cwd: dir, env: env() });
+    const c = sandbox.credentials;
+    const { createServicePort } = await import('../../src/remote/index.js');
+    const { Secret } = await import('../../src/core/secret.js');
+    const client = createServicePort({ name: 'x', variant: 'hosted', baseUrl: sandbox.url, organizationId: c.organizationId, serviceId: c.serviceId, keyId: c.keyId, keySecret: new Secret(c.keySecret), paths: { observability: 'observability', pipes: 'pipes' }, concurrency: 1, timeoutMs: 5000, retries: 0, pacing: { limit: 0, windowMs: 1 }, embedded: false });
+    const dashboard = (await requireCollection(client, 'Dashboard').list()).find((d) => d.name === 'Example service');
+    const webhook = (await requireCollection(client, 'Webhook').list()).find((w) => w.name === 'ops-slack');
+    const tile = dashboard?.tiles.find((t) => t.name === 'Requests');
+    if (!dashboard || !webhook || !tile) throw new Error('example dashboard, tile or webhook missing');
+    const handMade = await requireCollection(client, 'Alert').create({ source: 'tile', dashboardId: dashboard.id, tileId: tile.id, name: 'Hand-made requests alert', threshold: 1, thresholdType: 'above', interval: '5m', channels: [{ type: 'webhook', webhookId: webhook.id }] });
+    await client.close();
+    rmSync(join(dir, 'kinds/dashboard.yaml'));
+    rmSync(join(dir, 'kinds/alert.yaml'));
+
+    const kept = await runCli(['apply', '--auto-approve', '--prune'], { cwd: dir, env: env() });
+    expect(kept.stdout).toMatch(/Prune kept 1 object\(s\) back/);
+    expect(kept.stdout).toMatch(/Dashboard\/example-service: not deleted: .*Hand-made requests alert.*--prune-cascade/);
+    expect(kept.stderr).not.toMatch(/Dashboard\/example-service: deleted/);
+
+    const cascade = await runCli(['apply', '--auto-approve', '--prune', '--prune-cascade'], { cwd: dir, env: env() });
+    expect(cascade.stdout).toMatch(/the service also deletes Alert 'Hand-made requests alert' \(id [^,]+, NOT owned by obsync\)/);
+    expect(cascade.stderr).toMatch(/Dashboard\/example-service: deleted/);
+    expect(kept.code).toBe(1);
+    expect(allText(join(dir, '.obsync/state/backups'))).toContain(handMade.id);
   });
 
   it('stops at an invalid manifest with its position and makes no request', async () => {

@@ -2,6 +2,7 @@
  * Property: for any valid desired state d, plan(d) against the live state that apply(d)
  * produced has no changes (no perpetual diff), and applying twice creates nothing twice.
  */
+import { requireCollection } from '../../src/core/ports.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DesiredResource } from '../../src/core/resource.js';
@@ -63,11 +64,11 @@ describe('convergence property', () => {
         const args = { port, inventory, desired, sensitive: SENSITIVE_PATHS, selection: SELECT_ALL, prune: false, maxDeletes: 10 };
         const first = await makePlan(args);
         expect(first.plan.errored).toBe(false);
-        const report = await applyPlanned(first, { port, inventory, backupDir: '/nonexistent', concurrency: 2 });
+        const report = await applyPlanned(first, { port, inventory, concurrency: 2 });
         expect(report.summary.failed).toBe(0);
         const second = await makePlan(args);
         expect(second.plan.steps.filter((s) => s.action !== 'noop').map((s) => ({ a: s.address, c: s.changes }))).toEqual([]);
-        expect((await port.dashboards.list()).length).toBe(new Set(specs.map((s) => s.name)).size);
+        expect((await requireCollection(port, 'Dashboard').list()).length).toBe(new Set(specs.map((s) => s.name)).size);
       }),
       { numRuns: 60 },
     );

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InventoryStore } from '../../src/core/inventory.js';
-import type { ServicePort } from '../../src/core/ports.js';
+import { requireCollection, type ServicePort } from '../../src/core/ports.js';
 import { SENSITIVE_PATHS } from '../../src/kinds/sensitive-paths.js';
 import { applyPlanned, makePlan } from '../../src/engine/run.js';
 import { SELECT_ALL } from '../../src/engine/selection.js';
@@ -32,7 +32,7 @@ async function plan(opts: { prune?: boolean; maxDeletes?: number } = {}) {
 
 async function apply(opts: { prune?: boolean; maxDeletes?: number } = {}) {
   const planned = await plan(opts);
-  const report = await applyPlanned(planned, { port, inventory, backupDir: join(dir, 'backups'), concurrency: 4 });
+  const report = await applyPlanned(planned, { port, inventory, concurrency: 4 });
   return { planned, report };
 }
 
@@ -58,7 +58,7 @@ describe('engine convergence against the sandbox rules', () => {
 
   it('updates one field as one change, and keeps the alerts on the dashboard tiles', async () => {
     await apply();
-    const alertsBefore = await port.alerts.list();
+    const alertsBefore = await requireCollection(port, 'Alert').list();
     const file = join(dir, 'team/dashboards/checkout.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('name: Error logs', 'name: Error log count'));
     const next = await plan();
@@ -67,16 +67,16 @@ describe('engine convergence against the sandbox rules', () => {
     expect(changed[0]?.changes.map((c) => c.path)).toEqual(['tiles[error-logs].name']);
     const { report } = await apply();
     expect(report.summary.failed).toBe(0);
-    const alertsAfter = await port.alerts.list();
+    const alertsAfter = await requireCollection(port, 'Alert').list();
     expect(alertsAfter.map((a) => a.id).sort()).toEqual(alertsBefore.map((a) => a.id).sort());
     expect((await plan()).plan.summary.update).toBe(0);
   });
 
   it('heals drift made outside obsync and reports it as drifted', async () => {
     await apply();
-    const [dash] = (await port.dashboards.list()).filter((d) => d.name === 'Checkout service');
+    const [dash] = (await requireCollection(port, 'Dashboard').list()).filter((d) => d.name === 'Checkout service');
     if (!dash) throw new Error('dashboard missing');
-    await port.dashboards.update(dash.id, { ...dash, tags: ['hand-edited'] } as never);
+    await requireCollection(port, 'Dashboard').update(dash.id, { ...dash, tags: ['hand-edited'] } as never);
     const drift = await plan();
     const step = drift.plan.steps.find((s) => s.address === 'Dashboard/checkout');
     expect(step?.reason).toBe('drifted');
@@ -84,7 +84,7 @@ describe('engine convergence against the sandbox rules', () => {
   });
 
   it('prunes only owned objects that left the manifests, never unowned ones', async () => {
-    const unowned = await port.dashboards.create({ name: 'Made by hand', tiles: [] });
+    const unowned = await requireCollection(port, 'Dashboard').create({ name: 'Made by hand', tiles: [] });
     await apply();
     writeFileSync(join(dir, 'team/alerts/checkout.yaml'), '');
     writeFileSync(join(dir, 'kinds/alert.yaml'), '');
@@ -94,6 +94,6 @@ describe('engine convergence against the sandbox rules', () => {
     // Every Alert gone from the manifests: the empty-kind guard refuses.
     const guarded = await plan({ prune: true });
     expect(guarded.plan.prune.refused.join(' ')).toMatch(/no Alert is declared/);
-    expect((await port.dashboards.get(unowned.id))?.name).toBe('Made by hand');
+    expect((await requireCollection(port, 'Dashboard').get(unowned.id))?.name).toBe('Made by hand');
   });
 });

@@ -3,6 +3,7 @@
  * must not put a pipe password or the target key into the CLI's progress lines, `--output json`
  * or the daemon's log. The proxy in front of the sandbox plays that server.
  */
+import { requireCollection } from '../../src/core/ports.js';
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -137,7 +138,7 @@ describe('an echoed secret at the edge of the excerpt', () => {
       name: 't', variant: 'self-hosted', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, concurrency: 1, timeoutMs: 2000, retries: 0,
       pacing: { limit: 0, windowMs: 1000 }, embedded: false, apiKey: new Secret(key),
     });
-    const err = await port.dashboards.list().then(() => null, (e: unknown) => e);
+    const err = await requireCollection(port, 'Dashboard').list().then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     // The cut falls inside the mask, not inside the key.
     expect((err as ApiError).message).toMatch(/Bearer \(se/);

@@ -3,8 +3,7 @@
  * the vendors' OpenAPI documents (with the target's path segments mapped back to the vendor's).
  * The documents come from OBSYNC_SPECS_DIR (default ../shared/specs beside the repository).
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SENSITIVE_PATHS } from '../../src/kinds/sensitive-paths.js';
@@ -47,11 +46,11 @@ describe.skipIf(!available)('client requests against the OpenAPI documents', () 
       ] as const) {
         const inventory = memoryInventory(port.target);
         const args = { port, inventory, desired, sensitive: SENSITIVE_PATHS, selection: SELECT_ALL, prune: true, maxDeletes: 10 };
-        const report = await applyPlanned(await makePlan(args), { port, inventory, backupDir: join(specsDir, 'never-written'), concurrency: 2 });
+        const report = await applyPlanned(await makePlan(args), { port, inventory, concurrency: 2 });
         expect(report.summary.failed).toBe(0);
         // Drop the alerts so prune issues DELETEs too.
         const fewer = desired.filter((r) => r.kind !== 'Alert' || r.name === 'checkout-p99-high');
-        const pruned = await applyPlanned(await makePlan({ ...args, desired: fewer }), { port, inventory, backupDir: mkdtempSync(join(tmpdir(), 'obsync-contract-')), concurrency: 2 });
+        const pruned = await applyPlanned(await makePlan({ ...args, desired: fewer }), { port, inventory, concurrency: 2 });
         expect(pruned.results.filter((r) => r.action === 'delete' && r.outcome === 'applied').length).toBeGreaterThan(0);
         await port.close();
       }

@@ -4,6 +4,7 @@
  * change between passes. At the end the service equals the manifests exactly, with no duplicate
  * and no unowned object touched.
  */
+import { requireCollection } from '../../src/core/ports.js';
 import { join } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,10 +58,10 @@ describe('soak under injected faults', () => {
     });
     const inventory = await openFileInventory({ dir: state, target: 'soak', lock: true });
     try {
-      const unowned = await port.dashboards.create({ name: 'Hand made', tiles: [] });
+      const unowned = await requireCollection(port, 'Dashboard').create({ name: 'Hand made', tiles: [] });
       const pass = async (run: number, prune: boolean) => {
         const planned = await makePlan({ port, inventory, desired: desiredFor(run), sensitive: SENSITIVE_PATHS, selection: SELECT_ALL, prune, maxDeletes: 20 });
-        return applyPlanned(planned, { port, inventory, backupDir: join(state, 'backups'), concurrency: 4 });
+        return applyPlanned(planned, { port, inventory, concurrency: 4 });
       };
       let failedPasses = 0;
       for (let run = 0; run < RUNS; run++) {
@@ -78,14 +79,14 @@ describe('soak under injected faults', () => {
       const final = await makePlan({ port, inventory, desired: desiredFor(last), sensitive: SENSITIVE_PATHS, selection: SELECT_ALL, prune: true, maxDeletes: 20 });
       expect(final.plan.steps.filter((s) => s.action !== 'noop').map((s) => `${s.action} ${s.address}`)).toEqual([]);
 
-      const dashboards = await port.dashboards.list();
+      const dashboards = await requireCollection(port, 'Dashboard').list();
       const names = dashboards.map((d) => d.name);
       expect(new Set(names).size).toBe(names.length);
       expect(names).toContain('Hand made');
       expect(dashboards.find((d) => d.id === unowned.id)).toBeDefined();
       const wanted = desiredFor(last).filter((r) => r.kind === 'Dashboard').length;
       expect(names.length).toBe(wanted + 1);
-      const alerts = await port.alerts.list();
+      const alerts = await requireCollection(port, 'Alert').list();
       expect(new Set(alerts.map((a) => `${a.dashboardId ?? ''}|${a.name ?? ''}`)).size).toBe(alerts.length);
       const injected = Object.values(sandbox.faults.injected).reduce((a, b) => a + b, 0);
       expect(injected).toBeGreaterThan(RUNS);

@@ -3,20 +3,18 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
-import type { Plan } from '../../core/plan.js';
+import { hasChanges, type Plan } from '../../core/plan.js';
 import { printable } from '../../core/printable.js';
 import type { ApplyReport, StepResult } from '../../applier/context.js';
-import { applyPlanned } from '../../engine/run.js';
-import { checkSavedPlan } from '../../engine/saved-plan.js';
 import { parsePlanDocument, type PlanDocument } from '../../render/plan-json.js';
 import { renderPlanText } from '../../render/plan-text.js';
-import { makeStyle } from '../../render/style.js';
+import { renderRunApply } from '../../render/run.js';
 import { ApplyInterrupts, INTERRUPTED_EXIT, InterruptedBeforeApply } from '../interrupt.js';
 import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
 import type { CommandRegistrar } from '../program.js';
 import { wholeNumber } from '../numbers.js';
 import { checkSelectionMatches, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
-import { openSession, planSession, refuseInvalid } from '../session.js';
+import { openSession, reconcileSession, refuseInvalid } from '../session.js';
 
 interface ApplyFlags extends RawRunOptions {
   autoApprove?: boolean;
@@ -54,49 +52,41 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     });
     try {
       checkSelectionMatches(opts.selection, session.desired, session.inventory.entries());
-      // A saved plan is applied with the prune decision it was made with.
-      const planned = await interrupts.beforeApply(planSession(session, opts, saved?.prune.requested, interrupts.planningSignal));
-      const check = saved ? checkSavedPlan(saved, planned.plan) : null;
-      const plan: Plan = check ? check.plan : planned.plan;
       const color = colorEnabled(io, 'stdout', flags.color);
-      if (flags.output === 'text') io.stdout.write(renderPlanText(plan, { color }));
-      if (refusedPrune(io, plan, flags.output)) {
-        io.stderr.write('Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended, or apply without --prune.\n');
-        throw new ExitRequest(1);
-      }
-      const pending = plan.steps.filter((s) => s.action !== 'noop').length;
-      if (pending === 0) {
-        if (flags.output === 'json') io.stdout.write(JSON.stringify(emptyReport(plan), null, 2) + '\n');
-        if (plan.errored) throw new ExitRequest(1);
-        return;
-      }
-      // A saved plan was reviewed when it was made: it applies without a prompt (as `terraform apply plan.tfplan`).
-      if (!flags.autoApprove && !saved) await interrupts.beforeApply(confirm(io, plan));
-      interrupts.applying();
-      const report = await applyPlanned(
-        { ...planned, plan },
-        {
-          port: session.port,
-          inventory: session.inventory,
-          backupDir: session.backupDir,
-          concurrency: flags.concurrency ?? session.defaults.concurrency,
-          ...(check ? { refused: check.refused } : {}),
-          signal: interrupts.signal,
-          onStepStart: interrupts.stepStarted,
-          onStepDone: (r) => {
-            interrupts.stepDone(r.address);
-            progress(io, r);
-          },
+      // Applied even without changes: unchanged objects record their ownership (adoptions).
+      // A saved plan is applied with the prune decision it was made with.
+      const report = await reconcileSession(session, opts, {
+        mode: 'apply',
+        ...(saved ? { saved } : {}),
+        ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
+        signal: interrupts.planningSignal,
+        applySignal: interrupts.signal,
+        beforeApply: async (plan) => {
+          if (flags.output === 'text') io.stdout.write(renderPlanText(plan, { color }));
+          if (refusedPrune(io, plan, flags.output)) {
+            io.stderr.write('Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended, or apply without --prune.\n');
+            throw new ExitRequest(1);
+          }
+          // A saved plan was reviewed when it was made: it applies without a prompt (as `terraform apply plan.tfplan`).
+          if (hasChanges(plan) && !flags.autoApprove && !saved) await interrupts.beforeApply(confirm(io, plan));
+          interrupts.applying();
         },
-      );
+        onStepStart: interrupts.stepStarted,
+        onStepDone: (r) => {
+          interrupts.stepDone(r.address);
+          progress(io, r);
+        },
+      });
+      const { plan, apply } = report;
+      if (!apply) return;
       const interrupted = interrupts.stopped;
-      if (flags.output === 'json') io.stdout.write(JSON.stringify(interrupted ? { ...report, interrupted } : report, null, 2) + '\n');
-      else io.stdout.write(renderReport(report, makeStyle(color)));
+      if (flags.output === 'json') io.stdout.write(renderRunApply(interrupted ? { ...apply, interrupted } : apply, 'json', { color }));
+      else if (interrupted || hasChanges(plan) || apply.summary.failed + apply.summary.refused > 0) io.stdout.write(renderRunApply(apply, 'text', { color }));
       if (interrupted) {
-        io.stderr.write(`${interruptedSummary(report)}\n`);
+        io.stderr.write(`${interruptedSummary(apply)}\n`);
         throw new ExitRequest(INTERRUPTED_EXIT);
       }
-      if (plan.errored || report.summary.failed > 0 || report.summary.refused > 0) throw new ExitRequest(1);
+      if (plan.errored || apply.summary.failed > 0 || apply.summary.refused > 0) throw new ExitRequest(1);
     } catch (err) {
       if (!(err instanceof InterruptedBeforeApply)) throw err;
       io.stderr.write('\nInterrupted: nothing was applied.\n');
@@ -151,23 +141,4 @@ function progress(io: CliIO, r: StepResult): void {
   const detail = r.message ? `: ${r.message}` : '';
   // Server error bodies and ids are text from outside: shown, never obeyed (escape sequences).
   io.stderr.write(`${printable(`${r.address}: ${what}${r.id ? ` [id=${r.id}]` : ''} (${r.durationMs} ms)${detail}`)}\n`);
-}
-
-function renderReport(report: ApplyReport, style: ReturnType<typeof makeStyle>): string {
-  const counts: Record<string, number> = { create: 0, update: 0, delete: 0 };
-  for (const r of report.results) if (r.outcome === 'applied') counts[r.action] = (counts[r.action] ?? 0) + 1;
-  const lines: string[] = [''];
-  for (const r of report.results) {
-    for (const c of r.nonConvergent ?? []) lines.push(style('yellow', `warning: ${r.address}: the service did not keep ${c.path}; it is left out of later plans until the manifest changes it`));
-  }
-  if (report.pruneSkipped) lines.push(style('yellow', `Prune skipped: ${report.pruneSkipped}.`));
-  const s = report.summary;
-  const failed = s.failed + s.refused + s.skipped;
-  const head = failed > 0 ? style('red', 'Apply finished with errors:') : style('green', 'Apply complete:');
-  lines.push(`${head} ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted, ${s.failed} failed, ${s.refused} refused, ${s.skipped} skipped.`);
-  return lines.join('\n') + '\n';
-}
-
-function emptyReport(plan: Plan): ApplyReport {
-  return { target: plan.target, results: [], summary: { applied: 0, unchanged: plan.steps.length, failed: 0, skipped: 0, refused: 0 } };
 }

@@ -1,15 +1,13 @@
 /** `obsync plan`: what apply would do, as text, JSON (saved plan) or a pull-request comment. */
 import { Option, type Command } from 'commander';
-import { summarize } from '../../core/plan.js';
 import { writeScrubbedFile } from '../../log/files.js';
-import { renderPlanJson, type PlanDocument } from '../../render/plan-json.js';
-import { renderPlanMarkdown } from '../../render/plan-markdown.js';
-import { renderPlanText } from '../../render/plan-text.js';
+import { renderPlanJson } from '../../render/plan-json.js';
+import { planDocument, renderRunPlan, type PlanOrigin } from '../../render/run.js';
 import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
 import { VERSION, type CommandRegistrar } from '../program.js';
 import { checkSelectionMatches, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
 import { githubAnnotation } from './validate.js';
-import { openSession, planSession, refuseInvalid } from '../session.js';
+import { openSession, reconcileSession, refuseInvalid } from '../session.js';
 
 interface PlanFlags extends RawRunOptions {
   out?: string;
@@ -31,20 +29,12 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     const session = await openSession(io, { paths, config: flags.config, targets: flags.target, lock: false, command: 'plan', timeoutMs: opts.timeoutMs, allowFileOutside: flags.allowFileOutside, checkManifests });
     try {
       checkSelectionMatches(opts.selection, session.desired, session.inventory.entries());
-      const planned = await planSession(session, opts);
-      const plan = planned.plan;
-      const doc: PlanDocument = {
-        ...plan,
-        summary: summarize(plan.steps),
-        generatedAt: new Date().toISOString(),
-        obsyncVersion: VERSION,
-        manifests: session.manifestPaths,
-        ...(session.configPath ? { config: session.configPath } : {}),
-      };
-      if (flags.out) await writeScrubbedFile(flags.out, renderPlanJson(doc));
-      if (flags.output === 'json') io.stdout.write(renderPlanJson(doc));
-      else if (flags.output === 'markdown') io.stdout.write(renderPlanMarkdown(plan));
-      else io.stdout.write(renderPlanText(plan, { color: colorEnabled(io, 'stdout', flags.color) }));
+      const report = await reconcileSession(session, opts, { mode: 'plan' });
+      const plan = report.plan;
+      const origin: PlanOrigin = { generatedAt: new Date(), obsyncVersion: VERSION, manifests: session.manifestPaths, ...(session.configPath ? { config: session.configPath } : {}) };
+      if (flags.out) await writeScrubbedFile(flags.out, renderPlanJson(planDocument(report, origin)));
+      const format = flags.output === 'github' ? 'text' : flags.output;
+      io.stdout.write(renderRunPlan(report, format, { color: colorEnabled(io, 'stdout', flags.color), origin }));
       if (flags.output === 'github') for (const d of plan.diagnostics) io.stdout.write(`${githubAnnotation(d)}\n`);
       if (plan.errored) throw new ExitRequest(1);
       if (refusedPrune(io, plan, flags.output)) throw new ExitRequest(1);

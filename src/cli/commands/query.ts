@@ -1,7 +1,7 @@
 /** `obsync query`: chart series from a source (self-hosted charts API). */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { requireCapability } from '../../core/ports.js';
+import { requireCapability, requireCollection } from '../../core/ports.js';
 import type { CliIO } from '../io.js';
 import { decimal, timeoutSeconds } from '../numbers.js';
 import type { CommandRegistrar } from '../program.js';
@@ -53,7 +53,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       const connection = await openConnection(io, { config: flags.config, target: flags.target, timeoutMs: flags.timeout === undefined ? undefined : flags.timeout * 1000 });
       try {
         const charts = requireCapability(connection.port, 'charts');
-        const sources = await connection.port.sources.list();
+        const sources = await requireCollection(connection.port, 'Source').list();
         const matches = sources.filter((s) => s.name === flags.source);
         const [source] = matches;
         if (!source || matches.length > 1) {

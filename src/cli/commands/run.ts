@@ -63,7 +63,6 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       {
         port: session.port,
         inventory: session.inventory,
-        backupDir: session.backupDir,
         ...(session.leadership ? { leadership: session.leadership } : {}),
         loadDesired: () => session.reload(),
         watchPaths: session.manifestPaths,
@@ -78,6 +77,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         jitterMs: 10_000,
         listen,
         prune: opts.prune ?? session.defaults.prune,
+        pruneCascade: opts.pruneCascade ?? false,
         maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
         concurrency: flags.concurrency ?? session.defaults.concurrency,
         selection: opts.selection,

@@ -123,7 +123,7 @@ async function forget(io: CliIO, backend: StateBackend, loaded: LoadedConfig, ad
 }
 
 async function locate(io: CliIO, backend: StateBackend, loaded: LoadedConfig, address: string, flags: StateFlags): Promise<{ target: string; key: Address }> {
-  const { parseAddress } = await import('../../core/plan.js');
+  const { parseAddress } = await import('../../kinds/registry.js');
   const { ConfigError } = await import('../../core/errors.js');
   const parsed = parseAddress(address);
   if (!parsed) throw new ConfigError(`'${address}' is not Kind/name (e.g. Dashboard/checkout)`);

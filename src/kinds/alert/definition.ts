@@ -1,47 +1,74 @@
 /**
- * Alerts (selfhosted-api §3.2, §4.2, §4.4). Tile alerts point at a managed dashboard by name
- * and at a tile by key; both become ids only when known (the dashboard may be created in the
- * same apply). PUT replaces the alert but keeps omitted thresholdMax/scheduleStartAt/
- * scheduleOffsetMinutes, so updates always send explicit values for those.
+ * Alerts (selfhosted-api §3.2, §4.2, §4.4). A tile alert names a Dashboard manifest and one of
+ * its tile keys; a saved-search alert names a saved search; channels name webhooks. All of them
+ * are references the planner resolves (a dashboard created in the same apply is a placeholder).
+ * PUT replaces the alert but keeps omitted thresholdMax/scheduleStartAt/scheduleOffsetMinutes, so
+ * updates always send explicit values for those. The service deletes a tile alert with its
+ * dashboard or its tile, and a saved-search alert with its saved search.
  */
-import type { Address } from '../../core/plan.js';
-import type { DesiredResource } from '../../core/resource.js';
-import type { Json, JsonObject, WireAlert } from '../../core/wire.js';
-import type { Canonical, KindDefinition, Lookups } from '../kind.js';
-import { resolveRef, tokenForId, tokenJson, type NameOrId } from '../refs.js';
+import { wireAlert, type Json, type JsonObject, type WireAlert } from '../../core/wire.js';
+import type { Canonical, ManagedKind, SpecRef } from '../kind.js';
+import { tokenJson, type RefContext, type TokenContext } from '../refs.js';
 import type { AlertChannelSpec, AlertSpecView } from './model.js';
+import { alertSpecSchema } from './schema.js';
 
-type Res = DesiredResource<AlertSpecView>;
 const RANGE_TYPES = new Set(['between', 'not_between']);
 
-export const alertDefinition: KindDefinition<AlertSpecView, WireAlert> = {
+export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
   kind: 'Alert',
-  rank: 2,
+  description: 'An alert on a dashboard tile or a saved search, notifying webhooks. obsync creates, updates and (with --prune) deletes it.',
+  managed: true,
+  noun: 'alert',
+  refersTo: ['Dashboard', 'SavedSearch', 'Webhook'],
+  live: wireAlert,
+  routes: {
+    'self-hosted': { api: 'observability', path: 'alerts', paging: 'offset', update: 'PUT' },
+    hosted: { api: 'observability', path: 'alerts', paging: 'offset', update: 'PUT' },
+  },
+  read: 'always',
+  displayName: (live) => live.name ?? '',
+  // The checker's own state changes by itself: not a reason to call an object "moved".
+  volatile: ['state', 'silenced', 'executionErrors'],
+  deletedWith: [
+    { parent: 'Dashboard', parentId: (a) => (a.source === 'tile' ? a.dashboardId : null), partId: (a) => (a.source === 'tile' ? a.tileId : null) },
+    { parent: 'SavedSearch', parentId: (a) => (a.source === 'saved_search' ? a.savedSearchId : null) },
+  ],
+  spec: alertSpecSchema,
   creatable: true,
   deletable: true,
-  liveObjects: (live) => live.alerts,
-  dependencies: (res) => (typeof res.spec.dashboard === 'string' ? [`Dashboard/${res.spec.dashboard}` as Address] : []),
 
-  desiredKey(res, lookups) {
+  references(spec) {
+    const refs: SpecRef[] = [];
+    if (spec.dashboard !== undefined) {
+      refs.push({ kind: 'Dashboard', ref: spec.dashboard, path: ['dashboard'], declaredOnly: true, ...(spec.tile !== undefined ? { part: { ref: spec.tile, path: ['tile'] } } : {}) });
+    }
+    if (spec.savedSearch !== undefined) refs.push({ kind: 'SavedSearch', ref: spec.savedSearch, path: ['savedSearch'] });
+    if (spec.channels) spec.channels.forEach((c, i) => refs.push({ kind: 'Webhook', ref: c.webhook, path: ['channels', i, 'webhook'] }));
+    else if (spec.channel) refs.push({ kind: 'Webhook', ref: spec.channel.webhook, path: ['channel', 'webhook'] });
+    return refs;
+  },
+
+  desiredKey(res, refs) {
     const name = res.spec.name ?? '';
     if (res.spec.savedSearch !== undefined) {
-      const search = resolveRef(lookups.savedSearches, res.spec.savedSearch, 'saved search');
-      return search.ok ? `search:${name}|${search.id}` : null;
+      const search = refs.ref('SavedSearch', res.spec.savedSearch);
+      return search.ok && search.id !== null ? `search:${name}|${search.id}` : null;
     }
-    const ids = tileIds(res, lookups);
-    return ids ? `tile:${name}|${ids.dashboardId}|${ids.tileId}` : null;
+    const { dashboard, tile } = res.spec;
+    if (dashboard === undefined || tile === undefined) return null;
+    const d = refs.ref('Dashboard', dashboard);
+    const t = refs.part('Dashboard', dashboard, tile);
+    return d.ok && t.ok && d.id !== null && t.id !== null ? `tile:${name}|${d.id}|${t.id}` : null;
   },
 
-  liveKey(live) {
-    const name = live.name ?? '';
-    return live.source === 'saved_search' ? `search:${name}|${live.savedSearchId ?? ''}` : `tile:${name}|${live.dashboardId ?? ''}|${live.tileId ?? ''}`;
-  },
+  liveKey: (live) => keyOf(live),
+  bodyKey: (body) => keyOf(body),
 
-  canonicalDesired(res, lookups): Canonical {
+  canonicalDesired(res, refs): Canonical {
     const errors: string[] = [];
-    const target = targetTokens(res, lookups, errors);
+    const target = targetTokens(res.spec, refs, errors);
     const channels = channelsOf(res.spec).map((c) => {
-      const r = resolveRef(lookups.webhooks, c.webhook, 'webhook');
+      const r = refs.ref('Webhook', c.webhook);
       if (!r.ok) errors.push(`${r.error} (at spec.channel)`);
       return { type: 'webhook', webhook: r.ok ? tokenJson(r.token) : null };
     });
@@ -51,14 +78,14 @@ export const alertDefinition: KindDefinition<AlertSpecView, WireAlert> = {
     return { ok: true, value };
   },
 
-  canonicalLive(live, { lookups }) {
+  canonicalLive(live, { tokens }) {
     const target: JsonObject =
       live.source === 'saved_search'
-        ? { savedSearch: tokenJson(tokenForId(lookups.savedSearches, live.savedSearchId ?? '')), groupBy: live.groupBy ?? null }
-        : liveTileTarget(live, lookups);
+        ? { savedSearch: tokenJson(tokens.token('SavedSearch', live.savedSearchId ?? '')), groupBy: live.groupBy ?? null }
+        : liveTileTarget(live, tokens);
     const channels = (live.channels ?? (live.channel ? [live.channel] : [])).map((c) => ({
       type: c.type,
-      webhook: typeof c.webhookId === 'string' ? tokenJson(tokenForId(lookups.webhooks, c.webhookId)) : null,
+      webhook: typeof c.webhookId === 'string' ? tokenJson(tokens.token('Webhook', c.webhookId)) : null,
     }));
     // Assigned one by one onto the target: `{ ...target, many: props }` is slow on Node 20.
     const out = target;
@@ -76,14 +103,31 @@ export const alertDefinition: KindDefinition<AlertSpecView, WireAlert> = {
     return out;
   },
 
-  createPayload(res, lookups) {
-    return payload(res, lookups, false);
+  createPayload(res, refs) {
+    return withoutServerDefaults(payload(res.spec, refs));
   },
 
-  updateCalls(res, _live, { lookups }) {
-    return { payload: payload(res, lookups, true) };
+  update(res, _live, { refs }) {
+    return { payload: payload(res.spec, refs) };
   },
+
+  recreatePayload: (body) => withoutServerDefaults({ ...body }),
 };
+
+interface KeyFields {
+  source?: Json;
+  name?: Json;
+  dashboardId?: Json;
+  tileId?: Json;
+  savedSearchId?: Json;
+}
+
+const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
+
+function keyOf(o: KeyFields): string {
+  const name = str(o.name);
+  return o.source === 'saved_search' ? `search:${name}|${str(o.savedSearchId)}` : `tile:${name}|${str(o.dashboardId)}|${str(o.tileId)}`;
+}
 
 /** The fields every alert body has, assigned onto `out` (no spreads: see canonicalLive). */
 function withCommon(out: JsonObject, spec: AlertSpecView): JsonObject {
@@ -112,79 +156,46 @@ function normalizeTime(value: string | null): string | null {
   return Number.isNaN(t) ? value : new Date(t).toISOString();
 }
 
-function dashboardAddress(ref: NameOrId | undefined): Address | null {
-  return typeof ref === 'string' ? (`Dashboard/${ref}` as Address) : null;
-}
-
-/** Dashboard and tile ids when both are known now (null otherwise). */
-function tileIds(res: Res, lookups: Lookups): { dashboardId: string; tileId: string } | null {
-  const { dashboard, tile } = res.spec;
-  if (dashboard === undefined || tile === undefined) return null;
-  const address = dashboardAddress(dashboard);
-  const dashboardId = address ? lookups.dashboardIds.get(address) : typeof dashboard === 'string' ? undefined : dashboard.id;
-  const tileId = typeof tile === 'string' ? (address ? lookups.tileIds.get(address)?.get(tile) : undefined) : tile.id;
-  return dashboardId && tileId ? { dashboardId, tileId } : null;
-}
-
-function targetTokens(res: Res, lookups: Lookups, errors: string[]): JsonObject {
-  const { spec } = res;
+function targetTokens(spec: AlertSpecView, refs: RefContext, errors: string[]): JsonObject {
   if (spec.savedSearch !== undefined) {
-    const r = resolveRef(lookups.savedSearches, spec.savedSearch, 'saved search');
+    const r = refs.ref('SavedSearch', spec.savedSearch);
     if (!r.ok) errors.push(`${r.error} (at spec.savedSearch)`);
     return { savedSearch: r.ok ? tokenJson(r.token) : null, groupBy: spec.groupBy ?? null };
   }
   const dashboard = spec.dashboard ?? '';
-  const address = dashboardAddress(dashboard);
-  // A managed dashboard is named by its manifest; an unmanaged one stays an id unless it is managed after all.
-  const dashboardToken: Json = address ? (address.slice('Dashboard/'.length)) : dashboardTokenForId(typeof dashboard === 'string' ? '' : dashboard.id, lookups);
-  const tile = spec.tile ?? '';
-  const tileToken: Json = typeof tile === 'string' ? tile : tileTokenForId(typeof dashboard === 'string' ? address : lookups.dashboardAddresses.get(dashboard.id) ?? null, tile.id, lookups);
-  return { dashboard: dashboardToken, tile: tileToken };
+  const d = refs.ref('Dashboard', dashboard);
+  if (!d.ok) errors.push(`${d.error} (at spec.dashboard)`);
+  const t = refs.part('Dashboard', dashboard, spec.tile ?? '');
+  if (!t.ok) errors.push(`${t.error} (at spec.tile)`);
+  return { dashboard: d.ok ? tokenJson(d.token) : null, tile: t.ok ? tokenJson(t.token) : null };
 }
 
-function dashboardTokenForId(id: string, lookups: Lookups): Json {
-  const address = lookups.dashboardAddresses.get(id);
-  return address ? address.slice('Dashboard/'.length) : { id };
-}
-
-function tileTokenForId(dashboard: Address | null, tileId: string, lookups: Lookups): Json {
-  if (dashboard) {
-    for (const [key, id] of lookups.tileIds.get(dashboard) ?? []) if (id === tileId) return key;
-  }
-  return { id: tileId };
-}
-
-function liveTileTarget(live: WireAlert, lookups: Lookups): JsonObject {
+function liveTileTarget(live: WireAlert, tokens: TokenContext): JsonObject {
   const dashboardId = live.dashboardId ?? '';
-  const address = lookups.dashboardAddresses.get(dashboardId) ?? null;
-  return { dashboard: dashboardTokenForId(dashboardId, lookups), tile: tileTokenForId(address, live.tileId ?? '', lookups) };
+  return { dashboard: tokenJson(tokens.token('Dashboard', dashboardId)), tile: tokenJson(tokens.partToken('Dashboard', dashboardId, live.tileId ?? '')) };
 }
 
-function payload(res: Res, lookups: Lookups, update: boolean): JsonObject {
-  const { spec } = res;
+function payload(spec: AlertSpecView, refs: RefContext): JsonObject {
   const body = withCommon({}, spec);
-  if (!update) {
-    // Create: leave out what the server would store as its own default anyway.
-    if (body.scheduleStartAt === null) delete body.scheduleStartAt;
-    if (body.scheduleOffsetMinutes === 0) delete body.scheduleOffsetMinutes;
-  }
   if (spec.savedSearch !== undefined) {
-    const r = resolveRef(lookups.savedSearches, spec.savedSearch, 'saved search');
     body.source = 'saved_search';
-    body.savedSearchId = r.ok ? r.id : '';
+    body.savedSearchId = refs.wire('SavedSearch', spec.savedSearch) ?? '';
     // Never `groupBy: null`: the hosted API refuses it (and keeps an omitted groupBy); self-hosted clears an omitted one.
     if (spec.groupBy !== undefined) body.groupBy = spec.groupBy;
   } else {
-    const address = dashboardAddress(spec.dashboard);
-    const tile = spec.tile ?? '';
+    const dashboard = spec.dashboard ?? '';
     body.source = 'tile';
-    body.dashboardId = address ? (lookups.dashboardIds.get(address) ?? { $ref: address }) : (spec.dashboard as { id: string }).id;
-    body.tileId = typeof tile !== 'string' ? tile.id : address ? (lookups.tileIds.get(address)?.get(tile) ?? { $tile: [address, tile] }) : tile;
+    body.dashboardId = refs.wire('Dashboard', dashboard) ?? '';
+    body.tileId = refs.wire('Dashboard', dashboard, spec.tile ?? '') ?? '';
   }
-  const channels = channelsOf(spec).map((c) => {
-    const r = resolveRef(lookups.webhooks, c.webhook, 'webhook');
-    return { type: 'webhook', webhookId: r.ok ? r.id : '' };
-  });
-  body.channels = channels;
+  // Unresolvable references were reported by canonicalDesired; such a step never reaches apply.
+  body.channels = channelsOf(spec).map((c) => ({ type: 'webhook', webhookId: refs.wire('Webhook', c.webhook) ?? '' }));
+  return body;
+}
+
+/** Create: leave out what the server would store as its own default anyway. */
+function withoutServerDefaults(body: JsonObject): JsonObject {
+  if (body.scheduleStartAt === null) delete body.scheduleStartAt;
+  if (body.scheduleOffsetMinutes === 0) delete body.scheduleOffsetMinutes;
   return body;
 }

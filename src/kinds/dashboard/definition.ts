@@ -1,81 +1,113 @@
 /**
  * Dashboards (selfhosted-api §3.1, §4.1, §4.4). Compared in manifest terms: tiles keyed by
  * their stable key (plus their order), sources as names; both sides pass through the server's
- * own output normalisation so a converged dashboard compares equal.
+ * own output normalisation so a converged dashboard compares equal. Tiles are the dashboard's
+ * keyed parts: alerts hang on them, and an update that drops one (or makes it non-alertable)
+ * makes the service delete the alerts on it.
  */
-import type { Address } from '../../core/plan.js';
-import type { DesiredResource } from '../../core/resource.js';
-import type { Json, JsonObject, WireAlert, WireDashboard } from '../../core/wire.js';
-import type { Canonical, KindDefinition, Lookups } from '../kind.js';
+import { wireDashboard, type Json, type JsonObject, type WireDashboard } from '../../core/wire.js';
+import type { Canonical, ManagedKind, SpecRef } from '../kind.js';
+import type { RefContext } from '../refs.js';
 import { canonicalDashboardFields, canonicalTileConfig } from './canonical.js';
 import type { DashboardSpecView, FilterSpecView } from './model.js';
 import { configToApi, configToTokens, liveConfigToTokens } from './references.js';
-import { isAlertable, pairTiles, tileIdsFromResponse, type TilePairing } from './tiles.js';
+import { dashboardSpecSchema } from './schema.js';
+import { isAlertable, pairTiles } from './tiles.js';
 
-type Res = DesiredResource<DashboardSpecView>;
 type Obj = { [k: string]: Json };
 
-export const dashboardDefinition: KindDefinition<DashboardSpecView, WireDashboard> = {
+export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboard> = {
   kind: 'Dashboard',
-  rank: 1,
+  description: 'A dashboard of the service: its tiles and filters. obsync creates, updates and (with --prune) deletes it.',
+  managed: true,
+  noun: 'dashboard',
+  refersTo: ['Source'],
+  live: wireDashboard,
+  routes: {
+    'self-hosted': { api: 'observability', path: 'dashboards', paging: 'none', update: 'PUT' },
+    hosted: { api: 'observability', path: 'dashboards', paging: 'none', update: 'PUT' },
+  },
+  read: 'always',
+  displayName: (live) => live.name,
+  spec: dashboardSpecSchema,
   creatable: true,
   deletable: true,
-  liveObjects: (live) => live.dashboards,
-  dependencies: () => [],
-  desiredKey: (res) => `name:${res.spec.name}`,
-  liveKey: (live) => `name:${live.name}`,
 
-  onMatched(res, live, { entry, lookups }) {
-    const pairing = pairTiles(res.spec.tiles, live.tiles, entry?.tiles);
-    register(lookups, res.address, live.id, new Map([...pairing.byKey].map(([key, tile]) => [key, tile.id])));
+  references(spec) {
+    const refs: SpecRef[] = [];
+    spec.tiles.forEach((t, i) => {
+      const source = t.config.source;
+      if (typeof source === 'string' || isIdRef(source)) refs.push({ kind: 'Source', ref: source, path: ['tiles', i, 'config', 'source'] });
+    });
+    (spec.filters ?? []).forEach((f, i) => refs.push({ kind: 'Source', ref: f.source, path: ['filters', i, 'source'] }));
+    return refs;
   },
 
-  canonicalDesired(res, lookups): Canonical {
+  desiredKey: (res) => `name:${res.spec.name}`,
+  liveKey: (live) => `name:${live.name}`,
+  bodyKey: (body) => `name:${typeof body.name === 'string' ? body.name : ''}`,
+
+  parts: {
+    noun: 'tile',
+    keys: (spec) => spec.tiles.map((t) => t.key),
+    pair: (spec, live, known) => pairTiles(spec.tiles, live.tiles, known),
+    idsInOrder: (live) => live.tiles.map((t) => t.id),
+    survivingParts(spec, pairing) {
+      const kept = new Set<string>();
+      for (const tile of spec.tiles) {
+        const id = pairing.get(tile.key);
+        if (id !== undefined && isAlertable(tile.config)) kept.add(id);
+      }
+      return kept;
+    },
+  },
+
+  canonicalDesired(res, refs): Canonical {
     const errors: string[] = [];
-    const value = canonicalBody(desiredTokenBody(res.spec, lookups, errors));
+    const value = canonicalBody(desiredTokenBody(res.spec, refs, errors));
     return errors.length > 0 ? { ok: false, errors } : { ok: true, value };
   },
 
-  canonicalLive(live, { entry, lookups }, res) {
-    const pairing = pairTiles(res?.spec.tiles ?? [], live.tiles, entry?.tiles);
-    const keyOf = new Map([...pairing.byKey].map(([key, tile]) => [tile.id, key]));
-    const tiles = live.tiles.map((t) => ({ key: keyOf.get(t.id) ?? `~${t.id}`, body: tileBody(t, liveConfigToTokens(t.config, lookups)) }));
+  canonicalLive(live, { tokens, parts }) {
+    const keyOf = new Map<string, string>();
+    parts?.forEach((id, key) => keyOf.set(id, key));
+    const tiles = live.tiles.map((t) => ({ key: keyOf.get(t.id) ?? `~${t.id}`, body: tileBody(t, liveConfigToTokens(t.config, tokens)) }));
     const filters = live.filters.map((f) => {
       const { sourceId, ...rest } = f;
       const filter: Obj = rest as Obj;
-      filter.source = liveConfigToTokens({ sourceId }, lookups).source ?? null;
+      filter.source = liveConfigToTokens({ sourceId }, tokens).source ?? null;
       return filter;
     });
     return canonicalBody(withLists(dashboardFields(live as unknown as Obj), filters, tiles));
   },
 
-  createPayload(res, lookups) {
-    return apiBody(res.spec, lookups, null);
+  createPayload(res, refs) {
+    return apiBody(res.spec, refs, null);
   },
 
-  updateCalls(res, live, { entry, lookups }) {
-    return { payload: apiBody(res.spec, lookups, { live, pairing: pairTiles(res.spec.tiles, live.tiles, entry?.tiles) }) };
+  update(res, live, { refs, parts }) {
+    return { payload: apiBody(res.spec, refs, { live, parts: parts ?? new Map() }) };
   },
 
-  recordWrite(res, live, lookups) {
-    const tiles = tileIdsFromResponse(res.spec.tiles, live.tiles);
-    register(lookups, res.address, live.id, new Map(Object.entries(tiles)));
-    return { tiles };
-  },
-
-  notes(res, live, state, lookups) {
-    if (!live) return [];
-    const doomed = res ? alertsLostOnUpdate(res, live, state.alerts, lookups) : state.alerts.filter((a) => a.source === 'tile' && a.dashboardId === live.id);
-    if (doomed.length === 0) return [];
-    const names = doomed.map((a) => a.name ?? a.id).join(', ');
-    return [`the service deletes ${doomed.length} alert(s) on ${res ? 'tiles this update removes or makes non-alertable' : 'this dashboard'}: ${names}`];
+  /** POST assigns tile and filter ids itself. */
+  recreatePayload(payload) {
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(payload)) out[k] = k === 'tiles' || k === 'filters' ? withoutIds(v) : v;
+    return out;
   },
 };
 
-function register(lookups: Lookups, address: Address, id: string, tiles: Map<string, string>): void {
-  lookups.dashboardIds.set(address, id);
-  lookups.dashboardAddresses.set(id, address);
-  lookups.tileIds.set(address, tiles);
+function isIdRef(v: unknown): v is { id: string } {
+  return typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string';
+}
+
+function withoutIds(list: Json): Json {
+  if (!Array.isArray(list)) return list;
+  return list.map((item) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+    const { id: _id, ...rest } = item;
+    return rest;
+  });
 }
 
 const DASHBOARD_FIELDS = ['name', 'tags', 'savedQuery', 'savedQueryLanguage', 'savedFilterValues', 'containers'] as const;
@@ -103,9 +135,9 @@ interface TokenBody extends Obj {
   filters: Json[];
 }
 
-function desiredTokenBody(spec: DashboardSpecView, lookups: Lookups, errors: string[]): TokenBody & { tiles: { key: string; body: Obj }[] } {
-  const tiles = spec.tiles.map((t, i) => ({ key: t.key, body: tileBody(t, configToTokens(t.config, lookups, `spec.tiles[${i}].config`, errors)) }));
-  const filters = (spec.filters ?? []).map((f, i) => configToTokens(f, lookups, `spec.filters[${i}]`, errors));
+function desiredTokenBody(spec: DashboardSpecView, refs: RefContext, errors: string[]): TokenBody & { tiles: { key: string; body: Obj }[] } {
+  const tiles = spec.tiles.map((t, i) => ({ key: t.key, body: tileBody(t, configToTokens(t.config, refs, `spec.tiles[${i}].config`, errors)) }));
+  const filters = (spec.filters ?? []).map((f, i) => configToTokens(f, refs, `spec.filters[${i}]`, errors));
   return withLists(dashboardFields(spec as unknown as Obj), filters, tiles);
 }
 
@@ -135,17 +167,18 @@ function canonicalBody(body: Obj & { tiles: { key: string; body: Obj }[] }): Jso
 
 interface UpdateContext {
   live: WireDashboard;
-  pairing: TilePairing;
+  /** tile key → live tile id */
+  parts: ReadonlyMap<string, string>;
 }
 
 /** The write body. On update, paired tile ids and same-named filter ids go back (ids are kept only when sent). */
-function apiBody(spec: DashboardSpecView, lookups: Lookups, update: UpdateContext | null): JsonObject {
+function apiBody(spec: DashboardSpecView, refs: RefContext, update: UpdateContext | null): JsonObject {
   const errors: string[] = [];
   const tiles = spec.tiles.map((t, i) => {
-    const id = update?.pairing.byKey.get(t.key)?.id;
-    return { ...(id ? { id } : {}), ...tileBody(t, configToApi(t.config, lookups, `spec.tiles[${i}].config`, errors)) };
+    const id = update?.parts.get(t.key);
+    return { ...(id ? { id } : {}), ...tileBody(t, configToApi(t.config, refs, `spec.tiles[${i}].config`, errors)) };
   });
-  const filters = (spec.filters ?? []).map((f, i) => filterBody(f, i, lookups, errors, update));
+  const filters = (spec.filters ?? []).map((f, i) => filterBody(f, i, refs, errors, update));
   const savedQuery = spec.savedQuery ?? null;
   const body: JsonObject = {
     name: spec.name,
@@ -163,22 +196,10 @@ function apiBody(spec: DashboardSpecView, lookups: Lookups, update: UpdateContex
   return body;
 }
 
-function filterBody(filter: FilterSpecView, index: number, lookups: Lookups, errors: string[], update: UpdateContext | null): Obj {
-  const body = configToApi(filter, lookups, `spec.filters[${index}]`, errors);
+function filterBody(filter: FilterSpecView, index: number, refs: RefContext, errors: string[], update: UpdateContext | null): Obj {
+  const body = configToApi(filter, refs, `spec.filters[${index}]`, errors);
   if (!update) return body;
   const same = update.live.filters.find((f) => f.name === filter.name);
   // The update must carry an id for each filter; an unknown one makes the server assign a new id.
   return { id: same?.id ?? `new-${index}`, ...body };
 }
-
-/** Uses the pairing `onMatched` registered for this dashboard. */
-function alertsLostOnUpdate(res: Res, live: WireDashboard, alerts: readonly WireAlert[], lookups: Lookups): WireAlert[] {
-  const paired = lookups.tileIds.get(res.address);
-  const kept = new Set<string>();
-  for (const tile of res.spec.tiles) {
-    const id = paired?.get(tile.key);
-    if (id && isAlertable(tile.config)) kept.add(id);
-  }
-  return alerts.filter((a) => a.source === 'tile' && a.dashboardId === live.id && !kept.has(a.tileId ?? ''));
-}
-

@@ -1,12 +1,11 @@
 /**
  * Tile configs and filters refer to sources (and raw-SQL tiles to connections) by name or
  * `{id}` in manifests, by id on the wire. Two directions: to the API (ids) and to the
- * comparable form (tokens: the name when unambiguous, else `{id}`), for desired and live alike.
+ * comparable form (tokens), for desired and live alike; the resolving is the planner's (refs).
  */
 import type { Json } from '../../core/wire.js';
 import { definedOnly } from '../defined.js';
-import type { Lookups } from '../kind.js';
-import { resolveRef, tokenForId, tokenJson, type NameOrId } from '../refs.js';
+import { tokenJson, type NameOrId, type RefContext, type TokenContext } from '../refs.js';
 
 type Obj = { [k: string]: Json };
 type SpecObj = { [k: string]: Json | NameOrId | undefined };
@@ -16,13 +15,13 @@ function isNameOrId(v: unknown): v is NameOrId {
 }
 
 /** `source` → `sourceId`, `connection` → `connectionId` (ids); errors name the spec path. */
-export function configToApi(config: SpecObj, lookups: Lookups, path: string, errors: string[]): Obj {
+export function configToApi(config: SpecObj, refs: RefContext, path: string, errors: string[]): Obj {
   const { source, connection, ...rest } = config;
   const out = definedOnly(rest);
   if (isNameOrId(source)) {
-    const r = resolveRef(lookups.sources, source, 'source');
-    if (r.ok) out.sourceId = r.id;
-    else errors.push(`${r.error} (at ${path}.source)`);
+    const wire = refs.wire('Source', source);
+    if (wire !== null) out.sourceId = wire;
+    else errors.push(`source ${JSON.stringify(source)} does not resolve (at ${path}.source)`);
   }
   if (connection !== undefined) {
     const id = connectionId(connection);
@@ -33,11 +32,11 @@ export function configToApi(config: SpecObj, lookups: Lookups, path: string, err
 }
 
 /** The same config in comparable terms. */
-export function configToTokens(config: SpecObj, lookups: Lookups, path: string, errors: string[]): Obj {
+export function configToTokens(config: SpecObj, refs: RefContext, path: string, errors: string[]): Obj {
   const { source, connection, ...rest } = config;
   const out = definedOnly(rest);
   if (isNameOrId(source)) {
-    const r = resolveRef(lookups.sources, source, 'source');
+    const r = refs.ref('Source', source);
     if (r.ok) out.source = tokenJson(r.token);
     else errors.push(`${r.error} (at ${path}.source)`);
   }
@@ -50,10 +49,10 @@ export function configToTokens(config: SpecObj, lookups: Lookups, path: string, 
 }
 
 /** A live config (ids) in comparable terms. */
-export function liveConfigToTokens(config: Obj, lookups: Lookups): Obj {
+export function liveConfigToTokens(config: Obj, tokens: TokenContext): Obj {
   const { sourceId, connectionId: conn, ...rest } = config;
   const out: Obj = { ...rest };
-  if (typeof sourceId === 'string') out.source = tokenJson(tokenForId(lookups.sources, sourceId));
+  if (typeof sourceId === 'string') out.source = tokenJson(tokens.token('Source', sourceId));
   if (typeof conn === 'string') out.connection = { id: conn };
   return out;
 }

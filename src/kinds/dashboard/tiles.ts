@@ -7,43 +7,27 @@
 import type { WireTile } from '../../core/wire.js';
 import type { TileSpecView } from './model.js';
 
-export interface TilePairing {
-  byKey: Map<string, WireTile>;
-  /** Live tiles no manifest tile claims: an update removes them. */
-  unclaimed: WireTile[];
-}
-
-export function pairTiles(desired: readonly TileSpecView[], live: readonly WireTile[], known: Record<string, string> | undefined): TilePairing {
-  const byKey = new Map<string, WireTile>();
+/** Tile key → live tile id. */
+export function pairTiles(desired: readonly TileSpecView[], live: readonly WireTile[], known: Readonly<Record<string, string>> | undefined): Map<string, string> {
+  const byKey = new Map<string, string>();
   const taken = new Set<string>();
-  const liveById = new Map(live.map((t) => [t.id, t]));
+  const liveIds = new Set(live.map((t) => t.id));
   for (const tile of desired) {
     const id = known?.[tile.key];
-    const found = id === undefined ? undefined : liveById.get(id);
-    if (found && !taken.has(found.id)) {
-      byKey.set(tile.key, found);
-      taken.add(found.id);
+    if (id !== undefined && liveIds.has(id) && !taken.has(id)) {
+      byKey.set(tile.key, id);
+      taken.add(id);
     }
   }
   for (const tile of desired) {
     if (byKey.has(tile.key)) continue;
     const found = live.find((t) => !taken.has(t.id) && t.name === tile.name);
     if (found) {
-      byKey.set(tile.key, found);
+      byKey.set(tile.key, found.id);
       taken.add(found.id);
     }
   }
-  return { byKey, unclaimed: live.filter((t) => !taken.has(t.id)) };
-}
-
-/** After a write the service returns tiles in the order sent: pair positionally. */
-export function tileIdsFromResponse(desired: readonly TileSpecView[], stored: readonly WireTile[]): Record<string, string> {
-  const map: Record<string, string> = {};
-  desired.forEach((tile, i) => {
-    const live = stored[i];
-    if (live) map[tile.key] = live.id;
-  });
-  return map;
+  return byKey;
 }
 
 /** Tile configs the service keeps alerts on (selfhosted-api §4.4). */

@@ -1,20 +1,25 @@
 /**
  * Pipes (hosted-api §3): obsync manages existing pipes, never creates or deletes them, and
- * owns only the fields a manifest declares. Write-only values (credentials, keys) are compared
- * by the fingerprint of what obsync last sent, so an unchanged secret is never re-sent and a
- * rotated one is.
+ * owns only the fields a manifest declares: the live form is compared in the shape of the
+ * desired one. Write-only values (credentials, keys) are compared by the fingerprint of what
+ * obsync last sent, so an unchanged secret is never re-sent and a rotated one is. A pipe changes
+ * through several calls (patch, settings, scaling, state), each sent only when its part changed.
  */
-import type { PipeCalls } from '../../core/plan.js';
-import type { Json, JsonObject, WirePipe } from '../../core/wire.js';
+import type { UpdateCall } from '../../core/plan.js';
+import type { DesiredResource } from '../../core/resource.js';
+import { wirePipe, type Json, type JsonObject, type WirePipe } from '../../core/wire.js';
 import { definedOnly } from '../defined.js';
-import type { Canonical, KindDefinition } from '../kind.js';
+import type { Canonical, CrossFinding, ManagedKind } from '../kind.js';
 import type { PipeSourceKind, PipeSpecView } from './model.js';
 import { parseCount, parseGigabytes, parseMillicores } from './quantity.js';
+import { pipeSpecSchema } from './schema.js';
 
 type Obj = { [k: string]: Json };
 
 const STOPPED_STATES = new Set(['Stopped', 'Stopping', 'Paused', 'Pausing']);
 const RUNNING_STATES = new Set(['Running', 'Provisioning', 'Setup', 'Snapshot', 'Modifying', 'Resync', 'Unknown']);
+/** States a pipe passes through on its way elsewhere (hosted-api §3.9). */
+const TRANSITIONAL = new Set(['Provisioning', 'Stopping', 'Pausing', 'Modifying', 'Resync', 'Setup', 'Unknown']);
 
 /** The desired-state vocabulary (running | stopped) for a live state; other states keep their own name. */
 export function stateOf(live: string): string {
@@ -23,38 +28,88 @@ export function stateOf(live: string): string {
   return live.toLowerCase();
 }
 
-export const pipeDefinition: KindDefinition<PipeSpecView, WirePipe> = {
+export const pipe: ManagedKind<'Pipe', PipeSpecView, WirePipe> = {
   kind: 'Pipe',
-  rank: 0,
+  description: 'Settings of an existing data-ingestion pipe (hosted variant). obsync never creates or deletes pipes: it owns only the fields declared here.',
+  managed: true,
+  noun: 'pipe',
+  refersTo: [],
+  live: wirePipe,
+  routes: {
+    hosted: {
+      api: 'pipes',
+      path: '',
+      paging: 'none',
+      calls: {
+        patch: { method: 'PATCH', path: '', idempotent: false },
+        settings: { method: 'PUT', path: '/settings', idempotent: true },
+        scaling: { method: 'PATCH', path: '/scaling', idempotent: true },
+        state: { method: 'PATCH', path: '/state', idempotent: true },
+      },
+    },
+  },
+  read: 'when-declared',
+  displayName: (live) => live.name,
+  spec: pipeSpecSchema,
   creatable: false,
   deletable: false,
-  liveObjects: (live) => live.pipes,
-  dependencies: () => [],
-  desiredKey: (res) => (res.spec.id !== undefined ? `id:${res.spec.id}` : `name:${res.spec.name ?? ''}`),
+  references: () => [],
+  desiredKey: (res) => keyOfSpec(res.spec),
   liveKey: (live) => [`id:${live.id}`, `name:${live.name}`],
 
-  canonicalDesired(res, _lookups, fingerprints): Canonical {
+  canonicalDesired(res, _refs, fingerprints): Canonical {
     return { ok: true, value: desiredCanonical(res.spec, fingerprints) };
   },
 
-  canonicalLive(live, { entry }, res) {
-    if (!res) return { name: live.name, state: stateOf(live.state) };
-    return liveCanonical(res.spec, live, entry?.secrets ?? {});
+  canonicalLive(live, { expected, secrets }) {
+    return liveCanonical(isObj(expected) ? expected : {}, live, secrets);
   },
 
-  updateCalls(res, _live, _ctx, fingerprints, changedPaths) {
-    return { pipe: pipeCalls(res.spec, desiredCanonical(res.spec, fingerprints), changedPaths) };
+  update(res, _live, { fingerprints, changedPaths }) {
+    const calls = pipeCalls(res.spec, desiredCanonical(res.spec, fingerprints), changedPaths);
+    return { calls, settle: calls.some((c) => c.call === 'state') };
   },
+
+  settled: (live) => !TRANSITIONAL.has(live.state),
 
   notes(res, live) {
-    if (!res || !live || !res.spec.source) return [];
+    if (!res.spec.source) return [];
     const declared = Object.keys(res.spec.source);
     const actual = Object.entries(live.source).find(([, v]) => v !== null && v !== undefined)?.[0];
     return actual && !declared.includes(actual) ? [`the pipe's source is ${actual}, but the manifest declares ${declared.join(', ')}; the service will reject the change`] : [];
   },
+
+  crossCheck: duplicatePipes,
 };
 
-function desiredCanonical(spec: PipeSpecView, fingerprints: Record<string, string>): Obj {
+function keyOfSpec(spec: PipeSpecView): string {
+  return spec.id !== undefined ? `id:${spec.id}` : `name:${spec.name ?? ''}`;
+}
+
+/** One Pipe manifest per pipe: two would fight over the same fields. */
+function duplicatePipes(resources: readonly DesiredResource[]): CrossFinding[] {
+  const first = new Map<string, DesiredResource>();
+  const out: CrossFinding[] = [];
+  for (const r of resources) {
+    if (r.kind !== 'Pipe') continue;
+    const spec = r.spec as PipeSpecView;
+    const key = keyOfSpec(spec);
+    const seen = first.get(key);
+    const field = spec.id !== undefined ? 'id' : 'name';
+    if (!seen) first.set(key, r);
+    else {
+      const message = `pipe ${spec.id ?? spec.name ?? ''} is already managed by ${seen.address} (${seen.source.file}:${seen.source.line}); one Pipe manifest per pipe`;
+      out.push({ resource: r, path: ['spec', field], code: 'duplicate-pipe', message });
+    }
+  }
+  return out;
+}
+
+function isObj(v: Json | undefined): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function desiredCanonical(spec: PipeSpecView, fingerprints: Readonly<Record<string, string>>): Obj {
   const out: Obj = {};
   if (spec.id !== undefined && spec.name !== undefined) out.name = spec.name;
   if (spec.state) out.state = spec.state;
@@ -71,20 +126,21 @@ function desiredCanonical(spec: PipeSpecView, fingerprints: Record<string, strin
   return out;
 }
 
-function liveCanonical(spec: PipeSpecView, live: WirePipe, secrets: Record<string, string>): Obj {
+/** The live pipe in the shape of the desired form: only the declared fields, secrets as the fingerprint last sent. */
+function liveCanonical(expected: Obj, live: WirePipe, secrets: Readonly<Record<string, string>>): Obj {
   const out: Obj = {};
-  if (spec.id !== undefined && spec.name !== undefined) out.name = live.name;
-  if (spec.state) out.state = stateOf(live.state);
-  if (spec.settings) out.settings = Object.fromEntries(Object.keys(definedOnly(spec.settings)).map((k) => [k, live.settings?.[k] ?? null]));
-  if (spec.scaling) out.scaling = Object.fromEntries(Object.keys(definedOnly(spec.scaling)).map((k) => [k, liveScaling(live, k)]));
-  if (spec.source) {
+  if (expected.name !== undefined) out.name = live.name;
+  if (expected.state !== undefined) out.state = stateOf(live.state);
+  if (isObj(expected.settings)) out.settings = Object.fromEntries(Object.keys(expected.settings).map((k) => [k, live.settings?.[k] ?? null]));
+  if (isObj(expected.scaling)) out.scaling = Object.fromEntries(Object.keys(expected.scaling).map((k) => [k, liveScaling(live, k)]));
+  if (isObj(expected.source)) {
     const source: Obj = {};
-    for (const [kind, members] of Object.entries(spec.source)) {
-      if (!members) continue;
+    for (const [kind, members] of Object.entries(expected.source)) {
+      if (!isObj(members)) continue;
       const liveMembers = live.source[kind];
-      const liveObj = typeof liveMembers === 'object' && liveMembers !== null && !Array.isArray(liveMembers) ? liveMembers : {};
+      const liveObj = isObj(liveMembers ?? undefined) ? (liveMembers as Obj) : {};
       source[kind] = Object.fromEntries(
-        Object.keys(definedOnly(members)).map((m) => {
+        Object.keys(members).map((m) => {
           const fp = secrets[`source.${kind}.${m}`];
           return [m, fp !== undefined ? { $sensitive: fp } : (liveObj[m] ?? null)];
         }),
@@ -92,8 +148,8 @@ function liveCanonical(spec: PipeSpecView, live: WirePipe, secrets: Record<strin
     }
     out.source = source;
   }
-  if (spec.destination) out.destination = { columns: live.destination?.columns ?? null };
-  if (spec.fieldMappings) out.fieldMappings = live.fieldMappings ?? null;
+  if (expected.destination !== undefined) out.destination = { columns: live.destination?.columns ?? null };
+  if (expected.fieldMappings !== undefined) out.fieldMappings = live.fieldMappings ?? null;
   return out;
 }
 
@@ -113,13 +169,13 @@ function setAt(target: Obj, path: string[], value: Json): void {
     return;
   }
   const next = target[head];
-  if (typeof next !== 'object' || next === null || Array.isArray(next)) return;
+  if (!isObj(next)) return;
   setAt(next, rest, value);
 }
 
-/** Only the calls whose members changed, each with only the changed members. */
-function pipeCalls(spec: PipeSpecView, desired: Obj, changedPaths: readonly string[]): PipeCalls {
-  const calls: PipeCalls = {};
+/** Only the calls whose members changed, each with only the changed members, in the service's order. */
+function pipeCalls(spec: PipeSpecView, desired: Obj, changedPaths: readonly string[]): UpdateCall[] {
+  const calls: UpdateCall[] = [];
   const patch: JsonObject = {};
   const top = (p: string) => p.split(/[.[]/)[0] ?? '';
   const changed = (field: string) => changedPaths.some((p) => top(p) === field);
@@ -128,17 +184,17 @@ function pipeCalls(spec: PipeSpecView, desired: Obj, changedPaths: readonly stri
   if (source) patch.source = source;
   if (changed('destination') && spec.destination) patch.destination = { columns: spec.destination.columns };
   if (changed('fieldMappings') && spec.fieldMappings) patch.fieldMappings = spec.fieldMappings;
-  if (Object.keys(patch).length > 0) calls.patch = patch;
+  if (Object.keys(patch).length > 0) calls.push({ call: 'patch', body: patch });
   const settings = membersChanged(desired.settings, 'settings', changedPaths);
-  if (settings) calls.settings = settings;
+  if (settings) calls.push({ call: 'settings', body: settings });
   const scaling = membersChanged(desired.scaling, 'scaling', changedPaths);
-  if (scaling) calls.scaling = scaling;
-  if (changed('state') && spec.state) calls.state = spec.state === 'running' ? 'start' : 'stop';
+  if (scaling) calls.push({ call: 'scaling', body: scaling });
+  if (changed('state') && spec.state) calls.push({ call: 'state', body: { command: spec.state === 'running' ? 'start' : 'stop' } });
   return calls;
 }
 
 function membersChanged(desired: Json | undefined, field: string, changedPaths: readonly string[]): JsonObject | null {
-  if (typeof desired !== 'object' || desired === null || Array.isArray(desired)) return null;
+  if (!isObj(desired)) return null;
   const out: JsonObject = {};
   for (const p of changedPaths) {
     const member = p.startsWith(`${field}.`) ? p.slice(field.length + 1).split(/[.[]/)[0] : undefined;
@@ -154,7 +210,7 @@ function membersChanged(desired: Json | undefined, field: string, changedPaths: 
  */
 function sourcePatch(desired: Obj, changedPaths: readonly string[]): JsonObject | null {
   const source = desired.source;
-  if (typeof source !== 'object' || source === null || Array.isArray(source)) return null;
+  if (!isObj(source)) return null;
   const out: JsonObject = {};
   for (const [kind, members] of Object.entries(source)) {
     const changed = membersChanged(members, `source.${kind}`, changedPaths);

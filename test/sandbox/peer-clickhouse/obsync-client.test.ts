@@ -4,6 +4,7 @@
  * deleted object), the idle-service wake of the Terraform provider, scaling numbers and the
  * alert groupBy rule, and `obsync keys create` with role UUIDs. Each test names its source.
  */
+import { requireCollection } from '../../../src/core/ports.js';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -60,8 +61,8 @@ describe('hosted path segments (hosted-api §2-3; provider clickstack/client New
     const target = hostedTarget(h);
     expect(target.paths).toEqual({ observability: 'clickstack', pipes: 'clickpipes' });
     const port = createServicePort(target);
-    await port.dashboards.list();
-    await port.pipes?.list();
+    await requireCollection(port, 'Dashboard').list();
+    await requireCollection(port, 'Pipe').list();
     await port.close();
     const service = `/v1/organizations/${h.credentials.organizationId}/services/${h.credentials.serviceId}`;
     expect(pathsOf(h)).toEqual([`${service}/clickstack/dashboards`, `${service}/clickpipes`]);
@@ -70,7 +71,7 @@ describe('hosted path segments (hosted-api §2-3; provider clickstack/client New
   it('paths still renames them', async () => {
     const h = await sandbox();
     const port = createServicePort(hostedTarget(h, { observability: 'observability', pipes: 'pipes' }));
-    await port.dashboards.list();
+    await requireCollection(port, 'Dashboard').list();
     await port.close();
     expect(pathsOf(h)[0]).toMatch(/\/observability\/dashboards$/);
   });
@@ -80,19 +81,19 @@ describe('client_cloud_test.go TestCloudRouteNotFound404 / TestCloudUnroutedPath
   it('a 404 page on the first list names the paths setting to check', async () => {
     const h = await sandbox();
     const port = createServicePort(hostedTarget(h, { observability: 'observabilty', pipes: 'clickpipes' }));
-    const err = await port.dashboards.list().catch((e: unknown) => e);
+    const err = await requireCollection(port, 'Dashboard').list().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).message).toMatch(/no such route.*paths\.observability/);
     expect((err as ApiError).hint).toMatch(/paths\.observability \(now 'observabilty'; ClickHouse Cloud serves 'clickstack'\)/);
     const pipes = createServicePort(hostedTarget(h, { observability: 'clickstack', pipes: 'pipe' }));
-    expect(((await pipes.pipes?.list().catch((e: unknown) => e)) as ApiError).message).toMatch(/paths\.pipes/);
+    expect(((await requireCollection(pipes, 'Pipe').list().catch((e: unknown) => e)) as ApiError).message).toMatch(/paths\.pipes/);
     await Promise.all([port.close(), pipes.close()]);
   });
 
   it('a wrong baseUrl (an extra /v1) is named too', async () => {
     const h = await sandbox();
     const port = createServicePort(hostedTarget(h, undefined, `${h.url}/v1`));
-    const err = (await port.dashboards.list().catch((e: unknown) => e)) as ApiError;
+    const err = (await requireCollection(port, 'Dashboard').list().catch((e: unknown) => e)) as ApiError;
     expect(err.hint).toMatch(/baseUrl/);
     await port.close();
   });
@@ -100,12 +101,12 @@ describe('client_cloud_test.go TestCloudRouteNotFound404 / TestCloudUnroutedPath
   it('a 404 page is never read as a deleted object: get and delete fail instead of answering "gone"', async () => {
     const h = await sandbox();
     const port = createServicePort(hostedTarget(h, { observability: 'wrong', pipes: 'clickpipes' }));
-    await expect(port.dashboards.get('0123456789abcdef01234567')).rejects.toThrow(/no such route/);
-    await expect(port.alerts.delete('0123456789abcdef01234567')).rejects.toThrow(/no such route/);
+    await expect(requireCollection(port, 'Dashboard').get('0123456789abcdef01234567')).rejects.toThrow(/no such route/);
+    await expect(requireCollection(port, 'Alert').delete('0123456789abcdef01234567')).rejects.toThrow(/no such route/);
     // A JSON 404 still means gone.
     const good = createServicePort(hostedTarget(h));
-    expect(await good.dashboards.get('0123456789abcdef01234567')).toBeNull();
-    await good.alerts.delete('0123456789abcdef01234567');
+    expect(await requireCollection(good, 'Dashboard').get('0123456789abcdef01234567')).toBeNull();
+    await requireCollection(good, 'Alert').delete('0123456789abcdef01234567');
     await Promise.all([port.close(), good.close()]);
   });
 });
@@ -115,7 +116,7 @@ describe('internal/api/clickpipe_test.go, for obsync (424 on an idle service)', 
     const h = await sandbox();
     h.service.idle();
     const port = createServicePort(hostedTarget(h));
-    const pipes = await port.pipes?.list();
+    const pipes = await requireCollection(port, 'Pipe').list();
     expect(pipes?.length).toBe(4);
     await port.close();
     const service = `/v1/organizations/${h.credentials.organizationId}/services/${h.credentials.serviceId}`;
@@ -129,10 +130,9 @@ describe('internal/api/clickpipe_test.go, for obsync (424 on an idle service)', 
     const h = await sandbox();
     h.service.idle();
     const port = createServicePort(hostedTarget(h));
-    const pipes = port.pipes;
-    if (!pipes) throw new Error('a hosted port has pipes');
+    const pipes = requireCollection(port, 'Pipe');
     const ids = ['5eedc1b0-0000-4000-8000-000000000001', '5eedc1b0-0000-4000-8000-000000000002', '5eedc1b0-0000-4000-8000-000000000003'];
-    await Promise.all(ids.map((id) => pipes.getSettings(id)));
+    await Promise.all(ids.map((id) => pipes.get(id)));
     await port.close();
     expect(pathsOf(h, 'PATCH')).toHaveLength(1);
   });
@@ -144,7 +144,7 @@ describe('internal/api/clickpipe_test.go, for obsync (424 on an idle service)', 
     const port = createServicePort(hostedTarget(h));
     await waitFor('stopped', async () => ((await api.result('GET', api.service)) as { state: string }).state, (s) => s === 'stopped');
     h.clearRequests();
-    const err = (await port.pipes?.list().catch((e: unknown) => e)) as ApiError;
+    const err = (await requireCollection(port, 'Pipe').list().catch((e: unknown) => e)) as ApiError;
     expect(err.code).toBe('SERVICE_NOT_RUNNING');
     expect(err.message).toMatch(/service is stopped/);
     expect(err.hint).toMatch(/start the service/);
@@ -163,7 +163,7 @@ describe('internal/api/clickpipe_test.go, for obsync (424 on an idle service)', 
     const url = `http://127.0.0.1:${(scripted.address() as AddressInfo).port}`;
     const h = await sandbox();
     const port = createServicePort(hostedTarget(h, undefined, url));
-    const err = (await port.pipes?.list().catch((e: unknown) => e)) as ApiError;
+    const err = (await requireCollection(port, 'Pipe').list().catch((e: unknown) => e)) as ApiError;
     expect(err.code).toBe('SERVICE_WAKE');
     expect(err.message).toMatch(/is idle and waking it up failed/);
     await port.close();
@@ -183,7 +183,7 @@ describe('managed pipes and alerts converge on the hosted sandbox', () => {
     expect(loaded.diagnostics).toEqual([]);
     const inventory = memoryInventory(port.target);
     const args = { port, inventory, desired: loaded.resources, selection: SELECT_ALL, prune: false, maxDeletes: 10 };
-    const report = await applyPlanned(await makePlan(args), { port, inventory, backupDir: tempDir(), concurrency: 2 });
+    const report = await applyPlanned(await makePlan(args), { port, inventory, concurrency: 2 });
     expect(report.summary.failed).toBe(0);
     const again = await makePlan(args);
     await port.close();
@@ -264,7 +264,7 @@ ${groupBy}`;
     const run = async () => {
       const loaded = loadManifests([dir], { env: {} });
       const args = { port, inventory, desired: loaded.resources, selection: SELECT_ALL, prune: false, maxDeletes: 10 };
-      return applyPlanned(await makePlan(args), { port, inventory, backupDir: tempDir(), concurrency: 1 });
+      return applyPlanned(await makePlan(args), { port, inventory, concurrency: 1 });
     };
     writeFileSync(join(dir, 'alert.yaml'), alert('  groupBy: ServiceName\n'));
     await run();

@@ -1,0 +1,65 @@
+/**
+ * One reconcile run for one target — read, plan, (apply), report — shared by `obsync plan`,
+ * `obsync apply` (fresh or from a saved plan) and the daemon. In apply mode the plan is applied
+ * even without changes: unchanged steps record adoptions and forget stale pending entries, so
+ * ownership is re-established by every run after an inventory was lost.
+ */
+import type { ApplyReport } from '../applier/context.js';
+import type { Plan } from '../core/plan.js';
+import type { Variant } from '../core/ports.js';
+import { applyPlanned, makePlan, type ApplyRequest, type PlanRequest } from './run.js';
+import { checkSavedPlan } from './saved-plan.js';
+
+export interface ReconcileRequest extends PlanRequest, Omit<ApplyRequest, 'port' | 'inventory' | 'refused' | 'signal'> {
+  mode: 'plan' | 'apply';
+  /** A saved plan (`apply plan.json`): each of its steps goes ahead only where nothing moved since. */
+  saved?: Plan;
+  /** Called with the plan before anything is written (show it, ask for confirmation; throw to stop). */
+  beforeApply?: (plan: Plan) => Promise<void> | void;
+  /**
+   * The apply's own signal when it differs from the planning's (`signal`): a Ctrl-C cuts the
+   * planning's reads short, but only stops new steps of an apply (StopRequested).
+   */
+  applySignal?: AbortSignal;
+}
+
+export interface RunReport {
+  target: string;
+  variant: Variant;
+  mode: 'plan' | 'apply';
+  /** The plan applied (for a saved plan: its steps, each checked against a fresh plan). */
+  plan: Plan;
+  /** Absent in plan mode. */
+  apply?: ApplyReport;
+  timings: { readMs: number; planMs: number; applyMs: number; totalMs: number };
+  /** Requests of this run. */
+  requests: { total: number; writes: number; retries: number; throttled: number };
+}
+
+export async function reconcile(req: ReconcileRequest): Promise<RunReport> {
+  const t0 = performance.now();
+  const before = { ...req.port.stats };
+  const saved = req.saved;
+  const planned = await makePlan(saved ? { ...req, prune: saved.prune.requested, pruneCascade: saved.prune.cascade } : req);
+  const check = saved ? checkSavedPlan(saved, planned.plan) : null;
+  const plan = check ? check.plan : planned.plan;
+  let apply: ApplyReport | undefined;
+  let applyMs = 0;
+  if (req.mode === 'apply') {
+    await req.beforeApply?.(plan);
+    const t1 = performance.now();
+    const signal = req.applySignal ?? req.signal;
+    apply = await applyPlanned({ plan, secretValues: planned.secretValues }, { ...req, ...(signal ? { signal } : {}), ...(check ? { refused: check.refused } : {}) });
+    applyMs = performance.now() - t1;
+  }
+  const stats = req.port.stats;
+  return {
+    target: req.port.target,
+    variant: req.port.variant,
+    mode: req.mode,
+    plan,
+    ...(apply ? { apply } : {}),
+    timings: { readMs: planned.timings.readMs, planMs: planned.timings.planMs, applyMs, totalMs: performance.now() - t0 },
+    requests: { total: stats.requests - before.requests, writes: stats.writes - before.writes, retries: stats.retries - before.retries, throttled: stats.throttled - before.throttled },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Every kind obsync knows, one line each (one folder per kind: ./<kind>/definition.ts). Managed
+ * kinds have manifests; the others are read and referred to by name until their folder grows a
+ * manifest schema. The `Kind` type, the apply order and every list of kinds derive from here.
+ */
+import type * as z from 'zod';
+import { alert } from './alert/definition.js';
+import { dashboard } from './dashboard/definition.js';
+import type { KindDefinition, ManagedKind } from './kind.js';
+import { pipe } from './pipe/definition.js';
+import { savedSearch } from './saved-search/definition.js';
+import { source } from './source/definition.js';
+import { webhook } from './webhook/definition.js';
+
+export const REGISTRY = [dashboard, alert, pipe, source, webhook, savedSearch] as const;
+
+type Entry = (typeof REGISTRY)[number];
+/** Every kind obsync reads. */
+export type AnyKind = Entry['kind'];
+/** The kinds manifests declare. */
+export type Kind = Extract<Entry, { managed: true }>['kind'];
+/** The live form of a kind's objects. */
+export type LiveOf<K extends AnyKind> = z.output<Extract<Entry, { kind: K }>['live']>;
+
+const ALL: readonly KindDefinition[] = REGISTRY;
+
+/** Kinds in dependency order: a kind comes after the kinds its objects refer to (registry order otherwise). */
+export const KIND_ORDER: readonly KindDefinition[] = dependencyOrder(ALL);
+
+/** Managed kinds in dependency order (creates and updates in this order, deletes in reverse). */
+export const MANAGED: readonly ManagedKind[] = KIND_ORDER.filter((d): d is ManagedKind => d.managed);
+
+/** The manifest kinds in registry order (as messages list them). */
+export const KINDS = ALL.filter((d): d is ManagedKind => d.managed).map((d) => d.kind) as readonly Kind[] as readonly [Kind, ...Kind[]];
+
+const BY_KIND: ReadonlyMap<string, KindDefinition> = new Map(ALL.map((d) => [d.kind, d]));
+
+export function definitionOf(kind: AnyKind): KindDefinition {
+  const def = BY_KIND.get(kind);
+  if (!def) throw new Error(`no definition for kind ${kind}`);
+  return def;
+}
+
+/** The definition of a managed kind; undefined for a kind obsync only reads. */
+export function managedDefinition(kind: string): ManagedKind | undefined {
+  const def = BY_KIND.get(kind);
+  return def?.managed ? def : undefined;
+}
+
+export function isKind(value: unknown): value is Kind {
+  return typeof value === 'string' && managedDefinition(value) !== undefined;
+}
+
+/** `Dashboard/checkout` → its kind and name; null when it is not the address of a managed kind. */
+export function parseAddress(address: string): { kind: Kind; name: string } | null {
+  const slash = address.indexOf('/');
+  if (slash <= 0) return null;
+  const kind = address.slice(0, slash);
+  const name = address.slice(slash + 1);
+  return isKind(kind) && name !== '' ? { kind, name } : null;
+}
+
+/** The folder of a kind under src/kinds: `SavedSearch` → `saved-search`. */
+export function folderOf(kind: string): string {
+  return kind.replace(/(?<=[a-z0-9])([A-Z])/g, '-$1').toLowerCase();
+}
+
+function dependencyOrder(defs: readonly KindDefinition[]): KindDefinition[] {
+  const out: KindDefinition[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (def: KindDefinition): void => {
+    const seen = state.get(def.kind);
+    if (seen === 'done') return;
+    if (seen === 'visiting') throw new Error(`kinds refer to each other in a cycle through ${def.kind}`);
+    state.set(def.kind, 'visiting');
+    for (const dep of def.refersTo) {
+      const target = defs.find((d) => d.kind === dep);
+      if (target) visit(target);
+    }
+    state.set(def.kind, 'done');
+    out.push(def);
+  };
+  defs.forEach(visit);
+  return out;
+}

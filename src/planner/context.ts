@@ -1,0 +1,83 @@
+/** What the planner keeps while planning one target: ids matched so far, live indexes, references. */
+import { IdMap } from '../core/id-map.js';
+import type { InventoryEntry } from '../core/inventory.js';
+import type { LiveState } from '../core/live.js';
+import type { Address, Kind } from '../core/plan.js';
+import type { Variant } from '../core/ports.js';
+import type { DesiredResource } from '../core/resource.js';
+import type { ManagedKind } from '../kinds/kind.js';
+import { MANAGED, REGISTRY } from '../kinds/registry.js';
+import { LiveIndex } from './live-index.js';
+import { PlanRefs } from './refs.js';
+
+export interface PlanInput {
+  target: string;
+  variant: Variant;
+  /** Every declared resource (references resolve against all of them; prune never touches them). */
+  desired: readonly DesiredResource[];
+  /** The resources to plan steps for (--selector / --only); all when absent. */
+  selected?: ReadonlySet<Address>;
+  /** Which inventory entries this run may prune (the narrowing applied to entries). */
+  eligibleForPrune: (entry: InventoryEntry) => boolean;
+  live: LiveState;
+  inventory: readonly InventoryEntry[];
+  /** Hash of each desired spec (engine-computed). */
+  specHashes: Pick<ReadonlyMap<Address, string>, 'get'>;
+  /** Fingerprints of each desired object's sensitive values, by path. */
+  fingerprints: ReadonlyMap<Address, Record<string, string>>;
+  prune: boolean;
+  /** `--prune-cascade`: deletes and updates may take along objects obsync does not own. */
+  pruneCascade: boolean;
+  maxDeletes: number;
+  /** Reasons this run must not prune (invalid manifests, a failure earlier in the run). */
+  pruneBlockers?: readonly string[];
+}
+
+const EMPTY = new Set<string>();
+
+/** Kinds some kind refers to. */
+const REFERABLE: ReadonlySet<string> = new Set(REGISTRY.flatMap((d) => d.refersTo));
+
+export class PlanContext {
+  readonly ids = new IdMap();
+  readonly refs: PlanRefs;
+  readonly #indexes = new Map<Kind, LiveIndex | null>();
+  readonly #taken = new Map<Kind, Set<string>>();
+
+  constructor(readonly input: PlanInput) {
+    // Built up front, not on first use: a lazy branch inside a hot function deoptimizes it once per plan.
+    for (const def of MANAGED) this.#taken.set(def.kind, new Set());
+    for (const e of input.inventory) if (e.status === 'owned' && e.id !== null) this.#taken.get(e.kind)?.add(e.id);
+    const selected = input.selected;
+    this.refs = new PlanRefs(input.live, input.desired, (a) => !selected || selected.has(a), this.ids);
+  }
+
+  /** The kind's live objects by id and natural key; null when the target does not serve the kind. */
+  index(def: ManagedKind): LiveIndex | null {
+    return this.#indexes.get(def.kind) ?? this.#buildIndex(def);
+  }
+
+  #buildIndex(def: ManagedKind): LiveIndex | null {
+    const objects = this.input.live.objects(def.kind);
+    const index = objects ? new LiveIndex(objects, (o) => def.liveKey(o)) : null;
+    this.#indexes.set(def.kind, index);
+    return index;
+  }
+
+  /** Live ids no desired object may adopt: owned by the inventory, or adopted earlier in this plan. */
+  taken(kind: Kind): Set<string> {
+    return this.#taken.get(kind) ?? EMPTY;
+  }
+
+  claim(kind: Kind, id: string): void {
+    this.taken(kind).add(id);
+  }
+
+  /**
+   * A declared object matched its live object. Kinds other objects refer to go into the id map
+   * (references resolve through it); the rest are found from the plan's steps when needed.
+   */
+  register(def: ManagedKind, address: Address, id: string, parts: ReadonlyMap<string, string> | undefined): void {
+    if (REFERABLE.has(def.kind)) this.ids.set(address, def.kind, id, parts);
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * One generic port per kind, built from the routes its definition declares (src/kinds): the
+ * variant only says where each API is rooted and how its bodies are enveloped.
+ */
+import * as z from 'zod';
+import type { CallOptions, CollectionPort, KindRoutes } from '../core/ports.js';
+import type { JsonObject } from '../core/wire.js';
+import type { Api } from './api.js';
+import { defaultSleep } from './pacing.js';
+
+const anything = z.unknown();
+
+function enc(s: string): string {
+  return encodeURIComponent(s);
+}
+
+export function collectionPort<T extends { id: string }>(api: Api, root: string, routes: KindRoutes, schema: z.ZodType<T>): CollectionPort<T> {
+  const base = routes.path === '' ? root : `${root}/${routes.path}`;
+  const one = (id: string) => `${base}/${enc(id)}`;
+  const get = (id: string, o?: CallOptions) => api.find(one(id), schema, o);
+  return {
+    list: (o) => (routes.paging === 'offset' ? api.listAll(base, schema, o) : api.list(base, schema, o)),
+    get,
+    create: (body: JsonObject, o) => api.call({ method: 'POST', path: base, body, signal: o?.signal }, schema),
+    update: (id, body, o) => api.call({ method: routes.update ?? 'PUT', path: one(id), body, signal: o?.signal }, schema),
+    delete: (id, o) => api.remove(one(id), o),
+    async call(name, id, body, o) {
+      const call = routes.calls?.[name];
+      if (!call) throw new Error(`no call '${name}' on ${base}`);
+      await api.call({ method: call.method, path: `${one(id)}${call.path}`, body, idempotent: call.idempotent, signal: o?.signal }, anything);
+    },
+    waitUntil: (id, done, o) => waitUntil(() => get(id, o), done, o),
+  };
+}
+
+/** Polls with back-off (0.25 s, ×1.5, at most 10 s apart) until `done` or the timeout (default 120 s). */
+async function waitUntil<T>(read: () => Promise<T | null>, done: (live: T) => boolean, opts?: CallOptions & { timeoutMs?: number }): Promise<T | null> {
+  const deadline = Date.now() + (opts?.timeoutMs ?? 120_000);
+  let delay = 250;
+  for (;;) {
+    const live = await read();
+    if (live === null || done(live) || Date.now() + delay > deadline) return live;
+    await defaultSleep(delay, opts?.signal);
+    delay = Math.min(delay * 1.5, 10_000);
+  }
+}
