@@ -30,6 +30,8 @@ import { connectTarget, openProject, targetApi, targetName, type Connection, typ
 
 export interface SessionOptions {
   paths: readonly string[];
+  /** Per target, instead of `paths` (a saved plan of several targets: each target's own). */
+  pathsByTarget?: Readonly<Record<string, readonly string[]>> | undefined;
   config?: string | undefined;
   /** --target (repeatable); none: OBSYNC_TARGET, defaults.target, else every declared target. */
   targets?: readonly string[] | undefined;
@@ -204,7 +206,7 @@ function targetTree(io: CliIO, opts: SessionOptions, project: Project, resolved:
   const { config, configPath } = project;
   const name = targetName(resolved);
   const declared = project.declared.find((d) => d.name === name);
-  const paths = manifestPaths({ cwd: io.cwd, given: opts.paths, configPath, top: config?.manifests, own: declared?.tree?.manifests });
+  const paths = manifestPaths({ cwd: io.cwd, given: opts.pathsByTarget?.[name] ?? opts.paths, configPath, top: config?.manifests, own: declared?.tree?.manifests });
   const files = manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag: opts.allowFileOutside === true });
   // A declared target without vars still answers ${var:} (with "target 'x' has no var").
   const tree: TargetTree = { target: name, api: targetApi(resolved), paths, vars: declared ? (declared.tree?.vars ?? {}) : undefined };

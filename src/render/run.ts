@@ -22,7 +22,7 @@ export interface PlanOrigin {
   config?: string;
 }
 
-export function planDocument(report: RunReport, origin: PlanOrigin): PlanDocument {
+export function planDocument(report: Pick<RunReport, 'plan'>, origin: PlanOrigin): PlanDocument {
   const plan = report.plan;
   return {
     ...plan,
@@ -34,7 +34,7 @@ export function planDocument(report: RunReport, origin: PlanOrigin): PlanDocumen
   };
 }
 
-export function renderRunPlan(report: RunReport, format: PlanFormat, opts: { color: boolean; origin: PlanOrigin }): string {
+export function renderRunPlan(report: Pick<RunReport, 'plan'>, format: PlanFormat, opts: { color: boolean; origin: PlanOrigin }): string {
   if (format === 'json') return renderPlanJson(planDocument(report, opts.origin));
   if (format === 'markdown') return renderPlanMarkdown(report.plan);
   return renderPlanText(report.plan, { color: opts.color });
