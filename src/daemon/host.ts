@@ -68,9 +68,9 @@ export class DaemonHost {
 
   /** Runs the targets that read a changed file (or whose root was replaced). */
   #changed(paths: readonly string[]): void {
-    for (const d of this.daemons) {
-      if (paths.some((p) => d.watchPaths.some((root) => contains(resolve(root), resolve(p))))) d.trigger('watch');
-    }
+    const readers = this.daemons.filter((d) => paths.some((p) => d.watchPaths.some((root) => contains(resolve(root), resolve(p)))));
+    this.opts.logger.info({ targets: readers.map((d) => d.target), files: paths.length }, 'manifests changed');
+    for (const d of readers) d.trigger('watch');
   }
 }
 
