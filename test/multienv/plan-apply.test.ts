@@ -87,6 +87,11 @@ describe('plan with several targets', () => {
   it('saves a plan of several targets that apply takes back, then nothing is left to do', async () => {
     const plan = await runCli(['plan', '--out', 'plan.json'], { cwd: dir, env: ENV });
     expect(plan.code).toBe(0);
+    // A target the saved plan does not hold would be applied unreviewed: refused, nothing written.
+    const other = await runCli(['apply', 'plan.json', '--target', 'qa'], { cwd: dir, env: ENV });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain("plan.json holds the plan of 'staging', 'production', not of 'qa'");
+    expect(writes()).toEqual([]);
     const apply = await runCli(['apply', 'plan.json'], { cwd: dir, env: ENV });
     expect(apply.stderr).toMatch(/^staging: Dashboard\/storefront: created/m);
     expect(apply.stderr).toMatch(/^production: Dashboard\/storefront: created/m);

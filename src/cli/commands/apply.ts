@@ -9,7 +9,7 @@ import { Option, type Command } from 'commander';
 import { hasChanges, type Plan } from '../../core/plan.js';
 import { printable } from '../../core/printable.js';
 import type { ApplyReport, StepResult } from '../../applier/context.js';
-import { errorMessage } from '../../core/errors.js';
+import { ConfigError, errorMessage } from '../../core/errors.js';
 import type { PlanDocument } from '../../render/plan-json.js';
 import { parseSavedPlans, renderTargetsApply, renderTargetsPlan, type TargetOutcome } from '../../render/targets.js';
 import { ApplyInterrupts, INTERRUPTED_EXIT, InterruptedBeforeApply } from '../interrupt.js';
@@ -38,6 +38,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .addOption(new Option('--output <format>', 'report format').choices(['text', 'json']).default('text'));
   commonRunOptions(cmd).action(async (paths: string[], flags: ApplyFlags) => {
     const saved = await savedPlanArgument(io, paths);
+    if (saved) checkSavedTargets(saved, flags.target, paths[0] ?? '');
     const opts = parseRunOptions(flags);
     // Listening before the lock is taken: a Ctrl-C from here on releases it on the way out.
     const interrupts = new ApplyInterrupts(io);
@@ -161,6 +162,15 @@ function interruptedSummary(reports: readonly ApplyReport[]): string {
   const skipped = changes.filter((r) => r.outcome === 'skipped').length;
   const failed = changes.filter((r) => r.outcome === 'failed').length;
   return `Interrupted: ${applied} change(s) applied, ${failed} failed, ${skipped} not started; the inventory lock is released. Run apply again to finish.`;
+}
+
+/** A saved plan applies to its own targets only: a --target it does not hold would be applied unreviewed. */
+function checkSavedTargets(saved: readonly PlanDocument[], asked: readonly string[], file: string): void {
+  const held = saved.map((d) => d.target);
+  const other = asked.filter((t) => !held.includes(t));
+  if (other.length > 0) {
+    throw new ConfigError(`${file} holds the plan of ${held.map((t) => `'${t}'`).join(', ')}, not of ${other.map((t) => `'${t}'`).join(', ')}`, { hint: 'plan that target and apply its plan, or leave --target out' });
+  }
 }
 
 /** A saved plan (`plan --out FILE`), of one target or several. */
