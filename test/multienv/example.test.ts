@@ -10,7 +10,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { assertBuilt, runCli } from '../support/cli.js';
+import { assertBuilt, runCli, spawnCli } from '../support/cli.js';
+import { until } from '../support/wait.js';
 
 const EXAMPLE = 'config-examples/multi-env';
 const ENV = { STAGING_API_KEY: SANDBOX_DEFAULTS.apiKey, PROD_KEY_ID: SANDBOX_DEFAULTS.keyId, PROD_KEY_SECRET: SANDBOX_DEFAULTS.keySecret };
@@ -65,6 +66,39 @@ describe('config-examples/multi-env', () => {
     const basic = `Basic ${Buffer.from(`${SANDBOX_DEFAULTS.keyId}:${SANDBOX_DEFAULTS.keySecret}`).toString('base64')}`;
     const hosted = await alerts(`/v1/organizations/${SANDBOX_DEFAULTS.organizationId}/services/${SANDBOX_DEFAULTS.serviceId}/clickstack/alerts`, basic);
     expect(hosted.result?.map((a) => `${a.name}: ${a.threshold}`).sort()).toEqual(['Storefront error logs above 50 per minute (production): 50', 'Storefront p99 above 500 ms (production): 500']);
+  });
+
+  it('plans and applies both targets from one command, and one daemon keeps both reconciled and ready', async () => {
+    await localSandbox();
+    const plan = await runCli(['plan', '--detailed-exitcode'], { cwd: dir, env: ENV });
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain('Targets: staging: 4 to create, 0 to update, 0 to delete, 0 unchanged; production: 3 to create, 0 to update, 0 to delete, 1 unchanged');
+    const apply = await runCli(['apply', '--auto-approve'], { cwd: dir, env: ENV });
+    expect(apply.code).toBe(0);
+    const writesBefore = sandbox?.requests().filter((r) => r.method !== 'GET').length;
+    const listen = `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`;
+    const daemon = spawnCli(['run', '--listen', listen, '--schedule', '0 0 1 1 *'], { cwd: dir, env: ENV });
+    let output = '';
+    daemon.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+    try {
+      const ready = await until(
+        'both targets ready',
+        async () => {
+          const res = await fetch(`http://${listen}/readyz`).catch(() => undefined);
+          return res?.status === 200 ? ((await res.json()) as { targets: Record<string, { ready: boolean }> }) : undefined;
+        },
+        { context: () => output.slice(-3000) },
+      );
+      expect(Object.keys(ready.targets)).toEqual(['staging', 'production']);
+      const metrics = await (await fetch(`http://${listen}/metrics`)).text();
+      expect(metrics).toMatch(/obsync_reconcile_total\{target="staging",result="success"\} 1/);
+      expect(metrics).toMatch(/obsync_reconcile_total\{target="production",result="success"\} 1/);
+      // Converged by the one-command apply: the daemon's start-up runs wrote nothing.
+      expect(sandbox?.requests().filter((r) => r.method !== 'GET').length).toBe(writesBefore);
+    } finally {
+      daemon.kill('SIGTERM');
+      await new Promise((r) => daemon.once('exit', r));
+    }
   });
 
   it('plans each target against its embedded sandbox with nothing to start', async () => {
