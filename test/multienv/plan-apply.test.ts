@@ -99,6 +99,11 @@ describe('plan with several targets', () => {
     const again = await runCli(['plan', '--detailed-exitcode'], { cwd: dir, env: ENV });
     expect(again.stdout).toContain('Targets: staging: no changes; production: no changes');
     expect(again.code).toBe(0);
+    // Changes on one target only: still 2.
+    writeFileSync(join(dir, 'staging/dashboards/storefront-canary.yaml'), readFileSync(join(dir, 'staging/dashboards/storefront-canary.yaml'), 'utf8').replace('Storefront canary (staging)', 'Storefront canary'));
+    const one = await runCli(['plan', '--detailed-exitcode'], { cwd: dir, env: ENV });
+    expect(one.stdout).toContain('Targets: staging: 0 to create, 1 to update, 0 to delete, 3 unchanged; production: no changes');
+    expect(one.code).toBe(2);
   });
 });
 
@@ -113,6 +118,18 @@ describe('apply with several targets', () => {
     expect(await runInProcess(yes.io, ['apply'])).toBe(0);
     expect(yes.out()).toMatch(/Target 'staging':\nApply complete: 4 created/);
     expect(yes.out()).toMatch(/Target 'production':\nApply complete: 3 created/);
+  });
+
+  it('applies nothing to any target when a prune guard refuses on one of them', async () => {
+    expect((await runCli(['apply', '--auto-approve'], { cwd: dir, env: ENV })).code).toBe(0);
+    // Staging no longer declares its canary (a prune candidate); production's pipe is to stop (an update).
+    rmSync(join(dir, 'staging/dashboards/storefront-canary.yaml'));
+    writeFileSync(join(dir, 'production/pipes/orders-postgres.yaml'), readFileSync(join(dir, 'production/pipes/orders-postgres.yaml'), 'utf8').replace('state: running', 'state: stopped'));
+    const before = writes().length;
+    const res = await runCli(['apply', '--auto-approve', '--prune', '--max-deletes', '0'], { cwd: dir, env: ENV });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain("Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended, or apply without --prune (on 'staging'; nothing was applied to any target).");
+    expect(writes().length).toBe(before);
   });
 
   it('needs --auto-approve off a terminal, and then writes nothing at all', async () => {
