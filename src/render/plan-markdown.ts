@@ -15,6 +15,7 @@ import { inlineValue, valueLines } from './value.js';
 
 /** GitHub refuses comments over 65,536 characters; leave room for a header added by CI. */
 export const MAX_MARKDOWN_LENGTH = 60_000;
+const REASON = { missing: 'new', drifted: 'drifted: changed on the service, put back', 'spec-changed': 'manifest changed', 'not-declared': 'no longer declared: pruned', unchanged: 'unchanged' } as const;
 const ICON = { create: '🟢 create', update: '🟡 update', delete: '🔴 delete', noop: '⚪ no change' } as const;
 /** Room kept for the notices of what was left out. */
 const NOTICE_ROOM = 400;
@@ -124,7 +125,7 @@ function partCounts(sum: ChangeSummary): string {
 }
 
 function stepDetails(step: PlanStep, sum: ChangeSummary): string {
-  const head = `<details><summary>${ICON[step.action]}${isAdoption(step) ? ' <b>ADOPT</b>' : ''} <code>${html(step.address)}</code> (${html(step.reason)})</summary>\n\n`;
+  const head = `<details><summary>${ICON[step.action]}${isAdoption(step) ? ' <b>ADOPT</b>' : ''} <code>${html(step.address)}</code> (${REASON[step.reason]})</summary>\n\n`;
   let body = '';
   if (sum.sentences.length > 0) body += sum.sentences.map((s) => `- ${escape(s)}\n`).join('') + '\n';
   if (sum.parts && sum.parts.rows.length > 0) {

@@ -8,7 +8,7 @@ import { formatDiagnostic } from '../core/diagnostics.js';
 import type { Action, CascadeItem, Change, Plan, PlanStep } from '../core/plan.js';
 import { isAdoption, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
 import { makeStyle, type Style } from './style.js';
-import { inlineValue, valueLines } from './value.js';
+import { inlineValue, textLines, valueLines } from './value.js';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', delete: '-', noop: ' ' };
 const COLOR: Record<Action, Parameters<Style>[0]> = { create: 'green', update: 'yellow', delete: 'red', noop: 'gray' };
@@ -78,7 +78,10 @@ export function summaryLine(plans: readonly Plan[]): string {
 
 function stepLines(step: PlanStep, style: Style, width: number): string[] {
   const out: string[] = [];
-  if (isAdoption(step)) out.push(style(['bold', 'magenta'], `  ! ${step.address} will be ADOPTED: it exists on the service (id ${step.id ?? '?'}) and obsync did not create it; from this apply on, obsync owns it${step.action === 'noop' ? ' (it already matches the manifest)' : ', with the changes below'}`));
+  if (isAdoption(step)) {
+    const banner = `${step.address} will be ADOPTED: it exists on the service (id ${step.id ?? '?'}) and obsync did not create it; from this apply on, obsync owns it${step.action === 'noop' ? ' (it already matches the manifest)' : ', with the changes below'}`;
+    out.push(...textLines(banner, 4, width).map((l, i) => style(['bold', 'magenta'], i === 0 ? `  !${l.slice(3)}` : l)));
+  }
   if (step.action === 'noop') return out;
   const tags = [step.action, step.reason, isAdoption(step) ? 'adopting' : '', step.id ? `id ${step.id}` : ''].filter(Boolean).join(', ');
   out.push(style(COLOR[step.action], style('bold', `  ${SYMBOL[step.action]} ${step.address}`)) + style('gray', `  (${tags})`));

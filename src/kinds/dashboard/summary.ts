@@ -49,7 +49,8 @@ function tileRows(before: Obj, after: Obj, order: string[]): PartChange[] {
 function tileRow(key: string, b: Obj | null, a: Obj | null): PartChange | null {
   const named = (a ?? b)?.name;
   const name = typeof named === 'string' ? named : undefined;
-  const base = { key, ...(name !== undefined ? { name } : {}) };
+  // A live tile no manifest key pairs with is keyed `~<tile id>` in the comparable form.
+  const base = { key: key.startsWith('~') ? `id ${key.slice(1)}` : key, ...(name !== undefined ? { name } : {}) };
   if (!b && a) return { ...base, changes: ['added'], details: [`at ${at(a)} size ${size(a)}`, describeQuery(a.config)] };
   if (b && !a) return { ...base, changes: ['removed'], details: [describeQuery(b.config)] };
   if (!b || !a) return null;
