@@ -245,6 +245,7 @@ describe('a new dashboard with 30 tiles', () => {
     const out = text(plan);
     for (let i = 0; i < 30; i++) expect(out).toMatch(new RegExp(`\\n {10}tile-${i}:\\n {12}name: "Chart number ${i} of the wall"\\n {12}x: \\d+`));
     expect(out.match(/displayType: "line"/g)).toHaveLength(30);
+    expect(out.match(/\n {16}- aggFn: "avg"\n {18}valueExpression: "Duration"\n/g)).toHaveLength(30);
     expect(out).not.toMatch(/more changes|…/);
   });
 
