@@ -255,3 +255,25 @@ describe('a new dashboard with 30 tiles', () => {
     expect(md).toContain('new dashboard "Wall of charts" with 30 tile(s)');
   });
 });
+
+describe('names from manifests and servers in the markdown', () => {
+  let fixture: PlanFixture;
+  let plan: Plan;
+
+  beforeAll(async () => {
+    fixture = await PlanFixture.start('self-hosted');
+    fixture.manifests({ 'odd.yaml': dashboardYaml('odd', "'Pay | <b>ments</b>'", [{ key: 'a', name: 'col | umn `x` </details> *bold*' }]) });
+    plan = (await fixture.run('plan')).plan;
+  }, 60_000);
+  afterAll(() => fixture.close());
+
+  it('stay text: no table cell, HTML block or emphasis can be broken out of', () => {
+    const md = renderPlansMarkdown([plan]);
+    const row = md.split('\n').find((l) => l.startsWith('| `a` '));
+    expect(row).toBe('| `a` col \\| umn \\`x\\` \\</details\\> \\*bold\\* | added | at 0,0 size 6×4; line of avg(Duration) from Traces |');
+    // Outside code blocks (where HTML is text), every <details> obsync opens is the one it closes.
+    const prose = md.replace(/^(`{3,})[a-z]*\n[\s\S]*?\n\1$/gm, '');
+    expect(prose.match(/<details>/g)?.length).toBe(prose.match(/<\/details>/g)?.length);
+    expect(md).toContain('new dashboard "Pay \\| \\<b\\>ments\\</b\\>" with 1 tile(s)');
+  });
+});
