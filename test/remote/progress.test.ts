@@ -83,7 +83,8 @@ describe('obsync plan against a slow server', () => {
       const tty = fakeIO(dir);
       Object.assign(tty.io.stderr, { isTTY: true });
       expect(await runInProcess(tty.io, ['plan'])).toBe(0);
-      expect(tty.err()).toMatch(/\r\x1b\[2Kobsync: GET \/api\/v2\/\S+: no answer yet from 127\.0\.0\.1:\d+ after 2 s/);
+      expect(tty.err()).toContain('\r\x1b[2Kobsync: GET /api/v2/');
+      expect(tty.err()).toMatch(/obsync: GET \/api\/v2\/\S+: no answer yet from 127\.0\.0\.1:\d+ after 2 s/);
       expect(tty.out()).toContain('+ Dashboard/d');
 
       const ci = fakeIO(dir, { env: { CI: 'true' } });

@@ -114,7 +114,7 @@ export async function scenario(variant: Variant): Promise<ScenarioReports> {
   const f = await PlanFixture.start(variant);
   try {
     // A dashboard made by hand, with the display name a manifest declares: adopted, not duplicated.
-    await requireCollection(f.port, 'Dashboard').create({ name: 'Legacy board', tiles: [], tags: ['hand-made'] } as never);
+    await requireCollection(f.port, 'Dashboard').create({ name: 'Legacy board', tiles: [], tags: ['hand-made'] });
     const checkout = dashboardYaml('checkout', 'Checkout service', [
       { key: 'p99', name: 'p99 latency', level: 0.99 },
       { key: 'errors', name: 'Errors' },
