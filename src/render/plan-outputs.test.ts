@@ -144,6 +144,13 @@ describe.each(VARIANTS)('the text plan (%s)', (variant) => {
     expect(banner).toBeGreaterThan(-1);
     expect(out.indexOf('~ Dashboard/legacy')).toBeGreaterThan(banner);
     expect(out).toMatch(/to ADOPT/);
+    // An adoption that changes nothing (the unchanged plan's first object, as after a lost inventory) is announced too.
+    const quiet = r().unchanged.plan;
+    const first = quiet.steps[0];
+    const adoptOnly = renderPlansText([{ ...quiet, steps: quiet.steps.map((s) => (s === first ? { ...s, adopt: true } : s)) }], { color: false });
+    expect(adoptOnly).toContain(`! ${first?.address ?? ''} will be ADOPTED`);
+    expect(adoptOnly).toContain('No changes.');
+    expect(adoptOnly.indexOf('ADOPTED')).toBeLessThan(adoptOnly.indexOf('No changes.'));
   });
 
   it('shows a changed field as before → after, and a new tile nested in full', () => {

@@ -81,7 +81,7 @@ describe('obsync plan against a slow server', () => {
       writeFileSync(join(dir, 'm.yaml'), 'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: d}\nspec: {name: D, tiles: []}\n');
       sandbox.faults.set({ latencyMs: 2_300 });
       const tty = fakeIO(dir);
-      Object.assign(tty.io.stderr, { isTTY: true });
+      Object.assign(tty.io.stderr, { isTTY: true, columns: 200 });
       expect(await runInProcess(tty.io, ['plan'])).toBe(0);
       expect(tty.err()).toContain('\r\x1b[2Kobsync: GET /api/v2/');
       expect(tty.err()).toMatch(/obsync: GET \/api\/v2\/\S+: no answer yet from 127\.0\.0\.1:\d+ after 2 s/);
