@@ -18,6 +18,7 @@ import { openStateBackend, type StateSpec } from '../inventory/open.js';
 import type { ObsyncConfig } from '../config/schema.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { colorEnabled, type CliIO } from './io.js';
+import { terminalProgress } from './progress.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import { githubAnnotation } from './commands/validate.js';
 import type { RunOptions } from './run-options.js';
@@ -111,13 +112,18 @@ export async function openConnection(io: CliIO, opts: { config?: string | undefi
   const configPath = findConfig(io, [], opts.config);
   const config = configPath ? readConfig(configPath, io.env) : undefined;
   const logger = cliLogger(io, 'warn');
-  return connectTarget({ config, name: opts.target, env: io.env, baseDir: configPath ? dirname(configPath) : io.cwd, logger, announce: (line) => io.stderr.write(`${line}\n`), timeoutMs: opts.timeoutMs, onWait: waitReporter(io, logger, 'stderr') });
+  return connectTarget({ config, name: opts.target, env: io.env, baseDir: configPath ? dirname(configPath) : io.cwd, logger, announce: (line) => io.stderr.write(`${line}\n`), timeoutMs: opts.timeoutMs, ...waitReporter(io, logger, 'stderr') });
 }
 
-/** Shows every wait over 2 s: a line on stderr for a person, an info log for the daemon. */
-function waitReporter(io: CliIO, logger: Logger, how: 'stderr' | 'log'): NonNullable<ConnectInput['onWait']> {
-  if (how === 'log') return (target, w) => logger.info({ target, seconds: w.seconds, host: w.host, reason: w.reason }, 'rate limit wait');
-  return (_target, w) => io.stderr.write(`obsync: waiting ${w.seconds} s before the next request to ${w.host} (${w.reason})\n`);
+/**
+ * Shows every wait over 2 s: on a terminal, a progress line that also shows retries and requests
+ * slow to answer; a line on stderr otherwise (CI logs); an info log for the daemon.
+ */
+function waitReporter(io: CliIO, logger: Logger, how: 'stderr' | 'log'): Pick<ConnectInput, 'onWait' | 'progress'> {
+  if (how === 'log') return { onWait: (target, w) => logger.info({ target, seconds: w.seconds, host: w.host, reason: w.reason }, 'rate limit wait') };
+  const terminal = terminalProgress(io);
+  if (terminal) return { onWait: (_target, w) => terminal.onWait(w), progress: { onRetry: terminal.onRetry, onSlow: terminal.onSlow } };
+  return { onWait: (_target, w) => io.stderr.write(`obsync: waiting ${w.seconds} s before the next request to ${w.host} (${w.reason})\n`) };
 }
 
 export async function openSession(io: CliIO, opts: SessionOptions): Promise<Session> {
@@ -144,7 +150,7 @@ export async function openSession(io: CliIO, opts: SessionOptions): Promise<Sess
       announce: (line) => io.stderr.write(`${line}\n`),
       onResponse: opts.onResponse,
       timeoutMs: opts.timeoutMs,
-      onWait: waitReporter(io, logger, opts.waits ?? 'stderr'),
+      ...waitReporter(io, logger, opts.waits ?? 'stderr'),
     });
     const target = connection.port.target;
     leadership = opts.elect ? new LeaseElector(state, target, { command: opts.command, logger }) : undefined;

@@ -6,12 +6,12 @@ import { Option, type Command } from 'commander';
 import { hasChanges, type Plan } from '../../core/plan.js';
 import { printable } from '../../core/printable.js';
 import type { ApplyReport, StepResult } from '../../applier/context.js';
-import { parsePlanDocument, type PlanDocument } from '../../render/plan-json.js';
+import { parsePlanDocument, savedPlanFor, type SavedPlan } from '../../render/plan-json.js';
 import { renderPlanText } from '../../render/plan-text.js';
 import { renderRunApply } from '../../render/run.js';
 import { ApplyInterrupts, INTERRUPTED_EXIT, InterruptedBeforeApply } from '../interrupt.js';
 import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
-import type { CommandRegistrar } from '../program.js';
+import { VERSION, type CommandRegistrar } from '../program.js';
 import { wholeNumber } from '../numbers.js';
 import { checkSelectionMatches, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
 import { openSession, printDiagnostics, reconcileSession } from '../session.js';
@@ -33,14 +33,15 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--concurrency <n>', 'requests in flight at once (1-64)', wholeNumber(1, 64))
     .addOption(new Option('--output <format>', 'report format').choices(['text', 'json']).default('text'));
   commonRunOptions(cmd).action(async (paths: string[], flags: ApplyFlags) => {
-    const saved = await savedPlanArgument(io, paths);
+    const savedFile = await savedPlanArgument(io, paths);
+    const saved = savedFile ? { plan: savedPlanFor(savedFile.saved, flags.target, savedFile.file), document: savedFile.saved.document } : null;
     const opts = parseRunOptions(flags);
     // Listening before the lock is taken: a Ctrl-C from here on releases it on the way out.
     const interrupts = new ApplyInterrupts(io);
     const session = await openSession(io, {
-      paths: saved ? saved.manifests : paths,
-      config: flags.config ?? saved?.config,
-      target: flags.target ?? saved?.target,
+      paths: saved ? saved.document.manifests : paths,
+      config: flags.config ?? saved?.document.config,
+      target: flags.target ?? saved?.plan.target,
       lock: true,
       command: 'apply',
       timeoutMs: opts.timeoutMs,
@@ -57,7 +58,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       // A saved plan is applied with the prune decision it was made with.
       const report = await reconcileSession(session, opts, {
         mode: 'apply',
-        ...(saved ? { saved } : {}),
+        ...(saved ? { saved: saved.plan } : {}),
         ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
         signal: interrupts.planningSignal,
         applySignal: interrupts.signal,
@@ -80,8 +81,9 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       const { plan, apply } = report;
       if (!apply) return;
       const interrupted = interrupts.stopped;
-      if (flags.output === 'json') io.stdout.write(renderRunApply(interrupted ? { ...apply, interrupted } : apply, 'json', { color }));
-      else if (interrupted || hasChanges(plan) || apply.summary.failed + apply.summary.refused > 0) io.stdout.write(renderRunApply(apply, 'text', { color }));
+      const origin = { generatedAt: new Date(), obsyncVersion: VERSION, interrupted };
+      if (flags.output === 'json') io.stdout.write(renderRunApply([report], 'json', { color, origin }));
+      else if (interrupted || hasChanges(plan) || apply.summary.failed + apply.summary.refused > 0) io.stdout.write(renderRunApply([report], 'text', { color, origin }));
       if (interrupted) {
         io.stderr.write(`${interruptedSummary(apply)}\n`);
         throw new ExitRequest(INTERRUPTED_EXIT);
@@ -107,10 +109,10 @@ function interruptedSummary(report: ApplyReport): string {
   return `Interrupted: ${applied} change(s) applied, ${failed} failed, ${skipped} not started; the inventory lock is released. Run apply again to finish.`;
 }
 
-async function savedPlanArgument(io: CliIO, paths: readonly string[]): Promise<PlanDocument | null> {
+async function savedPlanArgument(io: CliIO, paths: readonly string[]): Promise<{ file: string; saved: SavedPlan } | null> {
   const [only, ...rest] = paths;
   if (!only || rest.length > 0 || !only.endsWith('.json')) return null;
-  return parsePlanDocument(await readFile(resolve(io.cwd, only), 'utf8'), only);
+  return { file: only, saved: parsePlanDocument(await readFile(resolve(io.cwd, only), 'utf8'), only) };
 }
 
 async function confirm(io: CliIO, plan: Plan): Promise<void> {

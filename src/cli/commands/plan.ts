@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander';
 import { writeScrubbedFile } from '../../log/files.js';
 import { renderPlanJson } from '../../render/plan-json.js';
-import { planDocument, renderRunPlan, type PlanOrigin } from '../../render/run.js';
+import { renderRunPlan, runPlanDocument, type PlanOrigin } from '../../render/run.js';
 import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
 import { VERSION, type CommandRegistrar } from '../program.js';
 import { checkSelectionMatches, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
@@ -32,9 +32,9 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       const report = await reconcileSession(session, opts, { mode: 'plan' });
       const plan = report.plan;
       const origin: PlanOrigin = { generatedAt: new Date(), obsyncVersion: VERSION, manifests: session.manifestPaths, ...(session.configPath ? { config: session.configPath } : {}) };
-      if (flags.out) await writeScrubbedFile(flags.out, renderPlanJson(planDocument(report, origin)));
+      if (flags.out) await writeScrubbedFile(flags.out, renderPlanJson(runPlanDocument([report], origin)));
       const format = flags.output === 'github' ? 'text' : flags.output;
-      io.stdout.write(renderRunPlan(report, format, { color: colorEnabled(io, 'stdout', flags.color), origin }));
+      io.stdout.write(renderRunPlan([report], format, { color: colorEnabled(io, 'stdout', flags.color), origin }));
       if (flags.output === 'github') for (const d of plan.diagnostics) io.stdout.write(`${githubAnnotation(d)}\n`);
       if (plan.errored) throw new ExitRequest(1);
       if (refusedPrune(io, plan, flags.output)) throw new ExitRequest(1);

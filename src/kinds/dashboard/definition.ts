@@ -13,6 +13,7 @@ import type { DashboardSpecView, FilterSpecView } from './model.js';
 import { configToApi, configToTokens, liveConfigToTokens } from './references.js';
 import { dashboardSpecSchema } from './schema.js';
 import { isAlertable, pairTiles } from './tiles.js';
+import { summariseDashboard } from './summary.js';
 
 type Obj = { [k: string]: Json };
 
@@ -32,6 +33,7 @@ export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboar
   spec: dashboardSpecSchema,
   creatable: true,
   deletable: true,
+  summarise: summariseDashboard,
 
   references(spec) {
     const refs: SpecRef[] = [];
