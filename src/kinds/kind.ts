@@ -42,6 +42,11 @@ interface KindCommon<K extends AnyKind, Live extends LiveObject> {
   readonly volatile?: readonly string[];
   /** What takes this kind's objects along when it is deleted (or updated). */
   readonly deletedWith?: readonly CascadeRule<Live>[];
+  /**
+   * Secret values the service returns in a live object (a webhook's URL): masked wherever obsync
+   * prints or writes them (plans, logs), also for an object no manifest declares any more.
+   */
+  liveSecrets?(live: Live): string[];
 }
 
 /** A kind obsync reads and lets manifests refer to by name, but does not manage (yet). */
@@ -60,6 +65,8 @@ export interface LiveView {
   expected: Json;
   /** Fingerprints of the write-only values obsync last sent, by path. */
   secrets: Readonly<Record<string, string>>;
+  /** The keyed fingerprint of a value, as sensitive desired values are compared (a readable secret such as a webhook URL). */
+  fingerprint(value: Json): string;
 }
 
 /** A reference a spec makes: the cross-document checks, and the names the applier's re-diff needs, come from these. */
