@@ -11,7 +11,7 @@ import { requireCollection, type CollectionPort } from '../core/ports.js';
 import type { Json } from '../core/wire.js';
 import type { ManagedKind } from '../kinds/kind.js';
 import { managedDefinition } from '../kinds/registry.js';
-import { sameJson } from '../planner/diff.js';
+import { sameJson, stableJson } from '../planner/diff.js';
 import { keyMatches } from '../planner/match.js';
 import { writeBackup, type BackedUp } from './backup.js';
 import type { ApplyContext, StepResult } from './context.js';
@@ -145,7 +145,7 @@ async function recordWritten(def: ManagedKind, step: PlanStep, live: LiveObject,
   const key = def.liveKey(live);
   const fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry> = { id: live.id, status: 'owned', naturalKey: typeof key === 'string' ? key : (key[0] ?? '') };
   if (parts) fields.tiles = Object.fromEntries(parts);
-  const verification = verifyWrite(def, step, live, ctx.ids);
+  const verification = verifyWrite(def, step, live, ctx.ids, (value) => ctx.inventory.fingerprint(stableJson(value)));
   if (verification.fields.length > 0) fields.nonConvergent = verification.fields;
   await ctx.inventory.put(entryFor(step, ctx, fields));
   const out: Outcome = { outcome: 'applied', id: live.id };

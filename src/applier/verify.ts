@@ -7,6 +7,7 @@ import type { IdMap } from '../core/id-map.js';
 import type { NonConvergentField } from '../core/inventory.js';
 import type { LiveObject } from '../core/live.js';
 import { nameOf, type AnyKind, type Change, type NamedRef, type PlanStep } from '../core/plan.js';
+import type { Json } from '../core/wire.js';
 import type { ManagedKind } from '../kinds/kind.js';
 import type { RefToken, TokenContext } from '../kinds/refs.js';
 import { diffCanonical, valueAt } from '../planner/diff.js';
@@ -16,10 +17,11 @@ export interface Verification {
   fields: NonConvergentField[];
 }
 
-export function verifyWrite(def: ManagedKind, step: PlanStep, live: LiveObject, ids: IdMap): Verification {
+/** `fingerprint`: the keyed fingerprint of a value, as the plan compared sensitive values. */
+export function verifyWrite(def: ManagedKind, step: PlanStep, live: LiveObject, ids: IdMap, fingerprint: (value: Json) => string): Verification {
   const expected = step.expected;
   if (!expected) return { changes: [], fields: [] };
-  const view = { tokens: new ApplyTokens(ids, expected.names), parts: ids.parts(step.address), expected: expected.value, secrets: step.record?.secrets ?? {} };
+  const view = { tokens: new ApplyTokens(ids, expected.names), parts: ids.parts(step.address), expected: expected.value, secrets: step.record?.secrets ?? {}, fingerprint };
   const changes = diffCanonical(def.canonicalLive(live, view), expected.value);
   const fields = changes.map((c) => ({ path: c.path, desired: valueAt(expected.value, c.path) ?? null }));
   return { changes, fields };

@@ -18,6 +18,7 @@ import { openStateBackend, type StateSpec } from '../inventory/open.js';
 import type { ObsyncConfig } from '../config/schema.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { colorEnabled, ExitRequest, type CliIO } from './io.js';
+import { terminalProgress } from './progress.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import { githubAnnotation } from './commands/validate.js';
 import type { RunOptions } from './run-options.js';
@@ -133,7 +134,7 @@ export async function openConnection(io: CliIO, opts: { config?: string | undefi
   const project = openProject({ configPath: findConfig(io, [], opts.config), cwd: io.cwd, env: io.env, targets: opts.target === undefined ? [] : [opts.target] });
   const resolved = onlyTarget(project);
   const logger = cliLogger(io, 'warn');
-  return connectTarget({ resolved, declared: isDeclared(project, resolved), env: io.env, baseDir: project.baseDir, logger, announce: (line) => io.stderr.write(`${line}\n`), timeoutMs: opts.timeoutMs, onWait: waitReporter(io, logger, 'stderr') });
+  return connectTarget({ resolved, declared: isDeclared(project, resolved), env: io.env, baseDir: project.baseDir, logger, announce: (line) => io.stderr.write(`${line}\n`), timeoutMs: opts.timeoutMs, ...waitReporter(io, logger, 'stderr') });
 }
 
 function onlyTarget(project: Project): ResolvedTarget {
@@ -149,10 +150,15 @@ function isDeclared(project: Project, resolved: ResolvedTarget): boolean {
   return project.declared.some((d) => d.name === targetName(resolved));
 }
 
-/** Shows every wait over 2 s: a line on stderr for a person, an info log for the daemon. */
-function waitReporter(io: CliIO, logger: Logger, how: 'stderr' | 'log'): NonNullable<ConnectInput['onWait']> {
-  if (how === 'log') return (target, w) => logger.info({ target, seconds: w.seconds, host: w.host, reason: w.reason }, 'rate limit wait');
-  return (_target, w) => io.stderr.write(`obsync: waiting ${w.seconds} s before the next request to ${w.host} (${w.reason})\n`);
+/**
+ * Shows every wait over 2 s: on a terminal, a progress line that also shows retries and requests
+ * slow to answer; a line on stderr otherwise (CI logs); an info log for the daemon.
+ */
+function waitReporter(io: CliIO, logger: Logger, how: 'stderr' | 'log'): Pick<ConnectInput, 'onWait' | 'progress'> {
+  if (how === 'log') return { onWait: (target, w) => logger.info({ target, seconds: w.seconds, host: w.host, reason: w.reason }, 'rate limit wait') };
+  const terminal = terminalProgress(io);
+  if (terminal) return { onWait: (_target, w) => terminal.onWait(w), progress: { onRetry: terminal.onRetry, onSlow: terminal.onSlow } };
+  return { onWait: (_target, w) => io.stderr.write(`obsync: waiting ${w.seconds} s before the next request to ${w.host} (${w.reason})\n`) };
 }
 
 /** A command on exactly one target (for now plan, apply and run too): several selected is an error. */
@@ -246,7 +252,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
       announce: (line) => io.stderr.write(`${line}\n`),
       onResponse: opts.onResponse,
       timeoutMs: opts.timeoutMs,
-      onWait: waitReporter(io, logger, opts.waits ?? 'stderr'),
+      ...waitReporter(io, logger, opts.waits ?? 'stderr'),
     });
     const target = connection.port.target;
     leadership = opts.elect ? new LeaseElector(state, target, { command: opts.command, logger }) : undefined;

@@ -99,6 +99,8 @@ export interface ConnectInput {
   timeoutMs?: number | undefined;
   /** Every wait over 2 s: a progress line (CLI) or an info log (daemon). */
   onWait?: ((target: string, wait: WaitReport) => void) | undefined;
+  /** Retries and slow requests: a terminal's progress line. */
+  progress?: PortOptions['progress'];
 }
 
 function portOptions(target: Target, input: ConnectInput): PortOptions {
@@ -110,6 +112,7 @@ function portOptions(target: Target, input: ConnectInput): PortOptions {
     ...(onResponse ? { onResponse: (method: string, status: number) => onResponse(target.name, method, status) } : {}),
     ...(onWait ? { onWait: (wait: WaitReport) => onWait(target.name, wait) } : {}),
     ...(proxy ? { proxy } : {}),
+    ...(input.progress ? { progress: input.progress } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { LiveObject, LiveState } from '../core/live.js';
 import type { CallOptions, ServicePort } from '../core/ports.js';
+import { registerSecret } from '../core/scrub.js';
 import type { Json } from '../core/wire.js';
 import type { KindDefinition } from '../kinds/kind.js';
 import { REGISTRY } from '../kinds/registry.js';
@@ -20,7 +21,15 @@ export async function readLive(port: ServicePort, kinds: readonly KindDefinition
   const lists = await Promise.all(kinds.map((def) => port.collection(def.kind)?.list(call) ?? Promise.resolve([])));
   const objects = new Map<string, readonly LiveObject[]>();
   kinds.forEach((def, i) => objects.set(def.kind, lists[i] ?? []));
+  for (const def of kinds) registerLiveSecrets(def, objects.get(def.kind) ?? []);
   return { objects: (kind) => objects.get(kind), versionOf: lazyVersions(kinds, objects) };
+}
+
+/** A live object's secrets (a webhook's URL, in a pruned webhook's backup) are masked in everything printed. */
+function registerLiveSecrets(def: KindDefinition, objects: readonly LiveObject[]): void {
+  const secretsOf = def.liveSecrets?.bind(def);
+  if (!secretsOf) return;
+  for (const live of objects) for (const value of secretsOf(live)) registerSecret(value);
 }
 
 /** Hashing every live object costs a fifth of a plan; only the objects a step changes need it. */

@@ -56,6 +56,7 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
     inventory: req.inventory.entries(),
     specHashes: secrets.specHashes,
     fingerprints: secrets.fingerprints,
+    fingerprint: secrets.fingerprint,
     prune: req.prune,
     pruneCascade: req.pruneCascade ?? false,
     maxDeletes: req.maxDeletes,

@@ -19,13 +19,16 @@ export interface DesiredSecrets {
   values: Map<Address, Map<string, Json>>;
   /** Per address: hash of the spec with secrets replaced by fingerprints (computed on first ask). */
   specHashes: SpecHashes;
+  /** The fingerprint of any value, as the desired ones are made (a readable live secret is compared by it). */
+  fingerprint: (value: Json) => string;
 }
 
 export type SpecHashes = Pick<ReadonlyMap<Address, string>, 'get'>;
 
 export function extractSecrets(desired: readonly DesiredResource[], paths: SensitivePaths, inventory: Pick<InventoryStore, 'fingerprint'>): DesiredSecrets {
   const hashable = new Map<Address, Json>();
-  const out: DesiredSecrets = { fingerprints: new Map(), values: new Map(), specHashes: lazySpecHashes(hashable, inventory) };
+  const fingerprint = valueFingerprint(inventory);
+  const out: DesiredSecrets = { fingerprints: new Map(), values: new Map(), specHashes: lazySpecHashes(hashable, inventory), fingerprint };
   for (const res of desired) {
     const found: { path: string; value: Json }[] = [];
     for (const pattern of paths.get(res.kind) ?? []) collect(res.spec as Json, pattern, [], found);
@@ -33,7 +36,7 @@ export function extractSecrets(desired: readonly DesiredResource[], paths: Sensi
     const values = new Map<string, Json>();
     let masked = res.spec as Json;
     for (const { path, value } of found) {
-      const fp = inventory.fingerprint(stableJson(value));
+      const fp = fingerprint(value);
       fps[path] = fp;
       values.set(fp, value);
       masked = replaceAt(masked, path.split('.'), { $sensitive: fp });
@@ -45,6 +48,11 @@ export function extractSecrets(desired: readonly DesiredResource[], paths: Sensi
     hashable.set(res.address, { labels: res.labels, spec: masked });
   }
   return out;
+}
+
+/** The keyed fingerprint of a JSON value (stable key order): how every sensitive value is compared. */
+export function valueFingerprint(inventory: Pick<InventoryStore, 'fingerprint'>): (value: Json) => string {
+  return (value) => inventory.fingerprint(stableJson(value));
 }
 
 /** A plan needs the hash of changed objects only; an apply records every one. */

@@ -12,6 +12,7 @@ import type { KindRoutes, Variant } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json, JsonObject } from '../core/wire.js';
 import type { NameOrId, RefContext, TokenContext } from './refs.js';
+import type { Summariser } from './summary.js';
 import type { AnyKind, Kind } from './registry.js';
 
 /** A kind whose objects the service deletes when an object of `parent` goes (or loses a part). */
@@ -41,6 +42,11 @@ interface KindCommon<K extends AnyKind, Live extends LiveObject> {
   readonly volatile?: readonly string[];
   /** What takes this kind's objects along when it is deleted (or updated). */
   readonly deletedWith?: readonly CascadeRule<Live>[];
+  /**
+   * Secret values the service returns in a live object (a webhook's URL): masked wherever obsync
+   * prints or writes them (plans, logs), also for an object no manifest declares any more.
+   */
+  liveSecrets?(live: Live): string[];
 }
 
 /** A kind obsync reads and lets manifests refer to by name, but does not manage (yet). */
@@ -59,6 +65,8 @@ export interface LiveView {
   expected: Json;
   /** Fingerprints of the write-only values obsync last sent, by path. */
   secrets: Readonly<Record<string, string>>;
+  /** The keyed fingerprint of a value, as sensitive desired values are compared (a readable secret such as a webhook URL). */
+  fingerprint(value: Json): string;
 }
 
 /** A reference a spec makes: the cross-document checks, and the names the applier's re-diff needs, come from these. */
@@ -139,6 +147,8 @@ export interface ManagedKind<K extends Kind = Kind, Spec = unknown, Live extends
   notes?(res: DesiredResource<Spec>, live: Live): string[];
   /** Checks across all loaded manifests (each finding rejects its resource). */
   crossCheck?(resources: readonly DesiredResource[]): CrossFinding[];
+  /** The change in the kind's own words for reviewers (./summary.ts); absent: field by field. */
+  readonly summarise?: Summariser;
 }
 
 export type KindDefinition = ReadableKind | ManagedKind;

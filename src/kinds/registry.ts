@@ -5,6 +5,7 @@
  */
 import type * as z from 'zod';
 import { alert } from './alert/definition.js';
+import { connection } from './connection/definition.js';
 import { dashboard } from './dashboard/definition.js';
 import type { KindDefinition, ManagedKind } from './kind.js';
 import { pipe } from './pipe/definition.js';
@@ -12,7 +13,7 @@ import { savedSearch } from './saved-search/definition.js';
 import { source } from './source/definition.js';
 import { webhook } from './webhook/definition.js';
 
-export const REGISTRY = [dashboard, alert, pipe, source, webhook, savedSearch] as const;
+export const REGISTRY = [dashboard, alert, pipe, source, webhook, savedSearch, connection] as const;
 
 type Entry = (typeof REGISTRY)[number];
 /** Every kind obsync reads. */
@@ -24,7 +25,7 @@ export type LiveOf<K extends AnyKind> = z.output<Extract<Entry, { kind: K }>['li
 
 const ALL: readonly KindDefinition[] = REGISTRY;
 
-/** Kinds in dependency order: a kind comes after the kinds its objects refer to (registry order otherwise). */
+/** Kinds in dependency order: a kind comes after the other kinds its objects refer to (registry order otherwise). */
 export const KIND_ORDER: readonly KindDefinition[] = dependencyOrder(ALL);
 
 /** Managed kinds in dependency order (creates and updates in this order, deletes in reverse). */
@@ -74,6 +75,9 @@ function dependencyOrder(defs: readonly KindDefinition[]): KindDefinition[] {
     if (seen === 'visiting') throw new Error(`kinds refer to each other in a cycle through ${def.kind}`);
     state.set(def.kind, 'visiting');
     for (const dep of def.refersTo) {
+      // Objects of one kind may refer to each other (a log source to its trace source): the
+      // planner orders those object by object.
+      if (dep === def.kind) continue;
       const target = defs.find((d) => d.kind === dep);
       if (target) visit(target);
     }

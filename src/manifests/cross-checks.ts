@@ -62,7 +62,7 @@ function checkReference(ref: SpecRef, declared: ReadonlyMap<Address, DesiredReso
   if (!target || !ref.declaredOnly || typeof ref.ref !== 'string') return null;
   const names = [...declared.values()].filter((r) => r.kind === ref.kind).map((r) => r.name);
   const field = String(ref.path.at(-1) ?? target.noun);
-  const resource = declared.get(`${ref.kind}/${ref.ref}` as Address);
+  const resource = declared.get(`${ref.kind}/${ref.ref}`);
   if (!resource) {
     const message = `${target.noun} '${ref.ref}' is not the metadata.name of any ${ref.kind} manifest${didYouMean(ref.ref, names)} (for a ${target.noun} obsync does not manage, use ${field}: {id: ...})`;
     return { path: ref.path, code: `unknown-${slug(target.noun)}`, message };

@@ -4,6 +4,9 @@
  * kind reaches with every field, its type, constraints and description. A test regenerates them
  * in memory and compares with docs/reference, so the pages never drift from the schema.
  */
+import type { Kind } from '../core/plan.js';
+import { folderOf, KINDS, managedDefinition } from '../kinds/registry.js';
+
 type Json = Record<string, unknown>;
 
 export interface ReferencePage {
@@ -13,12 +16,19 @@ export interface ReferencePage {
   intro: string;
 }
 
+/** One page per manifest kind (from the registry), then obsync.yaml. */
 export const REFERENCE_PAGES: readonly ReferencePage[] = [
-  { file: 'dashboard.md', title: 'Dashboard', root: 'Dashboard', intro: 'A dashboard manifest (`kind: Dashboard`).' },
-  { file: 'alert.md', title: 'Alert', root: 'Alert', intro: 'An alert manifest (`kind: Alert`).' },
-  { file: 'pipe.md', title: 'Pipe', root: 'Pipe', intro: 'A pipe manifest (`kind: Pipe`, hosted variant).' },
+  ...KINDS.map((kind) => kindPage(kind)),
   { file: 'config.md', title: 'obsync.yaml', root: 'Config', intro: 'The configuration file, `obsync.yaml` (`kind: Config`).' },
 ];
+
+function kindPage(kind: Kind): ReferencePage {
+  const def = managedDefinition(kind);
+  const noun = def?.noun ?? kind.toLowerCase();
+  const variants = Object.keys(def?.routes ?? {});
+  const only = variants.length === 1 ? `, ${variants[0] ?? ''} variant` : '';
+  return { file: `${folderOf(kind)}.md`, title: kind, root: kind, intro: `${/^[aeiou]/.test(noun) ? 'An' : 'A'} ${noun} manifest (\`kind: ${kind}\`${only}).` };
+}
 
 const HEADER = '<!-- Generated from the JSON Schema by `npm run docs` (obsync schema --docs docs/reference). Do not edit. -->';
 

@@ -5,6 +5,7 @@ import type { LiveState } from '../core/live.js';
 import type { Address, Kind } from '../core/plan.js';
 import type { Variant } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
+import type { Json } from '../core/wire.js';
 import type { ManagedKind } from '../kinds/kind.js';
 import { MANAGED, REGISTRY } from '../kinds/registry.js';
 import { LiveIndex } from './live-index.js';
@@ -25,6 +26,8 @@ export interface PlanInput {
   specHashes: Pick<ReadonlyMap<Address, string>, 'get'>;
   /** Fingerprints of each desired object's sensitive values, by path. */
   fingerprints: ReadonlyMap<Address, Record<string, string>>;
+  /** The keyed fingerprint of a value (the same function the desired fingerprints come from). */
+  fingerprint: (value: Json) => string;
   prune: boolean;
   /** `--prune-cascade`: deletes and updates may take along objects obsync does not own. */
   pruneCascade: boolean;

@@ -10,16 +10,17 @@ import type { Json } from '../core/wire.js';
 import type { ManagedKind } from '../kinds/kind.js';
 import { diffCanonical, sameJson, valueAt } from './diff.js';
 import type { PlanContext } from './context.js';
-import { matchLive } from './match.js';
+import { matchLive, type MatchResult } from './match.js';
 
 export type ResourceOutcome = { step: PlanStep; pairing?: ReadonlyMap<string, string> | undefined } | { errors: string[]; code: string };
 
-export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined): ResourceOutcome {
+/** `matched`: the object's match when its kind was matched ahead of planning (objects of the kind refer to each other). */
+export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined, matched?: MatchResult): ResourceOutcome {
   const { input, refs } = ctx;
   const index = ctx.index(def);
   if (!index) return { errors: [`the target '${input.target}' (${input.variant}) cannot manage ${def.kind} objects`], code: 'capability' };
   const fingerprints = input.fingerprints.get(res.address) ?? {};
-  const match = matchLive(def, res, entry, index, ctx.taken(def.kind), refs);
+  const match = matched ?? matchLive(def, res, entry, index, ctx.taken(def.kind), refs);
   // Filled in by the caller once every reference is resolved (refs.usedAddresses()).
   const dependsOn: Address[] = [];
   // Steps are object literals, not `{ ...base, more }`: on Node 20 properties after a leading
@@ -50,7 +51,7 @@ export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredRes
   const desired = def.canonicalDesired(res, refs, fingerprints);
   if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
   const secrets = entry?.status === 'owned' ? (entry.secrets ?? {}) : {};
-  const current = def.canonicalLive(live, { tokens: refs, parts: pairing, expected: desired.value, secrets });
+  const current = def.canonicalLive(live, { tokens: refs, parts: pairing, expected: desired.value, secrets, fingerprint: input.fingerprint });
   const { changes, ignored } = dropNonConvergent(diffCanonical(current, desired.value), desired.value, entry);
   const id = live.id;
   const step: PlanStep = { address, kind, name, dependsOn, id, action: 'noop', reason: 'unchanged', changes };
@@ -76,6 +77,7 @@ export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredRes
     if (update.settle) step.settle = true;
   }
   step.expected = { value: desired.value, names: refs.namesOf(def.references(res.spec)) };
+  step.current = current;
   const notes = def.notes?.(res, live) ?? [];
   if (notes.length > 0) step.notes = notes;
   return { step, pairing };

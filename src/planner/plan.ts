@@ -7,12 +7,13 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { entryAddress, type InventoryEntry } from '../core/inventory.js';
 import { PLAN_FORMAT_VERSION, summarize, type Address, type Kind, type Plan, type PlanStep } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
-import type { JsonObject } from '../core/wire.js';
+import type { LiveObject } from '../core/live.js';
+import type { Json, JsonObject } from '../core/wire.js';
 import type { ManagedKind } from '../kinds/kind.js';
 import { MANAGED, managedDefinition } from '../kinds/registry.js';
 import { Cascades, describeItem } from './cascade.js';
 import { PlanContext, type PlanInput } from './context.js';
-import { matchLive } from './match.js';
+import { matchLive, type MatchResult } from './match.js';
 import { planResource } from './plan-resource.js';
 import { decidePrune, type PlannedDelete } from './prune.js';
 
@@ -43,23 +44,44 @@ export function plan(input: PlanInput): Plan {
   const byKind = groupBy(input.desired, (r) => r.kind);
   for (const def of MANAGED) {
     const resources = [...(byKind.get(def.kind) ?? [])].sort((a, b) => cmp(a.name, b.name));
-    for (const res of resources) planOne(ctx, def, res, entries.get(res.address), planned);
+    const matched = def.refersTo.includes(def.kind) ? matchAll(ctx, def, resources, entries) : undefined;
+    for (const res of resources) planOne(ctx, def, res, entries.get(res.address), planned, matched?.get(res.address));
   }
   return finish(ctx, planned, byKind);
 }
 
+/**
+ * Objects of a kind that refer to each other (a log source and its trace source) are all matched
+ * before any is planned: a reference to one planned later must already compare by its name.
+ */
+function matchAll(ctx: PlanContext, def: ManagedKind, resources: readonly DesiredResource[], entries: ReadonlyMap<Address, InventoryEntry>): Map<Address, MatchResult> {
+  const out = new Map<Address, MatchResult>();
+  const index = ctx.index(def);
+  if (!index) return out;
+  for (const res of resources) {
+    const entry = entries.get(res.address);
+    const match = matchLive(def, res, entry, index, ctx.taken(def.kind), ctx.refs);
+    if (match.kind === 'owned' || match.kind === 'adopted') {
+      if (match.kind === 'adopted') ctx.claim(def.kind, match.live.id);
+      ctx.register(def, res.address, match.live.id, def.parts?.pair(res.spec, match.live, entry?.tiles));
+    }
+    out.set(res.address, match);
+  }
+  return out;
+}
+
 /** One declared object: its step, or the diagnostics of why it has none. Hot: once per object. */
-function planOne(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined, planned: Planned): void {
+function planOne(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined, planned: Planned, matched?: MatchResult): void {
   const { input } = ctx;
   if (entry) planned.declaredEntries.add(entry);
   if (input.selected && !input.selected.has(res.address)) {
-    const id = matchForIds(ctx, def, res, entry);
+    const id = matchForIds(ctx, def, res, entry, matched);
     if (id === null) planned.failed.add(res.address);
     else planned.unselected.push({ address: res.address, kind: res.kind, id });
     return;
   }
   ctx.refs.startObject();
-  const outcome = planResource(ctx, def, res, entry);
+  const outcome = planResource(ctx, def, res, entry, matched);
   const dependsOn = ctx.refs.usedAddresses();
   const blocked = dependsOn.length > 0 ? dependsOn.find((d) => planned.failed.has(d)) : undefined;
   if (blocked) {
@@ -84,7 +106,8 @@ function finish(ctx: PlanContext, planned: Planned, byKind: ReadonlyMap<Kind, re
   const { steps, diagnostics, declaredEntries, withParts, unselected } = planned;
   const cascades = new Cascades(input.live, input.inventory, () => matchedObjects(steps, unselected));
   const blockedUpdates = updateCascades(withParts, cascades, input.pruneCascade, diagnostics);
-  const kept = withoutBlocked(steps, blockedUpdates, input.desired, diagnostics);
+  const blocked = new Set([...blockedUpdates, ...planned.failed, ...sameKindCycles(steps, input.desired, diagnostics)]);
+  const kept = withoutBlocked(steps, blocked, input.desired, diagnostics);
 
   const prune = decidePrune({
     requested: input.prune,
@@ -103,7 +126,7 @@ function finish(ctx: PlanContext, planned: Planned, byKind: ReadonlyMap<Kind, re
     cascadeOf: (kind, id) => cascades.of(kind, id),
     blockers: [...(input.pruneBlockers ?? []), ...(diagnostics.some((d) => d.severity === 'error') ? ['some objects could not be planned (see the errors)'] : [])],
   });
-  const ordered = [...kept, ...deleteSteps(prune.deletes, input)];
+  const ordered = [...kept, ...deleteSteps(prune.deletes, ctx)];
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     target: input.target,
@@ -118,9 +141,9 @@ function finish(ctx: PlanContext, planned: Planned, byKind: ReadonlyMap<Kind, re
 }
 
 /** An object outside the selection is not planned, but the objects that refer to it need its ids. */
-function matchForIds(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined): string | null {
+function matchForIds(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined, matched: MatchResult | undefined): string | null {
   const index = ctx.index(def);
-  const match = index ? matchLive(def, res, entry, index, ctx.taken(def.kind), ctx.refs) : null;
+  const match = matched ?? (index ? matchLive(def, res, entry, index, ctx.taken(def.kind), ctx.refs) : null);
   if (!match || (match.kind !== 'owned' && match.kind !== 'adopted')) return null;
   if (match.kind === 'adopted') ctx.claim(def.kind, match.live.id);
   ctx.register(def, res.address, match.live.id, def.parts?.pair(res.spec, match.live, entry?.tiles));
@@ -161,26 +184,85 @@ function updateCascades(updates: readonly PlannedUpdate[], cascades: Cascades, a
   return blocked;
 }
 
-/** The steps without the blocked updates and the steps that depend on them (each reported). */
+/**
+ * The steps without the blocked ones and the steps that depend on them (each reported). Objects
+ * of one kind may depend on one planned after them (sources): repeated until nothing changes.
+ */
 function withoutBlocked(steps: readonly PlanStep[], blocked: Set<Address>, desired: readonly DesiredResource[], diagnostics: Diagnostic[]): PlanStep[] {
   if (blocked.size === 0) return [...steps];
   const byAddress = new Map(desired.map((r) => [r.address, r]));
-  const kept: PlanStep[] = [];
-  for (const step of steps) {
-    const dep = step.dependsOn.find((d) => blocked.has(d));
-    if (blocked.has(step.address)) continue;
-    if (dep) {
-      blocked.add(step.address);
-      const res = byAddress.get(step.address);
-      if (res) diagnostics.push(resourceError(res, `not planned: it depends on ${dep}, which could not be planned`, 'dependency-failed'));
-      continue;
+  let kept: PlanStep[] = [...steps];
+  for (let before = -1; before !== kept.length; ) {
+    before = kept.length;
+    const next: PlanStep[] = [];
+    for (const step of kept) {
+      const dep = step.dependsOn.find((d) => blocked.has(d));
+      if (blocked.has(step.address)) continue;
+      if (dep) {
+        blocked.add(step.address);
+        const res = byAddress.get(step.address);
+        if (res) diagnostics.push(resourceError(res, `not planned: it depends on ${dep}, which could not be planned`, 'dependency-failed'));
+        continue;
+      }
+      next.push(step);
     }
-    kept.push(step);
+    kept = next;
   }
   return kept;
 }
 
-function deleteSteps(deletes: readonly PlannedDelete[], input: PlanInput): PlanStep[] {
+/**
+ * Objects of one kind that refer to each other. A reference to one that exists needs no order
+ * (its id is known, and a kind with such references has no parts whose ids an update renews):
+ * that dependency goes, so two sources that name each other update in one run. Objects none of
+ * which exists that refer to each other in a cycle cannot be created in one run: each is
+ * reported and blocked.
+ */
+function sameKindCycles(steps: readonly PlanStep[], desired: readonly DesiredResource[], diagnostics: Diagnostic[]): Set<Address> {
+  const sameKind = (s: PlanStep) => s.dependsOn.length > 0 && s.dependsOn.some((d) => d.startsWith(`${s.kind}/`));
+  const linked = steps.filter(sameKind);
+  if (linked.length === 0) return new Set();
+  const byAddress = new Map(steps.map((s) => [s.address, s]));
+  for (const step of linked) {
+    if (managedDefinition(step.kind)?.parts) continue;
+    step.dependsOn = step.dependsOn.filter((d) => !(d.startsWith(`${step.kind}/`) && byAddress.get(d)?.id !== undefined));
+  }
+  const cycles = findCycles(linked.filter(sameKind), byAddress);
+  if (cycles.size === 0) return cycles;
+  const resources = new Map(desired.map((r) => [r.address, r]));
+  for (const address of cycles) {
+    const res = resources.get(address);
+    const others = (byAddress.get(address)?.dependsOn ?? []).filter((d) => cycles.has(d));
+    const message = `not planned: it refers to ${others.join(', ')}, which refers back to it, and none of them exists on the target yet; create one without the reference first (one apply), then add the reference`;
+    if (res) diagnostics.push(resourceError(res, message, 'reference-cycle'));
+  }
+  return cycles;
+}
+
+/** Addresses on a dependency cycle among these steps (a depth-first walk; plans without same-kind references never get here). */
+function findCycles(steps: readonly PlanStep[], byAddress: ReadonlyMap<Address, PlanStep>): Set<Address> {
+  const onCycle = new Set<Address>();
+  const state = new Map<Address, 'open' | 'done'>();
+  const path: Address[] = [];
+  const visit = (address: Address): void => {
+    const seen = state.get(address);
+    if (seen === 'done') return;
+    if (seen === 'open') {
+      for (const a of path.slice(path.indexOf(address))) onCycle.add(a);
+      return;
+    }
+    state.set(address, 'open');
+    path.push(address);
+    for (const dep of byAddress.get(address)?.dependsOn ?? []) if (byAddress.has(dep)) visit(dep);
+    path.pop();
+    state.set(address, 'done');
+  };
+  for (const step of steps) visit(step.address);
+  return onCycle;
+}
+
+function deleteSteps(deletes: readonly PlannedDelete[], ctx: PlanContext): PlanStep[] {
+  const { input } = ctx;
   const rank = new Map(MANAGED.map((d, i) => [d.kind, i]));
   return deletes
     .map(({ entry, live, cascade }): PlanStep => {
@@ -188,10 +270,27 @@ function deleteSteps(deletes: readonly PlannedDelete[], input: PlanInput): PlanS
       const liveVersion = input.live.versionOf(entry.kind, entry.id);
       if (liveVersion !== undefined) step.liveVersion = liveVersion;
       step.backup = live as unknown as JsonObject;
+      const current = deletedForm(ctx, entry, live);
+      if (current !== undefined) step.current = current;
       if (cascade.length > 0) step.cascade = cascade;
       return step;
     })
     .sort((a, b) => (rank.get(b.kind) ?? 0) - (rank.get(a.kind) ?? 0) || cmp(a.name, b.name));
+}
+
+/**
+ * What a delete removes, in manifest terms (the plan output's `before`). There is no desired
+ * object to take a shape from (`expected: null`); a kind that cannot do without one gives no form
+ * rather than stopping the plan (the raw object is in the step's backup either way).
+ */
+function deletedForm(ctx: PlanContext, entry: InventoryEntry, live: LiveObject): Json | undefined {
+  const def = managedDefinition(entry.kind);
+  if (!def) return undefined;
+  try {
+    return def.canonicalLive(live, { tokens: ctx.refs, parts: entry.tiles ? new Map(Object.entries(entry.tiles)) : undefined, expected: null, secrets: entry.secrets ?? {}, fingerprint: ctx.input.fingerprint });
+  } catch {
+    return undefined;
+  }
 }
 
 function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {

@@ -45,10 +45,10 @@ describe('references, resolved the same way for every kind', () => {
     expect(r.token('Dashboard', 'd-managed')).toBe('checkout');
   });
 
-  it('name objects of a kind obsync only reads by their unique display name, and refuse to guess between twins', () => {
+  it('name unmanaged objects of a managed kind by their unique display name, compared by id, and refuse to guess between twins', () => {
     const { refs: r } = refs(() => true);
-    expect(r.ref('Webhook', 'ops-slack')).toEqual({ ok: true, token: 'ops-slack', id: 'w-1' });
-    expect(r.ref('Webhook', { id: 'w-1' })).toEqual({ ok: true, token: 'ops-slack', id: 'w-1' });
+    expect(r.ref('Webhook', 'ops-slack')).toEqual({ ok: true, token: { id: 'w-1' }, id: 'w-1' });
+    expect(r.ref('Webhook', { id: 'w-1' })).toEqual({ ok: true, token: { id: 'w-1' }, id: 'w-1' });
     expect(r.ref('Webhook', 'twin')).toMatchObject({ ok: false, error: expect.stringMatching(/2 webhooks are named 'twin'.*\{id: \.\.\.\}/) as unknown });
     expect(r.token('Webhook', 'w-2')).toEqual({ id: 'w-2' });
     expect(r.ref('Webhook', 'nope')).toEqual({ ok: false, error: "webhook 'nope' does not exist on the target" });

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { documentJsonSchema } from '../../src/manifests/json-schema.js';
 import { loadManifests } from '../../src/manifests/load.js';
 import { discoverFiles } from '../../src/manifests/discover.js';
+import { folderOf, KINDS } from '../../src/kinds/registry.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../config-examples');
 
@@ -25,16 +26,30 @@ describe('config-examples', () => {
       'Alert/checkout-error-logs',
       'Alert/checkout-error-rate-band',
       'Alert/checkout-p99-high',
+      'Alert/example-checkout-errors',
       'Alert/example-error-logs',
       'Alert/example-p95-high',
       'Dashboard/checkout',
       'Dashboard/example-service',
       'Pipe/clicks-kinesis',
       'Pipe/orders-kafka',
+      'SavedSearch/example-checkout-errors',
+      'Source/example-logs',
+      'Webhook/example-oncall',
+      'Webhook/example-slack',
     ]);
     const checkout = resources.find((r) => r.address === 'Dashboard/checkout')?.spec as { tiles: { config: { displayType: string; source?: unknown } }[] };
     expect(new Set(checkout.tiles.map((t) => t.config.displayType))).toEqual(new Set(['line', 'number', 'stacked_bar', 'table', 'search']));
     expect(new Set(checkout.tiles.map((t) => t.config.source))).toEqual(new Set(['Traces', 'Logs', 'Metrics']));
+  });
+
+  it('has one example of every kind; the self-hosted-only ones apart from the default paths', () => {
+    const { resources, diagnostics } = loadManifests([join(root, 'self-hosted')], { env: {} });
+    expect(diagnostics).toEqual([]);
+    expect(resources.map((r) => r.address).sort()).toEqual(['Connection/example-clickhouse', 'Source/example-traces-sh']);
+    const all = loadManifests([root], { env: {} }).resources;
+    expect(new Set(all.map((r) => r.kind))).toEqual(new Set(KINDS));
+    for (const kind of KINDS) expect(readFileSync(join(root, kind === 'Connection' ? 'self-hosted/connection.yaml' : `kinds/${folderOf(kind)}.yaml`), 'utf8')).toContain(`kind: ${kind}`);
   });
 
   it('every example names the JSON Schema for editors on its first line', () => {

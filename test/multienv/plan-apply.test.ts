@@ -61,16 +61,16 @@ describe('plan with several targets', () => {
     expect(production).toBeGreaterThan(staging);
     expect(res.stdout).toContain('Storefront canary (staging)');
     expect(res.stdout.slice(production)).not.toContain('storefront-canary');
-    expect(res.stdout).toMatch(/^Targets: staging: 4 to create, 0 to update, 0 to delete, 0 unchanged; production: 3 to create, 0 to update, 0 to delete, 1 unchanged\n$/m);
+    expect(res.stdout).toMatch(/^Targets: staging: 4 to create, 0 to update, 0 to delete, 0 unchanged; production: 3 to create, 0 to update, 0 to delete, 1 to adopt, 1 unchanged\n$/m);
     expect(writes()).toEqual([]);
   });
 
   it('writes one markdown section per target (a pull-request comment) and one JSON document with targets', async () => {
     const md = await runCli(['plan', '--output', 'markdown'], { cwd: dir, env: ENV });
-    expect(md.stdout.match(/^### obsync plan for `(\w+)`/gm)).toEqual(['### obsync plan for `staging`', '### obsync plan for `production`']);
+    expect(md.stdout.match(/^### Target `(\w+)`/gm)).toEqual(['### Target `staging`', '### Target `production`']);
     expect(md.stdout).toContain('**Targets:** `staging`: 4 to create');
     const json = await runCli(['plan', '--output', 'json'], { cwd: dir, env: ENV });
-    const doc = JSON.parse(json.stdout) as { formatVersion: number; targets: { target: string; variant: string; summary: { create: number } }[] };
+    const doc = JSON.parse(json.stdout) as { format_version: string; targets: { target: string; variant: string; summary: { create: number } }[] };
     expect(doc.targets.map((t) => [t.target, t.variant, t.summary.create])).toEqual([
       ['staging', 'self-hosted', 4],
       ['production', 'hosted', 3],
@@ -81,7 +81,7 @@ describe('plan with several targets', () => {
     const res = await runCli(['plan', '--target', 'production', '--target', 'staging', '--output', 'json'], { cwd: dir, env: ENV });
     expect((JSON.parse(res.stdout) as { targets: { target: string }[] }).targets.map((t) => t.target)).toEqual(['production', 'staging']);
     const one = await runCli(['plan', '--target', 'production', '--output', 'json'], { cwd: dir, env: ENV });
-    expect((JSON.parse(one.stdout) as { target: string }).target).toBe('production');
+    expect((JSON.parse(one.stdout) as { targets: { target: string }[] }).targets.map((t) => t.target)).toEqual(['production']);
   });
 
   it('saves a plan of several targets that apply takes back, then nothing is left to do', async () => {
@@ -116,8 +116,8 @@ describe('apply with several targets', () => {
     expect(writes()).toEqual([]);
     const yes = fakeIO(dir, { env: ENV, tty: true, input: 'yes\n' });
     expect(await runInProcess(yes.io, ['apply'])).toBe(0);
-    expect(yes.out()).toMatch(/Target 'staging':\nApply complete: 4 created/);
-    expect(yes.out()).toMatch(/Target 'production':\nApply complete: 3 created/);
+    expect(yes.out()).toContain("Apply complete: target 'staging': 4 created");
+    expect(yes.out()).toContain("Apply complete: target 'production': 3 created");
   });
 
   it('applies nothing to any target when a prune guard refuses on one of them', async () => {

@@ -10,11 +10,12 @@ import { hasChanges, type Plan } from '../../core/plan.js';
 import { printable } from '../../core/printable.js';
 import type { ApplyReport, StepResult } from '../../applier/context.js';
 import { ConfigError, errorMessage } from '../../core/errors.js';
-import type { PlanDocument } from '../../render/plan-json.js';
-import { parseSavedPlans, renderTargetsApply, renderTargetsPlan, type TargetOutcome } from '../../render/targets.js';
+import type { SavedPlan } from '../../render/plan-json.js';
+import { renderRunApply } from '../../render/run.js';
+import { parseSavedPlans, renderTargetsPlan, type TargetOutcome } from '../../render/targets.js';
 import { ApplyInterrupts, INTERRUPTED_EXIT, InterruptedBeforeApply } from '../interrupt.js';
 import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
-import type { CommandRegistrar } from '../program.js';
+import { VERSION, type CommandRegistrar } from '../program.js';
 import { wholeNumber } from '../numbers.js';
 import { commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
 import { openSessions, reconcileSession, refuseInvalid } from '../session.js';
@@ -44,9 +45,9 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     const interrupts = new ApplyInterrupts(io);
     const group = await openSessions(io, {
       paths: saved ? [] : paths,
-      ...(saved ? { pathsByTarget: Object.fromEntries(saved.map((d) => [d.target, d.manifests])) } : {}),
-      config: flags.config ?? saved?.[0]?.config,
-      targets: flags.target.length > 0 ? flags.target : saved ? saved.map((d) => d.target) : [],
+      ...(saved ? { pathsByTarget: Object.fromEntries(saved.document.targets.map((d) => [d.target, d.manifests ?? saved.document.manifests])) } : {}),
+      config: flags.config ?? saved?.document.config,
+      targets: flags.target.length > 0 ? flags.target : saved ? saved.plans.map((p) => p.target) : [],
       lock: true,
       command: 'apply',
       timeoutMs: opts.timeoutMs,
@@ -69,7 +70,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         try {
           // Applied even without changes: unchanged objects record their ownership (adoptions).
           // A saved plan is applied with the prune decision it was made with.
-          const mine = saved?.find((d) => d.target === target);
+          const mine = saved?.plans.find((p) => p.target === target);
           return await reconcileSession(session, opts, {
             mode: 'apply',
             ...(mine ? { saved: mine } : {}),
@@ -105,10 +106,11 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       const reports = runs.flatMap((r) => ('value' in r ? [r.value] : []));
       const applied = reports.flatMap((r) => (r.apply ? [r.apply] : []));
       const interrupted = interrupts.stopped;
-      if (flags.output === 'json') io.stdout.write(renderTargetsApply(interrupted ? applied.map((a) => ({ ...a, interrupted })) : applied, 'json', { color }));
+      const origin = { generatedAt: new Date(), obsyncVersion: VERSION, interrupted };
+      if (flags.output === 'json') io.stdout.write(renderRunApply(reports, 'json', { color, origin }));
       else {
-        const shown = reports.filter((r) => r.apply && (interrupted || hasChanges(r.plan) || r.apply.summary.failed + r.apply.summary.refused > 0)).flatMap((r) => (r.apply ? [r.apply] : []));
-        if (shown.length > 0) io.stdout.write(renderTargetsApply(shown, 'text', { color }));
+        const shown = reports.filter((r) => r.apply && (interrupted || hasChanges(r.plan) || r.apply.summary.failed + r.apply.summary.refused > 0));
+        if (shown.length > 0) io.stdout.write(renderRunApply(shown, 'text', { color, origin }));
       }
       for (const r of runs) if ('error' in r) reportTargetError(io, r.session.port.target, r.error);
       if (interrupted) {
@@ -140,10 +142,10 @@ interface Approval {
 /** Every target has planned: show the plans, refuse a refused prune, ask once for all. */
 async function approve(io: CliIO, interrupts: ApplyInterrupts, { arrived, failed, flags, color, saved }: Approval): Promise<void> {
   const outcomes: TargetOutcome[] = [
-    ...arrived.map((a) => ({ target: a.target, report: { plan: a.plan }, origin: { generatedAt: new Date(), obsyncVersion: '', manifests: [] } })),
+    ...arrived.map((a) => ({ target: a.target, plan: a.plan })),
     ...failed.map((f) => ({ target: f.target, error: errorMessage(f.error) })),
   ];
-  if (flags.output === 'text' && arrived.length > 0) io.stdout.write(renderTargetsPlan(outcomes, 'text', { color }));
+  if (flags.output === 'text' && arrived.length > 0) io.stdout.write(renderTargetsPlan(outcomes, 'text', { color, origin: { generatedAt: new Date(), obsyncVersion: VERSION, manifests: [] } }));
   const refused = arrived.filter((a) => refusedPrune(io, a.plan, flags.output));
   if (refused.length > 0) {
     const where = arrived.length > 1 ? ` (on ${refused.map((a) => `'${a.target}'`).join(', ')}; nothing was applied to any target)` : '';
@@ -165,8 +167,8 @@ function interruptedSummary(reports: readonly ApplyReport[]): string {
 }
 
 /** A saved plan applies to its own targets only: a --target it does not hold would be applied unreviewed. */
-function checkSavedTargets(saved: readonly PlanDocument[], asked: readonly string[], file: string): void {
-  const held = saved.map((d) => d.target);
+function checkSavedTargets(saved: SavedPlan, asked: readonly string[], file: string): void {
+  const held = saved.plans.map((p) => p.target);
   const other = asked.filter((t) => !held.includes(t));
   if (other.length > 0) {
     throw new ConfigError(`${file} holds the plan of ${held.map((t) => `'${t}'`).join(', ')}, not of ${other.map((t) => `'${t}'`).join(', ')}`, { hint: 'plan that target and apply its plan, or leave --target out' });
@@ -174,7 +176,7 @@ function checkSavedTargets(saved: readonly PlanDocument[], asked: readonly strin
 }
 
 /** A saved plan (`plan --out FILE`), of one target or several. */
-async function savedPlanArgument(io: CliIO, paths: readonly string[]): Promise<PlanDocument[] | null> {
+async function savedPlanArgument(io: CliIO, paths: readonly string[]): Promise<SavedPlan | null> {
   const [only, ...rest] = paths;
   if (!only || rest.length > 0 || !only.endsWith('.json')) return null;
   return parseSavedPlans(await readFile(resolve(io.cwd, only), 'utf8'), only);

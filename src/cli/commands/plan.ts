@@ -37,11 +37,12 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       const [only] = runs;
       if (runs.length === 1 && only && 'error' in only) throw only.error;
       const generatedAt = new Date();
-      const outcomes: TargetOutcome[] = runs.map((r) => ('error' in r ? { target: r.session.port.target, error: r.message } : { target: r.value.target, report: r.value, origin: originOf(r.session, generatedAt) }));
+      const outcomes: TargetOutcome[] = runs.map((r) => ('error' in r ? { target: r.session.port.target, error: r.message } : { target: r.value.target, plan: r.value.plan, manifests: r.session.manifestPaths }));
+      const origin = originOf(sessions, generatedAt);
       const reports = runs.flatMap((r) => ('value' in r ? [r.value] : []));
-      if (flags.out) await writeScrubbedFile(flags.out, renderTargetsPlan(outcomes, 'json', { color: false }));
+      if (flags.out) await writeScrubbedFile(flags.out, renderTargetsPlan(outcomes, 'json', { color: false, origin }));
       const format = flags.output === 'github' ? 'text' : flags.output;
-      io.stdout.write(renderTargetsPlan(outcomes, format, { color: colorEnabled(io, 'stdout', flags.color) }));
+      io.stdout.write(renderTargetsPlan(outcomes, format, { color: colorEnabled(io, 'stdout', flags.color), origin }));
       if (flags.output === 'github') for (const r of reports) for (const d of r.plan.diagnostics) io.stdout.write(`${githubAnnotation(d)}\n`);
       for (const r of runs) if ('error' in r) reportTargetError(io, r.session.port.target, r.error);
       const refused = reports.filter((r) => refusedPrune(io, r.plan, flags.output)).length > 0;
@@ -53,6 +54,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
   });
 };
 
-function originOf(session: Session, generatedAt: Date): PlanOrigin {
-  return { generatedAt, obsyncVersion: VERSION, manifests: session.manifestPaths, ...(session.configPath ? { config: session.configPath } : {}) };
+function originOf(sessions: readonly Session[], generatedAt: Date): PlanOrigin {
+  const configPath = sessions[0]?.configPath;
+  return { generatedAt, obsyncVersion: VERSION, manifests: [], ...(configPath ? { config: configPath } : {}) };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ExitRequest, type CliIO } from '../io.js';
+import { KINDS, MANAGED } from '../../kinds/registry.js';
 import { buildProgram } from '../program.js';
 import { githubAnnotation } from './validate.js';
 
@@ -138,8 +139,8 @@ describe('obsync schema', () => {
     expect(await run(io.io, ['schema'])).toBe(0);
     const schema = JSON.parse(io.out()) as { $schema: string; properties: { kind: { enum: string[] } }; definitions: Record<string, unknown> };
     expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
-    expect(schema.properties.kind.enum).toEqual(['Dashboard', 'Alert', 'Pipe', 'Config']);
-    expect(Object.keys(schema.definitions)).toEqual(expect.arrayContaining(['Dashboard', 'Alert', 'Pipe', 'Config']));
+    expect(schema.properties.kind.enum).toEqual([...MANAGED.map((d) => d.kind), 'Config']);
+    expect(Object.keys(schema.definitions)).toEqual(expect.arrayContaining([...KINDS, 'Config']));
     expect(await run(fakeIO(dir).io, ['schema', '--out', 'schema.json'])).toBe(0);
     expect(readFileSync(join(dir, 'schema.json'), 'utf8')).toBe(io.out());
   });

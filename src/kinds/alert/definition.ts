@@ -11,6 +11,7 @@ import type { Canonical, ManagedKind, SpecRef } from '../kind.js';
 import { tokenJson, type RefContext, type TokenContext } from '../refs.js';
 import type { AlertChannelSpec, AlertSpecView } from './model.js';
 import { alertSpecSchema } from './schema.js';
+import { summariseAlert } from './summary.js';
 
 const RANGE_TYPES = new Set(['between', 'not_between']);
 
@@ -36,6 +37,7 @@ export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
   spec: alertSpecSchema,
   creatable: true,
   deletable: true,
+  summarise: summariseAlert,
 
   references(spec) {
     const refs: SpecRef[] = [];

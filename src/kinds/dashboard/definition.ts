@@ -13,6 +13,7 @@ import type { DashboardSpecView, FilterSpecView } from './model.js';
 import { configToApi, configToTokens, liveConfigToTokens } from './references.js';
 import { dashboardSpecSchema } from './schema.js';
 import { isAlertable, pairTiles } from './tiles.js';
+import { summariseDashboard } from './summary.js';
 
 type Obj = { [k: string]: Json };
 
@@ -21,7 +22,7 @@ export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboar
   description: 'A dashboard of the service: its tiles and filters. obsync creates, updates and (with --prune) deletes it.',
   managed: true,
   noun: 'dashboard',
-  refersTo: ['Source'],
+  refersTo: ['Source', 'Connection'],
   live: wireDashboard,
   routes: {
     'self-hosted': { api: 'observability', path: 'dashboards', paging: 'none', update: 'PUT' },
@@ -32,12 +33,15 @@ export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboar
   spec: dashboardSpecSchema,
   creatable: true,
   deletable: true,
+  summarise: summariseDashboard,
 
   references(spec) {
     const refs: SpecRef[] = [];
     spec.tiles.forEach((t, i) => {
       const source = t.config.source;
       if (typeof source === 'string' || isIdRef(source)) refs.push({ kind: 'Source', ref: source, path: ['tiles', i, 'config', 'source'] });
+      const connection = t.config.connection;
+      if (typeof connection === 'string' || isIdRef(connection)) refs.push({ kind: 'Connection', ref: connection, path: ['tiles', i, 'config', 'connection'] });
     });
     (spec.filters ?? []).forEach((f, i) => refs.push({ kind: 'Source', ref: f.source, path: ['filters', i, 'source'] }));
     return refs;

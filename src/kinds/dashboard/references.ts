@@ -23,10 +23,10 @@ export function configToApi(config: SpecObj, refs: RefContext, path: string, err
     if (wire !== null) out.sourceId = wire;
     else errors.push(`source ${JSON.stringify(source)} does not resolve (at ${path}.source)`);
   }
-  if (connection !== undefined) {
-    const id = connectionId(connection);
-    if (id) out.connectionId = id;
-    else errors.push(`connections are referenced by {id: ...} (at ${path}.connection)`);
+  if (isNameOrId(connection)) {
+    const wire = refs.wire('Connection', connection);
+    if (wire !== null) out.connectionId = wire;
+    else errors.push(`connection ${JSON.stringify(connection)} does not resolve (at ${path}.connection)`);
   }
   return out;
 }
@@ -40,10 +40,10 @@ export function configToTokens(config: SpecObj, refs: RefContext, path: string, 
     if (r.ok) out.source = tokenJson(r.token);
     else errors.push(`${r.error} (at ${path}.source)`);
   }
-  if (connection !== undefined) {
-    const id = connectionId(connection);
-    if (id) out.connection = { id };
-    else errors.push(`connections are referenced by {id: ...} (at ${path}.connection)`);
+  if (isNameOrId(connection)) {
+    const r = refs.ref('Connection', connection);
+    if (r.ok) out.connection = tokenJson(r.token);
+    else errors.push(`${r.error} (at ${path}.connection)`);
   }
   return out;
 }
@@ -53,10 +53,6 @@ export function liveConfigToTokens(config: Obj, tokens: TokenContext): Obj {
   const { sourceId, connectionId: conn, ...rest } = config;
   const out: Obj = { ...rest };
   if (typeof sourceId === 'string') out.source = tokenJson(tokens.token('Source', sourceId));
-  if (typeof conn === 'string') out.connection = { id: conn };
+  if (typeof conn === 'string') out.connection = tokenJson(tokens.token('Connection', conn));
   return out;
-}
-
-function connectionId(ref: Json | NameOrId | undefined): string | null {
-  return typeof ref === 'object' && ref !== null && !Array.isArray(ref) && typeof ref.id === 'string' ? ref.id : null;
 }
