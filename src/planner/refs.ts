@@ -16,7 +16,7 @@ import type { LiveState } from '../core/live.js';
 import { nameOf, type Address, type NamedRef } from '../core/plan.js';
 import type { Json } from '../core/wire.js';
 import type { KindDefinition, SpecRef } from '../kinds/kind.js';
-import { placeholder, type NameOrId, type RefContext, type RefToken, type RefUse, type TokenContext } from '../kinds/refs.js';
+import { placeholder, tokenJson, type NameOrId, type RefContext, type RefToken, type RefUse, type TokenContext } from '../kinds/refs.js';
 import { REGISTRY, type AnyKind } from '../kinds/registry.js';
 
 /** Live objects of one kind by display name. */
@@ -229,7 +229,7 @@ export class PlanRefs implements RefContext, TokenContext {
       const use = this.ref(r.kind, r.ref);
       if (!use.ok || use.id === null || this.#of(r.kind).isManaged(use.id)) continue;
       const token = use.token;
-      if (!out.some((n) => n.kind === r.kind && n.id === use.id)) out.push({ kind: r.kind, id: use.id, token: typeof token === 'string' ? token : { id: token.id } });
+      if (!out.some((n) => n.kind === r.kind && n.id === use.id)) out.push({ kind: r.kind, id: use.id, token: tokenJson(token) });
     }
     return out;
   }
