@@ -44,6 +44,7 @@ export function shortValue(value: Json | undefined, max = 60): string {
 export function tokenText(token: Json | undefined): string {
   if (typeof token === 'string') return token;
   const t = token as RefToken | null | undefined;
+  if (t && typeof t === 'object' && typeof t.name === 'string') return t.name;
   if (t && typeof t === 'object' && typeof t.id === 'string') return `id ${t.id}`;
   return '(none)';
 }

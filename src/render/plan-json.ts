@@ -124,6 +124,7 @@ export type ResourceChange = z.output<typeof resourceChange>;
 const targetPlan = z.object({
   target: z.string(),
   variant: z.string(),
+  manifests: z.array(z.string()).optional().describe("This target's own manifest paths, when several targets with their own trees are planned"),
   applyable: z.boolean().describe('An apply would change the service or what obsync owns, and no guard refuses it'),
   errored: z.boolean().describe('Some objects could not be planned (see diagnostics); the rest can be applied, prune is off'),
   summary: summarySchema,
@@ -153,7 +154,8 @@ export const planDocumentSchema = z
     applyable: z.boolean().describe('Some target is applyable'),
     errored: z.boolean().describe('Some target has errors (the exit code is 1)'),
     summary: summarySchema,
-    targets: z.array(targetPlan).min(1),
+    targets: z.array(targetPlan),
+    failed: z.array(z.object({ target: z.string(), error: z.string() })).optional().describe('Targets that could not be planned (a saved plan with any is not applied)'),
   })
   .describe('An obsync plan (obsync plan --output json / --out FILE)');
 
@@ -165,15 +167,21 @@ export interface PlanOrigin {
   obsyncVersion: string;
   manifests: string[];
   config?: string;
+  /** With several targets, each target's own manifest paths (apply of the saved plan reads each target's from them). */
+  manifestsByTarget?: Readonly<Record<string, string[]>>;
 }
 
 export function planDocument(plans: readonly Plan[], origin: PlanOrigin): PlanDocument {
-  const targets = plans.map(targetDocument);
+  const own = origin.manifestsByTarget ?? {};
+  const targets = plans.map((plan) => {
+    const manifests = own[plan.target];
+    return { ...targetDocument(plan), ...(manifests ? { manifests } : {}) };
+  });
   return {
     format_version: OUTPUT_FORMAT_VERSION,
     obsync_version: origin.obsyncVersion,
     generated_at: origin.generatedAt.toISOString(),
-    manifests: origin.manifests,
+    manifests: [...new Set([...origin.manifests, ...Object.values(own).flat()])],
     ...(origin.config ? { config: origin.config } : {}),
     applyable: targets.some((t) => t.applyable),
     errored: targets.some((t) => t.errored),

@@ -44,11 +44,13 @@ export function renderPlansText(plans: readonly Plan[], opts: TextOptions): stri
 function targetLines(plan: Plan, style: Style, width: number, showNoop: boolean): string[] {
   const lines = errorLines(plan, style);
   const reviewed = reviewedSteps(plan);
-  if (reviewed.length > 0) {
-    lines.push(`obsync will perform these actions on target '${plan.target}' (${plan.variant}):`, '');
-    for (const step of reviewed) lines.push(...stepLines(step, style, width), '');
-  } else if (planErrorCount(plan) === 0) {
-    lines.push(`No changes. Target '${plan.target}' (${plan.variant}) matches the manifests.`, '');
+  const changing = reviewed.some((s) => s.action !== 'noop');
+  if (changing) lines.push(`obsync will perform these actions on target '${plan.target}' (${plan.variant}):`, '');
+  for (const step of reviewed) lines.push(...stepLines(step, style, width), '');
+  if (!changing && planErrorCount(plan) === 0) {
+    // Adoptions that change nothing on the service are still announced, above the verdict.
+    const owning = reviewed.length > 0 ? `; apply takes ownership of the ${reviewed.length} existing object(s) above` : '';
+    lines.push(`No changes. Target '${plan.target}' (${plan.variant}) matches the manifests${owning}.`, '');
   }
   if (showNoop) for (const step of plan.steps.filter((s) => s.action === 'noop' && !isAdoption(s))) lines.push(`    ${step.address} (unchanged)`);
   lines.push(...pruneNotes(plan, style));
