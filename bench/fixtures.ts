@@ -55,3 +55,8 @@ spec: {dashboard: b${i}, tile: lat, threshold: 100, thresholdType: above, interv
   }
   return docs.join('---\n');
 }
+
+/** The API key of the bench sandbox's i-th further team (1-based): its own objects and its own rate limit. */
+export function teamKey(i: number): string {
+  return `bench-team-${i}`;
+}

@@ -30,6 +30,7 @@ const COLUMNS: Record<string, string[]> = {
   'memory-over-passes': ['n', 'runs', 'heapBeforeMb', 'heapAfterMb', 'afterOverBefore'],
   'daemon-latency': ['n', 'saves', 'debounceMs', 'medianMs', 'maxMs', 'maxOverBudget'],
   'daemon-memory': ['n', 'runs', 'heapAfterGcStartMb', 'heapCheckpointsMb', 'heapEndOverStart', 'rssStartMb', 'rssEndMb'],
+  multitarget: ['targets', 'objectsPerTarget', 'rounds', 'limit', 'requestsPerTarget', 'wallS', 'floorS', 'wallOverFloor', 'roundMedianMs', 'throttled429', 'failedRuns', 'heapAfterGcStartMb', 'heapCheckpointsMb', 'heapEndOverStart'],
   startup: ['env', 'samples', 'nodeMs', 'helpMs', 'validateMs', 'helpOverNode', 'validateOverNode', 'fastestHelpOverNode', 'fastestValidateOverNode'],
 };
 

@@ -7,7 +7,8 @@
  * - apply: apply-phase wall time ÷ (K writes ÷ limit); plan+apply ÷ the fixed-window floor of all requests; 429s;
  * - memory: heap after many reconcile passes ÷ before;
  * - daemon: file save → first write on the sandbox against debounce + 1 s; heap after a forced GC before and after 1,000 runs;
- * - startup: `obsync --help` and `obsync validate config-examples` against `node -e 0`.
+ * - startup: `obsync --help` and `obsync validate config-examples` against `node -e 0`;
+ * - multitarget: one daemon, 20 targets of 200 objects under real per-key limits: round wall ÷ the slowest target's floor; heap over 100 rounds.
  *
  * `--only GROUP` keeps the other groups' rows of bench/results.json and replaces that group's.
  */
@@ -21,6 +22,7 @@ import { SELECT_ALL } from '../src/engine/selection.js';
 import { memoryInventory } from '../src/inventory/memory-store.js';
 import { createServicePort } from '../src/remote/index.js';
 import { daemonBench } from './daemon.js';
+import { multitargetBench } from './multitarget.js';
 import { benchManifests, withChangedDashboards } from './fixtures.js';
 import { fastest, parseFloorCpuMs, SAMPLES } from './parse-floor.js';
 import { profilePlan } from './profile.js';
@@ -30,7 +32,7 @@ import { startupBench } from './startup.js';
 
 const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
-/** `--only plan|apply|memory|daemon|startup`: one group of measurements. */
+/** `--only plan|apply|memory|daemon|startup|multitarget`: one group of measurements. */
 const only = process.argv[process.argv.indexOf('--only') + 1];
 const wanted = (group: string) => !process.argv.includes('--only') || only === group;
 const SIZES = quick ? [100, 1000] : [100, 1000, 10000];
@@ -170,6 +172,8 @@ if (wanted('apply') && !quick) {
 }
 if (wanted('memory')) await memoryBench(quick ? 200 : 1000);
 if (wanted('daemon')) for (const r of await daemonBench({ runs: quick ? 100 : 1000, saves: quick ? 5 : 10 })) record(r);
+
+if (wanted('multitarget')) for (const r of await multitargetBench(quick ? { targets: 5, rounds: 30, warmUp: 5 } : { targets: 20, rounds: 100, warmUp: 10 })) record(r);
 
 if (wanted('startup')) for (const r of startupBench(join(import.meta.dirname, '../..'), quick ? 15 : 40, quick)) record(r);
 

@@ -13,12 +13,14 @@ import { memoryInventory } from '../src/inventory/memory-store.js';
 import { createObservabilityDomain } from '../src/sandbox/domain/index.js';
 import { inProcessPort } from '../src/sandbox/in-process-port.js';
 import { startSandbox, type SandboxOptions } from '../src/sandbox/index.js';
-import { benchManifests } from './fixtures.js';
+import { benchManifests, teamKey } from './fixtures.js';
 
 export interface ChildOptions {
   n: number;
   variant: Variant;
   rateLimit: SandboxOptions['rateLimit'];
+  /** Further self-hosted teams with the same N objects, each with its own key (`bench-team-1`…) and so its own rate limit. */
+  teams?: number;
 }
 
 export type ChildRequest = { type: 'requests' } | { type: 'clear' } | { type: 'close' };
@@ -29,9 +31,13 @@ const domain = createObservabilityDomain({ seed: 'demo' });
 const port = inProcessPort(domain, opts.variant, 'seed');
 const inventory = memoryInventory('seed');
 await applyPlanned(await makePlan({ port, inventory, desired: benchManifests(opts.n), selection: SELECT_ALL, prune: false, maxDeletes: 0 }), { port, inventory, concurrency: 8 });
-writeFileSync(join(dir, opts.variant === 'hosted' ? 'observability-hosted.json' : 'observability-selfhosted.json'), JSON.stringify(domain.snapshot()));
+const snapshot = JSON.stringify(domain.snapshot());
+writeFileSync(join(dir, opts.variant === 'hosted' ? 'observability-hosted.json' : 'observability-selfhosted.json'), snapshot);
+const teams = Array.from({ length: opts.teams ?? 0 }, (_, i) => ({ apiKey: teamKey(i + 1) }));
+// Each team is a copy of the seeded one (the sandbox names team files by position).
+teams.forEach((_t, i) => writeFileSync(join(dir, `observability-selfhosted-team-${i + 1}.json`), snapshot));
 // Not written back: re-serialising 20,000 objects after every write would time the sandbox, not obsync.
-const sandbox = await startSandbox({ port: 0, dataDir: dir, persist: false, rateLimit: opts.rateLimit });
+const sandbox = await startSandbox({ port: 0, dataDir: dir, persist: false, rateLimit: opts.rateLimit, teams });
 
 const send = (message: unknown) => process.send?.(message);
 process.on('message', (message: ChildRequest) => {

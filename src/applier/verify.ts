@@ -34,7 +34,7 @@ class ApplyTokens implements TokenContext {
     private readonly ids: IdMap,
     names: readonly NamedRef[],
   ) {
-    for (const n of names) this.#names.set(`${n.kind}\u0000${n.id}`, typeof n.token === 'string' ? n.token : { id: n.id });
+    for (const n of names) this.#names.set(`${n.kind}\u0000${n.id}`, savedToken(n));
   }
 
   token(kind: AnyKind, id: string): RefToken {
@@ -46,4 +46,11 @@ class ApplyTokens implements TokenContext {
     const address = this.ids.addressOf(kind, parentId);
     return (address && this.ids.partKey(address, partId)) ?? { id: partId };
   }
+}
+
+/** A token as the plan carried it (a saved plan's JSON too): the name, or the id with the display name beside it. */
+function savedToken(n: NamedRef): RefToken {
+  if (typeof n.token === 'string') return n.token;
+  const name = typeof n.token === 'object' && n.token !== null && !Array.isArray(n.token) ? n.token.name : undefined;
+  return typeof name === 'string' ? { id: n.id, name } : { id: n.id };
 }

@@ -23,7 +23,8 @@ export class ApplyInterrupts {
   readonly #controller = new AbortController();
   /** Cancels the reads of planning outright: nothing has been written yet. */
   readonly #planning = new AbortController();
-  readonly #inFlight = new Set<Address>();
+  /** Steps under way, by target and address. */
+  readonly #inFlight = new Set<string>();
   readonly #unsubscribe: () => void;
   #applying = false;
   #presses = 0;
@@ -70,12 +71,21 @@ export class ApplyInterrupts {
   }
 
   stepStarted = (address: Address): void => {
-    this.#inFlight.add(address);
+    this.started('', address);
   };
 
   stepDone = (address: Address): void => {
-    this.#inFlight.delete(address);
+    this.done('', address);
   };
+
+  /** A step of one target among several (the same address may be under way on two targets). */
+  started(target: string, address: Address): void {
+    this.#inFlight.add(`${target}\u0000${address}`);
+  }
+
+  done(target: string, address: Address): void {
+    this.#inFlight.delete(`${target}\u0000${address}`);
+  }
 
   dispose(): void {
     this.#unsubscribe();

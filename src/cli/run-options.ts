@@ -11,7 +11,8 @@ import type { CliIO } from './io.js';
 import { timeoutSeconds, wholeNumber } from './numbers.js';
 
 export interface RawRunOptions {
-  target?: string;
+  /** --target, repeatable. */
+  target: string[];
   config?: string;
   prune?: boolean;
   pruneCascade?: boolean;
@@ -39,7 +40,7 @@ function collect(value: string, previous: string[]): string[] {
 
 export function commonRunOptions(cmd: Command): Command {
   return cmd
-    .option('--target <name>', 'target from obsync.yaml (default: defaults.target, the only target, or the embedded sandbox)')
+    .option('--target <name>', 'target from obsync.yaml (repeatable; default: defaults.target, else every declared target, else the embedded sandbox)', collect, [])
     .option('--config <file>', 'obsync.yaml to use (default: ./obsync.yaml, or one in the single PATH given)')
     .option('--prune', 'delete owned objects that are no longer declared (with every safety guard)')
     .option(

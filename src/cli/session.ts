@@ -4,30 +4,39 @@
  * inventory. Opened once per command, closed in `finally`.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
 import { ConfigError } from '../core/errors.js';
 import { Secret } from '../core/secret.js';
 import type { ServicePort } from '../core/ports.js';
+import type { AdoptPolicy } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { InventoryAccess, StateBackend } from '../inventory/backend.js';
 import { LeaseElector } from '../inventory/elector.js';
 import { openStateBackend, type StateSpec } from '../inventory/open.js';
 import type { ObsyncConfig } from '../config/schema.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import { colorEnabled, type CliIO } from './io.js';
+import { colorEnabled, ExitRequest, type CliIO } from './io.js';
+import { terminalProgress } from './progress.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import { githubAnnotation } from './commands/validate.js';
 import type { RunOptions } from './run-options.js';
 import { manifestFileScope } from '../config/file-scope.js';
-import { connectTarget, loadDesiredState, readConfig, type Connection, type ConnectInput } from './wiring.js';
+import type { ResolvedTarget } from '../config/targets.js';
+import { manifestPaths } from '../config/trees.js';
+import { ParsedFiles } from '../manifests/load.js';
+import { loadTargetTree, mergeTargetDiagnostics, type TargetTree } from '../manifests/targets.js';
+import { connectTarget, openProject, targetApi, targetName, type Connection, type ConnectInput, type Project } from './wiring.js';
 
 export interface SessionOptions {
   paths: readonly string[];
+  /** Per target, instead of `paths` (a saved plan of several targets: each target's own). */
+  pathsByTarget?: Readonly<Record<string, readonly string[]>> | undefined;
   config?: string | undefined;
-  target?: string | undefined;
+  /** --target (repeatable); none: OBSYNC_TARGET, defaults.target, else every declared target. */
+  targets?: readonly string[] | undefined;
   /** Take the inventory's writer lease (apply). */
   lock: boolean;
   /** The daemon in apply mode: compete for the writer lease; writes only while leading. */
@@ -43,8 +52,14 @@ export interface SessionOptions {
   allowFileOutside?: boolean | undefined;
   /** Waits over 2 s: a line on stderr (default) or an info log (the daemon). */
   waits?: 'stderr' | 'log';
+  /**
+   * Sees the manifests' diagnostics (every target's, a shared file's once) before any state,
+   * connection or sandbox is opened; throws to stop there with nothing written.
+   */
+  checkManifests?: (diagnostics: readonly Diagnostic[]) => void;
 }
 
+/** One target of a command: its service port, inventory and desired state. */
 export interface Session {
   port: ServicePort;
   inventory: InventoryStore;
@@ -60,11 +75,21 @@ export interface Session {
   /** Set with `elect`: the daemon starts and stops it. */
   leadership?: TargetLeadership;
   defaults: { prune: boolean; maxDeletes: number; concurrency: number };
+  /** The target's adoption policy (targets[].adopt; default by-name). */
+  adopt: AdoptPolicy;
   /** defaults.schedule of obsync.yaml. */
   schedule?: string;
   logger: Logger;
   /** Re-reads the manifests (the daemon calls it before each run). */
   reload(): { desired: DesiredResource[]; diagnostics: Diagnostic[] };
+  close(): Promise<void>;
+}
+
+/** The sessions of every target a command uses; they share the state backend and the logger. */
+export interface Sessions {
+  sessions: Session[];
+  logger: Logger;
+  /** Closes every session, then the state backend. */
   close(): Promise<void>;
 }
 
@@ -103,48 +128,135 @@ export function reconcileSession(session: Session, opts: RunOptions, run: Sessio
     pruneCascade: opts.pruneCascade ?? false,
     maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
     concurrency: session.defaults.concurrency,
+    adopt: session.adopt,
     ...run,
   });
 }
 
+/** One target's service, for the commands that talk to exactly one (keys, query). */
 export async function openConnection(io: CliIO, opts: { config?: string | undefined; target?: string | undefined; timeoutMs?: number | undefined }): Promise<Connection> {
-  const configPath = findConfig(io, [], opts.config);
-  const config = configPath ? readConfig(configPath, io.env) : undefined;
+  const project = openProject({ configPath: findConfig(io, [], opts.config), cwd: io.cwd, env: io.env, targets: opts.target === undefined ? [] : [opts.target] });
+  const resolved = onlyTarget(project);
   const logger = cliLogger(io, 'warn');
-  return connectTarget({ config, name: opts.target, env: io.env, baseDir: configPath ? dirname(configPath) : io.cwd, logger, announce: (line) => io.stderr.write(`${line}\n`), timeoutMs: opts.timeoutMs, onWait: waitReporter(io, logger, 'stderr') });
+  return connectTarget({ resolved, declared: isDeclared(project, resolved), env: io.env, baseDir: project.baseDir, logger, announce: (line) => io.stderr.write(`${line}\n`), timeoutMs: opts.timeoutMs, ...waitReporter(io, logger, 'stderr') });
 }
 
-/** Shows every wait over 2 s: a line on stderr for a person, an info log for the daemon. */
-function waitReporter(io: CliIO, logger: Logger, how: 'stderr' | 'log'): NonNullable<ConnectInput['onWait']> {
-  if (how === 'log') return (target, w) => logger.info({ target, seconds: w.seconds, host: w.host, reason: w.reason }, 'rate limit wait');
-  return (_target, w) => io.stderr.write(`obsync: waiting ${w.seconds} s before the next request to ${w.host} (${w.reason})\n`);
+function onlyTarget(project: Project): ResolvedTarget {
+  const [only, ...more] = project.targets;
+  if (!only || more.length > 0) {
+    const names = project.targets.map(targetName);
+    throw new ConfigError(`this command talks to one target, and ${names.length} are selected (${names.join(', ')})`, { hint: 'choose one with --target (or defaults.target in obsync.yaml)' });
+  }
+  return only;
 }
 
+function isDeclared(project: Project, resolved: ResolvedTarget): boolean {
+  return project.declared.some((d) => d.name === targetName(resolved));
+}
+
+/**
+ * Shows every wait over 2 s: on a terminal, a progress line that also shows retries and requests
+ * slow to answer; a line on stderr otherwise (CI logs); an info log for the daemon.
+ */
+function waitReporter(io: CliIO, logger: Logger, how: 'stderr' | 'log'): Pick<ConnectInput, 'onWait' | 'progress'> {
+  if (how === 'log') return { onWait: (target, w) => logger.info({ target, seconds: w.seconds, host: w.host, reason: w.reason }, 'rate limit wait') };
+  const terminal = terminalProgress(io);
+  if (terminal) return { onWait: (_target, w) => terminal.onWait(w), progress: { onRetry: terminal.onRetry, onSlow: terminal.onSlow } };
+  return { onWait: (_target, w) => io.stderr.write(`obsync: waiting ${w.seconds} s before the next request to ${w.host} (${w.reason})\n`) };
+}
+
+/** A command on exactly one target (for now plan, apply and run too): several selected is an error. */
 export async function openSession(io: CliIO, opts: SessionOptions): Promise<Session> {
+  const group = await openSessions(io, opts, (project) => void onlyTarget(project));
+  const [only] = group.sessions;
+  if (!only) throw new ConfigError('no target');
+  return { ...only, close: () => group.close() };
+}
+
+/**
+ * Every target the command uses: obsync.yaml read with only those targets' settings and
+ * credentials resolved, each target's manifest tree loaded (files parsed once between them),
+ * one state backend, then one connection and inventory per target.
+ */
+export async function openSessions(io: CliIO, opts: SessionOptions, check?: (project: Project) => void): Promise<Sessions> {
   const logger = cliLogger(io, opts.logLevel ?? 'warn');
-  const configPath = findConfig(io, opts.paths, opts.config);
-  const config = configPath ? readConfig(configPath, io.env, opts.allowFileOutside === true) : undefined;
-  const baseDir = configPath ? dirname(configPath) : io.cwd;
-  const manifestPaths = manifestPathsFor(io, opts.paths, configPath, config?.manifests);
-  const files = manifestFileScope({ configPath, config, cwd: io.cwd, paths: manifestPaths, allowFlag: opts.allowFileOutside === true });
-  const { desired, diagnostics } = loadDesiredState(manifestPaths, io.env, opts.allowMissingEnv ?? false, files);
-  const spec = stateSpec(io, config, baseDir);
+  const project = openProject({ configPath: findConfig(io, opts.paths, opts.config), cwd: io.cwd, env: io.env, targets: opts.targets ?? [], allowFileOutside: opts.allowFileOutside });
+  check?.(project);
+  const parsed = new ParsedFiles();
+  const loaded = project.targets.map((resolved) => {
+    const tree = targetTree(io, opts, project, resolved, parsed);
+    return { ...tree, ...tree.load() };
+  });
+  opts.checkManifests?.(mergeTargetDiagnostics(loaded.map((t) => ({ target: t.name, resources: t.desired, diagnostics: t.diagnostics }))));
+  const { config, baseDir } = project;
   const stateDir = fileStateDir(io, config, baseDir);
-  const state = await openStateBackend(spec);
+  const state = await openStateBackend(stateSpec(io, config, baseDir));
+  const sessions: Session[] = [];
+  const closeAll = async () => {
+    try {
+      const closed = await Promise.allSettled(sessions.splice(0).map((s) => s.close()));
+      const failed = closed.find((c): c is PromiseRejectedResult => c.status === 'rejected');
+      if (failed) throw failed.reason;
+    } finally {
+      await state.close();
+      logger.flush();
+    }
+  };
+  try {
+    for (const target of loaded) sessions.push(await openTargetSession(io, opts, { ...target, project, state, stateDir, logger }));
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+  return { sessions: [...sessions], logger, close: closeAll };
+}
+
+/** One target's manifest paths (top-level plus its own, or the PATH arguments) and how to load them with its vars. */
+function targetTree(io: CliIO, opts: SessionOptions, project: Project, resolved: ResolvedTarget, parsed: ParsedFiles) {
+  const { config, configPath } = project;
+  const name = targetName(resolved);
+  const declared = project.declared.find((d) => d.name === name);
+  const paths = manifestPaths({ cwd: io.cwd, given: opts.pathsByTarget?.[name] ?? opts.paths, configPath, top: config?.manifests, own: declared?.tree?.manifests });
+  const files = manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag: opts.allowFileOutside === true });
+  // A declared target without vars still answers ${var:} (with "target 'x' has no var").
+  const tree: TargetTree = { target: name, api: targetApi(resolved), paths, vars: declared ? (declared.tree?.vars ?? {}) : undefined };
+  const load = () => {
+    const { resources, diagnostics } = loadTargetTree(tree, { env: io.env, allowMissingEnv: opts.allowMissingEnv ?? false, files, parsed });
+    return { desired: resources, diagnostics };
+  };
+  return { name, resolved, paths, load, declared: declared !== undefined };
+}
+
+interface TargetSessionInput {
+  resolved: ResolvedTarget;
+  declared: boolean;
+  paths: string[];
+  desired: DesiredResource[];
+  diagnostics: Diagnostic[];
+  load: () => { desired: DesiredResource[]; diagnostics: Diagnostic[] };
+  project: Project;
+  state: StateBackend;
+  stateDir: string;
+  logger: Logger;
+}
+
+async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetSessionInput): Promise<Session> {
+  const { project, state, logger } = input;
+  const config = project.config;
   let connection: Connection | undefined;
   let inventory: InventoryStore;
   let leadership: LeaseElector | undefined;
   try {
     connection = await connectTarget({
-      config,
-      name: opts.target,
+      resolved: input.resolved,
+      declared: input.declared,
       env: io.env,
-      baseDir,
+      baseDir: project.baseDir,
       logger,
       announce: (line) => io.stderr.write(`${line}\n`),
       onResponse: opts.onResponse,
       timeoutMs: opts.timeoutMs,
-      onWait: waitReporter(io, logger, opts.waits ?? 'stderr'),
+      ...waitReporter(io, logger, opts.waits ?? 'stderr'),
     });
     const target = connection.port.target;
     leadership = opts.elect ? new LeaseElector(state, target, { command: opts.command, logger }) : undefined;
@@ -152,8 +264,8 @@ export async function openSession(io: CliIO, opts: SessionOptions): Promise<Sess
     const access: InventoryAccess = elector ? { mode: 'elected', lease: () => elector.lease() } : opts.lock ? { mode: 'write', command: opts.command } : { mode: 'read' };
     inventory = await state.openInventory(target, access);
   } catch (err) {
+    await leadership?.stop();
     await connection?.close();
-    await state.close();
     throw err;
   }
   const port = connection.port;
@@ -161,12 +273,12 @@ export async function openSession(io: CliIO, opts: SessionOptions): Promise<Sess
   return {
     port,
     inventory,
-    desired,
-    diagnostics,
-    manifestPaths,
-    ...(configPath ? { configPath } : {}),
-    stateDir,
-    backupDir: join(stateDir, 'backups'),
+    desired: input.desired,
+    diagnostics: input.diagnostics,
+    manifestPaths: input.paths,
+    ...(project.configPath ? { configPath: project.configPath } : {}),
+    stateDir: input.stateDir,
+    backupDir: join(input.stateDir, 'backups'),
     state,
     ...(leadership ? { leadership } : {}),
     defaults: {
@@ -174,17 +286,16 @@ export async function openSession(io: CliIO, opts: SessionOptions): Promise<Sess
       maxDeletes: config?.defaults?.maxDeletes ?? DEFAULT_MAX_DELETES,
       concurrency: config?.defaults?.concurrency ?? 4,
     },
+    adopt: config?.targets?.find((t) => t.name === connection.port.target)?.adopt ?? 'by-name',
     ...(config?.defaults?.schedule ? { schedule: config.defaults.schedule } : {}),
     logger,
-    reload: () => loadDesiredState(manifestPaths, io.env, opts.allowMissingEnv ?? false, files),
+    reload: input.load,
     async close() {
       try {
         await inventory.close();
       } finally {
         await leadership?.stop();
         await closeConnection();
-        await state.close();
-        logger.flush();
       }
     },
   };
@@ -227,13 +338,11 @@ function absolute(base: string, p: string): string {
   return isAbsolute(p) ? p : resolve(base, p);
 }
 
-function manifestPathsFor(io: CliIO, given: readonly string[], configPath: string | undefined, fromConfig: readonly string[] | undefined): string[] {
-  const configDir = configPath ? dirname(configPath) : undefined;
-  // A single directory holding obsync.yaml stands for "that project": use its manifest list.
-  const projectArg = configDir && given.length === 1 && resolve(io.cwd, given[0] ?? '') === configDir;
-  if (given.length > 0 && !projectArg) return given.map((p) => resolve(io.cwd, p));
-  if (configDir && fromConfig && fromConfig.length > 0) return fromConfig.map((p) => absolute(configDir, p));
-  return [configDir ?? io.cwd];
+/** A `checkManifests` for plan and apply: prints the diagnostics; any error stops the command (exit 1) before anything is opened. */
+export function refuseInvalid(io: CliIO, format: 'text' | 'github'): (diagnostics: readonly Diagnostic[]) => void {
+  return (diagnostics) => {
+    if (printDiagnostics(io, diagnostics, format)) throw new ExitRequest(1);
+  };
 }
 
 /** Prints load diagnostics to stderr; true when any is an error (nothing may be written). */

@@ -1,16 +1,17 @@
 /** Glue from the CLI to config, manifests, targets, the remote client and the embedded sandbox. */
 import { readFileSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import { ConfigError } from '../core/errors.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
 import { Secret } from '../core/secret.js';
+import type { Variant } from '../core/ports.js';
 import { VARIANT_RATE_LIMITS, DEFAULT_PATHS, type Target } from '../core/target.js';
-import { loadConfig } from '../config/load.js';
+import { loadConfig, type DeclaredTarget, type LoadConfigOptions } from '../config/load.js';
 import type { ObsyncConfig } from '../config/schema.js';
-import { resolveTarget, type EmbeddedTarget } from '../config/targets.js';
+import { chooseTargets, resolveTargets, type EmbeddedTarget, type ResolvedTarget } from '../config/targets.js';
 import type { Logger } from '../log/logger.js';
 import type { FileScope } from '../manifests/files.js';
 import { loadManifests } from '../manifests/load.js';
@@ -19,12 +20,59 @@ import type { WaitReport } from '../remote/transport.js';
 import { startSandbox } from '../sandbox/index.js';
 import { proxyFromEnv } from './network.js';
 
-export function readConfig(path: string, env: Readonly<Record<string, string | undefined>>, allowFileOutside = false): ObsyncConfig {
-  const loaded = loadConfig(path, env, { allowFileOutside });
+export interface ReadConfigOptions {
+  allowFileOutside?: boolean | undefined;
+  /** Targets whose settings and credentials are resolved (default: every declared target). */
+  select?: LoadConfigOptions['select'];
+  allTrees?: boolean;
+}
+
+export interface ReadConfig {
+  config: ObsyncConfig;
+  declared: DeclaredTarget[];
+}
+
+/** obsync.yaml, or a ConfigError listing every problem with its position. */
+export function readConfig(path: string, env: Readonly<Record<string, string | undefined>>, opts: ReadConfigOptions = {}): ReadConfig {
+  const loaded = loadConfig(path, env, {
+    allowFileOutside: opts.allowFileOutside === true,
+    ...(opts.select ? { select: opts.select } : {}),
+    ...(opts.allTrees ? { allTrees: true } : {}),
+  });
   if (hasErrors(loaded.diagnostics) || !loaded.config) {
     throw new ConfigError(`${path} is invalid:\n${loaded.diagnostics.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`);
   }
-  return loaded.config;
+  return { config: loaded.config, declared: loaded.declared };
+}
+
+/** obsync.yaml (if any) with the targets the command uses resolved, and only those. */
+export interface Project {
+  configPath: string | undefined;
+  config: ObsyncConfig | undefined;
+  declared: readonly DeclaredTarget[];
+  /** The directory of obsync.yaml, else the working directory. */
+  baseDir: string;
+  targets: ResolvedTarget[];
+}
+
+export function openProject(input: { configPath: string | undefined; cwd: string; env: Readonly<Record<string, string | undefined>>; targets: readonly string[]; allowFileOutside?: boolean | undefined }): Project {
+  const { configPath, env } = input;
+  let chosen: string[] = [];
+  const select = (declared: readonly string[], defaultTarget: string | undefined) => (chosen = chooseTargets(declared, input.targets, env, defaultTarget));
+  const read = configPath ? readConfig(configPath, env, { allowFileOutside: input.allowFileOutside, select }) : undefined;
+  if (!read) select([], undefined);
+  const config = read?.config;
+  const targets = resolveTargets({ config, chosen, env, readFile: (p) => readFileSync(p, 'utf8') });
+  return { configPath, config, declared: read?.declared ?? [], baseDir: configPath ? dirname(configPath) : input.cwd, targets };
+}
+
+export function targetName(resolved: ResolvedTarget): string {
+  return resolved.kind === 'remote' ? resolved.target.name : resolved.embedded.name;
+}
+
+/** The API a resolved target speaks (an embedded sandbox: the one it simulates). */
+export function targetApi(resolved: ResolvedTarget): Variant {
+  return resolved.kind === 'remote' ? resolved.target.variant : resolved.embedded.api;
 }
 
 export function loadDesiredState(paths: readonly string[], env: Readonly<Record<string, string | undefined>>, allowMissingEnv: boolean, files: FileScope): { desired: DesiredResource[]; diagnostics: Diagnostic[] } {
@@ -38,8 +86,9 @@ export interface Connection {
 }
 
 export interface ConnectInput {
-  config: ObsyncConfig | undefined;
-  name: string | undefined;
+  resolved: ResolvedTarget;
+  /** The target is declared in obsync.yaml (an embedded sandbox says which target it serves). */
+  declared: boolean;
   env: Readonly<Record<string, string | undefined>>;
   baseDir: string;
   logger: Logger;
@@ -50,6 +99,8 @@ export interface ConnectInput {
   timeoutMs?: number | undefined;
   /** Every wait over 2 s: a progress line (CLI) or an info log (daemon). */
   onWait?: ((target: string, wait: WaitReport) => void) | undefined;
+  /** Retries and slow requests: a terminal's progress line. */
+  progress?: PortOptions['progress'];
 }
 
 function portOptions(target: Target, input: ConnectInput): PortOptions {
@@ -61,11 +112,12 @@ function portOptions(target: Target, input: ConnectInput): PortOptions {
     ...(onResponse ? { onResponse: (method: string, status: number) => onResponse(target.name, method, status) } : {}),
     ...(onWait ? { onWait: (wait: WaitReport) => onWait(target.name, wait) } : {}),
     ...(proxy ? { proxy } : {}),
+    ...(input.progress ? { progress: input.progress } : {}),
   };
 }
 
 export async function connectTarget(input: ConnectInput): Promise<Connection> {
-  const resolved = resolveTarget({ config: input.config, name: input.name, env: input.env, readFile: (p) => readFileSync(p, 'utf8') });
+  const { resolved } = input;
   if (resolved.kind === 'remote') {
     const target: Target = input.timeoutMs === undefined ? resolved.target : { ...resolved.target, timeoutMs: input.timeoutMs };
     const port = createServicePort(target, portOptions(target, input));
@@ -78,7 +130,11 @@ export async function connectTarget(input: ConnectInput): Promise<Connection> {
 async function connectEmbedded(embedded: EmbeddedTarget, input: ConnectInput): Promise<Connection> {
   const dataDir = isAbsolute(embedded.dataDir) ? embedded.dataDir : resolve(input.baseDir, embedded.dataDir);
   const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, dataDir, seed: 'demo', rateLimit: 'off' });
-  input.announce(`obsync: no target configured — using the embedded sandbox (${embedded.api} API, data in ${dataDir})`);
+  input.announce(
+    input.declared
+      ? `obsync: target '${embedded.name}' is the embedded sandbox (${embedded.api} API, data in ${dataDir})`
+      : `obsync: no target configured — using the embedded sandbox (${embedded.api} API, data in ${dataDir})`,
+  );
   const common = { name: embedded.name, baseUrl: sandbox.url, concurrency: embedded.concurrency, timeoutMs: input.timeoutMs ?? 30_000, retries: 3, embedded: true };
   const c = sandbox.credentials;
   const target: Target =

@@ -10,7 +10,7 @@ import type { ObsyncConfig } from './schema.js';
  */
 export function manifestFileScope(input: { configPath: string | undefined; config: ObsyncConfig | undefined; cwd: string; paths: readonly string[]; allowFlag: boolean }): FileScope {
   const configDir = input.configPath ? dirname(input.configPath) : undefined;
-  const roots = configDir ? [configDir] : [input.cwd, ...input.paths.map((p) => (/\.ya?ml$/i.test(p) ? dirname(p) : p))];
+  const roots = configDir ? [configDir] : [...new Set([input.cwd, ...input.paths.map((p) => (/\.ya?ml$/i.test(p) ? dirname(p) : p))])];
   const fromConfig = input.config?.allowFileOutside;
   const listed = Array.isArray(fromConfig) && configDir ? fromConfig.map((d) => resolve(configDir, d)) : [];
   return { roots, allowOutside: input.allowFlag || fromConfig === true || listed };

@@ -47,3 +47,101 @@ describe('loadConfig', () => {
     expect(backend.diagnostics.map((d) => `${d.path} ${d.message}`).join('\n')).toBe("state.backend unknown backend 'postgress' — expected one of: postgres, file");
   });
 });
+
+describe('loadConfig with several targets', () => {
+  const config = `apiVersion: obsync/v1
+kind: Config
+manifests: [base]
+targets:
+  - name: staging
+    variant: self-hosted
+    baseUrl: \${env:STAGING_URL}
+    credentials: {apiKey: "\${env:STAGING_KEY}"}
+    manifests: [staging]
+    vars: {threshold: 900, webhook: staging-alerts, paging: false, source: "\${env:STAGING_SOURCE}"}
+  - name: production
+    variant: hosted
+    baseUrl: https://api.example.com
+    organizationId: \${env:PROD_ORG}
+    serviceId: "\${env:PROD_SERVICE}"
+    concurrency: \${env:PROD_CONCURRENCY}
+    credentials: {keyId: "\${file:prod-key-id.txt}", keySecret: "\${env:PROD_SECRET}"}
+    manifests: [production]
+    vars: {threshold: 500}
+`;
+  const staging = { STAGING_URL: 'http://127.0.0.1:8000', STAGING_KEY: 'k-staging', STAGING_SOURCE: 'Logs' };
+
+  it('resolves only the selected targets: an unset variable of another target is no error, and its files are not read', () => {
+    const read: string[] = [];
+    const readFile = (p: string) => {
+      read.push(p);
+      return files({ '/repo/obsync.yaml': config })(p);
+    };
+    const out = loadConfig('/repo/obsync.yaml', staging, { readFile, select: () => ['staging'] });
+    expect(out.diagnostics).toEqual([]);
+    expect(out.config?.targets).toEqual([
+      {
+        name: 'staging',
+        variant: 'self-hosted',
+        baseUrl: 'http://127.0.0.1:8000',
+        credentials: { apiKey: 'k-staging' },
+        manifests: ['staging'],
+        vars: { threshold: 900, webhook: 'staging-alerts', paging: false, source: 'Logs' },
+      },
+    ]);
+    expect(read).toEqual(['/repo/obsync.yaml']);
+    expect(out.declared).toEqual([
+      { name: 'staging', api: 'self-hosted', tree: { manifests: ['staging'], vars: { threshold: '900', webhook: 'staging-alerts', paging: 'false', source: 'Logs' } } },
+      { name: 'production', api: 'hosted' },
+    ]);
+  });
+
+  it('reports the unset variables of a selected target, at their position', () => {
+    const out = loadConfig('/repo/obsync.yaml', staging, { readFile: files({ '/repo/obsync.yaml': config }), select: () => ['production'] });
+    expect(out.config).toBeUndefined();
+    expect(out.diagnostics.map((d) => `${d.line}:${d.col} ${d.path} ${d.code}`)).toEqual([
+      '14:21 targets[1].organizationId missing-reference',
+      '15:16 targets[1].serviceId missing-reference',
+      '16:18 targets[1].concurrency missing-reference',
+      '17:26 targets[1].credentials.keyId missing-reference',
+      '17:64 targets[1].credentials.keySecret missing-reference',
+    ]);
+  });
+
+  it('still refuses what a target not in use writes literally wrong', () => {
+    const typo = config.replace('    manifests: [production]', '    manifest: [production]').replace('baseUrl: https://api.example.com', 'baseUrl: ftp://api.example.com');
+    const out = loadConfig('/repo/obsync.yaml', staging, { readFile: files({ '/repo/obsync.yaml': typo }), select: () => ['staging'] });
+    expect(out.config).toBeUndefined();
+    expect(out.diagnostics.map((d) => `${d.path}: ${d.message}`)).toEqual([
+      'targets[1].baseUrl: Invalid URL',
+      "targets[1].manifest: unknown key 'manifest' — did you mean 'manifests'?",
+    ]);
+  });
+
+  it('resolves every target by default, and every tree with allTrees (validate) without their settings', () => {
+    expect(loadConfig('/repo/obsync.yaml', staging, { readFile: files({ '/repo/obsync.yaml': config }) }).config).toBeUndefined();
+    const trees = loadConfig('/repo/obsync.yaml', {}, { readFile: files({ '/repo/obsync.yaml': config }), select: () => [], allTrees: true });
+    // The staging source var is part of its tree: unset, it is an error; the credentials are not read.
+    expect(trees.diagnostics.map((d) => `${d.path} ${d.code}`)).toEqual(['targets[0].vars.source missing-reference']);
+    expect(trees.declared.map((d) => d.tree)).toEqual([undefined, { manifests: ['production'], vars: { threshold: '500' } }]);
+  });
+
+  it('refuses two targets of one name and a var name that cannot be written as ${var:NAME}', () => {
+    const twice = 'apiVersion: obsync/v1\nkind: Config\ntargets:\n  - {name: a, variant: sandbox}\n  - {name: a, variant: sandbox, vars: {"bad-name": 1}}\n';
+    const out = loadConfig('/r/obsync.yaml', {}, { readFile: files({ '/r/obsync.yaml': twice }) });
+    expect(out.diagnostics.map((d) => `${d.line}:${d.col} ${d.code} ${d.message}`)).toEqual([
+      "5:6 duplicate-target target 'a' is declared twice (also targets[0]): each target needs its own name",
+      "5:40 invalid-key the key 'bad-name': a var name is letters, digits and \"_\", not starting with a digit",
+    ]);
+  });
+});
+
+describe('defaults.target', () => {
+  it('names a declared target (or the embedded sandbox)', () => {
+    const text = (t: string) => `apiVersion: obsync/v1\nkind: Config\ndefaults: {target: ${t}}\ntargets:\n  - {name: staging, variant: sandbox}\n`;
+    const read = (t: string) => loadConfig('/r/obsync.yaml', {}, { readFile: files({ '/r/obsync.yaml': text(t) }) });
+    expect(read('staging').diagnostics).toEqual([]);
+    expect(read('sandbox').diagnostics).toEqual([]);
+    expect(read('stagign').diagnostics.map((d) => `${d.line}:${d.col} ${d.path} ${d.message}`)).toEqual(["3:12 defaults.target defaults.target 'stagign' is not a declared target: obsync.yaml declares staging"]);
+  });
+});

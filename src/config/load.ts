@@ -5,22 +5,42 @@
  * sensitive fields: obsync's own credential variables may be used there and nowhere else.
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { isScalar, isSeq, type Document } from 'yaml';
+import { isScalar, isSeq, type Document, type LineCounter } from 'yaml';
+import * as z from 'zod';
 import { hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { fieldLookup, sensitivePathsOf } from '../manifests/fields.js';
 import { readRegularFile, type FileScope } from '../manifests/files.js';
-import { interpolateDocument } from '../manifests/interpolate.js';
+import type { Variant } from '../core/ports.js';
+import { interpolateDocument, type InterpolationContext } from '../manifests/interpolate.js';
 import { issuesToDiagnostics } from '../manifests/issues.js';
 import { credentialGuard, sortDiagnostics } from '../manifests/load.js';
 import { documentValue, parseYamlFile } from '../manifests/parse.js';
-import { configSchema, type ObsyncConfig } from './schema.js';
+import { positionAt } from '../manifests/positions.js';
+import { EMBEDDED_NAME } from './targets.js';
+import { configSchema, targetConfig, targetTreeSchema, type ObsyncConfig, type TargetConfig } from './schema.js';
 
 export interface LoadedConfig {
-  /** Undefined when the file has errors. */
+  /** Undefined when the file has errors. Its `targets` are the resolved ones only (see `select`). */
   config: ObsyncConfig | undefined;
   diagnostics: Diagnostic[];
   /** The directory of the config file: manifest and state paths are relative to it. */
   dir: string;
+  /** Every target the file declares, in file order, resolved or not. */
+  declared: DeclaredTarget[];
+}
+
+/** A target as declared: its name and API always; its own manifests and vars once resolved. */
+export interface DeclaredTarget {
+  name: string;
+  /** The API it speaks (a sandbox target: the one it simulates); undefined when the variant is invalid. */
+  api: Variant | undefined;
+  /** Its own manifest paths (as written, relative to the config) and vars, when resolved. */
+  tree?: TargetTree;
+}
+
+export interface TargetTree {
+  manifests: readonly string[];
+  vars: Readonly<Record<string, string>>;
 }
 
 export interface LoadConfigOptions {
@@ -28,6 +48,15 @@ export interface LoadConfigOptions {
   readFile?: (path: string) => string;
   /** --allow-file-outside: `${file:}` may read anywhere. */
   allowFileOutside?: boolean;
+  /**
+   * The targets whose settings and credentials are resolved (interpolated and fully checked),
+   * given the declared names and `defaults.target`; may throw for a name not declared. The
+   * others are checked only as far as their references allow: an unset variable there is no
+   * error. Default: every declared target.
+   */
+  select?: (declared: readonly string[], defaultTarget: string | undefined) => readonly string[];
+  /** Also resolve every other target's manifests and vars (validate checks every target's tree). */
+  allTrees?: boolean;
 }
 
 /** The state URL holds a password: a credential, whatever the state schema marks. */
@@ -35,10 +64,23 @@ const EXTRA_SENSITIVE = [['state', 'url']];
 
 export const CONFIG_SENSITIVE_PATHS: readonly (readonly string[])[] = [...sensitivePathsOf(configSchema), ...EXTRA_SENSITIVE];
 
+/** The top level, targets checked one by one (each resolved or not). */
+const topLevelSchema = configSchema.extend({ targets: z.array(z.unknown()).optional() });
+
+/** Target fields resolved whether the target is selected or not: they say which target it is. */
+const IDENTITY = new Set(['name', 'variant', 'api']);
+/** Target fields that shape its manifest tree. */
+const TREE = new Set(['manifests', 'vars']);
+
+type Level = 'full' | 'tree' | 'declared';
+
+/** A template left as written (a target not resolved): its value cannot be judged yet. */
+const UNRESOLVED_REFERENCE = /\$\{(env|file|var):/;
+
 export function loadConfig(path: string, env: Readonly<Record<string, string | undefined>>, opts: LoadConfigOptions = {}): LoadedConfig {
   const dir = dirname(path);
   const read = opts.readFile ?? ((p: string) => readRegularFile(p));
-  const fail = (diagnostics: Diagnostic[]): LoadedConfig => ({ config: undefined, diagnostics, dir });
+  const fail = (diagnostics: Diagnostic[]): LoadedConfig => ({ config: undefined, diagnostics, dir, declared: [] });
   let text: string;
   try {
     text = read(path);
@@ -55,18 +97,113 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
     allowOutside: opts.allowFileOutside === true || literalAllowOutside(doc, dir),
     ...(opts.readFile ? { realpath: (p: string) => resolve(p) } : {}),
   };
-  const ctx = { file: path, env, allowMissingEnv: false, files, readRef: read, field: fieldLookup(configSchema, [], EXTRA_SENSITIVE), credentials: credentialGuard(env) };
-  const diagnostics = interpolateDocument(doc, parsed.lineCounter, ctx);
+  const ctx: InterpolationContext = { file: path, env, allowMissingEnv: false, files, readRef: read, field: fieldLookup(configSchema, [], EXTRA_SENSITIVE), credentials: credentialGuard(env) };
+  const issueBase = { file: path, doc, lineCounter: parsed.lineCounter };
+
+  // First everything but the targets' settings, then the settings of the targets in use.
+  const diagnostics = interpolateDocument(doc, parsed.lineCounter, { ...ctx, only: (p) => targetField(p) === undefined || IDENTITY.has(targetField(p)?.field ?? '') });
+  const first = documentValue(path, doc, parsed.lineCounter);
+  if (first.diagnostic) return fail([...diagnostics, first.diagnostic]);
+  const top = topLevelSchema.safeParse(first.value);
+  const items = targetItems(first.value);
+  const declared = items.map(declaredOf);
+  diagnostics.push(...duplicateNames(declared, issueBase));
+  const defaultTarget = top.success ? top.data.defaults?.target : undefined;
+  if (defaultTarget !== undefined && defaultTarget !== EMBEDDED_NAME && !declared.some((d) => d.name === defaultTarget)) {
+    const pos = positionAt(doc, parsed.lineCounter, ['defaults', 'target']);
+    const known = declared.length > 0 ? `: obsync.yaml declares ${declared.map((d) => d.name).join(', ')}` : ': declare it under targets';
+    diagnostics.push({ severity: 'error', code: 'unknown-target', message: `defaults.target '${defaultTarget}' is not a declared target${known}`, file: path, ...pos, path: 'defaults.target' });
+  }
+  const selected = new Set((opts.select ?? ((names) => names))(declared.map((d) => d.name), defaultTarget));
+  const levels = declared.map((d): Level => (selected.has(d.name) ? 'full' : opts.allTrees === true ? 'tree' : 'declared'));
+  levels.forEach((level, index) => {
+    if (level === 'declared') return;
+    const only = (p: readonly PropertyKey[]) => {
+      const at = targetField(p);
+      return at !== undefined && at.index === index && !IDENTITY.has(at.field) && (level === 'full' || TREE.has(at.field));
+    };
+    diagnostics.push(...interpolateDocument(doc, parsed.lineCounter, { ...ctx, only }));
+  });
   const { value, diagnostic } = documentValue(path, doc, parsed.lineCounter);
   if (diagnostic) return fail([...diagnostics, diagnostic]);
-  const result = configSchema.safeParse(value);
-  if (!result.success) {
-    // A value that failed to interpolate is empty: its schema complaint would only repeat the cause.
-    const unresolved = new Set(diagnostics.map((d) => d.path));
-    const schemaProblems = issuesToDiagnostics(result.error.issues, { file: path, doc, lineCounter: parsed.lineCounter, schema: configSchema, value, basePath: [], sensitive: CONFIG_SENSITIVE_PATHS });
-    diagnostics.push(...schemaProblems.filter((d) => !unresolved.has(d.path)));
-  }
-  return { config: result.success && !hasErrors(diagnostics) ? result.data : undefined, diagnostics: sortDiagnostics(diagnostics), dir };
+
+  // A value that failed to interpolate is empty: its schema complaint would only repeat the cause.
+  const unresolved = new Set(diagnostics.map((d) => d.path));
+  const keep = (d: Diagnostic) => !unresolved.has(d.path);
+  if (!top.success) diagnostics.push(...issuesToDiagnostics(top.error.issues, { ...issueBase, schema: topLevelSchema, value: first.value, basePath: [], sensitive: CONFIG_SENSITIVE_PATHS }).filter(keep));
+  const resolved: TargetConfig[] = [];
+  targetItems(value).forEach((item, index) => {
+    const level = levels[index] ?? 'declared';
+    const checked = targetConfig.safeParse(item);
+    if (checked.success) {
+      if (level === 'full') resolved.push(checked.data);
+    } else {
+      // A target not in use may keep its references unresolved: only what is written literally is judged.
+      const issues = level === 'full' ? checked.error.issues : checked.error.issues.filter((issue) => !stillTemplate(item, issue.path));
+      diagnostics.push(...issuesToDiagnostics(issues, { ...issueBase, schema: targetConfig, value: item, basePath: ['targets', index] }).filter(keep));
+    }
+    const entry = declared[index];
+    const treeFailed = diagnostics.some((d) => TREE.has(targetField(pathOf(d))?.field ?? '') && targetField(pathOf(d))?.index === index);
+    if (entry && level !== 'declared' && !treeFailed) {
+      const tree = targetTreeSchema.safeParse(item);
+      if (tree.success) entry.tree = { manifests: tree.data.manifests ?? [], vars: stringVars(tree.data.vars) };
+    }
+  });
+  const config = top.success && !hasErrors(diagnostics) ? { ...top.data, ...(top.data.targets ? { targets: resolved } : {}) } : undefined;
+  return { config: config as ObsyncConfig | undefined, diagnostics: sortDiagnostics(diagnostics), dir, declared };
+}
+
+/** A diagnostic's document path back as segments (`targets[1].vars.x` → ['targets', 1, 'vars', 'x']). */
+function pathOf(d: Diagnostic): PropertyKey[] {
+  return (d.path ?? '').split(/\.|(?=\[)/).filter(Boolean).map((seg) => (/^\[\d+\]$/.test(seg) ? Number(seg.slice(1, -1)) : seg));
+}
+
+/** Where a path is inside `targets[index]`, naming the target's field. */
+function targetField(path: readonly PropertyKey[]): { index: number; field: string } | undefined {
+  const [root, index, field] = path;
+  return root === 'targets' && typeof index === 'number' && field !== undefined ? { index, field: String(field) } : undefined;
+}
+
+function targetItems(value: unknown): unknown[] {
+  const targets = typeof value === 'object' && value !== null ? (value as { targets?: unknown }).targets : undefined;
+  return Array.isArray(targets) ? targets : [];
+}
+
+function declaredOf(item: unknown): DeclaredTarget {
+  const record = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : {};
+  const name = typeof record.name === 'string' ? record.name : '';
+  const variant = record.variant;
+  const api = variant === 'hosted' || variant === 'self-hosted' ? variant : variant === 'sandbox' ? (record.api === 'self-hosted' ? 'self-hosted' : 'hosted') : undefined;
+  return { name, api };
+}
+
+function duplicateNames(declared: readonly DeclaredTarget[], base: { file: string; doc: Document; lineCounter: LineCounter }): Diagnostic[] {
+  const seen = new Map<string, number>();
+  const out: Diagnostic[] = [];
+  declared.forEach((d, index) => {
+    const first = seen.get(d.name);
+    if (first === undefined) {
+      seen.set(d.name, index);
+      return;
+    }
+    const pos = positionAt(base.doc, base.lineCounter, ['targets', index, 'name']);
+    out.push({ severity: 'error', code: 'duplicate-target', message: `target '${d.name}' is declared twice (also targets[${first}]): each target needs its own name`, file: base.file, ...pos, path: `targets[${index}].name` });
+  });
+  return out;
+}
+
+/** Whether the value an issue is about is still an unresolved `${...}` template. */
+function stillTemplate(item: unknown, path: readonly PropertyKey[] | undefined): boolean {
+  let v = item;
+  for (const seg of path ?? []) v = typeof v === 'object' && v !== null ? (v as Record<PropertyKey, unknown>)[seg] : undefined;
+  return typeof v === 'string' && UNRESOLVED_REFERENCE.test(v);
+}
+
+/** Var values as they are substituted: numbers and booleans in their YAML spelling. */
+function stringVars(vars: Readonly<Record<string, string | number | boolean>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(vars ?? {})) out[k] = String(v);
+  return out;
 }
 
 /** `allowFileOutside` as written (before interpolation: a reference cannot widen its own confinement). */

@@ -20,8 +20,33 @@ const rateLimit = z
   })
   .meta({ id: 'RateLimit', description: 'Client-side pacing: at most `requests` per `perSeconds`.' });
 
+/** `${var:NAME}` names: letters, digits and "_", not starting with a digit. */
+export const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const varValue = z.union([
+  z.string().describe('Text, substituted as it is.'),
+  z.number().describe('A number: in a number field it stays a number.'),
+  z.boolean().describe('true or false: in a boolean field it stays a boolean.'),
+]);
+
 const common = {
   name: targetName,
+  /** This target's own manifest paths, added to the top-level list (an overlay: base + own). */
+  manifests: z
+    .array(nonEmpty)
+    .min(1)
+    .optional()
+    .describe("This target's own files or directories of manifests, relative to this file, read in addition to the top-level manifests (a base shared by every target, plus an overlay per target). PATH arguments on the command line replace both."),
+  /** Values of `${var:NAME}` in this target's manifests. */
+  vars: z
+    .record(z.string().regex(VAR_NAME, 'a var name is letters, digits and "_", not starting with a digit'), varValue)
+    .optional()
+    .describe('Values of ${var:NAME} in the manifests this target reads (thresholds, webhook and source names per environment). May use ${env:} and ${file:}; resolved only when the target is used.'),
+  /** How an existing object a manifest matches by natural key is taken over (issue 18). */
+  adopt: z
+    .enum(['by-name', 'explicit'])
+    .optional()
+    .describe('How obsync takes over an existing object whose natural key (a dashboard\'s name…) a manifest matches: by-name (the default) adopts it, shown loudly in every plan; explicit refuses, naming its id, until `obsync import Kind/name ID` or `obsync export --adopt` binds it.'),
   /** Requests in flight at once (default: defaults.concurrency). */
   concurrency: z.number().int().min(1).max(64).optional().describe('Requests in flight at once (1-64; default: defaults.concurrency, else 4).'),
   /** Per-request deadline. */
@@ -77,6 +102,9 @@ export const sandboxTargetConfig = z
   })
   .meta({ id: 'SandboxTarget', description: 'The embedded sandbox: an in-process simulator of the service whose data persists in a directory.' });
 
+/** The parts of a target that shape its manifest tree (validate resolves them for every target). */
+export const targetTreeSchema = z.object({ manifests: common.manifests, vars: common.vars });
+
 export const targetConfig = z
   .discriminatedUnion('variant', [selfHostedTargetConfig, hostedTargetConfig, sandboxTargetConfig])
   .meta({ id: 'Target', description: 'A service obsync reconciles; by variant.' });
@@ -127,7 +155,7 @@ export const configSchema = z
     apiVersion: z.literal('obsync/v1').describe('Version of the format: always obsync/v1.'),
     kind: z.literal('Config').describe('Config: this is obsync.yaml.'),
     /** Manifest paths, relative to the config file. */
-    manifests: z.array(nonEmpty).min(1).optional().describe('Files or directories of manifests, relative to this file (default: this directory).'),
+    manifests: z.array(nonEmpty).min(1).optional().describe("Files or directories of manifests read by every target, relative to this file (default: this directory, unless the targets list their own manifests)."),
     /**
      * `${file:}` reads only below this file's directory unless allowed here: `true` (anywhere) or
      * a list of directories (relative to this file). Only a literal value counts.
@@ -139,7 +167,7 @@ export const configSchema = z
     state: stateConfig.optional(),
     defaults: z
       .strictObject({
-        target: targetName.optional().describe('Target used without --target (default: the only target, else the embedded sandbox).'),
+        target: targetName.optional().describe('Target used without --target (default: every declared target; none declared: the embedded sandbox).'),
         schedule: nonEmpty.optional().describe('Cron schedule of obsync run, 5 fields, UTC (default "*/5 * * * *").'),
         prune: z.boolean().optional().describe('Delete owned objects that are no longer declared, with every guard (default false; --prune).'),
         concurrency: z.number().int().min(1).max(64).optional().describe('Requests in flight at once (1-64; default 4).'),
@@ -147,7 +175,7 @@ export const configSchema = z
       })
       .optional()
       .describe('Defaults of the command-line flags.'),
-    targets: z.array(targetConfig).optional().describe('The services to reconcile (none: the embedded sandbox).'),
+    targets: z.array(targetConfig).optional().describe('The services to reconcile, each with its own manifests and vars if needed (none: the embedded sandbox). Only the targets a command uses have their settings and credentials resolved.'),
   })
   .meta({ id: 'Config', description: 'obsync.yaml: where the manifests are, where the state is kept, defaults of the flags, and the targets.' });
 export type ObsyncConfig = z.infer<typeof configSchema>;

@@ -21,6 +21,7 @@ export interface EmbeddedTarget {
 export type ResolvedTarget = { kind: 'remote'; target: Target } | { kind: 'embedded'; embedded: EmbeddedTarget };
 
 export interface ResolveInput {
+  /** Its `targets` resolved for (at least) the one named. */
   config: ObsyncConfig | undefined;
   /** --target */
   name: string | undefined;
@@ -32,38 +33,114 @@ const DEFAULT_CONCURRENCY = 4;
 const DEFAULT_TIMEOUT_S = 30;
 const DEFAULT_RETRIES = 3;
 export const EMBEDDED_NAME = 'sandbox';
+const DEFAULT_SANDBOX_DATA = '.obsync/sandbox';
 
-export function resolveTarget(input: ResolveInput): ResolvedTarget {
+/**
+ * Which declared targets a command uses (DESIGN §3): every `--target` given, else
+ * OBSYNC_TARGET, else `defaults.target`, else every declared target. `sandbox` (the embedded
+ * simulator) may be named without being declared. Empty: no target declared (the environment's
+ * target, or the embedded sandbox). Throws for a name that is not declared.
+ */
+export function chooseTargets(declared: readonly string[], flags: readonly string[], env: Env, defaultTarget: string | undefined): string[] {
+  const asked = flags.length > 0 ? [...new Set(flags)] : env.OBSYNC_TARGET ? [env.OBSYNC_TARGET] : defaultTarget ? [defaultTarget] : [...declared];
+  const unknown = asked.filter((name) => !declared.includes(name) && name !== EMBEDDED_NAME);
+  if (unknown.length > 0) {
+    const hint = declared.length > 0 ? `obsync.yaml declares: ${declared.join(', ')}` : 'declare it under targets: in obsync.yaml';
+    throw new ConfigError(`unknown target${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')}`, { hint });
+  }
+  return asked;
+}
+
+export interface ResolveManyInput {
+  /** The config, its `targets` resolved for (at least) the chosen names. */
+  config: ObsyncConfig | undefined;
+  /** From `chooseTargets`. */
+  chosen: readonly string[];
+  env: Env;
+  readFile: (path: string) => string;
+}
+
+/** The chosen targets, ready to connect: settings and credentials resolved for these only. */
+export function resolveTargets(input: ResolveManyInput): ResolvedTarget[] {
   const { config, env } = input;
-  const targets = config?.targets ?? [];
-  const name = input.name ?? env.OBSYNC_TARGET ?? config?.defaults?.target ?? (targets.length === 1 ? targets[0]?.name : undefined);
   const concurrency = config?.defaults?.concurrency ?? DEFAULT_CONCURRENCY;
-  if (name === undefined) {
-    if (env.OBSYNC_BASE_URL) return { kind: 'remote', target: fromEnvOnly(input, concurrency) };
-    if (targets.length > 1) throw new ConfigError(`obsync.yaml declares ${targets.length} targets (${targets.map((t) => t.name).join(', ')}); choose one with --target or defaults.target`);
-    return { kind: 'embedded', embedded: { name: EMBEDDED_NAME, api: 'hosted', dataDir: '.obsync/sandbox', concurrency } };
+  if (input.chosen.length === 0) {
+    if (env.OBSYNC_BASE_URL) return [{ kind: 'remote', target: fromEnvOnly(input, concurrency) }];
+    return [{ kind: 'embedded', embedded: { name: EMBEDDED_NAME, api: 'hosted', dataDir: DEFAULT_SANDBOX_DATA, concurrency } }];
   }
-  const found = targets.find((t) => t.name === name);
-  if (!found) {
-    if (name === EMBEDDED_NAME) return { kind: 'embedded', embedded: { name, api: 'hosted', dataDir: '.obsync/sandbox', concurrency } };
-    const known = targets.map((t) => t.name);
-    throw new ConfigError(`unknown target '${name}'`, { hint: known.length > 0 ? `obsync.yaml declares: ${known.join(', ')}` : 'declare it under targets: in obsync.yaml' });
+  const configs = input.chosen.map((name) => config?.targets?.find((t) => t.name === name) ?? name);
+  const remote = configs.filter((c): c is Exclude<TargetConfig, { variant: 'sandbox' }> => typeof c !== 'string' && c.variant !== 'sandbox');
+  if (remote.length > 1) refuseSharedOverrides(remote, input);
+  const resolved = configs.map((c): ResolvedTarget => {
+    if (typeof c === 'string') return { kind: 'embedded', embedded: { name: c, api: 'hosted', dataDir: DEFAULT_SANDBOX_DATA, concurrency } };
+    if (c.variant === 'sandbox') return { kind: 'embedded', embedded: { name: c.name, api: c.api ?? 'hosted', dataDir: c.data ?? DEFAULT_SANDBOX_DATA, concurrency: c.concurrency ?? concurrency } };
+    return { kind: 'remote', target: fromConfig(c, input, concurrency) };
+  });
+  refuseSharedSandboxData(resolved);
+  return resolved;
+}
+
+/** One target, for the commands that talk to exactly one (keys, query): several chosen is an error. */
+export function resolveTarget(input: ResolveInput): ResolvedTarget {
+  const declared = input.config?.targets?.map((t) => t.name) ?? [];
+  const chosen = chooseTargets(declared, input.name === undefined ? [] : [input.name], input.env, input.config?.defaults?.target);
+  if (chosen.length > 1) throw new ConfigError(`obsync.yaml declares ${chosen.length} targets (${chosen.join(', ')}); choose one with --target or defaults.target`);
+  const [only] = resolveTargets({ config: input.config, chosen, env: input.env, readFile: input.readFile });
+  if (!only) throw new ConfigError('no target');
+  return only;
+}
+
+/**
+ * OBSYNC_BASE_URL and the other single-target overrides would give several targets one value:
+ * two targets on one server, each with its own inventory, would fight over the same objects.
+ * Refused when it changes any of them (a config that names the same variable everywhere is fine).
+ */
+function refuseSharedOverrides(targets: readonly Exclude<TargetConfig, { variant: 'sandbox' }>[], { env, readFile }: ResolveManyInput): void {
+  const hosted = targets.filter((t) => t.variant === 'hosted');
+  const selfHosted = targets.filter((t) => t.variant === 'self-hosted');
+  const fromFile = (name: string) => {
+    const file = env[`${name}_FILE`];
+    return file ? readCredentialFile(readFile, name, file) : env[name];
+  };
+  const overrides: { variable: string; value: string | undefined; applies: readonly TargetConfig[]; configured: (t: TargetConfig) => string | undefined }[] = [
+    { variable: 'OBSYNC_BASE_URL', value: env.OBSYNC_BASE_URL, applies: targets, configured: (t) => (t.variant === 'sandbox' ? undefined : t.baseUrl) },
+    { variable: 'OBSYNC_ORG_ID', value: env.OBSYNC_ORG_ID, applies: hosted, configured: (t) => (t.variant === 'hosted' ? t.organizationId : undefined) },
+    { variable: 'OBSYNC_SERVICE_ID', value: env.OBSYNC_SERVICE_ID, applies: hosted, configured: (t) => (t.variant === 'hosted' ? t.serviceId : undefined) },
+    { variable: 'OBSYNC_KEY_ID', value: fromFile('OBSYNC_KEY_ID'), applies: hosted, configured: (t) => (t.variant === 'hosted' ? t.credentials?.keyId : undefined) },
+    { variable: 'OBSYNC_KEY_SECRET', value: fromFile('OBSYNC_KEY_SECRET'), applies: hosted, configured: (t) => (t.variant === 'hosted' ? t.credentials?.keySecret : undefined) },
+    { variable: 'OBSYNC_API_KEY', value: fromFile('OBSYNC_API_KEY'), applies: selfHosted, configured: (t) => (t.variant === 'self-hosted' ? t.credentials?.apiKey : undefined) },
+  ];
+  for (const o of overrides) {
+    if (o.value === undefined || o.applies.length < 2 || o.applies.every((t) => o.configured(t) === o.value)) continue;
+    const names = o.applies.map((t) => `'${t.name}'`).join(', ');
+    throw new ConfigError(`${o.variable} (or ${o.variable}_FILE) would override the setting of several targets at once (${names})`, {
+      hint: `give each target its own value in obsync.yaml (e.g. "\${env:STAGING_${o.variable.replace(/^OBSYNC_/, '')}}") and unset ${o.variable}, or choose one target with --target`,
+    });
   }
-  if (found.variant === 'sandbox') {
-    return { kind: 'embedded', embedded: { name: found.name, api: found.api ?? 'hosted', dataDir: found.data ?? '.obsync/sandbox', concurrency: found.concurrency ?? concurrency } };
+}
+
+/** Two embedded sandboxes on one data directory would overwrite each other's data. */
+function refuseSharedSandboxData(resolved: readonly ResolvedTarget[]): void {
+  const byDir = new Map<string, string>();
+  for (const r of resolved) {
+    if (r.kind !== 'embedded') continue;
+    const other = byDir.get(r.embedded.dataDir);
+    if (other !== undefined) throw new ConfigError(`targets '${other}' and '${r.embedded.name}' are embedded sandboxes with the same data directory ${r.embedded.dataDir}`, { hint: 'give each its own data: in obsync.yaml' });
+    byDir.set(r.embedded.dataDir, r.embedded.name);
   }
-  return { kind: 'remote', target: fromConfig(found, input, concurrency) };
+}
+
+function readCredentialFile(readFile: (p: string) => string, key: string, file: string): string {
+  try {
+    return readFile(file).trim();
+  } catch (err) {
+    throw new ConfigError(`${key}_FILE points to ${file}, which cannot be read`, { cause: err });
+  }
 }
 
 function secretFrom(env: Env, key: string, readFile: (p: string) => string, fallback: string | undefined): Secret | undefined {
   const file = env[`${key}_FILE`];
-  if (file) {
-    try {
-      return new Secret(readFile(file).trim());
-    } catch (err) {
-      throw new ConfigError(`${key}_FILE points to ${file}, which cannot be read`, { cause: err });
-    }
-  }
+  if (file) return new Secret(readCredentialFile(readFile, key, file));
   const value = env[key] ?? fallback;
   return value ? new Secret(value) : undefined;
 }
@@ -87,7 +164,7 @@ function missing(target: string, what: string, env: string): ConfigError {
   return new ConfigError(`target '${target}' has no ${what}`, { hint: `set ${env} (or ${env}_FILE), or credentials in obsync.yaml` });
 }
 
-function fromConfig(t: Exclude<TargetConfig, { variant: 'sandbox' }>, { env, readFile }: ResolveInput, concurrency: number): Target {
+function fromConfig(t: Exclude<TargetConfig, { variant: 'sandbox' }>, { env, readFile }: { env: Env; readFile: (p: string) => string }, concurrency: number): Target {
   const common = {
     name: t.name,
     baseUrl: checkUrl(env.OBSYNC_BASE_URL ?? t.baseUrl, t.name),
@@ -105,7 +182,7 @@ function fromConfig(t: Exclude<TargetConfig, { variant: 'sandbox' }>, { env, rea
   }
   const keyId = env.OBSYNC_KEY_ID ?? t.credentials?.keyId;
   const keySecret = secretFrom(env, 'OBSYNC_KEY_SECRET', readFile, t.credentials?.keySecret);
-  const keyIdFile = env.OBSYNC_KEY_ID_FILE ? readFile(env.OBSYNC_KEY_ID_FILE).trim() : undefined;
+  const keyIdFile = env.OBSYNC_KEY_ID_FILE ? readCredentialFile(readFile, 'OBSYNC_KEY_ID', env.OBSYNC_KEY_ID_FILE) : undefined;
   const id = keyIdFile ?? keyId;
   if (!id) throw missing(t.name, 'key id', 'OBSYNC_KEY_ID');
   if (!keySecret) throw missing(t.name, 'key secret', 'OBSYNC_KEY_SECRET');
@@ -122,7 +199,7 @@ function fromConfig(t: Exclude<TargetConfig, { variant: 'sandbox' }>, { env, rea
 }
 
 /** OBSYNC_BASE_URL with no config target: the variant follows from the credentials given. */
-function fromEnvOnly(input: ResolveInput, concurrency: number): Target {
+function fromEnvOnly(input: { env: Env; readFile: (p: string) => string }, concurrency: number): Target {
   const { env } = input;
   const hosted = env.OBSYNC_VARIANT === 'hosted' || (env.OBSYNC_VARIANT === undefined && (env.OBSYNC_KEY_ID !== undefined || env.OBSYNC_KEY_ID_FILE !== undefined));
   const base = { name: 'default', baseUrl: env.OBSYNC_BASE_URL ?? '' };

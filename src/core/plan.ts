@@ -124,6 +124,11 @@ export interface PlanStep {
   record?: StepRecord;
   parts?: PartRef[];
   expected?: Expected;
+  /**
+   * Updates and deletes: the live object in the same comparable form as `expected` (sensitive
+   * values as fingerprints): the plan output's `before`. Absent for creates and unchanged objects.
+   */
+  current?: Json;
   /** What the service deletes with this step (deletes, and updates that remove parts). */
   cascade?: CascadeItem[];
   /** Deletes: the object as read, written to the backups first. */

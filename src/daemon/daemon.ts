@@ -1,24 +1,25 @@
 /**
- * `obsync run`: one target reconciled on triggers (start-up, cron, file changes), one run at a
- * time, drift logged, health and metrics served. Invalid manifests keep the last good desired
- * state (no apply, no prune) until fixed; a failing API fails the run, not the daemon.
+ * `obsync run`, one target: reconciled on triggers (start-up, its own jittered cron, file
+ * changes routed by the host), one run at a time, its own back-off after a failure, its own
+ * readiness; drift logged and counted. Invalid manifests keep the last good desired state (no
+ * apply, no prune) until fixed; a failing API fails the run, not the daemon. The host
+ * (./host.ts) runs one of these per target with one health server and one watcher set.
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { hasErrors } from '../core/diagnostics.js';
 import { errorMessage } from '../core/errors.js';
 import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
-import type { Plan } from '../core/plan.js';
+import type { AdoptPolicy, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
 import { reconcile } from '../engine/reconcile.js';
 import type { SensitivePaths } from '../engine/secrets.js';
 import type { Selection } from '../engine/selection.js';
 import type { Logger } from '../log/logger.js';
-import { startHealthServer, type HealthServer, type Readiness } from './health.js';
+import type { TargetReadiness } from './health.js';
 import { resourceCounts, type DaemonMetrics, type RunResult } from './metrics.js';
 import { RunQueue, type TriggerReason } from './queue.js';
-import { startWatcher, type ManifestWatcher } from './watch.js';
 
 export interface DaemonDeps {
   port: ServicePort;
@@ -29,6 +30,7 @@ export interface DaemonDeps {
   leadership?: TargetLeadership;
   /** Re-reads the manifests (called at each run). */
   loadDesired(): { desired: DesiredResource[]; diagnostics: Diagnostic[] };
+  /** The manifest paths the target reads: a change below them triggers a run. */
   watchPaths: readonly string[];
   logger: Logger;
   metrics: DaemonMetrics;
@@ -38,17 +40,16 @@ export interface DaemonDeps {
 export interface DaemonOptions {
   mode: 'apply' | 'plan';
   schedule: string;
-  watch: boolean;
-  debounceMs: number;
-  /** Random delay before a scheduled run, so many daemons do not hit the API at once. */
+  /** Random delay before a scheduled run, so many daemons (and targets) do not hit the API at once. */
   jitterMs: number;
-  listen: { host: string; port: number };
   prune: boolean;
   /** `--prune-cascade`: deletes and updates may take along objects obsync does not own. */
   pruneCascade?: boolean;
   maxDeletes: number;
   concurrency: number;
   selection: Selection;
+  /** The target's adoption policy (default by-name). */
+  adopt?: AdoptPolicy;
   /** SIGTERM: the current run is aborted when it has not finished by then. */
   shutdownMs: number;
 }
@@ -61,11 +62,11 @@ export class Daemon {
   #lastRunEnded = false;
   #stopping = false;
   #failures = 0;
+  /** Why the last run failed (readiness says it while no run has succeeded). */
+  #lastError: string | null = null;
   #retryTimer: NodeJS.Timeout | null = null;
   #abort = new AbortController();
   #task: ScheduledTask | null = null;
-  #watcher: ManifestWatcher | null = null;
-  #health: HealthServer | null = null;
   readonly #intervalMs: number;
 
   constructor(
@@ -76,30 +77,34 @@ export class Daemon {
     this.#intervalMs = scheduleIntervalMs(opts.schedule);
   }
 
-  get url(): string | undefined {
-    return this.#health?.url;
+  get target(): string {
+    return this.deps.port.target;
   }
 
-  async start(): Promise<void> {
+  get watchPaths(): readonly string[] {
+    return this.deps.watchPaths;
+  }
+
+  start(): void {
     const { logger } = this.deps;
-    this.#health = await startHealthServer(this.opts.listen.host, this.opts.listen.port, () => this.readiness(), this.deps.metrics);
-    this.#task = cron.schedule(this.opts.schedule, () => this.#scheduled(), { timezone: 'UTC', name: 'obsync-reconcile', noOverlap: true });
-    if (this.opts.watch) this.#watcher = await startWatcher(this.deps.watchPaths, this.opts.debounceMs, () => this.#queue.trigger('watch'), logger);
-    logger.info({ target: this.deps.port.target, mode: this.opts.mode, schedule: this.opts.schedule, watch: this.opts.watch, listen: this.#health.url }, 'daemon started');
+    this.#task = cron.schedule(this.opts.schedule, () => this.#scheduled(), { timezone: 'UTC', name: `obsync-reconcile-${this.target}`, noOverlap: true });
+    logger.info({ target: this.target, mode: this.opts.mode, schedule: this.opts.schedule }, 'target started');
     this.#startLeadership();
     this.#queue.trigger('startup');
   }
 
-  readiness(): Readiness {
-    if (this.#stopping) return { ready: false, reason: 'shutting down' };
-    if (this.deps.leadership?.isStandby()) return { ready: true, reason: `standby: ${this.deps.leadership.describe()}` };
-    if (this.#lastGood === null) return { ready: false, reason: 'manifests not loaded yet' };
-    if (!this.#lastRunEnded) return { ready: false, reason: 'first run not finished' };
-    if (this.#lastSuccess === null) return { ready: false, reason: 'no successful run yet' };
+  readiness(): TargetReadiness {
+    const leader = this.deps.leadership ? this.deps.leadership.isLeader() : undefined;
+    const state = (ready: boolean, reason: string): TargetReadiness => ({ ready, reason, ...(leader === undefined ? {} : { leader }) });
+    if (this.#stopping) return state(false, 'shutting down');
+    if (this.deps.leadership?.isStandby()) return state(true, `standby: ${this.deps.leadership.describe()}`);
+    if (this.#lastGood === null) return state(false, this.#lastRunEnded ? 'manifests not loaded: they are invalid' : 'manifests not loaded yet');
+    if (!this.#lastRunEnded) return state(false, 'first run not finished');
+    if (this.#lastSuccess === null) return state(false, this.#failures > 0 ? `no successful run yet: ${this.#lastError ?? 'the last run failed'}` : 'no successful run yet');
     const age = (this.#now().getTime() - this.#lastSuccess) / 1000;
-    if (age * 1000 > 3 * this.#intervalMs) return { ready: false, reason: `last successful run ${Math.round(age)} s ago (more than three intervals)` };
-    if (!this.#manifestsValid) return { ready: false, reason: 'manifests are invalid: running on the last good state' };
-    return { ready: true, reason: `last successful run ${Math.round(age)} s ago` };
+    if (age * 1000 > 3 * this.#intervalMs) return state(false, `last successful run ${Math.round(age)} s ago (more than three intervals)`);
+    if (!this.#manifestsValid) return state(false, 'manifests are invalid: running on the last good state');
+    return state(true, `last successful run ${Math.round(age)} s ago`);
   }
 
   /** Stops triggers, lets the current run finish (aborting it at the deadline) and closes everything. */
@@ -107,18 +112,16 @@ export class Daemon {
     if (this.#stopping) return;
     this.#stopping = true;
     const { logger } = this.deps;
-    logger.info({ target: this.deps.port.target }, 'daemon stopping');
+    logger.info({ target: this.deps.port.target }, 'target stopping');
     if (this.#retryTimer) clearTimeout(this.#retryTimer);
     await this.#task?.destroy();
-    await this.#watcher?.close();
     const deadline = setTimeout(() => this.#abort.abort(new Error('shutting down')), this.opts.shutdownMs);
     await this.#queue.stop();
     clearTimeout(deadline);
     // Compact while still holding the lease, then hand it over at once.
     await this.deps.inventory.flush().catch((err: unknown) => logger.warn({ target: this.deps.port.target, err: errorMessage(err) }, 'inventory flush failed'));
     await this.deps.leadership?.stop();
-    await this.#health?.close();
-    logger.info({ target: this.deps.port.target }, 'daemon stopped');
+    logger.info({ target: this.deps.port.target }, 'target stopped');
   }
 
   /** Runs now (tests, manual trigger). */
@@ -187,7 +190,7 @@ export class Daemon {
       await this.deps.inventory.refresh();
       const { desired, diagnostics } = this.deps.loadDesired();
       const invalid = hasErrors(diagnostics);
-      metrics.manifestErrors.set(diagnostics.filter((d) => d.severity === 'error').length);
+      metrics.manifestErrors.set({ target }, diagnostics.filter((d) => d.severity === 'error').length);
       this.#manifestsValid = !invalid;
       if (invalid) {
         result = 'invalid_manifests';
@@ -206,6 +209,7 @@ export class Daemon {
         prune: this.opts.prune,
         pruneCascade: this.opts.pruneCascade ?? false,
         maxDeletes: this.opts.maxDeletes,
+        ...(this.opts.adopt ? { adopt: this.opts.adopt } : {}),
         ...(invalid ? { pruneBlockers: ['the manifests are invalid'] } : {}),
         signal,
         concurrency: this.opts.concurrency,
@@ -221,7 +225,8 @@ export class Daemon {
       if (report.plan.errored && result === 'success') result = 'failure';
     } catch (err) {
       result = 'failure';
-      logger.error({ target, reasons: [...reasons], err: errorMessage(err) }, 'run failed');
+      this.#lastError = errorMessage(err);
+      logger.error({ target, reasons: [...reasons], err: this.#lastError }, 'run failed');
     } finally {
       done();
       this.#finish(result, started, port.stats.requests - requestsBefore, reasons);
@@ -236,6 +241,7 @@ export class Daemon {
     this.#lastRunEnded = true;
     if (result === 'success') {
       this.#failures = 0;
+      this.#lastError = null;
       this.#lastSuccess = this.#now().getTime();
       metrics.lastSuccess.set({ target: port.target }, Math.floor(this.#lastSuccess / 1000));
     } else if (result === 'failure') this.#scheduleRetry();

@@ -1,11 +1,24 @@
-/** `/livez`, `/healthz` (alias), `/readyz` and `/metrics` on node:http. Probes read the status only. */
+/**
+ * `/livez`, `/healthz` (alias), `/readyz` and `/metrics` on node:http. Probes read the status;
+ * `/readyz` also says per target why (`{ready, targets: {name: {ready, reason, leader}}}`).
+ */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DaemonMetrics } from './metrics.js';
 
-export interface Readiness {
+/** One target's readiness; `leader` only where replicas elect a leader (apply mode). */
+export interface TargetReadiness {
   ready: boolean;
   reason: string;
+  leader?: boolean;
+}
+
+/** The process: ready only when every target is. */
+export interface Readiness {
+  ready: boolean;
+  /** Why not, when not (shutting down, or the targets that are not ready). */
+  reason?: string;
+  targets: Record<string, TargetReadiness>;
 }
 
 export interface HealthServer {
@@ -26,7 +39,7 @@ export async function startHealthServer(host: string, port: number, readiness: (
     }
     if (path === '/readyz') {
       const r = readiness();
-      res.writeHead(r.ready ? 200 : 503, { 'content-type': 'text/plain' }).end(`${r.ready ? 'ready' : 'not ready'}: ${r.reason}\n`);
+      res.writeHead(r.ready ? 200 : 503, { 'content-type': 'application/json' }).end(`${JSON.stringify(r)}\n`);
       return;
     }
     if (path === '/metrics') {

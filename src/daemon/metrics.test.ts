@@ -60,4 +60,15 @@ describe('obsync_resources after a run', () => {
     expect(text).toMatch(/obsync_resources\{target="t",kind="Dashboard",state="in_sync"\} 1\n/);
     expect(text).toMatch(/obsync_resources\{target="t",kind="Dashboard",state="drifted"\} 0\n/);
   });
+
+  it("replaces only that target's series: another target's stay", async () => {
+    const metrics = new DaemonMetrics('test');
+    metrics.setResources('staging', resourceCounts(plan([step('Dashboard/a', 'create')])));
+    metrics.setResources('production', resourceCounts(plan([step('Alert/b', 'create')])));
+    metrics.setResources('staging', resourceCounts(plan([step('Pipe/p', 'create')])));
+    const text = await metrics.text();
+    expect(text).toMatch(/obsync_resources\{target="production",kind="Alert",state="drifted"\} 1\n/);
+    expect(text).toMatch(/obsync_resources\{target="staging",kind="Pipe",state="drifted"\} 1\n/);
+    expect(text).not.toMatch(/obsync_resources\{target="staging",kind="Dashboard"/);
+  });
 });

@@ -21,7 +21,7 @@ export class DaemonMetrics {
   readonly driftTotal = new Counter({ name: 'obsync_drift_total', help: 'Drifted objects found, by kind.', labelNames: ['target', 'kind'], registers: [this.registry] });
   readonly apiRequests = new Counter({ name: 'obsync_api_requests_total', help: 'Requests to the service, by method and status code (0 = no response).', labelNames: ['target', 'method', 'code'], registers: [this.registry] });
   readonly lastSuccess = new Gauge({ name: 'obsync_last_success_timestamp_seconds', help: 'Unix time of the last successful run.', labelNames: ['target'], registers: [this.registry] });
-  readonly manifestErrors = new Gauge({ name: 'obsync_manifest_errors', help: 'Errors in the manifests at the last load (0 when valid).', registers: [this.registry] });
+  readonly manifestErrors = new Gauge({ name: 'obsync_manifest_errors', help: "Errors in the target's manifests at the last load (0 when valid).", labelNames: ['target'], registers: [this.registry] });
   readonly leader = new Gauge({ name: 'obsync_leader', help: 'Whether this replica leads the target (1) or is standby (0); apply mode only.', labelNames: ['target'], registers: [this.registry] });
   readonly buildInfo = new Gauge({ name: 'obsync_build_info', help: 'Build information.', labelNames: ['version'], registers: [this.registry] });
 
@@ -30,11 +30,19 @@ export class DaemonMetrics {
     this.buildInfo.set({ version }, 1);
   }
 
+  /** Series set by the last run of each target: the next run of that target replaces them, and only them. */
+  readonly #resourceSeries = new Map<string, { kind: string; state: string }[]>();
+
   setResources(target: string, counts: ResourceCounts): void {
-    this.resources.reset();
+    for (const labels of this.#resourceSeries.get(target) ?? []) this.resources.remove({ target, ...labels });
+    const series: { kind: string; state: string }[] = [];
     for (const [kind, byState] of Object.entries(counts)) {
-      for (const [state, n] of Object.entries(byState)) this.resources.set({ target, kind, state }, n);
+      for (const [state, n] of Object.entries(byState)) {
+        this.resources.set({ target, kind, state }, n);
+        series.push({ kind, state });
+      }
     }
+    this.#resourceSeries.set(target, series);
   }
 
   text(): Promise<string> {

@@ -24,15 +24,20 @@ export interface WatchOptions {
 
 const MANIFEST = /\.ya?ml$/;
 
-export async function startWatcher(paths: readonly string[], debounceMs: number, onChange: () => void, logger: Logger, opts: WatchOptions = {}): Promise<ManifestWatcher> {
+/** `onChange` gets the paths that changed during the debounce (a replaced root: the root itself). */
+export async function startWatcher(paths: readonly string[], debounceMs: number, onChange: (changed: readonly string[]) => void, logger: Logger, opts: WatchOptions = {}): Promise<ManifestWatcher> {
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
+  let pending = new Set<string>();
   const fire = (event: string, path: string) => {
     logger.debug({ event, path }, 'manifest changed');
+    pending.add(path);
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;
-      onChange();
+      const batch = [...pending];
+      pending = new Set();
+      onChange(batch);
     }, debounceMs);
   };
 

@@ -12,6 +12,7 @@ import type { KindRoutes, Variant } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json, JsonObject } from '../core/wire.js';
 import type { NameOrId, RefContext, TokenContext } from './refs.js';
+import type { Summariser } from './summary.js';
 import type { AnyKind, Kind } from './registry.js';
 
 /** A kind whose objects the service deletes when an object of `parent` goes (or loses a part). */
@@ -174,6 +175,8 @@ export interface ManagedKind<K extends Kind = Kind, Spec = unknown, Live extends
    * placeholders — such that planning it against the same object finds no change.
    */
   toManifest(live: Live, ctx: ExportContext): JsonObject;
+  /** The change in the kind's own words for reviewers (./summary.ts); absent: field by field. */
+  readonly summarise?: Summariser;
 }
 
 export type KindDefinition = ReadableKind | ManagedKind;

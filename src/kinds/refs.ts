@@ -12,7 +12,7 @@ import type { Json } from '../core/wire.js';
 import type { AnyKind } from './registry.js';
 
 export type NameOrId = string | { id: string };
-export type RefToken = string | { id: string };
+export type RefToken = string | { id: string; name?: string };
 
 export type RefUse = { ok: true; token: RefToken; id: string | null } | { ok: false; error: string };
 
@@ -36,7 +36,7 @@ export interface TokenContext {
 }
 
 export function tokenJson(token: RefToken): Json {
-  return typeof token === 'string' ? token : { id: token.id };
+  return typeof token === 'string' ? token : token.name === undefined ? { id: token.id } : { id: token.id, name: token.name };
 }
 
 /** A placeholder for a managed object's id (or one of its parts' ids), filled at apply time. */

@@ -1,6 +1,7 @@
 /**
- * `${env:NAME}` and `${file:PATH}` in string values (DESIGN §2), resolved on the YAML tree so a
- * problem is reported at its own line. `$${...}` is a literal `${...}`. File contents lose one
+ * `${env:NAME}`, `${file:PATH}` and `${var:NAME}` in string values (DESIGN §2-3), resolved on the
+ * YAML tree so a problem is reported at its own line. `${var:}` takes a value from the selected
+ * target's `vars` in obsync.yaml, so one manifest tree is interpolated once per target. `$${...}` is a literal `${...}`. File contents lose one
  * trailing newline. The kinds of reference are a table (RESOLVERS): a new kind is one entry.
  *
  * Trust rules (DESIGN §4):
@@ -18,6 +19,7 @@ import { isMap, isPair, isScalar, isSeq, parse as parseYaml, Scalar, type Docume
 import { isCredentialVariable } from '../config/credentials.js';
 import { formatPath, type Diagnostic } from '../core/diagnostics.js';
 import { confine, FileRefusal, readRegularFile, type FileScope } from './files.js';
+import { closest } from './suggest.js';
 
 export interface FieldInfo {
   /** The schema marks the field sensitive (credentials, passwords, keys). */
@@ -42,6 +44,16 @@ export interface InterpolationContext {
   /** What the schema says about the field at a document path (default: a non-sensitive string). */
   field?: (path: readonly PropertyKey[]) => FieldInfo;
   credentials?: CredentialGuard;
+  /** The target whose `vars` answer `${var:NAME}` (none: every `${var:}` is an error). */
+  vars?: TargetVars;
+  /** Only scalars at these paths are interpolated (default: all); the others are left as written. */
+  only?: (path: readonly PropertyKey[]) => boolean;
+}
+
+/** `targets[].vars` of one target, already interpolated. */
+export interface TargetVars {
+  target: string;
+  values: Readonly<Record<string, string>>;
 }
 
 type Outcome = { value: string } | { missing: string } | { refused: string; code: string };
@@ -58,6 +70,7 @@ type Resolver = (arg: string, ref: RefContext) => Outcome;
 const RESOLVERS: Record<string, Resolver> = {
   env: resolveEnv,
   file: resolveFile,
+  var: resolveVar,
 };
 
 const KINDS = Object.keys(RESOLVERS).join('|');
@@ -69,6 +82,7 @@ export function interpolateDocument(doc: Document, lc: LineCounter, ctx: Interpo
   const diagnostics: Diagnostic[] = [];
   walk(doc.contents, [], (node, path) => {
     if (typeof node.value !== 'string' || !node.value.includes('${')) return;
+    if (ctx.only && !ctx.only(path)) return;
     const original = node.value;
     const pos = lc.linePos(node.range?.[0] ?? 0);
     const where = formatPath(path);
@@ -96,11 +110,13 @@ export function interpolateDocument(doc: Document, lc: LineCounter, ctx: Interpo
 }
 
 function resolveOne(kind: string, arg: string, ref: RefContext): Outcome {
-  if (arg === '') return { refused: `empty \${${kind}:} reference: name the ${kind === 'env' ? 'environment variable' : kind}`, code: 'bad-reference' };
+  if (arg === '') return { refused: `empty \${${kind}:} reference: name the ${NOUN[kind] ?? kind}`, code: 'bad-reference' };
   const resolver = RESOLVERS[kind];
   if (!resolver) return { refused: `unknown reference kind '${kind}'`, code: 'bad-reference' };
   return resolver(arg, ref);
 }
+
+const NOUN: Record<string, string> = { env: 'environment variable', file: 'file', var: 'var' };
 
 function credentialRefusal(reference: string, where: string): Outcome {
   return {
@@ -113,6 +129,17 @@ function resolveEnv(name: string, { ctx, field, where }: RefContext): Outcome {
   if (isCredentialVariable(name) && !field.sensitive) return credentialRefusal(`\${env:${name}}`, where);
   const value = ctx.env[name];
   return value === undefined ? { missing: `environment variable ${name} is not set (referenced as \${env:${name}})` } : { value };
+}
+
+function resolveVar(name: string, { ctx }: RefContext): Outcome {
+  const reference = `\${var:${name}}`;
+  const vars = ctx.vars;
+  if (!vars) return { refused: `${reference} has no value here: vars are declared per target in obsync.yaml (targets[].vars) and used in the manifests of that target`, code: 'missing-var' };
+  const value = Object.hasOwn(vars.values, name) ? vars.values[name] : undefined;
+  if (value !== undefined) return { value };
+  const hint = closest(name, Object.keys(vars.values));
+  const known = hint ? ` — did you mean '${hint}'?` : '';
+  return { refused: `${reference}: target '${vars.target}' has no var '${name}'${known}; declare it under that target's vars in obsync.yaml`, code: 'missing-var' };
 }
 
 function resolveFile(arg: string, { ctx }: RefContext): Outcome {

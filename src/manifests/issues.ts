@@ -93,6 +93,11 @@ function explain(issue: z.core.$ZodIssue, ctx: IssueContext): { path: Seg[]; cod
       }
       return [{ path, code: 'invalid-value', message: hidden ? withoutValue(issue.message, here.value) : issue.message }];
     }
+    case 'invalid_key': {
+      // A record's key that its key schema refuses: that schema's own message, not "Invalid key in record".
+      const inner = issue.issues.find((i) => i.code !== 'invalid_type') ?? issue.issues[0];
+      return [{ path, code: 'invalid-key', message: inner ? `the key ${describe(path[path.length - 1])}: ${inner.message}` : issue.message }];
+    }
     case 'too_big':
     case 'too_small':
       return [{ path, code: 'out-of-range', message: rangeMessage(issue, here.value, hidden) }];

@@ -114,10 +114,47 @@ function simplify(value: unknown): unknown {
   return obj;
 }
 
+/**
+ * A whole `${env:NAME}`, `${file:PATH}` or `${var:NAME}`: the loader resolves it before the
+ * schema checks the value (a number field takes `${var:threshold}`), so editors accept it too.
+ */
+export const INTERPOLATION_DEFINITION: Json = {
+  type: 'string',
+  pattern: String.raw`^\$\{(env|file|var):[^}]+\}$`,
+  description: 'A value resolved when the document is loaded: ${env:NAME} (environment variable), ${file:PATH} (file contents) or ${var:NAME} (a var of the target, obsync.yaml targets[].vars).',
+};
+
+/** A field whose values a plain string would not pass (numbers, booleans, formatted or patterned text) also takes a whole reference. */
+function takesReference(node: Json): boolean {
+  if (node.const !== undefined || node.enum !== undefined) return false;
+  const type = node.type;
+  return type === 'number' || type === 'integer' || type === 'boolean' || (type === 'string' && (node.format !== undefined || node.pattern !== undefined));
+}
+
+function allowReferences(value: unknown): void {
+  if (Array.isArray(value)) return value.forEach(allowReferences);
+  if (typeof value !== 'object' || value === null) return;
+  const node = value as Json;
+  const wrap = (child: unknown): unknown => {
+    if (typeof child !== 'object' || child === null || Array.isArray(child) || !takesReference(child as Json)) return child;
+    const { description, default: byDefault, 'x-sensitive': sensitive, ...rest } = child as Json;
+    return { anyOf: [rest, { $ref: '#/definitions/Interpolation' }], ...(description !== undefined ? { description } : {}), ...(byDefault !== undefined ? { default: byDefault } : {}), ...(sensitive !== undefined ? { 'x-sensitive': sensitive } : {}) };
+  };
+  if (typeof node.properties === 'object' && node.properties !== null) {
+    const props = node.properties as Json;
+    for (const key of Object.keys(props)) props[key] = wrap(props[key]);
+  }
+  if (node.items !== undefined && !Array.isArray(node.items)) node.items = wrap(node.items);
+  if (typeof node.additionalProperties === 'object') node.additionalProperties = wrap(node.additionalProperties);
+  Object.values(node).forEach(allowReferences);
+}
+
 /** Draft-07, input types (defaulted fields optional): every manifest kind's documents and obsync.yaml. */
 export function documentJsonSchema(): Json {
   const any = z.discriminatedUnion('kind', [...manifestSchemaList, configSchema]);
   const schema = z.toJSONSchema(any, { target: 'draft-07', io: 'input', override: (ctx) => override(ctx as { zodSchema: z.core.$ZodType; jsonSchema: Json }) }) as Json;
   const { $schema, ...rest } = simplify(schema) as Json;
+  allowReferences(rest);
+  rest.definitions = { ...(rest.definitions as Json | undefined), Interpolation: INTERPOLATION_DEFINITION };
   return { $schema, title: `obsync documents: ${KINDS.join(', ')} manifests and obsync.yaml (Config)`, ...rest };
 }

@@ -19,8 +19,8 @@ import { discoverFiles } from './discover.js';
 import { validateDocument, type LoadedDocument } from './document.js';
 import { fieldLookup, sensitivePathsOf, valuesAt } from './fields.js';
 import { FileRefusal, readRegularFile, type FileScope } from './files.js';
-import { interpolateDocument, type CredentialGuard, type InterpolationContext } from './interpolate.js';
-import { documentValue, LIMITS, numberProblems, parseYamlFile } from './parse.js';
+import { interpolateDocument, type CredentialGuard, type InterpolationContext, type TargetVars } from './interpolate.js';
+import { documentValue, LIMITS, numberProblems, parseYamlFile, type ParsedFile } from './parse.js';
 
 export interface LoadOptions {
   env: Readonly<Record<string, string | undefined>>;
@@ -32,6 +32,29 @@ export interface LoadOptions {
   files?: FileScope;
   /** obsync's credentials, refused outside sensitive fields (default: from `env`). */
   credentials?: CredentialGuard;
+  /** The target whose vars answer `${var:NAME}` (none: `${var:}` is an error). */
+  vars?: TargetVars;
+  /** Parsed files shared by the targets that read them (default: every file parsed afresh). */
+  parsed?: ParsedFiles;
+}
+
+/**
+ * Files parsed once for every target (and, in the daemon, every run) that reads them: a file
+ * is parsed again only when its text changed. Each load interpolates its own copy.
+ */
+export class ParsedFiles {
+  readonly #files = new Map<string, { text: string; parsed: ParsedFile }>();
+
+  /** A private copy of the file's documents (interpolation rewrites them). */
+  parse(file: string, text: string): ParsedFile {
+    let cached = this.#files.get(file);
+    if (cached?.text !== text) {
+      cached = { text, parsed: parseYamlFile(file, text) };
+      this.#files.set(file, cached);
+    }
+    const { docs, lineCounter, diagnostics } = cached.parsed;
+    return { docs: docs.map((d) => d.clone()), lineCounter, diagnostics };
+  }
 }
 
 export interface LoadResult {
@@ -94,7 +117,7 @@ export function loadFile(file: string, opts: LoadOptions): { loaded: LoadedDocum
   } catch (e) {
     return { loaded: [], diagnostics: [unreadable(file, e)], documents: 0 };
   }
-  const parsed = parseYamlFile(file, text);
+  const parsed = opts.parsed ? opts.parsed.parse(file, text) : parseYamlFile(file, text);
   const diagnostics = [...parsed.diagnostics];
   const loaded: LoadedDocument[] = [];
   const ctx: InterpolationContext = {
@@ -104,6 +127,7 @@ export function loadFile(file: string, opts: LoadOptions): { loaded: LoadedDocum
     files: opts.files ?? { roots: [dirname(file)] },
     ...(opts.readFile ? { readRef: opts.readFile } : {}),
     ...(opts.credentials ? { credentials: opts.credentials } : {}),
+    ...(opts.vars ? { vars: opts.vars } : {}),
   };
   let documents = 0;
   for (const doc of parsed.docs) {

@@ -77,6 +77,9 @@ function typeOf(node: Json): string {
 }
 
 function constraints(node: Json): string[] {
+  // A field that also takes a ${...} reference: the constraints are those of its own type.
+  const own = Array.isArray(node.anyOf) && (node.anyOf as Json[]).some((alt) => refName(alt) === 'Interpolation') ? (node.anyOf as Json[]).find((alt) => refName(alt) === undefined) : undefined;
+  if (own) return [...constraints(own), ...(node['x-sensitive'] === true ? ['**sensitive**'] : []), ...(node.default !== undefined ? [`default ${code(node.default)}`] : [])];
   const out: string[] = [];
   const say = (key: string, text: (v: unknown) => string) => {
     if (node[key] !== undefined) out.push(text(node[key]));

@@ -39,6 +39,8 @@ describe('diffCanonical', () => {
           expect(sameJson(valueAt(b as Json, c.path), c.after)).toBe(true);
         }
       }),
+      // A key with a leading zero is a key, not an array index.
+      { examples: [[{}, { '00': 0 }]] },
     );
   });
 });

@@ -124,7 +124,7 @@ export function splitPath(path: string): (string | number)[] {
   const re = /([^.[\]]+)|\[([^\]]*)\]/g;
   for (const m of path.matchAll(re)) {
     if (m[1] !== undefined) out.push(m[1]);
-    else if (m[2] !== undefined) out.push(/^\d+$/.test(m[2]) ? Number(m[2]) : m[2]);
+    else if (m[2] !== undefined) out.push(/^(0|[1-9]\d*)$/.test(m[2]) ? Number(m[2]) : m[2]);
   }
   return out;
 }

@@ -86,6 +86,7 @@ export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredRes
     if (update.settle) step.settle = true;
   }
   step.expected = { value: desired.value, names: refs.namesOf(def.references(res.spec)) };
+  step.current = current;
   const notes = def.notes?.(res, live) ?? [];
   if (notes.length > 0) step.notes = notes;
   return { step, pairing };

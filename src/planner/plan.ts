@@ -7,7 +7,8 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { entryAddress, type InventoryEntry } from '../core/inventory.js';
 import { PLAN_FORMAT_VERSION, summarize, type Address, type Kind, type Plan, type PlanStep } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
-import type { JsonObject } from '../core/wire.js';
+import type { LiveObject } from '../core/live.js';
+import type { Json, JsonObject } from '../core/wire.js';
 import type { ManagedKind } from '../kinds/kind.js';
 import { MANAGED, managedDefinition } from '../kinds/registry.js';
 import { Cascades, describeItem } from './cascade.js';
@@ -125,7 +126,7 @@ function finish(ctx: PlanContext, planned: Planned, byKind: ReadonlyMap<Kind, re
     cascadeOf: (kind, id) => cascades.of(kind, id),
     blockers: [...(input.pruneBlockers ?? []), ...(diagnostics.some((d) => d.severity === 'error') ? ['some objects could not be planned (see the errors)'] : [])],
   });
-  const ordered = [...kept, ...deleteSteps(prune.deletes, input)];
+  const ordered = [...kept, ...deleteSteps(prune.deletes, ctx)];
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     target: input.target,
@@ -260,7 +261,8 @@ function findCycles(steps: readonly PlanStep[], byAddress: ReadonlyMap<Address, 
   return onCycle;
 }
 
-function deleteSteps(deletes: readonly PlannedDelete[], input: PlanInput): PlanStep[] {
+function deleteSteps(deletes: readonly PlannedDelete[], ctx: PlanContext): PlanStep[] {
+  const { input } = ctx;
   const rank = new Map(MANAGED.map((d, i) => [d.kind, i]));
   return deletes
     .map(({ entry, live, cascade }): PlanStep => {
@@ -268,10 +270,27 @@ function deleteSteps(deletes: readonly PlannedDelete[], input: PlanInput): PlanS
       const liveVersion = input.live.versionOf(entry.kind, entry.id);
       if (liveVersion !== undefined) step.liveVersion = liveVersion;
       step.backup = live as unknown as JsonObject;
+      const current = deletedForm(ctx, entry, live);
+      if (current !== undefined) step.current = current;
       if (cascade.length > 0) step.cascade = cascade;
       return step;
     })
     .sort((a, b) => (rank.get(b.kind) ?? 0) - (rank.get(a.kind) ?? 0) || cmp(a.name, b.name));
+}
+
+/**
+ * What a delete removes, in manifest terms (the plan output's `before`). There is no desired
+ * object to take a shape from (`expected: null`); a kind that cannot do without one gives no form
+ * rather than stopping the plan (the raw object is in the step's backup either way).
+ */
+function deletedForm(ctx: PlanContext, entry: InventoryEntry, live: LiveObject): Json | undefined {
+  const def = managedDefinition(entry.kind);
+  if (!def) return undefined;
+  try {
+    return def.canonicalLive(live, { tokens: ctx.refs, parts: entry.tiles ? new Map(Object.entries(entry.tiles)) : undefined, expected: null, secrets: entry.secrets ?? {}, fingerprint: ctx.input.fingerprint });
+  } catch {
+    return undefined;
+  }
 }
 
 function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {

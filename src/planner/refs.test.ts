@@ -39,17 +39,19 @@ describe('references, resolved the same way for every kind', () => {
 
   it('fall back to one unmanaged live object by display name, compared by id', () => {
     const { refs: r } = refs(() => true);
-    expect(r.ref('Dashboard', 'Made by hand')).toEqual({ ok: true, token: { id: 'd-hand' }, id: 'd-hand' });
+    expect(r.ref('Dashboard', 'Made by hand')).toEqual({ ok: true, token: { id: 'd-hand', name: 'Made by hand' }, id: 'd-hand' });
     expect(r.wire('Dashboard', 'Made by hand')).toBe('d-hand');
-    expect(r.token('Dashboard', 'd-hand')).toEqual({ id: 'd-hand' });
+    // The live side's token of the same id is the same, so the two compare equal.
+    expect(r.token('Dashboard', 'd-hand')).toEqual({ id: 'd-hand', name: 'Made by hand' });
     expect(r.token('Dashboard', 'd-managed')).toBe('checkout');
   });
 
   it('name unmanaged objects of a managed kind by their unique display name, compared by id, and refuse to guess between twins', () => {
     const { refs: r } = refs(() => true);
-    expect(r.ref('Webhook', 'ops-slack')).toEqual({ ok: true, token: { id: 'w-1' }, id: 'w-1' });
-    expect(r.ref('Webhook', { id: 'w-1' })).toEqual({ ok: true, token: { id: 'w-1' }, id: 'w-1' });
+    expect(r.ref('Webhook', 'ops-slack')).toEqual({ ok: true, token: { id: 'w-1', name: 'ops-slack' }, id: 'w-1' });
+    expect(r.ref('Webhook', { id: 'w-1' })).toEqual({ ok: true, token: { id: 'w-1', name: 'ops-slack' }, id: 'w-1' });
     expect(r.ref('Webhook', 'twin')).toMatchObject({ ok: false, error: expect.stringMatching(/2 webhooks are named 'twin'.*\{id: \.\.\.\}/) as unknown });
+    // Twins carry no name: the id alone says which.
     expect(r.token('Webhook', 'w-2')).toEqual({ id: 'w-2' });
     expect(r.ref('Webhook', 'nope')).toEqual({ ok: false, error: "webhook 'nope' does not exist on the target" });
   });

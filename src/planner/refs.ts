@@ -3,8 +3,9 @@
  * a name is the metadata.name of a declared object of a managed kind when there is one (its id
  * when matched, a placeholder when planned in this run), else the display name of exactly one
  * live object; `{id}` is taken as is. Tokens: a managed object's name; an unmanaged object of a
- * kind obsync only reads, its display name when unique; anything else `{id}` (so an unmanaged
- * object of a managed kind never compares equal to a managed one).
+ * kind obsync only reads, its display name when unique; anything else `{id}`, with the display
+ * name beside it when unique, for the reader (so an unmanaged object of a managed kind never
+ * compares equal to a managed one).
  *
  * One resolver object per kind, of one of two classes: every reference to a kind takes the same
  * path, so the hot functions keep stable type feedback (a shared function whose managed branch
@@ -15,7 +16,7 @@ import type { LiveState } from '../core/live.js';
 import { nameOf, type Address, type NamedRef } from '../core/plan.js';
 import type { Json } from '../core/wire.js';
 import type { KindDefinition, SpecRef } from '../kinds/kind.js';
-import { placeholder, type NameOrId, type RefContext, type RefToken, type RefUse, type TokenContext } from '../kinds/refs.js';
+import { placeholder, tokenJson, type NameOrId, type RefContext, type RefToken, type RefUse, type TokenContext } from '../kinds/refs.js';
 import { REGISTRY, type AnyKind } from '../kinds/registry.js';
 
 /** Live objects of one kind by display name. */
@@ -156,9 +157,12 @@ class ManagedRefs implements KindRefs {
     return use.id;
   }
 
+  /** An unmanaged object's token carries its display name when unique, for the reader (it comes from the id, so both sides of a diff agree). */
   token(id: string): RefToken {
     const address = this.shared.ids.addressOf(this.def.kind, id);
-    return address ? nameOf(address) : { id };
+    if (address) return nameOf(address);
+    const name = this.#names()?.uniqueName.get(id);
+    return name === undefined ? { id } : { id, name };
   }
 
   partToken(parentId: string, partId: string): RefToken {
@@ -172,13 +176,19 @@ class ManagedRefs implements KindRefs {
 
   /** No manifest declares the name: one unmanaged live object of that display name (rare: built on first use). */
   #byDisplayName(name: string): RefUse {
+    const index = this.#names();
+    if (!index) return { ok: false, error: `${this.def.noun} '${name}' is not declared by any ${this.def.kind} manifest` };
+    const use = index.resolve(this.def.noun, name);
+    return use.ok && use.id !== null ? { ok: true, token: this.token(use.id), id: use.id } : use;
+  }
+
+  /** Live objects of the kind by display name (built on first use). */
+  #names(): NameIndex | null {
     if (this.#index === undefined) {
       const objects = this.shared.live.objects(this.def.kind);
       this.#index = objects && this.def.displayName ? new NameIndex(this.def, objects) : null;
     }
-    if (!this.#index) return { ok: false, error: `${this.def.noun} '${name}' is not declared by any ${this.def.kind} manifest` };
-    const use = this.#index.resolve(this.def.noun, name);
-    return use.ok && use.id !== null ? { ok: true, token: { id: use.id }, id: use.id } : use;
+    return this.#index;
   }
 }
 
@@ -219,7 +229,7 @@ export class PlanRefs implements RefContext, TokenContext {
       const use = this.ref(r.kind, r.ref);
       if (!use.ok || use.id === null || this.#of(r.kind).isManaged(use.id)) continue;
       const token = use.token;
-      if (!out.some((n) => n.kind === r.kind && n.id === use.id)) out.push({ kind: r.kind, id: use.id, token: typeof token === 'string' ? token : { id: token.id } });
+      if (!out.some((n) => n.kind === r.kind && n.id === use.id)) out.push({ kind: r.kind, id: use.id, token: tokenJson(token) });
     }
     return out;
   }

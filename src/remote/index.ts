@@ -9,7 +9,7 @@ import { collectionPort } from './collection.js';
 import { hostedCapabilities, hostedEnvelope, hostedRoots, pipesAwake, type HostedLocation } from './hosted.js';
 import type { ProxySettings } from './network.js';
 import { selfHostedCapabilities, selfHostedEnvelope, selfHostedRoots } from './selfhosted.js';
-import { Transport, type WaitReport } from './transport.js';
+import { Transport, type WaitOptions, type WaitReport } from './transport.js';
 
 export type { ProxySettings } from './network.js';
 
@@ -20,6 +20,8 @@ export interface PortOptions {
   proxy?: ProxySettings;
   /** Every wait over 2 s (server-requested or pacing), for a progress line or a log. */
   onWait?: (wait: WaitReport) => void;
+  /** Retries and requests slow to answer, for a terminal's progress line. */
+  progress?: Pick<WaitOptions, 'onSlow' | 'onRetry'>;
 }
 
 /** Which service a port talks to: a target's name and variant (and, hosted, where the service is). */
@@ -40,7 +42,7 @@ export function createServicePort(target: Target, opts: PortOptions = {}): Servi
     ...(opts.logger ? { logger: opts.logger } : {}),
     ...(opts.onResponse ? { onResponse: opts.onResponse } : {}),
     ...(opts.proxy ? { proxy: opts.proxy } : {}),
-    waits: { ...(target.maxWaitMs ? { maxWaitMs: target.maxWaitMs } : {}), ...(target.deadlineMs ? { deadlineMs: target.deadlineMs } : {}), ...(opts.onWait ? { onWait: opts.onWait } : {}) },
+    waits: { ...(target.maxWaitMs ? { maxWaitMs: target.maxWaitMs } : {}), ...(target.deadlineMs ? { deadlineMs: target.deadlineMs } : {}), ...(opts.onWait ? { onWait: opts.onWait } : {}), ...opts.progress },
   });
   return servicePortOver(transport, target, opts.logger);
 }

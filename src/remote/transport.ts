@@ -36,7 +36,36 @@ export interface WaitOptions {
   deadlineMs?: number;
   /** Every wait over 2 s, once (overlapping waits of concurrent requests are one). */
   onWait?: (wait: WaitReport) => void;
+  /** A request still without an answer after 2 s; the function it returns is called when the request ends. */
+  onSlow?: (request: SlowRequest) => () => void;
+  /** A request failed in a way that is retried (5xx, no response): the back-off before the next attempt. */
+  onRetry?: (retry: RetryReport) => void;
 }
+
+/** A request in flight for longer than SLOW_REQUEST_MS. */
+export interface SlowRequest {
+  method: string;
+  path: string;
+  host: string;
+  /** When it was sent (epoch ms): a progress line counts the seconds from here. */
+  startedAt: number;
+}
+
+/** An attempt that failed and is tried again after `waitMs`. */
+export interface RetryReport {
+  method: string;
+  path: string;
+  host: string;
+  /** The attempt about to be made (2 = the first retry) and how many there are at most. */
+  attempt: number;
+  attempts: number;
+  /** Why the last attempt failed: `HTTP 503`, `no response (ECONNRESET)`. */
+  cause: string;
+  waitMs: number;
+}
+
+/** A request without an answer after this long is shown on a terminal's progress line. */
+export const SLOW_REQUEST_MS = 2_000;
 
 /** A long wait, for a progress line or a log: how long, for which host, and why. */
 export interface WaitReport {
@@ -105,14 +134,14 @@ export class Transport {
         }
         if (res.status >= 500 && idempotent && attempt < this.opts.retries) {
           attempt += 1;
-          await this.#backoff(init, attempt, deadline);
+          await this.#backoff(init, attempt, deadline, `HTTP ${res.status}`);
           continue;
         }
         return res;
       } catch (err) {
         if (err instanceof RetryableNetworkError && idempotent && attempt < this.opts.retries) {
           attempt += 1;
-          await this.#backoff(init, attempt, deadline);
+          await this.#backoff(init, attempt, deadline, `no response (${err.failure.code})`);
           continue;
         }
         if (err instanceof RetryableNetworkError) throw err.toApiError(idempotent, this.host);
@@ -150,12 +179,27 @@ export class Transport {
     this.opts.logger?.debug({ method: init.method, path: init.path, waitMs: wait }, 'rate limited');
   }
 
-  async #backoff(init: RequestInit, attempt: number, deadline: number): Promise<void> {
+  async #backoff(init: RequestInit, attempt: number, deadline: number, cause: string): Promise<void> {
     this.stats.retries += 1;
     const cap = Math.min(10_000, 250 * 2 ** attempt);
     const wait = Math.floor(Math.random() * cap);
     if (Date.now() + wait > deadline) throw this.#deadlineError(init, wait, { kind: 'server', header: 'retry back-off' });
+    this.opts.waits?.onRetry?.({ method: init.method, path: init.path, host: this.host, attempt: attempt + 1, attempts: this.opts.retries + 1, cause, waitMs: wait });
     await defaultSleep(wait, init.signal);
+  }
+
+  /** Reports the request once it has waited SLOW_REQUEST_MS for its answer; returns what ends the report. */
+  #watchSlow(init: RequestInit): () => void {
+    const onSlow = this.opts.waits?.onSlow;
+    if (!onSlow) return () => {};
+    const startedAt = Date.now();
+    let ended: (() => void) | undefined;
+    const timer = setTimeout(() => (ended = onSlow({ method: init.method, path: init.path, host: this.host, startedAt })), SLOW_REQUEST_MS);
+    timer.unref();
+    return () => {
+      clearTimeout(timer);
+      ended?.();
+    };
   }
 
   #deadlineError(init: RequestInit, waitMs: number, reason: WaitReason): ApiError {
@@ -189,6 +233,7 @@ export class Transport {
       body = JSON.stringify(init.body);
     }
     const started = performance.now();
+    const slowEnded = this.#watchSlow(init);
     try {
       const res = await this.#dispatcher.request({ origin: this.#origin, path, method: init.method, headers, body, signal });
       this.#pacer.observe(performance.now() - started);
@@ -203,6 +248,7 @@ export class Transport {
       if (failure.kind === 'tls-certificate' || failure.kind === 'tls-handshake') throw tlsError(init, this.#origin, this.host, failure, err);
       throw new RetryableNetworkError(init.method, init.path, failure, err);
     } finally {
+      slowEnded();
       release();
     }
   }

@@ -2,7 +2,7 @@
 import type { ApplyReport } from '../applier/context.js';
 import type { Style } from './style.js';
 
-export function renderApplyText(report: ApplyReport, style: Style): string {
+export function renderApplyText(report: ApplyReport, style: Style, target?: string): string {
   const counts: Record<string, number> = { create: 0, update: 0, delete: 0 };
   for (const r of report.results) if (r.outcome === 'applied') counts[r.action] = (counts[r.action] ?? 0) + 1;
   const lines: string[] = [''];
@@ -13,6 +13,7 @@ export function renderApplyText(report: ApplyReport, style: Style): string {
   const s = report.summary;
   const failed = s.failed + s.refused + s.skipped;
   const head = failed > 0 ? style('red', 'Apply finished with errors:') : style('green', 'Apply complete:');
-  lines.push(`${head} ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted, ${s.failed} failed, ${s.refused} refused, ${s.skipped} skipped.`);
+  const where = target === undefined ? '' : ` target '${target}':`;
+  lines.push(`${head}${where} ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted, ${s.failed} failed, ${s.refused} refused, ${s.skipped} skipped.`);
   return lines.join('\n') + '\n';
 }

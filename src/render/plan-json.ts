@@ -1,35 +1,47 @@
 /**
- * The saved-plan / `--output json` document: the Plan plus where it came from. Versioned
- * (`formatVersion`): `apply plan.json` parses it back with the schema below and refuses a plan
- * of another version with a clear message.
+ * The plan as JSON: one document for one or more targets, modelled on `terraform show -json`
+ * (`format_version`, per object `change.actions` with whole `before`/`after` forms and their
+ * `*_sensitive` masks, drift apart in `resource_drift`, `applyable`). The same document is the
+ * saved plan: `obsync apply plan.json` executes each target's `steps`, which carry everything
+ * apply needs (payloads, recorded ids, expected forms) and never a secret. One format, so any
+ * JSON plan a reviewer or a CI artifact holds can be applied exactly; its JSON Schema is
+ * docs/schema/plan.schema.json (generated from the zod schemas below, which also parse it back).
  */
 import * as z from 'zod';
 import { ObsyncError } from '../core/errors.js';
-import { PLAN_FORMAT_VERSION, type Address, type AnyKind, type Plan } from '../core/plan.js';
+import { PLAN_FORMAT_VERSION, type Address, type AnyKind, type Plan, type PlanStep } from '../core/plan.js';
+import type { Json } from '../core/wire.js';
 import { KINDS, REGISTRY } from '../kinds/registry.js';
+import { invertChanges } from './drift.js';
+import { hasWrites, isAdoption, isDrift, planErrorCount, planSummary, stepForms, type Masked, type Sensitivity } from './forms.js';
 
-export interface PlanDocument extends Plan {
-  generatedAt: string;
-  obsyncVersion: string;
-  /** Manifest paths the plan was made from (absolute); apply re-reads them for sensitive values. */
-  manifests: string[];
-  /** The obsync.yaml used, when there was one. */
-  config?: string;
-}
+/** Version of the JSON documents obsync prints (plan and apply report). A minor version only adds fields. */
+export const OUTPUT_FORMAT_VERSION = '3.0';
 
 const json = z.json();
 const object = z.record(z.string(), json);
 const kind = z.enum(KINDS);
 const anyKind = z.enum(REGISTRY.map((d) => d.kind) as [AnyKind, ...AnyKind[]]);
-const address = z.string().refine((a) => KINDS.some((k) => a.startsWith(`${k}/`) && a.length > k.length + 1), { error: 'not an address like Dashboard/checkout' }) as unknown as z.ZodType<Address>;
-const change = z.object({ path: z.string(), before: json.optional(), after: json.optional(), sensitive: z.boolean().optional() });
+const address = z
+  .string()
+  .refine((a) => KINDS.some((k) => a.startsWith(`${k}/`) && a.length > k.length + 1), { error: 'not an address like Dashboard/checkout' })
+  .describe('Kind/metadata.name, e.g. Dashboard/checkout') as unknown as z.ZodType<Address>;
+const reason = z.enum(['missing', 'drifted', 'spec-changed', 'not-declared', 'unchanged']);
+const change = z.object({
+  path: z.string().describe("Path in the manifest's terms, e.g. tiles[p99].config.select[0].aggFn ('' for the whole object)"),
+  before: json.optional(),
+  after: json.optional(),
+  sensitive: z.boolean().optional().describe('The value is secret: before/after are "(sensitive)"'),
+});
 const cascadeItem = z.object({ kind: anyKind, id: z.string(), name: z.string().nullable(), address: address.optional(), owned: z.boolean(), declared: z.boolean(), object });
+
+/** A step as the applier executes it (src/core/plan.ts). */
 const step = z.object({
   address,
   kind,
   name: z.string(),
   action: z.enum(['create', 'update', 'delete', 'noop']),
-  reason: z.enum(['missing', 'drifted', 'spec-changed', 'not-declared', 'unchanged']),
+  reason,
   id: z.string().optional(),
   adopt: z.boolean().optional(),
   changes: z.array(change),
@@ -50,9 +62,11 @@ const step = z.object({
     .optional(),
   parts: z.array(z.object({ key: z.string(), id: z.string().optional() })).optional(),
   expected: z.object({ value: json, names: z.array(z.object({ kind: anyKind, id: z.string(), token: json })) }).optional(),
+  current: json.optional(),
   cascade: z.array(cascadeItem).optional(),
   backup: object.optional(),
 });
+
 const diagnostic = z.object({
   severity: z.enum(['error', 'warning']),
   code: z.string(),
@@ -64,46 +78,196 @@ const diagnostic = z.object({
   address: z.string().optional(),
 });
 
-export const planDocumentSchema = z.object({
-  formatVersion: z.literal(PLAN_FORMAT_VERSION),
+const sensitivity: z.ZodType<Sensitivity> = z.lazy(() => z.union([z.boolean(), z.array(sensitivity), z.record(z.string(), sensitivity)]));
+
+export const summarySchema = z
+  .object({
+    create: z.number().int(),
+    update: z.number().int(),
+    delete: z.number().int(),
+    noop: z.number().int().describe('unchanged objects'),
+    adopt: z.number().int().describe('existing objects obsync takes over (not created by it); counted also under their action'),
+  })
+  .describe('Objects per action; the apply report has the same keys, counting what was done');
+
+const resourceChange = z
+  .object({
+    address,
+    kind,
+    name: z.string(),
+    id: z.string().optional().describe('Server id of the object (absent for a create)'),
+    reason: reason.describe('missing: not on the service; drifted: changed on the service, not in the manifest; spec-changed: the manifest changed; not-declared: owned but no longer declared (prune); unchanged'),
+    change: z.object({
+      actions: z.array(z.enum(['create', 'update', 'delete', 'no-op'])).min(1).max(2).describe('As Terraform: ["create"], ["update"], ["delete"], ["no-op"]'),
+      before: json.optional().describe('The whole object before (null for a create); absent for no-op'),
+      after: json.optional().describe('The whole object after (null for a delete); absent for no-op'),
+      before_sensitive: sensitivity.optional().describe('true where before holds a masked secret, false where nothing is'),
+      after_sensitive: sensitivity.optional(),
+      importing: z
+        .object({ id: z.string() })
+        .optional()
+        .describe('ADOPTION: an existing object obsync did not create is taken over (Terraform import); its changes are the ones listed'),
+    }),
+    changes: z.array(change).describe('The changed fields, before and after (sensitive values masked)'),
+    depends_on: z.array(address),
+    cascade: z
+      .array(z.object({ kind: anyKind, id: z.string(), name: z.string().nullable(), address: address.optional(), owned: z.boolean(), declared: z.boolean() }))
+      .optional()
+      .describe('What the service deletes along with this change'),
+    notes: z.array(z.string()).optional(),
+    non_convergent: z.array(z.string()).optional().describe('Paths left out: the service did not keep them last time'),
+  })
+  .describe('One object');
+
+export type ResourceChange = z.output<typeof resourceChange>;
+
+const targetPlan = z.object({
   target: z.string(),
   variant: z.string(),
-  steps: z.array(step),
-  summary: z.object({ create: z.number(), update: z.number(), delete: z.number(), noop: z.number() }),
+  manifests: z.array(z.string()).optional().describe("This target's own manifest paths, when several targets with their own trees are planned"),
+  applyable: z.boolean().describe('An apply would change the service or what obsync owns, and no guard refuses it'),
+  errored: z.boolean().describe('Some objects could not be planned (see diagnostics); the rest can be applied, prune is off'),
+  summary: summarySchema,
+  resource_changes: z.array(resourceChange).describe('Every declared or pruned object and what apply does to it (drifted objects too: their correction)'),
+  resource_drift: z.array(resourceChange).describe('Objects changed on the service while their manifest did not: before = as obsync last applied it, after = as it is now'),
   prune: z.object({
     requested: z.boolean(),
     cascade: z.boolean(),
-    candidates: z.array(address),
-    refused: z.array(z.string()),
-    blocked: z.array(z.object({ address, reason: z.string() })),
+    candidates: z.array(address).describe('Owned objects no longer declared'),
+    refused: z.array(z.string()).describe('Why prune was refused as a whole (an error)'),
+    blocked: z.array(z.object({ address, reason: z.string() })).describe('Deletes kept back (an error)'),
   }),
-  forget: z.array(address),
+  forget: z.array(address).describe('Unfinished creates no manifest declares any more: apply forgets them'),
   diagnostics: z.array(diagnostic),
-  errored: z.boolean(),
-  generatedAt: z.string(),
-  obsyncVersion: z.string(),
-  manifests: z.array(z.string()),
-  config: z.string().optional(),
+  steps: z.array(step).describe('What `obsync apply plan.json` executes; for tools, resource_changes is the stable view'),
 });
+
+export type TargetPlanDocument = z.output<typeof targetPlan>;
+
+export const planDocumentSchema = z
+  .object({
+    format_version: z.string().regex(/^\d+\.\d+$/),
+    obsync_version: z.string(),
+    generated_at: z.string().describe('ISO 8601 time the plan was made'),
+    manifests: z.array(z.string()).describe('Manifest paths the plan was made from (apply reads the secret values from them)'),
+    config: z.string().optional().describe('The obsync.yaml used'),
+    applyable: z.boolean().describe('Some target is applyable'),
+    errored: z.boolean().describe('Some target has errors (the exit code is 1)'),
+    summary: summarySchema,
+    targets: z.array(targetPlan),
+    failed: z.array(z.object({ target: z.string(), error: z.string() })).optional().describe('Targets that could not be planned (a saved plan with any is not applied)'),
+  })
+  .describe('An obsync plan (obsync plan --output json / --out FILE)');
+
+export type PlanDocument = z.output<typeof planDocumentSchema>;
+
+/** Where a plan came from. */
+export interface PlanOrigin {
+  generatedAt: Date;
+  obsyncVersion: string;
+  manifests: string[];
+  config?: string;
+  /** With several targets, each target's own manifest paths (apply of the saved plan reads each target's from them). */
+  manifestsByTarget?: Readonly<Record<string, string[]>>;
+}
+
+export function planDocument(plans: readonly Plan[], origin: PlanOrigin): PlanDocument {
+  const own = origin.manifestsByTarget ?? {};
+  const targets = plans.map((plan) => {
+    const manifests = own[plan.target];
+    return { ...targetDocument(plan), ...(manifests ? { manifests } : {}) };
+  });
+  return {
+    format_version: OUTPUT_FORMAT_VERSION,
+    obsync_version: origin.obsyncVersion,
+    generated_at: origin.generatedAt.toISOString(),
+    manifests: [...new Set([...origin.manifests, ...Object.values(own).flat()])],
+    ...(origin.config ? { config: origin.config } : {}),
+    applyable: targets.some((t) => t.applyable),
+    errored: targets.some((t) => t.errored),
+    summary: planSummary(plans),
+    targets,
+  };
+}
 
 export function renderPlanJson(doc: PlanDocument): string {
   return JSON.stringify(doc, null, 2) + '\n';
 }
 
-export function parsePlanDocument(text: string, file: string): PlanDocument {
+function targetDocument(plan: Plan): TargetPlanDocument {
+  const ownershipChanges = plan.steps.some(isAdoption) || plan.forget.length > 0;
+  return {
+    target: plan.target,
+    variant: plan.variant,
+    applyable: (hasWrites(plan) || ownershipChanges) && plan.prune.refused.length === 0,
+    errored: plan.errored || planErrorCount(plan) > 0,
+    summary: planSummary([plan]),
+    resource_changes: plan.steps.map(resourceChangeOf),
+    resource_drift: plan.steps.filter(isDrift).map(driftOf),
+    prune: plan.prune,
+    forget: plan.forget,
+    diagnostics: plan.diagnostics,
+    steps: plan.steps,
+  };
+}
+
+const ACTIONS = { create: ['create'], update: ['update'], delete: ['delete'], noop: ['no-op'] } as const;
+
+function resourceChangeOf(step: PlanStep): ResourceChange {
+  const out: ResourceChange = {
+    address: step.address,
+    kind: step.kind,
+    name: step.name,
+    ...(step.id !== undefined ? { id: step.id } : {}),
+    reason: step.reason,
+    change: { actions: [...ACTIONS[step.action]] },
+    changes: step.changes,
+    depends_on: step.dependsOn,
+  };
+  if (step.action !== 'noop') {
+    const { before, after } = stepForms(step);
+    Object.assign(out.change, forms(before, after));
+  }
+  if (isAdoption(step) && step.id !== undefined) out.change.importing = { id: step.id };
+  if (step.cascade) out.cascade = step.cascade.map(({ object: _object, ...item }) => item);
+  if (step.notes) out.notes = step.notes;
+  if (step.nonConvergent) out.non_convergent = step.nonConvergent;
+  return out;
+}
+
+/** The drift itself: from the form obsync applied (the manifest's, unchanged since) to the form now on the service. */
+function driftOf(step: PlanStep): ResourceChange {
+  const { before, after } = stepForms(step);
+  return {
+    address: step.address,
+    kind: step.kind,
+    name: step.name,
+    ...(step.id !== undefined ? { id: step.id } : {}),
+    reason: step.reason,
+    change: { actions: ['update'], ...forms(after, before) },
+    changes: invertChanges(step.changes),
+    depends_on: step.dependsOn,
+  };
+}
+
+function forms(before: Masked | null, after: Masked | null): { before: Json; after: Json; before_sensitive: Sensitivity; after_sensitive: Sensitivity } {
+  return { before: before?.value ?? null, after: after?.value ?? null, before_sensitive: before?.sensitive ?? false, after_sensitive: after?.sensitive ?? false };
+}
+
+/** A saved plan read back: the document, each target's plan as the applier takes it. */
+export interface SavedPlan {
+  document: PlanDocument;
+  plans: Plan[];
+}
+
+export function parsePlanDocument(text: string, file: string): SavedPlan {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (err) {
     throw new ObsyncError('PLAN_FILE', `${file} is not a saved plan: invalid JSON`, { cause: err });
   }
-  const version = typeof raw === 'object' && raw !== null ? (raw as { formatVersion?: unknown }).formatVersion : undefined;
-  if (version !== PLAN_FORMAT_VERSION) {
-    const made = typeof version === 'number' ? `plan format version ${version}` : 'no plan format version';
-    throw new ObsyncError('PLAN_VERSION', `${file} has ${made}; this obsync applies version ${PLAN_FORMAT_VERSION} plans only`, {
-      hint: 'make the plan again with this obsync: `obsync plan --out FILE`',
-    });
-  }
+  checkVersion(raw, file);
   const parsed = planDocumentSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -111,5 +275,46 @@ export function parsePlanDocument(text: string, file: string): PlanDocument {
       hint: 'create it again with `obsync plan --out FILE`',
     });
   }
-  return parsed.data;
+  const document = parsed.data;
+  return { document, plans: document.targets.map(planOf) };
+}
+
+/** Same major version, and no newer minor than this obsync writes (a newer one may carry steps it does not know). */
+function checkVersion(raw: unknown, file: string): void {
+  const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  const version = record.format_version ?? record.formatVersion;
+  const [major, minor] = OUTPUT_FORMAT_VERSION.split('.').map(Number);
+  const match = typeof version === 'string' ? /^(\d+)\.(\d+)$/.exec(version) : null;
+  if (match && Number(match[1]) === major && Number(match[2]) <= (minor ?? 0)) return;
+  const made = version === undefined ? 'no plan format version' : `plan format version ${typeof version === 'string' || typeof version === 'number' ? String(version) : JSON.stringify(version)}`;
+  throw new ObsyncError('PLAN_VERSION', `${file} has ${made}; this obsync applies version ${OUTPUT_FORMAT_VERSION} plans only`, {
+    hint: 'make the plan again with this obsync: `obsync plan --out FILE`',
+  });
+}
+
+function planOf(t: TargetPlanDocument): Plan {
+  const { create, update, delete: del, noop } = t.summary;
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    target: t.target,
+    variant: t.variant,
+    steps: t.steps,
+    summary: { create, update, delete: del, noop },
+    prune: t.prune,
+    forget: t.forget,
+    diagnostics: t.diagnostics,
+    errored: t.diagnostics.some((d) => d.severity === 'error'),
+  };
+}
+
+/** The plan of one target of a saved plan: the one named, or the only one. */
+export function savedPlanFor(saved: SavedPlan, target: string | undefined, file: string): Plan {
+  const names = saved.plans.map((p) => p.target);
+  const found = target === undefined ? (saved.plans.length === 1 ? saved.plans[0] : undefined) : saved.plans.find((p) => p.target === target);
+  if (found) return found;
+  throw new ObsyncError(
+    'PLAN_TARGET',
+    target === undefined ? `${file} holds the plans of several targets (${names.join(', ')}); name the one to apply with --target` : `${file} has no plan for target '${target}' (it has: ${names.join(', ')})`,
+    { hint: 'apply each target of the plan with its own --target, or make a plan for that target' },
+  );
 }

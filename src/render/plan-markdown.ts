@@ -1,48 +1,183 @@
-/** Markdown for a pull-request comment: summary first, details folded, sized for GitHub's limit. */
+/**
+ * Markdown for a pull-request comment, one section per target: errors first, adoptions called
+ * out, the summary, a table of objects with a domain-level summary each, then a folded section
+ * per object (dashboards: a row per tile added/removed/moved/resized/query changed; alerts in
+ * words; every changed field below). GitHub refuses comments over 65,536 characters: past the
+ * budget, details and then table rows are left out, always with a notice counting them.
+ */
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { Plan, PlanStep } from '../core/plan.js';
+import type { ChangeSummary } from '../kinds/summary.js';
+import { domainSummary } from './domain.js';
+import { isAdoption, planErrorCount, reviewedSteps } from './forms.js';
 import { summaryLine } from './plan-text.js';
-import { inlineValue } from './value.js';
+import { inlineValue, valueLines } from './value.js';
 
 /** GitHub refuses comments over 65,536 characters; leave room for a header added by CI. */
-const MAX_LENGTH = 60_000;
-const ICON = { create: '🟢 create', update: '🟡 update', delete: '🔴 delete', noop: 'unchanged' } as const;
+export const MAX_MARKDOWN_LENGTH = 60_000;
+const REASON = { missing: 'new', drifted: 'drifted: changed on the service, put back', 'spec-changed': 'manifest changed', 'not-declared': 'no longer declared: pruned', unchanged: 'unchanged' } as const;
+const ICON = { create: '🟢 create', update: '🟡 update', delete: '🔴 delete', noop: '⚪ no change' } as const;
+/** Room kept for the notices of what was left out. */
+const NOTICE_ROOM = 400;
 
-export function renderPlanMarkdown(plan: Plan): string {
-  const head: string[] = [`### obsync plan for \`${plan.target}\` (${plan.variant})`, '', `**${summaryLine(plan)}**`, ''];
-  const changed = plan.steps.filter((s) => s.action !== 'noop');
-  if (changed.length > 0) {
-    head.push('| | object | reason | fields |', '|---|---|---|---|');
-    for (const s of changed) head.push(`| ${ICON[s.action]} | \`${s.address}\` | ${s.reason}${s.adopt ? ' (adopt)' : ''} | ${s.changes.length} |`);
-    head.push('');
-  }
-  if (plan.prune.refused.length > 0) head.push(`> **Prune refused:** ${plan.prune.refused.join('; ')}`, '');
-  for (const b of plan.prune.blocked) head.push(`> **Not deleted:** \`${b.address}\` ${escape(b.reason)}`, '');
-  if (plan.diagnostics.length > 0) head.push('**Errors**', '', ...plan.diagnostics.map((d) => `- ${escape(formatDiagnostic(d))}`), '');
-  let out = head.join('\n');
-  const details = changed.map(stepDetails);
-  for (let i = 0; i < details.length; i += 1) {
-    const block = details[i] ?? '';
-    if (out.length + block.length > MAX_LENGTH) {
-      out += `\n_${details.length - i} more object(s) not shown: the plan is too large for a comment; see the JSON plan artifact._\n`;
-      break;
-    }
-    out += block;
-  }
+/** A piece of the comment: essentials always go in; table rows and details while there is room. */
+interface Block {
+  text: string;
+  kind: 'essential' | 'row' | 'details';
+}
+
+export function renderPlansMarkdown(plans: readonly Plan[], maxLength = MAX_MARKDOWN_LENGTH): string {
+  const several = plans.length > 1;
+  const sections = plans.map((plan) => targetBlocks(plan, several));
+  const head = several ? `## obsync plan (${plans.length} targets)\n\n**${escape(summaryLine(plans))}**\n\n` : '';
+  const budget = maxLength - head.length - NOTICE_ROOM * plans.length;
+  const chosen = choose(sections, budget);
+  let out = head;
+  sections.forEach((blocks, t) => {
+    const taken = chosen[t] ?? new Set<number>();
+    out += blocks.filter((_, i) => taken.has(i)).map((b) => b.text).join('');
+    out += omissionNotice(blocks, taken);
+  });
   return out;
 }
 
-function stepDetails(step: PlanStep): string {
-  const lines = step.changes.map((c) => {
-    if (c.before === undefined) return `+ ${c.path || '(object)'}: ${inlineValue(c.after, 200)}`;
-    if (c.after === undefined) return `- ${c.path || '(object)'}: ${inlineValue(c.before, 200)}`;
-    return `~ ${c.path}: ${inlineValue(c.before, 200)} → ${inlineValue(c.after, 200)}`;
-  });
-  for (const note of step.notes ?? []) lines.push(`# note: ${note}`);
-  for (const item of step.cascade ?? []) lines.push(`! the service also deletes ${item.address ?? `${item.kind} ${item.name ?? ''}`.trim()} (id ${item.id}${item.owned ? '' : ', NOT owned by obsync'})`);
-  return `<details><summary>${ICON[step.action]} <code>${step.address}</code> (${step.reason})</summary>\n\n\`\`\`diff\n${lines.join('\n').replaceAll('```', "'''")}\n\`\`\`\n</details>\n`;
+/** Which blocks fit: every essential, then rows (all targets, in order), then details. */
+function choose(sections: readonly Block[][], budget: number): Set<number>[] {
+  const chosen = sections.map(() => new Set<number>());
+  let used = 0;
+  for (const kind of ['essential', 'row', 'details'] as const) {
+    sections.forEach((blocks, t) => {
+      blocks.forEach((b, i) => {
+        if (b.kind !== kind || (kind !== 'essential' && used + b.text.length > budget)) return;
+        chosen[t]?.add(i);
+        used += b.text.length;
+      });
+    });
+  }
+  return chosen;
 }
 
-function escape(text: string): string {
-  return text.replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'));
+function omissionNotice(blocks: readonly Block[], taken: ReadonlySet<number>): string {
+  const left = (kind: Block['kind']) => blocks.filter((b, i) => b.kind === kind && !taken.has(i)).length;
+  const rows = left('row');
+  const details = left('details');
+  if (rows + details === 0) return '';
+  const what = [rows > 0 ? `${rows} object(s) left out of the table` : '', details > 0 ? `the details of ${details} object(s) not shown` : ''].filter(Boolean).join(', ');
+  return `\n> [!NOTE]\n> **Truncated:** ${what}: the plan is too large for one comment. The JSON plan (\`obsync plan --out plan.json\`) and the text plan have everything.\n\n`;
+}
+
+function targetBlocks(plan: Plan, several: boolean): Block[] {
+  const essential = (text: string): Block => ({ text, kind: 'essential' });
+  const title = `obsync plan for ${code(plan.target)} (${escape(plan.variant)})`;
+  const blocks: Block[] = [essential(several ? `### Target ${code(plan.target)} (${escape(plan.variant)})\n\n` : `### ${title}\n\n`)];
+  const errors = errorItems(plan);
+  if (errors.length > 0) blocks.push(essential(`> [!CAUTION]\n> **${errors.length} error(s)** — nothing is applied for these (the changes below can be):\n${errors.map((e) => `> - ${e}\n`).join('')}\n`));
+  const adoptions = plan.steps.filter(isAdoption);
+  if (adoptions.length > 0) {
+    const lines = adoptions.map((s) => `> - ${code(s.address)} (existing id ${code(s.id ?? '?')}): ${s.action === 'noop' ? 'already matches the manifest' : `${s.changes.length} field(s) change`}\n`);
+    blocks.push(essential(`> [!WARNING]\n> **${adoptions.length} object(s) will be ADOPTED**: they exist on the service and obsync did not create them; from this apply on, obsync owns them (it may update them, and delete them with \`--prune\`).\n${lines.join('')}\n`));
+  }
+  const reviewed = reviewedSteps(plan);
+  const summary = several ? summaryLine([plan]) : summaryLine([plan]);
+  if (reviewed.length === 0) blocks.push(essential(planErrorCount(plan) === 0 ? `**No changes.** ${escape(summary)}\n\n` : `**${escape(summary)}**\n\n`));
+  else {
+    blocks.push(essential(`**${escape(summary)}**\n\n| | object | what changes |\n|---|---|---|\n`));
+    const summaries = reviewed.map((s) => [s, domainSummary(s)] as const);
+    for (const [step, sum] of summaries) blocks.push({ text: `| ${ICON[step.action]}${isAdoption(step) ? ' **ADOPT**' : ''} | ${code(step.address)} | ${cell(headline(step, sum))} |\n`, kind: 'row' });
+    blocks.push(essential('\n'));
+    for (const [step, sum] of summaries) blocks.push({ text: stepDetails(step, sum), kind: 'details' });
+  }
+  const notes = pruneNotes(plan);
+  if (notes) blocks.push(essential(notes));
+  return blocks;
+}
+
+function errorItems(plan: Plan): string[] {
+  const p = plan.prune;
+  return [
+    ...plan.diagnostics.filter((d) => d.severity === 'error').map((d) => escape(formatDiagnostic(d))),
+    ...p.refused.map((r) => `**Prune refused** (nothing deleted): ${escape(r)}`),
+    ...p.blocked.map((b) => `**Not deleted:** ${code(b.address)}: ${escape(b.reason)}`),
+  ];
+}
+
+function pruneNotes(plan: Plan): string {
+  const lines: string[] = [];
+  for (const d of plan.diagnostics.filter((x) => x.severity === 'warning')) lines.push(`- ${escape(formatDiagnostic(d))}`);
+  if (!plan.prune.requested && plan.prune.candidates.length > 0) lines.push(`- ${plan.prune.candidates.length} owned object(s) no longer declared; \`--prune\` would delete them: ${plan.prune.candidates.map((a) => code(a)).join(', ')}`);
+  if (plan.forget.length > 0) lines.push(`- forgetting ${plan.forget.length} unfinished create(s) no manifest declares any more: ${plan.forget.map((a) => code(a)).join(', ')}`);
+  return lines.length > 0 ? `${lines.join('\n')}\n\n` : '';
+}
+
+/** The table's one-cell summary: the kind's sentences, or a count of its parts' changes. */
+function headline(step: PlanStep, sum: ChangeSummary): string {
+  const parts = sum.parts && sum.parts.rows.length > 0 ? partCounts(sum) : '';
+  const words = sum.sentences.slice(0, 3).join('; ') + (sum.sentences.length > 3 ? `; ${sum.sentences.length - 3} more` : '');
+  if (step.action === 'noop') return 'ownership only (no change to the object)';
+  return [words, parts].filter(Boolean).join('; ') || `${step.changes.length} field(s)`;
+}
+
+/** `2 tiles added, 1 moved`. */
+function partCounts(sum: ChangeSummary): string {
+  const counts = new Map<string, number>();
+  for (const row of sum.parts?.rows ?? []) for (const c of row.changes) counts.set(c, (counts.get(c) ?? 0) + 1);
+  return [...counts].map(([c, n], i) => `${n} ${i === 0 ? `${sum.parts?.noun ?? 'part'}(s) ` : ''}${c}`).join(', ');
+}
+
+function stepDetails(step: PlanStep, sum: ChangeSummary): string {
+  const head = `<details><summary>${ICON[step.action]}${isAdoption(step) ? ' <b>ADOPT</b>' : ''} <code>${html(step.address)}</code> (${REASON[step.reason]})</summary>\n\n`;
+  let body = '';
+  if (sum.sentences.length > 0) body += sum.sentences.map((s) => `- ${escape(s)}\n`).join('') + '\n';
+  if (sum.parts && sum.parts.rows.length > 0) {
+    body += `| ${escape(sum.parts.noun)} | change | details |\n|---|---|---|\n`;
+    for (const row of sum.parts.rows) body += `| ${code(row.key)}${row.name ? ` ${cell(row.name)}` : ''} | ${cell(row.changes.join(', '))} | ${cell(row.details.filter(Boolean).join('; '))} |\n`;
+    body += '\n';
+  }
+  const diff = diffLines(step);
+  if (diff.length > 0) body += fenced('diff', diff.join('\n'));
+  return `${head}${body}</details>\n\n`;
+}
+
+/** Every changed field, nested and in full (the comment's budget decides what is shown, not a cut per value). */
+function diffLines(step: PlanStep): string[] {
+  const lines: string[] = [];
+  for (const c of step.changes) {
+    const path = c.path || '(object)';
+    if (c.before !== undefined && c.after !== undefined) {
+      const one = `~ ${path}: ${inlineValue(c.before)} → ${inlineValue(c.after)}`;
+      if (one.length <= 100) lines.push(one);
+      else lines.push(`~ ${path}:`, ...valueLines('before', c.before, 2, 100).map((l) => `-${l.slice(1)}`), ...valueLines('after', c.after, 2, 100).map((l) => `+${l.slice(1)}`));
+      continue;
+    }
+    const [marker, value] = c.before === undefined ? ['+', c.after] : ['-', c.before];
+    lines.push(...valueLines(path, value, 2, 100).map((l, i) => (i === 0 ? `${marker} ${l.slice(2)}` : `${marker}${l.slice(1)}`)));
+  }
+  for (const note of step.notes ?? []) lines.push(`# note: ${note}`);
+  for (const item of step.cascade ?? []) lines.push(`! the service also deletes ${item.address ?? `${item.kind} ${item.name ?? ''}`.trim()} (id ${item.id}${item.owned ? '' : ', NOT owned by obsync'})`);
+  return lines;
+}
+
+/** A code block whose fence is longer than any run of backticks inside. */
+function fenced(lang: string, text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${lang}\n${text}\n${fence}\n`;
+}
+
+/** Text from manifests and servers, inert in markdown: punctuation escaped, on one line. */
+export function escape(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/[\\`*_[\]|~<>&]/g, (c) => `\\${c}`);
+}
+
+/** An inline code span of server or manifest text (HTML when backticks or pipes would break it). */
+function code(text: string): string {
+  return /[`|\r\n]/.test(text) ? `<code>${html(text.replace(/\r?\n/g, ' '))}</code>` : `\`${text}\``;
+}
+
+function cell(text: string): string {
+  return escape(text);
+}
+
+function html(text: string): string {
+  return text.replace(/[&<>"|]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '|': '&#124;' })[c] ?? c);
 }

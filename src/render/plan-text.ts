@@ -1,52 +1,105 @@
-/** Terraform-like text rendering of a plan: `+ ~ -` per object with field-level before/after. */
+/**
+ * Terraform-like text of one or more targets' plans: per target the errors first, then each
+ * object (`+ ~ -`) with every changed field — nested and wrapped, never cut — and adoptions
+ * loudly; "No changes." only when there is nothing to do and nothing went wrong; one summary line
+ * at the end.
+ */
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { Action, CascadeItem, Change, Plan, PlanStep } from '../core/plan.js';
+import { isAdoption, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
 import { makeStyle, type Style } from './style.js';
-import { inlineValue } from './value.js';
+import { inlineValue, textLines, valueLines } from './value.js';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', delete: '-', noop: ' ' };
 const COLOR: Record<Action, Parameters<Style>[0]> = { create: 'green', update: 'yellow', delete: 'red', noop: 'gray' };
-const MAX_CHANGES_PER_STEP = 60;
+/** Where a step's fields start, and the width they are laid out in. */
+const FIELD_INDENT = 6;
+export const DEFAULT_WIDTH = 80;
 
 export interface TextOptions {
   color: boolean;
+  /** Columns to lay values out in (default 80). */
+  width?: number;
   /** Also list unchanged objects. */
   showNoop?: boolean;
 }
 
 export function renderPlanText(plan: Plan, opts: TextOptions): string {
+  return renderPlansText([plan], opts);
+}
+
+export function renderPlansText(plans: readonly Plan[], opts: TextOptions): string {
   const style = makeStyle(opts.color);
+  const width = opts.width ?? DEFAULT_WIDTH;
+  const several = plans.length > 1;
   const lines: string[] = [];
-  const changed = plan.steps.filter((s) => s.action !== 'noop');
-  if (changed.length === 0) {
-    lines.push(`No changes. Target '${plan.target}' (${plan.variant}) matches the manifests.`);
-  } else {
-    lines.push(`obsync will perform these actions on target '${plan.target}' (${plan.variant}):`, '');
-    for (const step of changed) lines.push(...renderStep(step, style), '');
+  for (const plan of plans) {
+    if (several) lines.push(style('bold', `── target '${plan.target}' (${plan.variant}) ${'─'.repeat(Math.max(3, width - plan.target.length - plan.variant.length - 17))}`), '');
+    lines.push(...targetLines(plan, style, width, opts.showNoop === true));
   }
-  if (opts.showNoop) for (const step of plan.steps.filter((s) => s.action === 'noop')) lines.push(`    ${step.address} (unchanged)`);
-  lines.push(...renderPrune(plan, style));
-  for (const d of plan.diagnostics) lines.push(style('red', formatDiagnostic(d)));
-  lines.push(summaryLine(plan));
+  lines.push(summaryLine(plans));
   return lines.join('\n') + '\n';
 }
 
-export function summaryLine(plan: Plan): string {
-  const s = plan.summary;
-  return `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.noop} unchanged.${plan.errored ? ' Some objects could not be planned (see errors above).' : ''}`;
+function targetLines(plan: Plan, style: Style, width: number, showNoop: boolean): string[] {
+  const lines = errorLines(plan, style);
+  const reviewed = reviewedSteps(plan);
+  const changing = reviewed.some((s) => s.action !== 'noop');
+  if (changing) lines.push(`obsync will perform these actions on target '${plan.target}' (${plan.variant}):`, '');
+  for (const step of reviewed) lines.push(...stepLines(step, style, width), '');
+  if (!changing && planErrorCount(plan) === 0) {
+    // Adoptions that change nothing on the service are still announced, above the verdict.
+    const owning = reviewed.length > 0 ? `; apply takes ownership of the ${reviewed.length} existing object(s) above` : '';
+    lines.push(`No changes. Target '${plan.target}' (${plan.variant}) matches the manifests${owning}.`, '');
+  }
+  if (showNoop) for (const step of plan.steps.filter((s) => s.action === 'noop' && !isAdoption(s))) lines.push(`    ${step.address} (unchanged)`);
+  lines.push(...pruneNotes(plan, style));
+  return lines;
 }
 
-function renderStep(step: PlanStep, style: Style): string[] {
-  const head = `${SYMBOL[step.action]} ${step.address}`;
-  const tags = [step.action, step.reason, step.adopt ? 'adopting an existing object' : '', step.id ? `id ${step.id}` : ''].filter(Boolean).join(', ');
-  const out = [style(COLOR[step.action], style('bold', `  ${head}`)) + style('gray', `  (${tags})`)];
-  const shown = step.changes.slice(0, MAX_CHANGES_PER_STEP);
-  for (const change of shown) out.push(`      ${renderChange(change, step.action, style)}`);
-  if (step.changes.length > shown.length) out.push(style('gray', `      … ${step.changes.length - shown.length} more changes (use --output json for all)`));
+/** Everything that makes the run fail, before any change: what could not be planned, a refused prune, deletes kept back. */
+function errorLines(plan: Plan, style: Style): string[] {
+  const lines: string[] = [];
+  for (const d of plan.diagnostics) lines.push(style(d.severity === 'error' ? 'red' : 'yellow', formatDiagnostic(d)));
+  if (lines.length > 0) lines.push('');
+  const p = plan.prune;
+  if (p.refused.length > 0) lines.push(style('red', `Prune refused (${p.candidates.length} owned object(s) no longer declared, nothing deleted):`), ...p.refused.map((r) => `  - ${r}`), '');
+  if (p.blocked.length > 0) lines.push(style('red', `Prune kept ${p.blocked.length} object(s) back:`), ...p.blocked.map((b) => `  - ${b.address}: ${b.reason}`), '');
+  return lines;
+}
+
+/** The one-line summary of all targets. */
+export function summaryLine(plans: readonly Plan[]): string {
+  const s = planSummary(plans);
+  const errors = plans.reduce((n, p) => n + planErrorCount(p), 0);
+  const where = plans.length > 1 ? ` (${plans.length} targets)` : '';
+  const adopt = s.adopt > 0 ? `, ${s.adopt} to ADOPT` : '';
+  const failed = errors > 0 ? ` ${errors} error(s), listed above${plans.some((p) => p.errored) ? ': some objects could not be planned' : ''}.` : '';
+  return `Plan${where}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${adopt}, ${s.noop} unchanged.${failed}`;
+}
+
+function stepLines(step: PlanStep, style: Style, width: number): string[] {
+  const out: string[] = [];
+  if (isAdoption(step)) {
+    const banner = `${step.address} will be ADOPTED: it exists on the service (id ${step.id ?? '?'}) and obsync did not create it; from this apply on, obsync owns it${step.action === 'noop' ? ' (it already matches the manifest)' : ', with the changes below'}`;
+    out.push(...textLines(banner, 4, width).map((l, i) => style(['bold', 'magenta'], i === 0 ? `  !${l.slice(3)}` : l)));
+  }
+  if (step.action === 'noop') return out;
+  const tags = [step.action, step.reason, isAdoption(step) ? 'adopting' : '', step.id ? `id ${step.id}` : ''].filter(Boolean).join(', ');
+  out.push(style(COLOR[step.action], style('bold', `  ${SYMBOL[step.action]} ${step.address}`)) + style('gray', `  (${tags})`));
+  const fields = step.action === 'delete' ? deletedFields(step) : step.changes;
+  for (const change of fields) out.push(...changeLines(change, step.action, style, width));
   for (const path of step.nonConvergent ?? []) out.push(style('gray', `      ! ${path}: ignored — the service did not keep this value last time (non-convergent)`));
   for (const note of step.notes ?? []) out.push(style('cyan', `      note: ${note}`));
   for (const item of step.cascade ?? []) out.push(renderCascade(item, style));
   return out;
+}
+
+/** A delete lists what goes: the object's fields as last read. */
+function deletedFields(step: PlanStep): Change[] {
+  const before = stepForms(step).before?.value;
+  if (before === undefined || before === null || typeof before !== 'object' || Array.isArray(before)) return [];
+  return Object.entries(before).map(([path, value]) => ({ path, before: value }));
 }
 
 /** What the service deletes along with the step: loud, and louder for what obsync does not own. */
@@ -56,25 +109,31 @@ function renderCascade(item: CascadeItem, style: Style): string {
   return style(item.owned && !item.declared ? 'yellow' : 'red', `      ! the service also deletes ${what} (id ${item.id}, ${whose}); it is backed up first`);
 }
 
-function renderChange(change: Change, action: Action, style: Style): string {
+/** One changed field: `+ path: value`, `- path: value`, `~ path: before → after`, nested under the path when it does not fit. */
+function changeLines(change: Change, action: Action, style: Style, width: number): string[] {
   const path = change.path === '' ? '(object)' : change.path;
-  if (action === 'delete') return style('red', `- ${path}`);
-  if (change.before === undefined) return style('green', `+ ${path}: ${inlineValue(change.after)}`);
-  if (change.after === undefined) return style('red', `- ${path}: ${inlineValue(change.before)}`);
-  return style('yellow', `~ ${path}: ${inlineValue(change.before)} → ${inlineValue(change.after)}`);
+  const field = (marker: string, color: Parameters<Style>[0], value: Change['after']) =>
+    marked(marker, valueLines(path, value, FIELD_INDENT, width)).map((l) => style(color, l));
+  if (action === 'delete' || change.after === undefined) return field('-', 'red', change.before);
+  if (change.before === undefined) return field('+', 'green', change.after);
+  const oneLine = `${' '.repeat(FIELD_INDENT)}~ ${path}: ${inlineValue(change.before)} → ${inlineValue(change.after)}`;
+  if (oneLine.length <= width) return [style('yellow', oneLine)];
+  return [
+    style('yellow', `${' '.repeat(FIELD_INDENT)}~ ${path}:`),
+    ...valueLines('before', change.before, FIELD_INDENT + 4, width).map((l) => style('red', l)),
+    ...valueLines('after', change.after, FIELD_INDENT + 4, width).map((l) => style('green', l)),
+  ];
 }
 
-function renderPrune(plan: Plan, style: Style): string[] {
+/** `marker` before the first line (in the indent's last two columns), the others kept in line under it. */
+function marked(marker: string, lines: string[]): string[] {
+  return lines.map((line, i) => (i === 0 ? `${line.slice(0, FIELD_INDENT)}${marker} ${line.slice(FIELD_INDENT)}` : `  ${line}`));
+}
+
+function pruneNotes(plan: Plan, style: Style): string[] {
   const p = plan.prune;
-  const forget = plan.forget.length > 0 ? [style('gray', `Forgetting ${plan.forget.length} unfinished create(s) no manifest declares any more (they never owned anything): ${plan.forget.join(', ')}`), ''] : [];
-  if (p.refused.length > 0) {
-    return [style('red', `Prune refused (${p.candidates.length} owned object(s) no longer declared, nothing deleted):`), ...p.refused.map((r) => `  - ${r}`), '', ...forget];
-  }
-  if (p.blocked.length > 0) {
-    return [style('red', `Prune kept ${p.blocked.length} object(s) back:`), ...p.blocked.map((b) => `  - ${b.address}: ${b.reason}`), '', ...forget];
-  }
-  if (!p.requested && p.candidates.length > 0) {
-    return [style('gray', `${p.candidates.length} owned object(s) are no longer declared; run with --prune to delete them: ${p.candidates.join(', ')}`), '', ...forget];
-  }
-  return forget;
+  const out: string[] = [];
+  if (!p.requested && p.candidates.length > 0) out.push(style('gray', `${p.candidates.length} owned object(s) are no longer declared; run with --prune to delete them: ${p.candidates.join(', ')}`), '');
+  if (plan.forget.length > 0) out.push(style('gray', `Forgetting ${plan.forget.length} unfinished create(s) no manifest declares any more (they never owned anything): ${plan.forget.join(', ')}`), '');
+  return out;
 }

@@ -84,7 +84,12 @@ describe.each(['hosted', 'self-hosted'] as const)('all kinds on the %s variant',
         expectNoSecret(res.stdout, res.stderr);
         return res;
       };
-      const planJson = async (...args: string[]) => JSON.parse((await cli('plan', '--output', 'json', ...args)).stdout) as { steps: { address: string; action: string; reason: string; changes: { path: string; sensitive?: boolean }[] }[] };
+      type TargetPlan = { steps: { address: string; action: string; reason: string; changes: { path: string; sensitive?: boolean }[] }[] };
+      const planJson = async (...args: string[]): Promise<TargetPlan> => {
+        const [only] = (JSON.parse((await cli('plan', '--output', 'json', ...args)).stdout) as { targets: TargetPlan[] }).targets;
+        if (!only) throw new Error('no target in the plan');
+        return only;
+      };
       const changed = (plan: Awaited<ReturnType<typeof planJson>>) => plan.steps.filter((s) => s.action !== 'noop');
 
       const first = await cli('apply', '--auto-approve');
@@ -120,7 +125,7 @@ describe.each(['hosted', 'self-hosted'] as const)('all kinds on the %s variant',
       expect(saved).toContain('E2E doomed');
       const pruned = await cli('apply', 'plan.json', '--auto-approve');
       expect(pruned.code).toBe(0);
-      const deletes = (JSON.parse(saved) as { steps: { address: string; action: string }[] }).steps.filter((s) => s.action === 'delete').map((s) => s.address);
+      const deletes = (JSON.parse(saved) as { targets: { steps: { address: string; action: string }[] }[] }).targets.flatMap((t) => t.steps).filter((s) => s.action === 'delete').map((s) => s.address);
       expect(deletes).toEqual(['Alert/e2e-alert', 'Webhook/e2e-doomed-hook', 'SavedSearch/e2e-search', 'Source/e2e-extra-logs']);
       expect((await cli('plan', '--prune', '--detailed-exitcode')).code).toBe(0);
 

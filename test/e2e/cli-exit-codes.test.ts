@@ -60,7 +60,7 @@ describe('a refused prune', () => {
 
     const json = await runCli(['plan', '--prune', '--max-deletes', '1', '--output', 'json'], { cwd: dir, env: env() });
     expect(json.code).toBe(1);
-    expect((JSON.parse(json.stdout) as { prune: { refused: string[] } }).prune.refused).toHaveLength(1);
+    expect((JSON.parse(json.stdout) as { targets: { prune: { refused: string[] } }[] }).targets[0]?.prune.refused).toHaveLength(1);
     expect(json.stderr).toContain('error: prune refused: 2 deletes exceed the limit of 1');
 
     sandbox.clearRequests();

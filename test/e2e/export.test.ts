@@ -126,8 +126,8 @@ describe.each(['self-hosted', 'hosted'] as const)('obsync export on the %s varia
       rmSync(join(dir, 'manifests', doomed));
       const prune = await run(['plan', '--prune', '--out', 'plan.json'], env);
       expect(prune.code, prune.stdout + prune.stderr).toBe(0);
-      const saved = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as { steps: { action: string; address: string }[] };
-      expect(saved.steps.filter((s) => s.action !== 'noop').map((s) => `${s.action} ${s.address}`)).toEqual([`delete Dashboard/${doomed.slice('dashboard/'.length, -'.yaml'.length)}`]);
+      const saved = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as { targets: { steps: { action: string; address: string }[] }[] };
+      expect(saved.targets.flatMap((t) => t.steps).filter((s) => s.action !== 'noop').map((s) => `${s.action} ${s.address}`)).toEqual([`delete Dashboard/${doomed.slice('dashboard/'.length, -'.yaml'.length)}`]);
       noSecret(readFileSync(join(dir, 'plan.json'), 'utf8'));
     } finally {
       await port.close();

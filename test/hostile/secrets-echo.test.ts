@@ -106,8 +106,8 @@ describe('a server echoing the request in its error', () => {
     expect(leaks(text.stdout + text.stderr)).toEqual([]);
 
     const json = await runCli(['apply', '--auto-approve', '--output', 'json'], { cwd: dir, env: env() });
-    const report = JSON.parse(json.stdout) as { results: { address: string; outcome: string; message?: string }[] };
-    expect(report.results.find((r) => r.address === 'Pipe/orders')).toMatchObject({ outcome: 'failed', message: expect.stringContaining('(sensitive)') as string });
+    const report = JSON.parse(json.stdout) as { targets: { results: { address: string; outcome: string; message?: string }[] }[] };
+    expect(report.targets[0]?.results.find((r) => r.address === 'Pipe/orders')).toMatchObject({ outcome: 'failed', message: expect.stringContaining('(sensitive)') as string });
     expect(leaks(json.stdout + json.stderr)).toEqual([]);
   });
 

@@ -166,6 +166,25 @@ describe('the schema and obsync validate agree', () => {
   });
 });
 
+describe('interpolation in the editor', () => {
+  const alert = (threshold: unknown): Json => ({
+    apiVersion: 'obsync/v1',
+    kind: 'Alert',
+    metadata: { name: 'a' },
+    spec: { savedSearch: 'Errors', interval: '5m', threshold, thresholdType: 'above', channel: { type: 'webhook', webhook: 'w' } },
+  });
+
+  it('takes a whole ${env:}, ${file:} or ${var:} where the loader resolves one before checking the type, and nothing else', () => {
+    expect(errorsOf(alert('${var:p99Threshold}'))).toEqual([]);
+    expect(errorsOf(alert('${env:THRESHOLD}'))).toEqual([]);
+    expect(errorsOf(alert('high')).length).toBeGreaterThan(0);
+    expect(errorsOf(alert('${var:a} and more')).length).toBeGreaterThan(0);
+    const config = { apiVersion: 'obsync/v1', kind: 'Config', targets: [{ name: 'prod', variant: 'hosted', baseUrl: '${env:PROD_URL}', organizationId: '${env:PROD_ORG}', serviceId: '${file:service-id.txt}', concurrency: '${var:x}' }] };
+    expect(errorsOf(config)).toEqual([]);
+    expect(errorsOf({ ...config, targets: [{ ...config.targets[0], organizationId: 'not-a-uuid' }] }).length).toBeGreaterThan(0);
+  });
+});
+
 describe('discriminated unions', () => {
   const dashboard = (config: Json): Json => ({ apiVersion: 'obsync/v1', kind: 'Dashboard', metadata: { name: 'd' }, spec: { name: 'D', tiles: [{ name: 't', x: 0, y: 0, w: 1, h: 1, config }] } });
 

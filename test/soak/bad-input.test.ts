@@ -116,7 +116,7 @@ describe('obsync run fed the invalid-manifest corpus', () => {
       expect(await status('/readyz'), `${file}: readiness`).toBe(503);
     }
     const metrics = await (await fetch(`${url}/metrics`)).text();
-    expect(metrics).toMatch(/^obsync_manifest_errors [1-9]/m);
+    expect(metrics).toMatch(/^obsync_manifest_errors\{target="sb"\} [1-9]/m);
     // A save can land as two runs (the watcher may split the two writes), never fewer than one.
     const invalidRuns = Number(/obsync_reconcile_total\{target="sb",result="invalid_manifests"\} (\d+)/.exec(metrics)?.[1]);
     expect(invalidRuns).toBeGreaterThanOrEqual(files.length);

@@ -1,4 +1,7 @@
-/** `obsync apply`: plan, confirm, execute; or execute a saved plan's steps that are still valid. */
+/**
+ * `obsync apply`: plan, confirm, execute — on one or more targets, asking once for all; or
+ * execute a saved plan's steps that are still valid.
+ */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -6,15 +9,17 @@ import { Option, type Command } from 'commander';
 import { hasChanges, type Plan } from '../../core/plan.js';
 import { printable } from '../../core/printable.js';
 import type { ApplyReport, StepResult } from '../../applier/context.js';
-import { parsePlanDocument, type PlanDocument } from '../../render/plan-json.js';
-import { renderPlanText } from '../../render/plan-text.js';
+import { ConfigError, errorMessage } from '../../core/errors.js';
+import type { SavedPlan } from '../../render/plan-json.js';
 import { renderRunApply } from '../../render/run.js';
+import { parseSavedPlans, renderTargetsPlan, type TargetOutcome } from '../../render/targets.js';
 import { ApplyInterrupts, INTERRUPTED_EXIT, InterruptedBeforeApply } from '../interrupt.js';
 import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
-import type { CommandRegistrar } from '../program.js';
+import { VERSION, type CommandRegistrar } from '../program.js';
 import { wholeNumber } from '../numbers.js';
-import { checkSelectionMatches, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
-import { openSession, printDiagnostics, reconcileSession } from '../session.js';
+import { commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
+import { openSessions, reconcileSession, refuseInvalid } from '../session.js';
+import { ApprovalGate, checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONCURRENCY } from '../targets.js';
 
 interface ApplyFlags extends RawRunOptions {
   autoApprove?: boolean;
@@ -34,86 +39,150 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .addOption(new Option('--output <format>', 'report format').choices(['text', 'json']).default('text'));
   commonRunOptions(cmd).action(async (paths: string[], flags: ApplyFlags) => {
     const saved = await savedPlanArgument(io, paths);
+    if (saved) checkSavedTargets(saved, flags.target, paths[0] ?? '');
     const opts = parseRunOptions(flags);
     // Listening before the lock is taken: a Ctrl-C from here on releases it on the way out.
     const interrupts = new ApplyInterrupts(io);
-    const session = await openSession(io, {
-      paths: saved ? saved.manifests : paths,
-      config: flags.config ?? saved?.config,
-      target: flags.target ?? saved?.target,
+    const group = await openSessions(io, {
+      paths: saved ? [] : paths,
+      ...(saved ? { pathsByTarget: Object.fromEntries(saved.document.targets.map((d) => [d.target, d.manifests ?? saved.document.manifests])) } : {}),
+      config: flags.config ?? saved?.document.config,
+      targets: flags.target.length > 0 ? flags.target : saved ? saved.plans.map((p) => p.target) : [],
       lock: true,
       command: 'apply',
       timeoutMs: opts.timeoutMs,
       allowFileOutside: flags.allowFileOutside,
+      checkManifests: refuseInvalid(io, 'text'),
     }).catch((err: unknown) => {
       interrupts.dispose();
       throw err;
     });
     try {
-      if (printDiagnostics(io, session.diagnostics, 'text')) throw new ExitRequest(1);
-      checkSelectionMatches(opts.selection, session.desired, session.inventory.entries());
+      const { sessions } = group;
+      checkSelectionAcross(opts.selection, sessions);
       const color = colorEnabled(io, 'stdout', flags.color);
-      // Applied even without changes: unchanged objects record their ownership (adoptions).
-      // A saved plan is applied with the prune decision it was made with.
-      const report = await reconcileSession(session, opts, {
-        mode: 'apply',
-        ...(saved ? { saved } : {}),
-        ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
-        signal: interrupts.planningSignal,
-        applySignal: interrupts.signal,
-        beforeApply: async (plan) => {
-          if (flags.output === 'text') io.stdout.write(renderPlanText(plan, { color }));
-          if (refusedPrune(io, plan, flags.output)) {
-            io.stderr.write('Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended, or apply without --prune.\n');
-            throw new ExitRequest(1);
-          }
-          // A saved plan was reviewed when it was made: it applies without a prompt (as `terraform apply plan.tfplan`).
-          if (hasChanges(plan) && !flags.autoApprove && !saved) await interrupts.beforeApply(confirm(io, plan));
-          interrupts.applying();
-        },
-        onStepStart: interrupts.stepStarted,
-        onStepDone: (r) => {
-          interrupts.stepDone(r.address);
-          progress(io, r);
-        },
+      const several = sessions.length > 1;
+      const gate = new ApprovalGate<Plan>(sessions.length, (arrived, failed) => approve(io, interrupts, { arrived, failed, flags, color, saved: saved !== null }));
+      const slots = new Slots(TARGET_CONCURRENCY);
+      const runs = await eachTarget(sessions, slots, async (session) => {
+        const target = session.port.target;
+        let planned = false;
+        try {
+          // Applied even without changes: unchanged objects record their ownership (adoptions).
+          // A saved plan is applied with the prune decision it was made with.
+          const mine = saved?.plans.find((p) => p.target === target);
+          return await reconcileSession(session, opts, {
+            mode: 'apply',
+            ...(mine ? { saved: mine } : {}),
+            ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
+            signal: interrupts.planningSignal,
+            applySignal: interrupts.signal,
+            beforeApply: async (plan) => {
+              planned = true;
+              // Waiting for the other targets and the answer does not hold a slot.
+              slots.release();
+              try {
+                await gate.arrive(target, plan);
+              } finally {
+                await slots.acquire();
+              }
+            },
+            onStepStart: (address) => interrupts.started(target, address),
+            onStepDone: (r) => {
+              interrupts.done(target, r.address);
+              progress(io, r, several ? target : undefined);
+            },
+          });
+        } catch (err) {
+          if (!planned) gate.fail(target, err);
+          throw err;
+        }
       });
-      const { plan, apply } = report;
-      if (!apply) return;
+      // Stopped for every target (prune refused, answer not yes, Ctrl-C before any change): that is the outcome.
+      const stop = runs.find((r): r is Extract<typeof r, { error: unknown }> => 'error' in r && (r.error instanceof ExitRequest || r.error instanceof InterruptedBeforeApply));
+      if (stop) throw stop.error;
+      const [only] = runs;
+      if (!several && only && 'error' in only) throw only.error;
+      const reports = runs.flatMap((r) => ('value' in r ? [r.value] : []));
+      const applied = reports.flatMap((r) => (r.apply ? [r.apply] : []));
       const interrupted = interrupts.stopped;
-      if (flags.output === 'json') io.stdout.write(renderRunApply(interrupted ? { ...apply, interrupted } : apply, 'json', { color }));
-      else if (interrupted || hasChanges(plan) || apply.summary.failed + apply.summary.refused > 0) io.stdout.write(renderRunApply(apply, 'text', { color }));
+      const origin = { generatedAt: new Date(), obsyncVersion: VERSION, interrupted };
+      if (flags.output === 'json') io.stdout.write(renderRunApply(reports, 'json', { color, origin }));
+      else {
+        const shown = reports.filter((r) => r.apply && (interrupted || hasChanges(r.plan) || r.apply.summary.failed + r.apply.summary.refused > 0));
+        if (shown.length > 0) io.stdout.write(renderRunApply(shown, 'text', { color, origin }));
+      }
+      for (const r of runs) if ('error' in r) reportTargetError(io, r.session.port.target, r.error);
       if (interrupted) {
-        io.stderr.write(`${interruptedSummary(apply)}\n`);
+        io.stderr.write(`${interruptedSummary(applied)}\n`);
         throw new ExitRequest(INTERRUPTED_EXIT);
       }
-      if (plan.errored || apply.summary.failed > 0 || apply.summary.refused > 0) throw new ExitRequest(1);
+      const failed = runs.some((r) => 'error' in r) || reports.some((r) => r.plan.errored || (r.apply && r.apply.summary.failed + r.apply.summary.refused > 0));
+      if (failed) throw new ExitRequest(1);
     } catch (err) {
       if (!(err instanceof InterruptedBeforeApply)) throw err;
       io.stderr.write('\nInterrupted: nothing was applied.\n');
       throw new ExitRequest(INTERRUPTED_EXIT);
     } finally {
       interrupts.dispose();
-      await session.close();
+      await group.close();
     }
   });
 };
 
+interface Approval {
+  arrived: readonly { target: string; plan: Plan }[];
+  failed: readonly { target: string; error: unknown }[];
+  flags: ApplyFlags;
+  color: boolean;
+  /** A saved plan was reviewed when it was made: it applies without a prompt (as `terraform apply plan.tfplan`). */
+  saved: boolean;
+}
+
+/** Every target has planned: show the plans, refuse a refused prune, ask once for all. */
+async function approve(io: CliIO, interrupts: ApplyInterrupts, { arrived, failed, flags, color, saved }: Approval): Promise<void> {
+  const outcomes: TargetOutcome[] = [
+    ...arrived.map((a) => ({ target: a.target, plan: a.plan })),
+    ...failed.map((f) => ({ target: f.target, error: errorMessage(f.error) })),
+  ];
+  if (flags.output === 'text' && arrived.length > 0) io.stdout.write(renderTargetsPlan(outcomes, 'text', { color, origin: { generatedAt: new Date(), obsyncVersion: VERSION, manifests: [] } }));
+  const refused = arrived.filter((a) => refusedPrune(io, a.plan, flags.output));
+  if (refused.length > 0) {
+    const where = arrived.length > 1 ? ` (on ${refused.map((a) => `'${a.target}'`).join(', ')}; nothing was applied to any target)` : '';
+    io.stderr.write(`Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended, or apply without --prune${where}.\n`);
+    throw new ExitRequest(1);
+  }
+  const changing = arrived.filter((a) => hasChanges(a.plan)).map((a) => a.target);
+  if (changing.length > 0 && !flags.autoApprove && !saved) await interrupts.beforeApply(confirm(io, changing));
+  interrupts.applying();
+}
+
 /** What an interrupted apply did and did not do (unchanged objects are not counted as skipped). */
-function interruptedSummary(report: ApplyReport): string {
-  const changes = report.results.filter((r) => r.action !== 'noop');
+function interruptedSummary(reports: readonly ApplyReport[]): string {
+  const changes = reports.flatMap((report) => report.results.filter((r) => r.action !== 'noop'));
   const applied = changes.filter((r) => r.outcome === 'applied').length;
   const skipped = changes.filter((r) => r.outcome === 'skipped').length;
   const failed = changes.filter((r) => r.outcome === 'failed').length;
   return `Interrupted: ${applied} change(s) applied, ${failed} failed, ${skipped} not started; the inventory lock is released. Run apply again to finish.`;
 }
 
-async function savedPlanArgument(io: CliIO, paths: readonly string[]): Promise<PlanDocument | null> {
-  const [only, ...rest] = paths;
-  if (!only || rest.length > 0 || !only.endsWith('.json')) return null;
-  return parsePlanDocument(await readFile(resolve(io.cwd, only), 'utf8'), only);
+/** A saved plan applies to its own targets only: a --target it does not hold would be applied unreviewed. */
+function checkSavedTargets(saved: SavedPlan, asked: readonly string[], file: string): void {
+  const held = saved.plans.map((p) => p.target);
+  const other = asked.filter((t) => !held.includes(t));
+  if (other.length > 0) {
+    throw new ConfigError(`${file} holds the plan of ${held.map((t) => `'${t}'`).join(', ')}, not of ${other.map((t) => `'${t}'`).join(', ')}`, { hint: 'plan that target and apply its plan, or leave --target out' });
+  }
 }
 
-async function confirm(io: CliIO, plan: Plan): Promise<void> {
+/** A saved plan (`plan --out FILE`), of one target or several. */
+async function savedPlanArgument(io: CliIO, paths: readonly string[]): Promise<SavedPlan | null> {
+  const [only, ...rest] = paths;
+  if (!only || rest.length > 0 || !only.endsWith('.json')) return null;
+  return parseSavedPlans(await readFile(resolve(io.cwd, only), 'utf8'), only);
+}
+
+async function confirm(io: CliIO, targets: readonly string[]): Promise<void> {
   if (io.stdin.isTTY !== true) {
     io.stderr.write('error: not on a terminal: refusing to apply without --auto-approve\n');
     throw new ExitRequest(1);
@@ -123,7 +192,8 @@ async function confirm(io: CliIO, plan: Plan): Promise<void> {
   const cancelled = new AbortController();
   rl.once('SIGINT', () => cancelled.abort(new InterruptedBeforeApply()));
   try {
-    const answer = await rl.question(`\nApply these changes to target '${plan.target}'? Only 'yes' is accepted: `, { signal: cancelled.signal }).catch((err: unknown) => {
+    const named = targets.map((t) => `'${t}'`).join(', ');
+    const answer = await rl.question(`\nApply these changes to target${targets.length > 1 ? 's' : ''} ${named}? Only 'yes' is accepted: `, { signal: cancelled.signal }).catch((err: unknown) => {
       throw cancelled.signal.aborted ? new InterruptedBeforeApply() : err;
     });
     if (answer.trim() !== 'yes') {
@@ -135,10 +205,11 @@ async function confirm(io: CliIO, plan: Plan): Promise<void> {
   }
 }
 
-function progress(io: CliIO, r: StepResult): void {
+/** One line per change on stderr; with several targets, each names its target. */
+function progress(io: CliIO, r: StepResult, target: string | undefined): void {
   if (r.outcome === 'unchanged' || (r.action === 'noop' && r.outcome === 'skipped')) return;
   const what = r.outcome === 'applied' ? (VERB[r.action] ?? r.action) : r.outcome;
   const detail = r.message ? `: ${r.message}` : '';
   // Server error bodies and ids are text from outside: shown, never obeyed (escape sequences).
-  io.stderr.write(`${printable(`${r.address}: ${what}${r.id ? ` [id=${r.id}]` : ''} (${r.durationMs} ms)${detail}`)}\n`);
+  io.stderr.write(`${printable(`${target ? `${target}: ` : ''}${r.address}: ${what}${r.id ? ` [id=${r.id}]` : ''} (${r.durationMs} ms)${detail}`)}\n`);
 }

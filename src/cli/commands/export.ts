@@ -42,7 +42,7 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
   for (const k of kinds ?? []) if (!isKind(k)) throw new ConfigError(`--kind ${k} is not a kind obsync manages`, { hint: `one of ${KINDS.join(', ')}` });
   const match = compileMatch(flags.match);
   const { openSession } = await import('../session.js');
-  const session = await openSession(io, { paths: [], config: flags.config, target: flags.target, lock: flags.adopt === true, command: 'export', allowMissingEnv: true });
+  const session = await openSession(io, { paths: [], config: flags.config, targets: flags.target ? [flags.target] : undefined, lock: flags.adopt === true, command: 'export', allowMissingEnv: true });
   try {
     const { exportLive, SCHEMA_FILE } = await import('../../export/exporter.js');
     const { readLive } = await import('../../engine/live.js');

@@ -29,7 +29,7 @@ async function importCommand(io: CliIO, address: string, id: string, flags: Impo
   const def = parsed ? managedDefinition(parsed.kind) : undefined;
   if (!parsed || !def) throw new ConfigError(`'${address}' is not Kind/name (e.g. Dashboard/checkout)`);
   const { openSession } = await import('../session.js');
-  const session = await openSession(io, { paths: [], config: flags.config, target: flags.target, lock: true, command: 'import', allowMissingEnv: true });
+  const session = await openSession(io, { paths: [], config: flags.config, targets: flags.target ? [flags.target] : undefined, lock: true, command: 'import', allowMissingEnv: true });
   try {
     if (session.port.collection(def.kind) === null) throw new ConfigError(`the target '${session.port.target}' (${session.port.variant}) has no ${def.noun}s`);
     const { readLive } = await import('../../engine/live.js');

@@ -1,13 +1,15 @@
-/** `obsync plan`: what apply would do, as text, JSON (saved plan) or a pull-request comment. */
+/** `obsync plan`: what apply would do, on one or more targets, as text, JSON (saved plan) or a pull-request comment. */
 import { Option, type Command } from 'commander';
+import { hasChanges } from '../../core/plan.js';
 import { writeScrubbedFile } from '../../log/files.js';
-import { renderPlanJson } from '../../render/plan-json.js';
-import { planDocument, renderRunPlan, type PlanOrigin } from '../../render/run.js';
+import type { PlanOrigin } from '../../render/run.js';
+import { renderTargetsPlan, type TargetOutcome } from '../../render/targets.js';
 import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
 import { VERSION, type CommandRegistrar } from '../program.js';
-import { checkSelectionMatches, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
+import { commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
+import { checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONCURRENCY } from '../targets.js';
 import { githubAnnotation } from './validate.js';
-import { openSession, printDiagnostics, reconcileSession } from '../session.js';
+import { openSessions, reconcileSession, refuseInvalid, type Session } from '../session.js';
 
 interface PlanFlags extends RawRunOptions {
   out?: string;
@@ -25,23 +27,34 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--detailed-exitcode', 'exit 2 when there are changes (0: none, 1: error)');
   commonRunOptions(cmd).action(async (paths: string[], flags: PlanFlags) => {
     const opts = parseRunOptions(flags);
-    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: false, command: 'plan', timeoutMs: opts.timeoutMs, allowFileOutside: flags.allowFileOutside });
+    const checkManifests = refuseInvalid(io, flags.output === 'github' ? 'github' : 'text');
+    const group = await openSessions(io, { paths, config: flags.config, targets: flags.target, lock: false, command: 'plan', timeoutMs: opts.timeoutMs, allowFileOutside: flags.allowFileOutside, checkManifests });
     try {
-      if (printDiagnostics(io, session.diagnostics, flags.output === 'github' ? 'github' : 'text')) throw new ExitRequest(1);
-      checkSelectionMatches(opts.selection, session.desired, session.inventory.entries());
-      const report = await reconcileSession(session, opts, { mode: 'plan' });
-      const plan = report.plan;
-      const origin: PlanOrigin = { generatedAt: new Date(), obsyncVersion: VERSION, manifests: session.manifestPaths, ...(session.configPath ? { config: session.configPath } : {}) };
-      if (flags.out) await writeScrubbedFile(flags.out, renderPlanJson(planDocument(report, origin)));
+      const { sessions } = group;
+      checkSelectionAcross(opts.selection, sessions);
+      const runs = await eachTarget(sessions, new Slots(TARGET_CONCURRENCY), (s) => reconcileSession(s, opts, { mode: 'plan' }));
+      // One target: its error is the command's error, as it always was.
+      const [only] = runs;
+      if (runs.length === 1 && only && 'error' in only) throw only.error;
+      const generatedAt = new Date();
+      const outcomes: TargetOutcome[] = runs.map((r) => ('error' in r ? { target: r.session.port.target, error: r.message } : { target: r.value.target, plan: r.value.plan, manifests: r.session.manifestPaths }));
+      const origin = originOf(sessions, generatedAt);
+      const reports = runs.flatMap((r) => ('value' in r ? [r.value] : []));
+      if (flags.out) await writeScrubbedFile(flags.out, renderTargetsPlan(outcomes, 'json', { color: false, origin }));
       const format = flags.output === 'github' ? 'text' : flags.output;
-      io.stdout.write(renderRunPlan(report, format, { color: colorEnabled(io, 'stdout', flags.color), origin }));
-      if (flags.output === 'github') for (const d of plan.diagnostics) io.stdout.write(`${githubAnnotation(d)}\n`);
-      if (plan.errored) throw new ExitRequest(1);
-      if (refusedPrune(io, plan, flags.output)) throw new ExitRequest(1);
-      const changed = plan.summary.create + plan.summary.update + plan.summary.delete > 0;
-      if (flags.detailedExitcode && changed) throw new ExitRequest(2);
+      io.stdout.write(renderTargetsPlan(outcomes, format, { color: colorEnabled(io, 'stdout', flags.color), origin }));
+      if (flags.output === 'github') for (const r of reports) for (const d of r.plan.diagnostics) io.stdout.write(`${githubAnnotation(d)}\n`);
+      for (const r of runs) if ('error' in r) reportTargetError(io, r.session.port.target, r.error);
+      const refused = reports.filter((r) => refusedPrune(io, r.plan, flags.output)).length > 0;
+      if (runs.some((r) => 'error' in r) || reports.some((r) => r.plan.errored) || refused) throw new ExitRequest(1);
+      if (flags.detailedExitcode && reports.some((r) => hasChanges(r.plan))) throw new ExitRequest(2);
     } finally {
-      await session.close();
+      await group.close();
     }
   });
 };
+
+function originOf(sessions: readonly Session[], generatedAt: Date): PlanOrigin {
+  const configPath = sessions[0]?.configPath;
+  return { generatedAt, obsyncVersion: VERSION, manifests: [], ...(configPath ? { config: configPath } : {}) };
+}

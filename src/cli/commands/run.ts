@@ -1,14 +1,15 @@
-/** `obsync run`: the long-lived reconciler (container entrypoint). */
+/** `obsync run`: the long-lived reconciler (container entrypoint), for every declared target (or the ones given) in one process. */
 import cron from 'node-cron';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { Daemon } from '../../daemon/daemon.js';
+import { DaemonHost } from '../../daemon/host.js';
 import { DaemonMetrics } from '../../daemon/metrics.js';
 import type { CliIO } from '../io.js';
 import { VERSION, type CommandRegistrar } from '../program.js';
 import { wholeNumber } from '../numbers.js';
 import { commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
-import { openSession } from '../session.js';
+import { openSessions } from '../session.js';
 
 interface RunFlags extends RawRunOptions {
   schedule?: string;
@@ -52,43 +53,51 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     const listen = parseListen(flags.listen ?? io.env.OBSYNC_LISTEN ?? '127.0.0.1:9464');
     const metrics = new DaemonMetrics(VERSION);
     const onResponse = (target: string, method: string, status: number) => metrics.apiRequests.inc({ target, method, code: String(status) });
-    // Apply mode competes for the target's writer lease: one replica writes, the others stand by.
-    const session = await openSession(io, { paths, config: flags.config, target: flags.target, lock: false, elect: flags.mode === 'apply', command: 'run', logLevel: 'info', onResponse, timeoutMs: opts.timeoutMs, allowFileOutside: flags.allowFileOutside, waits: 'log' });
-    const schedule = flags.schedule ?? session.schedule ?? DEFAULT_SCHEDULE;
+    // Apply mode competes for each target's writer lease: one replica writes, the others stand by.
+    const group = await openSessions(io, { paths, config: flags.config, targets: flags.target, lock: false, elect: flags.mode === 'apply', command: 'run', logLevel: 'info', onResponse, timeoutMs: opts.timeoutMs, allowFileOutside: flags.allowFileOutside, waits: 'log' });
+    const schedule = flags.schedule ?? group.sessions[0]?.schedule ?? DEFAULT_SCHEDULE;
     if (!cron.validate(schedule)) {
-      await session.close();
+      await group.close();
       throw new ConfigError(`the schedule '${schedule}' is not a cron expression (5 fields, UTC; e.g. "*/5 * * * *")`);
     }
-    const daemon = new Daemon(
-      {
-        port: session.port,
-        inventory: session.inventory,
-        ...(session.leadership ? { leadership: session.leadership } : {}),
-        loadDesired: () => session.reload(),
-        watchPaths: session.manifestPaths,
-        logger: session.logger,
-        metrics,
-      },
-      {
-        mode: flags.mode,
-        schedule,
-        watch: flags.watch,
-        debounceMs: flags.debounce,
-        jitterMs: 10_000,
-        listen,
-        prune: opts.prune ?? session.defaults.prune,
-        pruneCascade: opts.pruneCascade ?? false,
-        maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
-        concurrency: flags.concurrency ?? session.defaults.concurrency,
-        selection: opts.selection,
-        shutdownMs: SHUTDOWN_MS,
-      },
+    const daemons = group.sessions.map(
+      (session) =>
+        new Daemon(
+          {
+            port: session.port,
+            inventory: session.inventory,
+            ...(session.leadership ? { leadership: session.leadership } : {}),
+            loadDesired: () => session.reload(),
+            watchPaths: session.manifestPaths,
+            logger: session.logger,
+            metrics,
+          },
+          {
+            mode: flags.mode,
+            schedule,
+            jitterMs: 10_000,
+            prune: opts.prune ?? session.defaults.prune,
+            pruneCascade: opts.pruneCascade ?? false,
+            maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
+            concurrency: flags.concurrency ?? session.defaults.concurrency,
+            selection: opts.selection,
+            adopt: session.adopt,
+            shutdownMs: SHUTDOWN_MS,
+          },
+        ),
     );
-    await daemon.start();
-    io.stderr.write(`obsync run: reconciling target '${session.port.target}' (${flags.mode} mode), health on ${daemon.url ?? '?'}\n`);
+    const host = new DaemonHost(daemons, { listen, watch: flags.watch, debounceMs: flags.debounce, logger: group.logger, metrics });
+    try {
+      await host.start();
+    } catch (err) {
+      await group.close();
+      throw err;
+    }
+    const names = daemons.map((d) => `'${d.target}'`).join(', ');
+    io.stderr.write(`obsync run: reconciling target${daemons.length > 1 ? 's' : ''} ${names} (${flags.mode} mode), health on ${host.url ?? '?'}\n`);
     await waitForSignal(io);
-    await daemon.stop();
-    await session.close();
+    await host.stop();
+    await group.close();
   });
 };
 

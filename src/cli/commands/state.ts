@@ -37,6 +37,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
 
 interface LoadedConfig {
   config: ObsyncConfig | undefined;
+  /** Every target obsync.yaml declares. */
+  declared: string[];
   baseDir: string;
 }
 
@@ -45,7 +47,9 @@ async function loadConfigFor(io: CliIO, flag: string | undefined): Promise<Loade
   const { findConfig } = await import('../session.js');
   const { readConfig } = await import('../wiring.js');
   const file = findConfig(io, [], flag);
-  return { config: file ? readConfig(file, io.env) : undefined, baseDir: file ? path.dirname(file) : io.cwd };
+  // The state needs no target's settings or credentials: none are resolved.
+  const read = file ? readConfig(file, io.env, { select: () => [] }) : undefined;
+  return { config: read?.config, declared: read?.declared.map((d) => d.name) ?? [], baseDir: file ? path.dirname(file) : io.cwd };
 }
 
 async function withState(io: CliIO, flags: StateFlags, fn: (backend: StateBackend, loaded: LoadedConfig) => Promise<void>): Promise<void> {
@@ -123,8 +127,7 @@ async function locate(io: CliIO, backend: StateBackend, loaded: LoadedConfig, ad
   const { ConfigError } = await import('../../core/errors.js');
   const parsed = parseAddress(address);
   if (!parsed) throw new ConfigError(`'${address}' is not Kind/name (e.g. Dashboard/checkout)`);
-  const configured = loaded.config?.targets ?? [];
-  const only = configured.length === 1 ? configured[0]?.name : undefined;
+  const only = loaded.declared.length === 1 ? loaded.declared[0] : undefined;
   let target = flags.target ?? io.env.OBSYNC_TARGET ?? loaded.config?.defaults?.target ?? only;
   if (!target) {
     const inState = await backend.targets();

@@ -76,6 +76,57 @@ describe('obsync validate', () => {
     expect(lenient.out()).toContain('warning: environment variable LIMIT is not set');
   });
 
+  describe('with several targets', () => {
+    const config = `apiVersion: obsync/v1
+kind: Config
+manifests: [base]
+targets:
+  - name: staging
+    variant: self-hosted
+    baseUrl: \${env:STAGING_URL}
+    credentials: {apiKey: "\${env:STAGING_KEY}"}
+    vars: {limit: 900}
+  - name: production
+    variant: hosted
+    baseUrl: https://api.example.com
+    organizationId: \${env:PROD_ORG}
+    serviceId: \${env:PROD_SERVICE}
+    manifests: [production]
+    vars: {limit: 500}
+`;
+    const pipe = 'apiVersion: obsync/v1\nkind: Pipe\nmetadata: {name: orders}\nspec: {name: orders-postgres, state: running}\n';
+
+    it("checks every target's tree without its settings or credentials: base plus overlay, each with its vars", async () => {
+      const dir = project({ 'obsync.yaml': config, 'base/a.yaml': alert('${var:limit}'), 'production/pipe.yaml': pipe });
+      const io = fakeIO(dir);
+      expect(await run(io.io, ['validate'])).toBe(0);
+      expect(io.out()).toBe('valid: resources per target: staging 1, production 2\n');
+      const json = fakeIO(dir);
+      await run(json.io, ['validate', '--output', 'json']);
+      expect(JSON.parse(json.out())).toMatchObject({
+        valid: true,
+        targets: [
+          { name: 'staging', resources: [{ address: 'Alert/errors', file: 'base/a.yaml' }] },
+          { name: 'production', resources: [{ address: 'Alert/errors' }, { address: 'Pipe/orders', file: 'production/pipe.yaml' }] },
+        ],
+      });
+    });
+
+    it('names the target and the file of a kind its variant cannot manage, and of a var it lacks', async () => {
+      const dir = project({ 'obsync.yaml': config.replace('vars: {limit: 900}', 'vars: {limits: 900}'), 'base/a.yaml': alert('${var:limit}'), 'base/pipe.yaml': pipe, 'production/README.md': '' });
+      const io = fakeIO(dir);
+      expect(await run(io.io, ['validate'])).toBe(1);
+      expect(io.out()).toBe(
+        [
+          "base/a.yaml:7:14: error: ${var:limit}: target 'staging' has no var 'limit' — did you mean 'limits'?; declare it under that target's vars in obsync.yaml (at spec.threshold)",
+          "base/pipe.yaml:1:1: error: target 'staging' (self-hosted) cannot manage Pipe objects: Pipe/orders is served by hosted targets only — move its file to the manifests of hosted targets (targets[].manifests in obsync.yaml)",
+          'invalid: 2 error(s)',
+          '',
+        ].join('\n'),
+      );
+    });
+  });
+
   it('escapes annotation data', () => {
     expect(githubAnnotation({ severity: 'warning', code: 'x', message: '50% done\nnext', file: 'a,b:c.yaml', line: 1 })).toBe('::warning file=a%2Cb%3Ac.yaml,line=1::50%25 done%0Anext');
   });

@@ -4,15 +4,17 @@
  * Exit 0 when valid (warnings allowed), 1 when any error.
  */
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { Option } from 'commander';
 import { manifestFileScope } from '../../config/file-scope.js';
 import { loadConfig } from '../../config/load.js';
+import { manifestPaths } from '../../config/trees.js';
 import { formatDiagnostic, hasErrors, type Diagnostic } from '../../core/diagnostics.js';
 import { printableLines } from '../../core/printable.js';
 import type { FileScope } from '../../manifests/files.js';
 import type { DesiredResource } from '../../core/resource.js';
-import { loadManifests, sortDiagnostics } from '../../manifests/load.js';
+import { ParsedFiles, sortDiagnostics } from '../../manifests/load.js';
+import { loadTargetTree, mergeTargetDiagnostics, type TargetLoad, type TargetTree } from '../../manifests/targets.js';
 import { ExitRequest, type CliIO } from '../io.js';
 import type { CommandRegistrar } from '../program.js';
 
@@ -40,56 +42,77 @@ export const register: CommandRegistrar = (program, io) => {
     });
 };
 
-/** Manifest paths to read, absolute, where their `${file:}` may read, plus problems of the config file itself. */
-function resolvePaths(io: CliIO, paths: string[], flags: ValidateFlags): { paths: string[]; files: FileScope; diagnostics: Diagnostic[] } {
-  const allowFlag = flags.allowFileOutside === true;
-  if (paths.length > 0) {
-    const given = paths.map((p) => resolve(io.cwd, p));
-    return { paths: given, files: scopeForPaths(io, given, flags), diagnostics: [] };
-  }
-  const configPath = resolve(io.cwd, flags.config ?? 'obsync.yaml');
-  if (flags.config === undefined && !existsSync(configPath)) return { paths: [io.cwd], files: manifestFileScope({ configPath: undefined, config: undefined, cwd: io.cwd, paths: [io.cwd], allowFlag }), diagnostics: [] };
-  const loaded = loadConfig(configPath, io.env, { allowFileOutside: allowFlag });
-  const manifests = loaded.config?.manifests;
-  const found = manifests ? manifests.map((m) => (isAbsolute(m) ? m : join(loaded.dir, m))) : loaded.config ? [loaded.dir] : [];
-  return { paths: found, files: manifestFileScope({ configPath, config: loaded.config, cwd: io.cwd, paths: found, allowFlag }), diagnostics: loaded.diagnostics };
+/** What validate reads: one tree per declared target (one tree without targets), and problems of obsync.yaml itself. */
+interface Validation {
+  trees: { tree: TargetTree; files: FileScope }[];
+  diagnostics: Diagnostic[];
 }
 
-/** Paths given: the confinement of the obsync.yaml plan/apply would use (--config, the single folder's, or the working directory's). */
-function scopeForPaths(io: CliIO, given: string[], flags: ValidateFlags): FileScope {
+/**
+ * Every declared target's tree: the top-level manifests plus its own (PATH arguments replace
+ * both), interpolated with its vars and checked against the kinds its variant serves. No
+ * target's settings or credentials are resolved: validate runs without secrets.
+ */
+function validation(io: CliIO, args: string[], flags: ValidateFlags): Validation {
   const allowFlag = flags.allowFileOutside === true;
-  const candidates = flags.config ? [resolve(io.cwd, flags.config)] : [...(given.length === 1 ? [join(given[0] ?? '', 'obsync.yaml')] : []), join(io.cwd, 'obsync.yaml')];
-  const configPath = candidates.find((c) => existsSync(c));
-  const config = configPath ? loadConfig(configPath, io.env, { allowFileOutside: allowFlag }).config : undefined;
-  return manifestFileScope({ configPath, config, cwd: io.cwd, paths: given, allowFlag });
+  const given = args.map((p) => resolve(io.cwd, p));
+  const configPath = findConfigFor(io, given, flags);
+  const loaded = configPath ? loadConfig(configPath, io.env, { allowFileOutside: allowFlag, select: () => [], allTrees: true }) : undefined;
+  const config = loaded?.config;
+  // With PATH arguments (other than the project's own folder), obsync.yaml only says where ${file:} may read and what each target's vars are.
+  const projectOnly = given.length === 0 || (given.length === 1 && loaded !== undefined && given[0] === loaded.dir);
+  const diagnostics = loaded && projectOnly ? loaded.diagnostics : [];
+  const declared = loaded?.declared ?? [];
+  const top = config?.manifests ?? (loaded && !config ? [] : undefined);
+  const treeOf = (name: string, api: TargetTree['api'], own: readonly string[] | undefined, vars: TargetTree['vars']) => {
+    const paths = manifestPaths({ cwd: io.cwd, given, configPath, top, own });
+    return { tree: { target: name, api, paths, vars }, files: manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag }) };
+  };
+  if (declared.length === 0) return { trees: [treeOf('', undefined, undefined, undefined)], diagnostics };
+  return { trees: declared.map((d) => treeOf(d.name, d.api, d.tree?.manifests, d.tree?.vars ?? {})), diagnostics };
+}
+
+/** --config; with PATH arguments, the obsync.yaml plan/apply would use (the single folder's, or the working directory's). */
+function findConfigFor(io: CliIO, given: string[], flags: ValidateFlags): string | undefined {
+  if (flags.config) return resolve(io.cwd, flags.config);
+  const candidates = [...(given.length === 1 ? [join(given[0] ?? '', 'obsync.yaml')] : []), join(io.cwd, 'obsync.yaml')];
+  return candidates.find((c) => existsSync(c));
 }
 
 export function runValidate(io: CliIO, args: string[], flags: ValidateFlags): boolean {
-  const { paths, files, diagnostics: configDiagnostics } = resolvePaths(io, args, flags);
-  const result = loadManifests(paths, { env: io.env, allowMissingEnv: flags.allowMissingEnv === true, files });
+  const { trees, diagnostics: configDiagnostics } = validation(io, args, flags);
+  const parsed = new ParsedFiles();
+  const loads = trees.map(({ tree, files }) => loadTargetTree(tree, { env: io.env, allowMissingEnv: flags.allowMissingEnv === true, files, parsed }));
   const shown = (f: string | undefined) => (f === undefined ? undefined : relative(io.cwd, f) || f);
-  const diagnostics = sortDiagnostics([...configDiagnostics, ...result.diagnostics]).map((d) => ({ ...d, file: shown(d.file) }));
+  const diagnostics = sortDiagnostics([...configDiagnostics, ...mergeTargetDiagnostics(loads)]).map((d) => ({ ...d, file: shown(d.file) }));
   const valid = !hasErrors(diagnostics);
-  if (flags.output === 'json') io.stdout.write(`${JSON.stringify(jsonReport(valid, result.resources, diagnostics, shown), null, 2)}\n`);
+  const named = loads.filter((l) => l.target !== '');
+  if (flags.output === 'json') io.stdout.write(`${JSON.stringify(jsonReport(valid, loads, diagnostics, shown), null, 2)}\n`);
   else if (flags.output === 'github') for (const d of diagnostics) io.stdout.write(`${githubAnnotation(d)}\n`);
-  else writeText(io, valid, result.resources.length, diagnostics);
+  else writeText(io, valid, named.length > 1 ? named.map((l) => `${l.target} ${l.resources.length}`) : (loads[0]?.resources.length ?? 0), diagnostics);
   return valid;
 }
 
-function jsonReport(valid: boolean, resources: DesiredResource[], diagnostics: Diagnostic[], shown: (f: string) => string | undefined) {
+function jsonReport(valid: boolean, loads: readonly TargetLoad[], diagnostics: Diagnostic[], shown: (f: string) => string | undefined) {
+  const view = (r: DesiredResource) => ({ address: r.address, file: shown(r.source.file), line: r.source.line });
+  const every = new Map(loads.flatMap((l) => l.resources.map((r) => [`${r.address}\u0000${r.source.file}\u0000${r.source.line}`, view(r)] as const)));
+  const named = loads.filter((l) => l.target !== '');
   return {
     valid,
-    resources: resources.map((r) => ({ address: r.address, file: shown(r.source.file), line: r.source.line })),
+    resources: [...every.values()],
+    ...(named.length > 0 ? { targets: named.map((l) => ({ name: l.target, resources: l.resources.map(view) })) } : {}),
     diagnostics,
   };
 }
 
-function writeText(io: CliIO, valid: boolean, count: number, diagnostics: Diagnostic[]): void {
+/** `count`: the resources of the one tree, or `name n` per target. */
+function writeText(io: CliIO, valid: boolean, count: number | string[], diagnostics: Diagnostic[]): void {
   for (const d of diagnostics) io.stdout.write(`${formatDiagnostic(d)}\n`);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   const tail = warnings > 0 ? `, ${warnings} warning(s)` : '';
-  io.stdout.write(valid ? `valid: ${count} resource(s)${tail}\n` : `invalid: ${errors} error(s)${tail}\n`);
+  const resources = typeof count === 'number' ? `${count} resource(s)` : `resources per target: ${count.join(', ')}`;
+  io.stdout.write(valid ? `valid: ${resources}${tail}\n` : `invalid: ${errors} error(s)${tail}\n`);
 }
 
 /** GitHub Actions workflow command; data and properties escaped as the runner expects. */

@@ -12,6 +12,7 @@ import { tokenJson, type RefContext, type TokenContext } from '../refs.js';
 import type { AlertChannelSpec, AlertSpecView } from './model.js';
 import { alertSpecSchema } from './schema.js';
 import { alertToManifest } from './export.js';
+import { summariseAlert } from './summary.js';
 
 const RANGE_TYPES = new Set(['between', 'not_between']);
 
@@ -37,6 +38,7 @@ export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
   spec: alertSpecSchema,
   creatable: true,
   deletable: true,
+  summarise: summariseAlert,
 
   references(spec) {
     const refs: SpecRef[] = [];

@@ -14,6 +14,7 @@ import { configToApi, configToTokens, liveConfigToTokens } from './references.js
 import { dashboardToManifest, tileKeys } from './export.js';
 import { dashboardSpecSchema } from './schema.js';
 import { isAlertable, pairTiles } from './tiles.js';
+import { summariseDashboard } from './summary.js';
 
 type Obj = { [k: string]: Json };
 
@@ -33,6 +34,7 @@ export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboar
   spec: dashboardSpecSchema,
   creatable: true,
   deletable: true,
+  summarise: summariseDashboard,
 
   references(spec) {
     const refs: SpecRef[] = [];

@@ -1,0 +1,162 @@
+/**
+ * The multi-target bench (issue 16): one `obsync run` (the built CLI, a child process) serving T
+ * self-hosted targets of N dashboards and N alerts each (200 objects at N=100), on one sandbox
+ * process where each target is a team with its own API key and therefore its own real rate
+ * limit (100 requests per 60 s fixed window, per key — the self-hosted API's shape). A round is
+ * a change of a file every target reads; it ends when every target has finished its run.
+ *
+ * - wall ÷ floor: from the first request of the start-up runs to the end of the last round,
+ *   against the slowest target's rate-limit floor for the requests it made, (⌈R / 100⌉ − 1) ×
+ *   60 s (the first window is free). Near 1 means the targets never waited for each other and
+ *   obsync's pacing lost no time to the limit; 429s are counted.
+ * - heap: after a forced full GC, after the warm-up rounds and after the last, with checkpoints.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { benchManifestsYaml, teamKey } from './fixtures.js';
+import { connectInspector, inspectorUrl, type Inspector } from './inspector.js';
+import type { Result } from './measure.js';
+import { startChildSandbox, type ChildSandbox } from './sandbox-process.js';
+
+const CLI = resolve(import.meta.dirname, '../../dist/cli/main.js');
+const N = 100;
+const DEBOUNCE_MS = 50;
+/** The self-hosted API's published limit, per key (DESIGN §1), enforced by the sandbox. */
+const LIMIT = { requests: 100, windowMs: 60_000 };
+
+function config(child: ChildSandbox, targets: number): string {
+  const lines = ['apiVersion: obsync/v1', 'kind: Config', 'manifests: [manifests]', 'targets:'];
+  for (let i = 1; i <= targets; i++) {
+    // No rateLimit: each target paces itself by the variant's published limit.
+    lines.push(`  - {name: t${String(i).padStart(2, '0')}, variant: self-hosted, baseUrl: "${child.url}", credentials: {apiKey: ${teamKey(i)}}}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  await new Promise((r) => server.close(r));
+  if (typeof address !== 'object' || address === null) throw new Error('bench: no free port');
+  return address.port;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+interface RunLine {
+  target: string;
+  result: string;
+  seconds: number;
+  requests: number;
+  /** When it finished (epoch ms; the log's ISO time). */
+  time: number;
+}
+
+/** The daemon's `run finished` log lines, per target. */
+class Runs {
+  readonly byTarget = new Map<string, RunLine[]>();
+  add(line: string): void {
+    if (!line.includes('"msg":"run finished"')) return;
+    const parsed = JSON.parse(line) as Omit<RunLine, 'time'> & { time: string };
+    const run: RunLine = { ...parsed, time: Date.parse(parsed.time) };
+    const list = this.byTarget.get(run.target) ?? [];
+    list.push(run);
+    this.byTarget.set(run.target, list);
+  }
+  /** Targets with at least `count` finished runs. */
+  done(count: number): number {
+    return [...this.byTarget.values()].filter((l) => l.length >= count).length;
+  }
+}
+
+export async function multitargetBench(opts: { targets: number; rounds: number; warmUp: number }): Promise<Result[]> {
+  const child = await startChildSandbox({ n: N, variant: 'self-hosted', rateLimit: { selfHosted: { limit: LIMIT.requests, windowMs: LIMIT.windowMs } }, teams: opts.targets });
+  const dir = mkdtempSync(join(tmpdir(), 'obsync-bench-multitarget-'));
+  mkdirSync(join(dir, 'manifests'));
+  writeFileSync(join(dir, 'obsync.yaml'), config(child, opts.targets));
+  writeFileSync(join(dir, 'manifests', 'bench.yaml'), benchManifestsYaml(N));
+  const marker = join(dir, 'manifests', 'round.yaml');
+  writeFileSync(marker, '# round 0\n');
+  const listen = `127.0.0.1:${await freePort()}`;
+  const daemon = spawn(process.execPath, ['--inspect=127.0.0.1:0', CLI, 'run', '--listen', listen, '--debounce', String(DEBOUNCE_MS), '--schedule', '0 0 1 1 *'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const runs = new Runs();
+  let pending = '';
+  let head = '';
+  daemon.stderr.on('data', (d: Buffer) => {
+    if (head.length < 8192) head += d.toString();
+    pending += d.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const l of lines) runs.add(l);
+  });
+  let inspector: Inspector | undefined;
+  try {
+    await until('the start-up runs', () => (runs.done(1) === opts.targets ? true : undefined), 600_000);
+    inspector = await connectInspector(await until('the inspector address', () => inspectorUrl(head), 10_000));
+    const roundMs: number[] = [];
+    const round = async (r: number) => {
+      const t0 = performance.now();
+      writeFileSync(marker, `# round ${r}\n`);
+      await until(`round ${r}`, () => (runs.done(r + 1) === opts.targets ? true : undefined), 600_000);
+      roundMs.push(performance.now() - t0);
+    };
+    for (let r = 1; r <= opts.warmUp; r++) await round(r);
+    const heapStart = await inspector.heapAfterGc();
+    const checkpoints: number[] = [];
+    const every = Math.max(1, Math.floor((opts.rounds - opts.warmUp) / 4));
+    for (let r = opts.warmUp + 1; r <= opts.rounds; r++) {
+      await round(r);
+      if ((r - opts.warmUp) % every === 0 && r < opts.rounds) checkpoints.push(await inspector.heapAfterGc());
+    }
+    const heapEnd = await inspector.heapAfterGc();
+
+    const all = [...runs.byTarget.values()];
+    const start = Math.min(...all.map((l) => (l[0] ? l[0].time - l[0].seconds * 1000 : Infinity)));
+    const end = Math.max(...all.map((l) => l.at(-1)?.time ?? 0));
+    const requests = all.map((l) => l.reduce((sum, run) => sum + run.requests, 0));
+    const maxRequests = Math.max(...requests);
+    const floorMs = (Math.ceil(maxRequests / LIMIT.requests) - 1) * LIMIT.windowMs;
+    const log = await child.requests();
+    const sorted = [...roundMs].sort((a, b) => a - b);
+    const mb = (b: number) => Number((b / 1048576).toFixed(1));
+    return [
+      {
+        measure: 'multitarget',
+        targets: opts.targets,
+        objectsPerTarget: 2 * N,
+        rounds: opts.rounds,
+        limit: `${LIMIT.requests}/${LIMIT.windowMs / 1000}s per key`,
+        requestsPerTarget: maxRequests,
+        failedRuns: all.flat().filter((run) => run.result !== 'success').length,
+        wallS: Number(((end - start) / 1000).toFixed(1)),
+        floorS: floorMs / 1000,
+        wallOverFloor: floorMs > 0 ? Number(((end - start) / floorMs).toFixed(3)) : null,
+        roundMedianMs: Math.round(sorted[Math.floor(sorted.length / 2)] ?? NaN),
+        roundMaxMs: Math.round(sorted.at(-1) ?? NaN),
+        throttled429: log.filter((q) => q.status === 429).length,
+        heapAfterGcStartMb: mb(heapStart),
+        heapAfterGcEndMb: mb(heapEnd),
+        heapEndOverStart: Number((heapEnd / heapStart).toFixed(3)),
+        heapCheckpointsMb: [...checkpoints, heapEnd].map(mb),
+      },
+    ];
+  } finally {
+    inspector?.close();
+    daemon.kill('SIGTERM');
+    await new Promise((r) => daemon.once('exit', r));
+    await child.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

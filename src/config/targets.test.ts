@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../core/errors.js';
+import { chooseTargets, resolveTarget, resolveTargets } from './targets.js';
+import type { ObsyncConfig, TargetConfig } from './schema.js';
+
+const staging: TargetConfig = { name: 'staging', variant: 'self-hosted', baseUrl: 'http://127.0.0.1:8001', credentials: { apiKey: 'k-staging' } };
+const qa: TargetConfig = { name: 'qa', variant: 'self-hosted', baseUrl: 'http://127.0.0.1:8002', credentials: { apiKey: 'k-qa' } };
+const production: TargetConfig = {
+  name: 'production',
+  variant: 'hosted',
+  baseUrl: 'http://127.0.0.1:8003',
+  organizationId: '00000000-0000-4000-8000-000000000001',
+  serviceId: '00000000-0000-4000-8000-000000000002',
+  credentials: { keyId: 'id', keySecret: 'secret-prod' },
+};
+const config = (...targets: TargetConfig[]): ObsyncConfig => ({ apiVersion: 'obsync/v1', kind: 'Config', targets });
+const noFile = () => {
+  throw new Error('no file');
+};
+
+describe('chooseTargets', () => {
+  const declared = ['staging', 'production'];
+
+  it('takes every --target, else OBSYNC_TARGET, else defaults.target, else every declared target', () => {
+    expect(chooseTargets(declared, ['production', 'staging', 'production'], { OBSYNC_TARGET: 'staging' }, 'staging')).toEqual(['production', 'staging']);
+    expect(chooseTargets(declared, [], { OBSYNC_TARGET: 'staging' }, 'production')).toEqual(['staging']);
+    expect(chooseTargets(declared, [], {}, 'production')).toEqual(['production']);
+    expect(chooseTargets(declared, [], {}, undefined)).toEqual(['staging', 'production']);
+    expect(chooseTargets([], [], {}, undefined)).toEqual([]);
+    expect(chooseTargets([], ['sandbox'], {}, undefined)).toEqual(['sandbox']);
+  });
+
+  it('refuses a name that is not declared, listing the declared ones', () => {
+    expect(() => chooseTargets(declared, ['staging', 'prod'], {}, undefined)).toThrow(ConfigError);
+    try {
+      chooseTargets(declared, ['prod'], {}, undefined);
+    } catch (e) {
+      expect(e).toMatchObject({ message: "unknown target 'prod'", hint: 'obsync.yaml declares: staging, production' });
+    }
+  });
+});
+
+describe('resolveTargets', () => {
+  it('resolves each chosen target with its own settings', () => {
+    const out = resolveTargets({ config: config(staging, production), chosen: ['staging', 'production'], env: {}, readFile: noFile });
+    expect(out.map((r) => (r.kind === 'remote' ? `${r.target.name} ${r.target.variant} ${r.target.baseUrl}` : r.kind))).toEqual(['staging self-hosted http://127.0.0.1:8001', 'production hosted http://127.0.0.1:8003']);
+  });
+
+  it('refuses an environment override that would point several targets at one place', () => {
+    const both = { config: config(staging, production), chosen: ['staging', 'production'], readFile: noFile };
+    expect(() => resolveTargets({ ...both, env: { OBSYNC_BASE_URL: 'http://127.0.0.1:9000' } })).toThrow(/OBSYNC_BASE_URL \(or OBSYNC_BASE_URL_FILE\) would override the setting of several targets at once \('staging', 'production'\)/);
+    // One target chosen: the override is the documented precedence.
+    const one = resolveTargets({ ...both, chosen: ['staging'], env: { OBSYNC_BASE_URL: 'http://127.0.0.1:9000' } });
+    expect(one[0]?.kind === 'remote' && one[0].target.baseUrl).toBe('http://127.0.0.1:9000');
+    // An override that applies to one target of its variant is no conflict.
+    expect(() => resolveTargets({ ...both, env: { OBSYNC_API_KEY: 'k-other' } })).not.toThrow();
+    const twoSelfHosted = { config: config(staging, qa), chosen: ['staging', 'qa'], readFile: noFile };
+    expect(() => resolveTargets({ ...twoSelfHosted, env: { OBSYNC_API_KEY: 'k-other' } })).toThrow(/OBSYNC_API_KEY .* \('staging', 'qa'\)/);
+    // A config that names the same variable for every target gives them the same value: nothing is overridden.
+    const shared = config({ ...staging, credentials: { apiKey: 'k-same' } }, { ...qa, credentials: { apiKey: 'k-same' } });
+    expect(() => resolveTargets({ ...twoSelfHosted, config: shared, env: { OBSYNC_API_KEY: 'k-same' } })).not.toThrow();
+  });
+
+  it('refuses two embedded sandboxes on one data directory', () => {
+    const a: TargetConfig = { name: 'a', variant: 'sandbox' };
+    const b: TargetConfig = { name: 'b', variant: 'sandbox', api: 'self-hosted' };
+    expect(() => resolveTargets({ config: config(a, b), chosen: ['a', 'b'], env: {}, readFile: noFile })).toThrow("targets 'a' and 'b' are embedded sandboxes with the same data directory .obsync/sandbox");
+    const apart = resolveTargets({ config: config(a, { ...b, data: '.obsync/sandbox-b' }), chosen: ['a', 'b'], env: {}, readFile: noFile });
+    expect(apart.map((r) => r.kind === 'embedded' && `${r.embedded.name} ${r.embedded.api} ${r.embedded.dataDir}`)).toEqual(['a hosted .obsync/sandbox', 'b self-hosted .obsync/sandbox-b']);
+  });
+});
+
+describe('resolveTarget (one target: keys, query)', () => {
+  it('needs one target to be chosen when several are declared', () => {
+    expect(() => resolveTarget({ config: config(staging, production), name: undefined, env: {}, readFile: noFile })).toThrow(/declares 2 targets \(staging, production\); choose one with --target/);
+    expect(resolveTarget({ config: config(staging, production), name: 'production', env: {}, readFile: noFile })).toMatchObject({ kind: 'remote', target: { name: 'production' } });
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * One `obsync run` process for every target (DESIGN §6): a Daemon per target — its own queue,
+ * jittered schedule, pacer, back-off, readiness and leader election — under one health and
+ * metrics server and one set of file watches. A file change triggers every target that reads
+ * it (a base tree shared by two targets triggers both). Targets never wait for each other: a
+ * slow or failing one only delays itself. SIGTERM stops them all at once, each within its
+ * shutdown deadline.
+ */
+import { isAbsolute, relative, resolve } from 'node:path';
+import type { Logger } from '../log/logger.js';
+import type { Daemon } from './daemon.js';
+import { startHealthServer, type HealthServer, type Readiness } from './health.js';
+import type { DaemonMetrics } from './metrics.js';
+import { startWatcher, type ManifestWatcher } from './watch.js';
+
+export interface HostOptions {
+  listen: { host: string; port: number };
+  watch: boolean;
+  debounceMs: number;
+  logger: Logger;
+  metrics: DaemonMetrics;
+}
+
+export class DaemonHost {
+  #health: HealthServer | null = null;
+  #watcher: ManifestWatcher | null = null;
+  #stopping = false;
+
+  constructor(
+    readonly daemons: readonly Daemon[],
+    private readonly opts: HostOptions,
+  ) {}
+
+  get url(): string | undefined {
+    return this.#health?.url;
+  }
+
+  async start(): Promise<void> {
+    const { logger, metrics, listen } = this.opts;
+    this.#health = await startHealthServer(listen.host, listen.port, () => this.readiness(), metrics);
+    if (this.opts.watch) this.#watcher = await startWatcher(this.#roots(), this.opts.debounceMs, (changed) => this.#changed(changed), logger);
+    logger.info({ targets: this.daemons.map((d) => d.target), watch: this.opts.watch, listen: this.#health.url }, 'daemon started');
+    for (const d of this.daemons) d.start();
+  }
+
+  /** Ready when every target is; the body says per target why (a down target is named, the others still reconcile). */
+  readiness(): Readiness {
+    const targets = Object.fromEntries(this.daemons.map((d) => [d.target, d.readiness()]));
+    if (this.#stopping) return { ready: false, reason: 'shutting down', targets };
+    const waiting = Object.entries(targets).filter(([, r]) => !r.ready).map(([name]) => name);
+    return waiting.length === 0 ? { ready: true, targets } : { ready: false, reason: `not ready: ${waiting.join(', ')}`, targets };
+  }
+
+  /** Not ready at once, no new triggers, every target stopped in parallel, then the server closed. */
+  async stop(): Promise<void> {
+    if (this.#stopping) return;
+    this.#stopping = true;
+    await this.#watcher?.close();
+    await Promise.all(this.daemons.map((d) => d.stop()));
+    await this.#health?.close();
+    this.opts.logger.info({ targets: this.daemons.map((d) => d.target) }, 'daemon stopped');
+  }
+
+  /** Every path any target reads, once. */
+  #roots(): string[] {
+    return [...new Set(this.daemons.flatMap((d) => d.watchPaths.map((p) => resolve(p))))];
+  }
+
+  /** Runs the targets that read a changed file (or whose root was replaced). */
+  #changed(paths: readonly string[]): void {
+    const readers = this.daemons.filter((d) => paths.some((p) => d.watchPaths.some((root) => contains(resolve(root), resolve(p)))));
+    this.opts.logger.info({ targets: readers.map((d) => d.target), files: paths.length }, 'manifests changed');
+    for (const d of readers) d.trigger('watch');
+  }
+}
+
+/** Whether `path` is `root` or below it (a file root: that file). */
+function contains(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}

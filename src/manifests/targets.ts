@@ -1,0 +1,75 @@
+/**
+ * One repository, several environments (DESIGN §3): each target reads its own tree — the
+ * top-level manifests plus its own — with its own `${var:}` values, and may declare only kinds
+ * its API variant serves. Files are parsed once for all targets; each interpolates its own copy.
+ */
+import { formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
+import type { Variant } from '../core/ports.js';
+import type { DesiredResource } from '../core/resource.js';
+import { servesKind, variantsServing } from '../kinds/variants.js';
+import { loadManifests, ParsedFiles, sortDiagnostics, type LoadOptions, type LoadResult } from './load.js';
+
+/** What one target reads. */
+export interface TargetTree {
+  target: string;
+  /** The API it speaks (undefined: not checked, e.g. an invalid variant already reported). */
+  api: Variant | undefined;
+  paths: readonly string[];
+  /** Its vars (none: no target gives `${var:}` a value). */
+  vars: Readonly<Record<string, string>> | undefined;
+}
+
+export interface TargetLoad extends LoadResult {
+  target: string;
+}
+
+/** Every target's desired state, the files parsed once between them. */
+export function loadTargetTrees(trees: readonly TargetTree[], opts: LoadOptions): TargetLoad[] {
+  const parsed = opts.parsed ?? new ParsedFiles();
+  return trees.map((tree) => loadTargetTree(tree, { ...opts, parsed }));
+}
+
+export function loadTargetTree(tree: TargetTree, opts: LoadOptions): TargetLoad {
+  const loaded = loadManifests(tree.paths, { ...opts, ...(tree.vars ? { vars: { target: tree.target, values: tree.vars } } : {}) });
+  const { api } = tree;
+  if (api === undefined) return { target: tree.target, ...loaded };
+  const unserved = loaded.resources.filter((r) => !servesKind(api, r.kind));
+  if (unserved.length === 0) return { target: tree.target, ...loaded };
+  return {
+    target: tree.target,
+    resources: loaded.resources.filter((r) => servesKind(api, r.kind)),
+    diagnostics: sortDiagnostics([...loaded.diagnostics, ...unserved.map((r) => notServed(tree.target, api, r))]),
+  };
+}
+
+function notServed(target: string, api: Variant, r: DesiredResource): Diagnostic {
+  const servedBy = variantsServing(r.kind).join(' or ');
+  return {
+    severity: 'error',
+    code: 'kind-not-served',
+    message: `target '${target}' (${api}) cannot manage ${r.kind} objects: ${r.address} is served by ${servedBy} targets only — move its file to the manifests of ${servedBy} targets (targets[].manifests in obsync.yaml)`,
+    ...r.source,
+    address: r.address,
+  };
+}
+
+/**
+ * The diagnostics of several targets' loads as one list: a problem of a shared file is shown
+ * once; one that only some targets have (a var's value, a kind one variant lacks) names them.
+ */
+export function mergeTargetDiagnostics(loads: readonly TargetLoad[]): Diagnostic[] {
+  const byKey = new Map<string, { diagnostic: Diagnostic; targets: string[] }>();
+  for (const load of loads) {
+    for (const d of load.diagnostics) {
+      const key = `${formatDiagnostic(d)}\u0000${d.code}`;
+      const seen = byKey.get(key);
+      if (seen) seen.targets.push(load.target);
+      else byKey.set(key, { diagnostic: d, targets: [load.target] });
+    }
+  }
+  const merged = [...byKey.values()].map(({ diagnostic, targets }) => {
+    if (loads.length < 2 || targets.length === loads.length || targets.every((t) => diagnostic.message.includes(`'${t}'`))) return diagnostic;
+    return { ...diagnostic, message: `${diagnostic.message} (target${targets.length > 1 ? 's' : ''} ${targets.map((t) => `'${t}'`).join(', ')})` };
+  });
+  return sortDiagnostics(merged);
+}

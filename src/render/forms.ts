@@ -1,0 +1,97 @@
+/**
+ * What every plan output shows of a step: the whole object before and after it (the kinds'
+ * comparable forms, in manifest terms) with sensitive values masked, and which steps are
+ * adoptions or drift. Shared by the text, markdown and JSON renderers so they cannot disagree.
+ */
+import type { Plan, PlanStep } from '../core/plan.js';
+import { SENSITIVE } from '../core/secret.js';
+import type { Json } from '../core/wire.js';
+import { isPlainObject, isSensitive } from '../planner/diff.js';
+
+/** Where a value holds sensitive parts, as Terraform's `before_sensitive`: `true` at a masked value, `false` where nothing is. */
+export type Sensitivity = boolean | Sensitivity[] | { [key: string]: Sensitivity };
+
+export interface Masked {
+  value: Json;
+  sensitive: Sensitivity;
+}
+
+/** The value with every sensitive part replaced by `(sensitive)`, and where those parts were. */
+export function mask(value: Json): Masked {
+  if (isSensitive(value)) return { value: SENSITIVE, sensitive: true };
+  if (Array.isArray(value)) {
+    const items = value.map(mask);
+    const any = items.some((i) => i.sensitive !== false);
+    return { value: items.map((i) => i.value), sensitive: any ? items.map((i) => i.sensitive) : false };
+  }
+  if (isPlainObject(value)) {
+    const out: { [key: string]: Json } = {};
+    const where: { [key: string]: Sensitivity } = {};
+    let any = false;
+    for (const [key, item] of Object.entries(value)) {
+      const m = mask(item);
+      out[key] = m.value;
+      if (m.sensitive !== false) {
+        where[key] = m.sensitive;
+        any = true;
+      }
+    }
+    return { value: out, sensitive: any ? where : false };
+  }
+  return { value, sensitive: false };
+}
+
+/** The object before and after the step, masked; null where there is none (before a create, after a delete). */
+export interface StepForms {
+  before: Masked | null;
+  after: Masked | null;
+}
+
+export function stepForms(step: PlanStep): StepForms {
+  const before = step.action === 'create' ? undefined : step.current;
+  const after = step.action === 'delete' ? undefined : step.expected?.value;
+  return { before: before === undefined ? null : mask(before), after: after === undefined ? null : mask(after) };
+}
+
+/** A live object obsync did not create is taken over (matched by natural key): every output says so loudly. */
+export function isAdoption(step: PlanStep): boolean {
+  return step.adopt === true;
+}
+
+/** Drift: the service changed the object, the manifest did not (the update puts it back). */
+export function isDrift(step: PlanStep): boolean {
+  return step.action === 'update' && step.reason === 'drifted';
+}
+
+/** Steps a reviewer must see: changes and adoptions (an adoption without changes still changes ownership). */
+export function reviewedSteps(plan: Plan): PlanStep[] {
+  return plan.steps.filter((s) => s.action !== 'noop' || isAdoption(s));
+}
+
+export interface OutputSummary {
+  create: number;
+  update: number;
+  delete: number;
+  noop: number;
+  adopt: number;
+}
+
+export function planSummary(plans: readonly Plan[]): OutputSummary {
+  const s: OutputSummary = { create: 0, update: 0, delete: 0, noop: 0, adopt: 0 };
+  for (const plan of plans) {
+    for (const step of plan.steps) {
+      s[step.action] += 1;
+      if (isAdoption(step)) s.adopt += 1;
+    }
+  }
+  return s;
+}
+
+/** Errors of a plan: what could not be planned, a refused prune, deletes kept back (each exits 1). */
+export function planErrorCount(plan: Plan): number {
+  return plan.diagnostics.filter((d) => d.severity === 'error').length + plan.prune.refused.length + plan.prune.blocked.length;
+}
+
+export function hasWrites(plan: Plan): boolean {
+  return plan.steps.some((s) => s.action !== 'noop');
+}

@@ -1,0 +1,27 @@
+/**
+ * The JSON Schemas of obsync's JSON outputs, generated from the zod schemas that define them
+ * (and parse a saved plan back). Committed as docs/schema/*.schema.json (`npm run docs` writes
+ * them; a test keeps the files equal to this and validates real outputs against them).
+ */
+import * as z from 'zod';
+import { applyReportSchema } from './apply-json.js';
+import { OUTPUT_FORMAT_VERSION, planDocumentSchema } from './plan-json.js';
+
+const BASE = 'https://github.com/obsync/obsync/blob/main/docs/schema';
+
+export const OUTPUT_SCHEMAS = {
+  'plan.schema.json': { schema: planDocumentSchema, title: `obsync plan, format ${OUTPUT_FORMAT_VERSION}` },
+  'apply-report.schema.json': { schema: applyReportSchema, title: `obsync apply report, format ${OUTPUT_FORMAT_VERSION}` },
+} as const;
+
+export type OutputSchemaFile = keyof typeof OUTPUT_SCHEMAS;
+
+export function outputJsonSchema(file: OutputSchemaFile): Record<string, unknown> {
+  const { schema, title } = OUTPUT_SCHEMAS[file];
+  const generated = z.toJSONSchema(schema, { target: 'draft-07', io: 'output' }) as Record<string, unknown>;
+  return { ...generated, $id: `${BASE}/${file}`, title };
+}
+
+export function outputJsonSchemaText(file: OutputSchemaFile): string {
+  return `${JSON.stringify(outputJsonSchema(file), null, 2)}\n`;
+}

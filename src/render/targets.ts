@@ -1,0 +1,61 @@
+/**
+ * Several targets' runs in one output (one repository, several environments). The plan renderers
+ * (plan-text, plan-markdown, plan-json) already take the plans of several targets; this adds the
+ * targets whose run failed (their API down, their lease held): a section saying so, an overview
+ * line naming each target, and `failed` in the JSON document (a saved plan with failed targets
+ * is incomplete and is not applied).
+ */
+import { ObsyncError } from '../core/errors.js';
+import type { Plan } from '../core/plan.js';
+import { planErrorCount, planSummary } from './forms.js';
+import { parsePlanDocument, planDocument, renderPlanJson, type PlanOrigin, type SavedPlan } from './plan-json.js';
+import { escape, renderPlansMarkdown } from './plan-markdown.js';
+import { renderPlansText } from './plan-text.js';
+import type { PlanFormat } from './run.js';
+
+/** One target's run: its plan, or why it has none. */
+export type TargetOutcome = { target: string; plan: Plan; manifests?: string[] } | { target: string; error: string };
+
+/** The plans of one or more targets (`plan`, and `apply` before it asks). */
+export function renderTargetsPlan(outcomes: readonly TargetOutcome[], format: PlanFormat, opts: { color: boolean; origin: PlanOrigin; width?: number }): string {
+  const planned = outcomes.flatMap((o) => ('plan' in o ? [o] : []));
+  const failed = outcomes.flatMap((o) => ('error' in o ? [o] : []));
+  const plans = planned.map((o) => o.plan);
+  if (format === 'json') {
+    const manifestsByTarget = Object.fromEntries(planned.flatMap((o) => (o.manifests ? [[o.target, o.manifests]] : [])));
+    const doc = planDocument(plans, { ...opts.origin, manifestsByTarget });
+    return renderPlanJson(failed.length > 0 ? { ...doc, failed } : doc);
+  }
+  const body = plans.length === 0 ? '' : format === 'markdown' ? renderPlansMarkdown(plans) : renderPlansText(plans, { color: opts.color, ...(opts.width !== undefined ? { width: opts.width } : {}) });
+  if (outcomes.length === 1) return body;
+  const sections = failed.map((o) => failedSection(o.target, o.error, format));
+  return `${body}${sections.length > 0 ? `\n${sections.join('\n')}` : ''}\n${overview(outcomes, format)}`;
+}
+
+/** A saved plan read back for apply: refused when some target could not be planned when it was made. */
+export function parseSavedPlans(text: string, file: string): SavedPlan {
+  const saved = parsePlanDocument(text, file);
+  if ((saved.document.failed ?? []).length > 0) {
+    throw new ObsyncError('PLAN_FILE', `${file} is incomplete: some targets could not be planned when it was made`, { hint: 'plan again when every target is reachable, or plan the others with --target' });
+  }
+  return saved;
+}
+
+function failedSection(target: string, error: string, format: PlanFormat): string {
+  if (format === 'markdown') return `### Target \`${target}\`\n\n**Not planned:** ${escape(error)}\n`;
+  return `Target '${target}' could not be planned: ${error}\n`;
+}
+
+/** One line per target at the end: where the changes are at a glance. */
+function overview(outcomes: readonly TargetOutcome[], format: PlanFormat): string {
+  const states = outcomes.map((o) => ({ target: o.target, state: 'plan' in o ? targetSummary(o.plan) : 'not planned' }));
+  if (format === 'markdown') return `**Targets:** ${states.map((s) => `\`${s.target}\`: ${s.state}`).join(' · ')}\n`;
+  return `Targets: ${states.map((s) => `${s.target}: ${s.state}`).join('; ')}\n`;
+}
+
+function targetSummary(plan: Plan): string {
+  const s = planSummary([plan]);
+  if (s.create + s.update + s.delete + s.adopt === 0 && planErrorCount(plan) === 0) return 'no changes';
+  const errors = planErrorCount(plan);
+  return `${s.create} to create, ${s.update} to update, ${s.delete} to delete${s.adopt > 0 ? `, ${s.adopt} to adopt` : ''}, ${s.noop} unchanged${errors > 0 ? `, ${errors} error(s)` : ''}`;
+}
