@@ -62,13 +62,14 @@ export function bindings(exported: readonly ExportedBinding[], inventory: Invent
   return out;
 }
 
-export async function adoptExported(req: AdoptRequest): Promise<RunReport> {
+/** `bound`: how many exported objects were not owned before. */
+export async function adoptExported(req: AdoptRequest): Promise<{ report: RunReport; bound: number }> {
   const added = bindings(req.exported, req.inventory, req.now);
   const overlay = withEntries(req.inventory, added);
   const planned = await makePlan({ port: req.port, inventory: overlay, desired: req.desired, selection: SELECT_ALL, prune: false, maxDeletes: 0 });
   refuseChanges(planned.plan);
   for (const entry of added) await req.inventory.put(entry);
-  return reconcile({
+  const report = await reconcile({
     mode: 'apply',
     port: req.port,
     inventory: req.inventory,
@@ -79,6 +80,7 @@ export async function adoptExported(req: AdoptRequest): Promise<RunReport> {
     concurrency: req.concurrency,
     beforeApply: refuseChanges,
   });
+  return { report, bound: added.length };
 }
 
 /** The inventory as it will be once `added` is recorded (read-only: planning never writes). */

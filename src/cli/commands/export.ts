@@ -93,9 +93,9 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
       throw new ConfigError(`the exported manifests do not validate, so nothing was adopted:\n${errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`, { hint: 'this is a bug in obsync export: please report it' });
     }
     const { adoptExported } = await import('../../export/adopt.js');
-    const report = await adoptExported({ port: session.port, inventory: session.inventory, desired: loaded.resources, exported: result.manifests, concurrency: session.defaults.concurrency, now: new Date() });
-    const adopted = report.apply?.results.length ?? 0;
-    io.stdout.write(`\nAdopted ${adopted} object${adopted === 1 ? '' : 's'}: obsync owns them now (state: ${session.state.location}); nothing was written to the service.\n`);
+    const { bound } = await adoptExported({ port: session.port, inventory: session.inventory, desired: loaded.resources, exported: result.manifests, concurrency: session.defaults.concurrency, now: new Date() });
+    const already = result.manifests.length - bound;
+    io.stdout.write(`\nAdopted ${bound} object${bound === 1 ? '' : 's'}${already > 0 ? ` (${already} already owned)` : ''}: obsync owns every exported object now (state: ${session.state.location}); nothing was written to the service.\n`);
   } finally {
     await session.close();
   }
