@@ -90,6 +90,10 @@ describe.each(['self-hosted', 'hosted'] as const)('obsync export on the %s varia
       expect([...exported.keys()]).toContain('env.example');
       expect([...exported.keys()]).toContain('obsync.schema.json');
       expect([...exported.keys()].filter((f) => f.startsWith('dashboard/')).length).toBeGreaterThanOrEqual(14);
+      // Every kind obsync manages that the variant serves.
+      const folders = new Set([...exported.keys()].filter((f) => f.includes('/')).map((f) => f.split('/')[0]));
+      expect([...folders].sort()).toEqual(variant === 'hosted' ? ['alert', 'dashboard', 'pipe', 'saved-search', 'source', 'webhook'] : ['alert', 'connection', 'dashboard', 'saved-search', 'source', 'webhook']);
+      expect(exported.get('webhook/pager-' + (variant === 'hosted' ? 'eh' : 'es') + '.yaml')).toContain("# Note: the service never returns a webhook's headers and query parameters");
       noSecret(first.stdout, first.stderr, ...exported.values());
 
       // Stable: a second export is byte-identical, and exporting again over the tree is allowed.
