@@ -7,7 +7,7 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isScalar, isSeq, type Document, type LineCounter } from 'yaml';
 import * as z from 'zod';
-import { hasErrors, type Diagnostic } from '../core/diagnostics.js';
+import { formatPath, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { fieldLookup, sensitivePathsOf } from '../manifests/fields.js';
 import { readRegularFile, type FileScope } from '../manifests/files.js';
 import type { Variant } from '../core/ports.js';
@@ -57,6 +57,10 @@ export interface LoadConfigOptions {
   select?: (declared: readonly string[], defaultTarget: string | undefined) => readonly string[];
   /** Also resolve every other target's manifests and vars (validate checks every target's tree). */
   allTrees?: boolean;
+  /** Leave `state` as written (validate opens no state): its `${...}` references are not resolved, only literal values are judged. */
+  deferState?: boolean;
+  /** validate --allow-missing-env: an unset variable is a warning, not an error. */
+  allowMissingEnv?: boolean;
 }
 
 /** The state URL holds a password: a credential, whatever the state schema marks. */
@@ -97,14 +101,22 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
     allowOutside: opts.allowFileOutside === true || literalAllowOutside(doc, dir),
     ...(opts.readFile ? { realpath: (p: string) => resolve(p) } : {}),
   };
-  const ctx: InterpolationContext = { file: path, env, allowMissingEnv: false, files, readRef: read, field: fieldLookup(configSchema, [], EXTRA_SENSITIVE), credentials: credentialGuard(env) };
+  const ctx: InterpolationContext = { file: path, env, allowMissingEnv: opts.allowMissingEnv === true, files, readRef: read, field: fieldLookup(configSchema, [], EXTRA_SENSITIVE), credentials: credentialGuard(env) };
   const issueBase = { file: path, doc, lineCounter: parsed.lineCounter };
 
   // First everything but the targets' settings, then the settings of the targets in use.
-  const diagnostics = interpolateDocument(doc, parsed.lineCounter, { ...ctx, only: (p) => targetField(p) === undefined || IDENTITY.has(targetField(p)?.field ?? '') });
+  const deferred = (p: readonly PropertyKey[]) => opts.deferState === true && p[0] === 'state';
+  const diagnostics = interpolateDocument(doc, parsed.lineCounter, { ...ctx, only: (p) => (targetField(p) === undefined && !deferred(p)) || IDENTITY.has(targetField(p)?.field ?? '') });
   const first = documentValue(path, doc, parsed.lineCounter);
   if (first.diagnostic) return fail([...diagnostics, first.diagnostic]);
-  const top = topLevelSchema.safeParse(first.value);
+  let top = topLevelSchema.safeParse(first.value);
+  // Problems only where a reference is left as written (deferred state) or was not set (--allow-missing-env, a warning):
+  // the rest of obsync.yaml is judged without those values, so the manifests it names are still checked.
+  const missing = new Set(diagnostics.map((d) => d.path));
+  const unjudged = (path: readonly PropertyKey[]) => (deferred(path) && stillTemplate(first.value, path)) || missing.has(formatPath(path));
+  const unjudgedIssues = top.success ? [] : top.error.issues;
+  const judgedWithout = unjudgedIssues.length > 0 && unjudgedIssues.every((issue) => unjudged(issue.path));
+  if (judgedWithout) top = topLevelSchema.safeParse(withoutPaths(first.value, unjudgedIssues.map((i) => i.path)));
   const items = targetItems(first.value);
   const declared = items.map(declaredOf);
   diagnostics.push(...duplicateNames(declared, issueBase));
@@ -130,7 +142,11 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
   // A value that failed to interpolate is empty: its schema complaint would only repeat the cause.
   const unresolved = new Set(diagnostics.map((d) => d.path));
   const keep = (d: Diagnostic) => !unresolved.has(d.path);
-  if (!top.success) diagnostics.push(...issuesToDiagnostics(top.error.issues, { ...issueBase, schema: topLevelSchema, value: first.value, basePath: [], sensitive: CONFIG_SENSITIVE_PATHS }).filter(keep));
+  if (!top.success) {
+    // Judged without the unjudged values and still wrong (a required field left out): every issue counts, nothing passes silently.
+    const found = issuesToDiagnostics(top.error.issues, { ...issueBase, schema: topLevelSchema, value: first.value, basePath: [], sensitive: CONFIG_SENSITIVE_PATHS });
+    diagnostics.push(...(judgedWithout ? found.map((d) => ({ ...d, severity: 'error' as const })) : found.filter(keep)));
+  }
   const resolved: TargetConfig[] = [];
   targetItems(value).forEach((item, index) => {
     const level = levels[index] ?? 'declared';
@@ -190,6 +206,17 @@ function duplicateNames(declared: readonly DeclaredTarget[], base: { file: strin
     out.push({ severity: 'error', code: 'duplicate-target', message: `target '${d.name}' is declared twice (also targets[${first}]): each target needs its own name`, file: base.file, ...pos, path: `targets[${index}].name` });
   });
   return out;
+}
+
+/** A copy of the document value without the values at these paths (each left out, as if not written). */
+function withoutPaths(value: unknown, paths: readonly (readonly PropertyKey[])[]): unknown {
+  const copy = structuredClone(value);
+  for (const path of paths) {
+    const parent = path.slice(0, -1).reduce<unknown>((v, seg) => (typeof v === 'object' && v !== null ? (v as Record<PropertyKey, unknown>)[seg] : undefined), copy);
+    const last = path.at(-1);
+    if (typeof parent === 'object' && parent !== null && last !== undefined) delete (parent as Record<PropertyKey, unknown>)[last];
+  }
+  return copy;
 }
 
 /** Whether the value an issue is about is still an unresolved `${...}` template. */

@@ -13,6 +13,7 @@ import * as z from 'zod';
 import { LockError } from '../core/errors.js';
 import type { LeaseAttempt, LeaseTiming, WriterLease } from './backend.js';
 import { holderIsGone, thisHolder } from './holder.js';
+import { RenewingLease } from './renewing-lease.js';
 
 const leaseFile = z.object({
   token: z.string().optional(),
@@ -65,42 +66,26 @@ export async function acquireFileLease(path: string, target: string, command: st
   );
 }
 
-class FileLease implements WriterLease {
-  readonly token: string;
-  readonly #controller = new AbortController();
-  readonly #timer: NodeJS.Timeout;
+class FileLease extends RenewingLease {
   #info: LeaseFile;
-  #released = false;
 
   constructor(
     private readonly path: string,
-    readonly target: string,
+    target: string,
     info: LeaseFile & { token: string },
     private readonly opts: FileLeaseOptions,
   ) {
-    this.token = info.token;
+    super(target, info.token, opts.renewMs);
     this.#info = info;
-    this.#timer = setInterval(() => void this.#renew(), opts.renewMs);
-    this.#timer.unref();
   }
 
-  get lost(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  async release(): Promise<void> {
-    if (this.#released) return;
-    this.#released = true;
-    clearInterval(this.#timer);
-    if (this.lost.aborted) return;
-    this.#controller.abort(new LockError(`the lease on target '${this.target}' was released`));
+  protected async giveUp(): Promise<void> {
     await withMutex(`${this.path}.takeover`, async () => {
       if ((await readHolder(this.path, this.opts.leaseMs))?.token === this.token) await rm(this.path, { force: true });
     }).catch(() => undefined);
   }
 
-  async #renew(): Promise<void> {
-    if (this.#released || this.lost.aborted) return;
+  protected async renew(): Promise<void> {
     const now = (this.opts.now ?? Date.now)();
     try {
       const kept = await withMutex(`${this.path}.takeover`, async () => {
@@ -112,16 +97,11 @@ class FileLease implements WriterLease {
         this.#info = next;
         return true;
       });
-      if (!kept) this.#lose('another obsync took the lease over');
+      if (!kept) this.lose('another obsync took the lease over');
     } catch {
       // A failed renewal (disk full, mutex busy) is retried at the next tick, until the lease runs out.
-      if (Date.parse(this.#info.expiresAt ?? '') <= now) this.#lose('the lease could not be renewed before it expired');
+      if (Date.parse(this.#info.expiresAt ?? '') <= now) this.lose('the lease could not be renewed before it expired');
     }
-  }
-
-  #lose(why: string): void {
-    clearInterval(this.#timer);
-    this.#controller.abort(new LockError(`lost the writer lease on target '${this.target}': ${why}`, 'another obsync may be writing this target; the next run starts over'));
   }
 }
 

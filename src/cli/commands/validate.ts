@@ -57,7 +57,7 @@ function validation(io: CliIO, args: string[], flags: ValidateFlags): Validation
   const allowFlag = flags.allowFileOutside === true;
   const given = args.map((p) => resolve(io.cwd, p));
   const configPath = findConfigFor(io, given, flags);
-  const loaded = configPath ? loadConfig(configPath, io.env, { allowFileOutside: allowFlag, select: () => [], allTrees: true }) : undefined;
+  const loaded = configPath ? loadConfig(configPath, io.env, { allowFileOutside: allowFlag, select: () => [], allTrees: true, deferState: true, allowMissingEnv: flags.allowMissingEnv === true }) : undefined;
   const config = loaded?.config;
   // With PATH arguments (other than the project's own folder), obsync.yaml only says where ${file:} may read and what each target's vars are.
   const projectOnly = given.length === 0 || (given.length === 1 && loaded !== undefined && given[0] === loaded.dir);
@@ -68,6 +68,8 @@ function validation(io: CliIO, args: string[], flags: ValidateFlags): Validation
     const paths = manifestPaths({ cwd: io.cwd, given, configPath, top, own });
     return { tree: { target: name, api, paths, vars }, files: manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag }) };
   };
+  // obsync.yaml invalid: where the manifests are is not known, so there is no tree to read (not "no manifests found").
+  if (loaded && !config && projectOnly) return { trees: [], diagnostics };
   if (declared.length === 0) return { trees: [treeOf('', undefined, undefined, undefined)], diagnostics };
   return { trees: declared.map((d) => treeOf(d.name, d.api, d.tree?.manifests, d.tree?.vars ?? {})), diagnostics };
 }

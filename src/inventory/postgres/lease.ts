@@ -6,9 +6,9 @@
  * gives the lease up locally once a renewal has not succeeded for a whole lease time.
  */
 import { randomUUID } from 'node:crypto';
-import { LockError } from '../../core/errors.js';
-import type { LeaseAttempt, LeaseTiming, WriterLease } from '../backend.js';
+import type { LeaseAttempt, LeaseTiming } from '../backend.js';
 import { holderIsGone, thisHolder } from '../holder.js';
+import { RenewingLease } from '../renewing-lease.js';
 import { guarded, type PgConnection } from './connection.js';
 
 interface LeaseRow {
@@ -64,36 +64,22 @@ export async function tryPgLease(conn: PgConnection, s: string, target: string, 
   };
 }
 
-class PgLease implements WriterLease {
-  readonly #controller = new AbortController();
-  readonly #timer: NodeJS.Timeout;
+class PgLease extends RenewingLease {
   /** performance.now() when the last successful renewal was sent: the lease is safe until then + leaseMs. */
   #renewedAt = performance.now();
   #renewing = false;
-  #released = false;
 
   constructor(
     private readonly conn: PgConnection,
     private readonly s: string,
-    readonly target: string,
-    readonly token: string,
+    target: string,
+    token: string,
     private readonly timing: LeaseTiming,
   ) {
-    this.#timer = setInterval(() => void this.#renew(), timing.renewMs);
-    this.#timer.unref();
+    super(target, token, timing.renewMs);
   }
 
-  get lost(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  async release(): Promise<void> {
-    if (this.#released) return;
-    this.#released = true;
-    clearInterval(this.#timer);
-    const wasLost = this.lost.aborted;
-    if (!wasLost) this.#controller.abort(new LockError(`the lease on target '${this.target}' was released`));
-    if (wasLost) return;
+  protected async giveUp(): Promise<void> {
     // A pooled connection broken by a server restart fails once; a fresh one is tried before giving up (the lease then expires).
     for (let attempt = 0; attempt < 3; attempt += 1) {
       try {
@@ -105,10 +91,9 @@ class PgLease implements WriterLease {
     }
   }
 
-  async #renew(): Promise<void> {
-    if (this.#released || this.lost.aborted) return;
+  protected async renew(): Promise<void> {
     // Judged locally first: a renewal hanging on a dead network must not keep the lease alive.
-    if (performance.now() - this.#renewedAt >= this.timing.leaseMs) return this.#lose('it could not be renewed before it expired');
+    if (performance.now() - this.#renewedAt >= this.timing.leaseMs) return this.lose('it could not be renewed before it expired');
     if (this.#renewing) return;
     this.#renewing = true;
     const sent = performance.now();
@@ -118,17 +103,12 @@ class PgLease implements WriterLease {
         this.token,
         this.timing.leaseMs,
       ]);
-      if (rowCount === 0) this.#lose('another obsync took it over');
+      if (rowCount === 0) this.lose('another obsync took it over');
       else this.#renewedAt = sent;
     } catch {
       // The database is away (restart, network): the next tick tries again, until the lease would have run out.
     } finally {
       this.#renewing = false;
     }
-  }
-
-  #lose(why: string): void {
-    clearInterval(this.#timer);
-    this.#controller.abort(new LockError(`lost the writer lease on target '${this.target}': ${why}`, 'another obsync may be writing this target; the next run starts over'));
   }
 }
