@@ -81,6 +81,13 @@ describe.each(['self-hosted', 'hosted'] as const)('obsync export on the %s varia
         for (const text of texts) for (const s of estate.secrets) expect(text).not.toContain(s);
       };
 
+      if (variant === 'hosted') {
+        const none = await run(['export', '--kind', 'Connection']);
+        expect(none.code).toBe(1);
+        expect(none.stderr).toContain("the target 't' (hosted) has no Connection objects to export");
+      }
+      const unknownKind = await run(['export', '--kind', 'Dashbord']);
+      expect(unknownKind.stderr).toContain('--kind Dashbord is not a kind obsync manages');
       const first = await run(['export']);
       expect(first.stderr).toContain('share their natural key');
       expect(first.code, first.stderr).toBe(0);

@@ -49,6 +49,8 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
     const { REGISTRY } = await import('../../kinds/registry.js');
     const { ApiError } = await import('../../core/errors.js');
     const served = REGISTRY.filter((d) => session.port.collection(d.kind) !== null);
+    const unserved = (kinds ?? []).filter((k) => !served.some((d) => d.kind === k));
+    if (unserved.length > 0) throw new ConfigError(`the target '${session.port.target}' (${session.port.variant}) has no ${unserved.join(', ')} objects to export`);
     const live = await readLive(session.port, served.filter((d) => d.read === 'always'));
     // Kinds not every target has (pipes): one the target refuses is left out, unless --kind asked for it.
     const optional = new Map<string, readonly LiveObject[]>();
