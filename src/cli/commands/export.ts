@@ -8,8 +8,10 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import type { LiveObject } from '../../core/live.js';
+import type { ExportResult } from '../../export/exporter.js';
 import type { AnyKind } from '../../kinds/registry.js';
 import type { CliIO } from '../io.js';
+import type { Session } from '../session.js';
 import type { CommandRegistrar } from '../program.js';
 
 interface ExportFlags {
@@ -45,24 +47,7 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
   const session = await openSession(io, { paths: [], config: flags.config, targets: flags.target ? [flags.target] : undefined, lock: flags.adopt === true, command: 'export', allowMissingEnv: true });
   try {
     const { exportLive, SCHEMA_FILE } = await import('../../export/exporter.js');
-    const { readLive } = await import('../../engine/live.js');
-    const { REGISTRY } = await import('../../kinds/registry.js');
-    const { ApiError } = await import('../../core/errors.js');
-    const served = REGISTRY.filter((d) => session.port.collection(d.kind) !== null);
-    const unserved = (kinds ?? []).filter((k) => !served.some((d) => d.kind === k));
-    if (unserved.length > 0) throw new ConfigError(`the target '${session.port.target}' (${session.port.variant}) has no ${unserved.join(', ')} objects to export`);
-    const live = await readLive(session.port, served.filter((d) => d.read === 'always'));
-    // Kinds not every target has (pipes): one the target refuses is left out, unless --kind asked for it.
-    const optional = new Map<string, readonly LiveObject[]>();
-    for (const def of served.filter((d) => d.read !== 'always' && (!kinds || kinds.includes(d.kind)))) {
-      try {
-        optional.set(def.kind, (await readLive(session.port, [def])).objects(def.kind) ?? []);
-      } catch (err) {
-        if (!(err instanceof ApiError) || kinds?.includes(def.kind) || ![403, 404, 501].includes(err.status)) throw err;
-        io.stderr.write(`note: ${def.noun}s not exported: the target does not serve them (${err.message})\n`);
-      }
-    }
-    const objects = (k: AnyKind) => optional.get(k) ?? live.objects(k);
+    const objects = await readExportable(io, session, kinds);
     const result = exportLive({ objects, kinds: kinds ? new Set(kinds) : undefined, match, owned: session.inventory.entries() });
     const outDir = resolve(io.cwd, flags.outDir);
     const { documentJsonSchema } = await import('../../manifests/json-schema.js');
@@ -70,37 +55,66 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
     files.set(SCHEMA_FILE, `${JSON.stringify(documentJsonSchema(), null, 2)}\n`);
     if (result.variables.length > 0) files.set('env.example', result.envExample);
     writeAll(outDir, files, flags.force === true);
-    const shown = relative(io.cwd, outDir) || '.';
-    io.stdout.write(`Exported ${result.manifests.length} object${result.manifests.length === 1 ? '' : 's'} from target '${session.port.target}' to ${shown}/\n`);
-    for (const m of result.manifests) io.stdout.write(`  ${m.address}  ${m.file}${m.notes.length > 0 ? '  (see the notes in the file)' : ''}\n`);
-    if (result.variables.length > 0) {
-      io.stdout.write(`\nSecrets were not written. Set these variables (listed in ${shown}/env.example) before validate, plan or apply:\n`);
-      for (const v of result.variables) io.stdout.write(`  ${v.name}  (${v.address} spec.${v.path})\n`);
-    }
-    if (!flags.adopt && result.sharedKeys.length > 0) {
-      const some = result.sharedKeys.slice(0, 3).join(', ');
-      io.stderr.write(`note: ${result.sharedKeys.length} exported objects share their natural key (e.g. a dashboard's name) with another object (${some}${result.sharedKeys.length > 3 ? ', …' : ''}): a plan cannot tell them apart by it until obsync owns them; \`obsync export --adopt\` binds each manifest to its object\n`);
-    }
-    if (!flags.adopt) {
-      io.stderr.write('next: `obsync plan` shows no change for the exported objects; `obsync export --adopt` (or `obsync import`) makes obsync own them\n');
-      return;
-    }
-    const { loadManifests } = await import('../../manifests/load.js');
-    const env: Record<string, string | undefined> = { ...io.env };
-    for (const v of result.variables) env[v.name] = v.value;
-    const loaded = loadManifests(result.manifests.map((m) => join(outDir, m.file)), { env });
-    const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
-    if (errors.length > 0) {
-      const { formatDiagnostic } = await import('../../core/diagnostics.js');
-      throw new ConfigError(`the exported manifests do not validate, so nothing was adopted:\n${errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`, { hint: 'this is a bug in obsync export: please report it' });
-    }
-    const { adoptExported } = await import('../../export/adopt.js');
-    const { bound } = await adoptExported({ port: session.port, inventory: session.inventory, desired: loaded.resources, exported: result.manifests, concurrency: session.defaults.concurrency, now: new Date() });
-    const already = result.manifests.length - bound;
-    io.stdout.write(`\nAdopted ${bound} object${bound === 1 ? '' : 's'}${already > 0 ? ` (${already} already owned)` : ''}: obsync owns every exported object now (state: ${session.state.location}); nothing was written to the service.\n`);
+    printExported(io, session.port.target, relative(io.cwd, outDir) || '.', result, flags.adopt === true);
+    if (flags.adopt) await adopt(io, session, outDir, result);
   } finally {
     await session.close();
   }
+}
+
+/** Every kind the target serves; one it refuses that not every target has (pipes) is left out, unless --kind asked for it. */
+async function readExportable(io: CliIO, session: Session, kinds: readonly string[] | undefined): Promise<(kind: AnyKind) => readonly LiveObject[] | undefined> {
+  const { readLive } = await import('../../engine/live.js');
+  const { REGISTRY } = await import('../../kinds/registry.js');
+  const { ApiError } = await import('../../core/errors.js');
+  const { port } = session;
+  const served = REGISTRY.filter((d) => port.collection(d.kind) !== null);
+  const unserved = (kinds ?? []).filter((k) => !served.some((d) => d.kind === k));
+  if (unserved.length > 0) throw new ConfigError(`the target '${port.target}' (${port.variant}) has no ${unserved.join(', ')} objects to export`);
+  const live = await readLive(port, served.filter((d) => d.read === 'always'));
+  const optional = new Map<string, readonly LiveObject[]>();
+  for (const def of served.filter((d) => d.read !== 'always' && (!kinds || kinds.includes(d.kind)))) {
+    try {
+      optional.set(def.kind, (await readLive(port, [def])).objects(def.kind) ?? []);
+    } catch (err) {
+      if (!(err instanceof ApiError) || kinds?.includes(def.kind) || ![403, 404, 501].includes(err.status)) throw err;
+      io.stderr.write(`note: ${def.noun}s not exported: the target does not serve them (${err.message})\n`);
+    }
+  }
+  return (k) => optional.get(k) ?? live.objects(k);
+}
+
+function printExported(io: CliIO, target: string, shown: string, result: ExportResult, adopting: boolean): void {
+  const count = result.manifests.length;
+  io.stdout.write(`Exported ${count} object${count === 1 ? '' : 's'} from target '${target}' to ${shown}/\n`);
+  for (const m of result.manifests) io.stdout.write(`  ${m.address}  ${m.file}${m.notes.length > 0 ? '  (see the notes in the file)' : ''}\n`);
+  if (result.variables.length > 0) {
+    io.stdout.write(`\nSecrets were not written. Set these variables (listed in ${shown}/env.example) before validate, plan or apply:\n`);
+    for (const v of result.variables) io.stdout.write(`  ${v.name}  (${v.address} spec.${v.path})\n`);
+  }
+  if (adopting) return;
+  if (result.sharedKeys.length > 0) {
+    const some = result.sharedKeys.slice(0, 3).join(', ');
+    io.stderr.write(`note: ${result.sharedKeys.length} exported objects share their natural key (e.g. a dashboard's name) with another object (${some}${result.sharedKeys.length > 3 ? ', …' : ''}): a plan cannot tell them apart by it until obsync owns them; \`obsync export --adopt\` binds each manifest to its object\n`);
+  }
+  io.stderr.write('next: `obsync plan` shows no change for the exported objects; `obsync export --adopt` (or `obsync import`) makes obsync own them\n');
+}
+
+/** Loads the written tree with the secret values (in memory only) and binds every manifest to its object. */
+async function adopt(io: CliIO, session: Session, outDir: string, result: ExportResult): Promise<void> {
+  const { loadManifests } = await import('../../manifests/load.js');
+  const env: Record<string, string | undefined> = { ...io.env };
+  for (const v of result.variables) env[v.name] = v.value;
+  const loaded = loadManifests(result.manifests.map((m) => join(outDir, m.file)), { env });
+  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    const { formatDiagnostic } = await import('../../core/diagnostics.js');
+    throw new ConfigError(`the exported manifests do not validate, so nothing was adopted:\n${errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`, { hint: 'this is a bug in obsync export: please report it' });
+  }
+  const { adoptExported } = await import('../../export/adopt.js');
+  const { bound } = await adoptExported({ port: session.port, inventory: session.inventory, desired: loaded.resources, exported: result.manifests, concurrency: session.defaults.concurrency, now: new Date() });
+  const already = result.manifests.length - bound;
+  io.stdout.write(`\nAdopted ${bound} object${bound === 1 ? '' : 's'}${already > 0 ? ` (${already} already owned)` : ''}: obsync owns every exported object now (state: ${session.state.location}); nothing was written to the service.\n`);
 }
 
 function compileMatch(pattern: string | undefined): RegExp | undefined {
