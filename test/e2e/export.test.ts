@@ -185,6 +185,10 @@ describe('obsync import', () => {
       expect(state.map((e) => `${e.name} ${e.id}`)).toEqual([`hand-made-import ${made.id}`]);
       expect((await run(['import', 'Dashboard/hand-made-import', made.id])).stdout).toContain('already owned');
       expect((await run(['plan', '--detailed-exitcode'])).code).toBe(0);
+
+      const elsewhere = await run(['export', '--kind', 'Dashboard', '--match', '^Hand made import$', '--out-dir', 'other']);
+      expect(elsewhere.code).toBe(0);
+      expect(elsewhere.stderr).toContain('warning: 1 exported object is already declared by your manifests (Dashboard/hand-made-import in manifests/dashboard/hand-made-import.yaml)');
     } finally {
       await port.close();
       rmSync(dir, { recursive: true, force: true });

@@ -56,6 +56,7 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
     if (result.variables.length > 0) files.set('env.example', result.envExample);
     writeAll(outDir, files, flags.force === true);
     printExported(io, session.port.target, relative(io.cwd, outDir) || '.', result, flags.adopt === true);
+    warnDeclaredElsewhere(io, session, result, outDir);
     if (flags.adopt) await adopt(io, session, outDir, result);
   } finally {
     await session.close();
@@ -98,6 +99,15 @@ function printExported(io: CliIO, target: string, shown: string, result: ExportR
     io.stderr.write(`note: ${result.sharedKeys.length} exported objects share their natural key (e.g. a dashboard's name) with another object (${some}${result.sharedKeys.length > 3 ? ', …' : ''}): a plan cannot tell them apart by it until obsync owns them; \`obsync export --adopt\` binds each manifest to its object\n`);
   }
   io.stderr.write('next: `obsync plan` shows no change for the exported objects; `obsync export --adopt` (or `obsync import`) makes obsync own them\n');
+}
+
+/** An exported object the project's manifests already declare (outside the exported files) would be declared twice. */
+function warnDeclaredElsewhere(io: CliIO, session: Session, result: ExportResult, outDir: string): void {
+  const exported = new Map(result.manifests.map((m) => [m.address, join(outDir, m.file)]));
+  const twice = session.desired.filter((r) => exported.has(r.address) && resolve(r.source.file) !== exported.get(r.address));
+  if (twice.length === 0) return;
+  const some = twice.slice(0, 3).map((r) => `${r.address} in ${relative(io.cwd, r.source.file)}`).join(', ');
+  io.stderr.write(`warning: ${twice.length} exported object${twice.length === 1 ? ' is' : 's are'} already declared by your manifests (${some}${twice.length > 3 ? ', …' : ''}); keep one manifest per object before the next plan\n`);
 }
 
 /** Loads the written tree with the secret values (in memory only) and binds every manifest to its object. */
