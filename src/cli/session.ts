@@ -11,6 +11,7 @@ import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
 import { ConfigError } from '../core/errors.js';
 import { Secret } from '../core/secret.js';
 import type { ServicePort } from '../core/ports.js';
+import type { AdoptPolicy } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { InventoryAccess, StateBackend } from '../inventory/backend.js';
 import { LeaseElector } from '../inventory/elector.js';
@@ -74,6 +75,8 @@ export interface Session {
   /** Set with `elect`: the daemon starts and stops it. */
   leadership?: TargetLeadership;
   defaults: { prune: boolean; maxDeletes: number; concurrency: number };
+  /** The target's adoption policy (targets[].adopt; default by-name). */
+  adopt: AdoptPolicy;
   /** defaults.schedule of obsync.yaml. */
   schedule?: string;
   logger: Logger;
@@ -125,6 +128,7 @@ export function reconcileSession(session: Session, opts: RunOptions, run: Sessio
     pruneCascade: opts.pruneCascade ?? false,
     maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
     concurrency: session.defaults.concurrency,
+    adopt: session.adopt,
     ...run,
   });
 }
@@ -282,6 +286,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
       maxDeletes: config?.defaults?.maxDeletes ?? DEFAULT_MAX_DELETES,
       concurrency: config?.defaults?.concurrency ?? 4,
     },
+    adopt: config?.targets?.find((t) => t.name === connection.port.target)?.adopt ?? 'by-name',
     ...(config?.defaults?.schedule ? { schedule: config.defaults.schedule } : {}),
     logger,
     reload: input.load,

@@ -42,6 +42,11 @@ const common = {
     .record(z.string().regex(VAR_NAME, 'a var name is letters, digits and "_", not starting with a digit'), varValue)
     .optional()
     .describe('Values of ${var:NAME} in the manifests this target reads (thresholds, webhook and source names per environment). May use ${env:} and ${file:}; resolved only when the target is used.'),
+  /** How an existing object a manifest matches by natural key is taken over (issue 18). */
+  adopt: z
+    .enum(['by-name', 'explicit'])
+    .optional()
+    .describe('How obsync takes over an existing object whose natural key (a dashboard\'s name…) a manifest matches: by-name (the default) adopts it, shown loudly in every plan; explicit refuses, naming its id, until `obsync import Kind/name ID` or `obsync export --adopt` binds it.'),
   /** Requests in flight at once (default: defaults.concurrency). */
   concurrency: z.number().int().min(1).max(64).optional().describe('Requests in flight at once (1-64; default: defaults.concurrency, else 4).'),
   /** Per-request deadline. */

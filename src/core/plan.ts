@@ -161,6 +161,13 @@ export interface PlanSummary {
 
 export const PLAN_FORMAT_VERSION = 2;
 
+/**
+ * How a target takes on an existing object a manifest matches by natural key (DESIGN §3):
+ * `by-name` adopts it (loudly, in every plan); `explicit` refuses, naming the object's id, until
+ * `obsync import` or `obsync export --adopt` binds it.
+ */
+export type AdoptPolicy = 'by-name' | 'explicit';
+
 export interface Plan {
   formatVersion: typeof PLAN_FORMAT_VERSION;
   target: string;

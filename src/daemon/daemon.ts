@@ -10,7 +10,7 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { hasErrors } from '../core/diagnostics.js';
 import { errorMessage } from '../core/errors.js';
 import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
-import type { Plan } from '../core/plan.js';
+import type { AdoptPolicy, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
 import { reconcile } from '../engine/reconcile.js';
@@ -48,6 +48,8 @@ export interface DaemonOptions {
   maxDeletes: number;
   concurrency: number;
   selection: Selection;
+  /** The target's adoption policy (default by-name). */
+  adopt?: AdoptPolicy;
   /** SIGTERM: the current run is aborted when it has not finished by then. */
   shutdownMs: number;
 }
@@ -207,6 +209,7 @@ export class Daemon {
         prune: this.opts.prune,
         pruneCascade: this.opts.pruneCascade ?? false,
         maxDeletes: this.opts.maxDeletes,
+        ...(this.opts.adopt ? { adopt: this.opts.adopt } : {}),
         ...(invalid ? { pruneBlockers: ['the manifests are invalid'] } : {}),
         signal,
         concurrency: this.opts.concurrency,

@@ -4,7 +4,7 @@
  * (./reconcile.ts) runs them for plan, apply and the daemon alike.
  */
 import type { InventoryStore } from '../core/inventory.js';
-import type { Address, Plan } from '../core/plan.js';
+import type { Address, AdoptPolicy, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json } from '../core/wire.js';
@@ -29,6 +29,8 @@ export interface PlanRequest {
   maxDeletes: number;
   /** Reasons this run must not prune (e.g. invalid manifests kept from the last good state). */
   pruneBlockers?: readonly string[];
+  /** The target's adoption policy (default by-name). */
+  adopt?: AdoptPolicy;
   signal?: AbortSignal;
 }
 
@@ -61,6 +63,7 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
     pruneCascade: req.pruneCascade ?? false,
     maxDeletes: req.maxDeletes,
     ...(req.pruneBlockers ? { pruneBlockers: req.pruneBlockers } : {}),
+    ...(req.adopt ? { adopt: req.adopt } : {}),
   });
   return { plan: result, secretValues: secrets.values, timings: { readMs: t1 - t0, planMs: performance.now() - t1 } };
 }

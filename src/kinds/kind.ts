@@ -93,6 +93,28 @@ export interface PartRules<Spec, Live> {
   idsInOrder(live: Live): string[];
   /** Part ids an update of `spec` keeps alive for the objects hanging on them. */
   survivingParts(spec: Spec, pairing: ReadonlyMap<string, string>): ReadonlySet<string>;
+  /** The keys an exported manifest gives a live object's parts: part id → key (unique, deterministic). */
+  exportKeys(live: Live): ReadonlyMap<string, string>;
+}
+
+/**
+ * What a kind's `toManifest` asks while turning a live object into a manifest spec (`obsync
+ * export`). References come back as manifests name them: the metadata.name of an exported
+ * object, else a display name unique on the target, else `{id}`.
+ */
+export interface ExportContext {
+  /** A reference to another object (a tile's source, a search alert's saved search, a channel's webhook). */
+  ref(kind: AnyKind, id: string): NameOrId;
+  /** A reference that must name a manifest (an alert's dashboard): its metadata.name when exported, else `{id}`. */
+  declaredRef(kind: AnyKind, id: string): NameOrId;
+  /** A part (tile) of a referenced object: its exported key when the object is exported, else `{id}`. */
+  partRef(kind: AnyKind, parentId: string, partId: string): NameOrId;
+  /** Whether this object's display name is unique among the live objects of its kind. */
+  uniqueDisplayName(): boolean;
+  /** A sensitive value: the manifest gets a `${env:NAME}` placeholder; the value is never written. */
+  secret(path: string, value: string): string;
+  /** Something whoever reads the export must know about this object (e.g. a value the service never returns). */
+  note(text: string): void;
 }
 
 export interface UpdateContext {
@@ -147,6 +169,12 @@ export interface ManagedKind<K extends Kind = Kind, Spec = unknown, Live extends
   notes?(res: DesiredResource<Spec>, live: Live): string[];
   /** Checks across all loaded manifests (each finding rejects its resource). */
   crossCheck?(resources: readonly DesiredResource[]): CrossFinding[];
+  /**
+   * The manifest spec of a live object (`obsync export`): the inverse of the normalisation —
+   * server-owned fields and server defaults left out, references as names, sensitive values as
+   * placeholders — such that planning it against the same object finds no change.
+   */
+  toManifest(live: Live, ctx: ExportContext): JsonObject;
   /** The change in the kind's own words for reviewers (./summary.ts); absent: field by field. */
   readonly summarise?: Summariser;
 }

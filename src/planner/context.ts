@@ -2,7 +2,7 @@
 import { IdMap } from '../core/id-map.js';
 import type { InventoryEntry } from '../core/inventory.js';
 import type { LiveState } from '../core/live.js';
-import type { Address, Kind } from '../core/plan.js';
+import type { Address, AdoptPolicy, Kind } from '../core/plan.js';
 import type { Variant } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json } from '../core/wire.js';
@@ -34,6 +34,8 @@ export interface PlanInput {
   maxDeletes: number;
   /** Reasons this run must not prune (invalid manifests, a failure earlier in the run). */
   pruneBlockers?: readonly string[];
+  /** The target's adoption policy (default by-name). */
+  adopt?: AdoptPolicy;
 }
 
 const EMPTY = new Set<string>();

@@ -45,6 +45,15 @@ export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredRes
   }
 
   const live = match.live;
+  // A pending entry is obsync's own create whose answer was lost: finding it by natural key is no adoption.
+  if (match.kind === 'adopted' && input.adopt === 'explicit' && entry?.status !== 'pending') {
+    return {
+      errors: [
+        `an existing ${def.noun} (id ${live.id}) matches it by natural key (${naturalKeyOf(def, live)}), and this target adopts only explicitly (adopt: explicit); to manage that ${def.noun}, run \`obsync import ${address} ${live.id}\`, or give the manifest's object another name`,
+      ],
+      code: 'adoption-not-allowed',
+    };
+  }
   if (match.kind === 'adopted') ctx.claim(def.kind, live.id);
   const pairing = def.parts?.pair(res.spec, live, entry?.tiles);
   ctx.register(def, address, live.id, pairing);

@@ -81,6 +81,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
             maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
             concurrency: flags.concurrency ?? session.defaults.concurrency,
             selection: opts.selection,
+            adopt: session.adopt,
             shutdownMs: SHUTDOWN_MS,
           },
         ),

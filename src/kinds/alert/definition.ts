@@ -11,6 +11,7 @@ import type { Canonical, ManagedKind, SpecRef } from '../kind.js';
 import { tokenJson, type RefContext, type TokenContext } from '../refs.js';
 import type { AlertChannelSpec, AlertSpecView } from './model.js';
 import { alertSpecSchema } from './schema.js';
+import { alertToManifest } from './export.js';
 import { summariseAlert } from './summary.js';
 
 const RANGE_TYPES = new Set(['between', 'not_between']);
@@ -50,6 +51,7 @@ export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
     return refs;
   },
 
+  toManifest: alertToManifest,
   desiredKey(res, refs) {
     const name = res.spec.name ?? '';
     if (res.spec.savedSearch !== undefined) {

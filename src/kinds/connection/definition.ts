@@ -10,6 +10,7 @@ import type { Json, JsonObject } from '../../core/wire.js';
 import type { Canonical, ManagedKind } from '../kind.js';
 import { connectionLive, type ConnectionLive, type ConnectionSpecView } from './model.js';
 import { connectionSpecSchema } from './schema.js';
+import { connectionToManifest } from './export.js';
 
 export const connection: ManagedKind<'Connection', ConnectionSpecView, ConnectionLive> = {
   kind: 'Connection',
@@ -28,6 +29,7 @@ export const connection: ManagedKind<'Connection', ConnectionSpecView, Connectio
   deletable: true,
   references: () => [],
 
+  toManifest: connectionToManifest,
   desiredKey: (res) => keyOf(res.spec.name),
   liveKey: (live) => keyOf(live.name),
   bodyKey: (body) => keyOf(typeof body.name === 'string' ? body.name : ''),

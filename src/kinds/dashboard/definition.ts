@@ -11,6 +11,7 @@ import type { RefContext } from '../refs.js';
 import { canonicalDashboardFields, canonicalTileConfig } from './canonical.js';
 import type { DashboardSpecView, FilterSpecView } from './model.js';
 import { configToApi, configToTokens, liveConfigToTokens } from './references.js';
+import { dashboardToManifest, tileKeys } from './export.js';
 import { dashboardSpecSchema } from './schema.js';
 import { isAlertable, pairTiles } from './tiles.js';
 import { summariseDashboard } from './summary.js';
@@ -64,6 +65,7 @@ export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboar
       }
       return kept;
     },
+    exportKeys: tileKeys,
   },
 
   canonicalDesired(res, refs): Canonical {
@@ -92,6 +94,8 @@ export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboar
   update(res, live, { refs, parts }) {
     return { payload: apiBody(res.spec, refs, { live, parts: parts ?? new Map() }) };
   },
+
+  toManifest: dashboardToManifest,
 
   /** POST assigns tile and filter ids itself. */
   recreatePayload(payload) {

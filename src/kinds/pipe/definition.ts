@@ -13,6 +13,7 @@ import type { Canonical, CrossFinding, ManagedKind } from '../kind.js';
 import type { PipeSourceKind, PipeSpecView } from './model.js';
 import { parseCount, parseGigabytes, parseMillicores } from './quantity.js';
 import { pipeSpecSchema } from './schema.js';
+import { pipeToManifest } from './export.js';
 
 type Obj = { [k: string]: Json };
 
@@ -54,6 +55,7 @@ export const pipe: ManagedKind<'Pipe', PipeSpecView, WirePipe> = {
   creatable: false,
   deletable: false,
   references: () => [],
+  toManifest: pipeToManifest,
   desiredKey: (res) => keyOfSpec(res.spec),
   liveKey: (live) => [`id:${live.id}`, `name:${live.name}`],
 

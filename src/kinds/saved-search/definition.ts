@@ -9,6 +9,7 @@ import type { Canonical, ManagedKind } from '../kind.js';
 import { tokenJson } from '../refs.js';
 import { savedSearchLive, type SavedSearchLive, type SavedSearchSpecView } from './model.js';
 import { savedSearchSpecSchema } from './schema.js';
+import { savedSearchToManifest } from './export.js';
 
 export const savedSearch: ManagedKind<'SavedSearch', SavedSearchSpecView, SavedSearchLive> = {
   kind: 'SavedSearch',
@@ -29,6 +30,7 @@ export const savedSearch: ManagedKind<'SavedSearch', SavedSearchSpecView, SavedS
 
   references: (spec) => [{ kind: 'Source', ref: spec.source, path: ['source'] }],
 
+  toManifest: savedSearchToManifest,
   desiredKey(res, refs) {
     const source = refs.ref('Source', res.spec.source);
     return source.ok && source.id !== null ? keyOf(res.spec.name, source.id) : null;

@@ -14,6 +14,7 @@ import { tokenJson, type NameOrId, type RefContext, type TokenContext } from '..
 import { canonicalSource } from './canonical.js';
 import { LINKS, sourceLive, type LinkField, type SourceLive, type SourceSpecView } from './model.js';
 import { SOURCE_FIELDS, sourceSpecSchema } from './schema.js';
+import { sourceToManifest } from './export.js';
 
 type Obj = { [k: string]: Json };
 
@@ -45,6 +46,7 @@ export const source: ManagedKind<'Source', SourceSpecView, SourceLive> = {
     return refs;
   },
 
+  toManifest: sourceToManifest,
   desiredKey: (res) => keyOf(res.spec.name),
   liveKey: (live) => keyOf(live.name),
   bodyKey: (body) => keyOf(typeof body.name === 'string' ? body.name : ''),

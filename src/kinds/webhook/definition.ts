@@ -13,6 +13,7 @@ import type { Json, JsonObject } from '../../core/wire.js';
 import type { Canonical, LiveView, ManagedKind } from '../kind.js';
 import { webhookLive, type WebhookLive, type WebhookSpecView } from './model.js';
 import { webhookSpecSchema } from './schema.js';
+import { webhookToManifest } from './export.js';
 
 type Fingerprints = Readonly<Record<string, string>>;
 
@@ -38,6 +39,7 @@ export const webhook: ManagedKind<'Webhook', WebhookSpecView, WebhookLive> = {
   deletable: true,
   references: () => [],
 
+  toManifest: webhookToManifest,
   desiredKey: (res) => keyOf(res.spec.service, res.spec.name),
   liveKey: (live) => keyOf(live.service, live.name),
   bodyKey: (body) => keyOf(body.service, body.name),

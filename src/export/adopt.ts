@@ -1,0 +1,96 @@
+/**
+ * `obsync export --adopt`: obsync takes ownership of every exported object. Each exported
+ * manifest is bound to the id it was exported from (so objects that share a display name are
+ * adopted too, where matching by natural key would refuse to guess); the tree is then planned
+ * against those bindings and must show no change — only then are they recorded, and an apply of
+ * the unchanged steps (through `reconcile`) records exactly what any apply records: tile keys,
+ * spec hashes, secret fingerprints. Nothing is written to the service.
+ */
+import type { InventoryEntry, InventoryStore } from '../core/inventory.js';
+import { PlanError } from '../core/errors.js';
+import type { Address, Plan } from '../core/plan.js';
+import type { ServicePort } from '../core/ports.js';
+import type { DesiredResource } from '../core/resource.js';
+import { reconcile, type RunReport } from '../engine/reconcile.js';
+import { makePlan } from '../engine/run.js';
+import { SELECT_ALL } from '../engine/selection.js';
+import type { Kind } from '../kinds/registry.js';
+
+/** An exported object: the address its manifest declares and the id it came from. */
+export interface ExportedBinding {
+  kind: Kind;
+  name: string;
+  address: Address;
+  id: string;
+  naturalKey: string;
+}
+
+export interface AdoptRequest {
+  port: ServicePort;
+  inventory: InventoryStore;
+  /** The exported manifests, loaded with their sensitive values (never written anywhere). */
+  desired: readonly DesiredResource[];
+  exported: readonly ExportedBinding[];
+  concurrency: number;
+  now: Date;
+}
+
+/** Refuses (before anything is recorded) when the exported tree would change the service. */
+export function refuseChanges(plan: Plan): void {
+  const changing = plan.steps.filter((s) => s.action !== 'noop');
+  const problems = [...changing.map((s) => `${s.address}: ${s.action} (${s.changes.map((c) => c.path).join(', ') || s.reason})`), ...plan.diagnostics.map((d) => `${d.address ?? d.file ?? ''}: ${d.message}`)];
+  if (problems.length === 0) return;
+  throw new PlanError(`the exported manifests do not plan to zero changes, so nothing was adopted:\n  ${problems.join('\n  ')}`, {
+    hint: 'this is a bug in the export of these kinds: please report it; the manifests are written, `obsync plan` shows the same',
+  });
+}
+
+/** The entries binding exported manifests to their ids; an address already owned by another id is an error. */
+export function bindings(exported: readonly ExportedBinding[], inventory: InventoryStore, now: Date): InventoryEntry[] {
+  const out: InventoryEntry[] = [];
+  const clashes: string[] = [];
+  for (const b of exported) {
+    const current = inventory.get(b.address);
+    if (current?.status === 'owned' && current.id === b.id) continue;
+    if (current?.status === 'owned' && current.id !== null) {
+      clashes.push(`${b.address} is owned with id ${current.id}, but was exported from ${b.id}`);
+      continue;
+    }
+    out.push({ kind: b.kind, name: b.name, id: b.id, status: 'owned', naturalKey: b.naturalKey, updatedAt: now.toISOString() });
+  }
+  if (clashes.length > 0) throw new PlanError(`nothing was adopted:\n  ${clashes.join('\n  ')}`, { hint: '`obsync state rm <address>` forgets a stale entry' });
+  return out;
+}
+
+/** `bound`: how many exported objects were not owned before. */
+export async function adoptExported(req: AdoptRequest): Promise<{ report: RunReport; bound: number }> {
+  const added = bindings(req.exported, req.inventory, req.now);
+  const overlay = withEntries(req.inventory, added);
+  const planned = await makePlan({ port: req.port, inventory: overlay, desired: req.desired, selection: SELECT_ALL, prune: false, maxDeletes: 0 });
+  refuseChanges(planned.plan);
+  for (const entry of added) await req.inventory.put(entry);
+  const report = await reconcile({
+    mode: 'apply',
+    port: req.port,
+    inventory: req.inventory,
+    desired: req.desired,
+    selection: SELECT_ALL,
+    prune: false,
+    maxDeletes: 0,
+    concurrency: req.concurrency,
+    beforeApply: refuseChanges,
+  });
+  return { report, bound: added.length };
+}
+
+/** The inventory as it will be once `added` is recorded (read-only: planning never writes). */
+function withEntries(inventory: InventoryStore, added: readonly InventoryEntry[]): InventoryStore {
+  const byAddress = new Map(added.map((e) => [`${e.kind}/${e.name}`, e]));
+  return {
+    ...inventory,
+    target: inventory.target,
+    entries: () => [...inventory.entries().filter((e) => !byAddress.has(`${e.kind}/${e.name}`)), ...added],
+    get: (address) => byAddress.get(address) ?? inventory.get(address),
+    fingerprint: (value) => inventory.fingerprint(value),
+  };
+}

@@ -1,0 +1,245 @@
+/**
+ * `obsync export`, the pure half: live objects → manifests in obsync's format. Generic over the
+ * registry: each managed kind's `toManifest` writes its spec; this module only names objects,
+ * answers references (metadata.name of an exported object, else a display name unique on the
+ * target, else `{id}`), turns sensitive values into `${env:NAME}` placeholders, and renders one
+ * file per object. No I/O, no clock: exporting the same live state twice gives the same bytes.
+ */
+import { stringify } from 'yaml';
+import type { InventoryEntry } from '../core/inventory.js';
+import type { LiveObject } from '../core/live.js';
+import type { Address } from '../core/plan.js';
+import type { Json, JsonObject } from '../core/wire.js';
+import { API_VERSION } from '../kinds/envelope.js';
+import type { ExportContext, KindDefinition, ManagedKind } from '../kinds/kind.js';
+import type { NameOrId } from '../kinds/refs.js';
+import { definitionOf, folderOf, MANAGED, type AnyKind, type Kind } from '../kinds/registry.js';
+import { envField, envPrefix, exportNames } from './names.js';
+
+export interface ExportInput {
+  /** Live objects of a kind; undefined when the target does not serve it (or it was not read). */
+  objects(kind: AnyKind): readonly LiveObject[] | undefined;
+  /** --kind: only these kinds (all managed kinds the target serves when absent). */
+  kinds?: ReadonlySet<string> | undefined;
+  /** --match: only objects whose display name matches. */
+  match?: RegExp | undefined;
+  /** The target's inventory: an object obsync owns keeps the name it is owned under. */
+  owned: readonly InventoryEntry[];
+}
+
+export interface ExportedManifest {
+  kind: Kind;
+  name: string;
+  address: Address;
+  id: string;
+  displayName: string;
+  /** The live object's natural key, as the inventory records it. */
+  naturalKey: string;
+  spec: JsonObject;
+  notes: string[];
+  /** Relative path in the output directory: `<kind folder>/<name>.yaml`. */
+  file: string;
+  text: string;
+}
+
+/** A sensitive value replaced by `${env:name}`. The value stays in memory (for --adopt); it is never written. */
+export interface ExportVariable {
+  name: string;
+  address: Address;
+  path: string;
+  value: string;
+}
+
+export interface ExportResult {
+  manifests: ExportedManifest[];
+  variables: ExportVariable[];
+  /** env.example: the variables to set, without values. */
+  envExample: string;
+  /**
+   * Exported objects whose natural key (a dashboard's name…) other live objects share: a plan
+   * cannot tell them apart by it, so it matches them only once obsync owns them (--adopt, import).
+   */
+  sharedKeys: Address[];
+}
+
+export const SCHEMA_FILE = 'obsync.schema.json';
+
+export function exportLive(input: ExportInput): ExportResult {
+  const names = new Map<AnyKind, Map<string, string>>();
+  const ownedNames = ownedByKind(input.owned);
+  for (const def of MANAGED) {
+    const objects = input.objects(def.kind);
+    if (!objects) continue;
+    const candidates = objects.map((o) => ({ id: o.id, displayName: displayNameOf(def, o) }));
+    names.set(def.kind, exportNames(candidates, folderOf(def.kind), ownedNames.get(def.kind) ?? new Map<string, string>()));
+  }
+  const chosen = new Map<AnyKind, Set<string>>();
+  for (const def of MANAGED) {
+    if (input.kinds && !input.kinds.has(def.kind)) continue;
+    const objects = input.objects(def.kind) ?? [];
+    chosen.set(def.kind, new Set(objects.filter((o) => !input.match || input.match.test(displayNameOf(def, o))).map((o) => o.id)));
+  }
+  const refs = new ExportRefs(input, names, chosen);
+  const manifests: ExportedManifest[] = [];
+  const variables: ExportVariable[] = [];
+  for (const def of MANAGED) {
+    const ids = chosen.get(def.kind);
+    if (!ids) continue;
+    const exported = (input.objects(def.kind) ?? []).filter((o) => ids.has(o.id)).map((live) => exportOne(def, live, refs, variables));
+    manifests.push(...exported.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
+  }
+  variables.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { manifests, variables, envExample: envExample(variables), sharedKeys: sharedKeys(input, manifests) };
+}
+
+function exportOne(def: ManagedKind, live: LiveObject, refs: ExportRefs, variables: ExportVariable[]): ExportedManifest {
+  const name = refs.nameOf(def.kind, live.id) ?? live.id;
+  const address: Address = `${def.kind}/${name}`;
+  const notes: string[] = [];
+  const ctx: ExportContext = {
+    ref: (kind, id) => refs.ref(kind, id),
+    declaredRef: (kind, id) => refs.nameOf(kind, id, true) ?? { id },
+    partRef: (kind, parentId, partId) => refs.partKey(kind, parentId, partId) ?? { id: partId },
+    uniqueDisplayName: () => refs.uniqueDisplayName(def.kind, live.id),
+    secret(path, value) {
+      const variable = `${envPrefix(def.kind, name)}_${envField(path)}`;
+      variables.push({ name: variable, address, path, value });
+      return `\${env:${variable}}`;
+    },
+    note: (text) => notes.push(text),
+  };
+  const spec = def.toManifest(live, ctx);
+  const displayName = displayNameOf(def, live);
+  const file = `${folderOf(def.kind)}/${name}.yaml`;
+  const naturalKey = naturalKeyOf(def, live);
+  return { kind: def.kind, name, address, id: live.id, displayName, naturalKey, spec, notes, file, text: render(def.kind, name, displayName, live.id, spec, notes) };
+}
+
+/** Exported objects whose natural key another live object of their kind has too (exported or not). */
+function sharedKeys(input: ExportInput, manifests: readonly ExportedManifest[]): Address[] {
+  const counts = new Map<string, number>();
+  for (const def of MANAGED) {
+    for (const live of input.objects(def.kind) ?? []) {
+      const key = `${def.kind}\u0000${naturalKeyOf(def, live)}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  return manifests.filter((m) => (counts.get(`${m.kind}\u0000${m.naturalKey}`) ?? 0) > 1).map((m) => m.address);
+}
+
+function naturalKeyOf(def: ManagedKind, live: LiveObject): string {
+  const key = def.liveKey(live);
+  return typeof key === 'string' ? key : (key[0] ?? '');
+}
+
+function render(kind: Kind, name: string, displayName: string, id: string, spec: JsonObject, notes: readonly string[]): string {
+  const header = [`# yaml-language-server: $schema=../${SCHEMA_FILE}`, `# Exported by obsync export: the ${definitionOf(kind).noun} ${displayName === '' ? '(no name)' : JSON.stringify(displayName)} (id ${id}).`];
+  for (const note of notes) header.push(`# Note: ${note}`);
+  const doc: { [k: string]: Json } = { apiVersion: API_VERSION, kind, metadata: { name }, spec };
+  return `${header.join('\n')}\n${stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+}
+
+function envExample(variables: readonly ExportVariable[]): string {
+  const lines = [
+    '# Sensitive values obsync export did not write: set each variable before validate, plan or apply.',
+    '# The manifests name them as ${env:NAME}; keep the values out of Git.',
+  ];
+  for (const v of variables) lines.push(`# ${v.address} spec.${v.path}`, `${v.name}=`);
+  return `${lines.join('\n')}\n`;
+}
+
+function displayNameOf(def: KindDefinition, live: LiveObject): string {
+  const named = def.displayName?.bind(def);
+  return named ? named(live) : '';
+}
+
+function ownedByKind(entries: readonly InventoryEntry[]): Map<AnyKind, Map<string, string>> {
+  const out = new Map<AnyKind, Map<string, string>>();
+  for (const e of entries) {
+    if (e.status !== 'owned' || e.id === null) continue;
+    let byId = out.get(e.kind);
+    if (!byId) out.set(e.kind, (byId = new Map<string, string>()));
+    byId.set(e.id, e.name);
+  }
+  return out;
+}
+
+/** How exported manifests refer to objects, exported or not (indexes built once per kind: exports of thousands stay linear). */
+class ExportRefs {
+  readonly #byId = new Map<AnyKind, Map<string, LiveObject>>();
+  readonly #displayCount = new Map<AnyKind, Map<string, number>>();
+  readonly #exportedNames = new Map<AnyKind, Set<string>>();
+  readonly #partKeys = new Map<string, ReadonlyMap<string, string>>();
+
+  constructor(
+    private readonly input: ExportInput,
+    private readonly names: ReadonlyMap<AnyKind, ReadonlyMap<string, string>>,
+    private readonly chosen: ReadonlyMap<AnyKind, ReadonlySet<string>>,
+  ) {}
+
+  /** The metadata.name of an object; with `exportedOnly`, only when it is exported in this run. */
+  nameOf(kind: AnyKind, id: string, exportedOnly = false): string | undefined {
+    if (exportedOnly && !this.chosen.get(kind)?.has(id)) return undefined;
+    return this.names.get(kind)?.get(id);
+  }
+
+  ref(kind: AnyKind, id: string): NameOrId {
+    const exported = this.nameOf(kind, id, true);
+    if (exported !== undefined) return exported;
+    const live = this.#index(kind).get(id);
+    if (!live) return { id };
+    const display = displayNameOf(definitionOf(kind), live);
+    // A display name another exported manifest uses as its metadata.name would resolve to that one.
+    return display !== '' && this.uniqueDisplayName(kind, id) && !this.#exported(kind).has(display) ? display : { id };
+  }
+
+  partKey(kind: AnyKind, parentId: string, partId: string): string | undefined {
+    if (this.nameOf(kind, parentId, true) === undefined) return undefined;
+    const def = definitionOf(kind);
+    if (!def.managed || !def.parts) return undefined;
+    const cacheKey = `${kind}\u0000${parentId}`;
+    let keys = this.#partKeys.get(cacheKey);
+    if (!keys) {
+      const parent = this.#index(kind).get(parentId);
+      keys = parent ? def.parts.exportKeys(parent) : new Map<string, string>();
+      this.#partKeys.set(cacheKey, keys);
+    }
+    return keys.get(partId);
+  }
+
+  uniqueDisplayName(kind: AnyKind, id: string): boolean {
+    const live = this.#index(kind).get(id);
+    if (!live) return false;
+    let counts = this.#displayCount.get(kind);
+    if (!counts) {
+      const def = definitionOf(kind);
+      counts = new Map();
+      for (const o of this.input.objects(kind) ?? []) {
+        const n = displayNameOf(def, o);
+        counts.set(n, (counts.get(n) ?? 0) + 1);
+      }
+      this.#displayCount.set(kind, counts);
+    }
+    return counts.get(displayNameOf(definitionOf(kind), live)) === 1;
+  }
+
+  #index(kind: AnyKind): Map<string, LiveObject> {
+    let index = this.#byId.get(kind);
+    if (!index) this.#byId.set(kind, (index = new Map((this.input.objects(kind) ?? []).map((o) => [o.id, o]))));
+    return index;
+  }
+
+  /** The metadata.names of the exported objects of a kind. */
+  #exported(kind: AnyKind): Set<string> {
+    let names = this.#exportedNames.get(kind);
+    if (!names) {
+      names = new Set();
+      for (const id of this.chosen.get(kind) ?? []) {
+        const name = this.names.get(kind)?.get(id);
+        if (name !== undefined) names.add(name);
+      }
+      this.#exportedNames.set(kind, names);
+    }
+    return names;
+  }
+}
