@@ -5,7 +5,7 @@
  * sandbox's request log has no write) and plan shows no change; a removed manifest is exactly
  * what `plan --prune` deletes. No exported file and no output holds a secret value.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,7 +107,14 @@ describe.each(['self-hosted', 'hosted'] as const)('obsync export on the %s varia
       const second = await run(['export', '--out-dir', 'again']);
       expect(second.code, second.stderr).toBe(0);
       expect(tree(join(dir, 'again'))).toEqual(exported);
+      expect(second.stderr).toContain("note: target 't' does not read again");
       rmSync(join(dir, 'again'), { recursive: true });
+      // Adopting into a directory no plan reads would let the next `plan --prune` delete every adopted object: refused.
+      const unread = await run(['export', '--adopt', '--out-dir', 'again']);
+      expect(unread.code).toBe(1);
+      expect(unread.stderr).toContain("again is not among the manifest paths target 't' reads (manifests); nothing was written or adopted");
+      expect(existsSync(join(dir, 'again'))).toBe(false);
+      expect(JSON.parse((await run(['state', 'list', '--output', 'json'])).stdout)).toEqual([]);
 
       const env = await secretEnv(dir, port);
       expect(Object.keys(env).length).toBeGreaterThanOrEqual(3);

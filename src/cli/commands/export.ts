@@ -4,7 +4,7 @@
  * secret values are never written). With --adopt, obsync then owns every exported object.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import type { LiveObject } from '../../core/live.js';
@@ -50,6 +50,9 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
     const objects = await readExportable(io, session, kinds);
     const result = exportLive({ objects, kinds: kinds ? new Set(kinds) : undefined, match, owned: session.inventory.entries() });
     const outDir = resolve(io.cwd, flags.outDir);
+    const read = readByTarget(outDir, session.manifestPaths);
+    // Owned objects whose manifests no plan reads would all be pruned by the next `plan --prune`.
+    if (flags.adopt && !read) throw new ConfigError(`${relative(io.cwd, outDir) || '.'} is not among the manifest paths target '${session.port.target}' reads (${session.manifestPaths.map((p) => relative(io.cwd, p) || '.').join(', ')}); nothing was written or adopted`, { hint: 'export into one of them with --out-dir, or add the directory to manifests (or targets[].manifests) in obsync.yaml first' });
     const { documentJsonSchema } = await import('../../manifests/json-schema.js');
     const files = new Map<string, string>(result.manifests.map((m) => [m.file, m.text]));
     files.set(SCHEMA_FILE, `${JSON.stringify(documentJsonSchema(), null, 2)}\n`);
@@ -57,6 +60,7 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
     writeAll(outDir, files, flags.force === true);
     printExported(io, session.port.target, relative(io.cwd, outDir) || '.', result, flags.adopt === true);
     warnDeclaredElsewhere(io, session, result, outDir);
+    if (!read) io.stderr.write(`note: target '${session.port.target}' does not read ${relative(io.cwd, outDir) || '.'}: add it to manifests (or targets[].manifests) in obsync.yaml for plan and apply to use the exported files\n`);
     if (flags.adopt) await adopt(io, session, outDir, result);
   } finally {
     await session.close();
@@ -152,4 +156,12 @@ function writeAll(outDir: string, files: ReadonlyMap<string, string>, force: boo
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
   }
+}
+
+/** Whether a plan of the target reads the directory (it is one of its manifest paths, or below one). */
+function readByTarget(dir: string, manifestPaths: readonly string[]): boolean {
+  return manifestPaths.some((p) => {
+    const rel = relative(resolve(p), dir);
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  });
 }
