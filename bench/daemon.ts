@@ -6,13 +6,13 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchManifestsYaml } from './fixtures.js';
 import { connectInspector, inspectorUrl, type Inspector } from './inspector.js';
 import type { Result } from './measure.js';
 import { startChildSandbox, type ChildSandbox } from './sandbox-process.js';
+import { freePort, until } from './wait.js';
 
 const CLI = resolve(import.meta.dirname, '../../dist/cli/main.js');
 const N = 100;
@@ -40,25 +40,6 @@ targets:
     credentials: {apiKey: ${child.credentials.apiKey}}
     rateLimit: {requests: 10000, perSeconds: 1}
 `;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const address = server.address();
-  await new Promise((r) => server.close(r));
-  if (typeof address !== 'object' || address === null) throw new Error('bench: no free port');
-  return address.port;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 function metric(text: string, name: string): number {

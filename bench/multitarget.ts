@@ -13,13 +13,13 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchManifestsYaml, teamKey } from './fixtures.js';
 import { connectInspector, inspectorUrl, type Inspector } from './inspector.js';
 import type { Result } from './measure.js';
 import { startChildSandbox, type ChildSandbox } from './sandbox-process.js';
+import { freePort, until } from './wait.js';
 
 const CLI = resolve(import.meta.dirname, '../../dist/cli/main.js');
 const N = 100;
@@ -34,25 +34,6 @@ function config(child: ChildSandbox, targets: number): string {
     lines.push(`  - {name: t${String(i).padStart(2, '0')}, variant: self-hosted, baseUrl: "${child.url}", credentials: {apiKey: ${teamKey(i)}}}`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const address = server.address();
-  await new Promise((r) => server.close(r));
-  if (typeof address !== 'object' || address === null) throw new Error('bench: no free port');
-  return address.port;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 interface RunLine {
