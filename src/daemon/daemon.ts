@@ -219,6 +219,7 @@ export class Daemon {
         },
       });
       if (report.mode === 'plan') this.#report(report.plan);
+      this.#planProblems(report.plan);
       if (report.apply && report.apply.summary.failed + report.apply.summary.refused > 0) result = 'failure';
       // The state after this run's apply, so a healed object is not shown as drifted until the next run.
       metrics.setResources(target, resourceCounts(report.plan, report.apply));
@@ -256,6 +257,19 @@ export class Daemon {
     if (this.#retryTimer) clearTimeout(this.#retryTimer);
     this.#retryTimer = setTimeout(() => this.#queue.trigger('retry'), delay);
     this.#retryTimer.unref();
+  }
+
+  /** Objects the plan could not plan (a refused adoption, a missing reference) and guards that refused: logged, and the reason readiness gives. */
+  #planProblems(plan: Plan): void {
+    const { logger, port } = this.deps;
+    for (const d of plan.diagnostics) {
+      const fields = { target: port.target, address: d.address, file: d.file, line: d.line, path: d.path, code: d.code, detail: d.message };
+      if (d.severity === 'error') logger.error(fields, 'not planned');
+      else logger.warn(fields, 'plan warning');
+    }
+    for (const why of plan.prune.refused) logger.warn({ target: port.target, detail: why }, 'prune refused');
+    const first = plan.diagnostics.find((d) => d.severity === 'error');
+    if (first) this.#lastError = `${first.address ?? first.file ?? 'an object'}: ${first.message}`;
   }
 
   /** Logs and counts the drift the plan found. */
