@@ -19,10 +19,14 @@ export type ManifestSchema = ReturnType<typeof manifestOf>;
 
 export const specSchemas = Object.fromEntries(MANAGED.map((d) => [d.kind, d.spec])) as Record<Kind, z.ZodType>;
 
-export const manifestSchemas = Object.fromEntries(MANAGED.map((d) => [d.kind, manifestOf(d.kind, d.spec, d.description)])) as Record<Kind, ManifestSchema>;
+let documentSchemas: [ManifestSchema, ...ManifestSchema[]] | undefined;
 
-/** The document schemas in registry order (a discriminated union needs at least one). */
-export const manifestSchemaList = MANAGED.map((d) => manifestSchemas[d.kind]) as [ManifestSchema, ...ManifestSchema[]];
-
-/** Any manifest document, discriminated by `kind`. */
-export const anyManifestSchema = z.discriminatedUnion('kind', manifestSchemaList);
+/**
+ * The document schemas in registry order (a discriminated union needs at least one). Built on
+ * first use, once (their `meta` ids are registered globally): only `obsync schema` needs them,
+ * and building them at import slowed every `obsync validate`.
+ */
+export function manifestSchemaList(): [ManifestSchema, ...ManifestSchema[]] {
+  documentSchemas ??= MANAGED.map((d) => manifestOf(d.kind, d.spec, d.description)) as [ManifestSchema, ...ManifestSchema[]];
+  return documentSchemas;
+}

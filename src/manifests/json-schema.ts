@@ -151,7 +151,7 @@ function allowReferences(value: unknown): void {
 
 /** Draft-07, input types (defaulted fields optional): every manifest kind's documents and obsync.yaml. */
 export function documentJsonSchema(): Json {
-  const any = z.discriminatedUnion('kind', [...manifestSchemaList, configSchema]);
+  const any = z.discriminatedUnion('kind', [...manifestSchemaList(), configSchema]);
   const schema = z.toJSONSchema(any, { target: 'draft-07', io: 'input', override: (ctx) => override(ctx as { zodSchema: z.core.$ZodType; jsonSchema: Json }) }) as Json;
   const { $schema, ...rest } = simplify(schema) as Json;
   allowReferences(rest);
