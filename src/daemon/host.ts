@@ -6,7 +6,8 @@
  * slow or failing one only delays itself. SIGTERM stops them all at once, each within its
  * shutdown deadline.
  */
-import { isAbsolute, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { isWithin } from '../manifests/files.js';
 import type { Logger } from '../log/logger.js';
 import type { Daemon } from './daemon.js';
 import { startHealthServer, type HealthServer, type Readiness } from './health.js';
@@ -68,14 +69,8 @@ export class DaemonHost {
 
   /** Runs the targets that read a changed file (or whose root was replaced). */
   #changed(paths: readonly string[]): void {
-    const readers = this.daemons.filter((d) => paths.some((p) => d.watchPaths.some((root) => contains(resolve(root), resolve(p)))));
+    const readers = this.daemons.filter((d) => paths.some((p) => d.watchPaths.some((root) => isWithin(resolve(root), resolve(p)))));
     this.opts.logger.info({ targets: readers.map((d) => d.target), files: paths.length }, 'manifests changed');
     for (const d of readers) d.trigger('watch');
   }
-}
-
-/** Whether `path` is `root` or below it (a file root: that file). */
-function contains(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

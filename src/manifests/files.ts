@@ -5,7 +5,7 @@
  * directory trees after symlinks are resolved.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 
@@ -71,15 +71,19 @@ export function confine(path: string, scope: FileScope): string {
   if (scope.allowOutside === true) return real;
   const extra = Array.isArray(scope.allowOutside) ? scope.allowOutside : [];
   const roots = [...scope.roots, ...(extra as readonly string[])].map((root) => realOrSelf(root, realpath));
-  if (roots.some((root) => isInside(real, root))) return real;
+  if (roots.some((root) => isWithin(root, real))) return real;
   const where = scope.roots.length === 1 ? scope.roots[0] : scope.roots.join(', ');
   const shown = real === resolve(path) ? path : `${path} (${real})`;
   throw new FileRefusal('outside', `${shown} is outside ${where ?? 'the allowed directories'}`);
 }
 
-function isInside(path: string, root: string): boolean {
+/**
+ * Whether `path` is `root` or below it. A name that merely starts with two dots is inside:
+ * Kubernetes mounts a ConfigMap as `..data` and `..2024_…` folders.
+ */
+export function isWithin(root: string, path: string): boolean {
   const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 function realOrSelf(path: string, realpath: (p: string) => string): string {

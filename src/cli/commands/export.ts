@@ -4,9 +4,10 @@
  * secret values are never written). With --adopt, obsync then owns every exported object.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
+import { isWithin } from '../../manifests/files.js';
 import type { LiveObject } from '../../core/live.js';
 import type { ExportResult } from '../../export/exporter.js';
 import type { AnyKind } from '../../kinds/registry.js';
@@ -160,8 +161,5 @@ function writeAll(outDir: string, files: ReadonlyMap<string, string>, force: boo
 
 /** Whether a plan of the target reads the directory (it is one of its manifest paths, or below one). */
 function readByTarget(dir: string, manifestPaths: readonly string[]): boolean {
-  return manifestPaths.some((p) => {
-    const rel = relative(resolve(p), dir);
-    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-  });
+  return manifestPaths.some((p) => isWithin(resolve(p), dir));
 }
