@@ -3,7 +3,10 @@
  * normalisation would fill in anyway, so exported manifests carry only what differs from the
  * defaults, and stay equal to the live object once normalised again.
  */
+import { isJsonObject, sameJson } from '../core/json.js';
 import type { Json, JsonObject } from '../core/wire.js';
+
+export { isJsonObject };
 
 /**
  * `obj` without the keys whose absence the kind's normalisation fills back to the same value.
@@ -27,19 +30,3 @@ export function setPresent(out: JsonObject, key: string, value: Json | undefined
   out[key] = value;
 }
 
-export function isJsonObject(v: Json | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Deep equality of JSON values, whatever the order of object keys. */
-export function sameJson(a: Json | undefined, b: Json | undefined): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((v, i) => sameJson(v, b[i]));
-  }
-  const keys = Object.keys(a).filter((k) => a[k] !== undefined);
-  if (keys.length !== Object.keys(b).filter((k) => b[k] !== undefined).length) return false;
-  return keys.every((k) => sameJson(a[k], b[k]));
-}

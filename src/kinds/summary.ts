@@ -6,6 +6,10 @@
  */
 import type { Json } from '../core/wire.js';
 import type { RefToken } from './refs.js';
+import { isJsonObject } from '../core/json.js';
+
+/** Whether a value is a JSON object (summaries read both sides of a change with it). */
+export const isRecord = (value: Json | null | undefined): value is { [key: string]: Json } => isJsonObject(value ?? null);
 
 export interface ChangeSummary {
   /** Plain-language sentences, most important first. */
@@ -49,9 +53,6 @@ export function tokenText(token: Json | undefined): string {
   return '(none)';
 }
 
-export function isRecord(value: Json | null | undefined): value is { [key: string]: Json } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A changed leaf between two values: `select[0].aggFn`. */
 export interface LeafChange {

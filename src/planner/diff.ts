@@ -6,6 +6,9 @@
 import type { Change } from '../core/plan.js';
 import { SENSITIVE } from '../core/secret.js';
 import type { Json } from '../core/wire.js';
+import { isJsonObject as isPlainObject, sameJson } from '../core/json.js';
+
+export { isPlainObject, sameJson };
 
 type Canonical = Json | undefined;
 
@@ -56,35 +59,11 @@ export function isSensitive(value: Canonical): value is { $sensitive: string } {
   return isPlainObject(value) && Object.keys(value).length === 1 && typeof value.$sensitive === 'string';
 }
 
-export function isPlainObject(value: Canonical): value is { [k: string]: Json } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Keys that are not simple identifiers are bracketed: `tiles[p99-latency]`. */
 function joinKey(path: string, key: string): string {
   if (/^[A-Za-z_$][\w$]*$/.test(key)) return path === '' ? key : `${path}.${key}`;
   return `${path}[${key}]`;
-}
-
-/** Deep equality of JSON values, insensitive to object key order. A key whose value is undefined counts as absent. */
-export function sameJson(a: Canonical, b: Canonical): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined || a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  let count = 0;
-  for (const key in a) {
-    const value = a[key];
-    if (value === undefined) continue;
-    count += 1;
-    if (!sameJson(value, b[key])) return false;
-  }
-  for (const key in b) if (b[key] !== undefined) count -= 1;
-  return count === 0;
 }
 
 /** Stable serialisation (sorted keys) for hashing and equality of whole objects. Hot: every live object and spec goes through it once per plan. */

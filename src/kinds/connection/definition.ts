@@ -6,11 +6,12 @@
  * the prefix). Deleting a connection deletes nothing with it; sources that name it are left
  * pointing at nothing, so their deletes come first (sources refer to connections).
  */
-import type { Json, JsonObject } from '../../core/wire.js';
+import type { JsonObject } from '../../core/wire.js';
 import type { Canonical, ManagedKind } from '../kind.js';
 import { connectionLive, type ConnectionLive, type ConnectionSpecView } from './model.js';
 import { connectionSpecSchema } from './schema.js';
 import { connectionToManifest } from './export.js';
+import { isJsonObject as isObject } from '../../core/json.js';
 
 export const connection: ManagedKind<'Connection', ConnectionSpecView, ConnectionLive> = {
   kind: 'Connection',
@@ -74,9 +75,6 @@ function keyOf(name: string): string {
   return `name:${name}`;
 }
 
-function isObject(v: Json): v is { [k: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The fields compared and always sent on update, with the service's defaults. */
 function fields(spec: ConnectionSpecView): JsonObject {

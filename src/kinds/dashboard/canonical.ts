@@ -4,6 +4,9 @@
  * normalising a server response again changes nothing.
  */
 import type { Json } from '../../core/wire.js';
+import { isJsonObject as isObj } from '../../core/json.js';
+
+export { isObj };
 
 type Obj = { [k: string]: Json };
 
@@ -11,9 +14,6 @@ const SELECT_DISPLAY_TYPES = new Set(['line', 'stacked_bar', 'table', 'number', 
 const WHERE_DISPLAY_TYPES = new Set(['heatmap', 'search', 'event_patterns']);
 const QUANTILE_LEVELS = new Set([0.5, 0.9, 0.95, 0.99]);
 
-export function isObj(v: Json | undefined): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * A copy of `obj` without the keys `drop` answers true for. The normalisers copy instead of

@@ -7,7 +7,7 @@
  */
 import { wireDashboard, type Json, type JsonObject, type WireDashboard } from '../../core/wire.js';
 import type { Canonical, ManagedKind, SpecRef } from '../kind.js';
-import type { RefContext } from '../refs.js';
+import { isNameOrId, type RefContext } from '../refs.js';
 import { canonicalDashboardFields, canonicalTileConfig } from './canonical.js';
 import type { DashboardSpecView, FilterSpecView } from './model.js';
 import { configToApi, configToTokens, liveConfigToTokens } from './references.js';
@@ -40,9 +40,9 @@ export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboar
     const refs: SpecRef[] = [];
     spec.tiles.forEach((t, i) => {
       const source = t.config.source;
-      if (typeof source === 'string' || isIdRef(source)) refs.push({ kind: 'Source', ref: source, path: ['tiles', i, 'config', 'source'] });
+      if (isNameOrId(source)) refs.push({ kind: 'Source', ref: source, path: ['tiles', i, 'config', 'source'] });
       const connection = t.config.connection;
-      if (typeof connection === 'string' || isIdRef(connection)) refs.push({ kind: 'Connection', ref: connection, path: ['tiles', i, 'config', 'connection'] });
+      if (isNameOrId(connection)) refs.push({ kind: 'Connection', ref: connection, path: ['tiles', i, 'config', 'connection'] });
     });
     (spec.filters ?? []).forEach((f, i) => refs.push({ kind: 'Source', ref: f.source, path: ['filters', i, 'source'] }));
     return refs;
@@ -104,10 +104,6 @@ export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboar
     return out;
   },
 };
-
-function isIdRef(v: unknown): v is { id: string } {
-  return typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string';
-}
 
 function withoutIds(list: Json): Json {
   if (!Array.isArray(list)) return list;

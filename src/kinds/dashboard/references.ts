@@ -5,14 +5,11 @@
  */
 import type { Json } from '../../core/wire.js';
 import { definedOnly } from '../defined.js';
-import { tokenJson, type NameOrId, type RefContext, type TokenContext } from '../refs.js';
+import { isNameOrId, tokenJson, type NameOrId, type RefContext, type TokenContext } from '../refs.js';
 
 type Obj = { [k: string]: Json };
 type SpecObj = { [k: string]: Json | NameOrId | undefined };
 
-function isNameOrId(v: unknown): v is NameOrId {
-  return typeof v === 'string' || (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { id?: unknown }).id === 'string');
-}
 
 /** `source` → `sourceId`, `connection` → `connectionId` (ids); errors name the spec path. */
 export function configToApi(config: SpecObj, refs: RefContext, path: string, errors: string[]): Obj {

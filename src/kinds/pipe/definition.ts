@@ -14,6 +14,7 @@ import type { PipeSourceKind, PipeSpecView } from './model.js';
 import { parseCount, parseGigabytes, parseMillicores } from './quantity.js';
 import { pipeSpecSchema } from './schema.js';
 import { pipeToManifest } from './export.js';
+import { isJsonObject as isObj } from '../../core/json.js';
 
 type Obj = { [k: string]: Json };
 
@@ -107,9 +108,6 @@ function duplicatePipes(resources: readonly DesiredResource[]): CrossFinding[] {
   return out;
 }
 
-function isObj(v: Json | undefined): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function desiredCanonical(spec: PipeSpecView, fingerprints: Readonly<Record<string, string>>): Obj {
   const out: Obj = {};

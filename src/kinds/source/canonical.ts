@@ -5,6 +5,7 @@
  * defaults to 3, and the hosted API answers unset expressions as "".
  */
 import type { Json } from '../../core/wire.js';
+import { isJsonObject as isObj } from '../../core/json.js';
 
 type Obj = { [k: string]: Json };
 
@@ -16,9 +17,6 @@ export function shortGranularity(value: Json | undefined): Json | undefined {
   return m ? `${m[1]}${LONG_TO_SHORT[m[2] ?? ''] ?? ''}` : value;
 }
 
-function isObj(v: Json | undefined): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Drops absent-equivalent values and fills the defaults; `fields` is the source in manifest terms (references already tokens). */
 export function canonicalSource(fields: Obj): Obj {

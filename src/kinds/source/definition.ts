@@ -10,7 +10,7 @@
  */
 import type { Json, JsonObject } from '../../core/wire.js';
 import type { Canonical, ManagedKind, SpecRef } from '../kind.js';
-import { tokenJson, type NameOrId, type RefContext, type TokenContext } from '../refs.js';
+import { isNameOrId, tokenJson, type RefContext, type TokenContext } from '../refs.js';
 import { canonicalSource } from './canonical.js';
 import { LINKS, sourceLive, type LinkField, type SourceLive, type SourceSpecView } from './model.js';
 import { SOURCE_FIELDS, sourceSpecSchema } from './schema.js';
@@ -80,9 +80,6 @@ function keyOf(name: string): string {
   return `name:${name}`;
 }
 
-function isNameOrId(v: unknown): v is NameOrId {
-  return typeof v === 'string' || (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { id?: unknown }).id === 'string');
-}
 
 /** The spec's own fields (everything but the references). */
 function specFields(spec: SourceSpecView): Obj {

@@ -1,0 +1,27 @@
+/** Plain JSON predicates shared by the planner, the applier and the kinds. */
+import type { Json, JsonObject } from './wire.js';
+
+export function isJsonObject(value: Json | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Deep equality of JSON values, insensitive to object key order. A key whose value is undefined counts as absent. */
+export function sameJson(a: Json | undefined, b: Json | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  let count = 0;
+  for (const key in a) {
+    const value = a[key];
+    if (value === undefined) continue;
+    count += 1;
+    if (!sameJson(value, b[key])) return false;
+  }
+  for (const key in b) if (b[key] !== undefined) count -= 1;
+  return count === 0;
+}
