@@ -9,7 +9,7 @@ import type { LiveObject } from '../core/live.js';
 import { nameOf, type CascadeItem, type PlanStep } from '../core/plan.js';
 import { requireCollection, type CollectionPort } from '../core/ports.js';
 import type { Json } from '../core/wire.js';
-import type { ManagedKind } from '../kinds/kind.js';
+import { naturalKeyOf, type ManagedKind } from '../kinds/kind.js';
 import { managedDefinition } from '../kinds/registry.js';
 import { sameJson, stableJson } from '../planner/diff.js';
 import { keyMatches } from '../planner/match.js';
@@ -142,8 +142,7 @@ async function noopStep(step: PlanStep, ctx: ApplyContext): Promise<Outcome> {
 async function recordWritten(def: ManagedKind, step: PlanStep, live: LiveObject, ctx: ApplyContext, resolvedAmbiguous: boolean): Promise<Outcome> {
   const parts = storedParts(def, step, live);
   ctx.ids.set(step.address, step.kind, live.id, parts);
-  const key = def.liveKey(live);
-  const fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry> = { id: live.id, status: 'owned', naturalKey: typeof key === 'string' ? key : (key[0] ?? '') };
+  const fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry> = { id: live.id, status: 'owned', naturalKey: naturalKeyOf(def, live) };
   if (parts) fields.tiles = Object.fromEntries(parts);
   const verification = verifyWrite(def, step, live, ctx.ids, (value) => ctx.inventory.fingerprint(stableJson(value)));
   if (verification.fields.length > 0) fields.nonConvergent = verification.fields;

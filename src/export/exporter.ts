@@ -11,7 +11,7 @@ import type { LiveObject } from '../core/live.js';
 import type { Address } from '../core/plan.js';
 import type { Json, JsonObject } from '../core/wire.js';
 import { API_VERSION } from '../kinds/envelope.js';
-import type { ExportContext, KindDefinition, ManagedKind } from '../kinds/kind.js';
+import { naturalKeyOf, type ExportContext, type KindDefinition, type ManagedKind } from '../kinds/kind.js';
 import type { NameOrId } from '../kinds/refs.js';
 import { definitionOf, folderOf, MANAGED, type AnyKind, type Kind } from '../kinds/registry.js';
 import { envField, envPrefix, exportNames } from './names.js';
@@ -127,10 +127,6 @@ function sharedKeys(input: ExportInput, manifests: readonly ExportedManifest[]):
   return manifests.filter((m) => (counts.get(`${m.kind}\u0000${m.naturalKey}`) ?? 0) > 1).map((m) => m.address);
 }
 
-function naturalKeyOf(def: ManagedKind, live: LiveObject): string {
-  const key = def.liveKey(live);
-  return typeof key === 'string' ? key : (key[0] ?? '');
-}
 
 function render(kind: Kind, name: string, displayName: string, id: string, spec: JsonObject, notes: readonly string[]): string {
   const header = [`# yaml-language-server: $schema=../${SCHEMA_FILE}`, `# Exported by obsync export: the ${definitionOf(kind).noun} ${displayName === '' ? '(no name)' : JSON.stringify(displayName)} (id ${id}).`];

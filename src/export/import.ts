@@ -7,7 +7,7 @@ import type { InventoryEntry } from '../core/inventory.js';
 import type { LiveObject } from '../core/live.js';
 import { PlanError } from '../core/errors.js';
 import type { Address } from '../core/plan.js';
-import type { ManagedKind } from '../kinds/kind.js';
+import { naturalKeyOf, type ManagedKind } from '../kinds/kind.js';
 import { definitionOf, type AnyKind } from '../kinds/registry.js';
 
 export interface ImportRequest {
@@ -42,8 +42,7 @@ export function importEntry(req: ImportRequest): ImportOutcome {
       hint: `write the manifest first (\`obsync export --kind ${def.kind} --match ...\` writes one), then import`,
     });
   }
-  const key = def.liveKey(live);
-  const entry: InventoryEntry = { kind: def.kind, name, id, status: 'owned', naturalKey: typeof key === 'string' ? key : (key[0] ?? ''), updatedAt: req.now.toISOString() };
+  const entry: InventoryEntry = { kind: def.kind, name, id, status: 'owned', naturalKey: naturalKeyOf(def, live), updatedAt: req.now.toISOString() };
   return { entry, already: false };
 }
 

@@ -180,3 +180,9 @@ export interface ManagedKind<K extends Kind = Kind, Spec = unknown, Live extends
 }
 
 export type KindDefinition = ReadableKind | ManagedKind;
+
+/** The natural key the inventory records for a live object (the first, when the kind has several). */
+export function naturalKeyOf<Live extends LiveObject>(def: { liveKey(live: Live): string | readonly string[] }, live: Live): string {
+  const key = def.liveKey(live);
+  return typeof key === 'string' ? key : (key[0] ?? '');
+}

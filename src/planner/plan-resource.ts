@@ -3,11 +3,10 @@
  * into the step everything the applier needs (payload, what to record, the expected form).
  */
 import type { InventoryEntry } from '../core/inventory.js';
-import type { LiveObject } from '../core/live.js';
 import type { Address, Change, PartRef, PlanStep, StepRecord } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json } from '../core/wire.js';
-import type { ManagedKind } from '../kinds/kind.js';
+import { naturalKeyOf, type ManagedKind } from '../kinds/kind.js';
 import { diffCanonical, sameJson, valueAt } from './diff.js';
 import type { PlanContext } from './context.js';
 import { matchLive, type MatchResult } from './match.js';
@@ -92,10 +91,6 @@ export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredRes
   return { step, pairing };
 }
 
-function naturalKeyOf(def: ManagedKind, live: LiveObject): string {
-  const key = def.liveKey(live);
-  return typeof key === 'string' ? key : (key[0] ?? '');
-}
 
 /** Everything the applier records for an object it writes or adopts. */
 function record(ctx: PlanContext, res: DesiredResource, naturalKey: string | undefined): StepRecord {
