@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # obsync daemon image: `obsync run` reconciling /manifests. State, backups and locks live under
-# /var/lib/obsync (a volume): state in /var/lib/obsync/state, backups in /var/lib/obsync/backups.
+# /var/lib/obsync (a volume): state in /var/lib/obsync/state, backups below it in /var/lib/obsync/state/backups.
 #
 # Base: Node 24 LTS (it bundles undici 7, the major obsync pins), pinned by exact version and by
 # digest; update both together (Renovate and Dependabot do). test/deploy/container.test.ts runs

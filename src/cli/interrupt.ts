@@ -70,14 +70,6 @@ export class ApplyInterrupts {
     this.#applying = true;
   }
 
-  stepStarted = (address: Address): void => {
-    this.started('', address);
-  };
-
-  stepDone = (address: Address): void => {
-    this.done('', address);
-  };
-
   /** A step of one target among several (the same address may be under way on two targets). */
   started(target: string, address: Address): void {
     this.#inFlight.add(`${target}\u0000${address}`);

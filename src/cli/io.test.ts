@@ -37,6 +37,11 @@ describe('reportError', () => {
     expect(systemErrorMessage(new Error('plain'))).toBeUndefined();
   });
 
+  it('says open, not write, when opening a file fails (a saved plan that is not there is read, not written)', () => {
+    const enoent = Object.assign(new Error("ENOENT: no such file or directory, open 'plan.json'"), { code: 'ENOENT', syscall: 'open', path: 'plan.json', errno: -2 });
+    expect(systemErrorMessage(enoent)?.message).toMatch(/^cannot open plan\.json: /);
+  });
+
   it('shows escape sequences from a message escaped', () => {
     const { io: cli, err } = io();
     reportError(cli, new Error('server said \u001b[2J\rhello'));

@@ -121,7 +121,8 @@ export function systemErrorMessage(err: unknown): { message: string; hint?: stri
   const { code, syscall, path } = err as NodeJS.ErrnoException;
   if (typeof code !== 'string' || typeof syscall !== 'string') return undefined;
   const known = SYSTEM_ERRORS[code];
-  const action = /write|open|rename|mkdir|copy|truncate|fsync|close/.test(syscall) ? 'write' : 'read';
+  // open serves reads and writes alike (a saved plan read, a plan file written): say open, not which.
+  const action = syscall === 'open' ? 'open' : /write|rename|mkdir|copy|truncate|fsync|close/.test(syscall) ? 'write' : 'read';
   const what = known?.what ?? err.message;
   const message = `cannot ${action}${path ? ` ${path}` : ''}: ${what} (${code})`;
   return known?.hint ? { message, hint: known.hint } : { message };

@@ -69,8 +69,6 @@ export interface Session {
   configPath?: string;
   /** The file backend's directory (also the source or destination of `state migrate`). */
   stateDir: string;
-  /** Where the file backend keeps backups (the postgres backend keeps them in a table). */
-  backupDir: string;
   state: StateBackend;
   /** Set with `elect`: the daemon starts and stops it. */
   leadership?: TargetLeadership;
@@ -278,7 +276,6 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
     manifestPaths: input.paths,
     ...(project.configPath ? { configPath: project.configPath } : {}),
     stateDir: input.stateDir,
-    backupDir: join(input.stateDir, 'backups'),
     state,
     ...(leadership ? { leadership } : {}),
     defaults: {

@@ -1,11 +1,8 @@
 /** Glue from the CLI to config, manifests, targets, the remote client and the embedded sandbox. */
-import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import type { Diagnostic } from '../core/diagnostics.js';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import { ConfigError } from '../core/errors.js';
 import type { ServicePort } from '../core/ports.js';
-import type { DesiredResource } from '../core/resource.js';
 import { Secret } from '../core/secret.js';
 import type { Variant } from '../core/ports.js';
 import { VARIANT_RATE_LIMITS, DEFAULT_PATHS, type Target } from '../core/target.js';
@@ -13,8 +10,7 @@ import { loadConfig, type DeclaredTarget, type LoadConfigOptions } from '../conf
 import type { ObsyncConfig } from '../config/schema.js';
 import { chooseTargets, resolveTargets, type EmbeddedTarget, type ResolvedTarget } from '../config/targets.js';
 import type { Logger } from '../log/logger.js';
-import type { FileScope } from '../manifests/files.js';
-import { loadManifests } from '../manifests/load.js';
+import { readRegularFile } from '../manifests/files.js';
 import { createServicePort, type PortOptions } from '../remote/index.js';
 import type { WaitReport } from '../remote/transport.js';
 import { startSandbox } from '../sandbox/index.js';
@@ -62,7 +58,7 @@ export function openProject(input: { configPath: string | undefined; cwd: string
   const read = configPath ? readConfig(configPath, env, { allowFileOutside: input.allowFileOutside, select }) : undefined;
   if (!read) select([], undefined);
   const config = read?.config;
-  const targets = resolveTargets({ config, chosen, env, readFile: (p) => readFileSync(p, 'utf8') });
+  const targets = resolveTargets({ config, chosen, env, readFile: (p) => readRegularFile(p) });
   return { configPath, config, declared: read?.declared ?? [], baseDir: configPath ? dirname(configPath) : input.cwd, targets };
 }
 
@@ -73,11 +69,6 @@ export function targetName(resolved: ResolvedTarget): string {
 /** The API a resolved target speaks (an embedded sandbox: the one it simulates). */
 export function targetApi(resolved: ResolvedTarget): Variant {
   return resolved.kind === 'remote' ? resolved.target.variant : resolved.embedded.api;
-}
-
-export function loadDesiredState(paths: readonly string[], env: Readonly<Record<string, string | undefined>>, allowMissingEnv: boolean, files: FileScope): { desired: DesiredResource[]; diagnostics: Diagnostic[] } {
-  const { resources, diagnostics } = loadManifests(paths, { env, allowMissingEnv, files });
-  return { desired: resources, diagnostics };
 }
 
 export interface Connection {

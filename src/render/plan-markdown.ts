@@ -78,7 +78,7 @@ function targetBlocks(plan: Plan, several: boolean): Block[] {
     blocks.push(essential(`> [!WARNING]\n> **${adoptions.length} object(s) will be ADOPTED**: they exist on the service and obsync did not create them; from this apply on, obsync owns them (it may update them, and delete them with \`--prune\`).\n${lines.join('')}\n`));
   }
   const reviewed = reviewedSteps(plan);
-  const summary = several ? summaryLine([plan]) : summaryLine([plan]);
+  const summary = summaryLine([plan]);
   if (reviewed.length === 0) blocks.push(essential(planErrorCount(plan) === 0 ? `**No changes.** ${escape(summary)}\n\n` : `**${escape(summary)}**\n\n`));
   else {
     blocks.push(essential(`**${escape(summary)}**\n\n| | object | what changes |\n|---|---|---|\n`));

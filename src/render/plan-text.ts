@@ -24,10 +24,6 @@ export interface TextOptions {
   showNoop?: boolean;
 }
 
-export function renderPlanText(plan: Plan, opts: TextOptions): string {
-  return renderPlansText([plan], opts);
-}
-
 export function renderPlansText(plans: readonly Plan[], opts: TextOptions): string {
   const style = makeStyle(opts.color);
   const width = opts.width ?? DEFAULT_WIDTH;
