@@ -5,6 +5,7 @@
  * other, by natural key, and only while a manifest declares it.
  */
 import type { InventoryEntry } from '../core/inventory.js';
+import type { AdoptPolicy } from '../core/plan.js';
 import type { LiveObject } from '../core/live.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { ManagedKind } from '../kinds/kind.js';
@@ -41,4 +42,13 @@ export function matchLive(
 
 export function keyMatches(liveKey: string | readonly string[], key: string): boolean {
   return typeof liveKey === 'string' ? liveKey === key : liveKey.includes(key);
+}
+
+/**
+ * Under `adopt: explicit` a match by natural key is not taken — wherever the match is made (the
+ * object planned, an object outside the selection, a same-kind reference). A pending entry is
+ * obsync's own create whose answer was lost: finding it by natural key is no adoption.
+ */
+export function adoptionRefused(policy: AdoptPolicy | undefined, match: MatchResult, entry: InventoryEntry | undefined): boolean {
+  return match.kind === 'adopted' && policy === 'explicit' && entry?.status !== 'pending';
 }

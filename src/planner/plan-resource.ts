@@ -9,7 +9,7 @@ import type { Json } from '../core/wire.js';
 import { naturalKeyOf, type ManagedKind } from '../kinds/kind.js';
 import { diffCanonical, sameJson, valueAt } from './diff.js';
 import type { PlanContext } from './context.js';
-import { matchLive, type MatchResult } from './match.js';
+import { adoptionRefused, matchLive, type MatchResult } from './match.js';
 
 export type ResourceOutcome = { step: PlanStep; pairing?: ReadonlyMap<string, string> | undefined } | { errors: string[]; code: string };
 
@@ -44,8 +44,7 @@ export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredRes
   }
 
   const live = match.live;
-  // A pending entry is obsync's own create whose answer was lost: finding it by natural key is no adoption.
-  if (match.kind === 'adopted' && input.adopt === 'explicit' && entry?.status !== 'pending') {
+  if (adoptionRefused(input.adopt, match, entry)) {
     return {
       errors: [
         `an existing ${def.noun} (id ${live.id}) matches it by natural key (${naturalKeyOf(def, live)}), and this target adopts only explicitly (adopt: explicit); to manage that ${def.noun}, run \`obsync import ${address} ${live.id}\`, or give the manifest's object another name`,

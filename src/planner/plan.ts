@@ -13,7 +13,7 @@ import type { ManagedKind } from '../kinds/kind.js';
 import { MANAGED, managedDefinition } from '../kinds/registry.js';
 import { Cascades, describeItem } from './cascade.js';
 import { PlanContext, type PlanInput } from './context.js';
-import { matchLive, type MatchResult } from './match.js';
+import { adoptionRefused, matchLive, type MatchResult } from './match.js';
 import { planResource } from './plan-resource.js';
 import { decidePrune, type PlannedDelete } from './prune.js';
 
@@ -61,7 +61,7 @@ function matchAll(ctx: PlanContext, def: ManagedKind, resources: readonly Desire
   for (const res of resources) {
     const entry = entries.get(res.address);
     const match = matchLive(def, res, entry, index, ctx.taken(def.kind), ctx.refs);
-    if (match.kind === 'owned' || match.kind === 'adopted') {
+    if ((match.kind === 'owned' || match.kind === 'adopted') && !adoptionRefused(ctx.input.adopt, match, entry)) {
       if (match.kind === 'adopted') ctx.claim(def.kind, match.live.id);
       ctx.register(def, res.address, match.live.id, def.parts?.pair(res.spec, match.live, entry?.tiles));
     }
@@ -144,7 +144,7 @@ function finish(ctx: PlanContext, planned: Planned, byKind: ReadonlyMap<Kind, re
 function matchForIds(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined, matched: MatchResult | undefined): string | null {
   const index = ctx.index(def);
   const match = matched ?? (index ? matchLive(def, res, entry, index, ctx.taken(def.kind), ctx.refs) : null);
-  if (!match || (match.kind !== 'owned' && match.kind !== 'adopted')) return null;
+  if (!match || (match.kind !== 'owned' && match.kind !== 'adopted') || adoptionRefused(ctx.input.adopt, match, entry)) return null;
   if (match.kind === 'adopted') ctx.claim(def.kind, match.live.id);
   ctx.register(def, res.address, match.live.id, def.parts?.pair(res.spec, match.live, entry?.tiles));
   return match.live.id;

@@ -13,6 +13,7 @@ import { Secret } from '../../src/core/secret.js';
 import { readLive } from '../../src/engine/live.js';
 import { makePlan } from '../../src/engine/run.js';
 import { SELECT_ALL } from '../../src/engine/selection.js';
+import { alertYaml } from '../support/reconcile.js';
 import { importEntry } from '../../src/export/import.js';
 import { openFileInventory } from '../../src/inventory/file-store.js';
 import { dashboard } from '../../src/kinds/dashboard/definition.js';
@@ -71,6 +72,28 @@ describe('adopt: explicit', () => {
       const pending = await plan('explicit');
       expect(pending.diagnostics).toEqual([]);
       expect(pending.steps.map((s) => s.address)).toEqual(['Dashboard/checkout']);
+    } finally {
+      await inventory.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('does not take it over through a selection either: an alert on it, planned alone with --only, waits for the import', async () => {
+    const made = await requireCollection(port, 'Dashboard').create({ name: 'Payments', tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hand made' } }] });
+    const dir = mkdtempSync(join(tmpdir(), 'obsync-policy-'));
+    const inventory = await openFileInventory({ dir: join(dir, 'state'), target: 's', lock: true });
+    try {
+      writeFileSync(join(dir, 'd.yaml'), `${MANIFEST.replace('{name: checkout}', '{name: payments}').replace('name: Checkout', 'name: Payments')}---\n${alertYaml('payments-notes', 'payments', 'notes')}`);
+      const { resources, diagnostics } = loadManifests([join(dir, 'd.yaml')], { env: {} });
+      expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      const only = { labels: {}, only: ['Alert/payments-notes' as const] };
+      const plan = async (adopt: 'by-name' | 'explicit') => (await makePlan({ port, inventory, desired: resources, selection: only, prune: false, maxDeletes: 10, adopt })).plan;
+      // By name, the alert is created on the hand-made dashboard's tile.
+      expect((await plan('by-name')).steps.map((s) => [s.address, s.action])).toEqual([['Alert/payments-notes', 'create']]);
+      const explicit = await plan('explicit');
+      expect(explicit.steps).toEqual([]);
+      expect(explicit.diagnostics.map((d) => d.address)).toEqual(['Alert/payments-notes']);
+      expect(JSON.stringify(explicit)).not.toContain(made.id);
     } finally {
       await inventory.close();
       rmSync(dir, { recursive: true, force: true });
