@@ -3,16 +3,16 @@
  * manifest is bound to the id it was exported from (so objects that share a display name are
  * adopted too, where matching by natural key would refuse to guess); the tree is then planned
  * against those bindings and must show no change — only then are they recorded, and an apply of
- * the unchanged steps (through `reconcile`) records exactly what any apply records: tile keys,
+ * the unchanged steps of that same plan records exactly what any apply records: tile keys,
  * spec hashes, secret fingerprints. Nothing is written to the service.
  */
-import type { InventoryEntry, InventoryStore } from '../core/inventory.js';
+import type { ApplyReport } from '../applier/context.js';
+import { entryAddress, type InventoryEntry, type InventoryStore } from '../core/inventory.js';
 import { PlanError } from '../core/errors.js';
 import type { Address, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
-import { reconcile, type RunReport } from '../engine/reconcile.js';
-import { makePlan } from '../engine/run.js';
+import { applyPlanned, makePlan } from '../engine/run.js';
 import { SELECT_ALL } from '../engine/selection.js';
 import type { Kind } from '../kinds/registry.js';
 
@@ -63,34 +63,32 @@ export function bindings(exported: readonly ExportedBinding[], inventory: Invent
 }
 
 /** `bound`: how many exported objects were not owned before. */
-export async function adoptExported(req: AdoptRequest): Promise<{ report: RunReport; bound: number }> {
+export async function adoptExported(req: AdoptRequest): Promise<{ report: ApplyReport; bound: number }> {
   const added = bindings(req.exported, req.inventory, req.now);
-  const overlay = withEntries(req.inventory, added);
-  const planned = await makePlan({ port: req.port, inventory: overlay, desired: req.desired, selection: SELECT_ALL, prune: false, maxDeletes: 0 });
+  const planned = await makePlan({ port: req.port, inventory: withEntries(req.inventory, added), desired: req.desired, selection: SELECT_ALL, prune: false, maxDeletes: 0 });
   refuseChanges(planned.plan);
   for (const entry of added) await req.inventory.put(entry);
-  const report = await reconcile({
-    mode: 'apply',
-    port: req.port,
-    inventory: req.inventory,
-    desired: req.desired,
-    selection: SELECT_ALL,
-    prune: false,
-    maxDeletes: 0,
-    concurrency: req.concurrency,
-    beforeApply: refuseChanges,
-  });
+  // The inventory now holds what the plan was made against: its unchanged steps record tile keys, spec hashes and fingerprints.
+  const report = await applyPlanned(planned, { port: req.port, inventory: req.inventory, concurrency: req.concurrency });
   return { report, bound: added.length };
 }
 
-/** The inventory as it will be once `added` is recorded (read-only: planning never writes). */
+/** The inventory as it will be once `added` is recorded, to plan against (read-only: planning never writes). */
 function withEntries(inventory: InventoryStore, added: readonly InventoryEntry[]): InventoryStore {
-  const byAddress = new Map(added.map((e) => [`${e.kind}/${e.name}`, e]));
+  const byAddress = new Map(added.map((e) => [entryAddress(e), e]));
+  const readOnly = (): never => {
+    throw new Error('the adoption preview inventory is read-only');
+  };
   return {
-    ...inventory,
     target: inventory.target,
-    entries: () => [...inventory.entries().filter((e) => !byAddress.has(`${e.kind}/${e.name}`)), ...added],
+    entries: () => [...inventory.entries().filter((e) => !byAddress.has(entryAddress(e))), ...added],
     get: (address) => byAddress.get(address) ?? inventory.get(address),
     fingerprint: (value) => inventory.fingerprint(value),
+    put: readOnly,
+    remove: readOnly,
+    flush: readOnly,
+    close: readOnly,
+    saveBackup: readOnly,
+    refresh: readOnly,
   };
 }
