@@ -45,15 +45,7 @@ export const savedSearch: ManagedKind<'SavedSearch', SavedSearchSpecView, SavedS
   },
 
   canonicalLive(live, { tokens }) {
-    const out: JsonObject = { source: tokenJson(tokens.token('Source', live.sourceId ?? '')) };
-    out.name = live.name;
-    out.select = live.select ?? '';
-    out.where = live.where ?? '';
-    out.whereLanguage = live.whereLanguage ?? 'lucene';
-    out.orderBy = live.orderBy ?? '';
-    out.tags = live.tags ?? [];
-    out.filters = (live.filters ?? []).map(filterWithType);
-    return out;
+    return withFields({ source: tokenJson(tokens.token('Source', live.sourceId ?? '')) }, live);
   },
 
   createPayload: (res, refs) => payload(res.spec, refs.wire('Source', res.spec.source)),
@@ -67,15 +59,26 @@ function keyOf(name: string, sourceId: string): string {
   return `${name.trim()}|${sourceId}`;
 }
 
-/** The fields with the service's defaults, assigned onto `out`. */
-function withFields(out: JsonObject, spec: SavedSearchSpecView): JsonObject {
-  out.name = spec.name;
-  out.select = spec.select ?? '';
-  out.where = spec.where ?? '';
-  out.whereLanguage = spec.whereLanguage ?? 'lucene';
-  out.orderBy = spec.orderBy ?? '';
-  out.tags = spec.tags ?? [];
-  out.filters = (spec.filters ?? []).map((f) => filterWithType(f as unknown as { [k: string]: Json }));
+/** What the manifest and the live object share, as either spells it. */
+interface SearchFields {
+  name: string;
+  select?: string | null | undefined;
+  where?: string | null | undefined;
+  whereLanguage?: string | null | undefined;
+  orderBy?: string | null | undefined;
+  tags?: readonly string[] | null | undefined;
+  filters?: readonly object[] | null | undefined;
+}
+
+/** The fields with the service's defaults, assigned onto `out`: one list for both sides, so they cannot drift apart. */
+function withFields(out: JsonObject, fields: SearchFields): JsonObject {
+  out.name = fields.name;
+  out.select = fields.select ?? '';
+  out.where = fields.where ?? '';
+  out.whereLanguage = fields.whereLanguage ?? 'lucene';
+  out.orderBy = fields.orderBy ?? '';
+  out.tags = [...(fields.tags ?? [])];
+  out.filters = (fields.filters ?? []).map((f) => filterWithType(f as { [k: string]: Json }));
   return out;
 }
 
