@@ -30,3 +30,7 @@ export function setPresent(out: JsonObject, key: string, value: Json | undefined
   out[key] = value;
 }
 
+/** A reference as an exported manifest writes it: a name, or `{id: ...}`. */
+export function nameOrIdJson(ref: string | { id: string }): Json {
+  return typeof ref === 'string' ? ref : { id: ref.id };
+}

@@ -56,13 +56,13 @@ export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
     const name = res.spec.name ?? '';
     if (res.spec.savedSearch !== undefined) {
       const search = refs.ref('SavedSearch', res.spec.savedSearch);
-      return search.ok && search.id !== null ? `search:${name}|${search.id}` : null;
+      return search.ok && search.id !== null ? keyOf({ source: 'saved_search', name, savedSearchId: search.id }) : null;
     }
     const { dashboard, tile } = res.spec;
     if (dashboard === undefined || tile === undefined) return null;
     const d = refs.ref('Dashboard', dashboard);
     const t = refs.part('Dashboard', dashboard, tile);
-    return d.ok && t.ok && d.id !== null && t.id !== null ? `tile:${name}|${d.id}|${t.id}` : null;
+    return d.ok && t.ok && d.id !== null && t.id !== null ? keyOf({ name, dashboardId: d.id, tileId: t.id }) : null;
   },
 
   liveKey: (live) => keyOf(live),

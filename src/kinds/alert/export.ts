@@ -4,7 +4,7 @@
  * name; the values the service stores as defaults (no schedule offset, no start) left out.
  */
 import type { Json, JsonObject, WireAlert } from '../../core/wire.js';
-import { nameOrIdJson } from '../dashboard/export.js';
+import { nameOrIdJson } from '../export-helpers.js';
 import type { ExportContext } from '../kind.js';
 
 const RANGE_TYPES = new Set(['between', 'not_between']);

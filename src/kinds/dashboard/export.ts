@@ -4,7 +4,7 @@
  * every value the server's normalisation (./canonical.ts) would fill in anyway left out too.
  */
 import type { Json, JsonObject, WireDashboard, WireTile } from '../../core/wire.js';
-import { isJsonObject, setPresent, withoutDefaults } from '../export-helpers.js';
+import { isJsonObject, nameOrIdJson, setPresent, withoutDefaults } from '../export-helpers.js';
 import type { ExportContext } from '../kind.js';
 import { canonicalDashboardFields, canonicalSelectItem, canonicalTileConfig } from './canonical.js';
 import { slugify } from './schema.js';
@@ -91,6 +91,3 @@ function withoutKey(obj: { [k: string]: Json }, key: string): JsonObject {
   return rest;
 }
 
-export function nameOrIdJson(ref: string | { id: string }): Json {
-  return typeof ref === 'string' ? ref : { id: ref.id };
-}

@@ -1,6 +1,6 @@
 /** A live saved search as a manifest (obsync export): its source by name, the service's defaults left out. */
 import type { JsonObject } from '../../core/wire.js';
-import { nameOrIdJson } from '../dashboard/export.js';
+import { nameOrIdJson } from '../export-helpers.js';
 import { setPresent } from '../export-helpers.js';
 import type { ExportContext } from '../kind.js';
 import type { SavedSearchLive } from './model.js';

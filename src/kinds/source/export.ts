@@ -4,7 +4,7 @@
  * anyway (empty values, `disabled: false`, a trace's default precision) left out.
  */
 import type { Json, JsonObject } from '../../core/wire.js';
-import { nameOrIdJson } from '../dashboard/export.js';
+import { nameOrIdJson } from '../export-helpers.js';
 import { withoutDefaults } from '../export-helpers.js';
 import type { ExportContext } from '../kind.js';
 import { canonicalSource } from './canonical.js';
