@@ -46,15 +46,26 @@ export default tseslint.config(
     files: ['src/planner/**/*.ts', 'src/kinds/**/*.ts', 'src/core/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: restrict([
-      { group: ['node:*', 'undici', 'pino', 'chokidar', 'node-cron'], message: 'The planner, kinds and core are pure: no I/O (DESIGN §8).' },
-      { group: ['**/remote/**', '**/sandbox/**', '**/cli/**', '**/engine/**', '**/applier/**', '**/daemon/**', '**/inventory/**'], message: 'Pure layers must not import I/O layers.' },
+      {
+        group: ['node:*', 'undici', 'pino', 'chokidar', 'node-cron'],
+        message: 'The planner, kinds and core are pure: no I/O (DESIGN §8).',
+      },
+      {
+        group: ['**/remote/**', '**/sandbox/**', '**/cli/**', '**/engine/**', '**/applier/**', '**/daemon/**', '**/inventory/**'],
+        message: 'Pure layers must not import I/O layers.',
+      },
     ]),
   },
   {
     files: ['src/**/*.ts'],
     ignores: ['src/cli/**', '**/*.test.ts'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Only src/cli reads the environment.' }, { object: 'process', property: 'exit', message: 'Only src/cli exits.' }, { object: 'process', property: 'argv', message: 'Only src/cli reads argv.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Only src/cli reads the environment.' },
+        { object: 'process', property: 'exit', message: 'Only src/cli exits.' },
+        { object: 'process', property: 'argv', message: 'Only src/cli reads argv.' },
+      ],
     },
   },
 );

@@ -56,7 +56,11 @@ export async function daemonBench(opts: { runs: number; saves: number }): Promis
   const touched = join(dir, 'manifests', 'touched.yaml');
   writeFileSync(touched, touchDashboard(0));
   const listen = `127.0.0.1:${await freePort()}`;
-  const daemon = spawn(process.execPath, ['--inspect=127.0.0.1:0', CLI, 'run', '--listen', listen, '--debounce', String(DEBOUNCE_MS), '--schedule', '0 0 1 1 *'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const daemon = spawn(
+    process.execPath,
+    ['--inspect=127.0.0.1:0', CLI, 'run', '--listen', listen, '--debounce', String(DEBOUNCE_MS), '--schedule', '0 0 1 1 *'],
+    { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let finished = 0;
   let pending = '';
   let head = '';
@@ -94,7 +98,15 @@ export async function daemonBench(opts: { runs: number; saves: number }): Promis
     }
     latencies.sort((a, b) => a - b);
     const max = latencies.at(-1) ?? NaN;
-    const latency: Result = { measure: 'daemon-latency', n: N, saves: opts.saves, debounceMs: DEBOUNCE_MS, medianMs: latencies[Math.floor(latencies.length / 2)], maxMs: max, maxOverBudget: Number((max / (DEBOUNCE_MS + 1000)).toFixed(2)) };
+    const latency: Result = {
+      measure: 'daemon-latency',
+      n: N,
+      saves: opts.saves,
+      debounceMs: DEBOUNCE_MS,
+      medianMs: latencies[Math.floor(latencies.length / 2)],
+      maxMs: max,
+      maxOverBudget: Number((max / (DEBOUNCE_MS + 1000)).toFixed(2)),
+    };
 
     // Warm up (JIT, caches, first-time allocations), then compare the heap left after a forced
     // full GC at the start of the measured runs with the heap left after all of them.

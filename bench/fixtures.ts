@@ -10,13 +10,52 @@ export function benchManifests(n: number): DesiredResource[] {
       name: `Bench ${i}`,
       tags: ['bench'],
       tiles: [
-        { key: 'lat', name: 'Latency', x: 0, y: 0, w: 8, h: 4, config: { displayType: 'line', source: 'Traces', select: [{ aggFn: 'avg', valueExpression: 'Duration' }] } },
-        { key: 'err', name: 'Errors', x: 8, y: 0, w: 8, h: 4, config: { displayType: 'number', source: 'Logs', select: [{ aggFn: 'count', where: 'level:error' }] } },
-        { key: 'tbl', name: 'Endpoints', x: 16, y: 0, w: 8, h: 4, config: { displayType: 'table', source: 'Traces', select: [{ aggFn: 'count' }], groupBy: 'SpanName' } },
+        {
+          key: 'lat',
+          name: 'Latency',
+          x: 0,
+          y: 0,
+          w: 8,
+          h: 4,
+          config: { displayType: 'line', source: 'Traces', select: [{ aggFn: 'avg', valueExpression: 'Duration' }] },
+        },
+        {
+          key: 'err',
+          name: 'Errors',
+          x: 8,
+          y: 0,
+          w: 8,
+          h: 4,
+          config: { displayType: 'number', source: 'Logs', select: [{ aggFn: 'count', where: 'level:error' }] },
+        },
+        {
+          key: 'tbl',
+          name: 'Endpoints',
+          x: 16,
+          y: 0,
+          w: 8,
+          h: 4,
+          config: { displayType: 'table', source: 'Traces', select: [{ aggFn: 'count' }], groupBy: 'SpanName' },
+        },
       ],
     });
-    out.push({ kind: 'Dashboard', name: `b${i}`, address: `Dashboard/b${i}`, labels: {}, spec, source: { file: 'bench', line: 1, col: 1 } });
-    const alert = alertSpecSchema.parse({ dashboard: `b${i}`, tile: 'lat', threshold: 100, thresholdType: 'above', interval: '5m', channel: { type: 'webhook', webhook: 'ops-slack' }, name: `b${i} slow` });
+    out.push({
+      kind: 'Dashboard',
+      name: `b${i}`,
+      address: `Dashboard/b${i}`,
+      labels: {},
+      spec,
+      source: { file: 'bench', line: 1, col: 1 },
+    });
+    const alert = alertSpecSchema.parse({
+      dashboard: `b${i}`,
+      tile: 'lat',
+      threshold: 100,
+      thresholdType: 'above',
+      interval: '5m',
+      channel: { type: 'webhook', webhook: 'ops-slack' },
+      name: `b${i} slow`,
+    });
     out.push({ kind: 'Alert', name: `a${i}`, address: `Alert/a${i}`, labels: {}, spec: alert, source: { file: 'bench', line: 1, col: 1 } });
   }
   return out;

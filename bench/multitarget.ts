@@ -31,7 +31,9 @@ function config(child: ChildSandbox, targets: number): string {
   const lines = ['apiVersion: obsync/v1', 'kind: Config', 'manifests: [manifests]', 'targets:'];
   for (let i = 1; i <= targets; i++) {
     // No rateLimit: each target paces itself by the variant's published limit.
-    lines.push(`  - {name: t${String(i).padStart(2, '0')}, variant: self-hosted, baseUrl: "${child.url}", credentials: {apiKey: ${teamKey(i)}}}`);
+    lines.push(
+      `  - {name: t${String(i).padStart(2, '0')}, variant: self-hosted, baseUrl: "${child.url}", credentials: {apiKey: ${teamKey(i)}}}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -63,7 +65,12 @@ class Runs {
 }
 
 export async function multitargetBench(opts: { targets: number; rounds: number; warmUp: number }): Promise<Result[]> {
-  const child = await startChildSandbox({ n: N, variant: 'self-hosted', rateLimit: { selfHosted: { limit: LIMIT.requests, windowMs: LIMIT.windowMs } }, teams: opts.targets });
+  const child = await startChildSandbox({
+    n: N,
+    variant: 'self-hosted',
+    rateLimit: { selfHosted: { limit: LIMIT.requests, windowMs: LIMIT.windowMs } },
+    teams: opts.targets,
+  });
   const dir = mkdtempSync(join(tmpdir(), 'obsync-bench-multitarget-'));
   mkdirSync(join(dir, 'manifests'));
   writeFileSync(join(dir, 'obsync.yaml'), config(child, opts.targets));
@@ -71,7 +78,11 @@ export async function multitargetBench(opts: { targets: number; rounds: number; 
   const marker = join(dir, 'manifests', 'round.yaml');
   writeFileSync(marker, '# round 0\n');
   const listen = `127.0.0.1:${await freePort()}`;
-  const daemon = spawn(process.execPath, ['--inspect=127.0.0.1:0', CLI, 'run', '--listen', listen, '--debounce', String(DEBOUNCE_MS), '--schedule', '0 0 1 1 *'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const daemon = spawn(
+    process.execPath,
+    ['--inspect=127.0.0.1:0', CLI, 'run', '--listen', listen, '--debounce', String(DEBOUNCE_MS), '--schedule', '0 0 1 1 *'],
+    { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   const runs = new Runs();
   let pending = '';
   let head = '';

@@ -17,7 +17,10 @@ const ITEM_SCHEMAS: [RegExp, z.ZodType][] = [
 ];
 
 export async function parseFloorCpuMs(target: Target, url: string, log: readonly LoggedRequest[]): Promise<number> {
-  const authorization = target.variant === 'hosted' ? `Basic ${Buffer.from(`${target.keyId}:${target.keySecret.reveal()}`).toString('base64')}` : `Bearer ${target.apiKey.reveal()}`;
+  const authorization =
+    target.variant === 'hosted'
+      ? `Basic ${Buffer.from(`${target.keyId}:${target.keySecret.reveal()}`).toString('base64')}`
+      : `Bearer ${target.apiKey.reveal()}`;
   const bodies: { text: string; item: z.ZodType }[] = [];
   for (const r of log) {
     if (r.method !== 'GET') continue;

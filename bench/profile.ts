@@ -24,7 +24,9 @@ export async function profilePlan(plan: () => Promise<unknown>, file: string, in
   const total = nodes.reduce((sum, n) => sum + (n.hitCount ?? 0), 0);
   const bySite = new Map<string, number>();
   for (const n of nodes) {
-    const where = n.callFrame.url ? `${n.callFrame.functionName || '(anonymous)'} ${shorten(n.callFrame.url)}:${n.callFrame.lineNumber + 1}` : n.callFrame.functionName;
+    const where = n.callFrame.url
+      ? `${n.callFrame.functionName || '(anonymous)'} ${shorten(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`
+      : n.callFrame.functionName;
     bySite.set(where, (bySite.get(where) ?? 0) + (n.hitCount ?? 0));
   }
   const top = [...bySite.entries()]

@@ -83,7 +83,10 @@ async function planBench(variant: Variant, n: number): Promise<void> {
     owned: req.inventory.entries().length,
     peakRssMb: peak,
   });
-  if (profile && n === SIZES.at(-1)) record(await profilePlan(() => makePlan(req), join(import.meta.dirname, `../../bench/plan-${variant}-${n}.cpuprofile`), { variant, n }));
+  if (profile && n === SIZES.at(-1))
+    record(
+      await profilePlan(() => makePlan(req), join(import.meta.dirname, `../../bench/plan-${variant}-${n}.cpuprofile`), { variant, n }),
+    );
   await port.close();
   await child.close();
 }
@@ -144,7 +147,15 @@ async function memoryBench(runs: number): Promise<void> {
   for (let i = 0; i < runs; i++) await pass();
   global.gc?.();
   const after = process.memoryUsage().heapUsed;
-  record({ measure: 'memory-over-passes', n: 100, runs, heapBeforeMb: mb(before), heapAfterMb: mb(after), afterOverBefore: ratio(after, before), gcExposed: typeof global.gc === 'function' });
+  record({
+    measure: 'memory-over-passes',
+    n: 100,
+    runs,
+    heapBeforeMb: mb(before),
+    heapAfterMb: mb(after),
+    afterOverBefore: ratio(after, before),
+    gcExposed: typeof global.gc === 'function',
+  });
   await port.close();
   await child.close();
 }
@@ -173,7 +184,9 @@ if (wanted('apply') && !quick) {
 if (wanted('memory')) await memoryBench(quick ? 200 : 1000);
 if (wanted('daemon')) for (const r of await daemonBench({ runs: quick ? 100 : 1000, saves: quick ? 5 : 10 })) record(r);
 
-if (wanted('multitarget')) for (const r of await multitargetBench(quick ? { targets: 5, rounds: 30, warmUp: 5 } : { targets: 20, rounds: 100, warmUp: 10 })) record(r);
+if (wanted('multitarget'))
+  for (const r of await multitargetBench(quick ? { targets: 5, rounds: 30, warmUp: 5 } : { targets: 20, rounds: 100, warmUp: 10 }))
+    record(r);
 
 if (wanted('startup')) for (const r of startupBench(join(import.meta.dirname, '../..'), quick ? 15 : 40, quick)) record(r);
 
@@ -184,9 +197,15 @@ function previousResults(): { quick?: boolean; results: Result[] } {
   if (!process.argv.includes('--only') || !existsSync(resultsFile)) return { results: [] };
   const measured = new Set(results.map((r) => r.measure));
   const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as { quick?: boolean; results?: Result[] };
-  return { ...(previous.quick === undefined ? {} : { quick: previous.quick }), results: (previous.results ?? []).filter((r) => !measured.has(r.measure)) };
+  return {
+    ...(previous.quick === undefined ? {} : { quick: previous.quick }),
+    results: (previous.results ?? []).filter((r) => !measured.has(r.measure)),
+  };
 }
 const kept = previousResults();
 const all = [...kept.results, ...results];
-writeFileSync(resultsFile, JSON.stringify({ machine, quick: kept.quick ?? quick, date: new Date().toISOString().slice(0, 10), results: all }, null, 2) + '\n');
+writeFileSync(
+  resultsFile,
+  JSON.stringify({ machine, quick: kept.quick ?? quick, date: new Date().toISOString().slice(0, 10), results: all }, null, 2) + '\n',
+);
 printTable(machine, all);

@@ -30,7 +30,10 @@ const dir = mkdtempSync(join(tmpdir(), 'obsync-bench-'));
 const domain = createObservabilityDomain({ seed: 'demo' });
 const port = inProcessPort(domain, opts.variant, 'seed');
 const inventory = memoryInventory('seed');
-await applyPlanned(await makePlan({ port, inventory, desired: benchManifests(opts.n), selection: SELECT_ALL, prune: false, maxDeletes: 0 }), { port, inventory, concurrency: 8 });
+await applyPlanned(
+  await makePlan({ port, inventory, desired: benchManifests(opts.n), selection: SELECT_ALL, prune: false, maxDeletes: 0 }),
+  { port, inventory, concurrency: 8 },
+);
 const snapshot = JSON.stringify(domain.snapshot());
 writeFileSync(join(dir, opts.variant === 'hosted' ? 'observability-hosted.json' : 'observability-selfhosted.json'), snapshot);
 const teams = Array.from({ length: opts.teams ?? 0 }, (_, i) => ({ apiKey: teamKey(i + 1) }));

@@ -18,10 +18,15 @@ export interface ChildSandbox {
   close(): Promise<void>;
 }
 
-type Reply = { type: 'ready'; url: string; credentials: Credentials; dir: string } | { type: 'requests'; log: LoggedRequest[] } | { type: 'cleared' };
+type Reply =
+  | { type: 'ready'; url: string; credentials: Credentials; dir: string }
+  | { type: 'requests'; log: LoggedRequest[] }
+  | { type: 'cleared' };
 
 export async function startChildSandbox(opts: ChildOptions): Promise<ChildSandbox> {
-  const child = fork(join(import.meta.dirname, 'sandbox-child.js'), [JSON.stringify(opts)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(join(import.meta.dirname, 'sandbox-child.js'), [JSON.stringify(opts)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const next = <K extends Reply['type']>(type: K, request?: ChildRequest) =>
     new Promise<Extract<Reply, { type: K }>>((resolve, reject) => {
       const onMessage = (m: Reply) => {
@@ -54,7 +59,15 @@ export function benchTarget(variant: Variant, child: ChildSandbox, pacing: Pacin
   const common = { name: 'bench', baseUrl: child.url, concurrency: 8, timeoutMs: 120_000, retries: 3, pacing, embedded: false };
   if (variant === 'hosted') {
     const c = child.credentials;
-    return { ...common, variant, organizationId: c.organizationId, serviceId: c.serviceId, keyId: c.keyId, keySecret: new Secret(c.keySecret), paths: DEFAULT_PATHS };
+    return {
+      ...common,
+      variant,
+      organizationId: c.organizationId,
+      serviceId: c.serviceId,
+      keyId: c.keyId,
+      keySecret: new Secret(c.keySecret),
+      paths: DEFAULT_PATHS,
+    };
   }
   return { ...common, variant, apiKey: new Secret(child.credentials.apiKey) };
 }

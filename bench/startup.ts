@@ -35,7 +35,8 @@ export function startupBench(root: string, samples: number, quick: boolean): Res
   for (const env of Object.keys(envs)) times[env] = { node: [], help: [], validate: [] };
   for (const vars of Object.values(envs)) for (const args of Object.values(cases)) wallMs(args, root, vars); // warm the file cache
   for (let i = 0; i < samples; i++) {
-    for (const [env, vars] of Object.entries(envs)) for (const [name, args] of Object.entries(cases)) times[env]?.[name]?.push(wallMs(args, root, vars));
+    for (const [env, vars] of Object.entries(envs))
+      for (const [name, args] of Object.entries(cases)) times[env]?.[name]?.push(wallMs(args, root, vars));
   }
   return Object.keys(envs).map((env) => {
     const t = times[env] ?? {};

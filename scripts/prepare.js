@@ -13,5 +13,7 @@ try {
   process.exit(0);
 }
 const npm = process.env.npm_execpath;
-const build = npm ? spawnSync(process.execPath, [npm, 'run', 'build'], { stdio: 'inherit' }) : spawnSync('npm', ['run', 'build'], { stdio: 'inherit', shell: process.platform === 'win32' });
+const build = npm
+  ? spawnSync(process.execPath, [npm, 'run', 'build'], { stdio: 'inherit' })
+  : spawnSync('npm', ['run', 'build'], { stdio: 'inherit', shell: process.platform === 'win32' });
 process.exit(build.status ?? 1);

@@ -43,7 +43,13 @@ export async function applyPlan(plan: Plan, target: ApplyTarget, opts: ApplyOpti
       const partial = await executeStep(step, ctx, startedAt);
       record({ address: step.address, action: step.action, durationMs: Math.round(performance.now() - t0), ...partial });
     } catch (err) {
-      record({ address: step.address, action: step.action, outcome: 'failed', message: errorMessage(err), durationMs: Math.round(performance.now() - t0) });
+      record({
+        address: step.address,
+        action: step.action,
+        outcome: 'failed',
+        message: errorMessage(err),
+        durationMs: Math.round(performance.now() - t0),
+      });
       throw err;
     }
   };
@@ -63,13 +69,16 @@ export async function applyPlan(plan: Plan, target: ApplyTarget, opts: ApplyOpti
     runNoops(noops.filter((s) => !needed.has(s.address))),
   ]);
   collectSkips(writes, first, results, record);
-  for (const step of noops) if (!results.has(step.address)) record({ address: step.address, action: 'noop', outcome: 'skipped', message: 'the run was interrupted', durationMs: 0 });
+  for (const step of noops)
+    if (!results.has(step.address))
+      record({ address: step.address, action: 'noop', outcome: 'skipped', message: 'the run was interrupted', durationMs: 0 });
 
   let pruneSkipped: string | undefined;
   const failures = [...results.values()].filter((r) => r.outcome === 'failed' || r.outcome === 'refused').length;
   if (deletes.length > 0 && (failures > 0 || ctx.signal?.aborted)) {
     pruneSkipped = ctx.signal?.aborted ? 'the run was interrupted' : `${failures} step(s) failed: no deletes in a run with a failure`;
-    for (const step of deletes) record({ address: step.address, action: 'delete', outcome: 'skipped', message: pruneSkipped, durationMs: 0 });
+    for (const step of deletes)
+      record({ address: step.address, action: 'delete', outcome: 'skipped', message: pruneSkipped, durationMs: 0 });
   } else if (deletes.length > 0) {
     // One at a time, in the planned order (alerts before the dashboards they sit on).
     const second = await runScheduled(deletes, run, { concurrency: 1, ...(ctx.signal ? { signal: ctx.signal } : {}) });
@@ -95,7 +104,9 @@ function seedIds(plan: Plan, target: ApplyTarget): IdMap {
     const parts = s.parts ? partsOf(s.parts) : entry?.id === s.id && entry.tiles ? new Map(Object.entries(entry.tiles)) : undefined;
     ids.set(s.address, s.kind, s.id, parts);
   }
-  for (const [address, e] of entries) if (e.status === 'owned' && e.id !== null && ids.id(address) === undefined) ids.set(address, e.kind, e.id, e.tiles ? new Map(Object.entries(e.tiles)) : undefined);
+  for (const [address, e] of entries)
+    if (e.status === 'owned' && e.id !== null && ids.id(address) === undefined)
+      ids.set(address, e.kind, e.id, e.tiles ? new Map(Object.entries(e.tiles)) : undefined);
   return ids;
 }
 
@@ -106,7 +117,12 @@ function partsOf(parts: readonly PartRef[]): Map<string, string> {
 }
 
 /** Runs unchanged steps one by one, yielding to I/O now and then so that paced writes go on meanwhile. */
-async function refreshUnchanged(steps: readonly PlanStep[], run: (step: PlanStep) => Promise<void>, outcomes: Map<Address, StepOutcome>, signal: AbortSignal | undefined): Promise<void> {
+async function refreshUnchanged(
+  steps: readonly PlanStep[],
+  run: (step: PlanStep) => Promise<void>,
+  outcomes: Map<Address, StepOutcome>,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   for (const [i, step] of steps.entries()) {
     if (signal?.aborted) return;
     outcomes.set(step.address, await run(step).then(DONE, (error: unknown) => ({ status: 'failed', error }) as const));
@@ -114,10 +130,16 @@ async function refreshUnchanged(steps: readonly PlanStep[], run: (step: PlanStep
   }
 }
 
-function collectSkips(steps: readonly PlanStep[], outcomes: Awaited<ReturnType<typeof runScheduled>>, results: Map<Address, StepResult>, record: (r: StepResult) => void): void {
+function collectSkips(
+  steps: readonly PlanStep[],
+  outcomes: Awaited<ReturnType<typeof runScheduled>>,
+  results: Map<Address, StepResult>,
+  record: (r: StepResult) => void,
+): void {
   for (const step of steps) {
     const outcome = outcomes.get(step.address);
-    if (outcome?.status === 'skipped' && !results.has(step.address)) record({ address: step.address, action: step.action, outcome: 'skipped', message: outcome.reason, durationMs: 0 });
+    if (outcome?.status === 'skipped' && !results.has(step.address))
+      record({ address: step.address, action: step.action, outcome: 'skipped', message: outcome.reason, durationMs: 0 });
   }
 }
 

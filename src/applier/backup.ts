@@ -12,5 +12,13 @@ export interface BackedUp {
 
 export async function writeBackup(inventory: InventoryStore, item: BackedUp, live: unknown, at: Date): Promise<string> {
   const address = (item.address ?? `${item.kind}/${item.name}`) as Address;
-  return inventory.saveBackup({ target: inventory.target, address, kind: item.kind, name: item.name, id: item.id ?? '', backedUpAt: at.toISOString(), object: live });
+  return inventory.saveBackup({
+    target: inventory.target,
+    address,
+    kind: item.kind,
+    name: item.name,
+    id: item.id ?? '',
+    backedUpAt: at.toISOString(),
+    object: live,
+  });
 }

@@ -62,11 +62,28 @@ async function createStep(step: PlanStep, def: ManagedKind, ctx: ApplyContext): 
 }
 
 /** After a create whose response was lost: the object is there exactly when the natural key finds one unowned match. */
-async function findCreated(api: CollectionPort, def: ManagedKind, step: PlanStep, key: string, ctx: ApplyContext): Promise<LiveObject | null> {
-  const owned = new Set(ctx.inventory.entries().filter((e) => e.kind === step.kind && e.id !== null).map((e) => e.id));
+async function findCreated(
+  api: CollectionPort,
+  def: ManagedKind,
+  step: PlanStep,
+  key: string,
+  ctx: ApplyContext,
+): Promise<LiveObject | null> {
+  const owned = new Set(
+    ctx.inventory
+      .entries()
+      .filter((e) => e.kind === step.kind && e.id !== null)
+      .map((e) => e.id),
+  );
   const candidates = (await api.list(signalOpt(ctx))).filter((o) => !owned.has(o.id) && keyMatches(def.liveKey(o), key));
   if (candidates.length > 1) {
-    throw new ApiError({ method: 'POST', path: step.address, status: 0, retryable: false, message: `${step.address}: the create's response was lost and ${candidates.length} objects now match its natural key; resolve by hand` });
+    throw new ApiError({
+      method: 'POST',
+      path: step.address,
+      status: 0,
+      retryable: false,
+      message: `${step.address}: the create's response was lost and ${candidates.length} objects now match its natural key; resolve by hand`,
+    });
   }
   return candidates[0] ?? null;
 }
@@ -78,8 +95,18 @@ async function updateStep(step: PlanStep, def: ManagedKind, ctx: ApplyContext, b
   const api = port(step, ctx);
   if (step.calls) {
     for (const call of step.calls) await api.call(call.call, id, resolve(step, call.body, ctx), signalOpt(ctx));
-    const live = step.settle && def.settled ? await api.waitUntil(id, (o) => def.settled?.(o) ?? true, signalOpt(ctx)) : await api.get(id, signalOpt(ctx));
-    if (!live) throw new ApiError({ method: 'GET', path: step.address, status: 404, retryable: false, message: `${step.address}: the object disappeared during the update` });
+    const live =
+      step.settle && def.settled
+        ? await api.waitUntil(id, (o) => def.settled?.(o) ?? true, signalOpt(ctx))
+        : await api.get(id, signalOpt(ctx));
+    if (!live)
+      throw new ApiError({
+        method: 'GET',
+        path: step.address,
+        status: 404,
+        retryable: false,
+        message: `${step.address}: the object disappeared during the update`,
+      });
     return withBackups(await recordWritten(def, step, live, ctx, false), cascadeBackups);
   }
   const body = resolve(step, step.payload ?? {}, ctx);
@@ -101,7 +128,8 @@ async function deleteStep(step: PlanStep, ctx: ApplyContext, backupTime: Date): 
   await port(step, ctx).delete(step.id, signalOpt(ctx));
   await ctx.inventory.remove(step.address);
   // What the service deleted with it is gone too: forget the entries obsync had for it.
-  for (const item of step.cascade ?? []) if (item.owned && item.address && ctx.inventory.get(item.address)?.id === item.id) await ctx.inventory.remove(item.address);
+  for (const item of step.cascade ?? [])
+    if (item.owned && item.address && ctx.inventory.get(item.address)?.id === item.id) await ctx.inventory.remove(item.address);
   return withBackups({ outcome: 'applied', id: step.id, backup }, cascadeBackups);
 }
 
@@ -113,7 +141,9 @@ async function backupCascade(step: PlanStep, ctx: ApplyContext, at: Date): Promi
 }
 
 function backedUp(item: CascadeItem): BackedUp {
-  return item.address ? { kind: item.kind, name: nameOf(item.address), address: item.address, id: item.id } : { kind: item.kind, name: `unowned-${item.id}`, id: item.id };
+  return item.address
+    ? { kind: item.kind, name: nameOf(item.address), address: item.address, id: item.id }
+    : { kind: item.kind, name: `unowned-${item.id}`, id: item.id };
 }
 
 function withBackups(outcome: Outcome, cascadeBackups: string[]): Outcome {
@@ -129,20 +159,35 @@ function withBackups(outcome: Outcome, cascadeBackups: string[]): Outcome {
 async function noopStep(step: PlanStep, ctx: ApplyContext): Promise<Outcome> {
   const entry = ctx.inventory.get(step.address);
   const kept = entry?.status === 'owned' && entry.id === step.id ? entry : undefined;
-  const fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry> = { id: step.id ?? null, status: 'owned', naturalKey: step.record?.naturalKey ?? kept?.naturalKey ?? '' };
+  const fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry> = {
+    id: step.id ?? null,
+    status: 'owned',
+    naturalKey: step.record?.naturalKey ?? kept?.naturalKey ?? '',
+  };
   const tiles = partIds(step) ?? kept?.tiles;
   if (tiles) fields.tiles = tiles;
   if (entry?.nonConvergent) fields.nonConvergent = entry.nonConvergent;
   const next = entryFor(step, ctx, fields, entry?.updatedAt, kept);
   // Compared with the entry's own timestamp: only a real difference is written.
-  if (!entry || !sameJson(entry as unknown as Json, next as unknown as Json)) await ctx.inventory.put(entryFor(step, ctx, fields, undefined, kept));
+  if (!entry || !sameJson(entry as unknown as Json, next as unknown as Json))
+    await ctx.inventory.put(entryFor(step, ctx, fields, undefined, kept));
   return step.id ? { outcome: 'unchanged', id: step.id } : { outcome: 'unchanged' };
 }
 
-async function recordWritten(def: ManagedKind, step: PlanStep, live: LiveObject, ctx: ApplyContext, resolvedAmbiguous: boolean): Promise<Outcome> {
+async function recordWritten(
+  def: ManagedKind,
+  step: PlanStep,
+  live: LiveObject,
+  ctx: ApplyContext,
+  resolvedAmbiguous: boolean,
+): Promise<Outcome> {
   const parts = storedParts(def, step, live);
   ctx.ids.set(step.address, step.kind, live.id, parts);
-  const fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry> = { id: live.id, status: 'owned', naturalKey: naturalKeyOf(def, live) };
+  const fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry> = {
+    id: live.id,
+    status: 'owned',
+    naturalKey: naturalKeyOf(def, live),
+  };
   if (parts) fields.tiles = Object.fromEntries(parts);
   const verification = verifyWrite(def, step, live, ctx.ids, (value) => ctx.inventory.fingerprint(stableJson(value)));
   if (verification.fields.length > 0) fields.nonConvergent = verification.fields;
@@ -185,7 +230,14 @@ function entryFor(
   kept?: InventoryEntry,
 ): InventoryEntry {
   const record = step.record;
-  const entry: InventoryEntry = { kind: step.kind, name: step.name, id: fields.id, status: fields.status, naturalKey: fields.naturalKey, updatedAt };
+  const entry: InventoryEntry = {
+    kind: step.kind,
+    name: step.name,
+    id: fields.id,
+    status: fields.status,
+    naturalKey: fields.naturalKey,
+    updatedAt,
+  };
   const labels = record?.labels ?? kept?.labels;
   if (labels && Object.keys(labels).length > 0) entry.labels = labels;
   const specHash = record?.specHash ?? kept?.specHash;

@@ -24,7 +24,8 @@ function resolveValue(value: Json, ids: IdMap, secrets: ReadonlyMap<string, Json
   const fp = value.$sensitive;
   if (typeof fp === 'string' && keys === 1) {
     const secret = secrets.get(fp);
-    if (secret === undefined) throw new ObsyncError('SECRET_CHANGED', `${owner}: a sensitive value changed since the plan was made`, { hint: 'make a new plan' });
+    if (secret === undefined)
+      throw new ObsyncError('SECRET_CHANGED', `${owner}: a sensitive value changed since the plan was made`, { hint: 'make a new plan' });
     return secret;
   }
   const out: JsonObject = {};

@@ -17,7 +17,13 @@ describe('runScheduled', () => {
     const order: string[] = [];
     let inFlight = 0;
     let maxInFlight = 0;
-    const steps = [step('Dashboard/a'), step('Dashboard/b'), step('Dashboard/c'), step('Alert/x', ['Dashboard/a']), step('Alert/y', ['Dashboard/b'])];
+    const steps = [
+      step('Dashboard/a'),
+      step('Dashboard/b'),
+      step('Dashboard/c'),
+      step('Alert/x', ['Dashboard/a']),
+      step('Alert/y', ['Dashboard/b']),
+    ];
     const outcomes = await runScheduled(
       steps,
       async (s) => {
@@ -36,7 +42,13 @@ describe('runScheduled', () => {
   });
 
   it('skips the dependants of a failed step and runs the others', async () => {
-    const steps = [step('Dashboard/a'), step('Dashboard/b'), step('Alert/x', ['Dashboard/a']), step('Alert/z', ['Alert/x']), step('Alert/y', ['Dashboard/b'])];
+    const steps = [
+      step('Dashboard/a'),
+      step('Dashboard/b'),
+      step('Alert/x', ['Dashboard/a']),
+      step('Alert/z', ['Alert/x']),
+      step('Alert/y', ['Dashboard/b']),
+    ];
     const outcomes = await runScheduled(
       steps,
       (s) => (s.address === 'Dashboard/a' ? Promise.reject(new Error('boom')) : Promise.resolve()),
@@ -83,7 +95,10 @@ describe('runScheduled', () => {
   it('marks the dependants of an interrupted step as interrupted too', async () => {
     const ctrl = new AbortController();
     ctrl.abort();
-    const outcomes = await runScheduled([step('Dashboard/a'), step('Alert/x', ['Dashboard/a'])], () => Promise.resolve(), { concurrency: 1, signal: ctrl.signal });
+    const outcomes = await runScheduled([step('Dashboard/a'), step('Alert/x', ['Dashboard/a'])], () => Promise.resolve(), {
+      concurrency: 1,
+      signal: ctrl.signal,
+    });
     expect(outcomes.get('Alert/x')).toEqual({ status: 'skipped', reason: 'the run was interrupted' });
   });
 
@@ -96,7 +111,10 @@ describe('runScheduled', () => {
 
   it('skips steps whose dependency failed before the schedule ran, and their dependants', async () => {
     const ran: string[] = [];
-    const settled = new Map<Address, StepOutcome>([['Dashboard/a', { status: 'failed', error: new Error('boom') }], ['Dashboard/b', { status: 'done' }]]);
+    const settled = new Map<Address, StepOutcome>([
+      ['Dashboard/a', { status: 'failed', error: new Error('boom') }],
+      ['Dashboard/b', { status: 'done' }],
+    ]);
     const outcomes = await runScheduled(
       [step('Alert/x', ['Dashboard/a']), step('Alert/z', ['Alert/x']), step('Alert/y', ['Dashboard/b'])],
       (s) => Promise.resolve(void ran.push(s.address)),

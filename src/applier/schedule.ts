@@ -44,7 +44,10 @@ export async function runScheduled(
     for (const next of dependants.get(address) ?? []) {
       if (outcomes.has(next.address)) continue;
       if (outcome.status !== 'done') {
-        settle(next.address, outcome === INTERRUPTED ? INTERRUPTED : { status: 'skipped', reason: `depends on ${address}, which did not apply` });
+        settle(
+          next.address,
+          outcome === INTERRUPTED ? INTERRUPTED : { status: 'skipped', reason: `depends on ${address}, which did not apply` },
+        );
         continue;
       }
       const left = (waitingOn.get(next.address) ?? 1) - 1;
@@ -78,7 +81,8 @@ export async function runScheduled(
   }
   // What never became ready waits on itself through a cycle.
   for (const step of steps) {
-    if (!outcomes.has(step.address)) outcomes.set(step.address, opts.signal?.aborted ? INTERRUPTED : { status: 'skipped', reason: 'dependency cycle' });
+    if (!outcomes.has(step.address))
+      outcomes.set(step.address, opts.signal?.aborted ? INTERRUPTED : { status: 'skipped', reason: 'dependency cycle' });
   }
   return outcomes;
 }

@@ -18,10 +18,22 @@ export interface Verification {
 }
 
 /** `fingerprint`: the keyed fingerprint of a value, as the plan compared sensitive values. */
-export function verifyWrite(def: ManagedKind, step: PlanStep, live: LiveObject, ids: IdMap, fingerprint: (value: Json) => string): Verification {
+export function verifyWrite(
+  def: ManagedKind,
+  step: PlanStep,
+  live: LiveObject,
+  ids: IdMap,
+  fingerprint: (value: Json) => string,
+): Verification {
   const expected = step.expected;
   if (!expected) return { changes: [], fields: [] };
-  const view = { tokens: new ApplyTokens(ids, expected.names), parts: ids.parts(step.address), expected: expected.value, secrets: step.record?.secrets ?? {}, fingerprint };
+  const view = {
+    tokens: new ApplyTokens(ids, expected.names),
+    parts: ids.parts(step.address),
+    expected: expected.value,
+    secrets: step.record?.secrets ?? {},
+    fingerprint,
+  };
   const changes = diffCanonical(def.canonicalLive(live, view), expected.value);
   const fields = changes.map((c) => ({ path: c.path, desired: valueAt(expected.value, c.path) ?? null }));
   return { changes, fields };

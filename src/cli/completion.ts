@@ -40,7 +40,12 @@ function collect(cmd: Command, path: string, globals: FlagInfo[], out: CommandIn
   const subcommands = cmd.commands.map((c) => ({ name: c.name(), description: c.description() }));
   if (path === '') subcommands.push({ name: 'help', description: 'display help for a command' });
   const own = cmd.options.filter((o) => !o.hidden).map(flagInfo);
-  out.push({ path, subcommands, flags: [...own, ...(path === '' ? [] : globals), HELP_FLAG], argChoices: cmd.registeredArguments[0]?.argChoices ?? [] });
+  out.push({
+    path,
+    subcommands,
+    flags: [...own, ...(path === '' ? [] : globals), HELP_FLAG],
+    argChoices: cmd.registeredArguments[0]?.argChoices ?? [],
+  });
   const inherited = path === '' ? own.filter((f) => !f.names.includes('--version')) : globals;
   for (const sub of cmd.commands) collect(sub, path === '' ? sub.name() : `${path} ${sub.name()}`, inherited, out);
   return out;
@@ -63,7 +68,10 @@ function singleQuoted(text: string): string {
 }
 
 function pathCases(commands: CommandInfo[]): string {
-  return commands.filter((c) => c.path !== '').map((c) => `"${c.path}"`).join('|');
+  return commands
+    .filter((c) => c.path !== '')
+    .map((c) => `"${c.path}"`)
+    .join('|');
 }
 
 function bashScript(commands: CommandInfo[]): string {
@@ -181,7 +189,8 @@ function fishScript(commands: CommandInfo[]): string {
   const lines = ['# obsync completion for fish. Save it with:', '#   obsync completion fish > ~/.config/fish/completions/obsync.fish'];
   for (const c of commands) {
     const when = `"${fishCondition(c, commands)}"`;
-    for (const s of c.subcommands) lines.push(`complete -c obsync -n ${when} -f -a ${singleQuoted(s.name)} -d ${fishQuoted(s.description)}`);
+    for (const s of c.subcommands)
+      lines.push(`complete -c obsync -n ${when} -f -a ${singleQuoted(s.name)} -d ${fishQuoted(s.description)}`);
     if (c.argChoices.length > 0) lines.push(`complete -c obsync -n ${when} -f -a ${singleQuoted(words(c.argChoices))}`);
     for (const f of c.flags) {
       const names = f.names.map((n) => (n.startsWith('--') ? `-l ${n.slice(2)}` : `-s ${n.slice(1)}`)).join(' ');

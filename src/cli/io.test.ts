@@ -30,15 +30,27 @@ describe('reportError', () => {
   };
 
   it('turns a full disk into a plain message naming the file, without a stack', () => {
-    const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write', path: '/state/t.json', errno: -28 });
+    const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), {
+      code: 'ENOSPC',
+      syscall: 'write',
+      path: '/state/t.json',
+      errno: -28,
+    });
     const { io: cli, err } = io();
     reportError(cli, enospc);
-    expect(err()).toBe('error: cannot write /state/t.json: no space left on the device (ENOSPC)\n  hint: free some disk space and run again\n');
+    expect(err()).toBe(
+      'error: cannot write /state/t.json: no space left on the device (ENOSPC)\n  hint: free some disk space and run again\n',
+    );
     expect(systemErrorMessage(new Error('plain'))).toBeUndefined();
   });
 
   it('says open, not write, when opening a file fails (a saved plan that is not there is read, not written)', () => {
-    const enoent = Object.assign(new Error("ENOENT: no such file or directory, open 'plan.json'"), { code: 'ENOENT', syscall: 'open', path: 'plan.json', errno: -2 });
+    const enoent = Object.assign(new Error("ENOENT: no such file or directory, open 'plan.json'"), {
+      code: 'ENOENT',
+      syscall: 'open',
+      path: 'plan.json',
+      errno: -2,
+    });
     expect(systemErrorMessage(enoent)?.message).toMatch(/^cannot open plan\.json: /);
   });
 

@@ -62,7 +62,9 @@ export function scrubbingWriter(target: NodeJS.WriteStream): Writable & { isTTY?
   });
   for (const key of ['isTTY', 'columns', 'rows'] as const) Object.defineProperty(writer, key, { get: () => target[key], enumerable: true });
   for (const method of ['getColorDepth', 'hasColors', 'getWindowSize', 'cursorTo', 'moveCursor', 'clearLine'] as const) {
-    Object.defineProperty(writer, method, { value: (...args: unknown[]) => (target[method] as (...a: unknown[]) => unknown).apply(target, args) });
+    Object.defineProperty(writer, method, {
+      value: (...args: unknown[]) => (target[method] as (...a: unknown[]) => unknown).apply(target, args),
+    });
   }
   target.on('resize', () => writer.emit('resize'));
   // Errors (EPIPE) reach whoever listens on the writer; with no listener anywhere they stay uncaught, as before.

@@ -7,7 +7,11 @@ import module from 'node:module';
 // dynamically below: static imports would be compiled before it runs.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-const [{ CommanderError }, { ExitRequest, ignoreClosedPipe, processIO, reportError }, { buildProgram }] = await Promise.all([import('commander'), import('./io.js'), import('./program.js')]);
+const [{ CommanderError }, { ExitRequest, ignoreClosedPipe, processIO, reportError }, { buildProgram }] = await Promise.all([
+  import('commander'),
+  import('./io.js'),
+  import('./program.js'),
+]);
 
 async function main(): Promise<number> {
   const io = processIO();

@@ -6,7 +6,9 @@ export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): (value:
   return (value) => {
     const n = value.trim() === '' ? Number.NaN : Number(value);
     if (!Number.isInteger(n) || n < min || n > max) {
-      throw new InvalidArgumentError(max === Number.MAX_SAFE_INTEGER ? `expected a whole number ≥ ${min}` : `expected a whole number from ${min} to ${max}`);
+      throw new InvalidArgumentError(
+        max === Number.MAX_SAFE_INTEGER ? `expected a whole number ≥ ${min}` : `expected a whole number from ${min} to ${max}`,
+      );
     }
     return n;
   };
@@ -19,7 +21,9 @@ export function decimal(opts: { min: number; max: number; exclusiveMin?: boolean
     const low = opts.exclusiveMin ? n > opts.min : n >= opts.min;
     if (!Number.isFinite(n) || !low || n > opts.max) {
       const unit = opts.unit ? ` ${opts.unit}` : '';
-      throw new InvalidArgumentError(`expected a number ${opts.exclusiveMin ? 'above' : 'from'} ${opts.min}${opts.exclusiveMin ? ' and up to' : ' to'} ${opts.max}${unit}`);
+      throw new InvalidArgumentError(
+        `expected a number ${opts.exclusiveMin ? 'above' : 'from'} ${opts.min}${opts.exclusiveMin ? ' and up to' : ' to'} ${opts.max}${unit}`,
+      );
     }
     return n;
   };

@@ -22,20 +22,85 @@ interface CommandEntry {
 
 const commands: CommandEntry[] = [
   // one line per command module
-  { name: 'validate', usage: '[options] [paths...]', summary: 'check manifests offline: schema, references between documents, ${env:}/${file:} interpolation', load: () => import('./jitless.js').then(() => import('./commands/validate.js')) },
-  { name: 'plan', usage: '[options] [paths...]', summary: 'show the changes apply would make (reads the service, writes nothing)', load: () => import('./commands/plan.js') },
-  { name: 'apply', usage: '[options] [paths...]', summary: 'make the service match the manifests (or apply a saved plan)', load: () => import('./commands/apply.js') },
-  { name: 'run', usage: '[options] [paths...]', summary: 'reconcile continuously: at start-up, on a schedule and when manifests change; serves /livez /readyz /metrics', load: () => import('./commands/run.js') },
-  { name: 'export', usage: '[options]', summary: 'write the live objects of a target as manifests (secrets as ${env:} placeholders); --adopt: obsync owns them', load: () => import('./commands/export.js') },
-  { name: 'import', usage: '[options] <address> <id>', summary: 'adopt one live object by id: obsync owns it under Kind/name (a manifest must declare it)', load: () => import('./commands/import.js') },
-  { name: 'sandbox', usage: '[options]', summary: 'run the simulator of both API variants (no account needed)', load: () => import('./commands/sandbox.js') },
+  {
+    name: 'validate',
+    usage: '[options] [paths...]',
+    summary: 'check manifests offline: schema, references between documents, ${env:}/${file:} interpolation',
+    load: () => import('./jitless.js').then(() => import('./commands/validate.js')),
+  },
+  {
+    name: 'plan',
+    usage: '[options] [paths...]',
+    summary: 'show the changes apply would make (reads the service, writes nothing)',
+    load: () => import('./commands/plan.js'),
+  },
+  {
+    name: 'apply',
+    usage: '[options] [paths...]',
+    summary: 'make the service match the manifests (or apply a saved plan)',
+    load: () => import('./commands/apply.js'),
+  },
+  {
+    name: 'run',
+    usage: '[options] [paths...]',
+    summary: 'reconcile continuously: at start-up, on a schedule and when manifests change; serves /livez /readyz /metrics',
+    load: () => import('./commands/run.js'),
+  },
+  {
+    name: 'export',
+    usage: '[options]',
+    summary: 'write the live objects of a target as manifests (secrets as ${env:} placeholders); --adopt: obsync owns them',
+    load: () => import('./commands/export.js'),
+  },
+  {
+    name: 'import',
+    usage: '[options] <address> <id>',
+    summary: 'adopt one live object by id: obsync owns it under Kind/name (a manifest must declare it)',
+    load: () => import('./commands/import.js'),
+  },
+  {
+    name: 'sandbox',
+    usage: '[options]',
+    summary: 'run the simulator of both API variants (no account needed)',
+    load: () => import('./commands/sandbox.js'),
+  },
   { name: 'keys', usage: '', summary: 'API keys of the organization (hosted variant)', load: () => import('./commands/keys.js') },
-  { name: 'query', usage: '[options]', summary: 'query chart series from a source (self-hosted variant)', load: () => import('./commands/query.js') },
-  { name: 'schema', usage: '[options]', summary: 'print the JSON Schema (draft-07) of Dashboard, Alert, Pipe manifests and obsync.yaml', load: () => import('./commands/schema.js') },
-  { name: 'state', usage: '', summary: 'inspect and manage what obsync owns (list, show, rm, migrate)', load: () => import('./commands/state.js') },
-  { name: 'init', usage: '[dir]', summary: 'start a project: obsync.yaml (embedded sandbox target), an example manifest and the editor schema', load: () => import('./commands/init.js') },
-  { name: 'version', usage: '', summary: 'print the versions of obsync and Node.js, and the platform', load: () => import('./commands/version.js') },
-  { name: 'completion', usage: '<shell>', summary: 'print a shell completion script (bash, zsh or fish)', load: () => import('./commands/completion.js') },
+  {
+    name: 'query',
+    usage: '[options]',
+    summary: 'query chart series from a source (self-hosted variant)',
+    load: () => import('./commands/query.js'),
+  },
+  {
+    name: 'schema',
+    usage: '[options]',
+    summary: 'print the JSON Schema (draft-07) of Dashboard, Alert, Pipe manifests and obsync.yaml',
+    load: () => import('./commands/schema.js'),
+  },
+  {
+    name: 'state',
+    usage: '',
+    summary: 'inspect and manage what obsync owns (list, show, rm, migrate)',
+    load: () => import('./commands/state.js'),
+  },
+  {
+    name: 'init',
+    usage: '[dir]',
+    summary: 'start a project: obsync.yaml (embedded sandbox target), an example manifest and the editor schema',
+    load: () => import('./commands/init.js'),
+  },
+  {
+    name: 'version',
+    usage: '',
+    summary: 'print the versions of obsync and Node.js, and the platform',
+    load: () => import('./commands/version.js'),
+  },
+  {
+    name: 'completion',
+    usage: '<shell>',
+    summary: 'print a shell completion script (bash, zsh or fish)',
+    load: () => import('./commands/completion.js'),
+  },
 ];
 
 export const COMMAND_NAMES: readonly string[] = commands.map((c) => c.name);

@@ -101,7 +101,8 @@ export function waitText(wait: WaitReport, until: number): (now: number) => stri
 }
 
 export function retryText(retry: RetryReport, until: number): (now: number) => string {
-  return (now) => `${retry.method} ${retry.path} failed (${retry.cause}); attempt ${retry.attempt} of ${retry.attempts} in ${seconds(until - now)}`;
+  return (now) =>
+    `${retry.method} ${retry.path} failed (${retry.cause}); attempt ${retry.attempt} of ${retry.attempts} in ${seconds(until - now)}`;
 }
 
 export function slowText(request: SlowRequest): (now: number) => string {

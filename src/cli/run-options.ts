@@ -37,10 +37,14 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-
 export function commonRunOptions(cmd: Command): Command {
   return cmd
-    .option('--target <name>', 'target from obsync.yaml (repeatable; default: defaults.target, else every declared target, else the embedded sandbox)', collect, [])
+    .option(
+      '--target <name>',
+      'target from obsync.yaml (repeatable; default: defaults.target, else every declared target, else the embedded sandbox)',
+      collect,
+      [],
+    )
     .option('--config <file>', 'obsync.yaml to use (default: ./obsync.yaml, or one in the single PATH given)')
     .option('--prune', 'delete owned objects that are no longer declared (with every safety guard)')
     .option(
@@ -48,12 +52,11 @@ export function commonRunOptions(cmd: Command): Command {
       'let a delete (or an update that drops a tile) go ahead even when the service would take along objects obsync does not own, such as a hand-made alert on a pruned dashboard; they are backed up first and counted against --max-deletes',
     )
     .option('--max-deletes <n>', 'refuse to prune more than this many objects (with what the service deletes along)', wholeNumber(0))
-    .option('--timeout <seconds>', 'deadline of each request to the target (default: the target\'s timeoutSeconds, else 30)', timeoutSeconds)
+    .option('--timeout <seconds>', "deadline of each request to the target (default: the target's timeoutSeconds, else 30)", timeoutSeconds)
     .option('--selector <k=v>', 'only objects with this label (repeatable)', collect, [])
     .option('--only <Kind/name>', 'only this object (repeatable)', collect, [])
     .option('--allow-file-outside', '${file:} in manifests may read files outside the directory of obsync.yaml (default: confined to it)');
 }
-
 
 export function parseRunOptions(raw: RawRunOptions): RunOptions {
   const labels: Record<string, string> = {};
@@ -62,7 +65,8 @@ export function parseRunOptions(raw: RawRunOptions): RunOptions {
     if (eq <= 0) throw new ConfigError(`--selector '${s}' is not of the form key=value`);
     labels[s.slice(0, eq)] = s.slice(eq + 1);
   }
-  for (const a of raw.only) if (!isAddress(a)) throw new ConfigError(`--only '${a}' is not an address like Dashboard/checkout (kinds: ${KINDS.join(', ')})`);
+  for (const a of raw.only)
+    if (!isAddress(a)) throw new ConfigError(`--only '${a}' is not an address like Dashboard/checkout (kinds: ${KINDS.join(', ')})`);
   return {
     selection: { labels, only: raw.only as Address[] },
     ...(raw.prune !== undefined ? { prune: raw.prune } : {}),
@@ -85,7 +89,14 @@ export function checkSelectionMatches(sel: Selection, desired: readonly DesiredR
   if (!isNarrowed(sel)) return;
   if ((selectedAddresses(desired, sel)?.size ?? 0) > 0 || owned.some(pruneEligibility(sel))) return;
   throw new ConfigError(`${describeSelection(sel)} matches no declared or owned object`, {
-    hint: `declared: ${desired.length === 0 ? 'none' : desired.slice(0, 5).map((r) => r.address).join(', ') + (desired.length > 5 ? ', …' : '')}; --selector matches metadata.labels`,
+    hint: `declared: ${
+      desired.length === 0
+        ? 'none'
+        : desired
+            .slice(0, 5)
+            .map((r) => r.address)
+            .join(', ') + (desired.length > 5 ? ', …' : '')
+    }; --selector matches metadata.labels`,
   });
 }
 

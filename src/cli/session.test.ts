@@ -8,7 +8,14 @@ async function logLine(env: Record<string, string>, color?: boolean): Promise<st
   const stderr = Object.assign(new PassThrough(), { isTTY: true });
   const chunks: string[] = [];
   stderr.on('data', (c: Buffer) => chunks.push(c.toString()));
-  const io: CliIO = { stdout: new PassThrough(), stderr, stdin: new PassThrough(), env, cwd: '/', ...(color === undefined ? {} : { color }) };
+  const io: CliIO = {
+    stdout: new PassThrough(),
+    stderr,
+    stdin: new PassThrough(),
+    env,
+    cwd: '/',
+    ...(color === undefined ? {} : { color }),
+  };
   cliLogger(io, 'info').warn({ target: 'prod' }, 'run failed');
   await new Promise((resolve) => setImmediate(resolve));
   return chunks.join('');

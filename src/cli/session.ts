@@ -113,7 +113,8 @@ export function cliLogger(io: CliIO, level: string): Logger {
 }
 
 /** What a command adds to a reconcile run of the session (mode, saved plan, callbacks). */
-export type SessionRun = Pick<ReconcileRequest, 'mode'> & Partial<Pick<ReconcileRequest, 'saved' | 'beforeApply' | 'onStepDone' | 'onStepStart' | 'concurrency' | 'signal' | 'applySignal'>>;
+export type SessionRun = Pick<ReconcileRequest, 'mode'> &
+  Partial<Pick<ReconcileRequest, 'saved' | 'beforeApply' | 'onStepDone' | 'onStepStart' | 'concurrency' | 'signal' | 'applySignal'>>;
 
 /** One reconcile run of the session's manifests against its target, with the run flags over obsync.yaml's defaults. */
 export function reconcileSession(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
@@ -132,18 +133,37 @@ export function reconcileSession(session: Session, opts: RunOptions, run: Sessio
 }
 
 /** One target's service, for the commands that talk to exactly one (keys, query). */
-export async function openConnection(io: CliIO, opts: { config?: string | undefined; target?: string | undefined; timeoutMs?: number | undefined }): Promise<Connection> {
-  const project = openProject({ configPath: findConfig(io, [], opts.config), cwd: io.cwd, env: io.env, targets: opts.target === undefined ? [] : [opts.target] });
+export async function openConnection(
+  io: CliIO,
+  opts: { config?: string | undefined; target?: string | undefined; timeoutMs?: number | undefined },
+): Promise<Connection> {
+  const project = openProject({
+    configPath: findConfig(io, [], opts.config),
+    cwd: io.cwd,
+    env: io.env,
+    targets: opts.target === undefined ? [] : [opts.target],
+  });
   const resolved = onlyTarget(project);
   const logger = cliLogger(io, 'warn');
-  return connectTarget({ resolved, declared: isDeclared(project, resolved), env: io.env, baseDir: project.baseDir, logger, announce: (line) => io.stderr.write(`${line}\n`), timeoutMs: opts.timeoutMs, ...waitReporter(io, logger, 'stderr') });
+  return connectTarget({
+    resolved,
+    declared: isDeclared(project, resolved),
+    env: io.env,
+    baseDir: project.baseDir,
+    logger,
+    announce: (line) => io.stderr.write(`${line}\n`),
+    timeoutMs: opts.timeoutMs,
+    ...waitReporter(io, logger, 'stderr'),
+  });
 }
 
 function onlyTarget(project: Project): ResolvedTarget {
   const [only, ...more] = project.targets;
   if (!only || more.length > 0) {
     const names = project.targets.map(targetName);
-    throw new ConfigError(`this command talks to one target, and ${names.length} are selected (${names.join(', ')})`, { hint: 'choose one with --target (or defaults.target in obsync.yaml)' });
+    throw new ConfigError(`this command talks to one target, and ${names.length} are selected (${names.join(', ')})`, {
+      hint: 'choose one with --target (or defaults.target in obsync.yaml)',
+    });
   }
   return only;
 }
@@ -157,7 +177,8 @@ function isDeclared(project: Project, resolved: ResolvedTarget): boolean {
  * slow to answer; a line on stderr otherwise (CI logs); an info log for the daemon.
  */
 function waitReporter(io: CliIO, logger: Logger, how: 'stderr' | 'log'): Pick<ConnectInput, 'onWait' | 'progress'> {
-  if (how === 'log') return { onWait: (target, w) => logger.info({ target, seconds: w.seconds, host: w.host, reason: w.reason }, 'rate limit wait') };
+  if (how === 'log')
+    return { onWait: (target, w) => logger.info({ target, seconds: w.seconds, host: w.host, reason: w.reason }, 'rate limit wait') };
   const terminal = terminalProgress(io);
   if (terminal) return { onWait: (_target, w) => terminal.onWait(w), progress: { onRetry: terminal.onRetry, onSlow: terminal.onSlow } };
   return { onWait: (_target, w) => io.stderr.write(`obsync: waiting ${w.seconds} s before the next request to ${w.host} (${w.reason})\n`) };
@@ -178,7 +199,13 @@ export async function openSession(io: CliIO, opts: SessionOptions): Promise<Sess
  */
 export async function openSessions(io: CliIO, opts: SessionOptions, check?: (project: Project) => void): Promise<Sessions> {
   const logger = cliLogger(io, opts.logLevel ?? 'warn');
-  const project = openProject({ configPath: findConfig(io, opts.paths, opts.config), cwd: io.cwd, env: io.env, targets: opts.targets ?? [], allowFileOutside: opts.allowFileOutside });
+  const project = openProject({
+    configPath: findConfig(io, opts.paths, opts.config),
+    cwd: io.cwd,
+    env: io.env,
+    targets: opts.targets ?? [],
+    allowFileOutside: opts.allowFileOutside,
+  });
   check?.(project);
   const parsed = new ParsedFiles();
   const loaded = project.targets.map((resolved) => {
@@ -214,7 +241,13 @@ function targetTree(io: CliIO, opts: SessionOptions, project: Project, resolved:
   const { config, configPath } = project;
   const name = targetName(resolved);
   const declared = project.declared.find((d) => d.name === name);
-  const paths = manifestPaths({ cwd: io.cwd, given: opts.pathsByTarget?.[name] ?? opts.paths, configPath, top: config?.manifests, own: declared?.tree?.manifests });
+  const paths = manifestPaths({
+    cwd: io.cwd,
+    given: opts.pathsByTarget?.[name] ?? opts.paths,
+    configPath,
+    top: config?.manifests,
+    own: declared?.tree?.manifests,
+  });
   const files = manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag: opts.allowFileOutside === true });
   // A declared target without vars still answers ${var:} (with "target 'x' has no var").
   const tree: TargetTree = { target: name, api: targetApi(resolved), paths, vars: declared ? (declared.tree?.vars ?? {}) : undefined };
@@ -259,7 +292,11 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
     const target = connection.port.target;
     leadership = opts.elect ? new LeaseElector(state, target, { command: opts.command, logger }) : undefined;
     const elector = leadership;
-    const access: InventoryAccess = elector ? { mode: 'elected', lease: () => elector.lease() } : opts.lock ? { mode: 'write', command: opts.command } : { mode: 'read' };
+    const access: InventoryAccess = elector
+      ? { mode: 'elected', lease: () => elector.lease() }
+      : opts.lock
+        ? { mode: 'write', command: opts.command }
+        : { mode: 'read' };
     inventory = await state.openInventory(target, access);
   } catch (err) {
     await leadership?.stop();
@@ -350,4 +387,3 @@ export function printDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[], 
   }
   return hasErrors(diagnostics);
 }
-

@@ -40,7 +40,11 @@ export class Slots {
 }
 
 /** `work` for every session, `slots` at a time (it may release and re-acquire its slot while it waits); results in session order. */
-export async function eachTarget<T>(sessions: readonly Session[], slots: Slots, work: (session: Session) => Promise<T>): Promise<Outcome<T>[]> {
+export async function eachTarget<T>(
+  sessions: readonly Session[],
+  slots: Slots,
+  work: (session: Session) => Promise<T>,
+): Promise<Outcome<T>[]> {
   return Promise.all(
     sessions.map(async (session): Promise<Outcome<T>> => {
       await slots.acquire();
@@ -68,7 +72,10 @@ export class ApprovalGate<P> {
 
   constructor(
     private readonly count: number,
-    private readonly decide: (arrived: readonly { target: string; plan: P }[], failed: readonly { target: string; error: unknown }[]) => Promise<void>,
+    private readonly decide: (
+      arrived: readonly { target: string; plan: P }[],
+      failed: readonly { target: string; error: unknown }[],
+    ) => Promise<void>,
   ) {}
 
   /** Resolves when every target has planned (or failed) and the plans were approved; rejects when they were not. */
@@ -117,4 +124,3 @@ function matches(selection: Selection, s: Session): boolean {
     return false;
   }
 }
-

@@ -51,10 +51,17 @@ export interface Project {
   targets: ResolvedTarget[];
 }
 
-export function openProject(input: { configPath: string | undefined; cwd: string; env: Readonly<Record<string, string | undefined>>; targets: readonly string[]; allowFileOutside?: boolean | undefined }): Project {
+export function openProject(input: {
+  configPath: string | undefined;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  targets: readonly string[];
+  allowFileOutside?: boolean | undefined;
+}): Project {
   const { configPath, env } = input;
   let chosen: string[] = [];
-  const select = (declared: readonly string[], defaultTarget: string | undefined) => (chosen = chooseTargets(declared, input.targets, env, defaultTarget));
+  const select = (declared: readonly string[], defaultTarget: string | undefined) =>
+    (chosen = chooseTargets(declared, input.targets, env, defaultTarget));
   const read = configPath ? readConfig(configPath, env, { allowFileOutside: input.allowFileOutside, select }) : undefined;
   if (!read) select([], undefined);
   const config = read?.config;
@@ -126,7 +133,14 @@ async function connectEmbedded(embedded: EmbeddedTarget, input: ConnectInput): P
       ? `obsync: target '${embedded.name}' is the embedded sandbox (${embedded.api} API, data in ${dataDir})`
       : `obsync: no target configured — using the embedded sandbox (${embedded.api} API, data in ${dataDir})`,
   );
-  const common = { name: embedded.name, baseUrl: sandbox.url, concurrency: embedded.concurrency, timeoutMs: input.timeoutMs ?? 30_000, retries: 3, embedded: true };
+  const common = {
+    name: embedded.name,
+    baseUrl: sandbox.url,
+    concurrency: embedded.concurrency,
+    timeoutMs: input.timeoutMs ?? 30_000,
+    retries: 3,
+    embedded: true,
+  };
   const c = sandbox.credentials;
   const target: Target =
     embedded.api === 'hosted'

@@ -8,7 +8,13 @@ import type { ObsyncConfig } from './schema.js';
  * without one, below the working directory and the paths given; more only when allowed by
  * `allowFileOutside` in obsync.yaml or --allow-file-outside.
  */
-export function manifestFileScope(input: { configPath: string | undefined; config: ObsyncConfig | undefined; cwd: string; paths: readonly string[]; allowFlag: boolean }): FileScope {
+export function manifestFileScope(input: {
+  configPath: string | undefined;
+  config: ObsyncConfig | undefined;
+  cwd: string;
+  paths: readonly string[];
+  allowFlag: boolean;
+}): FileScope {
   const configDir = input.configPath ? dirname(input.configPath) : undefined;
   const roots = configDir ? [configDir] : [...new Set([input.cwd, ...input.paths.map((p) => (/\.ya?ml$/i.test(p) ? dirname(p) : p))])];
   const fromConfig = input.config?.allowFileOutside;

@@ -9,15 +9,26 @@ const files = (map: Record<string, string>) => (p: string) => {
 
 describe('loadConfig', () => {
   it('interpolates and validates obsync.yaml', () => {
-    const text = 'apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - name: prod\n    variant: self-hosted\n    baseUrl: ${env:OBS_URL}\n    credentials: {apiKey: "${file:key.txt}"}\n';
-    const out = loadConfig('/repo/obsync.yaml', { OBS_URL: 'http://127.0.0.1:8000' }, { readFile: files({ '/repo/obsync.yaml': text, '/repo/key.txt': 'k-123\n' }) });
+    const text =
+      'apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - name: prod\n    variant: self-hosted\n    baseUrl: ${env:OBS_URL}\n    credentials: {apiKey: "${file:key.txt}"}\n';
+    const out = loadConfig(
+      '/repo/obsync.yaml',
+      { OBS_URL: 'http://127.0.0.1:8000' },
+      { readFile: files({ '/repo/obsync.yaml': text, '/repo/key.txt': 'k-123\n' }) },
+    );
     expect(out.diagnostics).toEqual([]);
     expect(out.dir).toBe('/repo');
-    expect(out.config?.targets?.[0]).toEqual({ name: 'prod', variant: 'self-hosted', baseUrl: 'http://127.0.0.1:8000', credentials: { apiKey: 'k-123' } });
+    expect(out.config?.targets?.[0]).toEqual({
+      name: 'prod',
+      variant: 'self-hosted',
+      baseUrl: 'http://127.0.0.1:8000',
+      credentials: { apiKey: 'k-123' },
+    });
   });
 
   it('locates errors with a suggestion and refuses the config', () => {
-    const text = 'apiVersion: obsync/v1\nkind: Config\nmanifest: [manifests]\ntargets:\n  - name: prod\n    variant: self-hosted\n    baseUrl: ${env:OBS_URL}\n';
+    const text =
+      'apiVersion: obsync/v1\nkind: Config\nmanifest: [manifests]\ntargets:\n  - name: prod\n    variant: self-hosted\n    baseUrl: ${env:OBS_URL}\n';
     const out = loadConfig('/repo/obsync.yaml', {}, { readFile: files({ '/repo/obsync.yaml': text }) });
     expect(out.config).toBeUndefined();
     expect(out.diagnostics.map((d) => `${d.line}:${d.col} ${d.path} ${d.message}`)).toEqual([
@@ -28,7 +39,11 @@ describe('loadConfig', () => {
 
   it('reports a missing file and a multi-document file', () => {
     expect(loadConfig('/none/obsync.yaml', {}, { readFile: files({}) }).diagnostics[0]).toMatchObject({ code: 'io' });
-    const two = loadConfig('/r/obsync.yaml', {}, { readFile: files({ '/r/obsync.yaml': 'apiVersion: obsync/v1\nkind: Config\n---\nkind: Config\n' }) });
+    const two = loadConfig(
+      '/r/obsync.yaml',
+      {},
+      { readFile: files({ '/r/obsync.yaml': 'apiVersion: obsync/v1\nkind: Config\n---\nkind: Config\n' }) },
+    );
     expect(two.diagnostics[0]).toMatchObject({ code: 'multiple-documents' });
   });
 
@@ -38,13 +53,27 @@ describe('loadConfig', () => {
     const out = loadConfig('/r/obsync.yaml', { OBSYNC_STATE_URL: url }, { readFile: files({ '/r/obsync.yaml': text }) });
     expect(out.diagnostics).toEqual([]);
     expect(out.config?.state).toEqual({ backend: 'postgres', url, schema: 'obsync' });
-    const file = loadConfig('/r/obsync.yaml', {}, { readFile: files({ '/r/obsync.yaml': 'apiVersion: obsync/v1\nkind: Config\nstate: {path: st, leaseSeconds: 20}\n' }) });
+    const file = loadConfig(
+      '/r/obsync.yaml',
+      {},
+      { readFile: files({ '/r/obsync.yaml': 'apiVersion: obsync/v1\nkind: Config\nstate: {path: st, leaseSeconds: 20}\n' }) },
+    );
     expect(file.config?.state).toEqual({ backend: 'file', path: 'st', leaseSeconds: 20 });
-    const typo = loadConfig('/r/obsync.yaml', {}, { readFile: files({ '/r/obsync.yaml': 'apiVersion: obsync/v1\nkind: Config\nstate: {backend: postgres, url: x, shema: s}\n' }) });
+    const typo = loadConfig(
+      '/r/obsync.yaml',
+      {},
+      { readFile: files({ '/r/obsync.yaml': 'apiVersion: obsync/v1\nkind: Config\nstate: {backend: postgres, url: x, shema: s}\n' }) },
+    );
     expect(typo.config).toBeUndefined();
     expect(typo.diagnostics.map((d) => d.message).join('\n')).toMatch(/unknown key 'shema' — did you mean 'schema'/);
-    const backend = loadConfig('/r/obsync.yaml', {}, { readFile: files({ '/r/obsync.yaml': 'apiVersion: obsync/v1\nkind: Config\nstate: {backend: postgress, url: x}\n' }) });
-    expect(backend.diagnostics.map((d) => `${d.path} ${d.message}`).join('\n')).toBe("state.backend unknown backend 'postgress' — expected one of: postgres, file");
+    const backend = loadConfig(
+      '/r/obsync.yaml',
+      {},
+      { readFile: files({ '/r/obsync.yaml': 'apiVersion: obsync/v1\nkind: Config\nstate: {backend: postgress, url: x}\n' }) },
+    );
+    expect(backend.diagnostics.map((d) => `${d.path} ${d.message}`).join('\n')).toBe(
+      "state.backend unknown backend 'postgress' — expected one of: postgres, file",
+    );
   });
 });
 
@@ -91,13 +120,20 @@ targets:
     ]);
     expect(read).toEqual(['/repo/obsync.yaml']);
     expect(out.declared).toEqual([
-      { name: 'staging', api: 'self-hosted', tree: { manifests: ['staging'], vars: { threshold: '900', webhook: 'staging-alerts', paging: 'false', source: 'Logs' } } },
+      {
+        name: 'staging',
+        api: 'self-hosted',
+        tree: { manifests: ['staging'], vars: { threshold: '900', webhook: 'staging-alerts', paging: 'false', source: 'Logs' } },
+      },
       { name: 'production', api: 'hosted' },
     ]);
   });
 
   it('reports the unset variables of a selected target, at their position', () => {
-    const out = loadConfig('/repo/obsync.yaml', staging, { readFile: files({ '/repo/obsync.yaml': config }), select: () => ['production'] });
+    const out = loadConfig('/repo/obsync.yaml', staging, {
+      readFile: files({ '/repo/obsync.yaml': config }),
+      select: () => ['production'],
+    });
     expect(out.config).toBeUndefined();
     expect(out.diagnostics.map((d) => `${d.line}:${d.col} ${d.path} ${d.code}`)).toEqual([
       '14:21 targets[1].organizationId missing-reference',
@@ -109,7 +145,9 @@ targets:
   });
 
   it('still refuses what a target not in use writes literally wrong', () => {
-    const typo = config.replace('    manifests: [production]', '    manifest: [production]').replace('baseUrl: https://api.example.com', 'baseUrl: ftp://api.example.com');
+    const typo = config
+      .replace('    manifests: [production]', '    manifest: [production]')
+      .replace('baseUrl: https://api.example.com', 'baseUrl: ftp://api.example.com');
     const out = loadConfig('/repo/obsync.yaml', staging, { readFile: files({ '/repo/obsync.yaml': typo }), select: () => ['staging'] });
     expect(out.config).toBeUndefined();
     expect(out.diagnostics.map((d) => `${d.path}: ${d.message}`)).toEqual([
@@ -120,28 +158,36 @@ targets:
 
   it('resolves every target by default, and every tree with allTrees (validate) without their settings', () => {
     expect(loadConfig('/repo/obsync.yaml', staging, { readFile: files({ '/repo/obsync.yaml': config }) }).config).toBeUndefined();
-    const trees = loadConfig('/repo/obsync.yaml', {}, { readFile: files({ '/repo/obsync.yaml': config }), select: () => [], allTrees: true });
+    const trees = loadConfig(
+      '/repo/obsync.yaml',
+      {},
+      { readFile: files({ '/repo/obsync.yaml': config }), select: () => [], allTrees: true },
+    );
     // The staging source var is part of its tree: unset, it is an error; the credentials are not read.
     expect(trees.diagnostics.map((d) => `${d.path} ${d.code}`)).toEqual(['targets[0].vars.source missing-reference']);
     expect(trees.declared.map((d) => d.tree)).toEqual([undefined, { manifests: ['production'], vars: { threshold: '500' } }]);
   });
 
   it('refuses two targets of one name and a var name that cannot be written as ${var:NAME}', () => {
-    const twice = 'apiVersion: obsync/v1\nkind: Config\ntargets:\n  - {name: a, variant: sandbox}\n  - {name: a, variant: sandbox, vars: {"bad-name": 1}}\n';
+    const twice =
+      'apiVersion: obsync/v1\nkind: Config\ntargets:\n  - {name: a, variant: sandbox}\n  - {name: a, variant: sandbox, vars: {"bad-name": 1}}\n';
     const out = loadConfig('/r/obsync.yaml', {}, { readFile: files({ '/r/obsync.yaml': twice }) });
     expect(out.diagnostics.map((d) => `${d.line}:${d.col} ${d.code} ${d.message}`)).toEqual([
       "5:6 duplicate-target target 'a' is declared twice (also targets[0]): each target needs its own name",
-      "5:40 invalid-key the key 'bad-name': a var name is letters, digits and \"_\", not starting with a digit",
+      '5:40 invalid-key the key \'bad-name\': a var name is letters, digits and "_", not starting with a digit',
     ]);
   });
 });
 
 describe('defaults.target', () => {
   it('names a declared target (or the embedded sandbox)', () => {
-    const text = (t: string) => `apiVersion: obsync/v1\nkind: Config\ndefaults: {target: ${t}}\ntargets:\n  - {name: staging, variant: sandbox}\n`;
+    const text = (t: string) =>
+      `apiVersion: obsync/v1\nkind: Config\ndefaults: {target: ${t}}\ntargets:\n  - {name: staging, variant: sandbox}\n`;
     const read = (t: string) => loadConfig('/r/obsync.yaml', {}, { readFile: files({ '/r/obsync.yaml': text(t) }) });
     expect(read('staging').diagnostics).toEqual([]);
     expect(read('sandbox').diagnostics).toEqual([]);
-    expect(read('stagign').diagnostics.map((d) => `${d.line}:${d.col} ${d.path} ${d.message}`)).toEqual(["3:12 defaults.target defaults.target 'stagign' is not a declared target: obsync.yaml declares staging"]);
+    expect(read('stagign').diagnostics.map((d) => `${d.line}:${d.col} ${d.path} ${d.message}`)).toEqual([
+      "3:12 defaults.target defaults.target 'stagign' is not a declared target: obsync.yaml declares staging",
+    ]);
   });
 });

@@ -89,24 +89,57 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
   try {
     text = read(path);
   } catch (e) {
-    return fail([{ severity: 'error', code: 'io', message: `cannot read config ${path}: ${e instanceof Error ? e.message : String(e)}`, file: path }]);
+    return fail([
+      { severity: 'error', code: 'io', message: `cannot read config ${path}: ${e instanceof Error ? e.message : String(e)}`, file: path },
+    ]);
   }
   const parsed = parseYamlFile(path, text);
   if (parsed.diagnostics.length > 0) return fail(parsed.diagnostics);
   const [doc, ...extra] = parsed.docs;
-  if (!doc) return fail([{ severity: 'error', code: 'empty-config', message: `${path} is empty: it needs apiVersion: obsync/v1 and kind: Config`, file: path, line: 1, col: 1 }]);
-  if (extra.length > 0) return fail([{ severity: 'error', code: 'multiple-documents', message: `${path} holds ${parsed.docs.length} documents; obsync.yaml is a single document`, file: path, line: 1, col: 1 }]);
+  if (!doc)
+    return fail([
+      {
+        severity: 'error',
+        code: 'empty-config',
+        message: `${path} is empty: it needs apiVersion: obsync/v1 and kind: Config`,
+        file: path,
+        line: 1,
+        col: 1,
+      },
+    ]);
+  if (extra.length > 0)
+    return fail([
+      {
+        severity: 'error',
+        code: 'multiple-documents',
+        message: `${path} holds ${parsed.docs.length} documents; obsync.yaml is a single document`,
+        file: path,
+        line: 1,
+        col: 1,
+      },
+    ]);
   const files: FileScope = {
     roots: [dir],
     allowOutside: opts.allowFileOutside === true || literalAllowOutside(doc, dir),
     ...(opts.readFile ? { realpath: (p: string) => resolve(p) } : {}),
   };
-  const ctx: InterpolationContext = { file: path, env, allowMissingEnv: opts.allowMissingEnv === true, files, readRef: read, field: fieldLookup(configSchema, [], EXTRA_SENSITIVE), credentials: credentialGuard(env) };
+  const ctx: InterpolationContext = {
+    file: path,
+    env,
+    allowMissingEnv: opts.allowMissingEnv === true,
+    files,
+    readRef: read,
+    field: fieldLookup(configSchema, [], EXTRA_SENSITIVE),
+    credentials: credentialGuard(env),
+  };
   const issueBase = { file: path, doc, lineCounter: parsed.lineCounter };
 
   // First everything but the targets' settings, then the settings of the targets in use.
   const deferred = (p: readonly PropertyKey[]) => opts.deferState === true && p[0] === 'state';
-  const diagnostics = interpolateDocument(doc, parsed.lineCounter, { ...ctx, only: (p) => (targetField(p) === undefined && !deferred(p)) || IDENTITY.has(targetField(p)?.field ?? '') });
+  const diagnostics = interpolateDocument(doc, parsed.lineCounter, {
+    ...ctx,
+    only: (p) => (targetField(p) === undefined && !deferred(p)) || IDENTITY.has(targetField(p)?.field ?? ''),
+  });
   const first = documentValue(path, doc, parsed.lineCounter);
   if (first.diagnostic) return fail([...diagnostics, first.diagnostic]);
   let top = topLevelSchema.safeParse(first.value);
@@ -116,7 +149,13 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
   const unjudged = (path: readonly PropertyKey[]) => (deferred(path) && stillTemplate(first.value, path)) || missing.has(formatPath(path));
   const unjudgedIssues = top.success ? [] : top.error.issues;
   const judgedWithout = unjudgedIssues.length > 0 && unjudgedIssues.every((issue) => unjudged(issue.path));
-  if (judgedWithout) top = topLevelSchema.safeParse(withoutPaths(first.value, unjudgedIssues.map((i) => i.path)));
+  if (judgedWithout)
+    top = topLevelSchema.safeParse(
+      withoutPaths(
+        first.value,
+        unjudgedIssues.map((i) => i.path),
+      ),
+    );
   const items = targetItems(first.value);
   const declared = items.map(declaredOf);
   diagnostics.push(...duplicateNames(declared, issueBase));
@@ -124,9 +163,21 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
   if (defaultTarget !== undefined && defaultTarget !== EMBEDDED_NAME && !declared.some((d) => d.name === defaultTarget)) {
     const pos = positionAt(doc, parsed.lineCounter, ['defaults', 'target']);
     const known = declared.length > 0 ? `: obsync.yaml declares ${declared.map((d) => d.name).join(', ')}` : ': declare it under targets';
-    diagnostics.push({ severity: 'error', code: 'unknown-target', message: `defaults.target '${defaultTarget}' is not a declared target${known}`, file: path, ...pos, path: 'defaults.target' });
+    diagnostics.push({
+      severity: 'error',
+      code: 'unknown-target',
+      message: `defaults.target '${defaultTarget}' is not a declared target${known}`,
+      file: path,
+      ...pos,
+      path: 'defaults.target',
+    });
   }
-  const selected = new Set((opts.select ?? ((names) => names))(declared.map((d) => d.name), defaultTarget));
+  const selected = new Set(
+    (opts.select ?? ((names) => names))(
+      declared.map((d) => d.name),
+      defaultTarget,
+    ),
+  );
   const levels = declared.map((d): Level => (selected.has(d.name) ? 'full' : opts.allTrees === true ? 'tree' : 'declared'));
   levels.forEach((level, index) => {
     if (level === 'declared') return;
@@ -144,7 +195,13 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
   const keep = (d: Diagnostic) => !unresolved.has(d.path);
   if (!top.success) {
     // Judged without the unjudged values and still wrong (a required field left out): every issue counts, nothing passes silently.
-    const found = issuesToDiagnostics(top.error.issues, { ...issueBase, schema: topLevelSchema, value: first.value, basePath: [], sensitive: CONFIG_SENSITIVE_PATHS });
+    const found = issuesToDiagnostics(top.error.issues, {
+      ...issueBase,
+      schema: topLevelSchema,
+      value: first.value,
+      basePath: [],
+      sensitive: CONFIG_SENSITIVE_PATHS,
+    });
     diagnostics.push(...(judgedWithout ? found.map((d) => ({ ...d, severity: 'error' as const })) : found.filter(keep)));
   }
   const resolved: TargetConfig[] = [];
@@ -156,7 +213,9 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
     } else {
       // A target not in use may keep its references unresolved: only what is written literally is judged.
       const issues = level === 'full' ? checked.error.issues : checked.error.issues.filter((issue) => !stillTemplate(item, issue.path));
-      diagnostics.push(...issuesToDiagnostics(issues, { ...issueBase, schema: targetConfig, value: item, basePath: ['targets', index] }).filter(keep));
+      diagnostics.push(
+        ...issuesToDiagnostics(issues, { ...issueBase, schema: targetConfig, value: item, basePath: ['targets', index] }).filter(keep),
+      );
     }
     const entry = declared[index];
     const treeFailed = diagnostics.some((d) => TREE.has(targetField(pathOf(d))?.field ?? '') && targetField(pathOf(d))?.index === index);
@@ -171,7 +230,10 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
 
 /** A diagnostic's document path back as segments (`targets[1].vars.x` → ['targets', 1, 'vars', 'x']). */
 function pathOf(d: Diagnostic): PropertyKey[] {
-  return (d.path ?? '').split(/\.|(?=\[)/).filter(Boolean).map((seg) => (/^\[\d+\]$/.test(seg) ? Number(seg.slice(1, -1)) : seg));
+  return (d.path ?? '')
+    .split(/\.|(?=\[)/)
+    .filter(Boolean)
+    .map((seg) => (/^\[\d+\]$/.test(seg) ? Number(seg.slice(1, -1)) : seg));
 }
 
 /** Where a path is inside `targets[index]`, naming the target's field. */
@@ -189,11 +251,21 @@ function declaredOf(item: unknown): DeclaredTarget {
   const record = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : {};
   const name = typeof record.name === 'string' ? record.name : '';
   const variant = record.variant;
-  const api = variant === 'hosted' || variant === 'self-hosted' ? variant : variant === 'sandbox' ? (record.api === 'self-hosted' ? 'self-hosted' : 'hosted') : undefined;
+  const api =
+    variant === 'hosted' || variant === 'self-hosted'
+      ? variant
+      : variant === 'sandbox'
+        ? record.api === 'self-hosted'
+          ? 'self-hosted'
+          : 'hosted'
+        : undefined;
   return { name, api };
 }
 
-function duplicateNames(declared: readonly DeclaredTarget[], base: { file: string; doc: Document; lineCounter: LineCounter }): Diagnostic[] {
+function duplicateNames(
+  declared: readonly DeclaredTarget[],
+  base: { file: string; doc: Document; lineCounter: LineCounter },
+): Diagnostic[] {
   const seen = new Map<string, number>();
   const out: Diagnostic[] = [];
   declared.forEach((d, index) => {
@@ -203,7 +275,14 @@ function duplicateNames(declared: readonly DeclaredTarget[], base: { file: strin
       return;
     }
     const pos = positionAt(base.doc, base.lineCounter, ['targets', index, 'name']);
-    out.push({ severity: 'error', code: 'duplicate-target', message: `target '${d.name}' is declared twice (also targets[${first}]): each target needs its own name`, file: base.file, ...pos, path: `targets[${index}].name` });
+    out.push({
+      severity: 'error',
+      code: 'duplicate-target',
+      message: `target '${d.name}' is declared twice (also targets[${first}]): each target needs its own name`,
+      file: base.file,
+      ...pos,
+      path: `targets[${index}].name`,
+    });
   });
   return out;
 }
@@ -212,7 +291,9 @@ function duplicateNames(declared: readonly DeclaredTarget[], base: { file: strin
 function withoutPaths(value: unknown, paths: readonly (readonly PropertyKey[])[]): unknown {
   const copy = structuredClone(value);
   for (const path of paths) {
-    const parent = path.slice(0, -1).reduce<unknown>((v, seg) => (typeof v === 'object' && v !== null ? (v as Record<PropertyKey, unknown>)[seg] : undefined), copy);
+    const parent = path
+      .slice(0, -1)
+      .reduce<unknown>((v, seg) => (typeof v === 'object' && v !== null ? (v as Record<PropertyKey, unknown>)[seg] : undefined), copy);
     const last = path.at(-1);
     if (typeof parent === 'object' && parent !== null && last !== undefined) delete (parent as Record<PropertyKey, unknown>)[last];
   }
@@ -237,6 +318,11 @@ function stringVars(vars: Readonly<Record<string, string | number | boolean>> | 
 function literalAllowOutside(doc: Document, dir: string): boolean | string[] {
   const node = doc.get('allowFileOutside', true);
   if (isScalar(node)) return node.value === true;
-  if (isSeq(node)) return node.items.flatMap((item) => (isScalar(item) && typeof item.value === 'string' && !item.value.includes('${') ? [isAbsolute(item.value) ? item.value : resolve(dir, item.value)] : []));
+  if (isSeq(node))
+    return node.items.flatMap((item) =>
+      isScalar(item) && typeof item.value === 'string' && !item.value.includes('${')
+        ? [isAbsolute(item.value) ? item.value : resolve(dir, item.value)]
+        : [],
+    );
   return false;
 }

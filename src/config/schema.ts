@@ -36,32 +36,74 @@ const common = {
     .array(nonEmpty)
     .min(1)
     .optional()
-    .describe("This target's own files or directories of manifests, relative to this file, read in addition to the top-level manifests (a base shared by every target, plus an overlay per target). PATH arguments on the command line replace both."),
+    .describe(
+      "This target's own files or directories of manifests, relative to this file, read in addition to the top-level manifests (a base shared by every target, plus an overlay per target). PATH arguments on the command line replace both.",
+    ),
   /** Values of `${var:NAME}` in this target's manifests. */
   vars: z
     .record(z.string().regex(VAR_NAME, 'a var name is letters, digits and "_", not starting with a digit'), varValue)
     .optional()
-    .describe('Values of ${var:NAME} in the manifests this target reads (thresholds, webhook and source names per environment). May use ${env:} and ${file:}; resolved only when the target is used.'),
+    .describe(
+      'Values of ${var:NAME} in the manifests this target reads (thresholds, webhook and source names per environment). May use ${env:} and ${file:}; resolved only when the target is used.',
+    ),
   /** How an existing object a manifest matches by natural key is taken over (issue 18). */
   adopt: z
     .enum(['by-name', 'explicit'])
     .optional()
-    .describe('How obsync takes over an existing object whose natural key (a dashboard\'s name…) a manifest matches: by-name (the default) adopts it, shown loudly in every plan; explicit refuses, naming its id, until `obsync import Kind/name ID` or `obsync export --adopt` binds it.'),
+    .describe(
+      "How obsync takes over an existing object whose natural key (a dashboard's name…) a manifest matches: by-name (the default) adopts it, shown loudly in every plan; explicit refuses, naming its id, until `obsync import Kind/name ID` or `obsync export --adopt` binds it.",
+    ),
   /** Requests in flight at once (default: defaults.concurrency). */
-  concurrency: z.number().int().min(1).max(64).optional().describe('Requests in flight at once (1-64; default: defaults.concurrency, else 4).'),
+  concurrency: z
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe('Requests in flight at once (1-64; default: defaults.concurrency, else 4).'),
   /** Per-request deadline. */
-  timeoutSeconds: z.number().positive().max(600).optional().describe('Deadline of each request, in seconds (at most 600; default 30; --timeout overrides it).'),
+  timeoutSeconds: z
+    .number()
+    .positive()
+    .max(600)
+    .optional()
+    .describe('Deadline of each request, in seconds (at most 600; default 30; --timeout overrides it).'),
   /** Client-side pacing; defaults to the variant's published limit. */
-  rateLimit: rateLimit.optional().describe("Client-side pacing (default: the variant's published limit: hosted 10 per 10 s, self-hosted 100 per 60 s)."),
-  retries: z.number().int().min(0).max(10).optional().describe('Retries of an idempotent request after a 5xx or a connection error (0-10; default 3).'),
+  rateLimit: rateLimit
+    .optional()
+    .describe("Client-side pacing (default: the variant's published limit: hosted 10 per 10 s, self-hosted 100 per 60 s)."),
+  retries: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .optional()
+    .describe('Retries of an idempotent request after a 5xx or a connection error (0-10; default 3).'),
   /** The longest wait a server may ask for (Retry-After, rate-limit reset) before the request fails instead. */
-  maxWaitSeconds: z.number().positive().max(3600).optional().describe('The longest wait a server may ask for (Retry-After, a rate-limit reset), in seconds; a longer one fails the request instead (default 60).'),
+  maxWaitSeconds: z
+    .number()
+    .positive()
+    .max(3600)
+    .optional()
+    .describe(
+      'The longest wait a server may ask for (Retry-After, a rate-limit reset), in seconds; a longer one fails the request instead (default 60).',
+    ),
   /** A request's total time over all its attempts and waits. */
-  deadlineSeconds: z.number().positive().max(3600).optional().describe("A request's total time over all its attempts, back-offs and waits, in seconds (default 300)."),
+  deadlineSeconds: z
+    .number()
+    .positive()
+    .max(3600)
+    .optional()
+    .describe("A request's total time over all its attempts, back-offs and waits, in seconds (default 300)."),
 };
-const baseUrl = (example: string) => z.url({ protocol: /^https?$/ }).describe(`Base URL of the API, e.g. ${example} (OBSYNC_BASE_URL overrides it).`);
+const baseUrl = (example: string) =>
+  z.url({ protocol: /^https?$/ }).describe(`Base URL of the API, e.g. ${example} (OBSYNC_BASE_URL overrides it).`);
 /** A credential: `${env:OBSYNC_*}` credentials may be used here, and its value is never printed. */
-const credential = (what: string, env: string) => nonEmpty.optional().meta({ sensitive: true, description: `${what}. Prefer the environment: ${env} (or ${env}_FILE), or "\${env:NAME}" here. Sensitive: never printed or logged.` });
+const credential = (what: string, env: string) =>
+  nonEmpty.optional().meta({
+    sensitive: true,
+    description: `${what}. Prefer the environment: ${env} (or ${env}_FILE), or "\${env:NAME}" here. Sensitive: never printed or logged.`,
+  });
 const keyId = credential('API key id', 'OBSYNC_KEY_ID');
 
 export const selfHostedTargetConfig = z
@@ -69,7 +111,10 @@ export const selfHostedTargetConfig = z
     ...common,
     variant: z.literal('self-hosted').describe('self-hosted: the open-source API server (Bearer personal API key).'),
     baseUrl: baseUrl('http://obs-api.internal:8000'),
-    credentials: z.strictObject({ apiKey: credential('Personal API access key', 'OBSYNC_API_KEY') }).optional().describe('The API key, when not given by the environment.'),
+    credentials: z
+      .strictObject({ apiKey: credential('Personal API access key', 'OBSYNC_API_KEY') })
+      .optional()
+      .describe('The API key, when not given by the environment.'),
   })
   .meta({ id: 'SelfHostedTarget', description: 'A self-hosted API server.' });
 
@@ -85,7 +130,10 @@ export const hostedTargetConfig = z
       .optional()
       .describe('The API key, when not given by the environment.'),
     paths: z
-      .strictObject({ observability: nonEmpty.optional().describe('Path segment of the observability API (default clickstack).'), pipes: nonEmpty.optional().describe('Path segment of the pipes API (default clickpipes).') })
+      .strictObject({
+        observability: nonEmpty.optional().describe('Path segment of the observability API (default clickstack).'),
+        pipes: nonEmpty.optional().describe('Path segment of the pipes API (default clickpipes).'),
+      })
       .optional()
       .describe('Path segments of the API, when they differ from the defaults.'),
   })
@@ -97,10 +145,16 @@ export const sandboxTargetConfig = z
     ...common,
     variant: z.literal('sandbox').describe('sandbox: the embedded simulator, in-process; no account needed.'),
     /** Which API the embedded sandbox speaks; hosted (the default) also manages pipes. */
-    api: z.enum(['hosted', 'self-hosted']).optional().describe('Which API the sandbox speaks: hosted (the default; also pipes) or self-hosted.'),
+    api: z
+      .enum(['hosted', 'self-hosted'])
+      .optional()
+      .describe('Which API the sandbox speaks: hosted (the default; also pipes) or self-hosted.'),
     data: nonEmpty.optional().describe('Directory of its data, relative to this file (default .obsync/sandbox).'),
   })
-  .meta({ id: 'SandboxTarget', description: 'The embedded sandbox: an in-process simulator of the service whose data persists in a directory.' });
+  .meta({
+    id: 'SandboxTarget',
+    description: 'The embedded sandbox: an in-process simulator of the service whose data persists in a directory.',
+  });
 
 /** The parts of a target that shape its manifest tree (validate resolves them for every target). */
 export const targetTreeSchema = z.object({ manifests: common.manifests, vars: common.vars });
@@ -116,13 +170,19 @@ const leaseSeconds = z
   .min(2)
   .max(600)
   .optional()
-  .describe('How long a writer lease lives without renewal, in seconds (2-600, default 30): a writer that died is replaced after at most this.');
+  .describe(
+    'How long a writer lease lives without renewal, in seconds (2-600, default 30): a writer that died is replaced after at most this.',
+  );
 
 /** The default: a directory (relative to obsync.yaml). */
 export const fileStateConfig = z
   .strictObject({
     backend: z.literal('file').default('file').describe('file (the default): a directory next to obsync.yaml.'),
-    path: nonEmpty.default('.obsync/state').describe('Directory of the state (inventory, lease, backups), relative to this file (default .obsync/state; OBSYNC_STATE_DIR overrides it). Keep it out of Git.'),
+    path: nonEmpty
+      .default('.obsync/state')
+      .describe(
+        'Directory of the state (inventory, lease, backups), relative to this file (default .obsync/state; OBSYNC_STATE_DIR overrides it). Keep it out of Git.',
+      ),
     leaseSeconds,
   })
   .meta({ id: 'FileState', description: 'State in a local directory (the default).' });
@@ -134,7 +194,11 @@ export const fileStateConfig = z
 export const postgresStateConfig = z
   .strictObject({
     backend: z.literal('postgres').describe('postgres: a PostgreSQL database, shared by CI runs and daemon replicas.'),
-    url: nonEmpty.meta({ sensitive: true, description: 'Connection URL, usually "${env:OBSYNC_STATE_URL}" (the variable, or OBSYNC_STATE_URL_FILE, also overrides it). Sensitive: its password is never printed.' }),
+    url: nonEmpty.meta({
+      sensitive: true,
+      description:
+        'Connection URL, usually "${env:OBSYNC_STATE_URL}" (the variable, or OBSYNC_STATE_URL_FILE, also overrides it). Sensitive: its password is never printed.',
+    }),
     schema: z
       .string()
       .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a schema name is lowercase letters, digits and "_" (at most 63), not starting with a digit')
@@ -143,7 +207,10 @@ export const postgresStateConfig = z
     leaseSeconds,
     path: nonEmpty.optional().describe('The file state directory that `obsync state migrate` copies from or to (default .obsync/state).'),
   })
-  .meta({ id: 'PostgresState', description: 'State in PostgreSQL: inventory, pending creates, fingerprint key, backups and leases in one database.' });
+  .meta({
+    id: 'PostgresState',
+    description: 'State in PostgreSQL: inventory, pending creates, fingerprint key, backups and leases in one database.',
+  });
 
 export const stateConfig = z
   .discriminatedUnion('backend', [postgresStateConfig, fileStateConfig])
@@ -155,7 +222,13 @@ export const configSchema = z
     apiVersion: z.literal('obsync/v1').describe('Version of the format: always obsync/v1.'),
     kind: z.literal('Config').describe('Config: this is obsync.yaml.'),
     /** Manifest paths, relative to the config file. */
-    manifests: z.array(nonEmpty).min(1).optional().describe("Files or directories of manifests read by every target, relative to this file (default: this directory, unless the targets list their own manifests)."),
+    manifests: z
+      .array(nonEmpty)
+      .min(1)
+      .optional()
+      .describe(
+        'Files or directories of manifests read by every target, relative to this file (default: this directory, unless the targets list their own manifests).',
+      ),
     /**
      * `${file:}` reads only below this file's directory unless allowed here: `true` (anywhere) or
      * a list of directories (relative to this file). Only a literal value counts.
@@ -163,19 +236,34 @@ export const configSchema = z
     allowFileOutside: z
       .union([z.boolean(), z.array(nonEmpty).min(1)])
       .optional()
-      .describe('Where ${file:} in manifests may read outside the directory of this file: true (anywhere) or a list of directories relative to it (default: nowhere else; --allow-file-outside). Only a literal value counts.'),
+      .describe(
+        'Where ${file:} in manifests may read outside the directory of this file: true (anywhere) or a list of directories relative to it (default: nowhere else; --allow-file-outside). Only a literal value counts.',
+      ),
     state: stateConfig.optional(),
     defaults: z
       .strictObject({
-        target: targetName.optional().describe('Target used without --target (default: every declared target; none declared: the embedded sandbox).'),
+        target: targetName
+          .optional()
+          .describe('Target used without --target (default: every declared target; none declared: the embedded sandbox).'),
         schedule: nonEmpty.optional().describe('Cron schedule of obsync run, 5 fields, UTC (default "*/5 * * * *").'),
-        prune: z.boolean().optional().describe('Delete owned objects that are no longer declared, with every guard (default false; --prune).'),
+        prune: z
+          .boolean()
+          .optional()
+          .describe('Delete owned objects that are no longer declared, with every guard (default false; --prune).'),
         concurrency: z.number().int().min(1).max(64).optional().describe('Requests in flight at once (1-64; default 4).'),
         maxDeletes: z.number().int().min(0).optional().describe('Most deletes one prune may make (default 10; --max-deletes).'),
       })
       .optional()
       .describe('Defaults of the command-line flags.'),
-    targets: z.array(targetConfig).optional().describe('The services to reconcile, each with its own manifests and vars if needed (none: the embedded sandbox). Only the targets a command uses have their settings and credentials resolved.'),
+    targets: z
+      .array(targetConfig)
+      .optional()
+      .describe(
+        'The services to reconcile, each with its own manifests and vars if needed (none: the embedded sandbox). Only the targets a command uses have their settings and credentials resolved.',
+      ),
   })
-  .meta({ id: 'Config', description: 'obsync.yaml: where the manifests are, where the state is kept, defaults of the flags, and the targets.' });
+  .meta({
+    id: 'Config',
+    description: 'obsync.yaml: where the manifests are, where the state is kept, defaults of the flags, and the targets.',
+  });
 export type ObsyncConfig = z.infer<typeof configSchema>;

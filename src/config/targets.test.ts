@@ -3,7 +3,12 @@ import { ConfigError } from '../core/errors.js';
 import { chooseTargets, resolveTarget, resolveTargets } from './targets.js';
 import type { ObsyncConfig, TargetConfig } from './schema.js';
 
-const staging: TargetConfig = { name: 'staging', variant: 'self-hosted', baseUrl: 'http://127.0.0.1:8001', credentials: { apiKey: 'k-staging' } };
+const staging: TargetConfig = {
+  name: 'staging',
+  variant: 'self-hosted',
+  baseUrl: 'http://127.0.0.1:8001',
+  credentials: { apiKey: 'k-staging' },
+};
 const qa: TargetConfig = { name: 'qa', variant: 'self-hosted', baseUrl: 'http://127.0.0.1:8002', credentials: { apiKey: 'k-qa' } };
 const production: TargetConfig = {
   name: 'production',
@@ -22,7 +27,10 @@ describe('chooseTargets', () => {
   const declared = ['staging', 'production'];
 
   it('takes every --target, else OBSYNC_TARGET, else defaults.target, else every declared target', () => {
-    expect(chooseTargets(declared, ['production', 'staging', 'production'], { OBSYNC_TARGET: 'staging' }, 'staging')).toEqual(['production', 'staging']);
+    expect(chooseTargets(declared, ['production', 'staging', 'production'], { OBSYNC_TARGET: 'staging' }, 'staging')).toEqual([
+      'production',
+      'staging',
+    ]);
     expect(chooseTargets(declared, [], { OBSYNC_TARGET: 'staging' }, 'production')).toEqual(['staging']);
     expect(chooseTargets(declared, [], {}, 'production')).toEqual(['production']);
     expect(chooseTargets(declared, [], {}, undefined)).toEqual(['staging', 'production']);
@@ -43,12 +51,17 @@ describe('chooseTargets', () => {
 describe('resolveTargets', () => {
   it('resolves each chosen target with its own settings', () => {
     const out = resolveTargets({ config: config(staging, production), chosen: ['staging', 'production'], env: {}, readFile: noFile });
-    expect(out.map((r) => (r.kind === 'remote' ? `${r.target.name} ${r.target.variant} ${r.target.baseUrl}` : r.kind))).toEqual(['staging self-hosted http://127.0.0.1:8001', 'production hosted http://127.0.0.1:8003']);
+    expect(out.map((r) => (r.kind === 'remote' ? `${r.target.name} ${r.target.variant} ${r.target.baseUrl}` : r.kind))).toEqual([
+      'staging self-hosted http://127.0.0.1:8001',
+      'production hosted http://127.0.0.1:8003',
+    ]);
   });
 
   it('refuses an environment override that would point several targets at one place', () => {
     const both = { config: config(staging, production), chosen: ['staging', 'production'], readFile: noFile };
-    expect(() => resolveTargets({ ...both, env: { OBSYNC_BASE_URL: 'http://127.0.0.1:9000' } })).toThrow(/OBSYNC_BASE_URL \(or OBSYNC_BASE_URL_FILE\) would override the setting of several targets at once \('staging', 'production'\)/);
+    expect(() => resolveTargets({ ...both, env: { OBSYNC_BASE_URL: 'http://127.0.0.1:9000' } })).toThrow(
+      /OBSYNC_BASE_URL \(or OBSYNC_BASE_URL_FILE\) would override the setting of several targets at once \('staging', 'production'\)/,
+    );
     // One target chosen: the override is the documented precedence.
     const one = resolveTargets({ ...both, chosen: ['staging'], env: { OBSYNC_BASE_URL: 'http://127.0.0.1:9000' } });
     expect(one[0]?.kind === 'remote' && one[0].target.baseUrl).toBe('http://127.0.0.1:9000');
@@ -64,15 +77,25 @@ describe('resolveTargets', () => {
   it('refuses two embedded sandboxes on one data directory', () => {
     const a: TargetConfig = { name: 'a', variant: 'sandbox' };
     const b: TargetConfig = { name: 'b', variant: 'sandbox', api: 'self-hosted' };
-    expect(() => resolveTargets({ config: config(a, b), chosen: ['a', 'b'], env: {}, readFile: noFile })).toThrow("targets 'a' and 'b' are embedded sandboxes with the same data directory .obsync/sandbox");
+    expect(() => resolveTargets({ config: config(a, b), chosen: ['a', 'b'], env: {}, readFile: noFile })).toThrow(
+      "targets 'a' and 'b' are embedded sandboxes with the same data directory .obsync/sandbox",
+    );
     const apart = resolveTargets({ config: config(a, { ...b, data: '.obsync/sandbox-b' }), chosen: ['a', 'b'], env: {}, readFile: noFile });
-    expect(apart.map((r) => r.kind === 'embedded' && `${r.embedded.name} ${r.embedded.api} ${r.embedded.dataDir}`)).toEqual(['a hosted .obsync/sandbox', 'b self-hosted .obsync/sandbox-b']);
+    expect(apart.map((r) => r.kind === 'embedded' && `${r.embedded.name} ${r.embedded.api} ${r.embedded.dataDir}`)).toEqual([
+      'a hosted .obsync/sandbox',
+      'b self-hosted .obsync/sandbox-b',
+    ]);
   });
 });
 
 describe('resolveTarget (one target: keys, query)', () => {
   it('needs one target to be chosen when several are declared', () => {
-    expect(() => resolveTarget({ config: config(staging, production), name: undefined, env: {}, readFile: noFile })).toThrow(/declares 2 targets \(staging, production\); choose one with --target/);
-    expect(resolveTarget({ config: config(staging, production), name: 'production', env: {}, readFile: noFile })).toMatchObject({ kind: 'remote', target: { name: 'production' } });
+    expect(() => resolveTarget({ config: config(staging, production), name: undefined, env: {}, readFile: noFile })).toThrow(
+      /declares 2 targets \(staging, production\); choose one with --target/,
+    );
+    expect(resolveTarget({ config: config(staging, production), name: 'production', env: {}, readFile: noFile })).toMatchObject({
+      kind: 'remote',
+      target: { name: 'production' },
+    });
   });
 });

@@ -41,8 +41,14 @@ const DEFAULT_SANDBOX_DATA = '.obsync/sandbox';
  * simulator) may be named without being declared. Empty: no target declared (the environment's
  * target, or the embedded sandbox). Throws for a name that is not declared.
  */
-export function chooseTargets(declared: readonly string[], flags: readonly string[], env: Env, defaultTarget: string | undefined): string[] {
-  const asked = flags.length > 0 ? [...new Set(flags)] : env.OBSYNC_TARGET ? [env.OBSYNC_TARGET] : defaultTarget ? [defaultTarget] : [...declared];
+export function chooseTargets(
+  declared: readonly string[],
+  flags: readonly string[],
+  env: Env,
+  defaultTarget: string | undefined,
+): string[] {
+  const asked =
+    flags.length > 0 ? [...new Set(flags)] : env.OBSYNC_TARGET ? [env.OBSYNC_TARGET] : defaultTarget ? [defaultTarget] : [...declared];
   const unknown = asked.filter((name) => !declared.includes(name) && name !== EMBEDDED_NAME);
   if (unknown.length > 0) {
     const hint = declared.length > 0 ? `obsync.yaml declares: ${declared.join(', ')}` : 'declare it under targets: in obsync.yaml';
@@ -69,11 +75,23 @@ export function resolveTargets(input: ResolveManyInput): ResolvedTarget[] {
     return [{ kind: 'embedded', embedded: { name: EMBEDDED_NAME, api: 'hosted', dataDir: DEFAULT_SANDBOX_DATA, concurrency } }];
   }
   const configs = input.chosen.map((name) => config?.targets?.find((t) => t.name === name) ?? name);
-  const remote = configs.filter((c): c is Exclude<TargetConfig, { variant: 'sandbox' }> => typeof c !== 'string' && c.variant !== 'sandbox');
+  const remote = configs.filter(
+    (c): c is Exclude<TargetConfig, { variant: 'sandbox' }> => typeof c !== 'string' && c.variant !== 'sandbox',
+  );
   if (remote.length > 1) refuseSharedOverrides(remote, input);
   const resolved = configs.map((c): ResolvedTarget => {
-    if (typeof c === 'string') return { kind: 'embedded', embedded: { name: c, api: 'hosted', dataDir: DEFAULT_SANDBOX_DATA, concurrency } };
-    if (c.variant === 'sandbox') return { kind: 'embedded', embedded: { name: c.name, api: c.api ?? 'hosted', dataDir: c.data ?? DEFAULT_SANDBOX_DATA, concurrency: c.concurrency ?? concurrency } };
+    if (typeof c === 'string')
+      return { kind: 'embedded', embedded: { name: c, api: 'hosted', dataDir: DEFAULT_SANDBOX_DATA, concurrency } };
+    if (c.variant === 'sandbox')
+      return {
+        kind: 'embedded',
+        embedded: {
+          name: c.name,
+          api: c.api ?? 'hosted',
+          dataDir: c.data ?? DEFAULT_SANDBOX_DATA,
+          concurrency: c.concurrency ?? concurrency,
+        },
+      };
     return { kind: 'remote', target: fromConfig(c, input, concurrency) };
   });
   refuseSharedSandboxData(resolved);
@@ -84,7 +102,10 @@ export function resolveTargets(input: ResolveManyInput): ResolvedTarget[] {
 export function resolveTarget(input: ResolveInput): ResolvedTarget {
   const declared = input.config?.targets?.map((t) => t.name) ?? [];
   const chosen = chooseTargets(declared, input.name === undefined ? [] : [input.name], input.env, input.config?.defaults?.target);
-  if (chosen.length > 1) throw new ConfigError(`obsync.yaml declares ${chosen.length} targets (${chosen.join(', ')}); choose one with --target or defaults.target`);
+  if (chosen.length > 1)
+    throw new ConfigError(
+      `obsync.yaml declares ${chosen.length} targets (${chosen.join(', ')}); choose one with --target or defaults.target`,
+    );
   const [only] = resolveTargets({ config: input.config, chosen, env: input.env, readFile: input.readFile });
   if (!only) throw new ConfigError('no target');
   return only;
@@ -95,20 +116,58 @@ export function resolveTarget(input: ResolveInput): ResolvedTarget {
  * two targets on one server, each with its own inventory, would fight over the same objects.
  * Refused when it changes any of them (a config that names the same variable everywhere is fine).
  */
-function refuseSharedOverrides(targets: readonly Exclude<TargetConfig, { variant: 'sandbox' }>[], { env, readFile }: ResolveManyInput): void {
+function refuseSharedOverrides(
+  targets: readonly Exclude<TargetConfig, { variant: 'sandbox' }>[],
+  { env, readFile }: ResolveManyInput,
+): void {
   const hosted = targets.filter((t) => t.variant === 'hosted');
   const selfHosted = targets.filter((t) => t.variant === 'self-hosted');
   const fromFile = (name: string) => {
     const file = env[`${name}_FILE`];
     return file ? readCredentialFile(readFile, name, file) : env[name];
   };
-  const overrides: { variable: string; value: string | undefined; applies: readonly TargetConfig[]; configured: (t: TargetConfig) => string | undefined }[] = [
-    { variable: 'OBSYNC_BASE_URL', value: env.OBSYNC_BASE_URL, applies: targets, configured: (t) => (t.variant === 'sandbox' ? undefined : t.baseUrl) },
-    { variable: 'OBSYNC_ORG_ID', value: env.OBSYNC_ORG_ID, applies: hosted, configured: (t) => (t.variant === 'hosted' ? t.organizationId : undefined) },
-    { variable: 'OBSYNC_SERVICE_ID', value: env.OBSYNC_SERVICE_ID, applies: hosted, configured: (t) => (t.variant === 'hosted' ? t.serviceId : undefined) },
-    { variable: 'OBSYNC_KEY_ID', value: fromFile('OBSYNC_KEY_ID'), applies: hosted, configured: (t) => (t.variant === 'hosted' ? t.credentials?.keyId : undefined) },
-    { variable: 'OBSYNC_KEY_SECRET', value: fromFile('OBSYNC_KEY_SECRET'), applies: hosted, configured: (t) => (t.variant === 'hosted' ? t.credentials?.keySecret : undefined) },
-    { variable: 'OBSYNC_API_KEY', value: fromFile('OBSYNC_API_KEY'), applies: selfHosted, configured: (t) => (t.variant === 'self-hosted' ? t.credentials?.apiKey : undefined) },
+  const overrides: {
+    variable: string;
+    value: string | undefined;
+    applies: readonly TargetConfig[];
+    configured: (t: TargetConfig) => string | undefined;
+  }[] = [
+    {
+      variable: 'OBSYNC_BASE_URL',
+      value: env.OBSYNC_BASE_URL,
+      applies: targets,
+      configured: (t) => (t.variant === 'sandbox' ? undefined : t.baseUrl),
+    },
+    {
+      variable: 'OBSYNC_ORG_ID',
+      value: env.OBSYNC_ORG_ID,
+      applies: hosted,
+      configured: (t) => (t.variant === 'hosted' ? t.organizationId : undefined),
+    },
+    {
+      variable: 'OBSYNC_SERVICE_ID',
+      value: env.OBSYNC_SERVICE_ID,
+      applies: hosted,
+      configured: (t) => (t.variant === 'hosted' ? t.serviceId : undefined),
+    },
+    {
+      variable: 'OBSYNC_KEY_ID',
+      value: fromFile('OBSYNC_KEY_ID'),
+      applies: hosted,
+      configured: (t) => (t.variant === 'hosted' ? t.credentials?.keyId : undefined),
+    },
+    {
+      variable: 'OBSYNC_KEY_SECRET',
+      value: fromFile('OBSYNC_KEY_SECRET'),
+      applies: hosted,
+      configured: (t) => (t.variant === 'hosted' ? t.credentials?.keySecret : undefined),
+    },
+    {
+      variable: 'OBSYNC_API_KEY',
+      value: fromFile('OBSYNC_API_KEY'),
+      applies: selfHosted,
+      configured: (t) => (t.variant === 'self-hosted' ? t.credentials?.apiKey : undefined),
+    },
   ];
   for (const o of overrides) {
     if (o.value === undefined || o.applies.length < 2 || o.applies.every((t) => o.configured(t) === o.value)) continue;
@@ -125,7 +184,11 @@ function refuseSharedSandboxData(resolved: readonly ResolvedTarget[]): void {
   for (const r of resolved) {
     if (r.kind !== 'embedded') continue;
     const other = byDir.get(r.embedded.dataDir);
-    if (other !== undefined) throw new ConfigError(`targets '${other}' and '${r.embedded.name}' are embedded sandboxes with the same data directory ${r.embedded.dataDir}`, { hint: 'give each its own data: in obsync.yaml' });
+    if (other !== undefined)
+      throw new ConfigError(
+        `targets '${other}' and '${r.embedded.name}' are embedded sandboxes with the same data directory ${r.embedded.dataDir}`,
+        { hint: 'give each its own data: in obsync.yaml' },
+      );
     byDir.set(r.embedded.dataDir, r.embedded.name);
   }
 }
@@ -156,7 +219,8 @@ function checkUrl(url: string, target: string): string {
   } catch {
     throw new ConfigError(`target '${target}': baseUrl '${url}' is not a URL`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`target '${target}': baseUrl must be http(s), not ${parsed.protocol}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new ConfigError(`target '${target}': baseUrl must be http(s), not ${parsed.protocol}`);
   return url;
 }
 
@@ -164,7 +228,11 @@ function missing(target: string, what: string, env: string): ConfigError {
   return new ConfigError(`target '${target}' has no ${what}`, { hint: `set ${env} (or ${env}_FILE), or credentials in obsync.yaml` });
 }
 
-function fromConfig(t: Exclude<TargetConfig, { variant: 'sandbox' }>, { env, readFile }: { env: Env; readFile: (p: string) => string }, concurrency: number): Target {
+function fromConfig(
+  t: Exclude<TargetConfig, { variant: 'sandbox' }>,
+  { env, readFile }: { env: Env; readFile: (p: string) => string },
+  concurrency: number,
+): Target {
   const common = {
     name: t.name,
     baseUrl: checkUrl(env.OBSYNC_BASE_URL ?? t.baseUrl, t.name),
@@ -201,11 +269,18 @@ function fromConfig(t: Exclude<TargetConfig, { variant: 'sandbox' }>, { env, rea
 /** OBSYNC_BASE_URL with no config target: the variant follows from the credentials given. */
 function fromEnvOnly(input: { env: Env; readFile: (p: string) => string }, concurrency: number): Target {
   const { env } = input;
-  const hosted = env.OBSYNC_VARIANT === 'hosted' || (env.OBSYNC_VARIANT === undefined && (env.OBSYNC_KEY_ID !== undefined || env.OBSYNC_KEY_ID_FILE !== undefined));
+  const hosted =
+    env.OBSYNC_VARIANT === 'hosted' ||
+    (env.OBSYNC_VARIANT === undefined && (env.OBSYNC_KEY_ID !== undefined || env.OBSYNC_KEY_ID_FILE !== undefined));
   const base = { name: 'default', baseUrl: env.OBSYNC_BASE_URL ?? '' };
   if (hosted) {
-    if (!env.OBSYNC_ORG_ID || !env.OBSYNC_SERVICE_ID) throw new ConfigError('a hosted target from the environment needs OBSYNC_ORG_ID and OBSYNC_SERVICE_ID');
-    return fromConfig({ ...base, variant: 'hosted', organizationId: env.OBSYNC_ORG_ID, serviceId: env.OBSYNC_SERVICE_ID }, input, concurrency);
+    if (!env.OBSYNC_ORG_ID || !env.OBSYNC_SERVICE_ID)
+      throw new ConfigError('a hosted target from the environment needs OBSYNC_ORG_ID and OBSYNC_SERVICE_ID');
+    return fromConfig(
+      { ...base, variant: 'hosted', organizationId: env.OBSYNC_ORG_ID, serviceId: env.OBSYNC_SERVICE_ID },
+      input,
+      concurrency,
+    );
   }
   return fromConfig({ ...base, variant: 'self-hosted' }, input, concurrency);
 }

@@ -62,11 +62,10 @@ export class ApiError extends ObsyncError {
   }) {
     const excerpt = scrub(init.bodyExcerpt ?? '').slice(0, 300);
     const what = init.status === 0 ? 'no response' : `HTTP ${init.status}`;
-    super(
-      init.code ?? 'API',
-      scrub(init.message ?? `${requestLabel(init)} failed: ${what}${excerpt ? ` — ${excerpt}` : ''}`),
-      { ...(init.hint === undefined ? {} : { hint: init.hint }), cause: init.cause },
-    );
+    super(init.code ?? 'API', scrub(init.message ?? `${requestLabel(init)} failed: ${what}${excerpt ? ` — ${excerpt}` : ''}`), {
+      ...(init.hint === undefined ? {} : { hint: init.hint }),
+      cause: init.cause,
+    });
     this.method = init.method;
     this.path = init.path;
     this.status = init.status;

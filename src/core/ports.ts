@@ -112,7 +112,13 @@ const CAPABILITY_LABEL: Record<keyof Capabilities, string> = {
 /** The explicit capability check: returns the port or throws a clear `CapabilityError`. */
 export function requireCapability<K extends keyof Capabilities>(port: ServicePort, capability: K): NonNullable<Capabilities[K]> {
   const found = port[capability];
-  if (!found) throw new CapabilityError(port.target, port.variant, CAPABILITY_LABEL[capability], 'choose a target of the other variant with --target');
+  if (!found)
+    throw new CapabilityError(
+      port.target,
+      port.variant,
+      CAPABILITY_LABEL[capability],
+      'choose a target of the other variant with --target',
+    );
   return found;
 }
 

@@ -46,7 +46,9 @@ describe('Scrubber', () => {
   it('learns every Secret as it is created', () => {
     const value = 'created-as-a-secret-4711';
     void new Secret(value);
-    expect(new ApiError({ method: 'GET', path: '/x', status: 500, retryable: true, bodyExcerpt: `echo ${value}` }).message).not.toContain(value);
+    expect(new ApiError({ method: 'GET', path: '/x', status: 500, retryable: true, bodyExcerpt: `echo ${value}` }).message).not.toContain(
+      value,
+    );
   });
 });
 

@@ -87,7 +87,11 @@ export class Daemon {
 
   start(): void {
     const { logger } = this.deps;
-    this.#task = cron.schedule(this.opts.schedule, () => this.#scheduled(), { timezone: 'UTC', name: `obsync-reconcile-${this.target}`, noOverlap: true });
+    this.#task = cron.schedule(this.opts.schedule, () => this.#scheduled(), {
+      timezone: 'UTC',
+      name: `obsync-reconcile-${this.target}`,
+      noOverlap: true,
+    });
     logger.info({ target: this.target, mode: this.opts.mode, schedule: this.opts.schedule }, 'target started');
     this.#startLeadership();
     this.#queue.trigger('startup');
@@ -98,9 +102,14 @@ export class Daemon {
     const state = (ready: boolean, reason: string): TargetReadiness => ({ ready, reason, ...(leader === undefined ? {} : { leader }) });
     if (this.#stopping) return state(false, 'shutting down');
     if (this.deps.leadership?.isStandby()) return state(true, `standby: ${this.deps.leadership.describe()}`);
-    if (this.#lastGood === null) return state(false, this.#lastRunEnded ? 'manifests not loaded: they are invalid' : 'manifests not loaded yet');
+    if (this.#lastGood === null)
+      return state(false, this.#lastRunEnded ? 'manifests not loaded: they are invalid' : 'manifests not loaded yet');
     if (!this.#lastRunEnded) return state(false, 'first run not finished');
-    if (this.#lastSuccess === null) return state(false, this.#failures > 0 ? `no successful run yet: ${this.#lastError ?? 'the last run failed'}` : 'no successful run yet');
+    if (this.#lastSuccess === null)
+      return state(
+        false,
+        this.#failures > 0 ? `no successful run yet: ${this.#lastError ?? 'the last run failed'}` : 'no successful run yet',
+      );
     const age = (this.#now().getTime() - this.#lastSuccess) / 1000;
     if (age * 1000 > 3 * this.#intervalMs) return state(false, `last successful run ${Math.round(age)} s ago (more than three intervals)`);
     if (!this.#manifestsValid) return state(false, 'manifests are invalid: running on the last good state');
@@ -119,7 +128,9 @@ export class Daemon {
     await this.#queue.stop();
     clearTimeout(deadline);
     // Compact while still holding the lease, then hand it over at once.
-    await this.deps.inventory.flush().catch((err: unknown) => logger.warn({ target: this.deps.port.target, err: errorMessage(err) }, 'inventory flush failed'));
+    await this.deps.inventory
+      .flush()
+      .catch((err: unknown) => logger.warn({ target: this.deps.port.target, err: errorMessage(err) }, 'inventory flush failed'));
     await this.deps.leadership?.stop();
     logger.info({ target: this.deps.port.target }, 'target stopped');
   }
@@ -194,7 +205,11 @@ export class Daemon {
       this.#manifestsValid = !invalid;
       if (invalid) {
         result = 'invalid_manifests';
-        for (const d of diagnostics) logger.error({ target, file: d.file, line: d.line, col: d.col, path: d.path, code: d.code, detail: d.message }, 'invalid manifest');
+        for (const d of diagnostics)
+          logger.error(
+            { target, file: d.file, line: d.line, col: d.col, path: d.path, code: d.code, detail: d.message },
+            'invalid manifest',
+          );
       } else this.#lastGood = desired;
       const current = this.#lastGood;
       if (current === null) return;
@@ -215,7 +230,11 @@ export class Daemon {
         concurrency: this.opts.concurrency,
         beforeApply: (plan) => this.#report(plan),
         onStepDone: (r) => {
-          if (r.outcome !== 'unchanged') logger.info({ target, address: r.address, action: r.action, outcome: r.outcome, id: r.id, detail: r.message, durationMs: r.durationMs }, 'step done');
+          if (r.outcome !== 'unchanged')
+            logger.info(
+              { target, address: r.address, action: r.action, outcome: r.outcome, id: r.id, detail: r.message, durationMs: r.durationMs },
+              'step done',
+            );
         },
       });
       if (report.mode === 'plan') this.#report(report.plan);
@@ -278,7 +297,17 @@ export class Daemon {
     for (const step of plan.steps) {
       if (step.action === 'noop') continue;
       metrics.driftTotal.inc({ target: port.target, kind: step.kind });
-      logger.warn({ target: port.target, address: step.address, action: step.action, reason: step.reason, paths: step.changes.map((c) => c.path), ...(step.action === 'update' ? { changes: step.changes } : {}) }, 'drift');
+      logger.warn(
+        {
+          target: port.target,
+          address: step.address,
+          action: step.action,
+          reason: step.reason,
+          paths: step.changes.map((c) => c.path),
+          ...(step.action === 'update' ? { changes: step.changes } : {}),
+        },
+        'drift',
+      );
     }
   }
 }

@@ -26,7 +26,12 @@ export interface HealthServer {
   close(): Promise<void>;
 }
 
-export async function startHealthServer(host: string, port: number, readiness: () => Readiness, metrics: DaemonMetrics): Promise<HealthServer> {
+export async function startHealthServer(
+  host: string,
+  port: number,
+  readiness: () => Readiness,
+  metrics: DaemonMetrics,
+): Promise<HealthServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {

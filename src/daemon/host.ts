@@ -39,7 +39,8 @@ export class DaemonHost {
   async start(): Promise<void> {
     const { logger, metrics, listen } = this.opts;
     this.#health = await startHealthServer(listen.host, listen.port, () => this.readiness(), metrics);
-    if (this.opts.watch) this.#watcher = await startWatcher(this.#roots(), this.opts.debounceMs, (changed) => this.#changed(changed), logger);
+    if (this.opts.watch)
+      this.#watcher = await startWatcher(this.#roots(), this.opts.debounceMs, (changed) => this.#changed(changed), logger);
     logger.info({ targets: this.daemons.map((d) => d.target), watch: this.opts.watch, listen: this.#health.url }, 'daemon started');
     for (const d of this.daemons) d.start();
   }
@@ -48,7 +49,9 @@ export class DaemonHost {
   readiness(): Readiness {
     const targets = Object.fromEntries(this.daemons.map((d) => [d.target, d.readiness()]));
     if (this.#stopping) return { ready: false, reason: 'shutting down', targets };
-    const waiting = Object.entries(targets).filter(([, r]) => !r.ready).map(([name]) => name);
+    const waiting = Object.entries(targets)
+      .filter(([, r]) => !r.ready)
+      .map(([name]) => name);
     return waiting.length === 0 ? { ready: true, targets } : { ready: false, reason: `not ready: ${waiting.join(', ')}`, targets };
   }
 

@@ -10,7 +10,17 @@ function step(address: Address, action: Action): PlanStep {
 
 function plan(steps: PlanStep[], unplannable: Address[] = []): Plan {
   const diagnostics = unplannable.map((address) => ({ severity: 'error' as const, code: 'ambiguous', message: 'two candidates', address }));
-  return { formatVersion: PLAN_FORMAT_VERSION, target: 't', variant: 'self-hosted', steps, summary: summarize(steps), prune: { requested: false, cascade: false, candidates: [], refused: [], blocked: [] }, forget: [], diagnostics, errored: diagnostics.length > 0 };
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    target: 't',
+    variant: 'self-hosted',
+    steps,
+    summary: summarize(steps),
+    prune: { requested: false, cascade: false, candidates: [], refused: [], blocked: [] },
+    forget: [],
+    diagnostics,
+    errored: diagnostics.length > 0,
+  };
 }
 
 function applied(outcomes: [Address, StepOutcomeKind][]): ApplyReport {

@@ -9,7 +9,12 @@ export type ResourceCounts = Record<string, Record<ResourceState, number>>;
 
 export class DaemonMetrics {
   readonly registry = new Registry();
-  readonly reconcileTotal = new Counter({ name: 'obsync_reconcile_total', help: 'Reconcile runs by result.', labelNames: ['target', 'result'], registers: [this.registry] });
+  readonly reconcileTotal = new Counter({
+    name: 'obsync_reconcile_total',
+    help: 'Reconcile runs by result.',
+    labelNames: ['target', 'result'],
+    registers: [this.registry],
+  });
   readonly reconcileDuration = new Histogram({
     name: 'obsync_reconcile_duration_seconds',
     help: 'Duration of reconcile runs.',
@@ -17,13 +22,48 @@ export class DaemonMetrics {
     buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
     registers: [this.registry],
   });
-  readonly resources = new Gauge({ name: 'obsync_resources', help: 'Managed objects by kind and state after the last run.', labelNames: ['target', 'kind', 'state'], registers: [this.registry] });
-  readonly driftTotal = new Counter({ name: 'obsync_drift_total', help: 'Drifted objects found, by kind.', labelNames: ['target', 'kind'], registers: [this.registry] });
-  readonly apiRequests = new Counter({ name: 'obsync_api_requests_total', help: 'Requests to the service, by method and status code (0 = no response).', labelNames: ['target', 'method', 'code'], registers: [this.registry] });
-  readonly lastSuccess = new Gauge({ name: 'obsync_last_success_timestamp_seconds', help: 'Unix time of the last successful run.', labelNames: ['target'], registers: [this.registry] });
-  readonly manifestErrors = new Gauge({ name: 'obsync_manifest_errors', help: "Errors in the target's manifests at the last load (0 when valid).", labelNames: ['target'], registers: [this.registry] });
-  readonly leader = new Gauge({ name: 'obsync_leader', help: 'Whether this replica leads the target (1) or is standby (0); apply mode only.', labelNames: ['target'], registers: [this.registry] });
-  readonly buildInfo = new Gauge({ name: 'obsync_build_info', help: 'Build information.', labelNames: ['version'], registers: [this.registry] });
+  readonly resources = new Gauge({
+    name: 'obsync_resources',
+    help: 'Managed objects by kind and state after the last run.',
+    labelNames: ['target', 'kind', 'state'],
+    registers: [this.registry],
+  });
+  readonly driftTotal = new Counter({
+    name: 'obsync_drift_total',
+    help: 'Drifted objects found, by kind.',
+    labelNames: ['target', 'kind'],
+    registers: [this.registry],
+  });
+  readonly apiRequests = new Counter({
+    name: 'obsync_api_requests_total',
+    help: 'Requests to the service, by method and status code (0 = no response).',
+    labelNames: ['target', 'method', 'code'],
+    registers: [this.registry],
+  });
+  readonly lastSuccess = new Gauge({
+    name: 'obsync_last_success_timestamp_seconds',
+    help: 'Unix time of the last successful run.',
+    labelNames: ['target'],
+    registers: [this.registry],
+  });
+  readonly manifestErrors = new Gauge({
+    name: 'obsync_manifest_errors',
+    help: "Errors in the target's manifests at the last load (0 when valid).",
+    labelNames: ['target'],
+    registers: [this.registry],
+  });
+  readonly leader = new Gauge({
+    name: 'obsync_leader',
+    help: 'Whether this replica leads the target (1) or is standby (0); apply mode only.',
+    labelNames: ['target'],
+    registers: [this.registry],
+  });
+  readonly buildInfo = new Gauge({
+    name: 'obsync_build_info',
+    help: 'Build information.',
+    labelNames: ['version'],
+    registers: [this.registry],
+  });
 
   constructor(version: string) {
     collectDefaultMetrics({ register: this.registry });
@@ -55,7 +95,13 @@ export class DaemonMetrics {
 }
 
 /** Where a changed object stands after its apply step; null: it is gone (deleted) and no longer counted. */
-const AFTER_APPLY: Record<StepOutcomeKind, ResourceState> = { applied: 'in_sync', unchanged: 'in_sync', failed: 'error', skipped: 'drifted', refused: 'drifted' };
+const AFTER_APPLY: Record<StepOutcomeKind, ResourceState> = {
+  applied: 'in_sync',
+  unchanged: 'in_sync',
+  failed: 'error',
+  skipped: 'drifted',
+  refused: 'drifted',
+};
 
 /**
  * `obsync_resources` as the service stands at the end of a run, not as the plan found it: a step

@@ -25,7 +25,13 @@ export interface WatchOptions {
 const MANIFEST = /\.ya?ml$/;
 
 /** `onChange` gets the paths that changed during the debounce (a replaced root: the root itself). */
-export async function startWatcher(paths: readonly string[], debounceMs: number, onChange: (changed: readonly string[]) => void, logger: Logger, opts: WatchOptions = {}): Promise<ManifestWatcher> {
+export async function startWatcher(
+  paths: readonly string[],
+  debounceMs: number,
+  onChange: (changed: readonly string[]) => void,
+  logger: Logger,
+  opts: WatchOptions = {},
+): Promise<ManifestWatcher> {
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
   let pending = new Set<string>();
@@ -82,7 +88,10 @@ async function watchTree(paths: readonly string[], fire: (event: string, path: s
     ignored: (path, stats) => stats?.isFile() === true && !MANIFEST.test(path),
     awaitWriteFinish: false,
   });
-  watcher.on('add', (p) => fire('add', p)).on('change', (p) => fire('change', p)).on('unlink', (p) => fire('unlink', p));
+  watcher
+    .on('add', (p) => fire('add', p))
+    .on('change', (p) => fire('change', p))
+    .on('unlink', (p) => fire('unlink', p));
   watcher.on('error', (err) => logger.warn({ err: String(err) }, 'watcher error'));
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return watcher;

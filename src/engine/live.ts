@@ -13,7 +13,9 @@ import { stableJson } from '../planner/diff.js';
  * that no manifest declares and the inventory does not hold.
  */
 export function kindsToRead(port: ServicePort, needed: ReadonlySet<string>): KindDefinition[] {
-  return (REGISTRY as readonly KindDefinition[]).filter((def) => (def.read === 'always' || needed.has(def.kind)) && port.collection(def.kind) !== null);
+  return (REGISTRY as readonly KindDefinition[]).filter(
+    (def) => (def.read === 'always' || needed.has(def.kind)) && port.collection(def.kind) !== null,
+  );
 }
 
 export async function readLive(port: ServicePort, kinds: readonly KindDefinition[], opts: CallOptions = {}): Promise<LiveState> {

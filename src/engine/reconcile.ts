@@ -49,7 +49,10 @@ export async function reconcile(req: ReconcileRequest): Promise<RunReport> {
     await req.beforeApply?.(plan);
     const t1 = performance.now();
     const signal = req.applySignal ?? req.signal;
-    apply = await applyPlanned({ plan, secretValues: planned.secretValues }, { ...req, ...(signal ? { signal } : {}), ...(check ? { refused: check.refused } : {}) });
+    apply = await applyPlanned(
+      { plan, secretValues: planned.secretValues },
+      { ...req, ...(signal ? { signal } : {}), ...(check ? { refused: check.refused } : {}) },
+    );
     applyMs = performance.now() - t1;
   }
   const stats = req.port.stats;
@@ -60,6 +63,11 @@ export async function reconcile(req: ReconcileRequest): Promise<RunReport> {
     plan,
     ...(apply ? { apply } : {}),
     timings: { readMs: planned.timings.readMs, planMs: planned.timings.planMs, applyMs, totalMs: performance.now() - t0 },
-    requests: { total: stats.requests - before.requests, writes: stats.writes - before.writes, retries: stats.retries - before.retries, throttled: stats.throttled - before.throttled },
+    requests: {
+      total: stats.requests - before.requests,
+      writes: stats.writes - before.writes,
+      retries: stats.retries - before.retries,
+      throttled: stats.throttled - before.throttled,
+    },
   };
 }

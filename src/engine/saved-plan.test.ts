@@ -16,13 +16,34 @@ function step(address: `Dashboard/${string}`, action: PlanStep['action'], liveVe
 }
 
 function plan(steps: PlanStep[]): Plan {
-  return { formatVersion: 2, target: 't', variant: 'hosted', steps, summary: summarize(steps), prune: { requested: false, cascade: false, candidates: [], refused: [], blocked: [] }, forget: [], diagnostics: [], errored: false };
+  return {
+    formatVersion: 2,
+    target: 't',
+    variant: 'hosted',
+    steps,
+    summary: summarize(steps),
+    prune: { requested: false, cascade: false, candidates: [], refused: [], blocked: [] },
+    forget: [],
+    diagnostics: [],
+    errored: false,
+  };
 }
 
 describe('checkSavedPlan', () => {
   it('applies the saved steps whose object and manifest did not move, refuses the others', () => {
-    const saved = plan([step('Dashboard/a', 'update', 'v1'), step('Dashboard/b', 'update', 'v1'), step('Dashboard/c', 'create'), step('Dashboard/d', 'update', 'v1')]);
-    const current = plan([step('Dashboard/a', 'update', 'v1'), step('Dashboard/b', 'update', 'v2'), step('Dashboard/c', 'noop', 'v9'), step('Dashboard/d', 'update', 'v1', 'y'), step('Dashboard/e', 'create')]);
+    const saved = plan([
+      step('Dashboard/a', 'update', 'v1'),
+      step('Dashboard/b', 'update', 'v1'),
+      step('Dashboard/c', 'create'),
+      step('Dashboard/d', 'update', 'v1'),
+    ]);
+    const current = plan([
+      step('Dashboard/a', 'update', 'v1'),
+      step('Dashboard/b', 'update', 'v2'),
+      step('Dashboard/c', 'noop', 'v9'),
+      step('Dashboard/d', 'update', 'v1', 'y'),
+      step('Dashboard/e', 'create'),
+    ]);
     const { plan: out, refused } = checkSavedPlan(saved, current);
     expect(out.steps.map((s) => s.address)).toEqual(['Dashboard/a', 'Dashboard/b', 'Dashboard/c', 'Dashboard/d']);
     expect([...refused.keys()]).toEqual(['Dashboard/b', 'Dashboard/c', 'Dashboard/d']);

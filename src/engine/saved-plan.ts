@@ -16,7 +16,10 @@ export interface SavedPlanCheck {
 
 export function checkSavedPlan(saved: Plan, current: Plan): SavedPlanCheck {
   const now = new Map(current.steps.map((s) => [s.address, s]));
-  const why = new Map<string, string>([...current.diagnostics.flatMap((d) => (d.address ? [[d.address, d.message] as const] : [])), ...current.prune.blocked.map((b) => [b.address, b.reason] as const)]);
+  const why = new Map<string, string>([
+    ...current.diagnostics.flatMap((d) => (d.address ? [[d.address, d.message] as const] : [])),
+    ...current.prune.blocked.map((b) => [b.address, b.reason] as const),
+  ]);
   const refused = new Map<Address, string>();
   const steps: PlanStep[] = [];
   const inSaved = new Set<Address>();
@@ -37,10 +40,13 @@ export function checkSavedPlan(saved: Plan, current: Plan): SavedPlanCheck {
 function refusal(saved: PlanStep, fresh: PlanStep | undefined, problem: string | undefined): string | null {
   if (!fresh && problem) return `refused now: ${problem}`;
   if (!fresh || fresh.action === 'noop') return 'no longer needed: the object already matches (changed since the plan was made)';
-  if (fresh.action !== saved.action) return `the object changed since the plan was made: it now needs ${fresh.action} instead of ${saved.action}`;
+  if (fresh.action !== saved.action)
+    return `the object changed since the plan was made: it now needs ${fresh.action} instead of ${saved.action}`;
   if (saved.liveVersion !== fresh.liveVersion) return 'the live object changed since the plan was made; make a new plan';
-  if (stableJson(saved.changes as unknown as Json) !== stableJson(fresh.changes as unknown as Json)) return 'the manifests changed since the plan was made; make a new plan';
+  if (stableJson(saved.changes as unknown as Json) !== stableJson(fresh.changes as unknown as Json))
+    return 'the manifests changed since the plan was made; make a new plan';
   const added = (fresh.cascade ?? []).filter((i) => !(saved.cascade ?? []).some((s) => s.kind === i.kind && s.id === i.id));
-  if (added.length > 0) return `the service would now also delete ${added.map((i) => `${i.kind} ${i.id}`).join(', ')}, which the plan did not show; make a new plan`;
+  if (added.length > 0)
+    return `the service would now also delete ${added.map((i) => `${i.kind} ${i.id}`).join(', ')}, which the plan did not show; make a new plan`;
   return null;
 }

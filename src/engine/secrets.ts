@@ -25,7 +25,11 @@ export interface DesiredSecrets {
 
 export type SpecHashes = Pick<ReadonlyMap<Address, string>, 'get'>;
 
-export function extractSecrets(desired: readonly DesiredResource[], paths: SensitivePaths, inventory: Pick<InventoryStore, 'fingerprint'>): DesiredSecrets {
+export function extractSecrets(
+  desired: readonly DesiredResource[],
+  paths: SensitivePaths,
+  inventory: Pick<InventoryStore, 'fingerprint'>,
+): DesiredSecrets {
   const hashable = new Map<Address, Json>();
   const fingerprint = valueFingerprint(inventory);
   const out: DesiredSecrets = { fingerprints: new Map(), values: new Map(), specHashes: lazySpecHashes(hashable, inventory), fingerprint };

@@ -23,7 +23,11 @@ function labelsMatch(labels: Record<string, string> | undefined, wanted: Record<
 
 export function selectedAddresses(desired: readonly DesiredResource[], sel: Selection): Set<Address> | undefined {
   if (!isNarrowed(sel)) return undefined;
-  return new Set(desired.filter((r) => (sel.only.length === 0 || sel.only.includes(r.address)) && labelsMatch(r.labels, sel.labels)).map((r) => r.address));
+  return new Set(
+    desired
+      .filter((r) => (sel.only.length === 0 || sel.only.includes(r.address)) && labelsMatch(r.labels, sel.labels))
+      .map((r) => r.address),
+  );
 }
 
 export function pruneEligibility(sel: Selection): (entry: InventoryEntry) => boolean {

@@ -38,7 +38,10 @@ export interface AdoptRequest {
 /** Refuses (before anything is recorded) when the exported tree would change the service. */
 export function refuseChanges(plan: Plan): void {
   const changing = plan.steps.filter((s) => s.action !== 'noop');
-  const problems = [...changing.map((s) => `${s.address}: ${s.action} (${s.changes.map((c) => c.path).join(', ') || s.reason})`), ...plan.diagnostics.map((d) => `${d.address ?? d.file ?? ''}: ${d.message}`)];
+  const problems = [
+    ...changing.map((s) => `${s.address}: ${s.action} (${s.changes.map((c) => c.path).join(', ') || s.reason})`),
+    ...plan.diagnostics.map((d) => `${d.address ?? d.file ?? ''}: ${d.message}`),
+  ];
   if (problems.length === 0) return;
   throw new PlanError(`the exported manifests do not plan to zero changes, so nothing was adopted:\n  ${problems.join('\n  ')}`, {
     hint: 'this is a bug in the export of these kinds: please report it; the manifests are written, `obsync plan` shows the same',
@@ -58,14 +61,22 @@ export function bindings(exported: readonly ExportedBinding[], inventory: Invent
     }
     out.push({ kind: b.kind, name: b.name, id: b.id, status: 'owned', naturalKey: b.naturalKey, updatedAt: now.toISOString() });
   }
-  if (clashes.length > 0) throw new PlanError(`nothing was adopted:\n  ${clashes.join('\n  ')}`, { hint: '`obsync state rm <address>` forgets a stale entry' });
+  if (clashes.length > 0)
+    throw new PlanError(`nothing was adopted:\n  ${clashes.join('\n  ')}`, { hint: '`obsync state rm <address>` forgets a stale entry' });
   return out;
 }
 
 /** `bound`: how many exported objects were not owned before. */
 export async function adoptExported(req: AdoptRequest): Promise<{ report: ApplyReport; bound: number }> {
   const added = bindings(req.exported, req.inventory, req.now);
-  const planned = await makePlan({ port: req.port, inventory: withEntries(req.inventory, added), desired: req.desired, selection: SELECT_ALL, prune: false, maxDeletes: 0 });
+  const planned = await makePlan({
+    port: req.port,
+    inventory: withEntries(req.inventory, added),
+    desired: req.desired,
+    selection: SELECT_ALL,
+    prune: false,
+    maxDeletes: 0,
+  });
   refuseChanges(planned.plan);
   for (const entry of added) await req.inventory.put(entry);
   // The inventory now holds what the plan was made against: its unchanged steps record tile keys, spec hashes and fingerprints.

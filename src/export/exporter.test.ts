@@ -19,12 +19,47 @@ const live: Record<string, LiveObject[]> = {
       filters: [],
       savedFilterValues: [],
       tiles: [
-        { id: 't1', name: 'p99', x: 0, y: 0, w: 12, h: 4, config: { displayType: 'line', sourceId: 's1', select: [{ aggFn: 'count', valueExpression: '', where: '', whereLanguage: 'lucene' }], fillNulls: true, asRatio: false } },
-        { id: 't2', name: 'p99', x: 12, y: 0, w: 12, h: 4, config: { displayType: 'number', sourceId: 's2', select: [{ aggFn: 'count', where: '' }] } },
+        {
+          id: 't1',
+          name: 'p99',
+          x: 0,
+          y: 0,
+          w: 12,
+          h: 4,
+          config: {
+            displayType: 'line',
+            sourceId: 's1',
+            select: [{ aggFn: 'count', valueExpression: '', where: '', whereLanguage: 'lucene' }],
+            fillNulls: true,
+            asRatio: false,
+          },
+        },
+        {
+          id: 't2',
+          name: 'p99',
+          x: 12,
+          y: 0,
+          w: 12,
+          h: 4,
+          config: { displayType: 'number', sourceId: 's2', select: [{ aggFn: 'count', where: '' }] },
+        },
       ],
     },
   ] as unknown as LiveObject[],
-  Alert: [{ id: 'a1', source: 'tile', dashboardId: 'd1', tileId: 't2', name: 'High', interval: '5m', threshold: 1, thresholdType: 'above', scheduleOffsetMinutes: 0, channels: [{ type: 'webhook', webhookId: 'w1' }] }] as unknown as LiveObject[],
+  Alert: [
+    {
+      id: 'a1',
+      source: 'tile',
+      dashboardId: 'd1',
+      tileId: 't2',
+      name: 'High',
+      interval: '5m',
+      threshold: 1,
+      thresholdType: 'above',
+      scheduleOffsetMinutes: 0,
+      channels: [{ type: 'webhook', webhookId: 'w1' }],
+    },
+  ] as unknown as LiveObject[],
 };
 const input = (extra: Partial<ExportInput> = {}): ExportInput => ({ objects: (k: AnyKind) => live[k] ?? [], owned: [], ...extra });
 const specOf = (result: ReturnType<typeof exportLive>, address: string) => result.manifests.find((m) => m.address === address)?.spec;
@@ -39,18 +74,30 @@ describe('exporter', () => {
       ],
     });
     expect(specOf(result, 'Dashboard/checkout')?.tags).toBeUndefined();
-    expect(specOf(result, 'Alert/high')).toEqual({ dashboard: 'checkout', tile: 'p99-2', name: 'High', interval: '5m', threshold: 1, thresholdType: 'above', channel: { type: 'webhook', webhook: 'ops' } });
+    expect(specOf(result, 'Alert/high')).toEqual({
+      dashboard: 'checkout',
+      tile: 'p99-2',
+      name: 'High',
+      interval: '5m',
+      threshold: 1,
+      thresholdType: 'above',
+      channel: { type: 'webhook', webhook: 'ops' },
+    });
     expect(specOf(result, 'Webhook/ops')).toEqual({ service: 'generic', name: 'Ops', url: '${env:OBSYNC_EXPORT_WEBHOOK_OPS_URL}' });
     expect(result.variables).toEqual([{ name: 'OBSYNC_EXPORT_WEBHOOK_OPS_URL', address: 'Webhook/ops', path: 'url', value: URL }]);
     expect(result.envExample).toContain('OBSYNC_EXPORT_WEBHOOK_OPS_URL=\n');
     for (const text of [...result.manifests.map((m) => m.text), result.envExample]) expect(text).not.toContain('secret-token');
-    expect(result.manifests.find((m) => m.address === 'Dashboard/checkout')?.text).toMatch(/^# yaml-language-server: \$schema=\.\.\/obsync\.schema\.json\n/);
+    expect(result.manifests.find((m) => m.address === 'Dashboard/checkout')?.text).toMatch(
+      /^# yaml-language-server: \$schema=\.\.\/obsync\.schema\.json\n/,
+    );
   });
 
   it('refers to what is not exported by its display name when unique on the target, else by {id}; an alert names a dashboard only by manifest', () => {
     const result = exportLive(input({ kinds: new Set(['Dashboard', 'Alert']) }));
     expect(result.manifests.map((m) => m.address)).toEqual(['Dashboard/checkout', 'Alert/high']);
-    expect(specOf(result, 'Dashboard/checkout')).toMatchObject({ tiles: [{ config: { source: 'Traces' } }, { config: { source: { id: 's2' } } }] });
+    expect(specOf(result, 'Dashboard/checkout')).toMatchObject({
+      tiles: [{ config: { source: 'Traces' } }, { config: { source: { id: 's2' } } }],
+    });
     expect(specOf(result, 'Alert/high')).toMatchObject({ channel: { webhook: 'Ops' } });
     const alertOnly = exportLive(input({ kinds: new Set(['Alert']) }));
     expect(specOf(alertOnly, 'Alert/high')).toMatchObject({ dashboard: { id: 'd1' }, tile: { id: 't2' } });

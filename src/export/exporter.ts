@@ -112,7 +112,18 @@ function exportOne(def: ManagedKind, live: LiveObject, refs: ExportRefs, variabl
   const displayName = displayNameOf(def, live);
   const file = `${folderOf(def.kind)}/${name}.yaml`;
   const naturalKey = naturalKeyOf(def, live);
-  return { kind: def.kind, name, address, id: live.id, displayName, naturalKey, spec, notes, file, text: render(def.kind, name, displayName, live.id, spec, notes) };
+  return {
+    kind: def.kind,
+    name,
+    address,
+    id: live.id,
+    displayName,
+    naturalKey,
+    spec,
+    notes,
+    file,
+    text: render(def.kind, name, displayName, live.id, spec, notes),
+  };
 }
 
 /** Exported objects whose natural key another live object of their kind has too (exported or not). */
@@ -127,9 +138,11 @@ function sharedKeys(input: ExportInput, manifests: readonly ExportedManifest[]):
   return manifests.filter((m) => (counts.get(`${m.kind}\u0000${m.naturalKey}`) ?? 0) > 1).map((m) => m.address);
 }
 
-
 function render(kind: Kind, name: string, displayName: string, id: string, spec: JsonObject, notes: readonly string[]): string {
-  const header = [`# yaml-language-server: $schema=../${SCHEMA_FILE}`, `# Exported by obsync export: the ${definitionOf(kind).noun} ${displayName === '' ? '(no name)' : JSON.stringify(displayName)} (id ${id}).`];
+  const header = [
+    `# yaml-language-server: $schema=../${SCHEMA_FILE}`,
+    `# Exported by obsync export: the ${definitionOf(kind).noun} ${displayName === '' ? '(no name)' : JSON.stringify(displayName)} (id ${id}).`,
+  ];
   for (const note of notes) header.push(`# Note: ${note}`);
   const doc: { [k: string]: Json } = { apiVersion: API_VERSION, kind, metadata: { name }, spec };
   return `${header.join('\n')}\n${stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false })}`;

@@ -33,16 +33,28 @@ export function importEntry(req: ImportRequest): ImportOutcome {
   const current = req.entries.find((e) => e.kind === def.kind && e.name === name);
   if (current?.status === 'owned' && current.id === id) return { entry: current, already: true };
   if (current?.status === 'owned' && current.id !== null) {
-    throw new PlanError(`${address} is already owned with id ${current.id}, not ${id}`, { hint: `\`obsync state rm ${address}\` first if ${current.id} should no longer be managed under this name` });
+    throw new PlanError(`${address} is already owned with id ${current.id}, not ${id}`, {
+      hint: `\`obsync state rm ${address}\` first if ${current.id} should no longer be managed under this name`,
+    });
   }
   const other = req.entries.find((e) => e.kind === def.kind && e.id === id && e.status === 'owned');
-  if (other) throw new PlanError(`${def.noun} ${id} is already owned as ${other.kind}/${other.name}`, { hint: `one object has one address: \`obsync state rm ${other.kind}/${other.name}\` first to move it to ${address}` });
+  if (other)
+    throw new PlanError(`${def.noun} ${id} is already owned as ${other.kind}/${other.name}`, {
+      hint: `one object has one address: \`obsync state rm ${other.kind}/${other.name}\` first to move it to ${address}`,
+    });
   if (!req.declared) {
     throw new PlanError(`no manifest declares ${address}: obsync would own an object nothing declares, and prune would delete it`, {
       hint: `write the manifest first (\`obsync export --kind ${def.kind} --match ...\` writes one), then import`,
     });
   }
-  const entry: InventoryEntry = { kind: def.kind, name, id, status: 'owned', naturalKey: naturalKeyOf(def, live), updatedAt: req.now.toISOString() };
+  const entry: InventoryEntry = {
+    kind: def.kind,
+    name,
+    id,
+    status: 'owned',
+    naturalKey: naturalKeyOf(def, live),
+    updatedAt: req.now.toISOString(),
+  };
   return { entry, already: false };
 }
 
@@ -51,10 +63,15 @@ function notFound(req: ImportRequest, address: Address): PlanError {
     if (kind === req.def.kind) continue;
     if (req.objects(kind)?.some((o) => o.id === req.id)) {
       const noun = definitionOf(kind).noun;
-      return new PlanError(`${req.id} is ${article(noun)} ${noun} (${kind}), not ${article(req.def.noun)} ${req.def.noun}: it cannot be imported as ${address}`, { hint: `import it under a ${kind} address, e.g. \`obsync import ${kind}/<name> ${req.id}\`` });
+      return new PlanError(
+        `${req.id} is ${article(noun)} ${noun} (${kind}), not ${article(req.def.noun)} ${req.def.noun}: it cannot be imported as ${address}`,
+        { hint: `import it under a ${kind} address, e.g. \`obsync import ${kind}/<name> ${req.id}\`` },
+      );
     }
   }
-  return new PlanError(`no ${req.def.noun} with id ${req.id} on the target`, { hint: `\`obsync export --kind ${req.def.kind}\` lists the ${req.def.noun}s there with their ids` });
+  return new PlanError(`no ${req.def.noun} with id ${req.id} on the target`, {
+    hint: `\`obsync export --kind ${req.def.kind}\` lists the ${req.def.noun}s there with their ids`,
+  });
 }
 
 function article(noun: string): string {

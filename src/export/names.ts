@@ -53,7 +53,9 @@ function baseName(displayName: string, fallback: string): string {
   // Room for a suffix on a clash (`-` and up to 64 hex digits is never needed; 16 is plenty).
   // Letters with accents keep their base letter: `Überblick` → `uberblick`.
   const ascii = displayName.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
-  const slug = slugify(ascii).slice(0, MAX - 17).replace(/-+$/, '');
+  const slug = slugify(ascii)
+    .slice(0, MAX - 17)
+    .replace(/-+$/, '');
   return slug === '' ? fallback : slug;
 }
 

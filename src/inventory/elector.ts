@@ -50,7 +50,9 @@ export class LeaseElector implements TargetLeadership {
   }
 
   describe(): string {
-    return this.isLeader() ? `this replica leads target '${this.target}'` : `target '${this.target}' is led by another obsync (${this.#heldBy})`;
+    return this.isLeader()
+      ? `this replica leads target '${this.target}'`
+      : `target '${this.target}' is led by another obsync (${this.#heldBy})`;
   }
 
   async stop(): Promise<void> {

@@ -58,7 +58,11 @@ export class FileStateBackend implements StateBackend {
   async importTarget(lease: WriterLease, records: readonly StateRecord[], backups: readonly InventoryBackup[]): Promise<void> {
     if (lease.lost.aborted) throw new LockError(`lost the writer lease on target '${lease.target}'`);
     const existing = await loadTarget(this.dir, lease.target, { repair: false });
-    if (existing.entries.size > 0) throw new ObsyncError('STATE_NOT_EMPTY', `${this.location} already holds ${existing.entries.size} entries for target '${lease.target}'`);
+    if (existing.entries.size > 0)
+      throw new ObsyncError(
+        'STATE_NOT_EMPTY',
+        `${this.location} already holds ${existing.entries.size} entries for target '${lease.target}'`,
+      );
     const entries = records.map((r) => r.entry);
     const since = Object.fromEntries(records.map((r) => [`${r.entry.kind}/${r.entry.name}`, r.since]));
     const tmp = join(this.dir, `${lease.target}.json.${process.pid}.tmp`);

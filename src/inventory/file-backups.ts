@@ -40,7 +40,15 @@ export async function readFileBackups(stateDir: string, target: string): Promise
       if (!parsed.success) continue;
       const [kind, name] = parsed.data.address.split('/');
       if (!kind || !name) continue;
-      out.push({ target, address: parsed.data.address as Address, kind: kind as Kind, name, id: parsed.data.id ?? '', backedUpAt: parsed.data.backedUpAt, object: parsed.data.object });
+      out.push({
+        target,
+        address: parsed.data.address as Address,
+        kind: kind as Kind,
+        name,
+        id: parsed.data.id ?? '',
+        backedUpAt: parsed.data.backedUpAt,
+        object: parsed.data.object,
+      });
     }
   }
   return out;

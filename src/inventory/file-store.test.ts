@@ -74,7 +74,10 @@ describe('file inventory', () => {
     const { readlinkSync } = await import('node:fs');
     const pidns = readlinkSync('/proc/self/ns/pid');
     const future = new Date(Date.now() + 60_000).toISOString();
-    await writeFile(join(dir, 'prod.lock'), JSON.stringify({ token: 'x', pid: 2 ** 22 + 12345, host: hostname(), pidns, since: 'x', expiresAt: future }));
+    await writeFile(
+      join(dir, 'prod.lock'),
+      JSON.stringify({ token: 'x', pid: 2 ** 22 + 12345, host: hostname(), pidns, since: 'x', expiresAt: future }),
+    );
     const inv = await openFileInventory({ dir, target: 'prod', lock: true });
     await inv.close();
   });

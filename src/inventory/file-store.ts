@@ -121,7 +121,12 @@ class FileInventory implements InventoryStore {
   async flush(): Promise<void> {
     if (!this.#writable()) return;
     const entries = [...this.#entries.values()].sort(byAddress);
-    const data = { version: 1, target: this.target, entries, since: Object.fromEntries([...this.#since].sort(([a], [b]) => (a < b ? -1 : 1))) };
+    const data = {
+      version: 1,
+      target: this.target,
+      entries,
+      since: Object.fromEntries([...this.#since].sort(([a], [b]) => (a < b ? -1 : 1))),
+    };
     const tmp = `${this.#snapshotPath}.${process.pid}.tmp`;
     await writeFile(tmp, JSON.stringify(data, null, 1) + '\n', { mode: 0o600 });
     await rename(tmp, this.#snapshotPath);
@@ -157,9 +162,18 @@ class FileInventory implements InventoryStore {
 
   #requireLease(): void {
     const lease = this.lease();
-    if (!lease) throw new ObsyncError('INVENTORY_READONLY', `internal: the inventory of target '${this.target}' was opened read-only and cannot be written`);
-    if (lease.lost.aborted) throw lease.lost.reason instanceof Error ? lease.lost.reason : new LockError(`lost the writer lease on target '${this.target}'`);
-    if (lease.token !== this.#loadedUnder) throw new LockError(`the writer lease on target '${this.target}' changed hands since the inventory was read`, 'the next run re-reads it and starts over');
+    if (!lease)
+      throw new ObsyncError(
+        'INVENTORY_READONLY',
+        `internal: the inventory of target '${this.target}' was opened read-only and cannot be written`,
+      );
+    if (lease.lost.aborted)
+      throw lease.lost.reason instanceof Error ? lease.lost.reason : new LockError(`lost the writer lease on target '${this.target}'`);
+    if (lease.token !== this.#loadedUnder)
+      throw new LockError(
+        `the writer lease on target '${this.target}' changed hands since the inventory was read`,
+        'the next run re-reads it and starts over',
+      );
   }
 
   /** Synchronous append: the line is in the kernel before the write it announces is sent. */

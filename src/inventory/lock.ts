@@ -156,7 +156,10 @@ async function withMutex<T>(path: string, fn: () => Promise<T>): Promise<T> {
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const age = await stat(path).then((s) => Date.now() - s.mtimeMs, () => 0);
+      const age = await stat(path).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
       if (age > MUTEX_STALE_MS) await rm(path, { force: true });
       else if (attempt >= 50) throw new LockError(`the lock take-over mutex ${path} stays busy`, 'if no obsync is running, delete it');
       else await sleep(20);

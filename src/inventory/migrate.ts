@@ -16,9 +16,13 @@ export async function migrateState(from: StateBackend, to: StateBackend): Promis
   for (const target of targets) {
     const existing = await to.records(target);
     if (existing.length > 0) {
-      throw new ObsyncError('STATE_NOT_EMPTY', `${to.location} already holds ${existing.length} entries for target '${target}': nothing was copied`, {
-        hint: 'migrate into an empty state (a new schema or directory), or forget those entries first with `obsync state rm`',
-      });
+      throw new ObsyncError(
+        'STATE_NOT_EMPTY',
+        `${to.location} already holds ${existing.length} entries for target '${target}': nothing was copied`,
+        {
+          hint: 'migrate into an empty state (a new schema or directory), or forget those entries first with `obsync state rm`',
+        },
+      );
     }
   }
   const key = await from.fingerprintKey();
@@ -46,5 +50,8 @@ export async function migrateState(from: StateBackend, to: StateBackend): Promis
 async function lease(backend: StateBackend, target: string): Promise<WriterLease> {
   const attempt = await backend.tryLease(target, 'state migrate');
   if ('lease' in attempt) return attempt.lease;
-  throw new LockError(`the state of target '${target}' in ${backend.location} is locked by another obsync (${attempt.heldBy})`, 'stop the daemons and runs of this target, then migrate');
+  throw new LockError(
+    `the state of target '${target}' in ${backend.location} is locked by another obsync (${attempt.heldBy})`,
+    'stop the daemons and runs of this target, then migrate',
+  );
 }

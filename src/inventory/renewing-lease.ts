@@ -43,6 +43,11 @@ export abstract class RenewingLease implements WriterLease {
 
   protected lose(why: string): void {
     clearInterval(this.#timer);
-    this.#controller.abort(new LockError(`lost the writer lease on target '${this.target}': ${why}`, 'another obsync may be writing this target; the next run starts over'));
+    this.#controller.abort(
+      new LockError(
+        `lost the writer lease on target '${this.target}': ${why}`,
+        'another obsync may be writing this target; the next run starts over',
+      ),
+    );
   }
 }

@@ -11,13 +11,22 @@ export const metadataName = z
   .string()
   .min(1, { error: 'metadata.name must not be empty' })
   .max(253)
-  .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, { error: 'metadata.name is lowercase letters, digits and "-" (starting and ending with a letter or digit)' })
-  .describe('Identity of the object within its kind and target: lowercase letters, digits and "-". Other manifests refer to it by this name; renaming it makes a new object.');
+  .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, {
+    error: 'metadata.name is lowercase letters, digits and "-" (starting and ending with a letter or digit)',
+  })
+  .describe(
+    'Identity of the object within its kind and target: lowercase letters, digits and "-". Other manifests refer to it by this name; renaming it makes a new object.',
+  );
 
-export const labelsSchema = z.record(
-  z.string().regex(/^[A-Za-z0-9]([A-Za-z0-9._/-]*[A-Za-z0-9])?$/, { error: 'a label key is letters, digits, ".", "_", "/" and "-"' }),
-  z.string().max(63),
-).meta({ id: 'Labels', description: 'Labels for `--selector key=value` (plan, apply, run). Kept in the manifests only: they are not sent to the service.' });
+export const labelsSchema = z
+  .record(
+    z.string().regex(/^[A-Za-z0-9]([A-Za-z0-9._/-]*[A-Za-z0-9])?$/, { error: 'a label key is letters, digits, ".", "_", "/" and "-"' }),
+    z.string().max(63),
+  )
+  .meta({
+    id: 'Labels',
+    description: 'Labels for `--selector key=value` (plan, apply, run). Kept in the manifests only: they are not sent to the service.',
+  });
 
 export const metadataSchema = z
   .strictObject({

@@ -2,8 +2,13 @@
 import * as z from 'zod';
 import type { NameOrId } from './refs.js';
 
-const byName = z.string().min(1, { error: 'a name must not be empty' }).describe('The name of the object (for manifests: its metadata.name), resolved to its id at plan time.');
-const byId = z.strictObject({ id: z.string().min(1, { error: 'an id must not be empty' }).describe('Server id of an object obsync does not manage.') });
+const byName = z
+  .string()
+  .min(1, { error: 'a name must not be empty' })
+  .describe('The name of the object (for manifests: its metadata.name), resolved to its id at plan time.');
+const byId = z.strictObject({
+  id: z.string().min(1, { error: 'an id must not be empty' }).describe('Server id of an object obsync does not manage.'),
+});
 
 export const nameOrId: z.ZodType<NameOrId> = z
   .union([byName, byId], {

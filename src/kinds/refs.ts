@@ -15,7 +15,9 @@ export type NameOrId = string | { id: string };
 
 /** A reference as a manifest writes it: a name, or `{id: ...}`. */
 export function isNameOrId(v: unknown): v is NameOrId {
-  return typeof v === 'string' || (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { id?: unknown }).id === 'string');
+  return (
+    typeof v === 'string' || (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { id?: unknown }).id === 'string')
+  );
 }
 export type RefToken = string | { id: string; name?: string };
 

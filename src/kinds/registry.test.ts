@@ -23,7 +23,8 @@ describe('the kind registry', () => {
   it('orders kinds after the kinds they refer to, and derives the manifest kinds', () => {
     const position = new Map(KIND_ORDER.map((d, i) => [d.kind, i]));
     for (const def of REGISTRY) {
-      for (const target of def.refersTo.filter((k) => k !== def.kind)) expect(position.get(target), `${def.kind} after ${target}`).toBeLessThan(position.get(def.kind) ?? -1);
+      for (const target of def.refersTo.filter((k) => k !== def.kind))
+        expect(position.get(target), `${def.kind} after ${target}`).toBeLessThan(position.get(def.kind) ?? -1);
     }
     expect(KINDS).toEqual(REGISTRY.filter((d) => d.managed).map((d) => d.kind));
     expect(new Set(MANAGED.map((d) => d.kind))).toEqual(new Set(KINDS));

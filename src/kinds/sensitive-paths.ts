@@ -3,4 +3,6 @@ import type { Kind } from '../core/plan.js';
 import { MANAGED } from './registry.js';
 import { sensitivePaths } from './sensitive.js';
 
-export const SENSITIVE_PATHS: ReadonlyMap<Kind, readonly (readonly string[])[]> = new Map(MANAGED.map((d) => [d.kind, sensitivePaths(d.spec)]));
+export const SENSITIVE_PATHS: ReadonlyMap<Kind, readonly (readonly string[])[]> = new Map(
+  MANAGED.map((d) => [d.kind, sensitivePaths(d.spec)]),
+);

@@ -10,13 +10,27 @@ describe('sensitivePaths / maskSensitive', () => {
   });
 
   it('walks arrays, records, unions and wrappers', () => {
-    expect(sensitivePaths(schema)).toEqual([['items', '*', 'token'], ['headers', '*'], ['either', 'key']]);
+    expect(sensitivePaths(schema)).toEqual([
+      ['items', '*', 'token'],
+      ['headers', '*'],
+      ['either', 'key'],
+    ]);
   });
 
   it('masks every matching value and leaves the rest', () => {
-    const value = { items: [{ token: 'a', name: 'x' }, { token: 'b', name: 'y' }], headers: { auth: 'z' }, either: 'plain' };
+    const value = {
+      items: [
+        { token: 'a', name: 'x' },
+        { token: 'b', name: 'y' },
+      ],
+      headers: { auth: 'z' },
+      either: 'plain',
+    };
     expect(maskSensitive(value, sensitivePaths(schema))).toEqual({
-      items: [{ token: '(sensitive)', name: 'x' }, { token: '(sensitive)', name: 'y' }],
+      items: [
+        { token: '(sensitive)', name: 'x' },
+        { token: '(sensitive)', name: 'y' },
+      ],
       headers: { auth: '(sensitive)' },
       either: 'plain',
     });

@@ -16,7 +16,8 @@ function isMarked(schema: z.ZodType): boolean {
 
 /** The schemas a wrapper (optional, default, pipe, lazy, ...) stands for; [] for leaves. */
 function children(schema: z.ZodType): { key?: string; schema: z.ZodType }[] {
-  if (schema instanceof z.ZodObject) return Object.entries(schema.shape as Record<string, z.ZodType>).map(([key, s]) => ({ key, schema: s }));
+  if (schema instanceof z.ZodObject)
+    return Object.entries(schema.shape as Record<string, z.ZodType>).map(([key, s]) => ({ key, schema: s }));
   if (schema instanceof z.ZodArray) return [{ key: '*', schema: schema.element as z.ZodType }];
   if (schema instanceof z.ZodRecord) return [{ key: '*', schema: schema.valueType as z.ZodType }];
   if (schema instanceof z.ZodUnion) return (schema.options as z.ZodType[]).map((s) => ({ schema: s }));

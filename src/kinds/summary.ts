@@ -53,7 +53,6 @@ export function tokenText(token: Json | undefined): string {
   return '(none)';
 }
 
-
 /** A changed leaf between two values: `select[0].aggFn`. */
 export interface LeafChange {
   path: string;
@@ -69,7 +68,8 @@ export function leafChanges(before: Json | undefined, after: Json | undefined, p
     const a = after as { [key: string]: Json };
     return [...new Set([...Object.keys(b), ...Object.keys(a)])].flatMap((k) => leafChanges(b[k], a[k], path === '' ? k : `${path}.${k}`));
   }
-  if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) return before.flatMap((item, i) => leafChanges(item, after[i], `${path}[${i}]`));
+  if (Array.isArray(before) && Array.isArray(after) && before.length === after.length)
+    return before.flatMap((item, i) => leafChanges(item, after[i], `${path}[${i}]`));
   return [{ path, before, after }];
 }
 

@@ -53,7 +53,8 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   };
-  if (opts.format === 'pretty') return pino(options, scrubbing(prettyStream(opts.stream ?? (opts.fd === 1 ? process.stdout : process.stderr), opts.color)));
+  if (opts.format === 'pretty')
+    return pino(options, scrubbing(prettyStream(opts.stream ?? (opts.fd === 1 ? process.stdout : process.stderr), opts.color)));
   return pino(options, scrubbing(opts.stream ?? pino.destination({ fd: opts.fd ?? 2, sync: true })));
 }
 
@@ -89,7 +90,12 @@ const LEVEL_STYLE: Record<string, Parameters<typeof styleText>[0]> = {
 
 /** Human-readable lines for a terminal: `12:00:01 INFO  message key=value …`. */
 function prettyStream(out: NodeJS.WritableStream, color: boolean | undefined): Writable {
-  const paint: Paint = color === undefined ? (fmt, text) => styleText(fmt, text, { stream: process.stderr }) : color ? (fmt, text) => styleText(fmt, text, { validateStream: false }) : (_fmt, text) => text;
+  const paint: Paint =
+    color === undefined
+      ? (fmt, text) => styleText(fmt, text, { stream: process.stderr })
+      : color
+        ? (fmt, text) => styleText(fmt, text, { validateStream: false })
+        : (_fmt, text) => text;
   let pending = '';
   return new Writable({
     write(chunk: Buffer, _enc, done) {

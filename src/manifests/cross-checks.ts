@@ -20,7 +20,15 @@ interface Finding {
 
 function at(d: LoadedDocument, path: readonly (string | number)[], code: string, message: string): Finding {
   const pathText = path.reduce<string>((out, seg) => (typeof seg === 'number' ? `${out}[${seg}]` : out === '' ? seg : `${out}.${seg}`), '');
-  const diagnostic: Diagnostic = { severity: 'error', code, message, file: d.file, ...positionAt(d.doc, d.lineCounter, [...path]), path: pathText, address: d.resource.address };
+  const diagnostic: Diagnostic = {
+    severity: 'error',
+    code,
+    message,
+    file: d.file,
+    ...positionAt(d.doc, d.lineCounter, [...path]),
+    path: pathText,
+    address: d.resource.address,
+  };
   return { doc: d, diagnostic };
 }
 
@@ -37,7 +45,15 @@ function duplicateIdentities(docs: readonly LoadedDocument[]): Finding[] {
   const out: Finding[] = [];
   for (const d of docs) {
     const seen = first.get(d.resource.address);
-    if (seen) out.push(at(d, ['metadata', 'name'], 'duplicate-identity', `${d.resource.address} is already defined at ${where(seen)}; metadata.name must be unique per kind`));
+    if (seen)
+      out.push(
+        at(
+          d,
+          ['metadata', 'name'],
+          'duplicate-identity',
+          `${d.resource.address} is already defined at ${where(seen)}; metadata.name must be unique per kind`,
+        ),
+      );
     else first.set(d.resource.address, d);
   }
   return out;
@@ -57,7 +73,10 @@ function references(docs: readonly LoadedDocument[]): Finding[] {
   return out;
 }
 
-function checkReference(ref: SpecRef, declared: ReadonlyMap<Address, DesiredResource>): { path: readonly (string | number)[]; code: string; message: string } | null {
+function checkReference(
+  ref: SpecRef,
+  declared: ReadonlyMap<Address, DesiredResource>,
+): { path: readonly (string | number)[]; code: string; message: string } | null {
   const target = managedDefinition(ref.kind);
   if (!target || !ref.declaredOnly || typeof ref.ref !== 'string') return null;
   const names = [...declared.values()].filter((r) => r.kind === ref.kind).map((r) => r.name);
@@ -70,7 +89,11 @@ function checkReference(ref: SpecRef, declared: ReadonlyMap<Address, DesiredReso
   return ref.part ? checkPart(ref.part, target, resource) : null;
 }
 
-function checkPart(part: NonNullable<SpecRef['part']>, target: ManagedKind, resource: DesiredResource): { path: readonly (string | number)[]; code: string; message: string } | null {
+function checkPart(
+  part: NonNullable<SpecRef['part']>,
+  target: ManagedKind,
+  resource: DesiredResource,
+): { path: readonly (string | number)[]; code: string; message: string } | null {
   if (typeof part.ref !== 'string' || !target.parts) return null;
   const keys = target.parts.keys(resource.spec);
   if (keys.includes(part.ref)) return null;

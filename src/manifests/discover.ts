@@ -57,7 +57,12 @@ class Walker {
     try {
       entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (e) {
-      this.diagnostics.push({ severity: 'error', code: 'io', message: `cannot read the folder ${dir}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, file: dir });
+      this.diagnostics.push({
+        severity: 'error',
+        code: 'io',
+        message: `cannot read the folder ${dir}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+        file: dir,
+      });
       return;
     }
     for (const entry of entries) {
@@ -75,7 +80,13 @@ class Walker {
     try {
       return statSync(link);
     } catch {
-      if (YAML_FILE.test(link)) this.diagnostics.push({ severity: 'warning', code: 'broken-link', message: `skipped ${link}: a symbolic link to a missing file`, file: link });
+      if (YAML_FILE.test(link))
+        this.diagnostics.push({
+          severity: 'warning',
+          code: 'broken-link',
+          message: `skipped ${link}: a symbolic link to a missing file`,
+          file: link,
+        });
       return null;
     }
   }

@@ -18,10 +18,25 @@ export interface LoadedDocument {
 
 const isKind = (k: unknown): k is Kind => typeof k === 'string' && (KINDS as readonly string[]).includes(k);
 
-export function validateDocument(file: string, doc: Document, lineCounter: LineCounter, value: unknown): { loaded?: LoadedDocument; diagnostics: Diagnostic[] } {
+export function validateDocument(
+  file: string,
+  doc: Document,
+  lineCounter: LineCounter,
+  value: unknown,
+): { loaded?: LoadedDocument; diagnostics: Diagnostic[] } {
   const start = documentStart(doc, lineCounter);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { diagnostics: [{ severity: 'error', code: 'not-a-manifest', message: 'a manifest is a mapping with apiVersion, kind, metadata and spec', file, ...start }] };
+    return {
+      diagnostics: [
+        {
+          severity: 'error',
+          code: 'not-a-manifest',
+          message: 'a manifest is a mapping with apiVersion, kind, metadata and spec',
+          file,
+          ...start,
+        },
+      ],
+    };
   }
   const record = value as Record<string, unknown>;
   // obsync.yaml may sit among the manifests (default path "."): it is not a manifest.
@@ -30,13 +45,24 @@ export function validateDocument(file: string, doc: Document, lineCounter: LineC
   const envelope = envelopeSchema.safeParse(value);
   const name = envelope.success ? envelope.data.metadata.name : undefined;
   const address = isKind(record.kind) && name !== undefined ? addressOf(record.kind, name) : undefined;
-  const diagnostics = envelope.success ? [] : issuesToDiagnostics(envelope.error.issues, { ...base, schema: envelopeSchema, value, basePath: [], ...(address ? { address } : {}) });
+  const diagnostics = envelope.success
+    ? []
+    : issuesToDiagnostics(envelope.error.issues, { ...base, schema: envelopeSchema, value, basePath: [], ...(address ? { address } : {}) });
   if (!isKind(record.kind)) return { diagnostics };
   // A missing spec is already reported by the envelope.
   if (record.spec === undefined) return { diagnostics };
   const schema = specSchemas[record.kind];
   const spec = schema.safeParse(record.spec);
-  if (!spec.success) diagnostics.push(...issuesToDiagnostics(spec.error.issues, { ...base, schema, value: record.spec, basePath: ['spec'], ...(address ? { address } : {}) }));
+  if (!spec.success)
+    diagnostics.push(
+      ...issuesToDiagnostics(spec.error.issues, {
+        ...base,
+        schema,
+        value: record.spec,
+        basePath: ['spec'],
+        ...(address ? { address } : {}),
+      }),
+    );
   if (!envelope.success || !spec.success || name === undefined || address === undefined) return { diagnostics };
   const resource: DesiredResource = {
     kind: record.kind,

@@ -27,7 +27,11 @@ export function isSensitivePath(path: readonly PropertyKey[], patterns: readonly
 }
 
 /** Field information for documents whose part at `base` (`['spec']`, or `[]` for all) is checked by `schema`. */
-export function fieldLookup(schema: z.ZodType, base: readonly PropertyKey[], extraSensitive: readonly SensitivePath[] = []): (path: readonly PropertyKey[]) => FieldInfo {
+export function fieldLookup(
+  schema: z.ZodType,
+  base: readonly PropertyKey[],
+  extraSensitive: readonly SensitivePath[] = [],
+): (path: readonly PropertyKey[]) => FieldInfo {
   const patterns = [...sensitivePathsOf(schema), ...extraSensitive];
   return (path) => {
     if (path.length < base.length || base.some((seg, i) => String(path[i]) !== String(seg))) return { sensitive: false };

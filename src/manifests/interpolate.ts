@@ -95,12 +95,23 @@ export function interpolateDocument(doc: Document, lc: LineCounter, ctx: Interpo
       const outcome = resolveOne(name, (arg ?? '').trim(), { ctx, field, where });
       if ('value' in outcome) return outcome.value;
       failed = true;
-      if ('missing' in outcome) diagnostics.push({ severity: ctx.allowMissingEnv ? 'warning' : 'error', code: 'missing-reference', message: outcome.missing, ...at });
+      if ('missing' in outcome)
+        diagnostics.push({
+          severity: ctx.allowMissingEnv ? 'warning' : 'error',
+          code: 'missing-reference',
+          message: outcome.missing,
+          ...at,
+        });
       else diagnostics.push({ severity: 'error', code: outcome.code, message: outcome.refused, ...at });
       return '';
     });
     if (!failed && !field.sensitive && carriesCredential(value, ctx.credentials)) {
-      diagnostics.push({ severity: 'error', code: 'credential-in-field', message: `this value would contain one of obsync's own credentials; credentials may only be used in sensitive fields (credentials, passwords, keys), never in ${where || 'this field'}`, ...at });
+      diagnostics.push({
+        severity: 'error',
+        code: 'credential-in-field',
+        message: `this value would contain one of obsync's own credentials; credentials may only be used in sensitive fields (credentials, passwords, keys), never in ${where || 'this field'}`,
+        ...at,
+      });
       node.value = '';
       return;
     }
@@ -134,12 +145,19 @@ function resolveEnv(name: string, { ctx, field, where }: RefContext): Outcome {
 function resolveVar(name: string, { ctx }: RefContext): Outcome {
   const reference = `\${var:${name}}`;
   const vars = ctx.vars;
-  if (!vars) return { refused: `${reference} has no value here: vars are declared per target in obsync.yaml (targets[].vars) and used in the manifests of that target`, code: 'missing-var' };
+  if (!vars)
+    return {
+      refused: `${reference} has no value here: vars are declared per target in obsync.yaml (targets[].vars) and used in the manifests of that target`,
+      code: 'missing-var',
+    };
   const value = Object.hasOwn(vars.values, name) ? vars.values[name] : undefined;
   if (value !== undefined) return { value };
   const hint = closest(name, Object.keys(vars.values));
   const known = hint ? ` — did you mean '${hint}'?` : '';
-  return { refused: `${reference}: target '${vars.target}' has no var '${name}'${known}; declare it under that target's vars in obsync.yaml`, code: 'missing-var' };
+  return {
+    refused: `${reference}: target '${vars.target}' has no var '${name}'${known}; declare it under that target's vars in obsync.yaml`,
+    code: 'missing-var',
+  };
 }
 
 function resolveFile(arg: string, { ctx }: RefContext): Outcome {
@@ -160,7 +178,8 @@ function resolveFile(arg: string, { ctx }: RefContext): Outcome {
   try {
     return { value: (ctx.readRef ?? readRegularFile)(real).replace(/\r?\n$/, '') };
   } catch (e) {
-    if (e instanceof FileRefusal) return { refused: `${reference}: ${e.message}; \${file:} reads only regular files of at most 1 MiB`, code: 'bad-reference' };
+    if (e instanceof FileRefusal)
+      return { refused: `${reference}: ${e.message}; \${file:} reads only regular files of at most 1 MiB`, code: 'bad-reference' };
     return { missing: `cannot read file ${target} (referenced as ${reference}): ${errorCode(e)}` };
   }
 }

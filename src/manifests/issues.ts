@@ -48,7 +48,11 @@ function describe(v: unknown, hidden = false): string {
   return `${typeof v} ${JSON.stringify(v) ?? typeof v}`;
 }
 
-const show = (vals: readonly unknown[]) => vals.filter((v) => v !== undefined).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
+const show = (vals: readonly unknown[]) =>
+  vals
+    .filter((v) => v !== undefined)
+    .map((v) => (typeof v === 'string' ? v : JSON.stringify(v)))
+    .join(', ');
 
 const UNIT: Record<string, string> = { array: ' items', string: ' characters', set: ' items' };
 
@@ -56,7 +60,8 @@ function rangeMessage(issue: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall, 
   const unit = UNIT[issue.origin] ?? '';
   const size = Array.isArray(value) ? value.length : typeof value === 'string' ? value.length : value;
   const got = hidden ? HIDDEN : `got ${String(size)}${unit}`;
-  if (issue.code === 'too_big') return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${String(issue.maximum)}${unit}, ${got}`;
+  if (issue.code === 'too_big')
+    return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${String(issue.maximum)}${unit}, ${got}`;
   return `must be ${issue.inclusive === false ? 'more than' : 'at least'} ${String(issue.minimum)}${unit}, ${got}`;
 }
 
@@ -71,7 +76,11 @@ function explain(issue: z.core.$ZodIssue, ctx: IssueContext): { path: Seg[]; cod
       const allowed = allowedKeysAt(ctx.schema, path, ctx.value);
       return issue.keys.map((key) => {
         const hint = didYouMean(key, allowed);
-        return { path: [...path, key], code: 'unknown-key', message: `unknown key '${key}'${hint || (allowed.length > 0 ? ` (allowed: ${allowed.join(', ')})` : '')}` };
+        return {
+          path: [...path, key],
+          code: 'unknown-key',
+          message: `unknown key '${key}'${hint || (allowed.length > 0 ? ` (allowed: ${allowed.join(', ')})` : '')}`,
+        };
       });
     }
     case 'invalid_type':
@@ -88,7 +97,9 @@ function explain(issue: z.core.$ZodIssue, ctx: IssueContext): { path: Seg[]; cod
     case 'invalid_union': {
       const { discriminator: disc, options, note } = issue as { discriminator?: string; options?: unknown[]; note?: string };
       if (note === 'No matching discriminator' && disc !== undefined && options) {
-        const message = here.found ? `unknown ${disc} ${describeHere()} — expected one of: ${show(options)}` : `missing required key '${disc}' — one of: ${show(options)}`;
+        const message = here.found
+          ? `unknown ${disc} ${describeHere()} — expected one of: ${show(options)}`
+          : `missing required key '${disc}' — one of: ${show(options)}`;
         return [{ path, code: here.found ? 'invalid-value' : 'missing-key', message }];
       }
       return [{ path, code: 'invalid-value', message: hidden ? withoutValue(issue.message, here.value) : issue.message }];
@@ -96,7 +107,9 @@ function explain(issue: z.core.$ZodIssue, ctx: IssueContext): { path: Seg[]; cod
     case 'invalid_key': {
       // A record's key that its key schema refuses: that schema's own message, not "Invalid key in record".
       const inner = issue.issues.find((i) => i.code !== 'invalid_type') ?? issue.issues[0];
-      return [{ path, code: 'invalid-key', message: inner ? `the key ${describe(path[path.length - 1])}: ${inner.message}` : issue.message }];
+      return [
+        { path, code: 'invalid-key', message: inner ? `the key ${describe(path[path.length - 1])}: ${inner.message}` : issue.message },
+      ];
     }
     case 'too_big':
     case 'too_small':

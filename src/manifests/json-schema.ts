@@ -14,16 +14,31 @@ import { KINDS } from '../kinds/registry.js';
 
 type Json = Record<string, unknown>;
 
-const INTERVAL_MINUTES: Record<(typeof ALERT_INTERVALS)[number], number> = { '1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440 };
+const INTERVAL_MINUTES: Record<(typeof ALERT_INTERVALS)[number], number> = {
+  '1m': 1,
+  '5m': 5,
+  '15m': 15,
+  '30m': 30,
+  '1h': 60,
+  '6h': 360,
+  '12h': 720,
+  '1d': 1440,
+};
 
 const when = (property: string, value: Json): Json => ({ properties: { [property]: value }, required: [property] });
 // `properties` beside `required`: ajv's strictRequired wants each required name declared where it is required.
-const present = (...properties: string[]): Json => ({ properties: Object.fromEntries(properties.map((p) => [p, true])), required: properties });
+const present = (...properties: string[]): Json => ({
+  properties: Object.fromEntries(properties.map((p) => [p, true])),
+  required: properties,
+});
 // Typed fragments: ajv's strict mode wants the type beside the keywords that apply to it.
 const array = (rule: Json): Json => ({ type: 'array', ...rule });
 const string = (rule: Json): Json => ({ type: 'string', ...rule });
 const number = (rule: Json): Json => ({ type: 'number', ...rule });
-const asRatioRule: Json = { if: when('asRatio', { const: true }), then: { properties: { select: array({ minItems: 2, maxItems: 2 }), formulas: array({ maxItems: 0 }) } } };
+const asRatioRule: Json = {
+  if: when('asRatio', { const: true }),
+  then: { properties: { select: array({ minItems: 2, maxItems: 2 }), formulas: array({ maxItems: 0 }) } },
+};
 
 /**
  * The superRefine rules of the kinds that JSON Schema can say, by definition id. The others
@@ -33,28 +48,53 @@ const asRatioRule: Json = { if: when('asRatio', { const: true }), then: { proper
 export const EXTRA_RULES: Record<string, Json[]> = {
   AlertSpec: [
     // What it watches: a tile (dashboard + tile) or a saved search, not both.
-    { oneOf: [{ ...present('dashboard', 'tile'), not: present('savedSearch') }, { ...present('savedSearch'), not: { anyOf: [present('dashboard'), present('tile')] } }] },
+    {
+      oneOf: [
+        { ...present('dashboard', 'tile'), not: present('savedSearch') },
+        { ...present('savedSearch'), not: { anyOf: [present('dashboard'), present('tile')] } },
+      ],
+    },
     { if: present('groupBy'), then: present('savedSearch') },
     // channel or channels, not both.
     { oneOf: [present('channel'), present('channels')] },
-    { if: when('thresholdType', { enum: ['between', 'not_between'] }), then: present('thresholdMax'), else: { not: present('thresholdMax') } },
-    ...ALERT_INTERVALS.map((interval) => ({ if: when('interval', { const: interval }), then: { properties: { scheduleOffsetMinutes: number({ maximum: INTERVAL_MINUTES[interval] - 1 }) } } })),
+    {
+      if: when('thresholdType', { enum: ['between', 'not_between'] }),
+      then: present('thresholdMax'),
+      else: { not: present('thresholdMax') },
+    },
+    ...ALERT_INTERVALS.map((interval) => ({
+      if: when('interval', { const: interval }),
+      then: { properties: { scheduleOffsetMinutes: number({ maximum: INTERVAL_MINUTES[interval] - 1 }) } },
+    })),
     { if: present('scheduleStartAt'), then: { properties: { scheduleOffsetMinutes: number({ maximum: 0 }) } } },
   ],
   SelectItem: [
-    { if: when('aggFn', { const: 'count' }), then: { properties: { valueExpression: string({ maxLength: 0 }) } }, else: { properties: { valueExpression: string({ minLength: 1 }) }, required: ['valueExpression'] } },
+    {
+      if: when('aggFn', { const: 'count' }),
+      then: { properties: { valueExpression: string({ maxLength: 0 }) } },
+      else: { properties: { valueExpression: string({ minLength: 1 }) }, required: ['valueExpression'] },
+    },
     { if: when('aggFn', { const: 'quantile' }), then: present('level'), else: { not: present('level') } },
   ],
   Tile: [{ dependencies: { tabId: ['containerId'] } }],
   DashboardSpec: [{ if: when('savedQuery', { type: 'string' }), then: { properties: { savedQueryLanguage: { type: 'string' } } } }],
   DashboardFilter: [
-    { if: when('isBroadcastEnabled', { const: false }), then: { properties: { isVariableEnabled: { const: true }, appliesToSourceIds: array({ maxItems: 0 }) }, required: ['isVariableEnabled'] } },
+    {
+      if: when('isBroadcastEnabled', { const: false }),
+      then: {
+        properties: { isVariableEnabled: { const: true }, appliesToSourceIds: array({ maxItems: 0 }) },
+        required: ['isVariableEnabled'],
+      },
+    },
     { if: present('variableName'), then: when('isVariableEnabled', { const: true }) },
   ],
   LineTile: [asRatioRule],
   StackedBarTile: [asRatioRule],
   TableTile: [asRatioRule],
-  NumberTile: [{ properties: { formulas: array({ maxItems: 1 }) } }, { if: when('formulas', array({ minItems: 1 })), else: { properties: { select: array({ maxItems: 1 }) } } }],
+  NumberTile: [
+    { properties: { formulas: array({ maxItems: 1 }) } },
+    { if: when('formulas', array({ minItems: 1 })), else: { properties: { select: array({ maxItems: 1 }) } } },
+  ],
   PipeSpec: [{ anyOf: [present('id'), present('name')] }],
   PipeSource: [{ type: 'object', minProperties: 1, maxProperties: 1 }],
 };
@@ -121,14 +161,20 @@ function simplify(value: unknown): unknown {
 export const INTERPOLATION_DEFINITION: Json = {
   type: 'string',
   pattern: String.raw`^\$\{(env|file|var):[^}]+\}$`,
-  description: 'A value resolved when the document is loaded: ${env:NAME} (environment variable), ${file:PATH} (file contents) or ${var:NAME} (a var of the target, obsync.yaml targets[].vars).',
+  description:
+    'A value resolved when the document is loaded: ${env:NAME} (environment variable), ${file:PATH} (file contents) or ${var:NAME} (a var of the target, obsync.yaml targets[].vars).',
 };
 
 /** A field whose values a plain string would not pass (numbers, booleans, formatted or patterned text) also takes a whole reference. */
 function takesReference(node: Json): boolean {
   if (node.const !== undefined || node.enum !== undefined) return false;
   const type = node.type;
-  return type === 'number' || type === 'integer' || type === 'boolean' || (type === 'string' && (node.format !== undefined || node.pattern !== undefined));
+  return (
+    type === 'number' ||
+    type === 'integer' ||
+    type === 'boolean' ||
+    (type === 'string' && (node.format !== undefined || node.pattern !== undefined))
+  );
 }
 
 function allowReferences(value: unknown): void {
@@ -138,7 +184,12 @@ function allowReferences(value: unknown): void {
   const wrap = (child: unknown): unknown => {
     if (typeof child !== 'object' || child === null || Array.isArray(child) || !takesReference(child as Json)) return child;
     const { description, default: byDefault, 'x-sensitive': sensitive, ...rest } = child as Json;
-    return { anyOf: [rest, { $ref: '#/definitions/Interpolation' }], ...(description !== undefined ? { description } : {}), ...(byDefault !== undefined ? { default: byDefault } : {}), ...(sensitive !== undefined ? { 'x-sensitive': sensitive } : {}) };
+    return {
+      anyOf: [rest, { $ref: '#/definitions/Interpolation' }],
+      ...(description !== undefined ? { description } : {}),
+      ...(byDefault !== undefined ? { default: byDefault } : {}),
+      ...(sensitive !== undefined ? { 'x-sensitive': sensitive } : {}),
+    };
   };
   if (typeof node.properties === 'object' && node.properties !== null) {
     const props = node.properties as Json;
@@ -152,7 +203,11 @@ function allowReferences(value: unknown): void {
 /** Draft-07, input types (defaulted fields optional): every manifest kind's documents and obsync.yaml. */
 export function documentJsonSchema(): Json {
   const any = z.discriminatedUnion('kind', [...manifestSchemaList(), configSchema]);
-  const schema = z.toJSONSchema(any, { target: 'draft-07', io: 'input', override: (ctx) => override(ctx as { zodSchema: z.core.$ZodType; jsonSchema: Json }) }) as Json;
+  const schema = z.toJSONSchema(any, {
+    target: 'draft-07',
+    io: 'input',
+    override: (ctx) => override(ctx as { zodSchema: z.core.$ZodType; jsonSchema: Json }),
+  }) as Json;
   const { $schema, ...rest } = simplify(schema) as Json;
   allowReferences(rest);
   rest.definitions = { ...(rest.definitions as Json | undefined), Interpolation: INTERPOLATION_DEFINITION };

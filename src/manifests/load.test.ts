@@ -47,7 +47,12 @@ describe('loadManifests', () => {
     expect(diagnostics).toEqual([]);
     expect(resources.map((r) => r.address)).toEqual(['Dashboard/alpha', 'Dashboard/zeta', 'Dashboard/eta']);
     const eta = resources[2];
-    expect(eta).toMatchObject({ kind: 'Dashboard', name: 'eta', labels: { team: 'payments' }, source: { file: join(dir, 'b/z.yml'), line: 14, col: 1 } });
+    expect(eta).toMatchObject({
+      kind: 'Dashboard',
+      name: 'eta',
+      labels: { team: 'payments' },
+      source: { file: join(dir, 'b/z.yml'), line: 14, col: 1 },
+    });
     expect((eta?.spec as DashboardSpec).tiles[0]?.key).toBe('p99-latency');
   });
 
@@ -65,12 +70,19 @@ describe('loadManifests', () => {
     write('secrets/pg-password', 's3cret\n');
     const file = write(
       'pipes/orders.yaml',
-      pipe('  source:\n    postgres:\n      host: ${env:PG_HOST}\n      port: ${env:PG_PORT}\n      database: "$${env:NOT_ME}"\n      credentials: {username: app, password: "${file:../secrets/pg-password}"}\n'),
+      pipe(
+        '  source:\n    postgres:\n      host: ${env:PG_HOST}\n      port: ${env:PG_PORT}\n      database: "$${env:NOT_ME}"\n      credentials: {username: app, password: "${file:../secrets/pg-password}"}\n',
+      ),
     );
     const { resources, diagnostics } = loadManifests([file], { env: { PG_HOST: 'db.internal', PG_PORT: '5432' }, files: { roots: [dir] } });
     expect(diagnostics).toEqual([]);
     const spec = resources[0]?.spec as PipeSpec;
-    expect(spec.source?.postgres).toMatchObject({ host: 'db.internal', port: 5432, database: '${env:NOT_ME}', credentials: { password: 's3cret' } });
+    expect(spec.source?.postgres).toMatchObject({
+      host: 'db.internal',
+      port: 5432,
+      database: '${env:NOT_ME}',
+      credentials: { password: 's3cret' },
+    });
     const printed = JSON.stringify(maskSensitive(spec, sensitivePaths(pipeSpecSchema)));
     expect(printed).not.toContain('s3cret');
     expect(printed).toContain('"credentials":"(sensitive)"');
@@ -80,7 +92,14 @@ describe('loadManifests', () => {
     const file = write('p.yaml', pipe('  source:\n    postgres:\n      host: ${env:PG_HOST}\n'));
     const strict = loadManifests([file], { env: {} });
     expect(strict.diagnostics).toEqual([
-      expect.objectContaining({ severity: 'error', file, line: 8, col: 13, path: 'spec.source.postgres.host', message: expect.stringContaining('PG_HOST is not set') as string }),
+      expect.objectContaining({
+        severity: 'error',
+        file,
+        line: 8,
+        col: 13,
+        path: 'spec.source.postgres.host',
+        message: expect.stringContaining('PG_HOST is not set') as string,
+      }),
     ]);
     expect(strict.resources).toEqual([]);
     const lenient = loadManifests([file], { env: {}, allowMissingEnv: true });
@@ -89,16 +108,29 @@ describe('loadManifests', () => {
 
   it('refuses files over 1 MiB and reports unreadable or missing paths', () => {
     const big = write('big.yaml', `# ${'x'.repeat(1024 * 1024)}\n`);
-    expect(loadManifests([big], { env: {} }).diagnostics[0]).toMatchObject({ code: 'limit', file: big, message: expect.stringContaining('1 MiB') as string });
+    expect(loadManifests([big], { env: {} }).diagnostics[0]).toMatchObject({
+      code: 'limit',
+      file: big,
+      message: expect.stringContaining('1 MiB') as string,
+    });
     expect(loadManifests([join(dir, 'nope')], { env: {} }).diagnostics[0]).toMatchObject({ code: 'missing-path' });
-    const viaReader = loadManifests([big], { env: {}, readFile: () => { throw new Error('EACCES'); } });
+    const viaReader = loadManifests([big], {
+      env: {},
+      readFile: () => {
+        throw new Error('EACCES');
+      },
+    });
     expect(viaReader.diagnostics[0]).toMatchObject({ code: 'io', message: expect.stringContaining('EACCES') as string });
   });
 
   it('checks alert references against the Dashboard manifests of the whole run', () => {
     write('d.yaml', dashboard('checkout'));
-    const alert = (dash: string, tile: string, name = tile) => `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: a-${name}}\nspec:\n  dashboard: ${dash}\n  tile: ${tile}\n  interval: 5m\n  threshold: 1\n  thresholdType: above\n  channel: {type: webhook, webhook: ops-slack}\n`;
-    write('e.yaml', `${alert('checkout', 'p99-latency')}---\n${alert('{id: abc}', '{id: t1}', 'unmanaged')}---\n${alert('checkout', 'p99')}`);
+    const alert = (dash: string, tile: string, name = tile) =>
+      `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: a-${name}}\nspec:\n  dashboard: ${dash}\n  tile: ${tile}\n  interval: 5m\n  threshold: 1\n  thresholdType: above\n  channel: {type: webhook, webhook: ops-slack}\n`;
+    write(
+      'e.yaml',
+      `${alert('checkout', 'p99-latency')}---\n${alert('{id: abc}', '{id: t1}', 'unmanaged')}---\n${alert('checkout', 'p99')}`,
+    );
     const { resources, diagnostics } = loadManifests([dir], { env: {} });
     expect(diagnostics.map((d) => d.code)).toEqual(['unknown-tile']);
     expect(diagnostics[0]?.message).toBe("tile 'p99' is not a tile key of Dashboard/checkout (keys: p99-latency)");

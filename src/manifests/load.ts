@@ -64,7 +64,11 @@ export interface LoadResult {
 
 export function loadManifests(paths: readonly string[], opts: LoadOptions): LoadResult {
   const { files, diagnostics } = discoverFiles(paths);
-  const resolved: LoadOptions = { ...opts, files: opts.files ?? { roots: paths.map(rootOf) }, credentials: opts.credentials ?? credentialGuard(opts.env) };
+  const resolved: LoadOptions = {
+    ...opts,
+    files: opts.files ?? { roots: paths.map(rootOf) },
+    credentials: opts.credentials ?? credentialGuard(opts.env),
+  };
   const loaded: LoadedDocument[] = [];
   let documents = 0;
   for (const file of files) {
@@ -158,7 +162,12 @@ export function loadFile(file: string, opts: LoadOptions): { loaded: LoadedDocum
 function unreadable(file: string, e: unknown): Diagnostic {
   const at = { file, line: 1, col: 1 };
   if (e instanceof FileRefusal && e.code === 'too-large') {
-    return { severity: 'error', code: 'limit', message: `file is larger than ${LIMITS.fileBytes} bytes (1 MiB), the limit — split it into several files`, ...at };
+    return {
+      severity: 'error',
+      code: 'limit',
+      message: `file is larger than ${LIMITS.fileBytes} bytes (1 MiB), the limit — split it into several files`,
+      ...at,
+    };
   }
   const reason = e instanceof FileRefusal ? e.message : e instanceof Error ? e.message : String(e);
   return { severity: 'error', code: 'io', message: `cannot read ${file}: ${reason}`, ...at };

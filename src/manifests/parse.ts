@@ -25,17 +25,26 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
   const lineCounter = new LineCounter();
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > LIMITS.fileBytes) {
-    return { docs: [], lineCounter, diagnostics: [err(file, 'limit', `file is ${bytes} bytes; the limit is ${LIMITS.fileBytes} (1 MiB) — split it into several files`)] };
+    return {
+      docs: [],
+      lineCounter,
+      diagnostics: [err(file, 'limit', `file is ${bytes} bytes; the limit is ${LIMITS.fileBytes} (1 MiB) — split it into several files`)],
+    };
   }
   // The composer recurses per level and overflows the stack on extreme nesting; after that,
   // V8 can crash outright on the next deep parse (a daemon re-reads every run). Such a file is
   // refused from the (iterative) CST before it is composed.
   const extreme = mayNestDeeply(text) ? extremeNesting(text) : undefined;
-  if (extreme !== undefined) return { docs: [], lineCounter, diagnostics: [err(file, 'limit', `nesting deeper than ${LIMITS.depth} levels`, extreme)] };
+  if (extreme !== undefined)
+    return { docs: [], lineCounter, diagnostics: [err(file, 'limit', `nesting deeper than ${LIMITS.depth} levels`, extreme)] };
   const all = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
   if ('empty' in all) return { docs: [], lineCounter, diagnostics: [] };
   if (all.length > LIMITS.documents) {
-    return { docs: [], lineCounter, diagnostics: [err(file, 'limit', `file has ${all.length} documents; the limit is ${LIMITS.documents} — split it into several files`)] };
+    return {
+      docs: [],
+      lineCounter,
+      diagnostics: [err(file, 'limit', `file has ${all.length} documents; the limit is ${LIMITS.documents} — split it into several files`)],
+    };
   }
   const diagnostics: Diagnostic[] = [];
   const docs: Document[] = [];
@@ -93,7 +102,12 @@ function extremeNesting(text: string): Position | undefined {
  * Numbers that would change on the way into JavaScript: out of range (`1e400`, `.inf`, `.nan`)
  * or integers beyond 2^53 (rounded). `hidden` paths (sensitive fields) are named without the value.
  */
-export function numberProblems(file: string, doc: Document, lc: LineCounter, hidden: (path: readonly PropertyKey[]) => boolean): Diagnostic[] {
+export function numberProblems(
+  file: string,
+  doc: Document,
+  lc: LineCounter,
+  hidden: (path: readonly PropertyKey[]) => boolean,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   const visit = (node: unknown, path: PropertyKey[]): void => {
     if (isScalar(node)) {
@@ -101,10 +115,19 @@ export function numberProblems(file: string, doc: Document, lc: LineCounter, hid
       if (problem) {
         const pos = lc.linePos(node.range?.[0] ?? 0);
         const shown = hidden(path) ? 'this number (value not shown: sensitive field)' : `the number ${node.source || String(node.value)}`;
-        out.push({ severity: 'error', code: 'number-out-of-range', message: `${shown} ${problem}`, file, line: pos.line, col: pos.col, path: formatPath(path) });
+        out.push({
+          severity: 'error',
+          code: 'number-out-of-range',
+          message: `${shown} ${problem}`,
+          file,
+          line: pos.line,
+          col: pos.col,
+          path: formatPath(path),
+        });
       }
     } else if (isMap(node)) {
-      for (const pair of node.items) if (isPair(pair)) visit(pair.value, [...path, isScalar(pair.key) ? String(pair.key.value) : String(pair.key)]);
+      for (const pair of node.items)
+        if (isPair(pair)) visit(pair.value, [...path, isScalar(pair.key) ? String(pair.key.value) : String(pair.key)]);
     } else if (isSeq(node)) node.items.forEach((item, i) => visit(item, [...path, i]));
   };
   visit(doc.contents, []);
@@ -115,8 +138,10 @@ function numberProblem(value: unknown, source: string | undefined): string | und
   if (typeof value === 'bigint') return 'is too large to keep exactly; quote it if it is text or an id';
   if (typeof value !== 'number') return undefined;
   if (Number.isNaN(value)) return 'is not a number (NaN is not accepted)';
-  if (!Number.isFinite(value)) return /inf/i.test(source ?? '') ? 'is infinite (not accepted)' : 'is out of range (it would be infinite); write a smaller number';
-  if (Number.isInteger(value) && !Number.isSafeInteger(value) && /^[-+]?(0|[1-9][0-9_]*)$/.test(source ?? '')) return 'is too large to keep exactly (more than 2^53); quote it if it is text or an id';
+  if (!Number.isFinite(value))
+    return /inf/i.test(source ?? '') ? 'is infinite (not accepted)' : 'is out of range (it would be infinite); write a smaller number';
+  if (Number.isInteger(value) && !Number.isSafeInteger(value) && /^[-+]?(0|[1-9][0-9_]*)$/.test(source ?? ''))
+    return 'is too large to keep exactly (more than 2^53); quote it if it is text or an id';
   return undefined;
 }
 

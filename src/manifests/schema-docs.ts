@@ -27,7 +27,12 @@ function kindPage(kind: Kind): ReferencePage {
   const noun = def?.noun ?? kind.toLowerCase();
   const variants = Object.keys(def?.routes ?? {});
   const only = variants.length === 1 ? `, ${variants[0] ?? ''} variant` : '';
-  return { file: `${folderOf(kind)}.md`, title: kind, root: kind, intro: `${/^[aeiou]/.test(noun) ? 'An' : 'A'} ${noun} manifest (\`kind: ${kind}\`${only}).` };
+  return {
+    file: `${folderOf(kind)}.md`,
+    title: kind,
+    root: kind,
+    intro: `${/^[aeiou]/.test(noun) ? 'An' : 'A'} ${noun} manifest (\`kind: ${kind}\`${only}).`,
+  };
 }
 
 const HEADER = '<!-- Generated from the JSON Schema by `npm run docs` (obsync schema --docs docs/reference). Do not edit. -->';
@@ -72,14 +77,23 @@ function typeOf(node: Json): string {
     if (Array.isArray(node.items)) return `[${(node.items as Json[]).map(typeOf).join(', ')}]`;
     return `list of ${node.items ? typeOf(node.items as Json) : 'anything'}`;
   }
-  if (type === 'object' && typeof node.additionalProperties === 'object') return `map of string to ${typeOf(node.additionalProperties as Json)}`;
+  if (type === 'object' && typeof node.additionalProperties === 'object')
+    return `map of string to ${typeOf(node.additionalProperties as Json)}`;
   return typeof type === 'string' ? type : 'anything';
 }
 
 function constraints(node: Json): string[] {
   // A field that also takes a ${...} reference: the constraints are those of its own type.
-  const own = Array.isArray(node.anyOf) && (node.anyOf as Json[]).some((alt) => refName(alt) === 'Interpolation') ? (node.anyOf as Json[]).find((alt) => refName(alt) === undefined) : undefined;
-  if (own) return [...constraints(own), ...(node['x-sensitive'] === true ? ['**sensitive**'] : []), ...(node.default !== undefined ? [`default ${code(node.default)}`] : [])];
+  const own =
+    Array.isArray(node.anyOf) && (node.anyOf as Json[]).some((alt) => refName(alt) === 'Interpolation')
+      ? (node.anyOf as Json[]).find((alt) => refName(alt) === undefined)
+      : undefined;
+  if (own)
+    return [
+      ...constraints(own),
+      ...(node['x-sensitive'] === true ? ['**sensitive**'] : []),
+      ...(node.default !== undefined ? [`default ${code(node.default)}`] : []),
+    ];
   const out: string[] = [];
   const say = (key: string, text: (v: unknown) => string) => {
     if (node[key] !== undefined) out.push(text(node[key]));
@@ -95,7 +109,12 @@ function constraints(node: Json): string[] {
   say('format', (v) => `format ${String(v)}`);
   say('default', (v) => `default ${code(v)}`);
   if (node['x-sensitive'] === true) out.push('**sensitive**');
-  if (node.type === 'array' && typeof node.items === 'object' && !Array.isArray(node.items)) out.push(...constraints(node.items as Json).filter((c) => c.startsWith('at') && c.includes('characters')).map((c) => `each ${c}`));
+  if (node.type === 'array' && typeof node.items === 'object' && !Array.isArray(node.items))
+    out.push(
+      ...constraints(node.items as Json)
+        .filter((c) => c.startsWith('at') && c.includes('characters'))
+        .map((c) => `each ${c}`),
+    );
   return out;
 }
 
@@ -105,12 +124,14 @@ function fieldRows(node: Json, defs: Record<string, Json>, prefix = ''): string[
   const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
   return Object.entries(props).flatMap(([name, prop]) => {
     const ref = refName(prop);
-    const description = typeof prop.description === 'string' ? prop.description : ref ? ((defs[ref]?.description as string | undefined) ?? '') : '';
+    const description =
+      typeof prop.description === 'string' ? prop.description : ref ? ((defs[ref]?.description as string | undefined) ?? '') : '';
     const notes = constraints(prop);
     const row = `| \`${prefix}${name}\` | ${cell(typeOf(prop))} | ${required.has(name) ? 'yes' : ''} | ${cell([description, notes.join(', ')].filter(Boolean).join(' — '))} |`;
     const items = prop.type === 'array' && typeof prop.items === 'object' && !Array.isArray(prop.items) ? (prop.items as Json) : undefined;
     const inline = items ?? prop;
-    const nested = refName(inline) === undefined && inline.properties ? fieldRows(inline, defs, `${prefix}${name}${items ? '[]' : ''}.`) : [];
+    const nested =
+      refName(inline) === undefined && inline.properties ? fieldRows(inline, defs, `${prefix}${name}${items ? '[]' : ''}.`) : [];
     return [row, ...nested];
   });
 }
@@ -122,7 +143,12 @@ function fieldTable(node: Json, defs: Record<string, Json>): string[] {
 
 /** An if/then chain made from a discriminated union: which value of the discriminator selects what. */
 function branches(node: Json, defs: Record<string, Json>): string[] {
-  const rules = (Array.isArray(node.allOf) ? (node.allOf as Json[]) : []).filter((r) => r.if !== undefined && r.then !== undefined && (refName(r.then as Json) !== undefined || typeof (r.then as Json).description === 'string'));
+  const rules = (Array.isArray(node.allOf) ? (node.allOf as Json[]) : []).filter(
+    (r) =>
+      r.if !== undefined &&
+      r.then !== undefined &&
+      (refName(r.then as Json) !== undefined || typeof (r.then as Json).description === 'string'),
+  );
   const out: string[] = [];
   for (const rule of rules) {
     const test = ((rule.if as Json).properties ?? {}) as Record<string, Json>;
@@ -154,11 +180,35 @@ export function referencePages(schema: Json): Map<string, string> {
   const pages = new Map<string, string>();
   for (const page of REFERENCE_PAGES) {
     const names = reachable(defs, page.root);
-    const lines = [HEADER, '', `# ${page.title}`, '', page.intro, '', 'Contents: ' + names.map((n) => `[${n}](#${anchor(n)})`).join(' · '), ''];
+    const lines = [
+      HEADER,
+      '',
+      `# ${page.title}`,
+      '',
+      page.intro,
+      '',
+      'Contents: ' + names.map((n) => `[${n}](#${anchor(n)})`).join(' · '),
+      '',
+    ];
     for (const name of names) lines.push(...section(name, defs[name] ?? {}, defs));
-    pages.set(page.file, `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`);
+    pages.set(
+      page.file,
+      `${lines
+        .join('\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trimEnd()}\n`,
+    );
   }
-  const index = [HEADER, '', '# obsync reference', '', 'Every field of the documents obsync reads, generated from `obsync schema`.', '', ...REFERENCE_PAGES.map((p) => `- [${p.title}](${p.file}): ${p.intro}`), ''];
+  const index = [
+    HEADER,
+    '',
+    '# obsync reference',
+    '',
+    'Every field of the documents obsync reads, generated from `obsync schema`.',
+    '',
+    ...REFERENCE_PAGES.map((p) => `- [${p.title}](${p.file}): ${p.intro}`),
+    '',
+  ];
   pages.set('README.md', index.join('\n'));
   return pages;
 }

@@ -33,7 +33,12 @@ spec:
   state: running
 `;
 
-const tree = (target: string, api: TargetTree['api'], vars: TargetTree['vars'], paths = [join(dir, 'base')]): TargetTree => ({ target, api, paths, vars });
+const tree = (target: string, api: TargetTree['api'], vars: TargetTree['vars'], paths = [join(dir, 'base')]): TargetTree => ({
+  target,
+  api,
+  paths,
+  vars,
+});
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'obsync-trees-'));
@@ -43,14 +48,25 @@ describe('loadTargetTrees', () => {
   it('interpolates the same files with each target its own vars, typed by the field', () => {
     write('base/alert.yaml', alert);
     const [staging, production] = loadTargetTrees(
-      [tree('staging', 'self-hosted', { threshold: '900', webhook: 'staging-alerts' }), tree('production', 'hosted', { threshold: '500', webhook: 'ops-pager' })],
+      [
+        tree('staging', 'self-hosted', { threshold: '900', webhook: 'staging-alerts' }),
+        tree('production', 'hosted', { threshold: '500', webhook: 'ops-pager' }),
+      ],
       { env: {} },
     );
     expect(staging?.diagnostics).toEqual([]);
     expect(production?.diagnostics).toEqual([]);
     const spec = (r: typeof staging) => r?.resources[0]?.spec as AlertSpec;
-    expect([spec(staging).threshold, spec(staging).name, spec(staging).channel]).toEqual([900, 'Errors above 900', { type: 'webhook', webhook: 'staging-alerts' }]);
-    expect([spec(production).threshold, spec(production).name, spec(production).channel]).toEqual([500, 'Errors above 500', { type: 'webhook', webhook: 'ops-pager' }]);
+    expect([spec(staging).threshold, spec(staging).name, spec(staging).channel]).toEqual([
+      900,
+      'Errors above 900',
+      { type: 'webhook', webhook: 'staging-alerts' },
+    ]);
+    expect([spec(production).threshold, spec(production).name, spec(production).channel]).toEqual([
+      500,
+      'Errors above 500',
+      { type: 'webhook', webhook: 'ops-pager' },
+    ]);
   });
 
   it('reports a missing var at its position, naming the target and the closest var', () => {
@@ -62,7 +78,9 @@ describe('loadTargetTrees', () => {
       `${file}:8:14 spec.threshold missing-var: \${var:threshold}: target 'staging' has no var 'threshold' — did you mean 'treshold'?; declare it under that target's vars in obsync.yaml`,
     ]);
     const [none] = loadTargetTrees([tree('', undefined, undefined)], { env: {} });
-    expect(none?.diagnostics[0]?.message).toBe('${var:threshold} has no value here: vars are declared per target in obsync.yaml (targets[].vars) and used in the manifests of that target');
+    expect(none?.diagnostics[0]?.message).toBe(
+      '${var:threshold} has no value here: vars are declared per target in obsync.yaml (targets[].vars) and used in the manifests of that target',
+    );
   });
 
   it('refuses a kind the target variant cannot manage, naming target, kind and file', () => {
@@ -73,7 +91,8 @@ describe('loadTargetTrees', () => {
       {
         severity: 'error',
         code: 'kind-not-served',
-        message: "target 'staging' (self-hosted) cannot manage Pipe objects: Pipe/orders is served by hosted targets only — move its file to the manifests of hosted targets (targets[].manifests in obsync.yaml)",
+        message:
+          "target 'staging' (self-hosted) cannot manage Pipe objects: Pipe/orders is served by hosted targets only — move its file to the manifests of hosted targets (targets[].manifests in obsync.yaml)",
         file,
         line: 1,
         col: 1,
@@ -100,7 +119,11 @@ describe('mergeTargetDiagnostics', () => {
     write('base/alert.yaml', alert.replace('interval: 5m', 'interval: 5 minutes'));
     write('base/pipe.yaml', pipe);
     const loads = loadTargetTrees(
-      [tree('staging', 'self-hosted', { threshold: 'high', webhook: 'w' }), tree('qa', 'self-hosted', { threshold: '3', webhook: 'w' }), tree('production', 'hosted', { threshold: '5', webhook: 'w' })],
+      [
+        tree('staging', 'self-hosted', { threshold: 'high', webhook: 'w' }),
+        tree('qa', 'self-hosted', { threshold: '3', webhook: 'w' }),
+        tree('production', 'hosted', { threshold: '5', webhook: 'w' }),
+      ],
       { env: {} },
     );
     const merged = mergeTargetDiagnostics(loads).map((d) => `${d.line} ${d.code}: ${d.message}`);

@@ -68,8 +68,12 @@ export function mergeTargetDiagnostics(loads: readonly TargetLoad[]): Diagnostic
     }
   }
   const merged = [...byKey.values()].map(({ diagnostic, targets }) => {
-    if (loads.length < 2 || targets.length === loads.length || targets.every((t) => diagnostic.message.includes(`'${t}'`))) return diagnostic;
-    return { ...diagnostic, message: `${diagnostic.message} (target${targets.length > 1 ? 's' : ''} ${targets.map((t) => `'${t}'`).join(', ')})` };
+    if (loads.length < 2 || targets.length === loads.length || targets.every((t) => diagnostic.message.includes(`'${t}'`)))
+      return diagnostic;
+    return {
+      ...diagnostic,
+      message: `${diagnostic.message} (target${targets.length > 1 ? 's' : ''} ${targets.map((t) => `'${t}'`).join(', ')})`,
+    };
   });
   return sortDiagnostics(merged);
 }

@@ -34,11 +34,21 @@ describe('diffCanonical', () => {
 
   it('addresses every change so valueAt finds the after value', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string({ minLength: 1 }).filter((k) => !/[.[\]]/.test(k)), fc.jsonValue()), fc.dictionary(fc.string({ minLength: 1 }).filter((k) => !/[.[\]]/.test(k)), fc.jsonValue()), (a, b) => {
-        for (const c of diffCanonical(a as Json, b as Json)) {
-          expect(sameJson(valueAt(b as Json, c.path), c.after)).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.dictionary(
+          fc.string({ minLength: 1 }).filter((k) => !/[.[\]]/.test(k)),
+          fc.jsonValue(),
+        ),
+        fc.dictionary(
+          fc.string({ minLength: 1 }).filter((k) => !/[.[\]]/.test(k)),
+          fc.jsonValue(),
+        ),
+        (a, b) => {
+          for (const c of diffCanonical(a as Json, b as Json)) {
+            expect(sameJson(valueAt(b as Json, c.path), c.after)).toBe(true);
+          }
+        },
+      ),
       // A key with a leading zero is a key, not an array index.
       { examples: [[{}, { '00': 0 }]] },
     );

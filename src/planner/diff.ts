@@ -59,7 +59,6 @@ export function isSensitive(value: Canonical): value is { $sensitive: string } {
   return isPlainObject(value) && Object.keys(value).length === 1 && typeof value.$sensitive === 'string';
 }
 
-
 /** Keys that are not simple identifiers are bracketed: `tiles[p99-latency]`. */
 function joinKey(path: string, key: string): string {
   if (/^[A-Za-z_$][\w$]*$/.test(key)) return path === '' ? key : `${path}.${key}`;

@@ -14,7 +14,13 @@ import { adoptionRefused, matchLive, type MatchResult } from './match.js';
 export type ResourceOutcome = { step: PlanStep; pairing?: ReadonlyMap<string, string> | undefined } | { errors: string[]; code: string };
 
 /** `matched`: the object's match when its kind was matched ahead of planning (objects of the kind refer to each other). */
-export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined, matched?: MatchResult): ResourceOutcome {
+export function planResource(
+  ctx: PlanContext,
+  def: ManagedKind,
+  res: DesiredResource,
+  entry: InventoryEntry | undefined,
+  matched?: MatchResult,
+): ResourceOutcome {
   const { input, refs } = ctx;
   const index = ctx.index(def);
   if (!index) return { errors: [`the target '${input.target}' (${input.variant}) cannot manage ${def.kind} objects`], code: 'capability' };
@@ -28,15 +34,30 @@ export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredRes
 
   if (match.kind === 'ambiguous') {
     return {
-      errors: [`${match.ids.length} live objects match its natural key (${match.key}): ${match.ids.join(', ')}; obsync will not guess — rename one, or remove the duplicates`],
+      errors: [
+        `${match.ids.length} live objects match its natural key (${match.key}): ${match.ids.join(', ')}; obsync will not guess — rename one, or remove the duplicates`,
+      ],
       code: 'ambiguous-adoption',
     };
   }
   if (match.kind === 'missing') {
-    if (!def.creatable || !def.createPayload) return { errors: [`no matching ${def.kind.toLowerCase()} exists on the target, and obsync does not create ${def.kind} objects`], code: 'not-found' };
+    if (!def.creatable || !def.createPayload)
+      return {
+        errors: [`no matching ${def.kind.toLowerCase()} exists on the target, and obsync does not create ${def.kind} objects`],
+        code: 'not-found',
+      };
     const desired = def.canonicalDesired(res, refs, fingerprints);
     if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
-    const step: PlanStep = { address, kind, name, dependsOn, action: 'create', reason: 'missing', changes: diffCanonical({}, desired.value), payload: def.createPayload(res, refs, fingerprints) };
+    const step: PlanStep = {
+      address,
+      kind,
+      name,
+      dependsOn,
+      action: 'create',
+      reason: 'missing',
+      changes: diffCanonical({}, desired.value),
+      payload: def.createPayload(res, refs, fingerprints),
+    };
     step.record = record(ctx, res, undefined);
     if (def.parts) step.parts = def.parts.keys(res.spec).map((key) => ({ key }));
     step.expected = { value: desired.value, names: refs.namesOf(def.references(res.spec)) };
@@ -58,7 +79,13 @@ export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredRes
   const desired = def.canonicalDesired(res, refs, fingerprints);
   if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
   const secrets = entry?.status === 'owned' ? (entry.secrets ?? {}) : {};
-  const current = def.canonicalLive(live, { tokens: refs, parts: pairing, expected: desired.value, secrets, fingerprint: input.fingerprint });
+  const current = def.canonicalLive(live, {
+    tokens: refs,
+    parts: pairing,
+    expected: desired.value,
+    secrets,
+    fingerprint: input.fingerprint,
+  });
   const { changes, ignored } = dropNonConvergent(diffCanonical(current, desired.value), desired.value, entry);
   const id = live.id;
   const step: PlanStep = { address, kind, name, dependsOn, id, action: 'noop', reason: 'unchanged', changes };
@@ -90,7 +117,6 @@ export function planResource(ctx: PlanContext, def: ManagedKind, res: DesiredRes
   return { step, pairing };
 }
 
-
 /** Everything the applier records for an object it writes or adopts. */
 function record(ctx: PlanContext, res: DesiredResource, naturalKey: string | undefined): StepRecord {
   const out: StepRecord = {};
@@ -108,7 +134,14 @@ function record(ctx: PlanContext, res: DesiredResource, naturalKey: string | und
  * the applier keeps the rest. A steady-state plan of 20,000 objects hashes no spec and allocates
  * nothing more per object; an adoption or a write records everything.
  */
-function settledRecord(ctx: PlanContext, step: PlanStep, res: DesiredResource, entry: InventoryEntry, pairing: ReadonlyMap<string, string> | undefined, keys: readonly string[] | undefined): void {
+function settledRecord(
+  ctx: PlanContext,
+  step: PlanStep,
+  res: DesiredResource,
+  entry: InventoryEntry,
+  pairing: ReadonlyMap<string, string> | undefined,
+  keys: readonly string[] | undefined,
+): void {
   const specHash = entry.specHash === undefined ? ctx.input.specHashes.get(res.address) : undefined;
   const secrets = ctx.input.fingerprints.get(res.address) ?? NONE;
   const labelsMoved = !sameStrings(res.labels, entry.labels ?? NONE);

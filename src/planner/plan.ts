@@ -54,7 +54,12 @@ export function plan(input: PlanInput): Plan {
  * Objects of a kind that refer to each other (a log source and its trace source) are all matched
  * before any is planned: a reference to one planned later must already compare by its name.
  */
-function matchAll(ctx: PlanContext, def: ManagedKind, resources: readonly DesiredResource[], entries: ReadonlyMap<Address, InventoryEntry>): Map<Address, MatchResult> {
+function matchAll(
+  ctx: PlanContext,
+  def: ManagedKind,
+  resources: readonly DesiredResource[],
+  entries: ReadonlyMap<Address, InventoryEntry>,
+): Map<Address, MatchResult> {
   const out = new Map<Address, MatchResult>();
   const index = ctx.index(def);
   if (!index) return out;
@@ -71,7 +76,14 @@ function matchAll(ctx: PlanContext, def: ManagedKind, resources: readonly Desire
 }
 
 /** One declared object: its step, or the diagnostics of why it has none. Hot: once per object. */
-function planOne(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined, planned: Planned, matched?: MatchResult): void {
+function planOne(
+  ctx: PlanContext,
+  def: ManagedKind,
+  res: DesiredResource,
+  entry: InventoryEntry | undefined,
+  planned: Planned,
+  matched?: MatchResult,
+): void {
   const { input } = ctx;
   if (entry) planned.declaredEntries.add(entry);
   if (input.selected && !input.selected.has(res.address)) {
@@ -86,7 +98,10 @@ function planOne(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry
   const blocked = dependsOn.length > 0 ? dependsOn.find((d) => planned.failed.has(d)) : undefined;
   if (blocked) {
     planned.failed.add(res.address);
-    const why = input.selected && !input.selected.has(blocked) ? 'which is not selected and does not exist on the target yet' : 'which could not be planned';
+    const why =
+      input.selected && !input.selected.has(blocked)
+        ? 'which is not selected and does not exist on the target yet'
+        : 'which could not be planned';
     planned.diagnostics.push(resourceError(res, `not planned: it depends on ${blocked}, ${why}`, 'dependency-failed'));
     return;
   }
@@ -97,7 +112,8 @@ function planOne(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry
   }
   outcome.step.dependsOn = dependsOn;
   planned.steps.push(outcome.step);
-  if (outcome.step.action === 'update' && outcome.pairing && def.parts) planned.withParts.push({ step: outcome.step, def, res, pairing: outcome.pairing });
+  if (outcome.step.action === 'update' && outcome.pairing && def.parts)
+    planned.withParts.push({ step: outcome.step, def, res, pairing: outcome.pairing });
 }
 
 /** After every declared object: what updates and prune would take along, prune itself, the plan. */
@@ -124,7 +140,10 @@ function finish(ctx: PlanContext, planned: Planned, byKind: ReadonlyMap<Kind, re
       return def ? ctx.index(def)?.get(id) : undefined;
     },
     cascadeOf: (kind, id) => cascades.of(kind, id),
-    blockers: [...(input.pruneBlockers ?? []), ...(diagnostics.some((d) => d.severity === 'error') ? ['some objects could not be planned (see the errors)'] : [])],
+    blockers: [
+      ...(input.pruneBlockers ?? []),
+      ...(diagnostics.some((d) => d.severity === 'error') ? ['some objects could not be planned (see the errors)'] : []),
+    ],
   });
   const ordered = [...kept, ...deleteSteps(prune.deletes, ctx)];
   return {
@@ -141,7 +160,13 @@ function finish(ctx: PlanContext, planned: Planned, byKind: ReadonlyMap<Kind, re
 }
 
 /** An object outside the selection is not planned, but the objects that refer to it need its ids. */
-function matchForIds(ctx: PlanContext, def: ManagedKind, res: DesiredResource, entry: InventoryEntry | undefined, matched: MatchResult | undefined): string | null {
+function matchForIds(
+  ctx: PlanContext,
+  def: ManagedKind,
+  res: DesiredResource,
+  entry: InventoryEntry | undefined,
+  matched: MatchResult | undefined,
+): string | null {
   const index = ctx.index(def);
   const match = matched ?? (index ? matchLive(def, res, entry, index, ctx.taken(def.kind), ctx.refs) : null);
   if (!match || (match.kind !== 'owned' && match.kind !== 'adopted') || adoptionRefused(ctx.input.adopt, match, entry)) return null;
@@ -151,7 +176,10 @@ function matchForIds(ctx: PlanContext, def: ManagedKind, res: DesiredResource, e
 }
 
 /** Every declared object this plan matched with a live one (for what a cascade would take along). */
-function* matchedObjects(steps: readonly PlanStep[], unselected: readonly { address: Address; kind: Kind; id: string }[]): Iterable<{ address: Address; kind: Kind; id: string }> {
+function* matchedObjects(
+  steps: readonly PlanStep[],
+  unselected: readonly { address: Address; kind: Kind; id: string }[],
+): Iterable<{ address: Address; kind: Kind; id: string }> {
   for (const s of steps) if (s.id !== undefined) yield { address: s.address, kind: s.kind, id: s.id };
   yield* unselected;
 }
@@ -171,7 +199,9 @@ function updateCascades(updates: readonly PlannedUpdate[], cascades: Cascades, a
     const blocking = allowAll ? [] : items.filter((i) => !i.owned || i.declared);
     if (blocking.length === 0) continue;
     blocked.add(step.address);
-    const listed = blocking.map((i) => `${describeItem(i)}, ${i.owned ? 'which a manifest declares' : 'which obsync does not own'}`).join('; ');
+    const listed = blocking
+      .map((i) => `${describeItem(i)}, ${i.owned ? 'which a manifest declares' : 'which obsync does not own'}`)
+      .join('; ');
     const noun = def.parts.noun;
     diagnostics.push(
       resourceError(
@@ -188,7 +218,12 @@ function updateCascades(updates: readonly PlannedUpdate[], cascades: Cascades, a
  * The steps without the blocked ones and the steps that depend on them (each reported). Objects
  * of one kind may depend on one planned after them (sources): repeated until nothing changes.
  */
-function withoutBlocked(steps: readonly PlanStep[], blocked: Set<Address>, desired: readonly DesiredResource[], diagnostics: Diagnostic[]): PlanStep[] {
+function withoutBlocked(
+  steps: readonly PlanStep[],
+  blocked: Set<Address>,
+  desired: readonly DesiredResource[],
+  diagnostics: Diagnostic[],
+): PlanStep[] {
   if (blocked.size === 0) return [...steps];
   const byAddress = new Map(desired.map((r) => [r.address, r]));
   let kept: PlanStep[] = [...steps];
@@ -266,7 +301,16 @@ function deleteSteps(deletes: readonly PlannedDelete[], ctx: PlanContext): PlanS
   const rank = new Map(MANAGED.map((d, i) => [d.kind, i]));
   return deletes
     .map(({ entry, live, cascade }): PlanStep => {
-      const step: PlanStep = { address: entryAddress(entry), kind: entry.kind, name: entry.name, action: 'delete', reason: 'not-declared', id: entry.id, changes: [], dependsOn: [] };
+      const step: PlanStep = {
+        address: entryAddress(entry),
+        kind: entry.kind,
+        name: entry.name,
+        action: 'delete',
+        reason: 'not-declared',
+        id: entry.id,
+        changes: [],
+        dependsOn: [],
+      };
       const liveVersion = input.live.versionOf(entry.kind, entry.id);
       if (liveVersion !== undefined) step.liveVersion = liveVersion;
       step.backup = live as unknown as JsonObject;
@@ -287,7 +331,13 @@ function deletedForm(ctx: PlanContext, entry: InventoryEntry, live: LiveObject):
   const def = managedDefinition(entry.kind);
   if (!def) return undefined;
   try {
-    return def.canonicalLive(live, { tokens: ctx.refs, parts: entry.tiles ? new Map(Object.entries(entry.tiles)) : undefined, expected: null, secrets: entry.secrets ?? {}, fingerprint: ctx.input.fingerprint });
+    return def.canonicalLive(live, {
+      tokens: ctx.refs,
+      parts: entry.tiles ? new Map(Object.entries(entry.tiles)) : undefined,
+      expected: null,
+      secrets: entry.secrets ?? {},
+      fingerprint: ctx.input.fingerprint,
+    });
   } catch {
     return undefined;
   }
@@ -300,7 +350,15 @@ function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> 
 }
 
 function resourceError(res: DesiredResource, message: string, code: string): Diagnostic {
-  return { severity: 'error', code, message: `${res.address}: ${message}`, address: res.address, file: res.source.file, line: res.source.line, col: res.source.col };
+  return {
+    severity: 'error',
+    code,
+    message: `${res.address}: ${message}`,
+    address: res.address,
+    file: res.source.file,
+    line: res.source.line,
+    col: res.source.col,
+  };
 }
 
 export function cmp(a: string, b: string): number {

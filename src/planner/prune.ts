@@ -53,7 +53,13 @@ export function decidePrune(input: PruneInput): PruneDecision {
     const live = input.live(e.kind, e.id);
     if (live) candidates.push({ entry: { ...e, id: e.id }, live, cascade: [] });
   }
-  const report: PruneReport = { requested: input.requested, cascade: input.cascade, candidates: candidates.map((c) => entryAddress(c.entry)).sort(), refused: [], blocked: [] };
+  const report: PruneReport = {
+    requested: input.requested,
+    cascade: input.cascade,
+    candidates: candidates.map((c) => entryAddress(c.entry)).sort(),
+    refused: [],
+    blocked: [],
+  };
   if (!input.requested || candidates.length === 0) return { report, deletes: [] };
 
   const refused = [...input.blockers, ...emptyGuards(input, candidates)];
@@ -92,13 +98,20 @@ function emptyGuards(input: PruneInput, candidates: readonly PlannedDelete[]): s
   const out: string[] = [];
   for (const kind of new Set(candidates.map((c) => c.entry.kind))) {
     if (input.kindDeclared(kind)) continue;
-    out.push(`no ${kind} is declared but obsync owns ${owned(kind)}: refusing to delete them all (is the manifest path right?); declare at least one ${kind}, or delete them by hand`);
+    out.push(
+      `no ${kind} is declared but obsync owns ${owned(kind)}: refusing to delete them all (is the manifest path right?); declare at least one ${kind}, or delete them by hand`,
+    );
   }
   return out;
 }
 
 function blockedDelete(address: Address, blocking: readonly CascadeItem[], all: readonly CascadeItem[]): BlockedDelete {
-  const why = (item: CascadeItem) => (!item.owned ? 'which obsync does not own' : item.declared ? 'which a manifest declares' : 'which this run does not prune (not selected)');
+  const why = (item: CascadeItem) =>
+    !item.owned
+      ? 'which obsync does not own'
+      : item.declared
+        ? 'which a manifest declares'
+        : 'which this run does not prune (not selected)';
   const listed = blocking.map((item) => `${describeItem(item)}, ${why(item)}`).join('; ');
   return {
     address,

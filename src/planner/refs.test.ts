@@ -50,7 +50,10 @@ describe('references, resolved the same way for every kind', () => {
     const { refs: r } = refs(() => true);
     expect(r.ref('Webhook', 'ops-slack')).toEqual({ ok: true, token: { id: 'w-1', name: 'ops-slack' }, id: 'w-1' });
     expect(r.ref('Webhook', { id: 'w-1' })).toEqual({ ok: true, token: { id: 'w-1', name: 'ops-slack' }, id: 'w-1' });
-    expect(r.ref('Webhook', 'twin')).toMatchObject({ ok: false, error: expect.stringMatching(/2 webhooks are named 'twin'.*\{id: \.\.\.\}/) as unknown });
+    expect(r.ref('Webhook', 'twin')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/2 webhooks are named 'twin'.*\{id: \.\.\.\}/) as unknown,
+    });
     // Twins carry no name: the id alone says which.
     expect(r.token('Webhook', 'w-2')).toEqual({ id: 'w-2' });
     expect(r.ref('Webhook', 'nope')).toEqual({ ok: false, error: "webhook 'nope' does not exist on the target" });

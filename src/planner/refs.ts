@@ -42,7 +42,10 @@ class NameIndex {
     const [only] = found;
     if (found.length === 1 && only !== undefined) return { ok: true, token: this.uniqueName.get(only) ?? { id: only }, id: only };
     if (found.length === 0) return { ok: false, error: `${noun} '${name}' does not exist on the target` };
-    return { ok: false, error: `${found.length} ${noun}s are named '${name}' on the target; refer to one by {id: ...} (${found.join(', ')})` };
+    return {
+      ok: false,
+      error: `${found.length} ${noun}s are named '${name}' on the target; refer to one by {id: ...} (${found.join(', ')})`,
+    };
   }
 }
 
@@ -71,7 +74,10 @@ interface KindRefs {
 class ReadableRefs implements KindRefs {
   readonly #index: NameIndex | null;
 
-  constructor(private readonly def: KindDefinition, live: LiveState) {
+  constructor(
+    private readonly def: KindDefinition,
+    live: LiveState,
+  ) {
     const objects = live.objects(def.kind);
     this.#index = objects && def.displayName ? new NameIndex(def, objects) : null;
   }
@@ -125,7 +131,8 @@ class ManagedRefs implements KindRefs {
     if (address === undefined) return this.#byDisplayName(ref);
     this.shared.use(address);
     const id = this.shared.ids.id(address) ?? null;
-    if (id === null && !this.shared.planned(address)) return { ok: false, error: `${address} is not on the target (and not planned in this run)` };
+    if (id === null && !this.shared.planned(address))
+      return { ok: false, error: `${address} is not on the target (and not planned in this run)` };
     return { ok: true, token: ref, id };
   }
 
@@ -136,12 +143,15 @@ class ManagedRefs implements KindRefs {
       const parentId = typeof parent === 'string' ? parentAddress && this.shared.ids.id(parentAddress) : parent.id;
       return { ok: true, token: parentId === undefined ? { id: part.id } : this.partToken(parentId, part.id), id: part.id };
     }
-    if (typeof parent !== 'string') return { ok: false, error: `a ${this.def.noun} given by {id} has no ${noun} keys: give the ${noun} as {id: ...}` };
+    if (typeof parent !== 'string')
+      return { ok: false, error: `a ${this.def.noun} given by {id} has no ${noun} keys: give the ${noun} as {id: ...}` };
     const address = this.#declared.get(parent);
-    if (address === undefined) return { ok: false, error: `${this.def.kind}/${parent} is not declared, so ${noun} '${part}' cannot be found` };
+    if (address === undefined)
+      return { ok: false, error: `${this.def.kind}/${parent} is not declared, so ${noun} '${part}' cannot be found` };
     this.shared.use(address);
     const id = this.shared.ids.partId(address, part) ?? null;
-    if (id === null && !this.shared.planned(address)) return { ok: false, error: `${noun} '${part}' of ${address} is not on the target (and not planned in this run)` };
+    if (id === null && !this.shared.planned(address))
+      return { ok: false, error: `${noun} '${part}' of ${address} is not on the target (and not planned in this run)` };
     return { ok: true, token: part, id };
   }
 
@@ -198,7 +208,12 @@ export class PlanRefs implements RefContext, TokenContext {
   readonly #placeholders = new Map<string, Json>();
   #used: Address | Address[] | null = null;
 
-  constructor(live: LiveState, desired: readonly { kind: string; name: string; address: Address }[], planned: (address: Address) => boolean, ids: IdMap) {
+  constructor(
+    live: LiveState,
+    desired: readonly { kind: string; name: string; address: Address }[],
+    planned: (address: Address) => boolean,
+    ids: IdMap,
+  ) {
     const shared: Shared = { live, ids, planned, use: (a) => this.#use(a), placeholder: (a, p) => this.#placeholder(a, p) };
     const managed = new Map<string, ManagedRefs>();
     for (const def of REGISTRY as readonly KindDefinition[]) {

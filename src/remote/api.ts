@@ -91,7 +91,12 @@ export class Api {
     if (!Array.isArray(payload)) throw this.invalid(init, res, 'expected a list');
     return payload.map((raw, i) => {
       const parsed = item.safeParse(raw);
-      if (!parsed.success) throw this.invalid(init, res, `item ${i}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`);
+      if (!parsed.success)
+        throw this.invalid(
+          init,
+          res,
+          `item ${i}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`,
+        );
       return parsed.data;
     });
   }
@@ -137,7 +142,9 @@ export class Api {
       retryable: res.status === 429 || res.status >= 500,
       bodyExcerpt: message,
       ...(requestId ? { requestId } : {}),
-      ...(res.status === 401 ? { hint: 'the credentials were refused: check the target credentials (OBSYNC_* environment or obsync.yaml)' } : {}),
+      ...(res.status === 401
+        ? { hint: 'the credentials were refused: check the target credentials (OBSYNC_* environment or obsync.yaml)' }
+        : {}),
     });
   }
 }

@@ -14,7 +14,12 @@ function enc(s: string): string {
   return encodeURIComponent(s);
 }
 
-export function collectionPort<T extends { id: string }>(api: Api, root: string, routes: KindRoutes, schema: z.ZodType<T>): CollectionPort<T> {
+export function collectionPort<T extends { id: string }>(
+  api: Api,
+  root: string,
+  routes: KindRoutes,
+  schema: z.ZodType<T>,
+): CollectionPort<T> {
   const base = routes.path === '' ? root : `${root}/${routes.path}`;
   const one = (id: string) => `${base}/${enc(id)}`;
   const get = (id: string, o?: CallOptions) => api.find(one(id), schema, o);
@@ -27,14 +32,21 @@ export function collectionPort<T extends { id: string }>(api: Api, root: string,
     async call(name, id, body, o) {
       const call = routes.calls?.[name];
       if (!call) throw new Error(`no call '${name}' on ${base}`);
-      await api.call({ method: call.method, path: `${one(id)}${call.path}`, body, idempotent: call.idempotent, signal: o?.signal }, anything);
+      await api.call(
+        { method: call.method, path: `${one(id)}${call.path}`, body, idempotent: call.idempotent, signal: o?.signal },
+        anything,
+      );
     },
     waitUntil: (id, done, o) => waitUntil(() => get(id, o), done, o),
   };
 }
 
 /** Polls with back-off (0.25 s, ×1.5, at most 10 s apart) until `done` or the timeout (default 120 s). */
-async function waitUntil<T>(read: () => Promise<T | null>, done: (live: T) => boolean, opts?: CallOptions & { timeoutMs?: number }): Promise<T | null> {
+async function waitUntil<T>(
+  read: () => Promise<T | null>,
+  done: (live: T) => boolean,
+  opts?: CallOptions & { timeoutMs?: number },
+): Promise<T | null> {
   const deadline = Date.now() + (opts?.timeoutMs ?? 120_000);
   let delay = 250;
   for (;;) {

@@ -72,7 +72,10 @@ function notRunning(err: ApiError, state: string, opts: WakeOptions): ApiError {
 async function wake(api: Api, opts: WakeOptions, signal: AbortSignal | undefined): Promise<void> {
   opts.logger?.info({ target: opts.target, service: opts.servicePath }, 'service idle: waking it for ClickPipes');
   try {
-    await api.call({ method: 'PATCH', path: `${opts.servicePath}/state`, body: { command: 'awake' }, idempotent: true, signal }, z.unknown());
+    await api.call(
+      { method: 'PATCH', path: `${opts.servicePath}/state`, body: { command: 'awake' }, idempotent: true, signal },
+      z.unknown(),
+    );
   } catch (err) {
     throw new ApiError({
       method: 'PATCH',

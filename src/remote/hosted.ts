@@ -30,7 +30,8 @@ export function hostedEnvelope(paths: HostedLocation['paths']): Envelope {
     total: () => undefined,
     describe(res: Response) {
       const body = res.body as { error?: unknown; message?: unknown; requestId?: unknown } | undefined;
-      const message = typeof body?.error === 'string' ? body.error : typeof body?.message === 'string' ? body.message : res.text.slice(0, 300);
+      const message =
+        typeof body?.error === 'string' ? body.error : typeof body?.message === 'string' ? body.message : res.text.slice(0, 300);
       return { message, ...(typeof body?.requestId === 'string' ? { requestId: body.requestId } : {}) };
     },
     unrouted: (init, res) => (typeof res.body === 'object' && res.body !== null ? undefined : unroutedError(init, res, paths)),
@@ -78,7 +79,12 @@ export function hostedRoots(at: HostedLocation): Record<'observability' | 'pipes
  * the pipes API wakes an idle service first, as the Terraform provider does (hosted-wake.ts).
  * One waker per port, so concurrent calls share one wake-up.
  */
-export function pipesAwake(api: Api, at: HostedLocation, target: string, logger: Logger | undefined): <T extends { id: string }>(port: CollectionPort<T>) => CollectionPort<T> {
+export function pipesAwake(
+  api: Api,
+  at: HostedLocation,
+  target: string,
+  logger: Logger | undefined,
+): <T extends { id: string }>(port: CollectionPort<T>) => CollectionPort<T> {
   const waker = serviceWaker(api, { servicePath: servicePath(at), target, logger });
   return (port) => ({
     list: (o) => waker.run(() => port.list(o), o?.signal),
@@ -108,6 +114,8 @@ function keyBody(req: KeyCreateRequest): JsonObject {
     ...(req.roles && req.roles.length > 0 ? { roles: req.roles } : {}),
     ...(req.state ? { state: req.state } : {}),
     ...(req.expireAt !== undefined ? { expireAt: req.expireAt } : {}),
-    ...(req.ipAccessList ? { ipAccessList: req.ipAccessList.map((e) => ({ source: e.source, ...(e.description ? { description: e.description } : {}) })) } : {}),
+    ...(req.ipAccessList
+      ? { ipAccessList: req.ipAccessList.map((e) => ({ source: e.source, ...(e.description ? { description: e.description } : {}) })) }
+      : {}),
   };
 }

@@ -42,7 +42,12 @@ export function createServicePort(target: Target, opts: PortOptions = {}): Servi
     ...(opts.logger ? { logger: opts.logger } : {}),
     ...(opts.onResponse ? { onResponse: opts.onResponse } : {}),
     ...(opts.proxy ? { proxy: opts.proxy } : {}),
-    waits: { ...(target.maxWaitMs ? { maxWaitMs: target.maxWaitMs } : {}), ...(target.deadlineMs ? { deadlineMs: target.deadlineMs } : {}), ...(opts.onWait ? { onWait: opts.onWait } : {}), ...opts.progress },
+    waits: {
+      ...(target.maxWaitMs ? { maxWaitMs: target.maxWaitMs } : {}),
+      ...(target.deadlineMs ? { deadlineMs: target.deadlineMs } : {}),
+      ...(opts.onWait ? { onWait: opts.onWait } : {}),
+      ...opts.progress,
+    },
   });
   return servicePortOver(transport, target, opts.logger);
 }

@@ -18,7 +18,12 @@ export function createDispatcher(origin: string, connections: number, proxy: Pro
   if (!proxy?.httpProxy && !proxy?.httpsProxy) return new Pool(origin, options);
   // Every value is passed, even empty: EnvHttpProxyAgent reads process.env for a missing one,
   // and only src/cli reads the environment.
-  return new EnvHttpProxyAgent({ ...options, httpProxy: proxy.httpProxy ?? '', httpsProxy: proxy.httpsProxy ?? '', noProxy: proxy.noProxy ?? '' });
+  return new EnvHttpProxyAgent({
+    ...options,
+    httpProxy: proxy.httpProxy ?? '',
+    httpsProxy: proxy.httpsProxy ?? '',
+    noProxy: proxy.noProxy ?? '',
+  });
 }
 
 /** OpenSSL's verification failures, as Node reports them in `err.code`. */
@@ -69,7 +74,8 @@ export function classifyFailure(err: unknown, timedOut: boolean): NetworkFailure
   if (code !== undefined && CERTIFICATE_ERRORS.has(code)) return { kind: 'tls-certificate', code, detail: message };
   if (code !== undefined && /^ERR_SSL_/.test(code)) return { kind: 'tls-handshake', code, detail: message };
   const proxyStatus = /^Proxy response \((\d+)\) !== 200/.exec(message);
-  if (proxyStatus) return { kind: 'proxy', code: `PROXY_${proxyStatus[1] ?? ''}`, detail: `the proxy answered ${proxyStatus[1] ?? '?'} to CONNECT` };
+  if (proxyStatus)
+    return { kind: 'proxy', code: `PROXY_${proxyStatus[1] ?? ''}`, detail: `the proxy answered ${proxyStatus[1] ?? '?'} to CONNECT` };
   return { kind: 'network', code: code ?? (timedOut ? 'TIMEOUT' : 'UNKNOWN'), detail: message };
 }
 

@@ -95,7 +95,10 @@ describe('retryDelayMs', () => {
 
   it('reads epoch resets in seconds and milliseconds, HTTP dates, and ignores what is not a wait', () => {
     const now = 1_700_000_000_000;
-    expect(serverWait({ 'x-ratelimit-reset': String(now / 1000 + 30) }, now)).toEqual({ ms: 30_000, header: `X-RateLimit-Reset: ${now / 1000 + 30}` });
+    expect(serverWait({ 'x-ratelimit-reset': String(now / 1000 + 30) }, now)).toEqual({
+      ms: 30_000,
+      header: `X-RateLimit-Reset: ${now / 1000 + 30}`,
+    });
     expect(serverWait({ 'x-ratelimit-reset': String(now + 4_000) }, now)?.ms).toBe(4_000);
     expect(serverWait({ 'retry-after': new Date(now + 60_000).toUTCString() }, now)?.ms).toBe(60_000);
     expect(serverWait({ 'ratelimit-reset': '12' }, now)?.ms).toBe(12_000);

@@ -6,7 +6,7 @@ import type { Api, Envelope } from './api.js';
 import type { Response } from './transport.js';
 
 export const selfHostedEnvelope: Envelope = {
-  unwrap: (body) => (typeof body === 'object' && body !== null && 'data' in body ? (body).data : body),
+  unwrap: (body) => (typeof body === 'object' && body !== null && 'data' in body ? body.data : body),
   total(res: Response) {
     const header = res.headers['x-total-count'];
     const fromHeader = Number(Array.isArray(header) ? header[0] : header);
@@ -16,7 +16,8 @@ export const selfHostedEnvelope: Envelope = {
   },
   describe(res: Response) {
     const body = res.body as { message?: unknown; error?: unknown } | undefined;
-    const message = typeof body?.message === 'string' ? body.message : typeof body?.error === 'string' ? body.error : res.text.slice(0, 300);
+    const message =
+      typeof body?.message === 'string' ? body.message : typeof body?.error === 'string' ? body.error : res.text.slice(0, 300);
     return { message };
   },
 };
@@ -31,7 +32,11 @@ export function selfHostedRoots(): Record<'observability' | 'pipes', string | nu
 export function selfHostedCapabilities(api: Api): { charts: ChartsPort } {
   return {
     charts: {
-      series: (query: SeriesQuery, o?: CallOptions) => api.call({ method: 'POST', path: `${ROOT}/charts/series`, body: query, idempotent: true, signal: o?.signal }, z.array(wireSeriesRow)),
+      series: (query: SeriesQuery, o?: CallOptions) =>
+        api.call(
+          { method: 'POST', path: `${ROOT}/charts/series`, body: query, idempotent: true, signal: o?.signal },
+          z.array(wireSeriesRow),
+        ),
     },
   };
 }

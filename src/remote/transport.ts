@@ -10,7 +10,16 @@ import type { RequestStats } from '../core/ports.js';
 import { cancelsInFlight } from '../core/stop.js';
 import type { Logger } from '../log/logger.js';
 import { classifyFailure, createDispatcher, type NetworkFailure, type ProxySettings } from './network.js';
-import { DeadlineExceeded, DEFAULT_DEADLINE_MS, DEFAULT_MAX_WAIT_MS, defaultSleep, Pacer, serverWait, type WaitNotice, type WaitReason } from './pacing.js';
+import {
+  DeadlineExceeded,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_MAX_WAIT_MS,
+  defaultSleep,
+  Pacer,
+  serverWait,
+  type WaitNotice,
+  type WaitReason,
+} from './pacing.js';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -184,7 +193,15 @@ export class Transport {
     const cap = Math.min(10_000, 250 * 2 ** attempt);
     const wait = Math.floor(Math.random() * cap);
     if (Date.now() + wait > deadline) throw this.#deadlineError(init, wait, { kind: 'server', header: 'retry back-off' });
-    this.opts.waits?.onRetry?.({ method: init.method, path: init.path, host: this.host, attempt: attempt + 1, attempts: this.opts.retries + 1, cause, waitMs: wait });
+    this.opts.waits?.onRetry?.({
+      method: init.method,
+      path: init.path,
+      host: this.host,
+      attempt: attempt + 1,
+      attempts: this.opts.retries + 1,
+      cause,
+      waitMs: wait,
+    });
     await defaultSleep(wait, init.signal);
   }
 
@@ -245,7 +262,8 @@ export class Transport {
       this.opts.onResponse?.(init.method, 0);
       if (cancelsInFlight(init.signal)) throw init.signal?.reason instanceof Error ? init.signal.reason : new Error('aborted');
       const failure = classifyFailure(err, timedOut());
-      if (failure.kind === 'tls-certificate' || failure.kind === 'tls-handshake') throw tlsError(init, this.#origin, this.host, failure, err);
+      if (failure.kind === 'tls-certificate' || failure.kind === 'tls-handshake')
+        throw tlsError(init, this.#origin, this.host, failure, err);
       throw new RetryableNetworkError(init.method, init.path, failure, err);
     } finally {
       slowEnded();
@@ -272,7 +290,10 @@ export class Transport {
  * One request's signal: the caller's abort or the deadline. Not `AbortSignal.any`: on Node 20 every
  * signal it derives from a long-lived parent (the daemon's) stays reachable, a leak per request.
  */
-function requestSignal(parent: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; timedOut: () => boolean; release: () => void } {
+function requestSignal(
+  parent: AbortSignal | undefined,
+  timeoutMs: number,
+): { signal: AbortSignal; timedOut: () => boolean; release: () => void } {
   const controller = new AbortController();
   let expired = false;
   const timer = setTimeout(() => {
@@ -309,10 +330,19 @@ class RetryableNetworkError extends Error {
     const { code, kind, detail } = this.failure;
     const init = { method: this.method, path: this.path, host, status: 0, retryable: true, bodyExcerpt: code, cause: this.cause };
     if (kind === 'proxy') {
-      return new ApiError({ ...init, code: 'PROXY', message: `${requestLabel(init)} failed: ${detail}; the request was not sent`, hint: 'check HTTPS_PROXY / HTTP_PROXY (and the proxy credentials in them), or list the service in NO_PROXY' });
+      return new ApiError({
+        ...init,
+        code: 'PROXY',
+        message: `${requestLabel(init)} failed: ${detail}; the request was not sent`,
+        hint: 'check HTTPS_PROXY / HTTP_PROXY (and the proxy credentials in them), or list the service in NO_PROXY',
+      });
     }
     if (!idempotent && !NOT_SENT.has(code)) return new AmbiguousWriteError(init);
-    return new ApiError({ ...init, message: `${requestLabel(init)} failed: no response (${code})`, hint: 'check that the service is reachable at the target baseUrl' });
+    return new ApiError({
+      ...init,
+      message: `${requestLabel(init)} failed: no response (${code})`,
+      hint: 'check that the service is reachable at the target baseUrl',
+    });
   }
 }
 

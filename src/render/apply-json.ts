@@ -12,7 +12,13 @@ import { OUTPUT_FORMAT_VERSION, summarySchema } from './plan-json.js';
 const change = z.object({ path: z.string(), before: z.json().optional(), after: z.json().optional(), sensitive: z.boolean().optional() });
 
 const outcomes = z
-  .object({ applied: z.number().int(), unchanged: z.number().int(), failed: z.number().int(), skipped: z.number().int(), refused: z.number().int() })
+  .object({
+    applied: z.number().int(),
+    unchanged: z.number().int(),
+    failed: z.number().int(),
+    skipped: z.number().int(),
+    refused: z.number().int(),
+  })
   .describe('Steps per outcome: failed, skipped and refused make the exit code 1');
 
 const result = z.object({
@@ -23,7 +29,10 @@ const result = z.object({
   id: z.string().optional(),
   message: z.string().optional().describe('Why it failed, was skipped or refused'),
   non_convergent: z.array(change).optional().describe('Fields the service did not keep (re-read after the write)'),
-  resolved_ambiguous: z.boolean().optional().describe('A create whose answer was lost, resolved by adopting the object found by natural key'),
+  resolved_ambiguous: z
+    .boolean()
+    .optional()
+    .describe('A create whose answer was lost, resolved by adopting the object found by natural key'),
   backup: z.string().optional(),
   cascade_backups: z.array(z.string()).optional(),
   duration_ms: z.number(),
@@ -70,8 +79,14 @@ export function applyReportDocument(reports: readonly RunReport[], origin: Repor
     obsync_version: origin.obsyncVersion,
     generated_at: origin.generatedAt.toISOString(),
     errored: targets.some((t) => t.errored),
-    summary: sum({ create: 0, update: 0, delete: 0, noop: 0, adopt: 0 }, targets.map((t) => t.summary)),
-    outcomes: sum({ applied: 0, unchanged: 0, failed: 0, skipped: 0, refused: 0 }, targets.map((t) => t.outcomes)),
+    summary: sum(
+      { create: 0, update: 0, delete: 0, noop: 0, adopt: 0 },
+      targets.map((t) => t.summary),
+    ),
+    outcomes: sum(
+      { applied: 0, unchanged: 0, failed: 0, skipped: 0, refused: 0 },
+      targets.map((t) => t.outcomes),
+    ),
     targets,
   };
 }

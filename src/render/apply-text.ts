@@ -7,13 +7,21 @@ export function renderApplyText(report: ApplyReport, style: Style, target?: stri
   for (const r of report.results) if (r.outcome === 'applied') counts[r.action] = (counts[r.action] ?? 0) + 1;
   const lines: string[] = [''];
   for (const r of report.results) {
-    for (const c of r.nonConvergent ?? []) lines.push(style('yellow', `warning: ${r.address}: the service did not keep ${c.path}; it is left out of later plans until the manifest changes it`));
+    for (const c of r.nonConvergent ?? [])
+      lines.push(
+        style(
+          'yellow',
+          `warning: ${r.address}: the service did not keep ${c.path}; it is left out of later plans until the manifest changes it`,
+        ),
+      );
   }
   if (report.pruneSkipped) lines.push(style('yellow', `Prune skipped: ${report.pruneSkipped}.`));
   const s = report.summary;
   const failed = s.failed + s.refused + s.skipped;
   const head = failed > 0 ? style('red', 'Apply finished with errors:') : style('green', 'Apply complete:');
   const where = target === undefined ? '' : ` target '${target}':`;
-  lines.push(`${head}${where} ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted, ${s.failed} failed, ${s.refused} refused, ${s.skipped} skipped.`);
+  lines.push(
+    `${head}${where} ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted, ${s.failed} failed, ${s.refused} refused, ${s.skipped} skipped.`,
+  );
   return lines.join('\n') + '\n';
 }

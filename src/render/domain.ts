@@ -16,7 +16,8 @@ export function domainSummary(step: PlanStep): ChangeSummary {
 }
 
 function fieldByField(step: PlanStep): ChangeSummary {
-  if (step.action === 'create') return { sentences: [`new ${step.kind} with ${step.changes.map((c) => c.path).join(', ') || 'no fields'}`] };
+  if (step.action === 'create')
+    return { sentences: [`new ${step.kind} with ${step.changes.map((c) => c.path).join(', ') || 'no fields'}`] };
   if (step.action === 'delete') return { sentences: [`${step.kind} deleted`] };
   return { sentences: step.changes.map((c) => leafText({ path: c.path, before: c.before, after: c.after })) };
 }

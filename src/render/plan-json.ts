@@ -33,7 +33,15 @@ const change = z.object({
   after: json.optional(),
   sensitive: z.boolean().optional().describe('The value is secret: before/after are "(sensitive)"'),
 });
-const cascadeItem = z.object({ kind: anyKind, id: z.string(), name: z.string().nullable(), address: address.optional(), owned: z.boolean(), declared: z.boolean(), object });
+const cascadeItem = z.object({
+  kind: anyKind,
+  id: z.string(),
+  name: z.string().nullable(),
+  address: address.optional(),
+  owned: z.boolean(),
+  declared: z.boolean(),
+  object,
+});
 
 /** A step as the applier executes it (src/core/plan.ts). */
 const step = z.object({
@@ -96,9 +104,15 @@ const resourceChange = z
     kind,
     name: z.string(),
     id: z.string().optional().describe('Server id of the object (absent for a create)'),
-    reason: reason.describe('missing: not on the service; drifted: changed on the service, not in the manifest; spec-changed: the manifest changed; not-declared: owned but no longer declared (prune); unchanged'),
+    reason: reason.describe(
+      'missing: not on the service; drifted: changed on the service, not in the manifest; spec-changed: the manifest changed; not-declared: owned but no longer declared (prune); unchanged',
+    ),
     change: z.object({
-      actions: z.array(z.enum(['create', 'update', 'delete', 'no-op'])).min(1).max(2).describe('As Terraform: ["create"], ["update"], ["delete"], ["no-op"]'),
+      actions: z
+        .array(z.enum(['create', 'update', 'delete', 'no-op']))
+        .min(1)
+        .max(2)
+        .describe('As Terraform: ["create"], ["update"], ["delete"], ["no-op"]'),
       before: json.optional().describe('The whole object before (null for a create); absent for no-op'),
       after: json.optional().describe('The whole object after (null for a delete); absent for no-op'),
       before_sensitive: sensitivity.optional().describe('true where before holds a masked secret, false where nothing is'),
@@ -111,7 +125,16 @@ const resourceChange = z
     changes: z.array(change).describe('The changed fields, before and after (sensitive values masked)'),
     depends_on: z.array(address),
     cascade: z
-      .array(z.object({ kind: anyKind, id: z.string(), name: z.string().nullable(), address: address.optional(), owned: z.boolean(), declared: z.boolean() }))
+      .array(
+        z.object({
+          kind: anyKind,
+          id: z.string(),
+          name: z.string().nullable(),
+          address: address.optional(),
+          owned: z.boolean(),
+          declared: z.boolean(),
+        }),
+      )
       .optional()
       .describe('What the service deletes along with this change'),
     notes: z.array(z.string()).optional(),
@@ -124,12 +147,19 @@ export type ResourceChange = z.output<typeof resourceChange>;
 const targetPlan = z.object({
   target: z.string(),
   variant: z.string(),
-  manifests: z.array(z.string()).optional().describe("This target's own manifest paths, when several targets with their own trees are planned"),
+  manifests: z
+    .array(z.string())
+    .optional()
+    .describe("This target's own manifest paths, when several targets with their own trees are planned"),
   applyable: z.boolean().describe('An apply would change the service or what obsync owns, and no guard refuses it'),
   errored: z.boolean().describe('Some objects could not be planned (see diagnostics); the rest can be applied, prune is off'),
   summary: summarySchema,
-  resource_changes: z.array(resourceChange).describe('Every declared or pruned object and what apply does to it (drifted objects too: their correction)'),
-  resource_drift: z.array(resourceChange).describe('Objects changed on the service while their manifest did not: before = as obsync last applied it, after = as it is now'),
+  resource_changes: z
+    .array(resourceChange)
+    .describe('Every declared or pruned object and what apply does to it (drifted objects too: their correction)'),
+  resource_drift: z
+    .array(resourceChange)
+    .describe('Objects changed on the service while their manifest did not: before = as obsync last applied it, after = as it is now'),
   prune: z.object({
     requested: z.boolean(),
     cascade: z.boolean(),
@@ -155,7 +185,10 @@ export const planDocumentSchema = z
     errored: z.boolean().describe('Some target has errors (the exit code is 1)'),
     summary: summarySchema,
     targets: z.array(targetPlan),
-    failed: z.array(z.object({ target: z.string(), error: z.string() })).optional().describe('Targets that could not be planned (a saved plan with any is not applied)'),
+    failed: z
+      .array(z.object({ target: z.string(), error: z.string() }))
+      .optional()
+      .describe('Targets that could not be planned (a saved plan with any is not applied)'),
   })
   .describe('An obsync plan (obsync plan --output json / --out FILE)');
 
@@ -250,8 +283,16 @@ function driftOf(step: PlanStep): ResourceChange {
   };
 }
 
-function forms(before: Masked | null, after: Masked | null): { before: Json; after: Json; before_sensitive: Sensitivity; after_sensitive: Sensitivity } {
-  return { before: before?.value ?? null, after: after?.value ?? null, before_sensitive: before?.sensitive ?? false, after_sensitive: after?.sensitive ?? false };
+function forms(
+  before: Masked | null,
+  after: Masked | null,
+): { before: Json; after: Json; before_sensitive: Sensitivity; after_sensitive: Sensitivity } {
+  return {
+    before: before?.value ?? null,
+    after: after?.value ?? null,
+    before_sensitive: before?.sensitive ?? false,
+    after_sensitive: after?.sensitive ?? false,
+  };
 }
 
 /** A saved plan read back: the document, each target's plan as the applier takes it. */
@@ -271,9 +312,13 @@ export function parsePlanDocument(text: string, file: string): SavedPlan {
   const parsed = planDocumentSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ObsyncError('PLAN_FILE', `${file} is not a saved plan of this obsync version: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}`, {
-      hint: 'create it again with `obsync plan --out FILE`',
-    });
+    throw new ObsyncError(
+      'PLAN_FILE',
+      `${file} is not a saved plan of this obsync version: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}`,
+      {
+        hint: 'create it again with `obsync plan --out FILE`',
+      },
+    );
   }
   const document = parsed.data;
   return { document, plans: document.targets.map(planOf) };
@@ -286,7 +331,10 @@ function checkVersion(raw: unknown, file: string): void {
   const [major, minor] = OUTPUT_FORMAT_VERSION.split('.').map(Number);
   const match = typeof version === 'string' ? /^(\d+)\.(\d+)$/.exec(version) : null;
   if (match && Number(match[1]) === major && Number(match[2]) <= (minor ?? 0)) return;
-  const made = version === undefined ? 'no plan format version' : `plan format version ${typeof version === 'string' || typeof version === 'number' ? String(version) : JSON.stringify(version)}`;
+  const made =
+    version === undefined
+      ? 'no plan format version'
+      : `plan format version ${typeof version === 'string' || typeof version === 'number' ? String(version) : JSON.stringify(version)}`;
   throw new ObsyncError('PLAN_VERSION', `${file} has ${made}; this obsync applies version ${OUTPUT_FORMAT_VERSION} plans only`, {
     hint: 'make the plan again with this obsync: `obsync plan --out FILE`',
   });
@@ -310,11 +358,14 @@ function planOf(t: TargetPlanDocument): Plan {
 /** The plan of one target of a saved plan: the one named, or the only one. */
 export function savedPlanFor(saved: SavedPlan, target: string | undefined, file: string): Plan {
   const names = saved.plans.map((p) => p.target);
-  const found = target === undefined ? (saved.plans.length === 1 ? saved.plans[0] : undefined) : saved.plans.find((p) => p.target === target);
+  const found =
+    target === undefined ? (saved.plans.length === 1 ? saved.plans[0] : undefined) : saved.plans.find((p) => p.target === target);
   if (found) return found;
   throw new ObsyncError(
     'PLAN_TARGET',
-    target === undefined ? `${file} holds the plans of several targets (${names.join(', ')}); name the one to apply with --target` : `${file} has no plan for target '${target}' (it has: ${names.join(', ')})`,
+    target === undefined
+      ? `${file} holds the plans of several targets (${names.join(', ')}); name the one to apply with --target`
+      : `${file} has no plan for target '${target}' (it has: ${names.join(', ')})`,
     { hint: 'apply each target of the plan with its own --target, or make a plan for that target' },
   );
 }

@@ -15,7 +15,13 @@ import { inlineValue, valueLines } from './value.js';
 
 /** GitHub refuses comments over 65,536 characters; leave room for a header added by CI. */
 export const MAX_MARKDOWN_LENGTH = 60_000;
-const REASON = { missing: 'new', drifted: 'drifted: changed on the service, put back', 'spec-changed': 'manifest changed', 'not-declared': 'no longer declared: pruned', unchanged: 'unchanged' } as const;
+const REASON = {
+  missing: 'new',
+  drifted: 'drifted: changed on the service, put back',
+  'spec-changed': 'manifest changed',
+  'not-declared': 'no longer declared: pruned',
+  unchanged: 'unchanged',
+} as const;
 const ICON = { create: '🟢 create', update: '🟡 update', delete: '🔴 delete', noop: '⚪ no change' } as const;
 /** Room kept for the notices of what was left out. */
 const NOTICE_ROOM = 400;
@@ -35,7 +41,10 @@ export function renderPlansMarkdown(plans: readonly Plan[], maxLength = MAX_MARK
   let out = head;
   sections.forEach((blocks, t) => {
     const taken = chosen[t] ?? new Set<number>();
-    out += blocks.filter((_, i) => taken.has(i)).map((b) => b.text).join('');
+    out += blocks
+      .filter((_, i) => taken.has(i))
+      .map((b) => b.text)
+      .join('');
     out += omissionNotice(blocks, taken);
   });
   return out;
@@ -62,7 +71,12 @@ function omissionNotice(blocks: readonly Block[], taken: ReadonlySet<number>): s
   const rows = left('row');
   const details = left('details');
   if (rows + details === 0) return '';
-  const what = [rows > 0 ? `${rows} object(s) left out of the table` : '', details > 0 ? `the details of ${details} object(s) not shown` : ''].filter(Boolean).join(', ');
+  const what = [
+    rows > 0 ? `${rows} object(s) left out of the table` : '',
+    details > 0 ? `the details of ${details} object(s) not shown` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `\n> [!NOTE]\n> **Truncated:** ${what}: the plan is too large for one comment. The JSON plan (\`obsync plan --out plan.json\`) and the text plan have everything.\n\n`;
 }
 
@@ -71,19 +85,36 @@ function targetBlocks(plan: Plan, several: boolean): Block[] {
   const title = `obsync plan for ${code(plan.target)} (${escape(plan.variant)})`;
   const blocks: Block[] = [essential(several ? `### Target ${code(plan.target)} (${escape(plan.variant)})\n\n` : `### ${title}\n\n`)];
   const errors = errorItems(plan);
-  if (errors.length > 0) blocks.push(essential(`> [!CAUTION]\n> **${errors.length} error(s)** — nothing is applied for these (the changes below can be):\n${errors.map((e) => `> - ${e}\n`).join('')}\n`));
+  if (errors.length > 0)
+    blocks.push(
+      essential(
+        `> [!CAUTION]\n> **${errors.length} error(s)** — nothing is applied for these (the changes below can be):\n${errors.map((e) => `> - ${e}\n`).join('')}\n`,
+      ),
+    );
   const adoptions = plan.steps.filter(isAdoption);
   if (adoptions.length > 0) {
-    const lines = adoptions.map((s) => `> - ${code(s.address)} (existing id ${code(s.id ?? '?')}): ${s.action === 'noop' ? 'already matches the manifest' : `${s.changes.length} field(s) change`}\n`);
-    blocks.push(essential(`> [!WARNING]\n> **${adoptions.length} object(s) will be ADOPTED**: they exist on the service and obsync did not create them; from this apply on, obsync owns them (it may update them, and delete them with \`--prune\`).\n${lines.join('')}\n`));
+    const lines = adoptions.map(
+      (s) =>
+        `> - ${code(s.address)} (existing id ${code(s.id ?? '?')}): ${s.action === 'noop' ? 'already matches the manifest' : `${s.changes.length} field(s) change`}\n`,
+    );
+    blocks.push(
+      essential(
+        `> [!WARNING]\n> **${adoptions.length} object(s) will be ADOPTED**: they exist on the service and obsync did not create them; from this apply on, obsync owns them (it may update them, and delete them with \`--prune\`).\n${lines.join('')}\n`,
+      ),
+    );
   }
   const reviewed = reviewedSteps(plan);
   const summary = summaryLine([plan]);
-  if (reviewed.length === 0) blocks.push(essential(planErrorCount(plan) === 0 ? `**No changes.** ${escape(summary)}\n\n` : `**${escape(summary)}**\n\n`));
+  if (reviewed.length === 0)
+    blocks.push(essential(planErrorCount(plan) === 0 ? `**No changes.** ${escape(summary)}\n\n` : `**${escape(summary)}**\n\n`));
   else {
     blocks.push(essential(`**${escape(summary)}**\n\n| | object | what changes |\n|---|---|---|\n`));
     const summaries = reviewed.map((s) => [s, domainSummary(s)] as const);
-    for (const [step, sum] of summaries) blocks.push({ text: `| ${ICON[step.action]}${isAdoption(step) ? ' **ADOPT**' : ''} | ${code(step.address)} | ${cell(headline(step, sum))} |\n`, kind: 'row' });
+    for (const [step, sum] of summaries)
+      blocks.push({
+        text: `| ${ICON[step.action]}${isAdoption(step) ? ' **ADOPT**' : ''} | ${code(step.address)} | ${cell(headline(step, sum))} |\n`,
+        kind: 'row',
+      });
     blocks.push(essential('\n'));
     for (const [step, sum] of summaries) blocks.push({ text: stepDetails(step, sum), kind: 'details' });
   }
@@ -104,8 +135,14 @@ function errorItems(plan: Plan): string[] {
 function pruneNotes(plan: Plan): string {
   const lines: string[] = [];
   for (const d of plan.diagnostics.filter((x) => x.severity === 'warning')) lines.push(`- ${escape(formatDiagnostic(d))}`);
-  if (!plan.prune.requested && plan.prune.candidates.length > 0) lines.push(`- ${plan.prune.candidates.length} owned object(s) no longer declared; \`--prune\` would delete them: ${plan.prune.candidates.map((a) => code(a)).join(', ')}`);
-  if (plan.forget.length > 0) lines.push(`- forgetting ${plan.forget.length} unfinished create(s) no manifest declares any more: ${plan.forget.map((a) => code(a)).join(', ')}`);
+  if (!plan.prune.requested && plan.prune.candidates.length > 0)
+    lines.push(
+      `- ${plan.prune.candidates.length} owned object(s) no longer declared; \`--prune\` would delete them: ${plan.prune.candidates.map((a) => code(a)).join(', ')}`,
+    );
+  if (plan.forget.length > 0)
+    lines.push(
+      `- forgetting ${plan.forget.length} unfinished create(s) no manifest declares any more: ${plan.forget.map((a) => code(a)).join(', ')}`,
+    );
   return lines.length > 0 ? `${lines.join('\n')}\n\n` : '';
 }
 
@@ -130,7 +167,8 @@ function stepDetails(step: PlanStep, sum: ChangeSummary): string {
   if (sum.sentences.length > 0) body += sum.sentences.map((s) => `- ${escape(s)}\n`).join('') + '\n';
   if (sum.parts && sum.parts.rows.length > 0) {
     body += `| ${escape(sum.parts.noun)} | change | details |\n|---|---|---|\n`;
-    for (const row of sum.parts.rows) body += `| ${code(row.key)}${row.name ? ` ${cell(row.name)}` : ''} | ${cell(row.changes.join(', '))} | ${cell(row.details.filter(Boolean).join('; '))} |\n`;
+    for (const row of sum.parts.rows)
+      body += `| ${code(row.key)}${row.name ? ` ${cell(row.name)}` : ''} | ${cell(row.changes.join(', '))} | ${cell(row.details.filter(Boolean).join('; '))} |\n`;
     body += '\n';
   }
   const diff = diffLines(step);
@@ -146,14 +184,22 @@ function diffLines(step: PlanStep): string[] {
     if (c.before !== undefined && c.after !== undefined) {
       const one = `~ ${path}: ${inlineValue(c.before)} → ${inlineValue(c.after)}`;
       if (one.length <= 100) lines.push(one);
-      else lines.push(`~ ${path}:`, ...valueLines('before', c.before, 2, 100).map((l) => `-${l.slice(1)}`), ...valueLines('after', c.after, 2, 100).map((l) => `+${l.slice(1)}`));
+      else
+        lines.push(
+          `~ ${path}:`,
+          ...valueLines('before', c.before, 2, 100).map((l) => `-${l.slice(1)}`),
+          ...valueLines('after', c.after, 2, 100).map((l) => `+${l.slice(1)}`),
+        );
       continue;
     }
     const [marker, value] = c.before === undefined ? ['+', c.after] : ['-', c.before];
     lines.push(...valueLines(path, value, 2, 100).map((l, i) => (i === 0 ? `${marker} ${l.slice(2)}` : `${marker}${l.slice(1)}`)));
   }
   for (const note of step.notes ?? []) lines.push(`# note: ${note}`);
-  for (const item of step.cascade ?? []) lines.push(`! the service also deletes ${item.address ?? `${item.kind} ${item.name ?? ''}`.trim()} (id ${item.id}${item.owned ? '' : ', NOT owned by obsync'})`);
+  for (const item of step.cascade ?? [])
+    lines.push(
+      `! the service also deletes ${item.address ?? `${item.kind} ${item.name ?? ''}`.trim()} (id ${item.id}${item.owned ? '' : ', NOT owned by obsync'})`,
+    );
   return lines;
 }
 

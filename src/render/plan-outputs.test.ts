@@ -32,16 +32,20 @@ function expectValid(validate: ValidateFunction, doc: unknown): void {
 
 const plans = (r: ScenarioReports): [string, Plan][] => Object.entries(r).map(([k, v]: [string, RunReport]) => [k, v.plan]);
 const text = (plan: Plan) => renderPlansText([plan], { color: false });
-const change = (doc: PlanDocument, address: string): ResourceChange | undefined => doc.targets[0]?.resource_changes.find((c) => c.address === address);
+const change = (doc: PlanDocument, address: string): ResourceChange | undefined =>
+  doc.targets[0]?.resource_changes.find((c) => c.address === address);
 
 beforeAll(async () => {
   for (const v of VARIANTS) runs[v] = await scenario(v);
 }, 60_000);
 
 describe('the JSON schemas in docs/schema', () => {
-  it.each(['plan.schema.json', 'apply-report.schema.json'] as const)('%s is the one the code describes (regenerate with `npm run docs`)', (file) => {
-    expect(readFileSync(`docs/schema/${file}`, 'utf8')).toBe(outputJsonSchemaText(file));
-  });
+  it.each(['plan.schema.json', 'apply-report.schema.json'] as const)(
+    '%s is the one the code describes (regenerate with `npm run docs`)',
+    (file) => {
+      expect(readFileSync(`docs/schema/${file}`, 'utf8')).toBe(outputJsonSchemaText(file));
+    },
+  );
 });
 
 describe.each(VARIANTS)('the JSON plan (%s)', (variant) => {
@@ -64,7 +68,12 @@ describe.each(VARIANTS)('the JSON plan (%s)', (variant) => {
     expect(Object.keys((dash?.change.after as { tiles: object }).tiles)).toEqual(['p99', 'errors', 'rps']);
     const updated = change(planDocument([r().update.plan], ORIGIN), 'Alert/checkout-p99');
     expect(updated?.change.actions).toEqual(['update']);
-    expect(updated?.change).toMatchObject({ before: { threshold: 500, interval: '5m' }, after: { threshold: 400, interval: '1m' }, before_sensitive: false, after_sensitive: false });
+    expect(updated?.change).toMatchObject({
+      before: { threshold: 500, interval: '5m' },
+      after: { threshold: 400, interval: '1m' },
+      before_sensitive: false,
+      after_sensitive: false,
+    });
     const deleted = change(planDocument([r().prune.plan], ORIGIN), 'Dashboard/scratch');
     expect(deleted?.change).toMatchObject({ actions: ['delete'], before: { name: 'Scratch' }, after: null });
     const unchanged = planDocument([r().unchanged.plan], ORIGIN);
@@ -78,7 +87,11 @@ describe.each(VARIANTS)('the JSON plan (%s)', (variant) => {
     const drift = doc.targets[0]?.resource_drift ?? [];
     expect(drift.map((d) => d.address)).toEqual(['Dashboard/scratch']);
     expect(drift[0]?.change).toMatchObject({ before: { name: 'Scratch' }, after: { name: 'Scratch (edited by hand)' } });
-    expect(change(doc, 'Dashboard/scratch')?.change).toMatchObject({ actions: ['update'], before: { name: 'Scratch (edited by hand)' }, after: { name: 'Scratch' } });
+    expect(change(doc, 'Dashboard/scratch')?.change).toMatchObject({
+      actions: ['update'],
+      before: { name: 'Scratch (edited by hand)' },
+      after: { name: 'Scratch' },
+    });
   });
 
   it('marks adoptions as imports, counted in the summary', () => {
@@ -127,7 +140,9 @@ describe.each(VARIANTS)('the text plan (%s)', (variant) => {
     expect(out.split('\n')[0]).toMatch(/broken-alert\.yaml:\d+:\d+: error: Alert\/broken: webhook 'no-such-webhook'/);
     expect(out.indexOf('+ Dashboard/extra')).toBeGreaterThan(out.indexOf('no-such-webhook'));
     expect(out).not.toContain('No changes');
-    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^Plan: 1 to create, 0 to update, 0 to delete, \d+ unchanged\. 1 error\(s\), listed above/);
+    expect(out.trimEnd().split('\n').at(-1)).toMatch(
+      /^Plan: 1 to create, 0 to update, 0 to delete, \d+ unchanged\. 1 error\(s\), listed above/,
+    );
     const none = renderPlansText([{ ...r().error.plan, steps: r().error.plan.steps.filter((s) => s.action === 'noop') }], { color: false });
     expect(none).not.toContain('No changes');
   });
@@ -147,7 +162,9 @@ describe.each(VARIANTS)('the text plan (%s)', (variant) => {
     // An adoption that changes nothing (the unchanged plan's first object, as after a lost inventory) is announced too.
     const quiet = r().unchanged.plan;
     const first = quiet.steps[0];
-    const adoptOnly = renderPlansText([{ ...quiet, steps: quiet.steps.map((s) => (s === first ? { ...s, adopt: true } : s)) }], { color: false });
+    const adoptOnly = renderPlansText([{ ...quiet, steps: quiet.steps.map((s) => (s === first ? { ...s, adopt: true } : s)) }], {
+      color: false,
+    });
     expect(adoptOnly).toContain(`! ${first?.address ?? ''} will be ADOPTED`);
     expect(adoptOnly).toContain('No changes.');
     expect(adoptOnly.indexOf('ADOPTED')).toBeLessThan(adoptOnly.indexOf('No changes.'));
@@ -215,7 +232,12 @@ describe('a plan too large for one comment', () => {
   beforeAll(async () => {
     fixture = await PlanFixture.start('self-hosted');
     const files: Record<string, string> = {};
-    for (let i = 0; i < 40; i++) files[`d${i}.yaml`] = dashboardYaml(`board-${i}`, `Board ${i}`, Array.from({ length: 6 }, (_, t) => ({ key: `t${t}`, name: `Tile ${t}` })));
+    for (let i = 0; i < 40; i++)
+      files[`d${i}.yaml`] = dashboardYaml(
+        `board-${i}`,
+        `Board ${i}`,
+        Array.from({ length: 6 }, (_, t) => ({ key: `t${t}`, name: `Tile ${t}` })),
+      );
     fixture.manifests(files);
     big = (await fixture.run('plan')).plan;
   }, 60_000);
@@ -243,14 +265,21 @@ describe('a new dashboard with 30 tiles', () => {
 
   beforeAll(async () => {
     fixture = await PlanFixture.start('hosted');
-    fixture.manifests({ 'wall.yaml': dashboardYaml('wall', 'Wall of charts', Array.from({ length: 30 }, (_, i) => ({ key: `tile-${i}`, name: `Chart number ${i} of the wall` }))) });
+    fixture.manifests({
+      'wall.yaml': dashboardYaml(
+        'wall',
+        'Wall of charts',
+        Array.from({ length: 30 }, (_, i) => ({ key: `tile-${i}`, name: `Chart number ${i} of the wall` })),
+      ),
+    });
     plan = (await fixture.run('plan')).plan;
   }, 60_000);
   afterAll(() => fixture.close());
 
   it('shows all 30 tiles in the text plan, each with its position and query', () => {
     const out = text(plan);
-    for (let i = 0; i < 30; i++) expect(out).toMatch(new RegExp(`\\n {10}tile-${i}:\\n {12}name: "Chart number ${i} of the wall"\\n {12}x: \\d+`));
+    for (let i = 0; i < 30; i++)
+      expect(out).toMatch(new RegExp(`\\n {10}tile-${i}:\\n {12}name: "Chart number ${i} of the wall"\\n {12}x: \\d+`));
     expect(out.match(/displayType: "line"/g)).toHaveLength(30);
     expect(out.match(/\n {16}- aggFn: "avg"\n {18}valueExpression: "Duration"\n/g)).toHaveLength(30);
     expect(out).not.toMatch(/more changes|…/);
@@ -269,7 +298,9 @@ describe('names from manifests and servers in the markdown', () => {
 
   beforeAll(async () => {
     fixture = await PlanFixture.start('self-hosted');
-    fixture.manifests({ 'odd.yaml': dashboardYaml('odd', "'Pay | <b>ments</b>'", [{ key: 'a', name: 'col | umn `x` </details> *bold*' }]) });
+    fixture.manifests({
+      'odd.yaml': dashboardYaml('odd', "'Pay | <b>ments</b>'", [{ key: 'a', name: 'col | umn `x` </details> *bold*' }]),
+    });
     plan = (await fixture.run('plan')).plan;
   }, 60_000);
   afterAll(() => fixture.close());

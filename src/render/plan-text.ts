@@ -30,7 +30,14 @@ export function renderPlansText(plans: readonly Plan[], opts: TextOptions): stri
   const several = plans.length > 1;
   const lines: string[] = [];
   for (const plan of plans) {
-    if (several) lines.push(style('bold', `── target '${plan.target}' (${plan.variant}) ${'─'.repeat(Math.max(3, width - plan.target.length - plan.variant.length - 17))}`), '');
+    if (several)
+      lines.push(
+        style(
+          'bold',
+          `── target '${plan.target}' (${plan.variant}) ${'─'.repeat(Math.max(3, width - plan.target.length - plan.variant.length - 17))}`,
+        ),
+        '',
+      );
     lines.push(...targetLines(plan, style, width, opts.showNoop === true));
   }
   lines.push(summaryLine(plans));
@@ -48,7 +55,8 @@ function targetLines(plan: Plan, style: Style, width: number, showNoop: boolean)
     const owning = reviewed.length > 0 ? `; apply takes ownership of the ${reviewed.length} existing object(s) above` : '';
     lines.push(`No changes. Target '${plan.target}' (${plan.variant}) matches the manifests${owning}.`, '');
   }
-  if (showNoop) for (const step of plan.steps.filter((s) => s.action === 'noop' && !isAdoption(s))) lines.push(`    ${step.address} (unchanged)`);
+  if (showNoop)
+    for (const step of plan.steps.filter((s) => s.action === 'noop' && !isAdoption(s))) lines.push(`    ${step.address} (unchanged)`);
   lines.push(...pruneNotes(plan, style));
   return lines;
 }
@@ -59,8 +67,18 @@ function errorLines(plan: Plan, style: Style): string[] {
   for (const d of plan.diagnostics) lines.push(style(d.severity === 'error' ? 'red' : 'yellow', formatDiagnostic(d)));
   if (lines.length > 0) lines.push('');
   const p = plan.prune;
-  if (p.refused.length > 0) lines.push(style('red', `Prune refused (${p.candidates.length} owned object(s) no longer declared, nothing deleted):`), ...p.refused.map((r) => `  - ${r}`), '');
-  if (p.blocked.length > 0) lines.push(style('red', `Prune kept ${p.blocked.length} object(s) back:`), ...p.blocked.map((b) => `  - ${b.address}: ${b.reason}`), '');
+  if (p.refused.length > 0)
+    lines.push(
+      style('red', `Prune refused (${p.candidates.length} owned object(s) no longer declared, nothing deleted):`),
+      ...p.refused.map((r) => `  - ${r}`),
+      '',
+    );
+  if (p.blocked.length > 0)
+    lines.push(
+      style('red', `Prune kept ${p.blocked.length} object(s) back:`),
+      ...p.blocked.map((b) => `  - ${b.address}: ${b.reason}`),
+      '',
+    );
   return lines;
 }
 
@@ -70,7 +88,8 @@ export function summaryLine(plans: readonly Plan[]): string {
   const errors = plans.reduce((n, p) => n + planErrorCount(p), 0);
   const where = plans.length > 1 ? ` (${plans.length} targets)` : '';
   const adopt = s.adopt > 0 ? `, ${s.adopt} to ADOPT` : '';
-  const failed = errors > 0 ? ` ${errors} error(s), listed above${plans.some((p) => p.errored) ? ': some objects could not be planned' : ''}.` : '';
+  const failed =
+    errors > 0 ? ` ${errors} error(s), listed above${plans.some((p) => p.errored) ? ': some objects could not be planned' : ''}.` : '';
   return `Plan${where}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${adopt}, ${s.noop} unchanged.${failed}`;
 }
 
@@ -85,7 +104,8 @@ function stepLines(step: PlanStep, style: Style, width: number): string[] {
   out.push(style(COLOR[step.action], style('bold', `  ${SYMBOL[step.action]} ${step.address}`)) + style('gray', `  (${tags})`));
   const fields = step.action === 'delete' ? deletedFields(step) : step.changes;
   for (const change of fields) out.push(...changeLines(change, step.action, style, width));
-  for (const path of step.nonConvergent ?? []) out.push(style('gray', `      ! ${path}: ignored — the service did not keep this value last time (non-convergent)`));
+  for (const path of step.nonConvergent ?? [])
+    out.push(style('gray', `      ! ${path}: ignored — the service did not keep this value last time (non-convergent)`));
   for (const note of step.notes ?? []) out.push(style('cyan', `      note: ${note}`));
   for (const item of step.cascade ?? []) out.push(renderCascade(item, style));
   return out;
@@ -102,7 +122,10 @@ function deletedFields(step: PlanStep): Change[] {
 function renderCascade(item: CascadeItem, style: Style): string {
   const what = item.address ?? `${item.kind}${item.name ? ` '${item.name}'` : ''}`;
   const whose = !item.owned ? 'NOT owned by obsync' : item.declared ? 'owned, declared by a manifest' : 'owned';
-  return style(item.owned && !item.declared ? 'yellow' : 'red', `      ! the service also deletes ${what} (id ${item.id}, ${whose}); it is backed up first`);
+  return style(
+    item.owned && !item.declared ? 'yellow' : 'red',
+    `      ! the service also deletes ${what} (id ${item.id}, ${whose}); it is backed up first`,
+  );
 }
 
 /** One changed field: `+ path: value`, `- path: value`, `~ path: before → after`, nested under the path when it does not fit. */
@@ -129,7 +152,21 @@ function marked(marker: string, lines: string[]): string[] {
 function pruneNotes(plan: Plan, style: Style): string[] {
   const p = plan.prune;
   const out: string[] = [];
-  if (!p.requested && p.candidates.length > 0) out.push(style('gray', `${p.candidates.length} owned object(s) are no longer declared; run with --prune to delete them: ${p.candidates.join(', ')}`), '');
-  if (plan.forget.length > 0) out.push(style('gray', `Forgetting ${plan.forget.length} unfinished create(s) no manifest declares any more (they never owned anything): ${plan.forget.join(', ')}`), '');
+  if (!p.requested && p.candidates.length > 0)
+    out.push(
+      style(
+        'gray',
+        `${p.candidates.length} owned object(s) are no longer declared; run with --prune to delete them: ${p.candidates.join(', ')}`,
+      ),
+      '',
+    );
+  if (plan.forget.length > 0)
+    out.push(
+      style(
+        'gray',
+        `Forgetting ${plan.forget.length} unfinished create(s) no manifest declares any more (they never owned anything): ${plan.forget.join(', ')}`,
+      ),
+      '',
+    );
   return out;
 }

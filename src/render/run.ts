@@ -11,7 +11,11 @@ import { makeStyle } from './style.js';
 export type { PlanOrigin, ReportOrigin };
 export type PlanFormat = 'text' | 'json' | 'markdown';
 
-export function renderRunApply(reports: readonly RunReport[], format: 'text' | 'json', opts: { color: boolean; origin: ReportOrigin }): string {
+export function renderRunApply(
+  reports: readonly RunReport[],
+  format: 'text' | 'json',
+  opts: { color: boolean; origin: ReportOrigin },
+): string {
   if (format === 'json') return renderApplyJson(applyReportDocument(reports, opts.origin));
   const style = makeStyle(opts.color);
   return reports.flatMap((r) => (r.apply ? [renderApplyText(r.apply, style, reports.length > 1 ? r.target : undefined)] : [])).join('');

@@ -17,7 +17,11 @@ import type { PlanFormat } from './run.js';
 export type TargetOutcome = { target: string; plan: Plan; manifests?: string[] } | { target: string; error: string };
 
 /** The plans of one or more targets (`plan`, and `apply` before it asks). */
-export function renderTargetsPlan(outcomes: readonly TargetOutcome[], format: PlanFormat, opts: { color: boolean; origin: PlanOrigin; width?: number }): string {
+export function renderTargetsPlan(
+  outcomes: readonly TargetOutcome[],
+  format: PlanFormat,
+  opts: { color: boolean; origin: PlanOrigin; width?: number },
+): string {
   const planned = outcomes.flatMap((o) => ('plan' in o ? [o] : []));
   const failed = outcomes.flatMap((o) => ('error' in o ? [o] : []));
   const plans = planned.map((o) => o.plan);
@@ -26,7 +30,12 @@ export function renderTargetsPlan(outcomes: readonly TargetOutcome[], format: Pl
     const doc = planDocument(plans, { ...opts.origin, manifestsByTarget });
     return renderPlanJson(failed.length > 0 ? { ...doc, failed } : doc);
   }
-  const body = plans.length === 0 ? '' : format === 'markdown' ? renderPlansMarkdown(plans) : renderPlansText(plans, { color: opts.color, ...(opts.width !== undefined ? { width: opts.width } : {}) });
+  const body =
+    plans.length === 0
+      ? ''
+      : format === 'markdown'
+        ? renderPlansMarkdown(plans)
+        : renderPlansText(plans, { color: opts.color, ...(opts.width !== undefined ? { width: opts.width } : {}) });
   if (outcomes.length === 1) return body;
   const sections = failed.map((o) => failedSection(o.target, o.error, format));
   return `${body}${sections.length > 0 ? `\n${sections.join('\n')}` : ''}\n${overview(outcomes, format)}`;
@@ -36,7 +45,9 @@ export function renderTargetsPlan(outcomes: readonly TargetOutcome[], format: Pl
 export function parseSavedPlans(text: string, file: string): SavedPlan {
   const saved = parsePlanDocument(text, file);
   if ((saved.document.failed ?? []).length > 0) {
-    throw new ObsyncError('PLAN_FILE', `${file} is incomplete: some targets could not be planned when it was made`, { hint: 'plan again when every target is reachable, or plan the others with --target' });
+    throw new ObsyncError('PLAN_FILE', `${file} is incomplete: some targets could not be planned when it was made`, {
+      hint: 'plan again when every target is reachable, or plan the others with --target',
+    });
   }
   return saved;
 }

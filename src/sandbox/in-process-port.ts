@@ -19,14 +19,23 @@ const PATHS = { observability: 'observability', pipes: 'pipes' };
 export function inProcessPort(domain: ObservabilityDomain, variant: CallerVariant = 'self-hosted', target = 'in-process'): ServicePort {
   const requester = inProcessRequester({ selfHosted: domain, hosted: domain }, variant);
   return variant === 'hosted'
-    ? servicePortOver(requester, { name: target, variant, organizationId: CREDENTIALS.organizationId, serviceId: CREDENTIALS.serviceId, paths: PATHS })
+    ? servicePortOver(requester, {
+        name: target,
+        variant,
+        organizationId: CREDENTIALS.organizationId,
+        serviceId: CREDENTIALS.serviceId,
+        paths: PATHS,
+      })
     : servicePortOver(requester, { name: target, variant });
 }
 
 function inProcessRequester(domains: Domains, variant: CallerVariant): Requester {
   const stats: RequestStats = { requests: 0, writes: 0, retries: 0, throttled: 0 };
   const noLimit = new FixedWindowLimiter(null);
-  const authorization = variant === 'hosted' ? `Basic ${Buffer.from(`${CREDENTIALS.keyId}:${CREDENTIALS.keySecret}`).toString('base64')}` : `Bearer ${CREDENTIALS.apiKey}`;
+  const authorization =
+    variant === 'hosted'
+      ? `Basic ${Buffer.from(`${CREDENTIALS.keyId}:${CREDENTIALS.keySecret}`).toString('base64')}`
+      : `Bearer ${CREDENTIALS.apiKey}`;
   return {
     stats,
     close: () => Promise.resolve(),
@@ -38,7 +47,10 @@ function inProcessRequester(domains: Domains, variant: CallerVariant): Requester
       // Through JSON, as over HTTP: the domain never holds the caller's objects.
       const body: unknown = init.body === undefined ? undefined : JSON.parse(JSON.stringify(init.body));
       const incoming = { method: init.method, path: init.path, query, authorization, ip: '127.0.0.1', body, invalidJson: false };
-      const reply = variant === 'hosted' ? handleHosted(incoming, domains, CREDENTIALS, noLimit) : handleSelfHosted(incoming, domains, CREDENTIALS, noLimit);
+      const reply =
+        variant === 'hosted'
+          ? handleHosted(incoming, domains, CREDENTIALS, noLimit)
+          : handleSelfHosted(incoming, domains, CREDENTIALS, noLimit);
       return Promise.resolve({ status: reply.status, headers: reply.headers, body: parse(reply.body), text: reply.body });
     },
   };

@@ -72,15 +72,30 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     const name = `observability-selfhosted-team-${i + 1}`;
     const snapshot = persistence.load(name);
     const now = new Date();
-    const team = { id: newObjectId(now), name: t.name ?? `Sandbox team ${i + 2}`, userId: newObjectId(now), userEmail: `member-${i + 2}@sandbox.localhost` };
+    const team = {
+      id: newObjectId(now),
+      name: t.name ?? `Sandbox team ${i + 2}`,
+      userId: newObjectId(now),
+      userEmail: `member-${i + 2}@sandbox.localhost`,
+    };
     const domain = createObservabilityDomain(snapshot ? { snapshot } : { seed: 'none', team });
     persistence.track(name, domain);
     teams.set(t.apiKey, domain);
   });
   const extra = hostedDomains({ persistence, credentials, seed, transitionMs: opts.pipeTransitionMs ?? 300 });
-  const domains: Domains = { selfHosted: observability('observability-selfhosted'), selfHostedTeams: teams, hosted: observability('observability-hosted'), ...extra };
+  const domains: Domains = {
+    selfHosted: observability('observability-selfhosted'),
+    selfHostedTeams: teams,
+    hosted: observability('observability-hosted'),
+    ...extra,
+  };
   const rate = opts.rateLimit ?? 'real';
-  const limits = rate === 'real' ? REAL : rate === 'off' ? { selfHosted: null, hosted: null } : { selfHosted: rate.selfHosted ?? null, hosted: rate.hosted ?? null };
+  const limits =
+    rate === 'real'
+      ? REAL
+      : rate === 'off'
+        ? { selfHosted: null, hosted: null }
+        : { selfHosted: rate.selfHosted ?? null, hosted: rate.hosted ?? null };
   const faults = new Faults();
   if (opts.faults) faults.set(opts.faults);
   const log: LoggedRequest[] = [];

@@ -17,7 +17,8 @@ let dir: string;
 let child: ChildProcess | undefined;
 let output = '';
 
-const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) => waitUntil(what, probe, { context: () => output.slice(-4000) });
+const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) =>
+  waitUntil(what, probe, { context: () => output.slice(-4000) });
 
 function config(): string {
   const c = sandbox.credentials;
@@ -82,8 +83,11 @@ describe('obsync run', () => {
 
     const file = join(dir, 'manifests/checkout.yaml');
     const before = runs();
-    for (let i = 0; i < 10; i++) writeFileSync(file, readFileSync(file, 'utf8').replace(/tags: \[[^\]]*\]/, `tags: [payments, burst-${i}]`));
-    await until('the edit applied', async () => ((await dashboards()).find((d) => d.name === 'Checkout service')?.tags.includes('burst-9') ? true : undefined));
+    for (let i = 0; i < 10; i++)
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/tags: \[[^\]]*\]/, `tags: [payments, burst-${i}]`));
+    await until('the edit applied', async () =>
+      (await dashboards()).find((d) => d.name === 'Checkout service')?.tags.includes('burst-9') ? true : undefined,
+    );
     await new Promise((r) => setTimeout(r, 800));
     expect(runs() - before).toBe(1);
 
@@ -104,7 +108,10 @@ describe('obsync run', () => {
   it('keeps the last good state while manifests are broken, and recovers', async () => {
     const { url } = start();
     await until('readiness', async () => ((await status(url, '/readyz')) === 200 ? true : undefined));
-    writeFileSync(join(dir, 'manifests/broken.yaml'), 'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: broken}\nspec: {name: x, tiles: [], treshold: 1}\n');
+    writeFileSync(
+      join(dir, 'manifests/broken.yaml'),
+      'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: broken}\nspec: {name: x, tiles: [], treshold: 1}\n',
+    );
     await until('not ready on invalid manifests', async () => ((await status(url, '/readyz')) === 503 ? true : undefined));
     expect(output).toMatch(/"msg":"invalid manifest"/);
     expect((await dashboards()).map((d) => d.name)).toEqual(['Checkout service']);
@@ -137,7 +144,9 @@ describe('obsync run', () => {
     const { url } = start();
     await until('a failed run', () => (/"result":"failure"/.test(output) ? true : undefined));
     expect(await status(url, '/livez')).toBe(200);
-    expect(await (await fetch(`${url}/metrics`)).text()).toMatch(/obsync_api_requests_total\{target="sb",method="GET",code="5\d\d"\} [1-9]/);
+    expect(await (await fetch(`${url}/metrics`)).text()).toMatch(
+      /obsync_api_requests_total\{target="sb",method="GET",code="5\d\d"\} [1-9]/,
+    );
     expect(await status(url, '/readyz')).toBe(503);
     sandbox.faults.clear();
     await until('recovery by back-off retry', async () => ((await status(url, '/readyz')) === 200 ? true : undefined));

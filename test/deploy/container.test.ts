@@ -30,7 +30,15 @@ const ignored = readFileSync(join(REPO, '.dockerignore'), 'utf8')
   .split('\n')
   .map((l) => l.trim())
   .filter((l) => l !== '' && !l.startsWith('#'))
-  .map((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '(.*/)?').replace(/\*/g, '[^/]*')}(/.*)?$`));
+  .map(
+    (p) =>
+      new RegExp(
+        `^${p
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*\*\//g, '(.*/)?')
+          .replace(/\*/g, '[^/]*')}(/.*)?$`,
+      ),
+  );
 const isIgnored = (path: string) => {
   const rel = relative(REPO, path).split('\\').join('/');
   return rel !== '' && ignored.some((re) => re.test(rel));
@@ -63,7 +71,10 @@ describe('the Dockerfile', () => {
 
   it('installs the runtime dependencies with `npm ci --omit=dev`, and copies only files that exist and are not ignored', () => {
     expect(stages.flatMap((s) => s.instructions).some((i) => i.keyword === 'RUN' && /^npm ci --omit=dev\b/.test(i.args))).toBe(true);
-    for (const copy of stages.flatMap((s) => s.instructions).filter((i) => i.keyword === 'COPY').map((i) => copyArgs(i.args))) {
+    for (const copy of stages
+      .flatMap((s) => s.instructions)
+      .filter((i) => i.keyword === 'COPY')
+      .map((i) => copyArgs(i.args))) {
       if (copy.from !== undefined) continue;
       for (const source of copy.sources) {
         expect(existsSync(join(REPO, source)), `COPY ${source}`).toBe(true);
@@ -150,14 +161,20 @@ describe('the image, built and run without Docker', () => {
     expect(existsSync(join(imageRoot, 'app/node_modules/undici/package.json'))).toBe(true);
     for (const dev of ['typescript', 'vitest', 'eslint']) expect(existsSync(join(imageRoot, 'app/node_modules', dev)), dev).toBe(false);
     expect(existsSync(join(imageRoot, 'app/src'))).toBe(false);
-    const help = execFileSync(process.execPath, ['dist/cli/main.js', '--help'], { cwd: join(imageRoot, 'app'), env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' } }).toString();
+    const help = execFileSync(process.execPath, ['dist/cli/main.js', '--help'], {
+      cwd: join(imageRoot, 'app'),
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' },
+    }).toString();
     expect(help).toMatch(/Usage: obsync/);
   });
 
   it('reconciles with the image environment, writes only under the volume, is healthy, and exits on SIGTERM', async () => {
     const manifests = inside(image.name, cmd[0] ?? '/manifests');
     cpSync(join(REPO, 'config-examples/team/dashboards'), manifests, { recursive: true });
-    writeFileSync(join(manifests, 'obsync.yaml'), `apiVersion: obsync/v1\nkind: Config\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", rateLimit: {requests: 1000, perSeconds: 1}}\n`);
+    writeFileSync(
+      join(manifests, 'obsync.yaml'),
+      `apiVersion: obsync/v1\nkind: Config\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", rateLimit: {requests: 1000, perSeconds: 1}}\n`,
+    );
     const before = new Set(files(imageRoot));
     // The image's environment, its absolute paths moved into the stage; the test listens on loopback only.
     const listen = `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`;
@@ -170,7 +187,9 @@ describe('the image, built and run without Docker', () => {
     daemon.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     const context = () => output.slice(-4000);
 
-    await until('ready after the first run', async () => ((await httpStatus(`http://${listen}/readyz`)) === 200 ? true : undefined), { context });
+    await until('ready after the first run', async () => ((await httpStatus(`http://${listen}/readyz`)) === 200 ? true : undefined), {
+      context,
+    });
     expect((await sandboxDashboards(sandbox)).map((d) => d.name)).toContain('Checkout service');
     // The HEALTHCHECK's command: exit 0 while /livez answers (execFileSync throws on any other exit).
     expect(() => execFileSync(process.execPath, ['dist/cli/healthcheck.js'], { cwd: join(imageRoot, 'app'), env })).not.toThrow();

@@ -13,7 +13,9 @@ export const NODE_READS = ['NODE_EXTRA_CA_CERTS'] as const;
 
 export function envVarsObsyncReads(): Set<string> {
   const names = new Set<string>(NODE_READS);
-  const files = readdirSync(SRC, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts'));
+  const files = readdirSync(SRC, { recursive: true, withFileTypes: true }).filter(
+    (e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts'),
+  );
   for (const entry of files) {
     const text = readFileSync(join(entry.parentPath, entry.name), 'utf8');
     for (const m of text.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b/g)) names.add(m[1] ?? '');

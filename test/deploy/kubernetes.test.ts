@@ -70,7 +70,9 @@ const one = <T>(kind: string): T & Doc => {
   return found[0] as T & Doc;
 };
 
-const deployment = one<{ spec: { replicas: number; strategy: { type: string }; template: { metadata: { labels: Record<string, string> }; spec: PodSpec } } }>('Deployment');
+const deployment = one<{
+  spec: { replicas: number; strategy: { type: string }; template: { metadata: { labels: Record<string, string> }; spec: PodSpec } };
+}>('Deployment');
 const pod = deployment.spec.template.spec;
 const allContainers = [...(pod.initContainers ?? []), ...pod.containers];
 const obsync = pod.containers.find((c) => c.name === 'obsync') as Container;
@@ -79,7 +81,9 @@ const dockerImage = parseDockerfile(readFileSync(join(REPO, 'Dockerfile'), 'utf8
 const imageEnv = Object.fromEntries(dockerImage.instructions.filter((i) => i.keyword === 'ENV').flatMap((i) => envPairs(i.args)));
 
 const mountOf = (c: Container, path: string): Mount | undefined =>
-  (c.volumeMounts ?? []).filter((m) => !posix.relative(m.mountPath, path).startsWith('..')).sort((a, b) => b.mountPath.length - a.mountPath.length)[0];
+  (c.volumeMounts ?? [])
+    .filter((m) => !posix.relative(m.mountPath, path).startsWith('..'))
+    .sort((a, b) => b.mountPath.length - a.mountPath.length)[0];
 const volume = (name: string) => pod.volumes?.find((v) => v.name === name);
 const envOf = (c: Container, name: string) => c.env?.find((e) => e.name === name)?.value;
 /** A flag's value, `--name value` or `--name=value`; the last one wins, as in the parsers of both programs. */
@@ -94,7 +98,9 @@ const flag = (args: readonly string[], name: string) => {
 
 describe('deploy/kubernetes/obsync.yaml', () => {
   it('is valid against the official Kubernetes and prometheus-operator schemas', () => {
-    expect(docs.map((d) => d.kind)).toEqual(expect.arrayContaining(['Deployment', 'Service', 'ServiceMonitor', 'PersistentVolumeClaim', 'ConfigMap', 'Secret']));
+    expect(docs.map((d) => d.kind)).toEqual(
+      expect.arrayContaining(['Deployment', 'Service', 'ServiceMonitor', 'PersistentVolumeClaim', 'ConfigMap', 'Secret']),
+    );
     expect(docs.flatMap((d) => schemaErrors(d).map((e) => `${d.kind}/${d.metadata.name}: ${e}`))).toEqual([]);
   });
 
@@ -110,7 +116,11 @@ describe('deploy/kubernetes/obsync.yaml', () => {
       expect(pod.hostIPC ?? false).toBe(false);
       expect(pod.securityContext?.sysctls ?? []).toEqual([]);
       const allowed = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
-      for (const v of pod.volumes ?? []) expect(Object.keys(v).filter((k) => k !== 'name'), `volume ${v.name}`).toEqual([expect.toBeOneOf(allowed)]);
+      for (const v of pod.volumes ?? [])
+        expect(
+          Object.keys(v).filter((k) => k !== 'name'),
+          `volume ${v.name}`,
+        ).toEqual([expect.toBeOneOf(allowed)]);
     });
 
     for (const c of allContainers) {
@@ -158,7 +168,10 @@ describe('deploy/kubernetes/obsync.yaml', () => {
     });
 
     it('reads a config from the ConfigMap that obsync loads without errors', () => {
-      expect((volume(configMount?.name ?? '')?.configMap as { name?: string } | undefined)?.name, `${configPath} comes from the ConfigMap`).toBe(configMap.metadata.name);
+      expect(
+        (volume(configMount?.name ?? '')?.configMap as { name?: string } | undefined)?.name,
+        `${configPath} comes from the ConfigMap`,
+      ).toBe(configMap.metadata.name);
       expect(configText).not.toBe('');
       const dir = mkdtempSync(join(tmpdir(), 'obsync-k8s-'));
       try {
@@ -185,7 +198,9 @@ describe('deploy/kubernetes/obsync.yaml', () => {
           expect(path.startsWith(`${link}/`) || path === link, `${path} is inside ${syncer.name}'s checkout ${link}`).toBe(true);
           const ours = mountOf(obsync, path);
           expect(ours?.name, `obsync reads ${path} from ${syncer.name}'s volume`).toBe(theirs?.name);
-          expect(posix.relative(theirs?.mountPath ?? '', root), 'same path in both containers').toBe(posix.relative(ours?.mountPath ?? '', root));
+          expect(posix.relative(theirs?.mountPath ?? '', root), 'same path in both containers').toBe(
+            posix.relative(ours?.mountPath ?? '', root),
+          );
         }
       }
     });
@@ -206,7 +221,9 @@ describe('deploy/kubernetes/obsync.yaml', () => {
       for (const path of [stateDir, posix.join(stateDir, 'backups')]) {
         const mount = mountOf(obsync, path);
         expect(mount?.readOnly ?? false).toBe(false);
-        expect((volume(mount?.name ?? '')?.persistentVolumeClaim as { claimName?: string } | undefined)?.claimName, path).toBe(one('PersistentVolumeClaim').metadata.name);
+        expect((volume(mount?.name ?? '')?.persistentVolumeClaim as { claimName?: string } | undefined)?.claimName, path).toBe(
+          one('PersistentVolumeClaim').metadata.name,
+        );
       }
       expect(deployment.spec.replicas).toBe(1);
       expect(deployment.spec.strategy.type).toBe('Recreate');
@@ -218,11 +235,15 @@ describe('deploy/kubernetes/obsync.yaml', () => {
       expect(port?.name, `a container port for ${listen}`).toBeDefined();
       expect(obsync.livenessProbe?.httpGet).toEqual({ path: '/livez', port: port?.name });
       expect(obsync.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: port?.name });
-      const service = one<{ spec: { selector: Record<string, string>; ports: { name: string; targetPort: string | number }[] } }>('Service');
+      const service = one<{ spec: { selector: Record<string, string>; ports: { name: string; targetPort: string | number }[] } }>(
+        'Service',
+      );
       expect(deployment.spec.template.metadata.labels).toMatchObject(service.spec.selector);
       const servicePort = service.spec.ports.find((p) => p.targetPort === port?.name || p.targetPort === port?.containerPort);
       expect(servicePort).toBeDefined();
-      const monitor = one<{ spec: { selector: { matchLabels: Record<string, string> }; endpoints: { port: string; path: string }[] } }>('ServiceMonitor');
+      const monitor = one<{ spec: { selector: { matchLabels: Record<string, string> }; endpoints: { port: string; path: string }[] } }>(
+        'ServiceMonitor',
+      );
       expect(service.metadata.labels).toMatchObject(monitor.spec.selector.matchLabels);
       expect(monitor.spec.endpoints).toContainEqual(expect.objectContaining({ port: servicePort?.name, path: '/metrics' }));
     });

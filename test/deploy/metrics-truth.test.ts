@@ -21,7 +21,10 @@ beforeEach(async () => {
   sandbox = await startSandbox({ port: 0, rateLimit: 'off' });
   dir = mkdtempSync(join(tmpdir(), 'obsync-metrics-'));
   cpSync('config-examples/team/dashboards', join(dir, 'manifests'), { recursive: true });
-  writeFileSync(join(dir, 'obsync.yaml'), `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", rateLimit: {requests: 1000, perSeconds: 1}}\n`);
+  writeFileSync(
+    join(dir, 'obsync.yaml'),
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", rateLimit: {requests: 1000, perSeconds: 1}}\n`,
+  );
 });
 
 afterEach(async () => {

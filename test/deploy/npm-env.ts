@@ -11,7 +11,12 @@ export function npmChildEnv(extra: Record<string, string> = {}): Record<string, 
     if (v === undefined || /^npm_/i.test(k) || /^VITEST/.test(k) || k === 'NODE_ENV') continue;
     env[k] = v;
   }
-  Object.assign(env, { npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' });
+  Object.assign(env, {
+    npm_config_prefer_offline: 'true',
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+  });
   if (extra.npm_config_prefix !== undefined) {
     // A prefix of its own moves the global npmrc (which may hold the machine's cafile): keep the machine's.
     env.npm_config_globalconfig = execFileSync('npm', ['config', 'get', 'globalconfig'], { env }).toString().trim();

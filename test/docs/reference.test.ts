@@ -30,7 +30,18 @@ describe('docs/reference', () => {
 
   it('documents every field of every kind and of obsync.yaml', () => {
     const all = [...pages.values()].join('\n');
-    for (const field of ['spec', 'tiles', 'displayType', 'thresholdType', 'scheduleOffsetMinutes', 'streaming_max_insert_wait_ms', 'replicaCpuMillicores', 'timeoutSeconds', 'defaults.maxDeletes']) expect(all).toContain(`${field}\``);
+    for (const field of [
+      'spec',
+      'tiles',
+      'displayType',
+      'thresholdType',
+      'scheduleOffsetMinutes',
+      'streaming_max_insert_wait_ms',
+      'replicaCpuMillicores',
+      'timeoutSeconds',
+      'defaults.maxDeletes',
+    ])
+      expect(all).toContain(`${field}\``);
     expect(all).not.toMatch(/\| {2}\|\n/); // no row without a description
   });
 });

@@ -18,7 +18,17 @@ let port: ServicePort;
 beforeAll(async () => {
   assertBuilt();
   sandbox = await startSandbox({ port: 0, rateLimit: 'off' });
-  port = createServicePort({ name: 's', variant: 'self-hosted', baseUrl: sandbox.url, apiKey: new Secret(sandbox.credentials.apiKey), concurrency: 2, timeoutMs: 10_000, retries: 0, pacing: { limit: 0, windowMs: 1 }, embedded: false });
+  port = createServicePort({
+    name: 's',
+    variant: 'self-hosted',
+    baseUrl: sandbox.url,
+    apiKey: new Secret(sandbox.credentials.apiKey),
+    concurrency: 2,
+    timeoutMs: 10_000,
+    retries: 0,
+    pacing: { limit: 0, windowMs: 1 },
+    embedded: false,
+  });
 });
 afterAll(async () => {
   await port.close();
@@ -36,14 +46,20 @@ spec:
 function project(adopt: string | undefined): string {
   const dir = mkdtempSync(join(tmpdir(), 'obsync-adopt-policy-'));
   const policy = adopt ? `\n    adopt: ${adopt}` : '';
-  writeFileSync(join(dir, 'obsync.yaml'), `apiVersion: obsync/v1\nkind: Config\nmanifests: [m.yaml]\nstate: {backend: file, path: state}\ntargets:\n  - name: t\n    variant: self-hosted\n    baseUrl: ${sandbox.url}\n    credentials: {apiKey: ${sandbox.credentials.apiKey}}${policy}\n`);
+  writeFileSync(
+    join(dir, 'obsync.yaml'),
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [m.yaml]\nstate: {backend: file, path: state}\ntargets:\n  - name: t\n    variant: self-hosted\n    baseUrl: ${sandbox.url}\n    credentials: {apiKey: ${sandbox.credentials.apiKey}}${policy}\n`,
+  );
   writeFileSync(join(dir, 'm.yaml'), MANIFEST);
   return dir;
 }
 
 describe('adoption policy', () => {
   it('by-name: every plan output shows the adoption and what it changes', async () => {
-    const made = await requireCollection(port, 'Dashboard').create({ name: 'Payments', tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hand made' } }] });
+    const made = await requireCollection(port, 'Dashboard').create({
+      name: 'Payments',
+      tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hand made' } }],
+    });
     const dir = project(undefined);
     try {
       const text = await runCli(['plan'], { cwd: dir });
@@ -54,7 +70,9 @@ describe('adoption policy', () => {
       const markdown = await runCli(['plan', '--output', 'markdown'], { cwd: dir });
       expect(markdown.stdout).toContain('will be ADOPTED');
       expect(markdown.stdout).toContain('`Dashboard/payments` (existing id `' + made.id + '`): 1 field(s) change');
-      const json = JSON.parse((await runCli(['plan', '--output', 'json'], { cwd: dir })).stdout) as { targets: { resource_changes: { address: string; change: { importing?: unknown; actions: string[] } }[] }[] };
+      const json = JSON.parse((await runCli(['plan', '--output', 'json'], { cwd: dir })).stdout) as {
+        targets: { resource_changes: { address: string; change: { importing?: unknown; actions: string[] } }[] }[];
+      };
       const change = json.targets[0]?.resource_changes.find((c) => c.address === 'Dashboard/payments')?.change;
       expect(change?.importing).toBeDefined();
       expect(change?.actions).toEqual(['update']);
@@ -65,7 +83,10 @@ describe('adoption policy', () => {
   });
 
   it('explicit: a name clash is an error naming the existing id and the import; after the import it plans as owned', async () => {
-    const made = await requireCollection(port, 'Dashboard').create({ name: 'Payments', tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hand made' } }] });
+    const made = await requireCollection(port, 'Dashboard').create({
+      name: 'Payments',
+      tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hand made' } }],
+    });
     const dir = project('explicit');
     try {
       const plan = await runCli(['plan'], { cwd: dir });

@@ -29,7 +29,10 @@ afterAll(() => sandbox.close());
 
 function config(variant: 'hosted' | 'self-hosted'): string {
   const c = sandbox.credentials;
-  const credentials = variant === 'hosted' ? `organizationId: ${c.organizationId}\n    serviceId: ${c.serviceId}\n    credentials: {keyId: ${c.keyId}, keySecret: ${c.keySecret}}` : `credentials: {apiKey: ${c.apiKey}}`;
+  const credentials =
+    variant === 'hosted'
+      ? `organizationId: ${c.organizationId}\n    serviceId: ${c.serviceId}\n    credentials: {keyId: ${c.keyId}, keySecret: ${c.keySecret}}`
+      : `credentials: {apiKey: ${c.apiKey}}`;
   const paths = variant === 'hosted' ? '[kinds, team, e2e.yaml]' : '[kinds, team/dashboards, team/alerts, self-hosted, e2e.yaml]'; // no pipes on self-hosted
   return `apiVersion: obsync/v1\nkind: Config\nmanifests: ${paths}\nstate: {backend: file, path: .obsync/state}\ntargets:\n  - name: t\n    variant: ${variant}\n    baseUrl: ${sandbox.url}\n    ${credentials}\n    rateLimit: {requests: 1000, perSeconds: 1}\n`;
 }
@@ -41,12 +44,19 @@ function e2eManifests(variant: 'hosted' | 'self-hosted', extra: boolean): string
     `kind: Webhook\nmetadata: {name: e2e-hook}\nspec: {service: generic, name: E2E hook, url: "\${env:HOOK_URL}", headers: {Authorization: "\${env:HOOK_TOKEN}"}}`,
     `kind: Source\nmetadata: {name: e2e-metrics}\nspec: {kind: metric, name: E2E metrics, connection: ${connection}, from: {databaseName: default, tableName: ''}, timestampValueExpression: TimeUnix, resourceAttributesExpression: ResourceAttributes, metricTables: {gauge: otel_metrics_gauge}, logSource: example-logs}`,
   ];
-  if (variant === 'self-hosted') docs.push(`kind: Connection\nmetadata: {name: e2e-ch}\nspec: {name: E2E ClickHouse, host: 'http://ch-e2e:8123', username: e2e, password: "\${env:CH_PASSWORD}"}`);
+  if (variant === 'self-hosted')
+    docs.push(
+      `kind: Connection\nmetadata: {name: e2e-ch}\nspec: {name: E2E ClickHouse, host: 'http://ch-e2e:8123', username: e2e, password: "\${env:CH_PASSWORD}"}`,
+    );
   if (extra) {
     docs.push(`kind: SavedSearch\nmetadata: {name: e2e-search}\nspec: {name: E2E search, source: e2e-metrics, where: 'x:1'}`);
-    docs.push(`kind: Alert\nmetadata: {name: e2e-alert}\nspec: {savedSearch: e2e-search, threshold: 1, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: e2e-doomed-hook}, name: E2E alert}`);
+    docs.push(
+      `kind: Alert\nmetadata: {name: e2e-alert}\nspec: {savedSearch: e2e-search, threshold: 1, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: e2e-doomed-hook}, name: E2E alert}`,
+    );
     docs.push(`kind: Webhook\nmetadata: {name: e2e-doomed-hook}\nspec: {service: generic, name: E2E doomed, url: "\${env:DOOMED_URL}"}`);
-    docs.push(`kind: Source\nmetadata: {name: e2e-extra-logs}\nspec: {kind: log, name: E2E extra logs, connection: ${connection}, from: {databaseName: default, tableName: extra}, timestampValueExpression: T, defaultTableSelectExpression: Body, traceSource: Traces}`);
+    docs.push(
+      `kind: Source\nmetadata: {name: e2e-extra-logs}\nspec: {kind: log, name: E2E extra logs, connection: ${connection}, from: {databaseName: default, tableName: extra}, timestampValueExpression: T, defaultTableSelectExpression: Body, traceSource: Traces}`,
+    );
   }
   return docs.map((d) => `apiVersion: obsync/v1\n${d}\n`).join('---\n');
 }
@@ -62,7 +72,16 @@ function portFor(variant: 'hosted' | 'self-hosted'): ServicePort {
   const c = sandbox.credentials;
   const common = { baseUrl: sandbox.url, concurrency: 2, timeoutMs: 5000, retries: 0, pacing: { limit: 0, windowMs: 1 }, embedded: false };
   return variant === 'hosted'
-    ? createServicePort({ ...common, name: 'h', variant: 'hosted', organizationId: c.organizationId, serviceId: c.serviceId, keyId: c.keyId, keySecret: new Secret(c.keySecret), paths: { observability: 'clickstack', pipes: 'clickpipes' } })
+    ? createServicePort({
+        ...common,
+        name: 'h',
+        variant: 'hosted',
+        organizationId: c.organizationId,
+        serviceId: c.serviceId,
+        keyId: c.keyId,
+        keySecret: new Secret(c.keySecret),
+        paths: { observability: 'clickstack', pipes: 'clickpipes' },
+      })
     : createServicePort({ ...common, name: 's', variant: 'self-hosted', apiKey: new Secret(c.apiKey) });
 }
 
@@ -96,7 +115,13 @@ describe.each(['hosted', 'self-hosted'] as const)('all kinds on the %s variant',
       expect(first.stderr).not.toMatch(/^error|failed/m);
       expect(first.code).toBe(0);
       const kinds = new Set((await planJson()).steps.map((s) => s.address.split('/')[0]));
-      expect(kinds).toEqual(new Set(variant === 'hosted' ? ['Dashboard', 'Alert', 'Pipe', 'Source', 'Webhook', 'SavedSearch'] : ['Dashboard', 'Alert', 'Source', 'Webhook', 'SavedSearch', 'Connection']));
+      expect(kinds).toEqual(
+        new Set(
+          variant === 'hosted'
+            ? ['Dashboard', 'Alert', 'Pipe', 'Source', 'Webhook', 'SavedSearch']
+            : ['Dashboard', 'Alert', 'Source', 'Webhook', 'SavedSearch', 'Connection'],
+        ),
+      );
       expect((await cli('plan', '--detailed-exitcode')).code).toBe(0);
 
       // Drift on a readable secret: the webhook's URL changed by hand.
@@ -104,7 +129,9 @@ describe.each(['hosted', 'self-hosted'] as const)('all kinds on the %s variant',
       if (!hook) throw new Error('no E2E hook');
       await requireCollection(port, 'Webhook').update(hook.id, { name: hook.name, service: hook.service, url: HAND_URL });
       const drift = changed(await planJson());
-      expect(drift.map((s) => [s.address, s.reason, s.changes.map((c) => [c.path, c.sensitive])])).toEqual([['Webhook/e2e-hook', 'drifted', [['url', true]]]]);
+      expect(drift.map((s) => [s.address, s.reason, s.changes.map((c) => [c.path, c.sensitive])])).toEqual([
+        ['Webhook/e2e-hook', 'drifted', [['url', true]]],
+      ]);
       expect((await cli('apply', '--auto-approve')).code).toBe(0);
       expect((await requireCollection(port, 'Webhook').list()).find((w) => w.id === hook.id)?.url).toBe(HOOK_URL);
       expect((await cli('plan', '--detailed-exitcode')).code).toBe(0);
@@ -112,7 +139,9 @@ describe.each(['hosted', 'self-hosted'] as const)('all kinds on the %s variant',
       if (variant === 'self-hosted') {
         // A rotated write-only password: seen by its fingerprint, sent once.
         password = PASSWORDS[1] ?? '';
-        expect(changed(await planJson()).map((s) => [s.address, s.reason, s.changes.map((c) => [c.path, c.sensitive])])).toEqual([['Connection/e2e-ch', 'spec-changed', [['password', true]]]]);
+        expect(changed(await planJson()).map((s) => [s.address, s.reason, s.changes.map((c) => [c.path, c.sensitive])])).toEqual([
+          ['Connection/e2e-ch', 'spec-changed', [['password', true]]],
+        ]);
         expect((await cli('apply', '--auto-approve')).code).toBe(0);
         expect((await cli('plan', '--detailed-exitcode')).code).toBe(0);
       }
@@ -125,13 +154,20 @@ describe.each(['hosted', 'self-hosted'] as const)('all kinds on the %s variant',
       expect(saved).toContain('E2E doomed');
       const pruned = await cli('apply', 'plan.json', '--auto-approve');
       expect(pruned.code).toBe(0);
-      const deletes = (JSON.parse(saved) as { targets: { steps: { address: string; action: string }[] }[] }).targets.flatMap((t) => t.steps).filter((s) => s.action === 'delete').map((s) => s.address);
+      const deletes = (JSON.parse(saved) as { targets: { steps: { address: string; action: string }[] }[] }).targets
+        .flatMap((t) => t.steps)
+        .filter((s) => s.action === 'delete')
+        .map((s) => s.address);
       expect(deletes).toEqual(['Alert/e2e-alert', 'Webhook/e2e-doomed-hook', 'SavedSearch/e2e-search', 'Source/e2e-extra-logs']);
       expect((await cli('plan', '--prune', '--detailed-exitcode')).code).toBe(0);
 
       // The service's own objects were never touched.
-      expect((await requireCollection(port, 'Source').list()).map((s) => s.name)).toEqual(expect.arrayContaining(['Logs', 'Traces', 'Metrics']));
-      expect((await requireCollection(port, 'Webhook').list()).map((w) => w.name)).toEqual(expect.arrayContaining(['ops-slack', 'ops-webhook']));
+      expect((await requireCollection(port, 'Source').list()).map((s) => s.name)).toEqual(
+        expect.arrayContaining(['Logs', 'Traces', 'Metrics']),
+      );
+      expect((await requireCollection(port, 'Webhook').list()).map((w) => w.name)).toEqual(
+        expect.arrayContaining(['ops-slack', 'ops-webhook']),
+      );
       expect((await requireCollection(port, 'SavedSearch').list()).map((s) => s.name)).toContain('Errors');
       if (variant === 'self-hosted') expect((await requireCollection(port, 'Connection').list()).map((c) => c.name)).toContain('Default');
     } finally {

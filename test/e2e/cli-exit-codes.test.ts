@@ -51,7 +51,10 @@ describe('a refused prune', () => {
   it('exits 1 after printing the plan, and apply then changes nothing', async () => {
     expect((await runCli(['apply', '--auto-approve'], { cwd: dir, env: env() })).code).toBe(0);
     rmSync(join(dir, 'kinds/alert.yaml')); // two owned alerts are no longer declared
-    writeFileSync(join(dir, 'team/extra.yaml'), 'apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: extra}\nspec: {savedSearch: Errors, interval: 5m, threshold: 1, thresholdType: above, channel: {type: webhook, webhook: ops-slack}}\n');
+    writeFileSync(
+      join(dir, 'team/extra.yaml'),
+      'apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: extra}\nspec: {savedSearch: Errors, interval: 5m, threshold: 1, thresholdType: above, channel: {type: webhook, webhook: ops-slack}}\n',
+    );
     const plan = await runCli(['plan', '--prune', '--max-deletes', '1'], { cwd: dir, env: env() });
     expect(plan.code).toBe(1);
     expect(plan.stdout).toContain('+ Alert/extra');
@@ -77,7 +80,7 @@ describe('--only and --selector', () => {
     sandbox.clearRequests();
     const only = await runCli(['plan', '--only', 'Dashboard/chekout'], { cwd: dir, env: env() });
     expect(only.code).toBe(1);
-    expect(only.stderr).toContain("error: --only Dashboard/chekout matches no declared or owned object");
+    expect(only.stderr).toContain('error: --only Dashboard/chekout matches no declared or owned object');
     const selector = await runCli(['apply', '--auto-approve', '--selector', 'team=nobody'], { cwd: dir, env: env() });
     expect(selector.code).toBe(1);
     expect(selector.stderr).toContain('error: --selector team=nobody matches no declared or owned object');
@@ -137,7 +140,10 @@ describe('obsync keys create --out', () => {
     const ok = await runCli(['keys', 'create', '--name', 'ci', '--role', 'developer', '--out', 'new.json'], { cwd: dir, env: env() });
     expect(ok.code).toBe(0);
     expect(Object.keys(JSON.parse(readFileSync(join(dir, 'new.json'), 'utf8')) as object)).toEqual(['keyId', 'keySecret']);
-    const refused = await runCli(['keys', 'create', '--name', 'ci', '--role', 'developer', '--out', 'other.json'], { cwd: dir, env: env({ KEY_SECRET: 'wrong' }) });
+    const refused = await runCli(['keys', 'create', '--name', 'ci', '--role', 'developer', '--out', 'other.json'], {
+      cwd: dir,
+      env: env({ KEY_SECRET: 'wrong' }),
+    });
     expect(refused.code).toBe(1);
     expect(existsSync(join(dir, 'other.json'))).toBe(false);
   });

@@ -26,7 +26,10 @@ async function loadedModules(name: string, args: string[]): Promise<string[]> {
   const hooks = join(dir, `${name}-hooks.mjs`);
   const registration = join(dir, `${name}-register.mjs`);
   writeFileSync(log, '');
-  writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`);
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`,
+  );
   writeFileSync(registration, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
   const result = await runCli(args, { cwd: ROOT, env: { NODE_OPTIONS: `--import=${pathToFileURL(registration).href}` } });
   expect(result.stderr).toBe('');
@@ -48,7 +51,9 @@ describe('start-up: modules loaded', () => {
     expect(modules.some((u) => u.endsWith('/dist/manifests/load.js'))).toBe(true);
     for (const pattern of SERVICE_ONLY) expect(modules.filter((u) => pattern.test(u))).toEqual([]);
     // Only the validate command's module.
-    expect(modules.filter((u) => u.includes('/dist/cli/commands/')).map((u) => u.replace(/.*\/dist\//, ''))).toEqual(['cli/commands/validate.js']);
+    expect(modules.filter((u) => u.includes('/dist/cli/commands/')).map((u) => u.replace(/.*\/dist\//, ''))).toEqual([
+      'cli/commands/validate.js',
+    ]);
   });
 
   it('--help loads commander and the command list only: no command module, zod or yaml', async () => {

@@ -52,10 +52,16 @@ describe('--no-color', () => {
   });
 
   it('and NO_COLOR turn the colours of a plan off (FORCE_COLOR turns them on)', async () => {
-    const forced = await runCli(['plan', 'config-examples/kinds'], { cwd: process.cwd(), env: { NO_COLOR: '', FORCE_COLOR: '1', OBSYNC_STATE_DIR: join(tmp(), 'state') } });
+    const forced = await runCli(['plan', 'config-examples/kinds'], {
+      cwd: process.cwd(),
+      env: { NO_COLOR: '', FORCE_COLOR: '1', OBSYNC_STATE_DIR: join(tmp(), 'state') },
+    });
     expect(forced.code).toBe(0);
     expect(forced.stdout).toMatch(ANSI);
-    const flag = await runCli(['plan', 'config-examples/kinds', '--no-color'], { cwd: process.cwd(), env: { NO_COLOR: '', FORCE_COLOR: '1', OBSYNC_STATE_DIR: join(dir, 'state') } });
+    const flag = await runCli(['plan', 'config-examples/kinds', '--no-color'], {
+      cwd: process.cwd(),
+      env: { NO_COLOR: '', FORCE_COLOR: '1', OBSYNC_STATE_DIR: join(dir, 'state') },
+    });
     expect(flag.code).toBe(0);
     expect(flag.stdout).toContain('Dashboard/example-service');
     expect(flag.stdout).not.toMatch(ANSI);
@@ -82,7 +88,11 @@ describe('numeric flags', () => {
 
 describe('obsync schema | head -1', () => {
   it('ends quietly when the reader goes away', async () => {
-    const child = spawn(process.execPath, [CLI, 'schema'], { cwd: tmp(), env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'schema'], {
+      cwd: tmp(),
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.destroy(); // the reader closes before the first write: EPIPE
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -98,7 +108,9 @@ describe('obsync init', () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('created proj/obsync.yaml');
     const root = join(dir, 'proj');
-    expect(readFileSync(join(root, 'manifests/example.yaml'), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=../obsync.schema.json');
+    expect(readFileSync(join(root, 'manifests/example.yaml'), 'utf8').split('\n')[0]).toBe(
+      '# yaml-language-server: $schema=../obsync.schema.json',
+    );
     expect(readFileSync(join(root, 'obsync.yaml'), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=./obsync.schema.json');
     expect(readFileSync(join(root, 'obsync.schema.json'), 'utf8')).toBe((await runCli(['schema'], { cwd: dir })).stdout);
     const validate = await runCli(['validate'], { cwd: root });
@@ -131,7 +143,11 @@ describe('obsync completion', () => {
   /** Words bash offers for the command line `words` with the cursor on the last word. */
   function bashComplete(source: string, words: string[]): string[] {
     const quoted = words.map((w) => `'${w}'`).join(' ');
-    const res = spawnSync('bash', ['-c', `${source}\nCOMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _obsync; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
+    const res = spawnSync(
+      'bash',
+      ['-c', `${source}\nCOMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _obsync; printf '%s\\n' "\${COMPREPLY[@]}"`],
+      { encoding: 'utf8' },
+    );
     expect(res.stderr).toBe('');
     return res.stdout.split('\n').filter(Boolean);
   }
@@ -171,6 +187,8 @@ describe('obsync completion', () => {
   it('refuses an unknown shell', async () => {
     const res = await runCli(['completion', 'tcsh'], { cwd: process.cwd() });
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain("error: command-argument value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.");
+    expect(res.stderr).toContain(
+      "error: command-argument value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.",
+    );
   });
 });

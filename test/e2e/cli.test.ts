@@ -123,10 +123,24 @@ describe('obsync plan/apply, hosted variant', () => {
     const port = await import('../../src/remote/index.js');
     const { Secret } = await import('../../src/core/secret.js');
     const c = sandbox.credentials;
-    const client = port.createServicePort({ name: 'x', variant: 'hosted', baseUrl: sandbox.url, organizationId: c.organizationId, serviceId: c.serviceId, keyId: c.keyId, keySecret: new Secret(c.keySecret), paths: { observability: 'observability', pipes: 'pipes' }, concurrency: 1, timeoutMs: 5000, retries: 0, pacing: { limit: 0, windowMs: 1 }, embedded: false });
+    const client = port.createServicePort({
+      name: 'x',
+      variant: 'hosted',
+      baseUrl: sandbox.url,
+      organizationId: c.organizationId,
+      serviceId: c.serviceId,
+      keyId: c.keyId,
+      keySecret: new Secret(c.keySecret),
+      paths: { observability: 'observability', pipes: 'pipes' },
+      concurrency: 1,
+      timeoutMs: 5000,
+      retries: 0,
+      pacing: { limit: 0, windowMs: 1 },
+      embedded: false,
+    });
     const live = (await requireCollection(client, 'Dashboard').list()).find((d) => d.name === 'Checkout service');
     if (!live) throw new Error('checkout dashboard missing');
-    await requireCollection(client, 'Dashboard').update(live.id, { name: live.name, tiles: live.tiles as never, tags: ["edited-by-hand"] });
+    await requireCollection(client, 'Dashboard').update(live.id, { name: live.name, tiles: live.tiles as never, tags: ['edited-by-hand'] });
     await client.close();
     const apply = await runCli(['apply', 'plan.json', '--auto-approve'], { cwd: dir, env: env() });
     expect(apply.code).toBe(1);
@@ -153,12 +167,35 @@ describe('obsync plan/apply, hosted variant', () => {
     const c = sandbox.credentials;
     const { createServicePort } = await import('../../src/remote/index.js');
     const { Secret } = await import('../../src/core/secret.js');
-    const client = createServicePort({ name: 'x', variant: 'hosted', baseUrl: sandbox.url, organizationId: c.organizationId, serviceId: c.serviceId, keyId: c.keyId, keySecret: new Secret(c.keySecret), paths: { observability: 'observability', pipes: 'pipes' }, concurrency: 1, timeoutMs: 5000, retries: 0, pacing: { limit: 0, windowMs: 1 }, embedded: false });
+    const client = createServicePort({
+      name: 'x',
+      variant: 'hosted',
+      baseUrl: sandbox.url,
+      organizationId: c.organizationId,
+      serviceId: c.serviceId,
+      keyId: c.keyId,
+      keySecret: new Secret(c.keySecret),
+      paths: { observability: 'observability', pipes: 'pipes' },
+      concurrency: 1,
+      timeoutMs: 5000,
+      retries: 0,
+      pacing: { limit: 0, windowMs: 1 },
+      embedded: false,
+    });
     const dashboard = (await requireCollection(client, 'Dashboard').list()).find((d) => d.name === 'Example service');
     const webhook = (await requireCollection(client, 'Webhook').list()).find((w) => w.name === 'ops-slack');
     const tile = dashboard?.tiles.find((t) => t.name === 'Requests');
     if (!dashboard || !webhook || !tile) throw new Error('example dashboard, tile or webhook missing');
-    const handMade = await requireCollection(client, 'Alert').create({ source: 'tile', dashboardId: dashboard.id, tileId: tile.id, name: 'Hand-made requests alert', threshold: 1, thresholdType: 'above', interval: '5m', channels: [{ type: 'webhook', webhookId: webhook.id }] });
+    const handMade = await requireCollection(client, 'Alert').create({
+      source: 'tile',
+      dashboardId: dashboard.id,
+      tileId: tile.id,
+      name: 'Hand-made requests alert',
+      threshold: 1,
+      thresholdType: 'above',
+      interval: '5m',
+      channels: [{ type: 'webhook', webhookId: webhook.id }],
+    });
     await client.close();
     rmSync(join(dir, 'kinds/dashboard.yaml'));
     rmSync(join(dir, 'kinds/alert.yaml'));

@@ -26,15 +26,34 @@ afterAll(() => sandbox.close());
 
 function config(variant: 'hosted' | 'self-hosted'): string {
   const c = sandbox.credentials;
-  const credentials = variant === 'hosted' ? `organizationId: ${c.organizationId}\n    serviceId: ${c.serviceId}\n    credentials: {keyId: ${c.keyId}, keySecret: ${c.keySecret}}` : `credentials: {apiKey: ${c.apiKey}}`;
+  const credentials =
+    variant === 'hosted'
+      ? `organizationId: ${c.organizationId}\n    serviceId: ${c.serviceId}\n    credentials: {keyId: ${c.keyId}, keySecret: ${c.keySecret}}`
+      : `credentials: {apiKey: ${c.apiKey}}`;
   return `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: .obsync/state}\ntargets:\n  - name: t\n    variant: ${variant}\n    baseUrl: ${sandbox.url}\n    ${credentials}\n    rateLimit: {requests: 1000, perSeconds: 1}\n`;
 }
 
 function portFor(variant: 'hosted' | 'self-hosted'): ServicePort {
   const c = sandbox.credentials;
-  const common = { baseUrl: sandbox.url, concurrency: 4, timeoutMs: 10_000, retries: 0, pacing: { limit: 0, windowMs: 1 }, embedded: false };
+  const common = {
+    baseUrl: sandbox.url,
+    concurrency: 4,
+    timeoutMs: 10_000,
+    retries: 0,
+    pacing: { limit: 0, windowMs: 1 },
+    embedded: false,
+  };
   return variant === 'hosted'
-    ? createServicePort({ ...common, name: 'h', variant: 'hosted', organizationId: c.organizationId, serviceId: c.serviceId, keyId: c.keyId, keySecret: new Secret(c.keySecret), paths: { observability: 'clickstack', pipes: 'clickpipes' } })
+    ? createServicePort({
+        ...common,
+        name: 'h',
+        variant: 'hosted',
+        organizationId: c.organizationId,
+        serviceId: c.serviceId,
+        keyId: c.keyId,
+        keySecret: new Secret(c.keySecret),
+        paths: { observability: 'clickstack', pipes: 'clickpipes' },
+      })
     : createServicePort({ ...common, name: 's', variant: 'self-hosted', apiKey: new Secret(c.apiKey) });
 }
 
@@ -61,7 +80,9 @@ async function secretEnv(dir: string, port: ServicePort): Promise<Record<string,
     const m = /^# Webhook\/([a-z0-9-]+) spec\.(url|body)$/.exec(line);
     const variable = lines[i + 1]?.replace(/=$/, '');
     if (!m?.[1] || !variable) return;
-    const doc = parse(readFileSync(join(dir, 'manifests/webhook', `${m[1]}.yaml`), 'utf8').replace(/^#.*$/gm, '')) as { spec: { name: string; service: string } };
+    const doc = parse(readFileSync(join(dir, 'manifests/webhook', `${m[1]}.yaml`), 'utf8').replace(/^#.*$/gm, '')) as {
+      spec: { name: string; service: string };
+    };
     const live = hooks.find((h) => h.name === doc.spec.name && h.service === doc.spec.service);
     const value = m[2] === 'url' ? live?.url : (live as { body?: string } | undefined)?.body;
     if (value !== undefined) env[variable] = value;
@@ -99,8 +120,14 @@ describe.each(['self-hosted', 'hosted'] as const)('obsync export on the %s varia
       expect([...exported.keys()].filter((f) => f.startsWith('dashboard/')).length).toBeGreaterThanOrEqual(14);
       // Every kind obsync manages that the variant serves.
       const folders = new Set([...exported.keys()].filter((f) => f.includes('/')).map((f) => f.split('/')[0]));
-      expect([...folders].sort()).toEqual(variant === 'hosted' ? ['alert', 'dashboard', 'pipe', 'saved-search', 'source', 'webhook'] : ['alert', 'connection', 'dashboard', 'saved-search', 'source', 'webhook']);
-      expect(exported.get('webhook/pager-' + (variant === 'hosted' ? 'eh' : 'es') + '.yaml')).toContain("# Note: the service never returns a webhook's headers and query parameters");
+      expect([...folders].sort()).toEqual(
+        variant === 'hosted'
+          ? ['alert', 'dashboard', 'pipe', 'saved-search', 'source', 'webhook']
+          : ['alert', 'connection', 'dashboard', 'saved-search', 'source', 'webhook'],
+      );
+      expect(exported.get('webhook/pager-' + (variant === 'hosted' ? 'eh' : 'es') + '.yaml')).toContain(
+        "# Note: the service never returns a webhook's headers and query parameters",
+      );
       noSecret(first.stdout, first.stderr, ...exported.values());
 
       // Stable: a second export is byte-identical, and exporting again over the tree is allowed.
@@ -138,14 +165,26 @@ describe.each(['self-hosted', 'hosted'] as const)('obsync export on the %s varia
       noSecret(adopt.stdout, adopt.stderr, apply.stdout, apply.stderr, plan.stdout, plan.stderr);
 
       // Remove one dashboard no alert watches: prune deletes exactly that one.
-      const alerts = [...exported].filter(([f]) => f.startsWith('alert/')).map(([, text]) => text).join('\n');
-      const doomed = [...exported.keys()].find((f) => f.startsWith('dashboard/') && !alerts.includes(`dashboard: ${f.slice('dashboard/'.length, -'.yaml'.length)}\n`));
+      const alerts = [...exported]
+        .filter(([f]) => f.startsWith('alert/'))
+        .map(([, text]) => text)
+        .join('\n');
+      const doomed = [...exported.keys()].find(
+        (f) => f.startsWith('dashboard/') && !alerts.includes(`dashboard: ${f.slice('dashboard/'.length, -'.yaml'.length)}\n`),
+      );
       if (!doomed) throw new Error('every dashboard has an alert');
       rmSync(join(dir, 'manifests', doomed));
       const prune = await run(['plan', '--prune', '--out', 'plan.json'], env);
       expect(prune.code, prune.stdout + prune.stderr).toBe(0);
-      const saved = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as { targets: { steps: { action: string; address: string }[] }[] };
-      expect(saved.targets.flatMap((t) => t.steps).filter((s) => s.action !== 'noop').map((s) => `${s.action} ${s.address}`)).toEqual([`delete Dashboard/${doomed.slice('dashboard/'.length, -'.yaml'.length)}`]);
+      const saved = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as {
+        targets: { steps: { action: string; address: string }[] }[];
+      };
+      expect(
+        saved.targets
+          .flatMap((t) => t.steps)
+          .filter((s) => s.action !== 'noop')
+          .map((s) => `${s.action} ${s.address}`),
+      ).toEqual([`delete Dashboard/${doomed.slice('dashboard/'.length, -'.yaml'.length)}`]);
       noSecret(readFileSync(join(dir, 'plan.json'), 'utf8'));
     } finally {
       await port.close();
@@ -159,7 +198,10 @@ describe('obsync import', () => {
     const dir = mkdtempSync(join(tmpdir(), 'obsync-import-e2e-'));
     const port = portFor('self-hosted');
     try {
-      const made = await requireCollection(port, 'Dashboard').create({ name: 'Hand made import', tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hi' } }] });
+      const made = await requireCollection(port, 'Dashboard').create({
+        name: 'Hand made import',
+        tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hi' } }],
+      });
       writeFileSync(join(dir, 'obsync.yaml'), config('self-hosted'));
       const run = (args: string[]) => runCli(args, { cwd: dir });
       expect((await run(['export', '--kind', 'Dashboard', '--match', '^Hand made import$'])).code).toBe(0);
@@ -195,7 +237,9 @@ describe('obsync import', () => {
 
       const elsewhere = await run(['export', '--kind', 'Dashboard', '--match', '^Hand made import$', '--out-dir', 'other']);
       expect(elsewhere.code).toBe(0);
-      expect(elsewhere.stderr).toContain('warning: 1 exported object is already declared by your manifests (Dashboard/hand-made-import in manifests/dashboard/hand-made-import.yaml)');
+      expect(elsewhere.stderr).toContain(
+        'warning: 1 exported object is already declared by your manifests (Dashboard/hand-made-import in manifests/dashboard/hand-made-import.yaml)',
+      );
     } finally {
       await port.close();
       rmSync(dir, { recursive: true, force: true });

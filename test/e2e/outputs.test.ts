@@ -52,8 +52,17 @@ targets:
 function manifests(threshold: number, extra = ''): void {
   rmSync(join(dir, 'm'), { recursive: true, force: true });
   mkdirSync(join(dir, 'm'));
-  writeFileSync(join(dir, 'm/board.yaml'), dashboardYaml('board', 'Board', [{ key: 'p99', name: 'p99', level: 0.99 }, { key: 'rps', name: 'Requests' }]));
-  writeFileSync(join(dir, 'm/alert.yaml'), alertYaml('board-p99', { dashboard: 'board', tile: 'p99', threshold, interval: '5m', webhook: 'ops-slack' }) + extra);
+  writeFileSync(
+    join(dir, 'm/board.yaml'),
+    dashboardYaml('board', 'Board', [
+      { key: 'p99', name: 'p99', level: 0.99 },
+      { key: 'rps', name: 'Requests' },
+    ]),
+  );
+  writeFileSync(
+    join(dir, 'm/alert.yaml'),
+    alertYaml('board-p99', { dashboard: 'board', tile: 'p99', threshold, interval: '5m', webhook: 'ops-slack' }) + extra,
+  );
 }
 
 describe.each(['hosted', 'selfhosted'])('plan and apply outputs (%s)', (target) => {
@@ -63,10 +72,16 @@ describe.each(['hosted', 'selfhosted'])('plan and apply outputs (%s)', (target) 
     const plan = schema('plan.schema.json');
     const json = await cli('plan', '--output', 'json', '--detailed-exitcode');
     expect(json.code).toBe(2);
-    const doc = valid(plan, json.stdout) as { applyable: boolean; targets: { target: string; resource_changes: { address: string; change: { actions: string[] } }[] }[] };
+    const doc = valid(plan, json.stdout) as {
+      applyable: boolean;
+      targets: { target: string; resource_changes: { address: string; change: { actions: string[] } }[] }[];
+    };
     expect(doc.applyable).toBe(true);
     expect(doc.targets.map((t) => t.target)).toEqual([target]);
-    expect(doc.targets[0]?.resource_changes.map((c) => `${c.change.actions.join('+')} ${c.address}`)).toEqual(['create Dashboard/board', 'create Alert/board-p99']);
+    expect(doc.targets[0]?.resource_changes.map((c) => `${c.change.actions.join('+')} ${c.address}`)).toEqual([
+      'create Dashboard/board',
+      'create Alert/board-p99',
+    ]);
     expect((await cli('plan', '--output', 'json')).code).toBe(0);
 
     const md = await cli('plan', '--output', 'markdown', '--detailed-exitcode');
@@ -91,7 +106,10 @@ describe.each(['hosted', 'selfhosted'])('plan and apply outputs (%s)', (target) 
     expect(changed.stdout).toContain('threshold 500 → 400');
     const applied = await cli('apply', '--auto-approve', '--output', 'json');
     expect(applied.code).toBe(0);
-    expect((valid(schema('apply-report.schema.json'), applied.stdout) as { summary: Record<string, number> }).summary).toMatchObject({ update: 1, noop: 1 });
+    expect((valid(schema('apply-report.schema.json'), applied.stdout) as { summary: Record<string, number> }).summary).toMatchObject({
+      update: 1,
+      noop: 1,
+    });
 
     const none = await cli('plan', '--output', 'json', '--detailed-exitcode');
     expect(none.code).toBe(0);
@@ -101,7 +119,10 @@ describe.each(['hosted', 'selfhosted'])('plan and apply outputs (%s)', (target) 
   });
 
   it('exits 1 on an object that cannot be planned, with the error in every format before the changes', async () => {
-    manifests(500, `---\n${alertYaml('broken', { dashboard: 'board', tile: 'p99', threshold: 1, interval: '5m', webhook: 'no-such-webhook' })}`);
+    manifests(
+      500,
+      `---\n${alertYaml('broken', { dashboard: 'board', tile: 'p99', threshold: 1, interval: '5m', webhook: 'no-such-webhook' })}`,
+    );
     const json = await cli('plan', '--output', 'json');
     expect(json.code).toBe(1);
     const doc = valid(schema('plan.schema.json'), json.stdout) as { errored: boolean; targets: { diagnostics: { message: string }[] }[] };

@@ -21,13 +21,24 @@ let port: ServicePort;
 let inventory: InventoryStore;
 
 function load() {
-  const { resources, diagnostics } = loadManifests([join(dir, 'team/dashboards'), join(dir, 'team/alerts'), join(dir, 'kinds/dashboard.yaml'), join(dir, 'kinds/alert.yaml')], { env: {} });
+  const { resources, diagnostics } = loadManifests(
+    [join(dir, 'team/dashboards'), join(dir, 'team/alerts'), join(dir, 'kinds/dashboard.yaml'), join(dir, 'kinds/alert.yaml')],
+    { env: {} },
+  );
   expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   return resources;
 }
 
 async function plan(opts: { prune?: boolean; maxDeletes?: number } = {}) {
-  return makePlan({ port, inventory, desired: load(), sensitive: SENSITIVE_PATHS, selection: SELECT_ALL, prune: opts.prune ?? false, maxDeletes: opts.maxDeletes ?? 10 });
+  return makePlan({
+    port,
+    inventory,
+    desired: load(),
+    sensitive: SENSITIVE_PATHS,
+    selection: SELECT_ALL,
+    prune: opts.prune ?? false,
+    maxDeletes: opts.maxDeletes ?? 10,
+  });
 }
 
 async function apply(opts: { prune?: boolean; maxDeletes?: number } = {}) {

@@ -16,7 +16,15 @@ const connection = { id: '5eed00000000000000000002' };
 const from = { databaseName: 'default', tableName: 't' };
 
 function logSource(name: string, extra: Record<string, unknown> = {}): DesiredResource {
-  const spec = sourceSpecSchema.parse({ kind: 'log', name: `Log ${name}`, connection, from, timestampValueExpression: 'T', defaultTableSelectExpression: 'Body', ...extra });
+  const spec = sourceSpecSchema.parse({
+    kind: 'log',
+    name: `Log ${name}`,
+    connection,
+    from,
+    timestampValueExpression: 'T',
+    defaultTableSelectExpression: 'Body',
+    ...extra,
+  });
   return { kind: 'Source', name, address: `Source/${name}`, labels: {}, spec, source: { file: 'gen.yaml', line: 1, col: 1 } };
 }
 
@@ -32,7 +40,8 @@ function setup() {
   return { plan, apply };
 }
 
-const changes = (steps: { action: string; address: string }[]) => steps.filter((s) => s.action !== 'noop').map((s) => `${s.action} ${s.address}`);
+const changes = (steps: { action: string; address: string }[]) =>
+  steps.filter((s) => s.action !== 'noop').map((s) => `${s.action} ${s.address}`);
 
 describe('sources that name each other', () => {
   it('create in dependency order in one run and then plan nothing, whichever sorts first', async () => {
@@ -49,7 +58,10 @@ describe('sources that name each other', () => {
   it('update together in one run when both exist', async () => {
     const { plan, apply } = setup();
     await apply([logSource('a-logs'), logSource('b-logs', { traceSource: 'a-logs' })]);
-    const linked = [logSource('a-logs', { traceSource: 'b-logs', bodyExpression: 'Body' }), logSource('b-logs', { traceSource: 'a-logs', bodyExpression: 'Body' })];
+    const linked = [
+      logSource('a-logs', { traceSource: 'b-logs', bodyExpression: 'Body' }),
+      logSource('b-logs', { traceSource: 'a-logs', bodyExpression: 'Body' }),
+    ];
     const { planned, report } = await apply(linked);
     expect(changes(planned.plan.steps)).toEqual(['update Source/a-logs', 'update Source/b-logs']);
     expect(report.summary).toMatchObject({ applied: 2, failed: 0, skipped: 0 });
@@ -58,12 +70,18 @@ describe('sources that name each other', () => {
 
   it('are reported when none of them exists yet, and the rest goes ahead', async () => {
     const { apply } = setup();
-    const { planned, report } = await apply([logSource('a-logs', { traceSource: 'b-logs' }), logSource('b-logs', { traceSource: 'a-logs' }), logSource('c-logs')]);
+    const { planned, report } = await apply([
+      logSource('a-logs', { traceSource: 'b-logs' }),
+      logSource('b-logs', { traceSource: 'a-logs' }),
+      logSource('c-logs'),
+    ]);
     expect(planned.plan.diagnostics.map((d) => [d.address, d.code])).toEqual([
       ['Source/a-logs', 'reference-cycle'],
       ['Source/b-logs', 'reference-cycle'],
     ]);
-    expect(planned.plan.diagnostics[0]?.message).toMatch(/refers to Source\/b-logs, which refers back to it.*create one without the reference first/);
+    expect(planned.plan.diagnostics[0]?.message).toMatch(
+      /refers to Source\/b-logs, which refers back to it.*create one without the reference first/,
+    );
     expect(changes(planned.plan.steps)).toEqual(['create Source/c-logs']);
     expect(report.summary.failed).toBe(0);
   });

@@ -26,7 +26,17 @@ let sandbox: SandboxHandle;
 let port: ServicePort;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, rateLimit: 'off' });
-  port = createServicePort({ name: 's', variant: 'self-hosted', baseUrl: sandbox.url, apiKey: new Secret(sandbox.credentials.apiKey), concurrency: 2, timeoutMs: 10_000, retries: 0, pacing: { limit: 0, windowMs: 1 }, embedded: false });
+  port = createServicePort({
+    name: 's',
+    variant: 'self-hosted',
+    baseUrl: sandbox.url,
+    apiKey: new Secret(sandbox.credentials.apiKey),
+    concurrency: 2,
+    timeoutMs: 10_000,
+    retries: 0,
+    pacing: { limit: 0, windowMs: 1 },
+    embedded: false,
+  });
 });
 afterAll(async () => {
   await port.close();
@@ -43,13 +53,17 @@ spec:
 
 describe('adopt: explicit', () => {
   it('refuses to take over an existing object by name, names its id and the import; plans it once imported', async () => {
-    const made = await requireCollection(port, 'Dashboard').create({ name: 'Checkout', tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hand made' } }] });
+    const made = await requireCollection(port, 'Dashboard').create({
+      name: 'Checkout',
+      tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hand made' } }],
+    });
     const dir = mkdtempSync(join(tmpdir(), 'obsync-policy-'));
     const inventory = await openFileInventory({ dir: join(dir, 'state'), target: 's', lock: true });
     try {
       writeFileSync(join(dir, 'd.yaml'), MANIFEST);
       const { resources } = loadManifests([join(dir, 'd.yaml')], { env: {} });
-      const plan = async (adopt: 'by-name' | 'explicit') => (await makePlan({ port, inventory, desired: resources, selection: SELECT_ALL, prune: false, maxDeletes: 10, adopt })).plan;
+      const plan = async (adopt: 'by-name' | 'explicit') =>
+        (await makePlan({ port, inventory, desired: resources, selection: SELECT_ALL, prune: false, maxDeletes: 10, adopt })).plan;
 
       const byName = await plan('by-name');
       expect(byName.steps.map((s) => [s.address, s.action, s.adopt])).toEqual([['Dashboard/checkout', 'update', true]]);
@@ -60,12 +74,26 @@ describe('adopt: explicit', () => {
       expect(explicit.diagnostics[0]?.message).toContain(`an existing dashboard (id ${made.id})`);
       expect(explicit.diagnostics[0]?.message).toContain(`obsync import Dashboard/checkout ${made.id}`);
 
-      const live = await readLive(port, REGISTRY.filter((d) => port.collection(d.kind) !== null));
-      const { entry } = importEntry({ def: dashboard, name: 'checkout', id: made.id, objects: (k) => live.objects(k), served: ['Dashboard'], entries: inventory.entries(), declared: true, now: new Date() });
+      const live = await readLive(
+        port,
+        REGISTRY.filter((d) => port.collection(d.kind) !== null),
+      );
+      const { entry } = importEntry({
+        def: dashboard,
+        name: 'checkout',
+        id: made.id,
+        objects: (k) => live.objects(k),
+        served: ['Dashboard'],
+        entries: inventory.entries(),
+        declared: true,
+        now: new Date(),
+      });
       await inventory.put(entry);
       const imported = await plan('explicit');
       expect(imported.diagnostics).toEqual([]);
-      expect(imported.steps.map((s) => [s.address, s.action, s.adopt, s.changes.map((c) => c.path)])).toEqual([['Dashboard/checkout', 'update', undefined, ['tiles.notes.config.markdown']]]);
+      expect(imported.steps.map((s) => [s.address, s.action, s.adopt, s.changes.map((c) => c.path)])).toEqual([
+        ['Dashboard/checkout', 'update', undefined, ['tiles.notes.config.markdown']],
+      ]);
 
       // A create of obsync's own whose answer was lost (a pending entry) is still found by name.
       await inventory.put({ ...entry, id: null, status: 'pending' });
@@ -79,15 +107,22 @@ describe('adopt: explicit', () => {
   });
 
   it('does not take it over through a selection either: an alert on it, planned alone with --only, waits for the import', async () => {
-    const made = await requireCollection(port, 'Dashboard').create({ name: 'Payments', tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hand made' } }] });
+    const made = await requireCollection(port, 'Dashboard').create({
+      name: 'Payments',
+      tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hand made' } }],
+    });
     const dir = mkdtempSync(join(tmpdir(), 'obsync-policy-'));
     const inventory = await openFileInventory({ dir: join(dir, 'state'), target: 's', lock: true });
     try {
-      writeFileSync(join(dir, 'd.yaml'), `${MANIFEST.replace('{name: checkout}', '{name: payments}').replace('name: Checkout', 'name: Payments')}---\n${alertYaml('payments-notes', 'payments', 'notes')}`);
+      writeFileSync(
+        join(dir, 'd.yaml'),
+        `${MANIFEST.replace('{name: checkout}', '{name: payments}').replace('name: Checkout', 'name: Payments')}---\n${alertYaml('payments-notes', 'payments', 'notes')}`,
+      );
       const { resources, diagnostics } = loadManifests([join(dir, 'd.yaml')], { env: {} });
       expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
       const only = { labels: {}, only: ['Alert/payments-notes' as const] };
-      const plan = async (adopt: 'by-name' | 'explicit') => (await makePlan({ port, inventory, desired: resources, selection: only, prune: false, maxDeletes: 10, adopt })).plan;
+      const plan = async (adopt: 'by-name' | 'explicit') =>
+        (await makePlan({ port, inventory, desired: resources, selection: only, prune: false, maxDeletes: 10, adopt })).plan;
       // By name, the alert is created on the hand-made dashboard's tile.
       expect((await plan('by-name')).steps.map((s) => [s.address, s.action])).toEqual([['Alert/payments-notes', 'create']]);
       const explicit = await plan('explicit');

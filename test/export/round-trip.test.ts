@@ -31,14 +31,33 @@ afterAll(() => sandbox.close());
 
 function portFor(variant: 'hosted' | 'self-hosted'): ServicePort {
   const c = sandbox.credentials;
-  const common = { baseUrl: sandbox.url, concurrency: 4, timeoutMs: 10_000, retries: 0, pacing: { limit: 0, windowMs: 1 }, embedded: false };
+  const common = {
+    baseUrl: sandbox.url,
+    concurrency: 4,
+    timeoutMs: 10_000,
+    retries: 0,
+    pacing: { limit: 0, windowMs: 1 },
+    embedded: false,
+  };
   return variant === 'hosted'
-    ? createServicePort({ ...common, name: 'h', variant: 'hosted', organizationId: c.organizationId, serviceId: c.serviceId, keyId: c.keyId, keySecret: new Secret(c.keySecret), paths: { observability: 'clickstack', pipes: 'clickpipes' } })
+    ? createServicePort({
+        ...common,
+        name: 'h',
+        variant: 'hosted',
+        organizationId: c.organizationId,
+        serviceId: c.serviceId,
+        keyId: c.keyId,
+        keySecret: new Secret(c.keySecret),
+        paths: { observability: 'clickstack', pipes: 'clickpipes' },
+      })
     : createServicePort({ ...common, name: 's', variant: 'self-hosted', apiKey: new Secret(c.apiKey) });
 }
 
 async function exportFrom(port: ServicePort): Promise<ExportResult> {
-  const live = await readLive(port, REGISTRY.filter((d) => port.collection(d.kind) !== null));
+  const live = await readLive(
+    port,
+    REGISTRY.filter((d) => port.collection(d.kind) !== null),
+  );
   return exportLive({ objects: (k) => live.objects(k), owned: [] });
 }
 
@@ -78,13 +97,30 @@ describe.each(['self-hosted', 'hosted'] as const)('export on the %s variant', (v
       const before = await makePlan({ port, inventory, desired: resources, selection: SELECT_ALL, prune: false, maxDeletes: 10 });
       expect(before.plan.steps.filter((s) => s.action !== 'noop').map((s) => ({ address: s.address, changes: s.changes }))).toEqual([]);
       expect(result.sharedKeys.length).toBeGreaterThan(0);
-      for (const d of before.plan.diagnostics) expect(d.code === 'ambiguous-adoption' ? result.sharedKeys : ['dependency-failed']).toContain(d.code === 'ambiguous-adoption' ? d.address : d.code);
+      for (const d of before.plan.diagnostics)
+        expect(d.code === 'ambiguous-adoption' ? result.sharedKeys : ['dependency-failed']).toContain(
+          d.code === 'ambiguous-adoption' ? d.address : d.code,
+        );
 
       // --adopt: every exported object owned, nothing written.
       sandbox.clearRequests();
       await adoptExported({ port, inventory, desired: resources, exported: result.manifests, concurrency: 4, now: new Date() });
-      expect(inventory.entries().map((e) => e.id).sort()).toEqual(result.manifests.map((m) => m.id).sort());
-      const apply = await reconcile({ mode: 'apply', port, inventory, desired: resources, selection: SELECT_ALL, prune: false, maxDeletes: 10, concurrency: 4 });
+      expect(
+        inventory
+          .entries()
+          .map((e) => e.id)
+          .sort(),
+      ).toEqual(result.manifests.map((m) => m.id).sort());
+      const apply = await reconcile({
+        mode: 'apply',
+        port,
+        inventory,
+        desired: resources,
+        selection: SELECT_ALL,
+        prune: false,
+        maxDeletes: 10,
+        concurrency: 4,
+      });
       expect(apply.plan.diagnostics).toEqual([]);
       expect(apply.plan.summary).toMatchObject({ create: 0, update: 0, delete: 0 });
       expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
@@ -95,7 +131,9 @@ describe.each(['self-hosted', 'hosted'] as const)('export on the %s variant', (v
       if (!doomed) throw new Error('no dashboard without alerts exported');
       rmSync(join(dir, 'm', doomed.file));
       const pruned = await makePlan({ port, inventory, desired: load(), selection: SELECT_ALL, prune: true, maxDeletes: 10 });
-      expect(pruned.plan.steps.filter((s) => s.action !== 'noop').map((s) => `${s.action} ${s.address}`)).toEqual([`delete ${doomed.address}`]);
+      expect(pruned.plan.steps.filter((s) => s.action !== 'noop').map((s) => `${s.action} ${s.address}`)).toEqual([
+        `delete ${doomed.address}`,
+      ]);
 
       for (const m of result.manifests) for (const s of estate.secrets) expect(m.text, `${m.file} holds a secret`).not.toContain(s);
     } finally {
@@ -109,14 +147,21 @@ describe.each(['self-hosted', 'hosted'] as const)('export on the %s variant', (v
     const dir = mkdtempSync(join(tmpdir(), 'obsync-export-'));
     const inventory = await openFileInventory({ dir: join(dir, '.state'), target: 't', lock: true });
     try {
-      const edited = result.manifests.find((m) => m.kind === 'Dashboard' && !result.sharedKeys.includes(m.address) && /^ {6}w: 12$/m.test(m.text));
+      const edited = result.manifests.find(
+        (m) => m.kind === 'Dashboard' && !result.sharedKeys.includes(m.address) && /^ {6}w: 12$/m.test(m.text),
+      );
       if (!edited) throw new Error('no dashboard to edit');
-      writeTree(join(dir, 'm'), { ...result, manifests: result.manifests.map((m) => (m === edited ? { ...m, text: m.text.replace(/^ {6}w: 12$/m, '      w: 11') } : m)) });
+      writeTree(join(dir, 'm'), {
+        ...result,
+        manifests: result.manifests.map((m) => (m === edited ? { ...m, text: m.text.replace(/^ {6}w: 12$/m, '      w: 11') } : m)),
+      });
       const env = Object.fromEntries(result.variables.map((v) => [v.name, v.value]));
       const { resources, diagnostics } = loadManifests([join(dir, 'm')], { env });
       expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
       sandbox.clearRequests();
-      await expect(adoptExported({ port, inventory, desired: resources, exported: result.manifests, concurrency: 2, now: new Date() })).rejects.toThrow(new RegExp(`${edited.address}: update \\(tiles\\[[a-z0-9-]+\\]\\.w\\)`));
+      await expect(
+        adoptExported({ port, inventory, desired: resources, exported: result.manifests, concurrency: 2, now: new Date() }),
+      ).rejects.toThrow(new RegExp(`${edited.address}: update \\(tiles\\[[a-z0-9-]+\\]\\.w\\)`));
       expect(inventory.entries()).toEqual([]);
       expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
     } finally {

@@ -41,7 +41,12 @@ describe('hostile input gives plain, positioned messages', () => {
   });
 
   it('numbers JavaScript cannot hold: 1e400, .inf, 2^64', () => {
-    const messages = load(dashboard('  tags: []\n').replace('tiles: []', 'tiles:\n    - {name: t, x: 1e400, y: .inf, w: 18446744073709551616, h: 2, config: {displayType: markdown}}'));
+    const messages = load(
+      dashboard('  tags: []\n').replace(
+        'tiles: []',
+        'tiles:\n    - {name: t, x: 1e400, y: .inf, w: 18446744073709551616, h: 2, config: {displayType: markdown}}',
+      ),
+    );
     expect(messages).toEqual([
       '7:20 spec.tiles[0].x the number 1e400 is out of range (it would be infinite); write a smaller number',
       '7:30 spec.tiles[0].y the number .inf is infinite (not accepted)',
@@ -50,7 +55,15 @@ describe('hostile input gives plain, positioned messages', () => {
   });
 
   it('escape sequences and carriage returns in keys and values are shown, never obeyed', async () => {
-    writeFileSync(join(dir, 'd.yaml'), dashboard(`  "\\e[2J\\rkey": 1\n`).replace('name: D', 'name: D\n  tags: [a]\n  tiles: [{name: t, x: 0, y: 0, w: 1, h: 1, config: {displayType: "\\e]0;pwned\\u0007line"}}]').replace('  tiles: []\n', ''));
+    writeFileSync(
+      join(dir, 'd.yaml'),
+      dashboard(`  "\\e[2J\\rkey": 1\n`)
+        .replace(
+          'name: D',
+          'name: D\n  tags: [a]\n  tiles: [{name: t, x: 0, y: 0, w: 1, h: 1, config: {displayType: "\\e]0;pwned\\u0007line"}}]',
+        )
+        .replace('  tiles: []\n', ''),
+    );
     for (const output of ['text', 'github']) {
       const res = await runCli(['validate', '--output', output, '.'], { cwd: dir });
       expect(res.code).toBe(1);
@@ -66,7 +79,9 @@ describe('hostile input gives plain, positioned messages', () => {
     writeFileSync(join(dir, 'd.yaml'), dashboard(''));
     const res = await runCli(['plan', '--out', '/dev/full', '.'], { cwd: dir });
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain('error: cannot write /dev/full: no space left on the device (ENOSPC)\n  hint: free some disk space and run again\n');
+    expect(res.stderr).toContain(
+      'error: cannot write /dev/full: no space left on the device (ENOSPC)\n  hint: free some disk space and run again\n',
+    );
     expect(res.stderr).not.toMatch(/\n\s+at /);
   });
 });
@@ -77,7 +92,9 @@ describe('a server answer with escape sequences', () => {
 
   beforeEach(async () => {
     sandbox = await startSandbox({ port: 0, rateLimit: 'off' });
-    proxy = await startProxy(sandbox.url, (req) => (req.method === 'POST' ? { status: 400, body: JSON.stringify({ message: `bad${ESC}[2J${ESC}[H\rfake: applied` }) } : undefined));
+    proxy = await startProxy(sandbox.url, (req) =>
+      req.method === 'POST' ? { status: 400, body: JSON.stringify({ message: `bad${ESC}[2J${ESC}[H\rfake: applied` }) } : undefined,
+    );
   });
   afterEach(async () => {
     await proxy.close();
@@ -85,7 +102,10 @@ describe('a server answer with escape sequences', () => {
   });
 
   it('is escaped in the apply progress line', async () => {
-    writeFileSync(join(dir, 'obsync.yaml'), `apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\ntargets:\n  - {name: s, variant: self-hosted, baseUrl: "${proxy.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, retries: 0}\n`);
+    writeFileSync(
+      join(dir, 'obsync.yaml'),
+      `apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\ntargets:\n  - {name: s, variant: self-hosted, baseUrl: "${proxy.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, retries: 0}\n`,
+    );
     rmSync(join(dir, 'd.yaml'), { force: true });
     writeFileSync(join(dir, 'm.yaml'), dashboard(''));
     const res = await runCli(['apply', '--auto-approve', 'm.yaml', '--config', 'obsync.yaml'], { cwd: dir });

@@ -52,18 +52,25 @@ describe('obsync credentials in manifests', () => {
     writeFileSync(join(dir, 'd.yaml'), dashboard('Checkout ${env:OBSYNC_KEY_SECRET}'));
     const res = await runCli(['plan', '--output', 'markdown', '.'], { cwd: dir, env: { OBSYNC_KEY_SECRET: KEY } });
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/d\.yaml:5:\d+: error: \$\{env:OBSYNC_KEY_SECRET\} is one of obsync's own credentials: it may only be used in a sensitive field .* not in spec\.name/);
+    expect(res.stderr).toMatch(
+      /d\.yaml:5:\d+: error: \$\{env:OBSYNC_KEY_SECRET\} is one of obsync's own credentials: it may only be used in a sensitive field .* not in spec\.name/,
+    );
     expect(res.stdout + res.stderr).not.toContain(KEY);
   });
 
-  it.each(['OBSYNC_API_KEY', 'OBSYNC_KEY_ID', 'OBSYNC_KEY_SECRET', 'OBSYNC_STATE_URL', 'OBSYNC_API_KEY_FILE', 'OBSYNC_KEY_SECRET_FILE', 'OBSYNC_STATE_URL_FILE'])(
-    'refuses ${env:%s} outside a sensitive field',
-    (name) => {
-      const result = load(dashboard(`\${env:${name}}`), { [name]: 'value-of-the-credential' });
-      expect(errorsOf(result)).toEqual([expect.objectContaining({ code: 'credential-in-field', path: 'spec.name' })]);
-      expect(result.resources).toEqual([]);
-    },
-  );
+  it.each([
+    'OBSYNC_API_KEY',
+    'OBSYNC_KEY_ID',
+    'OBSYNC_KEY_SECRET',
+    'OBSYNC_STATE_URL',
+    'OBSYNC_API_KEY_FILE',
+    'OBSYNC_KEY_SECRET_FILE',
+    'OBSYNC_STATE_URL_FILE',
+  ])('refuses ${env:%s} outside a sensitive field', (name) => {
+    const result = load(dashboard(`\${env:${name}}`), { [name]: 'value-of-the-credential' });
+    expect(errorsOf(result)).toEqual([expect.objectContaining({ code: 'credential-in-field', path: 'spec.name' })]);
+    expect(result.resources).toEqual([]);
+  });
 
   it('refuses a credential that arrives through another variable, or through the file a *_FILE twin names', () => {
     const aliased = load(dashboard('${env:MY_TOKEN}'), { MY_TOKEN: KEY, OBSYNC_API_KEY: KEY });

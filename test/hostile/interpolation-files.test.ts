@@ -55,7 +55,9 @@ describe('${file:} confinement', () => {
     manifest('${file:/etc/passwd}');
     const res = await runCli(['plan', '--output', 'markdown'], { cwd: project });
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/d\.yaml:5:\d+: error: \$\{file:\/etc\/passwd\}: \/etc\/passwd is outside .*project; \$\{file:\} reads only files below the directory of obsync\.yaml — allow more with allowFileOutside in obsync\.yaml or --allow-file-outside/);
+    expect(res.stderr).toMatch(
+      /d\.yaml:5:\d+: error: \$\{file:\/etc\/passwd\}: \/etc\/passwd is outside .*project; \$\{file:\} reads only files below the directory of obsync\.yaml — allow more with allowFileOutside in obsync\.yaml or --allow-file-outside/,
+    );
     expect(res.stdout + res.stderr).not.toMatch(/root:x?:0:0/);
   });
 
@@ -84,12 +86,18 @@ describe('${file:} confinement', () => {
     expect((await runCli(['validate'], { cwd: project })).stdout).toContain('valid: 1 resource(s)');
   });
 
-  it('confines obsync.yaml\'s own ${file:} to its directory', () => {
-    writeFileSync(join(project, 'obsync.yaml'), `${CONFIG}targets:\n  - {name: t, variant: self-hosted, baseUrl: "http://127.0.0.1:1/\${file:${join(outside, 'secret.txt')}}"}\n`);
+  it("confines obsync.yaml's own ${file:} to its directory", () => {
+    writeFileSync(
+      join(project, 'obsync.yaml'),
+      `${CONFIG}targets:\n  - {name: t, variant: self-hosted, baseUrl: "http://127.0.0.1:1/\${file:${join(outside, 'secret.txt')}}"}\n`,
+    );
     const loaded = loadConfig(join(project, 'obsync.yaml'), {});
     expect(loaded.diagnostics.map((d) => d.code)).toEqual(['file-outside']);
     // Its own literal allowFileOutside (not one made by a reference) widens it.
-    writeFileSync(join(project, 'obsync.yaml'), `${CONFIG}allowFileOutside: true\ntargets:\n  - {name: t, variant: self-hosted, baseUrl: "http://127.0.0.1:1/\${file:${join(outside, 'secret.txt')}}"}\n`);
+    writeFileSync(
+      join(project, 'obsync.yaml'),
+      `${CONFIG}allowFileOutside: true\ntargets:\n  - {name: t, variant: self-hosted, baseUrl: "http://127.0.0.1:1/\${file:${join(outside, 'secret.txt')}}"}\n`,
+    );
     expect(loadConfig(join(project, 'obsync.yaml'), {}).diagnostics.map((d) => d.code)).not.toContain('file-outside');
   });
 });
@@ -98,7 +106,12 @@ describe('${file:} reads only regular files of at most 1 MiB', () => {
   it('refuses a device at once, without reading it (/dev/zero)', () => {
     manifest('${file:/dev/zero}');
     const result = loadProject(true);
-    expect(result.diagnostics).toEqual([expect.objectContaining({ code: 'bad-reference', message: expect.stringContaining('/dev/zero is not a regular file (a device)') as string })]);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'bad-reference',
+        message: expect.stringContaining('/dev/zero is not a regular file (a device)') as string,
+      }),
+    ]);
   });
 
   it('refuses a FIFO without waiting for a writer', () => {
@@ -108,12 +121,16 @@ describe('${file:} reads only regular files of at most 1 MiB', () => {
       return; // no mkfifo on this system
     }
     manifest('${file:../pipe}');
-    expect(loadProject().diagnostics).toEqual([expect.objectContaining({ message: expect.stringContaining('is not a regular file (a FIFO)') as string })]);
+    expect(loadProject().diagnostics).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('is not a regular file (a FIFO)') as string }),
+    ]);
   });
 
   it('refuses a file over 1 MiB', () => {
     writeFileSync(join(project, 'big.txt'), 'x'.repeat(1024 * 1024 + 1));
     manifest('${file:../big.txt}');
-    expect(loadProject().diagnostics).toEqual([expect.objectContaining({ code: 'bad-reference', message: expect.stringContaining('is larger than 1 MiB') as string })]);
+    expect(loadProject().diagnostics).toEqual([
+      expect.objectContaining({ code: 'bad-reference', message: expect.stringContaining('is larger than 1 MiB') as string }),
+    ]);
   });
 });

@@ -17,7 +17,14 @@ beforeEach(async () => {
   h.manifests({ 'keep.yaml': KEEP });
   expect((await h.run()).apply?.summary.failed).toBe(0);
   // What the applier writes just before POSTing Dashboard/ghost; then the process was killed.
-  await h.inventory.put({ kind: 'Dashboard', name: 'ghost', id: null, status: 'pending', naturalKey: 'name:Lookalike', updatedAt: new Date().toISOString() });
+  await h.inventory.put({
+    kind: 'Dashboard',
+    name: 'ghost',
+    id: null,
+    status: 'pending',
+    naturalKey: 'name:Lookalike',
+    updatedAt: new Date().toISOString(),
+  });
   await h.inventory.flush();
 });
 

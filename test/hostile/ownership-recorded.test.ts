@@ -30,11 +30,18 @@ describe('ownership after the inventory is lost', () => {
     const quiet = await h.run();
     expect(quiet.plan.summary.create + quiet.plan.summary.update + quiet.plan.summary.delete).toBe(0);
     expect(quiet.plan.steps.every((s) => s.adopt === true)).toBe(true);
-    expect(h.inventory.entries().map((e) => `${e.kind}/${e.name}:${e.status}`).sort()).toEqual(['Alert/a-slow:owned', 'Dashboard/a:owned', 'Dashboard/b:owned']);
+    expect(
+      h.inventory
+        .entries()
+        .map((e) => `${e.kind}/${e.name}:${e.status}`)
+        .sort(),
+    ).toEqual(['Alert/a-slow:owned', 'Dashboard/a:owned', 'Dashboard/b:owned']);
 
     h.manifests({ 'a.yaml': A });
     const pruned = await h.run({ prune: true });
-    expect(pruned.apply?.results.filter((r) => r.action === 'delete' && r.outcome === 'applied').map((r) => r.address)).toEqual(['Dashboard/b']);
+    expect(pruned.apply?.results.filter((r) => r.action === 'delete' && r.outcome === 'applied').map((r) => r.address)).toEqual([
+      'Dashboard/b',
+    ]);
     expect((await h.dashboards()).map((d) => d.name)).not.toContain('Dash B');
   });
 
@@ -54,7 +61,10 @@ describe('ownership through the CLI and the daemon', () => {
 
   beforeEach(async () => {
     const c = h.sandbox.credentials;
-    writeFileSync(join(h.dir, 'obsync.yaml'), `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: state}\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${h.sandbox.url}", credentials: {apiKey: ${c.apiKey}}}\n`);
+    writeFileSync(
+      join(h.dir, 'obsync.yaml'),
+      `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: state}\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${h.sandbox.url}", credentials: {apiKey: ${c.apiKey}}}\n`,
+    );
     // The harness's own run filled the inventory: lose it, as on a fresh CI runner.
     await h.inventory.close();
     rmSync(h.stateDir, { recursive: true, force: true });
@@ -71,7 +81,9 @@ describe('ownership through the CLI and the daemon', () => {
     const file = join(h.stateDir, 'sb.json');
     const journal = join(h.stateDir, 'sb.journal');
     const names = new Set<string>();
-    if (existsSync(file)) for (const e of (JSON.parse(readFileSync(file, 'utf8')) as { entries: { kind: string; name: string; status: string }[] }).entries) if (e.status === 'owned') names.add(`${e.kind}/${e.name}`);
+    if (existsSync(file))
+      for (const e of (JSON.parse(readFileSync(file, 'utf8')) as { entries: { kind: string; name: string; status: string }[] }).entries)
+        if (e.status === 'owned') names.add(`${e.kind}/${e.name}`);
     if (existsSync(journal)) {
       for (const line of readFileSync(journal, 'utf8').split('\n').filter(Boolean)) {
         const op = JSON.parse(line) as { op: string; entry?: { kind: string; name: string; status: string } };

@@ -14,7 +14,8 @@ beforeEach(async () => {
   h = await TrustHarness.start();
   h.manifests({
     'keep.yaml': dashboardYaml('keep', 'Keep', [{ key: 'lat' }]) + '---\n' + alertYaml('keep-slow', 'keep', 'lat'),
-    'doomed.yaml': dashboardYaml('doomed', 'Doomed', [{ key: 'lat' }, { key: 'err' }]) + '---\n' + alertYaml('doomed-slow', 'doomed', 'lat'),
+    'doomed.yaml':
+      dashboardYaml('doomed', 'Doomed', [{ key: 'lat' }, { key: 'err' }]) + '---\n' + alertYaml('doomed-slow', 'doomed', 'lat'),
   });
   const first = await h.run();
   expect(first.apply?.summary.failed).toBe(0);
@@ -60,7 +61,7 @@ describe('prune and what the service deletes along', () => {
     expect(h.backups().some((text) => text.includes(handMade.id) && text.includes('Made by hand'))).toBe(true);
   });
 
-  it('refuses a saved plan\'s delete when the service would now take more along than the plan showed', async () => {
+  it("refuses a saved plan's delete when the service would now take more along than the plan showed", async () => {
     dropDoomed();
     const saved = await h.run({ mode: 'plan', prune: true, pruneCascade: true });
     expect(saved.plan.steps.find((s) => s.address === 'Dashboard/doomed')?.action).toBe('delete');
@@ -105,7 +106,10 @@ describe('updates that drop a tile', () => {
     const handMade = await h.handMadeAlert(await h.dashboard('Doomed'), 'err', 'On the err tile');
     h.manifests({
       'keep.yaml': dashboardYaml('keep', 'Keep', [{ key: 'lat' }]) + '---\n' + alertYaml('keep-slow', 'keep', 'lat'),
-      'doomed.yaml': dashboardYaml('doomed', 'Doomed', [{ key: 'lat' }, { key: 'err', display: 'table' }]) + '---\n' + alertYaml('doomed-slow', 'doomed', 'lat'),
+      'doomed.yaml':
+        dashboardYaml('doomed', 'Doomed', [{ key: 'lat' }, { key: 'err', display: 'table' }]) +
+        '---\n' +
+        alertYaml('doomed-slow', 'doomed', 'lat'),
     });
     const report = await h.run();
     expect(report.plan.diagnostics.map((d) => d.code)).toContain('cascade-blocked');

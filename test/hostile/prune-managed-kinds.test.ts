@@ -11,18 +11,27 @@ import { TrustHarness } from '../support/reconcile.js';
 
 let h: TrustHarness;
 
-const doc = (kind: string, name: string, spec: string) => `apiVersion: obsync/v1\nkind: ${kind}\nmetadata: {name: ${name}}\nspec: ${spec}\n---\n`;
+const doc = (kind: string, name: string, spec: string) =>
+  `apiVersion: obsync/v1\nkind: ${kind}\nmetadata: {name: ${name}}\nspec: ${spec}\n---\n`;
 const search = (name: string) => doc('SavedSearch', name, `{name: Search ${name}, source: Logs, where: 'level:error'}`);
 const searchAlert = (name: string, savedSearch: string, webhook = 'ops-slack') =>
-  doc('Alert', name, `{savedSearch: ${savedSearch}, threshold: 1, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: ${webhook}}, name: ${name}}`);
-const webhook = (name: string) => doc('Webhook', name, `{service: generic, name: Hook ${name}, url: 'https://example.com/hooks/${name}-7f3e'}`);
+  doc(
+    'Alert',
+    name,
+    `{savedSearch: ${savedSearch}, threshold: 1, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: ${webhook}}, name: ${name}}`,
+  );
+const webhook = (name: string) =>
+  doc('Webhook', name, `{service: generic, name: Hook ${name}, url: 'https://example.com/hooks/${name}-7f3e'}`);
 
 afterEach(() => h.close());
 
 describe('a saved search with an alert obsync does not own', () => {
   beforeEach(async () => {
     h = await TrustHarness.start();
-    h.manifests({ 'keep.yaml': search('keep') + searchAlert('keep-alert', 'keep'), 'doomed.yaml': search('doomed') + searchAlert('doomed-alert', 'doomed') });
+    h.manifests({
+      'keep.yaml': search('keep') + searchAlert('keep-alert', 'keep'),
+      'doomed.yaml': search('doomed') + searchAlert('doomed-alert', 'doomed'),
+    });
     expect((await h.run()).apply?.summary.failed).toBe(0);
   });
 
@@ -30,7 +39,15 @@ describe('a saved search with an alert obsync does not own', () => {
     const found = (await requireCollection(h.port, 'SavedSearch').list()).find((s) => s.name === searchName);
     const hook = (await requireCollection(h.port, 'Webhook').list()).find((w) => w.name === 'ops-slack');
     if (!found || !hook) throw new Error('setup');
-    const alert = await requireCollection(h.port, 'Alert').create({ source: 'saved_search', savedSearchId: found.id, name: 'Made by hand', threshold: 5, thresholdType: 'above', interval: '15m', channels: [{ type: 'webhook', webhookId: hook.id }] });
+    const alert = await requireCollection(h.port, 'Alert').create({
+      source: 'saved_search',
+      savedSearchId: found.id,
+      name: 'Made by hand',
+      threshold: 5,
+      thresholdType: 'above',
+      interval: '15m',
+      channels: [{ type: 'webhook', webhookId: hook.id }],
+    });
     return alert.id;
   }
 
@@ -53,7 +70,9 @@ describe('a saved search with an alert obsync does not own', () => {
     const tooMany = await h.run({ prune: true, pruneCascade: true, maxDeletes: 2 });
     expect(tooMany.plan.prune.refused.join(' ')).toMatch(/3 deletes .*exceed the limit of 2/);
     const report = await h.run({ prune: true, pruneCascade: true });
-    expect(report.plan.steps.find((s) => s.address === 'SavedSearch/doomed')?.cascade?.map((c) => [c.id, c.owned])).toEqual(expect.arrayContaining([[handMade, false]]));
+    expect(report.plan.steps.find((s) => s.address === 'SavedSearch/doomed')?.cascade?.map((c) => [c.id, c.owned])).toEqual(
+      expect.arrayContaining([[handMade, false]]),
+    );
     expect(report.apply?.summary.failed).toBe(0);
     expect((await h.alerts()).map((a) => a.id)).not.toContain(handMade);
     expect(h.backups().some((text) => text.includes(handMade) && text.includes('Made by hand'))).toBe(true);
@@ -72,7 +91,15 @@ describe('an owned webhook an unowned alert still uses', () => {
     const doomed = hooks.find((w) => w.name === 'Hook doomed');
     const errors = (await requireCollection(h.port, 'SavedSearch').list()).find((s) => s.name === 'Search errors');
     if (!doomed || !errors) throw new Error('setup');
-    await requireCollection(h.port, 'Alert').create({ source: 'saved_search', savedSearchId: errors.id, name: 'Made by hand', threshold: 5, thresholdType: 'above', interval: '15m', channels: [{ type: 'webhook', webhookId: doomed.id }] });
+    await requireCollection(h.port, 'Alert').create({
+      source: 'saved_search',
+      savedSearchId: errors.id,
+      name: 'Made by hand',
+      threshold: 5,
+      thresholdType: 'above',
+      interval: '15m',
+      channels: [{ type: 'webhook', webhookId: doomed.id }],
+    });
     // The owned alert moves to the kept webhook; the doomed webhook leaves the manifests.
     h.manifests({ 'hooks.yaml': webhook('keep') + search('errors') + searchAlert('owned-alert', 'errors', 'keep') + webhook('new') });
 
@@ -85,7 +112,9 @@ describe('an owned webhook an unowned alert still uses', () => {
     expect(failed?.message).toMatch(/409/);
     expect(failed?.message).toMatch(/still reference it/);
     expect(h.inventory.get('Webhook/doomed')?.status).toBe('owned');
-    expect((await requireCollection(h.port, 'Webhook').list()).map((w) => w.name)).toEqual(expect.arrayContaining(['Hook doomed', 'Hook keep', 'Hook new']));
+    expect((await requireCollection(h.port, 'Webhook').list()).map((w) => w.name)).toEqual(
+      expect.arrayContaining(['Hook doomed', 'Hook keep', 'Hook new']),
+    );
 
     // Once the hand-made alert is gone, the next run deletes it.
     const handMade = (await h.alerts()).find((a) => a.name === 'Made by hand');

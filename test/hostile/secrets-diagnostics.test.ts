@@ -44,7 +44,10 @@ describe('diagnostics at sensitive paths', () => {
 
   it('hide the value in every kind of complaint: wrong shape of a credentials union, a number out of range', () => {
     writeFileSync(join(dir, 'a.yaml'), pipe(`{username: ${SECRET_NUMBER}99, password: 1e400}`));
-    writeFileSync(join(dir, 'b.yaml'), pipe(`{password: "${SECRET_NUMBER}-only"}`).replace('name: orders}', 'name: orders-b}').replace('orders-postgres', 'events-s3'));
+    writeFileSync(
+      join(dir, 'b.yaml'),
+      pipe(`{password: "${SECRET_NUMBER}-only"}`).replace('name: orders}', 'name: orders-b}').replace('orders-postgres', 'events-s3'),
+    );
     const { diagnostics } = loadManifests([dir], { env: {} });
     expect(diagnostics.length).toBeGreaterThan(0);
     expect(JSON.stringify(diagnostics)).not.toContain(SECRET_NUMBER);
@@ -53,16 +56,27 @@ describe('diagnostics at sensitive paths', () => {
 
   it('hide credentials in obsync.yaml too', () => {
     const path = join(dir, 'obsync.yaml');
-    writeFileSync(path, `apiVersion: obsync/v1\nkind: Config\ntargets:\n  - {name: t, variant: self-hosted, baseUrl: "http://127.0.0.1:1", credentials: {apiKey: ${SECRET_NUMBER}}}\n`);
+    writeFileSync(
+      path,
+      `apiVersion: obsync/v1\nkind: Config\ntargets:\n  - {name: t, variant: self-hosted, baseUrl: "http://127.0.0.1:1", credentials: {apiKey: ${SECRET_NUMBER}}}\n`,
+    );
     const loaded = loadConfig(path, {});
-    expect(loaded.diagnostics).toEqual([expect.objectContaining({ path: 'targets[0].credentials.apiKey', message: 'expected string, got a number (value not shown: sensitive field)' })]);
+    expect(loaded.diagnostics).toEqual([
+      expect.objectContaining({
+        path: 'targets[0].credentials.apiKey',
+        message: 'expected string, got a number (value not shown: sensitive field)',
+      }),
+    ]);
   });
 });
 
 describe('a numeric-looking secret', () => {
   it('interpolated into a string field stays a string (the type comes from the template and the field)', () => {
     // Plain (unquoted) scalars: the case where YAML would otherwise read the substituted text as a number.
-    writeFileSync(join(dir, 'p.yaml'), pipe('\n        username: app\n        password: ${env:PG_PASSWORD}', '      port: ${env:PG_PORT}\n'));
+    writeFileSync(
+      join(dir, 'p.yaml'),
+      pipe('\n        username: app\n        password: ${env:PG_PASSWORD}', '      port: ${env:PG_PORT}\n'),
+    );
     const { resources, diagnostics } = loadManifests([dir], { env: { PG_PASSWORD: SECRET_NUMBER, PG_PORT: '5432' } });
     expect(diagnostics).toEqual([]);
     const postgres = (resources[0]?.spec as PipeSpec).source?.postgres;

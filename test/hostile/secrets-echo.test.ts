@@ -79,7 +79,14 @@ beforeEach(async () => {
   proxy = await startProxy(sandbox.url, (req) =>
     req.method === 'GET'
       ? undefined
-      : { status: 400, body: JSON.stringify({ status: 400, error: `invalid request ${req.body} (auth ${String(req.headers.authorization)})`, requestId: 'r-echo' }) },
+      : {
+          status: 400,
+          body: JSON.stringify({
+            status: 400,
+            error: `invalid request ${req.body} (auth ${String(req.headers.authorization)})`,
+            requestId: 'r-echo',
+          }),
+        },
   );
   dir = mkdtempSync(join(tmpdir(), 'obsync-hostile-secrets-'));
   project();
@@ -107,16 +114,24 @@ describe('a server echoing the request in its error', () => {
 
     const json = await runCli(['apply', '--auto-approve', '--output', 'json'], { cwd: dir, env: env() });
     const report = JSON.parse(json.stdout) as { targets: { results: { address: string; outcome: string; message?: string }[] }[] };
-    expect(report.targets[0]?.results.find((r) => r.address === 'Pipe/orders')).toMatchObject({ outcome: 'failed', message: expect.stringContaining('(sensitive)') as string });
+    expect(report.targets[0]?.results.find((r) => r.address === 'Pipe/orders')).toMatchObject({
+      outcome: 'failed',
+      message: expect.stringContaining('(sensitive)') as string,
+    });
     expect(leaks(json.stdout + json.stderr)).toEqual([]);
   });
 
   it('shows the mask, never the secrets, in the daemon log', async () => {
     let output = '';
-    child = spawnCli(['run', '--listen', `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`, '--schedule', '*/5 * * * *', '--no-watch'], { cwd: dir, env: env() });
+    child = spawnCli(
+      ['run', '--listen', `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`, '--schedule', '*/5 * * * *', '--no-watch'],
+      { cwd: dir, env: env() },
+    );
     child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    await until('the failed step in the log', () => (/"address":"Pipe\/orders".*"outcome":"failed"/.test(output) ? true : undefined), { context: () => output });
+    await until('the failed step in the log', () => (/"address":"Pipe\/orders".*"outcome":"failed"/.test(output) ? true : undefined), {
+      context: () => output,
+    });
     expect(output).toMatch(/"detail":"PATCH .*HTTP 400 .*\(sensitive\)/);
     expect(leaks(output)).toEqual([]);
   });
@@ -132,13 +147,27 @@ describe('an echoed secret at the edge of the excerpt', () => {
   it('is masked before the excerpt is cut, so no piece of it survives', async () => {
     const key = 'bearer-key-cut-at-the-edge-6613';
     // A plain-text 400 whose excerpt (300 characters) ends in the middle of the echoed key.
-    server = createServer((req, res) => res.writeHead(400, { 'content-type': 'text/plain' }).end(`${'x'.repeat(290)}${req.headers.authorization ?? ''} tail`));
+    server = createServer((req, res) =>
+      res.writeHead(400, { 'content-type': 'text/plain' }).end(`${'x'.repeat(290)}${req.headers.authorization ?? ''} tail`),
+    );
     await new Promise<void>((r) => server?.listen(0, '127.0.0.1', () => r()));
     const port = createServicePort({
-      name: 't', variant: 'self-hosted', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, concurrency: 1, timeoutMs: 2000, retries: 0,
-      pacing: { limit: 0, windowMs: 1000 }, embedded: false, apiKey: new Secret(key),
+      name: 't',
+      variant: 'self-hosted',
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      concurrency: 1,
+      timeoutMs: 2000,
+      retries: 0,
+      pacing: { limit: 0, windowMs: 1000 },
+      embedded: false,
+      apiKey: new Secret(key),
     });
-    const err = await requireCollection(port, 'Dashboard').list().then(() => null, (e: unknown) => e);
+    const err = await requireCollection(port, 'Dashboard')
+      .list()
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(err).toBeInstanceOf(ApiError);
     // The cut falls inside the mask, not inside the key.
     expect((err as ApiError).message).toMatch(/Bearer \(se/);

@@ -24,13 +24,21 @@ const webhook = (spec: string) => `apiVersion: obsync/v1\nkind: Webhook\nmetadat
 describe('webhook diagnostics', () => {
   it("name the broken rule and the place, never the URL or a header's value", async () => {
     writeFileSync(join(dir, 'a.yaml'), webhook(`{service: slack, name: ops, url: 'https://example.com/services/${TOKEN}'}`));
-    writeFileSync(join(dir, 'b.yaml'), webhook(`{service: generic, name: ops2, url: 'ftp://files.example.com/${TOKEN}', headers: {'X-Token': "${TOKEN}\\n"}}`).replace('{name: ops}', '{name: ops2}'));
+    writeFileSync(
+      join(dir, 'b.yaml'),
+      webhook(`{service: generic, name: ops2, url: 'ftp://files.example.com/${TOKEN}', headers: {'X-Token': "${TOKEN}\\n"}}`).replace(
+        '{name: ops}',
+        '{name: ops2}',
+      ),
+    );
     const { diagnostics } = loadManifests([dir], { env: {} });
-    expect(diagnostics.map((d) => `${d.path ?? ''}: ${d.message}`).sort()).toEqual([
-      "spec.headers.X-Token: header values cannot contain control characters",
-      'spec.url: the URL must be an http:// or https:// URL',
-      "spec.url: a slack webhook's URL is on a host ending in slack.com",
-    ].sort());
+    expect(diagnostics.map((d) => `${d.path ?? ''}: ${d.message}`).sort()).toEqual(
+      [
+        'spec.headers.X-Token: header values cannot contain control characters',
+        'spec.url: the URL must be an http:// or https:// URL',
+        "spec.url: a slack webhook's URL is on a host ending in slack.com",
+      ].sort(),
+    );
     for (const output of ['text', 'github', 'json']) {
       const res = await runCli(['validate', '--output', output, '.'], { cwd: dir });
       expect(res.code).toBe(1);

@@ -43,7 +43,11 @@ beforeEach(async () => {
   });
   dir = mkdtempSync(join(tmpdir(), 'obsync-hostile-sigint-'));
   mkdirSync(join(dir, 'manifests'));
-  for (const name of NAMES) writeFileSync(join(dir, `manifests/${name}.yaml`), `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: ${name}}\nspec: {name: ${name}, tiles: []}\n`);
+  for (const name of NAMES)
+    writeFileSync(
+      join(dir, `manifests/${name}.yaml`),
+      `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: ${name}}\nspec: {name: ${name}, tiles: []}\n`,
+    );
   writeFileSync(
     join(dir, 'obsync.yaml'),
     `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ndefaults: {concurrency: 1}\ntargets:\n  - {name: s, variant: self-hosted, baseUrl: "${proxy.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}, retries: 0}\n`,
@@ -71,7 +75,8 @@ function startApply(): Promise<number | null> {
 }
 
 const posts = () => proxy.arrivals.filter((r) => r.method === 'POST').length;
-const lockFiles = () => (existsSync(join(dir, '.obsync/state')) ? readdirSync(join(dir, '.obsync/state')).filter((f) => f.endsWith('.lock')) : []);
+const lockFiles = () =>
+  existsSync(join(dir, '.obsync/state')) ? readdirSync(join(dir, '.obsync/state')).filter((f) => f.endsWith('.lock')) : [];
 const names = async () => (await sandboxDashboards(sandbox)).map((d) => d.name).sort();
 const wait = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) => until(what, probe, { context: () => output });
 
@@ -84,7 +89,9 @@ describe('Ctrl-C during apply', () => {
     expect(await exited).toBe(130);
     expect(output).toContain('Stopping: waiting for 1 in-flight request(s) to finish (press Ctrl-C again to abandon them)…');
     expect(output).toMatch(/Dashboard\/alpha: created \[id=/);
-    expect(output).toContain('Interrupted: 1 change(s) applied, 0 failed, 3 not started; the inventory lock is released. Run apply again to finish.');
+    expect(output).toContain(
+      'Interrupted: 1 change(s) applied, 0 failed, 3 not started; the inventory lock is released. Run apply again to finish.',
+    );
     expect(posts()).toBe(1);
     expect(await names()).toEqual(['alpha']);
     expect(lockFiles()).toEqual([]);

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli } from '../support/cli.js';
 
-const dashboard = (name: string) => `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: ${name}}\nspec:\n  name: Backup ${name}\n  tiles: []\n`;
+const dashboard = (name: string) =>
+  `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: ${name}}\nspec:\n  name: Backup ${name}\n  tiles: []\n`;
 
 describe('backups of pruned objects', () => {
   it('are written under OBSYNC_STATE_DIR (the container volume), never beside it', async () => {
@@ -22,17 +23,25 @@ describe('backups of pruned objects', () => {
       mkdirSync(join(root, 'manifests'));
       writeFileSync(join(root, 'manifests/a.yaml'), dashboard('keep'));
       writeFileSync(join(root, 'manifests/b.yaml'), dashboard('gone'));
-      writeFileSync(join(root, 'obsync.yaml'), `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`);
+      writeFileSync(
+        join(root, 'obsync.yaml'),
+        `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`,
+      );
       const env = { OBSYNC_STATE_DIR: stateDir };
       expect((await runCli(['apply', '--auto-approve'], { cwd: root, env })).code).toBe(0);
       writeFileSync(join(root, 'manifests/b.yaml'), '');
       const pruned = await runCli(['apply', '--auto-approve', '--prune'], { cwd: root, env });
       expect(pruned.code, pruned.stderr).toBe(0);
       expect(pruned.stderr).toMatch(/Dashboard\/gone: deleted/);
-      const files = readdirSync(join(stateDir, 'backups'), { recursive: true }).map(String).filter((f) => f.endsWith('.json'));
+      const files = readdirSync(join(stateDir, 'backups'), { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith('.json'));
       expect(files).toHaveLength(1);
       expect(files[0]).toMatch(/sb\/Dashboard-gone\.json$/);
-      const backup = JSON.parse(readFileSync(join(stateDir, 'backups', files[0] ?? ''), 'utf8')) as { address: string; object: { name: string } };
+      const backup = JSON.parse(readFileSync(join(stateDir, 'backups', files[0] ?? ''), 'utf8')) as {
+        address: string;
+        object: { name: string };
+      };
       expect(backup).toMatchObject({ address: 'Dashboard/gone', object: { name: 'Backup gone' } });
       expect(existsSync(join(root, 'var/lib/backups'))).toBe(false);
     } finally {

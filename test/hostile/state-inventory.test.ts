@@ -13,7 +13,14 @@ import { openFileInventory } from '../../src/inventory/file-store.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli } from '../support/cli.js';
 
-const entry = (name: string, id: string): InventoryEntry => ({ kind: 'Dashboard', name, id, status: 'owned', naturalKey: `name:${name}`, updatedAt: '2026-01-01T00:00:00.000Z' });
+const entry = (name: string, id: string): InventoryEntry => ({
+  kind: 'Dashboard',
+  name,
+  id,
+  status: 'owned',
+  naturalKey: `name:${name}`,
+  updatedAt: '2026-01-01T00:00:00.000Z',
+});
 
 function stateDir(): string {
   return mkdtempSync(join(tmpdir(), 'obsync-inv-hostile-'));
@@ -26,8 +33,14 @@ describe('an unreadable inventory', () => {
     const dir = stateDir();
     try {
       mkdirSync(join(dir, 'manifests'));
-      writeFileSync(join(dir, 'manifests/d.yaml'), `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: inv}\nspec:\n  name: Inventory test\n  tiles: []\n`);
-      writeFileSync(join(dir, 'obsync.yaml'), `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`);
+      writeFileSync(
+        join(dir, 'manifests/d.yaml'),
+        `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: inv}\nspec:\n  name: Inventory test\n  tiles: []\n`,
+      );
+      writeFileSync(
+        join(dir, 'obsync.yaml'),
+        `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`,
+      );
       mkdirSync(join(dir, '.obsync/state'), { recursive: true });
       const truncated = '{"version":1,"target":"sb","entries":[{"kind":"Dashboard","name":"inv","id":"abc"';
       writeFileSync(join(dir, '.obsync/state/sb.json'), truncated);
@@ -49,8 +62,13 @@ describe('an unreadable inventory', () => {
     const journal = join(dir, 'prod.journal');
     const line = (e: InventoryEntry) => `${JSON.stringify({ op: 'put', entry: e })}\n`;
     writeFileSync(journal, `{"op":"put","entry":{"kind":"Dash\n${line(entry('b', '2'))}`);
-    await expect(openFileInventory({ dir, target: 'prod', lock: false })).rejects.toThrow(`the inventory journal ${journal} is damaged at line 1: not valid JSON`);
-    await expect(openFileInventory({ dir, target: 'prod', lock: true })).rejects.toMatchObject({ code: 'INVENTORY_CORRUPT', hint: expect.stringMatching(/fix or delete line 1/) as unknown });
+    await expect(openFileInventory({ dir, target: 'prod', lock: false })).rejects.toThrow(
+      `the inventory journal ${journal} is damaged at line 1: not valid JSON`,
+    );
+    await expect(openFileInventory({ dir, target: 'prod', lock: true })).rejects.toMatchObject({
+      code: 'INVENTORY_CORRUPT',
+      hint: expect.stringMatching(/fix or delete line 1/) as unknown,
+    });
   });
 
   it('skips a torn last line and keeps the writes appended after it', async () => {
@@ -63,7 +81,12 @@ describe('an unreadable inventory', () => {
     await writer.put(entry('b', '2'));
     // Killed again before compaction: the journal alone must hold both.
     const reread = await openFileInventory({ dir, target: 'prod', lock: false });
-    expect(reread.entries().map((e) => e.name).sort()).toEqual(['a', 'b']);
+    expect(
+      reread
+        .entries()
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['a', 'b']);
     await writer.close();
   });
 });

@@ -23,14 +23,27 @@ function stateDir(): string {
 
 /** A lock left by a holder that is gone, renewed last just now: its lease runs for another `ms`. */
 function deadHolderLock(dir: string, holder: { pid: number; host: string; pidns?: string }, ms: number): void {
-  writeFileSync(join(dir, 'prod.lock'), JSON.stringify({ token: 'old', ...holder, command: 'run', since: new Date().toISOString(), expiresAt: new Date(Date.now() + ms).toISOString() }));
+  writeFileSync(
+    join(dir, 'prod.lock'),
+    JSON.stringify({
+      token: 'old',
+      ...holder,
+      command: 'run',
+      since: new Date().toISOString(),
+      expiresAt: new Date(Date.now() + ms).toISOString(),
+    }),
+  );
 }
 
 async function leaseWhenFree(path: string): Promise<WriterLease> {
-  return until('the lease', async () => {
-    const attempt = await tryFileLease(path, 'prod', 'run', timing);
-    return 'lease' in attempt ? attempt.lease : undefined;
-  }, { timeoutMs: 10_000 });
+  return until(
+    'the lease',
+    async () => {
+      const attempt = await tryFileLease(path, 'prod', 'run', timing);
+      return 'lease' in attempt ? attempt.lease : undefined;
+    },
+    { timeoutMs: 10_000 },
+  );
 }
 
 describe('the file lease', () => {
@@ -38,7 +51,9 @@ describe('the file lease', () => {
     const dir = stateDir();
     // Same host name, same PID as ours (PID 1 == PID 1), another PID namespace: the old PID check called it alive forever.
     deadHolderLock(dir, { pid: process.pid, host: hostname(), pidns: 'pid:[4026530000]' }, 1_000);
-    await expect(acquireFileLease(join(dir, 'prod.lock'), 'prod', 'run', timing)).rejects.toThrow(/locked by another obsync \(run, pid \d+ on .* lease until/);
+    await expect(acquireFileLease(join(dir, 'prod.lock'), 'prod', 'run', timing)).rejects.toThrow(
+      /locked by another obsync \(run, pid \d+ on .* lease until/,
+    );
     const lease = await leaseWhenFree(join(dir, 'prod.lock'));
     expect(JSON.parse(readFileSync(join(dir, 'prod.lock'), 'utf8'))).toMatchObject({ token: lease.token, pid: process.pid });
     await lease.release();
@@ -57,7 +72,11 @@ describe('the file lease', () => {
     const expiresAt = () => Date.parse((JSON.parse(readFileSync(join(dir, 'prod.lock'), 'utf8')) as { expiresAt: string }).expiresAt);
     const initial = expiresAt();
     // Wait (on the file, not the clock) until the holder has renewed past its first expiry.
-    await until('a renewal past the first expiry', () => (expiresAt() > initial + timing.leaseMs / 2 && Date.now() > initial ? true : undefined), { timeoutMs: 10_000 });
+    await until(
+      'a renewal past the first expiry',
+      () => (expiresAt() > initial + timing.leaseMs / 2 && Date.now() > initial ? true : undefined),
+      { timeoutMs: 10_000 },
+    );
     await expect(acquireFileLease(join(dir, 'prod.lock'), 'prod', 'apply', timing)).rejects.toBeInstanceOf(LockError);
     expect(first.lost.aborted).toBe(false);
     await first.release();
@@ -71,15 +90,26 @@ describe('the file lease', () => {
     const inventory = await backend.openInventory('prod', { mode: 'write', command: 'apply' });
     const lock = JSON.parse(readFileSync(join(dir, 'prod.lock'), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(dir, 'prod.lock'), JSON.stringify({ ...lock, token: 'someone-else' }));
-    await until('the holder to notice', async () => {
-      try {
-        await inventory.put({ kind: 'Dashboard', name: 'a', id: '1', status: 'owned', naturalKey: 'name:a', updatedAt: '2026-01-01T00:00:00.000Z' });
-        await inventory.remove('Dashboard/a');
-        return undefined;
-      } catch (err) {
-        return err instanceof LockError ? true : undefined;
-      }
-    }, { timeoutMs: 10_000 });
+    await until(
+      'the holder to notice',
+      async () => {
+        try {
+          await inventory.put({
+            kind: 'Dashboard',
+            name: 'a',
+            id: '1',
+            status: 'owned',
+            naturalKey: 'name:a',
+            updatedAt: '2026-01-01T00:00:00.000Z',
+          });
+          await inventory.remove('Dashboard/a');
+          return undefined;
+        } catch (err) {
+          return err instanceof LockError ? true : undefined;
+        }
+      },
+      { timeoutMs: 10_000 },
+    );
     await inventory.close();
   });
 

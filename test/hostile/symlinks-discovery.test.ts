@@ -14,7 +14,8 @@ import { assertBuilt, runCli } from '../support/cli.js';
 
 let dir: string;
 
-const dashboard = (name: string) => `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: ${name}}\nspec:\n  name: ${name}\n  tiles: []\n`;
+const dashboard = (name: string) =>
+  `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: ${name}}\nspec:\n  name: ${name}\n  tiles: []\n`;
 
 /** The layout kubelet writes for a ConfigMap volume. */
 function configMap(mount: string, files: Record<string, string>): void {
@@ -79,7 +80,9 @@ describe('manifest discovery', () => {
     mkdirSync(join(dir, 'empty'));
     const empty = await runCli(['validate', 'empty'], { cwd: dir });
     expect(empty.code).toBe(0);
-    expect(empty.stdout).toBe(`warning: no manifests found: searched ${join(dir, 'empty')} (no .yaml/.yml files)\nvalid: 0 resource(s), 1 warning(s)\n`);
+    expect(empty.stdout).toBe(
+      `warning: no manifests found: searched ${join(dir, 'empty')} (no .yaml/.yml files)\nvalid: 0 resource(s), 1 warning(s)\n`,
+    );
   });
 
   it('a plan with --prune over a ConfigMap mount sees what it applied: nothing to delete', async () => {

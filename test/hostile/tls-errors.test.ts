@@ -20,7 +20,17 @@ let plainConnections = 0;
 let front: HttpsFront;
 
 function target(baseUrl: string): SelfHostedTarget {
-  return { name: 't', variant: 'self-hosted', baseUrl, concurrency: 2, timeoutMs: 5_000, retries: 3, pacing: { limit: 0, windowMs: 1000 }, embedded: false, apiKey: new Secret('tls-test-key') };
+  return {
+    name: 't',
+    variant: 'self-hosted',
+    baseUrl,
+    concurrency: 2,
+    timeoutMs: 5_000,
+    retries: 3,
+    pacing: { limit: 0, windowMs: 1000 },
+    embedded: false,
+    apiKey: new Secret('tls-test-key'),
+  };
 }
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {

@@ -36,14 +36,29 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   return `http://127.0.0.1:${(server?.address() as AddressInfo).port}`;
 }
 
-const throttled = (headers: Record<string, string>) => (_req: IncomingMessage, res: ServerResponse) => res.writeHead(429, { 'content-type': 'application/json', ...headers }).end('{"message":"slow down"}');
+const throttled = (headers: Record<string, string>) => (_req: IncomingMessage, res: ServerResponse) =>
+  res.writeHead(429, { 'content-type': 'application/json', ...headers }).end('{"message":"slow down"}');
 
 function target(baseUrl: string, extra: Partial<SelfHostedTarget> = {}): SelfHostedTarget {
-  return { name: 't', variant: 'self-hosted', baseUrl, concurrency: 2, timeoutMs: 5_000, retries: 1, pacing: { limit: 0, windowMs: 1000 }, embedded: false, apiKey: new Secret('waits-test-key'), ...extra };
+  return {
+    name: 't',
+    variant: 'self-hosted',
+    baseUrl,
+    concurrency: 2,
+    timeoutMs: 5_000,
+    retries: 1,
+    pacing: { limit: 0, windowMs: 1000 },
+    embedded: false,
+    apiKey: new Secret('waits-test-key'),
+    ...extra,
+  };
 }
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ApiError);
   return err as ApiError;
 }
@@ -59,9 +74,13 @@ describe('a server asking for a wait longer than the cap', () => {
   it.each([
     ['Retry-After in seconds', { 'retry-after': '86400' }, 'Retry-After: 86400'],
     ['Retry-After as an HTTP date', { 'retry-after': new Date(Date.now() + 86_400_000).toUTCString() }, 'Retry-After: '],
-    ['an epoch X-RateLimit-Reset in seconds', { 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 86_400) }, 'X-RateLimit-Reset: '],
+    [
+      'an epoch X-RateLimit-Reset in seconds',
+      { 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 86_400) },
+      'X-RateLimit-Reset: ',
+    ],
     ['an epoch X-RateLimit-Reset in milliseconds', { 'x-ratelimit-reset': String(Date.now() + 86_400_000) }, 'X-RateLimit-Reset: '],
-  ])('fails at once with a clear error (%s), naming the request, the server\'s wait and the cap', async (_what, headers, header) => {
+  ])("fails at once with a clear error (%s), naming the request, the server's wait and the cap", async (_what, headers, header) => {
     const url = await serve(throttled(headers));
     const port = createServicePort(target(url, { maxWaitMs: 5_000 }));
     const err = await failure(requireCollection(port, 'Dashboard').list());
@@ -81,7 +100,9 @@ describe('a request that keeps being throttled', () => {
     const port = createServicePort(target(url, { deadlineMs: 2_500 }));
     const err = await failure(requireCollection(port, 'Dashboard').list());
     expect(err.code).toBe('DEADLINE');
-    expect(err.message).toMatch(/GET \/api\/v2\/dashboards: gave up — a further wait of 1 s \(the server asked: Retry-After: 1\) would pass the 3 s a request may take at most/);
+    expect(err.message).toMatch(
+      /GET \/api\/v2\/dashboards: gave up — a further wait of 1 s \(the server asked: Retry-After: 1\) would pass the 3 s a request may take at most/,
+    );
     expect(hits).toBeGreaterThanOrEqual(2);
     await port.close();
   });
@@ -97,7 +118,7 @@ describe('a server failing or not answering', () => {
     await port.close();
   });
 
-  it('never lets one attempt outlive the request\'s deadline (a server that never answers)', async () => {
+  it("never lets one attempt outlive the request's deadline (a server that never answers)", async () => {
     const url = await serve(() => undefined);
     // Without the deadline the attempt would wait the full ten-minute per-request timeout.
     const port = createServicePort(target(url, { retries: 0, timeoutMs: 600_000, deadlineMs: 1_000 }));
@@ -111,7 +132,11 @@ describe('a server failing or not answering', () => {
 describe('a wait over 2 s', () => {
   it('is reported once, with its length, host and reason, and then the request succeeds', async () => {
     let calls = 0;
-    const url = await serve((_req, res) => (++calls === 1 ? throttled({ 'retry-after': '3' })(_req, res) : res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}')));
+    const url = await serve((_req, res) =>
+      ++calls === 1
+        ? throttled({ 'retry-after': '3' })(_req, res)
+        : res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'),
+    );
     const waits: WaitReport[] = [];
     const port = createServicePort(target(url), { onWait: (w) => waits.push(w) });
     expect(await requireCollection(port, 'Dashboard').list()).toEqual([]);
@@ -137,8 +162,14 @@ describe('waits shown by the CLI and the daemon', () => {
     });
     dir = mkdtempSync(join(tmpdir(), 'obsync-hostile-waits-'));
     mkdirSync(join(dir, 'manifests'));
-    writeFileSync(join(dir, 'manifests/d.yaml'), 'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: d}\nspec: {name: D, tiles: []}\n');
-    writeFileSync(join(dir, 'obsync.yaml'), `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: s, variant: self-hosted, baseUrl: "${proxy.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}${maxWait}}\n`);
+    writeFileSync(
+      join(dir, 'manifests/d.yaml'),
+      'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: d}\nspec: {name: D, tiles: []}\n',
+    );
+    writeFileSync(
+      join(dir, 'obsync.yaml'),
+      `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: s, variant: self-hosted, baseUrl: "${proxy.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}${maxWait}}\n`,
+    );
   }
 
   afterEach(async () => {
@@ -156,7 +187,9 @@ describe('waits shown by the CLI and the daemon', () => {
     await setUp();
     const res = await runCli(['plan'], { cwd: dir });
     expect(res.code).toBe(0);
-    expect(res.stderr).toContain(`obsync: waiting 3 s before the next request to ${new URL(proxy.url).host} (the server asked: Retry-After: 3)`);
+    expect(res.stderr).toContain(
+      `obsync: waiting 3 s before the next request to ${new URL(proxy.url).host} (the server asked: Retry-After: 3)`,
+    );
     expect(res.stdout).toContain('+ Dashboard/d');
   });
 
@@ -164,7 +197,9 @@ describe('waits shown by the CLI and the daemon', () => {
     await setUp(', maxWaitSeconds: 1');
     const res = await runCli(['plan'], { cwd: dir });
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/error: GET \/api\/v2\/\S+: 127\.0\.0\.1:\d+ answered 429 and asked to wait 3 s \(Retry-After: 3\), longer than the 1 s obsync waits at most\n {2}hint: try again later, or raise maxWaitSeconds on the target in obsync\.yaml/);
+    expect(res.stderr).toMatch(
+      /error: GET \/api\/v2\/\S+: 127\.0\.0\.1:\d+ answered 429 and asked to wait 3 s \(Retry-After: 3\), longer than the 1 s obsync waits at most\n {2}hint: try again later, or raise maxWaitSeconds on the target in obsync\.yaml/,
+    );
   });
 
   it('the daemon logs the wait at info', async () => {
@@ -173,7 +208,16 @@ describe('waits shown by the CLI and the daemon', () => {
     child = spawnCli(['run', '--listen', `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`, '--no-watch'], { cwd: dir });
     child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    await until('the wait in the log', () => (/"level":"info".*"seconds":3,"host":"127\.0\.0\.1:\d+","reason":"the server asked: Retry-After: 3","msg":"rate limit wait"/.test(output) ? true : undefined), { context: () => output });
+    await until(
+      'the wait in the log',
+      () =>
+        /"level":"info".*"seconds":3,"host":"127\.0\.0\.1:\d+","reason":"the server asked: Retry-After: 3","msg":"rate limit wait"/.test(
+          output,
+        )
+          ? true
+          : undefined,
+      { context: () => output },
+    );
     await until('the run to finish', () => (/"msg":"run finished"/.test(output) ? true : undefined), { context: () => output });
   });
 });

@@ -18,8 +18,10 @@ let dir: string;
 let child: ChildProcess | undefined;
 let output = '';
 
-const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) => waitUntil(what, probe, { context: () => output.slice(-4000) });
-const manifest = (tags: string) => `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: checkout}\nspec: {name: Checkout, tags: [${tags}], tiles: []}\n`;
+const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) =>
+  waitUntil(what, probe, { context: () => output.slice(-4000) });
+const manifest = (tags: string) =>
+  `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: checkout}\nspec: {name: Checkout, tags: [${tags}], tiles: []}\n`;
 
 function tree(path: string, tags: string): void {
   mkdirSync(path, { recursive: true });
@@ -45,7 +47,10 @@ beforeEach(async () => {
   sandbox = await startSandbox({ port: 0, rateLimit: 'off' });
   dir = mkdtempSync(join(tmpdir(), 'obsync-hostile-watch-'));
   const c = sandbox.credentials;
-  writeFileSync(join(dir, 'obsync.yaml'), `apiVersion: obsync/v1\nkind: Config\nmanifests: [root]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${c.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}, retries: 0}\n`);
+  writeFileSync(
+    join(dir, 'obsync.yaml'),
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [root]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${c.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}, retries: 0}\n`,
+  );
 });
 
 afterEach(async () => {
@@ -58,7 +63,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the daemon\'s watcher', () => {
+describe("the daemon's watcher", () => {
   it('follows a root replaced by mv, and sees edits in the new tree', async () => {
     tree(join(dir, 'root'), 'v1');
     const url = start();
@@ -74,7 +79,7 @@ describe('the daemon\'s watcher', () => {
     await applied('v3');
   });
 
-  it('follows git-sync\'s atomic swap of the root link', async () => {
+  it("follows git-sync's atomic swap of the root link", async () => {
     tree(join(dir, '.git/worktrees/aaa'), 'v1');
     symlinkSync(join(dir, '.git/worktrees/aaa'), join(dir, 'root'));
     const url = start();

@@ -38,7 +38,9 @@ describe('config-examples', () => {
       'Webhook/example-oncall',
       'Webhook/example-slack',
     ]);
-    const checkout = resources.find((r) => r.address === 'Dashboard/checkout')?.spec as { tiles: { config: { displayType: string; source?: unknown } }[] };
+    const checkout = resources.find((r) => r.address === 'Dashboard/checkout')?.spec as {
+      tiles: { config: { displayType: string; source?: unknown } }[];
+    };
     expect(new Set(checkout.tiles.map((t) => t.config.displayType))).toEqual(new Set(['line', 'number', 'stacked_bar', 'table', 'search']));
     expect(new Set(checkout.tiles.map((t) => t.config.source))).toEqual(new Set(['Traces', 'Logs', 'Metrics']));
   });
@@ -49,7 +51,10 @@ describe('config-examples', () => {
     expect(resources.map((r) => r.address).sort()).toEqual(['Connection/example-clickhouse', 'Source/example-traces-sh']);
     const all = loadManifests([root], { env: {} }).resources;
     expect(new Set(all.map((r) => r.kind))).toEqual(new Set(KINDS));
-    for (const kind of KINDS) expect(readFileSync(join(root, kind === 'Connection' ? 'self-hosted/connection.yaml' : `kinds/${folderOf(kind)}.yaml`), 'utf8')).toContain(`kind: ${kind}`);
+    for (const kind of KINDS)
+      expect(
+        readFileSync(join(root, kind === 'Connection' ? 'self-hosted/connection.yaml' : `kinds/${folderOf(kind)}.yaml`), 'utf8'),
+      ).toContain(`kind: ${kind}`);
   });
 
   it('every example names the JSON Schema for editors on its first line', () => {

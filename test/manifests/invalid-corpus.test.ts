@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { loadManifests } from '../../src/manifests/load.js';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), 'invalid');
-const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 const EXPECT = /^# expect: line (\d+) col (\d+) (\S+): (.+)$/;
 
 function expectations(file: string) {

@@ -73,7 +73,21 @@ describe('the editor schema', () => {
 
   it('names every definition after a kind or a part', () => {
     const names = Object.keys(schema.definitions as Json);
-    expect(names).toEqual(expect.arrayContaining(['Dashboard', 'Alert', 'Pipe', 'Config', 'Tile', 'TileConfig', 'LineTile', 'SelectItem', 'AlertSpec', 'PipeSettings', 'HostedTarget']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'Dashboard',
+        'Alert',
+        'Pipe',
+        'Config',
+        'Tile',
+        'TileConfig',
+        'LineTile',
+        'SelectItem',
+        'AlertSpec',
+        'PipeSettings',
+        'HostedTarget',
+      ]),
+    );
     for (const name of names) expect(name).toMatch(/^[A-Z][A-Za-z]+$/);
     const refs = [...walk(schema)].map(([, n]) => n.$ref).filter((r): r is string => typeof r === 'string');
     for (const ref of refs) expect(names).toContain(ref.replace('#/definitions/', ''));
@@ -83,7 +97,9 @@ describe('the editor schema', () => {
     const missing: string[] = [];
     // Fields live under properties; the if/else/not of rules and the then of a rule that is not a branch only constrain them.
     const isRule = (path: string, node: Json) =>
-      /\/(if|else|not)(\/|$)/.test(path) || (path.endsWith('/then') && node.description === undefined && node.$ref === undefined) || (/\/allOf\/\d+$/.test(path) && node.then === undefined && node.$ref === undefined);
+      /\/(if|else|not)(\/|$)/.test(path) ||
+      (path.endsWith('/then') && node.description === undefined && node.$ref === undefined) ||
+      (/\/allOf\/\d+$/.test(path) && node.then === undefined && node.$ref === undefined);
     const skipped: string[] = [];
     for (const [path, node] of walk(schema)) {
       if (skipped.some((p) => path.startsWith(`${p}/`)) || isRule(path, node)) {
@@ -94,11 +110,13 @@ describe('the editor schema', () => {
       if (typeof props !== 'object' || props === null) continue;
       for (const [name, prop] of Object.entries(props as Record<string, Json | boolean>)) {
         if (typeof prop === 'boolean') continue; // `true`: declared for a rule's required, described where the field is
-        if (typeof prop.description !== 'string' && typeof resolve(prop).description !== 'string') missing.push(`${path}/properties/${name}`);
+        if (typeof prop.description !== 'string' && typeof resolve(prop).description !== 'string')
+          missing.push(`${path}/properties/${name}`);
       }
     }
     expect(missing).toEqual([]);
-    for (const [name, def] of Object.entries(schema.definitions as Record<string, Json>)) expect(def.description, name).toEqual(expect.any(String));
+    for (const [name, def] of Object.entries(schema.definitions as Record<string, Json>))
+      expect(def.description, name).toEqual(expect.any(String));
   });
 
   it('marks x-sensitive every field the kinds mark sensitive, and the credentials of obsync.yaml', () => {
@@ -153,7 +171,9 @@ describe('the schema and obsync validate agree', () => {
     '26-missing-file-reference.yaml': '${file:} is resolved by the loader',
     '32-unknown-container.yaml': 'a reference within the document (containerId to containers[].id)',
   };
-  const files = readdirSync(corpus).filter((f) => f.endsWith('.yaml')).sort();
+  const files = readdirSync(corpus)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
 
   it.each(files.filter((f) => !(f in NOT_EXPRESSIBLE)))('on %s: invalid', (file) => {
     const docs = documents(join(corpus, file));
@@ -179,14 +199,32 @@ describe('interpolation in the editor', () => {
     expect(errorsOf(alert('${env:THRESHOLD}'))).toEqual([]);
     expect(errorsOf(alert('high')).length).toBeGreaterThan(0);
     expect(errorsOf(alert('${var:a} and more')).length).toBeGreaterThan(0);
-    const config = { apiVersion: 'obsync/v1', kind: 'Config', targets: [{ name: 'prod', variant: 'hosted', baseUrl: '${env:PROD_URL}', organizationId: '${env:PROD_ORG}', serviceId: '${file:service-id.txt}', concurrency: '${var:x}' }] };
+    const config = {
+      apiVersion: 'obsync/v1',
+      kind: 'Config',
+      targets: [
+        {
+          name: 'prod',
+          variant: 'hosted',
+          baseUrl: '${env:PROD_URL}',
+          organizationId: '${env:PROD_ORG}',
+          serviceId: '${file:service-id.txt}',
+          concurrency: '${var:x}',
+        },
+      ],
+    };
     expect(errorsOf(config)).toEqual([]);
     expect(errorsOf({ ...config, targets: [{ ...config.targets[0], organizationId: 'not-a-uuid' }] }).length).toBeGreaterThan(0);
   });
 });
 
 describe('discriminated unions', () => {
-  const dashboard = (config: Json): Json => ({ apiVersion: 'obsync/v1', kind: 'Dashboard', metadata: { name: 'd' }, spec: { name: 'D', tiles: [{ name: 't', x: 0, y: 0, w: 1, h: 1, config }] } });
+  const dashboard = (config: Json): Json => ({
+    apiVersion: 'obsync/v1',
+    kind: 'Dashboard',
+    metadata: { name: 'd' },
+    spec: { name: 'D', tiles: [{ name: 't', x: 0, y: 0, w: 1, h: 1, config }] },
+  });
 
   it('report the errors of the branch the discriminator picks, not of every branch', () => {
     const errors = errorsOf(dashboard({ displayType: 'line', source: 'Traces' }));
@@ -198,7 +236,9 @@ describe('discriminated unions', () => {
 
   it('name the allowed values of the discriminator', () => {
     const errors = errorsOf(dashboard({ displayType: 'sparkline', source: 'Traces' }));
-    const allowed = (errors.find((e) => e.instancePath === '/spec/tiles/0/config/displayType')?.params as { allowedValues?: unknown[] } | undefined)?.allowedValues;
+    const allowed = (
+      errors.find((e) => e.instancePath === '/spec/tiles/0/config/displayType')?.params as { allowedValues?: unknown[] } | undefined
+    )?.allowedValues;
     expect(allowed).toEqual(expect.arrayContaining(['line', 'markdown']));
   });
 

@@ -20,7 +20,8 @@ let child: ChildProcess | undefined;
 let output = '';
 const sandboxes: SandboxHandle[] = [];
 
-const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) => waitUntil(what, probe, { context: () => output.slice(-4000) });
+const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) =>
+  waitUntil(what, probe, { context: () => output.slice(-4000) });
 
 function config(staging: string, production: string): string {
   return `apiVersion: obsync/v1
@@ -149,9 +150,16 @@ describe('obsync run with several targets', () => {
     expect(metrics).toMatch(/obsync_manifest_errors\{target="production"\} 0/);
 
     // A file of the shared base: both targets run and write.
-    const [stagingBefore, productionBefore] = [writesTo(s, /^\/api\/v2\/dashboards/).length, writesTo(s, /\/clickstack\/dashboards/).length];
+    const [stagingBefore, productionBefore] = [
+      writesTo(s, /^\/api\/v2\/dashboards/).length,
+      writesTo(s, /\/clickstack\/dashboards/).length,
+    ];
     write('base/shared.yaml', dashboard('shared', 'Shared v2 (${var:env})'));
-    await until('both targets applied the shared change', () => (writesTo(s, /^\/api\/v2\/dashboards/).length > stagingBefore && writesTo(s, /\/clickstack\/dashboards/).length > productionBefore ? true : undefined));
+    await until('both targets applied the shared change', () =>
+      writesTo(s, /^\/api\/v2\/dashboards/).length > stagingBefore && writesTo(s, /\/clickstack\/dashboards/).length > productionBefore
+        ? true
+        : undefined,
+    );
     expect(changes()).toEqual([['staging', 'production']]);
 
     // A file only staging reads: staging runs, production does not.
@@ -172,7 +180,11 @@ describe('obsync run with several targets', () => {
     const url = start();
     const body = await until('production ready while staging is down', async () => {
       const r = await readyz(url);
-      return r?.status === 503 && r.body.targets.production?.ready === true && r.body.targets.staging?.reason.includes('no successful run yet:') ? r.body : undefined;
+      return r?.status === 503 &&
+        r.body.targets.production?.ready === true &&
+        r.body.targets.staging?.reason.includes('no successful run yet:')
+        ? r.body
+        : undefined;
     });
     expect(body.ready).toBe(false);
     expect(body.reason).toBe('not ready: staging');

@@ -60,19 +60,34 @@ describe('config-examples/multi-env', () => {
       expect(again.stdout).toContain('No changes.');
       expect(again.code).toBe(0);
     }
-    const alerts = async (path: string, auth: string) => (await (await fetch(`${sandbox?.url ?? ''}${path}`, { headers: { authorization: auth } })).json()) as { data?: { name: string; threshold: number }[]; result?: { name: string; threshold: number }[] };
+    const alerts = async (path: string, auth: string) =>
+      (await (await fetch(`${sandbox?.url ?? ''}${path}`, { headers: { authorization: auth } })).json()) as {
+        data?: { name: string; threshold: number }[];
+        result?: { name: string; threshold: number }[];
+      };
     const selfHosted = await alerts('/api/v2/alerts', `Bearer ${SANDBOX_DEFAULTS.apiKey}`);
-    expect(selfHosted.data?.map((a) => `${a.name}: ${a.threshold}`).sort()).toEqual(['Storefront error logs above 200 per minute (staging): 200', 'Storefront p99 above 900 ms (staging): 900']);
+    expect(selfHosted.data?.map((a) => `${a.name}: ${a.threshold}`).sort()).toEqual([
+      'Storefront error logs above 200 per minute (staging): 200',
+      'Storefront p99 above 900 ms (staging): 900',
+    ]);
     const basic = `Basic ${Buffer.from(`${SANDBOX_DEFAULTS.keyId}:${SANDBOX_DEFAULTS.keySecret}`).toString('base64')}`;
-    const hosted = await alerts(`/v1/organizations/${SANDBOX_DEFAULTS.organizationId}/services/${SANDBOX_DEFAULTS.serviceId}/clickstack/alerts`, basic);
-    expect(hosted.result?.map((a) => `${a.name}: ${a.threshold}`).sort()).toEqual(['Storefront error logs above 50 per minute (production): 50', 'Storefront p99 above 500 ms (production): 500']);
+    const hosted = await alerts(
+      `/v1/organizations/${SANDBOX_DEFAULTS.organizationId}/services/${SANDBOX_DEFAULTS.serviceId}/clickstack/alerts`,
+      basic,
+    );
+    expect(hosted.result?.map((a) => `${a.name}: ${a.threshold}`).sort()).toEqual([
+      'Storefront error logs above 50 per minute (production): 50',
+      'Storefront p99 above 500 ms (production): 500',
+    ]);
   });
 
   it('plans and applies both targets from one command, and one daemon keeps both reconciled and ready', async () => {
     await localSandbox();
     const plan = await runCli(['plan', '--detailed-exitcode'], { cwd: dir, env: ENV });
     expect(plan.code).toBe(2);
-    expect(plan.stdout).toContain('Targets: staging: 4 to create, 0 to update, 0 to delete, 0 unchanged; production: 3 to create, 0 to update, 0 to delete, 1 to adopt, 1 unchanged');
+    expect(plan.stdout).toContain(
+      'Targets: staging: 4 to create, 0 to update, 0 to delete, 0 unchanged; production: 3 to create, 0 to update, 0 to delete, 1 to adopt, 1 unchanged',
+    );
     const apply = await runCli(['apply', '--auto-approve'], { cwd: dir, env: ENV });
     expect(apply.code).toBe(0);
     const writesBefore = sandbox?.requests().filter((r) => r.method !== 'GET').length;

@@ -36,7 +36,10 @@ afterEach(async () => {
 function pointAt(urls: { staging: string; production: string }): void {
   const original = readFileSync('config-examples/multi-env/obsync.yaml', 'utf8');
   const [head, production] = original.split('  - name: production');
-  writeFileSync(join(dir, 'obsync.yaml'), `${(head ?? '').replace('http://127.0.0.1:8000', urls.staging)}  - name: production${(production ?? '').replace('http://127.0.0.1:8000', urls.production)}`);
+  writeFileSync(
+    join(dir, 'obsync.yaml'),
+    `${(head ?? '').replace('http://127.0.0.1:8000', urls.staging)}  - name: production${(production ?? '').replace('http://127.0.0.1:8000', urls.production)}`,
+  );
 }
 
 /** A loopback address where nothing listens. */
@@ -61,7 +64,9 @@ describe('plan with several targets', () => {
     expect(production).toBeGreaterThan(staging);
     expect(res.stdout).toContain('Storefront canary (staging)');
     expect(res.stdout.slice(production)).not.toContain('storefront-canary');
-    expect(res.stdout).toMatch(/^Targets: staging: 4 to create, 0 to update, 0 to delete, 0 unchanged; production: 3 to create, 0 to update, 0 to delete, 1 to adopt, 1 unchanged\n$/m);
+    expect(res.stdout).toMatch(
+      /^Targets: staging: 4 to create, 0 to update, 0 to delete, 0 unchanged; production: 3 to create, 0 to update, 0 to delete, 1 to adopt, 1 unchanged\n$/m,
+    );
     expect(writes()).toEqual([]);
   });
 
@@ -70,7 +75,10 @@ describe('plan with several targets', () => {
     expect(md.stdout.match(/^### Target `(\w+)`/gm)).toEqual(['### Target `staging`', '### Target `production`']);
     expect(md.stdout).toContain('**Targets:** `staging`: 4 to create');
     const json = await runCli(['plan', '--output', 'json'], { cwd: dir, env: ENV });
-    const doc = JSON.parse(json.stdout) as { format_version: string; targets: { target: string; variant: string; summary: { create: number } }[] };
+    const doc = JSON.parse(json.stdout) as {
+      format_version: string;
+      targets: { target: string; variant: string; summary: { create: number } }[];
+    };
     expect(doc.targets.map((t) => [t.target, t.variant, t.summary.create])).toEqual([
       ['staging', 'self-hosted', 4],
       ['production', 'hosted', 3],
@@ -100,7 +108,13 @@ describe('plan with several targets', () => {
     expect(again.stdout).toContain('Targets: staging: no changes; production: no changes');
     expect(again.code).toBe(0);
     // Changes on one target only: still 2.
-    writeFileSync(join(dir, 'staging/dashboards/storefront-canary.yaml'), readFileSync(join(dir, 'staging/dashboards/storefront-canary.yaml'), 'utf8').replace('Storefront canary (staging)', 'Storefront canary'));
+    writeFileSync(
+      join(dir, 'staging/dashboards/storefront-canary.yaml'),
+      readFileSync(join(dir, 'staging/dashboards/storefront-canary.yaml'), 'utf8').replace(
+        'Storefront canary (staging)',
+        'Storefront canary',
+      ),
+    );
     const one = await runCli(['plan', '--detailed-exitcode'], { cwd: dir, env: ENV });
     expect(one.stdout).toContain('Targets: staging: 0 to create, 1 to update, 0 to delete, 3 unchanged; production: no changes');
     expect(one.code).toBe(2);
@@ -124,11 +138,16 @@ describe('apply with several targets', () => {
     expect((await runCli(['apply', '--auto-approve'], { cwd: dir, env: ENV })).code).toBe(0);
     // Staging no longer declares its canary (a prune candidate); production's pipe is to stop (an update).
     rmSync(join(dir, 'staging/dashboards/storefront-canary.yaml'));
-    writeFileSync(join(dir, 'production/pipes/orders-postgres.yaml'), readFileSync(join(dir, 'production/pipes/orders-postgres.yaml'), 'utf8').replace('state: running', 'state: stopped'));
+    writeFileSync(
+      join(dir, 'production/pipes/orders-postgres.yaml'),
+      readFileSync(join(dir, 'production/pipes/orders-postgres.yaml'), 'utf8').replace('state: running', 'state: stopped'),
+    );
     const before = writes().length;
     const res = await runCli(['apply', '--auto-approve', '--prune', '--max-deletes', '0'], { cwd: dir, env: ENV });
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain("Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended, or apply without --prune (on 'staging'; nothing was applied to any target).");
+    expect(res.stderr).toContain(
+      "Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended, or apply without --prune (on 'staging'; nothing was applied to any target).",
+    );
     expect(writes().length).toBe(before);
   });
 

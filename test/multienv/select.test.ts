@@ -88,7 +88,9 @@ describe('a target chosen among several', () => {
     const res = await runCli(['apply', '--target', 'staging', '--auto-approve'], { cwd: dir });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain("base/pipe.yaml:1:1: error: target 'staging' (self-hosted) cannot manage Pipe objects");
-    expect(res.stderr).toMatch(/base\/checkout\.yaml:7:\d+: error: \$\{var:limt\}: target 'staging' has no var 'limt' — did you mean 'limit'\?/);
+    expect(res.stderr).toMatch(
+      /base\/checkout\.yaml:7:\d+: error: \$\{var:limt\}: target 'staging' has no var 'limt' — did you mean 'limit'\?/,
+    );
     expect(res.stdout).toBe('');
     // Not even the state directory or the sandbox's data.
     expect(existsSync(join(dir, '.obsync'))).toBe(false);

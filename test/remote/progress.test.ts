@@ -28,14 +28,30 @@ async function serve(answers: { status: number; delayMs?: number }[]): Promise<s
   server = createServer((req, res) => {
     req.resume();
     const answer = answers[Math.min(n++, answers.length - 1)] ?? { status: 200 };
-    setTimeout(() => res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [] })), answer.delayMs ?? 0);
+    setTimeout(
+      () => res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [] })),
+      answer.delayMs ?? 0,
+    );
   });
   await new Promise<void>((r) => server?.listen(0, '127.0.0.1', () => r()));
   return `http://127.0.0.1:${(server?.address() as AddressInfo).port}`;
 }
 
 function port(baseUrl: string, progress: { onRetry?: (r: RetryReport) => void; onSlow?: (s: SlowRequest) => () => void }) {
-  return createServicePort({ name: 't', variant: 'self-hosted', baseUrl, concurrency: 1, timeoutMs: 10_000, retries: 2, pacing: { limit: 0, windowMs: 1000 }, embedded: false, apiKey: new Secret('progress-test-key') }, { progress });
+  return createServicePort(
+    {
+      name: 't',
+      variant: 'self-hosted',
+      baseUrl,
+      concurrency: 1,
+      timeoutMs: 10_000,
+      retries: 2,
+      pacing: { limit: 0, windowMs: 1000 },
+      embedded: false,
+      apiKey: new Secret('progress-test-key'),
+    },
+    { progress },
+  );
 }
 
 describe('the client reports', () => {
@@ -45,7 +61,17 @@ describe('the client reports', () => {
     const p = port(url, { onRetry: (r) => retries.push(r) });
     await requireCollection(p, 'Webhook').list();
     await p.close();
-    expect(retries).toEqual([{ method: 'GET', path: '/api/v2/webhooks', host: new URL(url).host, attempt: 2, attempts: 3, cause: 'HTTP 503', waitMs: expect.any(Number) as number }]);
+    expect(retries).toEqual([
+      {
+        method: 'GET',
+        path: '/api/v2/webhooks',
+        host: new URL(url).host,
+        attempt: 2,
+        attempts: 3,
+        cause: 'HTTP 503',
+        waitMs: expect.any(Number) as number,
+      },
+    ]);
   });
 
   it('a request without an answer after 2 s, and its end', async () => {
@@ -77,7 +103,10 @@ describe('obsync plan against a slow server', () => {
     const sandbox = await startSandbox({ port: 0, rateLimit: 'off' });
     const dir = mkdtempSync(join(tmpdir(), 'obsync-progress-'));
     try {
-      writeFileSync(join(dir, 'obsync.yaml'), `apiVersion: obsync/v1\nkind: Config\nmanifests: [m.yaml]\ntargets:\n  - {name: sh, variant: self-hosted, baseUrl: ${sandbox.url}, credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`);
+      writeFileSync(
+        join(dir, 'obsync.yaml'),
+        `apiVersion: obsync/v1\nkind: Config\nmanifests: [m.yaml]\ntargets:\n  - {name: sh, variant: self-hosted, baseUrl: ${sandbox.url}, credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`,
+      );
       writeFileSync(join(dir, 'm.yaml'), 'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: d}\nspec: {name: D, tiles: []}\n');
       sandbox.faults.set({ latencyMs: 2_300 });
       const tty = fakeIO(dir);

@@ -37,10 +37,13 @@ async function startProxy(opts: { requireAuth?: string } = {}): Promise<Loopback
     seen.push({ method: req.method ?? '', target: url.host, proxyAuthorization: req.headers['proxy-authorization'] });
     if (!LOOPBACK.test(url.host)) return res.writeHead(403).end();
     if (refused(req.headers['proxy-authorization'])) return res.writeHead(407).end();
-    const forward = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const forward = httpRequest(
+      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: req.method, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     req.pipe(forward);
   });
   server.on('connect', (req, client: Socket, head: Buffer) => {
@@ -79,7 +82,10 @@ let proxy: LoopbackProxy;
 let dir: string;
 
 function writeConfig(baseUrl: string): void {
-  writeFileSync(join(dir, 'obsync.yaml'), `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${baseUrl}", retries: 0, timeoutSeconds: 5}\n`);
+  writeFileSync(
+    join(dir, 'obsync.yaml'),
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${baseUrl}", retries: 0, timeoutSeconds: 5}\n`,
+  );
 }
 
 const plan = (env: Record<string, string>) => runCli(['plan'], { cwd: dir, env: { OBSYNC_API_KEY: sandbox.credentials.apiKey, ...env } });
@@ -161,20 +167,23 @@ describe('proxies from the environment', () => {
   });
 
   const noOpenssl = opensslMissing();
-  it.skipIf(noOpenssl !== null)(`tunnels an https:// target through HTTPS_PROXY, trusting NODE_EXTRA_CA_CERTS end to end${noOpenssl ? ` (skipped: ${noOpenssl})` : ''}`, async () => {
-    const pki: TestPki = makePki();
-    const front: HttpsFront = await httpsFront(pki, sandbox.url);
-    try {
-      writeConfig(front.url);
-      const res = await plan({ HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: pki.caFile });
-      expect(res.stderr).toBe('');
-      expect(res.code).toBe(0);
-      expect(res.stdout).toMatch(/Dashboard\/checkout/);
-      expect(proxy.seen.length).toBeGreaterThan(0);
-      expect(proxy.seen.every((s) => s.method === 'CONNECT' && s.target === new URL(front.url).host)).toBe(true);
-    } finally {
-      await front.close();
-      pki.remove();
-    }
-  });
+  it.skipIf(noOpenssl !== null)(
+    `tunnels an https:// target through HTTPS_PROXY, trusting NODE_EXTRA_CA_CERTS end to end${noOpenssl ? ` (skipped: ${noOpenssl})` : ''}`,
+    async () => {
+      const pki: TestPki = makePki();
+      const front: HttpsFront = await httpsFront(pki, sandbox.url);
+      try {
+        writeConfig(front.url);
+        const res = await plan({ HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: pki.caFile });
+        expect(res.stderr).toBe('');
+        expect(res.code).toBe(0);
+        expect(res.stdout).toMatch(/Dashboard\/checkout/);
+        expect(proxy.seen.length).toBeGreaterThan(0);
+        expect(proxy.seen.every((s) => s.method === 'CONNECT' && s.target === new URL(front.url).host)).toBe(true);
+      } finally {
+        await front.close();
+        pki.remove();
+      }
+    },
+  );
 });

@@ -34,13 +34,34 @@ afterEach(async () => {
 const SECRET = 'top-secret-key-value';
 
 function selfHosted(baseUrl: string): SelfHostedTarget {
-  return { name: 't', variant: 'self-hosted', baseUrl, concurrency: 2, timeoutMs: 2000, retries: 2, pacing: { limit: 0, windowMs: 1000 }, embedded: false, apiKey: new Secret(SECRET) };
+  return {
+    name: 't',
+    variant: 'self-hosted',
+    baseUrl,
+    concurrency: 2,
+    timeoutMs: 2000,
+    retries: 2,
+    pacing: { limit: 0, windowMs: 1000 },
+    embedded: false,
+    apiKey: new Secret(SECRET),
+  };
 }
 
 function hosted(baseUrl: string): HostedTarget {
   return {
-    name: 'h', variant: 'hosted', baseUrl, concurrency: 2, timeoutMs: 2000, retries: 2, pacing: { limit: 0, windowMs: 1000 }, embedded: false,
-    organizationId: 'org', serviceId: 'svc', keyId: 'kid', keySecret: new Secret(SECRET), paths: { observability: 'observability', pipes: 'pipes' },
+    name: 'h',
+    variant: 'hosted',
+    baseUrl,
+    concurrency: 2,
+    timeoutMs: 2000,
+    retries: 2,
+    pacing: { limit: 0, windowMs: 1000 },
+    embedded: false,
+    organizationId: 'org',
+    serviceId: 'svc',
+    keyId: 'kid',
+    keySecret: new Secret(SECRET),
+    paths: { observability: 'observability', pipes: 'pipes' },
   };
 }
 
@@ -99,10 +120,12 @@ describe('transport', () => {
   it('never puts credentials into an error', async () => {
     const url = await serve((_req, res) => json(res, 401, { message: 'Unauthorized' }));
     const port = createServicePort(hosted(url));
-    const err = await requireCollection(port, 'Dashboard').list().then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const err = await requireCollection(port, 'Dashboard')
+      .list()
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(err).toBeInstanceOf(ApiError);
     const text = `${String(err)} ${JSON.stringify(err)} ${(err as ApiError).hint ?? ''}`;
     expect(text).not.toContain(SECRET);
@@ -126,7 +149,8 @@ describe('transport', () => {
 
   it('unwraps the hosted envelope and maps 404 to null on get', async () => {
     const url = await serve((req, res) => {
-      if (req.url?.endsWith('/dashboards/missing')) return json(res, 404, { status: 404, error: 'NOT_FOUND: Dashboard not found', requestId: 'r1' });
+      if (req.url?.endsWith('/dashboards/missing'))
+        return json(res, 404, { status: 404, error: 'NOT_FOUND: Dashboard not found', requestId: 'r1' });
       json(res, 200, { status: 200, requestId: 'r2', result: [{ id: 'd1', name: 'A', tiles: [] }] });
     });
     const port = createServicePort(hosted(url));

@@ -15,11 +15,17 @@ import { createServicePort } from '../../src/remote/index.js';
 import { Secret } from '../../src/core/secret.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 
-const candidates = [process.env.OBSYNC_SPECS_DIR, resolve(import.meta.dirname, '../../../shared/specs'), '/work/shared/specs'].filter((d): d is string => typeof d === 'string' && d !== '');
-const specsDir = candidates.find((d) => existsSync(join(d, 'hyperdx-openapi.json')) && existsSync(join(d, 'clickhouse-cloud-openapi.json'))) ?? candidates[0] ?? '';
+const candidates = [process.env.OBSYNC_SPECS_DIR, resolve(import.meta.dirname, '../../../shared/specs'), '/work/shared/specs'].filter(
+  (d): d is string => typeof d === 'string' && d !== '',
+);
+const specsDir =
+  candidates.find((d) => existsSync(join(d, 'hyperdx-openapi.json')) && existsSync(join(d, 'clickhouse-cloud-openapi.json'))) ??
+  candidates[0] ??
+  '';
 const available = specsDir !== '' && existsSync(join(specsDir, 'hyperdx-openapi.json'));
 // The vendors' documents live beside the repository, not in it: without them the contract test is skipped, loudly.
-if (!available) console.warn(`contract test skipped: OpenAPI documents not found (looked in ${candidates.join(', ')}); set OBSYNC_SPECS_DIR`);
+if (!available)
+  console.warn(`contract test skipped: OpenAPI documents not found (looked in ${candidates.join(', ')}); set OBSYNC_SPECS_DIR`);
 
 function templates(file: string): { method: string; re: RegExp; path: string }[] {
   const doc = JSON.parse(readFileSync(join(specsDir, file), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
@@ -36,8 +42,24 @@ describe.skipIf(!available)('client requests against the OpenAPI documents', () 
     const sandbox = await startSandbox({ port: 0, rateLimit: 'off', pipeTransitionMs: 10 });
     try {
       const c = sandbox.credentials;
-      const common = { baseUrl: sandbox.url, concurrency: 2, timeoutMs: 5000, retries: 0, pacing: { limit: 0, windowMs: 1 }, embedded: false };
-      const hosted = createServicePort({ ...common, name: 'h', variant: 'hosted', organizationId: c.organizationId, serviceId: c.serviceId, keyId: c.keyId, keySecret: new Secret(c.keySecret), paths: { observability: 'clickstack', pipes: 'clickpipes' } });
+      const common = {
+        baseUrl: sandbox.url,
+        concurrency: 2,
+        timeoutMs: 5000,
+        retries: 0,
+        pacing: { limit: 0, windowMs: 1 },
+        embedded: false,
+      };
+      const hosted = createServicePort({
+        ...common,
+        name: 'h',
+        variant: 'hosted',
+        organizationId: c.organizationId,
+        serviceId: c.serviceId,
+        keyId: c.keyId,
+        keySecret: new Secret(c.keySecret),
+        paths: { observability: 'clickstack', pipes: 'clickpipes' },
+      });
       const selfHosted = createServicePort({ ...common, name: 's', variant: 'self-hosted', apiKey: new Secret(c.apiKey) });
       const all = loadManifests(['config-examples'], { env: {} }).resources;
       for (const [port, desired] of [

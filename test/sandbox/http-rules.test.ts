@@ -35,7 +35,12 @@ function client(h: SandboxHandle): Client {
   return {
     self: (path, init = {}) => send(`${h.url}/api/v2${path}`, `Bearer ${init.token ?? c.apiKey}`, init.method, init.body),
     hosted: (path, init = {}) =>
-      send(`${h.url}/v1/organizations/${c.organizationId}/services/${c.serviceId}/${init.area ?? 'observability'}${path}`, basic, init.method, init.body),
+      send(
+        `${h.url}/v1/organizations/${c.organizationId}/services/${c.serviceId}/${init.area ?? 'observability'}${path}`,
+        basic,
+        init.method,
+        init.body,
+      ),
   };
 }
 
@@ -190,7 +195,13 @@ describe('sandbox HTTP server', () => {
 
   it('parses fault specs and rejects unknown keys', () => {
     expect(parseFaultSpec('latency=50,error5xx=0.1,burst429=3,resetBefore=0.05,resetAfter=0.05,idle424=1,seed=7')).toEqual({
-      latencyMs: 50, error5xx: 0.1, burst429: 3, resetBefore: 0.05, resetAfter: 0.05, idle424: 1, seed: 7,
+      latencyMs: 50,
+      error5xx: 0.1,
+      burst429: 3,
+      resetBefore: 0.05,
+      resetAfter: 0.05,
+      idle424: 1,
+      seed: 7,
     });
     expect(() => parseFaultSpec('bogus=1')).toThrow(/unknown fault/);
     expect(() => parseFaultSpec('error5xx=2')).toThrow();
@@ -204,7 +215,12 @@ describe('sandbox HTTP server', () => {
     const log = h.requests();
     expect(log.map(({ method, path, status, variant }) => ({ method, path, status, variant }))).toEqual([
       { method: 'GET', path: '/api/v2/alerts', status: 200, variant: 'self-hosted' },
-      { method: 'GET', path: `/v1/organizations/${h.credentials.organizationId}/services/${h.credentials.serviceId}/observability/dashboards`, status: 200, variant: 'hosted' },
+      {
+        method: 'GET',
+        path: `/v1/organizations/${h.credentials.organizationId}/services/${h.credentials.serviceId}/observability/dashboards`,
+        status: 200,
+        variant: 'hosted',
+      },
     ]);
     for (const r of log) expect(r.ms).toBeGreaterThanOrEqual(0);
     h.clearRequests();

@@ -17,13 +17,19 @@ async function start(opts: Parameters<typeof startSandbox>[0] = {}): Promise<San
 }
 
 function selfHosted(h: SandboxHandle, path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${h.url}/api/v2${path}`, { ...init, headers: { authorization: `Bearer ${h.credentials.apiKey}`, 'content-type': 'application/json', ...init.headers } });
+  return fetch(`${h.url}/api/v2${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${h.credentials.apiKey}`, 'content-type': 'application/json', ...init.headers },
+  });
 }
 
 function hosted(h: SandboxHandle, path: string, init: RequestInit = {}, segment = 'observability'): Promise<Response> {
   const c = h.credentials;
   const auth = Buffer.from(`${c.keyId}:${c.keySecret}`).toString('base64');
-  return fetch(`${h.url}/v1/organizations/${c.organizationId}/services/${c.serviceId}/${segment}${path}`, { ...init, headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json', ...init.headers } });
+  return fetch(`${h.url}/v1/organizations/${c.organizationId}/services/${c.serviceId}/${segment}${path}`, {
+    ...init,
+    headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json', ...init.headers },
+  });
 }
 
 const DASHBOARD = JSON.stringify({ name: 'From a test', tiles: [] });
@@ -100,7 +106,9 @@ describe('sandbox server', () => {
       const second = await start({ dataDir: dir });
       const list = (await (await hosted(second, '/dashboards')).json()) as { result: { name: string }[] };
       expect(list.result.map((d) => d.name)).toContain('From a test');
-      const settings = (await (await hosted(second, `/${pipe?.id ?? ''}/settings`, {}, 'pipes')).json()) as { result: { clickhouse_max_threads: number } };
+      const settings = (await (await hosted(second, `/${pipe?.id ?? ''}/settings`, {}, 'pipes')).json()) as {
+        result: { clickhouse_max_threads: number };
+      };
       expect(settings.result.clickhouse_max_threads).toBe(3);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -111,10 +119,16 @@ describe('sandbox server', () => {
     const h = await start();
     const c = h.credentials;
     const auth = `Basic ${Buffer.from(`${c.keyId}:${c.keySecret}`).toString('base64')}`;
-    const res = await fetch(`${h.url}/v1/organizations/${c.organizationId}/keys`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'ci', roles: ['developer'] }) });
+    const res = await fetch(`${h.url}/v1/organizations/${c.organizationId}/keys`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'ci', roles: ['developer'] }),
+    });
     const created = ((await res.json()) as { result: { keyId: string; keySecret: string } }).result;
     expect(created.keySecret).toMatch(/^4b1d[A-Za-z0-9]{38}$/);
-    const list = await fetch(`${h.url}/v1/organizations/${c.organizationId}/keys`, { headers: { authorization: `Basic ${Buffer.from(`${created.keyId}:${created.keySecret}`).toString('base64')}` } });
+    const list = await fetch(`${h.url}/v1/organizations/${c.organizationId}/keys`, {
+      headers: { authorization: `Basic ${Buffer.from(`${created.keyId}:${created.keySecret}`).toString('base64')}` },
+    });
     expect(list.status).toBe(200);
     expect(await list.text()).not.toContain(created.keySecret);
   });

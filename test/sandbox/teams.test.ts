@@ -28,7 +28,12 @@ describe('sandbox teams', () => {
     const dir = mkdtempSync(join(tmpdir(), 'obsync-teams-'));
     try {
       const first = await start({ dataDir: dir, teams: [{ apiKey: 'second-key', name: 'Second' }] });
-      const created = (await (await call(first, 'second-key', '/webhooks', { method: 'POST', body: { name: 'w', service: 'generic', url: 'https://example.com/w' } })).json()) as { data: { id: string } };
+      const created = (await (
+        await call(first, 'second-key', '/webhooks', {
+          method: 'POST',
+          body: { name: 'w', service: 'generic', url: 'https://example.com/w' },
+        })
+      ).json()) as { data: { id: string } };
       const mine = (await (await call(first, first.credentials.apiKey, '/webhooks')).json()) as { data: { id: string }[] };
       expect(mine.data.map((w) => w.id)).not.toContain(created.data.id);
       const team = (await (await call(first, 'second-key', '/team')).json()) as { data: { name: string } };
@@ -53,7 +58,9 @@ describe('sandbox self-hosted routing (Express: case-insensitive, trailing slash
   it('serves /API/V2/Dashboards/ and an upper-case id like the lower-case paths', async () => {
     const h = await start({ seed: 'none' });
     const key = h.credentials.apiKey;
-    const created = (await (await call(h, key, '/dashboards', { method: 'POST', body: { name: 'D', tiles: [] } })).json()) as { data: { id: string } };
+    const created = (await (await call(h, key, '/dashboards', { method: 'POST', body: { name: 'D', tiles: [] } })).json()) as {
+      data: { id: string };
+    };
     const list = await fetch(`${h.url}/API/V2/Dashboards/`, { headers: { authorization: `Bearer ${key}` } });
     expect(list.status).toBe(200);
     expect(((await list.json()) as { data: { id: string }[] }).data.map((d) => d.id)).toEqual([created.data.id]);

@@ -14,7 +14,9 @@ import { assertBuilt, spawnCli } from '../support/cli.js';
 import { httpStatus, sandboxDashboards, until as waitUntil } from '../support/wait.js';
 
 const corpus = join(import.meta.dirname, '../manifests/invalid');
-const files = readdirSync(corpus).filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync(corpus)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 
 let sandbox: SandboxHandle;
 let dir: string;
@@ -37,7 +39,8 @@ function logLines(from: number): LogLine[] {
     .map((l) => JSON.parse(l) as LogLine);
 }
 
-const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) => waitUntil(what, probe, { context: () => output.slice(-4000) });
+const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) =>
+  waitUntil(what, probe, { context: () => output.slice(-4000) });
 const status = (path: string) => httpStatus(`${url}${path}`);
 const dashboards = () => sandboxDashboards(sandbox);
 
@@ -54,7 +57,10 @@ spec:
 
 /** The first `# expect:` message of a corpus file: the error the daemon must report for it. */
 function expectedMessage(file: string): string {
-  const line = readFileSync(join(corpus, file), 'utf8').split('\n').find((l) => l.startsWith('# expect:')) ?? '';
+  const line =
+    readFileSync(join(corpus, file), 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('# expect:')) ?? '';
   return line.replace(/^# expect: line \d+ col \d+ \S+: /, '');
 }
 
@@ -124,7 +130,9 @@ describe('obsync run fed the invalid-manifest corpus', () => {
 
     rmSync(bad);
     const last = `v${files.length}`;
-    await until('the held-back edit applied once the bad file is gone', async () => ((await dashboards()).some((d) => d.tags.includes(last)) ? true : undefined));
+    await until('the held-back edit applied once the bad file is gone', async () =>
+      (await dashboards()).some((d) => d.tags.includes(last)) ? true : undefined,
+    );
     expect((await dashboards()).map((d) => d.tags)).toEqual([[last]]);
     expect(await status('/readyz')).toBe(200);
   });

@@ -49,7 +49,9 @@ describe('crash during apply', () => {
       for (const killAtPosts of [5, 25, 45]) {
         const child = spawnCli(['apply', '--auto-approve', '--concurrency', '4'], { cwd: dir });
         let exited = false;
-        const exit = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_code, signal) => r(signal))).finally(() => (exited = true));
+        const exit = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_code, signal) => r(signal))).finally(
+          () => (exited = true),
+        );
         while (!exited && posts() < killAtPosts) await new Promise((r) => setTimeout(r, 2));
         child.kill('SIGKILL');
         if ((await exit) === 'SIGKILL') killed += 1;
@@ -64,7 +66,9 @@ describe('crash during apply', () => {
       expect(again.code).toBe(0);
 
       const headers = { authorization: `Bearer ${sandbox.credentials.apiKey}` };
-      const dashboards = ((await (await fetch(`${sandbox.url}/api/v2/dashboards`, { headers })).json()) as { data: { id: string; name: string }[] }).data;
+      const dashboards = (
+        (await (await fetch(`${sandbox.url}/api/v2/dashboards`, { headers })).json()) as { data: { id: string; name: string }[] }
+      ).data;
       const names = dashboards.map((d) => d.name);
       expect(names.length).toBe(COUNT);
       expect(new Set(names).size).toBe(COUNT);

@@ -77,7 +77,9 @@ async function obsync(dir: string, args: string[], extraEnv: Record<string, stri
 async function dashboardNames(): Promise<string[]> {
   const c = sandbox.credentials;
   const auth = `Basic ${Buffer.from(`${c.keyId}:${c.keySecret}`).toString('base64')}`;
-  const res = await fetch(`${sandbox.url}/v1/organizations/${c.organizationId}/services/${c.serviceId}/clickstack/dashboards`, { headers: { authorization: auth } });
+  const res = await fetch(`${sandbox.url}/v1/organizations/${c.organizationId}/services/${c.serviceId}/clickstack/dashboards`, {
+    headers: { authorization: auth },
+  });
   return ((await res.json()) as { result: { name: string }[] }).result.map((d) => d.name);
 }
 

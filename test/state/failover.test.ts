@@ -127,7 +127,10 @@ async function failoverOnce(round: number): Promise<void> {
         const listen = await freeListen();
         const proxy = proxies[i];
         if (!proxy) throw new Error('proxy missing');
-        const child = spawnCli(['run', '--listen', listen, '--no-watch', '--schedule', '*/5 * * * *', '--concurrency', '1'], { cwd: dir, env: { OBSYNC_STATE_URL: server.url, OBSYNC_BASE_URL: url(proxy) } });
+        const child = spawnCli(['run', '--listen', listen, '--no-watch', '--schedule', '*/5 * * * *', '--concurrency', '1'], {
+          cwd: dir,
+          env: { OBSYNC_STATE_URL: server.url, OBSYNC_BASE_URL: url(proxy) },
+        });
         child.stdout?.on('data', (d: Buffer) => (output[who] += d.toString()));
         child.stderr?.on('data', (d: Buffer) => (output[who] += d.toString()));
         children.push(child);
@@ -138,7 +141,10 @@ async function failoverOnce(round: number): Promise<void> {
     const writes = (who: string) => log.filter((r) => r.who === who && r.method !== 'GET').length;
     // Both up, one elected; then the service opens.
     const gauges = () => Promise.all(daemons.map((d) => leaderGauge(d.listen)));
-    await until('both daemons up, one leading', async () => ((await gauges()).sort().join() === '0,1' ? true : undefined), { timeoutMs: 60_000, context });
+    await until('both daemons up, one leading', async () => ((await gauges()).sort().join() === '0,1' ? true : undefined), {
+      timeoutMs: 60_000,
+      context,
+    });
     door.open();
     // One leads and writes; the other stands by, ready, and sends nothing.
     const leader = await until(
@@ -161,8 +167,14 @@ async function failoverOnce(round: number): Promise<void> {
     await exited;
     const killedAt = log.length;
 
-    await until('the standby to take over', async () => ((await leaderGauge(standby.listen)) === 1 ? true : undefined), { timeoutMs: 60_000, context });
-    await until('convergence', () => (/"result":"success".*"msg":"run finished"/.test(output[standby.who] ?? '') ? true : undefined), { timeoutMs: 60_000, context });
+    await until('the standby to take over', async () => ((await leaderGauge(standby.listen)) === 1 ? true : undefined), {
+      timeoutMs: 60_000,
+      context,
+    });
+    await until('convergence', () => (/"result":"success".*"msg":"run finished"/.test(output[standby.who] ?? '') ? true : undefined), {
+      timeoutMs: 60_000,
+      context,
+    });
 
     const res = await fetch(`${sandbox.url}/api/v2/dashboards`, { headers: { authorization: `Bearer ${sandbox.credentials.apiKey}` } });
     const names = ((await res.json()) as { data: { name: string }[] }).data.map((d) => d.name).filter((n) => n.startsWith('Failover'));
@@ -182,7 +194,9 @@ async function failoverOnce(round: number): Promise<void> {
     for (const text of Object.values(output)) expect(text).not.toContain(server.password);
   } finally {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => c.once('exit', r))));
+    await Promise.all(
+      children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => c.once('exit', r))),
+    );
     await Promise.all(proxies.map((p) => new Promise((r) => p.close(r))));
     await sandbox.close();
     rmSync(dir, { recursive: true, force: true });
@@ -190,7 +204,9 @@ async function failoverOnce(round: number): Promise<void> {
 }
 
 describe('daemon replicas on a PostgreSQL state', () => {
-  it(`fail over when the leader is SIGKILLed mid-run, with no interleaved writes and no duplicates (${RUNS}×)`, { timeout: 150_000 * RUNS }, async () => {
+  it(`fail over when the leader is SIGKILLed mid-run, with no interleaved writes and no duplicates (${RUNS}×)`, {
+    timeout: 150_000 * RUNS,
+  }, async () => {
     for (let round = 1; round <= RUNS; round++) await failoverOnce(round);
   });
 });

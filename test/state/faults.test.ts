@@ -43,7 +43,9 @@ spec:
 }
 
 describe('PostgreSQL state faults', () => {
-  it('fails an apply cleanly when PostgreSQL restarts in the middle, and the next run converges with no duplicates and full ownership', { timeout: 120_000 }, async () => {
+  it('fails an apply cleanly when PostgreSQL restarts in the middle, and the next run converges with no duplicates and full ownership', {
+    timeout: 120_000,
+  }, async () => {
     const sandbox = await startSandbox({ port: 0, rateLimit: 'off', faults: { latencyMs: 40 } });
     const dir = mkdtempSync(join(tmpdir(), 'obsync-pgfault-'));
     const schema = server.freshSchema('fault');
@@ -77,7 +79,9 @@ describe('PostgreSQL state faults', () => {
       expect(new Set(live.map((d) => d.name)).size).toBe(COUNT);
       const client = new pg.Client({ connectionString: server.url });
       await client.connect();
-      const rows = (await client.query<{ entry: { id: string | null; status: string } }>(`SELECT entry FROM "${schema}".entries WHERE target = 'sb'`)).rows;
+      const rows = (
+        await client.query<{ entry: { id: string | null; status: string } }>(`SELECT entry FROM "${schema}".entries WHERE target = 'sb'`)
+      ).rows;
       await client.end();
       expect(rows.filter((r) => r.entry.status !== 'owned')).toEqual([]);
       const owned = new Set(rows.map((r) => r.entry.id));

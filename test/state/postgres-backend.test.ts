@@ -21,7 +21,11 @@ afterAll(async () => {
 });
 
 async function backend(schema: string, leaseSeconds = 30): Promise<PostgresStateBackend> {
-  const b = await openPostgresState({ url: new Secret(server.url), schema, timing: { leaseMs: leaseSeconds * 1000, renewMs: Math.floor((leaseSeconds * 1000) / 3) } });
+  const b = await openPostgresState({
+    url: new Secret(server.url),
+    schema,
+    timing: { leaseMs: leaseSeconds * 1000, renewMs: Math.floor((leaseSeconds * 1000) / 3) },
+  });
   opened.push(b);
   return b;
 }
@@ -148,17 +152,39 @@ describe('postgres state backend', () => {
   it('keeps backups in a table, only under the lease', async () => {
     const b = await backend(server.freshSchema());
     const inv = await b.openInventory('prod', { mode: 'write', command: 'apply' });
-    const where = await inv.saveBackup({ target: 'prod', address: 'Dashboard/a', kind: 'Dashboard', name: 'a', id: 'd1', backedUpAt: '2026-03-01T00:00:00.000Z', object: { name: 'A' } });
+    const where = await inv.saveBackup({
+      target: 'prod',
+      address: 'Dashboard/a',
+      kind: 'Dashboard',
+      name: 'a',
+      id: 'd1',
+      backedUpAt: '2026-03-01T00:00:00.000Z',
+      object: { name: 'A' },
+    });
     expect(where).toMatch(/backups #\d+/);
-    expect(await b.backups('prod')).toEqual([{ target: 'prod', address: 'Dashboard/a', kind: 'Dashboard', name: 'a', id: 'd1', backedUpAt: '2026-03-01T00:00:00.000Z', object: { name: 'A' } }]);
+    expect(await b.backups('prod')).toEqual([
+      {
+        target: 'prod',
+        address: 'Dashboard/a',
+        kind: 'Dashboard',
+        name: 'a',
+        id: 'd1',
+        backedUpAt: '2026-03-01T00:00:00.000Z',
+        object: { name: 'A' },
+      },
+    ]);
     await inv.close();
     const reader = await b.openInventory('prod', { mode: 'read' });
-    await expect(reader.saveBackup({ target: 'prod', address: 'Dashboard/a', kind: 'Dashboard', name: 'a', id: 'd1', backedUpAt: 'x', object: null })).rejects.toBeInstanceOf(ObsyncError);
+    await expect(
+      reader.saveBackup({ target: 'prod', address: 'Dashboard/a', kind: 'Dashboard', name: 'a', id: 'd1', backedUpAt: 'x', object: null }),
+    ).rejects.toBeInstanceOf(ObsyncError);
   });
 
   it('fails at start with a clear error naming the URL without its password when nothing listens', async () => {
     const url = server.url.replace(`:${server.port}/`, ':1/');
-    const err = await openPostgresState({ url: new Secret(url), schema: 'obsync', timing: { leaseMs: 30_000, renewMs: 10_000 } }).catch((e: unknown) => e);
+    const err = await openPostgresState({ url: new Secret(url), schema: 'obsync', timing: { leaseMs: 30_000, renewMs: 10_000 } }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ObsyncError);
     const text = `${(err as ObsyncError).message} ${(err as ObsyncError).hint ?? ''}`;
     expect(text).toContain('cannot reach the PostgreSQL state at postgres://obsync@127.0.0.1:1/postgres');
@@ -167,7 +193,9 @@ describe('postgres state backend', () => {
 
   it('reports a wrong password without echoing either password', async () => {
     const url = server.url.replace(server.password, 'not-the-password');
-    const err = await openPostgresState({ url: new Secret(url), schema: 'obsync', timing: { leaseMs: 30_000, renewMs: 10_000 } }).catch((e: unknown) => e);
+    const err = await openPostgresState({ url: new Secret(url), schema: 'obsync', timing: { leaseMs: 30_000, renewMs: 10_000 } }).catch(
+      (e: unknown) => e,
+    );
     expect((err as ObsyncError).code).toBe('STATE_AUTH');
     expect((err as Error).message).not.toContain('not-the-password');
     expect((err as Error).message).not.toContain(server.password);

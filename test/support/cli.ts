@@ -29,5 +29,9 @@ export function runCli(args: string[], opts: { cwd: string; env?: Record<string,
 }
 
 export function spawnCli(args: string[], opts: { cwd: string; env?: Record<string, string> }): ChildProcess {
-  return spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd,
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }

@@ -34,10 +34,26 @@ export class PlanFixture {
   static async start(variant: Variant): Promise<PlanFixture> {
     const sandbox = await startSandbox({ port: 0, rateLimit: 'off', pipeTransitionMs: 5 });
     const c = sandbox.credentials;
-    const common = { name: `sandbox-${variant}`, baseUrl: sandbox.url, concurrency: 2, timeoutMs: 10_000, retries: 0, pacing: { limit: 0, windowMs: 1 }, embedded: false };
+    const common = {
+      name: `sandbox-${variant}`,
+      baseUrl: sandbox.url,
+      concurrency: 2,
+      timeoutMs: 10_000,
+      retries: 0,
+      pacing: { limit: 0, windowMs: 1 },
+      embedded: false,
+    };
     const port =
       variant === 'hosted'
-        ? createServicePort({ ...common, variant, organizationId: c.organizationId, serviceId: c.serviceId, keyId: c.keyId, keySecret: new Secret(c.keySecret), paths: { observability: 'observability', pipes: 'pipes' } })
+        ? createServicePort({
+            ...common,
+            variant,
+            organizationId: c.organizationId,
+            serviceId: c.serviceId,
+            keyId: c.keyId,
+            keySecret: new Secret(c.keySecret),
+            paths: { observability: 'observability', pipes: 'pipes' },
+          })
         : createServicePort({ ...common, variant, apiKey: new Secret(c.apiKey) });
     const fixture = new PlanFixture(sandbox, port, variant);
     fixture.inventory = await openFileInventory({ dir: join(fixture.dir, 'state'), target: port.target, lock: true });
@@ -55,7 +71,17 @@ export class PlanFixture {
     const { resources, diagnostics } = loadManifests([join(this.dir, 'manifests')], { env: { PIPE_SECRET } });
     const invalid = diagnostics.filter((d) => d.severity === 'error');
     if (invalid.length > 0) throw new Error(`fixture manifests are invalid: ${JSON.stringify(invalid)}`);
-    return reconcile({ mode, port: this.port, inventory: this.inventory, desired: resources, selection: SELECT_ALL, prune: opts.prune ?? false, pruneCascade: false, maxDeletes: 10, concurrency: 2 });
+    return reconcile({
+      mode,
+      port: this.port,
+      inventory: this.inventory,
+      desired: resources,
+      selection: SELECT_ALL,
+      prune: opts.prune ?? false,
+      pruneCascade: false,
+      maxDeletes: 10,
+      concurrency: 2,
+    });
   }
 
   async close(): Promise<void> {
@@ -66,17 +92,27 @@ export class PlanFixture {
   }
 }
 
-export function dashboardYaml(name: string, display: string, tiles: readonly { key: string; name?: string; x?: number; y?: number; w?: number; level?: number }[]): string {
+export function dashboardYaml(
+  name: string,
+  display: string,
+  tiles: readonly { key: string; name?: string; x?: number; y?: number; w?: number; level?: number }[],
+): string {
   const body = tiles
     .map((t, i) => {
-      const select = t.level === undefined ? '{aggFn: avg, valueExpression: Duration}' : `{aggFn: quantile, level: ${t.level}, valueExpression: Duration}`;
+      const select =
+        t.level === undefined
+          ? '{aggFn: avg, valueExpression: Duration}'
+          : `{aggFn: quantile, level: ${t.level}, valueExpression: Duration}`;
       return `    - {key: ${t.key}, name: ${JSON.stringify(t.name ?? t.key)}, x: ${t.x ?? (i * 6) % 24}, y: ${t.y ?? Math.floor(i / 4) * 4}, w: ${t.w ?? 6}, h: 4, config: {displayType: line, source: Traces, select: [${select}]}}`;
     })
     .join('\n');
   return `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: ${name}}\nspec:\n  name: ${display}\n  tags: [reviewed]\n  tiles:\n${body}\n`;
 }
 
-export function alertYaml(name: string, opts: { dashboard: string; tile: string; threshold: number; interval: string; webhook: string }): string {
+export function alertYaml(
+  name: string,
+  opts: { dashboard: string; tile: string; threshold: number; interval: string; webhook: string },
+): string {
   return `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: ${name}}\nspec: {dashboard: ${opts.dashboard}, tile: ${opts.tile}, threshold: ${opts.threshold}, thresholdType: above, interval: ${opts.interval}, channel: {type: webhook, webhook: ${opts.webhook}}, name: ${name}}\n`;
 }
 
@@ -136,11 +172,22 @@ export async function scenario(variant: Variant): Promise<ScenarioReports> {
       { key: 'errors', name: 'Errors', x: 12, y: 4 },
       { key: 'latency', name: 'Latency' },
     ]);
-    const changedAlert = alertYaml('checkout-p99', { dashboard: 'checkout', tile: 'p99', threshold: 400, interval: '1m', webhook: 'ops-webhook' });
+    const changedAlert = alertYaml('checkout-p99', {
+      dashboard: 'checkout',
+      tile: 'p99',
+      threshold: 400,
+      interval: '1m',
+      webhook: 'ops-webhook',
+    });
     f.manifests({ ...base, 'checkout.yaml': changedCheckout, 'alert.yaml': changedAlert });
     // Drift: someone renamed the scratch dashboard by hand.
     const scratch = (await requireCollection(f.port, 'Dashboard').list()).find((d) => d.name === 'Scratch');
-    if (scratch) await requireCollection(f.port, 'Dashboard').update(scratch.id, { name: 'Scratch (edited by hand)', tiles: scratch.tiles, tags: scratch.tags } as never);
+    if (scratch)
+      await requireCollection(f.port, 'Dashboard').update(scratch.id, {
+        name: 'Scratch (edited by hand)',
+        tiles: scratch.tiles,
+        tags: scratch.tags,
+      } as never);
     const update = await f.run('plan');
     await f.run('apply');
 
@@ -149,7 +196,17 @@ export async function scenario(variant: Variant): Promise<ScenarioReports> {
     f.manifests(rest);
     const prune = await f.run('plan', { prune: true });
     const pruneApply = await f.run('apply', { prune: true });
-    f.manifests({ ...rest, 'extra.yaml': dashboardYaml('extra', 'Extra', [{ key: 'e', name: 'E' }]), 'broken-alert.yaml': alertYaml('broken', { dashboard: 'checkout', tile: 'p99', threshold: 1, interval: '5m', webhook: 'no-such-webhook' }) });
+    f.manifests({
+      ...rest,
+      'extra.yaml': dashboardYaml('extra', 'Extra', [{ key: 'e', name: 'E' }]),
+      'broken-alert.yaml': alertYaml('broken', {
+        dashboard: 'checkout',
+        tile: 'p99',
+        threshold: 1,
+        interval: '5m',
+        webhook: 'no-such-webhook',
+      }),
+    });
     const error = await f.run('plan');
     f.manifests(rest);
     const unchanged = await f.run('plan');

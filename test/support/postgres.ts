@@ -43,12 +43,28 @@ export async function startPostgres(): Promise<PgServer> {
     chownSync(join(base, 'pwfile'), owner.uid, owner.gid);
   }
   const spawnOpts = owner ? { uid: owner.uid, gid: owner.gid } : {};
-  execFileSync(join(bin, 'initdb'), ['-D', data, '-U', USER, `--pwfile=${join(base, 'pwfile')}`, '--auth-host=scram-sha-256', '--auth-local=trust', '-E', 'UTF8', '--locale=C', '-N'], {
-    ...spawnOpts,
-    cwd: base,
-    stdio: 'pipe',
-    env: { PATH: process.env.PATH ?? '', LC_ALL: 'C' },
-  });
+  execFileSync(
+    join(bin, 'initdb'),
+    [
+      '-D',
+      data,
+      '-U',
+      USER,
+      `--pwfile=${join(base, 'pwfile')}`,
+      '--auth-host=scram-sha-256',
+      '--auth-local=trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '-N',
+    ],
+    {
+      ...spawnOpts,
+      cwd: base,
+      stdio: 'pipe',
+      env: { PATH: process.env.PATH ?? '', LC_ALL: 'C' },
+    },
+  );
   const port = await freePort();
   const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   let child: ChildProcess | null = null;
@@ -57,11 +73,28 @@ export async function startPostgres(): Promise<PgServer> {
 
   const startServer = async () => {
     log = '';
-    const settings = ['listen_addresses=127.0.0.1', `unix_socket_directories=${base}`, 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'shared_buffers=16MB', 'max_connections=60'];
-    child = spawn(join(bin, 'postgres'), ['-D', data, '-p', String(port), ...settings.flatMap((s) => ['-c', s])], { ...spawnOpts, cwd: base, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', LC_ALL: 'C' } });
+    const settings = [
+      'listen_addresses=127.0.0.1',
+      `unix_socket_directories=${base}`,
+      'fsync=off',
+      'synchronous_commit=off',
+      'full_page_writes=off',
+      'shared_buffers=16MB',
+      'max_connections=60',
+    ];
+    child = spawn(join(bin, 'postgres'), ['-D', data, '-p', String(port), ...settings.flatMap((s) => ['-c', s])], {
+      ...spawnOpts,
+      cwd: base,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', LC_ALL: 'C' },
+    });
     child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
-    await waitReady(url, () => child?.exitCode ?? null, () => log);
+    await waitReady(
+      url,
+      () => child?.exitCode ?? null,
+      () => log,
+    );
   };
   const stopServer = async () => {
     const running = child;
@@ -102,7 +135,10 @@ function postgresBinDir(): string {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))) : [];
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
-  if (!newest) throw new Error('PostgreSQL is not installed: `.ci/run` installs it (apt-get install -y postgresql), or set OBSYNC_PG_BIN to the directory of initdb and postgres');
+  if (!newest)
+    throw new Error(
+      'PostgreSQL is not installed: `.ci/run` installs it (apt-get install -y postgresql), or set OBSYNC_PG_BIN to the directory of initdb and postgres',
+    );
   return join(root, newest, 'bin');
 }
 
@@ -114,7 +150,7 @@ function runAs(): { uid: number; gid: number } | null {
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
     return { uid, gid };
   } catch {
-    throw new Error('running as root needs the `postgres` system user for initdb (Debian\'s postgresql package creates it)');
+    throw new Error("running as root needs the `postgres` system user for initdb (Debian's postgresql package creates it)");
   }
 }
 

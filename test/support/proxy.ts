@@ -39,7 +39,12 @@ export async function startProxy(upstream: string, intercept?: Intercept): Promi
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const incoming: ProxiedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const incoming: ProxiedRequest = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       arrivals.push(incoming);
       void (async () => {
         const reply = await proxy.intercept?.(incoming);
@@ -48,10 +53,13 @@ export async function startProxy(upstream: string, intercept?: Intercept): Promi
           return;
         }
         const headers = { ...req.headers, host: target.host };
-        const upstreamReq = request({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers }, (up) => {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          up.pipe(res);
-        });
+        const upstreamReq = request(
+          { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers },
+          (up) => {
+            res.writeHead(up.statusCode ?? 502, up.headers);
+            up.pipe(res);
+          },
+        );
         upstreamReq.on('error', () => res.destroy());
         upstreamReq.end(incoming.body);
       })();

@@ -150,7 +150,10 @@ export class TrustHarness {
 export function dashboardYaml(name: string, display: string, tiles: { key: string; display?: 'line' | 'table' }[]): string {
   const body = tiles
     .map((t, i) => {
-      const config = t.display === 'table' ? '{displayType: table, source: Traces, select: [{aggFn: count}], groupBy: SpanName}' : '{displayType: line, source: Traces, select: [{aggFn: avg, valueExpression: Duration}]}';
+      const config =
+        t.display === 'table'
+          ? '{displayType: table, source: Traces, select: [{aggFn: count}], groupBy: SpanName}'
+          : '{displayType: line, source: Traces, select: [{aggFn: avg, valueExpression: Duration}]}';
       return `    - {key: ${t.key}, name: ${t.key}, x: ${(i * 6) % 24}, y: 0, w: 6, h: 4, config: ${config}}`;
     })
     .join('\n');

@@ -2,7 +2,11 @@
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 
 /** Polls `probe` until it returns a value; on timeout the error carries `context()` (e.g. the child's output). */
-export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, opts: { timeoutMs?: number; context?: () => string } = {}): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  opts: { timeoutMs?: number; context?: () => string } = {},
+): Promise<T> {
   const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
   for (;;) {
     const value = await probe();

@@ -45,7 +45,9 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     const interrupts = new ApplyInterrupts(io);
     const group = await openSessions(io, {
       paths: saved ? [] : paths,
-      ...(saved ? { pathsByTarget: Object.fromEntries(saved.document.targets.map((d) => [d.target, d.manifests ?? saved.document.manifests])) } : {}),
+      ...(saved
+        ? { pathsByTarget: Object.fromEntries(saved.document.targets.map((d) => [d.target, d.manifests ?? saved.document.manifests])) }
+        : {}),
       config: flags.config ?? saved?.document.config,
       targets: flags.target.length > 0 ? flags.target : saved ? saved.plans.map((p) => p.target) : [],
       lock: true,
@@ -62,7 +64,9 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       checkSelectionAcross(opts.selection, sessions);
       const color = colorEnabled(io, 'stdout', flags.color);
       const several = sessions.length > 1;
-      const gate = new ApprovalGate<Plan>(sessions.length, (arrived, failed) => approve(io, interrupts, { arrived, failed, flags, color, saved: saved !== null }));
+      const gate = new ApprovalGate<Plan>(sessions.length, (arrived, failed) =>
+        approve(io, interrupts, { arrived, failed, flags, color, saved: saved !== null }),
+      );
       const slots = new Slots(TARGET_CONCURRENCY);
       const runs = await eachTarget(sessions, slots, async (session) => {
         const target = session.port.target;
@@ -99,7 +103,10 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         }
       });
       // Stopped for every target (prune refused, answer not yes, Ctrl-C before any change): that is the outcome.
-      const stop = runs.find((r): r is Extract<typeof r, { error: unknown }> => 'error' in r && (r.error instanceof ExitRequest || r.error instanceof InterruptedBeforeApply));
+      const stop = runs.find(
+        (r): r is Extract<typeof r, { error: unknown }> =>
+          'error' in r && (r.error instanceof ExitRequest || r.error instanceof InterruptedBeforeApply),
+      );
       if (stop) throw stop.error;
       const [only] = runs;
       if (!several && only && 'error' in only) throw only.error;
@@ -109,7 +116,9 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       const origin = { generatedAt: new Date(), obsyncVersion: VERSION, interrupted };
       if (flags.output === 'json') io.stdout.write(renderRunApply(reports, 'json', { color, origin }));
       else {
-        const shown = reports.filter((r) => r.apply && (interrupted || hasChanges(r.plan) || r.apply.summary.failed + r.apply.summary.refused > 0));
+        const shown = reports.filter(
+          (r) => r.apply && (interrupted || hasChanges(r.plan) || r.apply.summary.failed + r.apply.summary.refused > 0),
+        );
         if (shown.length > 0) io.stdout.write(renderRunApply(shown, 'text', { color, origin }));
       }
       for (const r of runs) if ('error' in r) reportTargetError(io, r.session.port.target, r.error);
@@ -117,7 +126,9 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         io.stderr.write(`${interruptedSummary(applied)}\n`);
         throw new ExitRequest(INTERRUPTED_EXIT);
       }
-      const failed = runs.some((r) => 'error' in r) || reports.some((r) => r.plan.errored || (r.apply && r.apply.summary.failed + r.apply.summary.refused > 0));
+      const failed =
+        runs.some((r) => 'error' in r) ||
+        reports.some((r) => r.plan.errored || (r.apply && r.apply.summary.failed + r.apply.summary.refused > 0));
       if (failed) throw new ExitRequest(1);
     } catch (err) {
       if (!(err instanceof InterruptedBeforeApply)) throw err;
@@ -145,11 +156,16 @@ async function approve(io: CliIO, interrupts: ApplyInterrupts, { arrived, failed
     ...arrived.map((a) => ({ target: a.target, plan: a.plan })),
     ...failed.map((f) => ({ target: f.target, error: errorMessage(f.error) })),
   ];
-  if (flags.output === 'text' && arrived.length > 0) io.stdout.write(renderTargetsPlan(outcomes, 'text', { color, origin: { generatedAt: new Date(), obsyncVersion: VERSION, manifests: [] } }));
+  if (flags.output === 'text' && arrived.length > 0)
+    io.stdout.write(
+      renderTargetsPlan(outcomes, 'text', { color, origin: { generatedAt: new Date(), obsyncVersion: VERSION, manifests: [] } }),
+    );
   const refused = arrived.filter((a) => refusedPrune(io, a.plan, flags.output));
   if (refused.length > 0) {
     const where = arrived.length > 1 ? ` (on ${refused.map((a) => `'${a.target}'`).join(', ')}; nothing was applied to any target)` : '';
-    io.stderr.write(`Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended, or apply without --prune${where}.\n`);
+    io.stderr.write(
+      `Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended, or apply without --prune${where}.\n`,
+    );
     throw new ExitRequest(1);
   }
   const changing = arrived.filter((a) => hasChanges(a.plan)).map((a) => a.target);
@@ -171,7 +187,10 @@ function checkSavedTargets(saved: SavedPlan, asked: readonly string[], file: str
   const held = saved.plans.map((p) => p.target);
   const other = asked.filter((t) => !held.includes(t));
   if (other.length > 0) {
-    throw new ConfigError(`${file} holds the plan of ${held.map((t) => `'${t}'`).join(', ')}, not of ${other.map((t) => `'${t}'`).join(', ')}`, { hint: 'plan that target and apply its plan, or leave --target out' });
+    throw new ConfigError(
+      `${file} holds the plan of ${held.map((t) => `'${t}'`).join(', ')}, not of ${other.map((t) => `'${t}'`).join(', ')}`,
+      { hint: 'plan that target and apply its plan, or leave --target out' },
+    );
   }
 }
 
@@ -193,9 +212,13 @@ async function confirm(io: CliIO, targets: readonly string[]): Promise<void> {
   rl.once('SIGINT', () => cancelled.abort(new InterruptedBeforeApply()));
   try {
     const named = targets.map((t) => `'${t}'`).join(', ');
-    const answer = await rl.question(`\nApply these changes to target${targets.length > 1 ? 's' : ''} ${named}? Only 'yes' is accepted: `, { signal: cancelled.signal }).catch((err: unknown) => {
-      throw cancelled.signal.aborted ? new InterruptedBeforeApply() : err;
-    });
+    const answer = await rl
+      .question(`\nApply these changes to target${targets.length > 1 ? 's' : ''} ${named}? Only 'yes' is accepted: `, {
+        signal: cancelled.signal,
+      })
+      .catch((err: unknown) => {
+        throw cancelled.signal.aborted ? new InterruptedBeforeApply() : err;
+      });
     if (answer.trim() !== 'yes') {
       io.stderr.write('Apply cancelled.\n');
       throw new ExitRequest(1);
@@ -211,5 +234,7 @@ function progress(io: CliIO, r: StepResult, target: string | undefined): void {
   const what = r.outcome === 'applied' ? (VERB[r.action] ?? r.action) : r.outcome;
   const detail = r.message ? `: ${r.message}` : '';
   // Server error bodies and ids are text from outside: shown, never obeyed (escape sequences).
-  io.stderr.write(`${printable(`${target ? `${target}: ` : ''}${r.address}: ${what}${r.id ? ` [id=${r.id}]` : ''} (${r.durationMs} ms)${detail}`)}\n`);
+  io.stderr.write(
+    `${printable(`${target ? `${target}: ` : ''}${r.address}: ${what}${r.id ? ` [id=${r.id}]` : ''} (${r.durationMs} ms)${detail}`)}\n`,
+  );
 }

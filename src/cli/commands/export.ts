@@ -42,10 +42,18 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
 async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
   const { isKind, KINDS } = await import('../../kinds/registry.js');
   const kinds = flags.kind?.flatMap((k) => k.split(',')).filter((k) => k !== '');
-  for (const k of kinds ?? []) if (!isKind(k)) throw new ConfigError(`--kind ${k} is not a kind obsync manages`, { hint: `one of ${KINDS.join(', ')}` });
+  for (const k of kinds ?? [])
+    if (!isKind(k)) throw new ConfigError(`--kind ${k} is not a kind obsync manages`, { hint: `one of ${KINDS.join(', ')}` });
   const match = compileMatch(flags.match);
   const { openSession } = await import('../session.js');
-  const session = await openSession(io, { paths: [], config: flags.config, targets: flags.target ? [flags.target] : undefined, lock: flags.adopt === true, command: 'export', allowMissingEnv: true });
+  const session = await openSession(io, {
+    paths: [],
+    config: flags.config,
+    targets: flags.target ? [flags.target] : undefined,
+    lock: flags.adopt === true,
+    command: 'export',
+    allowMissingEnv: true,
+  });
   try {
     const { exportLive, SCHEMA_FILE } = await import('../../export/exporter.js');
     const objects = await readExportable(io, session, kinds);
@@ -53,7 +61,11 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
     const outDir = resolve(io.cwd, flags.outDir);
     const read = readByTarget(outDir, session.manifestPaths);
     // Owned objects whose manifests no plan reads would all be pruned by the next `plan --prune`.
-    if (flags.adopt && !read) throw new ConfigError(`${relative(io.cwd, outDir) || '.'} is not among the manifest paths target '${session.port.target}' reads (${session.manifestPaths.map((p) => relative(io.cwd, p) || '.').join(', ')}); nothing was written or adopted`, { hint: 'export into one of them with --out-dir, or add the directory to manifests (or targets[].manifests) in obsync.yaml first' });
+    if (flags.adopt && !read)
+      throw new ConfigError(
+        `${relative(io.cwd, outDir) || '.'} is not among the manifest paths target '${session.port.target}' reads (${session.manifestPaths.map((p) => relative(io.cwd, p) || '.').join(', ')}); nothing was written or adopted`,
+        { hint: 'export into one of them with --out-dir, or add the directory to manifests (or targets[].manifests) in obsync.yaml first' },
+      );
     const { documentJsonSchema } = await import('../../manifests/json-schema.js');
     const files = new Map<string, string>(result.manifests.map((m) => [m.file, m.text]));
     files.set(SCHEMA_FILE, `${JSON.stringify(documentJsonSchema(), null, 2)}\n`);
@@ -61,7 +73,10 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
     writeAll(outDir, files, flags.force === true);
     printExported(io, session.port.target, relative(io.cwd, outDir) || '.', result, flags.adopt === true);
     warnDeclaredElsewhere(io, session, result, outDir);
-    if (!read) io.stderr.write(`note: target '${session.port.target}' does not read ${relative(io.cwd, outDir) || '.'}: add it to manifests (or targets[].manifests) in obsync.yaml for plan and apply to use the exported files\n`);
+    if (!read)
+      io.stderr.write(
+        `note: target '${session.port.target}' does not read ${relative(io.cwd, outDir) || '.'}: add it to manifests (or targets[].manifests) in obsync.yaml for plan and apply to use the exported files\n`,
+      );
     if (flags.adopt) await adopt(io, session, outDir, result);
   } finally {
     await session.close();
@@ -69,15 +84,23 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
 }
 
 /** Every kind the target serves; one it refuses that not every target has (pipes) is left out, unless --kind asked for it. */
-async function readExportable(io: CliIO, session: Session, kinds: readonly string[] | undefined): Promise<(kind: AnyKind) => readonly LiveObject[] | undefined> {
+async function readExportable(
+  io: CliIO,
+  session: Session,
+  kinds: readonly string[] | undefined,
+): Promise<(kind: AnyKind) => readonly LiveObject[] | undefined> {
   const { readLive } = await import('../../engine/live.js');
   const { REGISTRY } = await import('../../kinds/registry.js');
   const { ApiError } = await import('../../core/errors.js');
   const { port } = session;
   const served = REGISTRY.filter((d) => port.collection(d.kind) !== null);
   const unserved = (kinds ?? []).filter((k) => !served.some((d) => d.kind === k));
-  if (unserved.length > 0) throw new ConfigError(`the target '${port.target}' (${port.variant}) has no ${unserved.join(', ')} objects to export`);
-  const live = await readLive(port, served.filter((d) => d.read === 'always'));
+  if (unserved.length > 0)
+    throw new ConfigError(`the target '${port.target}' (${port.variant}) has no ${unserved.join(', ')} objects to export`);
+  const live = await readLive(
+    port,
+    served.filter((d) => d.read === 'always'),
+  );
   const optional = new Map<string, readonly LiveObject[]>();
   for (const def of served.filter((d) => d.read !== 'always' && (!kinds || kinds.includes(d.kind)))) {
     try {
@@ -93,7 +116,8 @@ async function readExportable(io: CliIO, session: Session, kinds: readonly strin
 function printExported(io: CliIO, target: string, shown: string, result: ExportResult, adopting: boolean): void {
   const count = result.manifests.length;
   io.stdout.write(`Exported ${count} object${count === 1 ? '' : 's'} from target '${target}' to ${shown}/\n`);
-  for (const m of result.manifests) io.stdout.write(`  ${m.address}  ${m.file}${m.notes.length > 0 ? '  (see the notes in the file)' : ''}\n`);
+  for (const m of result.manifests)
+    io.stdout.write(`  ${m.address}  ${m.file}${m.notes.length > 0 ? '  (see the notes in the file)' : ''}\n`);
   if (result.variables.length > 0) {
     io.stdout.write(`\nSecrets were not written. Set these variables (listed in ${shown}/env.example) before validate, plan or apply:\n`);
     for (const v of result.variables) io.stdout.write(`  ${v.name}  (${v.address} spec.${v.path})\n`);
@@ -101,9 +125,13 @@ function printExported(io: CliIO, target: string, shown: string, result: ExportR
   if (adopting) return;
   if (result.sharedKeys.length > 0) {
     const some = result.sharedKeys.slice(0, 3).join(', ');
-    io.stderr.write(`note: ${result.sharedKeys.length} exported objects share their natural key (e.g. a dashboard's name) with another object (${some}${result.sharedKeys.length > 3 ? ', …' : ''}): a plan cannot tell them apart by it until obsync owns them; \`obsync export --adopt\` binds each manifest to its object\n`);
+    io.stderr.write(
+      `note: ${result.sharedKeys.length} exported objects share their natural key (e.g. a dashboard's name) with another object (${some}${result.sharedKeys.length > 3 ? ', …' : ''}): a plan cannot tell them apart by it until obsync owns them; \`obsync export --adopt\` binds each manifest to its object\n`,
+    );
   }
-  io.stderr.write('next: `obsync plan` shows no change for the exported objects; `obsync export --adopt` (or `obsync import`) makes obsync own them\n');
+  io.stderr.write(
+    'next: `obsync plan` shows no change for the exported objects; `obsync export --adopt` (or `obsync import`) makes obsync own them\n',
+  );
 }
 
 /** An exported object the project's manifests already declare (outside the exported files) would be declared twice. */
@@ -111,8 +139,13 @@ function warnDeclaredElsewhere(io: CliIO, session: Session, result: ExportResult
   const exported = new Map(result.manifests.map((m) => [m.address, join(outDir, m.file)]));
   const twice = session.desired.filter((r) => exported.has(r.address) && resolve(r.source.file) !== exported.get(r.address));
   if (twice.length === 0) return;
-  const some = twice.slice(0, 3).map((r) => `${r.address} in ${relative(io.cwd, r.source.file)}`).join(', ');
-  io.stderr.write(`warning: ${twice.length} exported object${twice.length === 1 ? ' is' : 's are'} already declared by your manifests (${some}${twice.length > 3 ? ', …' : ''}); keep one manifest per object before the next plan\n`);
+  const some = twice
+    .slice(0, 3)
+    .map((r) => `${r.address} in ${relative(io.cwd, r.source.file)}`)
+    .join(', ');
+  io.stderr.write(
+    `warning: ${twice.length} exported object${twice.length === 1 ? ' is' : 's are'} already declared by your manifests (${some}${twice.length > 3 ? ', …' : ''}); keep one manifest per object before the next plan\n`,
+  );
 }
 
 /** Loads the written tree with the secret values (in memory only) and binds every manifest to its object. */
@@ -120,16 +153,31 @@ async function adopt(io: CliIO, session: Session, outDir: string, result: Export
   const { loadManifests } = await import('../../manifests/load.js');
   const env: Record<string, string | undefined> = { ...io.env };
   for (const v of result.variables) env[v.name] = v.value;
-  const loaded = loadManifests(result.manifests.map((m) => join(outDir, m.file)), { env });
+  const loaded = loadManifests(
+    result.manifests.map((m) => join(outDir, m.file)),
+    { env },
+  );
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
     const { formatDiagnostic } = await import('../../core/diagnostics.js');
-    throw new ConfigError(`the exported manifests do not validate, so nothing was adopted:\n${errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`, { hint: 'this is a bug in obsync export: please report it' });
+    throw new ConfigError(
+      `the exported manifests do not validate, so nothing was adopted:\n${errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`,
+      { hint: 'this is a bug in obsync export: please report it' },
+    );
   }
   const { adoptExported } = await import('../../export/adopt.js');
-  const { bound } = await adoptExported({ port: session.port, inventory: session.inventory, desired: loaded.resources, exported: result.manifests, concurrency: session.defaults.concurrency, now: new Date() });
+  const { bound } = await adoptExported({
+    port: session.port,
+    inventory: session.inventory,
+    desired: loaded.resources,
+    exported: result.manifests,
+    concurrency: session.defaults.concurrency,
+    now: new Date(),
+  });
   const already = result.manifests.length - bound;
-  io.stdout.write(`\nAdopted ${bound} object${bound === 1 ? '' : 's'}${already > 0 ? ` (${already} already owned)` : ''}: obsync owns every exported object now (state: ${session.state.location}); nothing was written to the service.\n`);
+  io.stdout.write(
+    `\nAdopted ${bound} object${bound === 1 ? '' : 's'}${already > 0 ? ` (${already} already owned)` : ''}: obsync owns every exported object now (state: ${session.state.location}); nothing was written to the service.\n`,
+  );
 }
 
 function compileMatch(pattern: string | undefined): RegExp | undefined {
@@ -148,9 +196,15 @@ function writeAll(outDir: string, files: ReadonlyMap<string, string>, force: boo
     return existsSync(path) && readFileSync(path, 'utf8') !== text;
   });
   if (conflicts.length > 0 && !force) {
-    throw new ConfigError(`${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${outDir} already exist with other content (${conflicts.slice(0, 5).map(([f]) => f).join(', ')}${conflicts.length > 5 ? ', …' : ''}); nothing was written`, {
-      hint: 'export to an empty --out-dir, or pass --force to overwrite them',
-    });
+    throw new ConfigError(
+      `${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${outDir} already exist with other content (${conflicts
+        .slice(0, 5)
+        .map(([f]) => f)
+        .join(', ')}${conflicts.length > 5 ? ', …' : ''}); nothing was written`,
+      {
+        hint: 'export to an empty --out-dir, or pass --force to overwrite them',
+      },
+    );
   }
   for (const [file, text] of files) {
     const path = join(outDir, file);

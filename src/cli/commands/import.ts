@@ -29,9 +29,17 @@ async function importCommand(io: CliIO, address: string, id: string, flags: Impo
   const def = parsed ? managedDefinition(parsed.kind) : undefined;
   if (!parsed || !def) throw new ConfigError(`'${address}' is not Kind/name (e.g. Dashboard/checkout)`);
   const { openSession } = await import('../session.js');
-  const session = await openSession(io, { paths: [], config: flags.config, targets: flags.target ? [flags.target] : undefined, lock: true, command: 'import', allowMissingEnv: true });
+  const session = await openSession(io, {
+    paths: [],
+    config: flags.config,
+    targets: flags.target ? [flags.target] : undefined,
+    lock: true,
+    command: 'import',
+    allowMissingEnv: true,
+  });
   try {
-    if (session.port.collection(def.kind) === null) throw new ConfigError(`the target '${session.port.target}' (${session.port.variant}) has no ${def.noun}s`);
+    if (session.port.collection(def.kind) === null)
+      throw new ConfigError(`the target '${session.port.target}' (${session.port.variant}) has no ${def.noun}s`);
     const { readLive } = await import('../../engine/live.js');
     const served = REGISTRY.filter((d) => session.port.collection(d.kind) !== null);
     const live = await readLive(session.port, served);
@@ -52,7 +60,9 @@ async function importCommand(io: CliIO, address: string, id: string, flags: Impo
       return;
     }
     await session.inventory.put(outcome.entry);
-    io.stdout.write(`Imported ${key} (id ${id}) in target '${session.port.target}': obsync owns it now. Nothing was written to the service.\n`);
+    io.stdout.write(
+      `Imported ${key} (id ${id}) in target '${session.port.target}': obsync owns it now. Nothing was written to the service.\n`,
+    );
     io.stderr.write('next: `obsync plan` shows what the manifest changes on it\n');
   } finally {
     await session.close();

@@ -89,12 +89,23 @@ export const register: CommandRegistrar = (program, io) => {
       ];
       const shown = (p: string) => relative(io.cwd, p) || p;
       const existing = files.filter(([path]) => existsSync(path)).map(([path]) => shown(path));
-      if (existing.length > 0) throw new ConfigError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; obsync init never overwrites`, { hint: 'run it in an empty directory, or give a new one: obsync init DIR' });
+      if (existing.length > 0)
+        throw new ConfigError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; obsync init never overwrites`, {
+          hint: 'run it in an empty directory, or give a new one: obsync init DIR',
+        });
       mkdirSync(join(root, 'manifests'), { recursive: true });
       for (const [path, text] of files) writeFileSync(path, text, { flag: 'wx' });
       const cd = dir === '.' ? '' : `cd ${shown(root)} && `;
       io.stdout.write(
-        [...files.map(([path]) => `created ${shown(path)}`), '', 'Next:', `  ${cd}obsync validate     # offline checks`, `  ${cd}obsync plan         # against the embedded sandbox`, `  ${cd}obsync apply`, ''].join('\n'),
+        [
+          ...files.map(([path]) => `created ${shown(path)}`),
+          '',
+          'Next:',
+          `  ${cd}obsync validate     # offline checks`,
+          `  ${cd}obsync plan         # against the embedded sandbox`,
+          `  ${cd}obsync apply`,
+          '',
+        ].join('\n'),
       );
     });
 };

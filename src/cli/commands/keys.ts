@@ -29,7 +29,10 @@ const ANYWHERE = { source: '0.0.0.0/0', description: 'Anywhere (obsync keys crea
 /** Role UUIDs go to `assignedRoleIds`; the legacy names to the deprecated `roles`. */
 export function rolesRequest(roles: readonly string[]): Pick<KeyCreateRequest, 'assignedRoleIds' | 'roles'> {
   const bad = roles.find((r) => !UUID.test(r) && !LEGACY_ROLES.includes(r));
-  if (bad) throw new ConfigError(`unknown role '${bad}'`, { hint: `give an organization role UUID (GET /v1/organizations/{org}/roles) or one of the legacy roles ${LEGACY_ROLES.join(', ')}` });
+  if (bad)
+    throw new ConfigError(`unknown role '${bad}'`, {
+      hint: `give an organization role UUID (GET /v1/organizations/{org}/roles) or one of the legacy roles ${LEGACY_ROLES.join(', ')}`,
+    });
   const assignedRoleIds = roles.filter((r) => UUID.test(r)).map((r) => r.toLowerCase());
   const legacy = roles.filter((r) => !UUID.test(r));
   return { ...(assignedRoleIds.length > 0 ? { assignedRoleIds } : {}), ...(legacy.length > 0 ? { roles: legacy } : {}) };
@@ -38,7 +41,8 @@ export function rolesRequest(roles: readonly string[]): Pick<KeyCreateRequest, '
 export function parseIpEntry(value: string): { source: string; description?: string } {
   const i = value.indexOf(':');
   const source = i < 0 ? value : value.slice(0, i);
-  if (!/^\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?$/.test(source)) throw new ConfigError(`--ip '${value}' is not an IPv4 address or CIDR (optionally followed by :description)`);
+  if (!/^\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?$/.test(source))
+    throw new ConfigError(`--ip '${value}' is not an IPv4 address or CIDR (optionally followed by :description)`);
   return i < 0 ? { source } : { source, description: value.slice(i + 1) };
 }
 
@@ -50,15 +54,27 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--target <name>', 'target (hosted)')
     .option('--config <file>', 'obsync.yaml to use')
     .requiredOption('--name <name>', 'key name')
-    .option('--role <role>', `role (repeatable): an organization role UUID, or a legacy role (${LEGACY_ROLES.join(', ')})`, (v: string, prev: string[]) => [...prev, v], [])
+    .option(
+      '--role <role>',
+      `role (repeatable): an organization role UUID, or a legacy role (${LEGACY_ROLES.join(', ')})`,
+      (v: string, prev: string[]) => [...prev, v],
+      [],
+    )
     .option('--expire-at <timestamp>', 'ISO-8601 expiry (default: never)')
-    .option('--ip <cidr[:description]>', 'allowed source (repeatable); without any, every address is allowed', (v: string, prev: string[]) => [...prev, v], [])
+    .option(
+      '--ip <cidr[:description]>',
+      'allowed source (repeatable); without any, every address is allowed',
+      (v: string, prev: string[]) => [...prev, v],
+      [],
+    )
     .addOption(new Option('--state <state>', 'initial state').choices(['enabled', 'disabled']).default('enabled'))
     .option('--out <file>', 'write {keyId, keySecret} to this new file (mode 0600; never overwritten)')
     .option('--timeout <seconds>', 'deadline of each request to the target', timeoutSeconds)
     .action(async (flags: KeysFlags) => {
-      if (flags.role.length === 0) throw new ConfigError('give at least one --role', { hint: `an organization role UUID, or one of ${LEGACY_ROLES.join(', ')}` });
-      if (flags.expireAt !== undefined && Number.isNaN(Date.parse(flags.expireAt))) throw new ConfigError(`--expire-at '${flags.expireAt}' is not an ISO-8601 timestamp`);
+      if (flags.role.length === 0)
+        throw new ConfigError('give at least one --role', { hint: `an organization role UUID, or one of ${LEGACY_ROLES.join(', ')}` });
+      if (flags.expireAt !== undefined && Number.isNaN(Date.parse(flags.expireAt)))
+        throw new ConfigError(`--expire-at '${flags.expireAt}' is not an ISO-8601 timestamp`);
       const request: KeyCreateRequest = {
         name: flags.name,
         ...rolesRequest(flags.role),
@@ -72,7 +88,11 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       const file = outPath ? await createKeyFile(outPath) : undefined;
       let created = false;
       try {
-        const connection = await openConnection(io, { config: flags.config, target: flags.target, timeoutMs: flags.timeout === undefined ? undefined : flags.timeout * 1000 });
+        const connection = await openConnection(io, {
+          config: flags.config,
+          target: flags.target,
+          timeoutMs: flags.timeout === undefined ? undefined : flags.timeout * 1000,
+        });
         try {
           const key = await requireCapability(connection.port, 'keys').create(request);
           created = true;
@@ -102,7 +122,10 @@ async function createKeyFile(path: string): Promise<FileHandle> {
     return await open(path, 'wx', 0o600);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new ConfigError(`--out ${path} already exists; no key was created`, { hint: 'keys create never overwrites a file (it may hold another key): give a new file name' });
+    if (code === 'EEXIST')
+      throw new ConfigError(`--out ${path} already exists; no key was created`, {
+        hint: 'keys create never overwrites a file (it may hold another key): give a new file name',
+      });
     if (code === 'ENOENT') throw new ConfigError(`--out ${path}: its directory does not exist; no key was created`);
     throw new ConfigError(`--out ${path} cannot be created (${code ?? 'error'}); no key was created`, { cause: err });
   }

@@ -28,7 +28,16 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
   commonRunOptions(cmd).action(async (paths: string[], flags: PlanFlags) => {
     const opts = parseRunOptions(flags);
     const checkManifests = refuseInvalid(io, flags.output === 'github' ? 'github' : 'text');
-    const group = await openSessions(io, { paths, config: flags.config, targets: flags.target, lock: false, command: 'plan', timeoutMs: opts.timeoutMs, allowFileOutside: flags.allowFileOutside, checkManifests });
+    const group = await openSessions(io, {
+      paths,
+      config: flags.config,
+      targets: flags.target,
+      lock: false,
+      command: 'plan',
+      timeoutMs: opts.timeoutMs,
+      allowFileOutside: flags.allowFileOutside,
+      checkManifests,
+    });
     try {
       const { sessions } = group;
       checkSelectionAcross(opts.selection, sessions);
@@ -37,13 +46,18 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       const [only] = runs;
       if (runs.length === 1 && only && 'error' in only) throw only.error;
       const generatedAt = new Date();
-      const outcomes: TargetOutcome[] = runs.map((r) => ('error' in r ? { target: r.session.port.target, error: r.message } : { target: r.value.target, plan: r.value.plan, manifests: r.session.manifestPaths }));
+      const outcomes: TargetOutcome[] = runs.map((r) =>
+        'error' in r
+          ? { target: r.session.port.target, error: r.message }
+          : { target: r.value.target, plan: r.value.plan, manifests: r.session.manifestPaths },
+      );
       const origin = originOf(sessions, generatedAt);
       const reports = runs.flatMap((r) => ('value' in r ? [r.value] : []));
       if (flags.out) await writeScrubbedFile(flags.out, renderTargetsPlan(outcomes, 'json', { color: false, origin }));
       const format = flags.output === 'github' ? 'text' : flags.output;
       io.stdout.write(renderTargetsPlan(outcomes, format, { color: colorEnabled(io, 'stdout', flags.color), origin }));
-      if (flags.output === 'github') for (const r of reports) for (const d of r.plan.diagnostics) io.stdout.write(`${githubAnnotation(d)}\n`);
+      if (flags.output === 'github')
+        for (const r of reports) for (const d of r.plan.diagnostics) io.stdout.write(`${githubAnnotation(d)}\n`);
       for (const r of runs) if ('error' in r) reportTargetError(io, r.session.port.target, r.error);
       const refused = reports.filter((r) => refusedPrune(io, r.plan, flags.output)).length > 0;
       if (runs.some((r) => 'error' in r) || reports.some((r) => r.plan.errored) || refused) throw new ExitRequest(1);

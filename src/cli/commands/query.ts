@@ -50,14 +50,21 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .action(async (flags: QueryFlags) => {
       if (flags.agg !== 'count' && !flags.field) throw new ConfigError(`--agg ${flags.agg} needs --field`);
       const since = parseDuration(flags.since);
-      const connection = await openConnection(io, { config: flags.config, target: flags.target, timeoutMs: flags.timeout === undefined ? undefined : flags.timeout * 1000 });
+      const connection = await openConnection(io, {
+        config: flags.config,
+        target: flags.target,
+        timeoutMs: flags.timeout === undefined ? undefined : flags.timeout * 1000,
+      });
       try {
         const charts = requireCapability(connection.port, 'charts');
         const sources = await requireCollection(connection.port, 'Source').list();
         const matches = sources.filter((s) => s.name === flags.source);
         const [source] = matches;
         if (!source || matches.length > 1) {
-          throw new ConfigError(matches.length > 1 ? `${matches.length} sources are named '${flags.source}'` : `no source named '${flags.source}'`, { hint: `sources: ${sources.map((s) => s.name).join(', ')}` });
+          throw new ConfigError(
+            matches.length > 1 ? `${matches.length} sources are named '${flags.source}'` : `no source named '${flags.source}'`,
+            { hint: `sources: ${sources.map((s) => s.name).join(', ')}` },
+          );
         }
         const endTime = Date.now();
         const rows = await charts.series({

@@ -33,7 +33,8 @@ export function parseListen(value: string): { host: string; port: number } {
   const i = value.lastIndexOf(':');
   const host = value.slice(0, i).replace(/^\[|\]$/g, '');
   const port = Number(value.slice(i + 1));
-  if (i <= 0 || !Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--listen '${value}' is not HOST:PORT (e.g. 127.0.0.1:9464)`);
+  if (i <= 0 || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`--listen '${value}' is not HOST:PORT (e.g. 127.0.0.1:9464)`);
   return { host, port };
 }
 
@@ -52,9 +53,22 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     const opts = parseRunOptions(flags);
     const listen = parseListen(flags.listen ?? io.env.OBSYNC_LISTEN ?? '127.0.0.1:9464');
     const metrics = new DaemonMetrics(VERSION);
-    const onResponse = (target: string, method: string, status: number) => metrics.apiRequests.inc({ target, method, code: String(status) });
+    const onResponse = (target: string, method: string, status: number) =>
+      metrics.apiRequests.inc({ target, method, code: String(status) });
     // Apply mode competes for each target's writer lease: one replica writes, the others stand by.
-    const group = await openSessions(io, { paths, config: flags.config, targets: flags.target, lock: false, elect: flags.mode === 'apply', command: 'run', logLevel: 'info', onResponse, timeoutMs: opts.timeoutMs, allowFileOutside: flags.allowFileOutside, waits: 'log' });
+    const group = await openSessions(io, {
+      paths,
+      config: flags.config,
+      targets: flags.target,
+      lock: false,
+      elect: flags.mode === 'apply',
+      command: 'run',
+      logLevel: 'info',
+      onResponse,
+      timeoutMs: opts.timeoutMs,
+      allowFileOutside: flags.allowFileOutside,
+      waits: 'log',
+    });
     const schedule = flags.schedule ?? group.sessions[0]?.schedule ?? DEFAULT_SCHEDULE;
     if (!cron.validate(schedule)) {
       await group.close();
@@ -94,7 +108,9 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       throw err;
     }
     const names = daemons.map((d) => `'${d.target}'`).join(', ');
-    io.stderr.write(`obsync run: reconciling target${daemons.length > 1 ? 's' : ''} ${names} (${flags.mode} mode), health on ${host.url ?? '?'}\n`);
+    io.stderr.write(
+      `obsync run: reconciling target${daemons.length > 1 ? 's' : ''} ${names} (${flags.mode} mode), health on ${host.url ?? '?'}\n`,
+    );
     await waitForSignal(io);
     await host.stop();
     await group.close();

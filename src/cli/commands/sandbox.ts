@@ -47,7 +47,11 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--org-id <uuid>', 'organization id (hosted)', SANDBOX_DEFAULTS.organizationId)
     .option('--service-id <uuid>', 'service id (hosted)', SANDBOX_DEFAULTS.serviceId)
     .addOption(new Option('--rate-limit <mode>', 'enforce the published rate limits').choices(['real', 'off']).default('real'))
-    .option('--faults <spec>', 'inject faults, e.g. latency=50,error5xx=0.1,burst429=3,resetBefore=0.05,resetAfter=0.05,idle424=0.2,seed=7', faults)
+    .option(
+      '--faults <spec>',
+      'inject faults, e.g. latency=50,error5xx=0.1,burst429=3,resetBefore=0.05,resetAfter=0.05,idle424=0.2,seed=7',
+      faults,
+    )
     .action(async (flags: SandboxFlags) => {
       const handle = await startSandbox({
         host: flags.host,
@@ -70,7 +74,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
           `  hosted:      ${handle.url}/v1/organizations/${c.organizationId}/services/${c.serviceId}/clickstack/...  (and .../clickpipes, /v1/organizations/${c.organizationId}/keys)`,
           `               HTTP Basic ${c.keyId}:${c.keySecret}`,
           `  rate limits: ${flags.rateLimit}${flags.faults ? `; faults: ${JSON.stringify(flags.faults)}` : ''}`,
-          '  These are the sandbox\'s documented loopback credentials, not secrets. Ctrl-C stops it.',
+          "  These are the sandbox's documented loopback credentials, not secrets. Ctrl-C stops it.",
           '',
         ].join('\n'),
       );

@@ -18,15 +18,22 @@ interface StateFlags {
 
 export const register: CommandRegistrar = (program: Command, io: CliIO) => {
   const state = program.command('state').description('inspect and manage what obsync owns (list, show, rm, migrate)');
-  const common = (cmd: Command) => cmd.option('--config <file>', 'obsync.yaml to use (default: ./obsync.yaml)').option('--target <name>', 'target (default: defaults.target, the only target, or the only one in the state)');
+  const common = (cmd: Command) =>
+    cmd
+      .option('--config <file>', 'obsync.yaml to use (default: ./obsync.yaml)')
+      .option('--target <name>', 'target (default: defaults.target, the only target, or the only one in the state)');
   common(state.command('list').description('what obsync owns: kind, name, id, since'))
     .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'))
     .action((flags: StateFlags) => withState(io, flags, (backend) => list(io, backend, flags)));
   common(state.command('show').description('one entry of the inventory').argument('<address>', 'Kind/name'))
     .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'))
     .action((address: string, flags: StateFlags) => withState(io, flags, (backend, config) => show(io, backend, config, address, flags)));
-  common(state.command('rm').description('forget an object without deleting it: obsync no longer owns it, so prune never touches it').argument('<address>', 'Kind/name'))
-    .action((address: string, flags: StateFlags) => withState(io, flags, (backend, config) => forget(io, backend, config, address, flags)));
+  common(
+    state
+      .command('rm')
+      .description('forget an object without deleting it: obsync no longer owns it, so prune never touches it')
+      .argument('<address>', 'Kind/name'),
+  ).action((address: string, flags: StateFlags) => withState(io, flags, (backend, config) => forget(io, backend, config, address, flags)));
   state
     .command('migrate')
     .description('copy the whole state (entries, backups, fingerprint key) to the other backend; the source is left as it was')
@@ -69,16 +76,38 @@ async function list(io: CliIO, backend: StateBackend, flags: StateFlags): Promis
   const records: StateRecord[] = [];
   for (const t of targets) records.push(...(await backend.records(t)));
   if (flags.output === 'json') {
-    io.stdout.write(JSON.stringify(records.map((r) => ({ target: r.target, kind: r.entry.kind, name: r.entry.name, id: r.entry.id, status: r.entry.status, since: r.since })), null, 2) + '\n');
+    io.stdout.write(
+      JSON.stringify(
+        records.map((r) => ({
+          target: r.target,
+          kind: r.entry.kind,
+          name: r.entry.name,
+          id: r.entry.id,
+          status: r.entry.status,
+          since: r.since,
+        })),
+        null,
+        2,
+      ) + '\n',
+    );
     return;
   }
   if (records.length === 0) {
     io.stderr.write(`obsync owns nothing${flags.target ? ` in target '${flags.target}'` : ''} (state: ${backend.location})\n`);
     return;
   }
-  const rows = [['TARGET', 'KIND', 'NAME', 'ID', 'SINCE'], ...records.map((r) => [r.target, r.entry.kind, r.entry.name, r.entry.id ?? '(create in flight)', r.since])];
+  const rows = [
+    ['TARGET', 'KIND', 'NAME', 'ID', 'SINCE'],
+    ...records.map((r) => [r.target, r.entry.kind, r.entry.name, r.entry.id ?? '(create in flight)', r.since]),
+  ];
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
-  for (const row of rows) io.stdout.write(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd() + '\n');
+  for (const row of rows)
+    io.stdout.write(
+      row
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd() + '\n',
+    );
 }
 
 async function show(io: CliIO, backend: StateBackend, loaded: LoadedConfig, address: string, flags: StateFlags): Promise<void> {
@@ -115,14 +144,24 @@ async function forget(io: CliIO, backend: StateBackend, loaded: LoadedConfig, ad
     const entry = inventory.get(key);
     if (!entry) throw await notOwned(key, target, backend);
     await inventory.remove(key);
-    io.stdout.write(`Forgot ${key} in target '${target}'${entry.id ? ` (id ${entry.id})` : ''}: obsync no longer owns it and will never delete it; the object itself is untouched.\n`);
-    io.stderr.write(`note: while a manifest still declares ${key}, the next apply adopts it again by natural key (or with \`obsync import\` for targets with adopt: explicit)\n`);
+    io.stdout.write(
+      `Forgot ${key} in target '${target}'${entry.id ? ` (id ${entry.id})` : ''}: obsync no longer owns it and will never delete it; the object itself is untouched.\n`,
+    );
+    io.stderr.write(
+      `note: while a manifest still declares ${key}, the next apply adopts it again by natural key (or with \`obsync import\` for targets with adopt: explicit)\n`,
+    );
   } finally {
     await inventory.close();
   }
 }
 
-async function locate(io: CliIO, backend: StateBackend, loaded: LoadedConfig, address: string, flags: StateFlags): Promise<{ target: string; key: Address }> {
+async function locate(
+  io: CliIO,
+  backend: StateBackend,
+  loaded: LoadedConfig,
+  address: string,
+  flags: StateFlags,
+): Promise<{ target: string; key: Address }> {
   const { parseAddress } = await import('../../kinds/registry.js');
   const { ConfigError } = await import('../../core/errors.js');
   const parsed = parseAddress(address);
@@ -131,7 +170,8 @@ async function locate(io: CliIO, backend: StateBackend, loaded: LoadedConfig, ad
   let target = flags.target ?? io.env.OBSYNC_TARGET ?? loaded.config?.defaults?.target ?? only;
   if (!target) {
     const inState = await backend.targets();
-    if (inState.length !== 1) throw new ConfigError(`choose a target with --target${inState.length > 1 ? ` (the state holds ${inState.join(', ')})` : ''}`);
+    if (inState.length !== 1)
+      throw new ConfigError(`choose a target with --target${inState.length > 1 ? ` (the state holds ${inState.join(', ')})` : ''}`);
     target = inState[0] ?? '';
   }
   return { target, key: `${parsed.kind}/${parsed.name}` };
@@ -139,7 +179,9 @@ async function locate(io: CliIO, backend: StateBackend, loaded: LoadedConfig, ad
 
 async function notOwned(key: string, target: string, backend: StateBackend): Promise<Error> {
   const { ObsyncError } = await import('../../core/errors.js');
-  return new ObsyncError('NOT_OWNED', `${key} is not in the state of target '${target}' (${backend.location})`, { hint: '`obsync state list` shows what obsync owns' });
+  return new ObsyncError('NOT_OWNED', `${key} is not in the state of target '${target}' (${backend.location})`, {
+    hint: '`obsync state list` shows what obsync owns',
+  });
 }
 
 async function migrate(io: CliIO, flags: { to: 'file' | 'postgres'; config?: string }): Promise<void> {
@@ -152,7 +194,10 @@ async function migrate(io: CliIO, flags: { to: 'file' | 'postgres'; config?: str
   const dir = fileStateDir(io, loaded.config, loaded.baseDir);
   const leaseSeconds = loaded.config?.state?.leaseSeconds;
   const postgres = configured.backend === 'postgres' ? configured : undefined;
-  if (!postgres) throw new ConfigError('no PostgreSQL state is configured', { hint: 'set OBSYNC_STATE_URL (or state: {backend: postgres, url: ...} in obsync.yaml) to the database to migrate to or from' });
+  if (!postgres)
+    throw new ConfigError('no PostgreSQL state is configured', {
+      hint: 'set OBSYNC_STATE_URL (or state: {backend: postgres, url: ...} in obsync.yaml) to the database to migrate to or from',
+    });
   const file = { backend: 'file' as const, dir, leaseSeconds };
   const [fromSpec, toSpec] = flags.to === 'postgres' ? [file, postgres] : [postgres, file];
   const from = await openStateBackend(fromSpec);
@@ -161,7 +206,9 @@ async function migrate(io: CliIO, flags: { to: 'file' | 'postgres'; config?: str
     try {
       const report = await migrateState(from, to);
       for (const t of report.targets) io.stdout.write(`target '${t.target}': ${t.entries} entries and ${t.backups} backups copied\n`);
-      io.stdout.write(`Copied the state from ${from.location} to ${to.location}${report.keyCopied ? ', with its fingerprint key' : ''}. The source is unchanged.\n`);
+      io.stdout.write(
+        `Copied the state from ${from.location} to ${to.location}${report.keyCopied ? ', with its fingerprint key' : ''}. The source is unchanged.\n`,
+      );
       io.stderr.write(
         flags.to === 'postgres'
           ? 'next: set state: {backend: postgres, url: ${env:OBSYNC_STATE_URL}, schema: ...} in obsync.yaml (or keep OBSYNC_STATE_URL set)\n'

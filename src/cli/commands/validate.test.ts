@@ -29,7 +29,8 @@ async function run(io: CliIO, args: string[]): Promise<number> {
   }
 }
 
-const alert = (threshold: string) => `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: errors}\nspec:\n  savedSearch: Errors\n  interval: 5m\n  threshold: ${threshold}\n  thresholdType: above\n  channel: {type: webhook, webhook: ops-slack}\n`;
+const alert = (threshold: string) =>
+  `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: errors}\nspec:\n  savedSearch: Errors\n  interval: 5m\n  threshold: ${threshold}\n  thresholdType: above\n  channel: {type: webhook, webhook: ops-slack}\n`;
 
 function project(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'obsync-validate-'));
@@ -58,7 +59,11 @@ describe('obsync validate', () => {
     expect(gh.out()).toBe("::error file=a.yaml,line=7,col=3::expected number, got 'high' (at spec.threshold)\n");
     const json = fakeIO(dir);
     await run(json.io, ['validate', '--output', 'json']);
-    expect(JSON.parse(json.out())).toMatchObject({ valid: false, resources: [], diagnostics: [{ code: 'invalid-type', file: 'a.yaml', line: 7, col: 3, path: 'spec.threshold' }] });
+    expect(JSON.parse(json.out())).toMatchObject({
+      valid: false,
+      resources: [],
+      diagnostics: [{ code: 'invalid-type', file: 'a.yaml', line: 7, col: 3, path: 'spec.threshold' }],
+    });
   });
 
   it("reads default paths from obsync.yaml's manifests, with --allow-missing-env", async () => {
@@ -78,7 +83,8 @@ describe('obsync validate', () => {
 
   it('opens no state: unset variables there are no error, a literal mistake is; obsync.yaml its unset variables are warnings with --allow-missing-env', async () => {
     const dir = project({
-      'obsync.yaml': 'apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\nstate: {backend: postgres, url: "${env:PG_URL}", leaseSeconds: "${env:LEASE}"}\ndefaults: {maxDeletes: "${env:MAX}"}\n',
+      'obsync.yaml':
+        'apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\nstate: {backend: postgres, url: "${env:PG_URL}", leaseSeconds: "${env:LEASE}"}\ndefaults: {maxDeletes: "${env:MAX}"}\n',
       'm/a.yaml': alert('5'),
     });
     const strict = fakeIO(dir);
@@ -90,7 +96,10 @@ describe('obsync validate', () => {
     expect(await run(lenient.io, ['validate', '--allow-missing-env'])).toBe(0);
     expect(lenient.out()).toContain('warning: environment variable MAX is not set');
     expect(lenient.out()).toContain('valid: 1 resource(s)');
-    writeFileSync(join(dir, 'obsync.yaml'), 'apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\nstate: {backend: mysql, url: "${env:PG_URL}"}\n');
+    writeFileSync(
+      join(dir, 'obsync.yaml'),
+      'apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\nstate: {backend: mysql, url: "${env:PG_URL}"}\n',
+    );
     const wrong = fakeIO(dir);
     expect(await run(wrong.io, ['validate'])).toBe(1);
     expect(wrong.out()).toContain("unknown backend 'mysql'");
@@ -135,7 +144,12 @@ targets:
     });
 
     it('names the target and the file of a kind its variant cannot manage, and of a var it lacks', async () => {
-      const dir = project({ 'obsync.yaml': config.replace('vars: {limit: 900}', 'vars: {limits: 900}'), 'base/a.yaml': alert('${var:limit}'), 'base/pipe.yaml': pipe, 'production/README.md': '' });
+      const dir = project({
+        'obsync.yaml': config.replace('vars: {limit: 900}', 'vars: {limits: 900}'),
+        'base/a.yaml': alert('${var:limit}'),
+        'base/pipe.yaml': pipe,
+        'production/README.md': '',
+      });
       const io = fakeIO(dir);
       expect(await run(io.io, ['validate'])).toBe(1);
       expect(io.out()).toBe(
@@ -150,7 +164,9 @@ targets:
   });
 
   it('escapes annotation data', () => {
-    expect(githubAnnotation({ severity: 'warning', code: 'x', message: '50% done\nnext', file: 'a,b:c.yaml', line: 1 })).toBe('::warning file=a%2Cb%3Ac.yaml,line=1::50%25 done%0Anext');
+    expect(githubAnnotation({ severity: 'warning', code: 'x', message: '50% done\nnext', file: 'a,b:c.yaml', line: 1 })).toBe(
+      '::warning file=a%2Cb%3Ac.yaml,line=1::50%25 done%0Anext',
+    );
   });
 });
 
@@ -159,7 +175,11 @@ describe('obsync schema', () => {
     const dir = project({});
     const io = fakeIO(dir);
     expect(await run(io.io, ['schema'])).toBe(0);
-    const schema = JSON.parse(io.out()) as { $schema: string; properties: { kind: { enum: string[] } }; definitions: Record<string, unknown> };
+    const schema = JSON.parse(io.out()) as {
+      $schema: string;
+      properties: { kind: { enum: string[] } };
+      definitions: Record<string, unknown>;
+    };
     expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
     expect(schema.properties.kind.enum).toEqual([...MANAGED.map((d) => d.kind), 'Config']);
     expect(Object.keys(schema.definitions)).toEqual(expect.arrayContaining([...KINDS, 'Config']));

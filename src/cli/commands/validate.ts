@@ -57,7 +57,15 @@ function validation(io: CliIO, args: string[], flags: ValidateFlags): Validation
   const allowFlag = flags.allowFileOutside === true;
   const given = args.map((p) => resolve(io.cwd, p));
   const configPath = findConfigFor(io, given, flags);
-  const loaded = configPath ? loadConfig(configPath, io.env, { allowFileOutside: allowFlag, select: () => [], allTrees: true, deferState: true, allowMissingEnv: flags.allowMissingEnv === true }) : undefined;
+  const loaded = configPath
+    ? loadConfig(configPath, io.env, {
+        allowFileOutside: allowFlag,
+        select: () => [],
+        allTrees: true,
+        deferState: true,
+        allowMissingEnv: flags.allowMissingEnv === true,
+      })
+    : undefined;
   const config = loaded?.config;
   // With PATH arguments (other than the project's own folder), obsync.yaml only says where ${file:} may read and what each target's vars are.
   const projectOnly = given.length === 0 || (given.length === 1 && loaded !== undefined && given[0] === loaded.dir);
@@ -84,20 +92,30 @@ function findConfigFor(io: CliIO, given: string[], flags: ValidateFlags): string
 export function runValidate(io: CliIO, args: string[], flags: ValidateFlags): boolean {
   const { trees, diagnostics: configDiagnostics } = validation(io, args, flags);
   const parsed = new ParsedFiles();
-  const loads = trees.map(({ tree, files }) => loadTargetTree(tree, { env: io.env, allowMissingEnv: flags.allowMissingEnv === true, files, parsed }));
+  const loads = trees.map(({ tree, files }) =>
+    loadTargetTree(tree, { env: io.env, allowMissingEnv: flags.allowMissingEnv === true, files, parsed }),
+  );
   const shown = (f: string | undefined) => (f === undefined ? undefined : relative(io.cwd, f) || f);
   const diagnostics = sortDiagnostics([...configDiagnostics, ...mergeTargetDiagnostics(loads)]).map((d) => ({ ...d, file: shown(d.file) }));
   const valid = !hasErrors(diagnostics);
   const named = loads.filter((l) => l.target !== '');
   if (flags.output === 'json') io.stdout.write(`${JSON.stringify(jsonReport(valid, loads, diagnostics, shown), null, 2)}\n`);
   else if (flags.output === 'github') for (const d of diagnostics) io.stdout.write(`${githubAnnotation(d)}\n`);
-  else writeText(io, valid, named.length > 1 ? named.map((l) => `${l.target} ${l.resources.length}`) : (loads[0]?.resources.length ?? 0), diagnostics);
+  else
+    writeText(
+      io,
+      valid,
+      named.length > 1 ? named.map((l) => `${l.target} ${l.resources.length}`) : (loads[0]?.resources.length ?? 0),
+      diagnostics,
+    );
   return valid;
 }
 
 function jsonReport(valid: boolean, loads: readonly TargetLoad[], diagnostics: Diagnostic[], shown: (f: string) => string | undefined) {
   const view = (r: DesiredResource) => ({ address: r.address, file: shown(r.source.file), line: r.source.line });
-  const every = new Map(loads.flatMap((l) => l.resources.map((r) => [`${r.address}\u0000${r.source.file}\u0000${r.source.line}`, view(r)] as const)));
+  const every = new Map(
+    loads.flatMap((l) => l.resources.map((r) => [`${r.address}\u0000${r.source.file}\u0000${r.source.line}`, view(r)] as const)),
+  );
   const named = loads.filter((l) => l.target !== '');
   return {
     valid,
@@ -121,7 +139,13 @@ function writeText(io: CliIO, valid: boolean, count: number | string[], diagnost
 export function githubAnnotation(d: Diagnostic): string {
   const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const prop = (s: string) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-  const props = [d.file !== undefined ? `file=${prop(d.file)}` : '', d.line !== undefined ? `line=${d.line}` : '', d.col !== undefined ? `col=${d.col}` : ''].filter(Boolean).join(',');
+  const props = [
+    d.file !== undefined ? `file=${prop(d.file)}` : '',
+    d.line !== undefined ? `line=${d.line}` : '',
+    d.col !== undefined ? `col=${d.col}` : '',
+  ]
+    .filter(Boolean)
+    .join(',');
   const message = printableLines(d.path ? `${d.message} (at ${d.path})` : d.message);
   return `::${d.severity}${props ? ` ${props}` : ''}::${esc(message)}`;
 }

@@ -51,7 +51,10 @@ export class PostgresStateBackend implements StateBackend {
     if (access.mode === 'write') {
       const attempt = await this.tryLease(target, access.command);
       if (!('lease' in attempt)) {
-        throw new LockError(`the state of target '${target}' is locked by another obsync (${attempt.heldBy}) in ${this.location}`, 'wait for the other run to finish; a holder that died is replaced once its lease expires');
+        throw new LockError(
+          `the state of target '${target}' is locked by another obsync (${attempt.heldBy}) in ${this.location}`,
+          'wait for the other run to finish; a holder that died is replaced once its lease expires',
+        );
       }
       own = attempt.lease;
     }
@@ -72,7 +75,9 @@ export class PostgresStateBackend implements StateBackend {
   }
 
   async targets(): Promise<string[]> {
-    const { rows } = await guarded(this.conn, 'listing targets', () => this.conn.pool.query<{ target: string }>(`SELECT DISTINCT target FROM ${this.#s}.entries ORDER BY target`));
+    const { rows } = await guarded(this.conn, 'listing targets', () =>
+      this.conn.pool.query<{ target: string }>(`SELECT DISTINCT target FROM ${this.#s}.entries ORDER BY target`),
+    );
     return rows.map((r) => r.target);
   }
 
@@ -89,18 +94,31 @@ export class PostgresStateBackend implements StateBackend {
     );
     return rows.map((r) => {
       const [kind = '', name = ''] = r.address.split('/');
-      return { target, address: r.address as Address, kind: kind as Kind, name, id: r.object_id, backedUpAt: r.backed_up_at.toISOString(), object: r.body };
+      return {
+        target,
+        address: r.address as Address,
+        kind: kind as Kind,
+        name,
+        id: r.object_id,
+        backedUpAt: r.backed_up_at.toISOString(),
+        object: r.body,
+      };
     });
   }
 
   async fingerprintKey(): Promise<Buffer | null> {
-    const { rows } = await guarded(this.conn, 'reading the fingerprint key', () => this.conn.pool.query<{ fingerprint_key: Buffer }>(`SELECT fingerprint_key FROM ${this.#s}.meta`));
+    const { rows } = await guarded(this.conn, 'reading the fingerprint key', () =>
+      this.conn.pool.query<{ fingerprint_key: Buffer }>(`SELECT fingerprint_key FROM ${this.#s}.meta`),
+    );
     return rows[0]?.fingerprint_key ?? null;
   }
 
   async setFingerprintKey(key: Buffer): Promise<void> {
     await guarded(this.conn, 'writing the fingerprint key', () =>
-      this.conn.pool.query(`INSERT INTO ${this.#s}.meta (fingerprint_key) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET fingerprint_key = EXCLUDED.fingerprint_key`, [key]),
+      this.conn.pool.query(
+        `INSERT INTO ${this.#s}.meta (fingerprint_key) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET fingerprint_key = EXCLUDED.fingerprint_key`,
+        [key],
+      ),
     );
   }
 
@@ -108,16 +126,30 @@ export class PostgresStateBackend implements StateBackend {
     const s = this.#s;
     await guarded(this.conn, `importing target '${lease.target}'`, () =>
       transaction(this.conn.pool, async (client) => {
-        const fence = await client.query(`SELECT 1 FROM ${s}.leases WHERE target = $1 AND token = $2::bigint AND expires_at > now() FOR SHARE`, [lease.target, lease.token]);
+        const fence = await client.query(
+          `SELECT 1 FROM ${s}.leases WHERE target = $1 AND token = $2::bigint AND expires_at > now() FOR SHARE`,
+          [lease.target, lease.token],
+        );
         if (fence.rowCount === 0) throw new LockError(`lost the writer lease on target '${lease.target}'`);
-        const { rows } = await client.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${s}.entries WHERE target = $1`, [lease.target]);
+        const { rows } = await client.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${s}.entries WHERE target = $1`, [
+          lease.target,
+        ]);
         const existing = Number(rows[0]?.n ?? 0);
-        if (existing > 0) throw new ObsyncError('STATE_NOT_EMPTY', `${this.location} already holds ${existing} entries for target '${lease.target}'`);
+        if (existing > 0)
+          throw new ObsyncError('STATE_NOT_EMPTY', `${this.location} already holds ${existing} entries for target '${lease.target}'`);
         for (const r of records) {
-          await client.query(`INSERT INTO ${s}.entries (target, address, entry, since) VALUES ($1, $2, $3::jsonb, $4::timestamptz)`, [lease.target, `${r.entry.kind}/${r.entry.name}`, JSON.stringify(r.entry), r.since]);
+          await client.query(`INSERT INTO ${s}.entries (target, address, entry, since) VALUES ($1, $2, $3::jsonb, $4::timestamptz)`, [
+            lease.target,
+            `${r.entry.kind}/${r.entry.name}`,
+            JSON.stringify(r.entry),
+            r.since,
+          ]);
         }
         for (const b of backups) {
-          await client.query(`INSERT INTO ${s}.backups (target, address, object_id, backed_up_at, body) VALUES ($1, $2, $3, $4::timestamptz, $5::jsonb)`, [lease.target, b.address, b.id, b.backedUpAt, JSON.stringify(b.object ?? null)]);
+          await client.query(
+            `INSERT INTO ${s}.backups (target, address, object_id, backed_up_at, body) VALUES ($1, $2, $3, $4::timestamptz, $5::jsonb)`,
+            [lease.target, b.address, b.id, b.backedUpAt, JSON.stringify(b.object ?? null)],
+          );
         }
       }),
     );
@@ -137,7 +169,10 @@ export class PostgresStateBackend implements StateBackend {
       ),
     );
     const key = rows[0]?.fingerprint_key;
-    if (!key || key.length < KEY_BYTES) throw new ObsyncError('INVENTORY_CORRUPT', `the fingerprint key in ${this.location} (table meta) is missing or damaged`, { hint: 'restore it from a copy; without it every write-only secret is seen as changed and sent again once' });
+    if (!key || key.length < KEY_BYTES)
+      throw new ObsyncError('INVENTORY_CORRUPT', `the fingerprint key in ${this.location} (table meta) is missing or damaged`, {
+        hint: 'restore it from a copy; without it every write-only secret is seen as changed and sent again once',
+      });
     return key;
   }
 }

@@ -16,14 +16,35 @@ export interface PgConnection {
 }
 
 /** Error codes of "the server is not there or went away": the run fails and the next one retries. */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08003',
+  '08006',
+]);
 
 export function connectPool(url: Secret, schema: string): PgConnection {
   const parsed = parseUrl(url);
   const secrets = [parsed.password, safeDecode(parsed.password)].filter((s) => s.length > 0);
   const scrub = (text: string) => secrets.reduce((t, s) => t.split(s).join(SENSITIVE), text);
   const location = `${parsed.protocol}//${parsed.username ? `${parsed.username}@` : ''}${parsed.host}${parsed.pathname} (schema ${schema})`;
-  const pool = new pg.Pool({ connectionString: url.reveal(), max: 4, connectionTimeoutMillis: 10_000, query_timeout: 30_000, idleTimeoutMillis: 10_000, application_name: 'obsync' });
+  const pool = new pg.Pool({
+    connectionString: url.reveal(),
+    max: 4,
+    connectionTimeoutMillis: 10_000,
+    query_timeout: 30_000,
+    idleTimeoutMillis: 10_000,
+    application_name: 'obsync',
+  });
   // An idle connection dropped by a server restart must not crash the process: the next query reconnects.
   pool.on('error', () => undefined);
   return { pool, location, scrub };
@@ -34,10 +55,14 @@ function parseUrl(url: Secret): URL {
   try {
     parsed = new URL(url.reveal());
   } catch {
-    throw new ConfigError('the state URL is not a URL', { hint: 'state.url (or OBSYNC_STATE_URL) is postgres://user:password@host:5432/database' });
+    throw new ConfigError('the state URL is not a URL', {
+      hint: 'state.url (or OBSYNC_STATE_URL) is postgres://user:password@host:5432/database',
+    });
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-    throw new ConfigError(`the state URL must start with postgres:// or postgresql://, not ${parsed.protocol}//`, { hint: 'state.url (or OBSYNC_STATE_URL) is postgres://user:password@host:5432/database' });
+    throw new ConfigError(`the state URL must start with postgres:// or postgresql://, not ${parsed.protocol}//`, {
+      hint: 'state.url (or OBSYNC_STATE_URL) is postgres://user:password@host:5432/database',
+    });
   }
   return parsed;
 }
@@ -56,13 +81,19 @@ export function stateError(conn: Pick<PgConnection, 'location' | 'scrub'>, doing
   const e = err as { code?: string; message?: string; errors?: { message?: string }[] };
   const detail = conn.scrub(e.message || e.errors?.map((x) => x.message).join('; ') || String(err));
   if (e.code === '28P01' || e.code === '28000') {
-    return new ObsyncError('STATE_AUTH', `the PostgreSQL state at ${conn.location} refused the login while ${doing}: ${detail}`, { hint: 'check the user and password in state.url (or OBSYNC_STATE_URL)' });
+    return new ObsyncError('STATE_AUTH', `the PostgreSQL state at ${conn.location} refused the login while ${doing}: ${detail}`, {
+      hint: 'check the user and password in state.url (or OBSYNC_STATE_URL)',
+    });
   }
   if (e.code === '42501') {
-    return new ObsyncError('STATE_PERMISSION', `the PostgreSQL state at ${conn.location} denied access while ${doing}: ${detail}`, { hint: 'grant the user CREATE on the database (for the first run) and USAGE on the schema, or create the schema beforehand' });
+    return new ObsyncError('STATE_PERMISSION', `the PostgreSQL state at ${conn.location} denied access while ${doing}: ${detail}`, {
+      hint: 'grant the user CREATE on the database (for the first run) and USAGE on the schema, or create the schema beforehand',
+    });
   }
   if (e.code !== undefined && UNREACHABLE.has(e.code)) {
-    return new ObsyncError('STATE_UNAVAILABLE', `cannot reach the PostgreSQL state at ${conn.location} while ${doing}: ${detail}`, { hint: 'check state.url (or OBSYNC_STATE_URL) and that the server is up; nothing was changed on the service by this step' });
+    return new ObsyncError('STATE_UNAVAILABLE', `cannot reach the PostgreSQL state at ${conn.location} while ${doing}: ${detail}`, {
+      hint: 'check state.url (or OBSYNC_STATE_URL) and that the server is up; nothing was changed on the service by this step',
+    });
   }
   return new ObsyncError('STATE_DATABASE', `the PostgreSQL state at ${conn.location} failed while ${doing}: ${detail}`);
 }

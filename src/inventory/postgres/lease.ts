@@ -27,7 +27,13 @@ interface HolderRow {
   remaining_ms: string;
 }
 
-export async function tryPgLease(conn: PgConnection, s: string, target: string, command: string, timing: LeaseTiming): Promise<LeaseAttempt> {
+export async function tryPgLease(
+  conn: PgConnection,
+  s: string,
+  target: string,
+  command: string,
+  timing: LeaseTiming,
+): Promise<LeaseAttempt> {
   const me = thisHolder();
   const holder = `pid ${me.pid} on ${me.host} (${randomUUID().slice(0, 8)})`;
   const take = (condition: string, extra: unknown[]) =>
@@ -98,11 +104,10 @@ class PgLease extends RenewingLease {
     this.#renewing = true;
     const sent = performance.now();
     try {
-      const { rowCount } = await this.conn.pool.query(`UPDATE ${this.s}.leases SET expires_at = now() + $3 * interval '1 millisecond' WHERE target = $1 AND token = $2`, [
-        this.target,
-        this.token,
-        this.timing.leaseMs,
-      ]);
+      const { rowCount } = await this.conn.pool.query(
+        `UPDATE ${this.s}.leases SET expires_at = now() + $3 * interval '1 millisecond' WHERE target = $1 AND token = $2`,
+        [this.target, this.token, this.timing.leaseMs],
+      );
       if (rowCount === 0) this.lose('another obsync took it over');
       else this.#renewedAt = sent;
     } catch {

@@ -63,11 +63,17 @@ export async function migrate(pool: pg.Pool, schema: string, migrations: readonl
   return transaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`obsync-migrate:${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     const { rows } = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${s}.schema_migrations`);
     const current = rows[0]?.v ?? 0;
     if (current > latest) {
-      throw new ObsyncError('STATE_TOO_NEW', `the state schema '${schema}' is at version ${current}, newer than this obsync knows (${latest})`, { hint: 'upgrade obsync: an older version must not write a newer state' });
+      throw new ObsyncError(
+        'STATE_TOO_NEW',
+        `the state schema '${schema}' is at version ${current}, newer than this obsync knows (${latest})`,
+        { hint: 'upgrade obsync: an older version must not write a newer state' },
+      );
     }
     const applied: number[] = [];
     for (const m of [...migrations].sort((a, b) => a.version - b.version)) {

@@ -12,7 +12,8 @@ import { hmacFingerprint } from '../fingerprint.js';
 import { inventoryEntrySchema } from '../schema.js';
 import { guarded, type PgConnection } from './connection.js';
 
-const FENCE = (s: string) => `fence AS (SELECT 1 FROM ${s}.leases WHERE target = $1 AND token = $2::bigint AND expires_at > now() FOR SHARE)`;
+const FENCE = (s: string) =>
+  `fence AS (SELECT 1 FROM ${s}.leases WHERE target = $1 AND token = $2::bigint AND expires_at > now() FOR SHARE)`;
 
 export interface EntryRow {
   address: string;
@@ -78,7 +79,9 @@ export class PgInventory implements InventoryStore {
   async refresh(): Promise<void> {
     const lease = this.#usableLease();
     if (lease && lease.token === this.#loadedUnder) return;
-    this.#entries = await readEntries(this.conn, this.s, this.target).then((rows) => new Map(rows.map((r) => [entryAddress(r.entry), r.entry])));
+    this.#entries = await readEntries(this.conn, this.s, this.target).then(
+      (rows) => new Map(rows.map((r) => [entryAddress(r.entry), r.entry])),
+    );
     this.#loadedUnder = lease?.token ?? null;
   }
 
@@ -114,14 +117,25 @@ export class PgInventory implements InventoryStore {
   /** The token to write under: the lease the entries were read under, still held. */
   #token(): string {
     const lease = this.lease();
-    if (!lease) throw new ObsyncError('INVENTORY_READONLY', `internal: the inventory of target '${this.target}' was opened read-only and cannot be written`);
+    if (!lease)
+      throw new ObsyncError(
+        'INVENTORY_READONLY',
+        `internal: the inventory of target '${this.target}' was opened read-only and cannot be written`,
+      );
     if (lease.lost.aborted) throw lease.lost.reason instanceof Error ? lease.lost.reason : this.#fenced();
-    if (lease.token !== this.#loadedUnder) throw new LockError(`the writer lease on target '${this.target}' changed hands since the inventory was read`, 'the next run re-reads it and starts over');
+    if (lease.token !== this.#loadedUnder)
+      throw new LockError(
+        `the writer lease on target '${this.target}' changed hands since the inventory was read`,
+        'the next run re-reads it and starts over',
+      );
     return lease.token;
   }
 
   #fenced(): LockError {
-    return new LockError(`the write to target '${this.target}' was refused: this obsync no longer holds its writer lease`, 'another obsync took the target over; this run stops and the leader carries on');
+    return new LockError(
+      `the write to target '${this.target}' was refused: this obsync no longer holds its writer lease`,
+      'another obsync took the target over; this run stops and the leader carries on',
+    );
   }
 }
 
@@ -132,9 +146,13 @@ export async function readEntries(conn: PgConnection, s: string, target: string)
   return rows.map((row) => {
     const parsed = inventoryEntrySchema.safeParse(row.entry);
     if (!parsed.success || entryAddress(parsed.data) !== row.address) {
-      throw new ObsyncError('INVENTORY_CORRUPT', `the inventory row of ${row.address} (target '${target}') in ${conn.location}, table entries, is not readable: ${parsed.error?.issues[0]?.message ?? 'its address does not match its entry'}`, {
-        hint: `fix the row, or delete it (DELETE FROM ${s}.entries WHERE target = '${target}' AND address = '${row.address}'): obsync then adopts the object again by natural key`,
-      });
+      throw new ObsyncError(
+        'INVENTORY_CORRUPT',
+        `the inventory row of ${row.address} (target '${target}') in ${conn.location}, table entries, is not readable: ${parsed.error?.issues[0]?.message ?? 'its address does not match its entry'}`,
+        {
+          hint: `fix the row, or delete it (DELETE FROM ${s}.entries WHERE target = '${target}' AND address = '${row.address}'): obsync then adopts the object again by natural key`,
+        },
+      );
     }
     return { entry: deepFreeze(parsed.data), since: row.since.toISOString() };
   });

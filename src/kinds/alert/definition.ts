@@ -32,7 +32,11 @@ export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
   // The checker's own state changes by itself: not a reason to call an object "moved".
   volatile: ['state', 'silenced', 'executionErrors'],
   deletedWith: [
-    { parent: 'Dashboard', parentId: (a) => (a.source === 'tile' ? a.dashboardId : null), partId: (a) => (a.source === 'tile' ? a.tileId : null) },
+    {
+      parent: 'Dashboard',
+      parentId: (a) => (a.source === 'tile' ? a.dashboardId : null),
+      partId: (a) => (a.source === 'tile' ? a.tileId : null),
+    },
     { parent: 'SavedSearch', parentId: (a) => (a.source === 'saved_search' ? a.savedSearchId : null) },
   ],
   spec: alertSpecSchema,
@@ -43,7 +47,13 @@ export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
   references(spec) {
     const refs: SpecRef[] = [];
     if (spec.dashboard !== undefined) {
-      refs.push({ kind: 'Dashboard', ref: spec.dashboard, path: ['dashboard'], declaredOnly: true, ...(spec.tile !== undefined ? { part: { ref: spec.tile, path: ['tile'] } } : {}) });
+      refs.push({
+        kind: 'Dashboard',
+        ref: spec.dashboard,
+        path: ['dashboard'],
+        declaredOnly: true,
+        ...(spec.tile !== undefined ? { part: { ref: spec.tile, path: ['tile'] } } : {}),
+      });
     }
     if (spec.savedSearch !== undefined) refs.push({ kind: 'SavedSearch', ref: spec.savedSearch, path: ['savedSearch'] });
     if (spec.channels) spec.channels.forEach((c, i) => refs.push({ kind: 'Webhook', ref: c.webhook, path: ['channels', i, 'webhook'] }));
@@ -176,7 +186,10 @@ function targetTokens(spec: AlertSpecView, refs: RefContext, errors: string[]): 
 
 function liveTileTarget(live: WireAlert, tokens: TokenContext): JsonObject {
   const dashboardId = live.dashboardId ?? '';
-  return { dashboard: tokenJson(tokens.token('Dashboard', dashboardId)), tile: tokenJson(tokens.partToken('Dashboard', dashboardId, live.tileId ?? '')) };
+  return {
+    dashboard: tokenJson(tokens.token('Dashboard', dashboardId)),
+    tile: tokenJson(tokens.partToken('Dashboard', dashboardId, live.tileId ?? '')),
+  };
 }
 
 function payload(spec: AlertSpecView, refs: RefContext): JsonObject {

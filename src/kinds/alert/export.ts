@@ -19,7 +19,8 @@ export function alertToManifest(live: WireAlert, ctx: ExportContext): JsonObject
     const dashboard = ctx.declaredRef('Dashboard', dashboardId);
     spec.dashboard = nameOrIdJson(dashboard);
     // A dashboard given by {id} has no tile keys in the manifests: the tile goes by {id} too.
-    spec.tile = typeof dashboard === 'string' ? nameOrIdJson(ctx.partRef('Dashboard', dashboardId, live.tileId ?? '')) : { id: live.tileId ?? '' };
+    spec.tile =
+      typeof dashboard === 'string' ? nameOrIdJson(ctx.partRef('Dashboard', dashboardId, live.tileId ?? '')) : { id: live.tileId ?? '' };
   }
   if (live.name != null) spec.name = live.name;
   spec.interval = live.interval;
@@ -40,5 +41,8 @@ export function alertToManifest(live: WireAlert, ctx: ExportContext): JsonObject
 
 function channelsOf(live: WireAlert, ctx: ExportContext): Json[] {
   const list = live.channels ?? (live.channel ? [live.channel] : []);
-  return list.map((c) => ({ type: 'webhook', webhook: typeof c.webhookId === 'string' ? nameOrIdJson(ctx.ref('Webhook', c.webhookId)) : null }));
+  return list.map((c) => ({
+    type: 'webhook',
+    webhook: typeof c.webhookId === 'string' ? nameOrIdJson(ctx.ref('Webhook', c.webhookId)) : null,
+  }));
 }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { alertSpecSchema } from './schema.js';
 
-const base = { dashboard: 'checkout', tile: 'p99', interval: '5m', threshold: 500, thresholdType: 'above', channel: { type: 'webhook', webhook: 'ops-slack' } };
+const base = {
+  dashboard: 'checkout',
+  tile: 'p99',
+  interval: '5m',
+  threshold: 500,
+  thresholdType: 'above',
+  channel: { type: 'webhook', webhook: 'ops-slack' },
+};
 const messages = (input: unknown) => {
   const r = alertSpecSchema.safeParse(input);
   return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
@@ -11,20 +18,34 @@ describe('alert spec schema', () => {
   it('accepts tile and saved-search alerts', () => {
     expect(messages(base)).toEqual([]);
     const { dashboard: _d, tile: _t, ...rest } = base;
-    expect(messages({ ...rest, savedSearch: 'Errors', groupBy: 'ServiceName', channels: [{ type: 'webhook', webhook: { id: 'w1' } }], channel: undefined })).toEqual([]);
+    expect(
+      messages({
+        ...rest,
+        savedSearch: 'Errors',
+        groupBy: 'ServiceName',
+        channels: [{ type: 'webhook', webhook: { id: 'w1' } }],
+        channel: undefined,
+      }),
+    ).toEqual([]);
   });
 
   it('needs exactly one target form and one channel form', () => {
     expect(messages({ ...base, savedSearch: 'Errors' })[0]).toContain('not both');
     expect(messages({ ...base, tile: undefined })[0]).toContain('a tile alert needs tile');
-    expect(messages({ ...base, dashboard: { id: 'd1' } })).toEqual(['tile: a dashboard given by {id} is not managed here, so it has no tile keys: give the tile as {id: ...} too']);
+    expect(messages({ ...base, dashboard: { id: 'd1' } })).toEqual([
+      'tile: a dashboard given by {id} is not managed here, so it has no tile keys: give the tile as {id: ...} too',
+    ]);
     expect(messages({ ...base, dashboard: { id: 'd1' }, tile: { id: 't1' } })).toEqual([]);
     expect(messages({ ...base, channels: [base.channel] })[0]).toContain('Provide either "channel" or "channels"');
-    expect(messages({ ...base, channel: undefined, channels: [base.channel, base.channel] })[0]).toBe('channels.1: Duplicate notification channels are not allowed');
+    expect(messages({ ...base, channel: undefined, channels: [base.channel, base.channel] })[0]).toBe(
+      'channels.1: Duplicate notification channels are not allowed',
+    );
   });
 
   it('applies the threshold and schedule rules', () => {
-    expect(messages({ ...base, thresholdType: 'between' })).toEqual(['thresholdMax: thresholdMax is required for between/not_between threshold types']);
+    expect(messages({ ...base, thresholdType: 'between' })).toEqual([
+      'thresholdMax: thresholdMax is required for between/not_between threshold types',
+    ]);
     expect(messages({ ...base, thresholdType: 'between', thresholdMax: 100 })[0]).toContain('greater than or equal');
     expect(messages({ ...base, thresholdMax: 900 })[0]).toContain('only used with between/not_between');
     expect(messages({ ...base, scheduleOffsetMinutes: 5 })[0]).toContain('less than the interval');

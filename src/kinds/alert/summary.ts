@@ -19,7 +19,23 @@ const WORDED: readonly (readonly [string, string])[] = [
   ['scheduleOffsetMinutes', 'schedule offset (minutes)'],
   ['scheduleStartAt', 'schedule start'],
 ];
-const SAID = new Set(['threshold', 'thresholdMax', 'thresholdType', 'interval', 'numConsecutiveWindows', 'name', 'groupBy', 'scheduleOffsetMinutes', 'scheduleStartAt', 'channels', 'dashboard', 'tile', 'savedSearch', 'message', 'note']);
+const SAID = new Set([
+  'threshold',
+  'thresholdMax',
+  'thresholdType',
+  'interval',
+  'numConsecutiveWindows',
+  'name',
+  'groupBy',
+  'scheduleOffsetMinutes',
+  'scheduleStartAt',
+  'channels',
+  'dashboard',
+  'tile',
+  'savedSearch',
+  'message',
+  'note',
+]);
 
 export const summariseAlert: Summariser = (before, after) => {
   const b = isRecord(before) ? before : null;
@@ -28,7 +44,9 @@ export const summariseAlert: Summariser = (before, after) => {
   if (b && !a) return { sentences: [`alert ${shortValue(b.name ?? null)} deleted (${condition(b)} ${on(b)})`] };
   if (!b || !a) return { sentences: [] };
   const out: string[] = [];
-  for (const [field, words] of WORDED) if (JSON.stringify(b[field]) !== JSON.stringify(a[field])) out.push(`${words} ${shortValue(b[field] ?? null)} → ${shortValue(a[field] ?? null)}`);
+  for (const [field, words] of WORDED)
+    if (JSON.stringify(b[field]) !== JSON.stringify(a[field]))
+      out.push(`${words} ${shortValue(b[field] ?? null)} → ${shortValue(a[field] ?? null)}`);
   if (channels(b) !== channels(a)) out.push(`${channelWord(b, a)} ${channels(b)} → ${channels(a)}`);
   if (on(b) !== on(a)) out.push(`moved: ${on(b)} → ${on(a)}`);
   for (const field of ['message', 'note']) if (JSON.stringify(b[field]) !== JSON.stringify(a[field])) out.push(`${field} changed`);

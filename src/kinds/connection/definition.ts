@@ -15,7 +15,8 @@ import { isJsonObject as isObject } from '../../core/json.js';
 
 export const connection: ManagedKind<'Connection', ConnectionSpecView, ConnectionLive> = {
   kind: 'Connection',
-  description: 'A connection to a ClickHouse server (self-hosted variant only); sources and Raw SQL tiles name it. obsync creates, updates and (with --prune) deletes it; its password is sensitive.',
+  description:
+    'A connection to a ClickHouse server (self-hosted variant only); sources and Raw SQL tiles name it. obsync creates, updates and (with --prune) deletes it; its password is sensitive.',
   managed: true,
   noun: 'connection',
   refersTo: [],
@@ -51,7 +52,8 @@ export const connection: ManagedKind<'Connection', ConnectionSpecView, Connectio
       isPrometheusEndpoint: live.isPrometheusEndpoint ?? false,
     };
     // Absent when obsync never sent one: the plan then shows the password as added, not changed.
-    if (isObject(expected) && expected.password !== undefined && secrets.password !== undefined) out.password = { $sensitive: secrets.password };
+    if (isObject(expected) && expected.password !== undefined && secrets.password !== undefined)
+      out.password = { $sensitive: secrets.password };
     return out;
   },
 
@@ -74,7 +76,6 @@ export const connection: ManagedKind<'Connection', ConnectionSpecView, Connectio
 function keyOf(name: string): string {
   return `name:${name}`;
 }
-
 
 /** The fields compared and always sent on update, with the service's defaults. */
 function fields(spec: ConnectionSpecView): JsonObject {

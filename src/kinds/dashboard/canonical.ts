@@ -14,7 +14,6 @@ const SELECT_DISPLAY_TYPES = new Set(['line', 'stacked_bar', 'table', 'number', 
 const WHERE_DISPLAY_TYPES = new Set(['heatmap', 'search', 'event_patterns']);
 const QUANTILE_LEVELS = new Set([0.5, 0.9, 0.95, 0.99]);
 
-
 /**
  * A copy of `obj` without the keys `drop` answers true for. The normalisers copy instead of
  * `delete` (which turns V8 objects into slow dictionaries): every live and desired tile of a
@@ -33,7 +32,10 @@ function copyWithout(obj: Obj, drop: (key: string) => boolean): Obj {
 export function canonicalTileConfig(config: Obj): Obj {
   const displayType = typeof config.displayType === 'string' ? config.displayType : '';
   if (config.configType === 'sql') {
-    const out = displayType === 'number' ? copyWithout(config, (k) => k === 'colorRules' || k === 'backgroundChart') : copyWithout(config, () => false);
+    const out =
+      displayType === 'number'
+        ? copyWithout(config, (k) => k === 'colorRules' || k === 'backgroundChart')
+        : copyWithout(config, () => false);
     if (displayType === 'line' || displayType === 'stacked_bar') out.fillNulls ??= true;
     return out;
   }
@@ -51,7 +53,8 @@ export function canonicalTileConfig(config: Obj): Obj {
     out.asRatio = out.asRatio === true && Array.isArray(out.select) && out.select.length === 2;
   }
   if (displayType === 'table') out.asRatio ??= false;
-  if (SELECT_DISPLAY_TYPES.has(displayType) && Array.isArray(out.select)) out.select = out.select.map((s) => (isObj(s) ? canonicalSelectItem(s) : s));
+  if (SELECT_DISPLAY_TYPES.has(displayType) && Array.isArray(out.select))
+    out.select = out.select.map((s) => (isObj(s) ? canonicalSelectItem(s) : s));
   if (WHERE_DISPLAY_TYPES.has(displayType)) {
     out.where ??= '';
     out.whereLanguage ??= 'lucene';
@@ -76,7 +79,8 @@ export function canonicalDashboardFields(body: Obj): Obj {
   out.tags = Array.isArray(out.tags) ? [...new Set(out.tags.filter((t): t is string => typeof t === 'string'))] : [];
   out.filters = Array.isArray(out.filters) ? out.filters.map((f) => (isObj(f) ? canonicalFilter(f) : f)) : [];
   out.savedQuery ??= null;
-  if (out.savedQueryLanguage === undefined) out.savedQueryLanguage = typeof out.savedQuery === 'string' && out.savedQuery !== '' ? 'lucene' : null;
+  if (out.savedQueryLanguage === undefined)
+    out.savedQueryLanguage = typeof out.savedQuery === 'string' && out.savedQuery !== '' ? 'lucene' : null;
   out.savedFilterValues = Array.isArray(out.savedFilterValues)
     ? out.savedFilterValues.map((v) => (isObj(v) && v.type === undefined ? { ...v, type: 'sql' } : v))
     : [];
@@ -86,6 +90,9 @@ export function canonicalDashboardFields(body: Obj): Obj {
 function canonicalFilter(filter: Obj): Obj {
   return copyWithout(
     filter,
-    (k) => k === 'id' || (k === 'variableName' && filter.isVariableEnabled !== true) || (k === 'appliesToSourceIds' && filter.isBroadcastEnabled === false),
+    (k) =>
+      k === 'id' ||
+      (k === 'variableName' && filter.isVariableEnabled !== true) ||
+      (k === 'appliesToSourceIds' && filter.isBroadcastEnabled === false),
   );
 }

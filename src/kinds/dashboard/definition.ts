@@ -122,7 +122,10 @@ function dashboardFields(body: Obj): Obj {
   return out;
 }
 
-function tileBody(tile: { name: string; x: number; y: number; w: number; h: number; containerId?: string | undefined; tabId?: string | undefined }, config: Obj): Obj {
+function tileBody(
+  tile: { name: string; x: number; y: number; w: number; h: number; containerId?: string | undefined; tabId?: string | undefined },
+  config: Obj,
+): Obj {
   return {
     name: tile.name,
     x: tile.x,
@@ -139,8 +142,15 @@ interface TokenBody extends Obj {
   filters: Json[];
 }
 
-function desiredTokenBody(spec: DashboardSpecView, refs: RefContext, errors: string[]): TokenBody & { tiles: { key: string; body: Obj }[] } {
-  const tiles = spec.tiles.map((t, i) => ({ key: t.key, body: tileBody(t, configToTokens(t.config, refs, `spec.tiles[${i}].config`, errors)) }));
+function desiredTokenBody(
+  spec: DashboardSpecView,
+  refs: RefContext,
+  errors: string[],
+): TokenBody & { tiles: { key: string; body: Obj }[] } {
+  const tiles = spec.tiles.map((t, i) => ({
+    key: t.key,
+    body: tileBody(t, configToTokens(t.config, refs, `spec.tiles[${i}].config`, errors)),
+  }));
   const filters = (spec.filters ?? []).map((f, i) => configToTokens(f, refs, `spec.filters[${i}]`, errors));
   return withLists(dashboardFields(spec as unknown as Obj), filters, tiles);
 }
@@ -161,7 +171,7 @@ function canonicalBody(body: Obj & { tiles: { key: string; body: Obj }[] }): Jso
     // Tile bodies are built fresh for this comparison (tileBody): normalised in place.
     const tile = t.body;
     const config = tile.config;
-    tile.config = typeof config === 'object' && config !== null && !Array.isArray(config) ? canonicalTileConfig(config) : config ?? null;
+    tile.config = typeof config === 'object' && config !== null && !Array.isArray(config) ? canonicalTileConfig(config) : (config ?? null);
     keyed[t.key] = tile;
   }
   fields.tiles = keyed;

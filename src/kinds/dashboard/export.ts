@@ -16,7 +16,10 @@ export function tileKeys(live: Pick<WireDashboard, 'tiles'>): Map<string, string
   const keys = new Map<string, string>();
   const used = new Set<string>();
   for (const tile of live.tiles) {
-    const base = slugify(tile.name).slice(0, MAX_KEY - 4).replace(/-+$/, '') || 'tile';
+    const base =
+      slugify(tile.name)
+        .slice(0, MAX_KEY - 4)
+        .replace(/-+$/, '') || 'tile';
     let key = base;
     for (let n = 2; used.has(key); n += 1) key = `${base}-${n}`;
     used.add(key);
@@ -33,7 +36,11 @@ export function dashboardToManifest(live: WireDashboard, ctx: ExportContext): Js
   const fields = withoutDefaults({ savedQuery: live.savedQuery ?? null, savedQueryLanguage: language }, (o) => canonicalDashboardFields(o));
   if (fields.savedQuery !== undefined && fields.savedQuery !== null) spec.savedQuery = fields.savedQuery;
   if (fields.savedQueryLanguage !== undefined) spec.savedQueryLanguage = fields.savedQueryLanguage;
-  setPresent(spec, 'savedFilterValues', live.savedFilterValues.map((v) => (v.type === 'sql' ? withoutKey(v, 'type') : v)));
+  setPresent(
+    spec,
+    'savedFilterValues',
+    live.savedFilterValues.map((v) => (v.type === 'sql' ? withoutKey(v, 'type') : v)),
+  );
   setPresent(spec, 'containers', live.containers ?? []);
   setPresent(
     spec,
@@ -63,7 +70,8 @@ function tileToManifest(tile: WireTile, key: string, ctx: ExportContext): JsonOb
 function configToManifest(config: { [k: string]: Json }, ctx: ExportContext): JsonObject {
   const { sourceId, connectionId, ...rest } = config;
   const plain: JsonObject = { ...rest };
-  if (Array.isArray(plain.select)) plain.select = plain.select.map((s) => (isJsonObject(s) ? withoutDefaults(s, canonicalSelectItem, ['aggFn']) : s));
+  if (Array.isArray(plain.select))
+    plain.select = plain.select.map((s) => (isJsonObject(s) ? withoutDefaults(s, canonicalSelectItem, ['aggFn']) : s));
   const minimal = withoutDefaults(plain, canonicalTileConfig, ['displayType']);
   const out: JsonObject = {};
   // The references first, as a person writes them: the source (or connection), then the chart.
@@ -90,4 +98,3 @@ function withoutKey(obj: { [k: string]: Json }, key: string): JsonObject {
   const { [key]: _dropped, ...rest } = obj;
   return rest;
 }
-

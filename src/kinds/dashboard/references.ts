@@ -10,7 +10,6 @@ import { isNameOrId, tokenJson, type NameOrId, type RefContext, type TokenContex
 type Obj = { [k: string]: Json };
 type SpecObj = { [k: string]: Json | NameOrId | undefined };
 
-
 /** `source` → `sourceId`, `connection` → `connectionId` (ids); errors name the spec path. */
 export function configToApi(config: SpecObj, refs: RefContext, path: string, errors: string[]): Obj {
   const { source, connection, ...rest } = config;

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { dashboardSpecSchema, slugify } from './schema.js';
 
-const lineTile = { name: 'p99 latency', x: 0, y: 0, w: 12, h: 4, config: { displayType: 'line', source: 'Traces', select: [{ aggFn: 'quantile', level: 0.99, valueExpression: 'Duration' }] } };
+const lineTile = {
+  name: 'p99 latency',
+  x: 0,
+  y: 0,
+  w: 12,
+  h: 4,
+  config: { displayType: 'line', source: 'Traces', select: [{ aggFn: 'quantile', level: 0.99, valueExpression: 'Duration' }] },
+};
 const spec = (tiles: unknown[], extra: Record<string, unknown> = {}) => ({ name: 'Checkout', tiles, ...extra });
 const issues = (input: unknown) => {
   const r = dashboardSpecSchema.safeParse(input);
@@ -17,24 +24,37 @@ describe('dashboard spec schema', () => {
   });
 
   it('accepts raw SQL configs with a connection by name or id', () => {
-    const sql = { name: 'q', x: 0, y: 0, w: 6, h: 2, config: { configType: 'sql', displayType: 'table', connection: { id: 'abc' }, sqlTemplate: 'SELECT 1' } };
+    const sql = {
+      name: 'q',
+      x: 0,
+      y: 0,
+      w: 6,
+      h: 2,
+      config: { configType: 'sql', displayType: 'table', connection: { id: 'abc' }, sqlTemplate: 'SELECT 1' },
+    };
     expect(issues(spec([sql]))).toEqual([]);
   });
 
   it('rejects duplicate tile keys, out-of-bound positions and unknown keys', () => {
-    expect(issues(spec([lineTile, { ...lineTile, y: 4 }]))).toContainEqual(expect.objectContaining({ path: 'tiles.1.key', message: expect.stringContaining("duplicate tile key 'p99-latency'") as string }));
+    expect(issues(spec([lineTile, { ...lineTile, y: 4 }]))).toContainEqual(
+      expect.objectContaining({ path: 'tiles.1.key', message: expect.stringContaining("duplicate tile key 'p99-latency'") as string }),
+    );
     expect(issues(spec([{ ...lineTile, x: 24 }]))[0]).toMatchObject({ path: 'tiles.0.x', code: 'too_big' });
     expect(issues(spec([{ ...lineTile, w: 0 }]))[0]).toMatchObject({ path: 'tiles.0.w', code: 'too_small' });
     expect(issues(spec([{ ...lineTile, id: 'abc' }]))[0]).toMatchObject({ path: 'tiles.0', code: 'unrecognized_keys' });
   });
 
   it('applies the server select-item and display rules', () => {
-    const withSelect = (select: unknown[], displayType = 'line') => spec([{ ...lineTile, config: { displayType, source: 'Logs', select } }]);
+    const withSelect = (select: unknown[], displayType = 'line') =>
+      spec([{ ...lineTile, config: { displayType, source: 'Logs', select } }]);
     expect(issues(withSelect([{ aggFn: 'count', valueExpression: 'x' }]))[0]?.message).toContain('cannot be used with count');
     expect(issues(withSelect([{ aggFn: 'avg' }]))[0]?.message).toContain('Value expression is required');
     expect(issues(withSelect([{ aggFn: 'avg', valueExpression: 'x', level: 0.9 }]))[0]?.message).toContain('only be used with quantile');
     expect(issues(withSelect([{ aggFn: 'count' }, { aggFn: 'count' }], 'number'))[0]?.message).toContain('single select item');
-    expect(issues(withSelect([{ aggFn: 'count' }], 'heatmapx'))[0]).toMatchObject({ path: 'tiles.0.config.displayType', code: 'invalid_union' });
+    expect(issues(withSelect([{ aggFn: 'count' }], 'heatmapx'))[0]).toMatchObject({
+      path: 'tiles.0.config.displayType',
+      code: 'invalid_union',
+    });
     expect(issues(withSelect([{ aggFn: 'count' }, { aggFn: 'count' }], 'pie'))[0]?.path).toBe('tiles.0.config.select');
   });
 

@@ -38,24 +38,34 @@ const tile = z
   .meta({ id: 'Tile', description: 'A tile of the dashboard: position and size on the grid, and what it shows.' })
   .transform((t) => ({ ...t, key: t.key ?? slugify(t.name) }));
 
-const filter = z.strictObject({
-  type: z.literal('QUERY_EXPRESSION').describe('The kind of filter: always QUERY_EXPRESSION.'),
-  name: z.string().min(1).describe('Label of the filter in the dashboard header.'),
-  expression: z.string().min(1).describe('Column or expression whose values the filter offers, e.g. ServiceName.'),
-  source: refTo('source').describe('Source the values are read from, by name, or {id: "..."}.'),
-  sourceMetricType: z.enum(METRIC_TYPES).optional().describe('Metric type, when the source is a metric source.'),
-  where: z.string().optional().describe('Condition that narrows the values offered.'),
-  whereLanguage: z.enum(['sql', 'lucene']).optional().describe('Language of where: sql or lucene.'),
-  appliesToSourceIds: z.array(z.string().min(1)).optional().describe('Server ids of the sources the selected value applies to (default: all). Needs isBroadcastEnabled.'),
-  isBroadcastEnabled: z.boolean().optional().describe('Whether the selected value filters the tiles. Default: true.'),
-  isVariableEnabled: z.boolean().optional().describe('Whether the selected value is available to Raw SQL tiles as a variable. Default: false.'),
-  variableName: z
-    .string()
-    .max(64)
-    .regex(/^[A-Za-z][A-Za-z0-9_]*$/, { error: 'a variable name is a letter then letters, digits or "_"' })
-    .optional()
-    .describe('Name of the variable (a letter, then letters, digits or "_"). Default: the name with spaces as "_". Needs isVariableEnabled: true.'),
-}).meta({ id: 'DashboardFilter', description: 'A filter in the dashboard header; each variable name must be unique.' });
+const filter = z
+  .strictObject({
+    type: z.literal('QUERY_EXPRESSION').describe('The kind of filter: always QUERY_EXPRESSION.'),
+    name: z.string().min(1).describe('Label of the filter in the dashboard header.'),
+    expression: z.string().min(1).describe('Column or expression whose values the filter offers, e.g. ServiceName.'),
+    source: refTo('source').describe('Source the values are read from, by name, or {id: "..."}.'),
+    sourceMetricType: z.enum(METRIC_TYPES).optional().describe('Metric type, when the source is a metric source.'),
+    where: z.string().optional().describe('Condition that narrows the values offered.'),
+    whereLanguage: z.enum(['sql', 'lucene']).optional().describe('Language of where: sql or lucene.'),
+    appliesToSourceIds: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('Server ids of the sources the selected value applies to (default: all). Needs isBroadcastEnabled.'),
+    isBroadcastEnabled: z.boolean().optional().describe('Whether the selected value filters the tiles. Default: true.'),
+    isVariableEnabled: z
+      .boolean()
+      .optional()
+      .describe('Whether the selected value is available to Raw SQL tiles as a variable. Default: false.'),
+    variableName: z
+      .string()
+      .max(64)
+      .regex(/^[A-Za-z][A-Za-z0-9_]*$/, { error: 'a variable name is a letter then letters, digits or "_"' })
+      .optional()
+      .describe(
+        'Name of the variable (a letter, then letters, digits or "_"). Default: the name with spaces as "_". Needs isVariableEnabled: true.',
+      ),
+  })
+  .meta({ id: 'DashboardFilter', description: 'A filter in the dashboard header; each variable name must be unique.' });
 
 const container = z
   .strictObject({
@@ -65,7 +75,14 @@ const container = z
     collapsible: z.boolean().optional().describe('Whether users may collapse it.'),
     bordered: z.boolean().optional().describe('Whether it is drawn with a border.'),
     tabs: z
-      .array(z.strictObject({ id: id256.describe('Id of the tab, unique in the container; tiles name it in tabId.'), title: id256.describe('Title of the tab.') }).describe('A tab of the container.'))
+      .array(
+        z
+          .strictObject({
+            id: id256.describe('Id of the tab, unique in the container; tiles name it in tabId.'),
+            title: id256.describe('Title of the tab.'),
+          })
+          .describe('A tab of the container.'),
+      )
       .max(20)
       .optional()
       .describe('Tabs of the container (at most 20).'),
@@ -76,12 +93,27 @@ export const dashboardSpecSchema = z
   .strictObject({
     name: z.string().min(1).max(1024).describe('Display name of the dashboard on the service; also how an existing dashboard is adopted.'),
     tiles: z.array(tile).max(500).describe('The tiles (at most 500), each with a key unique in the dashboard.'),
-    tags: z.array(z.string().max(32)).max(50).optional().describe('Tags (at most 50, each at most 32 characters); the service drops duplicates.'),
+    tags: z
+      .array(z.string().max(32))
+      .max(50)
+      .optional()
+      .describe('Tags (at most 50, each at most 32 characters); the service drops duplicates.'),
     filters: z.array(filter).optional().describe('Filters in the dashboard header.'),
     savedQuery: z.string().nullable().optional().describe('Query applied to the whole dashboard, or null.'),
-    savedQueryLanguage: z.enum(['sql', 'lucene', 'promql']).nullable().optional().describe('Language of savedQuery (default lucene when savedQuery is set); not null when savedQuery is a string.'),
+    savedQueryLanguage: z
+      .enum(['sql', 'lucene', 'promql'])
+      .nullable()
+      .optional()
+      .describe('Language of savedQuery (default lucene when savedQuery is set); not null when savedQuery is a string.'),
     savedFilterValues: z
-      .array(z.strictObject({ type: z.literal('sql').optional().describe('Language of the condition: sql (the default).'), condition: z.string().max(10000).describe('SQL condition, e.g. ServiceName = \'checkout\'.') }).describe('A filter value saved with the dashboard.'))
+      .array(
+        z
+          .strictObject({
+            type: z.literal('sql').optional().describe('Language of the condition: sql (the default).'),
+            condition: z.string().max(10000).describe("SQL condition, e.g. ServiceName = 'checkout'."),
+          })
+          .describe('A filter value saved with the dashboard.'),
+      )
       .optional()
       .describe('Filter values applied when the dashboard opens.'),
     containers: z.array(container).max(50).optional().describe('Sections that group tiles (at most 50).'),
@@ -90,9 +122,17 @@ export const dashboardSpecSchema = z
     checkTileKeys(spec.tiles, ctx);
     checkContainers(spec, ctx);
     checkFilters(spec.filters ?? [], ctx);
-    if (typeof spec.savedQuery === 'string' && spec.savedQueryLanguage === null) ctx.addIssue({ code: 'custom', path: ['savedQueryLanguage'], message: 'savedQueryLanguage cannot be null when savedQuery is provided' });
+    if (typeof spec.savedQuery === 'string' && spec.savedQueryLanguage === null)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['savedQueryLanguage'],
+        message: 'savedQueryLanguage cannot be null when savedQuery is provided',
+      });
   })
-  .meta({ id: 'DashboardSpec', description: 'The dashboard as the service stores it, without server ids: tiles refer to sources by name and carry stable keys.' });
+  .meta({
+    id: 'DashboardSpec',
+    description: 'The dashboard as the service stores it, without server ids: tiles refer to sources by name and carry stable keys.',
+  });
 
 export type DashboardSpec = z.output<typeof dashboardSpecSchema>;
 export type DashboardTileSpec = DashboardSpec['tiles'][number];
@@ -101,11 +141,20 @@ function checkTileKeys(tiles: readonly { key: string; name: string }[], ctx: z.R
   const seen = new Map<string, number>();
   tiles.forEach((t, i) => {
     if (t.key === '') {
-      ctx.addIssue({ code: 'custom', path: ['tiles', i, 'key'], message: `tile ${i} needs a key: its name '${t.name}' gives no usable default; add key: <lowercase-name>` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tiles', i, 'key'],
+        message: `tile ${i} needs a key: its name '${t.name}' gives no usable default; add key: <lowercase-name>`,
+      });
       return;
     }
     const first = seen.get(t.key);
-    if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['tiles', i, 'key'], message: `duplicate tile key '${t.key}' (also tiles[${first}]); give one of them an explicit distinct key` });
+    if (first !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tiles', i, 'key'],
+        message: `duplicate tile key '${t.key}' (also tiles[${first}]); give one of them an explicit distinct key`,
+      });
     else seen.set(t.key, i);
   });
 }
@@ -113,20 +162,37 @@ function checkTileKeys(tiles: readonly { key: string; name: string }[], ctx: z.R
 function checkContainers(spec: Pick<DashboardSpec, 'tiles' | 'containers'>, ctx: z.RefinementCtx): void {
   const containers = new Map<string, Set<string>>();
   spec.containers?.forEach((c, i) => {
-    if (containers.has(c.id)) ctx.addIssue({ code: 'custom', path: ['containers', i, 'id'], message: `Container IDs must be unique: "${c.id}"` });
+    if (containers.has(c.id))
+      ctx.addIssue({ code: 'custom', path: ['containers', i, 'id'], message: `Container IDs must be unique: "${c.id}"` });
     const tabs = new Set<string>();
     c.tabs?.forEach((t, j) => {
-      if (tabs.has(t.id)) ctx.addIssue({ code: 'custom', path: ['containers', i, 'tabs', j, 'id'], message: `Duplicate tab id "${t.id}" in container "${c.id}"` });
+      if (tabs.has(t.id))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['containers', i, 'tabs', j, 'id'],
+          message: `Duplicate tab id "${t.id}" in container "${c.id}"`,
+        });
       tabs.add(t.id);
     });
     containers.set(c.id, tabs);
   });
   spec.tiles.forEach((t, i) => {
-    if (t.tabId !== undefined && t.containerId === undefined) ctx.addIssue({ code: 'custom', path: ['tiles', i, 'tabId'], message: 'tabId requires containerId to be set' });
+    if (t.tabId !== undefined && t.containerId === undefined)
+      ctx.addIssue({ code: 'custom', path: ['tiles', i, 'tabId'], message: 'tabId requires containerId to be set' });
     if (t.containerId === undefined) return;
     const tabs = containers.get(t.containerId);
-    if (!tabs) ctx.addIssue({ code: 'custom', path: ['tiles', i, 'containerId'], message: `Tile references unknown containerId "${t.containerId}"` });
-    else if (t.tabId !== undefined && !tabs.has(t.tabId)) ctx.addIssue({ code: 'custom', path: ['tiles', i, 'tabId'], message: `Tile references unknown tabId "${t.tabId}" in container "${t.containerId}"` });
+    if (!tabs)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tiles', i, 'containerId'],
+        message: `Tile references unknown containerId "${t.containerId}"`,
+      });
+    else if (t.tabId !== undefined && !tabs.has(t.tabId))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tiles', i, 'tabId'],
+        message: `Tile references unknown tabId "${t.tabId}" in container "${t.containerId}"`,
+      });
   });
 }
 
@@ -144,13 +210,22 @@ function checkFilters(filters: readonly FilterSpec[], ctx: z.RefinementCtx): voi
   filters.forEach((f, i) => {
     const broadcast = f.isBroadcastEnabled ?? true;
     const variable = f.isVariableEnabled ?? false;
-    if (!broadcast && !variable) ctx.addIssue({ code: 'custom', path: ['filters', i], message: `Filter "${f.name}" must broadcast its value, be available as a variable, or both` });
-    if (!broadcast && (f.appliesToSourceIds?.length ?? 0) > 0) ctx.addIssue({ code: 'custom', path: ['filters', i, 'appliesToSourceIds'], message: 'appliesToSourceIds needs isBroadcastEnabled' });
-    if (f.variableName !== undefined && !variable) ctx.addIssue({ code: 'custom', path: ['filters', i, 'variableName'], message: 'variableName needs isVariableEnabled: true' });
+    if (!broadcast && !variable)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['filters', i],
+        message: `Filter "${f.name}" must broadcast its value, be available as a variable, or both`,
+      });
+    if (!broadcast && (f.appliesToSourceIds?.length ?? 0) > 0)
+      ctx.addIssue({ code: 'custom', path: ['filters', i, 'appliesToSourceIds'], message: 'appliesToSourceIds needs isBroadcastEnabled' });
+    if (f.variableName !== undefined && !variable)
+      ctx.addIssue({ code: 'custom', path: ['filters', i, 'variableName'], message: 'variableName needs isVariableEnabled: true' });
     if (!variable) return;
     const name = variableNameOf(f);
-    if (name === '') ctx.addIssue({ code: 'custom', path: ['filters', i, 'name'], message: `Variable name is required for filter "${f.name}"` });
-    else if (names.has(name)) ctx.addIssue({ code: 'custom', path: ['filters', i, 'variableName'], message: `Variable names must be unique: "${name}"` });
+    if (name === '')
+      ctx.addIssue({ code: 'custom', path: ['filters', i, 'name'], message: `Variable name is required for filter "${f.name}"` });
+    else if (names.has(name))
+      ctx.addIssue({ code: 'custom', path: ['filters', i, 'variableName'], message: `Variable names must be unique: "${name}"` });
     names.add(name);
   });
 }

@@ -4,7 +4,16 @@
  * Reads the comparable form of ./definition.ts: tiles keyed by tile key, `tileOrder` apart.
  */
 import type { Json } from '../../core/wire.js';
-import { isRecord, leafChanges, leafText, shortValue, tokenText, type ChangeSummary, type PartChange, type Summariser } from '../summary.js';
+import {
+  isRecord,
+  leafChanges,
+  leafText,
+  shortValue,
+  tokenText,
+  type ChangeSummary,
+  type PartChange,
+  type Summariser,
+} from '../summary.js';
 
 type Obj = { [key: string]: Json };
 
@@ -24,12 +33,14 @@ function sentences(b: Obj | null, a: Obj | null): string[] {
   const out: string[] = [];
   if (b.name !== a.name) out.push(`renamed ${quote(b.name)} → ${quote(a.name)}`);
   for (const field of ['tags', 'savedQuery', 'savedQueryLanguage'] as const) {
-    if (JSON.stringify(b[field]) !== JSON.stringify(a[field])) out.push(`${field} ${shortValue(b[field] ?? null)} → ${shortValue(a[field] ?? null)}`);
+    if (JSON.stringify(b[field]) !== JSON.stringify(a[field]))
+      out.push(`${field} ${shortValue(b[field] ?? null)} → ${shortValue(a[field] ?? null)}`);
   }
   for (const field of ['filters', 'savedFilterValues', 'containers'] as const) {
     if (JSON.stringify(b[field]) !== JSON.stringify(a[field])) out.push(`${field} changed`);
   }
-  const kept = (order: Json | undefined, other: Obj) => (Array.isArray(order) ? order.filter((k) => typeof k === 'string' && k in other) : []);
+  const kept = (order: Json | undefined, other: Obj) =>
+    Array.isArray(order) ? order.filter((k) => typeof k === 'string' && k in other) : [];
   if (JSON.stringify(kept(b.tileOrder, tilesOf(a))) !== JSON.stringify(kept(a.tileOrder, tilesOf(b)))) out.push('tile order changed');
   return out;
 }
@@ -90,7 +101,11 @@ export function describeQuery(config: Json | undefined): string {
   const c = config as Obj;
   const display = typeof c.displayType === 'string' ? c.displayType : 'tile';
   if (c.configType === 'sql') return `${display} of SQL: ${shortValue(c.sqlTemplate, 50)}`;
-  const selects = Array.isArray(c.select) ? c.select.map(selectText).join(', ') : typeof c.select === 'string' && c.select !== '' ? shortValue(c.select, 40) : '';
+  const selects = Array.isArray(c.select)
+    ? c.select.map(selectText).join(', ')
+    : typeof c.select === 'string' && c.select !== ''
+      ? shortValue(c.select, 40)
+      : '';
   const from = c.source !== undefined ? ` from ${tokenText(c.source)}` : '';
   const where = typeof c.where === 'string' && c.where !== '' ? ` where ${shortValue(c.where, 40)}` : '';
   if (display === 'markdown') return 'markdown text';

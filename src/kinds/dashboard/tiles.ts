@@ -8,7 +8,11 @@ import type { WireTile } from '../../core/wire.js';
 import type { TileSpecView } from './model.js';
 
 /** Tile key → live tile id. */
-export function pairTiles(desired: readonly TileSpecView[], live: readonly WireTile[], known: Readonly<Record<string, string>> | undefined): Map<string, string> {
+export function pairTiles(
+  desired: readonly TileSpecView[],
+  live: readonly WireTile[],
+  known: Readonly<Record<string, string>> | undefined,
+): Map<string, string> {
   const byKey = new Map<string, string>();
   const taken = new Set<string>();
   const liveIds = new Set(live.map((t) => t.id));

@@ -32,7 +32,8 @@ export function stateOf(live: string): string {
 
 export const pipe: ManagedKind<'Pipe', PipeSpecView, WirePipe> = {
   kind: 'Pipe',
-  description: 'Settings of an existing data-ingestion pipe (hosted variant). obsync never creates or deletes pipes: it owns only the fields declared here.',
+  description:
+    'Settings of an existing data-ingestion pipe (hosted variant). obsync never creates or deletes pipes: it owns only the fields declared here.',
   managed: true,
   noun: 'pipe',
   refersTo: [],
@@ -79,7 +80,9 @@ export const pipe: ManagedKind<'Pipe', PipeSpecView, WirePipe> = {
     if (!res.spec.source) return [];
     const declared = Object.keys(res.spec.source);
     const actual = Object.entries(live.source).find(([, v]) => v !== null && v !== undefined)?.[0];
-    return actual && !declared.includes(actual) ? [`the pipe's source is ${actual}, but the manifest declares ${declared.join(', ')}; the service will reject the change`] : [];
+    return actual && !declared.includes(actual)
+      ? [`the pipe's source is ${actual}, but the manifest declares ${declared.join(', ')}; the service will reject the change`]
+      : [];
   },
 
   crossCheck: duplicatePipes,
@@ -108,7 +111,6 @@ function duplicatePipes(resources: readonly DesiredResource[]): CrossFinding[] {
   return out;
 }
 
-
 function desiredCanonical(spec: PipeSpecView, fingerprints: Readonly<Record<string, string>>): Obj {
   const out: Obj = {};
   if (spec.id !== undefined && spec.name !== undefined) out.name = spec.name;
@@ -131,7 +133,8 @@ function liveCanonical(expected: Obj, live: WirePipe, secrets: Readonly<Record<s
   const out: Obj = {};
   if (expected.name !== undefined) out.name = live.name;
   if (expected.state !== undefined) out.state = stateOf(live.state);
-  if (isObj(expected.settings)) out.settings = Object.fromEntries(Object.keys(expected.settings).map((k) => [k, live.settings?.[k] ?? null]));
+  if (isObj(expected.settings))
+    out.settings = Object.fromEntries(Object.keys(expected.settings).map((k) => [k, live.settings?.[k] ?? null]));
   if (isObj(expected.scaling)) out.scaling = Object.fromEntries(Object.keys(expected.scaling).map((k) => [k, liveScaling(live, k)]));
   if (isObj(expected.source)) {
     const source: Obj = {};

@@ -21,7 +21,11 @@ export function pipeToManifest(live: WirePipe, ctx: ExportContext): JsonObject {
   }
   if (Object.keys(settings).length > 0) spec.settings = settings;
   const scaling: JsonObject = {};
-  const parsed = { replicas: parseCount(live.scaling?.replicas), replicaCpuMillicores: parseMillicores(live.scaling?.replicaCpuMillicores), replicaMemoryGb: parseGigabytes(live.scaling?.replicaMemoryGb) };
+  const parsed = {
+    replicas: parseCount(live.scaling?.replicas),
+    replicaCpuMillicores: parseMillicores(live.scaling?.replicaCpuMillicores),
+    replicaMemoryGb: parseGigabytes(live.scaling?.replicaMemoryGb),
+  };
   for (const key of Object.keys(pipeScalingSchema.shape) as (keyof typeof parsed)[]) {
     const value = parsed[key];
     if (typeof value === 'number') scaling[key] = value;

@@ -32,7 +32,10 @@ describe('pipe spec schema', () => {
       'source.objectStorage.serviceAccountKey',
       'source.postgres.credentials',
     ]);
-    const spec = pipeSpecSchema.parse({ name: 'k', source: { kinesis: { authentication: 'IAM_USER', accessKey: { accessKeyId: 'AKIA', secretKey: 'shh' } } } });
+    const spec = pipeSpecSchema.parse({
+      name: 'k',
+      source: { kinesis: { authentication: 'IAM_USER', accessKey: { accessKeyId: 'AKIA', secretKey: 'shh' } } },
+    });
     const masked = maskSensitive(spec, sensitivePaths(pipeSpecSchema));
     expect(masked.source?.kinesis).toEqual({ authentication: 'IAM_USER', accessKey: '(sensitive)' });
     expect(JSON.stringify(masked)).not.toContain('shh');

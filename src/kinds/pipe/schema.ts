@@ -17,12 +17,19 @@ const insertSide = 'Insert side (the ClickHouse service).';
 
 export const pipeSettingsSchema = z
   .strictObject({
-    streaming_max_insert_wait_ms: int(500, 60000).describe('Streaming pipes (Kafka, Kinesis): longest wait before a batch is inserted, in milliseconds (500-60,000).'),
+    streaming_max_insert_wait_ms: int(500, 60000).describe(
+      'Streaming pipes (Kafka, Kinesis): longest wait before a batch is inserted, in milliseconds (500-60,000).',
+    ),
     object_storage_concurrency: int(1, 35).describe('Object storage: files read in parallel (1-35).'),
-    object_storage_polling_interval_ms: int(100, 3600000).describe('Continuous object storage: how often new files are looked for, in milliseconds (100-3,600,000).'),
+    object_storage_polling_interval_ms: int(100, 3600000).describe(
+      'Continuous object storage: how often new files are looked for, in milliseconds (100-3,600,000).',
+    ),
     object_storage_max_insert_bytes: int(10485760, 53687091200).describe('Object storage: bytes per insert (10 MiB-50 GiB).'),
     object_storage_max_file_count: int(1, 10000).describe('Object storage: files per insert (1-10,000).'),
-    object_storage_use_cluster_function: z.boolean().optional().describe('Object storage: read with the cluster function (spread over the replicas).'),
+    object_storage_use_cluster_function: z
+      .boolean()
+      .optional()
+      .describe('Object storage: read with the cluster function (spread over the replicas).'),
     clickhouse_max_threads: int(0, 64).describe(`${insertSide} max_threads (0-64).`),
     clickhouse_max_insert_threads: int(0, 16).describe(`${insertSide} max_insert_threads (0-16).`),
     clickhouse_min_insert_block_size_bytes: int(0, 10737418240).describe(`${insertSide} min_insert_block_size_bytes (0-10 GiB).`),
@@ -31,7 +38,10 @@ export const pipeSettingsSchema = z
     clickhouse_parallel_view_processing: z.boolean().optional().describe(`${insertSide} parallel_view_processing.`),
     kafka_read_committed: z.boolean().optional().describe('Kafka: read only committed messages (isolation level read_committed).'),
   })
-  .meta({ id: 'PipeSettings', description: 'Advanced settings of the pipe (sent with PUT .../settings); the service publishes no defaults.' });
+  .meta({
+    id: 'PipeSettings',
+    description: 'Advanced settings of the pipe (sent with PUT .../settings); the service publishes no defaults.',
+  });
 
 export const pipeScalingSchema = z
   .strictObject({
@@ -42,31 +52,52 @@ export const pipeScalingSchema = z
   .meta({ id: 'PipeScaling', description: 'Scaling of a streaming or object-storage pipe (sent with PATCH .../scaling).' });
 
 const userPassword = z
-  .strictObject({ username: z.string().min(1).describe('User name.'), password: z.string().min(1).describe('Password; use ${env:NAME} or ${file:PATH}.') })
+  .strictObject({
+    username: z.string().min(1).describe('User name.'),
+    password: z.string().min(1).describe('Password; use ${env:NAME} or ${file:PATH}.'),
+  })
   .meta({ id: 'UserPassword', description: 'A user name and password.' });
 const accessKey = z
-  .strictObject({ accessKeyId: z.string().min(1).describe('Access key id.'), secretKey: z.string().min(1).describe('Secret access key; use ${env:NAME} or ${file:PATH}.') })
+  .strictObject({
+    accessKeyId: z.string().min(1).describe('Access key id.'),
+    secretKey: z.string().min(1).describe('Secret access key; use ${env:NAME} or ${file:PATH}.'),
+  })
   .meta({ id: 'AccessKey', description: 'A cloud access key (IAM_USER authentication).' });
 const kafkaCredentials = z
   .union(
     [
       userPassword,
       accessKey,
-      z.strictObject({ connectionString: z.string().min(1).describe('Connection string (Azure Event Hubs).') }).describe('A connection string.'),
-      z.strictObject({ certificate: z.string().min(1).describe('Client certificate, PEM.'), privateKey: z.string().min(1).describe('Private key of the certificate, PEM.') }).describe('A client certificate (MUTUAL_TLS).'),
+      z
+        .strictObject({ connectionString: z.string().min(1).describe('Connection string (Azure Event Hubs).') })
+        .describe('A connection string.'),
+      z
+        .strictObject({
+          certificate: z.string().min(1).describe('Client certificate, PEM.'),
+          privateKey: z.string().min(1).describe('Private key of the certificate, PEM.'),
+        })
+        .describe('A client certificate (MUTUAL_TLS).'),
     ],
     {
       error: () => 'credentials are one of {username, password}, {accessKeyId, secretKey}, {connectionString} or {certificate, privateKey}',
     },
   )
-  .meta({ id: 'KafkaCredentials', description: 'Kafka credentials: {username, password}, {accessKeyId, secretKey}, {connectionString} or {certificate, privateKey}.' });
+  .meta({
+    id: 'KafkaCredentials',
+    description: 'Kafka credentials: {username, password}, {accessKeyId, secretKey}, {connectionString} or {certificate, privateKey}.',
+  });
 
 const iamRole = z.string().optional().describe('ARN of the IAM role to assume (IAM_ROLE authentication).');
 const caCertificate = z.string().optional().describe('CA certificate (PEM) to trust for TLS.');
 
 const kafka = z
   .strictObject({
-    authentication: z.enum(['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'IAM_ROLE', 'IAM_USER', 'MUTUAL_TLS']).optional().describe('Authentication: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, IAM_ROLE, IAM_USER or MUTUAL_TLS (which apply depends on the broker type).'),
+    authentication: z
+      .enum(['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'IAM_ROLE', 'IAM_USER', 'MUTUAL_TLS'])
+      .optional()
+      .describe(
+        'Authentication: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, IAM_ROLE, IAM_USER or MUTUAL_TLS (which apply depends on the broker type).',
+      ),
     iamRole,
     caCertificate,
     reversePrivateEndpointIds: z.array(z.string()).optional().describe('Ids of reverse private endpoints to reach the brokers through.'),
@@ -78,7 +109,10 @@ const objectStorage = z
   .strictObject({
     skipInitialLoad: z.boolean().optional().describe('Skip the files that exist when the pipe starts.'),
     startAfter: z.string().optional().describe('Read only files whose key sorts after this one.'),
-    authentication: z.enum(['IAM_ROLE', 'IAM_USER', 'CONNECTION_STRING', 'SERVICE_ACCOUNT']).optional().describe('Authentication: IAM_ROLE, IAM_USER, CONNECTION_STRING (Azure) or SERVICE_ACCOUNT (GCS).'),
+    authentication: z
+      .enum(['IAM_ROLE', 'IAM_USER', 'CONNECTION_STRING', 'SERVICE_ACCOUNT'])
+      .optional()
+      .describe('Authentication: IAM_ROLE, IAM_USER, CONNECTION_STRING (Azure) or SERVICE_ACCOUNT (GCS).'),
     iamRole,
     connectionString: z.string().min(1).meta(secret('Azure Blob Storage connection string.')).optional(),
     path: z.string().optional().describe('Path (Azure Blob Storage).'),
@@ -86,7 +120,10 @@ const objectStorage = z
     accessKey: accessKey.meta(secret('Access key (IAM_USER).')).optional(),
     serviceAccountKey: z.string().min(1).meta(secret('Service account key, base64 JSON (GCS).')).optional(),
   })
-  .meta({ id: 'ObjectStorageSource', description: 'The patchable fields of an object-storage pipe source (type, URL, format cannot change).' });
+  .meta({
+    id: 'ObjectStorageSource',
+    description: 'The patchable fields of an object-storage pipe source (type, URL, format cannot change).',
+  });
 
 const kinesis = z
   .strictObject({
@@ -104,7 +141,10 @@ const tableMapping = z
     excludedColumns: z.array(z.string()).optional().describe('Columns not replicated.'),
     useCustomSortingKey: z.boolean().optional().describe('Use sortingKeys instead of the primary key.'),
     sortingKeys: z.array(z.string()).optional().describe('Sorting key columns of the destination table.'),
-    tableEngine: z.enum(['MergeTree', 'ReplacingMergeTree', 'Null']).optional().describe('Engine of the destination table: MergeTree, ReplacingMergeTree or Null.'),
+    tableEngine: z
+      .enum(['MergeTree', 'ReplacingMergeTree', 'Null'])
+      .optional()
+      .describe('Engine of the destination table: MergeTree, ReplacingMergeTree or Null.'),
     partitionKey: z.string().optional().describe('Partition key of the destination table.'),
   })
   .meta({ id: 'PostgresTableMapping', description: 'A replicated table; a mapping cannot be edited: remove it and add it again.' });
@@ -120,12 +160,19 @@ const postgres = z
     disableTls: z.boolean().optional().describe('Connect without TLS.'),
     skipCertVerification: z.boolean().optional().describe('Do not verify the TLS certificate.'),
     settings: z
-      .strictObject({ syncIntervalSeconds: z.number().int().min(1).optional().describe('Seconds between syncs (at least 1).'), pullBatchSize: z.number().int().min(1).optional().describe('Rows per pull (at least 1).') })
+      .strictObject({
+        syncIntervalSeconds: z.number().int().min(1).optional().describe('Seconds between syncs (at least 1).'),
+        pullBatchSize: z.number().int().min(1).optional().describe('Rows per pull (at least 1).'),
+      })
       .optional()
       .describe('Replication settings that can change.'),
     tableMappingsToAdd: z.array(tableMapping).optional().describe('Tables to start replicating.'),
     tableMappingsToRemove: z
-      .array(tableMapping.pick({ sourceSchemaName: true, sourceTable: true, targetTable: true }).describe('A replicated table, by source and destination.'))
+      .array(
+        tableMapping
+          .pick({ sourceSchemaName: true, sourceTable: true, targetTable: true })
+          .describe('A replicated table, by source and destination.'),
+      )
       .optional()
       .describe('Tables to stop replicating.'),
   })
@@ -142,14 +189,27 @@ export const pipeSourceSchema = z
   })
   .superRefine((src, ctx) => {
     const given = SOURCE_KINDS.filter((k) => src[k] !== undefined);
-    if (given.length !== 1) ctx.addIssue({ code: 'custom', path: [], message: `source holds exactly one of ${SOURCE_KINDS.join(', ')} (the pipe's own kind); found ${given.length === 0 ? 'none' : given.join(', ')}` });
+    if (given.length !== 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: `source holds exactly one of ${SOURCE_KINDS.join(', ')} (the pipe's own kind); found ${given.length === 0 ? 'none' : given.join(', ')}`,
+      });
   })
-  .meta({ id: 'PipeSource', description: "The patchable source fields: exactly one of kafka, objectStorage, kinesis, postgres (the pipe's own kind, which cannot change)." });
+  .meta({
+    id: 'PipeSource',
+    description:
+      "The patchable source fields: exactly one of kafka, objectStorage, kinesis, postgres (the pipe's own kind, which cannot change).",
+  });
 
 export const pipeSpecSchema = z
   .strictObject({
     id: z.string().min(1).optional().meta({ description: 'Id of the existing pipe; with it, name renames the pipe.' }),
-    name: z.string().min(1).optional().meta({ description: 'Name of the existing pipe (identifies it when id is absent; must be unique).' }),
+    name: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'Name of the existing pipe (identifies it when id is absent; must be unique).' }),
     state: z.enum(['running', 'stopped']).optional().describe('Desired state: running or stopped (obsync starts or stops the pipe).'),
     settings: pipeSettingsSchema.optional().describe('Advanced settings; only the keys given are owned.'),
     scaling: pipeScalingSchema.optional().describe('Scaling; only the keys given are owned.'),
@@ -157,19 +217,41 @@ export const pipeSpecSchema = z
     destination: z
       .strictObject({
         columns: z
-          .array(z.strictObject({ name: z.string().min(1).describe('Column name.'), type: z.string().min(1).describe('ClickHouse type, e.g. String, DateTime64(3).') }).describe('A column of the destination table.'))
+          .array(
+            z
+              .strictObject({
+                name: z.string().min(1).describe('Column name.'),
+                type: z.string().min(1).describe('ClickHouse type, e.g. String, DateTime64(3).'),
+              })
+              .describe('A column of the destination table.'),
+          )
           .describe('Columns of the destination table (the table schema itself is not changed).'),
       })
       .optional()
       .describe('Destination fields that can change.'),
     fieldMappings: z
-      .array(z.strictObject({ sourceField: z.string().min(1).describe('Field of the incoming data.'), destinationField: z.string().min(1).describe('Column it is written to.') }).describe('A source field written to a column.'))
+      .array(
+        z
+          .strictObject({
+            sourceField: z.string().min(1).describe('Field of the incoming data.'),
+            destinationField: z.string().min(1).describe('Column it is written to.'),
+          })
+          .describe('A source field written to a column.'),
+      )
       .optional()
       .describe('Which source field goes to which column (streaming and object-storage pipes).'),
   })
   .superRefine((spec, ctx) => {
-    if (spec.id === undefined && spec.name === undefined) ctx.addIssue({ code: 'custom', path: [], message: 'a Pipe manifest names an existing pipe: give spec.id, spec.name, or both (id identifies, name then renames)' });
+    if (spec.id === undefined && spec.name === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'a Pipe manifest names an existing pipe: give spec.id, spec.name, or both (id identifies, name then renames)',
+      });
   })
-  .meta({ id: 'PipeSpec', description: 'An existing pipe (by id or unique name) and the fields obsync owns; pipes are never created or deleted by obsync.' });
+  .meta({
+    id: 'PipeSpec',
+    description: 'An existing pipe (by id or unique name) and the fields obsync owns; pipes are never created or deleted by obsync.',
+  });
 
 export type PipeSpec = z.output<typeof pipeSpecSchema>;

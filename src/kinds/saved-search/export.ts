@@ -13,6 +13,10 @@ export function savedSearchToManifest(live: SavedSearchLive, ctx: ExportContext)
   setPresent(spec, 'orderBy', live.orderBy);
   setPresent(spec, 'tags', live.tags);
   // A condition filter is an sql one unless it says otherwise.
-  setPresent(spec, 'filters', (live.filters ?? []).map((f) => (f.type === 'sql' && typeof f.condition === 'string' ? { condition: f.condition } : f)));
+  setPresent(
+    spec,
+    'filters',
+    (live.filters ?? []).map((f) => (f.type === 'sql' && typeof f.condition === 'string' ? { condition: f.condition } : f)),
+  );
   return spec;
 }

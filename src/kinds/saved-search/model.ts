@@ -3,7 +3,9 @@ import * as z from 'zod';
 import { wireSavedSearch } from '../../core/wire.js';
 import type { NameOrId } from '../refs.js';
 
-export type SavedSearchFilter = { type?: 'lucene' | 'sql' | undefined; condition: string } | { type: 'sql_ast'; operator: string; left: string; right: string };
+export type SavedSearchFilter =
+  | { type?: 'lucene' | 'sql' | undefined; condition: string }
+  | { type: 'sql_ast'; operator: string; left: string; right: string };
 
 export interface SavedSearchSpecView {
   name: string;

@@ -23,7 +23,9 @@ const astFilter = z
   .describe('A comparison of two expressions.');
 
 const filter = z
-  .union([astFilter, conditionFilter], { error: () => 'a filter is {condition, type?: sql | lucene} or {type: sql_ast, operator, left, right}' })
+  .union([astFilter, conditionFilter], {
+    error: () => 'a filter is {condition, type?: sql | lucene} or {type: sql_ast, operator, left, right}',
+  })
   .meta({
     id: 'SavedSearchFilter',
     description:
@@ -32,13 +34,26 @@ const filter = z
 
 export const savedSearchSpecSchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(1024).describe('Name of the saved search on the service (1-1,024 characters, surrounding spaces dropped). Alerts name it; with the source, how an existing search is adopted.'),
-    source: refTo('source').describe('Source the search runs on: the metadata.name of a Source manifest, the name of a source on the service, or {id: "..."}.'),
-    select: z.string().max(4096).optional().describe('Columns shown, comma-separated (default: the source\'s default select).'),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1024)
+      .describe(
+        'Name of the saved search on the service (1-1,024 characters, surrounding spaces dropped). Alerts name it; with the source, how an existing search is adopted.',
+      ),
+    source: refTo('source').describe(
+      'Source the search runs on: the metadata.name of a Source manifest, the name of a source on the service, or {id: "..."}.',
+    ),
+    select: z.string().max(4096).optional().describe("Columns shown, comma-separated (default: the source's default select)."),
     where: z.string().max(8192).optional().describe('The search condition (default: none).'),
     whereLanguage: z.enum(['lucene', 'sql']).optional().describe('Language of where: lucene (the default) or sql.'),
     orderBy: z.string().max(1024).optional().describe('Sort order of the rows, e.g. "Timestamp DESC" (default: the source\'s).'),
-    tags: z.array(z.string().max(32).describe('A tag (at most 32 characters).')).max(50).optional().describe('Tags (at most 50, each at most 32 characters).'),
+    tags: z
+      .array(z.string().max(32).describe('A tag (at most 32 characters).'))
+      .max(50)
+      .optional()
+      .describe('Tags (at most 50, each at most 32 characters).'),
     filters: z.array(filter).max(100).optional().describe('Sidebar filters (at most 100).'),
   })
   .meta({ id: 'SavedSearchSpec', description: 'A saved search: a named search over a source, which saved-search alerts watch.' });

@@ -17,7 +17,6 @@ export function shortGranularity(value: Json | undefined): Json | undefined {
   return m ? `${m[1]}${LONG_TO_SHORT[m[2] ?? ''] ?? ''}` : value;
 }
 
-
 /** Drops absent-equivalent values and fills the defaults; `fields` is the source in manifest terms (references already tokens). */
 export function canonicalSource(fields: Obj): Obj {
   const out: Obj = {};
@@ -28,7 +27,11 @@ export function canonicalSource(fields: Obj): Obj {
   }
   if (out.kind === 'trace') out.durationPrecision ??= 3;
   if (Array.isArray(out.materializedViews)) out.materializedViews = out.materializedViews.map((v) => (isObj(v) ? canonicalView(v) : v));
-  if (isObj(out.metadataMaterializedViews)) out.metadataMaterializedViews = withoutNulls({ ...out.metadataMaterializedViews, granularity: shortGranularity(out.metadataMaterializedViews.granularity) ?? null });
+  if (isObj(out.metadataMaterializedViews))
+    out.metadataMaterializedViews = withoutNulls({
+      ...out.metadataMaterializedViews,
+      granularity: shortGranularity(out.metadataMaterializedViews.granularity) ?? null,
+    });
   return out;
 }
 

@@ -10,15 +10,30 @@ import { sourceSpecSchema } from './schema.js';
 
 const IDS: Record<string, string> = { main: 'c-main', traces: 's-traces' };
 const refs: RefContext = {
-  ref: (_kind, ref) => (typeof ref === 'string' && IDS[ref] ? { ok: true, token: ref, id: IDS[ref] } : typeof ref === 'object' ? { ok: true, token: { id: ref.id }, id: ref.id } : { ok: false, error: `'${String(ref)}' does not exist on the target` }),
+  ref: (_kind, ref) =>
+    typeof ref === 'string' && IDS[ref]
+      ? { ok: true, token: ref, id: IDS[ref] }
+      : typeof ref === 'object'
+        ? { ok: true, token: { id: ref.id }, id: ref.id }
+        : { ok: false, error: `'${String(ref)}' does not exist on the target` },
   part: () => ({ ok: false, error: 'no parts' }),
   wire: (kind, ref) => (typeof ref === 'string' ? { $ref: `${kind}/${ref}` } : ref.id),
 };
-const tokens: TokenContext = { token: (_kind, id) => Object.keys(IDS).find((k) => IDS[k] === id) ?? { id }, partToken: (_k, _p, id) => ({ id }) };
+const tokens: TokenContext = {
+  token: (_kind, id) => Object.keys(IDS).find((k) => IDS[k] === id) ?? { id },
+  partToken: (_k, _p, id) => ({ id }),
+};
 const view: LiveView = { tokens, parts: undefined, expected: null, secrets: {}, fingerprint: () => '' };
 
 function res(spec: unknown): DesiredResource<ReturnType<typeof sourceSpecSchema.parse>> {
-  return { kind: 'Source', name: 'logs', address: 'Source/logs', labels: {}, spec: sourceSpecSchema.parse(spec), source: { file: 's.yaml', line: 1, col: 1 } };
+  return {
+    kind: 'Source',
+    name: 'logs',
+    address: 'Source/logs',
+    labels: {},
+    spec: sourceSpecSchema.parse(spec),
+    source: { file: 's.yaml', line: 1, col: 1 },
+  };
 }
 
 const logSpec = {
@@ -29,7 +44,16 @@ const logSpec = {
   timestampValueExpression: 'TimestampTime',
   defaultTableSelectExpression: 'Timestamp, Body',
   traceSource: 'traces',
-  materializedViews: [{ databaseName: 'default', tableName: 'mv', dimensionColumns: 'ServiceName', minGranularity: '1 minute', timestampColumn: 'Timestamp', aggregatedColumns: [{ aggFn: 'count', mvColumn: 'c' }] }],
+  materializedViews: [
+    {
+      databaseName: 'default',
+      tableName: 'mv',
+      dimensionColumns: 'ServiceName',
+      minGranularity: '1 minute',
+      timestampColumn: 'Timestamp',
+      aggregatedColumns: [{ aggFn: 'count', mvColumn: 'c' }],
+    },
+  ],
 };
 
 /** The log source as the service stores and answers it (selfhosted-api §4.3, §5 "Sources"). */
@@ -45,7 +69,16 @@ const stored: SourceLive = {
   traceSourceId: 's-traces',
   highlightedTraceAttributeExpressions: [],
   highlightedRowAttributeExpressions: [],
-  materializedViews: [{ databaseName: 'default', tableName: 'mv', dimensionColumns: 'ServiceName', minGranularity: '1m', timestampColumn: 'Timestamp', aggregatedColumns: [{ aggFn: 'count', mvColumn: 'c' }] }],
+  materializedViews: [
+    {
+      databaseName: 'default',
+      tableName: 'mv',
+      dimensionColumns: 'ServiceName',
+      minGranularity: '1m',
+      timestampColumn: 'Timestamp',
+      aggregatedColumns: [{ aggFn: 'count', mvColumn: 'c' }],
+    },
+  ],
   querySettings: [],
 };
 
@@ -55,19 +88,38 @@ describe('source', () => {
     if (!want.ok) throw new Error(want.errors.join());
     expect(diffCanonical(source.canonicalLive(stored, view), want.value)).toEqual([]);
     // The hosted API answers unset expressions as "", and fields of other kinds are not this source's.
-    expect(diffCanonical(source.canonicalLive({ ...stored, serviceNameExpression: '', durationExpression: 'Duration' }, view), want.value)).toEqual([]);
-    expect(diffCanonical(source.canonicalLive({ ...stored, traceSourceId: 's-other' }, view), want.value)).toEqual([{ path: 'traceSource', before: { id: 's-other' }, after: 'traces' }]);
+    expect(
+      diffCanonical(source.canonicalLive({ ...stored, serviceNameExpression: '', durationExpression: 'Duration' }, view), want.value),
+    ).toEqual([]);
+    expect(diffCanonical(source.canonicalLive({ ...stored, traceSourceId: 's-other' }, view), want.value)).toEqual([
+      { path: 'traceSource', before: { id: 's-other' }, after: 'traces' },
+    ]);
   });
 
   it("fills a trace source's duration precision as the service does", () => {
     const trace = {
-      kind: 'trace', name: 'Traces', connection: 'main', from: { databaseName: 'default', tableName: 'otel_traces' }, timestampValueExpression: 'Timestamp', defaultTableSelectExpression: 'Timestamp',
-      durationExpression: 'Duration', traceIdExpression: 'TraceId', spanIdExpression: 'SpanId', parentSpanIdExpression: 'ParentSpanId', spanNameExpression: 'SpanName', spanKindExpression: 'SpanKind',
+      kind: 'trace',
+      name: 'Traces',
+      connection: 'main',
+      from: { databaseName: 'default', tableName: 'otel_traces' },
+      timestampValueExpression: 'Timestamp',
+      defaultTableSelectExpression: 'Timestamp',
+      durationExpression: 'Duration',
+      traceIdExpression: 'TraceId',
+      spanIdExpression: 'SpanId',
+      parentSpanIdExpression: 'ParentSpanId',
+      spanNameExpression: 'SpanName',
+      spanKindExpression: 'SpanKind',
     };
     const want = source.canonicalDesired(res(trace), refs, {});
     if (!want.ok) throw new Error(want.errors.join());
     const { connection: _c, ...rest } = trace;
-    expect(diffCanonical(source.canonicalLive({ id: 's-traces', ...rest, connection: 'c-main', durationPrecision: 3, logSourceId: null }, view), want.value)).toEqual([]);
+    expect(
+      diffCanonical(
+        source.canonicalLive({ id: 's-traces', ...rest, connection: 'c-main', durationPrecision: 3, logSourceId: null }, view),
+        want.value,
+      ),
+    ).toEqual([]);
   });
 
   it('writes references as ids (placeholders for objects planned in this run), under the API names', () => {
@@ -75,7 +127,10 @@ describe('source', () => {
     expect(body.connection).toEqual({ $ref: 'Connection/main' });
     expect(body.traceSourceId).toEqual({ $ref: 'Source/traces' });
     expect(body).not.toHaveProperty('traceSource');
-    expect(source.references(res(logSpec).spec).map((r) => `${r.kind} ${r.path.join('.')}`)).toEqual(['Connection connection', 'Source traceSource']);
+    expect(source.references(res(logSpec).spec).map((r) => `${r.kind} ${r.path.join('.')}`)).toEqual([
+      'Connection connection',
+      'Source traceSource',
+    ]);
   });
 
   it("applies the service's rules by kind", () => {
@@ -84,7 +139,9 @@ describe('source', () => {
       return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     };
     const base = { name: 'S', connection: 'main', from: { databaseName: 'd', tableName: '' }, timestampValueExpression: 'T' };
-    expect(messages({ ...base, kind: 'metric', resourceAttributesExpression: 'R', metricTables: { gauge: '' } })).toEqual(['metricTables: at least one metric table must be given']);
+    expect(messages({ ...base, kind: 'metric', resourceAttributesExpression: 'R', metricTables: { gauge: '' } })).toEqual([
+      'metricTables: at least one metric table must be given',
+    ]);
     expect(messages({ ...base, kind: 'session', from: { databaseName: 'd', tableName: 't' } })[0]).toMatch(/^traceSource/);
     expect(messages({ ...logSpec, durationExpression: 'x' })[0]).toContain('durationExpression');
   });

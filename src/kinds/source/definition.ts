@@ -22,7 +22,8 @@ const LINK_FIELDS = Object.keys(LINKS) as LinkField[];
 
 export const source: ManagedKind<'Source', SourceSpecView, SourceLive> = {
   kind: 'Source',
-  description: 'A source of the service: where it reads logs, traces, sessions, metrics or PromQL, and how the columns map. obsync creates, updates and (with --prune) deletes it.',
+  description:
+    'A source of the service: where it reads logs, traces, sessions, metrics or PromQL, and how the columns map. obsync creates, updates and (with --prune) deletes it.',
   managed: true,
   noun: 'source',
   refersTo: ['Connection', 'Source'],
@@ -79,7 +80,6 @@ export const source: ManagedKind<'Source', SourceSpecView, SourceLive> = {
 function keyOf(name: string): string {
   return `name:${name}`;
 }
-
 
 /** The spec's own fields (everything but the references). */
 function specFields(spec: SourceSpecView): Obj {

@@ -11,7 +11,12 @@ export interface SourceSpecView {
 }
 
 /** Links to other sources: the manifest's name → the API's id field. */
-export const LINKS = { traceSource: 'traceSourceId', logSource: 'logSourceId', metricSource: 'metricSourceId', sessionSource: 'sessionSourceId' } as const;
+export const LINKS = {
+  traceSource: 'traceSourceId',
+  logSource: 'logSourceId',
+  metricSource: 'metricSourceId',
+  sessionSource: 'sessionSourceId',
+} as const;
 export type LinkField = keyof typeof LINKS;
 
 /** A source as the service returns it: every field that is set (selfhosted-api §4.3); the schema lets all of them through. */

@@ -17,7 +17,10 @@ const granularity = z
 
 const expr = (what: string) => z.string().optional().describe(what);
 const required = (what: string) => z.string().min(1).describe(what);
-const sourceRef = (what: string) => refTo('source').optional().describe(`${what}: a source by name (a Source manifest's metadata.name, or a name on the service), or {id: "..."}.`);
+const sourceRef = (what: string) =>
+  refTo('source')
+    .optional()
+    .describe(`${what}: a source by name (a Source manifest's metadata.name, or a name on the service), or {id: "..."}.`);
 
 const highlighted = z
   .array(
@@ -37,7 +40,10 @@ const aggregatedColumn = z
     aggFn: z.enum([...AGG_FNS, 'histogram']).describe('Aggregation the view stores: one of the aggregation functions, or histogram.'),
     mvColumn: z.string().min(1).describe('Column of the view holding the aggregate.'),
   })
-  .refine((c) => c.aggFn === 'count' || (c.sourceColumn ?? '') !== '', { error: 'sourceColumn is required unless aggFn is count', path: ['sourceColumn'] })
+  .refine((c) => c.aggFn === 'count' || (c.sourceColumn ?? '') !== '', {
+    error: 'sourceColumn is required unless aggFn is count',
+    path: ['sourceColumn'],
+  })
   .describe('An aggregated column of the view.');
 
 const materializedView = z
@@ -65,13 +71,22 @@ const from = z
   .describe('The table the source reads.');
 
 const common = {
-  name: z.string().min(1).describe('Name of the source on the service. Tiles, filters and saved searches name it; how an existing source is adopted.'),
-  connection: refTo('connection').describe('Connection the source reads through: a Connection manifest\'s metadata.name, a connection\'s name on the service (self-hosted), or {id: "..."} (hosted: the connection id).'),
+  name: z
+    .string()
+    .min(1)
+    .describe('Name of the source on the service. Tiles, filters and saved searches name it; how an existing source is adopted.'),
+  connection: refTo('connection').describe(
+    'Connection the source reads through: a Connection manifest\'s metadata.name, a connection\'s name on the service (self-hosted), or {id: "..."} (hosted: the connection id).',
+  ),
   from,
   section: z.string().max(256).optional().describe('Section of the source list it is shown under.'),
   disabled: z.boolean().optional().describe('Whether the source is hidden. Default: false.'),
   querySettings: z
-    .array(z.strictObject({ setting: z.string().min(1).describe('ClickHouse setting.'), value: z.string().min(1).describe('Its value.') }).describe('A ClickHouse setting.'))
+    .array(
+      z
+        .strictObject({ setting: z.string().min(1).describe('ClickHouse setting.'), value: z.string().min(1).describe('Its value.') })
+        .describe('A ClickHouse setting.'),
+    )
     .max(10)
     .optional()
     .describe('ClickHouse settings sent with its queries (at most 10).'),
@@ -93,7 +108,10 @@ const events = {
   materializedViews: z.array(materializedView).optional().describe('Materialized views the service may read instead.'),
   metadataMaterializedViews: metadataViews.optional(),
   orderByExpression: expr('Default sort order, e.g. "Timestamp DESC".'),
-  useTextIndexForImplicitColumn: z.enum(['auto', 'enabled', 'disabled']).optional().describe('Whether free text uses a text index: auto, enabled or disabled.'),
+  useTextIndexForImplicitColumn: z
+    .enum(['auto', 'enabled', 'disabled'])
+    .optional()
+    .describe('Whether free text uses a text index: auto, enabled or disabled.'),
 };
 
 const log = z
@@ -116,7 +134,13 @@ const trace = z
     ...common,
     ...events,
     durationExpression: required('Expression of the span duration.'),
-    durationPrecision: z.number().int().min(0).max(9).optional().describe('Decimal digits of a second the duration is in: 3 = ms (the default), 6 = µs, 9 = ns.'),
+    durationPrecision: z
+      .number()
+      .int()
+      .min(0)
+      .max(9)
+      .optional()
+      .describe('Decimal digits of a second the duration is in: 3 = ms (the default), 6 = µs, 9 = ns.'),
     traceIdExpression: required('Expression of the trace id.'),
     spanIdExpression: required('Expression of the span id.'),
     parentSpanIdExpression: required('Expression of the parent span id.'),
@@ -145,10 +169,22 @@ const metric = z
   .strictObject({
     kind: z.literal('metric').describe('metric: metrics.'),
     ...common,
-    from: z.strictObject({ databaseName: z.string().min(1).describe('Database.'), tableName: z.string().describe('Table (may be empty: the tables are in metricTables).') }).describe('The database the metric tables are in.'),
+    from: z
+      .strictObject({
+        databaseName: z.string().min(1).describe('Database.'),
+        tableName: z.string().describe('Table (may be empty: the tables are in metricTables).'),
+      })
+      .describe('The database the metric tables are in.'),
     metricTables: z
-      .strictObject(Object.fromEntries(METRIC_TYPES.map((t) => [t, z.string().optional().describe(`Table of the ${t} metrics.`)])) as Record<(typeof METRIC_TYPES)[number], z.ZodOptional<z.ZodString>>)
-      .refine((tables) => Object.values(tables).some((t) => t !== undefined && t !== ''), { error: 'at least one metric table must be given' })
+      .strictObject(
+        Object.fromEntries(METRIC_TYPES.map((t) => [t, z.string().optional().describe(`Table of the ${t} metrics.`)])) as Record<
+          (typeof METRIC_TYPES)[number],
+          z.ZodOptional<z.ZodString>
+        >,
+      )
+      .refine((tables) => Object.values(tables).some((t) => t !== undefined && t !== ''), {
+        error: 'at least one metric table must be given',
+      })
       .describe('Tables by metric type (gauge, histogram, sum, summary, exponential histogram); at least one.'),
     resourceAttributesExpression: required('Expression of the resource attributes map.'),
     serviceNameExpression: expr('Expression of the service name.'),
@@ -161,9 +197,11 @@ const promql = z
   .strictObject({ kind: z.literal('promql').describe('promql: a Prometheus-compatible endpoint (its connection is one).'), ...common })
   .meta({ id: 'PromqlSource', description: 'A PromQL source.' });
 
-export const sourceSpecSchema = z
-  .discriminatedUnion('kind', [log, trace, session, metric, promql])
-  .meta({ id: 'SourceSpec', description: 'A source: where the service reads one kind of telemetry, and how its columns map. By kind: log, trace, session, metric or promql.' });
+export const sourceSpecSchema = z.discriminatedUnion('kind', [log, trace, session, metric, promql]).meta({
+  id: 'SourceSpec',
+  description:
+    'A source: where the service reads one kind of telemetry, and how its columns map. By kind: log, trace, session, metric or promql.',
+});
 
 export type SourceSpec = z.output<typeof sourceSpecSchema>;
 

@@ -15,7 +15,9 @@ export function webhookToManifest(live: WebhookLive, ctx: ExportContext): JsonOb
   if (live.body !== undefined) spec.body = ctx.secret('body', live.body);
   if (live.service !== 'slack') {
     const unread = live.service === 'incidentio' ? 'headers, query parameters and body' : 'headers and query parameters';
-    ctx.note(`the service never returns a webhook's ${unread}: any it has are kept as they are; declare them (with \${env:NAME}) to manage them`);
+    ctx.note(
+      `the service never returns a webhook's ${unread}: any it has are kept as they are; declare them (with \${env:NAME}) to manage them`,
+    );
   }
   return spec;
 }

@@ -22,17 +22,44 @@ function headerNameProblem(name: string): string | null {
   if (!/^[!#$%&'*+\-.0-9A-Z^_`a-z|~]+$/.test(name)) return "a header name is letters, digits and !#$%&'*+-.^_`|~";
   return /^\d/.test(name) ? 'a header name cannot start with a digit' : null;
 }
-const headerValue = z.string().max(4096).refine(...noControl('header values'));
-const queryValue = z.string().max(4096).refine(...noControl('query parameter values'));
-const atMost100 = (what: string) => [(m: Record<string, string>) => Object.keys(m).length <= 100, { error: `a webhook has at most 100 ${what}` }] as const;
+const headerValue = z
+  .string()
+  .max(4096)
+  .refine(...noControl('header values'));
+const queryValue = z
+  .string()
+  .max(4096)
+  .refine(...noControl('query parameter values'));
+const atMost100 = (what: string) =>
+  [(m: Record<string, string>) => Object.keys(m).length <= 100, { error: `a webhook has at most 100 ${what}` }] as const;
 
 export const webhookSpecSchema = z
   .strictObject({
-    service: z.enum(WEBHOOK_SERVICES).describe('The kind of destination: slack (an incoming-webhook URL of Slack), generic (any HTTP endpoint) or incidentio (an incident.io alert source).'),
-    name: z.string().trim().min(1).max(1024).describe('Name of the webhook on the service (1-1,024 characters, surrounding spaces dropped); unique per service. Alerts name it; with service, how an existing webhook is adopted.'),
-    url: z.url({ protocol: /^https?$/, error: 'the URL must be an http:// or https:// URL' }).max(2048).meta(secret('Where notifications are sent: an http(s) URL of at most 2,048 characters; for slack, on a host ending in slack.com.')),
+    service: z
+      .enum(WEBHOOK_SERVICES)
+      .describe(
+        'The kind of destination: slack (an incoming-webhook URL of Slack), generic (any HTTP endpoint) or incidentio (an incident.io alert source).',
+      ),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1024)
+      .describe(
+        'Name of the webhook on the service (1-1,024 characters, surrounding spaces dropped); unique per service. Alerts name it; with service, how an existing webhook is adopted.',
+      ),
+    url: z
+      .url({ protocol: /^https?$/, error: 'the URL must be an http:// or https:// URL' })
+      .max(2048)
+      .meta(secret('Where notifications are sent: an http(s) URL of at most 2,048 characters; for slack, on a host ending in slack.com.')),
     description: z.string().max(2048).optional().describe('What the webhook is for (at most 2,048 characters).'),
-    body: z.string().max(16384).optional().meta(secret('Body template of the request (at most 16,384 characters; not for slack). The service never returns it for incidentio.')),
+    body: z
+      .string()
+      .max(16384)
+      .optional()
+      .meta(
+        secret('Body template of the request (at most 16,384 characters; not for slack). The service never returns it for incidentio.'),
+      ),
     headers: z
       .record(z.string(), headerValue)
       .refine(...atMost100('headers'))
@@ -49,7 +76,14 @@ export const webhookSpecSchema = z
       .refine(...atMost100('query parameters'))
       .superRefine((params, ctx) => {
         for (const key of Object.keys(params)) {
-          const problem = key === '' ? 'a query parameter name cannot be empty' : key.length > 1024 ? 'a query parameter name has at most 1,024 characters' : CONTROL.test(key) ? 'query parameter names cannot contain control characters' : null;
+          const problem =
+            key === ''
+              ? 'a query parameter name cannot be empty'
+              : key.length > 1024
+                ? 'a query parameter name has at most 1,024 characters'
+                : CONTROL.test(key)
+                  ? 'query parameter names cannot contain control characters'
+                  : null;
           if (problem) ctx.addIssue({ code: 'custom', path: [key], message: problem });
         }
       })
@@ -58,13 +92,18 @@ export const webhookSpecSchema = z
   })
   .superRefine((spec, ctx) => {
     if (spec.service === 'slack') {
-      if (!slackHost(spec.url)) ctx.addIssue({ code: 'custom', path: ['url'], message: "a slack webhook's URL is on a host ending in slack.com" });
+      if (!slackHost(spec.url))
+        ctx.addIssue({ code: 'custom', path: ['url'], message: "a slack webhook's URL is on a host ending in slack.com" });
       for (const key of ['headers', 'queryParams', 'body'] as const) {
-        if (spec[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is not supported for the slack webhook service` });
+        if (spec[key] !== undefined)
+          ctx.addIssue({ code: 'custom', path: [key], message: `${key} is not supported for the slack webhook service` });
       }
     }
   })
-  .meta({ id: 'WebhookSpec', description: 'A webhook of the service: where alerts send notifications (Slack, a generic HTTP endpoint, or incident.io).' });
+  .meta({
+    id: 'WebhookSpec',
+    description: 'A webhook of the service: where alerts send notifications (Slack, a generic HTTP endpoint, or incident.io).',
+  });
 
 function slackHost(url: string): boolean {
   try {

@@ -56,18 +56,22 @@ function checkSchedule(body: Body, now: Date, ctx: Ctx): void {
 }
 
 export function alertBodySchema(now: Date) {
-  return baseSchema.pipe(z.custom<Body>().superRefine((body, ctx) => {
-    const issue = (message: string, path: string[]) => ctx.addIssue({ code: 'custom', message, path });
-    if (body.source === 'saved_search' && !body.savedSearchId) issue('savedSearchId is required for saved_search alerts', ['savedSearchId']);
-    if (body.source === 'tile' && !body.dashboardId) issue('dashboardId is required for tile alerts', ['dashboardId']);
-    if (body.source === 'tile' && !body.tileId) issue('tileId is required for tile alerts', ['tileId']);
-    const ranged = body.thresholdType === 'between' || body.thresholdType === 'not_between';
-    if (ranged && body.thresholdMax === undefined) issue('thresholdMax is required for between/not_between threshold types', ['thresholdMax']);
-    if (ranged && body.thresholdMax !== undefined && body.thresholdMax < body.threshold) {
-      issue('thresholdMax must be greater than or equal to threshold', ['thresholdMax']);
-    }
-    checkChannels(body, ctx);
-    checkSchedule(body, now, ctx);
-  }));
+  return baseSchema.pipe(
+    z.custom<Body>().superRefine((body, ctx) => {
+      const issue = (message: string, path: string[]) => ctx.addIssue({ code: 'custom', message, path });
+      if (body.source === 'saved_search' && !body.savedSearchId)
+        issue('savedSearchId is required for saved_search alerts', ['savedSearchId']);
+      if (body.source === 'tile' && !body.dashboardId) issue('dashboardId is required for tile alerts', ['dashboardId']);
+      if (body.source === 'tile' && !body.tileId) issue('tileId is required for tile alerts', ['tileId']);
+      const ranged = body.thresholdType === 'between' || body.thresholdType === 'not_between';
+      if (ranged && body.thresholdMax === undefined)
+        issue('thresholdMax is required for between/not_between threshold types', ['thresholdMax']);
+      if (ranged && body.thresholdMax !== undefined && body.thresholdMax < body.threshold) {
+        issue('thresholdMax must be greater than or equal to threshold', ['thresholdMax']);
+      }
+      checkChannels(body, ctx);
+      checkSchedule(body, now, ctx);
+    }),
+  );
 }
 export type AlertBody = z.output<ReturnType<typeof alertBodySchema>>;

@@ -87,9 +87,14 @@ function parseBody(store: Store, body: unknown, caller: CallerVariant, id?: stri
 /** Writable fields recomputed from the body; `previous` supplies the kept-when-omitted ones. */
 function writable(body: AlertBody, previous: JsonRecord | undefined, caller: CallerVariant): JsonRecord {
   const out: JsonRecord = {
-    name: body.name ?? null, message: body.message ?? null, note: body.note ?? null,
-    threshold: body.threshold, interval: body.interval, thresholdType: body.thresholdType,
-    numConsecutiveWindows: body.numConsecutiveWindows ?? null, source: body.source,
+    name: body.name ?? null,
+    message: body.message ?? null,
+    note: body.note ?? null,
+    threshold: body.threshold,
+    interval: body.interval,
+    thresholdType: body.thresholdType,
+    numConsecutiveWindows: body.numConsecutiveWindows ?? null,
+    source: body.source,
     channels: body.channels ?? (body.channel ? [body.channel] : []),
   };
   const thresholdMax = body.thresholdMax ?? previous?.thresholdMax;

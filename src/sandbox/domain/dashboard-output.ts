@@ -71,7 +71,15 @@ export function renderConfig(config: JsonRecord): JsonRecord {
 }
 
 function renderTile(tile: JsonRecord, containers: JsonRecord[]): JsonRecord {
-  const out: JsonRecord = { id: tile.id ?? '', name: tile.name ?? '', x: tile.x ?? 0, y: tile.y ?? 0, w: tile.w ?? 1, h: tile.h ?? 1, config: renderConfig(asRecord(tile.config)) };
+  const out: JsonRecord = {
+    id: tile.id ?? '',
+    name: tile.name ?? '',
+    x: tile.x ?? 0,
+    y: tile.y ?? 0,
+    w: tile.w ?? 1,
+    h: tile.h ?? 1,
+    config: renderConfig(asRecord(tile.config)),
+  };
   const container = containers.find((c) => c.id === tile.containerId);
   if (typeof tile.containerId === 'string' && container) {
     out.containerId = tile.containerId;

@@ -9,16 +9,38 @@ import { formulaProblem } from './formulas.js';
 import { aggFn, METRIC_TYPES, objectId, tileConfig, type TileConfig } from './tile-config-schema.js';
 
 const legacyCommon = {
-  sourceId: objectId, aggFn, level: z.number().min(0).max(1).optional(), field: z.string().optional(),
-  alias: z.string().optional(), where: z.string(), whereLanguage: z.enum(['sql', 'lucene', 'promql']).optional(),
+  sourceId: objectId,
+  aggFn,
+  level: z.number().min(0).max(1).optional(),
+  field: z.string().optional(),
+  alias: z.string().optional(),
+  where: z.string(),
+  whereLanguage: z.enum(['sql', 'lucene', 'promql']).optional(),
   numberFormat: z.looseObject({ output: z.string() }).optional(),
-  metricDataType: z.enum(METRIC_TYPES).optional(), metricName: z.string().optional(),
+  metricDataType: z.enum(METRIC_TYPES).optional(),
+  metricName: z.string().optional(),
 };
 export const legacySeries = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('time'), ...legacyCommon, groupBy: z.array(z.string()).max(10), displayType: z.enum(['line', 'stacked_bar']).optional() }),
-  z.object({ type: z.literal('table'), ...legacyCommon, groupBy: z.array(z.string()).max(10), sortOrder: z.enum(['asc', 'desc']).optional() }),
+  z.object({
+    type: z.literal('time'),
+    ...legacyCommon,
+    groupBy: z.array(z.string()).max(10),
+    displayType: z.enum(['line', 'stacked_bar']).optional(),
+  }),
+  z.object({
+    type: z.literal('table'),
+    ...legacyCommon,
+    groupBy: z.array(z.string()).max(10),
+    sortOrder: z.enum(['asc', 'desc']).optional(),
+  }),
   z.object({ type: z.literal('number'), ...legacyCommon }),
-  z.object({ type: z.literal('search'), sourceId: objectId, fields: z.array(z.string()), where: z.string(), whereLanguage: z.enum(['sql', 'lucene']).optional() }),
+  z.object({
+    type: z.literal('search'),
+    sourceId: objectId,
+    fields: z.array(z.string()),
+    where: z.string(),
+    whereLanguage: z.enum(['sql', 'lucene']).optional(),
+  }),
   z.object({ type: z.literal('markdown'), content: z.string().max(100000) }),
 ]);
 export type LegacySeries = z.output<typeof legacySeries>;
@@ -40,8 +62,15 @@ const tile = z.object({
 export type TileInput = z.output<typeof tile>;
 
 const container = z.object({
-  id: ref, title: ref, collapsed: z.boolean(), collapsible: z.boolean().optional(), bordered: z.boolean().optional(),
-  tabs: z.array(z.object({ id: ref, title: ref })).max(20).optional(),
+  id: ref,
+  title: ref,
+  collapsed: z.boolean(),
+  collapsible: z.boolean().optional(),
+  bordered: z.boolean().optional(),
+  tabs: z
+    .array(z.object({ id: ref, title: ref }))
+    .max(20)
+    .optional(),
 });
 export type ContainerInput = z.output<typeof container>;
 
@@ -56,7 +85,11 @@ const filterFields = {
   appliesToSourceIds: z.array(z.string().min(1)).optional(),
   isBroadcastEnabled: z.boolean().optional(),
   isVariableEnabled: z.boolean().optional(),
-  variableName: z.string().max(64).regex(/^[A-Za-z][A-Za-z0-9_]*$/).optional(),
+  variableName: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z][A-Za-z0-9_]*$/)
+    .optional(),
 };
 const createFilter = z.strictObject(filterFields);
 const updateFilter = z.strictObject({ id: z.string({ error: 'Required on an update' }), ...filterFields });
@@ -89,11 +122,13 @@ function checkTiles(tiles: TileInput[], ctx: Ctx): void {
     const at = (message: string) => ctx.addIssue({ code: 'custom', message, path: ['tiles', i] });
     if (t.config && t.series) at('Tile cannot have both series and config');
     if (!t.config && !t.series) at('Tile must have either series or config');
-    if (t.config && t.asRatio !== undefined) at('asRatio property is not supported when using config property. Specify config.asRatio instead.');
+    if (t.config && t.asRatio !== undefined)
+      at('asRatio property is not supported when using config property. Specify config.asRatio instead.');
     if (t.series && new Set(t.series.map((s) => s.type)).size > 1) at('All series must have the same type');
     if (t.config) checkConfigRules(t.config, ['tiles', i, 'config'], ctx);
     if (t.id !== undefined && t.id !== '') {
-      if (seen.has(t.id)) ctx.addIssue({ code: 'custom', path: ['tiles'], message: `Duplicate tile ID: ${t.id}. Omit the ID to generate a unique one.` });
+      if (seen.has(t.id))
+        ctx.addIssue({ code: 'custom', path: ['tiles'], message: `Duplicate tile ID: ${t.id}. Omit the ID to generate a unique one.` });
       seen.add(t.id);
     }
   });
@@ -106,7 +141,8 @@ function checkContainers(containers: ContainerInput[] | undefined, ctx: Ctx): vo
     ids.add(c.id);
     const tabs = new Set<string>();
     for (const tab of c.tabs ?? []) {
-      if (tabs.has(tab.id)) ctx.addIssue({ code: 'custom', path: ['containers'], message: `Duplicate tab id "${tab.id}" in container "${c.id}"` });
+      if (tabs.has(tab.id))
+        ctx.addIssue({ code: 'custom', path: ['containers'], message: `Duplicate tab id "${tab.id}" in container "${c.id}"` });
       tabs.add(tab.id);
     }
   }
@@ -114,7 +150,10 @@ function checkContainers(containers: ContainerInput[] | undefined, ctx: Ctx): vo
 
 /** `deriveVariableName`: the display name made token-safe. */
 function deriveVariableName(name: string): string {
-  const sanitized = name.trim().replace(/\s+/g, '_').replace(/[^A-Za-z0-9_]+/g, '');
+  const sanitized = name
+    .trim()
+    .replace(/\s+/g, '_')
+    .replace(/[^A-Za-z0-9_]+/g, '');
   return /^[0-9_]/.test(sanitized) ? `v${sanitized}` : sanitized;
 }
 
@@ -142,14 +181,23 @@ function checkFilters(filters: FilterInput[] | undefined, ctx: Ctx): void {
     seen.add(name);
   });
   list.forEach((f, i) => {
-    if (!broadcasts(f) && !isVariable(f)) issue(i, 'isBroadcastEnabled', `Filter "${f.name}" must broadcast its value, be available as a variable, or both`);
+    if (!broadcasts(f) && !isVariable(f))
+      issue(i, 'isBroadcastEnabled', `Filter "${f.name}" must broadcast its value, be available as a variable, or both`);
   });
   list.forEach((f, i) => {
     if (f.variableName !== undefined && !isVariable(f)) {
-      issue(i, 'variableName', `Filter "${f.name}" sets variableName but is not available as a variable; set isVariableEnabled to true or drop variableName`);
+      issue(
+        i,
+        'variableName',
+        `Filter "${f.name}" sets variableName but is not available as a variable; set isVariableEnabled to true or drop variableName`,
+      );
     }
     if ((f.appliesToSourceIds?.length ?? 0) > 0 && !broadcasts(f)) {
-      issue(i, 'appliesToSourceIds', `Filter "${f.name}" sets appliesToSourceIds but does not broadcast its value; set isBroadcastEnabled to true or drop appliesToSourceIds`);
+      issue(
+        i,
+        'appliesToSourceIds',
+        `Filter "${f.name}" sets appliesToSourceIds but does not broadcast its value; set isBroadcastEnabled to true or drop appliesToSourceIds`,
+      );
     }
   });
 }
@@ -168,7 +216,11 @@ function buildBodySchema(mode: 'create' | 'update') {
     })
     .superRefine((body, ctx) => {
       if (typeof body.savedQuery === 'string' && body.savedQueryLanguage === null) {
-        ctx.addIssue({ code: 'custom', path: ['savedQueryLanguage'], message: 'savedQueryLanguage cannot be null when savedQuery is provided' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['savedQueryLanguage'],
+          message: 'savedQueryLanguage cannot be null when savedQuery is provided',
+        });
       }
       checkTiles(body.tiles, ctx);
       checkContainers(body.containers, ctx);

@@ -29,7 +29,8 @@ function containerProblems(tiles: TileRefs[], containers: JsonRecord[]): string 
   const problems: string[] = [];
   tiles.forEach((t, i) => {
     const container = t.containerId === undefined ? undefined : containers.find((c) => c.id === t.containerId);
-    if (t.containerId !== undefined && !container) problems.push(`tiles.${i}.containerId: Tile references unknown containerId "${t.containerId}"`);
+    if (t.containerId !== undefined && !container)
+      problems.push(`tiles.${i}.containerId: Tile references unknown containerId "${t.containerId}"`);
     if (t.tabId === undefined) return;
     if (t.containerId === undefined) problems.push(`tiles.${i}.tabId: tabId requires containerId to be set`);
     else if (container && !(Array.isArray(container.tabs) ? container.tabs : []).some((tab) => rec(tab).id === t.tabId)) {
@@ -60,7 +61,12 @@ function heatmapNeedsCheck(t: TileRefs): boolean {
 /** `filterChangedFormulaTiles` on PUT: re-checked unless the same formulas were already on the same source. */
 function formulasNeedCheck(t: TileRefs): boolean {
   const before = t.previousConfig;
-  return before === undefined || before.configType === 'sql' || !sameJson(before.formulas, t.config.formulas) || before.sourceId !== t.config.sourceId;
+  return (
+    before === undefined ||
+    before.configType === 'sql' ||
+    !sameJson(before.formulas, t.config.formulas) ||
+    before.sourceId !== t.config.sourceId
+  );
 }
 
 const hasFormulas = (config: JsonRecord): boolean => Array.isArray(config.formulas) && config.formulas.length > 0;
@@ -74,7 +80,8 @@ function sourceKindProblem(input: SemanticInput, kindOf: (id: string) => string 
         .filter((id): id is string => id !== undefined && id !== '' && kindOf(id) !== undefined && !allowed.includes(kindOf(id) ?? '')),
     );
   const heatmaps = gate(heatmapNeedsCheck, (c) => c.displayType === 'heatmap', ['trace']);
-  if (heatmaps.length > 0) return `Heatmap tiles require a Trace source. The following source IDs are not Trace sources: ${heatmaps.join(', ')}`;
+  if (heatmaps.length > 0)
+    return `Heatmap tiles require a Trace source. The following source IDs are not Trace sources: ${heatmaps.join(', ')}`;
   const formulas = gate(formulasNeedCheck, hasFormulas, ['metric', 'log', 'trace']);
   if (formulas.length > 0) {
     return `Tiles with formulas require a Metric, Log, or Trace source. The following source IDs are not formula-capable: ${formulas.join(', ')}`;
@@ -100,7 +107,9 @@ export function semanticProblem(input: SemanticInput): string | undefined {
   const missingConnections = unique(sql.map((t) => text(t.config.connectionId)).filter((id) => !connectionIds.has(id)));
   if (missingConnections.length > 0) return `Could not find the following connection IDs: ${missingConnections.join(', ')}`;
   const mismatched = unique(
-    sql.filter((t) => t.config.sourceId !== undefined && sourceById.get(text(t.config.sourceId))?.connection !== t.config.connectionId).map((t) => text(t.config.sourceId)),
+    sql
+      .filter((t) => t.config.sourceId !== undefined && sourceById.get(text(t.config.sourceId))?.connection !== t.config.connectionId)
+      .map((t) => text(t.config.sourceId)),
   );
   if (mismatched.length > 0) return `The following source IDs do not match the specified connections: ${mismatched.join(', ')}`;
   const kinds = sourceKindProblem(input, kindOf);
@@ -109,7 +118,9 @@ export function semanticProblem(input: SemanticInput): string | undefined {
   const missingDashboards = unique(dashboardTargets.filter((id) => !state.dashboards.some((d) => d.id === id)));
   if (missingDashboards.length > 0) return `Could not find the following onClick dashboard IDs: ${missingDashboards.join(', ')}`;
   const notSearchable = unique(
-    tiles.map((t) => onClickTargetId(t.config, 'search')).filter((id): id is string => id !== undefined && !['log', 'trace'].includes(kindOf(id) ?? '')),
+    tiles
+      .map((t) => onClickTargetId(t.config, 'search'))
+      .filter((id): id is string => id !== undefined && !['log', 'trace'].includes(kindOf(id) ?? '')),
   );
   if (notSearchable.length > 0) return `The following onClick search source IDs are not log or trace sources: ${notSearchable.join(', ')}`;
   return undefined;

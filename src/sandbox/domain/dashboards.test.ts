@@ -8,11 +8,30 @@ describe('dashboards', () => {
     const created = value(d.createDashboard({ name: 'D', tiles: [lineTile('a', { id: 'mine' })] }, 'self-hosted'));
     expect(created.id).toMatch(/^[0-9a-f]{24}$/);
     expect(created).toEqual({
-      id: created.id, name: 'D', filters: [], tags: [], savedQuery: null, savedQueryLanguage: null, savedFilterValues: [],
-      tiles: [{
-        id: expect.stringMatching(/^[0-9a-f]{24}$/) as unknown, name: 'a', x: 0, y: 0, w: 6, h: 4,
-        config: { displayType: 'line', sourceId: DEMO_IDS.logs, asRatio: false, fillNulls: true, select: [{ aggFn: 'count', where: '', whereLanguage: 'lucene', valueExpression: '' }] },
-      }],
+      id: created.id,
+      name: 'D',
+      filters: [],
+      tags: [],
+      savedQuery: null,
+      savedQueryLanguage: null,
+      savedFilterValues: [],
+      tiles: [
+        {
+          id: expect.stringMatching(/^[0-9a-f]{24}$/) as unknown,
+          name: 'a',
+          x: 0,
+          y: 0,
+          w: 6,
+          h: 4,
+          config: {
+            displayType: 'line',
+            sourceId: DEMO_IDS.logs,
+            asRatio: false,
+            fillNulls: true,
+            select: [{ aggFn: 'count', where: '', whereLanguage: 'lucene', valueExpression: '' }],
+          },
+        },
+      ],
     });
     expect((created.tiles as { id: string }[])[0]?.id).not.toBe('mine');
     expect(value(d.getDashboard(idOf(created)))).toEqual(created);
@@ -31,7 +50,13 @@ describe('dashboards', () => {
     if (!a || !b) throw new Error('two tiles expected');
     const alertA = value(d.createAlert(tileAlert(idOf(created), a.id)));
     const alertB = value(d.createAlert(tileAlert(idOf(created), b.id)));
-    const updated = value(d.updateDashboard(idOf(created), { name: 'D', tiles: [lineTile('a', { id: a.id }), lineTile('c', { id: 'cccccccccccccccccccccccc' })] }, 'self-hosted'));
+    const updated = value(
+      d.updateDashboard(
+        idOf(created),
+        { name: 'D', tiles: [lineTile('a', { id: a.id }), lineTile('c', { id: 'cccccccccccccccccccccccc' })] },
+        'self-hosted',
+      ),
+    );
     const [ua, uc] = updated.tiles as { id: string }[];
     expect(ua?.id).toBe(a.id);
     expect(uc?.id).not.toBe(b.id);
@@ -56,14 +81,34 @@ describe('dashboards', () => {
   it('rejects invalid tiles with the server message and changes nothing', () => {
     const d = demoDomain();
     const before = JSON.stringify(d.snapshot());
-    expect(failure(d.createDashboard({ name: 'D', tiles: [lineTile('a', { x: 24 })] }, 'self-hosted')).message).toMatch(/^Body validation failed: tiles\.0\.x: /);
-    expect(failure(d.createDashboard({ name: 'D', tiles: [lineTile('a', { config: { displayType: 'line', sourceId: DEMO_IDS.logs, select: [{ aggFn: 'sum' }] } })] }, 'self-hosted')).message)
-      .toBe('Body validation failed: tiles.0.config.select.0.valueExpression: Value expression is required for non-count aggregation functions');
+    expect(failure(d.createDashboard({ name: 'D', tiles: [lineTile('a', { x: 24 })] }, 'self-hosted')).message).toMatch(
+      /^Body validation failed: tiles\.0\.x: /,
+    );
+    expect(
+      failure(
+        d.createDashboard(
+          { name: 'D', tiles: [lineTile('a', { config: { displayType: 'line', sourceId: DEMO_IDS.logs, select: [{ aggFn: 'sum' }] } })] },
+          'self-hosted',
+        ),
+      ).message,
+    ).toBe(
+      'Body validation failed: tiles.0.config.select.0.valueExpression: Value expression is required for non-count aggregation functions',
+    );
     const unknown = 'aaaaaaaaaaaaaaaaaaaaaaaa';
-    expect(failure(d.createDashboard({ name: 'D', tiles: [lineTile('a', { config: { displayType: 'line', sourceId: unknown, select: [{ aggFn: 'count' }] } })] }, 'self-hosted')))
-      .toEqual({ status: 400, message: `Could not find the following source IDs: ${unknown}` });
-    expect(failure(d.createDashboard({ name: 'D', tiles: [lineTile('a', { id: 'x' }), lineTile('b', { id: 'x' })] }, 'self-hosted')).message).toContain('Duplicate tile ID: x.');
-    expect(failure(d.createDashboard({ name: 'D', tiles: [], savedQuery: 'x', savedQueryLanguage: null }, 'self-hosted')).message).toContain('savedQueryLanguage cannot be null when savedQuery is provided');
+    expect(
+      failure(
+        d.createDashboard(
+          { name: 'D', tiles: [lineTile('a', { config: { displayType: 'line', sourceId: unknown, select: [{ aggFn: 'count' }] } })] },
+          'self-hosted',
+        ),
+      ),
+    ).toEqual({ status: 400, message: `Could not find the following source IDs: ${unknown}` });
+    expect(
+      failure(d.createDashboard({ name: 'D', tiles: [lineTile('a', { id: 'x' }), lineTile('b', { id: 'x' })] }, 'self-hosted')).message,
+    ).toContain('Duplicate tile ID: x.');
+    expect(
+      failure(d.createDashboard({ name: 'D', tiles: [], savedQuery: 'x', savedQueryLanguage: null }, 'self-hosted')).message,
+    ).toContain('savedQueryLanguage cannot be null when savedQuery is provided');
     expect(JSON.stringify(d.snapshot())).toBe(before);
   });
 
@@ -73,8 +118,23 @@ describe('dashboards', () => {
     expect(failure(d.createDashboard({ name: 'D', tiles: [], filters: [{ ...filter, id: 'f' }] }, 'self-hosted')).status).toBe(400);
     const created = value(d.createDashboard({ name: 'D', tiles: [], filters: [filter] }, 'self-hosted'));
     const fid = String((created.filters as { id: string }[])[0]?.id);
-    expect(failure(d.updateDashboard(idOf(created), { name: 'D', tiles: [], filters: [filter] }, 'self-hosted')).message).toContain('filters.0.id');
-    const updated = value(d.updateDashboard(idOf(created), { name: 'D', tiles: [], filters: [{ ...filter, id: fid }, { ...filter, name: 'two', id: 'new' }] }, 'self-hosted'));
+    expect(failure(d.updateDashboard(idOf(created), { name: 'D', tiles: [], filters: [filter] }, 'self-hosted')).message).toContain(
+      'filters.0.id',
+    );
+    const updated = value(
+      d.updateDashboard(
+        idOf(created),
+        {
+          name: 'D',
+          tiles: [],
+          filters: [
+            { ...filter, id: fid },
+            { ...filter, name: 'two', id: 'new' },
+          ],
+        },
+        'self-hosted',
+      ),
+    );
     const ids = (updated.filters as { id: string }[]).map((f) => f.id);
     expect(ids[0]).toBe(fid);
     expect(ids[1]).toMatch(/^[0-9a-f]{24}$/);
@@ -84,7 +144,10 @@ describe('dashboards', () => {
 
   it('hosted callers may not send a top-level id; self-hosted ones have it stripped', () => {
     const d = demoDomain();
-    expect(failure(d.createDashboard({ id: 'x', name: 'D', tiles: [] }, 'hosted'))).toEqual({ status: 400, message: "request body property can't be validated: id" });
+    expect(failure(d.createDashboard({ id: 'x', name: 'D', tiles: [] }, 'hosted'))).toEqual({
+      status: 400,
+      message: "request body property can't be validated: id",
+    });
     expect(d.createDashboard({ id: 'x', name: 'D', tiles: [] }, 'self-hosted').ok).toBe(true);
   });
 
@@ -106,16 +169,37 @@ describe('dashboards', () => {
 
   it('converts legacy series tiles to config form and checks number tiles and formulas', () => {
     const d = demoDomain();
-    const legacy = { name: 'L', x: 0, y: 0, w: 4, h: 4, series: [{ type: 'time', sourceId: DEMO_IDS.logs, aggFn: 'count', where: '', groupBy: ['a', 'b'] }] };
+    const legacy = {
+      name: 'L',
+      x: 0,
+      y: 0,
+      w: 4,
+      h: 4,
+      series: [{ type: 'time', sourceId: DEMO_IDS.logs, aggFn: 'count', where: '', groupBy: ['a', 'b'] }],
+    };
     const created = value(d.createDashboard({ name: 'D', tiles: [legacy] }, 'self-hosted'));
     expect((created.tiles as { config: unknown }[])[0]?.config).toMatchObject({ displayType: 'line', groupBy: 'a,b', fillNulls: true });
-    const number = { displayType: 'number', sourceId: DEMO_IDS.logs, select: [{ aggFn: 'count' }, { aggFn: 'count' }], formulas: [{ expression: 'A / C' }] };
-    expect(failure(d.createDashboard({ name: 'D', tiles: [lineTile('n', { config: number })] }, 'self-hosted')).message).toContain('Unknown series "C"');
+    const number = {
+      displayType: 'number',
+      sourceId: DEMO_IDS.logs,
+      select: [{ aggFn: 'count' }, { aggFn: 'count' }],
+      formulas: [{ expression: 'A / C' }],
+    };
+    expect(failure(d.createDashboard({ name: 'D', tiles: [lineTile('n', { config: number })] }, 'self-hosted')).message).toContain(
+      'Unknown series "C"',
+    );
   });
 });
 
 describe('dashboards: source-kind gates scoped like the real server (hyperdx v2/utils/dashboards.ts at b52a6fa8)', () => {
-  const heatmap = (where: string) => ({ name: 'h', x: 0, y: 0, w: 6, h: 4, config: { displayType: 'heatmap', sourceId: DEMO_IDS.traces, select: [{ valueExpression: 'Duration' }], where } });
+  const heatmap = (where: string) => ({
+    name: 'h',
+    x: 0,
+    y: 0,
+    w: 6,
+    h: 4,
+    config: { displayType: 'heatmap', sourceId: DEMO_IDS.traces, select: [{ valueExpression: 'Duration' }], where },
+  });
 
   it('re-checks a heatmap only when it is new or moved to another source, not when its filter changes', () => {
     const d = demoDomain();
@@ -125,7 +209,9 @@ describe('dashboards: source-kind gates scoped like the real server (hyperdx v2/
     value(d.updateSource(DEMO_IDS.traces, { ...traces, kind: 'log', defaultTableSelectExpression: '*' }));
     const edited = d.updateDashboard(idOf(dash), { name: 'H', tiles: [{ ...heatmap('level:error'), id: tileId }] }, 'self-hosted');
     expect(edited.ok).toBe(true);
-    const added = failure(d.updateDashboard(idOf(dash), { name: 'H', tiles: [{ ...heatmap(''), id: tileId }, heatmap('')] }, 'self-hosted'));
+    const added = failure(
+      d.updateDashboard(idOf(dash), { name: 'H', tiles: [{ ...heatmap(''), id: tileId }, heatmap('')] }, 'self-hosted'),
+    );
     expect(added.message).toBe(`Heatmap tiles require a Trace source. The following source IDs are not Trace sources: ${DEMO_IDS.traces}`);
   });
 });

@@ -92,7 +92,9 @@ function buildDashboard(store: Store, body: DashboardBody, id: string, previous:
     return ref;
   });
   const filters = body.filters
-    ? body.filters.map((f: FilterInput) => storedFilter(f, oldFilters.some((o) => f.id !== undefined && o.id === f.id) ? String(f.id) : store.newId()))
+    ? body.filters.map((f: FilterInput) =>
+        storedFilter(f, oldFilters.some((o) => f.id !== undefined && o.id === f.id) ? String(f.id) : store.newId()),
+      )
     : oldFilters;
   const dashboard: JsonRecord = {
     id,

@@ -77,15 +77,19 @@ const good = <T>(value: T): Result<T> => ({ ok: true, value });
 const bad = (error: string): { ok: false; error: string } => ({ ok: false, error });
 
 function parseName(name: unknown): Result<string> {
-  return typeof name === 'string' && name.trim().length >= 1 && name.length <= 50 ? good(name) : bad('name must be a string of 1 to 50 characters');
+  return typeof name === 'string' && name.trim().length >= 1 && name.length <= 50
+    ? good(name)
+    : bad('name must be a string of 1 to 50 characters');
 }
 
 function parseIpList(raw: unknown): Result<IpEntry[]> {
   if (!Array.isArray(raw)) return bad('ipAccessList must be an array');
   const out: IpEntry[] = [];
   for (const [i, e] of raw.entries()) {
-    if (!isPlainObject(e) || typeof e.source !== 'string' || parseSource(e.source) === null) return bad(`ipAccessList.${i}.source must be an IP address or CIDR`);
-    if (e.description !== undefined && e.description !== null && typeof e.description !== 'string') return bad(`ipAccessList.${i}.description must be a string`);
+    if (!isPlainObject(e) || typeof e.source !== 'string' || parseSource(e.source) === null)
+      return bad(`ipAccessList.${i}.source must be an IP address or CIDR`);
+    if (e.description !== undefined && e.description !== null && typeof e.description !== 'string')
+      return bad(`ipAccessList.${i}.description must be a string`);
     out.push({ source: e.source, description: typeof e.description === 'string' ? e.description : '' });
   }
   return good(out);
@@ -113,7 +117,8 @@ function parseRoles(body: Record<string, unknown>): Result<string[] | undefined>
   if (assignedRoleIds !== undefined) {
     if (!Array.isArray(assignedRoleIds)) return bad('assignedRoleIds must be an array of role UUIDs');
     for (const id of assignedRoleIds) {
-      if (typeof id !== 'string' || !SYSTEM_ROLES.some((s) => s.roleId === id)) return bad(`assignedRoleIds: ${String(id)} is not a role of this organization`);
+      if (typeof id !== 'string' || !SYSTEM_ROLES.some((s) => s.roleId === id))
+        return bad(`assignedRoleIds: ${String(id)} is not a role of this organization`);
       ids.push(id);
     }
   }
@@ -124,7 +129,8 @@ function parseHashData(raw: unknown): Result<HashData> {
   if (!isPlainObject(raw)) return bad('hashData must be an object');
   if (!isSha256Base64(raw.keyIdHash)) return bad('hashData.keyIdHash must be a base64 SHA-256 hash');
   if (!isSha256Base64(raw.keySecretHash)) return bad('hashData.keySecretHash must be a base64 SHA-256 hash');
-  if (typeof raw.keyIdSuffix !== 'string' || raw.keyIdSuffix.length !== 4) return bad('hashData.keyIdSuffix must be the last 4 characters of the key id');
+  if (typeof raw.keyIdSuffix !== 'string' || raw.keyIdSuffix.length !== 4)
+    return bad('hashData.keyIdSuffix must be the last 4 characters of the key id');
   return good({ keyIdHash: raw.keyIdHash, keyIdSuffix: raw.keyIdSuffix, keySecretHash: raw.keySecretHash });
 }
 
@@ -154,7 +160,14 @@ export function parseKeyCreate(body: unknown): Result<KeyCreate> {
   if (!ipAccessList.ok) return ipAccessList;
   const hashData = body.hashData === undefined ? good(null) : parseHashData(body.hashData);
   if (!hashData.ok) return hashData;
-  return good({ name: name.value, roleIds: roleIds.value ?? [], state: state.value, expireAt: expireAt.value, ipAccessList: ipAccessList.value, hashData: hashData.value });
+  return good({
+    name: name.value,
+    roleIds: roleIds.value ?? [],
+    state: state.value,
+    expireAt: expireAt.value,
+    ipAccessList: ipAccessList.value,
+    hashData: hashData.value,
+  });
 }
 
 /** `PATCH /keys/{id}`: only the members sent change; `ipAccessList` replaces the whole list. */

@@ -29,7 +29,10 @@ describe('keys', () => {
     expect(key.ipAccessList).toEqual([{ source: '203.0.113.0/24', description: 'office' }]);
     expect(auth(d, keyId, keySecret, '203.0.113.7')).toBe(true);
     expect(d.authenticate(keyId, keySecret, '127.0.0.1')).toMatchObject({ ok: false, status: 403 });
-    expect(d.authenticate(keyId, `${keySecret.slice(0, -1)}${keySecret.endsWith("x") ? "y" : "x"}`, '203.0.113.7')).toMatchObject({ ok: false, status: 401 });
+    expect(d.authenticate(keyId, `${keySecret.slice(0, -1)}${keySecret.endsWith('x') ? 'y' : 'x'}`, '203.0.113.7')).toMatchObject({
+      ok: false,
+      status: 401,
+    });
     expect(auth(d, 'unknown', keySecret)).toBe(false);
     expect(auth(d, bootstrap.keyId, bootstrap.keySecret)).toBe(true);
     expect(auth(d, bootstrap.keyId, 'wrong')).toBe(false);
@@ -70,14 +73,22 @@ describe('keys', () => {
     const keyId = 'ClientKeyId123456789';
     const keySecret = `4b1d${'a'.repeat(38)}`;
     const res = value(
-      d.create({ name: 'hashed', roles: ['query_endpoints'], hashData: { keyIdHash: sha256Base64(keyId), keyIdSuffix: keyId.slice(-4), keySecretHash: sha256Base64(keySecret) } }),
+      d.create({
+        name: 'hashed',
+        roles: ['query_endpoints'],
+        hashData: { keyIdHash: sha256Base64(keyId), keyIdSuffix: keyId.slice(-4), keySecretHash: sha256Base64(keySecret) },
+      }),
     );
     expect(res).not.toHaveProperty('keyId');
     expect(res).not.toHaveProperty('keySecret');
     expect((res.key as JsonRecord).keySuffix).toBe('6789');
     expect(auth(d, keyId, keySecret)).toBe(true);
     expect(auth(d, keyId, `4b1d${'b'.repeat(38)}`)).toBe(false);
-    expect(failure(d.create({ name: 'bad', roles: ['admin'], hashData: { keyIdHash: 'nope', keyIdSuffix: 'abcd', keySecretHash: sha256Base64('x') } })).status).toBe(400);
+    expect(
+      failure(
+        d.create({ name: 'bad', roles: ['admin'], hashData: { keyIdHash: 'nope', keyIdSuffix: 'abcd', keySecretHash: sha256Base64('x') } }),
+      ).status,
+    ).toBe(400);
   });
 
   it('round-trips through a snapshot', () => {
@@ -103,8 +114,15 @@ describe('keys', () => {
     // An empty list admits nobody.
     expect(d.authenticate(created.keyId as string, created.keySecret as string, '127.0.0.1')).toMatchObject({ ok: false, status: 403 });
     const id = key.id as string;
-    const patched = value(d.patch(id, { state: 'disabled', ipAccessList: [{ source: '127.0.0.0/8' }], roles: ['admin'], expireAt: '2027-01-01T00:00:00Z' }));
-    expect(patched).toMatchObject({ state: 'disabled', roles: ['admin'], expireAt: '2027-01-01T00:00:00.000Z', ipAccessList: [{ source: '127.0.0.0/8', description: '' }] });
+    const patched = value(
+      d.patch(id, { state: 'disabled', ipAccessList: [{ source: '127.0.0.0/8' }], roles: ['admin'], expireAt: '2027-01-01T00:00:00Z' }),
+    );
+    expect(patched).toMatchObject({
+      state: 'disabled',
+      roles: ['admin'],
+      expireAt: '2027-01-01T00:00:00.000Z',
+      ipAccessList: [{ source: '127.0.0.0/8', description: '' }],
+    });
     expect(auth(d, created.keyId as string, created.keySecret as string)).toBe(false);
     expect(value(d.patch(id, { state: 'enabled', expireAt: null })).expireAt).toBeNull();
     expect(auth(d, created.keyId as string, created.keySecret as string, '::ffff:127.0.0.1')).toBe(true);

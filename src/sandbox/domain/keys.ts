@@ -187,7 +187,8 @@ export function createKeysDomain(opts: KeysDomainOptions): KeysDomain {
     if (match === undefined || !hashEquals(match.keySecretHash, secretHash)) return refused;
     if (match.state !== 'enabled') return refused;
     if (match.expireAt !== null && Date.parse(match.expireAt) <= now().getTime()) return refused;
-    if (!ipAllowed(match.ipAccessList, ip)) return { ok: false, status: 403, message: `This API key is not allowed from ${ip}; check its IP access list` };
+    if (!ipAllowed(match.ipAccessList, ip))
+      return { ok: false, status: 403, message: `This API key is not allowed from ${ip}; check its IP access list` };
     markUsed(match);
     return { ok: true, id: match.id };
   }

@@ -29,7 +29,13 @@ export function convertLegacySeries(series: LegacySeries[], asRatio: boolean | u
     case 'markdown':
       return { displayType: 'markdown', markdown: first.content };
     case 'search':
-      return { displayType: 'search', sourceId: first.sourceId, select: first.fields.join(', '), where: first.where, whereLanguage: first.whereLanguage ?? 'lucene' };
+      return {
+        displayType: 'search',
+        sourceId: first.sourceId,
+        select: first.fields.join(', '),
+        where: first.where,
+        whereLanguage: first.whereLanguage ?? 'lucene',
+      };
     default: {
       const charts = series as ChartSeries[];
       const displayType = first.type === 'time' ? (first.displayType === 'stacked_bar' ? 'stacked_bar' : 'line') : first.type;

@@ -237,13 +237,20 @@ class Recogniser {
         const end = this.eof(op);
         if (end !== FAIL) return end;
         const left = this.groupExp(op);
-        if (left !== FAIL) return this.many0(this.many0(left, (q) => this.operatorExp(q)), (q) => this.node(q));
+        if (left !== FAIL)
+          return this.many0(
+            this.many0(left, (q) => this.operatorExp(q)),
+            (q) => this.node(q),
+          );
         const right = this.node(op);
         if (right !== FAIL) return right;
       }
       const left = this.groupExp(p);
       if (left === FAIL) return FAIL;
-      return this.many0(this.many0(left, (q) => this.operatorExp(q)), (q) => this.node(q));
+      return this.many0(
+        this.many0(left, (q) => this.operatorExp(q)),
+        (q) => this.node(q),
+      );
     });
   }
 

@@ -29,7 +29,11 @@ const ENUMS: Readonly<Partial<Record<SourceKind, Readonly<Record<string, readonl
     format: ['JSONEachRow', 'Avro', 'AvroConfluent', 'Protobuf'],
     authentication: ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'IAM_ROLE', 'IAM_USER', 'MUTUAL_TLS'],
   },
-  kinesis: { format: ['JSONEachRow', 'Avro', 'AvroConfluent'], iteratorType: ['TRIM_HORIZON', 'LATEST', 'AT_TIMESTAMP'], authentication: ['IAM_ROLE', 'IAM_USER'] },
+  kinesis: {
+    format: ['JSONEachRow', 'Avro', 'AvroConfluent'],
+    iteratorType: ['TRIM_HORIZON', 'LATEST', 'AT_TIMESTAMP'],
+    authentication: ['IAM_ROLE', 'IAM_USER'],
+  },
   objectStorage: {
     type: ['s3', 'gcs', 'dospaces', 'azureblobstorage', 'cloudflarer2', 'ovhobjectstorage'],
     format: ['JSONEachRow', 'JSONAsObject', 'CSV', 'CSVWithNames', 'TabSeparated', 'TabSeparatedWithNames', 'Parquet', 'Avro'],
@@ -38,7 +42,9 @@ const ENUMS: Readonly<Partial<Record<SourceKind, Readonly<Record<string, readonl
 
 /** Write-only members per kind: the patchable secrets, and BigQuery's credentials. */
 function secretMembers(kind: SourceKind): string[] {
-  const fromPatch = Object.entries(PATCHABLE[kind]).filter(([, t]) => t === 'secret').map(([k]) => k);
+  const fromPatch = Object.entries(PATCHABLE[kind])
+    .filter(([, t]) => t === 'secret')
+    .map(([k]) => k);
   return kind === 'bigquery' ? [...fromPatch, 'credentials'] : fromPatch;
 }
 
@@ -58,7 +64,8 @@ type Parsed<T> = T | string;
 function parseSource(raw: unknown): Parsed<{ kind: SourceKind; source: JsonRecord; secrets: Record<string, string> }> {
   if (!isPlainObject(raw)) return 'source must be an object';
   const members = Object.entries(raw).filter(([k, v]) => k !== 'validateSamples' && v !== null && v !== undefined);
-  if (members.length !== 1) return 'source must have exactly one member (kafka, objectStorage, kinesis, pubsub, postgres, mysql, bigquery, mongodb)';
+  if (members.length !== 1)
+    return 'source must have exactly one member (kafka, objectStorage, kinesis, pubsub, postgres, mysql, bigquery, mongodb)';
   const [kind, value] = members[0] as [string, unknown];
   if (!isSourceKind(kind)) return `source.${kind} is not a known source kind`;
   if (!isPlainObject(value)) return `source.${kind} must be an object`;
@@ -92,7 +99,8 @@ function checkTableDefinition(raw: unknown): string | undefined {
   if (raw === undefined) return undefined;
   if (!isPlainObject(raw)) return 'destination.tableDefinition must be an object';
   // Empty values are refused, not defaulted (clickhousectl models.rs, ClickPipeDestinationTableDefinition).
-  for (const key of ['partitionBy', 'primaryKey'] as const) if (raw[key] === '') return `destination.tableDefinition.${key} must not be empty`;
+  for (const key of ['partitionBy', 'primaryKey'] as const)
+    if (raw[key] === '') return `destination.tableDefinition.${key} must not be empty`;
   if (Array.isArray(raw.sortingKey) && raw.sortingKey.length === 0) return 'destination.tableDefinition.sortingKey must not be empty';
   const engine = raw.engine;
   if (!isPlainObject(engine) || typeof engine.type !== 'string') return 'destination.tableDefinition.engine.type: Required';
@@ -105,7 +113,8 @@ function checkTableDefinition(raw: unknown): string | undefined {
 function checkColumns(raw: unknown, label: string, fields: readonly [string, string]): JsonRecord[] | string {
   if (!Array.isArray(raw)) return `${label} must be an array`;
   for (const [i, c] of raw.entries()) {
-    if (!isPlainObject(c) || fields.some((f) => typeof c[f] !== 'string' || c[f] === '')) return `${label}.${i} must be {${fields.join(', ')}} with non-empty strings`;
+    if (!isPlainObject(c) || fields.some((f) => typeof c[f] !== 'string' || c[f] === ''))
+      return `${label}.${i} must be {${fields.join(', ')}} with non-empty strings`;
   }
   return (raw as Record<string, string>[]).map((c) => ({ [fields[0]]: c[fields[0]] ?? '', [fields[1]]: c[fields[1]] ?? '' }));
 }
@@ -117,7 +126,8 @@ function parseDestination(raw: unknown, kind: SourceKind): Parsed<JsonRecord> {
   const db = DB_KINDS.includes(kind);
   const out = JSON.parse(JSON.stringify(raw)) as JsonRecord;
   delete out.roles;
-  if (Array.isArray(raw.roles) && raw.roles.some((r) => r === 'clickpipes' || r === 'clickpipes_system')) return 'destination.roles: clickpipes and clickpipes_system are reserved';
+  if (Array.isArray(raw.roles) && raw.roles.some((r) => r === 'clickpipes' || r === 'clickpipes_system'))
+    return 'destination.roles: clickpipes and clickpipes_system are reserved';
   if (db) {
     for (const key of ['table', 'managedTable', 'tableDefinition', 'columns']) {
       if (raw[key] !== undefined) return `destination.${key} is not supported for ${kind} ClickPipes`;
@@ -134,7 +144,8 @@ function parseDestination(raw: unknown, kind: SourceKind): Parsed<JsonRecord> {
 }
 
 function parseScaling(raw: unknown, kind: SourceKind): Parsed<PipeScaling | null> {
-  if (DB_KINDS.includes(kind)) return raw === undefined ? null : `scaling is not supported for ${kind} ClickPipes; use clickpipesCdcScaling`;
+  if (DB_KINDS.includes(kind))
+    return raw === undefined ? null : `scaling is not supported for ${kind} ClickPipes; use clickpipesCdcScaling`;
   if (raw === undefined) return { ...DEFAULT_SCALING };
   const parsed = parseScalingPatch(raw, 'scaling.');
   return typeof parsed === 'string' ? parsed : { ...DEFAULT_SCALING, ...parsed };

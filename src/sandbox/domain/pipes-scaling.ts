@@ -24,7 +24,8 @@ const BOUNDS: Readonly<Record<string, Bound>> = {
 export const DEFAULT_SCALING: Readonly<PipeScaling> = { replicas: 1, replicaCpuMillicores: 125, replicaMemoryGb: 0.5, concurrency: null };
 
 function outOfBounds(key: string, raw: unknown, b: Bound): string | undefined {
-  if (typeof raw !== 'number' || !Number.isFinite(raw) || (b.integer && !Number.isInteger(raw))) return `${key}: Expected ${b.integer ? 'an integer' : 'a number'}`;
+  if (typeof raw !== 'number' || !Number.isFinite(raw) || (b.integer && !Number.isInteger(raw)))
+    return `${key}: Expected ${b.integer ? 'an integer' : 'a number'}`;
   return raw < b.min || raw > b.max ? `${key}: Not between ${b.min} and ${b.max}` : undefined;
 }
 
@@ -54,13 +55,15 @@ export const DEFAULT_CDC_SCALING: Readonly<CdcScaling> = { replicaCpuMillicores:
 /** `PATCH …/clickpipesCdcScaling`: 1000–32000 millicores in steps of 1000, memory 4–128 GB in steps of 4 and 4 × cores. */
 export function parseCdcScaling(body: unknown, current: CdcScaling): CdcScaling | string {
   if (!isPlainObject(body)) return 'body must be an object';
-  for (const key of Object.keys(body)) if (key !== 'replicaCpuMillicores' && key !== 'replicaMemoryGb') return `request body property can't be validated: ${key}`;
+  for (const key of Object.keys(body))
+    if (key !== 'replicaCpuMillicores' && key !== 'replicaMemoryGb') return `request body property can't be validated: ${key}`;
   const cpu = body.replicaCpuMillicores ?? current.replicaCpuMillicores;
   const memory = body.replicaMemoryGb ?? current.replicaMemoryGb;
   if (typeof cpu !== 'number' || !Number.isInteger(cpu) || cpu < 1000 || cpu > 32000 || cpu % 1000 !== 0) {
     return 'replicaCpuMillicores: must be a multiple of 1000 between 1000 and 32000';
   }
-  if (typeof memory !== 'number' || memory < 4 || memory > 128 || memory % 4 !== 0) return 'replicaMemoryGb: must be a multiple of 4 between 4 and 128';
+  if (typeof memory !== 'number' || memory < 4 || memory > 128 || memory % 4 !== 0)
+    return 'replicaMemoryGb: must be a multiple of 4 between 4 and 128';
   if (memory !== (cpu / 1000) * 4) return 'replicaMemoryGb: must be 4 GB per CPU core (replicaCpuMillicores / 1000 × 4)';
   return { replicaCpuMillicores: cpu, replicaMemoryGb: memory };
 }

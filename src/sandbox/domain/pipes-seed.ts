@@ -38,7 +38,12 @@ function streamingDestination(table: string, cols: JsonRecord[], sortingKey: str
 export function demoPipes(serviceId: string): StoredPipe[] {
   const base = { serviceId, state: 'Running', createdAt: SEEDED_AT, updatedAt: SEEDED_AT, transition: null };
   const orderCols = columns(['order_id', 'String'], ['customer_id', 'String'], ['amount', 'Float64'], ['created_at', 'DateTime64(3)']);
-  const eventCols = columns(['timestamp', 'DateTime64(3)'], ['event', 'LowCardinality(String)'], ['user_id', 'String'], ['payload', 'String']);
+  const eventCols = columns(
+    ['timestamp', 'DateTime64(3)'],
+    ['event', 'LowCardinality(String)'],
+    ['user_id', 'String'],
+    ['payload', 'String'],
+  );
   const clickCols = columns(['ts', 'DateTime'], ['page', 'String'], ['session_id', 'String'], ['referrer', 'String']);
   const sha = secretHash('demo-seed-credentials');
   return [

@@ -12,7 +12,16 @@ export const SOURCE_KINDS = ['kafka', 'objectStorage', 'kinesis', 'pubsub', 'pos
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 export const DB_KINDS: readonly SourceKind[] = ['postgres', 'mysql', 'mongodb', 'bigquery'];
 
-type FieldType = 'string' | 'port' | 'bool' | 'stringArray' | 'secret' | 'int1' | 'tableMappings' | { enum: readonly string[] } | 'dbSettings';
+type FieldType =
+  | 'string'
+  | 'port'
+  | 'bool'
+  | 'stringArray'
+  | 'secret'
+  | 'int1'
+  | 'tableMappings'
+  | { enum: readonly string[] }
+  | 'dbSettings';
 
 const DB_COMMON: Record<string, FieldType> = {
   credentials: 'secret',
@@ -56,7 +65,11 @@ export const PATCHABLE: Readonly<Record<SourceKind, Readonly<Record<string, Fiel
     iamRole: 'string',
     serverId: 'int1',
   },
-  mongodb: { ...DB_COMMON, uri: 'string', readPreference: { enum: ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'] } },
+  mongodb: {
+    ...DB_COMMON,
+    uri: 'string',
+    readPreference: { enum: ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'] },
+  },
   bigquery: {},
 };
 
@@ -115,7 +128,9 @@ function checkField(type: FieldType, raw: unknown, label: string, kind: SourceKi
     case 'bool':
       return typeof raw === 'boolean' ? undefined : `${label} must be a boolean`;
     case 'port':
-      return Number.isInteger(raw) && (raw as number) >= 1 && (raw as number) <= 65535 ? undefined : `${label} must be an integer between 1 and 65535`;
+      return Number.isInteger(raw) && (raw as number) >= 1 && (raw as number) <= 65535
+        ? undefined
+        : `${label} must be an integer between 1 and 65535`;
     case 'int1':
       return Number.isSafeInteger(raw) && (raw as number) >= 1 ? undefined : `${label}: Value must be >= 1`;
     case 'stringArray':
@@ -147,7 +162,9 @@ export function parseSourcePatch(kind: SourceKind, body: unknown): SourcePatch |
   if (members.length !== 1) return 'source must have exactly one member';
   const [member, raw] = members[0] as [string, unknown];
   if (member !== kind) {
-    return isSourceKind(member) ? `source.${member} does not match the pipe's source kind (${kind}); the source kind is immutable` : `source.${member} is not a known source kind`;
+    return isSourceKind(member)
+      ? `source.${member} does not match the pipe's source kind (${kind}); the source kind is immutable`
+      : `source.${member} is not a known source kind`;
   }
   if (!isPlainObject(raw)) return `source.${kind} must be an object`;
   const fields = PATCHABLE[kind];

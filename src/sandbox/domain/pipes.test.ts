@@ -48,7 +48,10 @@ describe('pipes', () => {
     const hashBefore = storedSecrets(d.snapshot(), DEMO_PIPE_IDS.ordersKafka).credentials;
     clock.advance(1000);
     const out = value(
-      d.patch(DEMO_PIPE_IDS.ordersKafka, { name: 'orders-kafka-2', source: { kafka: { authentication: 'SCRAM-SHA-512', credentials: { username: 'u', password: 'hunter2-secret' } } } }),
+      d.patch(DEMO_PIPE_IDS.ordersKafka, {
+        name: 'orders-kafka-2',
+        source: { kafka: { authentication: 'SCRAM-SHA-512', credentials: { username: 'u', password: 'hunter2-secret' } } },
+      }),
     );
     expect(out.name).toBe('orders-kafka-2');
     expect(kafkaOf(out).authentication).toBe('SCRAM-SHA-512');
@@ -68,11 +71,16 @@ describe('pipes', () => {
   it('validates settings bounds, types and keys; PUT merges and mirrors into the pipe', () => {
     const { d } = setup();
     const id = DEMO_PIPE_IDS.eventsS3;
-    expect(failure(d.putSettings(id, { object_storage_concurrency: 36 }))).toEqual({ status: 400, message: 'object_storage_concurrency must be an integer between 1 and 35 or null' });
+    expect(failure(d.putSettings(id, { object_storage_concurrency: 36 }))).toEqual({
+      status: 400,
+      message: 'object_storage_concurrency must be an integer between 1 and 35 or null',
+    });
     expect(failure(d.putSettings(id, { clickhouse_max_threads: -1 })).status).toBe(400);
     expect(failure(d.putSettings(id, { object_storage_use_cluster_function: 3 })).status).toBe(400);
     expect(failure(d.putSettings(id, { no_such_key: 1 })).message).toBe('no_such_key is not a known setting');
-    expect(failure(d.patch(id, { settings: { clickhouse_max_insert_threads: 17 } })).message).toContain('settings.clickhouse_max_insert_threads');
+    expect(failure(d.patch(id, { settings: { clickhouse_max_insert_threads: 17 } })).message).toContain(
+      'settings.clickhouse_max_insert_threads',
+    );
     expect(d.version).toBe(0);
     const before = value(d.getSettings(id));
     const after = value(d.putSettings(id, { clickhouse_max_threads: 64, object_storage_concurrency: null }));
@@ -103,7 +111,10 @@ describe('pipes', () => {
   it('postgres pauses, resyncs; start on a running pipe is refused', () => {
     const { d, clock } = setup(10);
     const pg = DEMO_PIPE_IDS.ordersPostgres;
-    expect(failure(d.setState(DEMO_PIPE_IDS.ordersKafka, { command: 'start' }))).toEqual({ status: 400, message: '5eedc1b0 ClickPipe is already running' });
+    expect(failure(d.setState(DEMO_PIPE_IDS.ordersKafka, { command: 'start' }))).toEqual({
+      status: 400,
+      message: '5eedc1b0 ClickPipe is already running',
+    });
     expect(failure(d.setState(DEMO_PIPE_IDS.ordersKafka, { command: 'resync' })).status).toBe(400);
     expect(value(d.setState(pg, { command: 'resync' })).state).toBe('Resync');
     clock.advance(10);
@@ -131,7 +142,9 @@ describe('pipes', () => {
   it('postgres table-mapping edits need a paused pipe and resume it', () => {
     const { d, clock } = setup(10);
     const pg = DEMO_PIPE_IDS.ordersPostgres;
-    const add = { source: { postgres: { tableMappingsToAdd: [{ sourceSchemaName: 'public', sourceTable: 'items', targetTable: 'public_items' }] } } };
+    const add = {
+      source: { postgres: { tableMappingsToAdd: [{ sourceSchemaName: 'public', sourceTable: 'items', targetTable: 'public_items' }] } },
+    };
     expect(failure(d.patch(pg, add)).message).toBe('Postgres ClickPipe must be paused to edit');
     d.setState(pg, { command: 'stop' });
     clock.advance(10);
@@ -142,21 +155,38 @@ describe('pipes', () => {
     clock.advance(10);
     d.tick();
     expect(value(d.get(pg)).state).toBe('Running');
-    expect(failure(d.patch(pg, { source: { postgres: { settings: { replicationMode: 'snapshot' } } } })).message).toBe('source.postgres.settings.replicationMode is immutable');
+    expect(failure(d.patch(pg, { source: { postgres: { settings: { replicationMode: 'snapshot' } } } })).message).toBe(
+      'source.postgres.settings.replicationMode is immutable',
+    );
   });
 });
 
 describe('pipe create, delete and CDC scaling', () => {
   const kafka = {
     name: 'new',
-    source: { kafka: { type: 'kafka', format: 'JSONEachRow', brokers: 'b:9092', topics: 't', authentication: 'PLAIN', credentials: { username: 'u', password: 'never-shown' } } },
+    source: {
+      kafka: {
+        type: 'kafka',
+        format: 'JSONEachRow',
+        brokers: 'b:9092',
+        topics: 't',
+        authentication: 'PLAIN',
+        credentials: { username: 'u', password: 'never-shown' },
+      },
+    },
     destination: { database: 'default', table: 't', managedTable: true, columns: [{ name: 'id', type: 'Int64' }] },
   };
 
   it('creates a provisioning pipe with default scaling and no secrets, which settles in Running; delete removes it', () => {
     const { d, clock } = setup(10);
     const created = value(d.create(kafka));
-    expect(created).toMatchObject({ name: 'new', state: 'Provisioning', scaling: { replicas: 1, replicaCpuMillicores: 125, replicaMemoryGb: 0.5 }, settings: {}, fieldMappings: [] });
+    expect(created).toMatchObject({
+      name: 'new',
+      state: 'Provisioning',
+      scaling: { replicas: 1, replicaCpuMillicores: 125, replicaMemoryGb: 0.5 },
+      settings: {},
+      fieldMappings: [],
+    });
     expect(JSON.stringify(created)).not.toContain('never-shown');
     clock.advance(10);
     d.tick();
@@ -174,8 +204,14 @@ describe('pipe create, delete and CDC scaling', () => {
     expect(bad({ ...kafka, scaling: { replicas: 0 } })).toBe('scaling.replicas: Not between 1 and 40');
     expect(bad({ ...kafka, source: { kafka: { ...kafka.source.kafka, brokers: '' } } })).toBe('source.kafka.brokers: Required');
     expect(bad({ ...kafka, destination: { database: 'default' } })).toBe('destination.table: Required');
-    expect(bad({ ...kafka, destination: { ...kafka.destination, tableDefinition: { engine: { type: 'MergeTree' }, partitionBy: '' } } })).toBe('destination.tableDefinition.partitionBy must not be empty');
-    const pg = { name: 'pg', source: { postgres: { host: 'h', port: 5432, database: 'd', credentials: { username: 'u', password: 'p' }, tableMappings: [] } }, destination: { database: 'r', table: 'x' } };
+    expect(
+      bad({ ...kafka, destination: { ...kafka.destination, tableDefinition: { engine: { type: 'MergeTree' }, partitionBy: '' } } }),
+    ).toBe('destination.tableDefinition.partitionBy must not be empty');
+    const pg = {
+      name: 'pg',
+      source: { postgres: { host: 'h', port: 5432, database: 'd', credentials: { username: 'u', password: 'p' }, tableMappings: [] } },
+      destination: { database: 'r', table: 'x' },
+    };
     expect(bad(pg)).toBe('destination.table is not supported for postgres ClickPipes');
     expect(d.version).toBe(0);
   });
@@ -184,7 +220,10 @@ describe('pipe create, delete and CDC scaling', () => {
     const { d, clock } = setup(50);
     expect(value(d.getCdcScaling())).toEqual({ replicaCpuMillicores: 2000, replicaMemoryGb: 8 });
     expect(failure(d.patchCdcScaling({ replicaCpuMillicores: 3000, replicaMemoryGb: 8 })).status).toBe(400);
-    expect(value(d.patchCdcScaling({ replicaCpuMillicores: 3000, replicaMemoryGb: 12 }))).toEqual({ replicaCpuMillicores: 3000, replicaMemoryGb: 12 });
+    expect(value(d.patchCdcScaling({ replicaCpuMillicores: 3000, replicaMemoryGb: 12 }))).toEqual({
+      replicaCpuMillicores: 3000,
+      replicaMemoryGb: 12,
+    });
     expect(value(d.getCdcScaling()).replicaCpuMillicores).toBe(2000);
     clock.advance(50);
     d.tick();

@@ -52,7 +52,10 @@ function checkFieldMappings(raw: unknown): JsonRecord[] | string {
       return `fieldMappings.${i} must be {sourceField, destinationField} with strings`;
     }
   }
-  return (raw as { sourceField: string; destinationField: string }[]).map((m) => ({ sourceField: m.sourceField, destinationField: m.destinationField }));
+  return (raw as { sourceField: string; destinationField: string }[]).map((m) => ({
+    sourceField: m.sourceField,
+    destinationField: m.destinationField,
+  }));
 }
 
 export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
@@ -86,7 +89,8 @@ export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
     }
     const next = structuredClone(p);
     if ('name' in body) {
-      if (typeof body.name !== 'string' || body.name.length < 1 || body.name.length > 255) return badRequest('name must be a string of 1 to 255 characters');
+      if (typeof body.name !== 'string' || body.name.length < 1 || body.name.length > 255)
+        return badRequest('name must be a string of 1 to 255 characters');
       next.name = body.name;
     }
     if ('source' in body) {
@@ -103,11 +107,13 @@ export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
       if (editsMappings) {
         const current = Array.isArray(next.source.tableMappings) ? (next.source.tableMappings as JsonRecord[]) : [];
         for (const r of sp.remove) {
-          if (!current.some((m) => sameMapping(m, r))) return badRequest(`source.${p.kind}.tableMappingsToRemove: ${mappingKey(r)} is not mapped`);
+          if (!current.some((m) => sameMapping(m, r)))
+            return badRequest(`source.${p.kind}.tableMappingsToRemove: ${mappingKey(r)} is not mapped`);
         }
         const kept = current.filter((m) => !sp.remove.some((r) => sameMapping(m, r)));
         for (const a of sp.add) {
-          if (kept.some((m) => sameMapping(m, a))) return badRequest(`source.${p.kind}.tableMappingsToAdd: ${mappingKey(a)} is already mapped`);
+          if (kept.some((m) => sameMapping(m, a)))
+            return badRequest(`source.${p.kind}.tableMappingsToAdd: ${mappingKey(a)} is already mapped`);
           kept.push(a);
         }
         next.source.tableMappings = kept;
@@ -230,7 +236,8 @@ export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
     patchScaling(id, body) {
       const p = find(id);
       if (p === undefined) return missing();
-      if (p.scaling === null || isDbKind(p.kind)) return badRequest(`Scaling is not supported for ${p.kind} ClickPipes; use clickpipesCdcScaling`);
+      if (p.scaling === null || isDbKind(p.kind))
+        return badRequest(`Scaling is not supported for ${p.kind} ClickPipes; use clickpipesCdcScaling`);
       const parsed = parseScalingPatch(body);
       if (typeof parsed === 'string') return badRequest(parsed);
       const scaling: PipeScaling = { ...p.scaling, ...parsed };
@@ -266,7 +273,10 @@ export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
         }
       }
     },
-    snapshot: () => ({ pipes: structuredClone(pipes) as unknown as JsonRecord[], cdcScaling: structuredClone(cdc) as unknown as JsonRecord }),
+    snapshot: () => ({
+      pipes: structuredClone(pipes) as unknown as JsonRecord[],
+      cdcScaling: structuredClone(cdc) as unknown as JsonRecord,
+    }),
     get version() {
       return version;
     },

@@ -59,9 +59,13 @@ export function invalidIdParam(id: string): { ok: false; error: DomainError } | 
  * The server's validation middleware checks the body, then the path parameters, and reports
  * every failing part in one message (`Body validation failed: ...; Params validation failed: ...`).
  */
-export function requestFailure(parts: { body?: { success: boolean; error?: z.ZodError }; id?: string }): { ok: false; error: DomainError } | undefined {
+export function requestFailure(parts: {
+  body?: { success: boolean; error?: z.ZodError };
+  id?: string;
+}): { ok: false; error: DomainError } | undefined {
   const messages: string[] = [];
-  if (parts.body && !parts.body.success && parts.body.error) messages.push(`Body validation failed: ${formatIssues(parts.body.error.issues)}`);
+  if (parts.body && !parts.body.success && parts.body.error)
+    messages.push(`Body validation failed: ${formatIssues(parts.body.error.issues)}`);
   if (parts.id !== undefined && !isObjectIdLike(parts.id)) messages.push('Params validation failed: id: Invalid ObjectId');
   return messages.length > 0 ? badRequest(messages.join('; ')) : undefined;
 }
@@ -72,7 +76,11 @@ export function failText(status: DomainStatus, text: string): { ok: false; error
 }
 
 /** Validates a request body (and a path id) the way the middleware does; the parsed body on success. */
-export function parseRequest<S extends z.ZodType>(schema: S, body: unknown, id?: string): { ok: true; value: z.output<S> } | { ok: false; error: DomainError } {
+export function parseRequest<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  id?: string,
+): { ok: true; value: z.output<S> } | { ok: false; error: DomainError } {
   const parsed = schema.safeParse(body, ZOD3);
   const bad = requestFailure({ body: parsed, ...(id === undefined ? {} : { id }) });
   if (bad) return bad;

@@ -5,11 +5,28 @@ import { demoDomain, failure, idOf, value } from './test-helpers.js';
 describe('saved searches', () => {
   it('fills defaults, resets omitted fields on update and checks the source', () => {
     const d = demoDomain();
-    const s = value(d.createSavedSearch({ name: ' Slow ', sourceId: DEMO_IDS.traces, where: 'Duration:>1', tags: ['a'], filters: [{ condition: "ServiceName IN ('api')" }] }));
-    expect(s).toMatchObject({ name: 'Slow', select: '', orderBy: '', whereLanguage: 'lucene', teamId: DEMO_IDS.team, filters: [{ type: 'sql', condition: "ServiceName IN ('api')" }] });
+    const s = value(
+      d.createSavedSearch({
+        name: ' Slow ',
+        sourceId: DEMO_IDS.traces,
+        where: 'Duration:>1',
+        tags: ['a'],
+        filters: [{ condition: "ServiceName IN ('api')" }],
+      }),
+    );
+    expect(s).toMatchObject({
+      name: 'Slow',
+      select: '',
+      orderBy: '',
+      whereLanguage: 'lucene',
+      teamId: DEMO_IDS.team,
+      filters: [{ type: 'sql', condition: "ServiceName IN ('api')" }],
+    });
     const u = value(d.updateSavedSearch(idOf(s), { name: 'Slow', sourceId: DEMO_IDS.traces }));
     expect(u).toMatchObject({ where: '', tags: [], filters: [] });
-    expect(failure(d.createSavedSearch({ name: 'x', sourceId: 'abcabcabcabcabcabcabcabc' })).message).toBe('sourceId must be an existing source id');
+    expect(failure(d.createSavedSearch({ name: 'x', sourceId: 'abcabcabcabcabcabcabcabc' })).message).toBe(
+      'sourceId must be an existing source id',
+    );
   });
 
   it('accepts only sidebar-renderable new filters', () => {

@@ -10,7 +10,12 @@ import { findById, type Store } from './store.js';
 import { objectId } from './tile-config-schema.js';
 
 const filter = z.union([
-  z.object({ type: z.literal('sql_ast'), operator: z.enum(['=', '<', '>', '!=', '<=', '>=']), left: z.string().max(8192), right: z.string().max(8192) }),
+  z.object({
+    type: z.literal('sql_ast'),
+    operator: z.enum(['=', '<', '>', '!=', '<=', '>=']),
+    left: z.string().max(8192),
+    right: z.string().max(8192),
+  }),
   z.object({ type: z.enum(['lucene', 'sql']).default('sql'), condition: z.string().max(8192) }),
 ]);
 
@@ -47,7 +52,11 @@ function filterProblem(filters: z.output<typeof filter>[], previous: JsonRecord 
   );
 }
 
-function validate(store: Store, body: unknown, id: string | undefined): { ok: true; value: JsonRecord } | { ok: false; error: DomainError } {
+function validate(
+  store: Store,
+  body: unknown,
+  id: string | undefined,
+): { ok: true; value: JsonRecord } | { ok: false; error: DomainError } {
   const parsed = parseRequest(savedSearchBody, body, id);
   if (!parsed.ok) return parsed;
   const data = parsed.value;

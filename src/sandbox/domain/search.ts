@@ -17,13 +17,14 @@ const MAX_ROWS = 500;
 const FIFTEEN_MINUTES = 15 * 60_000;
 
 const searchBody = z.object({
-  sourceId: z
-    .string()
-    .min(1, { error: 'sourceId is required' })
-    .refine(isObjectIdLike, { error: 'sourceId must be a valid ObjectId' }),
+  sourceId: z.string().min(1, { error: 'sourceId is required' }).refine(isObjectIdLike, { error: 'sourceId must be a valid ObjectId' }),
   startTime: z.string().optional(),
   endTime: z.string().optional(),
-  where: z.string().max(8 * 1024).optional().default(''),
+  where: z
+    .string()
+    .max(8 * 1024)
+    .optional()
+    .default(''),
   whereLanguage: z.enum(['lucene', 'sql']).optional().default('lucene'),
   select: z
     .string()
@@ -76,12 +77,18 @@ export function search(store: Store, body: unknown): DomainResult<JsonRecord> {
   if (!findById(store.state.connections, text(source.connection))) return failJson(404, `Connection not found for source: ${req.sourceId}`);
   const timestamp = text(source.timestampValueExpression) || 'Timestamp';
   const selected = columns(req.select || text(source.defaultTableSelectExpression) || timestamp);
-  const hash = createHash('sha256').update(JSON.stringify({ ...req, offset: 0, maxResults: 0 })).digest('hex');
+  const hash = createHash('sha256')
+    .update(JSON.stringify({ ...req, offset: 0, maxResults: 0 }))
+    .digest('hex');
   const total = Math.min(MAX_ROWS, Math.ceil((range.end - range.start) / 60_000));
   const rows: JsonRecord[] = [];
   for (let i = req.offset; i < total && rows.length < req.maxResults; i += 1) {
     const at = range.end - 1 - i * 60_000;
-    rows.push(Object.fromEntries(selected.map((col, c) => [col, col === timestamp ? clickhouseTime(at) : `${col}-${hash.slice((i + c) % 56, ((i + c) % 56) + 8)}`])));
+    rows.push(
+      Object.fromEntries(
+        selected.map((col, c) => [col, col === timestamp ? clickhouseTime(at) : `${col}-${hash.slice((i + c) % 56, ((i + c) % 56) + 8)}`]),
+      ),
+    );
   }
   return ok({ data: rows, rows: rows.length });
 }

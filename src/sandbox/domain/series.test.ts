@@ -3,8 +3,13 @@ import { DEMO_IDS } from './seed.js';
 import { demoDomain, failure, value } from './test-helpers.js';
 
 const request = {
-  series: [{ sourceId: DEMO_IDS.logs, aggFn: 'count', where: '', groupBy: [] }, { sourceId: DEMO_IDS.logs, aggFn: 'avg', field: 'Duration', where: '', groupBy: [] }],
-  startTime: 1767225600000, endTime: 1767229200000, granularity: '5m',
+  series: [
+    { sourceId: DEMO_IDS.logs, aggFn: 'count', where: '', groupBy: [] },
+    { sourceId: DEMO_IDS.logs, aggFn: 'avg', field: 'Duration', where: '', groupBy: [] },
+  ],
+  startTime: 1767225600000,
+  endTime: 1767229200000,
+  granularity: '5m',
 };
 
 describe('chart series', () => {
@@ -23,15 +28,22 @@ describe('chart series', () => {
     const one = request.series[0];
     expect(failure(d.chartSeries({ ...request, series: Array(6).fill(one) })).message).toMatch(/^Body validation failed: series: /);
     expect(failure(d.chartSeries({ ...request, series: [] })).status).toBe(400);
-    expect(failure(d.chartSeries({ ...request, series: [one, { ...one, groupBy: ['a'] }] })).message).toContain('All series must have the same groupBy fields');
+    expect(failure(d.chartSeries({ ...request, series: [one, { ...one, groupBy: ['a'] }] })).message).toContain(
+      'All series must have the same groupBy fields',
+    );
     expect(failure(d.chartSeries({ ...request, granularity: '3m' })).message).toContain('granularity');
     expect(failure(d.chartSeries({ ...request, startTime: 1767225600 })).message).toContain('Timestamp must be in milliseconds');
     const notFound = d.chartSeries({ ...request, series: [{ ...one, sourceId: 'abcabcabcabcabcabcabcabc' }] });
-    expect(!notFound.ok && notFound.error).toMatchObject({ status: 404, selfHostedBody: { type: 'json', body: { error: 'Source not found for series 0' } } });
+    expect(!notFound.ok && notFound.error).toMatchObject({
+      status: 404,
+      selfHostedBody: { type: 'json', body: { error: 'Source not found for series 0' } },
+    });
   });
 
   it('returns groups and the column form', () => {
-    const rows = value(demoDomain().chartSeries({ ...request, series: [{ ...request.series[0], groupBy: ['ServiceName'] }], seriesReturnType: 'column' }));
+    const rows = value(
+      demoDomain().chartSeries({ ...request, series: [{ ...request.series[0], groupBy: ['ServiceName'] }], seriesReturnType: 'column' }),
+    );
     expect(rows[0]).toMatchObject({ __hdx_time_bucket: '2026-01-01 00:00:00', ServiceName: 'ServiceName-1' });
     expect(typeof rows[0]?.series_0).toBe('string');
   });

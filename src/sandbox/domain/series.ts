@@ -13,8 +13,20 @@ import { aggFn, METRIC_TYPES, objectId } from './tile-config-schema.js';
 import { ZOD3 } from './zod3-messages.js';
 
 const GRANULARITY_MS: Record<string, number> = {
-  '30s': 30e3, '1m': 60e3, '5m': 300e3, '10m': 600e3, '15m': 900e3, '30m': 1800e3, '1h': 3600e3,
-  '2h': 7200e3, '6h': 21600e3, '12h': 43200e3, '1d': 86400e3, '2d': 172800e3, '7d': 604800e3, '30d': 2592000e3,
+  '30s': 30e3,
+  '1m': 60e3,
+  '5m': 300e3,
+  '10m': 600e3,
+  '15m': 900e3,
+  '30m': 1800e3,
+  '1h': 3600e3,
+  '2h': 7200e3,
+  '6h': 21600e3,
+  '12h': 43200e3,
+  '1d': 86400e3,
+  '2d': 172800e3,
+  '7d': 604800e3,
+  '30d': 2592000e3,
 };
 const MAX_BUCKETS = 500;
 const AUTO_TARGET_BUCKETS = 60;
@@ -25,10 +37,16 @@ const millis = z
   .positive({ error: 'Timestamp must be positive' })
   .refine((n) => n.toString().length >= 13, { error: 'Timestamp must be in milliseconds' });
 const seriesItem = z.object({
-  sourceId: objectId, aggFn, where: z.string(), groupBy: z.array(z.string()).max(10),
-  field: z.string().optional(), whereLanguage: z.enum(['sql', 'lucene', 'promql']).optional(),
-  level: z.number().min(0).max(1).optional(), metricName: z.string().optional(),
-  metricDataType: z.enum(METRIC_TYPES).optional(), dataSource: z.enum(['events', 'metrics']).optional(),
+  sourceId: objectId,
+  aggFn,
+  where: z.string(),
+  groupBy: z.array(z.string()).max(10),
+  field: z.string().optional(),
+  whereLanguage: z.enum(['sql', 'lucene', 'promql']).optional(),
+  level: z.number().min(0).max(1).optional(),
+  metricName: z.string().optional(),
+  metricDataType: z.enum(METRIC_TYPES).optional(),
+  dataSource: z.enum(['events', 'metrics']).optional(),
   sortOrder: z.enum(['asc', 'desc']).optional(),
 });
 const seriesBody = z

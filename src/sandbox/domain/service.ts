@@ -47,7 +47,9 @@ export function createServiceDomain(opts: ServiceDomainOptions): ServiceDomain {
   const transitionMs = opts.transitionMs ?? 300;
   const restored = opts.snapshot;
   const current: ServiceState =
-    restored && typeof restored.state === 'string' ? { state: restored.state, transition: (restored.transition ?? null) as ServiceState['transition'] } : { state: 'running', transition: null };
+    restored && typeof restored.state === 'string'
+      ? { state: restored.state, transition: (restored.transition ?? null) as ServiceState['transition'] }
+      : { state: 'running', transition: null };
   let version = 0;
 
   const record = (): JsonRecord => ({
@@ -75,7 +77,8 @@ export function createServiceDomain(opts: ServiceDomainOptions): ServiceDomain {
     if (command === 'awake') {
       // A no-op on a service that runs or is waking up (provider's wakeService); a stopped service needs `start`.
       if (state === 'idle') begin('awaking', 'running');
-      else if (state === 'stopped' || state === 'stopping') return badRequest(`The service is ${state}; awake only wakes an idle service, use start`);
+      else if (state === 'stopped' || state === 'stopping')
+        return badRequest(`The service is ${state}; awake only wakes an idle service, use start`);
     } else if (command === 'start') {
       if (state === 'stopped' || state === 'idle') begin('starting', 'running');
       else if (state === 'stopping') return badRequest('The service is stopping; start it once it has stopped');

@@ -38,7 +38,9 @@ const aggregatedColumn = z
     aggFn: z.enum([...AGG_FNS, 'histogram']),
     mvColumn: z.string().min(1, 'Materialized View Column is required'),
   })
-  .refine(({ sourceColumn, aggFn }) => aggFn === 'count' || !!sourceColumn?.length, { error: 'Materialized View Source Column is required' });
+  .refine(({ sourceColumn, aggFn }) => aggFn === 'count' || !!sourceColumn?.length, {
+    error: 'Materialized View Source Column is required',
+  });
 
 const materializedView = z.object({
   databaseName: z.string().min(1, 'Materialized View Database is required'),
@@ -116,8 +118,15 @@ const sessionSource = z.object({
 });
 
 const metricTables = z
-  .object(Object.fromEntries(METRIC_TYPES.map((t) => [t, z.string().optional()])) as Record<(typeof METRIC_TYPES)[number], z.ZodOptional<z.ZodString>>)
-  .refine((tables) => Object.values(tables).some((table) => table !== undefined && table.length > 0), { error: 'At least one metric table must be specified' });
+  .object(
+    Object.fromEntries(METRIC_TYPES.map((t) => [t, z.string().optional()])) as Record<
+      (typeof METRIC_TYPES)[number],
+      z.ZodOptional<z.ZodString>
+    >,
+  )
+  .refine((tables) => Object.values(tables).some((table) => table !== undefined && table.length > 0), {
+    error: 'At least one metric table must be specified',
+  });
 
 const metricSource = z.object({
   ...base,
@@ -164,6 +173,7 @@ export function mapGranularities<T>(body: T, map: (g: string) => string): T {
     );
   }
   const meta = body.metadataMaterializedViews;
-  if (isRecord(meta) && typeof meta.granularity === 'string') out.metadataMaterializedViews = { ...meta, granularity: map(meta.granularity) };
+  if (isRecord(meta) && typeof meta.granularity === 'string')
+    out.metadataMaterializedViews = { ...meta, granularity: map(meta.granularity) };
   return out as T;
 }

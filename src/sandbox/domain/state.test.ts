@@ -7,10 +7,13 @@ describe('seed, snapshot and version', () => {
   it('seeds the fixed demo objects with the same ids on every start', () => {
     const [a, b] = [createObservabilityDomain(), createObservabilityDomain({ seed: 'demo' })];
     expect(value(a.listSources()).map((s) => [s.name, s.kind, s.connection])).toEqual([
-      ['Logs', 'log', DEMO_IDS.connection], ['Traces', 'trace', DEMO_IDS.connection], ['Metrics', 'metric', DEMO_IDS.connection],
+      ['Logs', 'log', DEMO_IDS.connection],
+      ['Traces', 'trace', DEMO_IDS.connection],
+      ['Metrics', 'metric', DEMO_IDS.connection],
     ]);
     expect(value(a.listWebhooks({})).map((w) => [w.name, w.service, w.url])).toEqual([
-      ['ops-slack', 'slack', 'https://hooks.slack.com/services/T000/B000/XXXX'], ['ops-webhook', 'generic', 'https://example.com/hooks/obsync'],
+      ['ops-slack', 'slack', 'https://hooks.slack.com/services/T000/B000/XXXX'],
+      ['ops-webhook', 'generic', 'https://example.com/hooks/obsync'],
     ]);
     expect(value(a.getSavedSearch(DEMO_IDS.errors))).toMatchObject({ name: 'Errors', sourceId: DEMO_IDS.logs, where: 'level:error' });
     expect(a.snapshot()).toEqual(b.snapshot());

@@ -50,7 +50,18 @@ const snapshotSchema = z.object({
 
 /** An empty team with its one member, who owns the team's API key. */
 export function emptyState(teamId: string, user: JsonRecord, teamName = DEFAULT_TEAM_NAME): DomainState {
-  return { teamId, teamName, users: [user], invitations: [], connections: [], sources: [], dashboards: [], alerts: [], webhooks: [], savedSearches: [] };
+  return {
+    teamId,
+    teamName,
+    users: [user],
+    invitations: [],
+    connections: [],
+    sources: [],
+    dashboards: [],
+    alerts: [],
+    webhooks: [],
+    savedSearches: [],
+  };
 }
 
 export class Store {

@@ -20,7 +20,10 @@ type ZodIssue3 = Record<string, unknown>;
 /** zod-express-middleware's 400: `[{type, errors: {issues, name: 'ZodError'}}]`. */
 function middlewareFailure(type: 'Body' | 'Params', issues: ZodIssue3[]): Failure {
   const message = `${type} validation failed: ${issues.map((i) => String(i.message)).join('; ')}`;
-  return { ok: false, error: { status: 400, message, selfHostedBody: { type: 'json', body: [{ type, errors: { issues, name: 'ZodError' } }] } } };
+  return {
+    ok: false,
+    error: { status: 400, message, selfHostedBody: { type: 'json', body: [{ type, errors: { issues, name: 'ZodError' } }] } },
+  };
 }
 
 function required(path: string[], expected: string): ZodIssue3 {
@@ -37,7 +40,14 @@ function caller(store: Store): JsonRecord {
 
 export function whoami(store: Store): JsonRecord {
   const user = caller(store);
-  return { _id: user.id ?? '', email: user.email ?? '', name: user.name ?? '', team: store.state.teamId, createdAt: user.createdAt ?? null, updatedAt: user.updatedAt ?? null };
+  return {
+    _id: user.id ?? '',
+    email: user.email ?? '',
+    name: user.name ?? '',
+    team: store.state.teamId,
+    createdAt: user.createdAt ?? null,
+    updatedAt: user.updatedAt ?? null,
+  };
 }
 
 export function getTeam(store: Store): DomainResult<JsonRecord> {
@@ -53,14 +63,38 @@ const inviteUrl = (token: string) => `${FRONTEND_URL}/join-team?token=${token}`;
 
 function parseInvitation(body: unknown): { email: string; name?: string } | Failure {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return middlewareFailure('Body', [body === undefined ? required([], 'object') : { code: 'invalid_type', expected: 'object', received: Array.isArray(body) ? 'array' : typeof body, path: [], message: `Expected object, received ${Array.isArray(body) ? 'array' : typeof body}` }]);
+    return middlewareFailure('Body', [
+      body === undefined
+        ? required([], 'object')
+        : {
+            code: 'invalid_type',
+            expected: 'object',
+            received: Array.isArray(body) ? 'array' : typeof body,
+            path: [],
+            message: `Expected object, received ${Array.isArray(body) ? 'array' : typeof body}`,
+          },
+    ]);
   }
   const { email, name } = body as Record<string, unknown>;
   const issues: ZodIssue3[] = [];
   if (email === undefined) issues.push(required(['email'], 'string'));
-  else if (typeof email !== 'string') issues.push({ code: 'invalid_type', expected: 'string', received: typeof email, path: ['email'], message: `Expected string, received ${typeof email}` });
+  else if (typeof email !== 'string')
+    issues.push({
+      code: 'invalid_type',
+      expected: 'string',
+      received: typeof email,
+      path: ['email'],
+      message: `Expected string, received ${typeof email}`,
+    });
   else if (!EMAIL.test(email)) issues.push({ validation: 'email', code: 'invalid_string', message: 'Invalid email', path: ['email'] });
-  if (name !== undefined && typeof name !== 'string') issues.push({ code: 'invalid_type', expected: 'string', received: typeof name, path: ['name'], message: `Expected string, received ${typeof name}` });
+  if (name !== undefined && typeof name !== 'string')
+    issues.push({
+      code: 'invalid_type',
+      expected: 'string',
+      received: typeof name,
+      path: ['name'],
+      message: `Expected string, received ${typeof name}`,
+    });
   if (issues.length > 0) return middlewareFailure('Body', issues);
   return typeof name === 'string' ? { email: email as string, name } : { email: email as string };
 }

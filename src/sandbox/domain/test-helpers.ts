@@ -27,8 +27,14 @@ export function lineTile(name: string, extra: JsonRecord = {}): JsonRecord {
 
 export function tileAlert(dashboardId: string, tileId: string, extra: JsonRecord = {}): JsonRecord {
   return {
-    source: 'tile', dashboardId, tileId, interval: '5m', threshold: 10, thresholdType: 'above',
-    channel: { type: 'webhook', webhookId: DEMO_IDS.opsSlack }, ...extra,
+    source: 'tile',
+    dashboardId,
+    tileId,
+    interval: '5m',
+    threshold: 10,
+    thresholdType: 'above',
+    channel: { type: 'webhook', webhookId: DEMO_IDS.opsSlack },
+    ...extra,
   };
 }
 

@@ -7,7 +7,19 @@ import { ZOD3 } from './zod3-messages.js';
 
 export const objectId = z.string().regex(/^[0-9a-fA-F]{24}$/, { error: 'Invalid ObjectId' });
 
-export const AGG_FNS = ['avg', 'count', 'count_distinct', 'last_value', 'max', 'min', 'quantile', 'sum', 'any', 'none', 'increase'] as const;
+export const AGG_FNS = [
+  'avg',
+  'count',
+  'count_distinct',
+  'last_value',
+  'max',
+  'min',
+  'quantile',
+  'sum',
+  'any',
+  'none',
+  'increase',
+] as const;
 export const aggFn = z.enum(AGG_FNS);
 export const METRIC_TYPES = ['gauge', 'histogram', 'sum', 'summary', 'exponential histogram'] as const;
 const metricType = z.enum(METRIC_TYPES);
@@ -15,8 +27,19 @@ const language = z.enum(['sql', 'lucene', 'promql']);
 const str = z.string().max(10000);
 
 export const PALETTE = [
-  'chart-blue', 'chart-orange', 'chart-red', 'chart-cyan', 'chart-green', 'chart-pink', 'chart-purple',
-  'chart-light-blue', 'chart-brown', 'chart-gray', 'chart-success', 'chart-warning', 'chart-error',
+  'chart-blue',
+  'chart-orange',
+  'chart-red',
+  'chart-cyan',
+  'chart-green',
+  'chart-pink',
+  'chart-purple',
+  'chart-light-blue',
+  'chart-brown',
+  'chart-gray',
+  'chart-success',
+  'chart-warning',
+  'chart-error',
 ] as const;
 const color = z.enum(PALETTE);
 
@@ -48,10 +71,18 @@ export const selectItem = z
   .superRefine((s, ctx) => {
     const hasValue = s.valueExpression !== undefined && s.valueExpression !== '';
     if (s.aggFn === 'count' && hasValue) {
-      ctx.addIssue({ code: 'custom', path: ['valueExpression'], message: 'Value expression cannot be used with count aggregation function' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['valueExpression'],
+        message: 'Value expression cannot be used with count aggregation function',
+      });
     }
     if (s.aggFn !== 'count' && !hasValue) {
-      ctx.addIssue({ code: 'custom', path: ['valueExpression'], message: 'Value expression is required for non-count aggregation functions' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['valueExpression'],
+        message: 'Value expression is required for non-count aggregation functions',
+      });
     }
     if (s.level !== undefined && s.aggFn !== 'quantile') {
       ctx.addIssue({ code: 'custom', path: ['level'], message: 'Level can only be used with quantile aggregation function' });
@@ -65,7 +96,11 @@ const onClickTarget = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('id'), id: objectId }),
   z.object({ mode: z.literal('template'), template: z.string().min(1).max(10000) }),
 ]);
-const onClickFilter = z.object({ kind: z.literal('expressionTemplate'), expression: z.string().min(1).max(10000), template: z.string().min(1).max(10000) });
+const onClickFilter = z.object({
+  kind: z.literal('expressionTemplate'),
+  expression: z.string().min(1).max(10000),
+  template: z.string().min(1).max(10000),
+});
 const onClickLink = {
   target: onClickTarget,
   whereTemplate: str.optional(),
@@ -87,35 +122,111 @@ const colorRule = z.discriminatedUnion('operator', [
 ]);
 
 const chartCommon = { sourceId: objectId, numberFormat: numberFormat.optional() };
-const seriesCommon = { ...chartCommon, select, groupBy: str.optional(), asRatio: z.boolean().optional(), formulas: z.array(formula).max(10).optional(), showOperandSeries: z.boolean().optional() };
+const seriesCommon = {
+  ...chartCommon,
+  select,
+  groupBy: str.optional(),
+  asRatio: z.boolean().optional(),
+  formulas: z.array(formula).max(10).optional(),
+  showOperandSeries: z.boolean().optional(),
+};
 const bool = z.boolean().optional();
 const seriesLimit = z.number().int().min(0).optional();
 
 export const builderConfig = z.discriminatedUnion('displayType', [
-  z.object({ displayType: z.literal('line'), ...seriesCommon, alignDateRangeToGranularity: bool, fillNulls: bool, compareToPreviousPeriod: bool, fitYAxisToData: bool, seriesLimit }),
-  z.object({ displayType: z.literal('stacked_bar'), ...seriesCommon, alignDateRangeToGranularity: bool, fillNulls: bool, seriesLimit }),
-  z.object({ displayType: z.literal('table'), ...seriesCommon, having: str.optional(), orderBy: str.optional(), groupByColumnsOnLeft: bool, onClick: onClick.optional() }),
   z.object({
-    displayType: z.literal('number'), ...chartCommon, select,
-    formulas: z.array(formula).max(10).optional(), showOperandSeries: bool,
-    color: color.optional(), colorRules: z.array(colorRule).max(10).optional(),
+    displayType: z.literal('line'),
+    ...seriesCommon,
+    alignDateRangeToGranularity: bool,
+    fillNulls: bool,
+    compareToPreviousPeriod: bool,
+    fitYAxisToData: bool,
+    seriesLimit,
+  }),
+  z.object({ displayType: z.literal('stacked_bar'), ...seriesCommon, alignDateRangeToGranularity: bool, fillNulls: bool, seriesLimit }),
+  z.object({
+    displayType: z.literal('table'),
+    ...seriesCommon,
+    having: str.optional(),
+    orderBy: str.optional(),
+    groupByColumnsOnLeft: bool,
+    onClick: onClick.optional(),
+  }),
+  z.object({
+    displayType: z.literal('number'),
+    ...chartCommon,
+    select,
+    formulas: z.array(formula).max(10).optional(),
+    showOperandSeries: bool,
+    color: color.optional(),
+    colorRules: z.array(colorRule).max(10).optional(),
     backgroundChart: z.object({ type: z.enum(['line', 'area']), color: color.optional() }).optional(),
   }),
-  z.object({ displayType: z.literal('pie'), ...chartCommon, select: z.array(selectItem).length(1), groupBy: str.optional(), orderBy: str.optional(), limit: z.number().int().min(0).optional() }),
-  z.object({ displayType: z.literal('bar'), ...chartCommon, select: z.array(selectItem).length(1), groupBy: str.optional(), orderBy: str.optional(), limit: z.number().int().min(0).optional() }),
   z.object({
-    displayType: z.literal('heatmap'), ...chartCommon,
-    select: z.array(z.object({ valueExpression: z.string().min(1).max(10000), countExpression: str.optional(), heatmapScaleType: z.enum(['log', 'linear']).optional() })).length(1),
-    where: str.default(''), whereLanguage: language.optional(),
+    displayType: z.literal('pie'),
+    ...chartCommon,
+    select: z.array(selectItem).length(1),
+    groupBy: str.optional(),
+    orderBy: str.optional(),
+    limit: z.number().int().min(0).optional(),
+  }),
+  z.object({
+    displayType: z.literal('bar'),
+    ...chartCommon,
+    select: z.array(selectItem).length(1),
+    groupBy: str.optional(),
+    orderBy: str.optional(),
+    limit: z.number().int().min(0).optional(),
+  }),
+  z.object({
+    displayType: z.literal('heatmap'),
+    ...chartCommon,
+    select: z
+      .array(
+        z.object({
+          valueExpression: z.string().min(1).max(10000),
+          countExpression: str.optional(),
+          heatmapScaleType: z.enum(['log', 'linear']).optional(),
+        }),
+      )
+      .length(1),
+    where: str.default(''),
+    whereLanguage: language.optional(),
   }),
   z.object({ displayType: z.literal('markdown'), markdown: z.string().max(50000).optional() }),
-  z.object({ displayType: z.literal('search'), sourceId: objectId, select: str, where: str.default(''), whereLanguage: language.optional() }),
-  z.object({ displayType: z.literal('event_patterns'), sourceId: objectId, select: str.default(''), where: str.default(''), whereLanguage: language.optional() }),
+  z.object({
+    displayType: z.literal('search'),
+    sourceId: objectId,
+    select: str,
+    where: str.default(''),
+    whereLanguage: language.optional(),
+  }),
+  z.object({
+    displayType: z.literal('event_patterns'),
+    sourceId: objectId,
+    select: str.default(''),
+    where: str.default(''),
+    whereLanguage: language.optional(),
+  }),
 ]);
 
-const sqlCommon = { configType: z.literal('sql'), connectionId: objectId, sqlTemplate: z.string().max(100000), sourceId: objectId.optional(), numberFormat: numberFormat.optional() };
+const sqlCommon = {
+  configType: z.literal('sql'),
+  connectionId: objectId,
+  sqlTemplate: z.string().max(100000),
+  sourceId: objectId.optional(),
+  numberFormat: numberFormat.optional(),
+};
 export const sqlConfig = z.discriminatedUnion('displayType', [
-  z.object({ displayType: z.literal('line'), ...sqlCommon, compareToPreviousPeriod: bool, fillNulls: bool, alignDateRangeToGranularity: bool, fitYAxisToData: bool, seriesLimit }),
+  z.object({
+    displayType: z.literal('line'),
+    ...sqlCommon,
+    compareToPreviousPeriod: bool,
+    fillNulls: bool,
+    alignDateRangeToGranularity: bool,
+    fitYAxisToData: bool,
+    seriesLimit,
+  }),
   z.object({ displayType: z.literal('stacked_bar'), ...sqlCommon, fillNulls: bool, alignDateRangeToGranularity: bool, seriesLimit }),
   z.object({ displayType: z.literal('table'), ...sqlCommon, onClick: onClick.optional() }),
   z.object({ displayType: z.literal('number'), ...sqlCommon, color: color.optional() }),

@@ -7,12 +7,19 @@ function privateIpv4(host: string): boolean {
   if (!m) return false;
   const [a, b, c] = [Number(m[1]), Number(m[2]), Number(m[3])];
   return (
-    a === 0 || a === 10 || a === 127 || a >= 224 ||
-    (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) ||
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
+    a >= 224 ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
     (a === 100 && b >= 64 && b <= 127) ||
     // IETF assignments, benchmarking and documentation ranges (the server's ADDITIONAL_RESERVED_IPV4_SUBNETS).
-    (a === 192 && b === 0 && (c === 0 || c === 2)) || (a === 198 && (b === 18 || b === 19)) ||
-    (a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113)
+    (a === 192 && b === 0 && (c === 0 || c === 2)) ||
+    (a === 198 && (b === 18 || b === 19)) ||
+    (a === 198 && b === 51 && c === 100) ||
+    (a === 203 && b === 0 && c === 113)
   );
 }
 

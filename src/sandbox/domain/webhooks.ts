@@ -20,7 +20,11 @@ const headerName = z
   .regex(/^[!#$%&'*+\-.0-9A-Z^_`a-z|~]+$/, "Invalid header name. Only alphanumeric characters and !#$%&'*+-.^_`|~ are allowed")
   .refine((name) => !/^\d/.test(name), 'Header name cannot start with a number');
 const headerValue = z.string().max(4096).refine(noControl, 'Header values cannot contain control characters');
-const queryKey = z.string().min(1, 'Query parameter name cannot be empty').max(1024).refine(noControl, 'Query parameter names cannot contain control characters');
+const queryKey = z
+  .string()
+  .min(1, 'Query parameter name cannot be empty')
+  .max(1024)
+  .refine(noControl, 'Query parameter names cannot contain control characters');
 const queryValue = z.string().max(4096).refine(noControl, 'Query parameter values cannot contain control characters');
 
 const webhookBody = z
@@ -42,7 +46,8 @@ const webhookBody = z
   .superRefine((w, ctx) => {
     if (w.service !== 'slack') return;
     for (const key of ['headers', 'queryParams', 'body'] as const) {
-      if (w[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is not supported for the slack webhook service` });
+      if (w[key] !== undefined)
+        ctx.addIssue({ code: 'custom', path: [key], message: `${key} is not supported for the slack webhook service` });
     }
   });
 type WebhookBody = z.output<typeof webhookBody>;
@@ -56,7 +61,11 @@ export function renderWebhook(stored: JsonRecord): JsonRecord {
   return out;
 }
 
-function validate(store: Store, body: unknown, selfId: string | undefined): { ok: true; body: WebhookBody } | { ok: false; error: DomainError } {
+function validate(
+  store: Store,
+  body: unknown,
+  selfId: string | undefined,
+): { ok: true; body: WebhookBody } | { ok: false; error: DomainError } {
   const parsed = parseRequest(webhookBody, body, selfId);
   if (!parsed.ok) return parsed;
   const data = parsed.value;

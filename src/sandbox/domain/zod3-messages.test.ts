@@ -6,10 +6,15 @@ describe('validation messages in zod 3’s words, as the real server (zod 3.25) 
   it('says Required, names enum options and bounds like zod 3', () => {
     const d = demoDomain();
     expect(failure(d.createConnection({})).message).toBe('Body validation failed: name: Required; host: Required; username: Required');
-    const tile = (config: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ name: 'D', tiles: [{ name: 't', x: 0, y: 0, w: 6, h: 4, config, ...extra }] });
-    expect(failure(d.createDashboard(tile({ displayType: 'line', sourceId: DEMO_IDS.logs, select: [{ aggFn: 'count' }] }, { x: 30 }), 'self-hosted')).message).toBe(
-      'Body validation failed: tiles.0.x: Number must be less than or equal to 23',
-    );
+    const tile = (config: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+      name: 'D',
+      tiles: [{ name: 't', x: 0, y: 0, w: 6, h: 4, config, ...extra }],
+    });
+    expect(
+      failure(
+        d.createDashboard(tile({ displayType: 'line', sourceId: DEMO_IDS.logs, select: [{ aggFn: 'count' }] }, { x: 30 }), 'self-hosted'),
+      ).message,
+    ).toBe('Body validation failed: tiles.0.x: Number must be less than or equal to 23');
     expect(failure(d.createDashboard(tile({ displayType: 'gauge', sourceId: DEMO_IDS.logs }), 'self-hosted')).message).toBe(
       "Body validation failed: tiles.0.config.displayType: Invalid discriminator value. Expected 'line' | 'stacked_bar' | 'table' | 'number' | 'pie' | 'bar' | 'heatmap' | 'markdown' | 'search' | 'event_patterns'",
     );

@@ -24,10 +24,14 @@ function sizeMessage(iss: Issue & { origin?: string; exact?: boolean; inclusive?
   const n = String(limit);
   switch (iss.origin) {
     case 'string':
-      return iss.exact ? `String must contain exactly ${n} character(s)` : `String must contain ${bound === 'min' ? (iss.inclusive ? 'at least' : 'over') : iss.inclusive ? 'at most' : 'under'} ${n} character(s)`;
+      return iss.exact
+        ? `String must contain exactly ${n} character(s)`
+        : `String must contain ${bound === 'min' ? (iss.inclusive ? 'at least' : 'over') : iss.inclusive ? 'at most' : 'under'} ${n} character(s)`;
     case 'array':
     case 'set':
-      return iss.exact ? `Array must contain exactly ${n} element(s)` : `Array must contain ${bound === 'min' ? (iss.inclusive ? 'at least' : 'more than') : iss.inclusive ? 'at most' : 'less than'} ${n} element(s)`;
+      return iss.exact
+        ? `Array must contain exactly ${n} element(s)`
+        : `Array must contain ${bound === 'min' ? (iss.inclusive ? 'at least' : 'more than') : iss.inclusive ? 'at most' : 'less than'} ${n} element(s)`;
     case 'number':
     case 'bigint':
       return `Number must be ${bound === 'min' ? 'greater than' : 'less than'}${iss.inclusive ? ' or equal to' : ''} ${n}`;
@@ -36,7 +40,13 @@ function sizeMessage(iss: Issue & { origin?: string; exact?: boolean; inclusive?
   }
 }
 
-const FORMATS: Record<string, string> = { regex: 'Invalid', email: 'Invalid email', url: 'Invalid url', datetime: 'Invalid datetime', uuid: 'Invalid uuid' };
+const FORMATS: Record<string, string> = {
+  regex: 'Invalid',
+  email: 'Invalid email',
+  url: 'Invalid url',
+  datetime: 'Invalid datetime',
+  uuid: 'Invalid uuid',
+};
 
 /** zod 3's default message for a zod 4 issue. */
 export function zod3Message(iss: Issue): string {
@@ -61,7 +71,9 @@ export function zod3Message(iss: Issue): string {
     case 'unrecognized_keys':
       return `Unrecognized key(s) in object: ${((i.keys as string[] | undefined) ?? []).map((k) => `'${k}'`).join(', ')}`;
     case 'invalid_union':
-      return i.note === 'No matching discriminator' ? `Invalid discriminator value. Expected ${quoted((i.options as unknown[] | undefined) ?? [])}` : 'Invalid input';
+      return i.note === 'No matching discriminator'
+        ? `Invalid discriminator value. Expected ${quoted((i.options as unknown[] | undefined) ?? [])}`
+        : 'Invalid input';
     case 'not_multiple_of':
       return `Number must be a multiple of ${String(i.divisor)}`;
     default:

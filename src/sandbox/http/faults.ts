@@ -29,13 +29,17 @@ const KEYS: Record<string, keyof FaultSpec> = {
 /** `latency=50,error5xx=0.1,burst429=3,resetBefore=0.05,resetAfter=0.05,idle424=1,seed=7` */
 export function parseFaultSpec(text: string): FaultSpec {
   const spec: FaultSpec = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [name, value] = part.split('=');
     const key = name === undefined ? undefined : KEYS[name];
     const n = Number(value);
     if (!key) throw new Error(`unknown fault '${name ?? part}' (known: ${Object.keys(KEYS).join(', ')})`);
     if (value === undefined || !Number.isFinite(n) || n < 0) throw new Error(`fault '${name}' needs a number ≥ 0`);
-    if (['error5xx', 'resetBefore', 'resetAfter', 'idle424'].includes(key) && n > 1) throw new Error(`fault '${name}' is a probability (0..1)`);
+    if (['error5xx', 'resetBefore', 'resetAfter', 'idle424'].includes(key) && n > 1)
+      throw new Error(`fault '${name}' is a probability (0..1)`);
     spec[key] = n;
   }
   return spec;
@@ -60,7 +64,13 @@ export class Faults {
   #random: () => number = Math.random;
   #burstLeft = 0;
   /** Faults injected so far, by kind. */
-  readonly injected: Record<Exclude<FaultDecision, 'none'>, number> = { error5xx: 0, burst429: 0, resetBefore: 0, resetAfter: 0, idle424: 0 };
+  readonly injected: Record<Exclude<FaultDecision, 'none'>, number> = {
+    error5xx: 0,
+    burst429: 0,
+    resetBefore: 0,
+    resetAfter: 0,
+    idle424: 0,
+  };
 
   set(spec: FaultSpec): void {
     this.#spec = { ...spec };

@@ -62,7 +62,14 @@ export function bearerToken(header: string | undefined): string | undefined {
 /** Every store, by the name of its `--data` file. */
 export function persistables(domains: Domains): Record<string, Persistable | undefined> {
   const teams = [...(domains.selfHostedTeams?.values() ?? [])].map((d, i) => [`observability-selfhosted-team-${i + 1}`, d] as const);
-  return { 'observability-selfhosted': domains.selfHosted, ...Object.fromEntries(teams), 'observability-hosted': domains.hosted, pipes: domains.pipes, keys: domains.keys, service: domains.service };
+  return {
+    'observability-selfhosted': domains.selfHosted,
+    ...Object.fromEntries(teams),
+    'observability-hosted': domains.hosted,
+    pipes: domains.pipes,
+    keys: domains.keys,
+    service: domains.service,
+  };
 }
 
 /** The team whose key the caller presented, if any. */
@@ -73,13 +80,26 @@ function selfHostedTeam(token: string | undefined, domains: Domains, creds: Cred
   return undefined;
 }
 
-const KNOWN_PREFIXES: ReadonlySet<string> = new Set(['dashboards', 'alerts', 'sources', 'webhooks', 'saved-searches', 'connections', 'charts', 'search', 'team']);
+const KNOWN_PREFIXES: ReadonlySet<string> = new Set([
+  'dashboards',
+  'alerts',
+  'sources',
+  'webhooks',
+  'saved-searches',
+  'connections',
+  'charts',
+  'search',
+  'team',
+]);
 
 export function handleSelfHosted(req: Incoming, domains: Domains, creds: Credentials, limiter: FixedWindowLimiter): Reply {
   if (req.invalidJson) return json(400, { message: 'Invalid JSON payload' });
   const token = bearerToken(req.authorization);
   // Express routes case-insensitively and takes a trailing slash; hex ids match in any case (Mongo casts them).
-  const sub = req.path.slice('/api/v2'.length).toLowerCase().replace(/(.)\/$/, '$1');
+  const sub = req.path
+    .slice('/api/v2'.length)
+    .toLowerCase()
+    .replace(/(.)\/$/, '$1');
   const team = selfHostedTeam(token, domains, creds);
   if (sub === '' || sub === '/') return team ? json(200, { version: 'v2', user: team.whoami() }) : text(401, 'Unauthorized');
   // Unknown prefixes fall through Express's v2 router: 404 page, no limit, no auth (selfhosted-api §1.0).
@@ -88,7 +108,11 @@ export function handleSelfHosted(req: Incoming, domains: Domains, creds: Credent
   if (limiter.enabled) {
     const decision = limiter.hit(token ?? req.ip);
     headers = limitHeaders(decision);
-    if (!decision.allowed) return text(429, 'Too many requests, please try again later.', 'text/html; charset=utf-8', { ...headers, 'retry-after': String(decision.resetSeconds) });
+    if (!decision.allowed)
+      return text(429, 'Too many requests, please try again later.', 'text/html; charset=utf-8', {
+        ...headers,
+        'retry-after': String(decision.resetSeconds),
+      });
   }
   if (!team) return text(401, 'Unauthorized', undefined, headers);
   const match = matchObservability(req.method, sub, SELF_HOSTED_ROUTES);
@@ -121,7 +145,8 @@ const SERVICE_ITSELF = /^\/services\/([^/]+)(?:\/(state))?$/;
 function authenticateHosted(req: Incoming, domains: Domains, creds: Credentials): { id: string } | Reply {
   const auth = basic(req.authorization);
   if (auth === undefined) return hostedError(401, 'Invalid credentials');
-  if (!domains.keys) return same(auth.keyId, creds.keyId) && same(auth.secret, creds.keySecret) ? { id: '' } : hostedError(401, 'Invalid credentials');
+  if (!domains.keys)
+    return same(auth.keyId, creds.keyId) && same(auth.secret, creds.keySecret) ? { id: '' } : hostedError(401, 'Invalid credentials');
   const result = domains.keys.authenticate(auth.keyId, auth.secret, req.ip);
   return result.ok ? { id: result.id } : hostedError(result.status, result.message);
 }
@@ -144,7 +169,8 @@ export function handleHosted(req: Incoming, domains: Domains, creds: Credentials
   if (keys) return keysRoute(req, keys[1], caller.id, domains.keys);
   if (rest === '/roles' && req.method === 'GET' && domains.keys) return resultReply('hosted', domains.keys.roles());
   const own = SERVICE_ITSELF.exec(rest);
-  if (own) return own[1] === creds.serviceId ? serviceRoute(req, own[2], domains.service) : hostedError(404, `Service ${own[1] ?? ''} not found`);
+  if (own)
+    return own[1] === creds.serviceId ? serviceRoute(req, own[2], domains.service) : hostedError(404, `Service ${own[1] ?? ''} not found`);
   const s = SERVICE.exec(rest);
   if (!s) return cannot(req.method, req.path);
   if (s[1] !== creds.serviceId) return hostedError(404, `Service ${s[1] ?? ''} not found`);
@@ -154,10 +180,21 @@ export function handleHosted(req: Incoming, domains: Domains, creds: Credentials
   if (segment === 'observability' || segment === 'clickstack') {
     const match = matchObservability(req.method, below);
     if (!match) return cannot(req.method, req.path);
-    const outcome = match.route.handle({ domain: domains.hosted, params: match.params, query: req.query, body: req.body, caller: 'hosted' });
+    const outcome = match.route.handle({
+      domain: domains.hosted,
+      params: match.params,
+      query: req.query,
+      body: req.body,
+      caller: 'hosted',
+    });
     return resultReply('hosted', outcome.result, { ...(outcome.empty ? { empty: true } : {}) });
   }
-  const pipesRoute = (segment === 'pipes' || segment === 'clickpipes') && PIPE.test(below) ? pipeRoute : segment === 'clickpipesCdcScaling' && below === '' ? cdcScalingRoute : null;
+  const pipesRoute =
+    (segment === 'pipes' || segment === 'clickpipes') && PIPE.test(below)
+      ? pipeRoute
+      : segment === 'clickpipesCdcScaling' && below === ''
+        ? cdcScalingRoute
+        : null;
   if (!pipesRoute) return cannot(req.method, req.path);
   domains.service?.tick();
   const blocking = domains.service?.blockingState();

@@ -13,13 +13,29 @@ export interface HostedDomainsInput {
   transitionMs: number;
 }
 
-export function hostedDomains({ persistence, credentials, seed, transitionMs }: HostedDomainsInput): { pipes: PipesDomain; keys: KeysDomain; service: ServiceDomain } {
+export function hostedDomains({ persistence, credentials, seed, transitionMs }: HostedDomainsInput): {
+  pipes: PipesDomain;
+  keys: KeysDomain;
+  service: ServiceDomain;
+} {
   const pipesSnapshot = persistence.load('pipes');
   const keysSnapshot = persistence.load('keys');
   const serviceSnapshot = persistence.load('service');
-  const service = createServiceDomain({ serviceId: credentials.serviceId, transitionMs, ...(serviceSnapshot ? { snapshot: serviceSnapshot } : {}) });
-  const pipes = createPipesDomain({ serviceId: credentials.serviceId, seed, transitionMs, ...(pipesSnapshot ? { snapshot: pipesSnapshot } : {}) });
-  const keys = createKeysDomain({ bootstrap: { keyId: credentials.keyId, keySecret: credentials.keySecret }, ...(keysSnapshot ? { snapshot: keysSnapshot } : {}) });
+  const service = createServiceDomain({
+    serviceId: credentials.serviceId,
+    transitionMs,
+    ...(serviceSnapshot ? { snapshot: serviceSnapshot } : {}),
+  });
+  const pipes = createPipesDomain({
+    serviceId: credentials.serviceId,
+    seed,
+    transitionMs,
+    ...(pipesSnapshot ? { snapshot: pipesSnapshot } : {}),
+  });
+  const keys = createKeysDomain({
+    bootstrap: { keyId: credentials.keyId, keySecret: credentials.keySecret },
+    ...(keysSnapshot ? { snapshot: keysSnapshot } : {}),
+  });
   persistence.track('pipes', pipes);
   persistence.track('keys', keys);
   persistence.track('service', service);

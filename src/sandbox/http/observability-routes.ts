@@ -29,7 +29,11 @@ export const param = (c: RouteCall) => c.params[0] ?? '';
 
 export const OBSERVABILITY_ROUTES: Route[] = [
   { method: 'GET', pattern: p('dashboards'), handle: (c) => ({ result: c.domain.listDashboards() }) },
-  { method: 'POST', pattern: p('dashboards/validate'), handle: (c) => ({ result: c.domain.validateDashboard(c.body), raw: c.caller === 'self-hosted' }) },
+  {
+    method: 'POST',
+    pattern: p('dashboards/validate'),
+    handle: (c) => ({ result: c.domain.validateDashboard(c.body), raw: c.caller === 'self-hosted' }),
+  },
   { method: 'GET', pattern: p('dashboards/:id'), handle: (c) => ({ result: c.domain.getDashboard(param(c)) }) },
   { method: 'POST', pattern: p('dashboards'), handle: (c) => ({ result: c.domain.createDashboard(c.body, c.caller) }) },
   { method: 'PUT', pattern: p('dashboards/:id'), handle: (c) => ({ result: c.domain.updateDashboard(param(c), c.body, c.caller) }) },
@@ -57,7 +61,11 @@ export const OBSERVABILITY_ROUTES: Route[] = [
 ];
 
 /** The route for a method and path below the variant's prefix; `null` when none (404 "Cannot GET"). */
-export function matchObservability(method: string, path: string, routes: readonly Route[] = OBSERVABILITY_ROUTES): { route: Route; params: string[] } | null {
+export function matchObservability(
+  method: string,
+  path: string,
+  routes: readonly Route[] = OBSERVABILITY_ROUTES,
+): { route: Route; params: string[] } | null {
   for (const route of routes) {
     if (route.method !== method) continue;
     const m = route.pattern.exec(path);

@@ -25,7 +25,10 @@ export class Persistence {
       return JSON.parse(readFileSync(join(this.dir, `${name}.json`), 'utf8')) as JsonRecord;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new Error(`sandbox data file ${join(this.dir, `${name}.json`)} is unreadable: ${(err as Error).message}; move it away to start fresh`, { cause: err });
+      throw new Error(
+        `sandbox data file ${join(this.dir, `${name}.json`)} is unreadable: ${(err as Error).message}; move it away to start fresh`,
+        { cause: err },
+      );
     }
   }
 

@@ -47,18 +47,28 @@ export function hostedError(status: number, message: string, headers: Record<str
 }
 
 export function selfHostedError(error: DomainError): Reply {
-  return error.selfHostedBody.type === 'text' ? text(error.status, error.selfHostedBody.text) : json(error.status, error.selfHostedBody.body);
+  return error.selfHostedBody.type === 'text'
+    ? text(error.status, error.selfHostedBody.text)
+    : json(error.status, error.selfHostedBody.body);
 }
 
 /** Express's page for an unserved route. */
 export function cannot(method: string, path: string): Reply {
-  return text(404, `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot ${method} ${path}</pre>\n</body>\n</html>\n`, 'text/html; charset=utf-8');
+  return text(
+    404,
+    `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot ${method} ${path}</pre>\n</body>\n</html>\n`,
+    'text/html; charset=utf-8',
+  );
 }
 
 /** A domain result in the variant's envelope. `empty`: a delete (self-hosted `{}`, hosted no `result`). */
 export function resultReply(variant: Variant, result: DomainResult<unknown>, opts: { empty?: boolean; raw?: boolean } = {}): Reply {
   if (!result.ok) return variant === 'hosted' ? hostedError(result.error.status, result.error.message) : selfHostedError(result.error);
-  if (variant === 'hosted') return json(200, opts.empty ? { status: 200, requestId: randomUUID() } : { status: 200, requestId: randomUUID(), result: result.value });
+  if (variant === 'hosted')
+    return json(
+      200,
+      opts.empty ? { status: 200, requestId: randomUUID() } : { status: 200, requestId: randomUUID(), result: result.value },
+    );
   if (opts.empty) return json(200, {});
   if (opts.raw) return json(200, result.value);
   if (result.meta) return json(200, { data: result.value, meta: result.meta }, { 'x-total-count': String(result.meta.total) });

@@ -38,7 +38,10 @@ export function createSandboxServer(parts: ServerParts): Server {
       // A bug must not take the sandbox down: answer 500 in the variant's shape when still possible.
       const hosted = (req.url ?? '').startsWith('/v1/');
       if (res.headersSent || req.socket.destroyed) return;
-      write(res, hosted ? hostedError(500, err instanceof Error ? err.message : String(err)) : json(500, { message: 'Something went wrong :(' }));
+      write(
+        res,
+        hosted ? hostedError(500, err instanceof Error ? err.message : String(err)) : json(500, { message: 'Something went wrong :(' }),
+      );
     });
   });
 }
@@ -48,8 +51,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
   const at = Date.now();
   const url = new URL(req.url ?? '/', 'http://sandbox');
   const method = req.method ?? 'GET';
-  const variant: Variant | 'other' = url.pathname.toLowerCase().startsWith('/api/v2') ? 'self-hosted' : url.pathname.startsWith('/v1/') ? 'hosted' : 'other';
-  const log = (status: number) => parts.log.push({ method, at, path: url.pathname, search: url.search, status, ms: Math.round(performance.now() - t0), variant });
+  const variant: Variant | 'other' = url.pathname.toLowerCase().startsWith('/api/v2')
+    ? 'self-hosted'
+    : url.pathname.startsWith('/v1/')
+      ? 'hosted'
+      : 'other';
+  const log = (status: number) =>
+    parts.log.push({ method, at, path: url.pathname, search: url.search, status, ms: Math.round(performance.now() - t0), variant });
   const raw = await readBody(req);
   if (raw === null) {
     const reply = variant === 'hosted' ? hostedError(413, 'Request body too large') : json(413, { message: 'Something went wrong :(' });
@@ -78,7 +86,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
   // The service idles and stays idle until a client wakes it (PATCH …/state {command: awake}).
   if (fault === 'idle424') parts.domains.service?.idle();
   const incoming = toIncoming(req, url, method, raw);
-  const reply = variant === 'hosted' ? handleHosted(incoming, parts.domains, parts.credentials, parts.limiters.hosted) : handleSelfHosted(incoming, parts.domains, parts.credentials, parts.limiters.selfHosted);
+  const reply =
+    variant === 'hosted'
+      ? handleHosted(incoming, parts.domains, parts.credentials, parts.limiters.hosted)
+      : handleSelfHosted(incoming, parts.domains, parts.credentials, parts.limiters.selfHosted);
   parts.persistence.save(persistables(parts.domains));
   if (fault === 'resetAfter') {
     // The write has committed; the client never hears about it.
@@ -94,9 +105,15 @@ function faultReply(fault: string, variant: Variant): Reply | null {
   if (fault === 'burst429') {
     return variant === 'hosted'
       ? hosted429(1)
-      : text(429, 'Too many requests, please try again later.', 'text/html; charset=utf-8', { 'retry-after': '1', 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '1' });
+      : text(429, 'Too many requests, please try again later.', 'text/html; charset=utf-8', {
+          'retry-after': '1',
+          'ratelimit-limit': '100',
+          'ratelimit-remaining': '0',
+          'ratelimit-reset': '1',
+        });
   }
-  if (fault === 'error5xx') return variant === 'hosted' ? hostedError(503, 'Service temporarily unavailable') : json(503, { message: 'Service Unavailable' });
+  if (fault === 'error5xx')
+    return variant === 'hosted' ? hostedError(503, 'Service temporarily unavailable') : json(503, { message: 'Service Unavailable' });
   return null;
 }
 
@@ -112,7 +129,15 @@ function toIncoming(req: IncomingMessage, url: URL, method: string, raw: string)
   }
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = v;
-  return { method, path: url.pathname, query, authorization: req.headers.authorization, ip: req.socket.remoteAddress ?? 'unknown', body, invalidJson };
+  return {
+    method,
+    path: url.pathname,
+    query,
+    authorization: req.headers.authorization,
+    ip: req.socket.remoteAddress ?? 'unknown',
+    body,
+    invalidJson,
+  };
 }
 
 /** The body as text, or null when it exceeds the limit. */

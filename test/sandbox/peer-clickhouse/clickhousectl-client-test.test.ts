@@ -10,7 +10,18 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { DEMO_IDS } from '../../../src/sandbox/domain/index.js';
 import { DEMO_PIPE_IDS } from '../../../src/sandbox/domain/pipes-seed.js';
-import { apiKeyPostResponseModel, clickPipeModel, cloud, envelope, errorEnvelope, kafkaPipeBody, kafkaSourceModel, models, sandbox, waitFor } from './support.js';
+import {
+  apiKeyPostResponseModel,
+  clickPipeModel,
+  cloud,
+  envelope,
+  errorEnvelope,
+  kafkaPipeBody,
+  kafkaSourceModel,
+  models,
+  sandbox,
+  waitFor,
+} from './support.js';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => z.record(z.string(), z.unknown()).parse(v);
@@ -35,7 +46,9 @@ describe('clickhousectl tests/client_test.rs > API keys', () => {
 
   it('get_api_key', async () => {
     const api = cloud(await sandbox());
-    const created = apiKeyPostResponseModel.parse(await api.result('POST', `${api.org}/keys`, { name: 'My Key', assignedRoleIds: [], ipAccessList: [], state: 'enabled' }));
+    const created = apiKeyPostResponseModel.parse(
+      await api.result('POST', `${api.org}/keys`, { name: 'My Key', assignedRoleIds: [], ipAccessList: [], state: 'enabled' }),
+    );
     const key = models.ApiKey.parse(await api.result('GET', `${api.org}/keys/${created.key?.id ?? ''}`));
     expect(key.name).toBe('My Key');
     expect(key.state).toBe('enabled');
@@ -44,14 +57,18 @@ describe('clickhousectl tests/client_test.rs > API keys', () => {
 
   it('update_api_key', async () => {
     const api = cloud(await sandbox());
-    const created = apiKeyPostResponseModel.parse(await api.result('POST', `${api.org}/keys`, { name: 'Key', assignedRoleIds: [], ipAccessList: [], state: 'enabled' }));
+    const created = apiKeyPostResponseModel.parse(
+      await api.result('POST', `${api.org}/keys`, { name: 'Key', assignedRoleIds: [], ipAccessList: [], state: 'enabled' }),
+    );
     const key = models.ApiKey.parse(await api.result('PATCH', `${api.org}/keys/${created.key?.id ?? ''}`, { name: 'Renamed Key' }));
     expect(key.name).toBe('Renamed Key');
   });
 
   it('delete_api_key (status 200, no result)', async () => {
     const api = cloud(await sandbox());
-    const created = apiKeyPostResponseModel.parse(await api.result('POST', `${api.org}/keys`, { name: 'Doomed', assignedRoleIds: [], ipAccessList: [], state: 'enabled' }));
+    const created = apiKeyPostResponseModel.parse(
+      await api.result('POST', `${api.org}/keys`, { name: 'Doomed', assignedRoleIds: [], ipAccessList: [], state: 'enabled' }),
+    );
     const res = await api.call('DELETE', `${api.org}/keys/${created.key?.id ?? ''}`);
     expect(res.status).toBe(200);
     expect(envelope.parse(res.body)).not.toHaveProperty('result');
@@ -71,7 +88,11 @@ describe('clickhousectl tests/client_test.rs > ClickPipes', () => {
     const body = kafkaPipeBody('kafka-pipe');
     const destination = body.destination as Json;
     // The live fixture's pipe: no field mappings or columns declared.
-    await api.result('POST', `${api.service}/clickpipes`, { ...body, fieldMappings: undefined, destination: { ...destination, columns: undefined } });
+    await api.result('POST', `${api.service}/clickpipes`, {
+      ...body,
+      fieldMappings: undefined,
+      destination: { ...destination, columns: undefined },
+    });
     const [pipe] = list(await api.result('GET', `${api.service}/clickpipes`));
     const parsed = clickPipeModel.parse(pipe);
     expect(parsed.name).toBe('kafka-pipe');
@@ -99,7 +120,9 @@ describe('clickhousectl tests/client_test.rs > ClickPipes', () => {
 
   it('update_click_pipe', async () => {
     const api = cloud(await sandbox());
-    const pipe = clickPipeModel.parse(await api.result('PATCH', `${api.service}/clickpipes/${DEMO_PIPE_IDS.ordersKafka}`, { name: 'renamed-pipe' }));
+    const pipe = clickPipeModel.parse(
+      await api.result('PATCH', `${api.service}/clickpipes/${DEMO_PIPE_IDS.ordersKafka}`, { name: 'renamed-pipe' }),
+    );
     expect(pipe.name).toBe('renamed-pipe');
   });
 
@@ -116,12 +139,18 @@ describe('clickhousectl tests/client_test.rs > ClickPipes', () => {
     const path = `${api.service}/clickpipes/${DEMO_PIPE_IDS.ordersKafka}`;
     const pipe = clickPipeModel.parse(await api.result('PATCH', `${path}/state`, { command: 'stop' }));
     expect(['Stopping', 'Stopped']).toContain(pipe.state);
-    await waitFor('Stopped', async () => clickPipeModel.parse(await api.result('GET', path)).state, (s) => s === 'Stopped');
+    await waitFor(
+      'Stopped',
+      async () => clickPipeModel.parse(await api.result('GET', path)).state,
+      (s) => s === 'Stopped',
+    );
   });
 
   it('update_click_pipe_scaling (answers the pipe)', async () => {
     const api = cloud(await sandbox());
-    const pipe = clickPipeModel.parse(await api.result('PATCH', `${api.service}/clickpipes/${DEMO_PIPE_IDS.clicksKinesis}/scaling`, { replicas: 2 }));
+    const pipe = clickPipeModel.parse(
+      await api.result('PATCH', `${api.service}/clickpipes/${DEMO_PIPE_IDS.clicksKinesis}/scaling`, { replicas: 2 }),
+    );
     expect(pipe.scaling?.replicas).toBe(2);
   });
 
@@ -132,7 +161,9 @@ describe('clickhousectl tests/client_test.rs > ClickPipes', () => {
 
   it('update_click_pipe_settings (an empty PUT answers the settings)', async () => {
     const api = cloud(await sandbox());
-    const settings = models.ClickPipeSettingsResponse.parse(await api.result('PUT', `${api.service}/clickpipes/${DEMO_PIPE_IDS.ordersKafka}/settings`, {}));
+    const settings = models.ClickPipeSettingsResponse.parse(
+      await api.result('PUT', `${api.service}/clickpipes/${DEMO_PIPE_IDS.ordersKafka}/settings`, {}),
+    );
     expect(settings.streaming_max_insert_wait_ms).toBe(5000);
   });
 
@@ -144,13 +175,22 @@ describe('clickhousectl tests/client_test.rs > ClickPipes', () => {
 
   it('update_cdc_scaling', async () => {
     const api = cloud(await sandbox());
-    const scaling = models.ClickPipesCdcScaling.parse(await api.result('PATCH', `${api.service}/clickpipesCdcScaling`, { replicaCpuMillicores: 4000, replicaMemoryGb: 16.0 }));
+    const scaling = models.ClickPipesCdcScaling.parse(
+      await api.result('PATCH', `${api.service}/clickpipesCdcScaling`, { replicaCpuMillicores: 4000, replicaMemoryGb: 16.0 }),
+    );
     expect(scaling.replicaCpuMillicores).toBe(4000);
   });
 });
 
 describe('clickhousectl tests/client_test.rs > ClickStack', () => {
-  const alertBody = { source: 'saved_search', savedSearchId: DEMO_IDS.errors, interval: '5m', threshold: 1, thresholdType: 'above', channel: { type: 'webhook', webhookId: DEMO_IDS.opsSlack } };
+  const alertBody = {
+    source: 'saved_search',
+    savedSearchId: DEMO_IDS.errors,
+    interval: '5m',
+    threshold: 1,
+    thresholdType: 'above',
+    channel: { type: 'webhook', webhookId: DEMO_IDS.opsSlack },
+  };
 
   it('list_alerts, create_alert, get_alert, update_alert, delete_alert', async () => {
     const api = cloud(await sandbox());
@@ -159,7 +199,9 @@ describe('clickhousectl tests/client_test.rs > ClickStack', () => {
     expect(created.name).toBe('New Alert');
     expect(list(await api.result('GET', base))).toHaveLength(1);
     expect(obj(await api.result('GET', `${base}/${String(created.id)}`)).name).toBe('New Alert');
-    expect(obj(await api.result('PUT', `${base}/${String(created.id)}`, { ...alertBody, name: 'Updated Alert' })).name).toBe('Updated Alert');
+    expect(obj(await api.result('PUT', `${base}/${String(created.id)}`, { ...alertBody, name: 'Updated Alert' })).name).toBe(
+      'Updated Alert',
+    );
     const deleted = await api.call('DELETE', `${base}/${String(created.id)}`);
     expect(deleted.status).toBe(200);
     expect(envelope.parse(deleted.body)).not.toHaveProperty('result');
@@ -172,7 +214,9 @@ describe('clickhousectl tests/client_test.rs > ClickStack', () => {
     const created = obj(await api.result('POST', base, { name: 'Production Errors', sourceId: DEMO_IDS.logs }));
     expect(created.id).toMatch(/^[0-9a-f]{24}$/);
     expect(obj(await api.result('GET', `${base}/${String(created.id)}`)).name).toBe('Production Errors');
-    expect(obj(await api.result('PUT', `${base}/${String(created.id)}`, { name: 'Updated Search', sourceId: DEMO_IDS.logs })).name).toBe('Updated Search');
+    expect(obj(await api.result('PUT', `${base}/${String(created.id)}`, { name: 'Updated Search', sourceId: DEMO_IDS.logs })).name).toBe(
+      'Updated Search',
+    );
     expect((await api.call('DELETE', `${base}/${String(created.id)}`)).status).toBe(200);
   });
 
@@ -182,17 +226,31 @@ describe('clickhousectl tests/client_test.rs > ClickStack', () => {
     const created = obj(await api.result('POST', base, { name: 'New Dashboard', tiles: [] }));
     expect(list(await api.result('GET', base)).map((d) => d.name)).toContain('New Dashboard');
     expect(obj(await api.result('GET', `${base}/${String(created.id)}`)).name).toBe('New Dashboard');
-    expect(obj(await api.result('PUT', `${base}/${String(created.id)}`, { name: 'Updated Dashboard', tiles: [] })).name).toBe('Updated Dashboard');
+    expect(obj(await api.result('PUT', `${base}/${String(created.id)}`, { name: 'Updated Dashboard', tiles: [] })).name).toBe(
+      'Updated Dashboard',
+    );
     expect(envelope.parse((await api.call('DELETE', `${base}/${String(created.id)}`)).body)).not.toHaveProperty('result');
   });
 
   it('list_sources, create_source, get_source, update_source, delete_source (a promql source)', async () => {
     const api = cloud(await sandbox());
     const base = `${api.service}/clickstack/sources`;
-    const body = { kind: 'promql', name: 'Prometheus Metrics', connection: DEMO_IDS.connection, from: { databaseName: 'default', tableName: 'metrics' }, timestampValueExpression: 'timestamp' };
+    const body = {
+      kind: 'promql',
+      name: 'Prometheus Metrics',
+      connection: DEMO_IDS.connection,
+      from: { databaseName: 'default', tableName: 'metrics' },
+      timestampValueExpression: 'timestamp',
+    };
     expect(list(await api.result('GET', base)).length).toBeGreaterThan(0);
     const created = obj(await api.result('POST', base, body));
-    expect(created).toMatchObject({ kind: 'promql', name: 'Prometheus Metrics', connection: DEMO_IDS.connection, from: body.from, timestampValueExpression: 'timestamp' });
+    expect(created).toMatchObject({
+      kind: 'promql',
+      name: 'Prometheus Metrics',
+      connection: DEMO_IDS.connection,
+      from: body.from,
+      timestampValueExpression: 'timestamp',
+    });
     expect(obj(await api.result('GET', `${base}/${String(created.id)}`)).name).toBe('Prometheus Metrics');
     expect(obj(await api.result('PUT', `${base}/${String(created.id)}`, { ...body, name: 'Updated Source' })).name).toBe('Updated Source');
     const deleted = await api.call('DELETE', `${base}/${String(created.id)}`);
@@ -204,18 +262,32 @@ describe('clickhousectl tests/client_test.rs > ClickStack', () => {
     const api = cloud(await sandbox({ seed: 'none' }));
     const base = `${api.service}/clickstack/webhooks`;
     expect(list(await api.result('GET', base))).toEqual([]);
-    const created = obj(await api.result('POST', base, { name: 'Production Alerts', service: 'slack', url: 'https://hooks.slack.com/services/T/B/X' }));
+    const created = obj(
+      await api.result('POST', base, { name: 'Production Alerts', service: 'slack', url: 'https://hooks.slack.com/services/T/B/X' }),
+    );
     expect(created).toMatchObject({ name: 'Production Alerts', service: 'slack', url: 'https://hooks.slack.com/services/T/B/X' });
     expect(typeof created.createdAt).toBe('string');
     expect(typeof created.updatedAt).toBe('string');
-    const updated = obj(await api.result('PUT', `${base}/${String(created.id)}`, { name: 'Updated Alerts', service: 'slack', url: 'https://hooks.slack.com/services/T/B/X' }));
+    const updated = obj(
+      await api.result('PUT', `${base}/${String(created.id)}`, {
+        name: 'Updated Alerts',
+        service: 'slack',
+        url: 'https://hooks.slack.com/services/T/B/X',
+      }),
+    );
     expect(updated).toMatchObject({ id: created.id, name: 'Updated Alerts', service: 'slack' });
     expect(envelope.parse((await api.call('DELETE', `${base}/${String(created.id)}`)).body)).not.toHaveProperty('result');
   });
 
   it('create_webhook_incidentio_response (service stays incidentio)', async () => {
     const api = cloud(await sandbox());
-    const created = obj(await api.result('POST', `${api.service}/clickstack/webhooks`, { name: 'Incident Alerts', service: 'incidentio', url: 'https://api.incident.io/v2/alert_events/http/abc' }));
+    const created = obj(
+      await api.result('POST', `${api.service}/clickstack/webhooks`, {
+        name: 'Incident Alerts',
+        service: 'incidentio',
+        url: 'https://api.incident.io/v2/alert_events/http/abc',
+      }),
+    );
     expect(created.service).toBe('incidentio');
   });
 
@@ -224,13 +296,25 @@ describe('clickhousectl tests/client_test.rs > ClickStack', () => {
     const base = `${api.service}/clickstack/webhooks`;
     const created = obj(await api.result('POST', base, { name: 'Generic Alerts', service: 'generic', url: 'https://example.com/hook' }));
     const body = '{"text": "{{ message }}"}';
-    const updated = obj(await api.result('PUT', `${base}/${String(created.id)}`, { name: 'Generic Alerts', service: 'generic', url: 'https://example.com/hook', body }));
+    const updated = obj(
+      await api.result('PUT', `${base}/${String(created.id)}`, {
+        name: 'Generic Alerts',
+        service: 'generic',
+        url: 'https://example.com/hook',
+        body,
+      }),
+    );
     expect(updated).toMatchObject({ id: created.id, service: 'generic', body });
   });
 
   it('validate_dashboard (enveloped verdict with errors and normalized null)', async () => {
     const api = cloud(await sandbox());
-    const verdict = obj(await api.result('POST', `${api.service}/clickstack/dashboards/validate`, { name: 'My Dashboard', tiles: [{ name: 't', x: 0, y: 0, w: 6, h: 4 }] }));
+    const verdict = obj(
+      await api.result('POST', `${api.service}/clickstack/dashboards/validate`, {
+        name: 'My Dashboard',
+        tiles: [{ name: 't', x: 0, y: 0, w: 6, h: 4 }],
+      }),
+    );
     expect(verdict.valid).toBe(false);
     const errors = z.array(z.object({ path: z.string(), message: z.string() })).parse(verdict.errors);
     expect(errors.length).toBeGreaterThan(0);

@@ -14,7 +14,12 @@ describe('clickhousectl tests/integration_org_test.rs > cloud_org_lifecycle > Op
     const api = cloud(await sandbox());
     const keyName = 'clickhousectl-org-it-run1';
     // The live test's body: no deprecated roles, an explicit allow-all list.
-    const body = { name: keyName, assignedRoleIds: [], ipAccessList: [{ source: '0.0.0.0/0', description: 'clickhousectl org integration test key' }], state: 'enabled' };
+    const body = {
+      name: keyName,
+      assignedRoleIds: [],
+      ipAccessList: [{ source: '0.0.0.0/0', description: 'clickhousectl org integration test key' }],
+      state: 'enabled',
+    };
     const created = apiKeyPostResponseModel.parse(await api.result('POST', `${api.org}/keys`, body));
     expect(created.key?.name).toBe(keyName);
     const uuid = created.key?.id ?? '';
@@ -46,7 +51,12 @@ describe('clickhousectl tests/integration_test.rs > Query API Endpoint > create 
   it('the created keyId/keySecret authenticate, the resource UUID names the key, and a disabled or deleted key is refused', async () => {
     const api = cloud(await sandbox());
     const created = apiKeyPostResponseModel.parse(
-      await api.result('POST', `${api.org}/keys`, { name: 'svc-query', assignedRoleIds: [], ipAccessList: [{ source: '0.0.0.0/0', description: 'query key' }], state: 'enabled' }),
+      await api.result('POST', `${api.org}/keys`, {
+        name: 'svc-query',
+        assignedRoleIds: [],
+        ipAccessList: [{ source: '0.0.0.0/0', description: 'query key' }],
+        state: 'enabled',
+      }),
     );
     const auth = { keyId: created.keyId ?? '', keySecret: created.keySecret ?? '' };
     const uuid = created.key?.id ?? '';
@@ -69,7 +79,14 @@ describe('ipAccessList (the list every clickhousectl key request carries) is enf
   it('admits a key from a listed network, refuses it from any other, and an empty list admits nobody (clickhousectl #829)', async () => {
     const api = cloud(await sandbox());
     const make = async (ipAccessList: { source: string }[]) => {
-      const created = apiKeyPostResponseModel.parse(await api.result('POST', `${api.org}/keys`, { name: `k${ipAccessList.length}`, assignedRoleIds: [], ipAccessList, state: 'enabled' }));
+      const created = apiKeyPostResponseModel.parse(
+        await api.result('POST', `${api.org}/keys`, {
+          name: `k${ipAccessList.length}`,
+          assignedRoleIds: [],
+          ipAccessList,
+          state: 'enabled',
+        }),
+      );
       return { uuid: created.key?.id ?? '', auth: { keyId: created.keyId ?? '', keySecret: created.keySecret ?? '' } };
     };
     const loopback = await make([{ source: '127.0.0.0/8' }]);
@@ -90,7 +107,9 @@ describe('ipAccessList (the list every clickhousectl key request carries) is enf
     const roles = (await api.result('GET', `${api.org}/roles`)) as { id: string; name: string }[];
     const role = roles[0];
     expect(role?.id).toMatch(/^[0-9a-f-]{36}$/);
-    const created = apiKeyPostResponseModel.parse(await api.result('POST', `${api.org}/keys`, { name: 'roled', assignedRoleIds: [role?.id], ipAccessList: [], state: 'enabled' }));
+    const created = apiKeyPostResponseModel.parse(
+      await api.result('POST', `${api.org}/keys`, { name: 'roled', assignedRoleIds: [role?.id], ipAccessList: [], state: 'enabled' }),
+    );
     expect(created.key?.assignedRoles).toEqual([{ roleId: role?.id, roleName: role?.name, roleType: 'system' }]);
     const unknown = await api.call('POST', `${api.org}/keys`, { name: 'x', assignedRoleIds: ['00000000-0000-4000-8000-000000000000'] });
     expect(unknown.status).toBe(400);

@@ -16,7 +16,13 @@ describe('clickhousectl tests/models_test.rs against sandbox answers', () => {
     const base = `${api.service}/clickpipes`;
     const answers: unknown[] = [];
     answers.push(...((await api.result('GET', base)) as unknown[]));
-    answers.push(await api.result('POST', base, { ...kafkaPipeBody('typed'), scaling: { replicas: 2, replicaCpuMillicores: 250, replicaMemoryGb: 1 }, settings: { kafka_read_committed: true } }));
+    answers.push(
+      await api.result('POST', base, {
+        ...kafkaPipeBody('typed'),
+        scaling: { replicas: 2, replicaCpuMillicores: 250, replicaMemoryGb: 1 },
+        settings: { kafka_read_committed: true },
+      }),
+    );
     answers.push(await api.result('PATCH', `${base}/${DEMO_PIPE_IDS.clicksKinesis}/scaling`, { replicaMemoryGb: 1.5 }));
     answers.push(await api.result('PATCH', `${base}/${DEMO_PIPE_IDS.eventsS3}`, { settings: { object_storage_max_file_count: 10 } }));
     answers.push(await api.result('PATCH', `${base}/${DEMO_PIPE_IDS.ordersPostgres}/state`, { command: 'stop' }));
@@ -24,7 +30,8 @@ describe('clickhousectl tests/models_test.rs against sandbox answers', () => {
       const pipe = clickPipeModel.parse(a);
       if (pipe.scaling) models.ClickPipeScalingResponse.parse(pipe.scaling);
     }
-    for (const id of Object.values(DEMO_PIPE_IDS)) models.ClickPipeSettingsResponse.parse(await api.result('GET', `${base}/${id}/settings`));
+    for (const id of Object.values(DEMO_PIPE_IDS))
+      models.ClickPipeSettingsResponse.parse(await api.result('GET', `${base}/${id}/settings`));
     const kinesis = clickPipeModel.parse(await api.result('GET', `${base}/${DEMO_PIPE_IDS.clicksKinesis}`));
     expect(kinesis.scaling).toEqual({ replicas: 1, replicaCpuMillicores: 500, replicaMemoryGb: 1.5 });
   });
@@ -47,7 +54,9 @@ describe('clickhousectl tests/models_test.rs against sandbox answers', () => {
 
   it('deserialize_api_key: list, get, create and patch answers', async () => {
     const api = cloud(await sandbox());
-    const created = apiKeyPostResponseModel.parse(await api.result('POST', `${api.org}/keys`, { name: 'typed', roles: ['developer'], expireAt: '2030-01-01T00:00:00Z' }));
+    const created = apiKeyPostResponseModel.parse(
+      await api.result('POST', `${api.org}/keys`, { name: 'typed', roles: ['developer'], expireAt: '2030-01-01T00:00:00Z' }),
+    );
     const id = created.key?.id ?? '';
     models.ApiKey.parse(await api.result('GET', `${api.org}/keys/${id}`));
     models.ApiKey.parse(await api.result('PATCH', `${api.org}/keys/${id}`, { expireAt: null }));

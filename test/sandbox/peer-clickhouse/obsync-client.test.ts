@@ -37,7 +37,17 @@ function hostedTarget(h: SandboxHandle, paths?: HostedTarget['paths'], baseUrl =
     config: {
       apiVersion: 'obsync/v1',
       kind: 'Config',
-      targets: [{ name: 'cloud', variant: 'hosted', baseUrl, organizationId: c.organizationId, serviceId: c.serviceId, credentials: { keyId: c.keyId, keySecret: c.keySecret }, ...(paths ? { paths } : {}) }],
+      targets: [
+        {
+          name: 'cloud',
+          variant: 'hosted',
+          baseUrl,
+          organizationId: c.organizationId,
+          serviceId: c.serviceId,
+          credentials: { keyId: c.keyId, keySecret: c.keySecret },
+          ...(paths ? { paths } : {}),
+        },
+      ],
     },
     name: 'cloud',
     env: {},
@@ -53,7 +63,11 @@ function tempDir(): string {
   return dir;
 }
 
-const pathsOf = (h: SandboxHandle, method?: string) => h.requests().filter((r) => method === undefined || r.method === method).map((r) => r.path);
+const pathsOf = (h: SandboxHandle, method?: string) =>
+  h
+    .requests()
+    .filter((r) => method === undefined || r.method === method)
+    .map((r) => r.path);
 
 describe('hosted path segments (hosted-api §2-3; provider clickstack/client NewCloud and internal/api getClickPipePath; clickhousectl client paths)', () => {
   it('a hosted target without paths talks to …/clickstack and …/clickpipes', async () => {
@@ -81,19 +95,29 @@ describe('client_cloud_test.go TestCloudRouteNotFound404 / TestCloudUnroutedPath
   it('a 404 page on the first list names the paths setting to check', async () => {
     const h = await sandbox();
     const port = createServicePort(hostedTarget(h, { observability: 'observabilty', pipes: 'clickpipes' }));
-    const err = await requireCollection(port, 'Dashboard').list().catch((e: unknown) => e);
+    const err = await requireCollection(port, 'Dashboard')
+      .list()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).message).toMatch(/no such route.*paths\.observability/);
     expect((err as ApiError).hint).toMatch(/paths\.observability \(now 'observabilty'; ClickHouse Cloud serves 'clickstack'\)/);
     const pipes = createServicePort(hostedTarget(h, { observability: 'clickstack', pipes: 'pipe' }));
-    expect(((await requireCollection(pipes, 'Pipe').list().catch((e: unknown) => e)) as ApiError).message).toMatch(/paths\.pipes/);
+    expect(
+      (
+        (await requireCollection(pipes, 'Pipe')
+          .list()
+          .catch((e: unknown) => e)) as ApiError
+      ).message,
+    ).toMatch(/paths\.pipes/);
     await Promise.all([port.close(), pipes.close()]);
   });
 
   it('a wrong baseUrl (an extra /v1) is named too', async () => {
     const h = await sandbox();
     const port = createServicePort(hostedTarget(h, undefined, `${h.url}/v1`));
-    const err = (await requireCollection(port, 'Dashboard').list().catch((e: unknown) => e)) as ApiError;
+    const err = (await requireCollection(port, 'Dashboard')
+      .list()
+      .catch((e: unknown) => e)) as ApiError;
     expect(err.hint).toMatch(/baseUrl/);
     await port.close();
   });
@@ -121,7 +145,12 @@ describe('internal/api/clickpipe_test.go, for obsync (424 on an idle service)', 
     await port.close();
     const service = `/v1/organizations/${h.credentials.organizationId}/services/${h.credentials.serviceId}`;
     expect(h.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(
-      expect.arrayContaining([`GET ${service}/clickpipes 424`, `PATCH ${service}/state 200`, `GET ${service} 200`, `GET ${service}/clickpipes 200`]),
+      expect.arrayContaining([
+        `GET ${service}/clickpipes 424`,
+        `PATCH ${service}/state 200`,
+        `GET ${service} 200`,
+        `GET ${service}/clickpipes 200`,
+      ]),
     );
     expect(h.service.state()).toBe('running');
   });
@@ -142,9 +171,15 @@ describe('internal/api/clickpipe_test.go, for obsync (424 on an idle service)', 
     const api = cloud(h);
     await api.result('PATCH', `${api.service}/state`, { command: 'stop' });
     const port = createServicePort(hostedTarget(h));
-    await waitFor('stopped', async () => ((await api.result('GET', api.service)) as { state: string }).state, (s) => s === 'stopped');
+    await waitFor(
+      'stopped',
+      async () => ((await api.result('GET', api.service)) as { state: string }).state,
+      (s) => s === 'stopped',
+    );
     h.clearRequests();
-    const err = (await requireCollection(port, 'Pipe').list().catch((e: unknown) => e)) as ApiError;
+    const err = (await requireCollection(port, 'Pipe')
+      .list()
+      .catch((e: unknown) => e)) as ApiError;
     expect(err.code).toBe('SERVICE_NOT_RUNNING');
     expect(err.message).toMatch(/service is stopped/);
     expect(err.hint).toMatch(/start the service/);
@@ -154,8 +189,14 @@ describe('internal/api/clickpipe_test.go, for obsync (424 on an idle service)', 
 
   it('TestCreateClickPipe_WakeFails_ReturnsError: a refused wake-up surfaces as "waking it up failed"', async () => {
     scripted = createServer((req, res) => {
-      const reply = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.url?.endsWith('/clickpipes')) return reply(424, { requestId: 'x', error: 'FAILED_DEPENDENCY: ClickPipe creation is allowed only when the ClickHouse service is running. Current state: idle', status: 424 });
+      const reply = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.url?.endsWith('/clickpipes'))
+        return reply(424, {
+          requestId: 'x',
+          error: 'FAILED_DEPENDENCY: ClickPipe creation is allowed only when the ClickHouse service is running. Current state: idle',
+          status: 424,
+        });
       if (req.method === 'PATCH' && req.url?.endsWith('/state')) return reply(403, { status: 403, error: 'forbidden' });
       reply(500, { status: 500, error: `unexpected ${req.method ?? ''} ${req.url ?? ''}` });
     });
@@ -163,7 +204,9 @@ describe('internal/api/clickpipe_test.go, for obsync (424 on an idle service)', 
     const url = `http://127.0.0.1:${(scripted.address() as AddressInfo).port}`;
     const h = await sandbox();
     const port = createServicePort(hostedTarget(h, undefined, url));
-    const err = (await requireCollection(port, 'Pipe').list().catch((e: unknown) => e)) as ApiError;
+    const err = (await requireCollection(port, 'Pipe')
+      .list()
+      .catch((e: unknown) => e)) as ApiError;
     expect(err.code).toBe('SERVICE_WAKE');
     expect(err.message).toMatch(/is idle and waking it up failed/);
     await port.close();
@@ -220,7 +263,10 @@ spec:
     });
     const { second } = await applyTwice(h, dir);
     expect(second.update).toBe(0);
-    const settings = (await cloud(h).result('GET', `${cloud(h).service}/clickpipes/5eedc1b0-0000-4000-8000-000000000001/settings`)) as Record<string, unknown>;
+    const settings = (await cloud(h).result(
+      'GET',
+      `${cloud(h).service}/clickpipes/5eedc1b0-0000-4000-8000-000000000001/settings`,
+    )) as Record<string, unknown>;
     expect(settings.kafka_read_committed).toBe(true);
   });
 
@@ -298,7 +344,10 @@ targets:
     );
     const roles = (await cloud(h).result('GET', `${cloud(h).org}/roles`)) as { id: string; name: string }[];
     const developer = roles.find((r) => r.name === 'Developer')?.id ?? '';
-    const byId = await runCli(['keys', 'create', '--target', 'cloud', '--name', 'ci', '--role', developer], { cwd: dir, env: { SECRET: c.keySecret } });
+    const byId = await runCli(['keys', 'create', '--target', 'cloud', '--name', 'ci', '--role', developer], {
+      cwd: dir,
+      env: { SECRET: c.keySecret },
+    });
     expect(byId.code).toBe(0);
     const [key] = byId.stdout.split(/\n(?=\{)/).map((t) => JSON.parse(t) as unknown);
     const parsed = apiKeyPostResponseModel.shape.key.parse(key);
@@ -307,10 +356,16 @@ targets:
     expect(byId.stderr).toMatch(/usable from any address/);
     const post = h.requests().find((r) => r.method === 'POST');
     expect(post?.status).toBe(200);
-    const legacy = await runCli(['keys', 'create', '--target', 'cloud', '--name', 'old', '--role', 'admin', '--ip', '127.0.0.1'], { cwd: dir, env: { SECRET: c.keySecret } });
+    const legacy = await runCli(['keys', 'create', '--target', 'cloud', '--name', 'old', '--role', 'admin', '--ip', '127.0.0.1'], {
+      cwd: dir,
+      env: { SECRET: c.keySecret },
+    });
     expect(legacy.code).toBe(0);
     expect(legacy.stdout).toContain('"roles": [\n    "admin"\n  ]');
-    const bad = await runCli(['keys', 'create', '--target', 'cloud', '--name', 'x', '--role', 'owner'], { cwd: dir, env: { SECRET: c.keySecret } });
+    const bad = await runCli(['keys', 'create', '--target', 'cloud', '--name', 'x', '--role', 'owner'], {
+      cwd: dir,
+      env: { SECRET: c.keySecret },
+    });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/unknown role 'owner'/);
   });

@@ -42,7 +42,12 @@ export interface Cloud {
 export function cloud(h: SandboxHandle): Cloud {
   const c = h.credentials;
   const org = `/organizations/${c.organizationId}`;
-  const call = async (method: string, path: string, body?: unknown, auth: { keyId: string; keySecret: string } | null = c): Promise<Answer> => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    auth: { keyId: string; keySecret: string } | null = c,
+  ): Promise<Answer> => {
     const headers: Record<string, string> = {};
     if (auth) headers.authorization = `Basic ${Buffer.from(`${auth.keyId}:${auth.keySecret}`).toString('base64')}`;
     if (body !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
@@ -81,9 +86,30 @@ const opt = <T extends z.ZodType>(t: T) => t.nullish();
 
 export const models = {
   /** `ClickPipeState`. */
-  ClickPipeState: z.enum(['Unknown', 'Provisioning', 'Setup', 'Snapshot', 'Running', 'Modifying', 'Resync', 'Pausing', 'Paused', 'Stopping', 'Stopped', 'Completed', 'Failed', 'InternalError', 'Degraded']),
+  ClickPipeState: z.enum([
+    'Unknown',
+    'Provisioning',
+    'Setup',
+    'Snapshot',
+    'Running',
+    'Modifying',
+    'Resync',
+    'Pausing',
+    'Paused',
+    'Stopping',
+    'Stopped',
+    'Completed',
+    'Failed',
+    'InternalError',
+    'Degraded',
+  ]),
   /** `ClickPipeScalingResponse`: integers for replicas and millicores, a number for memory. */
-  ClickPipeScalingResponse: z.strictObject({ replicas: opt(i64), replicaCpuMillicores: opt(i64), replicaMemoryGb: opt(f64), concurrency: opt(i64) }),
+  ClickPipeScalingResponse: z.strictObject({
+    replicas: opt(i64),
+    replicaCpuMillicores: opt(i64),
+    replicaMemoryGb: opt(f64),
+    concurrency: opt(i64),
+  }),
   /** `ClickPipeSettingsResponse` plus the Sep-2026 `kafka_read_committed`. */
   ClickPipeSettingsResponse: z.strictObject({
     clickhouse_max_download_threads: opt(i64),
@@ -103,7 +129,9 @@ export const models = {
   ClickPipesCdcScaling: z.strictObject({ replicaCpuMillicores: opt(i64), replicaMemoryGb: opt(f64) }),
   /** `ApiKey` (with the deprecated `roles`). */
   ApiKey: z.strictObject({
-    assignedRoles: opt(z.array(z.strictObject({ roleId: opt(uuid), roleName: opt(z.string()), roleType: opt(z.enum(['system', 'custom'])) }))),
+    assignedRoles: opt(
+      z.array(z.strictObject({ roleId: opt(uuid), roleName: opt(z.string()), roleType: opt(z.enum(['system', 'custom'])) })),
+    ),
     createdAt: opt(dateTime),
     expireAt: opt(dateTime),
     id: opt(uuid),
@@ -115,7 +143,28 @@ export const models = {
     usedAt: opt(dateTime),
   }),
   /** `Service` (the members obsync and the provider read). */
-  Service: z.looseObject({ id: opt(uuid), name: opt(z.string()), state: opt(z.enum(['starting', 'stopping', 'terminating', 'softdeleting', 'awaking', 'partially_running', 'provisioning', 'running', 'stopped', 'terminated', 'softdeleted', 'degraded', 'failed', 'idle'])) }),
+  Service: z.looseObject({
+    id: opt(uuid),
+    name: opt(z.string()),
+    state: opt(
+      z.enum([
+        'starting',
+        'stopping',
+        'terminating',
+        'softdeleting',
+        'awaking',
+        'partially_running',
+        'provisioning',
+        'running',
+        'stopped',
+        'terminated',
+        'softdeleted',
+        'degraded',
+        'failed',
+        'idle',
+      ]),
+    ),
+  }),
 };
 
 const destination = z.strictObject({
@@ -143,7 +192,12 @@ export const clickPipeModel = z.strictObject({
   scaling: opt(models.ClickPipeScalingResponse),
   serviceId: opt(uuid),
   settings: opt(models.ClickPipeSettingsResponse),
-  source: opt(z.record(z.enum(['kafka', 'objectStorage', 'kinesis', 'pubsub', 'postgres', 'mysql', 'bigquery', 'mongodb']), z.looseObject({}).nullish())),
+  source: opt(
+    z.record(
+      z.enum(['kafka', 'objectStorage', 'kinesis', 'pubsub', 'postgres', 'mysql', 'bigquery', 'mongodb']),
+      z.looseObject({}).nullish(),
+    ),
+  ),
   state: opt(models.ClickPipeState),
   updatedAt: opt(dateTime),
 });

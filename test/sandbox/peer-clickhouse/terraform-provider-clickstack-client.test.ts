@@ -20,7 +20,16 @@ const HTML_404 = /<pre>Cannot (GET|POST|PUT|DELETE) \/v1\/organizations\/.+<\/pr
 
 /** The provider's Alert struct as it marshals it: source saved_search, one channel, scheduleStartAt always sent. */
 function providerAlert(extra: Json = {}): Json {
-  return { source: 'saved_search', savedSearchId: DEMO_IDS.errors, interval: '5m', threshold: 10, thresholdType: 'above', channel: { type: 'webhook', webhookId: DEMO_IDS.opsWebhook }, scheduleStartAt: null, ...extra };
+  return {
+    source: 'saved_search',
+    savedSearchId: DEMO_IDS.errors,
+    interval: '5m',
+    threshold: 10,
+    thresholdType: 'above',
+    channel: { type: 'webhook', webhookId: DEMO_IDS.opsWebhook },
+    scheduleStartAt: null,
+    ...extra,
+  };
 }
 
 function alerts(api: Cloud): { create: (b: Json) => Promise<Json>; put: (id: unknown, b: Json) => Promise<Json>; base: string } {
@@ -43,7 +52,13 @@ describe('terraform-provider clickstack/client/client_cloud_test.go', () => {
     const api = cloud(await sandbox());
     const a = alerts(api);
     const created = await a.create(providerAlert());
-    expect(created).toMatchObject({ source: 'saved_search', savedSearchId: DEMO_IDS.errors, interval: '5m', threshold: 10, thresholdType: 'above' });
+    expect(created).toMatchObject({
+      source: 'saved_search',
+      savedSearchId: DEMO_IDS.errors,
+      interval: '5m',
+      threshold: 10,
+      thresholdType: 'above',
+    });
     expect(obj(await api.result('GET', `${a.base}/${String(created.id)}`)).savedSearchId).toBe(DEMO_IDS.errors);
     await a.put(created.id, providerAlert());
     const deleted = await api.call('DELETE', `${a.base}/${String(created.id)}`);
@@ -54,7 +69,10 @@ describe('terraform-provider clickstack/client/client_cloud_test.go', () => {
     const api = cloud(await sandbox());
     const base = `${api.service}/clickstack/dashboards`;
     const d = obj(await api.result('POST', base, { name: 'd', tiles: [] }));
-    expect(obj(await api.result('PUT', `${base}/${String(d.id)}`, { name: 'renamed', tiles: [] }))).toMatchObject({ id: d.id, name: 'renamed' });
+    expect(obj(await api.result('PUT', `${base}/${String(d.id)}`, { name: 'renamed', tiles: [] }))).toMatchObject({
+      id: d.id,
+      name: 'renamed',
+    });
     const res = await api.call('DELETE', `${base}/${String(d.id)}`);
     expect(res.status).toBe(200);
     expect(Object.keys(obj(res.body)).sort()).toEqual(['requestId', 'status']);
@@ -112,10 +130,20 @@ describe('terraform-provider clickstack/client/client_cloud_test.go', () => {
 
   it('TestCloudValidateEnvelopeErrors: the per-error details survive the envelope', async () => {
     const api = cloud(await sandbox());
-    const tile = { name: 't', x: 0, y: 0, w: 6, h: 4, config: { displayType: 'line', sourceId: '0123456789abcdef01234567', select: [{ aggFn: 'count' }] } };
+    const tile = {
+      name: 't',
+      x: 0,
+      y: 0,
+      w: 6,
+      h: 4,
+      config: { displayType: 'line', sourceId: '0123456789abcdef01234567', select: [{ aggFn: 'count' }] },
+    };
     const verdict = obj(await api.result('POST', `${api.service}/clickstack/dashboards/validate`, { name: 'd', tiles: [tile] }));
     expect(verdict.valid).toBe(false);
-    const errors = z.array(z.object({ path: z.string(), message: z.string() })).min(1).parse(verdict.errors);
+    const errors = z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .min(1)
+      .parse(verdict.errors);
     expect(errors[0]?.message).not.toBe('');
   });
 
@@ -156,10 +184,20 @@ describe('terraform-provider clickstack/client/alert.go (Alert: the PUT is a par
     const a = alerts(api);
     const created = await a.create(providerAlert({ thresholdType: 'between', thresholdMax: 200, threshold: 100, interval: '1h' }));
     // A range type needs it in every body; switched to a non-range type the provider stops sending it and it stays.
-    expect((await api.call('PUT', `${a.base}/${String(created.id)}`, providerAlert({ thresholdType: 'between', threshold: 100 }))).status).toBe(400);
+    expect(
+      (await api.call('PUT', `${a.base}/${String(created.id)}`, providerAlert({ thresholdType: 'between', threshold: 100 }))).status,
+    ).toBe(400);
     const kept = await a.put(created.id, providerAlert({ thresholdType: 'above', threshold: 100, interval: '1h' }));
     expect(kept.thresholdMax).toBe(200);
-    expect((await api.call('PUT', `${a.base}/${String(created.id)}`, providerAlert({ thresholdType: 'between', threshold: 100, thresholdMax: null }))).status).toBe(400);
+    expect(
+      (
+        await api.call(
+          'PUT',
+          `${a.base}/${String(created.id)}`,
+          providerAlert({ thresholdType: 'between', threshold: 100, thresholdMax: null }),
+        )
+      ).status,
+    ).toBe(400);
   });
 
   // The provider's comment ("null clears it, and the server then forces scheduleOffsetMinutes to
@@ -189,7 +227,14 @@ describe('terraform-provider clickstack/client/alert.go (Alert: the PUT is a par
 describe('terraform-provider clickstack/client/webhook.go', () => {
   it('TestCreateWebhook: headers are sent on create and never answered', async () => {
     const api = cloud(await sandbox());
-    const created = obj(await api.result('POST', `${api.service}/clickstack/webhooks`, { service: 'generic', name: 'pd', url: 'https://example.com/hook', headers: { Authorization: 'Bearer sekret' } }));
+    const created = obj(
+      await api.result('POST', `${api.service}/clickstack/webhooks`, {
+        service: 'generic',
+        name: 'pd',
+        url: 'https://example.com/hook',
+        headers: { Authorization: 'Bearer sekret' },
+      }),
+    );
     expect(created).not.toHaveProperty('headers');
     expect(JSON.stringify(await api.result('GET', `${api.service}/clickstack/webhooks`))).not.toContain('sekret');
   });
@@ -204,8 +249,19 @@ describe('terraform-provider clickstack/client/webhook.go', () => {
         const snap = JSON.parse(readFileSync(join(dir, 'observability-hosted.json'), 'utf8')) as { state: { webhooks: Json[] } };
         return snap.state.webhooks.find((w) => w.id === id)?.headers;
       };
-      const created = obj(await api.result('POST', base, { service: 'generic', name: 'w', url: 'https://example.com/a', description: 'd', body: 'b', headers: { 'X-Token': 't' } }));
-      const updated = obj(await api.result('PUT', `${base}/${String(created.id)}`, { service: 'generic', name: 'w', url: 'https://example.com/a' }));
+      const created = obj(
+        await api.result('POST', base, {
+          service: 'generic',
+          name: 'w',
+          url: 'https://example.com/a',
+          description: 'd',
+          body: 'b',
+          headers: { 'X-Token': 't' },
+        }),
+      );
+      const updated = obj(
+        await api.result('PUT', `${base}/${String(created.id)}`, { service: 'generic', name: 'w', url: 'https://example.com/a' }),
+      );
       expect(updated).not.toHaveProperty('description');
       expect(updated).not.toHaveProperty('body');
       expect(storedHeaders(created.id)).toEqual({ 'X-Token': 't' });
@@ -237,8 +293,30 @@ describe('terraform-provider clickstack/client/saved_search.go', () => {
   it('UpdateSavedSearch is a full replace; DeleteSavedSearch also deletes its alerts', async () => {
     const api = cloud(await sandbox());
     const base = `${api.service}/clickstack/saved-searches`;
-    const created = obj(await api.result('POST', base, { name: 's', sourceId: DEMO_IDS.logs, select: 'Body', where: 'level:error', whereLanguage: 'lucene', orderBy: '', tags: ['a'], filters: [] }));
-    const replaced = obj(await api.result('PUT', `${base}/${String(created.id)}`, { name: 's2', sourceId: DEMO_IDS.logs, select: '', where: '', whereLanguage: 'sql', orderBy: '', tags: [], filters: [] }));
+    const created = obj(
+      await api.result('POST', base, {
+        name: 's',
+        sourceId: DEMO_IDS.logs,
+        select: 'Body',
+        where: 'level:error',
+        whereLanguage: 'lucene',
+        orderBy: '',
+        tags: ['a'],
+        filters: [],
+      }),
+    );
+    const replaced = obj(
+      await api.result('PUT', `${base}/${String(created.id)}`, {
+        name: 's2',
+        sourceId: DEMO_IDS.logs,
+        select: '',
+        where: '',
+        whereLanguage: 'sql',
+        orderBy: '',
+        tags: [],
+        filters: [],
+      }),
+    );
     expect(replaced).toMatchObject({ name: 's2', where: '', whereLanguage: 'sql', tags: [] });
     const a = alerts(api);
     const alert = await a.create(providerAlert({ savedSearchId: created.id }));
@@ -253,12 +331,23 @@ describe('terraform-provider clickstack/client/saved_search.go', () => {
 });
 
 describe('terraform-provider clickstack/client/source.go', () => {
-  const metric = { name: 'M', kind: 'metric', connection: DEMO_IDS.connection, from: { databaseName: 'default', tableName: '' }, timestampValueExpression: 'TimeUnix', resourceAttributesExpression: 'ResourceAttributes', metricTables: { gauge: 'g', 'exponential histogram': 'eh' } };
+  const metric = {
+    name: 'M',
+    kind: 'metric',
+    connection: DEMO_IDS.connection,
+    from: { databaseName: 'default', tableName: '' },
+    timestampValueExpression: 'TimeUnix',
+    resourceAttributesExpression: 'ResourceAttributes',
+    metricTables: { gauge: 'g', 'exponential histogram': 'eh' },
+  };
 
   it('TestSourceFromTableNameAlwaysSent / TestMetricTablesJSONKey: a metric source with tableName "" and the "exponential histogram" key round-trips', async () => {
     const api = cloud(await sandbox());
     const created = obj(await api.result('POST', `${api.service}/clickstack/sources`, metric));
-    expect(created).toMatchObject({ from: { databaseName: 'default', tableName: '' }, metricTables: { gauge: 'g', 'exponential histogram': 'eh' } });
+    expect(created).toMatchObject({
+      from: { databaseName: 'default', tableName: '' },
+      metricTables: { gauge: 'g', 'exponential histogram': 'eh' },
+    });
     const { from: _from, ...withoutFrom } = metric;
     expect((await api.call('POST', `${api.service}/clickstack/sources`, withoutFrom)).status).toBe(400);
   });
@@ -266,7 +355,9 @@ describe('terraform-provider clickstack/client/source.go', () => {
   it('CreateSource ignores an id in the body; UpdateSource is a full replace; DeleteSource then 404s', async () => {
     const api = cloud(await sandbox());
     const base = `${api.service}/clickstack/sources`;
-    const created = obj(await api.result('POST', base, { ...metric, id: 'ffffffffffffffffffffffff', serviceNameExpression: 'ServiceName' }));
+    const created = obj(
+      await api.result('POST', base, { ...metric, id: 'ffffffffffffffffffffffff', serviceNameExpression: 'ServiceName' }),
+    );
     expect(created.id).not.toBe('ffffffffffffffffffffffff');
     const replaced = obj(await api.result('PUT', `${base}/${String(created.id)}`, { ...metric, id: created.id, name: 'M2' }));
     expect(replaced).toMatchObject({ id: created.id, name: 'M2' });

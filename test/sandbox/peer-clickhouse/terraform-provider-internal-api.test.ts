@@ -17,7 +17,10 @@ function isServiceIdle(a: Answer): boolean {
   return a.status === 424 && a.text.includes('Current state: idle');
 }
 
-const idleBody = (state: string) => ({ status: 424, error: `FAILED_DEPENDENCY: ClickPipe creation is allowed only when the ClickHouse service is running. Current state: ${state}` });
+const idleBody = (state: string) => ({
+  status: 424,
+  error: `FAILED_DEPENDENCY: ClickPipe creation is allowed only when the ClickHouse service is running. Current state: ${state}`,
+});
 
 describe('terraform-provider internal/api/clickpipe_test.go', () => {
   it('TestCreateClickPipe_WakesIdleServiceAndRetries: 424 while idle, awake, poll GET /services/{id} to running, the replayed create succeeds', async () => {
@@ -31,7 +34,11 @@ describe('terraform-provider internal/api/clickpipe_test.go', () => {
     expect(isServiceIdle(first)).toBe(true);
     const wake = await api.call('PATCH', `${api.service}/state`, { command: 'awake' });
     expect(wake.status).toBe(200);
-    await waitFor('running', async () => models.Service.parse(await api.result('GET', api.service)).state, (s) => s === 'running');
+    await waitFor(
+      'running',
+      async () => models.Service.parse(await api.result('GET', api.service)).state,
+      (s) => s === 'running',
+    );
     const pipe = clickPipeModel.parse(await api.result('POST', `${api.service}/clickpipes/`, body));
     expect(pipe).toMatchObject({ name: 'my-pipe', state: 'Provisioning' });
   });
@@ -43,18 +50,30 @@ describe('terraform-provider internal/api/clickpipe_test.go', () => {
     for (let i = 0; i < 3; i++) expect(isServiceIdle(await api.call('GET', `${api.service}/clickpipes`))).toBe(true);
     // Every ClickPipes route, CDC scaling included (the provider routes them all through doClickPipeRequest).
     expect(isServiceIdle(await api.call('GET', `${api.service}/clickpipesCdcScaling`))).toBe(true);
-    expect(isServiceIdle(await api.call('PUT', `${api.service}/clickpipes/${DEMO_PIPE_IDS.ordersKafka}/settings`, { clickhouse_max_threads: 2 }))).toBe(true);
+    expect(
+      isServiceIdle(
+        await api.call('PUT', `${api.service}/clickpipes/${DEMO_PIPE_IDS.ordersKafka}/settings`, { clickhouse_max_threads: 2 }),
+      ),
+    ).toBe(true);
     // The awake command is a no-op on a service that is already waking (wakeService doc).
     expect((await api.call('PATCH', `${api.service}/state`, { command: 'awake' })).status).toBe(200);
     expect((await api.call('PATCH', `${api.service}/state`, { command: 'awake' })).status).toBe(200);
-    await waitFor('pipes served', async () => (await api.call('GET', `${api.service}/clickpipes`)).status, (s) => s === 200);
+    await waitFor(
+      'pipes served',
+      async () => (await api.call('GET', `${api.service}/clickpipes`)).status,
+      (s) => s === 200,
+    );
     expect((await api.call('PATCH', `${api.service}/state`, { command: 'awake' })).status).toBe(200);
   });
 
   it('TestCreateClickPipe_StoppedService424_DoesNotWake: a stopped service answers 424 "Current state: stopped", which is not idle', async () => {
     const api = cloud(await sandbox());
     await api.result('PATCH', `${api.service}/state`, { command: 'stop' });
-    await waitFor('stopped', async () => models.Service.parse(await api.result('GET', api.service)).state, (s) => s === 'stopped');
+    await waitFor(
+      'stopped',
+      async () => models.Service.parse(await api.result('GET', api.service)).state,
+      (s) => s === 'stopped',
+    );
     const res = await api.call('POST', `${api.service}/clickpipes/`, kafkaPipeBody('my-pipe'));
     expect(errorEnvelope.parse(res.body)).toMatchObject(idleBody('stopped'));
     expect(isServiceIdle(res)).toBe(false);
@@ -63,9 +82,14 @@ describe('terraform-provider internal/api/clickpipe_test.go', () => {
   for (const value of [true, false]) {
     it(`TestUpdateClickPipeSettings_PreservesKafkaReadCommittedBoolean/${String(value)}`, async () => {
       const api = cloud(await sandbox());
-      const settings = models.ClickPipeSettingsResponse.parse(await api.result('PUT', `${api.service}/clickpipes/${DEMO_PIPE_IDS.ordersKafka}/settings`, { kafka_read_committed: value }));
+      const settings = models.ClickPipeSettingsResponse.parse(
+        await api.result('PUT', `${api.service}/clickpipes/${DEMO_PIPE_IDS.ordersKafka}/settings`, { kafka_read_committed: value }),
+      );
       expect(settings.kafka_read_committed).toBe(value);
-      expect(clickPipeModel.parse(await api.result('GET', `${api.service}/clickpipes/${DEMO_PIPE_IDS.ordersKafka}`)).settings?.kafka_read_committed).toBe(value);
+      expect(
+        clickPipeModel.parse(await api.result('GET', `${api.service}/clickpipes/${DEMO_PIPE_IDS.ordersKafka}`)).settings
+          ?.kafka_read_committed,
+      ).toBe(value);
     });
   }
 });
@@ -138,9 +162,15 @@ describe('terraform-provider internal/api/clickpipe.go and api_keys.go', () => {
   it('WaitForClickPipeCdcScaling: the PATCHed pool shows in GET once it has propagated', async () => {
     const api = cloud(await sandbox({ pipeTransitionMs: 100 }));
     const cdc = `${api.service}/clickpipesCdcScaling`;
-    const patched = z.object({ replicaCpuMillicores: z.number().int(), replicaMemoryGb: z.number() }).parse(await api.result('PATCH', cdc, { replicaCpuMillicores: 4000, replicaMemoryGb: 16 }));
+    const patched = z
+      .object({ replicaCpuMillicores: z.number().int(), replicaMemoryGb: z.number() })
+      .parse(await api.result('PATCH', cdc, { replicaCpuMillicores: 4000, replicaMemoryGb: 16 }));
     expect(patched).toEqual({ replicaCpuMillicores: 4000, replicaMemoryGb: 16 });
-    await waitFor('propagated', async () => models.ClickPipesCdcScaling.parse(await api.result('GET', cdc)), (s) => s.replicaCpuMillicores === 4000 && s.replicaMemoryGb === 16);
+    await waitFor(
+      'propagated',
+      async () => models.ClickPipesCdcScaling.parse(await api.result('GET', cdc)),
+      (s) => s.replicaCpuMillicores === 4000 && s.replicaMemoryGb === 16,
+    );
     // Memory is 4 GB per core, in steps.
     expect((await api.call('PATCH', cdc, { replicaCpuMillicores: 4000, replicaMemoryGb: 8 })).status).toBe(400);
     expect((await api.call('PATCH', cdc, { replicaCpuMillicores: 1500, replicaMemoryGb: 6 })).status).toBe(400);
@@ -148,7 +178,13 @@ describe('terraform-provider internal/api/clickpipe.go and api_keys.go', () => {
 
   it('ClickPipeScalingRequest: the scaling PATCH takes numbers and the pipe answers numbers', async () => {
     const api = cloud(await sandbox());
-    const pipe = clickPipeModel.parse(await api.result('PATCH', `${api.service}/clickpipes/${DEMO_PIPE_IDS.ordersKafka}/scaling`, { replicas: 3, replicaCpuMillicores: 250, replicaMemoryGb: 1 }));
+    const pipe = clickPipeModel.parse(
+      await api.result('PATCH', `${api.service}/clickpipes/${DEMO_PIPE_IDS.ordersKafka}/scaling`, {
+        replicas: 3,
+        replicaCpuMillicores: 250,
+        replicaMemoryGb: 1,
+      }),
+    );
     expect(pipe.scaling).toEqual({ replicas: 3, replicaCpuMillicores: 250, replicaMemoryGb: 1 });
     const out = await api.call('PATCH', `${api.service}/clickpipes/${DEMO_PIPE_IDS.ordersKafka}/scaling`, { replicas: 0 });
     expect(errorEnvelope.parse(out.body).error).toBe('BAD_REQUEST: replicas: Not between 1 and 40');

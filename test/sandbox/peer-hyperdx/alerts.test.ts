@@ -85,8 +85,17 @@ const createTestDashboardWithRawSqlTile = async (options: { displayType?: string
     name: 'Raw SQL Dashboard',
     tiles: [
       {
-        name: 'Raw SQL Chart', x: 0, y: 0, w: 6, h: 3,
-        config: { configType: 'sql', displayType: options.displayType ?? 'number', sqlTemplate: options.sqlTemplate ?? 'SELECT 1', connectionId: connection.id },
+        name: 'Raw SQL Chart',
+        x: 0,
+        y: 0,
+        w: 6,
+        h: 3,
+        config: {
+          configType: 'sql',
+          displayType: options.displayType ?? 'number',
+          sqlTemplate: options.sqlTemplate ?? 'SELECT 1',
+          connectionId: connection.id,
+        },
       },
     ],
   });
@@ -96,7 +105,11 @@ const createTestDashboardWithRawSqlTile = async (options: { displayType?: string
 const createTestSavedSearch = async (options: { otherTeam?: boolean } = {}) => {
   const team = teamOf(options.otherTeam ?? false);
   const { source } = await sourceOf(team);
-  const savedSearch = await fixtures(team.agent).savedSearch(source.id, { name: 'Test Saved Search', where: 'error', whereLanguage: 'lucene' });
+  const savedSearch = await fixtures(team.agent).savedSearch(source.id, {
+    name: 'Test Saved Search',
+    where: 'error',
+    whereLanguage: 'lucene',
+  });
   return { ...savedSearch, _id: savedSearch.id };
 };
 
@@ -570,7 +583,10 @@ describe('alerts.int.test.ts > External API Alerts', () => {
 
       it('should allow creating an alert on a raw SQL number tile', async () => {
         const webhook = await createTestWebhook();
-        const { dashboard, tileId } = await createTestDashboardWithRawSqlTile({ displayType: 'number', sqlTemplate: RAW_SQL_NUMBER_ALERT_TEMPLATE });
+        const { dashboard, tileId } = await createTestDashboardWithRawSqlTile({
+          displayType: 'number',
+          sqlTemplate: RAW_SQL_NUMBER_ALERT_TEMPLATE,
+        });
 
         const alertInput = {
           dashboardId: dashboard._id.toString(),
@@ -589,7 +605,10 @@ describe('alerts.int.test.ts > External API Alerts', () => {
 
       it('should reject creating an alert on a raw SQL table tile', async () => {
         const webhook = await createTestWebhook();
-        const { dashboard, tileId } = await createTestDashboardWithRawSqlTile({ displayType: 'table', sqlTemplate: RAW_SQL_ALERT_TEMPLATE });
+        const { dashboard, tileId } = await createTestDashboardWithRawSqlTile({
+          displayType: 'table',
+          sqlTemplate: RAW_SQL_ALERT_TEMPLATE,
+        });
 
         const alertInput = {
           dashboardId: dashboard._id.toString(),
@@ -606,7 +625,10 @@ describe('alerts.int.test.ts > External API Alerts', () => {
 
       it('should reject creating an alert on a raw SQL tile without interval params', async () => {
         const webhook = await createTestWebhook();
-        const { dashboard, tileId } = await createTestDashboardWithRawSqlTile({ displayType: 'line', sqlTemplate: 'SELECT count() FROM otel_logs' });
+        const { dashboard, tileId } = await createTestDashboardWithRawSqlTile({
+          displayType: 'line',
+          sqlTemplate: 'SELECT count() FROM otel_logs',
+        });
 
         const alertInput = {
           dashboardId: dashboard._id.toString(),
@@ -623,7 +645,10 @@ describe('alerts.int.test.ts > External API Alerts', () => {
 
       it('should reject updating an alert to reference a raw SQL table tile', async () => {
         const { alert, webhook } = await createTestAlert();
-        const { dashboard: rawSqlDashboard, tileId: rawSqlTileId } = await createTestDashboardWithRawSqlTile({ displayType: 'table', sqlTemplate: RAW_SQL_ALERT_TEMPLATE });
+        const { dashboard: rawSqlDashboard, tileId: rawSqlTileId } = await createTestDashboardWithRawSqlTile({
+          displayType: 'table',
+          sqlTemplate: RAW_SQL_ALERT_TEMPLATE,
+        });
 
         const updatePayload = {
           threshold: 200,
@@ -874,7 +899,9 @@ describe('alerts.int.test.ts > External API Alerts', () => {
 
       expect(alert.numConsecutiveWindows).toBeNull();
 
-      await authRequest('put', `${ALERTS_BASE_URL}/${alert.id}`).send({ ...alertInput, numConsecutiveWindows: 2 }).expect(200);
+      await authRequest('put', `${ALERTS_BASE_URL}/${alert.id}`)
+        .send({ ...alertInput, numConsecutiveWindows: 2 })
+        .expect(200);
 
       const getResponse = await authRequest('get', `${ALERTS_BASE_URL}/${alert.id}`).expect(200);
 
@@ -886,7 +913,9 @@ describe('alerts.int.test.ts > External API Alerts', () => {
 
       expect(alert.numConsecutiveWindows).toBe(3);
 
-      await authRequest('put', `${ALERTS_BASE_URL}/${alert.id}`).send({ ...alertInput, numConsecutiveWindows: null }).expect(200);
+      await authRequest('put', `${ALERTS_BASE_URL}/${alert.id}`)
+        .send({ ...alertInput, numConsecutiveWindows: null })
+        .expect(200);
 
       const getResponse = await authRequest('get', `${ALERTS_BASE_URL}/${alert.id}`).expect(200);
 
@@ -905,7 +934,13 @@ describe('alerts.int.test.ts > External API Alerts', () => {
       const w2 = await makeWebhookNamed('multi-2');
       const base = await baseSavedSearchAlert();
       const resp = await authRequest('post', ALERTS_BASE_URL)
-        .send({ ...base, channels: [{ type: 'webhook', webhookId: w1._id.toString() }, { type: 'webhook', webhookId: w2._id.toString() }] })
+        .send({
+          ...base,
+          channels: [
+            { type: 'webhook', webhookId: w1._id.toString() },
+            { type: 'webhook', webhookId: w2._id.toString() },
+          ],
+        })
         .expect(200);
       expect(resp.body.data.channels).toEqual([
         { type: 'webhook', webhookId: w1._id.toString() },
@@ -928,7 +963,13 @@ describe('alerts.int.test.ts > External API Alerts', () => {
       const w2 = await makeWebhookNamed('rt-2');
       const base = await baseSavedSearchAlert();
       const created = await authRequest('post', ALERTS_BASE_URL)
-        .send({ ...base, channels: [{ type: 'webhook', webhookId: w1._id.toString() }, { type: 'webhook', webhookId: w2._id.toString() }] })
+        .send({
+          ...base,
+          channels: [
+            { type: 'webhook', webhookId: w1._id.toString() },
+            { type: 'webhook', webhookId: w2._id.toString() },
+          ],
+        })
         .expect(200);
 
       await authRequest('put', `${ALERTS_BASE_URL}/${created.body.data.id}`)
@@ -945,7 +986,13 @@ describe('alerts.int.test.ts > External API Alerts', () => {
       const w2 = await makeWebhookNamed('legacy-2');
       const base = await baseSavedSearchAlert();
       const created = await authRequest('post', ALERTS_BASE_URL)
-        .send({ ...base, channels: [{ type: 'webhook', webhookId: w1._id.toString() }, { type: 'webhook', webhookId: w2._id.toString() }] })
+        .send({
+          ...base,
+          channels: [
+            { type: 'webhook', webhookId: w1._id.toString() },
+            { type: 'webhook', webhookId: w2._id.toString() },
+          ],
+        })
         .expect(200);
       expect(created.body.data.channels).toHaveLength(2);
 
@@ -966,9 +1013,13 @@ describe('alerts.int.test.ts > External API Alerts', () => {
         .send({ ...base, channel: ch, channels: [{ type: 'webhook', webhookId: other._id.toString() }] })
         .expect(400);
       await authRequest('post', ALERTS_BASE_URL).send(base).expect(400);
-      await authRequest('post', ALERTS_BASE_URL).send({ ...base, channels: [ch, ch] }).expect(400);
+      await authRequest('post', ALERTS_BASE_URL)
+        .send({ ...base, channels: [ch, ch] })
+        .expect(400);
       const many = Array.from({ length: 11 }, () => ({ type: 'webhook', webhookId: newObjectId() }));
-      await authRequest('post', ALERTS_BASE_URL).send({ ...base, channels: many }).expect(400);
+      await authRequest('post', ALERTS_BASE_URL)
+        .send({ ...base, channels: many })
+        .expect(400);
       const otherTeamWebhook = await createTestWebhook({ otherTeam: true });
       await authRequest('post', ALERTS_BASE_URL)
         .send({ ...base, channels: [ch, { type: 'webhook', webhookId: otherTeamWebhook._id.toString() }] })

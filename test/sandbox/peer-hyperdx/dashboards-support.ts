@@ -38,7 +38,8 @@ export function useDashboardWorld(): DashboardWorld {
     traceSource: () => withMongoId(get().traceSource),
     metricSource: () => withMongoId(get().metricSource),
     authRequest: (method, url) => peer().authRequest(method, url),
-    createTestDashboard: async (data = {}) => withMongoId(await fixtures(peer().agent).dashboard({ name: 'Test Dashboard', tiles: [], ...data })),
+    createTestDashboard: async (data = {}) =>
+      withMongoId(await fixtures(peer().agent).dashboard({ name: 'Test Dashboard', tiles: [], ...data })),
   };
 }
 

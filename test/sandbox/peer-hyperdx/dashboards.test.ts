@@ -115,12 +115,30 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
       asRatio: true,
       series: [
         {
-          type: 'time', sourceId: traceSource()._id.toString(), aggFn: 'quantile', level: 0.95, field: 'Duration', alias: '95th Percentile Duration',
-          where: "env = 'production'", whereLanguage: 'sql', groupBy: ['service.name', 'StatusCode'], numberFormat: { output: 'time', factor: 0.001, unit: 'ms' }, displayType: 'line',
+          type: 'time',
+          sourceId: traceSource()._id.toString(),
+          aggFn: 'quantile',
+          level: 0.95,
+          field: 'Duration',
+          alias: '95th Percentile Duration',
+          where: "env = 'production'",
+          whereLanguage: 'sql',
+          groupBy: ['service.name', 'StatusCode'],
+          numberFormat: { output: 'time', factor: 0.001, unit: 'ms' },
+          displayType: 'line',
         },
         {
-          type: 'time', sourceId: traceSource()._id.toString(), aggFn: 'quantile', level: 0.99, field: 'Duration', alias: '99th Percentile Duration',
-          where: 'env:production', whereLanguage: 'lucene', groupBy: ['service.name', 'StatusCode'], numberFormat: { output: 'time', factor: 0.001, unit: 'ms' }, displayType: 'line',
+          type: 'time',
+          sourceId: traceSource()._id.toString(),
+          aggFn: 'quantile',
+          level: 0.99,
+          field: 'Duration',
+          alias: '99th Percentile Duration',
+          where: 'env:production',
+          whereLanguage: 'lucene',
+          groupBy: ['service.name', 'StatusCode'],
+          numberFormat: { output: 'time', factor: 0.001, unit: 'ms' },
+          displayType: 'line',
         },
       ],
     };
@@ -134,9 +152,19 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
       asRatio: false,
       series: [
         {
-          type: 'time', sourceId: metricSource()._id.toString(), aggFn: 'quantile', level: 0.95, field: '', metricName: 'ClickHouseAsyncMetrics_BlockWriteBytes_ram1',
-          metricDataType: 'gauge', alias: '95th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql', groupBy: [],
-          numberFormat: { output: 'byte', decimalBytes: true, mantissa: 0 }, displayType: 'stacked_bar',
+          type: 'time',
+          sourceId: metricSource()._id.toString(),
+          aggFn: 'quantile',
+          level: 0.95,
+          field: '',
+          metricName: 'ClickHouseAsyncMetrics_BlockWriteBytes_ram1',
+          metricDataType: 'gauge',
+          alias: '95th Percentile Duration',
+          where: "env = 'production'",
+          whereLanguage: 'sql',
+          groupBy: [],
+          numberFormat: { output: 'byte', decimalBytes: true, mantissa: 0 },
+          displayType: 'stacked_bar',
         },
       ],
     };
@@ -151,12 +179,30 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
       asRatio: false,
       series: [
         {
-          type: 'table', sourceId: traceSource()._id.toString(), aggFn: 'quantile', level: 0.5, field: 'Duration', alias: 'Median Duration',
-          where: "env = 'production'", whereLanguage: 'sql', groupBy: ['service.name'], sortOrder: 'desc', numberFormat: tableNumberFormat,
+          type: 'table',
+          sourceId: traceSource()._id.toString(),
+          aggFn: 'quantile',
+          level: 0.5,
+          field: 'Duration',
+          alias: 'Median Duration',
+          where: "env = 'production'",
+          whereLanguage: 'sql',
+          groupBy: ['service.name'],
+          sortOrder: 'desc',
+          numberFormat: tableNumberFormat,
         },
         {
-          type: 'table', sourceId: traceSource()._id.toString(), aggFn: 'quantile', level: 0.99, field: 'Duration', alias: '99th Percentile Duration',
-          where: "env = 'production'", whereLanguage: 'sql', groupBy: ['service.name'], sortOrder: 'desc', numberFormat: tableNumberFormat,
+          type: 'table',
+          sourceId: traceSource()._id.toString(),
+          aggFn: 'quantile',
+          level: 0.99,
+          field: 'Duration',
+          alias: '99th Percentile Duration',
+          where: "env = 'production'",
+          whereLanguage: 'sql',
+          groupBy: ['service.name'],
+          sortOrder: 'desc',
+          numberFormat: tableNumberFormat,
         },
       ],
     };
@@ -170,56 +216,142 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
       asRatio: false,
       series: [
         {
-          type: 'number', sourceId: traceSource()._id.toString(), aggFn: 'quantile', level: 0.5, field: 'Duration', alias: '50th Percentile Duration',
-          where: "env = 'production'", whereLanguage: 'sql', numberFormat: tableNumberFormat,
+          type: 'number',
+          sourceId: traceSource()._id.toString(),
+          aggFn: 'quantile',
+          level: 0.5,
+          field: 'Duration',
+          alias: '50th Percentile Duration',
+          where: "env = 'production'",
+          whereLanguage: 'sql',
+          numberFormat: tableNumberFormat,
         },
       ],
     };
-    const markdownChart = { ...id(), name: 'Markdown Chart', x: 0, y: 3, w: 6, h: 3, asRatio: false, series: [{ type: 'markdown', content: '# Markdown Content' }] };
+    const markdownChart = {
+      ...id(),
+      name: 'Markdown Chart',
+      x: 0,
+      y: 3,
+      w: 6,
+      h: 3,
+      asRatio: false,
+      series: [{ type: 'markdown', content: '# Markdown Content' }],
+    };
     return [lineChart, barChart, tableChart, numberChart, markdownChart];
   };
 
   const allOldFormatExpected = () => [
     {
-      name: 'Line Chart', x: 0, y: 0, w: 6, h: 3,
+      name: 'Line Chart',
+      x: 0,
+      y: 0,
+      w: 6,
+      h: 3,
       config: {
-        displayType: 'line', asRatio: true, fillNulls: true, sourceId: traceSource()._id.toString(), numberFormat: { output: 'time', factor: 0.001, unit: 'ms' },
+        displayType: 'line',
+        asRatio: true,
+        fillNulls: true,
+        sourceId: traceSource()._id.toString(),
+        numberFormat: { output: 'time', factor: 0.001, unit: 'ms' },
         groupBy: 'service.name,StatusCode',
         select: [
-          { aggFn: 'quantile', level: 0.95, valueExpression: 'Duration', alias: '95th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql' },
-          { aggFn: 'quantile', level: 0.99, valueExpression: 'Duration', alias: '99th Percentile Duration', where: 'env:production', whereLanguage: 'lucene' },
-        ],
-      },
-    },
-    {
-      name: 'Bar Chart', x: 6, y: 0, w: 6, h: 3,
-      config: {
-        displayType: 'stacked_bar', asRatio: false, fillNulls: true, sourceId: metricSource()._id.toString(), numberFormat: { output: 'byte', decimalBytes: true, mantissa: 0 },
-        select: [
           {
-            aggFn: 'quantile', level: 0.95, valueExpression: '', metricName: 'ClickHouseAsyncMetrics_BlockWriteBytes_ram1', metricType: 'gauge',
-            alias: '95th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql',
+            aggFn: 'quantile',
+            level: 0.95,
+            valueExpression: 'Duration',
+            alias: '95th Percentile Duration',
+            where: "env = 'production'",
+            whereLanguage: 'sql',
+          },
+          {
+            aggFn: 'quantile',
+            level: 0.99,
+            valueExpression: 'Duration',
+            alias: '99th Percentile Duration',
+            where: 'env:production',
+            whereLanguage: 'lucene',
           },
         ],
       },
     },
     {
-      name: 'Table Chart', x: 12, y: 0, w: 6, h: 3,
+      name: 'Bar Chart',
+      x: 6,
+      y: 0,
+      w: 6,
+      h: 3,
       config: {
-        displayType: 'table', asRatio: false, sourceId: traceSource()._id.toString(),
+        displayType: 'stacked_bar',
+        asRatio: false,
+        fillNulls: true,
+        sourceId: metricSource()._id.toString(),
+        numberFormat: { output: 'byte', decimalBytes: true, mantissa: 0 },
         select: [
-          { aggFn: 'quantile', level: 0.5, valueExpression: 'Duration', alias: 'Median Duration', where: "env = 'production'", whereLanguage: 'sql' },
-          { aggFn: 'quantile', level: 0.99, valueExpression: 'Duration', alias: '99th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql' },
+          {
+            aggFn: 'quantile',
+            level: 0.95,
+            valueExpression: '',
+            metricName: 'ClickHouseAsyncMetrics_BlockWriteBytes_ram1',
+            metricType: 'gauge',
+            alias: '95th Percentile Duration',
+            where: "env = 'production'",
+            whereLanguage: 'sql',
+          },
+        ],
+      },
+    },
+    {
+      name: 'Table Chart',
+      x: 12,
+      y: 0,
+      w: 6,
+      h: 3,
+      config: {
+        displayType: 'table',
+        asRatio: false,
+        sourceId: traceSource()._id.toString(),
+        select: [
+          {
+            aggFn: 'quantile',
+            level: 0.5,
+            valueExpression: 'Duration',
+            alias: 'Median Duration',
+            where: "env = 'production'",
+            whereLanguage: 'sql',
+          },
+          {
+            aggFn: 'quantile',
+            level: 0.99,
+            valueExpression: 'Duration',
+            alias: '99th Percentile Duration',
+            where: "env = 'production'",
+            whereLanguage: 'sql',
+          },
         ],
         groupBy: 'service.name',
         numberFormat: { output: 'percent', mantissa: 2, thousandSeparated: true, average: true },
       },
     },
     {
-      name: 'Number Chart', x: 18, y: 0, w: 6, h: 3,
+      name: 'Number Chart',
+      x: 18,
+      y: 0,
+      w: 6,
+      h: 3,
       config: {
-        displayType: 'number', sourceId: traceSource()._id.toString(),
-        select: [{ aggFn: 'quantile', level: 0.5, valueExpression: 'Duration', alias: '50th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql' }],
+        displayType: 'number',
+        sourceId: traceSource()._id.toString(),
+        select: [
+          {
+            aggFn: 'quantile',
+            level: 0.5,
+            valueExpression: 'Duration',
+            alias: '50th Percentile Duration',
+            where: "env = 'production'",
+            whereLanguage: 'sql',
+          },
+        ],
         numberFormat: { output: 'percent', mantissa: 2, thousandSeparated: true, average: true },
       },
     },
@@ -359,7 +491,9 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
     });
 
     it('should default savedQueryLanguage to lucene when savedQuery is provided without a language', async () => {
-      const mockDashboard = omit(createMockDashboard(traceSource()._id.toString(), { savedQuery: "service.name = 'api'" }), ['savedQueryLanguage']);
+      const mockDashboard = omit(createMockDashboard(traceSource()._id.toString(), { savedQuery: "service.name = 'api'" }), [
+        'savedQueryLanguage',
+      ]);
 
       const response = await authRequest('post', BASE_URL).send(mockDashboard).expect(200);
 
@@ -370,7 +504,10 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
     });
 
     it('should return 400 when savedQueryLanguage is null and savedQuery is provided', async () => {
-      const mockDashboard = createMockDashboard(traceSource()._id.toString(), { savedQuery: "service.name = 'api'", savedQueryLanguage: null });
+      const mockDashboard = createMockDashboard(traceSource()._id.toString(), {
+        savedQuery: "service.name = 'api'",
+        savedQueryLanguage: null,
+      });
 
       const response = await authRequest('post', BASE_URL).send(mockDashboard).expect(400);
 
@@ -428,11 +565,20 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
         filters: [
           { type: 'QUERY_EXPRESSION', name: 'Environment', expression: 'environment', sourceId: traceSource()._id.toString() },
           {
-            type: 'QUERY_EXPRESSION', name: 'Service Filter', expression: 'service_name', sourceId: traceSource()._id.toString(), sourceMetricType: undefined,
+            type: 'QUERY_EXPRESSION',
+            name: 'Service Filter',
+            expression: 'service_name',
+            sourceId: traceSource()._id.toString(),
+            sourceMetricType: undefined,
             appliesToSourceIds: [traceSource()._id.toString()],
           },
           {
-            type: 'QUERY_EXPRESSION', name: 'Region (Filtered)', expression: 'region', sourceId: traceSource()._id.toString(), where: "environment = 'production'", whereLanguage: 'sql',
+            type: 'QUERY_EXPRESSION',
+            name: 'Region (Filtered)',
+            expression: 'region',
+            sourceId: traceSource()._id.toString(),
+            where: "environment = 'production'",
+            whereLanguage: 'sql',
             appliesToSourceIds: [traceSource()._id.toString(), metricSource()._id.toString()],
           },
         ],
@@ -445,7 +591,12 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
         expect(f).toHaveProperty('id');
         expect(typeof f.id).toBe('string');
         expect(f.id.length).toBeGreaterThan(0);
-        expect(f).toMatchObject({ type: 'QUERY_EXPRESSION', name: expect.any(String), expression: expect.any(String), sourceId: traceSource()._id.toString() });
+        expect(f).toMatchObject({
+          type: 'QUERY_EXPRESSION',
+          name: expect.any(String),
+          expression: expect.any(String),
+          sourceId: traceSource()._id.toString(),
+        });
       });
       expect(response.body.data.filters[0].name).toBe('Environment');
       expect(response.body.data.filters[0].expression).toBe('environment');
@@ -483,7 +634,15 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
         name: 'Dashboard with Invalid Filter ID',
         tiles: [makeExternalChart({ sourceId: traceSource()._id.toString() })],
         tags: TEST_TAGS,
-        filters: [{ id: newObjectId(), type: 'QUERY_EXPRESSION', name: 'Filter with ID', expression: 'environment', sourceId: traceSource()._id.toString() }],
+        filters: [
+          {
+            id: newObjectId(),
+            type: 'QUERY_EXPRESSION',
+            name: 'Filter with ID',
+            expression: 'environment',
+            sourceId: traceSource()._id.toString(),
+          },
+        ],
       };
 
       await authRequest('post', BASE_URL).send(dashboardPayload).expect(400);
@@ -533,7 +692,10 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
 
     it('should return 400 when savedQueryLanguage is null and savedQuery is provided on update', async () => {
       const dashboard = await createTestDashboard();
-      const updatedDashboard = createMockDashboardWithIds(traceSource()._id.toString(), { savedQuery: "service.name = 'api'", savedQueryLanguage: null });
+      const updatedDashboard = createMockDashboardWithIds(traceSource()._id.toString(), {
+        savedQuery: "service.name = 'api'",
+        savedQueryLanguage: null,
+      });
 
       const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(updatedDashboard).expect(400);
 
@@ -545,9 +707,19 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
       const updatedPayload = createMockDashboardWithIds(traceSource()._id.toString(), {
         name: 'Dashboard with Filters',
         filters: [
-          { id: newObjectId(), type: 'QUERY_EXPRESSION', name: 'Updated Filter 1', expression: 'environment', sourceId: traceSource()._id.toString() },
           {
-            id: newObjectId(), type: 'QUERY_EXPRESSION', name: 'Updated Filter 2', expression: 'service_name', sourceId: traceSource()._id.toString(),
+            id: newObjectId(),
+            type: 'QUERY_EXPRESSION',
+            name: 'Updated Filter 1',
+            expression: 'environment',
+            sourceId: traceSource()._id.toString(),
+          },
+          {
+            id: newObjectId(),
+            type: 'QUERY_EXPRESSION',
+            name: 'Updated Filter 2',
+            expression: 'service_name',
+            sourceId: traceSource()._id.toString(),
             appliesToSourceIds: [traceSource()._id.toString(), metricSource()._id.toString()],
           },
         ],
@@ -557,11 +729,19 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
 
       expect(response.body.data.filters).toHaveLength(2);
       expect(response.body.data.filters[0]).toMatchObject({
-        id: expect.any(String), type: 'QUERY_EXPRESSION', name: 'Updated Filter 1', expression: 'environment', sourceId: traceSource()._id.toString(),
+        id: expect.any(String),
+        type: 'QUERY_EXPRESSION',
+        name: 'Updated Filter 1',
+        expression: 'environment',
+        sourceId: traceSource()._id.toString(),
       });
       expect(response.body.data.filters[0].appliesToSourceIds).toBeUndefined();
       expect(response.body.data.filters[1]).toMatchObject({
-        id: expect.any(String), type: 'QUERY_EXPRESSION', name: 'Updated Filter 2', expression: 'service_name', sourceId: traceSource()._id.toString(),
+        id: expect.any(String),
+        type: 'QUERY_EXPRESSION',
+        name: 'Updated Filter 2',
+        expression: 'service_name',
+        sourceId: traceSource()._id.toString(),
       });
       expect(response.body.data.filters[1].appliesToSourceIds).toEqual([traceSource()._id.toString(), metricSource()._id.toString()]);
 
@@ -573,14 +753,22 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
       // The real test stores the filters with the model (choosing their ids); POST assigns them.
       const dashboard = await createTestDashboard({
         filters: [
-          { type: 'QUERY_EXPRESSION', name: 'Existing Filter 1', expression: 'environment', sourceId: traceSource()._id.toString(), appliesToSourceIds: [traceSource()._id.toString()] },
+          {
+            type: 'QUERY_EXPRESSION',
+            name: 'Existing Filter 1',
+            expression: 'environment',
+            sourceId: traceSource()._id.toString(),
+            appliesToSourceIds: [traceSource()._id.toString()],
+          },
           { type: 'QUERY_EXPRESSION', name: 'Existing Filter 2', expression: 'service_name', sourceId: traceSource()._id.toString() },
         ],
       });
       const existingFilters = dashboard.filters as Record<string, unknown>[];
       const updatedPayload = createMockDashboardWithIds(traceSource()._id.toString(), { name: 'Dashboard Name Updated Without Filters' });
 
-      const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(omit(updatedPayload, ['filters'])).expect(200);
+      const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`)
+        .send(omit(updatedPayload, ['filters']))
+        .expect(200);
 
       expect(response.body.data.name).toBe('Dashboard Name Updated Without Filters');
       expect(response.body.data.filters).toHaveLength(2);
@@ -600,7 +788,10 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
           { type: 'QUERY_EXPRESSION', name: 'Existing Filter 2', expression: 'service_name', sourceId: traceSource()._id.toString() },
         ],
       });
-      const updatedPayload = createMockDashboardWithIds(traceSource()._id.toString(), { name: 'Dashboard Name Updated With Empty Filters', filters: [] });
+      const updatedPayload = createMockDashboardWithIds(traceSource()._id.toString(), {
+        name: 'Dashboard Name Updated With Empty Filters',
+        filters: [],
+      });
 
       const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(updatedPayload).expect(200);
 
@@ -616,7 +807,15 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
       const nonExistentSourceId = newObjectId();
       const updatedPayload = createMockDashboardWithIds(traceSource()._id.toString(), {
         name: 'Updated Name',
-        filters: [{ id: newObjectId(), type: 'QUERY_EXPRESSION', name: 'Bad Source Filter', expression: 'environment', sourceId: nonExistentSourceId }],
+        filters: [
+          {
+            id: newObjectId(),
+            type: 'QUERY_EXPRESSION',
+            name: 'Bad Source Filter',
+            expression: 'environment',
+            sourceId: nonExistentSourceId,
+          },
+        ],
       });
 
       const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(updatedPayload).expect(400);
@@ -634,12 +833,21 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - old format', () 
       const dashboard = await createTestDashboard();
       const sourceId = traceSource()._id.toString();
 
-      const firstResponse = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send({ name: 'Initial', tiles: [createTimeSeriesChart(sourceId)], tags: [] }).expect(200);
+      const firstResponse = await authRequest('put', `${BASE_URL}/${dashboard._id}`)
+        .send({ name: 'Initial', tiles: [createTimeSeriesChart(sourceId)], tags: [] })
+        .expect(200);
       const existingTileId = firstResponse.body.data.tiles[0].id;
 
       const unknownTileId = newObjectId();
       const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`)
-        .send({ name: 'Updated', tiles: [{ ...createTimeSeriesChart(sourceId), id: existingTileId }, { ...createTimeSeriesChart(sourceId), id: unknownTileId, x: 6 }], tags: [] })
+        .send({
+          name: 'Updated',
+          tiles: [
+            { ...createTimeSeriesChart(sourceId), id: existingTileId },
+            { ...createTimeSeriesChart(sourceId), id: unknownTileId, x: 6 },
+          ],
+          tags: [],
+        })
         .expect(200);
 
       expect(response.body.data.tiles[0].id).toBe(existingTileId);
@@ -794,57 +1002,168 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
     const put = variant === 'put';
     const id = () => (put ? { id: newObjectId() } : {});
     const trace = traceSource()._id.toString();
-    const median = { aggFn: 'quantile', level: 0.5, valueExpression: 'Duration', alias: 'Median Duration', where: "env = 'production'", whereLanguage: 'sql' };
+    const median = {
+      aggFn: 'quantile',
+      level: 0.5,
+      valueExpression: 'Duration',
+      alias: 'Median Duration',
+      where: "env = 'production'",
+      whereLanguage: 'sql',
+    };
     const pieChart = {
-      name: 'Pie Chart', x: 6, y: 3, w: 6, h: 3,
-      config: { displayType: 'pie', sourceId: trace, select: [median], groupBy: 'service.name', orderBy: '"Median Duration" ASC', numberFormat: { output: 'number', mantissa: 2 }, limit: 5 },
-    };
-    const categoricalBarChart = {
-      name: 'Categorical Bar Chart', x: 12, y: 6, w: 6, h: 3,
-      config: { displayType: 'bar', sourceId: trace, select: [median], groupBy: 'service.name', orderBy: '"Median Duration" ASC', numberFormat: { output: 'number', mantissa: 2 }, limit: 5 },
-    };
-    const lineChart = {
-      ...id(), name: 'Line Chart', x: 0, y: 0, w: 6, h: 3,
+      name: 'Pie Chart',
+      x: 6,
+      y: 3,
+      w: 6,
+      h: 3,
       config: {
-        displayType: 'line', asRatio: true, fillNulls: true, fitYAxisToData: true, sourceId: trace, numberFormat: { output: 'time', factor: 0.001, unit: 'ms' },
-        groupBy: 'service.name, StatusCode',
-        select: [
-          { aggFn: 'quantile', level: 0.95, valueExpression: 'Duration', alias: '95th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql', numberFormat: { output: 'duration', factor: 1e-9 } },
-          { aggFn: 'quantile', level: 0.99, valueExpression: 'Duration', alias: '99th Percentile Duration', where: 'env:production', whereLanguage: 'lucene', numberFormat: { output: 'duration', factor: 1e-9, mantissa: 3 } },
-        ],
+        displayType: 'pie',
+        sourceId: trace,
+        select: [median],
+        groupBy: 'service.name',
+        orderBy: '"Median Duration" ASC',
+        numberFormat: { output: 'number', mantissa: 2 },
+        limit: 5,
       },
     };
-    const barChart = {
-      ...id(), name: 'Bar Chart', x: 6, y: 0, w: 6, h: 3,
+    const categoricalBarChart = {
+      name: 'Categorical Bar Chart',
+      x: 12,
+      y: 6,
+      w: 6,
+      h: 3,
       config: {
-        displayType: 'stacked_bar', asRatio: false, fillNulls: false, sourceId: metricSource()._id.toString(), numberFormat: { output: 'byte', decimalBytes: true, mantissa: 0 },
+        displayType: 'bar',
+        sourceId: trace,
+        select: [median],
+        groupBy: 'service.name',
+        orderBy: '"Median Duration" ASC',
+        numberFormat: { output: 'number', mantissa: 2 },
+        limit: 5,
+      },
+    };
+    const lineChart = {
+      ...id(),
+      name: 'Line Chart',
+      x: 0,
+      y: 0,
+      w: 6,
+      h: 3,
+      config: {
+        displayType: 'line',
+        asRatio: true,
+        fillNulls: true,
+        fitYAxisToData: true,
+        sourceId: trace,
+        numberFormat: { output: 'time', factor: 0.001, unit: 'ms' },
+        groupBy: 'service.name, StatusCode',
         select: [
           {
-            aggFn: 'quantile', level: 0.95, valueExpression: 'Duration', metricName: 'ClickHouseAsyncMetrics_BlockWriteBytes_ram1', metricType: 'gauge',
-            alias: '95th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql',
+            aggFn: 'quantile',
+            level: 0.95,
+            valueExpression: 'Duration',
+            alias: '95th Percentile Duration',
+            where: "env = 'production'",
+            whereLanguage: 'sql',
+            numberFormat: { output: 'duration', factor: 1e-9 },
+          },
+          {
+            aggFn: 'quantile',
+            level: 0.99,
+            valueExpression: 'Duration',
+            alias: '99th Percentile Duration',
+            where: 'env:production',
+            whereLanguage: 'lucene',
+            numberFormat: { output: 'duration', factor: 1e-9, mantissa: 3 },
           },
         ],
       },
     };
-    const onClick: Record<string, unknown> = { type: 'search', target: { mode: 'id', id: trace }, whereLanguage: 'sql', whereTemplate: "ServiceName = '{{service.name}}'" };
+    const barChart = {
+      ...id(),
+      name: 'Bar Chart',
+      x: 6,
+      y: 0,
+      w: 6,
+      h: 3,
+      config: {
+        displayType: 'stacked_bar',
+        asRatio: false,
+        fillNulls: false,
+        sourceId: metricSource()._id.toString(),
+        numberFormat: { output: 'byte', decimalBytes: true, mantissa: 0 },
+        select: [
+          {
+            aggFn: 'quantile',
+            level: 0.95,
+            valueExpression: 'Duration',
+            metricName: 'ClickHouseAsyncMetrics_BlockWriteBytes_ram1',
+            metricType: 'gauge',
+            alias: '95th Percentile Duration',
+            where: "env = 'production'",
+            whereLanguage: 'sql',
+          },
+        ],
+      },
+    };
+    const onClick: Record<string, unknown> = {
+      type: 'search',
+      target: { mode: 'id', id: trace },
+      whereLanguage: 'sql',
+      whereTemplate: "ServiceName = '{{service.name}}'",
+    };
     if (!put) onClick.filters = [{ kind: 'expressionTemplate', expression: 'ServiceName', template: '{{service.name}}' }];
     const tableChart = {
-      ...id(), name: 'Table Chart', x: 12, y: 0, w: 6, h: 3,
+      ...id(),
+      name: 'Table Chart',
+      x: 12,
+      y: 0,
+      w: 6,
+      h: 3,
       config: {
-        displayType: 'table', asRatio: false, sourceId: trace,
+        displayType: 'table',
+        asRatio: false,
+        sourceId: trace,
         select: [
           { ...median, numberFormat: { output: 'duration', factor: 1e-9 } },
-          { aggFn: 'quantile', level: 0.99, valueExpression: 'Duration', alias: '99th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql' },
+          {
+            aggFn: 'quantile',
+            level: 0.99,
+            valueExpression: 'Duration',
+            alias: '99th Percentile Duration',
+            where: "env = 'production'",
+            whereLanguage: 'sql',
+          },
         ],
-        groupBy: 'service.name', orderBy: 'service.name desc', having: 'percentiles(Duration, 0.5) > 100',
-        numberFormat: { output: 'percent', mantissa: 2, thousandSeparated: true, average: true }, groupByColumnsOnLeft: true, onClick,
+        groupBy: 'service.name',
+        orderBy: 'service.name desc',
+        having: 'percentiles(Duration, 0.5) > 100',
+        numberFormat: { output: 'percent', mantissa: 2, thousandSeparated: true, average: true },
+        groupByColumnsOnLeft: true,
+        onClick,
       },
     };
     const numberChart = {
-      ...id(), name: 'Number Chart', x: 18, y: 0, w: 6, h: 3,
+      ...id(),
+      name: 'Number Chart',
+      x: 18,
+      y: 0,
+      w: 6,
+      h: 3,
       config: {
-        displayType: 'number', sourceId: trace,
-        select: [{ aggFn: 'quantile', level: 0.5, valueExpression: 'Duration', alias: '50th Percentile Duration', where: "env = 'production'", whereLanguage: 'sql', numberFormat: { output: 'duration', factor: 1e-9 } }],
+        displayType: 'number',
+        sourceId: trace,
+        select: [
+          {
+            aggFn: 'quantile',
+            level: 0.5,
+            valueExpression: 'Duration',
+            alias: '50th Percentile Duration',
+            where: "env = 'production'",
+            whereLanguage: 'sql',
+            numberFormat: { output: 'duration', factor: 1e-9 },
+          },
+        ],
         numberFormat: { output: 'percent', mantissa: 2, thousandSeparated: true, average: true },
         color: 'chart-green',
         colorRules: [
@@ -855,16 +1174,38 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
         backgroundChart: { type: 'area', color: 'chart-blue' },
       },
     };
-    const markdownChart = { ...id(), name: 'Markdown Chart', x: 0, y: 3, w: 6, h: 3, config: { displayType: 'markdown', markdown: '# Markdown Content' } };
+    const markdownChart = {
+      ...id(),
+      name: 'Markdown Chart',
+      x: 0,
+      y: 3,
+      w: 6,
+      h: 3,
+      config: { displayType: 'markdown', markdown: '# Markdown Content' },
+    };
     const heatmapChart = {
-      ...id(), name: 'Heatmap Chart', x: put ? 6 : 12, y: 3, w: 6, h: 3,
+      ...id(),
+      name: 'Heatmap Chart',
+      x: put ? 6 : 12,
+      y: 3,
+      w: 6,
+      h: 3,
       config: {
-        displayType: 'heatmap', sourceId: trace, select: [{ valueExpression: 'Duration', countExpression: 'count()', heatmapScaleType: put ? 'linear' : 'log' }],
-        where: put ? 'service:api' : "ServiceName = 'api'", whereLanguage: put ? 'lucene' : 'sql', numberFormat: { output: 'time', factor: 0.001, unit: 'ms' },
+        displayType: 'heatmap',
+        sourceId: trace,
+        select: [{ valueExpression: 'Duration', countExpression: 'count()', heatmapScaleType: put ? 'linear' : 'log' }],
+        where: put ? 'service:api' : "ServiceName = 'api'",
+        whereLanguage: put ? 'lucene' : 'sql',
+        numberFormat: { output: 'time', factor: 0.001, unit: 'ms' },
       },
     };
     const eventPatternsChart = {
-      ...id(), name: 'Event Patterns', x: put ? 12 : 18, y: 3, w: 6, h: 3,
+      ...id(),
+      name: 'Event Patterns',
+      x: put ? 12 : 18,
+      y: 3,
+      w: 6,
+      h: 3,
       config: { displayType: 'event_patterns', sourceId: trace, select: 'SpanName', where: 'level:error', whereLanguage: 'lucene' },
     };
     return put
@@ -875,18 +1216,63 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
   /** The Raw SQL tiles of the two "round-trip all raw SQL chart config types" cases; only the table's onClick differs. */
   const allRawSqlTiles = (withIds: boolean, tableOnClick: Record<string, unknown>) => {
     const id = () => (withIds ? { id: newObjectId() } : {});
-    const common = { configType: 'sql', connectionId: connection()._id.toString(), sqlTemplate: 'SELECT count() FROM otel_logs WHERE {timeFilter}', sourceId: traceSource()._id.toString() };
+    const common = {
+      configType: 'sql',
+      connectionId: connection()._id.toString(),
+      sqlTemplate: 'SELECT count() FROM otel_logs WHERE {timeFilter}',
+      sourceId: traceSource()._id.toString(),
+    };
     return [
       {
-        ...id(), name: 'Line Raw SQL', x: 0, y: 0, w: 6, h: 3,
-        config: { ...common, displayType: 'line', compareToPreviousPeriod: true, fillNulls: true, alignDateRangeToGranularity: true, fitYAxisToData: true, numberFormat: { output: 'number', mantissa: 2 } },
+        ...id(),
+        name: 'Line Raw SQL',
+        x: 0,
+        y: 0,
+        w: 6,
+        h: 3,
+        config: {
+          ...common,
+          displayType: 'line',
+          compareToPreviousPeriod: true,
+          fillNulls: true,
+          alignDateRangeToGranularity: true,
+          fitYAxisToData: true,
+          numberFormat: { output: 'number', mantissa: 2 },
+        },
       },
       {
-        ...id(), name: 'Bar Raw SQL', x: 6, y: 0, w: 6, h: 3,
-        config: { ...common, displayType: 'stacked_bar', fillNulls: false, alignDateRangeToGranularity: false, numberFormat: { output: 'byte', decimalBytes: true } },
+        ...id(),
+        name: 'Bar Raw SQL',
+        x: 6,
+        y: 0,
+        w: 6,
+        h: 3,
+        config: {
+          ...common,
+          displayType: 'stacked_bar',
+          fillNulls: false,
+          alignDateRangeToGranularity: false,
+          numberFormat: { output: 'byte', decimalBytes: true },
+        },
       },
-      { ...id(), name: 'Table Raw SQL', x: 0, y: 3, w: 6, h: 3, config: { ...common, displayType: 'table', numberFormat: { output: 'percent', mantissa: 1 }, onClick: tableOnClick } },
-      { ...id(), name: 'Number Raw SQL', x: 6, y: 3, w: 6, h: 3, config: { ...common, displayType: 'number', numberFormat: { output: 'currency', currencySymbol: '$' }, color: 'chart-purple' } },
+      {
+        ...id(),
+        name: 'Table Raw SQL',
+        x: 0,
+        y: 3,
+        w: 6,
+        h: 3,
+        config: { ...common, displayType: 'table', numberFormat: { output: 'percent', mantissa: 1 }, onClick: tableOnClick },
+      },
+      {
+        ...id(),
+        name: 'Number Raw SQL',
+        x: 6,
+        y: 3,
+        w: 6,
+        h: 3,
+        config: { ...common, displayType: 'number', numberFormat: { output: 'currency', currencySymbol: '$' }, color: 'chart-purple' },
+      },
       { ...id(), name: 'Pie Raw SQL', x: 12, y: 3, w: 6, h: 3, config: { ...common, displayType: 'pie' } },
       { ...id(), name: 'Categorical Bar Raw SQL', x: 18, y: 3, w: 6, h: 3, config: { ...common, displayType: 'bar' } },
     ];
@@ -991,7 +1377,12 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
 
       const response = await authRequest('get', `${BASE_URL}/${dashboard._id}`).expect(200);
 
-      expect(response.body.data).toMatchObject({ id: dashboard._id.toString(), name: 'Test Dashboard', tiles: expect.arrayContaining([]), tags: ['tag1', 'tag2'] });
+      expect(response.body.data).toMatchObject({
+        id: dashboard._id.toString(),
+        name: 'Test Dashboard',
+        tiles: expect.arrayContaining([]),
+        tags: ['tag1', 'tag2'],
+      });
       expect(response.body.data).toHaveProperty('filters');
       expect(Array.isArray(response.body.data.filters)).toBe(true);
     });
@@ -1022,7 +1413,10 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
     });
 
     it('should return 400 when savedQueryLanguage is null and savedQuery is provided', async () => {
-      const mockDashboard = createMockDashboard(traceSource()._id.toString(), { savedQuery: "service.name = 'api'", savedQueryLanguage: null });
+      const mockDashboard = createMockDashboard(traceSource()._id.toString(), {
+        savedQuery: "service.name = 'api'",
+        savedQueryLanguage: null,
+      });
 
       const response = await authRequest('post', BASE_URL).send(mockDashboard).expect(400);
 
@@ -1059,22 +1453,48 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
     it('can round-trip all supported chart types and all supported fields on each chart type', async () => {
       const tiles = allBuilderTiles('post');
 
-      const response = await authRequest('post', BASE_URL).send({ name: 'Dashboard with All Chart Types', tiles, tags: ['round-trip-test'] }).expect(200);
+      const response = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard with All Chart Types', tiles, tags: ['round-trip-test'] })
+        .expect(200);
 
       for (const [i, tile] of tiles.entries()) expect(omit(response.body.data.tiles[i], ['id'])).toEqual(tile);
     });
 
     it('persists a custom orderBy on pie and categorical bar tiles through create and get', async () => {
       const pieChart = {
-        name: 'Pie with custom order', x: 0, y: 0, w: 6, h: 3,
-        config: { displayType: 'pie', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count', alias: 'Count', where: '', whereLanguage: 'sql' }], groupBy: 'ServiceName', orderBy: 'ServiceName ASC', limit: 5 },
+        name: 'Pie with custom order',
+        x: 0,
+        y: 0,
+        w: 6,
+        h: 3,
+        config: {
+          displayType: 'pie',
+          sourceId: traceSource()._id.toString(),
+          select: [{ aggFn: 'count', alias: 'Count', where: '', whereLanguage: 'sql' }],
+          groupBy: 'ServiceName',
+          orderBy: 'ServiceName ASC',
+          limit: 5,
+        },
       };
       const barChart = {
-        name: 'Bar with custom order', x: 6, y: 0, w: 6, h: 3,
-        config: { displayType: 'bar', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count', alias: 'Count', where: '', whereLanguage: 'sql' }], groupBy: 'ServiceName', orderBy: '"Count" DESC', limit: 5 },
+        name: 'Bar with custom order',
+        x: 6,
+        y: 0,
+        w: 6,
+        h: 3,
+        config: {
+          displayType: 'bar',
+          sourceId: traceSource()._id.toString(),
+          select: [{ aggFn: 'count', alias: 'Count', where: '', whereLanguage: 'sql' }],
+          groupBy: 'ServiceName',
+          orderBy: '"Count" DESC',
+          limit: 5,
+        },
       };
 
-      const createResponse = await authRequest('post', BASE_URL).send({ name: 'Dashboard with custom categorical ordering', tiles: [pieChart, barChart] }).expect(200);
+      const createResponse = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard with custom categorical ordering', tiles: [pieChart, barChart] })
+        .expect(200);
 
       expect(createResponse.body.data.tiles[0].config.orderBy).toBe('ServiceName ASC');
       expect(createResponse.body.data.tiles[1].config.orderBy).toBe('"Count" DESC');
@@ -1087,13 +1507,26 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
 
     it('persists seriesLimit on line and stacked_bar tiles through create and get', async () => {
       const select = [{ aggFn: 'count', alias: 'Count', where: '', whereLanguage: 'sql' }];
-      const lineChart = { name: 'Line with series limit', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'line', sourceId: traceSource()._id.toString(), select, groupBy: 'ServiceName', seriesLimit: 20 } };
+      const lineChart = {
+        name: 'Line with series limit',
+        x: 0,
+        y: 0,
+        w: 6,
+        h: 3,
+        config: { displayType: 'line', sourceId: traceSource()._id.toString(), select, groupBy: 'ServiceName', seriesLimit: 20 },
+      };
       const stackedBarChart = {
-        name: 'Stacked bar with series limit', x: 6, y: 0, w: 6, h: 3,
+        name: 'Stacked bar with series limit',
+        x: 6,
+        y: 0,
+        w: 6,
+        h: 3,
         config: { displayType: 'stacked_bar', sourceId: traceSource()._id.toString(), select, groupBy: 'ServiceName', seriesLimit: 7 },
       };
 
-      const createResponse = await authRequest('post', BASE_URL).send({ name: 'Dashboard with series limits', tiles: [lineChart, stackedBarChart] }).expect(200);
+      const createResponse = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard with series limits', tiles: [lineChart, stackedBarChart] })
+        .expect(200);
 
       expect(createResponse.body.data.tiles[0].config.seriesLimit).toBe(20);
       expect(createResponse.body.data.tiles[1].config.seriesLimit).toBe(7);
@@ -1106,22 +1539,44 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
 
     it('omits seriesLimit on line/stacked_bar tiles when it is not provided', async () => {
       const lineChart = {
-        name: 'Line without series limit', x: 0, y: 0, w: 6, h: 3,
-        config: { displayType: 'line', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count', alias: 'Count', where: '', whereLanguage: 'sql' }], groupBy: 'ServiceName' },
+        name: 'Line without series limit',
+        x: 0,
+        y: 0,
+        w: 6,
+        h: 3,
+        config: {
+          displayType: 'line',
+          sourceId: traceSource()._id.toString(),
+          select: [{ aggFn: 'count', alias: 'Count', where: '', whereLanguage: 'sql' }],
+          groupBy: 'ServiceName',
+        },
       };
 
-      const response = await authRequest('post', BASE_URL).send({ name: 'Dashboard without series limit', tiles: [lineChart] }).expect(200);
+      const response = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard without series limit', tiles: [lineChart] })
+        .expect(200);
 
       expect(response.body.data.tiles[0].config).not.toHaveProperty('seriesLimit');
     });
 
     it('omits orderBy on pie/bar tiles when it is not provided', async () => {
       const pieChart = {
-        name: 'Pie without order', x: 0, y: 0, w: 6, h: 3,
-        config: { displayType: 'pie', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count', alias: 'Count', where: '', whereLanguage: 'sql' }], groupBy: 'ServiceName' },
+        name: 'Pie without order',
+        x: 0,
+        y: 0,
+        w: 6,
+        h: 3,
+        config: {
+          displayType: 'pie',
+          sourceId: traceSource()._id.toString(),
+          select: [{ aggFn: 'count', alias: 'Count', where: '', whereLanguage: 'sql' }],
+          groupBy: 'ServiceName',
+        },
       };
 
-      const response = await authRequest('post', BASE_URL).send({ name: 'Dashboard without categorical ordering', tiles: [pieChart] }).expect(200);
+      const response = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard without categorical ordering', tiles: [pieChart] })
+        .expect(200);
 
       expect(response.body.data.tiles[0].config).not.toHaveProperty('orderBy');
     });
@@ -1129,12 +1584,25 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
     it.each([
       {
         label: 'raw SQL heatmap tile (heatmap is builder-only)',
-        config: () => ({ configType: 'sql', displayType: 'heatmap', connectionId: connection()._id.toString(), sqlTemplate: 'SELECT 1 FROM otel_logs WHERE {timeFilter}', sourceId: traceSource()._id.toString() }),
+        config: () => ({
+          configType: 'sql',
+          displayType: 'heatmap',
+          connectionId: connection()._id.toString(),
+          sqlTemplate: 'SELECT 1 FROM otel_logs WHERE {timeFilter}',
+          sourceId: traceSource()._id.toString(),
+        }),
       },
-      { label: 'heatmap tile with empty valueExpression', config: () => ({ displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: '' }] }) },
+      {
+        label: 'heatmap tile with empty valueExpression',
+        config: () => ({ displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: '' }] }),
+      },
       {
         label: 'heatmap tile with multiple select items',
-        config: () => ({ displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: 'Duration' }, { valueExpression: 'OtherValue' }] }),
+        config: () => ({
+          displayType: 'heatmap',
+          sourceId: traceSource()._id.toString(),
+          select: [{ valueExpression: 'Duration' }, { valueExpression: 'OtherValue' }],
+        }),
       },
     ])('rejects $label', async ({ config }) => {
       await authRequest('post', BASE_URL)
@@ -1143,47 +1611,96 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
     });
 
     it('rejects heatmap tile with a non-Trace source (UI restricts to trace)', async () => {
-      const heatmapMetricSource = { name: 'Heatmap Metric Source', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'heatmap', sourceId: metricSource()._id.toString(), select: [{ valueExpression: 'Duration' }] } };
+      const heatmapMetricSource = {
+        name: 'Heatmap Metric Source',
+        x: 0,
+        y: 0,
+        w: 6,
+        h: 3,
+        config: { displayType: 'heatmap', sourceId: metricSource()._id.toString(), select: [{ valueExpression: 'Duration' }] },
+      };
 
-      const response = await authRequest('post', BASE_URL).send({ name: 'Dashboard with Heatmap on Metric Source', tiles: [heatmapMetricSource], tags: [] }).expect(400);
+      const response = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard with Heatmap on Metric Source', tiles: [heatmapMetricSource], tags: [] })
+        .expect(400);
 
       expect(response.body.message).toContain('Heatmap tiles require a Trace source');
     });
 
     it('round-trips a heatmap tile with only required fields', async () => {
-      const heatmapMinimalRequest = { name: 'Minimal Heatmap', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: 'Duration' }] } };
+      const heatmapMinimalRequest = {
+        name: 'Minimal Heatmap',
+        x: 0,
+        y: 0,
+        w: 6,
+        h: 3,
+        config: { displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: 'Duration' }] },
+      };
 
       const expectedResponse = {
         ...heatmapMinimalRequest,
-        config: { displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: 'Duration' }], where: '', whereLanguage: 'lucene' },
+        config: {
+          displayType: 'heatmap',
+          sourceId: traceSource()._id.toString(),
+          select: [{ valueExpression: 'Duration' }],
+          where: '',
+          whereLanguage: 'lucene',
+        },
       };
 
-      const response = await authRequest('post', BASE_URL).send({ name: 'Dashboard with Minimal Heatmap', tiles: [heatmapMinimalRequest], tags: [] }).expect(200);
+      const response = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard with Minimal Heatmap', tiles: [heatmapMinimalRequest], tags: [] })
+        .expect(200);
 
       expect(omit(response.body.data.tiles[0], ['id'])).toEqual(expectedResponse);
     });
 
     it('persists where as empty string when omitted from heatmap tile', async () => {
-      const heatmapNoWhere = { name: 'Heatmap Without Where', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: 'Duration' }] } };
+      const heatmapNoWhere = {
+        name: 'Heatmap Without Where',
+        x: 0,
+        y: 0,
+        w: 6,
+        h: 3,
+        config: { displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: 'Duration' }] },
+      };
 
-      const response = await authRequest('post', BASE_URL).send({ name: 'Dashboard Heatmap No Where', tiles: [heatmapNoWhere], tags: [] }).expect(200);
+      const response = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard Heatmap No Where', tiles: [heatmapNoWhere], tags: [] })
+        .expect(200);
 
       expect(world.peer().stored('dashboards', response.body.data.id)?.tiles[0].config.where).toBe('');
     });
 
     it('persists select-item where as empty string when omitted', async () => {
-      const lineChartNoWhere = { name: 'Line Chart Without Where', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'line', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count' }] } };
+      const lineChartNoWhere = {
+        name: 'Line Chart Without Where',
+        x: 0,
+        y: 0,
+        w: 6,
+        h: 3,
+        config: { displayType: 'line', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count' }] },
+      };
 
-      const response = await authRequest('post', BASE_URL).send({ name: 'Dashboard Line No Where', tiles: [lineChartNoWhere], tags: [] }).expect(200);
+      const response = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard Line No Where', tiles: [lineChartNoWhere], tags: [] })
+        .expect(200);
 
       // The real test reads the internal `aggCondition`; the sandbox stores the external `where`.
       expect(world.peer().stored('dashboards', response.body.data.id)?.tiles[0].config.select[0].where).toBe('');
     });
 
     it('can round-trip all raw SQL chart config types', async () => {
-      const tiles = allRawSqlTiles(false, { type: 'search', target: { mode: 'template', template: '{{source_name}}' }, whereLanguage: 'lucene', whereTemplate: 'ServiceName:"{{ServiceName}}"' });
+      const tiles = allRawSqlTiles(false, {
+        type: 'search',
+        target: { mode: 'template', template: '{{source_name}}' },
+        whereLanguage: 'lucene',
+        whereTemplate: 'ServiceName:"{{ServiceName}}"',
+      });
 
-      const response = await authRequest('post', BASE_URL).send({ name: 'Dashboard with Raw SQL Chart Types', tiles, tags: ['raw-sql-test'] }).expect(200);
+      const response = await authRequest('post', BASE_URL)
+        .send({ name: 'Dashboard with Raw SQL Chart Types', tiles, tags: ['raw-sql-test'] })
+        .expect(200);
 
       for (const [i, tile] of tiles.entries()) expect(omit(response.body.data.tiles[i], ['id'])).toEqual(tile);
     });
@@ -1195,7 +1712,9 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       const bar = { name: 'Bar', x: 6, y: 0, w: 6, h: 3, config: { displayType: 'stacked_bar', sourceId, fitYAxisToData: false, select } };
       const unsetLine = { name: 'Unset Line', x: 12, y: 0, w: 6, h: 3, config: { displayType: 'line', sourceId, select } };
 
-      const createResponse = await authRequest('post', BASE_URL).send({ name: 'fitYAxisToData dashboard', tiles: [fitLine, bar, unsetLine], tags: [] }).expect(200);
+      const createResponse = await authRequest('post', BASE_URL)
+        .send({ name: 'fitYAxisToData dashboard', tiles: [fitLine, bar, unsetLine], tags: [] })
+        .expect(200);
 
       const { id } = createResponse.body.data;
 
@@ -1223,7 +1742,21 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       const response = await authRequest('post', BASE_URL)
         .send({
           name: 'Dashboard with Foreign Connection',
-          tiles: [{ name: 'Raw SQL Tile', x: 0, y: 0, w: 6, h: 3, config: { configType: 'sql', displayType: 'line', connectionId: otherConnectionId, sqlTemplate: 'SELECT count() FROM otel_logs WHERE {timeFilter}' } }],
+          tiles: [
+            {
+              name: 'Raw SQL Tile',
+              x: 0,
+              y: 0,
+              w: 6,
+              h: 3,
+              config: {
+                configType: 'sql',
+                displayType: 'line',
+                connectionId: otherConnectionId,
+                sqlTemplate: 'SELECT count() FROM otel_logs WHERE {timeFilter}',
+              },
+            },
+          ],
           tags: [],
         })
         .expect(400);
@@ -1239,19 +1772,35 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
           name: 'Dashboard with Mismatched Source Connection',
           tiles: [
             {
-              name: 'Raw SQL Tile', x: 0, y: 0, w: 6, h: 3,
-              config: { configType: 'sql', displayType: 'table', connectionId: otherConnection.id, sourceId: traceSource()._id.toString(), sqlTemplate: 'SELECT count() FROM otel_logs' },
+              name: 'Raw SQL Tile',
+              x: 0,
+              y: 0,
+              w: 6,
+              h: 3,
+              config: {
+                configType: 'sql',
+                displayType: 'table',
+                connectionId: otherConnection.id,
+                sourceId: traceSource()._id.toString(),
+                sqlTemplate: 'SELECT count() FROM otel_logs',
+              },
             },
           ],
           tags: [],
         })
         .expect(400);
 
-      expect(response.body).toEqual({ message: `The following source IDs do not match the specified connections: ${traceSource()._id.toString()}` });
+      expect(response.body).toEqual({
+        message: `The following source IDs do not match the specified connections: ${traceSource()._id.toString()}`,
+      });
     });
 
     const tableWithOnClick = (onClick: Record<string, unknown>, name = 'Table Chart', x = 0) => ({
-      name, x, y: 0, w: 6, h: 3,
+      name,
+      x,
+      y: 0,
+      w: 6,
+      h: 3,
       config: { displayType: 'table', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count' }], onClick },
     });
 
@@ -1259,7 +1808,10 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       const nonExistentSourceId = newObjectId();
 
       const response = await authRequest('post', BASE_URL)
-        .send({ name: 'Dashboard with invalid onClick source', tiles: [tableWithOnClick({ type: 'search', target: { mode: 'id', id: nonExistentSourceId }, whereLanguage: 'sql' })] })
+        .send({
+          name: 'Dashboard with invalid onClick source',
+          tiles: [tableWithOnClick({ type: 'search', target: { mode: 'id', id: nonExistentSourceId }, whereLanguage: 'sql' })],
+        })
         .expect(400);
 
       expect(response.body).toEqual({ message: `Could not find the following source IDs: ${nonExistentSourceId}` });
@@ -1267,17 +1819,25 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
 
     it('should return 400 when a table tile onClick search target references a metric source', async () => {
       const response = await authRequest('post', BASE_URL)
-        .send({ name: 'Dashboard with metric onClick source', tiles: [tableWithOnClick({ type: 'search', target: { mode: 'id', id: metricSource()._id.toString() }, whereLanguage: 'sql' })] })
+        .send({
+          name: 'Dashboard with metric onClick source',
+          tiles: [tableWithOnClick({ type: 'search', target: { mode: 'id', id: metricSource()._id.toString() }, whereLanguage: 'sql' })],
+        })
         .expect(400);
 
-      expect(response.body).toEqual({ message: `The following onClick search source IDs are not log or trace sources: ${metricSource()._id.toString()}` });
+      expect(response.body).toEqual({
+        message: `The following onClick search source IDs are not log or trace sources: ${metricSource()._id.toString()}`,
+      });
     });
 
     it('should return 400 when a table tile onClick references a non-existent dashboard', async () => {
       const nonExistentDashboardId = newObjectId();
 
       const response = await authRequest('post', BASE_URL)
-        .send({ name: 'Dashboard with invalid onClick dashboard', tiles: [tableWithOnClick({ type: 'dashboard', target: { mode: 'id', id: nonExistentDashboardId }, whereLanguage: 'sql' })] })
+        .send({
+          name: 'Dashboard with invalid onClick dashboard',
+          tiles: [tableWithOnClick({ type: 'dashboard', target: { mode: 'id', id: nonExistentDashboardId }, whereLanguage: 'sql' })],
+        })
         .expect(400);
 
       expect(response.body).toEqual({ message: `Could not find the following onClick dashboard IDs: ${nonExistentDashboardId}` });
@@ -1287,7 +1847,10 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       const otherTeamDashboard = await fixtures(world.peer().otherTeam).dashboard({ name: 'Other Team Dashboard', tiles: [] });
 
       const response = await authRequest('post', BASE_URL)
-        .send({ name: 'Dashboard referencing cross-team dashboard', tiles: [tableWithOnClick({ type: 'dashboard', target: { mode: 'id', id: otherTeamDashboard.id }, whereLanguage: 'sql' })] })
+        .send({
+          name: 'Dashboard referencing cross-team dashboard',
+          tiles: [tableWithOnClick({ type: 'dashboard', target: { mode: 'id', id: otherTeamDashboard.id }, whereLanguage: 'sql' })],
+        })
         .expect(400);
 
       expect(response.body).toEqual({ message: `Could not find the following onClick dashboard IDs: ${otherTeamDashboard.id}` });
@@ -1300,27 +1863,56 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
         .send({
           name: 'Dashboard with valid onClick references',
           tiles: [
-            tableWithOnClick({ type: 'search', target: { mode: 'id', id: traceSource()._id.toString() }, whereLanguage: 'sql' }, 'Search Link Table'),
-            tableWithOnClick({ type: 'dashboard', target: { mode: 'id', id: targetDashboard._id.toString() }, whereLanguage: 'sql' }, 'Dashboard Link Table', 6),
+            tableWithOnClick(
+              { type: 'search', target: { mode: 'id', id: traceSource()._id.toString() }, whereLanguage: 'sql' },
+              'Search Link Table',
+            ),
+            tableWithOnClick(
+              { type: 'dashboard', target: { mode: 'id', id: targetDashboard._id.toString() }, whereLanguage: 'sql' },
+              'Dashboard Link Table',
+              6,
+            ),
           ],
         })
         .expect(200);
 
-      expect(response.body.data.tiles[0].config.onClick).toEqual({ type: 'search', target: { mode: 'id', id: traceSource()._id.toString() }, whereLanguage: 'sql' });
-      expect(response.body.data.tiles[1].config.onClick).toEqual({ type: 'dashboard', target: { mode: 'id', id: targetDashboard._id.toString() }, whereLanguage: 'sql' });
+      expect(response.body.data.tiles[0].config.onClick).toEqual({
+        type: 'search',
+        target: { mode: 'id', id: traceSource()._id.toString() },
+        whereLanguage: 'sql',
+      });
+      expect(response.body.data.tiles[1].config.onClick).toEqual({
+        type: 'dashboard',
+        target: { mode: 'id', id: targetDashboard._id.toString() },
+        whereLanguage: 'sql',
+      });
     });
 
     it('should accept and round-trip a table tile external onClick link', async () => {
       const response = await authRequest('post', BASE_URL)
-        .send({ name: 'Dashboard with external onClick', tiles: [tableWithOnClick({ type: 'external', urlTemplate: 'https://grafana.example.com/d/abc?var-service={{ServiceName}}' }, 'External Link Table')] })
+        .send({
+          name: 'Dashboard with external onClick',
+          tiles: [
+            tableWithOnClick(
+              { type: 'external', urlTemplate: 'https://grafana.example.com/d/abc?var-service={{ServiceName}}' },
+              'External Link Table',
+            ),
+          ],
+        })
         .expect(200);
 
-      expect(response.body.data.tiles[0].config.onClick).toEqual({ type: 'external', urlTemplate: 'https://grafana.example.com/d/abc?var-service={{ServiceName}}' });
+      expect(response.body.data.tiles[0].config.onClick).toEqual({
+        type: 'external',
+        urlTemplate: 'https://grafana.example.com/d/abc?var-service={{ServiceName}}',
+      });
     });
 
     it('should return 400 when a table tile onClick target.id is not a valid ObjectId', async () => {
       const response = await authRequest('post', BASE_URL)
-        .send({ name: 'Dashboard with invalid onClick id', tiles: [tableWithOnClick({ type: 'dashboard', target: { mode: 'id', id: 'not-a-valid-object-id' }, whereLanguage: 'sql' })] })
+        .send({
+          name: 'Dashboard with invalid onClick id',
+          tiles: [tableWithOnClick({ type: 'dashboard', target: { mode: 'id', id: 'not-a-valid-object-id' }, whereLanguage: 'sql' })],
+        })
         .expect(400);
 
       expect(response.body.message).toMatch(/Invalid|validation|id/i);
@@ -1333,9 +1925,21 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
         tags: TEST_TAGS,
         filters: [
           { type: 'QUERY_EXPRESSION', name: 'Environment', expression: 'environment', sourceId: traceSource()._id.toString() },
-          { type: 'QUERY_EXPRESSION', name: 'Service Filter', expression: 'service_name', sourceId: traceSource()._id.toString(), sourceMetricType: undefined, appliesToSourceIds: [traceSource()._id.toString()] },
           {
-            type: 'QUERY_EXPRESSION', name: 'Region (Filtered)', expression: 'region', sourceId: traceSource()._id.toString(), where: "environment = 'production'", whereLanguage: 'sql',
+            type: 'QUERY_EXPRESSION',
+            name: 'Service Filter',
+            expression: 'service_name',
+            sourceId: traceSource()._id.toString(),
+            sourceMetricType: undefined,
+            appliesToSourceIds: [traceSource()._id.toString()],
+          },
+          {
+            type: 'QUERY_EXPRESSION',
+            name: 'Region (Filtered)',
+            expression: 'region',
+            sourceId: traceSource()._id.toString(),
+            where: "environment = 'production'",
+            whereLanguage: 'sql',
             appliesToSourceIds: [traceSource()._id.toString(), metricSource()._id.toString()],
           },
         ],
@@ -1348,7 +1952,12 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
         expect(f).toHaveProperty('id');
         expect(typeof f.id).toBe('string');
         expect(f.id.length).toBeGreaterThan(0);
-        expect(f).toMatchObject({ type: 'QUERY_EXPRESSION', name: expect.any(String), expression: expect.any(String), sourceId: traceSource()._id.toString() });
+        expect(f).toMatchObject({
+          type: 'QUERY_EXPRESSION',
+          name: expect.any(String),
+          expression: expect.any(String),
+          sourceId: traceSource()._id.toString(),
+        });
       });
       expect(response.body.data.filters[0].name).toBe('Environment');
       expect(response.body.data.filters[0].expression).toBe('environment');
@@ -1370,9 +1979,30 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
     it('should round-trip the filter variable settings', async () => {
       const payload = createMockDashboardWithIds(traceSource()._id.toString(), {
         filters: [
-          { type: 'QUERY_EXPRESSION', name: 'Environment', expression: 'environment', sourceId: traceSource()._id.toString(), isBroadcastEnabled: true, isVariableEnabled: false },
-          { type: 'QUERY_EXPRESSION', name: 'Service Name', expression: 'ServiceName', sourceId: traceSource()._id.toString(), isBroadcastEnabled: false, isVariableEnabled: true, variableName: 'service' },
-          { type: 'QUERY_EXPRESSION', name: 'Region Name', expression: 'region', sourceId: traceSource()._id.toString(), isVariableEnabled: true },
+          {
+            type: 'QUERY_EXPRESSION',
+            name: 'Environment',
+            expression: 'environment',
+            sourceId: traceSource()._id.toString(),
+            isBroadcastEnabled: true,
+            isVariableEnabled: false,
+          },
+          {
+            type: 'QUERY_EXPRESSION',
+            name: 'Service Name',
+            expression: 'ServiceName',
+            sourceId: traceSource()._id.toString(),
+            isBroadcastEnabled: false,
+            isVariableEnabled: true,
+            variableName: 'service',
+          },
+          {
+            type: 'QUERY_EXPRESSION',
+            name: 'Region Name',
+            expression: 'region',
+            sourceId: traceSource()._id.toString(),
+            isVariableEnabled: true,
+          },
         ],
       });
 
@@ -1419,7 +2049,15 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
         name: 'Dashboard with Invalid Filter ID',
         tiles: [makeExternalTile({ sourceId: traceSource()._id.toString() })],
         tags: TEST_TAGS,
-        filters: [{ id: newObjectId(), type: 'QUERY_EXPRESSION', name: 'Filter with ID', expression: 'environment', sourceId: traceSource()._id.toString() }],
+        filters: [
+          {
+            id: newObjectId(),
+            type: 'QUERY_EXPRESSION',
+            name: 'Filter with ID',
+            expression: 'environment',
+            sourceId: traceSource()._id.toString(),
+          },
+        ],
       };
 
       await authRequest('post', BASE_URL).send(dashboardPayload).expect(400);
@@ -1448,7 +2086,10 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
 
     it('should return 400 when savedQueryLanguage is null and savedQuery is provided on update', async () => {
       const dashboard = await createTestDashboard();
-      const updatedDashboard = createMockDashboardWithIds(traceSource()._id.toString(), { savedQuery: "service.name = 'api'", savedQueryLanguage: null });
+      const updatedDashboard = createMockDashboardWithIds(traceSource()._id.toString(), {
+        savedQuery: "service.name = 'api'",
+        savedQueryLanguage: null,
+      });
 
       const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(updatedDashboard).expect(400);
 
@@ -1458,13 +2099,28 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
     it('persists seriesLimit on line and stacked_bar tiles through update and get', async () => {
       const dashboard = await createTestDashboard();
       const select = [{ aggFn: 'count', alias: 'Count', where: '', whereLanguage: 'sql' }];
-      const lineChart = { id: newObjectId(), name: 'Line with series limit', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'line', sourceId: traceSource()._id.toString(), select, groupBy: 'ServiceName', seriesLimit: 15 } };
+      const lineChart = {
+        id: newObjectId(),
+        name: 'Line with series limit',
+        x: 0,
+        y: 0,
+        w: 6,
+        h: 3,
+        config: { displayType: 'line', sourceId: traceSource()._id.toString(), select, groupBy: 'ServiceName', seriesLimit: 15 },
+      };
       const stackedBarChart = {
-        id: newObjectId(), name: 'Stacked bar with series limit', x: 6, y: 0, w: 6, h: 3,
+        id: newObjectId(),
+        name: 'Stacked bar with series limit',
+        x: 6,
+        y: 0,
+        w: 6,
+        h: 3,
         config: { displayType: 'stacked_bar', sourceId: traceSource()._id.toString(), select, groupBy: 'ServiceName', seriesLimit: 3 },
       };
 
-      const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send({ name: 'Dashboard with series limits', tiles: [lineChart, stackedBarChart] }).expect(200);
+      const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`)
+        .send({ name: 'Dashboard with series limits', tiles: [lineChart, stackedBarChart] })
+        .expect(200);
 
       expect(response.body.data.tiles[0].config.seriesLimit).toBe(15);
       expect(response.body.data.tiles[1].config.seriesLimit).toBe(3);
@@ -1479,9 +2135,19 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       const updatedPayload = createMockDashboardWithIds(traceSource()._id.toString(), {
         name: 'Dashboard with Filters',
         filters: [
-          { id: newObjectId(), type: 'QUERY_EXPRESSION', name: 'Updated Filter 1', expression: 'environment', sourceId: traceSource()._id.toString() },
           {
-            id: newObjectId(), type: 'QUERY_EXPRESSION', name: 'Updated Filter 2', expression: 'service_name', sourceId: traceSource()._id.toString(),
+            id: newObjectId(),
+            type: 'QUERY_EXPRESSION',
+            name: 'Updated Filter 1',
+            expression: 'environment',
+            sourceId: traceSource()._id.toString(),
+          },
+          {
+            id: newObjectId(),
+            type: 'QUERY_EXPRESSION',
+            name: 'Updated Filter 2',
+            expression: 'service_name',
+            sourceId: traceSource()._id.toString(),
             appliesToSourceIds: [traceSource()._id.toString(), metricSource()._id.toString()],
           },
         ],
@@ -1490,9 +2156,21 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(updatedPayload).expect(200);
 
       expect(response.body.data.filters).toHaveLength(2);
-      expect(response.body.data.filters[0]).toMatchObject({ id: expect.any(String), type: 'QUERY_EXPRESSION', name: 'Updated Filter 1', expression: 'environment', sourceId: traceSource()._id.toString() });
+      expect(response.body.data.filters[0]).toMatchObject({
+        id: expect.any(String),
+        type: 'QUERY_EXPRESSION',
+        name: 'Updated Filter 1',
+        expression: 'environment',
+        sourceId: traceSource()._id.toString(),
+      });
       expect(response.body.data.filters[0].appliesToSourceIds).toBeUndefined();
-      expect(response.body.data.filters[1]).toMatchObject({ id: expect.any(String), type: 'QUERY_EXPRESSION', name: 'Updated Filter 2', expression: 'service_name', sourceId: traceSource()._id.toString() });
+      expect(response.body.data.filters[1]).toMatchObject({
+        id: expect.any(String),
+        type: 'QUERY_EXPRESSION',
+        name: 'Updated Filter 2',
+        expression: 'service_name',
+        sourceId: traceSource()._id.toString(),
+      });
       expect(response.body.data.filters[1].appliesToSourceIds).toEqual([traceSource()._id.toString(), metricSource()._id.toString()]);
 
       const getResponse = await authRequest('get', `${BASE_URL}/${dashboard._id}`).expect(200);
@@ -1503,14 +2181,22 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       // The real test stores the filters with the model (choosing their ids); POST assigns them.
       const dashboard = await createTestDashboard({
         filters: [
-          { type: 'QUERY_EXPRESSION', name: 'Existing Filter 1', expression: 'environment', sourceId: traceSource()._id.toString(), appliesToSourceIds: [traceSource()._id.toString()] },
+          {
+            type: 'QUERY_EXPRESSION',
+            name: 'Existing Filter 1',
+            expression: 'environment',
+            sourceId: traceSource()._id.toString(),
+            appliesToSourceIds: [traceSource()._id.toString()],
+          },
           { type: 'QUERY_EXPRESSION', name: 'Existing Filter 2', expression: 'service_name', sourceId: traceSource()._id.toString() },
         ],
       });
       const existingFilters = dashboard.filters as Record<string, unknown>[];
       const updatedPayload = createMockDashboardWithIds(traceSource()._id.toString(), { name: 'Dashboard Name Updated Without Filters' });
 
-      const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(omit(updatedPayload, ['filters'])).expect(200);
+      const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`)
+        .send(omit(updatedPayload, ['filters']))
+        .expect(200);
 
       expect(response.body.data.name).toBe('Dashboard Name Updated Without Filters');
       expect(response.body.data.filters).toHaveLength(2);
@@ -1524,7 +2210,9 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
     });
 
     it('should round-trip the filter variable settings', async () => {
-      const dashboard = await createTestDashboard({ filters: [{ type: 'QUERY_EXPRESSION', name: 'Service Name', expression: 'ServiceName', sourceId: traceSource()._id.toString() }] });
+      const dashboard = await createTestDashboard({
+        filters: [{ type: 'QUERY_EXPRESSION', name: 'Service Name', expression: 'ServiceName', sourceId: traceSource()._id.toString() }],
+      });
       const filterId = dashboard.filters[0].id as string;
       const payload = createMockDashboardWithIds(traceSource()._id.toString(), {});
 
@@ -1533,27 +2221,64 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
           ...payload,
           filters: [
             {
-              id: filterId, type: 'QUERY_EXPRESSION', name: 'Service Name', expression: 'ServiceName', sourceId: traceSource()._id.toString(),
-              isBroadcastEnabled: false, isVariableEnabled: true, variableName: 'Service_Name',
+              id: filterId,
+              type: 'QUERY_EXPRESSION',
+              name: 'Service Name',
+              expression: 'ServiceName',
+              sourceId: traceSource()._id.toString(),
+              isBroadcastEnabled: false,
+              isVariableEnabled: true,
+              variableName: 'Service_Name',
             },
           ],
         })
         .expect(200);
 
-      expect(response.body.data.filters[0]).toMatchObject({ id: filterId, isBroadcastEnabled: false, isVariableEnabled: true, variableName: 'Service_Name' });
+      expect(response.body.data.filters[0]).toMatchObject({
+        id: filterId,
+        isBroadcastEnabled: false,
+        isVariableEnabled: true,
+        variableName: 'Service_Name',
+      });
 
-      expect(world.peer().stored('dashboards', dashboard._id)?.filters?.[0]).toMatchObject({ id: filterId, isBroadcastEnabled: false, isVariableEnabled: true, variableName: 'Service_Name' });
+      expect(world.peer().stored('dashboards', dashboard._id)?.filters?.[0]).toMatchObject({
+        id: filterId,
+        isBroadcastEnabled: false,
+        isVariableEnabled: true,
+        variableName: 'Service_Name',
+      });
     });
 
     it('should clear the filter variable settings when an update omits them', async () => {
       const dashboard = await createTestDashboard({
-        filters: [{ type: 'QUERY_EXPRESSION', name: 'Service Name', expression: 'ServiceName', sourceId: traceSource()._id.toString(), isBroadcastEnabled: false, isVariableEnabled: true, variableName: 'service' }],
+        filters: [
+          {
+            type: 'QUERY_EXPRESSION',
+            name: 'Service Name',
+            expression: 'ServiceName',
+            sourceId: traceSource()._id.toString(),
+            isBroadcastEnabled: false,
+            isVariableEnabled: true,
+            variableName: 'service',
+          },
+        ],
       });
       const filterId = dashboard.filters[0].id as string;
       const payload = createMockDashboardWithIds(traceSource()._id.toString(), {});
 
       const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`)
-        .send({ ...payload, filters: [{ id: filterId, type: 'QUERY_EXPRESSION', name: 'Service Name', expression: 'ServiceName', sourceId: traceSource()._id.toString() }] })
+        .send({
+          ...payload,
+          filters: [
+            {
+              id: filterId,
+              type: 'QUERY_EXPRESSION',
+              name: 'Service Name',
+              expression: 'ServiceName',
+              sourceId: traceSource()._id.toString(),
+            },
+          ],
+        })
         .expect(200);
 
       expect(response.body.data.filters[0]).toMatchObject({ id: filterId });
@@ -1573,7 +2298,10 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
           { type: 'QUERY_EXPRESSION', name: 'Existing Filter 2', expression: 'service_name', sourceId: traceSource()._id.toString() },
         ],
       });
-      const updatedPayload = createMockDashboardWithIds(traceSource()._id.toString(), { name: 'Dashboard Name Updated With Empty Filters', filters: [] });
+      const updatedPayload = createMockDashboardWithIds(traceSource()._id.toString(), {
+        name: 'Dashboard Name Updated With Empty Filters',
+        filters: [],
+      });
 
       const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(updatedPayload).expect(200);
 
@@ -1589,7 +2317,15 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       const nonExistentSourceId = newObjectId();
       const updatedPayload = createMockDashboardWithIds(traceSource()._id.toString(), {
         name: 'Updated Name',
-        filters: [{ id: newObjectId(), type: 'QUERY_EXPRESSION', name: 'Bad Source Filter', expression: 'environment', sourceId: nonExistentSourceId }],
+        filters: [
+          {
+            id: newObjectId(),
+            type: 'QUERY_EXPRESSION',
+            name: 'Bad Source Filter',
+            expression: 'environment',
+            sourceId: nonExistentSourceId,
+          },
+        ],
       });
 
       const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send(updatedPayload).expect(400);
@@ -1607,12 +2343,21 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       const dashboard = await createTestDashboard();
       const sourceId = traceSource()._id.toString();
 
-      const firstResponse = await authRequest('put', `${BASE_URL}/${dashboard._id}`).send({ name: 'Initial', tiles: [createTimeSeriesChart(sourceId)], tags: [] }).expect(200);
+      const firstResponse = await authRequest('put', `${BASE_URL}/${dashboard._id}`)
+        .send({ name: 'Initial', tiles: [createTimeSeriesChart(sourceId)], tags: [] })
+        .expect(200);
       const existingTileId = firstResponse.body.data.tiles[0].id;
 
       const unknownTileId = newObjectId();
       const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`)
-        .send({ name: 'Updated', tiles: [{ ...createTimeSeriesChart(sourceId), id: existingTileId }, { ...createTimeSeriesChart(sourceId), id: unknownTileId, x: 6 }], tags: [] })
+        .send({
+          name: 'Updated',
+          tiles: [
+            { ...createTimeSeriesChart(sourceId), id: existingTileId },
+            { ...createTimeSeriesChart(sourceId), id: unknownTileId, x: 6 },
+          ],
+          tags: [],
+        })
         .expect(200);
 
       expect(response.body.data.tiles[0].id).toBe(existingTileId);
@@ -1626,7 +2371,12 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       const sourceId = traceSource()._id.toString();
 
       const firstResponse = await authRequest('put', `${BASE_URL}/${dashboard._id}`)
-        .send({ name: 'Initial', tiles: [createTimeSeriesChart(sourceId)], tags: [], filters: [{ id: newObjectId(), type: 'QUERY_EXPRESSION', name: 'Environment', expression: 'environment', sourceId }] })
+        .send({
+          name: 'Initial',
+          tiles: [createTimeSeriesChart(sourceId)],
+          tags: [],
+          filters: [{ id: newObjectId(), type: 'QUERY_EXPRESSION', name: 'Environment', expression: 'environment', sourceId }],
+        })
         .expect(200);
       const existingFilterId = firstResponse.body.data.filters[0].id;
 
@@ -1653,16 +2403,24 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       const tiles = allBuilderTiles('put');
       const initialDashboard = await createTestDashboard();
 
-      const response = await authRequest('put', `${BASE_URL}/${initialDashboard._id}`).send({ name: 'Dashboard with All Chart Types', tiles, tags: ['round-trip-test'] }).expect(200);
+      const response = await authRequest('put', `${BASE_URL}/${initialDashboard._id}`)
+        .send({ name: 'Dashboard with All Chart Types', tiles, tags: ['round-trip-test'] })
+        .expect(200);
 
       for (const [i, tile] of tiles.entries()) expect(omit(response.body.data.tiles[i], ['id'])).toEqual(omit(tile, ['id']));
     });
 
     it('can round-trip all raw SQL chart config types', async () => {
-      const tiles = allRawSqlTiles(true, { type: 'dashboard', target: { mode: 'template', template: '{{dashboardName}}' }, whereLanguage: 'lucene' });
+      const tiles = allRawSqlTiles(true, {
+        type: 'dashboard',
+        target: { mode: 'template', template: '{{dashboardName}}' },
+        whereLanguage: 'lucene',
+      });
       const initialDashboard = await createTestDashboard();
 
-      const response = await authRequest('put', `${BASE_URL}/${initialDashboard._id}`).send({ name: 'Dashboard with Raw SQL Chart Types', tiles, tags: ['raw-sql-test'] }).expect(200);
+      const response = await authRequest('put', `${BASE_URL}/${initialDashboard._id}`)
+        .send({ name: 'Dashboard with Raw SQL Chart Types', tiles, tags: ['raw-sql-test'] })
+        .expect(200);
 
       for (const [i, tile] of tiles.entries()) expect(omit(response.body.data.tiles[i], ['id'])).toEqual(omit(tile, ['id']));
     });
@@ -1685,7 +2443,20 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
         .send({
           name: 'Updated Dashboard with Foreign Connection',
           tiles: [
-            { id: newObjectId(), name: 'Raw SQL Tile', x: 0, y: 0, w: 6, h: 3, config: { configType: 'sql', displayType: 'line', connectionId: otherConnectionId, sqlTemplate: 'SELECT count() FROM otel_logs WHERE {timeFilter}' } },
+            {
+              id: newObjectId(),
+              name: 'Raw SQL Tile',
+              x: 0,
+              y: 0,
+              w: 6,
+              h: 3,
+              config: {
+                configType: 'sql',
+                displayType: 'line',
+                connectionId: otherConnectionId,
+                sqlTemplate: 'SELECT count() FROM otel_logs WHERE {timeFilter}',
+              },
+            },
           ],
           tags: [],
         })
@@ -1703,19 +2474,37 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
           name: 'Updated Dashboard with Mismatched Source Connection',
           tiles: [
             {
-              id: newObjectId(), name: 'Raw SQL Tile', x: 0, y: 0, w: 6, h: 3,
-              config: { configType: 'sql', displayType: 'table', connectionId: otherConnection.id, sourceId: traceSource()._id.toString(), sqlTemplate: 'SELECT count() FROM otel_logs' },
+              id: newObjectId(),
+              name: 'Raw SQL Tile',
+              x: 0,
+              y: 0,
+              w: 6,
+              h: 3,
+              config: {
+                configType: 'sql',
+                displayType: 'table',
+                connectionId: otherConnection.id,
+                sourceId: traceSource()._id.toString(),
+                sqlTemplate: 'SELECT count() FROM otel_logs',
+              },
             },
           ],
           tags: [],
         })
         .expect(400);
 
-      expect(response.body).toEqual({ message: `The following source IDs do not match the specified connections: ${traceSource()._id.toString()}` });
+      expect(response.body).toEqual({
+        message: `The following source IDs do not match the specified connections: ${traceSource()._id.toString()}`,
+      });
     });
 
     const tableTile = (onClick: Record<string, unknown>) => ({
-      id: newObjectId(), name: 'Table Chart', x: 0, y: 0, w: 6, h: 3,
+      id: newObjectId(),
+      name: 'Table Chart',
+      x: 0,
+      y: 0,
+      w: 6,
+      h: 3,
       config: { displayType: 'table', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count' }], onClick },
     });
 
@@ -1724,7 +2513,11 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       const nonExistentDashboardId = newObjectId();
 
       const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`)
-        .send({ name: 'Updated Dashboard', tiles: [tableTile({ type: 'dashboard', target: { mode: 'id', id: nonExistentDashboardId }, whereLanguage: 'sql' })], tags: [] })
+        .send({
+          name: 'Updated Dashboard',
+          tiles: [tableTile({ type: 'dashboard', target: { mode: 'id', id: nonExistentDashboardId }, whereLanguage: 'sql' })],
+          tags: [],
+        })
         .expect(400);
 
       expect(response.body).toEqual({ message: `Could not find the following onClick dashboard IDs: ${nonExistentDashboardId}` });
@@ -1735,17 +2528,33 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       const nonExistentSourceId = newObjectId();
 
       const response = await authRequest('put', `${BASE_URL}/${dashboard._id}`)
-        .send({ name: 'Updated Dashboard', tiles: [tableTile({ type: 'search', target: { mode: 'id', id: nonExistentSourceId }, whereLanguage: 'sql' })], tags: [] })
+        .send({
+          name: 'Updated Dashboard',
+          tiles: [tableTile({ type: 'search', target: { mode: 'id', id: nonExistentSourceId }, whereLanguage: 'sql' })],
+          tags: [],
+        })
         .expect(400);
 
       expect(response.body).toEqual({ message: `Could not find the following source IDs: ${nonExistentSourceId}` });
     });
 
     const tileAlertOn = async (dashboardId: string, tileId: string) => {
-      const webhook = await fixtures(world.peer().agent).webhook({ name: 'Test Webhook', service: 'slack', url: 'https://hooks.slack.com/test' });
+      const webhook = await fixtures(world.peer().agent).webhook({
+        name: 'Test Webhook',
+        service: 'slack',
+        url: 'https://hooks.slack.com/test',
+      });
       return (
         await authRequest('post', '/api/v2/alerts')
-          .send({ dashboardId, tileId, source: 'tile', threshold: 100, interval: '1h', thresholdType: 'above', channel: { type: 'webhook', webhookId: webhook.id } })
+          .send({
+            dashboardId,
+            tileId,
+            source: 'tile',
+            threshold: 100,
+            interval: '1h',
+            thresholdType: 'above',
+            channel: { type: 'webhook', webhookId: webhook.id },
+          })
           .expect(200)
       ).body.data as { id: string };
     };
@@ -1753,7 +2562,16 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
     it('should delete alert when tile is updated from builder to raw SQL config and the display type does not support alerts', async () => {
       // The real test stores the builder tile and the alert with the models.
       const dashboard = await createTestDashboard({
-        tiles: [{ name: 'Builder Tile', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'number', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count', where: '' }] } }],
+        tiles: [
+          {
+            name: 'Builder Tile',
+            x: 0,
+            y: 0,
+            w: 6,
+            h: 3,
+            config: { displayType: 'number', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count', where: '' }] },
+          },
+        ],
       });
       const tileId = dashboard.tiles[0].id as string;
       const alert = await tileAlertOn(dashboard._id, tileId);
@@ -1766,8 +2584,18 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
           tags: [],
           tiles: [
             {
-              id: tileId, name: 'Raw SQL Tile', x: 0, y: 0, w: 6, h: 3,
-              config: { configType: 'sql', displayType: 'table', connectionId: connection()._id.toString(), sqlTemplate: 'SELECT count() FROM otel_logs WHERE {timeFilter}' },
+              id: tileId,
+              name: 'Raw SQL Tile',
+              x: 0,
+              y: 0,
+              w: 6,
+              h: 3,
+              config: {
+                configType: 'sql',
+                displayType: 'table',
+                connectionId: connection()._id.toString(),
+                sqlTemplate: 'SELECT count() FROM otel_logs WHERE {timeFilter}',
+              },
             },
           ],
         })
@@ -1791,7 +2619,11 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       await authRequest('get', `/api/v2/alerts/${alert.id}`).expect(200);
 
       await authRequest('put', `${BASE_URL}/${dashboard._id}`)
-        .send({ name: 'Updated Dashboard', tags: [], tiles: [{ id: keepTileId, name: 'Keep Tile', x: 0, y: 0, w: 6, h: 3, config: lineConfig }] })
+        .send({
+          name: 'Updated Dashboard',
+          tags: [],
+          tiles: [{ id: keepTileId, name: 'Keep Tile', x: 0, y: 0, w: 6, h: 3, config: lineConfig }],
+        })
         .expect(200);
 
       await authRequest('get', `/api/v2/alerts/${alert.id}`).expect(404);
@@ -1802,8 +2634,24 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
         .send({
           name: 'Heatmap PUT scoping test',
           tiles: [
-            { id: newObjectId(), name: 'Latency Heatmap', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: 'Duration' }] } },
-            { id: newObjectId(), name: 'Other line tile', x: 6, y: 0, w: 6, h: 3, config: { displayType: 'line', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count', where: '' }] } },
+            {
+              id: newObjectId(),
+              name: 'Latency Heatmap',
+              x: 0,
+              y: 0,
+              w: 6,
+              h: 3,
+              config: { displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: 'Duration' }] },
+            },
+            {
+              id: newObjectId(),
+              name: 'Other line tile',
+              x: 6,
+              y: 0,
+              w: 6,
+              h: 3,
+              config: { displayType: 'line', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count', where: '' }] },
+            },
           ],
           tags: [],
         })
@@ -1816,8 +2664,12 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       // The real test flips the kind in the raw collection; the API changes a source's kind with a full PUT.
       await authRequest('put', `/api/v2/sources/${traceSource()._id}`)
         .send({
-          kind: 'log', name: 'Traces', connection: connection()._id, from: { databaseName: 'default', tableName: 'otel_traces' },
-          timestampValueExpression: 'Timestamp', defaultTableSelectExpression: '*',
+          kind: 'log',
+          name: 'Traces',
+          connection: connection()._id,
+          from: { databaseName: 'default', tableName: 'otel_traces' },
+          timestampValueExpression: 'Timestamp',
+          defaultTableSelectExpression: '*',
         })
         .expect(200);
 
@@ -1825,8 +2677,24 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
         .send({
           name: 'Heatmap PUT scoping test - renamed',
           tiles: [
-            { id: createdHeatmapTile.id, name: 'Latency Heatmap', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: 'Duration' }] } },
-            { id: createdOtherTile.id, name: 'Other line tile, edited', x: 6, y: 0, w: 6, h: 3, config: { displayType: 'line', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count', where: 'level:error' }] } },
+            {
+              id: createdHeatmapTile.id,
+              name: 'Latency Heatmap',
+              x: 0,
+              y: 0,
+              w: 6,
+              h: 3,
+              config: { displayType: 'heatmap', sourceId: traceSource()._id.toString(), select: [{ valueExpression: 'Duration' }] },
+            },
+            {
+              id: createdOtherTile.id,
+              name: 'Other line tile, edited',
+              x: 6,
+              y: 0,
+              w: 6,
+              h: 3,
+              config: { displayType: 'line', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count', where: 'level:error' }] },
+            },
           ],
           tags: [],
         })
@@ -1847,7 +2715,8 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
     const sendFilters = async (filters: Record<string, unknown>[]) => {
       const payload = createMockDashboardWithIds(traceSource()._id.toString(), {});
       // JSON drops the `undefined` the real fixtures use to omit a field, as supertest does.
-      if (method === 'post') return authRequest('post', BASE_URL).send({ ...payload, filters: filters.map((filter) => omit(filter, ['id'])) });
+      if (method === 'post')
+        return authRequest('post', BASE_URL).send({ ...payload, filters: filters.map((filter) => omit(filter, ['id'])) });
       const dashboard = await createTestDashboard({});
       return authRequest('put', `${BASE_URL}/${dashboard._id}`).send({ ...payload, filters });
     };
@@ -1869,7 +2738,10 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       });
 
       it('rejects a clash against a name derived from the filter name', async () => {
-        await expectFilters([variableFilter({ name: 'Service Name', variableName: undefined }), variableFilter({ variableName: 'Service_Name' })], 400);
+        await expectFilters(
+          [variableFilter({ name: 'Service Name', variableName: undefined }), variableFilter({ variableName: 'Service_Name' })],
+          400,
+        );
       });
 
       it('accepts distinct variable names', async () => {
@@ -1877,7 +2749,13 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       });
 
       it('accepts duplicate names when the filters are not variable-enabled', async () => {
-        await expectFilters([variableFilter({ isVariableEnabled: false, variableName: undefined }), variableFilter({ isVariableEnabled: undefined, variableName: undefined })], 200);
+        await expectFilters(
+          [
+            variableFilter({ isVariableEnabled: false, variableName: undefined }),
+            variableFilter({ isVariableEnabled: undefined, variableName: undefined }),
+          ],
+          200,
+        );
       });
 
       it('accepts identically named filters that carry no variable fields', async () => {
@@ -1945,7 +2823,12 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
 
       it('rejects appliesToSourceIds on a filter that does not broadcast', async () => {
         const response = await sendFilters([
-          filterInput({ isBroadcastEnabled: false, isVariableEnabled: true, variableName: 'service', appliesToSourceIds: [traceSource()._id.toString()] }),
+          filterInput({
+            isBroadcastEnabled: false,
+            isVariableEnabled: true,
+            variableName: 'service',
+            appliesToSourceIds: [traceSource()._id.toString()],
+          }),
         ]);
 
         expect(response.status).toBe(400);
@@ -1953,7 +2836,9 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       });
 
       it('accepts an empty appliesToSourceIds on a non-broadcasting filter', async () => {
-        const response = await sendFilters([filterInput({ isBroadcastEnabled: false, isVariableEnabled: true, variableName: 'service', appliesToSourceIds: [] })]);
+        const response = await sendFilters([
+          filterInput({ isBroadcastEnabled: false, isVariableEnabled: true, variableName: 'service', appliesToSourceIds: [] }),
+        ]);
 
         expect(response.status).toBe(200);
       });
@@ -1968,16 +2853,29 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
 
   describe('Number tile color (HDX-1360)', () => {
     const numberTile = (config: Record<string, unknown>) => ({
-      name: 'Number', x: 0, y: 0, w: 3, h: 3,
+      name: 'Number',
+      x: 0,
+      y: 0,
+      w: 3,
+      h: 3,
       config: { displayType: 'number', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count', where: '' }], ...config },
     });
 
-    const postTile = (config: Record<string, unknown>) => authRequest('post', BASE_URL).send({ name: 'Number color dashboard', tiles: [numberTile(config)], tags: [] });
+    const postTile = (config: Record<string, unknown>) =>
+      authRequest('post', BASE_URL).send({ name: 'Number color dashboard', tiles: [numberTile(config)], tags: [] });
 
     const rawSqlNumberTile = (config: Record<string, unknown>) => ({
-      name: 'Number Raw SQL', x: 0, y: 0, w: 3, h: 3,
+      name: 'Number Raw SQL',
+      x: 0,
+      y: 0,
+      w: 3,
+      h: 3,
       config: {
-        configType: 'sql', displayType: 'number', connectionId: connection()._id.toString(), sqlTemplate: 'SELECT count() FROM otel_logs WHERE {timeFilter}', sourceId: traceSource()._id.toString(),
+        configType: 'sql',
+        displayType: 'number',
+        connectionId: connection()._id.toString(),
+        sqlTemplate: 'SELECT count() FROM otel_logs WHERE {timeFilter}',
+        sourceId: traceSource()._id.toString(),
         ...config,
       },
     });
@@ -2008,7 +2906,9 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
     });
 
     it('round-trips a raw SQL number tile with a static color', async () => {
-      const create = await authRequest('post', BASE_URL).send({ name: 'Raw SQL number color', tiles: [rawSqlNumberTile({ color: 'chart-blue' })], tags: [] }).expect(200);
+      const create = await authRequest('post', BASE_URL)
+        .send({ name: 'Raw SQL number color', tiles: [rawSqlNumberTile({ color: 'chart-blue' })], tags: [] })
+        .expect(200);
       expect(create.body.data.tiles[0].config.color).toBe('chart-blue');
 
       const get = await authRequest('get', `${BASE_URL}/${create.body.data.id}`).expect(200);
@@ -2025,7 +2925,11 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
         { operator: 'between', value: [200, 1000], color: 'chart-blue' },
       ];
       const update = await authRequest('put', `${BASE_URL}/${dashboardId}`)
-        .send({ name: 'Number color dashboard', tiles: [{ ...tile, config: { ...tile.config, color: 'chart-red', colorRules } }], tags: [] })
+        .send({
+          name: 'Number color dashboard',
+          tiles: [{ ...tile, config: { ...tile.config, color: 'chart-red', colorRules } }],
+          tags: [],
+        })
         .expect(200);
       expect(update.body.data.tiles[0].config).toMatchObject({ color: 'chart-red', colorRules });
 
@@ -2035,7 +2939,11 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
 
     it('strips colorRules from a raw SQL number tile, keeping color', async () => {
       const create = await authRequest('post', BASE_URL)
-        .send({ name: 'Raw SQL colorRules', tiles: [rawSqlNumberTile({ color: 'chart-blue', colorRules: [{ operator: 'gt', value: 1, color: 'chart-red' }] })], tags: [] })
+        .send({
+          name: 'Raw SQL colorRules',
+          tiles: [rawSqlNumberTile({ color: 'chart-blue', colorRules: [{ operator: 'gt', value: 1, color: 'chart-red' }] })],
+          tags: [],
+        })
         .expect(200);
       expect(create.body.data.tiles[0].config.color).toBe('chart-blue');
       expect(create.body.data.tiles[0].config.colorRules).toBeUndefined();
@@ -2092,16 +3000,29 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
 
   describe('Number tile background chart (HDX-1360)', () => {
     const numberTile = (config: Record<string, unknown>) => ({
-      name: 'Number', x: 0, y: 0, w: 3, h: 3,
+      name: 'Number',
+      x: 0,
+      y: 0,
+      w: 3,
+      h: 3,
       config: { displayType: 'number', sourceId: traceSource()._id.toString(), select: [{ aggFn: 'count', where: '' }], ...config },
     });
 
-    const postTile = (config: Record<string, unknown>) => authRequest('post', BASE_URL).send({ name: 'Number background chart dashboard', tiles: [numberTile(config)], tags: [] });
+    const postTile = (config: Record<string, unknown>) =>
+      authRequest('post', BASE_URL).send({ name: 'Number background chart dashboard', tiles: [numberTile(config)], tags: [] });
 
     const rawSqlNumberTile = (config: Record<string, unknown>) => ({
-      name: 'Number Raw SQL', x: 0, y: 0, w: 3, h: 3,
+      name: 'Number Raw SQL',
+      x: 0,
+      y: 0,
+      w: 3,
+      h: 3,
       config: {
-        configType: 'sql', displayType: 'number', connectionId: connection()._id.toString(), sqlTemplate: 'SELECT count() FROM otel_logs WHERE {timeFilter}', sourceId: traceSource()._id.toString(),
+        configType: 'sql',
+        displayType: 'number',
+        connectionId: connection()._id.toString(),
+        sqlTemplate: 'SELECT count() FROM otel_logs WHERE {timeFilter}',
+        sourceId: traceSource()._id.toString(),
         ...config,
       },
     });
@@ -2128,7 +3049,11 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       const tile = created.body.data.tiles[0];
 
       const update = await authRequest('put', `${BASE_URL}/${dashboardId}`)
-        .send({ name: 'Number background chart dashboard', tiles: [{ ...tile, config: { ...tile.config, backgroundChart: { type: 'line', color: 'chart-red' } } }], tags: [] })
+        .send({
+          name: 'Number background chart dashboard',
+          tiles: [{ ...tile, config: { ...tile.config, backgroundChart: { type: 'line', color: 'chart-red' } } }],
+          tags: [],
+        })
         .expect(200);
       expect(update.body.data.tiles[0].config.backgroundChart).toEqual({ type: 'line', color: 'chart-red' });
 
@@ -2152,7 +3077,11 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
 
     it('strips backgroundChart from a raw SQL number tile, keeping color', async () => {
       const create = await authRequest('post', BASE_URL)
-        .send({ name: 'Raw SQL backgroundChart', tiles: [rawSqlNumberTile({ color: 'chart-blue', backgroundChart: { type: 'line' } })], tags: [] })
+        .send({
+          name: 'Raw SQL backgroundChart',
+          tiles: [rawSqlNumberTile({ color: 'chart-blue', backgroundChart: { type: 'line' } })],
+          tags: [],
+        })
         .expect(200);
       expect(create.body.data.tiles[0].config.color).toBe('chart-blue');
       expect(create.body.data.tiles[0].config.backgroundChart).toBeUndefined();
@@ -2171,11 +3100,16 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
     ];
 
     const formulaTile = (config: Record<string, unknown>) => ({
-      name: 'Formula tile', x: 0, y: 0, w: 6, h: 3,
+      name: 'Formula tile',
+      x: 0,
+      y: 0,
+      w: 6,
+      h: 3,
       config: { displayType: 'line', sourceId: metricSource()._id.toString(), select: metricSelect(), ...config },
     });
 
-    const postTile = (config: Record<string, unknown>) => authRequest('post', BASE_URL).send({ name: 'Formula dashboard', tiles: [formulaTile(config)], tags: [] });
+    const postTile = (config: Record<string, unknown>) =>
+      authRequest('post', BASE_URL).send({ name: 'Formula dashboard', tiles: [formulaTile(config)], tags: [] });
 
     it('round-trips a line tile with formulas and showOperandSeries', async () => {
       const formulas = [{ expression: 'A / B * 100', alias: 'Error rate %', numberFormat: { output: 'percent', mantissa: 1 } }];
@@ -2219,7 +3153,9 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       const tile = created.body.data.tiles[0];
 
       const formulas = [{ expression: 'B / A', alias: 'Inverse' }];
-      const update = await authRequest('put', `${BASE_URL}/${dashboardId}`).send({ name: 'Formula dashboard', tiles: [{ ...tile, config: { ...tile.config, formulas } }], tags: [] }).expect(200);
+      const update = await authRequest('put', `${BASE_URL}/${dashboardId}`)
+        .send({ name: 'Formula dashboard', tiles: [{ ...tile, config: { ...tile.config, formulas } }], tags: [] })
+        .expect(200);
       expect(update.body.data.tiles[0].config.formulas).toEqual(formulas);
 
       const get = await authRequest('get', `${BASE_URL}/${dashboardId}`).expect(200);
@@ -2272,7 +3208,9 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
     });
 
     it('rejects formulas on a formula-incapable source kind (session)', async () => {
-      const sessionSource = await fixtures(world.peer().agent).sessionSource(connection()._id.toString(), traceSource()._id.toString(), { name: 'Sessions' });
+      const sessionSource = await fixtures(world.peer().agent).sessionSource(connection()._id.toString(), traceSource()._id.toString(), {
+        name: 'Sessions',
+      });
 
       const res = await postTile({
         sourceId: sessionSource.id,
@@ -2293,15 +3231,25 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       // The real test flips the kind in the raw collection; the API changes a source's kind with a full PUT.
       await authRequest('put', `/api/v2/sources/${metricSource()._id}`)
         .send({
-          kind: 'session', name: 'Metrics', connection: connection()._id, from: { databaseName: 'default', tableName: 'rrweb_events' },
-          timestampValueExpression: 'TimeUnix', traceSourceId: traceSource()._id,
+          kind: 'session',
+          name: 'Metrics',
+          connection: connection()._id,
+          from: { databaseName: 'default', tableName: 'rrweb_events' },
+          timestampValueExpression: 'TimeUnix',
+          traceSourceId: traceSource()._id,
         })
         .expect(200);
 
-      await authRequest('put', `${BASE_URL}/${dashboardId}`).send({ name: 'Renamed formula dashboard', tiles: [tile], tags: [] }).expect(200);
+      await authRequest('put', `${BASE_URL}/${dashboardId}`)
+        .send({ name: 'Renamed formula dashboard', tiles: [tile], tags: [] })
+        .expect(200);
 
       const res = await authRequest('put', `${BASE_URL}/${dashboardId}`)
-        .send({ name: 'Renamed formula dashboard', tiles: [{ ...tile, config: { ...tile.config, formulas: [{ expression: 'B / A', alias: 'Inverse' }] } }], tags: [] })
+        .send({
+          name: 'Renamed formula dashboard',
+          tiles: [{ ...tile, config: { ...tile.config, formulas: [{ expression: 'B / A', alias: 'Inverse' }] } }],
+          tags: [],
+        })
         .expect(400);
       expect(res.body.message).toContain('require a Metric, Log, or Trace source');
     });
@@ -2324,7 +3272,12 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       config: { displayType: 'line', sourceId, select: [{ aggFn: 'count', where: '' }] },
       ...overrides,
     });
-    const serviceHealth = (tabs: { id: string; title: string }[]) => ({ id: 'service-health', title: 'Service Health', collapsed: false, tabs });
+    const serviceHealth = (tabs: { id: string; title: string }[]) => ({
+      id: 'service-health',
+      title: 'Service Health',
+      collapsed: false,
+      tabs,
+    });
     const post = (body: Record<string, unknown>) => authRequest('post', BASE_URL).send({ tags: [], ...body });
 
     it('round-trips containers, tabs, and tile containerId/tabId on create and update', async () => {
@@ -2336,7 +3289,11 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
 
       const containers = [
         {
-          id: 'service-health', title: 'Service Health', collapsed: false, collapsible: true, bordered: true,
+          id: 'service-health',
+          title: 'Service Health',
+          collapsed: false,
+          collapsible: true,
+          bordered: true,
           tabs: [
             { id: 'errors', title: 'Errors' },
             { id: 'latency', title: 'Latency' },
@@ -2346,7 +3303,12 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       ];
 
       const createResponse = await authRequest('post', BASE_URL)
-        .send({ name: 'Containers Round-Trip', tiles: [groupedTabA, groupedTabB, groupedNoTab, ungrouped], tags: ['containers-test'], containers })
+        .send({
+          name: 'Containers Round-Trip',
+          tiles: [groupedTabA, groupedTabB, groupedNoTab, ungrouped],
+          tags: ['containers-test'],
+          containers,
+        })
         .expect(200);
 
       expect(createResponse.body.data.containers).toEqual(containers);
@@ -2365,7 +3327,9 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
 
       const updatedContainers = [
         {
-          id: 'service-health', title: 'Service Health', collapsed: true,
+          id: 'service-health',
+          title: 'Service Health',
+          collapsed: true,
           tabs: [
             { id: 'errors', title: 'Error Rate' },
             { id: 'latency', title: 'Latency' },
@@ -2393,7 +3357,11 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
     it('round-trips a container with no optional fields set', async () => {
       const containers = [{ id: 'minimal', title: 'Minimal', collapsed: false }];
 
-      const response = await post({ name: 'Minimal Container Dashboard', tiles: [buildTile(traceSource()._id.toString())], containers }).expect(200);
+      const response = await post({
+        name: 'Minimal Container Dashboard',
+        tiles: [buildTile(traceSource()._id.toString())],
+        containers,
+      }).expect(200);
 
       expect(response.body.data.containers).toEqual(containers);
       const [container] = response.body.data.containers;
@@ -2470,7 +3438,11 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
     });
 
     it('normalizes an explicitly empty containers array to absent on read', async () => {
-      const response = await post({ name: 'Empty Containers Array', tiles: [buildTile(traceSource()._id.toString())], containers: [] }).expect(200);
+      const response = await post({
+        name: 'Empty Containers Array',
+        tiles: [buildTile(traceSource()._id.toString())],
+        containers: [],
+      }).expect(200);
 
       expect(response.body.data.containers).toBeUndefined();
 
@@ -2506,7 +3478,10 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
     });
 
     it('rejects a tile with containerId set when the dashboard omits containers entirely', async () => {
-      const response = await post({ name: 'Tile with containerId, no containers field', tiles: [buildTile(traceSource()._id.toString(), { containerId: 'service-health' })] }).expect(400);
+      const response = await post({
+        name: 'Tile with containerId, no containers field',
+        tiles: [buildTile(traceSource()._id.toString(), { containerId: 'service-health' })],
+      }).expect(400);
       expect(response.body.message).toContain('unknown containerId "service-health"');
     });
 
@@ -2541,7 +3516,11 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       const idAtMax = 'a'.repeat(256);
       const idTooLong = 'a'.repeat(257);
 
-      await post({ name: 'Containers id at boundary', tiles: [buildTile(sourceId, { containerId: idAtMax })], containers: [{ id: idAtMax, title: 'At boundary', collapsed: false }] }).expect(200);
+      await post({
+        name: 'Containers id at boundary',
+        tiles: [buildTile(sourceId, { containerId: idAtMax })],
+        containers: [{ id: idAtMax, title: 'At boundary', collapsed: false }],
+      }).expect(200);
 
       const overResp = await post({
         name: 'Containers id over boundary',
@@ -2582,11 +3561,17 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
       const sourceId = traceSource()._id.toString();
       const containers = [serviceHealth([{ id: 'errors', title: 'Errors' }])];
 
-      const created = await post({ name: 'Preserve containers on PUT', tiles: [buildTile(sourceId, { name: 'In container', containerId: 'service-health', tabId: 'errors' })], containers }).expect(200);
+      const created = await post({
+        name: 'Preserve containers on PUT',
+        tiles: [buildTile(sourceId, { name: 'In container', containerId: 'service-health', tabId: 'errors' })],
+        containers,
+      }).expect(200);
       const dashboardId = created.body.data.id;
       const [createdTile] = created.body.data.tiles;
 
-      const putResp = await authRequest('put', `${BASE_URL}/${dashboardId}`).send({ name: 'Preserve containers on PUT', tiles: [createdTile], tags: [] }).expect(200);
+      const putResp = await authRequest('put', `${BASE_URL}/${dashboardId}`)
+        .send({ name: 'Preserve containers on PUT', tiles: [createdTile], tags: [] })
+        .expect(200);
 
       expect(putResp.body.data.containers).toEqual(containers);
       const [putTile] = putResp.body.data.tiles;
@@ -2596,11 +3581,19 @@ describe('dashboards.int.test.ts > External API v2 Dashboards - new format', () 
 
     it('rejects a PUT that references an unknown containerId when body omits containers', async () => {
       const sourceId = traceSource()._id.toString();
-      const created = await post({ name: 'PUT unknown containerId', tiles: [buildTile(sourceId, { name: 'Real tile' })], containers: [{ id: 'real', title: 'Real', collapsed: false }] }).expect(200);
+      const created = await post({
+        name: 'PUT unknown containerId',
+        tiles: [buildTile(sourceId, { name: 'Real tile' })],
+        containers: [{ id: 'real', title: 'Real', collapsed: false }],
+      }).expect(200);
       const dashboardId = created.body.data.id;
 
       const resp = await authRequest('put', `${BASE_URL}/${dashboardId}`)
-        .send({ name: 'PUT unknown containerId', tiles: [buildTile(sourceId, { name: 'Bad ref', containerId: 'does-not-exist' })], tags: [] })
+        .send({
+          name: 'PUT unknown containerId',
+          tiles: [buildTile(sourceId, { name: 'Bad ref', containerId: 'does-not-exist' })],
+          tags: [],
+        })
         .expect(400);
       expect(resp.body.message).toContain('unknown containerId "does-not-exist"');
     });

@@ -62,19 +62,25 @@ describe('savedSearches-crud.int.test.ts > External API v2 Saved Searches CRUD',
     });
 
     it('should reject a sourceId that does not belong to the team', async () => {
-      const response = await authRequest('post', BASE_URL).send({ ...savedSearchBody(), sourceId: newObjectId() }).expect(400);
+      const response = await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), sourceId: newObjectId() })
+        .expect(400);
       expect(response.body.message).toMatch(/existing source/i);
     });
 
     it('should reject a real source owned by another team (cross-team)', async () => {
       const other = fixtures(peer().otherTeam);
       const otherTeamSource = await other.logSource((await other.connection()).id, { name: 'Other Team Logs' });
-      const response = await authRequest('post', BASE_URL).send({ ...savedSearchBody(), sourceId: otherTeamSource.id }).expect(400);
+      const response = await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), sourceId: otherTeamSource.id })
+        .expect(400);
       expect(response.body.message).toMatch(/existing source/i);
     });
 
     it('should reject a malformed sourceId', async () => {
-      await authRequest('post', BASE_URL).send({ ...savedSearchBody(), sourceId: 'not-an-id' }).expect(400);
+      await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), sourceId: 'not-an-id' })
+        .expect(400);
     });
 
     it('should reject a missing name', async () => {
@@ -83,15 +89,21 @@ describe('savedSearches-crud.int.test.ts > External API v2 Saved Searches CRUD',
     });
 
     it('should reject more than 50 tags', async () => {
-      await authRequest('post', BASE_URL).send({ ...savedSearchBody(), tags: Array.from({ length: 51 }, (_, i) => `tag-${i}`) }).expect(400);
+      await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), tags: Array.from({ length: 51 }, (_, i) => `tag-${i}`) })
+        .expect(400);
     });
 
     it('should reject a tag longer than 32 characters', async () => {
-      await authRequest('post', BASE_URL).send({ ...savedSearchBody(), tags: ['x'.repeat(33)] }).expect(400);
+      await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), tags: ['x'.repeat(33)] })
+        .expect(400);
     });
 
     it('should reject a name longer than 1024 characters', async () => {
-      await authRequest('post', BASE_URL).send({ ...savedSearchBody(), name: 'x'.repeat(1025) }).expect(400);
+      await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), name: 'x'.repeat(1025) })
+        .expect(400);
     });
 
     it('should accept the sidebar-renderable IN / NOT IN / BETWEEN forms', async () => {
@@ -101,7 +113,9 @@ describe('savedSearches-crud.int.test.ts > External API v2 Saved Searches CRUD',
         { type: 'sql', condition: 'Duration BETWEEN 100 AND 5000' },
         { condition: "StatusCode IN ('500')" },
       ];
-      const response = await authRequest('post', BASE_URL).send({ ...savedSearchBody(), filters }).expect(200);
+      const response = await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), filters })
+        .expect(200);
 
       expect(response.body.data.filters).toEqual([
         { type: 'sql', condition: "ServiceName IN ('checkout', 'payments')" },
@@ -112,7 +126,9 @@ describe('savedSearches-crud.int.test.ts > External API v2 Saved Searches CRUD',
     });
 
     it('should reject non-sql filter shapes that would not render in the sidebar', async () => {
-      await authRequest('post', BASE_URL).send({ ...savedSearchBody(), filters: [{ type: 'lucene', condition: 'SeverityText:ERROR' }] }).expect(400);
+      await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), filters: [{ type: 'lucene', condition: 'SeverityText:ERROR' }] })
+        .expect(400);
 
       await authRequest('post', BASE_URL)
         .send({ ...savedSearchBody(), filters: [{ type: 'sql_ast', operator: '=', left: 'ServiceName', right: "'x'" }] })
@@ -120,7 +136,9 @@ describe('savedSearches-crud.int.test.ts > External API v2 Saved Searches CRUD',
     });
 
     it('should reject a sql condition that is not a sidebar-renderable predicate', async () => {
-      await authRequest('post', BASE_URL).send({ ...savedSearchBody(), filters: [{ type: 'sql', condition: "ServiceName = 'checkout'" }] }).expect(400);
+      await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), filters: [{ type: 'sql', condition: "ServiceName = 'checkout'" }] })
+        .expect(400);
     });
 
     it('should reject a compound condition that only partially renders', async () => {
@@ -141,12 +159,17 @@ describe('savedSearches-crud.int.test.ts > External API v2 Saved Searches CRUD',
 
     it('should reject more than 100 filters', async () => {
       await authRequest('post', BASE_URL)
-        .send({ ...savedSearchBody(), filters: Array.from({ length: 101 }, () => ({ type: 'sql', condition: "ServiceName IN ('checkout')" })) })
+        .send({
+          ...savedSearchBody(),
+          filters: Array.from({ length: 101 }, () => ({ type: 'sql', condition: "ServiceName IN ('checkout')" })),
+        })
         .expect(400);
     });
 
     it('should reject a filter expression that exceeds the length cap', async () => {
-      await authRequest('post', BASE_URL).send({ ...savedSearchBody(), filters: [{ type: 'sql', condition: 'x'.repeat(8 * 1024 + 1) }] }).expect(400);
+      await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), filters: [{ type: 'sql', condition: 'x'.repeat(8 * 1024 + 1) }] })
+        .expect(400);
     });
 
     it.each([
@@ -154,7 +177,9 @@ describe('savedSearches-crud.int.test.ts > External API v2 Saved Searches CRUD',
       ['where', 8 * 1024],
       ['orderBy', 1024],
     ])('should reject %s longer than its cap', async (field, cap) => {
-      await authRequest('post', BASE_URL).send({ ...savedSearchBody(), [field]: 'x'.repeat(cap + 1) }).expect(400);
+      await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), [field]: 'x'.repeat(cap + 1) })
+        .expect(400);
     });
   });
 
@@ -169,8 +194,12 @@ describe('savedSearches-crud.int.test.ts > External API v2 Saved Searches CRUD',
     });
 
     it('should cap the number of results with the limit param', async () => {
-      await authRequest('post', BASE_URL).send({ ...savedSearchBody(), name: 'First' }).expect(200);
-      await authRequest('post', BASE_URL).send({ ...savedSearchBody(), name: 'Second' }).expect(200);
+      await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), name: 'First' })
+        .expect(200);
+      await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), name: 'Second' })
+        .expect(200);
 
       const response = await authRequest('get', `${BASE_URL}?limit=1`).expect(200);
       expect(response.body.data).toHaveLength(1);
@@ -185,9 +214,15 @@ describe('savedSearches-crud.int.test.ts > External API v2 Saved Searches CRUD',
     });
 
     it('should paginate with limit and offset and report the total', async () => {
-      await authRequest('post', BASE_URL).send({ ...savedSearchBody(), name: 'First' }).expect(200);
-      await authRequest('post', BASE_URL).send({ ...savedSearchBody(), name: 'Second' }).expect(200);
-      await authRequest('post', BASE_URL).send({ ...savedSearchBody(), name: 'Third' }).expect(200);
+      await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), name: 'First' })
+        .expect(200);
+      await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), name: 'Second' })
+        .expect(200);
+      await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), name: 'Third' })
+        .expect(200);
 
       const page1 = await authRequest('get', `${BASE_URL}?limit=2&offset=0`).expect(200);
       expect(page1.body.data).toHaveLength(2);
@@ -236,7 +271,9 @@ describe('savedSearches-crud.int.test.ts > External API v2 Saved Searches CRUD',
     });
 
     it('should reset every omitted optional field to its default (uniform full-replace)', async () => {
-      const created = await authRequest('post', BASE_URL).send({ ...savedSearchBody(), whereLanguage: 'sql', where: 'x = 1' }).expect(200);
+      const created = await authRequest('post', BASE_URL)
+        .send({ ...savedSearchBody(), whereLanguage: 'sql', where: 'x = 1' })
+        .expect(200);
       expect(created.body.data.orderBy).toBe('Timestamp DESC');
       expect(created.body.data.tags).toEqual(['prod']);
 
@@ -259,7 +296,9 @@ describe('savedSearches-crud.int.test.ts > External API v2 Saved Searches CRUD',
     it('should reject a sourceId that does not belong to the team', async () => {
       const created = await authRequest('post', BASE_URL).send(savedSearchBody()).expect(200);
 
-      const response = await authRequest('put', `${BASE_URL}/${created.body.data.id}`).send({ ...savedSearchBody(), sourceId: newObjectId() }).expect(400);
+      const response = await authRequest('put', `${BASE_URL}/${created.body.data.id}`)
+        .send({ ...savedSearchBody(), sourceId: newObjectId() })
+        .expect(400);
       expect(response.body.message).toMatch(/existing source/i);
     });
   });
@@ -284,7 +323,14 @@ describe('savedSearches-crud.int.test.ts > External API v2 Saved Searches CRUD',
       const savedSearchId = created.body.data.id;
       const webhook = await fixtures(peer().agent).webhook();
       const alert = await authRequest('post', '/api/v2/alerts')
-        .send({ source: 'saved_search', savedSearchId, threshold: 1, interval: '5m', thresholdType: 'above', channel: { type: 'webhook', webhookId: webhook.id } })
+        .send({
+          source: 'saved_search',
+          savedSearchId,
+          threshold: 1,
+          interval: '5m',
+          thresholdType: 'above',
+          channel: { type: 'webhook', webhookId: webhook.id },
+        })
         .expect(200);
 
       await authRequest('delete', `${BASE_URL}/${savedSearchId}`).expect(200);

@@ -48,31 +48,53 @@ describe('search.int.test.ts > External API v2 Search', () => {
   });
 
   it('returns 400 when where exceeds 8192 characters', async () => {
-    const res = await search({ sourceId: logSource.id, startTime: iso(DEFAULT_START_TIME), endTime: iso(DEFAULT_END_TIME), where: 'x'.repeat(8 * 1024 + 1) });
+    const res = await search({
+      sourceId: logSource.id,
+      startTime: iso(DEFAULT_START_TIME),
+      endTime: iso(DEFAULT_END_TIME),
+      where: 'x'.repeat(8 * 1024 + 1),
+    });
     expect(res.status).toBe(400);
     expect(res.body).toHaveProperty('message');
   });
 
   it('returns 400 when select exceeds 4096 characters', async () => {
-    const res = await search({ sourceId: logSource.id, startTime: iso(DEFAULT_START_TIME), endTime: iso(DEFAULT_END_TIME), select: 'x'.repeat(4 * 1024 + 1) });
+    const res = await search({
+      sourceId: logSource.id,
+      startTime: iso(DEFAULT_START_TIME),
+      endTime: iso(DEFAULT_END_TIME),
+      select: 'x'.repeat(4 * 1024 + 1),
+    });
     expect(res.status).toBe(400);
     expect(res.body).toHaveProperty('message');
   });
 
   it('returns 400 when offset exceeds 10000', async () => {
-    const res = await search({ sourceId: logSource.id, startTime: iso(DEFAULT_START_TIME), endTime: iso(DEFAULT_END_TIME), offset: 10_001 });
+    const res = await search({
+      sourceId: logSource.id,
+      startTime: iso(DEFAULT_START_TIME),
+      endTime: iso(DEFAULT_END_TIME),
+      offset: 10_001,
+    });
     expect(res.status).toBe(400);
     expect(res.body).toHaveProperty('message');
   });
 
   it('returns 400 when maxResults exceeds 2000', async () => {
-    const res = await search({ sourceId: logSource.id, startTime: iso(DEFAULT_START_TIME), endTime: iso(DEFAULT_END_TIME), maxResults: 9999 });
+    const res = await search({
+      sourceId: logSource.id,
+      startTime: iso(DEFAULT_START_TIME),
+      endTime: iso(DEFAULT_END_TIME),
+      maxResults: 9999,
+    });
     expect(res.status).toBe(400);
     expect(res.body).toHaveProperty('message');
   });
 
   it('returns 401 when no auth token is provided', async () => {
-    const res = await peer().anonymous.post('/api/v2/search').send({ sourceId: logSource.id, startTime: iso(DEFAULT_START_TIME), endTime: iso(DEFAULT_END_TIME) });
+    const res = await peer()
+      .anonymous.post('/api/v2/search')
+      .send({ sourceId: logSource.id, startTime: iso(DEFAULT_START_TIME), endTime: iso(DEFAULT_END_TIME) });
     expect(res.status).toBe(401);
   });
 
@@ -105,7 +127,12 @@ describe('search.int.test.ts > External API v2 Search', () => {
   });
 
   it('returns flat row objects with column names as top-level keys (not a nested envelope)', async () => {
-    const res = await search({ sourceId: logSource.id, startTime: iso(DEFAULT_START_TIME), endTime: iso(DEFAULT_END_TIME), select: 'Timestamp,SeverityText,Body' });
+    const res = await search({
+      sourceId: logSource.id,
+      startTime: iso(DEFAULT_START_TIME),
+      endTime: iso(DEFAULT_END_TIME),
+      select: 'Timestamp,SeverityText,Body',
+    });
 
     expect(res.status).toBe(200);
     expect(res.body.data.length).toBeGreaterThan(0);
@@ -119,7 +146,12 @@ describe('search.int.test.ts > External API v2 Search', () => {
   });
 
   it('returns exactly the requested select columns and no others', async () => {
-    const res = await search({ sourceId: logSource.id, startTime: iso(DEFAULT_START_TIME), endTime: iso(DEFAULT_END_TIME), select: 'Timestamp,SeverityText,Body' });
+    const res = await search({
+      sourceId: logSource.id,
+      startTime: iso(DEFAULT_START_TIME),
+      endTime: iso(DEFAULT_END_TIME),
+      select: 'Timestamp,SeverityText,Body',
+    });
 
     expect(res.status).toBe(200);
     expect(res.body.data.length).toBeGreaterThan(0);
@@ -136,8 +168,22 @@ describe('search.int.test.ts > External API v2 Search', () => {
   });
 
   it('respects offset for pagination with deterministic DESC timestamp ordering', async () => {
-    const page1 = await search({ sourceId: logSource.id, startTime: iso(DEFAULT_START_TIME), endTime: iso(DEFAULT_END_TIME), maxResults: 2, offset: 0, select: 'Timestamp,SeverityText,Body' });
-    const page2 = await search({ sourceId: logSource.id, startTime: iso(DEFAULT_START_TIME), endTime: iso(DEFAULT_END_TIME), maxResults: 1, offset: 1, select: 'Timestamp,SeverityText,Body' });
+    const page1 = await search({
+      sourceId: logSource.id,
+      startTime: iso(DEFAULT_START_TIME),
+      endTime: iso(DEFAULT_END_TIME),
+      maxResults: 2,
+      offset: 0,
+      select: 'Timestamp,SeverityText,Body',
+    });
+    const page2 = await search({
+      sourceId: logSource.id,
+      startTime: iso(DEFAULT_START_TIME),
+      endTime: iso(DEFAULT_END_TIME),
+      maxResults: 1,
+      offset: 1,
+      select: 'Timestamp,SeverityText,Body',
+    });
 
     expect(page1.status).toBe(200);
     expect(page2.status).toBe(200);
@@ -165,25 +211,45 @@ describe('search.int.test.ts > External API v2 Search', () => {
   });
 
   it('returns 400 when whereLanguage is not lucene or sql', async () => {
-    const res = await search({ sourceId: logSource.id, startTime: iso(DEFAULT_START_TIME), endTime: iso(DEFAULT_END_TIME), whereLanguage: 'graphql' });
+    const res = await search({
+      sourceId: logSource.id,
+      startTime: iso(DEFAULT_START_TIME),
+      endTime: iso(DEFAULT_END_TIME),
+      whereLanguage: 'graphql',
+    });
     expect(res.status).toBe(400);
     expect(res.body).toHaveProperty('message');
   });
 
   it('returns 400 when select contains a semicolon', async () => {
-    const res = await search({ sourceId: logSource.id, startTime: iso(DEFAULT_START_TIME), endTime: iso(DEFAULT_END_TIME), select: 'Timestamp; DROP TABLE otel_logs' });
+    const res = await search({
+      sourceId: logSource.id,
+      startTime: iso(DEFAULT_START_TIME),
+      endTime: iso(DEFAULT_END_TIME),
+      select: 'Timestamp; DROP TABLE otel_logs',
+    });
     expect(res.status).toBe(400);
     expect(res.body).toHaveProperty('message');
   });
 
   it('returns 400 when select contains a SELECT subquery', async () => {
-    const res = await search({ sourceId: logSource.id, startTime: iso(DEFAULT_START_TIME), endTime: iso(DEFAULT_END_TIME), select: '(SELECT max(Timestamp) FROM system.tables)' });
+    const res = await search({
+      sourceId: logSource.id,
+      startTime: iso(DEFAULT_START_TIME),
+      endTime: iso(DEFAULT_END_TIME),
+      select: '(SELECT max(Timestamp) FROM system.tables)',
+    });
     expect(res.status).toBe(400);
     expect(res.body).toHaveProperty('message');
   });
 
   it('accepts maxResults at the upper boundary of 2000', async () => {
-    const res = await search({ sourceId: logSource.id, startTime: iso(DEFAULT_START_TIME), endTime: iso(DEFAULT_END_TIME), maxResults: 2000 });
+    const res = await search({
+      sourceId: logSource.id,
+      startTime: iso(DEFAULT_START_TIME),
+      endTime: iso(DEFAULT_END_TIME),
+      maxResults: 2000,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toHaveProperty('data');
   });

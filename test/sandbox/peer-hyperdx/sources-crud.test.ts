@@ -40,7 +40,8 @@ const traceSourceBody = () => ({
   connection: connection.id,
 });
 
-const createLogSource = async () => (await peer().authRequest('post', BASE_URL).send(logSourceBody()).expect(200)).body.data as { id: string };
+const createLogSource = async () =>
+  (await peer().authRequest('post', BASE_URL).send(logSourceBody()).expect(200)).body.data as { id: string };
 const createOtherTeamConnection = () => fixtures(peer().otherTeam).connection({ name: 'Other Team Connection' });
 const createOtherTeamSource = async () => {
   const otherConnection = await createOtherTeamConnection();
@@ -161,14 +162,20 @@ describe('sources-crud.int.test.ts > External API v2 Sources CRUD', () => {
 
     it('should return 400 when connection is not a valid id', async () => {
       await setup();
-      await peer().authRequest('post', BASE_URL).send({ ...logSourceBody(), connection: 'my-connection-name' }).expect(400);
+      await peer()
+        .authRequest('post', BASE_URL)
+        .send({ ...logSourceBody(), connection: 'my-connection-name' })
+        .expect(400);
     });
 
     it('should return 400 when connection belongs to another team', async () => {
       await setup();
       const otherConnection = await createOtherTeamConnection();
 
-      await peer().authRequest('post', BASE_URL).send({ ...logSourceBody(), connection: otherConnection.id }).expect(400);
+      await peer()
+        .authRequest('post', BASE_URL)
+        .send({ ...logSourceBody(), connection: otherConnection.id })
+        .expect(400);
 
       expect(peer().storedAll('sources')).toEqual([]);
     });
@@ -310,14 +317,20 @@ describe('sources-crud.int.test.ts > External API v2 Sources CRUD', () => {
   describe('validateConnectionId', () => {
     it('rejects a non-ObjectId connection with a 400', async () => {
       await setup();
-      const res = await peer().authRequest('post', BASE_URL).send({ ...logSourceBody(), connection: 'my-connection-name' }).expect(400);
+      const res = await peer()
+        .authRequest('post', BASE_URL)
+        .send({ ...logSourceBody(), connection: 'my-connection-name' })
+        .expect(400);
       expect(res.body).toEqual({ message: 'connection must be a valid connection id' });
     });
 
     it('rejects a connection belonging to another team with a 400', async () => {
       await setup();
       const otherConnection = await createOtherTeamConnection();
-      const res = await peer().authRequest('post', BASE_URL).send({ ...logSourceBody(), connection: otherConnection.id }).expect(400);
+      const res = await peer()
+        .authRequest('post', BASE_URL)
+        .send({ ...logSourceBody(), connection: otherConnection.id })
+        .expect(400);
       expect(res.body).toEqual({ message: 'connection must be an existing connection id' });
     });
 

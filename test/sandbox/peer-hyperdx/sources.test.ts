@@ -15,7 +15,13 @@ let connection: { id: string };
 const setup = async () => {
   connection = await fixtures(peer().agent).connection();
 };
-const create = async (body: Record<string, unknown>) => (await peer().authRequest('post', BASE_URL).send({ connection: connection.id, ...body }).expect(200)).body.data as { id: string };
+const create = async (body: Record<string, unknown>) =>
+  (
+    await peer()
+      .authRequest('post', BASE_URL)
+      .send({ connection: connection.id, ...body })
+      .expect(200)
+  ).body.data as { id: string };
 
 const logBody = (name: string) => ({
   kind: 'log',
@@ -268,7 +274,12 @@ describe('sources.int.test.ts > External API v2 Sources', () => {
     it('strips cross-kind fields from legacy flat-model Log source via SourceSchema.safeParse', async () => {
       // The real test inserts the row raw; a POST carrying the same cross-kind fields is stripped the same way.
       await setup();
-      await create({ ...logBody('Flat Model Log'), defaultTableSelectExpression: 'Body', metricTables: { gauge: 'otel_metrics_gauge' }, durationExpression: 'Duration' });
+      await create({
+        ...logBody('Flat Model Log'),
+        defaultTableSelectExpression: 'Body',
+        metricTables: { gauge: 'otel_metrics_gauge' },
+        durationExpression: 'Duration',
+      });
 
       const response = await peer().authRequest('get', BASE_URL).expect(200);
 

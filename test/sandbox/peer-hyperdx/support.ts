@@ -59,11 +59,15 @@ export class Req implements PromiseLike<Res> {
 
   async expect(status: number): Promise<Res> {
     const res = await this.run();
-    if (res.status !== status) throw new Error(`expected ${status}, got ${res.status} for ${this.method.toUpperCase()} ${this.path}: ${res.text.slice(0, 600)}`);
+    if (res.status !== status)
+      throw new Error(`expected ${status}, got ${res.status} for ${this.method.toUpperCase()} ${this.path}: ${res.text.slice(0, 600)}`);
     return res;
   }
 
-  then<A = Res, B = never>(ok?: ((r: Res) => A | PromiseLike<A>) | null, fail?: ((e: unknown) => B | PromiseLike<B>) | null): PromiseLike<A | B> {
+  then<A = Res, B = never>(
+    ok?: ((r: Res) => A | PromiseLike<A>) | null,
+    fail?: ((e: unknown) => B | PromiseLike<B>) | null,
+  ): PromiseLike<A | B> {
     return this.run().then(ok, fail);
   }
 }
@@ -133,7 +137,11 @@ export function usePeer(): () => Peer {
 
 /** `new ObjectId().toString()`: a well-formed id that names nothing. */
 export function newObjectId(): string {
-  return Math.floor(Date.now() / 1000).toString(16).padStart(8, '0') + randomBytes(8).toString('hex');
+  return (
+    Math.floor(Date.now() / 1000)
+      .toString(16)
+      .padStart(8, '0') + randomBytes(8).toString('hex')
+  );
 }
 
 export const DEFAULT_DATABASE = 'default';
@@ -146,36 +154,69 @@ export const MOCK_CONNECTION = { name: 'Default', host: 'http://localhost:8123',
 export function fixtures(agent: Agent) {
   const data = async (req: Req): Promise<{ id: string } & Record<string, any>> => (await req.expect(200)).body.data;
   const api = {
-    connection: (overrides: Record<string, unknown> = {}) => data(agent.post('/api/v2/connections').send({ ...MOCK_CONNECTION, ...overrides })),
+    connection: (overrides: Record<string, unknown> = {}) =>
+      data(agent.post('/api/v2/connections').send({ ...MOCK_CONNECTION, ...overrides })),
     source: (body: Record<string, unknown>) => data(agent.post('/api/v2/sources').send(body)),
     logSource: (connection: string, overrides: Record<string, unknown> = {}) =>
       api.source({
-        kind: 'log', name: 'Logs', connection, from: { databaseName: DEFAULT_DATABASE, tableName: DEFAULT_LOGS_TABLE },
-        timestampValueExpression: 'Timestamp', defaultTableSelectExpression: 'Timestamp, Body', ...overrides,
+        kind: 'log',
+        name: 'Logs',
+        connection,
+        from: { databaseName: DEFAULT_DATABASE, tableName: DEFAULT_LOGS_TABLE },
+        timestampValueExpression: 'Timestamp',
+        defaultTableSelectExpression: 'Timestamp, Body',
+        ...overrides,
       }),
     traceSource: (connection: string, overrides: Record<string, unknown> = {}) =>
       api.source({
-        kind: 'trace', name: 'Traces', connection, from: { databaseName: DEFAULT_DATABASE, tableName: DEFAULT_TRACES_TABLE },
-        timestampValueExpression: 'Timestamp', defaultTableSelectExpression: 'Timestamp, SpanName', durationExpression: 'Duration',
-        durationPrecision: 3, traceIdExpression: 'TraceId', spanIdExpression: 'SpanId', parentSpanIdExpression: 'ParentSpanId',
-        spanNameExpression: 'SpanName', spanKindExpression: 'SpanKind', ...overrides,
+        kind: 'trace',
+        name: 'Traces',
+        connection,
+        from: { databaseName: DEFAULT_DATABASE, tableName: DEFAULT_TRACES_TABLE },
+        timestampValueExpression: 'Timestamp',
+        defaultTableSelectExpression: 'Timestamp, SpanName',
+        durationExpression: 'Duration',
+        durationPrecision: 3,
+        traceIdExpression: 'TraceId',
+        spanIdExpression: 'SpanId',
+        parentSpanIdExpression: 'ParentSpanId',
+        spanNameExpression: 'SpanName',
+        spanKindExpression: 'SpanKind',
+        ...overrides,
       }),
     metricSource: (connection: string, overrides: Record<string, unknown> = {}) =>
       api.source({
-        kind: 'metric', name: 'Metrics', connection, from: { databaseName: DEFAULT_DATABASE, tableName: '' },
+        kind: 'metric',
+        name: 'Metrics',
+        connection,
+        from: { databaseName: DEFAULT_DATABASE, tableName: '' },
         metricTables: { gauge: 'otel_metrics_gauge', sum: 'otel_metrics_sum', histogram: 'otel_metrics_histogram' },
-        timestampValueExpression: 'TimeUnix', resourceAttributesExpression: 'ResourceAttributes', ...overrides,
+        timestampValueExpression: 'TimeUnix',
+        resourceAttributesExpression: 'ResourceAttributes',
+        ...overrides,
       }),
     sessionSource: (connection: string, traceSourceId: string, overrides: Record<string, unknown> = {}) =>
       api.source({
-        kind: 'session', name: 'Sessions', connection, from: { databaseName: DEFAULT_DATABASE, tableName: 'rrweb_events' },
-        timestampValueExpression: 'Timestamp', traceSourceId, ...overrides,
+        kind: 'session',
+        name: 'Sessions',
+        connection,
+        from: { databaseName: DEFAULT_DATABASE, tableName: 'rrweb_events' },
+        timestampValueExpression: 'Timestamp',
+        traceSourceId,
+        ...overrides,
       }),
     webhook: (overrides: Record<string, unknown> = {}) =>
-      data(agent.post('/api/v2/webhooks').send({ name: 'Test Webhook', service: 'slack', url: 'https://hooks.slack.com/test', ...overrides })),
+      data(
+        agent.post('/api/v2/webhooks').send({ name: 'Test Webhook', service: 'slack', url: 'https://hooks.slack.com/test', ...overrides }),
+      ),
     savedSearch: (sourceId: string, overrides: Record<string, unknown> = {}) =>
-      data(agent.post('/api/v2/saved-searches').send({ name: 'Test Saved Search', where: 'error', whereLanguage: 'lucene', sourceId, ...overrides })),
-    dashboard: (body: Record<string, unknown>) => data(agent.post('/api/v2/dashboards').send({ name: 'Test Dashboard', tiles: [], ...body })),
+      data(
+        agent
+          .post('/api/v2/saved-searches')
+          .send({ name: 'Test Saved Search', where: 'error', whereLanguage: 'lucene', sourceId, ...overrides }),
+      ),
+    dashboard: (body: Record<string, unknown>) =>
+      data(agent.post('/api/v2/dashboards').send({ name: 'Test Dashboard', tiles: [], ...body })),
   };
   return api;
 }

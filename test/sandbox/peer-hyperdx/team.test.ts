@@ -6,7 +6,10 @@ const TEAM_BASE_URL = '/api/v2/team';
 const peer = usePeer();
 
 async function me() {
-  const members = (await peer().authRequest('get', `${TEAM_BASE_URL}/members`).expect(200)).body.data as { email: string; isCurrentUser: boolean }[];
+  const members = (await peer().authRequest('get', `${TEAM_BASE_URL}/members`).expect(200)).body.data as {
+    email: string;
+    isCurrentUser: boolean;
+  }[];
   const user = members.find((m) => m.isCurrentUser);
   if (!user) throw new Error('no current user');
   return user;
@@ -40,7 +43,9 @@ describe('team.int.test.ts > External API v2 Team', () => {
   describe('Invitations', () => {
     it('creates a pending invitation and lists then deletes it', async () => {
       const { authRequest } = peer();
-      const inviteRes = await authRequest('post', `${TEAM_BASE_URL}/invitation`).send({ email: 'oss-invitee@deploysentinel.com' }).expect(200);
+      const inviteRes = await authRequest('post', `${TEAM_BASE_URL}/invitation`)
+        .send({ email: 'oss-invitee@deploysentinel.com' })
+        .expect(200);
       expect(inviteRes.body.data.status).toBe('pending');
       expect(inviteRes.body.data.url).toContain('/join-team?token=');
       const invitationId = inviteRes.body.data.invitationId;
@@ -59,7 +64,9 @@ describe('team.int.test.ts > External API v2 Team', () => {
     it('handles concurrent invites for the same email idempotently', async () => {
       const { authRequest } = peer();
       const email = 'race@deploysentinel.com';
-      const responses = await Promise.all(Array.from({ length: 5 }, () => authRequest('post', `${TEAM_BASE_URL}/invitation`).send({ email }).run()));
+      const responses = await Promise.all(
+        Array.from({ length: 5 }, () => authRequest('post', `${TEAM_BASE_URL}/invitation`).send({ email }).run()),
+      );
 
       for (const res of responses) {
         expect(res.status).toBe(200);

@@ -34,8 +34,10 @@ const MOCK_GENERIC_WEBHOOK = {
 
 const peer = usePeer();
 const authRequest = (method: 'get' | 'post' | 'put' | 'delete', url: string) => peer().authRequest(method, url);
-const create = async (body: Record<string, unknown>) => (await authRequest('post', WEBHOOKS_BASE_URL).send(body).expect(200)).body.data as { id: string };
-const createOtherTeam = async (body: Record<string, unknown>) => (await peer().otherTeam.post(WEBHOOKS_BASE_URL).send(body).expect(200)).body.data as { id: string };
+const create = async (body: Record<string, unknown>) =>
+  (await authRequest('post', WEBHOOKS_BASE_URL).send(body).expect(200)).body.data as { id: string };
+const createOtherTeam = async (body: Record<string, unknown>) =>
+  (await peer().otherTeam.post(WEBHOOKS_BASE_URL).send(body).expect(200)).body.data as { id: string };
 const stored = (id: string) => peer().stored('webhooks', id);
 
 describe('webhooks.int.test.ts > External API v2 Webhooks', () => {
@@ -223,86 +225,121 @@ describe('webhooks.int.test.ts > External API v2 Webhooks', () => {
     });
 
     it('should reject an invalid url', async () => {
-      await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_SLACK_WEBHOOK, url: 'not-a-url' }).expect(400);
+      await authRequest('post', WEBHOOKS_BASE_URL)
+        .send({ ...MOCK_SLACK_WEBHOOK, url: 'not-a-url' })
+        .expect(400);
     });
 
     it('should reject a private webhook URL without persisting it', async () => {
-      const response = await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_GENERIC_WEBHOOK, url: 'http://10.0.0.1/webhook' }).expect(400);
+      const response = await authRequest('post', WEBHOOKS_BASE_URL)
+        .send({ ...MOCK_GENERIC_WEBHOOK, url: 'http://10.0.0.1/webhook' })
+        .expect(400);
 
       expect(response.body.message).toContain('private or reserved address');
       expect(peer().storedAll('webhooks')).toHaveLength(0);
     });
 
     it.each(['headers', 'queryParams', 'body'])('should reject %s on a slack webhook (unsupported by the service)', async (field) => {
-      const payload = field === 'body' ? { ...MOCK_SLACK_WEBHOOK, body: '{"text": "hi"}' } : { ...MOCK_SLACK_WEBHOOK, [field]: { 'X-Custom': 'value' } };
+      const payload =
+        field === 'body' ? { ...MOCK_SLACK_WEBHOOK, body: '{"text": "hi"}' } : { ...MOCK_SLACK_WEBHOOK, [field]: { 'X-Custom': 'value' } };
 
       const response = await authRequest('post', WEBHOOKS_BASE_URL).send(payload).expect(400);
       expect(JSON.stringify(response.body)).toMatch(/not supported/i);
     });
 
     it('should reject header values with control characters', async () => {
-      await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_GENERIC_WEBHOOK, headers: { 'X-Bad': 'line1\nline2' } }).expect(400);
+      await authRequest('post', WEBHOOKS_BASE_URL)
+        .send({ ...MOCK_GENERIC_WEBHOOK, headers: { 'X-Bad': 'line1\nline2' } })
+        .expect(400);
     });
 
     it('should reject query param values with control characters', async () => {
-      await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_GENERIC_WEBHOOK, queryParams: { token: 'line1\r\nX-Injected: evil' } }).expect(400);
+      await authRequest('post', WEBHOOKS_BASE_URL)
+        .send({ ...MOCK_GENERIC_WEBHOOK, queryParams: { token: 'line1\r\nX-Injected: evil' } })
+        .expect(400);
     });
 
     it('should reject query param names with control characters', async () => {
-      await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_GENERIC_WEBHOOK, queryParams: { 'bad\nkey': 'value' } }).expect(400);
+      await authRequest('post', WEBHOOKS_BASE_URL)
+        .send({ ...MOCK_GENERIC_WEBHOOK, queryParams: { 'bad\nkey': 'value' } })
+        .expect(400);
     });
 
     it('should reject a header name with characters outside the HTTP token charset', async () => {
-      await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_GENERIC_WEBHOOK, headers: { 'X-Bad@Name': 'value' } }).expect(400);
+      await authRequest('post', WEBHOOKS_BASE_URL)
+        .send({ ...MOCK_GENERIC_WEBHOOK, headers: { 'X-Bad@Name': 'value' } })
+        .expect(400);
     });
 
     it('should reject a header name containing a colon', async () => {
-      await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_GENERIC_WEBHOOK, headers: { 'X-Bad:Name': 'value' } }).expect(400);
+      await authRequest('post', WEBHOOKS_BASE_URL)
+        .send({ ...MOCK_GENERIC_WEBHOOK, headers: { 'X-Bad:Name': 'value' } })
+        .expect(400);
     });
 
     it('should reject a header name that starts with a digit', async () => {
-      await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_GENERIC_WEBHOOK, headers: { '1-Header': 'value' } }).expect(400);
+      await authRequest('post', WEBHOOKS_BASE_URL)
+        .send({ ...MOCK_GENERIC_WEBHOOK, headers: { '1-Header': 'value' } })
+        .expect(400);
     });
 
     it('should reject an empty header name', async () => {
-      await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_GENERIC_WEBHOOK, headers: { '': 'value' } }).expect(400);
+      await authRequest('post', WEBHOOKS_BASE_URL)
+        .send({ ...MOCK_GENERIC_WEBHOOK, headers: { '': 'value' } })
+        .expect(400);
     });
 
     describe('field size caps', () => {
       it('should reject an over-long name', async () => {
-        await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_GENERIC_WEBHOOK, name: 'x'.repeat(1025) }).expect(400);
+        await authRequest('post', WEBHOOKS_BASE_URL)
+          .send({ ...MOCK_GENERIC_WEBHOOK, name: 'x'.repeat(1025) })
+          .expect(400);
       });
 
       it('should reject an over-long url', async () => {
-        await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_GENERIC_WEBHOOK, url: `https://example.com/${'a'.repeat(2049)}` }).expect(400);
+        await authRequest('post', WEBHOOKS_BASE_URL)
+          .send({ ...MOCK_GENERIC_WEBHOOK, url: `https://example.com/${'a'.repeat(2049)}` })
+          .expect(400);
       });
 
       it('should reject an over-long description', async () => {
-        await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_GENERIC_WEBHOOK, description: 'x'.repeat(2049) }).expect(400);
+        await authRequest('post', WEBHOOKS_BASE_URL)
+          .send({ ...MOCK_GENERIC_WEBHOOK, description: 'x'.repeat(2049) })
+          .expect(400);
       });
 
       it('should reject an over-long body', async () => {
-        await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_GENERIC_WEBHOOK, body: 'x'.repeat(16 * 1024 + 1) }).expect(400);
+        await authRequest('post', WEBHOOKS_BASE_URL)
+          .send({ ...MOCK_GENERIC_WEBHOOK, body: 'x'.repeat(16 * 1024 + 1) })
+          .expect(400);
       });
 
       it('should reject an over-long header value', async () => {
-        await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_GENERIC_WEBHOOK, headers: { 'X-Big': 'x'.repeat(4097) } }).expect(400);
+        await authRequest('post', WEBHOOKS_BASE_URL)
+          .send({ ...MOCK_GENERIC_WEBHOOK, headers: { 'X-Big': 'x'.repeat(4097) } })
+          .expect(400);
       });
 
       it('should reject an over-long query param value', async () => {
-        await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_GENERIC_WEBHOOK, queryParams: { token: 'x'.repeat(4097) } }).expect(400);
+        await authRequest('post', WEBHOOKS_BASE_URL)
+          .send({ ...MOCK_GENERIC_WEBHOOK, queryParams: { token: 'x'.repeat(4097) } })
+          .expect(400);
       });
 
       it('should reject more than 100 headers', async () => {
         const headers: Record<string, string> = {};
         for (let i = 0; i < 101; i++) headers[`X-H-${i}`] = 'v';
-        await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_GENERIC_WEBHOOK, headers }).expect(400);
+        await authRequest('post', WEBHOOKS_BASE_URL)
+          .send({ ...MOCK_GENERIC_WEBHOOK, headers })
+          .expect(400);
       });
 
       it('should reject more than 100 query params', async () => {
         const queryParams: Record<string, string> = {};
         for (let i = 0; i < 101; i++) queryParams[`p${i}`] = 'v';
-        await authRequest('post', WEBHOOKS_BASE_URL).send({ ...MOCK_GENERIC_WEBHOOK, queryParams }).expect(400);
+        await authRequest('post', WEBHOOKS_BASE_URL)
+          .send({ ...MOCK_GENERIC_WEBHOOK, queryParams })
+          .expect(400);
       });
     });
   });
@@ -311,7 +348,9 @@ describe('webhooks.int.test.ts > External API v2 Webhooks', () => {
     it('should reject a private webhook URL without updating it', async () => {
       const created = await create(MOCK_GENERIC_WEBHOOK);
 
-      const response = await authRequest('put', `${WEBHOOKS_BASE_URL}/${created.id}`).send({ ...MOCK_GENERIC_WEBHOOK, url: 'http://[fd00::1]/webhook' }).expect(400);
+      const response = await authRequest('put', `${WEBHOOKS_BASE_URL}/${created.id}`)
+        .send({ ...MOCK_GENERIC_WEBHOOK, url: 'http://[fd00::1]/webhook' })
+        .expect(400);
 
       expect(response.body.message).toContain('private or reserved address');
       expect(stored(created.id)?.url).toBe(MOCK_GENERIC_WEBHOOK.url);
@@ -338,13 +377,19 @@ describe('webhooks.int.test.ts > External API v2 Webhooks', () => {
     it('should preserve omitted queryParams when the destination is unchanged', async () => {
       const created = await create({ ...MOCK_GENERIC_WEBHOOK, queryParams: { token: 'secret-token' } });
 
-      await authRequest('put', `${WEBHOOKS_BASE_URL}/${created.id}`).send({ name: 'Renamed Generic', service: 'generic', url: MOCK_GENERIC_WEBHOOK.url }).expect(200);
+      await authRequest('put', `${WEBHOOKS_BASE_URL}/${created.id}`)
+        .send({ name: 'Renamed Generic', service: 'generic', url: MOCK_GENERIC_WEBHOOK.url })
+        .expect(200);
 
       expect(stored(created.id)?.queryParams).toEqual({ token: 'secret-token' });
     });
 
     it('should NOT forward stored write-only secrets when the url changes', async () => {
-      const created = await create({ ...MOCK_GENERIC_WEBHOOK, headers: { Authorization: 'Bearer super-secret' }, queryParams: { token: 'secret-token' } });
+      const created = await create({
+        ...MOCK_GENERIC_WEBHOOK,
+        headers: { Authorization: 'Bearer super-secret' },
+        queryParams: { token: 'secret-token' },
+      });
 
       await authRequest('put', `${WEBHOOKS_BASE_URL}/${created.id}`)
         .send({ name: MOCK_GENERIC_WEBHOOK.name, service: 'generic', url: 'https://attacker.example.com/steal' })
@@ -359,7 +404,9 @@ describe('webhooks.int.test.ts > External API v2 Webhooks', () => {
     it('should clear stored write-only secrets when the service changes', async () => {
       const created = await create({ ...MOCK_GENERIC_WEBHOOK, headers: { Authorization: 'Bearer super-secret' } });
 
-      await authRequest('put', `${WEBHOOKS_BASE_URL}/${created.id}`).send({ name: MOCK_GENERIC_WEBHOOK.name, service: 'slack', url: MOCK_SLACK_WEBHOOK.url }).expect(200);
+      await authRequest('put', `${WEBHOOKS_BASE_URL}/${created.id}`)
+        .send({ name: MOCK_GENERIC_WEBHOOK.name, service: 'slack', url: MOCK_SLACK_WEBHOOK.url })
+        .expect(200);
 
       expect(stored(created.id)?.headers).toBeUndefined();
     });
@@ -368,7 +415,12 @@ describe('webhooks.int.test.ts > External API v2 Webhooks', () => {
       const created = await create({ ...MOCK_GENERIC_WEBHOOK, headers: { Authorization: 'Bearer old-secret' } });
 
       await authRequest('put', `${WEBHOOKS_BASE_URL}/${created.id}`)
-        .send({ name: MOCK_GENERIC_WEBHOOK.name, service: 'generic', url: 'https://example.com/new-but-trusted', headers: { Authorization: 'Bearer new-secret' } })
+        .send({
+          name: MOCK_GENERIC_WEBHOOK.name,
+          service: 'generic',
+          url: 'https://example.com/new-but-trusted',
+          headers: { Authorization: 'Bearer new-secret' },
+        })
         .expect(200);
 
       expect(stored(created.id)?.headers).toEqual({ Authorization: 'Bearer new-secret' });
@@ -388,7 +440,9 @@ describe('webhooks.int.test.ts > External API v2 Webhooks', () => {
       await create(MOCK_SLACK_WEBHOOK);
       const created = await create({ ...MOCK_SLACK_WEBHOOK, name: 'Another Slack Webhook' });
 
-      const response = await authRequest('put', `${WEBHOOKS_BASE_URL}/${created.id}`).send({ ...MOCK_SLACK_WEBHOOK }).expect(400);
+      const response = await authRequest('put', `${WEBHOOKS_BASE_URL}/${created.id}`)
+        .send({ ...MOCK_SLACK_WEBHOOK })
+        .expect(400);
       expect(response.body.message).toMatch(/already exists/i);
     });
 
@@ -429,7 +483,14 @@ describe('webhooks.int.test.ts > External API v2 Webhooks', () => {
       const source = await f.logSource(connection.id);
       const savedSearch = await f.savedSearch(source.id);
       await authRequest('post', '/api/v2/alerts')
-        .send({ source: 'saved_search', savedSearchId: savedSearch.id, threshold: 1, interval: '5m', thresholdType: 'above', channel: { type: 'webhook', webhookId: created.id } })
+        .send({
+          source: 'saved_search',
+          savedSearchId: savedSearch.id,
+          threshold: 1,
+          interval: '5m',
+          thresholdType: 'above',
+          channel: { type: 'webhook', webhookId: created.id },
+        })
         .expect(200);
 
       const response = await authRequest('delete', `${WEBHOOKS_BASE_URL}/${created.id}`).expect(409);
