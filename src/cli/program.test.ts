@@ -3,7 +3,8 @@ import { PassThrough } from 'node:stream';
 import { Help, type Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import type { CliIO } from './io.js';
-import { buildFullProgram, buildProgram, COMMAND_NAMES, commandsFor, VERSION } from './program.js';
+import { buildFullProgram, buildProgram, COMMAND_NAMES, commandsFor } from './program.js';
+import { VERSION } from './version.js';
 
 function io(): CliIO {
   return { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {}, cwd: '/' };

@@ -8,9 +8,7 @@ import { Command, Help } from 'commander';
 import type { CliIO } from './io.js';
 import { versionText } from './version.js';
 
-export { VERSION } from './version.js';
-
-export type CommandRegistrar = (program: Command, io: CliIO) => void;
+import type { CommandRegistrar } from './registrar.js';
 
 interface CommandEntry {
   name: string;

@@ -1,5 +1,5 @@
 /** The live state one plan is made against: every collection read from the service in one pass. */
-import type { AnyKind } from '../kinds/registry.js';
+import type { AnyKind } from './kind-name.js';
 
 export interface LiveObject {
   id: string;

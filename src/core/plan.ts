@@ -5,7 +5,7 @@
  * nothing but the plan (and the secret values, which never go into one).
  */
 import type { Diagnostic } from './diagnostics.js';
-import type { AnyKind, Kind } from '../kinds/registry.js';
+import type { AnyKind, Kind } from './kind-name.js';
 import type { Json, JsonObject } from './wire.js';
 
 export type { AnyKind, Kind };

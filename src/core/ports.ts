@@ -6,7 +6,8 @@
  * `requireCapability`.
  */
 import { CapabilityError } from './errors.js';
-import type { AnyKind, LiveOf } from '../kinds/registry.js';
+import type { AnyKind } from './kind-name.js';
+import type { LiveObject } from './live.js';
 import type { JsonObject, WireApiKey, WireKeyCreated, WireSeriesRow } from './wire.js';
 
 export type Variant = 'hosted' | 'self-hosted';
@@ -91,7 +92,7 @@ export interface ServicePort extends Capabilities {
   readonly target: string;
   readonly variant: Variant;
   /** The objects of one kind; null when this variant does not serve the kind (pipes are hosted only). */
-  collection<K extends AnyKind>(kind: K): CollectionPort<LiveOf<K>> | null;
+  collection(kind: AnyKind): CollectionPort<LiveObject> | null;
   /** Requests made so far (for reports and metrics). */
   readonly stats: RequestStats;
   close(): Promise<void>;
@@ -123,7 +124,7 @@ export function requireCapability<K extends keyof Capabilities>(port: ServicePor
 }
 
 /** The collection of a kind, or a clear `CapabilityError` when the target's variant does not serve it. */
-export function requireCollection<K extends AnyKind>(port: ServicePort, kind: K): CollectionPort<LiveOf<K>> {
+export function requireCollection(port: ServicePort, kind: AnyKind): CollectionPort<LiveObject> {
   const found = port.collection(kind);
   if (!found) throw new CapabilityError(port.target, port.variant, `${kind} objects`, 'choose a target of the other variant with --target');
   return found;

@@ -13,7 +13,7 @@ import type { DesiredResource } from '../core/resource.js';
 import type { Json, JsonObject } from '../core/wire.js';
 import type { NameOrId, RefContext, TokenContext } from './refs.js';
 import type { Summariser } from './summary.js';
-import type { AnyKind, Kind } from './registry.js';
+import type { AnyKind, Kind } from '../core/kind-name.js';
 
 /** A kind whose objects the service deletes when an object of `parent` goes (or loses a part). */
 export interface CascadeRule<Live> {

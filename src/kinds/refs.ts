@@ -9,7 +9,7 @@
  * of a declared object of a managed kind, else the display name of an unmanaged live one.
  */
 import type { Json } from '../core/wire.js';
-import type { AnyKind } from './registry.js';
+import type { AnyKind } from '../core/kind-name.js';
 
 export type NameOrId = string | { id: string };
 

@@ -4,6 +4,8 @@
  * manifest schema. The `Kind` type, the apply order and every list of kinds derive from here.
  */
 import type * as z from 'zod';
+import type { AnyKind as CoreAnyKind, Kind as CoreKind } from '../core/kind-name.js';
+import { requireCollection, type CollectionPort, type ServicePort } from '../core/ports.js';
 import { alert } from './alert/definition.js';
 import { connection } from './connection/definition.js';
 import { dashboard } from './dashboard/definition.js';
@@ -22,6 +24,16 @@ export type AnyKind = Entry['kind'];
 export type Kind = Extract<Entry, { managed: true }>['kind'];
 /** The live form of a kind's objects. */
 export type LiveOf<K extends AnyKind> = z.output<Extract<Entry, { kind: K }>['live']>;
+
+// Core names the kinds without importing this folder (src/core/kind-name.ts): both lists must agree.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const coreNamesAgree: [Same<AnyKind, CoreAnyKind>, Same<Kind, CoreKind>] = [true, true];
+void coreNamesAgree;
+
+/** A kind's collection with its live form typed (the remote adapter parses every object with the kind's live schema). */
+export function collectionOf<K extends AnyKind>(port: ServicePort, kind: K): CollectionPort<LiveOf<K>> {
+  return requireCollection(port, kind) as CollectionPort<LiveOf<K>>;
+}
 
 const ALL: readonly KindDefinition[] = REGISTRY;
 

@@ -16,7 +16,7 @@
  */
 import { dirname, isAbsolute, join } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, parse as parseYaml, Scalar, type Document, type LineCounter } from 'yaml';
-import { isCredentialVariable } from '../config/credentials.js';
+import { isCredentialVariable } from './credentials.js';
 import { formatPath, type Diagnostic } from '../core/diagnostics.js';
 import { confine, FileRefusal, readRegularFile, type FileScope } from './files.js';
 import { closest } from './suggest.js';

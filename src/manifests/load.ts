@@ -7,7 +7,7 @@
  */
 import { dirname } from 'node:path';
 import type { Document } from 'yaml';
-import { credentialSources } from '../config/credentials.js';
+import { credentialSources } from './credentials.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { Kind } from '../core/plan.js';
 import { KINDS } from '../kinds/registry.js';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { documentJsonSchema } from '../../src/manifests/json-schema.js';
+import { documentJsonSchema } from '../../src/config/json-schema.js';
 import { referencePages } from '../../src/manifests/schema-docs.js';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '../../docs/reference');

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireCollection, type ServicePort } from '../../src/core/ports.js';
+import type { ServicePort } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import { Secret } from '../../src/core/secret.js';
 import { createServicePort } from '../../src/remote/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
@@ -56,7 +57,7 @@ function project(adopt: string | undefined): string {
 
 describe('adoption policy', () => {
   it('by-name: every plan output shows the adoption and what it changes', async () => {
-    const made = await requireCollection(port, 'Dashboard').create({
+    const made = await collectionOf(port, 'Dashboard').create({
       name: 'Payments',
       tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hand made' } }],
     });
@@ -77,13 +78,13 @@ describe('adoption policy', () => {
       expect(change?.importing).toBeDefined();
       expect(change?.actions).toEqual(['update']);
     } finally {
-      await requireCollection(port, 'Dashboard').delete(made.id);
+      await collectionOf(port, 'Dashboard').delete(made.id);
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('explicit: a name clash is an error naming the existing id and the import; after the import it plans as owned', async () => {
-    const made = await requireCollection(port, 'Dashboard').create({
+    const made = await collectionOf(port, 'Dashboard').create({
       name: 'Payments',
       tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hand made' } }],
     });
@@ -106,7 +107,7 @@ describe('adoption policy', () => {
       expect(owned.stdout).not.toContain('ADOPTED');
       expect(owned.stdout).toContain('tiles.notes.config.markdown');
     } finally {
-      await requireCollection(port, 'Dashboard').delete(made.id);
+      await collectionOf(port, 'Dashboard').delete(made.id);
       rmSync(dir, { recursive: true, force: true });
     }
   });

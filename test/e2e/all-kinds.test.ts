@@ -9,7 +9,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireCollection, type ServicePort } from '../../src/core/ports.js';
+import type { ServicePort } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import { Secret } from '../../src/core/secret.js';
 import { createServicePort } from '../../src/remote/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
@@ -125,15 +126,15 @@ describe.each(['hosted', 'self-hosted'] as const)('all kinds on the %s variant',
       expect((await cli('plan', '--detailed-exitcode')).code).toBe(0);
 
       // Drift on a readable secret: the webhook's URL changed by hand.
-      const hook = (await requireCollection(port, 'Webhook').list()).find((w) => w.name === 'E2E hook');
+      const hook = (await collectionOf(port, 'Webhook').list()).find((w) => w.name === 'E2E hook');
       if (!hook) throw new Error('no E2E hook');
-      await requireCollection(port, 'Webhook').update(hook.id, { name: hook.name, service: hook.service, url: HAND_URL });
+      await collectionOf(port, 'Webhook').update(hook.id, { name: hook.name, service: hook.service, url: HAND_URL });
       const drift = changed(await planJson());
       expect(drift.map((s) => [s.address, s.reason, s.changes.map((c) => [c.path, c.sensitive])])).toEqual([
         ['Webhook/e2e-hook', 'drifted', [['url', true]]],
       ]);
       expect((await cli('apply', '--auto-approve')).code).toBe(0);
-      expect((await requireCollection(port, 'Webhook').list()).find((w) => w.id === hook.id)?.url).toBe(HOOK_URL);
+      expect((await collectionOf(port, 'Webhook').list()).find((w) => w.id === hook.id)?.url).toBe(HOOK_URL);
       expect((await cli('plan', '--detailed-exitcode')).code).toBe(0);
 
       if (variant === 'self-hosted') {
@@ -162,14 +163,10 @@ describe.each(['hosted', 'self-hosted'] as const)('all kinds on the %s variant',
       expect((await cli('plan', '--prune', '--detailed-exitcode')).code).toBe(0);
 
       // The service's own objects were never touched.
-      expect((await requireCollection(port, 'Source').list()).map((s) => s.name)).toEqual(
-        expect.arrayContaining(['Logs', 'Traces', 'Metrics']),
-      );
-      expect((await requireCollection(port, 'Webhook').list()).map((w) => w.name)).toEqual(
-        expect.arrayContaining(['ops-slack', 'ops-webhook']),
-      );
-      expect((await requireCollection(port, 'SavedSearch').list()).map((s) => s.name)).toContain('Errors');
-      if (variant === 'self-hosted') expect((await requireCollection(port, 'Connection').list()).map((c) => c.name)).toContain('Default');
+      expect((await collectionOf(port, 'Source').list()).map((s) => s.name)).toEqual(expect.arrayContaining(['Logs', 'Traces', 'Metrics']));
+      expect((await collectionOf(port, 'Webhook').list()).map((w) => w.name)).toEqual(expect.arrayContaining(['ops-slack', 'ops-webhook']));
+      expect((await collectionOf(port, 'SavedSearch').list()).map((s) => s.name)).toContain('Errors');
+      if (variant === 'self-hosted') expect((await collectionOf(port, 'Connection').list()).map((c) => c.name)).toContain('Default');
     } finally {
       await port.close();
       rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@
  * End to end: the real CLI as a child process against the real sandbox server over loopback,
  * on both API variants.
  */
-import { requireCollection } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,9 +138,9 @@ describe('obsync plan/apply, hosted variant', () => {
       pacing: { limit: 0, windowMs: 1 },
       embedded: false,
     });
-    const live = (await requireCollection(client, 'Dashboard').list()).find((d) => d.name === 'Checkout service');
+    const live = (await collectionOf(client, 'Dashboard').list()).find((d) => d.name === 'Checkout service');
     if (!live) throw new Error('checkout dashboard missing');
-    await requireCollection(client, 'Dashboard').update(live.id, { name: live.name, tiles: live.tiles as never, tags: ['edited-by-hand'] });
+    await collectionOf(client, 'Dashboard').update(live.id, { name: live.name, tiles: live.tiles as never, tags: ['edited-by-hand'] });
     await client.close();
     const apply = await runCli(['apply', 'plan.json', '--auto-approve'], { cwd: dir, env: env() });
     expect(apply.code).toBe(1);
@@ -182,11 +182,11 @@ describe('obsync plan/apply, hosted variant', () => {
       pacing: { limit: 0, windowMs: 1 },
       embedded: false,
     });
-    const dashboard = (await requireCollection(client, 'Dashboard').list()).find((d) => d.name === 'Example service');
-    const webhook = (await requireCollection(client, 'Webhook').list()).find((w) => w.name === 'ops-slack');
+    const dashboard = (await collectionOf(client, 'Dashboard').list()).find((d) => d.name === 'Example service');
+    const webhook = (await collectionOf(client, 'Webhook').list()).find((w) => w.name === 'ops-slack');
     const tile = dashboard?.tiles.find((t) => t.name === 'Requests');
     if (!dashboard || !webhook || !tile) throw new Error('example dashboard, tile or webhook missing');
-    const handMade = await requireCollection(client, 'Alert').create({
+    const handMade = await collectionOf(client, 'Alert').create({
       source: 'tile',
       dashboardId: dashboard.id,
       tileId: tile.id,

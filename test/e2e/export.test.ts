@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { requireCollection, type ServicePort } from '../../src/core/ports.js';
+import type { ServicePort } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import { Secret } from '../../src/core/secret.js';
 import { createServicePort } from '../../src/remote/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
@@ -73,7 +74,7 @@ function tree(dir: string): Map<string, string> {
 
 /** The variables env.example lists, set to the live values they stand for (the test may read them; obsync never writes them). */
 async function secretEnv(dir: string, port: ServicePort): Promise<Record<string, string>> {
-  const hooks = await requireCollection(port, 'Webhook').list();
+  const hooks = await collectionOf(port, 'Webhook').list();
   const lines = readFileSync(join(dir, 'manifests/env.example'), 'utf8').split('\n');
   const env: Record<string, string> = {};
   lines.forEach((line, i) => {
@@ -198,7 +199,7 @@ describe('obsync import', () => {
     const dir = mkdtempSync(join(tmpdir(), 'obsync-import-e2e-'));
     const port = portFor('self-hosted');
     try {
-      const made = await requireCollection(port, 'Dashboard').create({
+      const made = await collectionOf(port, 'Dashboard').create({
         name: 'Hand made import',
         tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hi' } }],
       });

@@ -2,7 +2,7 @@
  * Property: for any valid desired state d, plan(d) against the live state that apply(d)
  * produced has no changes (no perpetual diff), and applying twice creates nothing twice.
  */
-import { requireCollection } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DesiredResource } from '../../src/core/resource.js';
@@ -258,8 +258,8 @@ describe('convergence property', () => {
           };
           await converge(0);
           await converge(1);
-          expect((await requireCollection(port, 'Webhook').list()).length).toBe(2 + hooks.length);
-          expect((await requireCollection(port, 'Source').list()).length).toBe(3 + sources.length);
+          expect((await collectionOf(port, 'Webhook').list()).length).toBe(2 + hooks.length);
+          expect((await collectionOf(port, 'Source').list()).length).toBe(3 + sources.length);
         },
       ),
       { numRuns: 40 },
@@ -279,7 +279,7 @@ describe('convergence property', () => {
         expect(report.summary.failed).toBe(0);
         const second = await makePlan(args);
         expect(second.plan.steps.filter((s) => s.action !== 'noop').map((s) => ({ a: s.address, c: s.changes }))).toEqual([]);
-        expect((await requireCollection(port, 'Dashboard').list()).length).toBe(new Set(specs.map((s) => s.name)).size);
+        expect((await collectionOf(port, 'Dashboard').list()).length).toBe(new Set(specs.map((s) => s.name)).size);
       }),
       { numRuns: 60 },
     );

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InventoryStore } from '../../src/core/inventory.js';
-import { requireCollection, type ServicePort } from '../../src/core/ports.js';
+import type { ServicePort } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import { SENSITIVE_PATHS } from '../../src/kinds/sensitive-paths.js';
 import { applyPlanned, makePlan } from '../../src/engine/run.js';
 import { SELECT_ALL } from '../../src/engine/selection.js';
@@ -69,7 +70,7 @@ describe('engine convergence against the sandbox rules', () => {
 
   it('updates one field as one change, and keeps the alerts on the dashboard tiles', async () => {
     await apply();
-    const alertsBefore = await requireCollection(port, 'Alert').list();
+    const alertsBefore = await collectionOf(port, 'Alert').list();
     const file = join(dir, 'team/dashboards/checkout.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('name: Error logs', 'name: Error log count'));
     const next = await plan();
@@ -78,16 +79,16 @@ describe('engine convergence against the sandbox rules', () => {
     expect(changed[0]?.changes.map((c) => c.path)).toEqual(['tiles[error-logs].name']);
     const { report } = await apply();
     expect(report.summary.failed).toBe(0);
-    const alertsAfter = await requireCollection(port, 'Alert').list();
+    const alertsAfter = await collectionOf(port, 'Alert').list();
     expect(alertsAfter.map((a) => a.id).sort()).toEqual(alertsBefore.map((a) => a.id).sort());
     expect((await plan()).plan.summary.update).toBe(0);
   });
 
   it('heals drift made outside obsync and reports it as drifted', async () => {
     await apply();
-    const [dash] = (await requireCollection(port, 'Dashboard').list()).filter((d) => d.name === 'Checkout service');
+    const [dash] = (await collectionOf(port, 'Dashboard').list()).filter((d) => d.name === 'Checkout service');
     if (!dash) throw new Error('dashboard missing');
-    await requireCollection(port, 'Dashboard').update(dash.id, { ...dash, tags: ['hand-edited'] } as never);
+    await collectionOf(port, 'Dashboard').update(dash.id, { ...dash, tags: ['hand-edited'] } as never);
     const drift = await plan();
     const step = drift.plan.steps.find((s) => s.address === 'Dashboard/checkout');
     expect(step?.reason).toBe('drifted');
@@ -95,7 +96,7 @@ describe('engine convergence against the sandbox rules', () => {
   });
 
   it('prunes only owned objects that left the manifests, never unowned ones', async () => {
-    const unowned = await requireCollection(port, 'Dashboard').create({ name: 'Made by hand', tiles: [] });
+    const unowned = await collectionOf(port, 'Dashboard').create({ name: 'Made by hand', tiles: [] });
     await apply();
     writeFileSync(join(dir, 'team/alerts/checkout.yaml'), '');
     writeFileSync(join(dir, 'kinds/alert.yaml'), '');
@@ -105,6 +106,6 @@ describe('engine convergence against the sandbox rules', () => {
     // Every Alert gone from the manifests: the empty-kind guard refuses.
     const guarded = await plan({ prune: true });
     expect(guarded.plan.prune.refused.join(' ')).toMatch(/no Alert is declared/);
-    expect((await requireCollection(port, 'Dashboard').get(unowned.id))?.name).toBe('Made by hand');
+    expect((await collectionOf(port, 'Dashboard').get(unowned.id))?.name).toBe('Made by hand');
   });
 });

@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireCollection, type ServicePort } from '../../src/core/ports.js';
+import type { ServicePort } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import { Secret } from '../../src/core/secret.js';
 import { readLive } from '../../src/engine/live.js';
 import { makePlan } from '../../src/engine/run.js';
@@ -53,7 +54,7 @@ spec:
 
 describe('adopt: explicit', () => {
   it('refuses to take over an existing object by name, names its id and the import; plans it once imported', async () => {
-    const made = await requireCollection(port, 'Dashboard').create({
+    const made = await collectionOf(port, 'Dashboard').create({
       name: 'Checkout',
       tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hand made' } }],
     });
@@ -107,7 +108,7 @@ describe('adopt: explicit', () => {
   });
 
   it('does not take it over through a selection either: an alert on it, planned alone with --only, waits for the import', async () => {
-    const made = await requireCollection(port, 'Dashboard').create({
+    const made = await collectionOf(port, 'Dashboard').create({
       name: 'Payments',
       tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hand made' } }],
     });

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { requireCollection, type ServicePort } from '../../src/core/ports.js';
+import type { ServicePort } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import type { JsonObject } from '../../src/core/wire.js';
 import { readLive } from '../../src/engine/live.js';
 import { makePlan } from '../../src/engine/run.js';
@@ -139,9 +140,9 @@ const search = fc.record({
 type Generated<A> = A extends fc.Arbitrary<infer T> ? T : never;
 
 async function seed(port: ServicePort, dashboards: Generated<typeof dashboard>[], searches: Generated<typeof search>[]): Promise<void> {
-  const alerts = requireCollection(port, 'Alert');
+  const alerts = collectionOf(port, 'Alert');
   for (const d of dashboards) {
-    const made = await requireCollection(port, 'Dashboard').create(
+    const made = await collectionOf(port, 'Dashboard').create(
       defined({ name: d.name, tags: d.tags, tiles: d.tiles, savedQuery: d.savedQuery }),
     );
     const alertable = made.tiles.find(
@@ -163,7 +164,7 @@ async function seed(port: ServicePort, dashboards: Generated<typeof dashboard>[]
       );
   }
   for (const s of searches) {
-    const made = await requireCollection(port, 'SavedSearch').create(defined({ ...s, select: '', filters: [] }));
+    const made = await collectionOf(port, 'SavedSearch').create(defined({ ...s, select: '', filters: [] }));
     await alerts.create({
       source: 'saved_search',
       savedSearchId: made.id,

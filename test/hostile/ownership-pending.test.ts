@@ -5,7 +5,7 @@
  * by hand afterwards is never taken, let alone deleted.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { requireCollection } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import { dashboardYaml, TrustHarness } from '../support/reconcile.js';
 
 let h: TrustHarness;
@@ -32,7 +32,7 @@ afterEach(() => h.close());
 
 describe('a pending entry left by a crash', () => {
   it('never takes a hand-made lookalike once no manifest declares the object, and is forgotten', async () => {
-    const lookalike = await requireCollection(h.port, 'Dashboard').create({ name: 'Lookalike', tiles: [] });
+    const lookalike = await collectionOf(h.port, 'Dashboard').create({ name: 'Lookalike', tiles: [] });
 
     const plan = await h.run({ mode: 'plan', prune: true });
     expect(plan.plan.forget).toEqual(['Dashboard/ghost']);
@@ -50,7 +50,7 @@ describe('a pending entry left by a crash', () => {
   });
 
   it('resolves while a manifest still declares the object, as an adoption the plan shows', async () => {
-    const created = await requireCollection(h.port, 'Dashboard').create({ name: 'Lookalike', tiles: [] });
+    const created = await collectionOf(h.port, 'Dashboard').create({ name: 'Lookalike', tiles: [] });
     h.manifests({ 'keep.yaml': KEEP, 'ghost.yaml': dashboardYaml('ghost', 'Lookalike', [{ key: 'lat' }]) });
 
     const report = await h.run();

@@ -6,7 +6,7 @@
  * fails clearly, stays owned, and the rest of the run goes on.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { requireCollection } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import { TrustHarness } from '../support/reconcile.js';
 
 let h: TrustHarness;
@@ -36,10 +36,10 @@ describe('a saved search with an alert obsync does not own', () => {
   });
 
   async function handMadeAlertOn(searchName: string): Promise<string> {
-    const found = (await requireCollection(h.port, 'SavedSearch').list()).find((s) => s.name === searchName);
-    const hook = (await requireCollection(h.port, 'Webhook').list()).find((w) => w.name === 'ops-slack');
+    const found = (await collectionOf(h.port, 'SavedSearch').list()).find((s) => s.name === searchName);
+    const hook = (await collectionOf(h.port, 'Webhook').list()).find((w) => w.name === 'ops-slack');
     if (!found || !hook) throw new Error('setup');
-    const alert = await requireCollection(h.port, 'Alert').create({
+    const alert = await collectionOf(h.port, 'Alert').create({
       source: 'saved_search',
       savedSearchId: found.id,
       name: 'Made by hand',
@@ -60,7 +60,7 @@ describe('a saved search with an alert obsync does not own', () => {
     expect(blocked?.reason).toContain('--prune-cascade');
     expect(report.plan.steps.filter((s) => s.action === 'delete').map((s) => s.address)).toEqual(['Alert/doomed-alert']);
     expect(report.apply?.summary.failed).toBe(0);
-    expect((await requireCollection(h.port, 'SavedSearch').list()).map((s) => s.name)).toContain('Search doomed');
+    expect((await collectionOf(h.port, 'SavedSearch').list()).map((s) => s.name)).toContain('Search doomed');
     expect((await h.alerts()).map((a) => a.id)).toContain(handMade);
   });
 
@@ -87,11 +87,11 @@ describe('an owned webhook an unowned alert still uses', () => {
   });
 
   it("fails with the service's reason, stays owned, and the rest of the run goes on", async () => {
-    const hooks = await requireCollection(h.port, 'Webhook').list();
+    const hooks = await collectionOf(h.port, 'Webhook').list();
     const doomed = hooks.find((w) => w.name === 'Hook doomed');
-    const errors = (await requireCollection(h.port, 'SavedSearch').list()).find((s) => s.name === 'Search errors');
+    const errors = (await collectionOf(h.port, 'SavedSearch').list()).find((s) => s.name === 'Search errors');
     if (!doomed || !errors) throw new Error('setup');
-    await requireCollection(h.port, 'Alert').create({
+    await collectionOf(h.port, 'Alert').create({
       source: 'saved_search',
       savedSearchId: errors.id,
       name: 'Made by hand',
@@ -112,13 +112,13 @@ describe('an owned webhook an unowned alert still uses', () => {
     expect(failed?.message).toMatch(/409/);
     expect(failed?.message).toMatch(/still reference it/);
     expect(h.inventory.get('Webhook/doomed')?.status).toBe('owned');
-    expect((await requireCollection(h.port, 'Webhook').list()).map((w) => w.name)).toEqual(
+    expect((await collectionOf(h.port, 'Webhook').list()).map((w) => w.name)).toEqual(
       expect.arrayContaining(['Hook doomed', 'Hook keep', 'Hook new']),
     );
 
     // Once the hand-made alert is gone, the next run deletes it.
     const handMade = (await h.alerts()).find((a) => a.name === 'Made by hand');
-    if (handMade) await requireCollection(h.port, 'Alert').delete(handMade.id);
+    if (handMade) await collectionOf(h.port, 'Alert').delete(handMade.id);
     const again = await h.run({ prune: true });
     expect(again.apply?.results.find((r) => r.address === 'Webhook/doomed')?.outcome).toBe('applied');
     expect(h.inventory.get('Webhook/doomed')).toBeUndefined();
@@ -129,6 +129,6 @@ describe('an owned webhook an unowned alert still uses', () => {
     const report = await h.run({ prune: true });
     expect(report.plan.steps.filter((s) => s.action === 'delete').map((s) => s.address)).toEqual(['Alert/owned-alert', 'Webhook/doomed']);
     expect(report.apply?.summary.failed).toBe(0);
-    expect((await requireCollection(h.port, 'Webhook').list()).map((w) => w.name)).not.toContain('Hook doomed');
+    expect((await collectionOf(h.port, 'Webhook').list()).map((w) => w.name)).not.toContain('Hook doomed');
   });
 });

@@ -3,7 +3,7 @@
  * must not put a pipe password or the target key into the CLI's progress lines, `--output json`
  * or the daemon's log. The proxy in front of the sandbox plays that server.
  */
-import { requireCollection } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -162,7 +162,7 @@ describe('an echoed secret at the edge of the excerpt', () => {
       embedded: false,
       apiKey: new Secret(key),
     });
-    const err = await requireCollection(port, 'Dashboard')
+    const err = await collectionOf(port, 'Dashboard')
       .list()
       .then(
         () => null,

@@ -2,7 +2,7 @@
  * A certificate obsync does not trust is named as such, with the NODE_EXTRA_CA_CERTS hint, and
  * is not retried as "no response": the request never left, and the same request fails the same way.
  */
-import { requireCollection } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,7 +63,7 @@ describe.skipIf(noOpenssl !== null)(`TLS failures${noOpenssl ? ` (skipped: ${noO
   it('names an untrusted certificate, hints at NODE_EXTRA_CA_CERTS, and does not retry it', async () => {
     const port = createServicePort(target(front.url));
     const before = front.connections();
-    const err = await failure(requireCollection(port, 'Dashboard').list());
+    const err = await failure(collectionOf(port, 'Dashboard').list());
     await port.close();
     expect(err.code).toBe('TLS_CERTIFICATE');
     expect(err.retryable).toBe(false);
@@ -76,7 +76,7 @@ describe.skipIf(noOpenssl !== null)(`TLS failures${noOpenssl ? ` (skipped: ${noO
 
   it('does not call a create refused at the handshake an ambiguous write: it was never sent', async () => {
     const port = createServicePort(target(front.url));
-    const err = await failure(requireCollection(port, 'Dashboard').create({ name: 'x', tiles: [] }));
+    const err = await failure(collectionOf(port, 'Dashboard').create({ name: 'x', tiles: [] }));
     await port.close();
     expect(err).not.toBeInstanceOf(AmbiguousWriteError);
     expect(err.code).toBe('TLS_CERTIFICATE');
@@ -85,7 +85,7 @@ describe.skipIf(noOpenssl !== null)(`TLS failures${noOpenssl ? ` (skipped: ${noO
   it('names a handshake with a plain HTTP port (https:// by mistake) and does not retry it', async () => {
     const port = createServicePort(target(plainUrl.replace('http:', 'https:')));
     const before = plainConnections;
-    const err = await failure(requireCollection(port, 'Dashboard').list());
+    const err = await failure(collectionOf(port, 'Dashboard').list());
     await port.close();
     expect(err.code).toBe('TLS_HANDSHAKE');
     expect(err.message).toMatch(/TLS handshake with https:\/\/127\.0\.0\.1:\d+ failed \(ERR_SSL_/);

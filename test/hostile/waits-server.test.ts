@@ -4,7 +4,7 @@
  * with a clear error), a request's total time is bounded, and every wait over 2 s is shown: a
  * line on stderr for the CLI, an info log for the daemon.
  */
-import { requireCollection } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -83,7 +83,7 @@ describe('a server asking for a wait longer than the cap', () => {
   ])("fails at once with a clear error (%s), naming the request, the server's wait and the cap", async (_what, headers, header) => {
     const url = await serve(throttled(headers));
     const port = createServicePort(target(url, { maxWaitMs: 5_000 }));
-    const err = await failure(requireCollection(port, 'Dashboard').list());
+    const err = await failure(collectionOf(port, 'Dashboard').list());
     expect(err.code).toBe('WAIT_TOO_LONG');
     expect(err.message).toMatch(/^GET \/api\/v2\/dashboards: 127\.0\.0\.1:\d+ answered 429 and asked to wait 8640\d s \(/);
     expect(err.message).toContain(header);
@@ -98,7 +98,7 @@ describe('a request that keeps being throttled', () => {
   it('gives up at its deadline over all attempts and waits, saying so', async () => {
     const url = await serve(throttled({ 'retry-after': '1' }));
     const port = createServicePort(target(url, { deadlineMs: 2_500 }));
-    const err = await failure(requireCollection(port, 'Dashboard').list());
+    const err = await failure(collectionOf(port, 'Dashboard').list());
     expect(err.code).toBe('DEADLINE');
     expect(err.message).toMatch(
       /GET \/api\/v2\/dashboards: gave up — a further wait of 1 s \(the server asked: Retry-After: 1\) would pass the 3 s a request may take at most/,
@@ -112,7 +112,7 @@ describe('a server failing or not answering', () => {
   it('stops retrying 5xx answers at the deadline', async () => {
     const url = await serve((_req, res) => res.writeHead(503, { 'content-type': 'application/json' }).end('{"message":"busy"}'));
     const port = createServicePort(target(url, { retries: 10, deadlineMs: 300 }));
-    const err = await failure(requireCollection(port, 'Dashboard').list());
+    const err = await failure(collectionOf(port, 'Dashboard').list());
     expect(err.code).toBe('DEADLINE');
     expect(err.message).toContain('(the server asked: retry back-off)');
     await port.close();
@@ -122,7 +122,7 @@ describe('a server failing or not answering', () => {
     const url = await serve(() => undefined);
     // Without the deadline the attempt would wait the full ten-minute per-request timeout.
     const port = createServicePort(target(url, { retries: 0, timeoutMs: 600_000, deadlineMs: 1_000 }));
-    const err = await failure(requireCollection(port, 'Dashboard').list());
+    const err = await failure(collectionOf(port, 'Dashboard').list());
     expect(err.status).toBe(0);
     await port.close();
     server?.closeAllConnections();
@@ -139,7 +139,7 @@ describe('a wait over 2 s', () => {
     );
     const waits: WaitReport[] = [];
     const port = createServicePort(target(url), { onWait: (w) => waits.push(w) });
-    expect(await requireCollection(port, 'Dashboard').list()).toEqual([]);
+    expect(await collectionOf(port, 'Dashboard').list()).toEqual([]);
     expect(waits).toEqual([{ seconds: 3, host: new URL(url).host, reason: 'the server asked: Retry-After: 3' }]);
     await port.close();
   });

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { documentJsonSchema } from '../../src/manifests/json-schema.js';
+import { documentJsonSchema } from '../../src/config/json-schema.js';
 import { loadManifests } from '../../src/manifests/load.js';
 import { discoverFiles } from '../../src/manifests/discover.js';
 import { folderOf, KINDS } from '../../src/kinds/registry.js';

@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { discoverFiles } from '../../src/manifests/discover.js';
 import { INIT_CONFIG, INIT_EXAMPLE } from '../../src/cli/commands/init.js';
 import { SENSITIVE_PATHS } from '../../src/kinds/sensitive-paths.js';
-import { documentJsonSchema, EXTRA_RULES } from '../../src/manifests/json-schema.js';
+import { documentJsonSchema, EXTRA_RULES } from '../../src/config/json-schema.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const examples = join(here, '../../config-examples');

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { requireCollection } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import { Secret } from '../../src/core/secret.js';
 import { createServicePort } from '../../src/remote/index.js';
 import type { RetryReport, SlowRequest } from '../../src/remote/transport.js';
@@ -59,7 +59,7 @@ describe('the client reports', () => {
     const url = await serve([{ status: 503 }, { status: 200 }]);
     const retries: RetryReport[] = [];
     const p = port(url, { onRetry: (r) => retries.push(r) });
-    await requireCollection(p, 'Webhook').list();
+    await collectionOf(p, 'Webhook').list();
     await p.close();
     expect(retries).toEqual([
       {
@@ -83,7 +83,7 @@ describe('the client reports', () => {
         return () => events.push('answered');
       },
     });
-    await requireCollection(p, 'Webhook').list();
+    await collectionOf(p, 'Webhook').list();
     await p.close();
     expect(events).toEqual(['slow GET /api/v2/webhooks', 'answered']);
   });
@@ -92,7 +92,7 @@ describe('the client reports', () => {
     const url = await serve([{ status: 200 }]);
     const events: string[] = [];
     const p = port(url, { onSlow: () => (events.push('slow'), () => events.push('end')) });
-    await requireCollection(p, 'Webhook').list();
+    await collectionOf(p, 'Webhook').list();
     await p.close();
     expect(events).toEqual([]);
   });

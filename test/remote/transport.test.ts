@@ -1,5 +1,5 @@
 /** The HTTP client against a scripted loopback server: retries, 429s, lost responses, pagination, redaction. */
-import { requireCollection } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,7 +74,7 @@ describe('transport', () => {
     let calls = 0;
     const url = await serve((_req, res) => (++calls === 1 ? json(res, 503, { message: 'busy' }) : json(res, 200, { data: [] })));
     const port = createServicePort(selfHosted(url));
-    expect(await requireCollection(port, 'Dashboard').list()).toEqual([]);
+    expect(await collectionOf(port, 'Dashboard').list()).toEqual([]);
     expect(calls).toBe(2);
     expect(seen[0]?.auth).toBe(`Bearer ${SECRET}`);
     await port.close();
@@ -84,7 +84,7 @@ describe('transport', () => {
     let calls = 0;
     const url = await serve((_req, res) => (++calls === 1 ? json(res, 429, {}, { 'retry-after': '0' }) : json(res, 200, { data: [] })));
     const port = createServicePort(selfHosted(url));
-    await requireCollection(port, 'Source').list();
+    await collectionOf(port, 'Source').list();
     expect(port.stats.throttled).toBe(1);
     await port.close();
   });
@@ -102,7 +102,7 @@ describe('transport', () => {
       json(res, count > 5 ? 429 : 200, { data: [] }, count > 5 ? { ...headers, 'retry-after': '1' } : headers);
     });
     const port = createServicePort({ ...selfHosted(url), pacing: { limit: 5, windowMs } });
-    for (let i = 0; i < 3; i++) await requireCollection(port, 'Source').list();
+    for (let i = 0; i < 3; i++) await collectionOf(port, 'Source').list();
     expect(port.stats.throttled).toBe(0);
     // The second response said 0 remaining while the client had sent 2 of its 5: the third waited for the reset.
     expect(seen).toHaveLength(3);
@@ -112,7 +112,7 @@ describe('transport', () => {
   it('turns a create whose connection dropped into an AmbiguousWriteError, without re-sending it', async () => {
     const url = await serve((req) => req.socket.destroy());
     const port = createServicePort(selfHosted(url));
-    await expect(requireCollection(port, 'Dashboard').create({ name: 'x', tiles: [] })).rejects.toBeInstanceOf(AmbiguousWriteError);
+    await expect(collectionOf(port, 'Dashboard').create({ name: 'x', tiles: [] })).rejects.toBeInstanceOf(AmbiguousWriteError);
     expect(seen.filter((s) => s.method === 'POST')).toHaveLength(1);
     await port.close();
   });
@@ -120,7 +120,7 @@ describe('transport', () => {
   it('never puts credentials into an error', async () => {
     const url = await serve((_req, res) => json(res, 401, { message: 'Unauthorized' }));
     const port = createServicePort(hosted(url));
-    const err = await requireCollection(port, 'Dashboard')
+    const err = await collectionOf(port, 'Dashboard')
       .list()
       .then(
         () => null,
@@ -142,7 +142,7 @@ describe('transport', () => {
       json(res, 200, { data: items, meta: { total: 2000, limit: 1000, offset } }, { 'x-total-count': '2000' });
     });
     const port = createServicePort(selfHosted(url));
-    expect((await requireCollection(port, 'Alert').list()).map((a) => a.id)).toEqual(['a', 'b', 'c']);
+    expect((await collectionOf(port, 'Alert').list()).map((a) => a.id)).toEqual(['a', 'b', 'c']);
     expect(seen.map((s) => s.url)).toEqual(['/api/v2/alerts?limit=1000&offset=0', '/api/v2/alerts?limit=1000&offset=1000']);
     await port.close();
   });
@@ -154,8 +154,8 @@ describe('transport', () => {
       json(res, 200, { status: 200, requestId: 'r2', result: [{ id: 'd1', name: 'A', tiles: [] }] });
     });
     const port = createServicePort(hosted(url));
-    expect((await requireCollection(port, 'Dashboard').list())[0]?.name).toBe('A');
-    expect(await requireCollection(port, 'Dashboard').get('missing')).toBeNull();
+    expect((await collectionOf(port, 'Dashboard').list())[0]?.name).toBe('A');
+    expect(await collectionOf(port, 'Dashboard').get('missing')).toBeNull();
     expect(seen[0]?.url).toBe('/v1/organizations/org/services/svc/observability/dashboards');
     expect(seen[0]?.auth).toBe(`Basic ${Buffer.from(`kid:${SECRET}`).toString('base64')}`);
     await port.close();

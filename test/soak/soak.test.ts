@@ -4,7 +4,8 @@
  * (every kind the variant serves, on both variants at once) change between passes. At the end
  * the service equals the manifests exactly, with no duplicate and no unowned object touched.
  */
-import { requireCollection, type ServicePort } from '../../src/core/ports.js';
+import type { ServicePort } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import { join } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -235,7 +236,7 @@ describe('soak under injected faults', () => {
       const port = portFor(variant, sandbox);
       const inventory = await openFileInventory({ dir: state, target: 'soak', lock: true });
       try {
-        const unowned = await requireCollection(port, 'Dashboard').create({ name: 'Hand made', tiles: [] });
+        const unowned = await collectionOf(port, 'Dashboard').create({ name: 'Hand made', tiles: [] });
         const pass = async (run: number, prune: boolean) => {
           const planned = await makePlan({
             port,
@@ -282,25 +283,25 @@ describe('soak under injected faults', () => {
         const kinds = new Set(desiredFor(last, variant).map((r) => r.kind));
         expect(kinds.size).toBe(6);
 
-        const dashboards = await requireCollection(port, 'Dashboard').list();
+        const dashboards = await collectionOf(port, 'Dashboard').list();
         const names = dashboards.map((d) => d.name);
         expectUnique(names);
         expect(names).toContain('Hand made');
         expect(dashboards.find((d) => d.id === unowned.id)).toBeDefined();
         const wanted = desiredFor(last, variant).filter((r) => r.kind === 'Dashboard').length;
         expect(names.length).toBe(wanted + 1);
-        const alerts = await requireCollection(port, 'Alert').list();
+        const alerts = await collectionOf(port, 'Alert').list();
         expectUnique(alerts.map((a) => `${a.dashboardId ?? a.savedSearchId ?? ''}|${a.name ?? ''}`));
-        const webhooks = await requireCollection(port, 'Webhook').list();
+        const webhooks = await collectionOf(port, 'Webhook').list();
         expectUnique(webhooks.map((w) => `${w.service}|${w.name}`));
         expect(webhooks.map((w) => w.name)).toEqual(expect.arrayContaining(['ops-slack', 'ops-webhook', 'Soak A']));
-        const sources = (await requireCollection(port, 'Source').list()).map((x) => x.name);
+        const sources = (await collectionOf(port, 'Source').list()).map((x) => x.name);
         expectUnique(sources);
         expect(sources.sort()).toEqual(['Logs', 'Metrics', 'Soak logs', 'Soak metrics', 'Traces']);
-        const searches = (await requireCollection(port, 'SavedSearch').list()).map((x) => x.name);
+        const searches = (await collectionOf(port, 'SavedSearch').list()).map((x) => x.name);
         expect(searches.sort()).toEqual(['Errors', 'Soak search']);
         if (variant === 'self-hosted')
-          expect((await requireCollection(port, 'Connection').list()).map((x) => x.name).sort()).toEqual(['Default', 'Soak CH']);
+          expect((await collectionOf(port, 'Connection').list()).map((x) => x.name).sort()).toEqual(['Default', 'Soak CH']);
         const injected = Object.values(sandbox.faults.injected).reduce((a, b) => a + b, 0);
         expect(injected).toBeGreaterThan(RUNS);
         console.info(

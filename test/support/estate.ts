@@ -5,7 +5,8 @@
  * searches; webhooks of every service with headers and bodies; saved searches; sources of every
  * kind; connections with passwords (self-hosted). `secrets` lists every secret value it used.
  */
-import { requireCollection, type ServicePort } from '../../src/core/ports.js';
+import type { ServicePort } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import type { JsonObject } from '../../src/core/wire.js';
 
 export interface Estate {
@@ -132,7 +133,7 @@ export async function seedEstate(
 
   let connectionId = '5eed00000000000000000002'; // the hosted service's own connection
   if (variant === 'self-hosted') {
-    const connections = requireCollection(port, 'Connection');
+    const connections = collectionOf(port, 'Connection');
     const a = await connections.create({
       name: `Analytics ${tag}`,
       host: 'http://ch-analytics:8123',
@@ -152,7 +153,7 @@ export async function seedEstate(
     connectionId = a.id;
   }
 
-  const sources = requireCollection(port, 'Source');
+  const sources = collectionOf(port, 'Source');
   const common = { connection: connectionId, timestampValueExpression: 'Timestamp' };
   const logs = await sources.create({
     ...common,
@@ -206,7 +207,7 @@ export async function seedEstate(
     remember('Source', prom);
   }
 
-  const webhooks = requireCollection(port, 'Webhook');
+  const webhooks = collectionOf(port, 'Webhook');
   const slack = await webhooks.create({
     service: 'slack',
     name: `Ops ${tag}`,
@@ -229,7 +230,7 @@ export async function seedEstate(
   });
   for (const w of [slack, generic, incident]) remember('Webhook', w);
 
-  const searches = requireCollection(port, 'SavedSearch');
+  const searches = collectionOf(port, 'SavedSearch');
   const errors = await searches.create({
     name: `Errors ${tag}`,
     sourceId: logs.id,
@@ -252,8 +253,8 @@ export async function seedEstate(
   });
   for (const s of [errors, slow]) remember('SavedSearch', s);
 
-  const dashboards = requireCollection(port, 'Dashboard');
-  const alerts = requireCollection(port, 'Alert');
+  const dashboards = collectionOf(port, 'Dashboard');
+  const alerts = collectionOf(port, 'Alert');
   const ids = { logs: logs.id, traces: traces.id, connection: connectionId };
   for (let i = 0; i < (opts.dashboards ?? 24); i += 1) {
     const d = await dashboards.create(dashboardBody(i, ids));

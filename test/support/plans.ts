@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InventoryStore } from '../../src/core/inventory.js';
-import { requireCollection, type ServicePort } from '../../src/core/ports.js';
+import type { ServicePort } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import { Secret } from '../../src/core/secret.js';
 import type { Variant } from '../../src/core/ports.js';
 import { reconcile, type RunReport } from '../../src/engine/reconcile.js';
@@ -150,7 +151,7 @@ export async function scenario(variant: Variant): Promise<ScenarioReports> {
   const f = await PlanFixture.start(variant);
   try {
     // A dashboard made by hand, with the display name a manifest declares: adopted, not duplicated.
-    await requireCollection(f.port, 'Dashboard').create({ name: 'Legacy board', tiles: [], tags: ['hand-made'] });
+    await collectionOf(f.port, 'Dashboard').create({ name: 'Legacy board', tiles: [], tags: ['hand-made'] });
     const checkout = dashboardYaml('checkout', 'Checkout service', [
       { key: 'p99', name: 'p99 latency', level: 0.99 },
       { key: 'errors', name: 'Errors' },
@@ -181,9 +182,9 @@ export async function scenario(variant: Variant): Promise<ScenarioReports> {
     });
     f.manifests({ ...base, 'checkout.yaml': changedCheckout, 'alert.yaml': changedAlert });
     // Drift: someone renamed the scratch dashboard by hand.
-    const scratch = (await requireCollection(f.port, 'Dashboard').list()).find((d) => d.name === 'Scratch');
+    const scratch = (await collectionOf(f.port, 'Dashboard').list()).find((d) => d.name === 'Scratch');
     if (scratch)
-      await requireCollection(f.port, 'Dashboard').update(scratch.id, {
+      await collectionOf(f.port, 'Dashboard').update(scratch.id, {
         name: 'Scratch (edited by hand)',
         tiles: scratch.tiles,
         tags: scratch.tags,

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { InventoryStore } from '../../src/core/inventory.js';
 import type { Plan } from '../../src/core/plan.js';
-import { requireCollection, type ServicePort } from '../../src/core/ports.js';
+import type { ServicePort } from '../../src/core/ports.js';
+import { collectionOf } from '../../src/kinds/registry.js';
 import { Secret } from '../../src/core/secret.js';
 import type { WireAlert, WireDashboard } from '../../src/core/wire.js';
 import { reconcile, type RunReport } from '../../src/engine/reconcile.js';
@@ -100,11 +101,11 @@ export class TrustHarness {
   }
 
   dashboards(): Promise<WireDashboard[]> {
-    return requireCollection(this.port, 'Dashboard').list();
+    return collectionOf(this.port, 'Dashboard').list();
   }
 
   alerts(): Promise<WireAlert[]> {
-    return requireCollection(this.port, 'Alert').list();
+    return collectionOf(this.port, 'Alert').list();
   }
 
   async dashboard(name: string): Promise<WireDashboard> {
@@ -117,9 +118,9 @@ export class TrustHarness {
   async handMadeAlert(dashboard: WireDashboard, tileName: string, name: string): Promise<WireAlert> {
     const tile = dashboard.tiles.find((t) => t.name === tileName);
     if (!tile) throw new Error(`no tile ${tileName}`);
-    const webhook = (await requireCollection(this.port, 'Webhook').list()).find((w) => w.name === 'ops-slack');
+    const webhook = (await collectionOf(this.port, 'Webhook').list()).find((w) => w.name === 'ops-slack');
     if (!webhook) throw new Error('no ops-slack webhook in the sandbox');
-    return requireCollection(this.port, 'Alert').create({
+    return collectionOf(this.port, 'Alert').create({
       source: 'tile',
       dashboardId: dashboard.id,
       tileId: tile.id,

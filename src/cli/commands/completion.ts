@@ -1,7 +1,7 @@
 /** `obsync completion bash|zsh|fish`: a completion script derived from the program's commands and options. */
 import { Argument, type Command } from 'commander';
 import { completionScript, SHELLS, type Shell } from '../completion.js';
-import type { CommandRegistrar } from '../program.js';
+import type { CommandRegistrar } from '../registrar.js';
 
 export const register: CommandRegistrar = (program: Command, io) => {
   program

@@ -13,7 +13,7 @@ import type { ExportResult } from '../../export/exporter.js';
 import type { AnyKind } from '../../kinds/registry.js';
 import type { CliIO } from '../io.js';
 import type { Session } from '../session.js';
-import type { CommandRegistrar } from '../program.js';
+import type { CommandRegistrar } from '../registrar.js';
 
 interface ExportFlags {
   config?: string;
@@ -66,7 +66,7 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
         `${relative(io.cwd, outDir) || '.'} is not among the manifest paths target '${session.port.target}' reads (${session.manifestPaths.map((p) => relative(io.cwd, p) || '.').join(', ')}); nothing was written or adopted`,
         { hint: 'export into one of them with --out-dir, or add the directory to manifests (or targets[].manifests) in obsync.yaml first' },
       );
-    const { documentJsonSchema } = await import('../../manifests/json-schema.js');
+    const { documentJsonSchema } = await import('../../config/json-schema.js');
     const files = new Map<string, string>(result.manifests.map((m) => [m.file, m.text]));
     files.set(SCHEMA_FILE, `${JSON.stringify(documentJsonSchema(), null, 2)}\n`);
     if (result.variables.length > 0) files.set('env.example', result.envExample);

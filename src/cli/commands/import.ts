@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import type { CliIO } from '../io.js';
-import type { CommandRegistrar } from '../program.js';
+import type { CommandRegistrar } from '../registrar.js';
 
 interface ImportFlags {
   config?: string;

@@ -6,8 +6,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
-import { documentJsonSchema } from '../../manifests/json-schema.js';
-import type { CommandRegistrar } from '../program.js';
+import { documentJsonSchema } from '../../config/json-schema.js';
+import type { CommandRegistrar } from '../registrar.js';
 
 export const INIT_CONFIG = `# yaml-language-server: $schema=./obsync.schema.json
 # obsync configuration. Paths are relative to this file; \`obsync schema\` documents every key.

@@ -6,7 +6,7 @@ import { ConfigError } from '../../core/errors.js';
 import { requireCapability, type KeyCreateRequest } from '../../core/ports.js';
 import type { CliIO } from '../io.js';
 import { timeoutSeconds } from '../numbers.js';
-import type { CommandRegistrar } from '../program.js';
+import type { CommandRegistrar } from '../registrar.js';
 import { openConnection } from '../session.js';
 
 interface KeysFlags {

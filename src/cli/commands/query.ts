@@ -1,10 +1,11 @@
 /** `obsync query`: chart series from a source (self-hosted charts API). */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { requireCapability, requireCollection } from '../../core/ports.js';
+import { requireCapability } from '../../core/ports.js';
+import { collectionOf } from '../../kinds/registry.js';
 import type { CliIO } from '../io.js';
 import { decimal, timeoutSeconds } from '../numbers.js';
-import type { CommandRegistrar } from '../program.js';
+import type { CommandRegistrar } from '../registrar.js';
 import { openConnection } from '../session.js';
 
 interface QueryFlags {
@@ -57,7 +58,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       });
       try {
         const charts = requireCapability(connection.port, 'charts');
-        const sources = await requireCollection(connection.port, 'Source').list();
+        const sources = await collectionOf(connection.port, 'Source').list();
         const matches = sources.filter((s) => s.name === flags.source);
         const [source] = matches;
         if (!source || matches.length > 1) {

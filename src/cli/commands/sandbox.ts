@@ -3,7 +3,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { SANDBOX_DEFAULTS } from '../../sandbox/defaults.js';
 import { parseFaultSpec, startSandbox, type FaultSpec } from '../../sandbox/index.js';
 import type { CliIO } from '../io.js';
-import type { CommandRegistrar } from '../program.js';
+import type { CommandRegistrar } from '../registrar.js';
 
 interface SandboxFlags {
   port: number;

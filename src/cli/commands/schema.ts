@@ -1,9 +1,9 @@
 /** `obsync schema [--out FILE] [--docs DIR]`: the draft-07 JSON Schema of every document obsync reads, for editors, and its reference pages. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { documentJsonSchema } from '../../manifests/json-schema.js';
+import { documentJsonSchema } from '../../config/json-schema.js';
 import { referencePages } from '../../manifests/schema-docs.js';
-import type { CommandRegistrar } from '../program.js';
+import type { CommandRegistrar } from '../registrar.js';
 
 export const register: CommandRegistrar = (program, io) => {
   program

@@ -8,7 +8,7 @@ import type { ObsyncConfig } from '../../config/schema.js';
 import type { Address } from '../../core/plan.js';
 import type { StateBackend, StateRecord } from '../../inventory/backend.js';
 import type { CliIO } from '../io.js';
-import type { CommandRegistrar } from '../program.js';
+import type { CommandRegistrar } from '../registrar.js';
 
 interface StateFlags {
   config?: string;

@@ -16,7 +16,7 @@ import type { DesiredResource } from '../../core/resource.js';
 import { ParsedFiles, sortDiagnostics } from '../../manifests/load.js';
 import { loadTargetTree, mergeTargetDiagnostics, type TargetLoad, type TargetTree } from '../../manifests/targets.js';
 import { ExitRequest, type CliIO } from '../io.js';
-import type { CommandRegistrar } from '../program.js';
+import type { CommandRegistrar } from '../registrar.js';
 
 type Output = 'text' | 'json' | 'github';
 

@@ -1,5 +1,5 @@
 /** `obsync version`: the same lines as `obsync --version`, for bug reports. */
-import type { CommandRegistrar } from '../program.js';
+import type { CommandRegistrar } from '../registrar.js';
 import { versionText } from '../version.js';
 
 export const register: CommandRegistrar = (program, io) => {

@@ -14,21 +14,10 @@ import type { PipeSourceKind, PipeSpecView } from './model.js';
 import { parseCount, parseGigabytes, parseMillicores } from './quantity.js';
 import { pipeSpecSchema } from './schema.js';
 import { pipeToManifest } from './export.js';
+import { stateOf, TRANSITIONAL } from './states.js';
 import { isJsonObject as isObj } from '../../core/json.js';
 
 type Obj = { [k: string]: Json };
-
-const STOPPED_STATES = new Set(['Stopped', 'Stopping', 'Paused', 'Pausing']);
-const RUNNING_STATES = new Set(['Running', 'Provisioning', 'Setup', 'Snapshot', 'Modifying', 'Resync', 'Unknown']);
-/** States a pipe passes through on its way elsewhere (hosted-api §3.9). */
-const TRANSITIONAL = new Set(['Provisioning', 'Stopping', 'Pausing', 'Modifying', 'Resync', 'Setup', 'Unknown']);
-
-/** The desired-state vocabulary (running | stopped) for a live state; other states keep their own name. */
-export function stateOf(live: string): string {
-  if (RUNNING_STATES.has(live)) return 'running';
-  if (STOPPED_STATES.has(live)) return 'stopped';
-  return live.toLowerCase();
-}
 
 export const pipe: ManagedKind<'Pipe', PipeSpecView, WirePipe> = {
   kind: 'Pipe',

@@ -7,7 +7,7 @@ import type { JsonObject, WirePipe } from '../../core/wire.js';
 import type { ExportContext } from '../kind.js';
 import { parseCount, parseGigabytes, parseMillicores } from './quantity.js';
 import { pipeScalingSchema, pipeSettingsSchema } from './schema.js';
-import { stateOf } from './definition.js';
+import { stateOf } from './states.js';
 
 export function pipeToManifest(live: WirePipe, ctx: ExportContext): JsonObject {
   const spec: JsonObject = ctx.uniqueDisplayName() ? { name: live.name } : { id: live.id };

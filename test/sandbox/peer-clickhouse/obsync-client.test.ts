@@ -4,7 +4,7 @@
  * deleted object), the idle-service wake of the Terraform provider, scaling numbers and the
  * alert groupBy rule, and `obsync keys create` with role UUIDs. Each test names its source.
  */
-import { requireCollection } from '../../../src/core/ports.js';
+import { collectionOf } from '../../../src/kinds/registry.js';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -75,8 +75,8 @@ describe('hosted path segments (hosted-api §2-3; provider clickstack/client New
     const target = hostedTarget(h);
     expect(target.paths).toEqual({ observability: 'clickstack', pipes: 'clickpipes' });
     const port = createServicePort(target);
-    await requireCollection(port, 'Dashboard').list();
-    await requireCollection(port, 'Pipe').list();
+    await collectionOf(port, 'Dashboard').list();
+    await collectionOf(port, 'Pipe').list();
     await port.close();
     const service = `/v1/organizations/${h.credentials.organizationId}/services/${h.credentials.serviceId}`;
     expect(pathsOf(h)).toEqual([`${service}/clickstack/dashboards`, `${service}/clickpipes`]);
@@ -85,7 +85,7 @@ describe('hosted path segments (hosted-api §2-3; provider clickstack/client New
   it('paths still renames them', async () => {
     const h = await sandbox();
     const port = createServicePort(hostedTarget(h, { observability: 'observability', pipes: 'pipes' }));
-    await requireCollection(port, 'Dashboard').list();
+    await collectionOf(port, 'Dashboard').list();
     await port.close();
     expect(pathsOf(h)[0]).toMatch(/\/observability\/dashboards$/);
   });
@@ -95,7 +95,7 @@ describe('client_cloud_test.go TestCloudRouteNotFound404 / TestCloudUnroutedPath
   it('a 404 page on the first list names the paths setting to check', async () => {
     const h = await sandbox();
     const port = createServicePort(hostedTarget(h, { observability: 'observabilty', pipes: 'clickpipes' }));
-    const err = await requireCollection(port, 'Dashboard')
+    const err = await collectionOf(port, 'Dashboard')
       .list()
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
@@ -104,7 +104,7 @@ describe('client_cloud_test.go TestCloudRouteNotFound404 / TestCloudUnroutedPath
     const pipes = createServicePort(hostedTarget(h, { observability: 'clickstack', pipes: 'pipe' }));
     expect(
       (
-        (await requireCollection(pipes, 'Pipe')
+        (await collectionOf(pipes, 'Pipe')
           .list()
           .catch((e: unknown) => e)) as ApiError
       ).message,
@@ -115,7 +115,7 @@ describe('client_cloud_test.go TestCloudRouteNotFound404 / TestCloudUnroutedPath
   it('a wrong baseUrl (an extra /v1) is named too', async () => {
     const h = await sandbox();
     const port = createServicePort(hostedTarget(h, undefined, `${h.url}/v1`));
-    const err = (await requireCollection(port, 'Dashboard')
+    const err = (await collectionOf(port, 'Dashboard')
       .list()
       .catch((e: unknown) => e)) as ApiError;
     expect(err.hint).toMatch(/baseUrl/);
@@ -125,12 +125,12 @@ describe('client_cloud_test.go TestCloudRouteNotFound404 / TestCloudUnroutedPath
   it('a 404 page is never read as a deleted object: get and delete fail instead of answering "gone"', async () => {
     const h = await sandbox();
     const port = createServicePort(hostedTarget(h, { observability: 'wrong', pipes: 'clickpipes' }));
-    await expect(requireCollection(port, 'Dashboard').get('0123456789abcdef01234567')).rejects.toThrow(/no such route/);
-    await expect(requireCollection(port, 'Alert').delete('0123456789abcdef01234567')).rejects.toThrow(/no such route/);
+    await expect(collectionOf(port, 'Dashboard').get('0123456789abcdef01234567')).rejects.toThrow(/no such route/);
+    await expect(collectionOf(port, 'Alert').delete('0123456789abcdef01234567')).rejects.toThrow(/no such route/);
     // A JSON 404 still means gone.
     const good = createServicePort(hostedTarget(h));
-    expect(await requireCollection(good, 'Dashboard').get('0123456789abcdef01234567')).toBeNull();
-    await requireCollection(good, 'Alert').delete('0123456789abcdef01234567');
+    expect(await collectionOf(good, 'Dashboard').get('0123456789abcdef01234567')).toBeNull();
+    await collectionOf(good, 'Alert').delete('0123456789abcdef01234567');
     await Promise.all([port.close(), good.close()]);
   });
 });
@@ -140,7 +140,7 @@ describe('internal/api/clickpipe_test.go, for obsync (424 on an idle service)', 
     const h = await sandbox();
     h.service.idle();
     const port = createServicePort(hostedTarget(h));
-    const pipes = await requireCollection(port, 'Pipe').list();
+    const pipes = await collectionOf(port, 'Pipe').list();
     expect(pipes?.length).toBe(4);
     await port.close();
     const service = `/v1/organizations/${h.credentials.organizationId}/services/${h.credentials.serviceId}`;
@@ -159,7 +159,7 @@ describe('internal/api/clickpipe_test.go, for obsync (424 on an idle service)', 
     const h = await sandbox();
     h.service.idle();
     const port = createServicePort(hostedTarget(h));
-    const pipes = requireCollection(port, 'Pipe');
+    const pipes = collectionOf(port, 'Pipe');
     const ids = ['5eedc1b0-0000-4000-8000-000000000001', '5eedc1b0-0000-4000-8000-000000000002', '5eedc1b0-0000-4000-8000-000000000003'];
     await Promise.all(ids.map((id) => pipes.get(id)));
     await port.close();
@@ -177,7 +177,7 @@ describe('internal/api/clickpipe_test.go, for obsync (424 on an idle service)', 
       (s) => s === 'stopped',
     );
     h.clearRequests();
-    const err = (await requireCollection(port, 'Pipe')
+    const err = (await collectionOf(port, 'Pipe')
       .list()
       .catch((e: unknown) => e)) as ApiError;
     expect(err.code).toBe('SERVICE_NOT_RUNNING');
@@ -204,7 +204,7 @@ describe('internal/api/clickpipe_test.go, for obsync (424 on an idle service)', 
     const url = `http://127.0.0.1:${(scripted.address() as AddressInfo).port}`;
     const h = await sandbox();
     const port = createServicePort(hostedTarget(h, undefined, url));
-    const err = (await requireCollection(port, 'Pipe')
+    const err = (await collectionOf(port, 'Pipe')
       .list()
       .catch((e: unknown) => e)) as ApiError;
     expect(err.code).toBe('SERVICE_WAKE');

@@ -7,7 +7,7 @@
  * that JSON Schema can express are added here, next to the zod rules they mirror.
  */
 import * as z from 'zod';
-import { configSchema } from '../config/schema.js';
+import { configSchema } from './schema.js';
 import { ALERT_INTERVALS } from '../kinds/alert/schema.js';
 import { manifestSchemaList } from '../kinds/manifest.js';
 import { KINDS } from '../kinds/registry.js';
