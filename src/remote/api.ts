@@ -2,10 +2,14 @@
  * Variant-neutral request helpers over the transport: each variant supplies how to unwrap a
  * success body and how to read an error body. Responses are parsed with the wire schemas.
  */
+import { hash } from 'node:crypto';
 import type * as z from 'zod';
 import { ApiError, requestLabel } from '../core/errors.js';
+import { deepFreeze } from '../core/freeze.js';
+import type { ItemMemo } from '../core/item-memo.js';
 import { scrub } from '../core/scrub.js';
-import type { CallOptions, RequestStats } from '../core/ports.js';
+import type { CallOptions, ListOptions, RequestStats } from '../core/ports.js';
+import { listItemTexts } from './list-items.js';
 import type { RequestInit, Response } from './transport.js';
 
 /** What sends a request: the HTTP transport, or the sandbox in-process (tests). */
@@ -20,6 +24,8 @@ export interface Requester {
 export interface Envelope {
   /** The payload of a success body. */
   unwrap(body: unknown): unknown;
+  /** The member of a success body that `unwrap` takes (a body without it is its own payload). */
+  readonly listKey: string;
   /** Total count of a paginated list, when the variant reports it. */
   total(res: Response): number | undefined;
   /** A readable message and request id from an error response. */
@@ -63,42 +69,72 @@ export class Api {
   }
 
   /** Every page of a limit/offset list, de-duplicated by id (objects may shift between pages). */
-  async listAll<T extends { id: string }>(path: string, item: z.ZodType<T>, opts?: CallOptions): Promise<T[]> {
+  async listAll<T extends { id: string }>(path: string, item: z.ZodType<T>, opts?: ListOptions): Promise<T[]> {
     const byId = new Map<string, T>();
+    opts?.memo?.begin();
     for (let offset = 0; ; offset += PAGE_SIZE) {
       const init: RequestInit = { method: 'GET', path, query: { limit: PAGE_SIZE, offset }, signal: opts?.signal };
       const res = await this.transport.request(init);
       if (res.status >= 300) throw this.error(init, res);
-      const page = this.parseList(init, res, item);
+      const page = this.parseList(init, res, item, opts?.memo);
       const before = byId.size;
       for (const o of page) byId.set(o.id, o);
       const total = this.envelope.total(res);
       const more = total !== undefined ? offset + PAGE_SIZE < total : page.length >= PAGE_SIZE && byId.size > before;
       if (!more || page.length === 0) break;
     }
+    opts?.memo?.commit();
     return [...byId.values()];
   }
 
-  async list<T>(path: string, item: z.ZodType<T>, opts?: CallOptions): Promise<T[]> {
+  async list<T>(path: string, item: z.ZodType<T>, opts?: ListOptions): Promise<T[]> {
     const init: RequestInit = { method: 'GET', path, signal: opts?.signal };
     const res = await this.transport.request(init);
     if (res.status >= 300) throw this.error(init, res);
-    return this.parseList(init, res, item);
+    opts?.memo?.begin();
+    const items = this.parseList(init, res, item, opts?.memo);
+    opts?.memo?.commit();
+    return items;
   }
 
-  private parseList<T>(init: RequestInit, res: Response, item: z.ZodType<T>): T[] {
+  private parseList<T>(init: RequestInit, res: Response, item: z.ZodType<T>, memo?: ItemMemo): T[] {
+    if (memo) {
+      const reused = this.parseListReusing(init, res, item, memo);
+      if (reused) return reused;
+    }
     const payload = this.envelope.unwrap(res.body);
     if (!Array.isArray(payload)) throw this.invalid(init, res, 'expected a list');
-    return payload.map((raw, i) => {
-      const parsed = item.safeParse(raw);
-      if (!parsed.success)
-        throw this.invalid(
-          init,
-          res,
-          `item ${i}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`,
-        );
-      return parsed.data;
-    });
+    return payload.map((raw, i) => this.parseItem(init, res, item, raw, i));
+  }
+
+  /**
+   * Each item's raw bytes hashed, and parsed only when the memo has not seen them: the item kept
+   * is frozen, as the next reads hand out the same object. Undefined when the body is not a list
+   * the scanner can split, or an item is not JSON: the whole body is then parsed, with its errors.
+   */
+  private parseListReusing<T>(init: RequestInit, res: Response, item: z.ZodType<T>, memo: ItemMemo): T[] | undefined {
+    const texts = listItemTexts(res.text, this.envelope.listKey);
+    if (texts === null) return undefined;
+    const out: T[] = [];
+    try {
+      for (let i = 0; i < texts.length; i++) {
+        const text = texts[i] as string;
+        const parse = () => deepFreeze(this.parseItem(init, res, item, jsonItem(text), i));
+        // One collection's memo holds only what this collection's schema parsed.
+        out.push(memo.take(hash('sha256', text, 'base64'), parse) as T);
+      }
+    } catch (err) {
+      if (err instanceof SyntaxError) return undefined;
+      throw err;
+    }
+    return out;
+  }
+
+  private parseItem<T>(init: RequestInit, res: Response, item: z.ZodType<T>, raw: unknown, i: number): T {
+    const parsed = item.safeParse(raw);
+    if (!parsed.success)
+      throw this.invalid(init, res, `item ${i}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`);
+    return parsed.data;
   }
 
   private parse<T>(init: RequestInit, res: Response, schema: z.ZodType<T>): T {
@@ -147,4 +183,9 @@ export class Api {
         : {}),
     });
   }
+}
+
+/** One item's JSON; a SyntaxError sends the caller back to parsing the whole body. */
+function jsonItem(text: string): unknown {
+  return JSON.parse(text) as unknown;
 }

@@ -257,7 +257,7 @@ export class Transport {
       const text = await res.body.text();
       this.opts.onResponse?.(init.method, res.statusCode);
       this.#learnLimits(res.headers);
-      return { status: res.statusCode, headers: res.headers, body: parseJson(text), text };
+      return response(res.statusCode, res.headers, text);
     } catch (err) {
       this.opts.onResponse?.(init.method, 0);
       if (cancelsInFlight(init.signal)) throw init.signal?.reason instanceof Error ? init.signal.reason : new Error('aborted');
@@ -380,6 +380,23 @@ function queryString(query: Record<string, string | number> | undefined): string
   if (!query) return '';
   const params = new URLSearchParams(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])));
   return `?${params.toString()}`;
+}
+
+/**
+ * The body is parsed on first use: a list read through an item memo looks only at the raw text
+ * of the items that changed (api.ts), and parsing the whole body again would cost what it saves.
+ */
+function response(status: number, headers: Response['headers'], text: string): Response {
+  let parsed: { value: unknown } | undefined;
+  return {
+    status,
+    headers,
+    text,
+    get body() {
+      parsed ??= { value: parseJson(text) };
+      return parsed.value;
+    },
+  };
 }
 
 function parseJson(text: string): unknown {
