@@ -19,6 +19,7 @@ import type { Selection } from '../engine/selection.js';
 import type { Logger } from '../log/logger.js';
 import type { TargetReadiness } from './health.js';
 import { resourceCounts, type DaemonMetrics, type RunResult } from './metrics.js';
+import { RunMemo } from '../engine/memo.js';
 import { RunQueue, type TriggerReason } from './queue.js';
 
 export interface DaemonDeps {
@@ -68,6 +69,8 @@ export class Daemon {
   #abort = new AbortController();
   #task: ScheduledTask | null = null;
   readonly #intervalMs: number;
+  /** What the last runs found unchanged: an unchanged estate is re-planned at little more than the cost of reading it. */
+  readonly #memo = new RunMemo();
 
   constructor(
     private readonly deps: DaemonDeps,
@@ -226,6 +229,7 @@ export class Daemon {
         maxDeletes: this.opts.maxDeletes,
         ...(this.opts.adopt ? { adopt: this.opts.adopt } : {}),
         ...(invalid ? { pruneBlockers: ['the manifests are invalid'] } : {}),
+        memo: this.#memo,
         signal,
         concurrency: this.opts.concurrency,
         beforeApply: (plan) => this.#report(plan),

@@ -13,6 +13,7 @@ import type { ApplyReport, StepResult } from '../applier/context.js';
 import { SENSITIVE_PATHS } from '../kinds/sensitive-paths.js';
 import { plan } from '../planner/plan.js';
 import { kindsToRead, readLive } from './live.js';
+import type { RunMemo } from './memo.js';
 import { extractSecrets, type SensitivePaths } from './secrets.js';
 import { pruneEligibility, selectedAddresses, type Selection } from './selection.js';
 
@@ -31,6 +32,8 @@ export interface PlanRequest {
   pruneBlockers?: readonly string[];
   /** The target's adoption policy (default by-name). */
   adopt?: AdoptPolicy;
+  /** What this target's last runs found unchanged (the daemon's, one per target): read and renewed by this plan. */
+  memo?: RunMemo;
   signal?: AbortSignal;
 }
 
@@ -44,7 +47,7 @@ export interface Planned {
 export async function makePlan(req: PlanRequest): Promise<Planned> {
   const t0 = performance.now();
   const declaredKinds = new Set<string>(req.desired.map((r) => r.kind));
-  const live = await readLive(req.port, kindsToRead(req.port, declaredKinds), req.signal ? { signal: req.signal } : {});
+  const live = await readLive(req.port, kindsToRead(req.port, declaredKinds), { signal: req.signal, memo: req.memo });
   const t1 = performance.now();
   const secrets = extractSecrets(req.desired, req.sensitive ?? SENSITIVE_PATHS, req.inventory);
   const selected = selectedAddresses(req.desired, req.selection);
@@ -64,6 +67,7 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
     maxDeletes: req.maxDeletes,
     ...(req.pruneBlockers ? { pruneBlockers: req.pruneBlockers } : {}),
     ...(req.adopt ? { adopt: req.adopt } : {}),
+    ...(req.memo ? { memo: req.memo.plan } : {}),
   });
   return { plan: result, secretValues: secrets.values, timings: { readMs: t1 - t0, planMs: performance.now() - t1 } };
 }

@@ -9,6 +9,7 @@ import type { Json } from '../core/wire.js';
 import type { ManagedKind } from '../kinds/kind.js';
 import { MANAGED, REGISTRY } from '../kinds/registry.js';
 import { LiveIndex } from './live-index.js';
+import type { PlanMemo } from './memo.js';
 import { PlanRefs } from './refs.js';
 
 export interface PlanInput {
@@ -36,6 +37,8 @@ export interface PlanInput {
   pruneBlockers?: readonly string[];
   /** The target's adoption policy (default by-name). */
   adopt?: AdoptPolicy;
+  /** What the last plans of this target found unchanged (a daemon's; memo.ts): read and renewed by this plan. */
+  memo?: PlanMemo;
 }
 
 const EMPTY = new Set<string>();
@@ -46,6 +49,7 @@ const REFERABLE: ReadonlySet<string> = new Set(REGISTRY.flatMap((d) => d.refersT
 export class PlanContext {
   readonly ids = new IdMap();
   readonly refs: PlanRefs;
+  readonly memo: PlanMemo | undefined;
   readonly #indexes = new Map<Kind, LiveIndex | null>();
   readonly #taken = new Map<Kind, Set<string>>();
 
@@ -55,6 +59,7 @@ export class PlanContext {
     for (const e of input.inventory) if (e.status === 'owned' && e.id !== null) this.#taken.get(e.kind)?.add(e.id);
     const selected = input.selected;
     this.refs = new PlanRefs(input.live, input.desired, (a) => !selected || selected.has(a), this.ids);
+    this.memo = input.memo;
   }
 
   /** The kind's live objects by id and natural key; null when the target does not serve the kind. */

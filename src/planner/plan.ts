@@ -38,6 +38,8 @@ interface Planned {
 }
 
 export function plan(input: PlanInput): Plan {
+  // What a memoised comparison depends on beyond each object's inputs: another target, variant or fingerprint key changes every form.
+  input.memo?.begin(`${input.target}\u0000${input.variant}\u0000${input.fingerprint('obsync plan memo')}`);
   const ctx = new PlanContext(input);
   const entries = new Map(input.inventory.map((e) => [entryAddress(e), e]));
   const planned: Planned = { steps: [], diagnostics: [], declaredEntries: new Set(), failed: new Set(), withParts: [], unselected: [] };
@@ -47,7 +49,9 @@ export function plan(input: PlanInput): Plan {
     const matched = def.refersTo.includes(def.kind) ? matchAll(ctx, def, resources, entries) : undefined;
     for (const res of resources) planOne(ctx, def, res, entries.get(res.address), planned, matched?.get(res.address));
   }
-  return finish(ctx, planned, byKind);
+  const result = finish(ctx, planned, byKind);
+  input.memo?.commit();
+  return result;
 }
 
 /**
