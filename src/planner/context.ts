@@ -69,7 +69,8 @@ export class PlanContext {
 
   #buildIndex(def: ManagedKind): LiveIndex | null {
     const objects = this.input.live.objects(def.kind);
-    const index = objects ? new LiveIndex(objects, (o) => def.liveKey(o)) : null;
+    const build = () => new LiveIndex(objects ?? [], (o) => def.liveKey(o));
+    const index = objects ? (this.memo ? this.memo.index(def.kind, objects, build) : build()) : null;
     this.#indexes.set(def.kind, index);
     return index;
   }

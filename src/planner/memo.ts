@@ -13,6 +13,10 @@
  * could change a form (target, variant, the fingerprint key) is the memo's scope: another scope
  * empties it.
  *
+ * What follows from those inputs alone is taken as it was: the pairing of the object's parts (the
+ * inventory's part map is an input too), and each kind's index of live objects when its list
+ * holds the very same objects.
+ *
  * Owned by the caller (the engine, for the daemon) and passed in: the planner stays a function of
  * its inputs. Bounded: it holds the objects of the last plan only.
  */
@@ -22,6 +26,7 @@ import type { DesiredResource } from '../core/resource.js';
 import type { Json } from '../core/wire.js';
 import type { AnyKind } from '../core/kind-name.js';
 import { sameJson } from '../core/json.js';
+import type { LiveIndex } from './live-index.js';
 import type { NameOrId, RefContext, RefToken, RefUse, TokenContext } from '../kinds/refs.js';
 
 /** One question a kind asked the references while making a form, with the answer it got. */
@@ -41,48 +46,76 @@ interface Unchanged {
   fingerprints: Readonly<Record<string, string>>;
   secrets: Readonly<Record<string, string>>;
   parts: ReadonlyMap<string, string> | undefined;
+  /** The inventory's part map the parts were paired with. */
+  known: Readonly<Record<string, string>> | undefined;
   calls: readonly RefCall[];
+}
+
+/** An object as the last plan found it (`PlanMemo.recall`). */
+export interface Recalled {
+  readonly parts: ReadonlyMap<string, string> | undefined;
 }
 
 export class PlanMemo {
   #kept = new Map<Address, Unchanged>();
   #next = new Map<Address, Unchanged>();
+  #indexes = new Map<AnyKind, { objects: readonly LiveObject[]; index: LiveIndex }>();
   #scope: string | undefined;
   /** Objects found unchanged from the memo, and compared in full, in the last plan. */
   readonly stats = { reused: 0, compared: 0 };
 
   /** Starts a plan; a scope other than the last one's empties the memo. */
   begin(scope: string): void {
-    if (scope !== this.#scope) this.#kept = new Map();
+    if (scope !== this.#scope) {
+      this.#kept = new Map();
+      this.#indexes = new Map();
+    }
     this.#scope = scope;
     this.#next = new Map();
     this.stats.reused = 0;
     this.stats.compared = 0;
   }
 
+  /** A kind's index of live objects: the last plan's when the list holds the very same objects, in the same order. */
+  index(kind: AnyKind, objects: readonly LiveObject[], build: () => LiveIndex): LiveIndex {
+    const last = this.#indexes.get(kind);
+    if (last && sameObjects(last.objects, objects)) return last.index;
+    const index = build();
+    this.#indexes.set(kind, { objects, index });
+    return index;
+  }
+
   /**
-   * Whether the object is unchanged since the last plan: the same inputs, and the references
-   * answering as they did (asked again, in the same order, so the plan records the same
-   * dependencies as a comparison would).
+   * What the last plan found of this object, when the live object, the manifest and the
+   * inventory's part map are those it was compared with: its parts' pairing can be taken as it
+   * is, and `unchanged` checks the rest. Undefined otherwise.
    */
-  unchanged(
+  recall(
     address: Address,
     live: LiveObject,
+    res: DesiredResource,
+    known: Readonly<Record<string, string>> | undefined,
+  ): Recalled | undefined {
+    const last = this.#kept.get(address);
+    return last !== undefined && last.live === live && sameKnown(last.known, known) && sameDesired(last, res) ? last : undefined;
+  }
+
+  /**
+   * Whether the recalled object is unchanged since the last plan: the same secrets (its parts are
+   * paired as recalled), and the references answering as they did (asked again, in the same order, so the plan records
+   * the same dependencies as a comparison would).
+   */
+  unchanged(
+    recalled: Recalled | undefined,
     res: DesiredResource,
     fingerprints: Readonly<Record<string, string>>,
     secrets: Readonly<Record<string, string>>,
     parts: ReadonlyMap<string, string> | undefined,
     refs: RefContext & TokenContext,
   ): boolean {
-    const last = this.#kept.get(address);
+    const last = recalled as Unchanged | undefined;
     const same =
-      last !== undefined &&
-      last.live === live &&
-      sameStrings(last.fingerprints, fingerprints) &&
-      sameStrings(last.secrets, secrets) &&
-      sameParts(last.parts, parts) &&
-      sameDesired(last, res) &&
-      replay(last.calls, refs);
+      last !== undefined && sameStrings(last.fingerprints, fingerprints) && sameStrings(last.secrets, secrets) && replay(last.calls, refs);
     if (!same) {
       this.stats.compared += 1;
       return false;
@@ -93,7 +126,7 @@ export class PlanMemo {
     last.labels = res.labels;
     last.digest = res.digest;
     last.parts = parts;
-    this.#next.set(address, last);
+    this.#next.set(res.address, last);
     return true;
   }
 
@@ -105,9 +138,10 @@ export class PlanMemo {
     fingerprints: Readonly<Record<string, string>>,
     secrets: Readonly<Record<string, string>>,
     parts: ReadonlyMap<string, string> | undefined,
+    known: Readonly<Record<string, string>> | undefined,
     calls: readonly RefCall[],
   ): void {
-    this.#next.set(address, { live, spec: res.spec, labels: res.labels, digest: res.digest, fingerprints, secrets, parts, calls });
+    this.#next.set(address, { live, spec: res.spec, labels: res.labels, digest: res.digest, fingerprints, secrets, parts, known, calls });
   }
 
   /** The plan is complete: only its objects are kept. */
@@ -215,9 +249,12 @@ export function sameStrings(a: Readonly<Record<string, string>>, b: Readonly<Rec
   return count === 0;
 }
 
-function sameParts(a: ReadonlyMap<string, string> | undefined, b: ReadonlyMap<string, string> | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  if (a.size !== b.size) return false;
-  for (const [k, v] of a) if (b.get(k) !== v) return false;
+function sameKnown(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : sameStrings(a, b);
+}
+
+function sameObjects(a: readonly LiveObject[], b: readonly LiveObject[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }

@@ -11,7 +11,7 @@ import { naturalKeyOf, type ManagedKind } from '../kinds/kind.js';
 import { diffCanonical, sameJson, valueAt } from './diff.js';
 import type { PlanContext } from './context.js';
 import { adoptionRefused, matchLive, type MatchResult } from './match.js';
-import { RecordingRefs, sameStrings } from './memo.js';
+import { RecordingRefs, sameStrings, type Recalled } from './memo.js';
 
 export type ResourceOutcome = { step: PlanStep; pairing?: ReadonlyMap<string, string> | undefined } | { errors: string[]; code: string };
 
@@ -76,11 +76,14 @@ export function planResource(
     };
   }
   if (match.kind === 'adopted') ctx.claim(def.kind, live.id);
-  const pairing = def.parts?.pair(res.spec, live, entry?.tiles);
+  const recalled = ctx.memo?.recall(address, live, res, entry?.tiles);
+  const pairing = recalled ? recalled.parts : def.parts?.pair(res.spec, live, entry?.tiles);
   ctx.register(def, address, live.id, pairing);
-  const compared = compare(ctx, def, res, entry, live, pairing, fingerprints);
+  const compared = compare(ctx, def, res, entry, live, pairing, fingerprints, recalled);
   if ('errors' in compared) return compared;
-  const { changes, ignored } = compared;
+  // A fresh array even when the memo found the object unchanged: nothing shared between plans reaches a plan.
+  const changes = compared.same ? [] : compared.changes;
+  const { ignored } = compared;
   const id = live.id;
   const step: PlanStep = { address, kind, name, dependsOn, id, action: 'noop', reason: 'unchanged', changes };
   if (match.kind === 'adopted') step.adopt = true;
@@ -114,6 +117,13 @@ export function planResource(
 /** How a matched object compares with its manifest: its changes, and the two forms when there are any. */
 type Compared = { changes: Change[]; ignored: string[] } & ({ same: true } | { same: false; desired: Json; current: Json });
 
+/** Found unchanged by the memo. */
+const SAME: Compared = Object.freeze({
+  same: true,
+  changes: Object.freeze([]) as unknown as Change[],
+  ignored: Object.freeze([]) as unknown as string[],
+});
+
 /**
  * The canonical forms of the desired and the live object, and their diff. With a memo (a daemon's
  * repeated plans), an object whose inputs are those of an equal comparison in the last plan is
@@ -127,10 +137,11 @@ function compare(
   live: LiveObject,
   pairing: ReadonlyMap<string, string> | undefined,
   fingerprints: Readonly<Record<string, string>>,
+  recalled: Recalled | undefined,
 ): Compared | { errors: string[]; code: string } {
   const { memo, refs } = ctx;
   const secrets = entry?.status === 'owned' ? (entry.secrets ?? NONE) : NONE;
-  if (memo?.unchanged(res.address, live, res, fingerprints, secrets, pairing, refs)) return { same: true, changes: [], ignored: [] };
+  if (memo?.unchanged(recalled, res, fingerprints, secrets, pairing, refs)) return SAME;
   const recording = memo ? new RecordingRefs(refs) : undefined;
   const desired = def.canonicalDesired(res, recording ?? refs, fingerprints);
   if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
@@ -142,7 +153,8 @@ function compare(
     fingerprint: ctx.input.fingerprint,
   });
   const diff = diffCanonical(current, desired.value);
-  if (diff.length === 0 && memo && recording) memo.keep(res.address, live, res, fingerprints, secrets, pairing, recording.calls);
+  if (diff.length === 0 && memo && recording)
+    memo.keep(res.address, live, res, fingerprints, secrets, pairing, entry?.tiles, recording.calls);
   const { changes, ignored } = dropNonConvergent(diff, desired.value, entry);
   return { same: false, changes, ignored, desired: desired.value, current };
 }

@@ -97,24 +97,22 @@ export class Api {
     return items;
   }
 
+  /**
+   * A list body's items. With a memo, each item is found in the raw text and parsed only when the
+   * memo has not seen its bytes (see core/item-memo.ts); without one, the body is parsed whole.
+   */
   private parseList<T>(init: RequestInit, res: Response, item: z.ZodType<T>, memo?: ItemMemo): T[] {
-    if (memo) {
-      const reused = this.parseListReusing(init, res, item, memo);
-      if (reused) return reused;
-    }
+    const texts = memo ? listItemTexts(res.text, this.envelope.listKey) : null;
+    const items = memo && texts ? this.parseItems(init, res, item, texts, memo) : undefined;
+    if (items) return items;
+    // Not a list the scanner can split, or an item that is not JSON: the whole body, with its errors.
     const payload = this.envelope.unwrap(res.body);
     if (!Array.isArray(payload)) throw this.invalid(init, res, 'expected a list');
     return payload.map((raw, i) => this.parseItem(init, res, item, raw, i));
   }
 
-  /**
-   * Each item's raw bytes hashed, and parsed only when the memo has not seen them: the item kept
-   * is frozen, as the next reads hand out the same object. Undefined when the body is not a list
-   * the scanner can split, or an item is not JSON: the whole body is then parsed, with its errors.
-   */
-  private parseListReusing<T>(init: RequestInit, res: Response, item: z.ZodType<T>, memo: ItemMemo): T[] | undefined {
-    const texts = listItemTexts(res.text, this.envelope.listKey);
-    if (texts === null) return undefined;
+  /** Undefined when an item is not JSON. An item the memo keeps is frozen: the next reads hand out the same object. */
+  private parseItems<T>(init: RequestInit, res: Response, item: z.ZodType<T>, texts: readonly string[], memo: ItemMemo): T[] | undefined {
     const out: T[] = [];
     try {
       for (let i = 0; i < texts.length; i++) {

@@ -21,12 +21,14 @@ export function listItemTexts(text: string, key: string): string[] | null {
     items = list.items;
     end = list.end;
   } else if (first === OPEN_BRACE) {
-    end = scan.members(start, (name, from, to) => {
-      if (name !== key) return parsed(text.slice(from, to)) !== undefined;
+    end = scan.members(start, (name, from) => {
+      if (name !== key) {
+        const to = scan.skipValue(from);
+        return to !== null && parsed(text.slice(from, to)) !== undefined ? to : null;
+      }
       const list = text.charCodeAt(from) === OPEN_BRACKET ? scan.array(from) : null;
-      if (list === null || list.end !== to) return false;
-      items = list.items;
-      return true;
+      items = list?.items ?? null;
+      return list?.end ?? null;
     });
   } else return null;
   if (end === null || scan.skipSpace(end) !== text.length) return null;
@@ -119,10 +121,10 @@ class Scanner {
 
   /**
    * The members of the object starting at `i` (a brace), each given to `member` with its name and
-   * its value's extent; a member it refuses (false) makes the answer null. Answers the position
-   * after the object.
+   * where its value starts; `member` answers where the value ends, or null to refuse it (the
+   * answer is then null). Answers the position after the object.
    */
-  members(i: number, member: (name: string, from: number, to: number) => boolean): number | null {
+  members(i: number, member: (name: string, from: number) => number | null): number | null {
     const t = this.text;
     let j = this.skipSpace(i + 1);
     if (t.charCodeAt(j) === CLOSE_BRACE) return j + 1;
@@ -134,9 +136,8 @@ class Scanner {
       if (typeof name !== 'string') return null;
       j = this.skipSpace(nameEnd);
       if (t.charCodeAt(j) !== COLON) return null;
-      const from = this.skipSpace(j + 1);
-      const to = this.skipValue(from);
-      if (to === null || !member(name, from, to)) return null;
+      const to = member(name, this.skipSpace(j + 1));
+      if (to === null) return null;
       j = this.skipSpace(to);
       const c = t.charCodeAt(j);
       if (c === CLOSE_BRACE) return j + 1;
