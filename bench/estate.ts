@@ -1,7 +1,7 @@
 /** An estate on the bench sandbox (a child process), adopted by a fresh inventory: what the plan and apply measures start from. */
 import type { Variant } from '../src/core/ports.js';
 import type { Pacing, Target } from '../src/core/target.js';
-import type { InventoryStore } from '../src/core/inventory.js';
+import { entryAddress, type InventoryStore } from '../src/core/inventory.js';
 import type { DesiredResource } from '../src/core/resource.js';
 import type { ServicePort } from '../src/core/ports.js';
 import { applyPlanned, makePlan, type PlanRequest } from '../src/engine/run.js';
@@ -27,7 +27,10 @@ export interface Estate {
 
 /**
  * N dashboards and alerts and a few of every other kind on a sandbox of their own; the inventory
- * owns them all (adopting writes nothing), as in a daemon's every run.
+ * owns them all, as in a daemon's every run. It is the inventory the child recorded while seeding
+ * (a plan and an apply of the whole estate here would leave this process's RSS at their peak
+ * before anything is measured); only what the child could not seed (the demo pipes, served by the
+ * HTTP sandbox alone) is adopted here, by a plan of those objects only.
  */
 export async function adoptedEstate(
   variant: Variant,
@@ -37,7 +40,7 @@ export async function adoptedEstate(
   const child = await startChildSandbox({ n, variant, rateLimit: opts.rateLimit ?? 'off' });
   const target = benchTarget(variant, child, opts.pacing ?? NO_PACING);
   const port = createServicePort(target);
-  const inventory = memoryInventory('bench');
+  const inventory = memoryInventory('bench', child.inventory);
   const desired = benchManifests(n, variant);
   const request = (extra: Partial<PlanRequest> = {}): PlanRequest => ({
     port,
@@ -48,7 +51,10 @@ export async function adoptedEstate(
     maxDeletes: 0,
     ...extra,
   });
-  await applyPlanned(await makePlan(request()), { port, inventory, concurrency: 8 });
+  const owned = new Set(child.inventory.map(entryAddress));
+  const only = desired.map((r) => r.address).filter((a) => !owned.has(a));
+  if (only.length > 0)
+    await applyPlanned(await makePlan(request({ selection: { labels: {}, only } })), { port, inventory, concurrency: 8 });
   return {
     child,
     target,

@@ -60,4 +60,4 @@ process.on('message', (message: ChildRequest) => {
   }
 });
 process.on('disconnect', () => process.exit(0));
-send({ type: 'ready', url: sandbox.url, credentials: sandbox.credentials, dir });
+send({ type: 'ready', url: sandbox.url, credentials: sandbox.credentials, dir, inventory: inventory.entries() });
