@@ -5,6 +5,7 @@
  * at the end.
  */
 import { formatDiagnostic } from '../core/diagnostics.js';
+import { joinLines } from '../core/printable.js';
 import type { Action, CascadeItem, Change, Plan, PlanStep } from '../core/plan.js';
 import { isAdoption, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
 import { makeStyle, type Style } from './style.js';
@@ -41,7 +42,8 @@ export function renderPlansText(plans: readonly Plan[], opts: TextOptions): stri
     lines.push(...targetLines(plan, style, width, opts.showNoop === true));
   }
   lines.push(summaryLine(plans));
-  return lines.join('\n') + '\n';
+  // One string per line: a line break inside one came from data (a cascade's name, a note) and is shown escaped.
+  return joinLines(lines) + '\n';
 }
 
 function targetLines(plan: Plan, style: Style, width: number, showNoop: boolean): string[] {

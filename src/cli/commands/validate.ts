@@ -10,7 +10,7 @@ import { manifestFileScope } from '../../config/file-scope.js';
 import { loadConfig } from '../../config/load.js';
 import { manifestPaths } from '../../config/trees.js';
 import { formatDiagnostic, hasErrors, type Diagnostic } from '../../core/diagnostics.js';
-import { printableLines } from '../../core/printable.js';
+import { printableBlock, workflowCommand } from '../../core/printable.js';
 import type { FileScope } from '../../manifests/files.js';
 import type { DesiredResource } from '../../core/resource.js';
 import { ParsedFiles, sortDiagnostics } from '../../manifests/load.js';
@@ -146,6 +146,6 @@ export function githubAnnotation(d: Diagnostic): string {
   ]
     .filter(Boolean)
     .join(',');
-  const message = printableLines(d.path ? `${d.message} (at ${d.path})` : d.message);
-  return `::${d.severity}${props ? ` ${props}` : ''}::${esc(message)}`;
+  const message = printableBlock(d.path ? `${d.message} (at ${d.path})` : d.message);
+  return workflowCommand(`::${d.severity}${props ? ` ${props}` : ''}::${esc(message)}`);
 }
