@@ -1,8 +1,11 @@
 /**
  * `${env:NAME}`, `${file:PATH}` and `${var:NAME}` in string values (DESIGN §2-3), resolved on the
  * YAML tree so a problem is reported at its own line. `${var:}` takes a value from the selected
- * target's `vars` in obsync.yaml, so one manifest tree is interpolated once per target. `$${...}` is a literal `${...}`. File contents lose one
+ * target's `vars` in obsync.yaml, so one manifest tree is interpolated once per target. `$${` is a
+ * literal `${` (export writes every `${` of the service's data so). File contents lose one
  * trailing newline. The kinds of reference are a table (RESOLVERS): a new kind is one entry.
+ * Data is never code: a substituted value is never scanned again (one left-to-right pass per
+ * scalar, and a scalar is interpolated once), so `${env:X}` inside a variable or a file stays text.
  *
  * Trust rules (DESIGN §4):
  * - obsync's own credential variables (and their `*_FILE` twins) are refused outside sensitive
@@ -78,11 +81,19 @@ const REF = new RegExp(String.raw`\$\$\{|\$\{(${KINDS}):([^}]*)\}`, 'g');
 const WHOLE_REF = new RegExp(String.raw`^\$\{(${KINDS}):[^}]*\}$`);
 const PLAIN_STRING: FieldInfo = { sensitive: false };
 
+/**
+ * Scalars already interpolated. What a reference brought in (a variable's value, a file's text, a
+ * var) is data: a second pass over the same document (obsync.yaml is interpolated in parts) must
+ * not read a `${...}` inside it as a reference, nor turn a `$${` back into `${` twice.
+ */
+const resolved = new WeakSet<Scalar>();
+
 export function interpolateDocument(doc: Document, lc: LineCounter, ctx: InterpolationContext): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   walk(doc.contents, [], (node, path) => {
-    if (typeof node.value !== 'string' || !node.value.includes('${')) return;
+    if (typeof node.value !== 'string' || !node.value.includes('${') || resolved.has(node)) return;
     if (ctx.only && !ctx.only(path)) return;
+    resolved.add(node);
     const original = node.value;
     const pos = lc.linePos(node.range?.[0] ?? 0);
     const where = formatPath(path);
