@@ -252,7 +252,13 @@ function targetTree(io: CliIO, opts: SessionOptions, project: Project, resolved:
   // A declared target without vars still answers ${var:} (with "target 'x' has no var").
   const tree: TargetTree = { target: name, api: targetApi(resolved), paths, vars: declared ? (declared.tree?.vars ?? {}) : undefined };
   const load = () => {
-    const { resources, diagnostics } = loadTargetTree(tree, { env: io.env, allowMissingEnv: opts.allowMissingEnv ?? false, files, parsed });
+    const { resources, diagnostics } = loadTargetTree(tree, {
+      env: io.env,
+      allowMissingEnv: opts.allowMissingEnv ?? false,
+      files,
+      parsed,
+      sensitive: project.sensitive,
+    });
     return { desired: resources, diagnostics };
   };
   return { name, resolved, paths, load, declared: declared !== undefined };
