@@ -18,6 +18,7 @@ import { issuesToDiagnostics } from '../manifests/issues.js';
 import { sortDiagnostics } from '../manifests/load.js';
 import { documentValue, parseYamlFile } from '../manifests/parse.js';
 import { positionAt } from '../manifests/positions.js';
+import { stateDirectory } from './file-scope.js';
 import { EMBEDDED_NAME } from './targets.js';
 import { configSchema, targetConfig, targetTreeSchema, type ObsyncConfig, type TargetConfig } from './schema.js';
 
@@ -137,6 +138,7 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
   const files: FileScope = {
     roots: [dir],
     allowOutside: opts.allowFileOutside === true || literalAllowOutside(doc, dir),
+    denied: [stateDirectory({ env, cwd: resolve(), statePath: literalString(doc, ['state', 'path']), baseDir: dir })],
     ...(opts.readFile ? { realpath: (p: string) => resolve(p) } : {}),
   };
   const ctx: InterpolationContext = {
@@ -363,6 +365,12 @@ function stringVars(vars: Readonly<Record<string, string | number | boolean>> | 
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(vars ?? {})) out[k] = String(v);
   return out;
+}
+
+/** A string as written (before interpolation), if it is one without references. */
+function literalString(doc: Document, path: readonly PropertyKey[]): string | undefined {
+  const value: unknown = doc.getIn(path);
+  return typeof value === 'string' && !value.includes('${') ? value : undefined;
 }
 
 /** `allowFileOutside` as written (before interpolation: a reference cannot widen its own confinement). */

@@ -150,6 +150,8 @@ function resolveFile(arg: string, { ctx }: RefContext): Outcome {
   try {
     real = confine(target, ctx.files);
   } catch (e) {
+    if (e instanceof FileRefusal && e.code === 'state')
+      return { refused: `${reference}: ${e.message}, which \${file:} never reads, even with allowFileOutside`, code: 'file-outside' };
     if (e instanceof FileRefusal) {
       return {
         refused: `${reference}: ${e.message}; \${file:} reads only files below the directory of obsync.yaml — allow more with allowFileOutside in obsync.yaml or --allow-file-outside`,

@@ -78,7 +78,10 @@ function validation(io: CliIO, args: string[], flags: ValidateFlags): Validation
   const top = config?.manifests ?? (loaded && !config ? [] : undefined);
   const treeOf = (name: string, api: TargetTree['api'], own: readonly string[] | undefined, vars: TargetTree['vars']) => {
     const paths = manifestPaths({ cwd: io.cwd, given, configPath, top, own });
-    return { tree: { target: name, api, paths, vars }, files: manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag }) };
+    return {
+      tree: { target: name, api, paths, vars },
+      files: manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag, env: io.env }),
+    };
   };
   // obsync.yaml invalid: where the manifests are is not known, so there is no tree to read (not "no manifests found").
   const sensitive = loaded?.sensitive ?? credentialValues(io.env);
