@@ -1,8 +1,9 @@
 /**
  * Reads and validates `obsync.yaml` like the manifests: positions on every error, did-you-mean
  * for unknown keys, `${env:...}` / `${file:...}` interpolation (relative to the config file, and
- * confined to its directory tree unless `allowFileOutside` says otherwise). Credentials are
- * sensitive fields: obsync's own credential variables may be used there and nowhere else.
+ * confined to its directory tree unless `allowFileOutside` says otherwise; never the state
+ * directory). Credentials are sensitive fields, and no other field may carry their resolved
+ * values (manifests/carried.ts): the credentials in play are handed on to the manifests' check.
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isScalar, isSeq, type Document, type LineCounter } from 'yaml';
