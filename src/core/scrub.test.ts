@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from './errors.js';
+import { MultiMatcher } from './matcher.js';
 import { registerSecret, Scrubber, SENSITIVE } from './scrub.js';
 import { Secret } from './secret.js';
 
@@ -102,6 +103,18 @@ describe('Scrubber', () => {
     const s = scrubberOf('abc', '');
     expect(s.size).toBe(0);
     expect(s.scrub('abc def')).toBe('abc def');
+  });
+
+  it('fails closed and silent: if matching ever threw, the text is withheld, never returned or quoted', () => {
+    const s = scrubberOf('value-that-would-be-quoted-1');
+    const spy = vi.spyOn(MultiMatcher.prototype, 'ranges').mockImplementation(() => {
+      throw new Error('Invalid regular expression: /value-that-would-be-quoted-1/');
+    });
+    try {
+      expect(s.scrub('echo value-that-would-be-quoted-1')).toBe(SENSITIVE);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('learns every Secret as it is created', () => {
