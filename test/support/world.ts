@@ -40,29 +40,7 @@ export class World {
   /** The same world over the sandbox's HTTP server (every domain, pipes and keys too). */
   static async overHttp(variant: Variant): Promise<World> {
     const sandbox = await startSandbox({ port: 0, rateLimit: 'off', pipeTransitionMs: 5 });
-    const c = sandbox.credentials;
-    const common = {
-      name: 'world',
-      baseUrl: sandbox.url,
-      concurrency: 2,
-      timeoutMs: 10_000,
-      retries: 0,
-      pacing: { limit: 0, windowMs: 1 },
-    };
-    const port =
-      variant === 'hosted'
-        ? createServicePort({
-            ...common,
-            variant,
-            organizationId: c.organizationId,
-            serviceId: c.serviceId,
-            keyId: c.keyId,
-            keySecret: new Secret(c.keySecret),
-            paths: { observability: 'clickstack', pipes: 'clickpipes' },
-            embedded: false,
-          })
-        : createServicePort({ ...common, variant, apiKey: new Secret(c.apiKey), embedded: false });
-    const world = new World(variant, port);
+    const world = new World(variant, sandboxPort(sandbox, variant));
     world.#sandbox = sandbox;
     return world;
   }
@@ -112,4 +90,22 @@ export class World {
       maxDeletes: 10,
     });
   }
+}
+
+/** The real client of one variant, on a sandbox served over HTTP (its default credentials and paths). */
+export function sandboxPort(sandbox: SandboxHandle, variant: Variant): ServicePort {
+  const c = sandbox.credentials;
+  const common = { name: 'world', baseUrl: sandbox.url, concurrency: 2, timeoutMs: 10_000, retries: 0, pacing: { limit: 0, windowMs: 1 } };
+  return variant === 'hosted'
+    ? createServicePort({
+        ...common,
+        variant,
+        organizationId: c.organizationId,
+        serviceId: c.serviceId,
+        keyId: c.keyId,
+        keySecret: new Secret(c.keySecret),
+        paths: { observability: 'clickstack', pipes: 'clickpipes' },
+        embedded: false,
+      })
+    : createServicePort({ ...common, variant, apiKey: new Secret(c.apiKey), embedded: false });
 }
