@@ -12,6 +12,9 @@ import type { WireAlert, WireDashboard } from '../../src/core/wire.js';
 import { collectionOf } from '../../src/kinds/registry.js';
 import { afterRefactor, alertDoc, beforeRefactor, dashboardDoc, DISPLAY } from '../support/renames.js';
 import { World } from '../support/world.js';
+import { applyPlanned } from '../../src/engine/run.js';
+import { parsePlanDocument, planDocument, renderPlanJson } from '../../src/render/plan-json.js';
+import { renderPlansMarkdown } from '../../src/render/plan-markdown.js';
 
 const worlds: World[] = [];
 afterEach(async () => {
@@ -93,6 +96,52 @@ describe.each(['self-hosted', 'hosted'] as const)('declared renames (%s)', (vari
     expect(next.diagnostics.find((d) => d.address === 'Dashboard/checkout-service' && d.code === 'previous-name-done')?.message).toMatch(
       /has nothing left to move on this target.*remove previousNames once every target has applied the rename/,
     );
+  });
+
+  it('shows the moves in the markdown of a pull-request comment and in the JSON plan', async () => {
+    const w = world(variant);
+    await w.apply(beforeRefactor());
+    const plan = await w.plan(afterRefactor(true));
+    const markdown = renderPlansMarkdown([plan]);
+    expect(markdown).toContain('**Plan: 0 to create, 1 to update, 0 to delete, 2 to move, 2 unchanged.**');
+    expect(markdown).toContain(
+      '| 🟡 update | `Dashboard/checkout-service` | moved: Dashboard/checkout → Dashboard/checkout-service; moved: tile p99 → latency;',
+    );
+    expect(markdown).toContain(
+      '| 🔵 move | `Alert/checkout-latency-high` | moved: Alert/checkout-p99 → Alert/checkout-latency-high (no change to the object) |',
+    );
+    expect(markdown).toContain('- moved: Dashboard/checkout → Dashboard/checkout-service\n- moved: tile p99 → latency\n');
+    const doc = planDocument([plan], { generatedAt: new Date(0), obsyncVersion: 'test', manifests: [] });
+    expect(doc.summary).toMatchObject({ create: 0, delete: 0, move: 2 });
+    expect(doc.targets[0]?.applyable).toBe(true);
+    expect(doc.targets[0]?.resource_changes.filter((c) => c.previous_address).map((c) => [c.previous_address, c.address])).toEqual([
+      ['Dashboard/checkout', 'Dashboard/checkout-service'],
+      ['Alert/checkout-p99', 'Alert/checkout-latency-high'],
+    ]);
+    // A saved plan carries the moves back to the applier.
+    const saved = parsePlanDocument(renderPlanJson(doc), 'plan.json').plans[0];
+    expect(saved?.steps.filter((s) => s.movedFrom).map((s) => s.movedFrom)).toEqual(['Dashboard/checkout', 'Alert/checkout-p99']);
+    expect(saved?.summary.move).toBe(2);
+  });
+
+  it('refuses the step of a rename the state no longer allows (recorded elsewhere since the plan), and records nothing for it', async () => {
+    const w = world(variant);
+    await w.apply(beforeRefactor());
+    const plan = await w.plan(afterRefactor(true));
+    await w.inventory.move('Alert/checkout-p99', 'Alert/elsewhere', 'now');
+    const report = await applyPlanned({ plan, secretValues: new Map() }, { port: w.port, inventory: w.inventory, concurrency: 2 });
+    expect(report.results.find((r) => r.address === 'Alert/checkout-latency-high')).toMatchObject({
+      outcome: 'refused',
+      message: expect.stringMatching(
+        /^the rename from Alert\/checkout-p99 could not be recorded: Alert\/checkout-p99 is not in the state/,
+      ) as unknown,
+    });
+    expect(w.inventory.get('Alert/elsewhere')).toBeDefined();
+    expect(w.inventory.get('Alert/checkout-latency-high')).toBeUndefined();
+    expect(report.results.find((r) => r.address === 'Dashboard/checkout-service')).toMatchObject({
+      outcome: 'applied',
+      movedFrom: 'Dashboard/checkout',
+    });
   });
 
   it('says a create looks like a rename when its display name is that of an owned object no manifest declares, and creates nothing silently', async () => {
