@@ -316,6 +316,15 @@ describe('refusals of declared renames', () => {
 describe('rename detection', () => {
   const title = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,11}$/);
 
+  it('does not call a create a rename of an object a manifest still declares (two manifests with one display name)', async () => {
+    const w = world('self-hosted');
+    const doc = (name: string) => dashboardDoc(name, 'Same title', [{ key: 'a', name: 'A' }]);
+    await w.apply({ 'a.yaml': doc('a') });
+    const plan = await w.plan({ 'a.yaml': doc('a'), 'b.yaml': doc('b') });
+    expect(plan.diagnostics).toEqual([]);
+    expect(writes(plan)).toEqual(['create Dashboard/b']);
+  });
+
   it('never triggers for genuinely different objects (different titles), always for the same title', async () => {
     await fc.assert(
       fc.asyncProperty(title, title, async (oldTitle, newTitle) => {
