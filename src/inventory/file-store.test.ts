@@ -122,7 +122,14 @@ describe('file inventory', () => {
     await inv.put({ ...entry('old', '1'), tiles: { p99: 't1' }, specHash: 'h' });
     await inv.flush();
     const moved = await inv.move('Dashboard/old', 'Dashboard/new', '2026-02-02T00:00:00.000Z');
-    expect(moved).toMatchObject({ kind: 'Dashboard', name: 'new', id: '1', tiles: { p99: 't1' }, specHash: 'h', updatedAt: '2026-02-02T00:00:00.000Z' });
+    expect(moved).toMatchObject({
+      kind: 'Dashboard',
+      name: 'new',
+      id: '1',
+      tiles: { p99: 't1' },
+      specHash: 'h',
+      updatedAt: '2026-02-02T00:00:00.000Z',
+    });
     const journal = (await readFile(join(dir, 'prod.journal'), 'utf8')).trim().split('\n');
     expect(journal).toHaveLength(1);
     expect(JSON.parse(journal[0] ?? '')).toMatchObject({ op: 'move', from: 'Dashboard/old', entry: { name: 'new', id: '1' } });
@@ -143,7 +150,9 @@ describe('file inventory', () => {
     await inv.put(entry('b', '2'));
     await inv.flush();
     await expect(inv.move('Dashboard/nope', 'Dashboard/c', 'now')).rejects.toThrow(/Dashboard\/nope is not in the state of target 'prod'/);
-    await expect(inv.move('Dashboard/a', 'Dashboard/b', 'now')).rejects.toThrow(/Dashboard\/b is already in the state of target 'prod' \(id 2\)/);
+    await expect(inv.move('Dashboard/a', 'Dashboard/b', 'now')).rejects.toThrow(
+      /Dashboard\/b is already in the state of target 'prod' \(id 2\)/,
+    );
     await expect(inv.move('Dashboard/a', 'Alert/a', 'now')).rejects.toThrow(/a rename keeps the kind/);
     expect(await readFile(join(dir, 'prod.journal'), 'utf8').catch(() => '')).toBe('');
     expect(inv.entries().map((e) => e.name)).toEqual(['a', 'b']);
