@@ -10,7 +10,7 @@ import type { DesiredResource } from '../core/resource.js';
 import type { ManagedKind } from '../kinds/kind.js';
 import type { PlanContext } from './context.js';
 
-export function recordMoves(
+export function describeMoves(
   ctx: PlanContext,
   def: ManagedKind,
   res: DesiredResource,

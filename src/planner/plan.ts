@@ -14,7 +14,7 @@ import { MANAGED, managedDefinition } from '../kinds/registry.js';
 import { Cascades, describeItem } from './cascade.js';
 import { PlanContext, type PlanInput } from './context.js';
 import { adoptionRefused, matchLive, type MatchResult } from './match.js';
-import { recordMoves } from './move-steps.js';
+import { describeMoves } from './move-steps.js';
 import { planMoves } from './moves.js';
 import { planResource } from './plan-resource.js';
 import { decidePrune, type PlannedDelete } from './prune.js';
@@ -121,7 +121,7 @@ function planOne(
     return;
   }
   outcome.step.dependsOn = dependsOn;
-  recordMoves(ctx, def, res, entry, outcome.step, outcome.pairing, planned.diagnostics);
+  describeMoves(ctx, def, res, entry, outcome.step, outcome.pairing, planned.diagnostics);
   planned.steps.push(outcome.step);
   if (outcome.step.action === 'update' && outcome.pairing && def.parts)
     planned.withParts.push({ step: outcome.step, def, res, pairing: outcome.pairing });
