@@ -71,15 +71,15 @@ describe('export and symbolic links', () => {
 describe('${file:} and the state directory', () => {
   const dashboard = (ref: string) => `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: d}\nspec: {name: "${ref}", tiles: []}\n`;
 
-  it.each([
-    ['the default state directory', '.obsync/state', {}, []],
-    ['with --allow-file-outside', '.obsync/state', {}, ['--allow-file-outside']],
-    ['OBSYNC_STATE_DIR elsewhere, allowFileOutside: true', 'STATE', { allowOutside: true }, []],
-  ])('refuses to read the fingerprint key: %s', async (_what, stateRel, opts, flags) => {
+  const cases: [string, string, boolean, string[]][] = [
+    ['the default state directory', '.obsync/state', false, []],
+    ['with --allow-file-outside', '.obsync/state', false, ['--allow-file-outside']],
+    ['OBSYNC_STATE_DIR elsewhere, allowFileOutside: true', 'STATE', true, []],
+  ];
+  it.each(cases)('refuses to read the fingerprint key: %s', async (_what, stateRel, allowOutside, flags) => {
     const state = stateRel === 'STATE' ? join(outside, 'state') : join(dir, stateRel);
-    const env = stateRel === 'STATE' ? { OBSYNC_STATE_DIR: state } : {};
-    if (opts.allowOutside)
-      writeFileSync(join(dir, 'obsync.yaml'), `${readFileSync(join(dir, 'obsync.yaml'), 'utf8')}allowFileOutside: true\n`);
+    const env: Record<string, string> = stateRel === 'STATE' ? { OBSYNC_STATE_DIR: state } : {};
+    if (allowOutside) writeFileSync(join(dir, 'obsync.yaml'), `${readFileSync(join(dir, 'obsync.yaml'), 'utf8')}allowFileOutside: true\n`);
     mkdirSync(join(dir, 'manifests'), { recursive: true });
     writeFileSync(join(dir, 'manifests', 'd.yaml'), dashboard('x'));
     // A first plan creates the state (its key included).
