@@ -140,7 +140,7 @@ export const hostedTargetConfig = z
   })
   .meta({ id: 'HostedTarget', description: 'A service of the hosted cloud API.' });
 
-/** The embedded sandbox: an in-process simulator, data under `data` (default `.obsync/sandbox`). */
+/** The embedded sandbox: an in-process simulator, data under `data` (default `<state directory>/embedded/<name>`). */
 export const sandboxTargetConfig = z
   .strictObject({
     ...common,
@@ -150,7 +150,11 @@ export const sandboxTargetConfig = z
       .enum(['hosted', 'self-hosted'])
       .optional()
       .describe('Which API the sandbox speaks: hosted (the default; also pipes) or self-hosted.'),
-    data: nonEmpty.optional().describe('Directory of its data, relative to this file (default .obsync/sandbox).'),
+    data: nonEmpty
+      .optional()
+      .describe(
+        'Directory of its data, relative to this file (default: embedded/<target name> in the state directory, e.g. .obsync/state/embedded/sandbox).',
+      ),
   })
   .meta({
     id: 'SandboxTarget',

@@ -140,7 +140,8 @@ export class Daemon {
     if (this.#lastGood === null)
       return state(false, this.#manifests.loaded ? 'manifests not loaded: they are invalid' : 'manifests not loaded yet');
     if (this.#lastRun === null) return state(false, 'first run not finished');
-    if (this.#failing) return state(false, this.#failingText(this.#failing));
+    if (this.#failing)
+      return state(false, `${this.#lastSuccess === null ? 'no successful run yet: ' : ''}${this.#failingText(this.#failing)}`);
     if (this.#lastSuccess === null) return state(false, 'no successful run yet');
     const age = (this.#now().getTime() - this.#lastSuccess) / 1000;
     if (age * 1000 > 3 * this.#intervalMs) return state(false, `last successful run ${Math.round(age)} s ago (more than three intervals)`);

@@ -21,7 +21,7 @@ export function eventsOfRun(report: RunReport, ctx: RunContext): EventBody[] {
   const results = new Map<Address, StepResult>(report.apply?.results.map((r) => [r.address, r]));
   const out: EventBody[] = [];
   for (const step of report.plan.steps) {
-    const drift = driftOf(step, ctx);
+    const drift = driftOf(step, report.mode, ctx);
     if (drift) out.push(drift);
     out.push(...stepOutcome(step, results.get(step.address), drift !== null));
   }
@@ -31,14 +31,17 @@ export function eventsOfRun(report: RunReport, ctx: RunContext): EventBody[] {
   return out;
 }
 
-/** An owned object changed or deleted on the service (a manifest change is not drift). */
-function driftOf(step: PlanStep, ctx: RunContext): EventBody | null {
+/**
+ * Drift: an owned object changed or deleted on the service (a manifest change is applied, not
+ * drift); in plan mode, where nothing is applied, every change the run would make.
+ */
+function driftOf(step: PlanStep, mode: RunReport['mode'], ctx: RunContext): EventBody | null {
   if (step.action === 'noop') return null;
   const paths = step.changes.map((c) => c.path);
-  if (step.reason === 'drifted') return { event: 'drift', address: step.address, action: step.action, reason: 'drifted', paths };
-  if (step.reason === 'missing' && ctx.ownedBefore.has(step.address))
-    return { event: 'drift', address: step.address, action: step.action, reason: 'missing', paths };
-  return null;
+  const serviceSide = step.reason === 'drifted' || (step.reason === 'missing' && ctx.ownedBefore.has(step.address));
+  if (!serviceSide && mode === 'apply') return null;
+  if (step.reason === 'unchanged') return null;
+  return { event: 'drift', address: step.address, action: step.action, reason: step.reason, paths };
 }
 
 function stepOutcome(step: PlanStep, result: StepResult | undefined, drifted: boolean): EventBody[] {

@@ -37,8 +37,13 @@ export function describeEvent(e: ObsyncEvent): string {
       return `${e.mode} run started (${e.trigger.join(', ')})`;
     case 'run-finished':
       return `${e.mode} run: ${e.result} in ${(e.durationMs / 1000).toFixed(1)} s — ${counts(e.counts)}${e.error ? `; ${e.error}` : ''}`;
-    case 'drift':
-      return e.reason === 'missing' ? 'deleted on the service' : `changed on the service${e.paths.length ? `: ${pathList(e.paths)}` : ''}`;
+    case 'drift': {
+      const fields = e.paths.length ? `: ${pathList(e.paths)}` : '';
+      if (e.reason === 'missing') return 'not on the service (deleted there, or not created yet)';
+      if (e.reason === 'not-declared') return 'no longer declared (a prune would delete it)';
+      if (e.reason === 'spec-changed') return `the manifest changed, not applied${fields}`;
+      return `changed on the service${fields}`;
+    }
     case 'healed':
       return `put back as declared${e.paths.length ? `: ${pathList(e.paths)}` : ''}`;
     case 'created':

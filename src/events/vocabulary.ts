@@ -58,7 +58,11 @@ const BODIES = {
   drift: {
     address,
     action: z.enum(['create', 'update', 'delete']).describe('What putting it back takes.'),
-    reason: z.enum(['drifted', 'missing']).describe('drifted: changed on the service; missing: an owned object deleted on the service.'),
+    reason: z
+      .enum(['drifted', 'missing', 'spec-changed', 'not-declared'])
+      .describe(
+        'drifted: changed on the service; missing: not on the service (apply mode: an owned object deleted there); plan mode also reports what the manifests changed: spec-changed, not-declared (pruning would delete it).',
+      ),
     paths,
   },
   healed: { address, id: id.optional(), paths },
@@ -95,7 +99,8 @@ export const EVENT_NAMES = Object.keys(BODIES) as [EventName, ...EventName[]];
 const DESCRIPTIONS: Record<EventName, string> = {
   'run-started': 'A reconcile run started.',
   'run-finished': 'A reconcile run ended, with its result, duration and counts.',
-  drift: 'An owned object differs on the service from what obsync last applied (changed or deleted by hand).',
+  drift:
+    'The service differs from the manifests: in apply mode, an owned object changed or deleted by hand (then healed); in plan mode, every change a run would make.',
   healed: 'A drifted object was put back as declared (apply mode).',
   created: 'An object was created.',
   updated: 'An object was updated.',
