@@ -147,7 +147,8 @@ class Sink {
       try {
         const res = await this.spec.poster.post(body);
         if (res.status >= 200 && res.status < 300) {
-          this.#dropped = 0;
+          // Those it announced are told; drops since it was built wait for the next one.
+          this.#dropped -= ctx.dropped;
           this.opts.count?.(this.name, this.spec.type, 'sent');
           this.opts.logger.info({ ...fields, status: res.status, attempt }, 'notification sent');
           return;
