@@ -222,7 +222,15 @@ export class Daemon {
   #currentState(): { state: TargetState; reason: string; since: Date } {
     if (this.#stopping) return { state: 'stopping', reason: 'shutting down', since: this.#state.since };
     if (this.deps.leadership?.isStandby()) return { state: 'standby', reason: this.deps.leadership.describe(), since: this.#state.since };
-    if (this.#failing) return { state: 'failing', reason: this.#failingText(this.#failing), since: this.#failing.since };
+    if (this.#failing) {
+      const f = this.#failing;
+      const retry = this.#retryAt ? `; retry at ${this.#retryAt.toISOString()}` : '';
+      return {
+        state: 'failing',
+        reason: `${f.runs === 1 ? '1 failed run' : `${f.runs} failed runs`}: ${f.reason}${retry}`,
+        since: f.since,
+      };
+    }
     return this.#state;
   }
 

@@ -30,7 +30,9 @@ dl.facts dt { font-weight: 600; }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; margin: .25rem 0 1rem; background: var(--bg); }
 caption { text-align: left; font-weight: 600; padding: .25rem 0; }
-th, td { text-align: left; vertical-align: top; border-bottom: 1px solid var(--line); padding: .3rem .5rem; overflow-wrap: anywhere; }
+th, td { text-align: left; vertical-align: top; border-bottom: 1px solid var(--line); padding: .3rem .5rem; overflow-wrap: break-word; }
+td.event, td.when { white-space: nowrap; }
+.overview { font-weight: 600; margin: 0 0 1rem; }
 th { background: #eceef1; }
 code, pre { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f1f1f1; padding: .5rem; }

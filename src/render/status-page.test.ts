@@ -68,7 +68,9 @@ describe('status pages', () => {
   it('partial: only what goes inside <main>', () => {
     const part = renderStatusPage(doc([target()]), { partial: true, now });
     expect(part).not.toContain('<html');
-    expect(part.startsWith('<section class="target state-failing"')).toBe(true);
+    expect(part.startsWith('<p class="overview">1 target(s): not all ready (1 failing).</p>\n<section class="target state-failing"')).toBe(
+      true,
+    );
   });
 
   it("a target's page: the last plan, the drift history and its events", () => {

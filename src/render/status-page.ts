@@ -41,14 +41,18 @@ const RECENT_ON_INDEX = 8;
 
 export function renderStatusPage(doc: StatusDocument, opts: PageOptions): string {
   const failing = doc.targets.filter((t) => t.state === 'failing').length;
-  const main =
-    doc.targets.length === 0
-      ? '<p>No targets.</p>'
-      : doc.targets.map((t) => targetSection(t, opts.now, { link: true, events: t.recentEvents.slice(0, RECENT_ON_INDEX) })).join('\n');
+  const overview = `<p class="overview">${text(
+    `${doc.targets.length} target(s): ${doc.ready ? 'all ready' : `not all ready${failing ? ` (${failing} failing)` : ''}`}.`,
+  )}</p>`;
+  const main = [
+    overview,
+    ...(doc.targets.length === 0
+      ? ['<p>No targets.</p>']
+      : doc.targets.map((t) => targetSection(t, opts.now, { link: true, events: t.recentEvents.slice(0, RECENT_ON_INDEX) }))),
+  ].join('\n');
   if (opts.partial) return main;
   const title = `obsync: ${doc.targets.length} target(s)${failing ? `, ${failing} failing` : ''}`;
-  const summary = `${doc.targets.length} target(s); ${doc.ready ? 'all ready' : 'not all ready'}. obsync ${doc.version}, replica ${doc.replica.id}.`;
-  return layout(title, '<h1>obsync status</h1>', summary, main, undefined);
+  return layout(title, '<h1>obsync status</h1>', `obsync ${doc.version}, replica ${doc.replica.id}.`, main, undefined);
 }
 
 export function renderTargetPage(detail: TargetDetail, doc: Pick<StatusDocument, 'version' | 'replica'>, opts: PageOptions): string {
@@ -121,7 +125,10 @@ function targetSection(t: TargetStatus, now: Date, opts: { link: boolean; events
     ['Owned objects', owned(t.owned)],
     ['Manifests', t.manifests.valid ? 'valid' : `invalid: ${t.manifests.errors} error(s) (running on the last good state)`],
   ];
-  const events = opts.events.length > 0 ? `<h3>Recent events</h3>\n${eventTable(opts.events, `Recent events of ${t.name}`, now)}` : '';
+  const events =
+    opts.events.length > 0
+      ? `<h3>Recent events</h3>\n${eventTable(opts.events, `Recent events of ${t.name}`, now, { hiddenCaption: true })}`
+      : '';
   return `<section class="target state-${t.state}" aria-labelledby="${id}">
 <h2 id="${id}">${name} <span class="badge">${STATE_LABEL[t.state]}</span></h2>
 <p class="reason">Since ${timeTag(t.since, now)}: ${text(t.reason)}</p>
@@ -151,12 +158,12 @@ function owned(byKind: Record<string, number>): string {
   return entries.length === 0 ? 'none' : entries.map(([kind, n]) => `${n} ${text(kind)}`).join(', ');
 }
 
-function eventTable(events: readonly ObsyncEvent[], caption: string, now: Date): string {
+function eventTable(events: readonly ObsyncEvent[], caption: string, now: Date, opts: { hiddenCaption?: boolean } = {}): string {
   const rows = events.map(
     (e) =>
-      `<tr class="event-${text(e.event)}"><td>${timeTag(e.time, now)}</td><td>${text(e.event)}</td><td>${
+      `<tr class="event-${text(e.event)}"><td class="when">${timeTag(e.time, now)}</td><td class="event">${text(e.event)}</td><td>${
         eventObject(e) ? `<code>${text(eventObject(e) ?? '')}</code>` : ''
       }</td><td>${text(describeEvent(e))}</td></tr>`,
   );
-  return `<table><caption>${text(caption)}</caption><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Object</th><th scope="col">What happened</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<table><caption${opts.hiddenCaption ? ' class="visually-hidden"' : ''}>${text(caption)}</caption><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Object</th><th scope="col">What happened</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
