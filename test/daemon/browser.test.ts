@@ -93,7 +93,7 @@ describe.skipIf(missing !== null)('the status page in Chromium', () => {
     sandbox.faults.set({ error5xx: 1 });
     editTags('payments, server-down');
     await page.locator('.target.state-failing').waitFor({ timeout: 20_000 });
-    expect(await page.locator('.target .reason').textContent()).toMatch(/failing since .*HTTP 5\d\d/);
+    expect(await page.locator('.target .reason').textContent()).toMatch(/Since .*: 1 failed run: GET .*HTTP 5\d\d/);
     expect(await page.locator('.target .badge').textContent()).toBe('Failing');
 
     sandbox.faults.clear();
