@@ -5,6 +5,8 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import process from 'node:process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium } from 'playwright-core';
 import { startSandbox } from '../dist/sandbox/index.js';
 
@@ -28,7 +30,7 @@ async function until(what, probe, timeoutMs = 30_000) {
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
 }
 
@@ -74,7 +76,7 @@ try {
   await until('a retry', () => ((log.match(/"result":"failure"/g) ?? []).length >= 2 ? true : undefined));
   await page.waitForTimeout(500);
   await page.screenshot({ path: join(out, 'status-failing.png') });
-  console.log(`wrote ${join(out, 'status-in-sync.png')} and ${join(out, 'status-failing.png')}`);
+  process.stdout.write(`wrote ${join(out, 'status-in-sync.png')} and ${join(out, 'status-failing.png')}\n`);
 } finally {
   await context.close();
   daemon.kill('SIGTERM');
