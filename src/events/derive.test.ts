@@ -24,7 +24,7 @@ function report(steps: PlanStep[], results: StepResult[] | undefined, over: Part
     target: 't',
     variant: 'self-hosted',
     steps,
-    summary: { create: 0, update: 0, delete: 0, noop: 0 },
+    summary: { create: 0, update: 0, delete: 0, noop: 0, move: 0 },
     prune: { requested: false, cascade: false, candidates: [], refused: [], blocked: [] },
     forget: [],
     diagnostics: [],
@@ -159,5 +159,37 @@ describe('eventsOfRun', () => {
     ]);
     expect(firstFailure(events)).toBe('Dashboard/bad: PUT /x failed: HTTP 400');
     expect(runCounts(r)).toEqual({ create: 0, update: 1, delete: 0, unchanged: 0, adopted: 0, failed: 3 });
+  });
+});
+
+describe('renames', () => {
+  it('a recorded rename is one moved event, with the old address and the renamed parts, besides its update', () => {
+    const events = eventsOfRun(
+      report(
+        [
+          step('Dashboard/checkout-service', { reason: 'spec-changed', id: 'd1' }),
+          step('Alert/b', { action: 'noop', reason: 'unchanged', changes: [], id: 'a1' }),
+        ],
+        [
+          applied('Dashboard/checkout-service', 'update', {
+            id: 'd1',
+            movedFrom: 'Dashboard/checkout',
+            movedParts: [{ from: 'p99', to: 'latency' }],
+          }),
+          { address: 'Alert/b', action: 'noop', outcome: 'unchanged', id: 'a1', movedFrom: 'Alert/a', durationMs: 0 },
+        ],
+      ),
+      none,
+    );
+    expect(events.filter((e) => e.event === 'moved')).toEqual([
+      {
+        event: 'moved',
+        address: 'Dashboard/checkout-service',
+        from: 'Dashboard/checkout',
+        parts: [{ from: 'p99', to: 'latency' }],
+        id: 'd1',
+      },
+      { event: 'moved', address: 'Alert/b', from: 'Alert/a', id: 'a1' },
+    ]);
   });
 });

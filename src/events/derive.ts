@@ -55,6 +55,15 @@ function stepOutcome(step: PlanStep, result: StepResult | undefined, drifted: bo
     out.push({ event: 'failed', address, code: result.code ?? 'ERROR', message: result.message ?? 'the step failed' });
   if (result.outcome === 'refused')
     out.push({ event: 'refused', guard: 'saved-plan', address, message: result.message ?? 'the object moved since the plan' });
+  const parts = result.movedParts ?? [];
+  if ((result.movedFrom !== undefined || parts.length > 0) && (result.outcome === 'applied' || result.outcome === 'unchanged'))
+    out.push({
+      event: 'moved',
+      address,
+      ...(result.movedFrom === undefined ? {} : { from: result.movedFrom }),
+      ...(parts.length > 0 ? { parts: parts.map((p) => ({ from: p.from, to: p.to })) } : {}),
+      ...at,
+    });
   if (result.outcome === 'applied' || (result.outcome === 'unchanged' && step.adopt)) {
     if (step.adopt && id !== undefined) out.push({ event: 'adopted', address, id, paths });
     if (result.outcome === 'applied') {

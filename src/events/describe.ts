@@ -54,6 +54,10 @@ export function describeEvent(e: ObsyncEvent): string {
       return `deleted (pruned)${e.id ? `, id ${e.id}` : ''}`;
     case 'adopted':
       return `adopted existing id ${e.id}${e.paths.length ? `, changed ${pathList(e.paths)}` : ', already as declared'}`;
+    case 'moved': {
+      const parts = (e.parts ?? []).map((p) => `${p.from} → ${p.to}`).join(', ');
+      return `renamed${e.from ? ` from ${e.from}` : ''}${parts ? `${e.from ? ';' : ''} parts ${parts}` : ''}, same id`;
+    }
     case 'imported':
       return `bound to id ${e.id} by ${e.via}`;
     case 'refused':

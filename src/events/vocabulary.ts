@@ -71,6 +71,15 @@ const BODIES = {
   deleted: { address, id: id.optional() },
   adopted: { address, id, paths: paths.describe('Fields the adoption changed (empty: the object already matched).') },
   imported: { address, id, via: z.enum(['import', 'export --adopt']).describe('The command that bound it.') },
+  moved: {
+    address,
+    from: address.optional().describe('The address it had (metadata.previousNames); absent when only parts moved.'),
+    parts: z
+      .array(z.strictObject({ from: z.string(), to: z.string() }))
+      .optional()
+      .describe('Part keys renamed (tile previousKeys): each kept its id and its alerts.'),
+    id: id.optional(),
+  },
   refused: { guard, address: address.optional(), message },
   failed: {
     address: address.optional(),
@@ -107,6 +116,7 @@ const DESCRIPTIONS: Record<EventName, string> = {
   deleted: 'An owned object no longer declared was deleted (prune).',
   adopted: 'An existing object matched by natural key is now owned by obsync (with the changes the adoption made).',
   imported: 'An existing object was bound to a manifest by `obsync import` or `obsync export --adopt`.',
+  moved: 'A rename was recorded (metadata.previousNames, tile previousKeys): the object kept its id; nothing was created or deleted.',
   refused: 'A safety rule refused an action (prune guard, a delete kept back, adoption policy, a moved object).',
   failed: 'An object could not be planned or its write failed; or the run failed for another reason.',
   'non-convergent': 'The service does not keep some fields as sent: reported once, then left out of later plans.',
@@ -129,6 +139,7 @@ export const EVENT_MESSAGES: Record<EventName, string> = {
   deleted: 'deleted',
   adopted: 'adopted',
   imported: 'imported',
+  moved: 'object moved',
   refused: 'refused',
   failed: 'failed',
   'non-convergent': 'non-convergent',
@@ -151,6 +162,7 @@ export const EVENT_LEVELS: Record<EventName, 'info' | 'warn' | 'error'> = {
   deleted: 'info',
   adopted: 'warn',
   imported: 'info',
+  moved: 'info',
   refused: 'warn',
   failed: 'error',
   'non-convergent': 'warn',
