@@ -64,8 +64,12 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a credential in a non-sensitive field of a manifest', () => {
   it('never reaches the markdown plan: plan refuses the manifest, names the field and prints no value', async () => {
+    writeFileSync(
+      join(dir, 'obsync.yaml'),
+      'apiVersion: obsync/v1\nkind: Config\nmanifests: [d.yaml]\ntargets:\n  - {name: s, variant: sandbox}\n',
+    );
     writeFileSync(join(dir, 'd.yaml'), dashboard('Checkout ${env:OBSYNC_KEY_SECRET}'));
-    const res = await runCli(['plan', '--output', 'markdown', '.'], { cwd: dir, env: { OBSYNC_KEY_SECRET: KEY } });
+    const res = await runCli(['plan', '--output', 'markdown'], { cwd: dir, env: { OBSYNC_KEY_SECRET: KEY } });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/d\.yaml:5:3: error: spec\.name contains the value of OBSYNC_KEY_SECRET \(value not shown\)/);
     expect(res.stdout + res.stderr).not.toContain(KEY);

@@ -160,7 +160,7 @@ describe('export writes data, never code', () => {
           minLength: 1,
           maxLength: 3,
         }),
-        fc.record({ name: hostile, where: text }),
+        fc.record({ name: hostile.map((h) => `Errors ${h}`), where: text }),
         async (dashboards, search) => {
           const port = inProcessPort(createObservabilityDomain({ seed: 'demo' }), 'self-hosted', 'prop');
           const out = mkdtempSync(join(tmpdir(), 'obsync-export-data-'));

@@ -23,11 +23,15 @@ describe('a webhook body of 16,000 CJK characters (a sensitive value the schema 
       join(dir, 'w.yaml'),
       `apiVersion: obsync/v1\nkind: Webhook\nmetadata: {name: big}\nspec:\n  service: generic\n  name: big\n  url: "https://hooks.example.com/x/abc123def456"\n  body: \${env:BIG_BODY}\n`,
     );
+    writeFileSync(
+      join(dir, 'obsync.yaml'),
+      'apiVersion: obsync/v1\nkind: Config\nmanifests: [w.yaml]\ntargets:\n  - {name: s, variant: sandbox}\n',
+    );
     const env = { BIG_BODY: body, OBSYNC_KEY_SECRET: 'another-registered-secret-5521' };
-    const validate = await runCli(['validate', '.'], { cwd: dir, env });
+    const validate = await runCli(['validate'], { cwd: dir, env });
     expect(validate.stderr).toBe('');
     expect(validate.stdout).toBe('valid: 1 resource(s)\n');
-    const plan = await runCli(['plan', '--output', 'markdown', '.'], { cwd: dir, env });
+    const plan = await runCli(['plan', '--output', 'markdown'], { cwd: dir, env });
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain('Webhook/big');
     for (const out of [plan.stdout, plan.stderr]) {
