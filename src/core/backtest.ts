@@ -60,7 +60,7 @@ export interface BacktestRun {
   deduplicated: number;
   /** Alerts backtested (created or updated alerts, and alerts on changed tiles and saved searches). */
   alerts: number;
-  /** Alerts not evaluated for lack of budget. */
+  /** Alerts not evaluated: the budget was spent, or one needed more than the cap. */
   skipped: number;
   /** Set when no alert could be evaluated on this target (hosted: no chart series API). */
   unavailable?: string;

@@ -13,7 +13,7 @@ import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
 import type { AdoptPolicy, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
-import { reconcile } from '../engine/reconcile.js';
+import { reconcile, type ReconcileRequest } from '../engine/reconcile.js';
 import type { SensitivePaths } from '../engine/secrets.js';
 import type { Selection } from '../engine/selection.js';
 import type { Logger } from '../log/logger.js';
@@ -52,6 +52,8 @@ export interface DaemonOptions {
   adopt?: AdoptPolicy;
   /** SIGTERM: the current run is aborted when it has not finished by then. */
   shutdownMs: number;
+  /** Backtests of changed alerts in each run's plan (only when configured: they spend the rate limit). */
+  backtest?: ReconcileRequest['backtest'];
 }
 
 export class Daemon {
@@ -225,6 +227,7 @@ export class Daemon {
         pruneCascade: this.opts.pruneCascade ?? false,
         maxDeletes: this.opts.maxDeletes,
         ...(this.opts.adopt ? { adopt: this.opts.adopt } : {}),
+        ...(this.opts.backtest ? { backtest: this.opts.backtest } : {}),
         ...(invalid ? { pruneBlockers: ['the manifests are invalid'] } : {}),
         signal,
         concurrency: this.opts.concurrency,
@@ -305,6 +308,8 @@ export class Daemon {
           reason: step.reason,
           paths: step.changes.map((c) => c.path),
           ...(step.action === 'update' ? { changes: step.changes } : {}),
+          ...(step.backtest ? { backtest: step.backtest } : {}),
+          ...(step.impact ? { impact: step.impact } : {}),
         },
         'drift',
       );

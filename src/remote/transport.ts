@@ -91,6 +91,8 @@ export interface RequestInit {
   body?: unknown;
   /** PATCH of settings/scaling/state is idempotent; a POST never is. */
   idempotent?: boolean;
+  /** Retries after a 5xx or a lost connection, for this request (default: the target's). */
+  retries?: number | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -130,6 +132,7 @@ export class Transport {
   async request(init: RequestInit): Promise<Response> {
     const idempotent = init.idempotent ?? (init.method === 'GET' || init.method === 'PUT' || init.method === 'DELETE');
     const deadline = Date.now() + this.#deadlineMs;
+    const retries = init.retries ?? this.opts.retries;
     let attempt = 0;
     let throttled = 0;
     for (;;) {
@@ -141,14 +144,14 @@ export class Transport {
           this.#throttle(init, res, throttled);
           continue;
         }
-        if (res.status >= 500 && idempotent && attempt < this.opts.retries) {
+        if (res.status >= 500 && idempotent && attempt < retries) {
           attempt += 1;
           await this.#backoff(init, attempt, deadline, `HTTP ${res.status}`);
           continue;
         }
         return res;
       } catch (err) {
-        if (err instanceof RetryableNetworkError && idempotent && attempt < this.opts.retries) {
+        if (err instanceof RetryableNetworkError && idempotent && attempt < retries) {
           attempt += 1;
           await this.#backoff(init, attempt, deadline, `no response (${err.failure.code})`);
           continue;
