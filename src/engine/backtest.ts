@@ -165,8 +165,9 @@ async function fetchAll(
         return [key, { rows: await charts.series(request, { signal, retries: 0 }) }];
       } catch (err) {
         const timedOut = deadline.aborted && !opts.signal?.aborted;
-        const seconds = Math.round((opts.deadlineMs ?? BACKTEST_DEFAULTS.deadlineMs) / 1000);
-        return [key, { error: timedOut ? `the backtests timed out after ${seconds} s` : `a series request failed: ${errorMessage(err)}` }];
+        const ms = opts.deadlineMs ?? BACKTEST_DEFAULTS.deadlineMs;
+        const after = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+        return [key, { error: timedOut ? `the backtests timed out after ${after}` : `a series request failed: ${errorMessage(err)}` }];
       }
     }),
   );

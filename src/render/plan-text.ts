@@ -5,7 +5,9 @@
  * at the end.
  */
 import { formatDiagnostic } from '../core/diagnostics.js';
+import type { Impact } from '../core/backtest.js';
 import type { Action, CascadeItem, Change, Plan, PlanStep } from '../core/plan.js';
+import { backtestRunSentence, backtestSentence, impactHeadline, impactObject } from './backtest.js';
 import { isAdoption, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
 import { makeStyle, type Style } from './style.js';
 import { inlineValue, textLines, valueLines } from './value.js';
@@ -57,6 +59,8 @@ function targetLines(plan: Plan, style: Style, width: number, showNoop: boolean)
   }
   if (showNoop)
     for (const step of plan.steps.filter((s) => s.action === 'noop' && !isAdoption(s))) lines.push(`    ${step.address} (unchanged)`);
+  const backtest = plan.backtest ? backtestRunSentence(plan.backtest) : null;
+  if (backtest) lines.push(style('gray', backtest), '');
   lines.push(...pruneNotes(plan, style));
   return lines;
 }
@@ -108,7 +112,20 @@ function stepLines(step: PlanStep, style: Style, width: number): string[] {
     out.push(style('gray', `      ! ${path}: ignored — the service did not keep this value last time (non-convergent)`));
   for (const note of step.notes ?? []) out.push(style('cyan', `      note: ${note}`));
   for (const item of step.cascade ?? []) out.push(renderCascade(item, style));
+  if (step.backtest) out.push(...textLines(backtestSentence(step.backtest), FIELD_INDENT, width).map((l) => style('cyan', l)));
+  for (const impact of step.impact ?? []) out.push(...impactLines(impact, style, width));
   return out;
+}
+
+/** What else the change touches: a headline, then each object (with its backtest when it has one). */
+function impactLines(impact: Impact, style: Style, width: number): string[] {
+  const head = textLines(`! ${impactHeadline(impact)}:`, FIELD_INDENT, width).map((l) => style('yellow', l));
+  const items = impact.objects.flatMap((item) =>
+    textLines(`${impactObject(item)}${item.backtest ? `: ${backtestSentence(item.backtest)}` : ''}`, FIELD_INDENT + 4, width).map((l, i) =>
+      i === 0 ? `${l.slice(0, FIELD_INDENT + 2)}- ${l.slice(FIELD_INDENT + 4)}` : l,
+    ),
+  );
+  return [...head, ...items];
 }
 
 /** A delete lists what goes: the object's fields as last read. */
