@@ -112,20 +112,24 @@ function stepLines(step: PlanStep, style: Style, width: number): string[] {
     out.push(style('gray', `      ! ${path}: ignored — the service did not keep this value last time (non-convergent)`));
   for (const note of step.notes ?? []) out.push(style('cyan', `      note: ${note}`));
   for (const item of step.cascade ?? []) out.push(renderCascade(item, style));
-  if (step.backtest) out.push(...textLines(backtestSentence(step.backtest), FIELD_INDENT, width).map((l) => style('cyan', l)));
+  if (step.backtest) out.push(...sentenceLines(backtestSentence(step.backtest), FIELD_INDENT, width).map((l) => style('cyan', l)));
   for (const impact of step.impact ?? []) out.push(...impactLines(impact, style, width));
   return out;
 }
 
 /** What else the change touches: a headline, then each object (with its backtest when it has one). */
 function impactLines(impact: Impact, style: Style, width: number): string[] {
-  const head = textLines(`! ${impactHeadline(impact)}:`, FIELD_INDENT, width).map((l) => style('yellow', l));
+  const head = sentenceLines(`! ${impactHeadline(impact)}:`, FIELD_INDENT, width).map((l) => style('yellow', l));
   const items = impact.objects.flatMap((item) =>
-    textLines(`${impactObject(item)}${item.backtest ? `: ${backtestSentence(item.backtest)}` : ''}`, FIELD_INDENT + 4, width).map((l, i) =>
-      i === 0 ? `${l.slice(0, FIELD_INDENT + 2)}- ${l.slice(FIELD_INDENT + 4)}` : l,
-    ),
+    sentenceLines(`- ${impactObject(item)}${item.backtest ? `: ${backtestSentence(item.backtest)}` : ''}`, FIELD_INDENT + 2, width),
   );
   return [...head, ...items];
+}
+
+/** A sentence at `indent`, wrapped at `width`; its continuation lines two columns further in. */
+function sentenceLines(text: string, indent: number, width: number): string[] {
+  const [first = '', ...rest] = textLines(text, 0, width - indent - 2);
+  return [`${' '.repeat(indent)}${first}`, ...rest.map((l) => `${' '.repeat(indent + 2)}${l}`)];
 }
 
 /** A delete lists what goes: the object's fields as last read. */

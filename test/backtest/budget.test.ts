@@ -85,7 +85,13 @@ describe('the backtest budget', () => {
     expect(log.filter((r) => r.status === 429)).toEqual([]);
     expect(report.requests.throttled).toBe(0);
     expect(report.plan.errored).toBe(false);
-    expect(report.plan.backtest).toMatchObject({ budget: BUDGET, requests: BUDGET, alerts: ALERTS, skipped: ALERTS - BUDGET, needed: ALERTS });
+    expect(report.plan.backtest).toMatchObject({
+      budget: BUDGET,
+      requests: BUDGET,
+      alerts: ALERTS,
+      skipped: ALERTS - BUDGET,
+      needed: ALERTS,
+    });
 
     const alerts = report.plan.steps.filter((s) => s.kind === 'Alert');
     expect(alerts).toHaveLength(ALERTS);
