@@ -122,7 +122,7 @@ describe('backtests in the plan (self-hosted)', () => {
     const md = await cli('selfhosted', 'plan', '--output', 'markdown');
     expect(md.stdout).toContain('| | object | what changes | backtest 7d |');
     expect(md.stdout).toMatch(/\| `Alert\/errors-high` \| [^|]+ \| \d+ episode\(s\), \d+ of 2016 windows firing \|/);
-    expect(md.stdout).toMatch(/\| `Dashboard\/board` \| [^|]+ \|  \|/);
+    expect(md.stdout).toMatch(/\| `Dashboard\/board` \| [^|]+ \| {2}\|/);
 
     const json = targetDoc((await cli('selfhosted', 'plan', '--output', 'json')).stdout);
     const bt = json.resource_changes.find((r) => r.address === 'Alert/errors-high')?.backtest;
