@@ -4,8 +4,10 @@
  * touches (the impact). Values, like the rest of a plan: they go into saved plans and every
  * output format.
  */
-import type { AnyKind } from './kind-name.js';
-import type { Address } from './plan.js';
+import type { AnyKind, Kind } from './kind-name.js';
+
+/** `Kind/name` (the plan's Address; spelled here so that plan.ts and this module do not import each other). */
+type Address = `${Kind}/${string}`;
 
 /**
  * `ok`: evaluated; `unavailable`: the service cannot answer it (hosted targets, a Raw SQL tile, a
