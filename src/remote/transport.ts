@@ -93,6 +93,8 @@ export interface RequestInit {
   idempotent?: boolean;
   /** Retries after a 5xx or a lost connection, for this request (default: the target's). */
   retries?: number | undefined;
+  /** A POST that only reads (a chart query): not counted as a write. */
+  readOnly?: boolean;
   signal?: AbortSignal | undefined;
 }
 
@@ -242,7 +244,7 @@ export class Transport {
   async #once(init: RequestInit, deadline: number): Promise<Response> {
     await this.#pacer.acquire(init.signal, deadline);
     this.stats.requests += 1;
-    if (init.method !== 'GET') this.stats.writes += 1;
+    if (init.method !== 'GET' && init.readOnly !== true) this.stats.writes += 1;
     const path = this.#prefix + init.path + queryString(init.query);
     // An attempt never outlives the request's deadline.
     const { signal, timedOut, release } = requestSignal(init.signal, Math.max(1, Math.min(this.opts.timeoutMs, deadline - Date.now())));
