@@ -3,7 +3,7 @@ import { configSchema } from '../config/schema.js';
 import { backtestDefaults, backtestSettings, parseRunOptions, type RawRunOptions } from './run-options.js';
 
 const raw = (more: Partial<RawRunOptions> = {}): RawRunOptions => ({ target: [], selector: [], only: [], ...more });
-const DEFAULT = { windowMs: 7 * 86_400_000, window: '7d', budget: 20, perAlert: 6 };
+const DEFAULT = { windowMs: 7 * 86_400_000, window: '7d', budget: 20, perAlert: 10 };
 
 describe('backtest settings: flags over obsync.yaml over the command default', () => {
   it('plan and apply backtest 7 days by default; the daemon does not unless configured', () => {

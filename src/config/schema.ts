@@ -43,7 +43,9 @@ const backtestSetting = z
           .min(1)
           .max(100)
           .optional()
-          .describe('Series requests one alert may make; a longer history is shortened to fit (default 6).'),
+          .describe(
+            'Series requests one alert may make; a longer history is shortened to fit (default 10: a week of 5-minute windows before and after a change of query).',
+          ),
       })
       .describe('The history and the request limits.'),
   ])

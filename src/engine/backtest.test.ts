@@ -5,7 +5,7 @@ import type { ChartsPort, SeriesQuery } from '../core/ports.js';
 import type { JsonObject, WireSeriesRow } from '../core/wire.js';
 import { alertEvaluation } from '../kinds/alert/series-query.js';
 import type { BacktestSubject } from '../planner/backtest-subjects.js';
-import { HOSTED_UNAVAILABLE, runBacktests, SERIES_MAX_BUCKETS, type BacktestOptions } from './backtest.js';
+import { HOSTED_UNAVAILABLE, HOSTED_UNAVAILABLE_SHORT, runBacktests, SERIES_MAX_BUCKETS, type BacktestOptions } from './backtest.js';
 
 const NOW = new Date(Date.UTC(2026, 10, 26, 12, 0, 0));
 const SOURCE = '5eedc0de0000000000000003';
@@ -167,7 +167,7 @@ describe('runBacktests', () => {
     const results = new Map<string, Backtest>();
     const plan = emptyPlan();
     await runBacktests(plan, [subject('a', '', results)], undefined, 'hosted', opts());
-    expect(results.get('a')).toEqual({ status: 'unavailable', reason: HOSTED_UNAVAILABLE, window: '7d' });
+    expect(results.get('a')).toEqual({ status: 'unavailable', reason: HOSTED_UNAVAILABLE_SHORT, window: '7d' });
     expect(plan.backtest?.unavailable).toBe(HOSTED_UNAVAILABLE);
   });
 

@@ -23,7 +23,7 @@ import { stableJson } from '../planner/diff.js';
  */
 export const SERIES_MAX_BUCKETS = 500;
 
-export const BACKTEST_DEFAULTS = { windowMs: 7 * 86_400_000, window: '7d', budget: 20, perAlert: 6, deadlineMs: 120_000 } as const;
+export const BACKTEST_DEFAULTS = { windowMs: 7 * 86_400_000, window: '7d', budget: 20, perAlert: 10, deadlineMs: 120_000 } as const;
 
 export interface BacktestOptions {
   /** The history, and how the user wrote it (`7d`). */
@@ -48,7 +48,9 @@ interface Side {
 
 type Outcome = { rows: WireSeriesRow[] } | { error: string };
 
+/** Why a hosted target's plan backtests nothing (the plan's summary), and the short form under each alert. */
 export const HOSTED_UNAVAILABLE = 'not available on hosted: the hosted API serves no chart series queries';
+export const HOSTED_UNAVAILABLE_SHORT = 'not available on hosted (no chart series API)';
 
 export async function runBacktests(
   plan: Plan,
@@ -70,7 +72,8 @@ export async function runBacktests(
   plan.backtest = run;
   if (!charts) {
     run.unavailable = variant === 'hosted' ? HOSTED_UNAVAILABLE : 'not available: the target serves no chart series queries';
-    for (const s of subjects) s.attach({ status: 'unavailable', reason: run.unavailable, window: opts.window });
+    const reason = variant === 'hosted' ? HOSTED_UNAVAILABLE_SHORT : run.unavailable;
+    for (const s of subjects) s.attach({ status: 'unavailable', reason, window: opts.window });
     return run;
   }
   const requests = new Map<string, SeriesRequest>();

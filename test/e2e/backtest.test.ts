@@ -178,10 +178,8 @@ describe('backtests on hosted', () => {
   it('say "not available on hosted" and ask nothing', async () => {
     sandbox.clearRequests();
     const text = await cli('hosted', 'plan');
-    expect(unwrapped(text.stdout)).toContain(
-      'backtest unavailable: not available on hosted: the hosted API serves no chart series queries',
-    );
-    expect(text.stdout).toContain('Backtest: not available on hosted');
+    expect(unwrapped(text.stdout)).toContain('backtest unavailable: not available on hosted (no chart series API)');
+    expect(text.stdout).toContain('Backtest: not available on hosted: the hosted API serves no chart series queries.');
     const json = targetDoc((await cli('hosted', 'plan', '--output', 'json')).stdout);
     expect(json.resource_changes.find((r) => r.address === 'Alert/errors-high')?.backtest).toMatchObject({ status: 'unavailable' });
     expect(sandbox.requests().some((r) => r.path.includes('charts'))).toBe(false);
