@@ -4,21 +4,25 @@
  * episodes, last 2026-11-24 03:10 UTC`; for an update, before → after.
  */
 import type { Backtest, BacktestRun, BacktestSide, Impact, ImpactItem } from '../core/backtest.js';
+import { printable } from '../core/printable.js';
 
 /** The sentence under an alert. */
 export function backtestSentence(b: Backtest): string {
-  if (b.status !== 'ok') return `backtest ${b.status === 'skipped' ? 'skipped' : 'unavailable'}: ${b.reason ?? 'no reason given'}`;
+  // A reason may quote a server's error body: shown, never obeyed.
+  if (b.status !== 'ok')
+    return `backtest ${b.status === 'skipped' ? 'skipped' : 'unavailable'}: ${printable(b.reason ?? 'no reason given')}`;
   const before = b.before;
   const counts = before?.status === 'ok' ? compared(before, b) : single(b);
   const last = b.lastFiringAt ? `, last ${utcMinute(b.lastFiringAt)}` : '';
-  const beforeNote = before && before.status !== 'ok' ? `; before: ${before.status} (${before.reason ?? 'no reason given'})` : '';
+  const beforeNote =
+    before && before.status !== 'ok' ? `; before: ${before.status} (${printable(before.reason ?? 'no reason given')})` : '';
   const note = b.reason ? `; ${b.reason}` : '';
   return `backtest ${b.window}: ${counts}${last}${beforeNote}${note}`;
 }
 
 /** The table cell: the counts only. */
 export function backtestCell(b: Backtest): string {
-  if (b.status !== 'ok') return `${b.status}: ${b.reason ?? ''}`;
+  if (b.status !== 'ok') return `${b.status}: ${printable(b.reason ?? '')}`;
   const before = b.before;
   if (before?.status === 'ok') return `${n(before.episodes)} → ${n(b.episodes)} episodes (${windowsCompared(before, b)} windows firing)`;
   return `${n(b.episodes)} episode(s), ${n(b.firing)} of ${n(b.evaluated)} windows firing`;
@@ -59,7 +63,8 @@ export function backtestRunSentence(run: BacktestRun): string | null {
 
 /** An object named as cascades are: its address, or kind, name and id; whose it is. */
 export function impactObject(item: ImpactItem): string {
-  const named = item.address ?? `${item.kind}${item.name ? ` '${item.name}'` : ''}`;
+  // A name from the service is shown, never obeyed (escape sequences, bidi overrides).
+  const named = item.address ?? `${item.kind}${item.name ? ` '${printable(item.name)}'` : ''}`;
   const id = item.id !== undefined ? `id ${item.id}` : 'created by this plan';
   const whose = item.owned ? '' : ', NOT owned by obsync';
   return item.address && item.owned ? named : `${named} (${id}${whose})`;

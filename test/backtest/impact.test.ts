@@ -45,7 +45,8 @@ describe('the impact of a change', () => {
   it('lists what reads a changed source, owned or not', async () => {
     const logs = (await collectionOf(h.port, 'Source').list()).find((s) => s.name === 'App logs');
     if (!logs) throw new Error('setup');
-    const handMade = await collectionOf(h.port, 'SavedSearch').create({ name: 'Hand search', sourceId: logs.id, where: 'x:1' });
+    // Its name carries an escape sequence: the plan shows it, a terminal does not obey it.
+    const handMade = await collectionOf(h.port, 'SavedSearch').create({ name: 'Hand search\u001b[2J', sourceId: logs.id, where: 'x:1' });
     h.manifests({ 'all.yaml': source('app_logs_v2') + board + search + hook('https://hooks.example.com/pager-1a2b') + alert });
     const report = await h.run({ mode: 'plan' });
     const step = report.plan.steps.find((s) => s.address === 'Source/app-logs');
@@ -57,14 +58,15 @@ describe('the impact of a change', () => {
         objects: expect.arrayContaining([
           expect.objectContaining({ kind: 'Dashboard', address: 'Dashboard/app', owned: true }),
           expect.objectContaining({ kind: 'SavedSearch', address: 'SavedSearch/app-errors', owned: true }),
-          expect.objectContaining({ kind: 'SavedSearch', id: handMade.id, name: 'Hand search', owned: false }),
+          expect.objectContaining({ kind: 'SavedSearch', id: handMade.id, name: 'Hand search\u001b[2J', owned: false }),
         ]) as unknown,
       },
     ]);
     expect(step?.impact?.[0]?.objects).toHaveLength(3);
     const text = renderPlansText([report.plan], { color: false });
     expect(text).toContain('! changed; read by 3 object(s):');
-    expect(text.replace(/\n {10}/g, ' ')).toContain(`- SavedSearch 'Hand search' (id ${handMade.id}, NOT owned by obsync)`);
+    expect(text.replace(/\n {10}/g, ' ')).toContain(`- SavedSearch 'Hand search\\u001b[2J' (id ${handMade.id}, NOT owned by obsync)`);
+    expect(text).not.toContain('\u001b');
     await collectionOf(h.port, 'SavedSearch').delete(handMade.id);
   });
 
