@@ -92,4 +92,20 @@ describe('the impact of a change', () => {
     expect(same?.action).toBe('update');
     expect(same?.impact).toBeUndefined();
   });
+
+  it('says why an alert cannot be backtested when its source is gone: the plan re-creates it, with no history yet', async () => {
+    const logs = (await collectionOf(h.port, 'Source').list()).find((x) => x.name === 'App logs');
+    if (!logs) throw new Error('setup');
+    await collectionOf(h.port, 'Source').delete(logs.id);
+    const moved = alert.replace('threshold: 10', 'threshold: 12');
+    h.manifests({ 'all.yaml': source('app_logs') + board + search + hook('https://hooks.example.com/pager-1a2b') + moved });
+    const report = await h.run({ mode: 'plan', backtest: { windowMs: 86_400_000, window: '1d', budget: 20, perAlert: 10 } });
+    expect(report.plan.steps.find((s) => s.address === 'Source/app-logs')?.action).toBe('create');
+    const bt = report.plan.steps.find((s) => s.address === 'Alert/app-errors-high')?.backtest;
+    expect(bt).toMatchObject({
+      status: 'unavailable',
+      reason: 'its source Source/app-logs is created by this plan: it has no history yet',
+    });
+    expect(bt?.before).toBeUndefined();
+  });
 });
