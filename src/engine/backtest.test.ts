@@ -16,7 +16,7 @@ function emptyPlan(): Plan {
     target: 't',
     variant: 'self-hosted',
     steps: [],
-    summary: { create: 0, update: 0, delete: 0, noop: 0 },
+    summary: { create: 0, update: 0, delete: 0, noop: 0, move: 0 },
     prune: { requested: false, cascade: false, candidates: [], refused: [], blocked: [] },
     forget: [],
     diagnostics: [],
