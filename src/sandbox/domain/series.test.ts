@@ -32,7 +32,7 @@ describe('chart series', () => {
         ...request,
         series: [request.series[1], request.series[0]],
         startTime: request.startTime + 1_800_000,
-        endTime: request.endTime + 1_800_000,
+        endTime: request.endTime + 5_400_000,
       }),
     );
     const a = byBucket(first, 'series_0.data');
