@@ -183,6 +183,17 @@ describe('backtests on hosted', () => {
     const json = targetDoc((await cli('hosted', 'plan', '--output', 'json')).stdout);
     expect(json.resource_changes.find((r) => r.address === 'Alert/errors-high')?.backtest).toMatchObject({ status: 'unavailable' });
     expect(sandbox.requests().some((r) => r.path.includes('charts'))).toBe(false);
+    // Like the real hosted API, the sandbox's hosted side has no chart route at all.
+    const c = sandbox.credentials;
+    const res = await fetch(`${sandbox.url}/v1/organizations/${c.organizationId}/services/${c.serviceId}/clickstack/charts/series`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${c.keyId}:${c.keySecret}`).toString('base64')}`,
+        'content-type': 'application/json',
+      },
+      body: '{}',
+    });
+    expect(res.status).toBe(404);
   });
 });
 
