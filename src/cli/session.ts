@@ -4,7 +4,7 @@
  * inventory. Opened once per command, closed in `finally`.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
@@ -26,7 +26,7 @@ import { terminalProgress } from './progress.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import { githubAnnotation } from './commands/validate.js';
 import { backtestDefaults, backtestSettings, type BacktestDefaults, type RunOptions } from './run-options.js';
-import { manifestFileScope } from '../config/file-scope.js';
+import { manifestFileScope, stateDirectory } from '../config/file-scope.js';
 import type { ResolvedTarget } from '../config/targets.js';
 import { manifestPaths } from '../config/trees.js';
 import { ParsedFiles } from '../manifests/load.js';
@@ -310,11 +310,17 @@ function targetTree(io: CliIO, opts: SessionOptions, project: Project, resolved:
     top: config?.manifests,
     own: declared?.tree?.manifests,
   });
-  const files = manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag: opts.allowFileOutside === true });
+  const files = manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag: opts.allowFileOutside === true, env: io.env });
   // A declared target without vars still answers ${var:} (with "target 'x' has no var").
   const tree: TargetTree = { target: name, api: targetApi(resolved), paths, vars: declared ? (declared.tree?.vars ?? {}) : undefined };
   const load = () => {
-    const { resources, diagnostics } = loadTargetTree(tree, { env: io.env, allowMissingEnv: opts.allowMissingEnv ?? false, files, parsed });
+    const { resources, diagnostics } = loadTargetTree(tree, {
+      env: io.env,
+      allowMissingEnv: opts.allowMissingEnv ?? false,
+      files,
+      parsed,
+      sensitive: project.sensitive,
+    });
     return { desired: resources, diagnostics };
   };
   return { name, resolved, paths, load, declared: declared !== undefined };
@@ -419,8 +425,7 @@ export function stateSpec(io: CliIO, config: ObsyncConfig | undefined, baseDir: 
 
 /** The file backend's directory: OBSYNC_STATE_DIR, else state.path of obsync.yaml, else .obsync/state. */
 export function fileStateDir(io: CliIO, config: ObsyncConfig | undefined, baseDir: string): string {
-  if (io.env.OBSYNC_STATE_DIR) return resolve(io.cwd, io.env.OBSYNC_STATE_DIR);
-  return absolute(baseDir, config?.state?.path ?? '.obsync/state');
+  return stateDirectory({ env: io.env, cwd: io.cwd, statePath: config?.state?.path, baseDir });
 }
 
 function stateUrlFromEnv(io: CliIO): Secret | undefined {
@@ -433,10 +438,6 @@ function stateUrlFromEnv(io: CliIO): Secret | undefined {
     }
   }
   return io.env.OBSYNC_STATE_URL ? new Secret(io.env.OBSYNC_STATE_URL) : undefined;
-}
-
-function absolute(base: string, p: string): string {
-  return isAbsolute(p) ? p : resolve(base, p);
 }
 
 /** A `checkManifests` for plan and apply: prints the diagnostics; any error stops the command (exit 1) before anything is opened. */

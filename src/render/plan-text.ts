@@ -6,6 +6,7 @@
  */
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { Impact } from '../core/backtest.js';
+import { joinLines } from '../core/printable.js';
 import { isMove, type Action, type CascadeItem, type Change, type Plan, type PlanStep } from '../core/plan.js';
 import { backtestRunSentence, backtestSentence, impactHeadline, impactObject } from './backtest.js';
 import { isAdoption, moveLines, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
@@ -43,7 +44,8 @@ export function renderPlansText(plans: readonly Plan[], opts: TextOptions): stri
     lines.push(...targetLines(plan, style, width, opts.showNoop === true));
   }
   lines.push(summaryLine(plans));
-  return lines.join('\n') + '\n';
+  // One string per line: a line break inside one came from data (a cascade's name, a note) and is shown escaped.
+  return joinLines(lines) + '\n';
 }
 
 function targetLines(plan: Plan, style: Style, width: number, showNoop: boolean): string[] {
