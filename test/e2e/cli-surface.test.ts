@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildFullProgram } from '../../src/cli/program.js';
@@ -103,22 +103,54 @@ describe('obsync schema | head -1', () => {
 });
 
 describe('obsync init', () => {
-  it('writes a project that validates and plans against the embedded sandbox', async () => {
+  /** The commands under "Next:", as printed. */
+  const nextCommands = (stdout: string) =>
+    (stdout.split('Next:\n')[1]?.split('\n\n')[0] ?? '')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => l.trim().replace(/\s+#.*$/, ''));
+
+  it('writes a project whose printed next commands work as printed (obsync not on PATH: named in full)', async () => {
     const res = await runCli(['init', 'proj'], { cwd: tmp() });
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('created proj/obsync.yaml');
+    expect(res.stdout).toContain('created proj/.gitignore');
     const root = join(dir, 'proj');
     expect(readFileSync(join(root, 'manifests/example.yaml'), 'utf8').split('\n')[0]).toBe(
       '# yaml-language-server: $schema=../obsync.schema.json',
     );
     expect(readFileSync(join(root, 'obsync.yaml'), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=./obsync.schema.json');
     expect(readFileSync(join(root, 'obsync.schema.json'), 'utf8')).toBe((await runCli(['schema'], { cwd: dir })).stdout);
-    const validate = await runCli(['validate'], { cwd: root });
-    expect(validate).toMatchObject({ code: 0, stdout: 'valid: 2 resource(s)\n' });
-    const plan = await runCli(['plan', '--detailed-exitcode'], { cwd: root });
-    expect(plan.code).toBe(2);
-    expect(plan.stdout).toContain('+ Dashboard/example-service');
-    expect(plan.stdout).toContain('+ Alert/example-p95-high');
+    const ignored = readFileSync(join(root, '.gitignore'), 'utf8').split('\n');
+    expect(ignored).toContain('.obsync/');
+    expect(ignored).toContain('.env');
+    // This checkout's obsync is not on PATH here: the commands name it in full, and run as printed from a plain shell.
+    const commands = nextCommands(res.stdout);
+    expect(commands).toEqual(['cd proj', ...['validate', 'plan', 'apply'].map((c) => `node ${CLI} ${c}`)]);
+    expect(res.stdout).toContain('obsync is not on your PATH');
+    const script = `set -e\n${commands.map((c) => (c.endsWith(' apply') ? `${c} --auto-approve` : c)).join('\n')}\n`;
+    const shell = spawnSync('/bin/sh', ['-c', script], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, NO_COLOR: '1' },
+    });
+    expect(shell.status, shell.stderr).toBe(0);
+    expect(shell.stdout).toContain('valid: 2 resource(s)');
+    expect(shell.stdout).toContain('+ Dashboard/example-service');
+    expect(shell.stdout).toContain('+ Alert/example-p95-high');
+    expect(shell.stdout).toContain('Apply complete: 2 created');
+  });
+
+  it('adds what it ignores to an existing .gitignore, once', async () => {
+    writeFileSync(join(tmp(), '.gitignore'), 'node_modules/\n/.env\n');
+    const res = await runCli(['init'], { cwd: dir });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('updated .gitignore');
+    const text = readFileSync(join(dir, '.gitignore'), 'utf8');
+    expect(text.startsWith('node_modules/\n/.env\n\n')).toBe(true);
+    expect(text.split('\n').filter((l) => l === '.obsync/')).toHaveLength(1);
+    expect(text.split('\n')).not.toContain('.env'); // `/.env` already ignores it
+    expect(nextCommands(res.stdout)[0]).toBe(`node ${CLI} validate`); // no `cd` into the current directory
   });
 
   it('never overwrites: with any of its files present it writes nothing', async () => {
@@ -128,6 +160,7 @@ describe('obsync init', () => {
     expect(res.stderr).toContain('error: obsync.yaml already exists; obsync init never overwrites');
     expect(readFileSync(join(dir, 'obsync.yaml'), 'utf8')).toBe('mine\n');
     expect(existsSync(join(dir, 'manifests'))).toBe(false);
+    expect(existsSync(join(dir, '.gitignore'))).toBe(false);
   });
 });
 
