@@ -103,9 +103,12 @@ const commands: CommandEntry[] = [
 
 export const COMMAND_NAMES: readonly string[] = commands.map((c) => c.name);
 
+/** The program's own options that take a value (`obsync --dotenv FILE plan`): the value is not a command. */
+const PROGRAM_VALUE_OPTIONS: readonly string[] = ['--dotenv'];
+
 /** Which command modules `args` needs: the one it runs (or asks help for); every one for `completion`. */
 export function commandsFor(args: readonly string[]): readonly string[] {
-  const words = args.filter((a) => !a.startsWith('-'));
+  const words = args.filter((a, i) => !a.startsWith('-') && !PROGRAM_VALUE_OPTIONS.includes(args[i - 1] ?? ''));
   const [first, second] = words;
   if (first === 'completion') return COMMAND_NAMES;
   const wanted = first === 'help' ? second : first;
@@ -127,6 +130,8 @@ async function programWith(io: CliIO, load: ReadonlySet<string>): Promise<Comman
     .description('GitOps reconciler for observability configuration: dashboards, alerts and pipe settings kept in Git')
     .version(versionText(), '-V, --version', 'print the versions of obsync and Node.js, and the platform')
     .option('--no-color', 'no colour in the output or the logs (also: NO_COLOR=1)')
+    // Not --env-file: Node 20 takes that flag for itself wherever it appears on the command line.
+    .option('--dotenv <file>', 'read variables from this file instead of ./.env (variables already set in the environment win)')
     .showHelpAfterError()
     .exitOverride()
     .configureHelp({ showGlobalOptions: true, subcommandTerm: (cmd) => stubTerms.get(cmd) ?? new Help().subcommandTerm(cmd) })
@@ -134,8 +139,11 @@ async function programWith(io: CliIO, load: ReadonlySet<string>): Promise<Comman
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
     })
-    .hook('preAction', (root) => {
-      if (root.opts<{ color?: boolean }>().color === false) io.color = false;
+    .hook('preAction', async (root) => {
+      const opts = root.opts<{ color?: boolean; dotenv?: string }>();
+      if (opts.color === false) io.color = false;
+      const { withEnvFile } = await import('./env-file.js');
+      io.env = withEnvFile(io.env, io.cwd, opts.dotenv);
     });
   const stubTerms = new Map<Command, string>();
   for (const entry of commands) {
