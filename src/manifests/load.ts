@@ -20,7 +20,7 @@ import { validateDocument, type LoadedDocument } from './document.js';
 import { fieldLookup, sensitivePathsOf, valuesAt } from './fields.js';
 import { FileRefusal, readRegularFile, type FileScope } from './files.js';
 import { interpolateDocument, type CredentialGuard, type InterpolationContext, type TargetVars } from './interpolate.js';
-import { documentValue, LIMITS, numberProblems, parseYamlFile, type ParsedFile } from './parse.js';
+import { documentValue, LIMITS, numberProblems, parseYamlFile, statedIdentity, type FailedDocument, type ParsedFile } from './parse.js';
 
 export interface LoadOptions {
   env: Readonly<Record<string, string | undefined>>;
@@ -52,8 +52,8 @@ export class ParsedFiles {
       cached = { text, parsed: parseYamlFile(file, text) };
       this.#files.set(file, cached);
     }
-    const { docs, lineCounter, diagnostics } = cached.parsed;
-    return { docs: docs.map((d) => d.clone()), lineCounter, diagnostics };
+    const { docs, lineCounter, diagnostics, failed } = cached.parsed;
+    return { docs: docs.map((d) => d.clone()), lineCounter, diagnostics, ...(failed ? { failed } : {}) };
   }
 }
 
@@ -70,14 +70,16 @@ export function loadManifests(paths: readonly string[], opts: LoadOptions): Load
     credentials: opts.credentials ?? credentialGuard(opts.env),
   };
   const loaded: LoadedDocument[] = [];
+  const failed: FailedDocument[] = [];
   let documents = 0;
   for (const file of files) {
     const result = loadFile(file, resolved);
     loaded.push(...result.loaded);
+    failed.push(...result.failed);
     diagnostics.push(...result.diagnostics);
     documents += result.documents;
   }
-  const cross = crossCheck(loaded);
+  const cross = crossCheck(loaded, failed);
   diagnostics.push(...cross.diagnostics);
   const resources = loaded.filter((l) => !cross.rejected.has(l)).map((l) => l.resource);
   if (documents === 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(noManifests(paths, files.length));
@@ -114,15 +116,27 @@ export function credentialGuard(env: Readonly<Record<string, string | undefined>
 }
 
 /** The documents of one file (`documents`: how many there were, obsync.yaml not counted). */
-export function loadFile(file: string, opts: LoadOptions): { loaded: LoadedDocument[]; diagnostics: Diagnostic[]; documents: number } {
+export interface FileLoad {
+  loaded: LoadedDocument[];
+  diagnostics: Diagnostic[];
+  /** How many documents there were (obsync.yaml not counted). */
+  documents: number;
+  /** Documents that did not load, with what they seem to declare (`file` alone: the file could not be read). */
+  failed: FailedDocument[];
+}
+
+export function loadFile(file: string, opts: LoadOptions): FileLoad {
   let text: string;
   try {
     text = (opts.readFile ?? readRegularFile)(file);
   } catch (e) {
-    return { loaded: [], diagnostics: [unreadable(file, e)], documents: 0 };
+    return { loaded: [], diagnostics: [unreadable(file, e)], documents: 0, failed: [{ file, line: 1 }] };
   }
   const parsed = opts.parsed ? opts.parsed.parse(file, text) : parseYamlFile(file, text);
   const diagnostics = [...parsed.diagnostics];
+  const failed: FailedDocument[] = [...(parsed.failed ?? [])];
+  // A limit that refuses the whole file (size, nesting, document count) leaves nothing to read names from.
+  if (parsed.docs.length === 0 && parsed.diagnostics.length > 0 && failed.length === 0) failed.push({ file, line: 1 });
   const loaded: LoadedDocument[] = [];
   const ctx: InterpolationContext = {
     file,
@@ -147,6 +161,7 @@ export function loadFile(file: string, opts: LoadOptions): { loaded: LoadedDocum
     const { value, diagnostic } = documentValue(file, doc, parsed.lineCounter);
     if (diagnostic) {
       diagnostics.push(diagnostic);
+      failed.push(statedIdentity(file, doc, parsed.lineCounter));
       continue;
     }
     if (kind) registerSensitiveValues(kind, value);
@@ -155,8 +170,9 @@ export function loadFile(file: string, opts: LoadOptions): { loaded: LoadedDocum
     const unresolved = new Set(problems.map((r) => r.path));
     diagnostics.push(...result.diagnostics.filter((d) => !unresolved.has(d.path)));
     if (result.loaded && !problems.some((r) => r.severity === 'error')) loaded.push(result.loaded);
+    else failed.push(statedIdentity(file, doc, parsed.lineCounter));
   }
-  return { loaded, diagnostics, documents: documents + parsed.diagnostics.length };
+  return { loaded, diagnostics, documents: documents + parsed.diagnostics.length, failed };
 }
 
 function unreadable(file: string, e: unknown): Diagnostic {
