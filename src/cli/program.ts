@@ -132,7 +132,6 @@ async function programWith(io: CliIO, load: ReadonlySet<string>): Promise<Comman
     .option('--no-color', 'no colour in the output or the logs (also: NO_COLOR=1)')
     // Not --env-file: Node 20 takes that flag for itself wherever it appears on the command line.
     .option('--dotenv <file>', 'read variables from this file instead of ./.env (variables already set in the environment win)')
-    .showHelpAfterError()
     .exitOverride()
     .configureHelp({ showGlobalOptions: true, subcommandTerm: (cmd) => stubTerms.get(cmd) ?? new Help().subcommandTerm(cmd) })
     .configureOutput({
@@ -155,5 +154,12 @@ async function programWith(io: CliIO, load: ReadonlySet<string>): Promise<Comman
       stubTerms.set(stub, [entry.name, entry.usage].filter(Boolean).join(' '));
     }
   }
+  pointToHelp(program, []);
   return program;
+}
+
+/** After a usage error (a bad flag value, an unknown option): one line naming the command's help, not the whole help. */
+function pointToHelp(cmd: Command, path: readonly string[]): void {
+  cmd.showHelpAfterError(`(see 'obsync ${[...path, '--help'].join(' ')}')`);
+  for (const sub of cmd.commands) pointToHelp(sub, [...path, sub.name()]);
 }

@@ -78,10 +78,15 @@ describe('numeric flags', () => {
     [['apply', '--timeout', '0'], "option '--timeout <seconds>' argument '0' is invalid"],
     [['query', '--source', 'Logs', '--level', 'high'], "option '--level <q>' argument 'high' is invalid"],
     [['keys', 'create', '--name', 'k', '--timeout', '-1'], "option '--timeout <seconds>' argument '-1' is invalid"],
-  ])('%j is refused before anything runs', async (args, message) => {
+  ])('%j is refused before anything runs, in one line and a pointer to the help', async (args, message) => {
     const t = fakeIO(tmp());
     expect(await runInProcess(t.io, args)).toBe(1);
-    expect(t.err()).toContain(`error: ${message}`);
+    const lines = t.err().trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain(`error: ${message}`);
+    const command = args.filter((a) => /^[a-z]+$/.test(a) && a !== 'x').slice(0, args[0] === 'keys' ? 2 : 1);
+    expect(lines[1]).toBe(`(see 'obsync ${command.join(' ')} --help')`);
+    expect(t.err()).not.toContain('Usage:');
     expect(existsSync(join(dir, '.obsync'))).toBe(false);
   });
 });
