@@ -15,6 +15,8 @@ interface CommandEntry {
   /** Arguments as `obsync --help` lists them (a test keeps it equal to the real command's). */
   usage: string;
   summary: string;
+  /** Not listed by --help nor offered by completion (a helper of the completion scripts). */
+  hidden?: boolean;
   load: () => Promise<{ register: CommandRegistrar }>;
 }
 
@@ -72,7 +74,8 @@ const commands: CommandEntry[] = [
   {
     name: 'schema',
     usage: '[options]',
-    summary: 'print the JSON Schema (draft-07) of Dashboard, Alert, Pipe manifests and obsync.yaml',
+    summary:
+      'print the JSON Schema (draft-07) of every manifest kind (Dashboard, Alert, Pipe, Source, Webhook, SavedSearch, Connection) and of obsync.yaml',
     load: () => import('./commands/schema.js'),
   },
   {
@@ -98,6 +101,13 @@ const commands: CommandEntry[] = [
     usage: '<shell>',
     summary: 'print a shell completion script (bash, zsh or fish)',
     load: () => import('./commands/completion.js'),
+  },
+  {
+    name: '__targets',
+    usage: '[words...]',
+    summary: 'target names for shell completion (used by the completion scripts)',
+    hidden: true,
+    load: () => import('./commands/complete-targets.js'),
   },
 ];
 
@@ -150,7 +160,7 @@ async function programWith(io: CliIO, load: ReadonlySet<string>): Promise<Comman
       const { register } = await entry.load();
       register(program, io);
     } else {
-      const stub = program.command(entry.name).description(entry.summary);
+      const stub = program.command(entry.name, { hidden: entry.hidden === true }).description(entry.summary);
       stubTerms.set(stub, [entry.name, entry.usage].filter(Boolean).join(' '));
     }
   }

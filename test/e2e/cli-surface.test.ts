@@ -3,7 +3,7 @@
  * flags, `obsync schema | head`, `obsync init`, and the completion scripts (checked by the shells).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
@@ -88,6 +88,18 @@ describe('numeric flags', () => {
     expect(lines[1]).toBe(`(see 'obsync ${command.join(' ')} --help')`);
     expect(t.err()).not.toContain('Usage:');
     expect(existsSync(join(dir, '.obsync'))).toBe(false);
+  });
+});
+
+describe('obsync schema --help', () => {
+  it('names every kind obsync manages', async () => {
+    const { KINDS } = await import('../../src/kinds/registry.js');
+    for (const args of [['schema', '--help'], ['--help']]) {
+      const res = await runCli(args, { cwd: tmp() });
+      expect(res.code).toBe(0);
+      const text = res.stdout.replace(/\s+/g, ' ');
+      for (const kind of KINDS) expect(text, `${args.join(' ')}: ${kind}`).toContain(kind);
+    }
   });
 });
 
@@ -202,6 +214,40 @@ describe('obsync completion', () => {
     expect(bashComplete(source, ['obsync', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     expect(bashComplete(source, ['obsync', 'plan', '--out', ''])).toEqual([]); // a file name: the shell's own completion
   });
+
+  it.skipIf(!has('bash'))(
+    'bash: offers the targets of obsync.yaml after --target (the one --config names, else ./obsync.yaml)',
+    async () => {
+      const source = await script('bash');
+      const cwd = tmp();
+      const bin = join(cwd, 'bin');
+      mkdirSync(bin);
+      // `obsync` as the user types it: this checkout's CLI.
+      writeFileSync(join(bin, 'obsync'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 });
+      const config = (names: string[]) =>
+        `apiVersion: obsync/v1\nkind: Config\ntargets:\n${names.map((n) => `  - {name: ${n}, variant: sandbox, data: .obsync/${n}}\n`).join('')}`;
+      writeFileSync(join(cwd, 'obsync.yaml'), config(['staging', 'production']));
+      mkdirSync(join(cwd, 'other'));
+      writeFileSync(join(cwd, 'other', 'obsync.yaml'), config(['eu', 'us']));
+      const complete = (words: string[]) => {
+        const quoted = words.map((w) => `'${w}'`).join(' ');
+        const res = spawnSync(
+          'bash',
+          ['-c', `${source}\nCOMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _obsync; printf '%s\\n' "\${COMPREPLY[@]}"`],
+          // stdin not a socket: bash would take itself for a remote shell and read ~/.bashrc.
+          { encoding: 'utf8', cwd, env: { PATH: `${bin}:/usr/bin:/bin` }, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        expect(res.stderr).toBe('');
+        return res.stdout.split('\n').filter(Boolean);
+      };
+      expect(complete(['obsync', 'plan', '--target', ''])).toEqual(['staging', 'production']);
+      expect(complete(['obsync', 'apply', '--target', 'st'])).toEqual(['staging']);
+      expect(complete(['obsync', 'plan', '--config', 'other/obsync.yaml', '--target', ''])).toEqual(['eu', 'us']);
+      expect(complete(['obsync', 'plan', 'other', '--target', ''])).toEqual(['eu', 'us']);
+      expect(complete(['obsync', 'keys', 'create', '--target', 'p'])).toEqual(['production']);
+      expect(complete(['obsync', ''])).not.toContain('__targets');
+    },
+  );
 
   it.skipIf(!has('zsh'))('zsh: valid syntax', async () => {
     expect(spawnSync('zsh', ['-n'], { input: await script('zsh') }).status).toBe(0);
