@@ -1,7 +1,7 @@
 /** Flags shared by plan, apply and run, and their parsing into engine settings. */
-import type { Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ConfigError } from '../core/errors.js';
-import type { Address, Plan } from '../core/plan.js';
+import type { Address, Kind, Plan } from '../core/plan.js';
 import type { InventoryEntry } from '../core/inventory.js';
 import type { DesiredResource } from '../core/resource.js';
 import { isNarrowed, pruneEligibility, selectedAddresses, type Selection } from '../engine/selection.js';
@@ -22,6 +22,8 @@ export interface RawRunOptions {
   only: string[];
   color?: boolean;
   allowFileOutside?: boolean;
+  /** --allow-empty-kind, repeatable (plan and apply). */
+  allowEmptyKind?: string[];
 }
 
 export interface RunOptions {
@@ -29,6 +31,8 @@ export interface RunOptions {
   prune?: boolean;
   pruneCascade?: boolean;
   maxDeletes?: number;
+  /** Kinds whose last owned objects prune may delete (--allow-empty-kind). */
+  allowEmptyKinds?: Kind[];
   /** Deadline of each request to the target (--timeout). */
   timeoutMs?: number;
 }
@@ -58,6 +62,21 @@ export function commonRunOptions(cmd: Command): Command {
     .option('--allow-file-outside', '${file:} in manifests may read files outside the directory of obsync.yaml (default: confined to it)');
 }
 
+/** `--allow-empty-kind KIND` (plan, apply): the explicit confirmation that prune may delete the last objects of a kind. */
+export function allowEmptyKindOption(cmd: Command): Command {
+  return cmd.addOption(
+    new Option(
+      '--allow-empty-kind <kind>',
+      'with --prune: also delete the last owned objects of this kind when no manifest declares one any more (repeatable; without it such a prune is refused, in case a manifest path came up empty)',
+    )
+      .choices(KINDS)
+      .argParser((value: string, previous: string[] | undefined) => {
+        if (!(KINDS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${KINDS.join(', ')}`);
+        return [...(previous ?? []), value];
+      }),
+  );
+}
+
 export function parseRunOptions(raw: RawRunOptions): RunOptions {
   const labels: Record<string, string> = {};
   for (const s of raw.selector) {
@@ -72,6 +91,7 @@ export function parseRunOptions(raw: RawRunOptions): RunOptions {
     ...(raw.prune !== undefined ? { prune: raw.prune } : {}),
     ...(raw.pruneCascade !== undefined ? { pruneCascade: raw.pruneCascade } : {}),
     ...(raw.maxDeletes !== undefined ? { maxDeletes: raw.maxDeletes } : {}),
+    ...(raw.allowEmptyKind && raw.allowEmptyKind.length > 0 ? { allowEmptyKinds: [...new Set(raw.allowEmptyKind)] as Kind[] } : {}),
     ...(raw.timeout !== undefined ? { timeoutMs: raw.timeout * 1000 } : {}),
   };
 }

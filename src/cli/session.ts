@@ -126,6 +126,7 @@ export function reconcileSession(session: Session, opts: RunOptions, run: Sessio
     prune: opts.prune ?? session.defaults.prune,
     pruneCascade: opts.pruneCascade ?? false,
     maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
+    ...(opts.allowEmptyKinds ? { allowEmptyKinds: opts.allowEmptyKinds } : {}),
     concurrency: session.defaults.concurrency,
     adopt: session.adopt,
     ...run,

@@ -40,7 +40,12 @@ export async function reconcile(req: ReconcileRequest): Promise<RunReport> {
   const t0 = performance.now();
   const before = { ...req.port.stats };
   const saved = req.saved;
-  const planned = await makePlan(saved ? { ...req, prune: saved.prune.requested, pruneCascade: saved.prune.cascade } : req);
+  // A saved plan is re-planned with the prune decisions it was made with.
+  const planned = await makePlan(
+    saved
+      ? { ...req, prune: saved.prune.requested, pruneCascade: saved.prune.cascade, allowEmptyKinds: saved.prune.allowEmptyKinds ?? [] }
+      : req,
+  );
   const check = saved ? checkSavedPlan(saved, planned.plan) : null;
   const plan = check ? check.plan : planned.plan;
   let apply: ApplyReport | undefined;

@@ -128,6 +128,7 @@ function finish(ctx: PlanContext, planned: Planned, byKind: ReadonlyMap<Kind, re
   const prune = decidePrune({
     requested: input.prune,
     cascade: input.pruneCascade,
+    allowEmptyKinds: new Set(input.allowEmptyKinds ?? []),
     maxDeletes: input.maxDeletes,
     declaredCount: input.desired.length,
     isDeclared: (e) => declaredEntries.has(e),

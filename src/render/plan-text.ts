@@ -6,7 +6,7 @@
  */
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { Action, CascadeItem, Change, Plan, PlanStep } from '../core/plan.js';
-import { isAdoption, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
+import { alongText, deletedAlong, isAdoption, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
 import { makeStyle, type Style } from './style.js';
 import { inlineValue, textLines, valueLines } from './value.js';
 
@@ -85,12 +85,13 @@ function errorLines(plan: Plan, style: Style): string[] {
 /** The one-line summary of all targets. */
 export function summaryLine(plans: readonly Plan[]): string {
   const s = planSummary(plans);
+  const along = plans.reduce((n, p) => n + deletedAlong(p), 0);
   const errors = plans.reduce((n, p) => n + planErrorCount(p), 0);
   const where = plans.length > 1 ? ` (${plans.length} targets)` : '';
   const adopt = s.adopt > 0 ? `, ${s.adopt} to ADOPT` : '';
   const failed =
     errors > 0 ? ` ${errors} error(s), listed above${plans.some((p) => p.errored) ? ': some objects could not be planned' : ''}.` : '';
-  return `Plan${where}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${adopt}, ${s.noop} unchanged.${failed}`;
+  return `Plan${where}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${alongText(along, 'deletes')}${adopt}, ${s.noop} unchanged.${failed}`;
 }
 
 function stepLines(step: PlanStep, style: Style, width: number): string[] {

@@ -146,7 +146,7 @@ describe('apply with several targets', () => {
     const res = await runCli(['apply', '--auto-approve', '--prune', '--max-deletes', '0'], { cwd: dir, env: ENV });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(
-      "Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended, or apply without --prune (on 'staging'; nothing was applied to any target).",
+      "Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended (--allow-empty-kind KIND for the last objects of a kind), or apply without --prune (on 'staging'; nothing was applied to any target).",
     );
     expect(writes().length).toBe(before);
   });

@@ -7,7 +7,7 @@ import { renderTargetsPlan, type TargetOutcome } from '../../render/targets.js';
 import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
 import { VERSION } from '../version.js';
-import { commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
+import { allowEmptyKindOption, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
 import { checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONCURRENCY } from '../targets.js';
 import { githubAnnotation } from './validate.js';
 import { openSessions, reconcileSession, refuseInvalid, type Session } from '../session.js';
@@ -26,7 +26,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--out <file>', 'also save the plan as JSON for `obsync apply FILE`')
     .addOption(new Option('--output <format>', 'output format').choices(['text', 'json', 'markdown', 'github']).default('text'))
     .option('--detailed-exitcode', 'exit 2 when there are changes (0: none, 1: error)');
-  commonRunOptions(cmd).action(async (paths: string[], flags: PlanFlags) => {
+  allowEmptyKindOption(commonRunOptions(cmd)).action(async (paths: string[], flags: PlanFlags) => {
     const opts = parseRunOptions(flags);
     const checkManifests = refuseInvalid(io, flags.output === 'github' ? 'github' : 'text');
     const group = await openSessions(io, {
