@@ -209,7 +209,7 @@ describe('obsync completion', () => {
     expect(bashComplete(source, ['obsync', 'plan', '--out'])).toEqual(['--out', '--output']);
     expect(bashComplete(source, ['obsync', 'plan', '--output', ''])).toEqual(['text', 'json', 'markdown', 'github']);
     expect(bashComplete(source, ['obsync', 'plan', '--no-c'])).toEqual(['--no-color']);
-    expect(bashComplete(source, ['obsync', 'keys', ''])).toEqual(['create']);
+    expect(bashComplete(source, ['obsync', 'keys', ''])).toEqual(['create', 'list', 'disable', 'enable', 'delete']);
     expect(bashComplete(source, ['obsync', 'keys', 'create', '--ro'])).toEqual(['--role']);
     expect(bashComplete(source, ['obsync', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     expect(bashComplete(source, ['obsync', 'plan', '--out', ''])).toEqual([]); // a file name: the shell's own completion
@@ -264,7 +264,7 @@ describe('obsync completion', () => {
         .map((l) => l.split('\t')[0]);
     expect(complete('obsync pl')).toEqual(['plan']);
     expect(complete('obsync plan --output ')).toEqual(['github', 'json', 'markdown', 'text']);
-    expect(complete('obsync keys ')).toEqual(['create']);
+    expect(complete('obsync keys ')).toEqual(['create', 'delete', 'disable', 'enable', 'list']);
     expect(complete('obsync completion ')).toEqual(['bash', 'fish', 'zsh']);
   });
 
