@@ -1,7 +1,7 @@
 /**
  * Commands a new user reaches for in the first hour, through the CLI on the embedded sandbox:
  * deleting the last object of a kind on purpose (`--allow-empty-kind`, also through a saved plan),
- * and an apply that only takes ownership ending with its counts.
+ * an apply that only takes ownership ending with its counts, and `query` as a table or JSON lines.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,5 +82,61 @@ describe('an apply that only adopts', () => {
     // Nothing left to adopt: the next apply stays quiet after "No changes."
     const again = await runCli(['apply', '--auto-approve'], { cwd });
     expect(again.stdout).not.toContain('Apply complete');
+  });
+});
+
+describe('obsync query', () => {
+  /** A project whose only target is the embedded sandbox of the self-hosted API (it serves chart series). */
+  function selfHosted(): string {
+    dir = mkdtempSync(join(tmpdir(), 'obsync-commands-'));
+    writeFileSync(
+      join(dir, 'obsync.yaml'),
+      'apiVersion: obsync/v1\nkind: Config\ntargets:\n  - {name: sh, variant: sandbox, api: self-hosted}\n',
+    );
+    return dir;
+  }
+
+  it('prints a table: ISO times, a column per --group-by, the values as numbers', async () => {
+    const cwd = selfHosted();
+    const res = await runCli(['query', '--source', 'Logs', '--since', '5m', '--granularity', '1m', '--group-by', 'ServiceName'], { cwd });
+    expect(res.code, res.stderr).toBe(0);
+    const [header, ...rows] = res.stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^TIME \(UTC\) +ServiceName +count$/);
+    expect(rows.length).toBeGreaterThanOrEqual(10);
+    for (const row of rows) expect(row).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z {2}ServiceName-[12] +\d+$/);
+    const quantile = await runCli(
+      [
+        'query',
+        '--source',
+        'Traces',
+        '--agg',
+        'quantile',
+        '--level',
+        '0.99',
+        '--field',
+        'Duration',
+        '--since',
+        '3m',
+        '--granularity',
+        '1m',
+      ],
+      { cwd },
+    );
+    expect(quantile.stdout.split('\n')[0]).toMatch(/^TIME \(UTC\) +quantile\(0\.99, Duration\)$/);
+  });
+
+  it('prints one JSON object per line with --output json, counts as numbers', async () => {
+    const cwd = selfHosted();
+    const res = await runCli(['query', '--source', 'Logs', '--since', '3m', '--granularity', '1m', '--output', 'json'], { cwd });
+    expect(res.code, res.stderr).toBe(0);
+    const lines = res.stdout.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    for (const line of lines) {
+      const point = JSON.parse(line) as { time: string; group: Record<string, string>; value: unknown };
+      expect(Object.keys(point)).toEqual(['time', 'group', 'value']);
+      expect(new Date(point.time).toISOString().replace('.000Z', 'Z')).toBe(point.time);
+      expect(point.group).toEqual({});
+      expect(typeof point.value).toBe('number');
+    }
   });
 });
