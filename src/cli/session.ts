@@ -57,6 +57,8 @@ export interface SessionOptions {
    * connection or sandbox is opened; throws to stop there with nothing written.
    */
   checkManifests?: (diagnostics: readonly Diagnostic[]) => void;
+  /** plan, apply: of several targets, one whose settings cannot be resolved fails alone (in `unavailable`). */
+  isolateTargets?: boolean;
 }
 
 /** One target of a command: its service port, inventory and desired state. */
@@ -86,6 +88,8 @@ export interface Session {
 /** The sessions of every target a command uses; they share the state backend and the logger. */
 export interface Sessions {
   sessions: Session[];
+  /** Targets in use that have no session: their settings could not be resolved (`isolateTargets`). */
+  unavailable: { target: string; error: ConfigError }[];
   logger: Logger;
   /** Closes every session, then the state backend. */
   close(): Promise<void>;
@@ -206,6 +210,7 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
     env: io.env,
     targets: opts.targets ?? [],
     allowFileOutside: opts.allowFileOutside,
+    isolateTargets: opts.isolateTargets,
   });
   check?.(project);
   const parsed = new ParsedFiles();
@@ -234,7 +239,7 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
     await closeAll();
     throw err;
   }
-  return { sessions: [...sessions], logger, close: closeAll };
+  return { sessions: [...sessions], unavailable: project.unavailable, logger, close: closeAll };
 }
 
 /** One target's manifest paths (top-level plus its own, or the PATH arguments) and how to load them with its vars. */

@@ -21,11 +21,15 @@ export interface ReadConfigOptions {
   /** Targets whose settings and credentials are resolved (default: every declared target). */
   select?: LoadConfigOptions['select'];
   allTrees?: boolean;
+  /** Several targets: one whose own settings cannot be resolved fails alone (see `failed`). */
+  isolateTargets?: boolean;
 }
 
 export interface ReadConfig {
   config: ObsyncConfig;
   declared: DeclaredTarget[];
+  /** Targets left out because their own settings have errors (with `isolateTargets`). */
+  failed: { target: string; error: ConfigError }[];
 }
 
 /** obsync.yaml, or a ConfigError listing every problem with its position. */
@@ -34,11 +38,21 @@ export function readConfig(path: string, env: Readonly<Record<string, string | u
     allowFileOutside: opts.allowFileOutside === true,
     ...(opts.select ? { select: opts.select } : {}),
     ...(opts.allTrees ? { allTrees: true } : {}),
+    ...(opts.isolateTargets ? { isolateTargets: true } : {}),
   });
   if (hasErrors(loaded.diagnostics) || !loaded.config) {
     throw new ConfigError(`${path} is invalid:\n${loaded.diagnostics.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`);
   }
-  return { config: loaded.config, declared: loaded.declared };
+  const failed = (loaded.failedTargets ?? []).map((f) => ({
+    target: f.name,
+    error: new ConfigError(
+      `its settings in ${path} cannot be resolved:\n${f.diagnostics.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`,
+      {
+        hint: 'set the variables it names (or plan the other targets with --target)',
+      },
+    ),
+  }));
+  return { config: loaded.config, declared: loaded.declared, failed };
 }
 
 /** obsync.yaml (if any) with the targets the command uses resolved, and only those. */
@@ -49,6 +63,8 @@ export interface Project {
   /** The directory of obsync.yaml, else the working directory. */
   baseDir: string;
   targets: ResolvedTarget[];
+  /** Selected targets that could not be resolved, each with why (with `isolateTargets`). */
+  unavailable: { target: string; error: ConfigError }[];
 }
 
 export function openProject(input: {
@@ -57,16 +73,28 @@ export function openProject(input: {
   env: Readonly<Record<string, string | undefined>>;
   targets: readonly string[];
   allowFileOutside?: boolean | undefined;
+  isolateTargets?: boolean | undefined;
 }): Project {
   const { configPath, env } = input;
   let chosen: string[] = [];
   const select = (declared: readonly string[], defaultTarget: string | undefined) =>
     (chosen = chooseTargets(declared, input.targets, env, defaultTarget));
-  const read = configPath ? readConfig(configPath, env, { allowFileOutside: input.allowFileOutside, select }) : undefined;
+  const read = configPath
+    ? readConfig(configPath, env, { allowFileOutside: input.allowFileOutside, select, isolateTargets: input.isolateTargets === true })
+    : undefined;
   if (!read) select([], undefined);
   const config = read?.config;
-  const targets = resolveTargets({ config, chosen, env, readFile: (p) => readRegularFile(p) });
-  return { configPath, config, declared: read?.declared ?? [], baseDir: configPath ? dirname(configPath) : input.cwd, targets };
+  const unavailable = read?.failed ?? [];
+  const usable = chosen.filter((name) => !unavailable.some((u) => u.target === name));
+  const targets = resolveTargets({ config, chosen: usable, env, readFile: (p) => readRegularFile(p) });
+  return {
+    configPath,
+    config,
+    declared: read?.declared ?? [],
+    baseDir: configPath ? dirname(configPath) : input.cwd,
+    targets,
+    unavailable,
+  };
 }
 
 export function targetName(resolved: ResolvedTarget): string {

@@ -57,17 +57,20 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       timeoutMs: opts.timeoutMs,
       allowFileOutside: flags.allowFileOutside,
       checkManifests: refuseInvalid(io, 'text'),
+      isolateTargets: true,
     }).catch((err: unknown) => {
       interrupts.dispose();
       throw err;
     });
     try {
-      const { sessions } = group;
+      const { sessions, unavailable } = group;
       checkSelectionAcross(opts.selection, sessions);
       const color = colorEnabled(io, 'stdout', flags.color);
-      const several = sessions.length > 1;
+      const several = sessions.length + unavailable.length > 1;
+      // A target whose settings could not be resolved is shown and counted like one that could not be planned.
+      const unresolved = unavailable.map((u) => ({ target: u.target, error: u.error }));
       const gate = new ApprovalGate<Plan>(sessions.length, (arrived, failed) =>
-        approve(io, interrupts, { arrived, failed, flags, color, saved: saved !== null }),
+        approve(io, interrupts, { arrived, failed: [...failed, ...unresolved], flags, color, saved: saved !== null }),
       );
       const slots = new Slots(TARGET_CONCURRENCY);
       const runs = await eachTarget(sessions, slots, async (session) => {
@@ -127,11 +130,13 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         if (shown.length > 0) io.stdout.write(renderRunApply(shown, 'text', { color, origin }));
       }
       for (const r of runs) if ('error' in r) reportTargetError(io, r.session.port.target, r.error);
+      for (const u of unavailable) reportTargetError(io, u.target, u.error);
       if (interrupted) {
         io.stderr.write(`${interruptedSummary(applied)}\n`);
         throw new ExitRequest(INTERRUPTED_EXIT);
       }
       const failed =
+        unavailable.length > 0 ||
         runs.some((r) => 'error' in r) ||
         reports.some((r) => r.plan.errored || (r.apply && r.apply.summary.failed + r.apply.summary.refused > 0));
       if (failed) throw new ExitRequest(1);
