@@ -43,7 +43,8 @@ const commands: CommandEntry[] = [
   {
     name: 'run',
     usage: '[options] [paths...]',
-    summary: 'reconcile continuously: at start-up, on a schedule and when manifests change; serves /livez /readyz /metrics',
+    summary:
+      'reconcile continuously: at start-up, on a schedule and when manifests change; serves the status page (/), /api/status, /api/events, /livez /readyz /metrics',
     load: () => import('./commands/run.js'),
   },
   {
@@ -81,7 +82,7 @@ const commands: CommandEntry[] = [
   {
     name: 'state',
     usage: '',
-    summary: 'inspect and manage what obsync owns (list, show, rm, migrate)',
+    summary: 'inspect and manage what obsync owns (list, show, rm, mv, migrate)',
     load: () => import('./commands/state.js'),
   },
   {

@@ -8,7 +8,10 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../core/errors.js';
+import { entryAddress } from '../core/inventory.js';
+import { EventBus } from '../events/bus.js';
+import { eventsOfRun, firstFailure, runCounts } from '../events/derive.js';
 import { Secret } from '../core/secret.js';
 import type { ServicePort } from '../core/ports.js';
 import type { AdoptPolicy } from '../core/plan.js';
@@ -22,7 +25,7 @@ import { colorEnabled, ExitRequest, type CliIO } from './io.js';
 import { terminalProgress } from './progress.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import { githubAnnotation } from './commands/validate.js';
-import type { RunOptions } from './run-options.js';
+import { backtestDefaults, backtestSettings, type BacktestDefaults, type RunOptions } from './run-options.js';
 import { manifestFileScope } from '../config/file-scope.js';
 import type { ResolvedTarget } from '../config/targets.js';
 import { manifestPaths } from '../config/trees.js';
@@ -52,6 +55,8 @@ export interface SessionOptions {
   allowFileOutside?: boolean | undefined;
   /** Waits over 2 s: a line on stderr (default) or an info log (the daemon). */
   waits?: 'stderr' | 'log';
+  /** false: no undeclared embedded sandbox stands in for a missing target (obsync run). */
+  implicitSandbox?: boolean;
   /**
    * Sees the manifests' diagnostics (every target's, a shared file's once) before any state,
    * connection or sandbox is opened; throws to stop there with nothing written.
@@ -74,12 +79,16 @@ export interface Session {
   state: StateBackend;
   /** Set with `elect`: the daemon starts and stops it. */
   leadership?: TargetLeadership;
-  defaults: { prune: boolean; maxDeletes: number; concurrency: number };
+  defaults: { prune: boolean; maxDeletes: number; concurrency: number; backtest?: BacktestDefaults | undefined };
   /** The target's adoption policy (targets[].adopt; default by-name). */
   adopt: AdoptPolicy;
   /** defaults.schedule of obsync.yaml. */
   schedule?: string;
+  /** The target is the embedded sandbox (a simulator). */
+  embedded: boolean;
   logger: Logger;
+  /** The command's events (src/events): logged at info; the daemon has its own bus. */
+  events: EventBus;
   /** Re-reads the manifests (the daemon calls it before each run). */
   reload(): { desired: DesiredResource[]; diagnostics: Diagnostic[] };
   close(): Promise<void>;
@@ -91,6 +100,8 @@ export interface Sessions {
   /** Targets in use that have no session: their settings could not be resolved (`isolateTargets`). */
   unavailable: { target: string; error: ConfigError }[];
   logger: Logger;
+  /** obsync.yaml as loaded (the targets in use resolved), when there is one. */
+  config: ObsyncConfig | undefined;
   /** Closes every session, then the state backend. */
   close(): Promise<void>;
 }
@@ -120,8 +131,51 @@ export function cliLogger(io: CliIO, level: string): Logger {
 export type SessionRun = Pick<ReconcileRequest, 'mode'> &
   Partial<Pick<ReconcileRequest, 'saved' | 'beforeApply' | 'onStepDone' | 'onStepStart' | 'concurrency' | 'signal' | 'applySignal'>>;
 
-/** One reconcile run of the session's manifests against its target, with the run flags over obsync.yaml's defaults. */
-export function reconcileSession(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
+/**
+ * One reconcile run of the session's manifests against its target, with the run flags over
+ * obsync.yaml's defaults; told as events like the daemon's runs (at info: the command's output
+ * already shows the plan).
+ */
+export async function reconcileSession(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
+  const target = session.port.target;
+  const ownedBefore = new Set(
+    session.inventory
+      .entries()
+      .filter((e) => e.status === 'owned')
+      .map(entryAddress),
+  );
+  session.events.emit(target, { event: 'run-started', mode: run.mode, trigger: ['cli'] });
+  const started = performance.now();
+  const requests = session.port.stats.requests;
+  const finished = (result: 'success' | 'failure', rest: { counts?: ReturnType<typeof runCounts>; error?: string }) =>
+    session.events.emit(target, {
+      event: 'run-finished',
+      mode: run.mode,
+      result,
+      durationMs: Math.round(performance.now() - started),
+      counts: rest.counts ?? { create: 0, update: 0, delete: 0, unchanged: 0, adopted: 0, failed: 0 },
+      requests: session.port.stats.requests - requests,
+      planned: rest.counts !== undefined,
+      ...(rest.error === undefined ? {} : { error: rest.error }),
+    });
+  let report: RunReport;
+  try {
+    report = await reconcileOnce(session, opts, run);
+  } catch (err) {
+    finished('failure', { error: errorMessage(err) });
+    throw err;
+  }
+  const events = eventsOfRun(report, { ownedBefore });
+  for (const e of events) session.events.emit(target, e);
+  const error = firstFailure(events);
+  finished(report.plan.errored || (report.apply?.summary.failed ?? 0) > 0 ? 'failure' : 'success', {
+    counts: runCounts(report),
+    ...(error === undefined ? {} : { error }),
+  });
+  return report;
+}
+
+function reconcileOnce(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
   return reconcile({
     port: session.port,
     inventory: session.inventory,
@@ -133,8 +187,13 @@ export function reconcileSession(session: Session, opts: RunOptions, run: Sessio
     ...(opts.allowEmptyKinds ? { allowEmptyKinds: opts.allowEmptyKinds } : {}),
     concurrency: session.defaults.concurrency,
     adopt: session.adopt,
+    ...backtestOf(backtestSettings(opts, session.defaults.backtest, false)),
     ...run,
   });
+}
+
+function backtestOf(settings: ReturnType<typeof backtestSettings>): { backtest?: NonNullable<typeof settings> } {
+  return settings ? { backtest: settings } : {};
 }
 
 /** One target's service, for the commands that talk to exactly one (keys, query). */
@@ -155,6 +214,7 @@ export async function openConnection(
     declared: isDeclared(project, resolved),
     env: io.env,
     baseDir: project.baseDir,
+    stateDir: fileStateDir(io, project.config, project.baseDir),
     logger,
     announce: (line) => io.stderr.write(`${line}\n`),
     timeoutMs: opts.timeoutMs,
@@ -211,6 +271,7 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
     targets: opts.targets ?? [],
     allowFileOutside: opts.allowFileOutside,
     isolateTargets: opts.isolateTargets,
+    implicitSandbox: opts.implicitSandbox,
   });
   check?.(project);
   const parsed = new ParsedFiles();
@@ -223,6 +284,7 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
   const stateDir = fileStateDir(io, config, baseDir);
   const state = await openStateBackend(stateSpec(io, config, baseDir));
   const sessions: Session[] = [];
+  const events = new EventBus({ logger, levels: 'info', ringSize: 0 });
   const closeAll = async () => {
     try {
       const closed = await Promise.allSettled(sessions.splice(0).map((s) => s.close()));
@@ -234,12 +296,12 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
     }
   };
   try {
-    for (const target of loaded) sessions.push(await openTargetSession(io, opts, { ...target, project, state, stateDir, logger }));
+    for (const target of loaded) sessions.push(await openTargetSession(io, opts, { ...target, project, state, stateDir, logger, events }));
   } catch (err) {
     await closeAll();
     throw err;
   }
-  return { sessions: [...sessions], unavailable: project.unavailable, logger, close: closeAll };
+  return { sessions: [...sessions], unavailable: project.unavailable, logger, config, close: closeAll };
 }
 
 /** One target's manifest paths (top-level plus its own, or the PATH arguments) and how to load them with its vars. */
@@ -275,6 +337,7 @@ interface TargetSessionInput {
   state: StateBackend;
   stateDir: string;
   logger: Logger;
+  events: EventBus;
 }
 
 async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetSessionInput): Promise<Session> {
@@ -289,6 +352,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
       declared: input.declared,
       env: io.env,
       baseDir: project.baseDir,
+      stateDir: input.stateDir,
       logger,
       announce: (line) => io.stderr.write(`${line}\n`),
       onResponse: opts.onResponse,
@@ -325,10 +389,13 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
       prune: config?.defaults?.prune ?? false,
       maxDeletes: config?.defaults?.maxDeletes ?? DEFAULT_MAX_DELETES,
       concurrency: config?.defaults?.concurrency ?? 4,
+      backtest: backtestDefaults(config?.defaults?.backtest),
     },
     adopt: config?.targets?.find((t) => t.name === connection.port.target)?.adopt ?? 'by-name',
     ...(config?.defaults?.schedule ? { schedule: config.defaults.schedule } : {}),
+    embedded: input.resolved.kind === 'embedded',
     logger,
+    events: input.events,
     reload: input.load,
     async close() {
       try {

@@ -73,6 +73,8 @@ export function validateDocument(
     spec: spec.data,
     source: { file, ...start, ...(fields ? { fields } : {}) },
   };
+  const previous = envelope.data.metadata.previousNames;
+  if (previous) resource.previousNames = previous;
   return { loaded: { file, doc, lineCounter, resource }, diagnostics };
 }
 

@@ -69,8 +69,9 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       const several = sessions.length + unavailable.length > 1;
       // A target whose settings could not be resolved is shown and counted like one that could not be planned.
       const unresolved = unavailable.map((u) => ({ target: u.target, error: u.error }));
-      const gate = new ApprovalGate<Plan>(sessions.length, (arrived, failed) =>
-        approve(io, interrupts, { arrived, failed: [...failed, ...unresolved], flags, color, saved: saved !== null }),
+      const gate = new ApprovalGate<Plan>(
+        sessions.map((s) => s.port.target),
+        (arrived, failed) => approve(io, interrupts, { arrived, failed: [...failed, ...unresolved], flags, color, saved: saved !== null }),
       );
       const slots = new Slots(TARGET_CONCURRENCY);
       const runs = await eachTarget(sessions, slots, async (session) => {
@@ -240,8 +241,12 @@ async function confirm(io: CliIO, targets: readonly string[]): Promise<void> {
 
 /** One line per change on stderr; with several targets, each names its target. */
 function progress(io: CliIO, r: StepResult, target: string | undefined): void {
-  if (r.outcome === 'unchanged' || (r.action === 'noop' && r.outcome === 'skipped')) return;
-  const what = r.outcome === 'applied' ? (VERB[r.action] ?? r.action) : r.outcome;
+  const moved = r.movedFrom !== undefined || (r.movedParts?.length ?? 0) > 0;
+  if ((r.outcome === 'unchanged' && !moved) || (r.action === 'noop' && r.outcome === 'skipped')) return;
+  const renames = [...(r.movedFrom ? [`from ${r.movedFrom}`] : []), ...(r.movedParts ?? []).map((m) => `${m.from} → ${m.to}`)];
+  const movedText = `moved ${renames.join(', ')}`;
+  const verb = r.outcome === 'applied' ? (VERB[r.action] ?? r.action) : r.outcome;
+  const what = r.outcome === 'unchanged' ? movedText : moved && r.outcome === 'applied' ? `${verb} (${movedText})` : verb;
   const detail = r.message ? `: ${r.message}` : '';
   // Server error bodies and ids are text from outside: shown, never obeyed (escape sequences).
   io.stderr.write(
