@@ -1,6 +1,6 @@
 import type { IdMap } from '../core/id-map.js';
 import type { InventoryStore } from '../core/inventory.js';
-import type { Address, Change } from '../core/plan.js';
+import type { Address, Change, PartMove } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { Json } from '../core/wire.js';
 
@@ -40,8 +40,14 @@ export interface StepResult {
   id?: string;
   /** Why it failed, was skipped or refused. */
   message?: string;
+  /** A failure's stable code (the error's, e.g. API, AMBIGUOUS_WRITE). */
+  code?: string;
   /** Fields the service did not keep (re-read after the write). */
   nonConvergent?: Change[];
+  /** A rename recorded by this apply: the inventory entry moved from this address to the step's. */
+  movedFrom?: Address;
+  /** Part keys renamed by this apply (tiles): each kept its id. */
+  movedParts?: PartMove[];
   /** The create was resolved by adopting an object found by natural key after a lost response. */
   resolvedAmbiguous?: boolean;
   backup?: string;

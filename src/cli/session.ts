@@ -4,11 +4,14 @@
  * inventory. Opened once per command, closed in `finally`.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../core/errors.js';
+import { entryAddress } from '../core/inventory.js';
+import { EventBus } from '../events/bus.js';
+import { eventsOfRun, firstFailure, runCounts } from '../events/derive.js';
 import { Secret } from '../core/secret.js';
 import type { ServicePort } from '../core/ports.js';
 import type { AdoptPolicy } from '../core/plan.js';
@@ -22,8 +25,8 @@ import { colorEnabled, ExitRequest, type CliIO } from './io.js';
 import { terminalProgress } from './progress.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import { githubAnnotation } from './commands/validate.js';
-import type { RunOptions } from './run-options.js';
-import { manifestFileScope } from '../config/file-scope.js';
+import { backtestDefaults, backtestSettings, type BacktestDefaults, type RunOptions } from './run-options.js';
+import { manifestFileScope, stateDirectory } from '../config/file-scope.js';
 import type { ResolvedTarget } from '../config/targets.js';
 import { manifestPaths } from '../config/trees.js';
 import { ParsedFiles } from '../manifests/load.js';
@@ -52,11 +55,15 @@ export interface SessionOptions {
   allowFileOutside?: boolean | undefined;
   /** Waits over 2 s: a line on stderr (default) or an info log (the daemon). */
   waits?: 'stderr' | 'log';
+  /** false: no undeclared embedded sandbox stands in for a missing target (obsync run). */
+  implicitSandbox?: boolean;
   /**
    * Sees the manifests' diagnostics (every target's, a shared file's once) before any state,
    * connection or sandbox is opened; throws to stop there with nothing written.
    */
   checkManifests?: (diagnostics: readonly Diagnostic[]) => void;
+  /** plan, apply: of several targets, one whose settings cannot be resolved fails alone (in `unavailable`). */
+  isolateTargets?: boolean;
 }
 
 /** One target of a command: its service port, inventory and desired state. */
@@ -72,12 +79,16 @@ export interface Session {
   state: StateBackend;
   /** Set with `elect`: the daemon starts and stops it. */
   leadership?: TargetLeadership;
-  defaults: { prune: boolean; maxDeletes: number; concurrency: number };
+  defaults: { prune: boolean; maxDeletes: number; concurrency: number; backtest?: BacktestDefaults | undefined };
   /** The target's adoption policy (targets[].adopt; default by-name). */
   adopt: AdoptPolicy;
   /** defaults.schedule of obsync.yaml. */
   schedule?: string;
+  /** The target is the embedded sandbox (a simulator). */
+  embedded: boolean;
   logger: Logger;
+  /** The command's events (src/events): logged at info; the daemon has its own bus. */
+  events: EventBus;
   /** Re-reads the manifests (the daemon calls it before each run). */
   reload(): { desired: DesiredResource[]; diagnostics: Diagnostic[] };
   close(): Promise<void>;
@@ -86,7 +97,11 @@ export interface Session {
 /** The sessions of every target a command uses; they share the state backend and the logger. */
 export interface Sessions {
   sessions: Session[];
+  /** Targets in use that have no session: their settings could not be resolved (`isolateTargets`). */
+  unavailable: { target: string; error: ConfigError }[];
   logger: Logger;
+  /** obsync.yaml as loaded (the targets in use resolved), when there is one. */
+  config: ObsyncConfig | undefined;
   /** Closes every session, then the state backend. */
   close(): Promise<void>;
 }
@@ -116,8 +131,51 @@ export function cliLogger(io: CliIO, level: string): Logger {
 export type SessionRun = Pick<ReconcileRequest, 'mode'> &
   Partial<Pick<ReconcileRequest, 'saved' | 'beforeApply' | 'onStepDone' | 'onStepStart' | 'concurrency' | 'signal' | 'applySignal'>>;
 
-/** One reconcile run of the session's manifests against its target, with the run flags over obsync.yaml's defaults. */
-export function reconcileSession(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
+/**
+ * One reconcile run of the session's manifests against its target, with the run flags over
+ * obsync.yaml's defaults; told as events like the daemon's runs (at info: the command's output
+ * already shows the plan).
+ */
+export async function reconcileSession(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
+  const target = session.port.target;
+  const ownedBefore = new Set(
+    session.inventory
+      .entries()
+      .filter((e) => e.status === 'owned')
+      .map(entryAddress),
+  );
+  session.events.emit(target, { event: 'run-started', mode: run.mode, trigger: ['cli'] });
+  const started = performance.now();
+  const requests = session.port.stats.requests;
+  const finished = (result: 'success' | 'failure', rest: { counts?: ReturnType<typeof runCounts>; error?: string }) =>
+    session.events.emit(target, {
+      event: 'run-finished',
+      mode: run.mode,
+      result,
+      durationMs: Math.round(performance.now() - started),
+      counts: rest.counts ?? { create: 0, update: 0, delete: 0, unchanged: 0, adopted: 0, failed: 0 },
+      requests: session.port.stats.requests - requests,
+      planned: rest.counts !== undefined,
+      ...(rest.error === undefined ? {} : { error: rest.error }),
+    });
+  let report: RunReport;
+  try {
+    report = await reconcileOnce(session, opts, run);
+  } catch (err) {
+    finished('failure', { error: errorMessage(err) });
+    throw err;
+  }
+  const events = eventsOfRun(report, { ownedBefore });
+  for (const e of events) session.events.emit(target, e);
+  const error = firstFailure(events);
+  finished(report.plan.errored || (report.apply?.summary.failed ?? 0) > 0 ? 'failure' : 'success', {
+    counts: runCounts(report),
+    ...(error === undefined ? {} : { error }),
+  });
+  return report;
+}
+
+function reconcileOnce(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
   return reconcile({
     port: session.port,
     inventory: session.inventory,
@@ -126,10 +184,16 @@ export function reconcileSession(session: Session, opts: RunOptions, run: Sessio
     prune: opts.prune ?? session.defaults.prune,
     pruneCascade: opts.pruneCascade ?? false,
     maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
+    ...(opts.allowEmptyKinds ? { allowEmptyKinds: opts.allowEmptyKinds } : {}),
     concurrency: session.defaults.concurrency,
     adopt: session.adopt,
+    ...backtestOf(backtestSettings(opts, session.defaults.backtest, false)),
     ...run,
   });
+}
+
+function backtestOf(settings: ReturnType<typeof backtestSettings>): { backtest?: NonNullable<typeof settings> } {
+  return settings ? { backtest: settings } : {};
 }
 
 /** One target's service, for the commands that talk to exactly one (keys, query). */
@@ -150,6 +214,7 @@ export async function openConnection(
     declared: isDeclared(project, resolved),
     env: io.env,
     baseDir: project.baseDir,
+    stateDir: fileStateDir(io, project.config, project.baseDir),
     logger,
     announce: (line) => io.stderr.write(`${line}\n`),
     timeoutMs: opts.timeoutMs,
@@ -205,6 +270,8 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
     env: io.env,
     targets: opts.targets ?? [],
     allowFileOutside: opts.allowFileOutside,
+    isolateTargets: opts.isolateTargets,
+    implicitSandbox: opts.implicitSandbox,
   });
   check?.(project);
   const parsed = new ParsedFiles();
@@ -217,6 +284,7 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
   const stateDir = fileStateDir(io, config, baseDir);
   const state = await openStateBackend(stateSpec(io, config, baseDir));
   const sessions: Session[] = [];
+  const events = new EventBus({ logger, levels: 'info', ringSize: 0 });
   const closeAll = async () => {
     try {
       const closed = await Promise.allSettled(sessions.splice(0).map((s) => s.close()));
@@ -228,12 +296,12 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
     }
   };
   try {
-    for (const target of loaded) sessions.push(await openTargetSession(io, opts, { ...target, project, state, stateDir, logger }));
+    for (const target of loaded) sessions.push(await openTargetSession(io, opts, { ...target, project, state, stateDir, logger, events }));
   } catch (err) {
     await closeAll();
     throw err;
   }
-  return { sessions: [...sessions], logger, close: closeAll };
+  return { sessions: [...sessions], unavailable: project.unavailable, logger, config, close: closeAll };
 }
 
 /** One target's manifest paths (top-level plus its own, or the PATH arguments) and how to load them with its vars. */
@@ -248,11 +316,17 @@ function targetTree(io: CliIO, opts: SessionOptions, project: Project, resolved:
     top: config?.manifests,
     own: declared?.tree?.manifests,
   });
-  const files = manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag: opts.allowFileOutside === true });
+  const files = manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag: opts.allowFileOutside === true, env: io.env });
   // A declared target without vars still answers ${var:} (with "target 'x' has no var").
   const tree: TargetTree = { target: name, api: targetApi(resolved), paths, vars: declared ? (declared.tree?.vars ?? {}) : undefined };
   const load = () => {
-    const { resources, diagnostics } = loadTargetTree(tree, { env: io.env, allowMissingEnv: opts.allowMissingEnv ?? false, files, parsed });
+    const { resources, diagnostics } = loadTargetTree(tree, {
+      env: io.env,
+      allowMissingEnv: opts.allowMissingEnv ?? false,
+      files,
+      parsed,
+      sensitive: project.sensitive,
+    });
     return { desired: resources, diagnostics };
   };
   return { name, resolved, paths, load, declared: declared !== undefined };
@@ -269,6 +343,7 @@ interface TargetSessionInput {
   state: StateBackend;
   stateDir: string;
   logger: Logger;
+  events: EventBus;
 }
 
 async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetSessionInput): Promise<Session> {
@@ -283,6 +358,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
       declared: input.declared,
       env: io.env,
       baseDir: project.baseDir,
+      stateDir: input.stateDir,
       logger,
       announce: (line) => io.stderr.write(`${line}\n`),
       onResponse: opts.onResponse,
@@ -319,10 +395,13 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
       prune: config?.defaults?.prune ?? false,
       maxDeletes: config?.defaults?.maxDeletes ?? DEFAULT_MAX_DELETES,
       concurrency: config?.defaults?.concurrency ?? 4,
+      backtest: backtestDefaults(config?.defaults?.backtest),
     },
     adopt: config?.targets?.find((t) => t.name === connection.port.target)?.adopt ?? 'by-name',
     ...(config?.defaults?.schedule ? { schedule: config.defaults.schedule } : {}),
+    embedded: input.resolved.kind === 'embedded',
     logger,
+    events: input.events,
     reload: input.load,
     async close() {
       try {
@@ -352,8 +431,7 @@ export function stateSpec(io: CliIO, config: ObsyncConfig | undefined, baseDir: 
 
 /** The file backend's directory: OBSYNC_STATE_DIR, else state.path of obsync.yaml, else .obsync/state. */
 export function fileStateDir(io: CliIO, config: ObsyncConfig | undefined, baseDir: string): string {
-  if (io.env.OBSYNC_STATE_DIR) return resolve(io.cwd, io.env.OBSYNC_STATE_DIR);
-  return absolute(baseDir, config?.state?.path ?? '.obsync/state');
+  return stateDirectory({ env: io.env, cwd: io.cwd, statePath: config?.state?.path, baseDir });
 }
 
 function stateUrlFromEnv(io: CliIO): Secret | undefined {
@@ -366,10 +444,6 @@ function stateUrlFromEnv(io: CliIO): Secret | undefined {
     }
   }
   return io.env.OBSYNC_STATE_URL ? new Secret(io.env.OBSYNC_STATE_URL) : undefined;
-}
-
-function absolute(base: string, p: string): string {
-  return isAbsolute(p) ? p : resolve(base, p);
 }
 
 /** A `checkManifests` for plan and apply: prints the diagnostics; any error stops the command (exit 1) before anything is opened. */

@@ -1,5 +1,5 @@
 /** Glue from the CLI to config, manifests, targets, the remote client and the embedded sandbox. */
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import { ConfigError } from '../core/errors.js';
 import type { ServicePort } from '../core/ports.js';
@@ -10,6 +10,8 @@ import { loadConfig, type DeclaredTarget, type LoadConfigOptions } from '../conf
 import type { ObsyncConfig } from '../config/schema.js';
 import { chooseTargets, resolveTargets, type EmbeddedTarget, type ResolvedTarget } from '../config/targets.js';
 import type { Logger } from '../log/logger.js';
+import type { SensitiveValue } from '../manifests/carried.js';
+import { credentialValues } from '../manifests/credentials.js';
 import { readRegularFile } from '../manifests/files.js';
 import { createServicePort, type PortOptions } from '../remote/index.js';
 import type { WaitReport } from '../remote/transport.js';
@@ -21,11 +23,17 @@ export interface ReadConfigOptions {
   /** Targets whose settings and credentials are resolved (default: every declared target). */
   select?: LoadConfigOptions['select'];
   allTrees?: boolean;
+  /** Several targets: one whose own settings cannot be resolved fails alone (see `failed`). */
+  isolateTargets?: boolean;
 }
 
 export interface ReadConfig {
   config: ObsyncConfig;
   declared: DeclaredTarget[];
+  /** Credentials and sensitive values obsync.yaml and the environment put in play (no manifest field may carry one). */
+  sensitive: SensitiveValue[];
+  /** Targets left out because their own settings have errors (with `isolateTargets`). */
+  failed: { target: string; error: ConfigError }[];
 }
 
 /** obsync.yaml, or a ConfigError listing every problem with its position. */
@@ -34,11 +42,21 @@ export function readConfig(path: string, env: Readonly<Record<string, string | u
     allowFileOutside: opts.allowFileOutside === true,
     ...(opts.select ? { select: opts.select } : {}),
     ...(opts.allTrees ? { allTrees: true } : {}),
+    ...(opts.isolateTargets ? { isolateTargets: true } : {}),
   });
   if (hasErrors(loaded.diagnostics) || !loaded.config) {
     throw new ConfigError(`${path} is invalid:\n${loaded.diagnostics.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`);
   }
-  return { config: loaded.config, declared: loaded.declared };
+  const failed = (loaded.failedTargets ?? []).map((f) => ({
+    target: f.name,
+    error: new ConfigError(
+      `its settings in ${path} cannot be resolved:\n${f.diagnostics.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`,
+      {
+        hint: 'set the variables it names (or plan the other targets with --target)',
+      },
+    ),
+  }));
+  return { config: loaded.config, declared: loaded.declared, failed, sensitive: loaded.sensitive };
 }
 
 /** obsync.yaml (if any) with the targets the command uses resolved, and only those. */
@@ -49,6 +67,10 @@ export interface Project {
   /** The directory of obsync.yaml, else the working directory. */
   baseDir: string;
   targets: ResolvedTarget[];
+  /** Credentials and sensitive values in play (obsync.yaml's and the environment's), for the manifests' credential rule. */
+  sensitive: SensitiveValue[];
+  /** Selected targets that could not be resolved, each with why (with `isolateTargets`). */
+  unavailable: { target: string; error: ConfigError }[];
 }
 
 export function openProject(input: {
@@ -57,16 +79,38 @@ export function openProject(input: {
   env: Readonly<Record<string, string | undefined>>;
   targets: readonly string[];
   allowFileOutside?: boolean | undefined;
+  isolateTargets?: boolean | undefined;
+  /** false: no undeclared embedded sandbox (obsync run). */
+  implicitSandbox?: boolean | undefined;
 }): Project {
   const { configPath, env } = input;
   let chosen: string[] = [];
   const select = (declared: readonly string[], defaultTarget: string | undefined) =>
     (chosen = chooseTargets(declared, input.targets, env, defaultTarget));
-  const read = configPath ? readConfig(configPath, env, { allowFileOutside: input.allowFileOutside, select }) : undefined;
+  const read = configPath
+    ? readConfig(configPath, env, { allowFileOutside: input.allowFileOutside, select, isolateTargets: input.isolateTargets === true })
+    : undefined;
   if (!read) select([], undefined);
   const config = read?.config;
-  const targets = resolveTargets({ config, chosen, env, readFile: (p) => readRegularFile(p) });
-  return { configPath, config, declared: read?.declared ?? [], baseDir: configPath ? dirname(configPath) : input.cwd, targets };
+  const unavailable = read?.failed ?? [];
+  const usable = chosen.filter((name) => !unavailable.some((u) => u.target === name));
+  const targets = resolveTargets({
+    config,
+    chosen: usable,
+    env,
+    readFile: (p) => readRegularFile(p),
+    ...(input.implicitSandbox === undefined ? {} : { implicitSandbox: input.implicitSandbox }),
+    configName: configPath ?? `obsync.yaml (none found in ${input.cwd})`,
+  });
+  return {
+    configPath,
+    config,
+    declared: read?.declared ?? [],
+    baseDir: configPath ? dirname(configPath) : input.cwd,
+    targets,
+    sensitive: read?.sensitive ?? credentialValues(env),
+    unavailable,
+  };
 }
 
 export function targetName(resolved: ResolvedTarget): string {
@@ -89,6 +133,8 @@ export interface ConnectInput {
   declared: boolean;
   env: Readonly<Record<string, string | undefined>>;
   baseDir: string;
+  /** The file state directory: an embedded sandbox without `data:` keeps its data below it. */
+  stateDir: string;
   logger: Logger;
   announce: (line: string) => void;
   /** Every HTTP response (status 0: none) to the target, e.g. for the daemon's request counter. */
@@ -124,10 +170,27 @@ export async function connectTarget(input: ConnectInput): Promise<Connection> {
   return connectEmbedded(resolved.embedded, input);
 }
 
+/** `data:` relative to obsync.yaml when given; else `<state dir>/embedded/<target>` (never the working directory). */
+export function sandboxDataDir(embedded: EmbeddedTarget, at: { baseDir: string; stateDir: string }): string {
+  if (embedded.dataDir === undefined) return join(at.stateDir, 'embedded', embedded.name);
+  return isAbsolute(embedded.dataDir) ? embedded.dataDir : resolve(at.baseDir, embedded.dataDir);
+}
+
 /** The embedded sandbox: the simulator on a random loopback port, reached through the real client. */
 async function connectEmbedded(embedded: EmbeddedTarget, input: ConnectInput): Promise<Connection> {
-  const dataDir = isAbsolute(embedded.dataDir) ? embedded.dataDir : resolve(input.baseDir, embedded.dataDir);
-  const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, dataDir, seed: 'demo', rateLimit: 'off' });
+  const dataDir = sandboxDataDir(embedded, input);
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({ host: '127.0.0.1', port: 0, dataDir, seed: 'demo', rateLimit: 'off' });
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM' || code === 'ENOTDIR')
+      throw new ConfigError(`the embedded sandbox '${embedded.name}' cannot keep its data in ${dataDir} (${String(code)})`, {
+        hint: 'set OBSYNC_STATE_DIR (or state.path in obsync.yaml) to a writable directory, or give the target its own data: directory',
+        cause: err,
+      });
+    throw err;
+  }
   input.announce(
     input.declared
       ? `obsync: target '${embedded.name}' is the embedded sandbox (${embedded.api} API, data in ${dataDir})`

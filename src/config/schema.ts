@@ -4,6 +4,8 @@
  * schema runs). Credentials may be left out here and given by the environment instead.
  */
 import * as z from 'zod';
+import { durationMs, MAX_BACKTEST_MS } from '../core/duration.js';
+import { NOTIFICATION_CLASSES } from '../events/vocabulary.js';
 
 const nonEmpty = z.string().min(1);
 
@@ -19,6 +21,41 @@ const rateLimit = z
     perSeconds: z.number().positive().describe('Length of the window, in seconds.'),
   })
   .meta({ id: 'RateLimit', description: 'Client-side pacing: at most `requests` per `perSeconds`.' });
+
+const backtestWindow = z
+  .string()
+  .refine((text) => {
+    const ms = durationMs(text, 'mhd');
+    return ms !== null && ms <= MAX_BACKTEST_MS;
+  }, 'a history like 1d, 12h or 7d (minutes, hours or days; at most 90d)')
+  .describe('How far back: 1d, 12h, 7d… (at most 90d).');
+
+const backtestSetting = z
+  .union([
+    z.boolean().describe('true: the default history (7d); false: no backtests.'),
+    backtestWindow,
+    z
+      .strictObject({
+        window: backtestWindow.optional().describe('How far back (default 7d).'),
+        budget: z.number().int().min(0).max(1000).optional().describe('Series requests one plan may make for backtests (default 20).'),
+        perAlert: z
+          .number()
+          .int()
+          .min(1)
+          .max(100)
+          .optional()
+          .describe(
+            'Series requests one alert may make; a longer history is shortened to fit (default 10: a week of 5-minute windows before and after a change of query).',
+          ),
+      })
+      .describe('The history and the request limits.'),
+  ])
+  .meta({
+    id: 'Backtest',
+    description: "Backtests of alerts over the service's own data (the self-hosted chart series API; not available on hosted targets).",
+  });
+
+export type BacktestSetting = z.infer<typeof backtestSetting>;
 
 /** `${var:NAME}` names: letters, digits and "_", not starting with a digit. */
 export const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -139,7 +176,7 @@ export const hostedTargetConfig = z
   })
   .meta({ id: 'HostedTarget', description: 'A service of the hosted cloud API.' });
 
-/** The embedded sandbox: an in-process simulator, data under `data` (default `.obsync/sandbox`). */
+/** The embedded sandbox: an in-process simulator, data under `data` (default `<state directory>/embedded/<name>`). */
 export const sandboxTargetConfig = z
   .strictObject({
     ...common,
@@ -149,7 +186,11 @@ export const sandboxTargetConfig = z
       .enum(['hosted', 'self-hosted'])
       .optional()
       .describe('Which API the sandbox speaks: hosted (the default; also pipes) or self-hosted.'),
-    data: nonEmpty.optional().describe('Directory of its data, relative to this file (default .obsync/sandbox).'),
+    data: nonEmpty
+      .optional()
+      .describe(
+        'Directory of its data, relative to this file (default: embedded/<target name> in the state directory, e.g. .obsync/state/embedded/sandbox).',
+      ),
   })
   .meta({
     id: 'SandboxTarget',
@@ -217,6 +258,39 @@ export const stateConfig = z
   .meta({ id: 'State', description: 'Where obsync keeps what it owns (the inventory), its writer lease and backups.' });
 export type StateConfig = z.infer<typeof stateConfig>;
 
+/** A sink of `notifications:` (issue 25): where the daemon tells people of state changes. */
+export const notificationSinkConfig = z
+  .strictObject({
+    type: z
+      .enum(['slack', 'generic'])
+      .describe(
+        "slack: a Slack incoming webhook (or any Slack-compatible one: text and blocks); generic: obsync's JSON document (docs/notifications.md).",
+      ),
+    url: z.url({ protocol: /^https?$/ }).meta({
+      sensitive: true,
+      description:
+        'Where to POST, usually "${env:SLACK_WEBHOOK_URL}": a webhook URL is a secret (it is never printed or logged; the sink is named by its position, notifications[0]).',
+    }),
+    events: z
+      .array(z.enum(NOTIFICATION_CLASSES))
+      .min(1)
+      .optional()
+      .describe(
+        'What to tell (default: all): drift (an owned object changed on the service), healed, failed (a target starts failing), recovered (its first good run after), adopted, refused, non-convergent, leader (leadership gained or lost).',
+      ),
+    targets: z.array(targetName).min(1).optional().describe('Only these targets (default: every target of the daemon).'),
+    maxPerMinute: z
+      .number()
+      .int()
+      .min(1)
+      .max(600)
+      .optional()
+      .describe(
+        'At most this many notifications a minute to this sink (default 20); more are dropped, counted and announced with the next one.',
+      ),
+  })
+  .meta({ id: 'NotificationSink', description: 'A notification sink of obsync run: a webhook told once per state change.' });
+
 export const configSchema = z
   .strictObject({
     apiVersion: z.literal('obsync/v1').describe('Version of the format: always obsync/v1.'),
@@ -252,6 +326,11 @@ export const configSchema = z
           .describe('Delete owned objects that are no longer declared, with every guard (default false; --prune).'),
         concurrency: z.number().int().min(1).max(64).optional().describe('Requests in flight at once (1-64; default 4).'),
         maxDeletes: z.number().int().min(0).optional().describe('Most deletes one prune may make (default 10; --max-deletes).'),
+        backtest: backtestSetting
+          .optional()
+          .describe(
+            "Backtest created and updated alerts over the service's own data in every plan: a history such as 7d (the default of plan and apply), false to turn it off, or {window, budget, perAlert}. Off in `obsync run` unless set here (--backtest, --no-backtest).",
+          ),
       })
       .optional()
       .describe('Defaults of the command-line flags.'),
@@ -261,6 +340,23 @@ export const configSchema = z
       .describe(
         'The services to reconcile, each with its own manifests and vars if needed (none: the embedded sandbox). Only the targets a command uses have their settings and credentials resolved.',
       ),
+    notifications: z
+      .array(notificationSinkConfig)
+      .max(20)
+      .optional()
+      .describe(
+        'Where obsync run tells people of state changes (drift, failing, recovered…), each sink once per change (at most 20 sinks).',
+      ),
+    statusToken: z
+      .string()
+      .min(16, 'a status token has at least 16 characters')
+      .regex(/^[\x21-\x7e]+$/, 'a status token is printable ASCII without spaces (it is sent as a Bearer token)')
+      .optional()
+      .meta({
+        sensitive: true,
+        description:
+          'Bearer token the status page and /api/* of obsync run require, usually "${env:OBSYNC_STATUS_TOKEN}" (the variable also sets it); /livez, /readyz and /metrics stay open. At least 16 printable characters. Sensitive: never printed.',
+      }),
   })
   .meta({
     id: 'Config',

@@ -4,6 +4,7 @@
  * function (src/planner), can be saved as JSON, reviewed, and applied exactly: the applier reads
  * nothing but the plan (and the secret values, which never go into one).
  */
+import type { Backtest, BacktestRun, Impact, ImpactItem } from './backtest.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { AnyKind, Kind } from './kind-name.js';
 import type { Json, JsonObject } from './wire.js';
@@ -91,6 +92,12 @@ export interface CascadeItem {
   object: JsonObject;
 }
 
+/** A keyed part (tile) that takes over the id recorded under another key: a renamed tile key. */
+export interface PartMove {
+  from: string;
+  to: string;
+}
+
 export interface PlanStep {
   address: Address;
   kind: Kind;
@@ -101,6 +108,13 @@ export interface PlanStep {
   id?: string;
   /** The object is not in the inventory yet: it is adopted (matched by natural key). */
   adopt?: boolean;
+  /**
+   * A rename (`metadata.previousNames`): the object is owned under this address until the apply
+   * records it under the step's own (Terraform's `moved`). The object itself is kept, with its id.
+   */
+  movedFrom?: Address;
+  /** Parts (tiles) whose key was renamed (`previousKeys`): each keeps its id, and what hangs on it. */
+  movedParts?: PartMove[];
   changes: Change[];
   /**
    * The body of a create or update. A reference to an object planned in the same run is a
@@ -133,17 +147,25 @@ export interface PlanStep {
   cascade?: CascadeItem[];
   /** Deletes: the object as read, written to the backups first. */
   backup?: JsonObject;
+  /** Created or updated alerts: how often it would have fired over the history window (engine-filled). */
+  backtest?: Backtest;
+  /** Other objects this change touches (alerts on a changed tile, what reads a changed source…). */
+  impact?: Impact[];
 }
 
 export interface BlockedDelete {
   address: Address;
   reason: string;
+  /** Objects the service refuses to delete it for (a webhook alerts still use: 409). */
+  usedBy?: ImpactItem[];
 }
 
 export interface PruneReport {
   requested: boolean;
   /** `--prune-cascade`: objects obsync does not own may go with a delete. */
   cascade: boolean;
+  /** `--allow-empty-kind`: kinds whose last owned objects may be pruned (absent: none). */
+  allowEmptyKinds?: Kind[];
   /** Owned objects that are no longer declared. */
   candidates: Address[];
   /** Why prune was refused as a whole (guards of DESIGN §4); empty when not refused. */
@@ -157,6 +179,8 @@ export interface PlanSummary {
   update: number;
   delete: number;
   noop: number;
+  /** Renamed objects and parts (counted also under their action): the apply records where they moved. */
+  move: number;
 }
 
 export const PLAN_FORMAT_VERSION = 2;
@@ -184,14 +208,25 @@ export interface Plan {
   diagnostics: Diagnostic[];
   /** True when some resource could not be planned: the rest can still be applied; prune is off. */
   errored: boolean;
+  /** The plan's backtests as a whole (absent when backtests are off). */
+  backtest?: BacktestRun;
 }
 
 export function summarize(steps: readonly PlanStep[]): PlanSummary {
-  const s: PlanSummary = { create: 0, update: 0, delete: 0, noop: 0 };
-  for (const step of steps) s[step.action] += 1;
+  const s: PlanSummary = { create: 0, update: 0, delete: 0, noop: 0, move: 0 };
+  for (const step of steps) {
+    s[step.action] += 1;
+    if (isMove(step)) s.move += 1;
+  }
   return s;
 }
 
+/** A step that records a rename: of the object (`previousNames`) or of some of its parts (`previousKeys`). */
+export function isMove(step: PlanStep): boolean {
+  return step.movedFrom !== undefined || (step.movedParts !== undefined && step.movedParts.length > 0);
+}
+
+/** Something to apply: a write, or a rename to record (as Terraform counts a `moved` block a change). */
 export function hasChanges(plan: Plan): boolean {
-  return plan.summary.create + plan.summary.update + plan.summary.delete > 0;
+  return plan.summary.create + plan.summary.update + plan.summary.delete + plan.summary.move > 0;
 }

@@ -24,6 +24,14 @@ export interface CascadeRule<Live> {
   partId?(live: Live): string | null | undefined;
 }
 
+/** An object a live object refers to: a tile's source, an alert's tile (`part`), saved search and webhooks. */
+export interface LiveRef {
+  kind: AnyKind;
+  id: string;
+  /** The referred object's part (a dashboard's tile). */
+  part?: string;
+}
+
 interface KindCommon<K extends AnyKind, Live extends LiveObject> {
   readonly kind: K;
   /** Human word for messages: `saved search`. */
@@ -47,6 +55,13 @@ interface KindCommon<K extends AnyKind, Live extends LiveObject> {
    * prints or writes them (plans, logs), also for an object no manifest declares any more.
    */
   liveSecrets?(live: Live): string[];
+  /** What a live object refers to, for the plan's impact predictions (what reads a source, which alerts sit on a tile). */
+  liveRefs?(live: Live): LiveRef[];
+  /**
+   * Objects the service refuses to delete while this one refers to them (an alert's first
+   * channel: the webhook answers 409). Read from a live object or from a create or update body.
+   */
+  holds?(body: { readonly [key: string]: Json | undefined }): LiveRef[];
 }
 
 /** A kind obsync reads and lets manifests refer to by name, but does not manage (yet). */
@@ -87,6 +102,8 @@ export interface PartRules<Spec, Live> {
   readonly noun: string;
   /** Desired part keys in manifest order. */
   keys(spec: Spec): string[];
+  /** Parts whose key was renamed: key → the keys it had before (`pair` finds their ids under those). */
+  previousKeys(spec: Spec): ReadonlyMap<string, readonly string[]>;
   /** Pairs desired parts with the live object's parts: key → part id (the inventory's map first). */
   pair(spec: Spec, live: Live, known: Readonly<Record<string, string>> | undefined): Map<string, string>;
   /** The part ids of a stored object, in the order they were sent (after a write). */

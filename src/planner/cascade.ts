@@ -41,11 +41,17 @@ export class Cascades {
     return out;
   }
 
+  /** A live object named as cascades name it: its address when owned or declared, and whose it is. */
+  itemOf(def: KindDefinition, live: LiveObject): CascadeItem {
+    return this.#item({ def, live, partId: null });
+  }
+
   #item({ def, live }: Child): CascadeItem {
     const key = `${def.kind}\u0000${live.id}`;
     const entry = this.#ownedByKey().get(key);
     const declared = this.#declaredByKey().get(key);
-    const address = entry ? entryAddress(entry) : declared;
+    // The declared address first: an entry a rename takes over is still recorded under its old one.
+    const address = declared ?? (entry ? entryAddress(entry) : undefined);
     const name = def.displayName ? def.displayName(live) : null;
     return {
       kind: def.kind,

@@ -10,6 +10,7 @@ import type { ManagedKind } from '../kinds/kind.js';
 import { MANAGED, REGISTRY } from '../kinds/registry.js';
 import { LiveIndex } from './live-index.js';
 import type { PlanMemo } from './memo.js';
+import type { MovePlan } from './moves.js';
 import { PlanRefs } from './refs.js';
 
 export interface PlanInput {
@@ -32,6 +33,8 @@ export interface PlanInput {
   prune: boolean;
   /** `--prune-cascade`: deletes and updates may take along objects obsync does not own. */
   pruneCascade: boolean;
+  /** `--allow-empty-kind`: kinds whose last owned objects may be pruned. */
+  allowEmptyKinds?: readonly Kind[];
   maxDeletes: number;
   /** Reasons this run must not prune (invalid manifests, a failure earlier in the run). */
   pruneBlockers?: readonly string[];
@@ -52,6 +55,9 @@ export class PlanContext {
   readonly memo: PlanMemo | undefined;
   readonly #indexes = new Map<Kind, LiveIndex | null>();
   readonly #taken = new Map<Kind, Set<string>>();
+  readonly #once = new Map<string, unknown>();
+  /** Renames of this plan (set by the planner before any object is planned). */
+  moves: MovePlan | undefined;
 
   constructor(readonly input: PlanInput) {
     // Built up front, not on first use: a lazy branch inside a hot function deoptimizes it once per plan.
@@ -78,6 +84,14 @@ export class PlanContext {
   /** Live ids no desired object may adopt: owned by the inventory, or adopted earlier in this plan. */
   taken(kind: Kind): Set<string> {
     return this.#taken.get(kind) ?? EMPTY;
+  }
+
+  /** A value computed once per plan, on first use (what only rare paths need). */
+  once<T>(key: string, make: () => T): T {
+    if (this.#once.has(key)) return this.#once.get(key) as T;
+    const value = make();
+    this.#once.set(key, value);
+    return value;
   }
 
   claim(kind: Kind, id: string): void {

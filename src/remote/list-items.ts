@@ -35,6 +35,24 @@ export function listItemTexts(text: string, key: string): string[] | null {
   return items;
 }
 
+/**
+ * The value of the member `key` of a body that is a JSON object (the last member of that name),
+ * parsed alone: the other members are only skipped. Undefined when the body is not an object or
+ * is not well-formed, or has no such member.
+ */
+export function topLevelMember(text: string, key: string): unknown {
+  const scan = new Scanner(text);
+  const start = scan.skipSpace(0);
+  if (text.charCodeAt(start) !== OPEN_BRACE) return undefined;
+  let value: unknown;
+  const end = scan.members(start, (name, from) => {
+    const to = scan.skipValue(from);
+    if (to !== null && name === key) value = parsed(text.slice(from, to));
+    return to;
+  });
+  return end === null ? undefined : value;
+}
+
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const OPEN_BRACE = 0x7b;

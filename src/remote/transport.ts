@@ -10,6 +10,7 @@ import type { RequestStats } from '../core/ports.js';
 import { cancelsInFlight } from '../core/stop.js';
 import type { Logger } from '../log/logger.js';
 import { classifyFailure, createDispatcher, type NetworkFailure, type ProxySettings } from './network.js';
+import { topLevelMember } from './list-items.js';
 import {
   DeadlineExceeded,
   DEFAULT_DEADLINE_MS,
@@ -22,6 +23,8 @@ import {
 } from './pacing.js';
 
 export interface TransportOptions {
+  /** The target's name, in the request log. */
+  name?: string;
   baseUrl: string;
   /** The Authorization header value (kept here only; never logged or put into errors). */
   authorization: string;
@@ -91,6 +94,10 @@ export interface RequestInit {
   body?: unknown;
   /** PATCH of settings/scaling/state is idempotent; a POST never is. */
   idempotent?: boolean;
+  /** Retries after a 5xx or a lost connection, for this request (default: the target's). */
+  retries?: number | undefined;
+  /** A POST that only reads (a chart query): not counted as a write. */
+  readOnly?: boolean;
   signal?: AbortSignal | undefined;
 }
 
@@ -130,25 +137,26 @@ export class Transport {
   async request(init: RequestInit): Promise<Response> {
     const idempotent = init.idempotent ?? (init.method === 'GET' || init.method === 'PUT' || init.method === 'DELETE');
     const deadline = Date.now() + this.#deadlineMs;
+    const retries = init.retries ?? this.opts.retries;
     let attempt = 0;
     let throttled = 0;
     for (;;) {
       try {
-        const res = await this.#once(init, deadline);
+        const res = await this.#once(init, deadline, attempt + throttled + 1);
         if (res.status === 429 && throttled < MAX_429_RETRIES) {
           throttled += 1;
           this.stats.throttled += 1;
           this.#throttle(init, res, throttled);
           continue;
         }
-        if (res.status >= 500 && idempotent && attempt < this.opts.retries) {
+        if (res.status >= 500 && idempotent && attempt < retries) {
           attempt += 1;
           await this.#backoff(init, attempt, deadline, `HTTP ${res.status}`);
           continue;
         }
         return res;
       } catch (err) {
-        if (err instanceof RetryableNetworkError && idempotent && attempt < this.opts.retries) {
+        if (err instanceof RetryableNetworkError && idempotent && attempt < retries) {
           attempt += 1;
           await this.#backoff(init, attempt, deadline, `no response (${err.failure.code})`);
           continue;
@@ -236,10 +244,33 @@ export class Transport {
     return { seconds: Math.ceil(notice.ms / 1000), host: this.host, reason: describeReason(notice.reason) };
   }
 
-  async #once(init: RequestInit, deadline: number): Promise<Response> {
+  /**
+   * The request log (OBSYNC_LOG_LEVEL=debug): one line per attempt with method, path (no query),
+   * status, duration, attempt and the server's request id; never a header or a body.
+   */
+  #logRequest(init: RequestInit, attempt: number, started: number, outcome: { status: number; requestId?: string; error?: string }): void {
+    const logger = this.opts.logger;
+    if (!logger?.isLevelEnabled('debug')) return;
+    logger.debug(
+      {
+        ...(this.opts.name === undefined ? {} : { target: this.opts.name }),
+        method: init.method,
+        host: this.host,
+        path: this.#prefix + init.path,
+        status: outcome.status,
+        durationMs: Math.round(performance.now() - started),
+        attempt,
+        ...(outcome.requestId === undefined ? {} : { requestId: outcome.requestId }),
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      },
+      'request',
+    );
+  }
+
+  async #once(init: RequestInit, deadline: number, attempt: number): Promise<Response> {
     await this.#pacer.acquire(init.signal, deadline);
     this.stats.requests += 1;
-    if (init.method !== 'GET') this.stats.writes += 1;
+    if (init.method !== 'GET' && init.readOnly !== true) this.stats.writes += 1;
     const path = this.#prefix + init.path + queryString(init.query);
     // An attempt never outlives the request's deadline.
     const { signal, timedOut, release } = requestSignal(init.signal, Math.max(1, Math.min(this.opts.timeoutMs, deadline - Date.now())));
@@ -257,11 +288,17 @@ export class Transport {
       const text = await res.body.text();
       this.opts.onResponse?.(init.method, res.statusCode);
       this.#learnLimits(res.headers);
+      const requestId = requestIdOf(res.headers, text);
+      this.#logRequest(init, attempt, started, { status: res.statusCode, ...(requestId === undefined ? {} : { requestId }) });
       return response(res.statusCode, res.headers, text);
     } catch (err) {
       this.opts.onResponse?.(init.method, 0);
-      if (cancelsInFlight(init.signal)) throw init.signal?.reason instanceof Error ? init.signal.reason : new Error('aborted');
+      if (cancelsInFlight(init.signal)) {
+        this.#logRequest(init, attempt, started, { status: 0, error: 'aborted' });
+        throw init.signal?.reason instanceof Error ? init.signal.reason : new Error('aborted');
+      }
       const failure = classifyFailure(err, timedOut());
+      this.#logRequest(init, attempt, started, { status: 0, error: failure.code });
       if (failure.kind === 'tls-certificate' || failure.kind === 'tls-handshake')
         throw tlsError(init, this.#origin, this.host, failure, err);
       throw new RetryableNetworkError(init.method, init.path, failure, err);
@@ -397,6 +434,20 @@ function response(status: number, headers: Response['headers'], text: string): R
       return parsed.value;
     },
   };
+}
+
+/** Headers servers name their request id with; the hosted API puts it in the body's envelope. */
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'x-correlation-id'];
+
+/** From the headers, else the body's top-level `requestId` (found without parsing the rest of the body). */
+function requestIdOf(headers: Record<string, string | string[] | undefined>, text: string): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const value = headers[name];
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first) return first.slice(0, 200);
+  }
+  const inBody = topLevelMember(text, 'requestId');
+  return typeof inBody === 'string' ? inBody.slice(0, 200) : undefined;
 }
 
 function parseJson(text: string): unknown {

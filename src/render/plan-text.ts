@@ -5,8 +5,11 @@
  * at the end.
  */
 import { formatDiagnostic } from '../core/diagnostics.js';
-import type { Action, CascadeItem, Change, Plan, PlanStep } from '../core/plan.js';
-import { isAdoption, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
+import type { Impact } from '../core/backtest.js';
+import { joinLines } from '../core/printable.js';
+import { isMove, type Action, type CascadeItem, type Change, type Plan, type PlanStep } from '../core/plan.js';
+import { backtestRunSentence, backtestSentence, impactHeadline, impactObject } from './backtest.js';
+import { alongText, deletedAlong, isAdoption, moveLines, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
 import { makeStyle, type Style } from './style.js';
 import { inlineValue, textLines, valueLines } from './value.js';
 
@@ -41,13 +44,14 @@ export function renderPlansText(plans: readonly Plan[], opts: TextOptions): stri
     lines.push(...targetLines(plan, style, width, opts.showNoop === true));
   }
   lines.push(summaryLine(plans));
-  return lines.join('\n') + '\n';
+  // One string per line: a line break inside one came from data (a cascade's name, a note) and is shown escaped.
+  return joinLines(lines) + '\n';
 }
 
 function targetLines(plan: Plan, style: Style, width: number, showNoop: boolean): string[] {
   const lines = errorLines(plan, style);
   const reviewed = reviewedSteps(plan);
-  const changing = reviewed.some((s) => s.action !== 'noop');
+  const changing = reviewed.some((s) => s.action !== 'noop' || isMove(s));
   if (changing) lines.push(`obsync will perform these actions on target '${plan.target}' (${plan.variant}):`, '');
   for (const step of reviewed) lines.push(...stepLines(step, style, width), '');
   if (!changing && planErrorCount(plan) === 0) {
@@ -57,6 +61,8 @@ function targetLines(plan: Plan, style: Style, width: number, showNoop: boolean)
   }
   if (showNoop)
     for (const step of plan.steps.filter((s) => s.action === 'noop' && !isAdoption(s))) lines.push(`    ${step.address} (unchanged)`);
+  const backtest = plan.backtest ? backtestRunSentence(plan.backtest) : null;
+  if (backtest) lines.push(style('gray', backtest), '');
   lines.push(...pruneNotes(plan, style));
   return lines;
 }
@@ -85,12 +91,14 @@ function errorLines(plan: Plan, style: Style): string[] {
 /** The one-line summary of all targets. */
 export function summaryLine(plans: readonly Plan[]): string {
   const s = planSummary(plans);
+  const along = plans.reduce((n, p) => n + deletedAlong(p), 0);
   const errors = plans.reduce((n, p) => n + planErrorCount(p), 0);
   const where = plans.length > 1 ? ` (${plans.length} targets)` : '';
   const adopt = s.adopt > 0 ? `, ${s.adopt} to ADOPT` : '';
+  const move = s.move > 0 ? `, ${s.move} to move` : '';
   const failed =
     errors > 0 ? ` ${errors} error(s), listed above${plans.some((p) => p.errored) ? ': some objects could not be planned' : ''}.` : '';
-  return `Plan${where}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${adopt}, ${s.noop} unchanged.${failed}`;
+  return `Plan${where}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${alongText(along, 'deletes')}${adopt}${move}, ${s.noop} unchanged.${failed}`;
 }
 
 function stepLines(step: PlanStep, style: Style, width: number): string[] {
@@ -99,16 +107,51 @@ function stepLines(step: PlanStep, style: Style, width: number): string[] {
     const banner = `${step.address} will be ADOPTED: it exists on the service (id ${step.id ?? '?'}) and obsync did not create it; from this apply on, obsync owns it${step.action === 'noop' ? ' (it already matches the manifest)' : ', with the changes below'}`;
     out.push(...textLines(banner, 4, width).map((l, i) => style(['bold', 'magenta'], i === 0 ? `  !${l.slice(3)}` : l)));
   }
-  if (step.action === 'noop') return out;
-  const tags = [step.action, step.reason, isAdoption(step) ? 'adopting' : '', step.id ? `id ${step.id}` : ''].filter(Boolean).join(', ');
+  const moves = moveLines(step).map((m) => style('cyan', `      moved: ${m}`));
+  if (step.action === 'noop') {
+    if (moves.length > 0)
+      out.push(
+        style('cyan', style('bold', `  > ${step.address}`)) +
+          style('gray', `  (moved${step.id ? `, id ${step.id}` : ''}; the object is unchanged)`),
+        ...moves,
+      );
+    return out;
+  }
+  const tags = [
+    step.action,
+    step.reason,
+    isAdoption(step) ? 'adopting' : '',
+    moves.length > 0 ? 'moved' : '',
+    step.id ? `id ${step.id}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   out.push(style(COLOR[step.action], style('bold', `  ${SYMBOL[step.action]} ${step.address}`)) + style('gray', `  (${tags})`));
+  out.push(...moves);
   const fields = step.action === 'delete' ? deletedFields(step) : step.changes;
   for (const change of fields) out.push(...changeLines(change, step.action, style, width));
   for (const path of step.nonConvergent ?? [])
     out.push(style('gray', `      ! ${path}: ignored — the service did not keep this value last time (non-convergent)`));
   for (const note of step.notes ?? []) out.push(style('cyan', `      note: ${note}`));
   for (const item of step.cascade ?? []) out.push(renderCascade(item, style));
+  if (step.backtest) out.push(...sentenceLines(backtestSentence(step.backtest), FIELD_INDENT, width).map((l) => style('cyan', l)));
+  for (const impact of step.impact ?? []) out.push(...impactLines(impact, style, width));
   return out;
+}
+
+/** What else the change touches: a headline, then each object (with its backtest when it has one). */
+function impactLines(impact: Impact, style: Style, width: number): string[] {
+  const head = sentenceLines(`! ${impactHeadline(impact)}:`, FIELD_INDENT, width).map((l) => style('yellow', l));
+  const items = impact.objects.flatMap((item) =>
+    sentenceLines(`- ${impactObject(item)}${item.backtest ? `: ${backtestSentence(item.backtest)}` : ''}`, FIELD_INDENT + 2, width),
+  );
+  return [...head, ...items];
+}
+
+/** A sentence at `indent`, wrapped at `width`; its continuation lines two columns further in. */
+function sentenceLines(text: string, indent: number, width: number): string[] {
+  const [first = '', ...rest] = textLines(text, 0, width - indent - 2);
+  return [`${' '.repeat(indent)}${first}`, ...rest.map((l) => `${' '.repeat(indent + 2)}${l}`)];
 }
 
 /** A delete lists what goes: the object's fields as last read. */

@@ -113,7 +113,7 @@ describe('obsync run', () => {
       'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: broken}\nspec: {name: x, tiles: [], treshold: 1}\n',
     );
     await until('not ready on invalid manifests', async () => ((await status(url, '/readyz')) === 503 ? true : undefined));
-    expect(output).toMatch(/"msg":"invalid manifest"/);
+    expect(output).toMatch(/"event":"manifests-invalid".*"code":"unknown-key".*"msg":"manifests invalid"/);
     expect((await dashboards()).map((d) => d.name)).toEqual(['Checkout service']);
     rmSync(join(dir, 'manifests/broken.yaml'));
     await until('ready again', async () => ((await status(url, '/readyz')) === 200 ? true : undefined));
@@ -130,7 +130,7 @@ describe('obsync run', () => {
     sandbox.clearRequests();
     const { url } = await start();
     await until('the refusal', () => (output.includes(`obsync import Dashboard/checkout ${hand.id}`) ? true : undefined));
-    expect(output).toMatch(/"address":"Dashboard\/checkout".*"code":"adoption-not-allowed".*"msg":"not planned"/);
+    expect(output).toMatch(/"event":"refused","guard":"adoption","address":"Dashboard\/checkout".*"msg":"refused"/);
     expect(await status(url, '/readyz')).toBe(503);
     const ready = (await (await fetch(`${url}/readyz`)).json()) as { targets: Record<string, { reason: string }> };
     expect(ready.targets.sb?.reason).toContain(`Dashboard/checkout: `);
@@ -151,5 +151,29 @@ describe('obsync run', () => {
     sandbox.faults.clear();
     await until('recovery by back-off retry', async () => ((await status(url, '/readyz')) === 200 ? true : undefined));
     expect((await dashboards()).map((d) => d.name)).toEqual(['Checkout service']);
+  });
+
+  it('backtests changed alerts only when obsync.yaml asks for it (issue 26)', async () => {
+    cpSync('config-examples/team/alerts', join(dir, 'manifests', 'alerts'), { recursive: true });
+    const series = () => sandbox.requests().filter((r) => r.path.endsWith('/charts/series'));
+    start(['--mode', 'plan']);
+    await until('a plan-mode run', () => (runs() >= 1 ? true : undefined));
+    expect(output).toMatch(/"address":"Alert\/checkout-p99-high"/);
+    expect(series()).toEqual([]);
+    expect(output).not.toContain('"backtest"');
+    child?.kill('SIGTERM');
+    await new Promise((r) => child?.once('exit', r));
+
+    writeFileSync(
+      join(dir, 'obsync.yaml'),
+      config().replace('manifests: [manifests]\n', 'manifests: [manifests]\ndefaults: {backtest: 1d}\n'),
+    );
+    start(['--mode', 'plan']);
+    await until('a plan-mode run that backtests', () => (runs() >= 1 ? true : undefined));
+    expect(series().length).toBeGreaterThan(0);
+    expect(output).toMatch(/"address":"Alert\/checkout-p99-high".*"backtest":\{"status":"ok"[^}]*"window":"1d","granularity":"5m"/);
+    expect(output).toMatch(
+      /"address":"Alert\/checkout-error-rate-band".*"backtest":\{"status":"unavailable","reason":"scheduleOffsetMinutes/,
+    );
   });
 });

@@ -6,7 +6,7 @@
  * makes the service delete the alerts on it.
  */
 import { wireDashboard, type Json, type JsonObject, type WireDashboard } from '../../core/wire.js';
-import type { Canonical, ManagedKind, SpecRef } from '../kind.js';
+import type { Canonical, LiveRef, ManagedKind, SpecRef } from '../kind.js';
 import { isNameOrId, type RefContext } from '../refs.js';
 import { canonicalDashboardFields, canonicalTileConfig } from './canonical.js';
 import type { DashboardSpecView, FilterSpecView } from './model.js';
@@ -17,6 +17,9 @@ import { isAlertable, pairTiles } from './tiles.js';
 import { summariseDashboard } from './summary.js';
 
 type Obj = { [k: string]: Json };
+
+/** Most dashboards rename no tile key: one shared empty answer, no allocation per plan. */
+const NO_PREVIOUS_KEYS: ReadonlyMap<string, readonly string[]> = new Map();
 
 export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboard> = {
   kind: 'Dashboard',
@@ -31,6 +34,15 @@ export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboar
   },
   read: 'always',
   displayName: (live) => live.name,
+  liveRefs(live) {
+    const refs: LiveRef[] = [];
+    for (const t of live.tiles) {
+      if (typeof t.config.sourceId === 'string') refs.push({ kind: 'Source', id: t.config.sourceId });
+      if (typeof t.config.connectionId === 'string') refs.push({ kind: 'Connection', id: t.config.connectionId });
+    }
+    for (const f of live.filters) refs.push({ kind: 'Source', id: f.sourceId });
+    return refs;
+  },
   spec: dashboardSpecSchema,
   creatable: true,
   deletable: true,
@@ -55,6 +67,11 @@ export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboar
   parts: {
     noun: 'tile',
     keys: (spec) => spec.tiles.map((t) => t.key),
+    previousKeys(spec) {
+      let out: Map<string, readonly string[]> | undefined;
+      for (const t of spec.tiles) if (t.previousKeys && t.previousKeys.length > 0) (out ??= new Map()).set(t.key, t.previousKeys);
+      return out ?? NO_PREVIOUS_KEYS;
+    },
     pair: (spec, live, known) => pairTiles(spec.tiles, live.tiles, known),
     idsInOrder: (live) => live.tiles.map((t) => t.id),
     survivingParts(spec, pairing) {
