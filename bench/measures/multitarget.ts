@@ -81,7 +81,7 @@ function config(child: ChildSandbox, targets: number, limit: Sizes['limit']): st
 interface RunLine {
   target: string;
   result: string;
-  seconds: number;
+  durationMs: number;
   requests: number;
   /** When it finished (epoch ms; the log's ISO time). */
   time: number;
@@ -155,7 +155,7 @@ async function multitargetBench(opts: Sizes, ctx: BenchContext): Promise<Result[
     const heapEnd = await inspector.heapAfterGc();
 
     const all = [...runs.byTarget.values()];
-    const start = Math.min(...all.map((l) => (l[0] ? l[0].time - l[0].seconds * 1000 : Infinity)));
+    const start = Math.min(...all.map((l) => (l[0] ? l[0].time - l[0].durationMs : Infinity)));
     const end = Math.max(...all.map((l) => l.at(-1)?.time ?? 0));
     const requests = all.map((l) => l.reduce((sum, run) => sum + run.requests, 0));
     const maxRequests = Math.max(...requests);
