@@ -26,6 +26,7 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts'],
           pool: 'threads',
+          isolate: false,
           // Property tests run hundreds of cases: on a loaded 2-core machine vitest's 5 s default
           // fails them for the machine's load, not for anything they test.
           testTimeout: 30_000,
