@@ -9,6 +9,7 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
 import { ConfigError } from '../core/errors.js';
+import { FenceSlot, UNFENCED } from '../core/fence.js';
 import { Secret } from '../core/secret.js';
 import type { ServicePort } from '../core/ports.js';
 import type { AdoptPolicy } from '../core/plan.js';
@@ -153,6 +154,8 @@ export async function openConnection(
     logger,
     announce: (line) => io.stderr.write(`${line}\n`),
     timeoutMs: opts.timeoutMs,
+    // keys and query are not runs: no lease to hold.
+    fence: UNFENCED,
     ...waitReporter(io, logger, 'stderr'),
   });
 }
@@ -277,6 +280,8 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
   let connection: Connection | undefined;
   let inventory: InventoryStore;
   let leadership: LeaseElector | undefined;
+  // Bound once the inventory (and its lease) is open, before the first request of a run.
+  const fence = new FenceSlot();
   try {
     connection = await connectTarget({
       resolved: input.resolved,
@@ -287,6 +292,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
       announce: (line) => io.stderr.write(`${line}\n`),
       onResponse: opts.onResponse,
       timeoutMs: opts.timeoutMs,
+      fence,
       ...waitReporter(io, logger, opts.waits ?? 'stderr'),
     });
     const target = connection.port.target;
@@ -298,6 +304,8 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
         ? { mode: 'write', command: opts.command }
         : { mode: 'read' };
     inventory = await state.openInventory(target, access);
+    // A read-only run (plan) holds no lease; its only write is waking an idle hosted service.
+    fence.bind(access.mode === 'read' ? UNFENCED : inventory.writeFence());
   } catch (err) {
     await leadership?.stop();
     await connection?.close();

@@ -2,6 +2,7 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import { ConfigError } from '../core/errors.js';
+import type { WriteFence } from '../core/fence.js';
 import type { ServicePort } from '../core/ports.js';
 import { Secret } from '../core/secret.js';
 import type { Variant } from '../core/ports.js';
@@ -99,6 +100,8 @@ export interface ConnectInput {
   onWait?: ((target: string, wait: WaitReport) => void) | undefined;
   /** Retries and slow requests: a terminal's progress line. */
   progress?: PortOptions['progress'];
+  /** The gate of every write to the target: the run's writer lease, or UNFENCED outside a run. */
+  fence: WriteFence;
 }
 
 function portOptions(target: Target, input: ConnectInput): PortOptions {
@@ -111,6 +114,7 @@ function portOptions(target: Target, input: ConnectInput): PortOptions {
     ...(onWait ? { onWait: (wait: WaitReport) => onWait(target.name, wait) } : {}),
     ...(proxy ? { proxy } : {}),
     ...(input.progress ? { progress: input.progress } : {}),
+    fence: input.fence,
   };
 }
 

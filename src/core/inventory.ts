@@ -2,6 +2,7 @@
  * Ownership (DESIGN §4): what obsync created or adopted on one target. Prune only ever deletes
  * entries of this record; losing it only disables prune until objects are adopted again.
  */
+import type { WriteFence } from './fence.js';
 import type { Address, Kind } from './plan.js';
 import type { Json } from './wire.js';
 
@@ -51,6 +52,12 @@ export interface InventoryStore {
   saveBackup(backup: InventoryBackup): Promise<string>;
   /** Re-reads the entries when another writer may have changed them (a daemon before each run). */
   refresh(): Promise<void>;
+  /**
+   * The fence of this run's service writes: passes only while the writer lease the entries were
+   * read under is held (not lost, not replaced, within its local deadline). A read-only inventory
+   * has no lease: its fence refuses every write.
+   */
+  writeFence(): WriteFence;
 }
 
 export function entryAddress(entry: Pick<InventoryEntry, 'kind' | 'name'>): Address {

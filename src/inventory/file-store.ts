@@ -8,11 +8,12 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, readFile, rename, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { LockError, ObsyncError } from '../core/errors.js';
+import { LeaseLostError, ObsyncError } from '../core/errors.js';
+import type { WriteFence } from '../core/fence.js';
 import { deepFreeze } from '../core/freeze.js';
 import { entryAddress, type InventoryBackup, type InventoryEntry, type InventoryStore } from '../core/inventory.js';
 import type { Address } from '../core/plan.js';
-import { leaseTiming, type InventoryAccess, type LeaseTiming, type WriterLease } from './backend.js';
+import { heldLease, leaseTiming, type InventoryAccess, type LeaseTiming, type WriterLease } from './backend.js';
 import { hmacFingerprint, loadOrCreateFileKey } from './fingerprint.js';
 import { writeFileBackup } from './file-backups.js';
 import { acquireFileLease } from './lock.js';
@@ -151,13 +152,17 @@ class FileInventory implements InventoryStore {
   }
 
   #usableLease(): WriterLease | null {
-    const lease = this.lease();
-    return lease && !lease.lost.aborted ? lease : null;
+    return heldLease(this.lease());
   }
 
   #writable(): boolean {
     const lease = this.#usableLease();
     return lease !== null && lease.token === this.#loadedUnder;
+  }
+
+  /** The write fence of this inventory's lease (also of the service writes of its run). */
+  writeFence(): WriteFence {
+    return { check: () => this.#requireLease() };
   }
 
   #requireLease(): void {
@@ -167,10 +172,9 @@ class FileInventory implements InventoryStore {
         'INVENTORY_READONLY',
         `internal: the inventory of target '${this.target}' was opened read-only and cannot be written`,
       );
-    if (lease.lost.aborted)
-      throw lease.lost.reason instanceof Error ? lease.lost.reason : new LockError(`lost the writer lease on target '${this.target}'`);
+    lease.check();
     if (lease.token !== this.#loadedUnder)
-      throw new LockError(
+      throw new LeaseLostError(
         `the writer lease on target '${this.target}' changed hands since the inventory was read`,
         'the next run re-reads it and starts over',
       );

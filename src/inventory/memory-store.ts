@@ -1,6 +1,7 @@
 /** An in-memory inventory for tests and dry runs (Terraform ships its fakes beside the real store). */
 import { createHmac } from 'node:crypto';
 import { entryAddress, type InventoryBackup, type InventoryEntry, type InventoryStore } from '../core/inventory.js';
+import { UNFENCED } from '../core/fence.js';
 import { deepFreeze } from '../core/freeze.js';
 import type { Address } from '../core/plan.js';
 
@@ -33,5 +34,7 @@ export function memoryInventory(target: string, initial: InventoryEntry[] = [], 
       return Promise.resolve(`memory:${backup.address}#${backups.length}`);
     },
     refresh: () => Promise.resolve(),
+    // No lease in memory: the writes of a test or a dry run are not fenced.
+    writeFence: () => UNFENCED,
   };
 }

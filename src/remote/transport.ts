@@ -6,6 +6,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { AmbiguousWriteError, ApiError, requestLabel } from '../core/errors.js';
+import type { WriteFence } from '../core/fence.js';
 import type { RequestStats } from '../core/ports.js';
 import { cancelsInFlight } from '../core/stop.js';
 import type { Logger } from '../log/logger.js';
@@ -36,6 +37,8 @@ export interface TransportOptions {
   proxy?: ProxySettings;
   /** Bounds on waiting: server-requested waits are capped, a request's total time bounded, long waits reported. */
   waits?: WaitOptions;
+  /** Checked immediately before every write is sent (every attempt): the run's writer lease. None: writes are not fenced. */
+  fence?: WriteFence;
 }
 
 export interface WaitOptions {
@@ -238,6 +241,8 @@ export class Transport {
 
   async #once(init: RequestInit, deadline: number): Promise<Response> {
     await this.#pacer.acquire(init.signal, deadline);
+    // After every wait (rate limit, back-off): a process paused past its lease sends nothing on resuming.
+    if (init.method !== 'GET') this.opts.fence?.check();
     this.stats.requests += 1;
     if (init.method !== 'GET') this.stats.writes += 1;
     const path = this.#prefix + init.path + queryString(init.query);
