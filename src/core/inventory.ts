@@ -20,6 +20,11 @@ export interface InventoryEntry {
   status: 'pending' | 'owned';
   /** Natural key at the time of writing (used to resolve a pending create). */
   naturalKey: string;
+  /**
+   * Pending creates: ids that already had this natural key in the live state the create was sent
+   * after. They existed before it, so the create did not make them: never resolved to.
+   */
+  preexisting?: string[];
   labels?: Record<string, string>;
   /** Hash of the desired spec last applied: tells `spec-changed` from `drifted`. */
   specHash?: string;

@@ -50,7 +50,7 @@ export async function reconcile(req: ReconcileRequest): Promise<RunReport> {
     const t1 = performance.now();
     const signal = req.applySignal ?? req.signal;
     apply = await applyPlanned(
-      { plan, secretValues: planned.secretValues },
+      { plan, secretValues: planned.secretValues, seen: planned.seen },
       { ...req, ...(signal ? { signal } : {}), ...(check ? { refused: check.refused } : {}) },
     );
     applyMs = performance.now() - t1;

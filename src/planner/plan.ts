@@ -13,7 +13,8 @@ import type { ManagedKind } from '../kinds/kind.js';
 import { MANAGED, managedDefinition } from '../kinds/registry.js';
 import { Cascades, describeItem } from './cascade.js';
 import { PlanContext, type PlanInput } from './context.js';
-import { adoptionRefused, matchLive, type MatchResult } from './match.js';
+import { refusedAdoption } from './adoption.js';
+import { matchLive, type MatchResult } from './match.js';
 import { planResource } from './plan-resource.js';
 import { decidePrune, type PlannedDelete } from './prune.js';
 
@@ -66,7 +67,7 @@ function matchAll(
   for (const res of resources) {
     const entry = entries.get(res.address);
     const match = matchLive(def, res, entry, index, ctx.taken(def.kind), ctx.refs);
-    if ((match.kind === 'owned' || match.kind === 'adopted') && !adoptionRefused(ctx.input.adopt, match, entry)) {
+    if ((match.kind === 'owned' || match.kind === 'adopted') && !refusedAdoption(ctx, def, res, entry, match)) {
       if (match.kind === 'adopted') ctx.claim(def.kind, match.live.id);
       ctx.register(def, res.address, match.live.id, def.parts?.pair(res.spec, match.live, entry?.tiles));
     }
@@ -169,7 +170,7 @@ function matchForIds(
 ): string | null {
   const index = ctx.index(def);
   const match = matched ?? (index ? matchLive(def, res, entry, index, ctx.taken(def.kind), ctx.refs) : null);
-  if (!match || (match.kind !== 'owned' && match.kind !== 'adopted') || adoptionRefused(ctx.input.adopt, match, entry)) return null;
+  if (!match || (match.kind !== 'owned' && match.kind !== 'adopted') || refusedAdoption(ctx, def, res, entry, match)) return null;
   if (match.kind === 'adopted') ctx.claim(def.kind, match.live.id);
   ctx.register(def, res.address, match.live.id, def.parts?.pair(res.spec, match.live, entry?.tiles));
   return match.live.id;
