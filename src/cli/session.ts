@@ -13,6 +13,7 @@ import { FenceSlot, UNFENCED } from '../core/fence.js';
 import { Secret } from '../core/secret.js';
 import type { ServicePort } from '../core/ports.js';
 import type { AdoptPolicy } from '../core/plan.js';
+import type { TargetIdentity } from '../core/target.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { InventoryAccess, StateBackend } from '../inventory/backend.js';
 import { LeaseElector } from '../inventory/elector.js';
@@ -63,6 +64,8 @@ export interface SessionOptions {
 /** One target of a command: its service port, inventory and desired state. */
 export interface Session {
   port: ServicePort;
+  /** Which service the port writes to: recorded in plans, checked against a saved plan's. */
+  identity: TargetIdentity;
   inventory: InventoryStore;
   desired: DesiredResource[];
   diagnostics: Diagnostic[];
@@ -129,6 +132,7 @@ export function reconcileSession(session: Session, opts: RunOptions, run: Sessio
     maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
     concurrency: session.defaults.concurrency,
     adopt: session.adopt,
+    identity: session.identity,
     ...run,
   });
 }
@@ -315,6 +319,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
   const closeConnection = connection.close.bind(connection);
   return {
     port,
+    identity: connection.identity,
     inventory,
     desired: input.desired,
     diagnostics: input.diagnostics,

@@ -6,7 +6,7 @@ import type { WriteFence } from '../core/fence.js';
 import type { ServicePort } from '../core/ports.js';
 import { Secret } from '../core/secret.js';
 import type { Variant } from '../core/ports.js';
-import { VARIANT_RATE_LIMITS, DEFAULT_PATHS, type Target } from '../core/target.js';
+import { VARIANT_RATE_LIMITS, DEFAULT_PATHS, printableBaseUrl, type Target, type TargetIdentity } from '../core/target.js';
 import { loadConfig, type DeclaredTarget, type LoadConfigOptions } from '../config/load.js';
 import type { ObsyncConfig } from '../config/schema.js';
 import { chooseTargets, resolveTargets, type EmbeddedTarget, type ResolvedTarget } from '../config/targets.js';
@@ -81,6 +81,8 @@ export function targetApi(resolved: ResolvedTarget): Variant {
 
 export interface Connection {
   port: ServicePort;
+  /** Which service the port writes to (recorded in plans). */
+  identity: TargetIdentity;
   close(): Promise<void>;
 }
 
@@ -123,9 +125,14 @@ export async function connectTarget(input: ConnectInput): Promise<Connection> {
   if (resolved.kind === 'remote') {
     const target: Target = input.timeoutMs === undefined ? resolved.target : { ...resolved.target, timeoutMs: input.timeoutMs };
     const port = createServicePort(target, portOptions(target, input));
-    return { port, close: () => port.close() };
+    return { port, identity: identityOf(target, printableBaseUrl(target.baseUrl)), close: () => port.close() };
   }
   return connectEmbedded(resolved.embedded, input);
+}
+
+function identityOf(target: Target, baseUrl: string): TargetIdentity {
+  const where = target.variant === 'hosted' ? { organizationId: target.organizationId, serviceId: target.serviceId } : {};
+  return { name: target.name, variant: target.variant, baseUrl, ...where };
 }
 
 /** The embedded sandbox: the simulator on a random loopback port, reached through the real client. */
@@ -162,6 +169,8 @@ async function connectEmbedded(embedded: EmbeddedTarget, input: ConnectInput): P
   const port = createServicePort(target, portOptions(target, input));
   return {
     port,
+    // Its port changes with every start; its data directory is what makes it the same sandbox.
+    identity: identityOf(target, `embedded sandbox (data in ${dataDir})`),
     async close() {
       await port.close();
       await sandbox.close();

@@ -96,6 +96,7 @@ export class TrustHarness {
       pruneCascade: flags.pruneCascade ?? false,
       maxDeletes: flags.maxDeletes ?? 10,
       ...(flags.saved ? { saved: flags.saved } : {}),
+      identity: { name: 'sb', variant: 'self-hosted', baseUrl: this.sandbox.url },
       concurrency: 2,
     });
   }
