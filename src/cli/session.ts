@@ -19,6 +19,7 @@ import type { InventoryAccess, StateBackend } from '../inventory/backend.js';
 import { LeaseElector } from '../inventory/elector.js';
 import { openStateBackend, type StateSpec } from '../inventory/open.js';
 import type { ObsyncConfig } from '../config/schema.js';
+import { STATE_SCHEMA_NAME, STATE_SCHEMA_RULE } from '../config/state-schema-name.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { colorEnabled, ExitRequest, type CliIO } from './io.js';
 import { terminalProgress } from './progress.js';
@@ -222,7 +223,7 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
   opts.checkManifests?.(mergeTargetDiagnostics(loaded.map((t) => ({ target: t.name, resources: t.desired, diagnostics: t.diagnostics }))));
   const { config, baseDir } = project;
   const stateDir = fileStateDir(io, config, baseDir);
-  const state = await openStateBackend(stateSpec(io, config, baseDir));
+  const state = await openStateBackend(stateSpec(io, config, baseDir), { prepare: opts.lock || opts.elect === true });
   const sessions: Session[] = [];
   const closeAll = async () => {
     try {
@@ -357,7 +358,7 @@ export function stateSpec(io: CliIO, config: ObsyncConfig | undefined, baseDir: 
   const leaseSeconds = configured?.leaseSeconds;
   const url = stateUrlFromEnv(io) ?? (configured?.backend === 'postgres' ? new Secret(configured.url) : undefined);
   if (url) {
-    const schema = io.env.OBSYNC_STATE_SCHEMA ?? (configured?.backend === 'postgres' ? configured.schema : 'obsync');
+    const schema = stateSchemaFromEnv(io) ?? (configured?.backend === 'postgres' ? configured.schema : 'obsync');
     return { backend: 'postgres', url, schema, leaseSeconds };
   }
   return { backend: 'file', dir: fileStateDir(io, config, baseDir), leaseSeconds };
@@ -367,6 +368,18 @@ export function stateSpec(io: CliIO, config: ObsyncConfig | undefined, baseDir: 
 export function fileStateDir(io: CliIO, config: ObsyncConfig | undefined, baseDir: string): string {
   if (io.env.OBSYNC_STATE_DIR) return resolve(io.cwd, io.env.OBSYNC_STATE_DIR);
   return absolute(baseDir, config?.state?.path ?? '.obsync/state');
+}
+
+/** OBSYNC_STATE_SCHEMA, held to the rule state.schema follows in obsync.yaml. */
+function stateSchemaFromEnv(io: CliIO): string | undefined {
+  const schema = io.env.OBSYNC_STATE_SCHEMA;
+  // Empty is unset, as for the other OBSYNC_* variables (a CI template that fills in nothing).
+  if (!schema) return undefined;
+  if (!STATE_SCHEMA_NAME.test(schema))
+    throw new ConfigError(`OBSYNC_STATE_SCHEMA ${JSON.stringify(schema)} is not a schema name obsync uses: ${STATE_SCHEMA_RULE}`, {
+      hint: 'set it to a plain name such as obsync or obsync_prod (or unset it to use state.schema of obsync.yaml, default obsync)',
+    });
+  return schema;
 }
 
 function stateUrlFromEnv(io: CliIO): Secret | undefined {

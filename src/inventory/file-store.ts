@@ -212,6 +212,16 @@ export async function loadTarget(dir: string, target: string, opts: { repair: bo
     if (json === NOT_JSON) throw corruptSnapshot(snapshotPath, 'not valid JSON (truncated or overwritten?)');
     const parsed = snapshotSchema.safeParse(json);
     if (!parsed.success) throw corruptSnapshot(snapshotPath, issueText(parsed.error.issues[0]));
+    if (parsed.data.target !== target) {
+      // A copied or renamed file: its ids are another target's, and prune would delete them here.
+      throw new ObsyncError(
+        'INVENTORY_TARGET',
+        `the inventory ${snapshotPath} is the state of target '${parsed.data.target}', not of target '${target}': it is not read`,
+        {
+          hint: `if it was copied or renamed, put it back as ${join(dir, `${parsed.data.target}.json`)}; otherwise move it away (obsync then adopts the objects of '${target}' again by natural key, and prunes nothing it has not re-adopted)`,
+        },
+      );
+    }
     for (const e of parsed.data.entries) {
       const address = entryAddress(e);
       loaded.entries.set(address, deepFreeze(e));

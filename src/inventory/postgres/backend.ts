@@ -12,19 +12,22 @@ import type { InventoryAccess, LeaseAttempt, LeaseTiming, StateBackend, StateRec
 import { KEY_BYTES, newFingerprintKey } from '../fingerprint.js';
 import { connectPool, guarded, transaction, type PgConnection } from './connection.js';
 import { tryPgLease } from './lease.js';
-import { migrate } from './migrations.js';
+import { migrate, requireReadySchema } from './migrations.js';
 import { PgInventory, readEntries } from './store.js';
 
 export interface PostgresStateOptions {
   url: Secret;
   schema: string;
   timing: LeaseTiming;
+  /** Create and migrate the tables when needed (commands that write); otherwise they must be there. */
+  prepare: boolean;
 }
 
 export async function openPostgresState(opts: PostgresStateOptions): Promise<PostgresStateBackend> {
   const conn = connectPool(opts.url, opts.schema);
   try {
-    await guarded(conn, 'preparing the state schema', () => migrate(conn.pool, opts.schema));
+    if (opts.prepare) await guarded(conn, 'preparing the state schema', () => migrate(conn.pool, opts.schema));
+    else await guarded(conn, 'reading the state schema', () => requireReadySchema(conn.pool, opts.schema, conn.location));
   } catch (err) {
     await conn.pool.end().catch(() => undefined);
     throw err;
@@ -59,7 +62,8 @@ export class PostgresStateBackend implements StateBackend {
       own = attempt.lease;
     }
     try {
-      const key = await this.#keyOrCreate();
+      // Reading writes nothing: before the first write made a key, any key compares as well (nothing is stored under one yet).
+      const key = access.mode === 'read' ? ((await this.fingerprintKey()) ?? newFingerprintKey()) : await this.#keyOrCreate();
       const lease = own ? () => own : access.mode === 'elected' ? access.lease : () => null;
       const inventory = new PgInventory(this.conn, this.#s, target, key, lease, own);
       await inventory.refresh();

@@ -85,3 +85,41 @@ export async function migrate(pool: pg.Pool, schema: string, migrations: readonl
     return applied;
   });
 }
+
+/**
+ * Read-only commands (plan, state list) never create or migrate the schema: they check it is
+ * there, at this obsync's version, and say what to run when it is not.
+ */
+export async function requireReadySchema(pool: pg.Pool, schema: string, location: string): Promise<void> {
+  const s = pg.escapeIdentifier(schema);
+  const { rows } = await pool.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [`${s}.schema_migrations`]);
+  const current = rows[0]?.t
+    ? ((await pool.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${s}.schema_migrations`)).rows[0]?.v ?? 0)
+    : 0;
+  if (current === LATEST_VERSION) return;
+  if (current > LATEST_VERSION) {
+    throw new ObsyncError(
+      'STATE_TOO_NEW',
+      `the state schema '${schema}' is at version ${current}, newer than this obsync knows (${LATEST_VERSION})`,
+      {
+        hint: 'upgrade obsync: an older version must not write a newer state',
+      },
+    );
+  }
+  if (current === 0) {
+    throw new ObsyncError(
+      'STATE_UNINITIALISED',
+      `the PostgreSQL state at ${location} is not set up: schema '${schema}' holds no obsync tables`,
+      {
+        hint: 'read-only commands never create it: `obsync apply` (or `obsync run --mode apply`) creates it on first use, `obsync state migrate --to postgres` copies a file state there; if it should exist, check state.schema / OBSYNC_STATE_SCHEMA',
+      },
+    );
+  }
+  throw new ObsyncError(
+    'STATE_OUTDATED',
+    `the PostgreSQL state at ${location} is at version ${current}; this obsync reads version ${LATEST_VERSION}`,
+    {
+      hint: 'read-only commands never migrate it: run `obsync apply` once (it migrates the tables), then plan again',
+    },
+  );
+}
