@@ -224,6 +224,7 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
   const { config, baseDir } = project;
   const stateDir = fileStateDir(io, config, baseDir);
   const state = await openStateBackend(stateSpec(io, config, baseDir), { prepare: opts.lock || opts.elect === true });
+  if (state.notice) io.stderr.write(`obsync: ${state.notice}\n`);
   const sessions: Session[] = [];
   const closeAll = async () => {
     try {

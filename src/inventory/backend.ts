@@ -75,6 +75,8 @@ export interface StateBackend {
   readonly kind: 'file' | 'postgres';
   /** Where the state lives, safe to print (a database URL without its password). */
   readonly location: string;
+  /** What the user should know about the state (a PostgreSQL state not set up yet, read as empty): printed once. */
+  readonly notice?: string | undefined;
   readonly timing: LeaseTiming;
   openInventory(target: string, access: InventoryAccess): Promise<InventoryStore>;
   /** Takes the target's writer lease if nobody live holds it (the elector's step). */

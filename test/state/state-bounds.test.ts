@@ -62,22 +62,40 @@ const schemaExists = async (schema: string) =>
 const pgEnv = () => ({ OBSYNC_STATE_URL: server.url });
 
 describe('a read-only command on the PostgreSQL state', () => {
-  it('creates nothing on an uninitialised database, and says so and what to run', async () => {
+  it('creates nothing on an uninitialised database: reads it as empty, and says so and what to run', async () => {
     const schema = server.freshSchema('ro');
     config(`{backend: postgres, url: "\${env:OBSYNC_STATE_URL}", schema: ${schema}}`);
-    for (const args of [['plan'], ['state', 'list']]) {
-      const res = await runCli(args, { cwd: dir, env: pgEnv() });
-      expect(res.code, args.join(' ')).toBe(1);
-      expect(res.stderr).toContain(`is not set up: schema '${schema}' holds no obsync tables`);
-      expect(res.stderr).toContain('`obsync apply` (or `obsync run --mode apply`) creates it on first use');
+    for (const [args, code] of [
+      [['plan', '--detailed-exitcode'], 2],
+      [['state', 'list'], 0],
+      [['export', '--out-dir', 'exported'], 0],
+    ] as const) {
+      const res = await runCli([...args], { cwd: dir, env: pgEnv() });
+      expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(code);
+      expect(res.stderr).toContain(`(schema '${schema}' holds no obsync tables): read as empty, and not created by this read-only command`);
+      expect(res.stderr).toContain('the first `obsync apply` creates it');
       expect(res.stderr).not.toContain(server.password);
     }
     expect(await schemaExists(schema)).toBe(false);
-    expect(sandbox.requests()).toEqual([]);
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
     const apply = await runCli(['apply', '--auto-approve'], { cwd: dir, env: pgEnv() });
     expect(apply.code, apply.stderr).toBe(0);
     expect(await schemaExists(schema)).toBe(true);
-    expect((await runCli(['plan', '--detailed-exitcode'], { cwd: dir, env: pgEnv() })).code).toBe(0);
+    const again = await runCli(['plan', '--detailed-exitcode'], { cwd: dir, env: pgEnv() });
+    expect(again.code).toBe(0);
+    expect(again.stderr).not.toContain('not set up');
+  });
+
+  it('refuses a schema of another version, saying what to run, and migrates nothing', async () => {
+    const schema = server.freshSchema('old');
+    config(`{backend: postgres, url: "\${env:OBSYNC_STATE_URL}", schema: ${schema}}`);
+    expect((await runCli(['apply', '--auto-approve'], { cwd: dir, env: pgEnv() })).code).toBe(0);
+    await sql(`UPDATE "${schema}".schema_migrations SET version = 0`);
+    const res = await runCli(['plan'], { cwd: dir, env: pgEnv() });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('is at version 0; this obsync reads version 1');
+    expect(res.stderr).toContain('run `obsync apply` once (it migrates the tables)');
+    expect((await sql<{ v: number }>(`SELECT version AS v FROM "${schema}".schema_migrations`))[0]?.v).toBe(0);
   });
 
   it('refuses an OBSYNC_STATE_SCHEMA that is not a plain schema name, naming the variable, before connecting', async () => {

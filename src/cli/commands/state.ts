@@ -73,6 +73,7 @@ async function withState(
   const { stateSpec } = await import('../session.js');
   const { openStateBackend } = await import('../../inventory/open.js');
   const backend = await openStateBackend(stateSpec(io, loaded.config, loaded.baseDir), opts);
+  if (backend.notice) io.stderr.write(`obsync: ${backend.notice}\n`);
   try {
     await fn(backend, loaded);
   } finally {
@@ -210,6 +211,7 @@ async function migrate(io: CliIO, flags: { to: 'file' | 'postgres'; config?: str
   const file = { backend: 'file' as const, dir, leaseSeconds };
   const [fromSpec, toSpec] = flags.to === 'postgres' ? [file, postgres] : [postgres, file];
   const from = await openStateBackend(fromSpec, { prepare: false });
+  if (from.notice) io.stderr.write(`obsync: ${from.notice}\n`);
   try {
     const to = await openStateBackend(toSpec, { prepare: true });
     try {

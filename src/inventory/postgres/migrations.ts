@@ -87,31 +87,22 @@ export async function migrate(pool: pg.Pool, schema: string, migrations: readonl
 }
 
 /**
- * Read-only commands (plan, state list) never create or migrate the schema: they check it is
- * there, at this obsync's version, and say what to run when it is not.
+ * Read-only commands (plan, state list) never create or migrate the schema. `absent`: obsync's
+ * tables are not there (read as an empty state); a schema of another version is an error saying
+ * what to run.
  */
-export async function requireReadySchema(pool: pg.Pool, schema: string, location: string): Promise<void> {
+export async function readySchema(pool: pg.Pool, schema: string, location: string): Promise<'ready' | 'absent'> {
   const s = pg.escapeIdentifier(schema);
   const { rows } = await pool.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [`${s}.schema_migrations`]);
-  const current = rows[0]?.t
-    ? ((await pool.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${s}.schema_migrations`)).rows[0]?.v ?? 0)
-    : 0;
-  if (current === LATEST_VERSION) return;
+  if (!rows[0]?.t) return 'absent';
+  const current = (await pool.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${s}.schema_migrations`)).rows[0]?.v ?? 0;
+  if (current === LATEST_VERSION) return 'ready';
   if (current > LATEST_VERSION) {
     throw new ObsyncError(
       'STATE_TOO_NEW',
       `the state schema '${schema}' is at version ${current}, newer than this obsync knows (${LATEST_VERSION})`,
       {
         hint: 'upgrade obsync: an older version must not write a newer state',
-      },
-    );
-  }
-  if (current === 0) {
-    throw new ObsyncError(
-      'STATE_UNINITIALISED',
-      `the PostgreSQL state at ${location} is not set up: schema '${schema}' holds no obsync tables`,
-      {
-        hint: 'read-only commands never create it: `obsync apply` (or `obsync run --mode apply`) creates it on first use, `obsync state migrate --to postgres` copies a file state there; if it should exist, check state.schema / OBSYNC_STATE_SCHEMA',
       },
     );
   }
