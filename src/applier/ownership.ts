@@ -9,10 +9,12 @@
  * do not make an object someone else's. A create that fails the proof records nothing.
  */
 import { ObsyncError } from '../core/errors.js';
+import { entryAddress } from '../core/inventory.js';
 import type { LiveObject } from '../core/live.js';
-import type { PlanStep } from '../core/plan.js';
+import type { Address, PlanStep } from '../core/plan.js';
 import type { CollectionPort } from '../core/ports.js';
 import { naturalKeyOf, type ManagedKind } from '../kinds/kind.js';
+import { KINDS } from '../kinds/registry.js';
 import { keyMatches } from '../planner/match.js';
 import type { ApplyContext } from './context.js';
 
@@ -27,11 +29,10 @@ export class OwnershipError extends ObsyncError {
 /** Why the answered object cannot be the one this create made, or null when it is proven. */
 export function unprovenCreate(def: ManagedKind, step: PlanStep, sentKey: string, live: LiveObject, ctx: ApplyContext): string | null {
   if (ctx.seen.had(live.id)) return `the service answered with id ${live.id}, an object that existed before this run wrote anything`;
-  const owner = ctx.inventory.entries().find((e) => e.id === live.id && `${e.kind}/${e.name}` !== step.address);
-  if (owner) return `the service answered with id ${live.id}, which obsync already owns as ${owner.kind}/${owner.name}`;
-  const taken = ctx.ids.addressOf(step.kind, live.id);
-  if (taken !== undefined && taken !== step.address)
-    return `the service answered with id ${live.id}, which another create of this run (${taken}) was answered with`;
+  const owner = ownedBefore(ctx).get(live.id);
+  if (owner !== undefined) return `the service answered with id ${live.id}, which obsync already owns as ${owner}`;
+  const taken = KINDS.map((kind) => ctx.ids.addressOf(kind, live.id)).find((a) => a !== undefined && a !== step.address);
+  if (taken !== undefined) return `the service answered with id ${live.id}, which another create of this run (${taken}) was answered with`;
   if (!keyMatches(def.liveKey(live), sentKey))
     return `the service answered with id ${live.id}, whose natural key is ${naturalKeyOf(def, live)}, not the ${sentKey} that was sent`;
   return null;
@@ -39,8 +40,24 @@ export function unprovenCreate(def: ManagedKind, step: PlanStep, sentKey: string
 
 /** Objects a create may have made: the natural key that was sent, and new to this run (for the error, never owned). */
 export function newWithKey(objects: readonly LiveObject[], def: ManagedKind, key: string, ctx: ApplyContext): LiveObject[] {
-  const owned = new Set(ctx.inventory.entries().flatMap((e) => (e.id === null ? [] : [e.id])));
-  return objects.filter((o) => !ctx.seen.had(o.id) && !owned.has(o.id) && keyMatches(def.liveKey(o), key));
+  const owned = ownedBefore(ctx);
+  return objects.filter(
+    (o) => !ctx.seen.had(o.id) && !owned.has(o.id) && ctx.ids.addressOf(def.kind, o.id) === undefined && keyMatches(def.liveKey(o), key),
+  );
+}
+
+const owners = new WeakMap<ApplyContext, ReadonlyMap<string, Address>>();
+
+/** Ids the inventory owned when the apply began (an object whose entry outlived it still counts), with their addresses; built once per apply. */
+function ownedBefore(ctx: ApplyContext): ReadonlyMap<string, Address> {
+  let map = owners.get(ctx);
+  if (!map) {
+    map = new Map(
+      ctx.inventory.entries().flatMap((e) => (e.status === 'owned' && e.id !== null ? [[e.id, entryAddress(e)] as const] : [])),
+    );
+    owners.set(ctx, map);
+  }
+  return map;
 }
 
 /** The error of an unproven create, naming what the service may have created (found again by natural key). */

@@ -280,10 +280,14 @@ describe('property: whatever the service answers', () => {
             // An answer naming an id that exists nowhere is owned as a phantom (it plans as gone and is created again);
             // every owned id that is an object on the service is one obsync created.
             const onService = await allIds(e.service.inner);
-            for (const id of ownedIds(e.inventory.entries())) {
-              if (e.ownedBefore.has(id)) continue;
+            for (const entry of e.inventory.entries()) {
+              const id = entry.id;
+              if (entry.status !== 'owned' || id === null || e.ownedBefore.has(id)) continue;
               expect(e.before.has(id), `owned ${id}, which existed before`).toBe(false);
-              if (onService.has(id)) expect(e.service.createdForObsync.has(id), `owned ${id}, which obsync did not create`).toBe(true);
+              if (!onService.has(id)) continue;
+              expect(e.service.createdForObsync.has(id), `owned ${id}, which obsync did not create`).toBe(true);
+              const ofKind = new Set(((await e.service.inner.collection(entry.kind)?.list()) ?? []).map((o) => o.id));
+              expect(ofKind.has(id), `owned ${id} as ${entry.kind}/${entry.name}, an object of another kind`).toBe(true);
             }
           }
           // Every declared object but the anchor goes: prune deletes what obsync created, nothing else.
