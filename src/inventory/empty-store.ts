@@ -20,6 +20,7 @@ export function emptyInventory(target: string, where: string): InventoryStore {
     get: () => undefined,
     put: () => Promise.reject(refusal()),
     remove: () => Promise.reject(refusal()),
+    move: () => Promise.reject(refusal()),
     fingerprint: (value) => hmacFingerprint(key, value),
     flush: () => Promise.resolve(),
     close: () => Promise.resolve(),
