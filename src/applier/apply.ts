@@ -7,7 +7,7 @@
  */
 import { IdMap } from '../core/id-map.js';
 import { entryAddress, moveRefusal } from '../core/inventory.js';
-import { errorMessage, LeaseLostError } from '../core/errors.js';
+import { errorMessage, LeaseLostError, ObsyncError } from '../core/errors.js';
 import type { Address, PartRef, Plan, PlanStep } from '../core/plan.js';
 import type { ApplyContext, ApplyOptions, ApplyReport, ApplyTarget, StepOutcomeKind, StepResult } from './context.js';
 import { executeStep } from './execute.js';
@@ -54,6 +54,7 @@ async function applyUntilStopped(
   const ctx: ApplyContext = {
     ...target,
     ids: seedIds(plan, target),
+    answered: new Map(),
     now,
     ...(opts.signal ? { signal: opts.signal } : {}),
   };
@@ -94,6 +95,7 @@ async function applyUntilStopped(
         action: step.action,
         outcome: 'failed',
         message: errorMessage(err),
+        code: err instanceof ObsyncError ? err.code : 'ERROR',
         durationMs: Math.round(performance.now() - t0),
         ...moved,
       });

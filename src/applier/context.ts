@@ -32,6 +32,8 @@ export interface ApplyContext extends ApplyTarget {
   ids: IdMap;
   now: () => Date;
   signal?: AbortSignal;
+  /** Every id a create of this run was answered with (proven or not), by the step it answered: one id answers one create. */
+  answered: Map<string, Address>;
 }
 
 export type StepOutcomeKind = 'applied' | 'unchanged' | 'failed' | 'skipped' | 'refused';
@@ -43,6 +45,8 @@ export interface StepResult {
   id?: string;
   /** Why it failed, was skipped or refused. */
   message?: string;
+  /** A failure's stable code (the error's, e.g. API, AMBIGUOUS_WRITE). */
+  code?: string;
   /** Fields the service did not keep (re-read after the write). */
   nonConvergent?: Change[];
   /** A rename recorded by this apply: the inventory entry moved from this address to the step's. */

@@ -78,7 +78,7 @@ async function findCreated(
   key: string,
   ctx: ApplyContext,
 ): Promise<LiveObject | null> {
-  const candidates = newWithKey(await api.list(signalOpt(ctx)), def, key, ctx);
+  const candidates = newWithKey(await api.list(signalOpt(ctx)), def, step, key, ctx);
   if (candidates.length > 1) {
     throw new ApiError({
       method: 'POST',

@@ -26,24 +26,27 @@ export class OwnershipError extends ObsyncError {
   }
 }
 
-/** Why the answered object cannot be the one this create made, or null when it is proven. */
+/** Why the answered object cannot be the one this create made, or null when it is proven. Notes the id as answered either way. */
 export function unprovenCreate(def: ManagedKind, step: PlanStep, sentKey: string, live: LiveObject, ctx: ApplyContext): string | null {
   if (ctx.seen.had(live.id)) return `the service answered with id ${live.id}, an object that existed before this run wrote anything`;
   const owner = ownedBefore(ctx).get(live.id);
   if (owner !== undefined) return `the service answered with id ${live.id}, which obsync already owns as ${owner}`;
-  const taken = KINDS.map((kind) => ctx.ids.addressOf(kind, live.id)).find((a) => a !== undefined && a !== step.address);
-  if (taken !== undefined) return `the service answered with id ${live.id}, which another create of this run (${taken}) was answered with`;
+  const answered = ctx.answered.get(live.id);
+  ctx.answered.set(live.id, step.address);
+  const taken = answered ?? KINDS.map((kind) => ctx.ids.addressOf(kind, live.id)).find((a) => a !== undefined);
+  if (taken !== undefined && taken !== step.address)
+    return `the service answered with id ${live.id}, which another create of this run (${taken}) was answered with`;
   if (!keyMatches(def.liveKey(live), sentKey))
     return `the service answered with id ${live.id}, whose natural key is ${naturalKeyOf(def, live)}, not the ${sentKey} that was sent`;
   return null;
 }
 
 /** Objects a create may have made: the natural key that was sent, and new to this run (for the error, never owned). */
-export function newWithKey(objects: readonly LiveObject[], def: ManagedKind, key: string, ctx: ApplyContext): LiveObject[] {
+export function newWithKey(objects: readonly LiveObject[], def: ManagedKind, step: PlanStep, key: string, ctx: ApplyContext): LiveObject[] {
   const owned = ownedBefore(ctx);
-  return objects.filter(
-    (o) => !ctx.seen.had(o.id) && !owned.has(o.id) && ctx.ids.addressOf(def.kind, o.id) === undefined && keyMatches(def.liveKey(o), key),
-  );
+  const otherStep = (id: string) =>
+    (ctx.answered.get(id) ?? step.address) !== step.address || ctx.ids.addressOf(def.kind, id) !== undefined;
+  return objects.filter((o) => !ctx.seen.had(o.id) && !owned.has(o.id) && !otherStep(o.id) && keyMatches(def.liveKey(o), key));
 }
 
 const owners = new WeakMap<ApplyContext, ReadonlyMap<string, Address>>();
@@ -70,7 +73,7 @@ export async function unprovenError(
   ctx: ApplyContext,
 ): Promise<OwnershipError> {
   const found = await api.list(ctx.signal ? { signal: ctx.signal } : {}).then(
-    (objects) => newWithKey(objects, def, sentKey, ctx).map((o) => o.id),
+    (objects) => newWithKey(objects, def, step, sentKey, ctx).map((o) => o.id),
     () => null,
   );
   const created =
