@@ -271,10 +271,12 @@ export class Transport {
 
   async #once(init: RequestInit, deadline: number, attempt: number): Promise<Response> {
     await this.#pacer.acquire(init.signal, deadline);
+    const write = init.method !== 'GET' && init.readOnly !== true;
     // After every wait (rate limit, back-off): a process paused past its lease sends nothing on resuming.
-    if (init.method !== 'GET') this.opts.fence?.check();
+    // A POST that only reads (a backtest's chart query) is no write: a plan's reads need no lease.
+    if (write) this.opts.fence?.check();
     this.stats.requests += 1;
-    if (init.method !== 'GET' && init.readOnly !== true) this.stats.writes += 1;
+    if (write) this.stats.writes += 1;
     const path = this.#prefix + init.path + queryString(init.query);
     // An attempt never outlives the request's deadline.
     const { signal, timedOut, release } = requestSignal(init.signal, Math.max(1, Math.min(this.opts.timeoutMs, deadline - Date.now())));
