@@ -144,7 +144,7 @@ describe('obsync run fed the invalid-manifest corpus', () => {
       (await dashboards()).some((d) => d.tags.includes(last)) ? true : undefined,
     );
     expect((await dashboards()).map((d) => d.tags)).toEqual([[last]]);
-    // Ready once the run that wrote it has finished (its writes come before its end).
-    await until('readiness once the manifests are valid again', async () => ((await status('/readyz')) === 200 ? true : undefined));
+    // Ready again once that run has finished (the update lands before the run's end is recorded).
+    await until('ready again', async () => ((await status('/readyz')) === 200 ? true : undefined));
   });
 });
