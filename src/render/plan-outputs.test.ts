@@ -33,7 +33,7 @@ function expectValid(validate: ValidateFunction, doc: unknown): void {
 const plans = (r: ScenarioReports): [string, Plan][] => Object.entries(r).map(([k, v]: [string, RunReport]) => [k, v.plan]);
 const text = (plan: Plan) => renderPlansText([plan], { color: false });
 const change = (doc: PlanDocument, address: string): ResourceChange | undefined =>
-  doc.targets[0]?.resource_changes.find((c) => c.address === address);
+  doc.resource_changes.find((c) => c.obsync_address === address);
 
 beforeAll(async () => {
   for (const v of VARIANTS) runs[v] = await scenario(v);
@@ -77,15 +77,15 @@ describe.each(VARIANTS)('the JSON plan (%s)', (variant) => {
     const deleted = change(planDocument([r().prune.plan], ORIGIN), 'Dashboard/scratch');
     expect(deleted?.change).toMatchObject({ actions: ['delete'], before: { name: 'Scratch' }, after: null });
     const unchanged = planDocument([r().unchanged.plan], ORIGIN);
-    expect(unchanged.targets[0]?.resource_changes.every((c) => c.change.actions[0] === 'no-op')).toBe(true);
+    expect(unchanged.resource_changes.every((c) => c.change.actions[0] === 'no-op')).toBe(true);
     expect(unchanged.applyable).toBe(false);
     expect(planDocument([r().update.plan], ORIGIN).applyable).toBe(true);
   });
 
   it('lists drift apart, from what obsync applied to what the service has now; spec changes are not drift', () => {
     const doc = planDocument([r().update.plan], ORIGIN);
-    const drift = doc.targets[0]?.resource_drift ?? [];
-    expect(drift.map((d) => d.address)).toEqual(['Dashboard/scratch']);
+    const drift = doc.resource_drift;
+    expect(drift.map((d) => d.obsync_address)).toEqual(['Dashboard/scratch']);
     expect(drift[0]?.change).toMatchObject({ before: { name: 'Scratch' }, after: { name: 'Scratch (edited by hand)' } });
     expect(change(doc, 'Dashboard/scratch')?.change).toMatchObject({
       actions: ['update'],
