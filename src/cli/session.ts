@@ -4,7 +4,7 @@
  * inventory. Opened once per command, closed in `finally`.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
@@ -25,8 +25,8 @@ import { colorEnabled, ExitRequest, type CliIO } from './io.js';
 import { terminalProgress } from './progress.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import { githubAnnotation } from './commands/validate.js';
-import type { RunOptions } from './run-options.js';
-import { manifestFileScope } from '../config/file-scope.js';
+import { backtestDefaults, backtestSettings, type BacktestDefaults, type RunOptions } from './run-options.js';
+import { manifestFileScope, stateDirectory } from '../config/file-scope.js';
 import type { ResolvedTarget } from '../config/targets.js';
 import { manifestPaths } from '../config/trees.js';
 import { ParsedFiles } from '../manifests/load.js';
@@ -77,7 +77,7 @@ export interface Session {
   state: StateBackend;
   /** Set with `elect`: the daemon starts and stops it. */
   leadership?: TargetLeadership;
-  defaults: { prune: boolean; maxDeletes: number; concurrency: number };
+  defaults: { prune: boolean; maxDeletes: number; concurrency: number; backtest?: BacktestDefaults | undefined };
   /** The target's adoption policy (targets[].adopt; default by-name). */
   adopt: AdoptPolicy;
   /** defaults.schedule of obsync.yaml. */
@@ -182,8 +182,13 @@ function reconcileOnce(session: Session, opts: RunOptions, run: SessionRun): Pro
     maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
     concurrency: session.defaults.concurrency,
     adopt: session.adopt,
+    ...backtestOf(backtestSettings(opts, session.defaults.backtest, false)),
     ...run,
   });
+}
+
+function backtestOf(settings: ReturnType<typeof backtestSettings>): { backtest?: NonNullable<typeof settings> } {
+  return settings ? { backtest: settings } : {};
 }
 
 /** One target's service, for the commands that talk to exactly one (keys, query). */
@@ -305,11 +310,17 @@ function targetTree(io: CliIO, opts: SessionOptions, project: Project, resolved:
     top: config?.manifests,
     own: declared?.tree?.manifests,
   });
-  const files = manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag: opts.allowFileOutside === true });
+  const files = manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag: opts.allowFileOutside === true, env: io.env });
   // A declared target without vars still answers ${var:} (with "target 'x' has no var").
   const tree: TargetTree = { target: name, api: targetApi(resolved), paths, vars: declared ? (declared.tree?.vars ?? {}) : undefined };
   const load = () => {
-    const { resources, diagnostics } = loadTargetTree(tree, { env: io.env, allowMissingEnv: opts.allowMissingEnv ?? false, files, parsed });
+    const { resources, diagnostics } = loadTargetTree(tree, {
+      env: io.env,
+      allowMissingEnv: opts.allowMissingEnv ?? false,
+      files,
+      parsed,
+      sensitive: project.sensitive,
+    });
     return { desired: resources, diagnostics };
   };
   return { name, resolved, paths, load, declared: declared !== undefined };
@@ -378,6 +389,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
       prune: config?.defaults?.prune ?? false,
       maxDeletes: config?.defaults?.maxDeletes ?? DEFAULT_MAX_DELETES,
       concurrency: config?.defaults?.concurrency ?? 4,
+      backtest: backtestDefaults(config?.defaults?.backtest),
     },
     adopt: config?.targets?.find((t) => t.name === connection.port.target)?.adopt ?? 'by-name',
     ...(config?.defaults?.schedule ? { schedule: config.defaults.schedule } : {}),
@@ -413,8 +425,7 @@ export function stateSpec(io: CliIO, config: ObsyncConfig | undefined, baseDir: 
 
 /** The file backend's directory: OBSYNC_STATE_DIR, else state.path of obsync.yaml, else .obsync/state. */
 export function fileStateDir(io: CliIO, config: ObsyncConfig | undefined, baseDir: string): string {
-  if (io.env.OBSYNC_STATE_DIR) return resolve(io.cwd, io.env.OBSYNC_STATE_DIR);
-  return absolute(baseDir, config?.state?.path ?? '.obsync/state');
+  return stateDirectory({ env: io.env, cwd: io.cwd, statePath: config?.state?.path, baseDir });
 }
 
 function stateUrlFromEnv(io: CliIO): Secret | undefined {
@@ -427,10 +438,6 @@ function stateUrlFromEnv(io: CliIO): Secret | undefined {
     }
   }
   return io.env.OBSYNC_STATE_URL ? new Secret(io.env.OBSYNC_STATE_URL) : undefined;
-}
-
-function absolute(base: string, p: string): string {
-  return isAbsolute(p) ? p : resolve(base, p);
 }
 
 /** A `checkManifests` for plan and apply: prints the diagnostics; any error stops the command (exit 1) before anything is opened. */

@@ -10,6 +10,8 @@ import { loadConfig, type DeclaredTarget, type LoadConfigOptions } from '../conf
 import type { ObsyncConfig } from '../config/schema.js';
 import { chooseTargets, resolveTargets, type EmbeddedTarget, type ResolvedTarget } from '../config/targets.js';
 import type { Logger } from '../log/logger.js';
+import type { SensitiveValue } from '../manifests/carried.js';
+import { credentialValues } from '../manifests/credentials.js';
 import { readRegularFile } from '../manifests/files.js';
 import { createServicePort, type PortOptions } from '../remote/index.js';
 import type { WaitReport } from '../remote/transport.js';
@@ -26,6 +28,8 @@ export interface ReadConfigOptions {
 export interface ReadConfig {
   config: ObsyncConfig;
   declared: DeclaredTarget[];
+  /** Credentials and sensitive values obsync.yaml and the environment put in play (no manifest field may carry one). */
+  sensitive: SensitiveValue[];
 }
 
 /** obsync.yaml, or a ConfigError listing every problem with its position. */
@@ -38,7 +42,7 @@ export function readConfig(path: string, env: Readonly<Record<string, string | u
   if (hasErrors(loaded.diagnostics) || !loaded.config) {
     throw new ConfigError(`${path} is invalid:\n${loaded.diagnostics.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`);
   }
-  return { config: loaded.config, declared: loaded.declared };
+  return { config: loaded.config, declared: loaded.declared, sensitive: loaded.sensitive };
 }
 
 /** obsync.yaml (if any) with the targets the command uses resolved, and only those. */
@@ -49,6 +53,8 @@ export interface Project {
   /** The directory of obsync.yaml, else the working directory. */
   baseDir: string;
   targets: ResolvedTarget[];
+  /** Credentials and sensitive values in play (obsync.yaml's and the environment's), for the manifests' credential rule. */
+  sensitive: SensitiveValue[];
 }
 
 export function openProject(input: {
@@ -75,7 +81,14 @@ export function openProject(input: {
     ...(input.implicitSandbox === undefined ? {} : { implicitSandbox: input.implicitSandbox }),
     configName: configPath ?? `obsync.yaml (none found in ${input.cwd})`,
   });
-  return { configPath, config, declared: read?.declared ?? [], baseDir: configPath ? dirname(configPath) : input.cwd, targets };
+  return {
+    configPath,
+    config,
+    declared: read?.declared ?? [],
+    baseDir: configPath ? dirname(configPath) : input.cwd,
+    targets,
+    sensitive: read?.sensitive ?? credentialValues(env),
+  };
 }
 
 export function targetName(resolved: ResolvedTarget): string {

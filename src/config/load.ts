@@ -1,21 +1,25 @@
 /**
  * Reads and validates `obsync.yaml` like the manifests: positions on every error, did-you-mean
  * for unknown keys, `${env:...}` / `${file:...}` interpolation (relative to the config file, and
- * confined to its directory tree unless `allowFileOutside` says otherwise). Credentials are
- * sensitive fields: obsync's own credential variables may be used there and nowhere else.
+ * confined to its directory tree unless `allowFileOutside` says otherwise; never the state
+ * directory). Credentials are sensitive fields, and no other field may carry their resolved
+ * values (manifests/carried.ts): the credentials in play are handed on to the manifests' check.
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isScalar, isSeq, type Document, type LineCounter } from 'yaml';
 import * as z from 'zod';
 import { formatPath, hasErrors, type Diagnostic } from '../core/diagnostics.js';
-import { fieldLookup, sensitivePathsOf } from '../manifests/fields.js';
+import { refuseCarried, SensitiveValues, type SensitiveValue } from '../manifests/carried.js';
+import { credentialValues, withPassword } from '../manifests/credentials.js';
+import { fieldLookup, isSensitivePath, sensitivePathsOf, valuesAt } from '../manifests/fields.js';
 import { readRegularFile, type FileScope } from '../manifests/files.js';
 import type { Variant } from '../core/ports.js';
 import { interpolateDocument, type InterpolationContext } from '../manifests/interpolate.js';
 import { issuesToDiagnostics } from '../manifests/issues.js';
-import { credentialGuard, sortDiagnostics } from '../manifests/load.js';
+import { sortDiagnostics } from '../manifests/load.js';
 import { documentValue, parseYamlFile } from '../manifests/parse.js';
 import { positionAt } from '../manifests/positions.js';
+import { stateDirectory } from './file-scope.js';
 import { EMBEDDED_NAME, ENV_TARGET_NAME } from './targets.js';
 import { configSchema, targetConfig, targetTreeSchema, type ObsyncConfig, type TargetConfig } from './schema.js';
 
@@ -27,6 +31,12 @@ export interface LoadedConfig {
   dir: string;
   /** Every target the file declares, in file order, resolved or not. */
   declared: DeclaredTarget[];
+  /**
+   * The credentials and sensitive values in play, resolved: the environment's credential
+   * variables and every resolved value of a sensitive field here (target credentials, the state
+   * URL and its password). No non-sensitive field may carry one, here or in the manifests.
+   */
+  sensitive: SensitiveValue[];
 }
 
 /** A target as declared: its name and API always; its own manifests and vars once resolved. */
@@ -84,7 +94,13 @@ const UNRESOLVED_REFERENCE = /\$\{(env|file|var):/;
 export function loadConfig(path: string, env: Readonly<Record<string, string | undefined>>, opts: LoadConfigOptions = {}): LoadedConfig {
   const dir = dirname(path);
   const read = opts.readFile ?? ((p: string) => readRegularFile(p));
-  const fail = (diagnostics: Diagnostic[]): LoadedConfig => ({ config: undefined, diagnostics, dir, declared: [] });
+  const fail = (diagnostics: Diagnostic[]): LoadedConfig => ({
+    config: undefined,
+    diagnostics,
+    dir,
+    declared: [],
+    sensitive: credentialValues(env),
+  });
   let text: string;
   try {
     text = read(path);
@@ -118,9 +134,12 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
         col: 1,
       },
     ]);
+  // Before interpolation: the credentials of targets left unresolved are read from it for the credential rule only.
+  const pristine = doc.clone();
   const files: FileScope = {
     roots: [dir],
     allowOutside: opts.allowFileOutside === true || literalAllowOutside(doc, dir),
+    denied: [stateDirectory({ env, cwd: resolve(), statePath: literalString(doc, ['state', 'path']), baseDir: dir })],
     ...(opts.readFile ? { realpath: (p: string) => resolve(p) } : {}),
   };
   const ctx: InterpolationContext = {
@@ -130,7 +149,6 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
     files,
     readRef: read,
     field: fieldLookup(configSchema, [], EXTRA_SENSITIVE),
-    credentials: credentialGuard(env),
   };
   const issueBase = { file: path, doc, lineCounter: parsed.lineCounter };
 
@@ -190,6 +208,16 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
   });
   const { value, diagnostic } = documentValue(path, doc, parsed.lineCounter);
   if (diagnostic) return fail([...diagnostics, diagnostic]);
+  const sensitive = [
+    ...credentialValues(env),
+    ...configSensitiveValues(value),
+    ...unresolvedCredentials(pristine, parsed.lineCounter, ctx),
+  ];
+  diagnostics.push(
+    ...refuseCarried(new SensitiveValues(sensitive), [
+      { file: path, doc, lineCounter: parsed.lineCounter, value, sensitive: (p) => isSensitivePath(p, CONFIG_SENSITIVE_PATHS) },
+    ]),
+  );
 
   // A value that failed to interpolate is empty: its schema complaint would only repeat the cause.
   const unresolved = new Set(diagnostics.map((d) => d.path));
@@ -226,7 +254,33 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
     }
   });
   const config = top.success && !hasErrors(diagnostics) ? { ...top.data, ...(top.data.targets ? { targets: resolved } : {}) } : undefined;
-  return { config: config as ObsyncConfig | undefined, diagnostics: sortDiagnostics(diagnostics), dir, declared };
+  return { config: config as ObsyncConfig | undefined, diagnostics: sortDiagnostics(diagnostics), dir, declared, sensitive };
+}
+
+/**
+ * The credentials of targets whose settings are not resolved (validate resolves none), as far as
+ * the environment gives them (their files are not read): a `${env:SH_KEY}` credential is still a credential when
+ * validate checks a manifest naming `leak ${env:SH_KEY}`. Nothing fails here; the values only join
+ * the credential rule.
+ */
+function unresolvedCredentials(pristine: Document, lineCounter: LineCounter, ctx: InterpolationContext): SensitiveValue[] {
+  const only = (p: readonly PropertyKey[]) => isSensitivePath(p, CONFIG_SENSITIVE_PATHS);
+  // The environment only: a target not in use has none of its files read.
+  const noFiles = (): string => {
+    throw new Error('not read');
+  };
+  interpolateDocument(pristine, lineCounter, { ...ctx, allowMissingEnv: true, only, readRef: noFiles });
+  const { value } = documentValue('', pristine, lineCounter);
+  return configSensitiveValues(value);
+}
+
+/** The resolved values of obsync.yaml's sensitive fields (a reference left as written is no value yet). */
+function configSensitiveValues(value: unknown): SensitiveValue[] {
+  return CONFIG_SENSITIVE_PATHS.flatMap((pattern) =>
+    valuesAt(value, [pattern])
+      .filter((v) => !UNRESOLVED_REFERENCE.test(v))
+      .flatMap((v) => withPassword(v, `the value of ${pattern.join('.')} in obsync.yaml`)),
+  );
 }
 
 /** A diagnostic's document path back as segments (`targets[1].vars.x` → ['targets', 1, 'vars', 'x']). */
@@ -342,6 +396,12 @@ function stringVars(vars: Readonly<Record<string, string | number | boolean>> | 
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(vars ?? {})) out[k] = String(v);
   return out;
+}
+
+/** A string as written (before interpolation), if it is one without references. */
+function literalString(doc: Document, path: readonly PropertyKey[]): string | undefined {
+  const value: unknown = doc.getIn(path);
+  return typeof value === 'string' && !value.includes('${') ? value : undefined;
 }
 
 /** `allowFileOutside` as written (before interpolation: a reference cannot widen its own confinement). */

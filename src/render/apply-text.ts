@@ -1,5 +1,6 @@
 /** The end of an apply in text: warnings for fields the service did not keep, skipped prune, the counts. */
 import type { ApplyReport } from '../applier/context.js';
+import { joinLines } from '../core/printable.js';
 import type { Style } from './style.js';
 
 export function renderApplyText(report: ApplyReport, style: Style, target?: string): string {
@@ -26,5 +27,5 @@ export function renderApplyText(report: ApplyReport, style: Style, target?: stri
   lines.push(
     `${head}${where} ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted${moved > 0 ? `, ${moved} moved` : ''}, ${s.failed} failed, ${s.refused} refused, ${s.skipped} skipped.`,
   );
-  return lines.join('\n') + '\n';
+  return joinLines(lines) + '\n';
 }

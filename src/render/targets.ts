@@ -6,6 +6,7 @@
  * is incomplete and is not applied).
  */
 import { ObsyncError } from '../core/errors.js';
+import { printable } from '../core/printable.js';
 import type { Plan } from '../core/plan.js';
 import { planErrorCount, planSummary } from './forms.js';
 import { parsePlanDocument, planDocument, renderPlanJson, type PlanOrigin, type SavedPlan } from './plan-json.js';
@@ -54,7 +55,7 @@ export function parseSavedPlans(text: string, file: string): SavedPlan {
 
 function failedSection(target: string, error: string, format: PlanFormat): string {
   if (format === 'markdown') return `### Target \`${target}\`\n\n**Not planned:** ${escape(error)}\n`;
-  return `Target '${target}' could not be planned: ${error}\n`;
+  return `Target '${target}' could not be planned: ${printable(error)}\n`;
 }
 
 /** One line per target at the end: where the changes are at a glance. */
