@@ -62,6 +62,8 @@ export interface SessionOptions {
    * connection or sandbox is opened; throws to stop there with nothing written.
    */
   checkManifests?: (diagnostics: readonly Diagnostic[]) => void;
+  /** plan, apply: of several targets, one whose settings cannot be resolved fails alone (in `unavailable`). */
+  isolateTargets?: boolean;
 }
 
 /** One target of a command: its service port, inventory and desired state. */
@@ -95,6 +97,8 @@ export interface Session {
 /** The sessions of every target a command uses; they share the state backend and the logger. */
 export interface Sessions {
   sessions: Session[];
+  /** Targets in use that have no session: their settings could not be resolved (`isolateTargets`). */
+  unavailable: { target: string; error: ConfigError }[];
   logger: Logger;
   /** obsync.yaml as loaded (the targets in use resolved), when there is one. */
   config: ObsyncConfig | undefined;
@@ -180,6 +184,7 @@ function reconcileOnce(session: Session, opts: RunOptions, run: SessionRun): Pro
     prune: opts.prune ?? session.defaults.prune,
     pruneCascade: opts.pruneCascade ?? false,
     maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
+    ...(opts.allowEmptyKinds ? { allowEmptyKinds: opts.allowEmptyKinds } : {}),
     concurrency: session.defaults.concurrency,
     adopt: session.adopt,
     ...backtestOf(backtestSettings(opts, session.defaults.backtest, false)),
@@ -265,6 +270,7 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
     env: io.env,
     targets: opts.targets ?? [],
     allowFileOutside: opts.allowFileOutside,
+    isolateTargets: opts.isolateTargets,
     implicitSandbox: opts.implicitSandbox,
   });
   check?.(project);
@@ -295,7 +301,7 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
     await closeAll();
     throw err;
   }
-  return { sessions: [...sessions], logger, config, close: closeAll };
+  return { sessions: [...sessions], unavailable: project.unavailable, logger, config, close: closeAll };
 }
 
 /** One target's manifest paths (top-level plus its own, or the PATH arguments) and how to load them with its vars. */

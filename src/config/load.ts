@@ -37,6 +37,11 @@ export interface LoadedConfig {
    * URL and its password). No non-sensitive field may carry one, here or in the manifests.
    */
   sensitive: SensitiveValue[];
+  /**
+   * With `isolateTargets`: selected targets whose own settings could not be resolved (a variable
+   * not set, a file not readable), with their errors; the config holds the others.
+   */
+  failedTargets?: { name: string; diagnostics: Diagnostic[] }[];
 }
 
 /** A target as declared: its name and API always; its own manifests and vars once resolved. */
@@ -71,6 +76,12 @@ export interface LoadConfigOptions {
   deferState?: boolean;
   /** validate --allow-missing-env: an unset variable is a warning, not an error. */
   allowMissingEnv?: boolean;
+  /**
+   * plan and apply on several targets: a selected target whose own settings have errors fails
+   * alone (in `failedTargets`) while the file and the other targets are fine, as an unreachable
+   * one does; its errors are left out of `diagnostics`.
+   */
+  isolateTargets?: boolean;
 }
 
 /** The state URL holds a password: a credential, whatever the state schema marks. */
@@ -233,10 +244,14 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
     });
     diagnostics.push(...(judgedWithout ? found.map((d) => ({ ...d, severity: 'error' as const })) : found.filter(keep)));
   }
+  const failedTargets = opts.isolateTargets === true ? isolatedFailures(diagnostics, declared, levels) : new Map<number, Diagnostic[]>();
+  const isolated = new Set([...failedTargets.values()].flat());
+  if (isolated.size > 0) diagnostics.splice(0, diagnostics.length, ...diagnostics.filter((d) => !isolated.has(d)));
   const resolved: TargetConfig[] = [];
   targetItems(value).forEach((item, index) => {
     const level = levels[index] ?? 'declared';
     const checked = targetConfig.safeParse(item);
+    if (failedTargets.has(index)) return;
     if (checked.success) {
       if (level === 'full') resolved.push(checked.data);
     } else {
@@ -254,7 +269,40 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
     }
   });
   const config = top.success && !hasErrors(diagnostics) ? { ...top.data, ...(top.data.targets ? { targets: resolved } : {}) } : undefined;
-  return { config: config as ObsyncConfig | undefined, diagnostics: sortDiagnostics(diagnostics), dir, declared, sensitive };
+  return {
+    config: config as ObsyncConfig | undefined,
+    diagnostics: sortDiagnostics(diagnostics),
+    dir,
+    declared,
+    sensitive,
+    ...(failedTargets.size > 0
+      ? {
+          failedTargets: [...failedTargets].map(([index, ds]) => ({ name: declared[index]?.name ?? '', diagnostics: sortDiagnostics(ds) })),
+        }
+      : {}),
+  };
+}
+
+/**
+ * The errors of selected targets that are confined to their own settings, by target index —
+ * only when more than one target is selected, at least one of them has no error, and every
+ * error of the file is such a target's (anything else fails the whole command, as before).
+ */
+function isolatedFailures(
+  diagnostics: readonly Diagnostic[],
+  declared: readonly DeclaredTarget[],
+  levels: readonly Level[],
+): Map<number, Diagnostic[]> {
+  const byTarget = new Map<number, Diagnostic[]>();
+  const selected = levels.filter((l) => l === 'full').length;
+  for (const d of diagnostics) {
+    if (d.severity !== 'error') continue;
+    const at = targetField(pathOf(d));
+    if (!at || levels[at.index] !== 'full' || IDENTITY.has(at.field) || declared[at.index] === undefined)
+      return new Map<number, Diagnostic[]>();
+    byTarget.set(at.index, [...(byTarget.get(at.index) ?? []), d]);
+  }
+  return selected > 1 && byTarget.size < selected ? byTarget : new Map<number, Diagnostic[]>();
 }
 
 /**

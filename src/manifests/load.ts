@@ -21,7 +21,7 @@ import { validateDocument, type LoadedDocument } from './document.js';
 import { fieldLookup, sensitivePathsOf, valuesAt } from './fields.js';
 import { FileRefusal, readRegularFile, type FileScope } from './files.js';
 import { interpolateDocument, type InterpolationContext, type TargetVars } from './interpolate.js';
-import { documentValue, LIMITS, numberProblems, parseYamlFile, type ParsedFile } from './parse.js';
+import { documentValue, LIMITS, numberProblems, parseYamlFile, statedIdentity, type FailedDocument, type ParsedFile } from './parse.js';
 
 export interface LoadOptions {
   env: Readonly<Record<string, string | undefined>>;
@@ -57,8 +57,8 @@ export class ParsedFiles {
       cached = { text, parsed: parseYamlFile(file, text) };
       this.#files.set(file, cached);
     }
-    const { docs, lineCounter, diagnostics } = cached.parsed;
-    return { docs: docs.map((d) => d.clone()), lineCounter, diagnostics };
+    const { docs, lineCounter, diagnostics, failed } = cached.parsed;
+    return { docs: docs.map((d) => d.clone()), lineCounter, diagnostics, ...(failed ? { failed } : {}) };
   }
 }
 
@@ -73,12 +73,14 @@ export function loadManifests(paths: readonly string[], opts: LoadOptions): Load
   const loaded: LoadedDocument[] = [];
   const guarded: Guarded[] = [];
   const sensitive = new SensitiveValues(opts.sensitive ?? credentialValues(opts.env));
+  const failed: FailedDocument[] = [];
   let documents = 0;
   for (const file of files) {
     const result = loadFile(file, resolved);
     loaded.push(...result.loaded);
     guarded.push(...result.guarded);
     for (const v of result.sensitive) sensitive.add(v.value, v.origin);
+    failed.push(...result.failed);
     diagnostics.push(...result.diagnostics);
     documents += result.documents;
   }
@@ -89,7 +91,7 @@ export function loadManifests(paths: readonly string[], opts: LoadOptions): Load
     diagnostics.push(...refused);
     if (refused.length > 0 && g.loaded) carrying.add(g.loaded);
   }
-  const cross = crossCheck(loaded);
+  const cross = crossCheck(loaded, failed);
   diagnostics.push(...cross.diagnostics);
   const resources = loaded.filter((l) => !cross.rejected.has(l) && !carrying.has(l)).map((l) => l.resource);
   if (documents === 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(noManifests(paths, files.length));
@@ -116,26 +118,31 @@ interface Guarded extends GuardedDocument {
   loaded?: LoadedDocument;
 }
 
-interface FileLoad {
+/** The documents of one file (`documents`: how many there were, obsync.yaml not counted). */
+export interface FileLoad {
   loaded: LoadedDocument[];
   diagnostics: Diagnostic[];
-  /** How many documents there were, obsync.yaml not counted. */
+  /** How many documents there were (obsync.yaml not counted). */
   documents: number;
+  /** Documents that did not load, with what they seem to declare (`file` alone: the file could not be read). */
+  failed: FailedDocument[];
   guarded: Guarded[];
   /** The values of the file's sensitive fields, after interpolation. */
   sensitive: SensitiveValue[];
 }
 
-/** The documents of one file. */
 export function loadFile(file: string, opts: LoadOptions): FileLoad {
   let text: string;
   try {
     text = (opts.readFile ?? readRegularFile)(file);
   } catch (e) {
-    return { loaded: [], diagnostics: [unreadable(file, e)], documents: 0, guarded: [], sensitive: [] };
+    return { loaded: [], diagnostics: [unreadable(file, e)], documents: 0, failed: [{ file, line: 1 }], guarded: [], sensitive: [] };
   }
   const parsed = opts.parsed ? opts.parsed.parse(file, text) : parseYamlFile(file, text);
   const diagnostics = [...parsed.diagnostics];
+  const failed: FailedDocument[] = [...(parsed.failed ?? [])];
+  // A limit that refuses the whole file (size, nesting, document count) leaves nothing to read names from.
+  if (parsed.docs.length === 0 && parsed.diagnostics.length > 0 && failed.length === 0) failed.push({ file, line: 1 });
   const loaded: LoadedDocument[] = [];
   const ctx: InterpolationContext = {
     file,
@@ -161,6 +168,7 @@ export function loadFile(file: string, opts: LoadOptions): FileLoad {
     const { value, diagnostic } = documentValue(file, doc, parsed.lineCounter);
     if (diagnostic) {
       diagnostics.push(diagnostic);
+      failed.push(statedIdentity(file, doc, parsed.lineCounter));
       continue;
     }
     if (kind) sensitive.push(...registerSensitiveValues(kind, value, file));
@@ -170,6 +178,7 @@ export function loadFile(file: string, opts: LoadOptions): FileLoad {
     diagnostics.push(...result.diagnostics.filter((d) => !unresolved.has(d.path)));
     const valid = result.loaded && !problems.some((r) => r.severity === 'error') ? result.loaded : undefined;
     if (valid) loaded.push(valid);
+    else failed.push(statedIdentity(file, doc, parsed.lineCounter));
     if (kind)
       guarded.push({
         file,
@@ -181,7 +190,7 @@ export function loadFile(file: string, opts: LoadOptions): FileLoad {
         ...(valid ? { loaded: valid } : {}),
       });
   }
-  return { loaded, diagnostics, documents: documents + parsed.diagnostics.length, guarded, sensitive };
+  return { loaded, diagnostics, documents: documents + parsed.diagnostics.length, failed, guarded, sensitive };
 }
 
 function unreadable(file: string, e: unknown): Diagnostic {

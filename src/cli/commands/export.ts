@@ -56,17 +56,18 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
     allowMissingEnv: true,
   });
   try {
+    const outDir = resolve(io.cwd, flags.outDir);
+    const read = readByTarget(outDir, session.manifestPaths);
+    // Owned objects whose manifests no plan reads would all be pruned by the next `plan --prune`:
+    // refused before the service is asked anything.
+    if (flags.adopt && !read)
+      throw new ConfigError(
+        `${relative(io.cwd, outDir) || '.'} is not among the manifest paths target '${session.port.target}' reads (${session.manifestPaths.map((p) => relative(io.cwd, p) || '.').join(', ')}); nothing was read, written or adopted`,
+        { hint: 'export into one of them with --out-dir, or add the directory to manifests (or targets[].manifests) in obsync.yaml first' },
+      );
     const { exportLive, SCHEMA_FILE } = await import('../../export/exporter.js');
     const objects = await readExportable(io, session, kinds);
     const result = exportLive({ objects, kinds: kinds ? new Set(kinds) : undefined, match, owned: session.inventory.entries() });
-    const outDir = resolve(io.cwd, flags.outDir);
-    const read = readByTarget(outDir, session.manifestPaths);
-    // Owned objects whose manifests no plan reads would all be pruned by the next `plan --prune`.
-    if (flags.adopt && !read)
-      throw new ConfigError(
-        `${relative(io.cwd, outDir) || '.'} is not among the manifest paths target '${session.port.target}' reads (${session.manifestPaths.map((p) => relative(io.cwd, p) || '.').join(', ')}); nothing was written or adopted`,
-        { hint: 'export into one of them with --out-dir, or add the directory to manifests (or targets[].manifests) in obsync.yaml first' },
-      );
     const { documentJsonSchema } = await import('../../config/json-schema.js');
     const files = new Map<string, string>(result.manifests.map((m) => [m.file, m.text]));
     files.set(SCHEMA_FILE, `${JSON.stringify(documentJsonSchema(), null, 2)}\n`);
