@@ -6,6 +6,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { AmbiguousWriteError, ApiError, requestLabel } from '../core/errors.js';
+import type { WriteFence } from '../core/fence.js';
 import type { RequestStats } from '../core/ports.js';
 import { cancelsInFlight } from '../core/stop.js';
 import type { Logger } from '../log/logger.js';
@@ -38,6 +39,8 @@ export interface TransportOptions {
   proxy?: ProxySettings;
   /** Bounds on waiting: server-requested waits are capped, a request's total time bounded, long waits reported. */
   waits?: WaitOptions;
+  /** Checked immediately before every write is sent (every attempt): the run's writer lease. None: writes are not fenced. */
+  fence?: WriteFence;
 }
 
 export interface WaitOptions {
@@ -268,8 +271,12 @@ export class Transport {
 
   async #once(init: RequestInit, deadline: number, attempt: number): Promise<Response> {
     await this.#pacer.acquire(init.signal, deadline);
+    const write = init.method !== 'GET' && init.readOnly !== true;
+    // After every wait (rate limit, back-off): a process paused past its lease sends nothing on resuming.
+    // A POST that only reads (a backtest's chart query) is no write: a plan's reads need no lease.
+    if (write) this.opts.fence?.check();
     this.stats.requests += 1;
-    if (init.method !== 'GET' && init.readOnly !== true) this.stats.writes += 1;
+    if (write) this.stats.writes += 1;
     const path = this.#prefix + init.path + queryString(init.query);
     // An attempt never outlives the request's deadline.
     const { signal, timedOut, release } = requestSignal(init.signal, Math.max(1, Math.min(this.opts.timeoutMs, deadline - Date.now())));

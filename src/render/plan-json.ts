@@ -13,6 +13,7 @@
 import * as z from 'zod';
 import { ObsyncError } from '../core/errors.js';
 import { isMove, PLAN_FORMAT_VERSION, summarize, type Address, type AnyKind, type Plan, type PlanStep } from '../core/plan.js';
+import type { TargetIdentity } from '../core/target.js';
 import type { Json } from '../core/wire.js';
 import { KINDS, REGISTRY } from '../kinds/registry.js';
 import { invertChanges } from './drift.js';
@@ -23,7 +24,8 @@ import { knownAfterUnknown, moduleAddress, providerName, resourceAddress, TERRAF
  * obsync's version of the JSON documents it prints (plan: `obsync_format_version`; apply report:
  * `format_version`). A minor version only adds fields. 4.0: the plan's `format_version` is
  * Terraform's, `resource_changes`/`resource_drift` moved to the top level with module addresses
- * (3.2's backtest and impact per change, and each target's backtest summary, kept).
+ * (kept from 3.x: 3.2's backtest and impact per change and each target's backtest summary, 3.3's
+ * target_identity per target).
  */
 export const OUTPUT_FORMAT_VERSION = '4.0';
 
@@ -261,10 +263,21 @@ type StepChange = Omit<
   'address' | 'module_address' | 'mode' | 'type' | 'name' | 'provider_name' | 'target' | 'previous_address'
 >;
 
+const targetIdentity = z
+  .object({
+    name: z.string(),
+    variant: z.enum(['hosted', 'self-hosted']),
+    base_url: z.string().describe('The API base URL (no credentials); the embedded sandbox: its data directory'),
+    organization_id: z.string().optional().describe('Hosted: the organisation'),
+    service_id: z.string().optional().describe('Hosted: the service'),
+  })
+  .describe('The service the plan was made for: `obsync apply` refuses the plan for any other (since format 3.3, per target in 4.0)');
+
 const targetPlan = z.object({
   target: z.string(),
   variant: z.string(),
   module_address: z.string().describe("The target's module address in resource_changes: target.<target>"),
+  target_identity: targetIdentity.optional(),
   manifests: z
     .array(z.string())
     .optional()
@@ -373,6 +386,7 @@ function targetDocument(plan: Plan): TargetPlanDocument {
     target: plan.target,
     variant: plan.variant,
     module_address: moduleAddress(plan.target),
+    ...(plan.identity ? { target_identity: identityDocument(plan.identity) } : {}),
     applyable: (hasWrites(plan) || ownershipChanges) && plan.prune.refused.length === 0,
     errored: plan.errored || planErrorCount(plan) > 0,
     summary: planSummary([plan]),
@@ -381,6 +395,26 @@ function targetDocument(plan: Plan): TargetPlanDocument {
     diagnostics: plan.diagnostics,
     steps: plan.steps,
     ...(plan.backtest ? { backtest: plan.backtest } : {}),
+  };
+}
+
+function identityDocument(id: TargetIdentity): z.output<typeof targetIdentity> {
+  return {
+    name: id.name,
+    variant: id.variant,
+    base_url: id.baseUrl,
+    ...(id.organizationId !== undefined ? { organization_id: id.organizationId } : {}),
+    ...(id.serviceId !== undefined ? { service_id: id.serviceId } : {}),
+  };
+}
+
+function identityOf(doc: z.output<typeof targetIdentity>): TargetIdentity {
+  return {
+    name: doc.name,
+    variant: doc.variant,
+    baseUrl: doc.base_url,
+    ...(doc.organization_id !== undefined ? { organizationId: doc.organization_id } : {}),
+    ...(doc.service_id !== undefined ? { serviceId: doc.service_id } : {}),
   };
 }
 
@@ -502,7 +536,7 @@ function checkVersion(raw: unknown, file: string): void {
 }
 
 /**
- * The version a plan of obsync before 4.0 carried in `format_version` (2, 3.0, 3.1, 3.2: obsync's own
+ * The version a plan of obsync before 4.0 carried in `format_version` (2, 3.0 … 3.3: obsync's own
  * then). Terraform's plan formats are below 2.0 (0.1 … 1.2): such a document is no obsync plan.
  */
 function olderVersion(record: Record<string, unknown>): unknown {
@@ -515,6 +549,7 @@ function planOf(t: TargetPlanDocument): Plan {
     formatVersion: PLAN_FORMAT_VERSION,
     target: t.target,
     variant: t.variant,
+    ...(t.target_identity ? { identity: identityOf(t.target_identity) } : {}),
     steps: t.steps,
     summary: summarize(t.steps),
     prune: t.prune,
