@@ -19,7 +19,7 @@ import { openStateBackend, type StateSpec } from '../inventory/open.js';
 import type { ObsyncConfig } from '../config/schema.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { colorEnabled, ExitRequest, type CliIO } from './io.js';
-import { terminalProgress } from './progress.js';
+import { closeProgress, terminalProgress } from './progress.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import { githubAnnotation } from './commands/validate.js';
 import type { RunOptions } from './run-options.js';
@@ -145,7 +145,7 @@ export async function openConnection(
   });
   const resolved = onlyTarget(project);
   const logger = cliLogger(io, 'warn');
-  return connectTarget({
+  const connection = await connectTarget({
     resolved,
     declared: isDeclared(project, resolved),
     env: io.env,
@@ -155,6 +155,16 @@ export async function openConnection(
     timeoutMs: opts.timeoutMs,
     ...waitReporter(io, logger, 'stderr'),
   });
+  return {
+    port: connection.port,
+    async close() {
+      try {
+        await connection.close();
+      } finally {
+        closeProgress(io);
+      }
+    },
+  };
 }
 
 function onlyTarget(project: Project): ResolvedTarget {
@@ -223,6 +233,7 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
       const failed = closed.find((c): c is PromiseRejectedResult => c.status === 'rejected');
       if (failed) throw failed.reason;
     } finally {
+      closeProgress(io);
       await state.close();
       logger.flush();
     }

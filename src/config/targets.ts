@@ -241,6 +241,7 @@ function fromConfig(
     retries: t.retries ?? DEFAULT_RETRIES,
     ...(t.maxWaitSeconds !== undefined ? { maxWaitMs: t.maxWaitSeconds * 1000 } : {}),
     ...(t.deadlineSeconds !== undefined ? { deadlineMs: t.deadlineSeconds * 1000 } : {}),
+    ...(t.maxResponseMiB !== undefined ? { maxResponseBytes: Math.floor(t.maxResponseMiB * 1024 * 1024) } : {}),
     embedded: false,
   };
   if (t.variant === 'self-hosted') {

@@ -36,7 +36,12 @@ export interface TransportOptions {
   proxy?: ProxySettings;
   /** Bounds on waiting: server-requested waits are capped, a request's total time bounded, long waits reported. */
   waits?: WaitOptions;
+  /** The largest response body read (default 32 MiB): a larger one fails the request while it streams in. */
+  maxResponseBytes?: number;
 }
+
+/** Well under the 256 Mi the shipped container may use: a parsed body takes several times its bytes. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 export interface WaitOptions {
   /** The longest wait a server may ask for; a longer one fails the request (default 60 s). */
@@ -103,6 +108,12 @@ export interface Response {
 
 const MAX_429_RETRIES = 8;
 const NOT_SENT = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN']);
+/**
+ * Nothing listens there, or the name does not exist. Before the host has ever answered, that is a
+ * wrong baseUrl or a service that is down: retrying (and pacing the retries) only delays the error.
+ * Once it has answered, the same failure is a restart, and is retried like any other.
+ */
+const FAIL_FAST = new Set(['ECONNREFUSED', 'ENOTFOUND', 'PROXY_ECONNREFUSED', 'PROXY_ENOTFOUND']);
 
 export class Transport {
   readonly stats: RequestStats = { requests: 0, writes: 0, retries: 0, throttled: 0 };
@@ -114,6 +125,11 @@ export class Transport {
   readonly #pacer: Pacer;
   readonly #maxWaitMs: number;
   readonly #deadlineMs: number;
+  readonly #maxResponseBytes: number;
+  /** Aborted by close(): requests still waiting (a pacing slot, a back-off) end at once and say nothing more. */
+  readonly #closing = new AbortController();
+  /** Whether the host has answered at least once (see FAIL_FAST). */
+  #answered = false;
 
   constructor(private readonly opts: TransportOptions) {
     const url = new URL(opts.baseUrl);
@@ -123,11 +139,21 @@ export class Transport {
     this.#prefix = url.pathname.replace(/\/+$/, '');
     this.#maxWaitMs = opts.waits?.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     this.#deadlineMs = opts.waits?.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.#maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const onWait = opts.waits?.onWait;
     this.#pacer = new Pacer(opts.pacing, undefined, undefined, onWait ? (notice) => onWait(this.#waitReport(notice)) : undefined);
   }
 
-  async request(init: RequestInit): Promise<Response> {
+  async request(caller: RequestInit): Promise<Response> {
+    const { signal, release } = untilClosed(caller.signal, this.#closing.signal);
+    try {
+      return await this.#attempts({ ...caller, signal });
+    } finally {
+      release();
+    }
+  }
+
+  async #attempts(init: RequestInit): Promise<Response> {
     const idempotent = init.idempotent ?? (init.method === 'GET' || init.method === 'PUT' || init.method === 'DELETE');
     const deadline = Date.now() + this.#deadlineMs;
     let attempt = 0;
@@ -148,12 +174,14 @@ export class Transport {
         }
         return res;
       } catch (err) {
+        if (err instanceof RetryableNetworkError && FAIL_FAST.has(err.failure.code) && !this.#answered)
+          throw err.toApiError(idempotent, this.host, this.#origin);
         if (err instanceof RetryableNetworkError && idempotent && attempt < this.opts.retries) {
           attempt += 1;
           await this.#backoff(init, attempt, deadline, `no response (${err.failure.code})`);
           continue;
         }
-        if (err instanceof RetryableNetworkError) throw err.toApiError(idempotent, this.host);
+        if (err instanceof RetryableNetworkError) throw err.toApiError(idempotent, this.host, this.#origin);
         if (err instanceof DeadlineExceeded) throw this.#deadlineError(init, err.waitMs, err.reason);
         throw err;
       }
@@ -161,6 +189,7 @@ export class Transport {
   }
 
   async close(): Promise<void> {
+    this.#closing.abort(new Error(`the connection to ${this.host} was closed`));
     await this.#dispatcher.close();
   }
 
@@ -232,12 +261,35 @@ export class Transport {
     });
   }
 
+  /**
+   * A body past maxResponseMiB. Not retried: the same request gets the same answer. A write's
+   * outcome is then unknown (it was received), so it is resolved like a lost response.
+   */
+  #tooLarge(init: RequestInit, err: ResponseTooLarge): ApiError {
+    const mib = formatMiB(err.cap);
+    const size = err.announced === undefined ? `more than ${mib}` : `${formatMiB(err.announced)} (Content-Length)`;
+    const facts = {
+      method: init.method,
+      path: init.path,
+      host: this.host,
+      status: err.status,
+      retryable: false,
+      code: 'RESPONSE_TOO_LARGE',
+      hint: `if the service really holds that much, raise maxResponseMiB on the target in obsync.yaml (mind the memory limit of the container: a parsed body takes several times its size); otherwise check the target baseUrl`,
+      cause: err,
+    };
+    const what = `${requestLabel(facts)}: the response is ${size}, larger than the ${mib} obsync reads (maxResponseMiB); reading stopped`;
+    const idempotent = init.idempotent ?? (init.method === 'GET' || init.method === 'PUT' || init.method === 'DELETE');
+    if (!idempotent) return new AmbiguousWriteError({ ...facts, message: `${what}; the write was received, its outcome is unknown` });
+    return new ApiError({ ...facts, message: what });
+  }
+
   #waitReport(notice: WaitNotice): WaitReport {
     return { seconds: Math.ceil(notice.ms / 1000), host: this.host, reason: describeReason(notice.reason) };
   }
 
   async #once(init: RequestInit, deadline: number): Promise<Response> {
-    await this.#pacer.acquire(init.signal, deadline);
+    const start = await this.#pacer.acquire(init.signal, deadline);
     this.stats.requests += 1;
     if (init.method !== 'GET') this.stats.writes += 1;
     const path = this.#prefix + init.path + queryString(init.query);
@@ -251,17 +303,23 @@ export class Transport {
     }
     const started = performance.now();
     const slowEnded = this.#watchSlow(init);
+    let responded = false;
     try {
       const res = await this.#dispatcher.request({ origin: this.#origin, path, method: init.method, headers, body, signal });
+      responded = true;
+      this.#answered = true;
       this.#pacer.observe(performance.now() - started);
-      const text = await res.body.text();
       this.opts.onResponse?.(init.method, res.statusCode);
       this.#learnLimits(res.headers);
+      const text = await readCapped(res, this.#maxResponseBytes);
       return { status: res.statusCode, headers: res.headers, body: parseJson(text), text };
     } catch (err) {
-      this.opts.onResponse?.(init.method, 0);
+      if (err instanceof ResponseTooLarge) throw this.#tooLarge(init, err);
+      if (!responded) this.opts.onResponse?.(init.method, 0);
       if (cancelsInFlight(init.signal)) throw init.signal?.reason instanceof Error ? init.signal.reason : new Error('aborted');
       const failure = classifyFailure(err, timedOut());
+      // It never reached the server: the slot is not spent (a refused target must not wait out the rate limit).
+      if (!responded && (failure.kind !== 'network' || NOT_SENT.has(failure.code))) this.#pacer.refund(start);
       if (failure.kind === 'tls-certificate' || failure.kind === 'tls-handshake')
         throw tlsError(init, this.#origin, this.host, failure, err);
       throw new RetryableNetworkError(init.method, init.path, failure, err);
@@ -284,6 +342,63 @@ export class Transport {
       if (reset !== null) this.#pacer.pause(Math.min(reset.ms, this.#maxWaitMs), reset.header);
     }
   }
+}
+
+/**
+ * The caller's signal, also aborted when the transport closes. A graceful stop of the caller is
+ * passed on as it is (what is under way finishes); the transport's close cancels everything.
+ */
+function untilClosed(parent: AbortSignal | undefined, closing: AbortSignal): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const fromParent = () => controller.abort(parent?.reason);
+  const fromClose = () => controller.abort(closing.reason);
+  if (closing.aborted) fromClose();
+  else if (parent?.aborted) fromParent();
+  parent?.addEventListener('abort', fromParent, { once: true });
+  closing.addEventListener('abort', fromClose, { once: true });
+  return {
+    signal: controller.signal,
+    release: () => {
+      parent?.removeEventListener('abort', fromParent);
+      closing.removeEventListener('abort', fromClose);
+    },
+  };
+}
+
+/** A response body past the cap: reading stopped there. */
+class ResponseTooLarge extends Error {
+  constructor(
+    readonly status: number,
+    readonly cap: number,
+    /** The Content-Length that announced it, when that is how it was known. */
+    readonly announced: number | undefined,
+  ) {
+    super(`response larger than ${cap} bytes`);
+  }
+}
+
+/**
+ * The body as text, read while it streams and abandoned the moment it passes `cap` bytes (or when
+ * Content-Length already says it will): a huge answer never sits in memory whole.
+ */
+async function readCapped(res: Dispatcher.ResponseData, cap: number): Promise<string> {
+  const header = res.headers['content-length'];
+  const announced = Number(Array.isArray(header) ? header[0] : header);
+  if (header !== undefined && Number.isFinite(announced) && announced > cap) {
+    res.body.destroy();
+    throw new ResponseTooLarge(res.statusCode, cap, announced);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > cap) {
+      res.body.destroy();
+      throw new ResponseTooLarge(res.statusCode, cap, undefined);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 /**
@@ -326,7 +441,7 @@ class RetryableNetworkError extends Error {
     super(`${method} ${path}: ${failure.code}`, { cause });
   }
 
-  toApiError(idempotent: boolean, host: string): ApiError {
+  toApiError(idempotent: boolean, host: string, origin: string): ApiError {
     const { code, kind, detail } = this.failure;
     const init = { method: this.method, path: this.path, host, status: 0, retryable: true, bodyExcerpt: code, cause: this.cause };
     if (kind === 'proxy') {
@@ -334,7 +449,23 @@ class RetryableNetworkError extends Error {
         ...init,
         code: 'PROXY',
         message: `${requestLabel(init)} failed: ${detail}; the request was not sent`,
-        hint: 'check HTTPS_PROXY / HTTP_PROXY (and the proxy credentials in them), or list the service in NO_PROXY',
+        hint: 'check HTTPS_PROXY / HTTP_PROXY (and the proxy credentials in them) and that the proxy runs and allows CONNECT to this host, or list the service in NO_PROXY; the service itself was not reached',
+      });
+    }
+    if (code === 'ECONNREFUSED') {
+      return new ApiError({
+        ...init,
+        code: 'CONNECTION_REFUSED',
+        message: `${requestLabel(init)} failed: connection refused — nothing listens at ${origin}; the request was not sent`,
+        hint: 'check the target baseUrl (host and port) and that the service is running',
+      });
+    }
+    if (code === 'ENOTFOUND') {
+      return new ApiError({
+        ...init,
+        code: 'HOST_NOT_FOUND',
+        message: `${requestLabel(init)} failed: the host name of ${origin} does not resolve (ENOTFOUND); the request was not sent`,
+        hint: 'check the host name in the target baseUrl (and DNS on this machine)',
       });
     }
     if (!idempotent && !NOT_SENT.has(code)) return new AmbiguousWriteError(init);
@@ -365,6 +496,11 @@ function tlsError(init: RequestInit, origin: string, host: string, failure: Netw
       : 'check the target baseUrl: https:// to a port that speaks plain HTTP fails this way',
     cause,
   });
+}
+
+function formatMiB(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB`;
 }
 
 function formatSeconds(ms: number): string {
