@@ -82,7 +82,7 @@ describe('reading a paged list', () => {
   it('fails a total that lies by more than the margin, either way, within a bounded number of requests', () => {
     fc.assert(
       fc.property(
-        limits,
+        fc.integer({ min: 1, max: 40 }),
         maxPagesArb,
         fc.integer({ min: 0, max: 150 }),
         fc.integer({ min: 0, max: 10_000 }),
