@@ -3,7 +3,7 @@
  * the resolved target (the embedded sandbox when none is configured), its service port and the
  * inventory. Opened once per command, closed in `finally`.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
@@ -26,6 +26,7 @@ import type { RunOptions } from './run-options.js';
 import { manifestFileScope } from '../config/file-scope.js';
 import type { ResolvedTarget } from '../config/targets.js';
 import { manifestPaths } from '../config/trees.js';
+import { readRegularFile, unreadableReason } from '../manifests/files.js';
 import { ParsedFiles } from '../manifests/load.js';
 import { loadTargetTree, mergeTargetDiagnostics, type TargetTree } from '../manifests/targets.js';
 import { connectTarget, openProject, targetApi, targetName, type Connection, type ConnectInput, type Project } from './wiring.js';
@@ -371,9 +372,12 @@ function stateUrlFromEnv(io: CliIO): Secret | undefined {
   const file = io.env.OBSYNC_STATE_URL_FILE;
   if (file) {
     try {
-      return new Secret(readFileSync(resolve(io.cwd, file), 'utf8').trim());
+      return new Secret(readRegularFile(resolve(io.cwd, file)).trim());
     } catch (err) {
-      throw new ConfigError(`OBSYNC_STATE_URL_FILE points to ${file}, which cannot be read`, { cause: err });
+      throw new ConfigError(`OBSYNC_STATE_URL_FILE points to ${file}, which cannot be read: ${unreadableReason(err)}`, {
+        hint: 'point it at a regular file holding the connection URL (a mounted secret), of at most 1 MiB',
+        cause: err,
+      });
     }
   }
   return io.env.OBSYNC_STATE_URL ? new Secret(io.env.OBSYNC_STATE_URL) : undefined;

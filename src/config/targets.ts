@@ -7,6 +7,7 @@ import { ConfigError } from '../core/errors.js';
 import { Secret } from '../core/secret.js';
 import { DEFAULT_PATHS, VARIANT_RATE_LIMITS, type Pacing, type Target } from '../core/target.js';
 import type { ObsyncConfig, TargetConfig } from './schema.js';
+import { unreadableReason } from '../manifests/files.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -197,7 +198,10 @@ function readCredentialFile(readFile: (p: string) => string, key: string, file: 
   try {
     return readFile(file).trim();
   } catch (err) {
-    throw new ConfigError(`${key}_FILE points to ${file}, which cannot be read`, { cause: err });
+    throw new ConfigError(`${key}_FILE points to ${file}, which cannot be read: ${unreadableReason(err)}`, {
+      hint: 'point it at a regular file holding the value (a mounted secret), of at most 1 MiB',
+      cause: err,
+    });
   }
 }
 

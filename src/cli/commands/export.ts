@@ -3,11 +3,11 @@
  * kind, with the editor schema and an env.example of the variables that stand for secrets (the
  * secret values are never written). With --adopt, obsync then owns every exported object.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { isWithin } from '../../manifests/files.js';
+import { isWithin, readRegularFile } from '../../manifests/files.js';
 import type { LiveObject } from '../../core/live.js';
 import type { ExportResult } from '../../export/exporter.js';
 import type { AnyKind } from '../../kinds/registry.js';
@@ -189,12 +189,19 @@ function compileMatch(pattern: string | undefined): RegExp | undefined {
   }
 }
 
+/** Whether a file is there with other content; one that cannot be read as text (a FIFO, a device, a larger file) is other content. */
+function differs(path: string, text: string): boolean {
+  if (!existsSync(path)) return false;
+  try {
+    return readRegularFile(path, Buffer.byteLength(text)) !== text;
+  } catch {
+    return true;
+  }
+}
+
 /** Writes every file; refuses (writing nothing) when one exists with other content, unless forced. */
 function writeAll(outDir: string, files: ReadonlyMap<string, string>, force: boolean): void {
-  const conflicts = [...files].filter(([file, text]) => {
-    const path = join(outDir, file);
-    return existsSync(path) && readFileSync(path, 'utf8') !== text;
-  });
+  const conflicts = [...files].filter(([file, text]) => differs(join(outDir, file), text));
   if (conflicts.length > 0 && !force) {
     throw new ConfigError(
       `${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${outDir} already exist with other content (${conflicts
