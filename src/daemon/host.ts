@@ -26,6 +26,7 @@ export class DaemonHost {
   #health: HealthServer | null = null;
   #watcher: ManifestWatcher | null = null;
   #stopping = false;
+  #started = false;
 
   constructor(
     readonly daemons: readonly Daemon[],
@@ -43,6 +44,7 @@ export class DaemonHost {
       this.#watcher = await startWatcher(this.#roots(), this.opts.debounceMs, (changed) => this.#changed(changed), logger);
     logger.info({ targets: this.daemons.map((d) => d.target), watch: this.opts.watch, listen: this.#health.url }, 'daemon started');
     for (const d of this.daemons) d.start();
+    this.#started = true;
   }
 
   /** Ready when every target is; the body says per target why (a down target is named, the others still reconcile). */
@@ -63,6 +65,16 @@ export class DaemonHost {
     await Promise.all(this.daemons.map((d) => d.stop()));
     await this.#health?.close();
     this.opts.logger.info({ targets: this.daemons.map((d) => d.target) }, 'daemon stopped');
+  }
+
+  /**
+   * SIGHUP, as daemons take it: reconcile every target now. Each run reads its manifests afresh
+   * (as every run does); obsync.yaml is read at start-up only, so changing it needs a restart.
+   */
+  reconcileNow(signal: string): void {
+    if (this.#stopping || !this.#started) return;
+    this.opts.logger.info({ signal, targets: this.daemons.map((d) => d.target) }, 'reconcile requested');
+    for (const d of this.daemons) d.trigger('manual');
   }
 
   /** Every path any target reads, once. */

@@ -102,9 +102,13 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         ),
     );
     const host = new DaemonHost(daemons, { listen, watch: flags.watch, debounceMs: flags.debounce, logger: group.logger, metrics });
+    // SIGHUP (a closed terminal, or `kill -HUP` as to any daemon) reconciles now; by default it would end the process.
+    const hangup = () => host.reconcileNow('SIGHUP');
+    process.on('SIGHUP', hangup);
     try {
       await host.start();
     } catch (err) {
+      process.off('SIGHUP', hangup);
       await group.close();
       throw err;
     }
@@ -114,6 +118,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     );
     await waitForSignal(io);
     await host.stop();
+    process.off('SIGHUP', hangup);
     await group.close();
   });
 };
