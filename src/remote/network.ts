@@ -37,7 +37,7 @@ export function createDispatcher(origin: string, connections: number, proxy: Pro
  */
 export class ProxyConnectError extends Error {
   override readonly name = 'ProxyConnectError';
-  readonly code = 'OBSYNC_PROXY_CONNECT';
+  readonly code = 'PROXY_CONNECT';
   constructor(readonly reason: unknown) {
     super(`connection to the proxy failed: ${reason instanceof Error ? reason.message : String(reason)}`, { cause: reason });
   }
