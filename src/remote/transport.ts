@@ -154,7 +154,7 @@ export class Transport {
   }
 
   async #attempts(init: RequestInit): Promise<Response> {
-    const idempotent = init.idempotent ?? (init.method === 'GET' || init.method === 'PUT' || init.method === 'DELETE');
+    const idempotent = isIdempotent(init);
     const deadline = Date.now() + this.#deadlineMs;
     let attempt = 0;
     let throttled = 0;
@@ -279,7 +279,7 @@ export class Transport {
       cause: err,
     };
     const what = `${requestLabel(facts)}: the response is ${size}, larger than the ${mib} obsync reads (maxResponseMiB); reading stopped`;
-    const idempotent = init.idempotent ?? (init.method === 'GET' || init.method === 'PUT' || init.method === 'DELETE');
+    const idempotent = isIdempotent(init);
     if (!idempotent) return new AmbiguousWriteError({ ...facts, message: `${what}; the write was received, its outcome is unknown` });
     return new ApiError({ ...facts, message: what });
   }
@@ -496,6 +496,11 @@ function tlsError(init: RequestInit, origin: string, host: string, failure: Netw
       : 'check the target baseUrl: https:// to a port that speaks plain HTTP fails this way',
     cause,
   });
+}
+
+/** GET, PUT and DELETE are; a POST never is; a PATCH when the caller says so. */
+function isIdempotent(init: RequestInit): boolean {
+  return init.idempotent ?? (init.method === 'GET' || init.method === 'PUT' || init.method === 'DELETE');
 }
 
 function formatMiB(bytes: number): string {
