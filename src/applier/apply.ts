@@ -6,7 +6,7 @@
  * Returns a report; never throws for a failed step.
  */
 import { IdMap } from '../core/id-map.js';
-import { entryAddress } from '../core/inventory.js';
+import { entryAddress, moveRefusal } from '../core/inventory.js';
 import { errorMessage } from '../core/errors.js';
 import type { Address, PartRef, Plan, PlanStep } from '../core/plan.js';
 import type { ApplyContext, ApplyOptions, ApplyReport, ApplyTarget, StepOutcomeKind, StepResult } from './context.js';
@@ -16,10 +16,13 @@ import { runScheduled, type StepOutcome } from './schedule.js';
 const DONE = (): StepOutcome => ({ status: 'done' });
 
 export async function applyPlan(plan: Plan, target: ApplyTarget, opts: ApplyOptions): Promise<ApplyReport> {
+  const now = opts.now ?? (() => new Date());
+  // Renames first: every later write and id lookup then finds each object under its new address.
+  const moves = await recordMoves(plan, target.inventory, opts.refused, now);
   const ctx: ApplyContext = {
     ...target,
     ids: seedIds(plan, target),
-    now: opts.now ?? (() => new Date()),
+    now,
     ...(opts.signal ? { signal: opts.signal } : {}),
   };
   const results = new Map<Address, StepResult>();
@@ -32,16 +35,26 @@ export async function applyPlan(plan: Plan, target: ApplyTarget, opts: ApplyOpti
   for (const address of plan.forget) if (ctx.inventory.get(address)?.status === 'pending') await ctx.inventory.remove(address);
 
   const run = async (step: PlanStep): Promise<void> => {
-    const refusal = opts.refused?.get(step.address);
+    const refusal = opts.refused?.get(step.address) ?? moves.refused.get(step.address);
     if (refusal !== undefined) {
       record({ address: step.address, action: step.action, outcome: 'refused', message: refusal, durationMs: 0 });
       throw new Error(refusal);
     }
     const t0 = performance.now();
+    const movedFrom = moves.recorded.get(step.address);
+    const moved = movedFrom === undefined ? {} : { movedFrom };
     if (step.action !== 'noop') opts.onStepStart?.(step.address, step.action);
     try {
       const partial = await executeStep(step, ctx, startedAt);
-      record({ address: step.address, action: step.action, durationMs: Math.round(performance.now() - t0), ...partial });
+      const parts = step.movedParts && step.movedParts.length > 0 ? { movedParts: step.movedParts } : {};
+      record({
+        address: step.address,
+        action: step.action,
+        durationMs: Math.round(performance.now() - t0),
+        ...moved,
+        ...parts,
+        ...partial,
+      });
     } catch (err) {
       record({
         address: step.address,
@@ -49,6 +62,7 @@ export async function applyPlan(plan: Plan, target: ApplyTarget, opts: ApplyOpti
         outcome: 'failed',
         message: errorMessage(err),
         durationMs: Math.round(performance.now() - t0),
+        ...moved,
       });
       throw err;
     }
@@ -88,6 +102,41 @@ export async function applyPlan(plan: Plan, target: ApplyTarget, opts: ApplyOpti
 
   const ordered = plan.steps.map((s) => results.get(s.address)).filter((r): r is StepResult => r !== undefined);
   return { target: plan.target, results: ordered, summary: countOutcomes(ordered), ...(pruneSkipped ? { pruneSkipped } : {}) };
+}
+
+interface RecordedMoves {
+  /** New address → old address of each rename recorded in the inventory. */
+  recorded: Map<Address, Address>;
+  /** Steps whose rename could not be recorded, with why (they are refused, nothing is sent for them). */
+  refused: Map<Address, string>;
+}
+
+/**
+ * Records the plan's renames in the inventory (under the writer lease, like every inventory
+ * write). A rename already recorded (a plan applied twice) is fine; one the inventory no longer
+ * allows (the state changed since the plan) refuses its step.
+ */
+async function recordMoves(
+  plan: Plan,
+  inventory: ApplyTarget['inventory'],
+  refused: ReadonlyMap<Address, string> | undefined,
+  now: () => Date,
+): Promise<RecordedMoves> {
+  const out: RecordedMoves = { recorded: new Map(), refused: new Map() };
+  for (const step of plan.steps) {
+    const from = step.movedFrom;
+    if (from === undefined || refused?.has(step.address)) continue;
+    const there = inventory.get(step.address);
+    if (!inventory.get(from) && there && there.id === (step.id ?? there.id)) continue;
+    const refusal = moveRefusal(inventory, from, step.address);
+    if (refusal) {
+      out.refused.set(step.address, `the rename from ${from} could not be recorded: ${refusal.message}; make a new plan`);
+      continue;
+    }
+    await inventory.move(from, step.address, now().toISOString());
+    out.recorded.set(step.address, from);
+  }
+  return out;
 }
 
 /**

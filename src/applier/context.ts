@@ -1,6 +1,6 @@
 import type { IdMap } from '../core/id-map.js';
 import type { InventoryStore } from '../core/inventory.js';
-import type { Address, Change } from '../core/plan.js';
+import type { Address, Change, PartMove } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { Json } from '../core/wire.js';
 
@@ -42,6 +42,10 @@ export interface StepResult {
   message?: string;
   /** Fields the service did not keep (re-read after the write). */
   nonConvergent?: Change[];
+  /** A rename recorded by this apply: the inventory entry moved from this address to the step's. */
+  movedFrom?: Address;
+  /** Part keys renamed by this apply (tiles): each kept its id. */
+  movedParts?: PartMove[];
   /** The create was resolved by adopting an object found by natural key after a lost response. */
   resolvedAmbiguous?: boolean;
   backup?: string;

@@ -78,7 +78,7 @@ const commands: CommandEntry[] = [
   {
     name: 'state',
     usage: '',
-    summary: 'inspect and manage what obsync owns (list, show, rm, migrate)',
+    summary: 'inspect and manage what obsync owns (list, show, rm, mv, migrate)',
     load: () => import('./commands/state.js'),
   },
   {

@@ -2,6 +2,7 @@
  * Ownership (DESIGN §4): what obsync created or adopted on one target. Prune only ever deletes
  * entries of this record; losing it only disables prune until objects are adopted again.
  */
+import { ObsyncError } from './errors.js';
 import type { Address, Kind } from './plan.js';
 import type { Json } from './wire.js';
 
@@ -38,6 +39,13 @@ export interface InventoryStore {
   /** Records the entry durably before resolving (a crash right after keeps it). */
   put(entry: InventoryEntry): Promise<void>;
   remove(address: Address): Promise<void>;
+  /**
+   * Records a rename in one durable write: the entry of `from` (id, tiles, hashes, fingerprints)
+   * becomes the entry of `to`, and `from` has none any more. Refused (nothing written) unless
+   * `from` has an entry, `to` has none and both are of one kind (`moveRefusal`). Returns the
+   * entry as now stored (`updatedAt` is the time of the move).
+   */
+  move(from: Address, to: Address, updatedAt: string): Promise<InventoryEntry>;
   /** Keyed fingerprint of a secret value; the key never leaves the state directory. */
   fingerprint(value: string): string;
   /** Compacts pending writes into the main file (atomic). */
@@ -86,4 +94,34 @@ export interface TargetLeadership {
   describe(): string;
   /** Stops competing and releases the lease when held. */
   stop(): Promise<void>;
+}
+
+/**
+ * Why a rename cannot be recorded in a target's inventory, or null: the same rules for every
+ * backend, `obsync state mv` and the applier (which records the moves a plan declares).
+ */
+export function moveRefusal(store: Pick<InventoryStore, 'get' | 'target'>, from: Address, to: Address): ObsyncError | null {
+  const kindOf = (a: Address) => a.slice(0, a.indexOf('/'));
+  if (from === to) return new ObsyncError('STATE_MOVE', `${from} and ${to} are the same address: nothing to move`);
+  if (kindOf(from) !== kindOf(to))
+    return new ObsyncError('STATE_MOVE', `cannot move ${from} to ${to}: a rename keeps the kind (${kindOf(from)} is not ${kindOf(to)})`, {
+      hint: 'an object of another kind is another object: declare the new one and let prune delete the old one',
+    });
+  if (!store.get(from))
+    return new ObsyncError('STATE_MOVE', `${from} is not in the state of target '${store.target}': nothing to move`, {
+      hint: '`obsync state list` shows what obsync owns',
+    });
+  const occupied = store.get(to);
+  if (occupied)
+    return new ObsyncError(
+      'STATE_MOVE',
+      `${to} is already in the state of target '${store.target}' (id ${occupied.id ?? 'in flight'}): moving ${from} there would lose track of one of the two objects`,
+      { hint: `forget it first with \`obsync state rm ${to}\` (the object itself stays), or move ${from} to another name` },
+    );
+  return null;
+}
+
+/** The entry of `from`, renamed to `to` (what every backend stores for a move). */
+export function movedEntry(entry: InventoryEntry, to: Address, updatedAt: string): InventoryEntry {
+  return { ...entry, name: to.slice(to.indexOf('/') + 1), updatedAt };
 }

@@ -91,6 +91,12 @@ export interface CascadeItem {
   object: JsonObject;
 }
 
+/** A keyed part (tile) that takes over the id recorded under another key: a renamed tile key. */
+export interface PartMove {
+  from: string;
+  to: string;
+}
+
 export interface PlanStep {
   address: Address;
   kind: Kind;
@@ -101,6 +107,13 @@ export interface PlanStep {
   id?: string;
   /** The object is not in the inventory yet: it is adopted (matched by natural key). */
   adopt?: boolean;
+  /**
+   * A rename (`metadata.previousNames`): the object is owned under this address until the apply
+   * records it under the step's own (Terraform's `moved`). The object itself is kept, with its id.
+   */
+  movedFrom?: Address;
+  /** Parts (tiles) whose key was renamed (`previousKeys`): each keeps its id, and what hangs on it. */
+  movedParts?: PartMove[];
   changes: Change[];
   /**
    * The body of a create or update. A reference to an object planned in the same run is a
@@ -157,6 +170,8 @@ export interface PlanSummary {
   update: number;
   delete: number;
   noop: number;
+  /** Renamed objects and parts (counted also under their action): the apply records where they moved. */
+  move: number;
 }
 
 export const PLAN_FORMAT_VERSION = 2;
@@ -187,11 +202,20 @@ export interface Plan {
 }
 
 export function summarize(steps: readonly PlanStep[]): PlanSummary {
-  const s: PlanSummary = { create: 0, update: 0, delete: 0, noop: 0 };
-  for (const step of steps) s[step.action] += 1;
+  const s: PlanSummary = { create: 0, update: 0, delete: 0, noop: 0, move: 0 };
+  for (const step of steps) {
+    s[step.action] += 1;
+    if (isMove(step)) s.move += 1;
+  }
   return s;
 }
 
+/** A step that records a rename: of the object (`previousNames`) or of some of its parts (`previousKeys`). */
+export function isMove(step: PlanStep): boolean {
+  return step.movedFrom !== undefined || (step.movedParts !== undefined && step.movedParts.length > 0);
+}
+
+/** Something to apply: a write, or a rename to record (as Terraform counts a `moved` block a change). */
 export function hasChanges(plan: Plan): boolean {
-  return plan.summary.create + plan.summary.update + plan.summary.delete > 0;
+  return plan.summary.create + plan.summary.update + plan.summary.delete + plan.summary.move > 0;
 }

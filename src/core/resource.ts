@@ -12,6 +12,11 @@ export interface DesiredResource<Spec = unknown> {
   name: string;
   address: Address;
   labels: Record<string, string>;
+  /**
+   * `metadata.previousNames`: names this object was owned under before a rename. The plan moves
+   * an owned object from `Kind/<previous name>` to this address instead of creating a new one.
+   */
+  previousNames?: readonly string[];
   /** The validated spec (zod output of the kind's schema: defaults applied). */
   spec: Spec;
   source: SourceLocation;

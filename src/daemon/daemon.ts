@@ -13,6 +13,7 @@ import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
 import type { AdoptPolicy, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
+import type { StepResult } from '../applier/context.js';
 import { reconcile } from '../engine/reconcile.js';
 import type { SensitivePaths } from '../engine/secrets.js';
 import type { Selection } from '../engine/selection.js';
@@ -230,6 +231,7 @@ export class Daemon {
         concurrency: this.opts.concurrency,
         beforeApply: (plan) => this.#report(plan),
         onStepDone: (r) => {
+          this.#moved(r);
           if (r.outcome !== 'unchanged')
             logger.info(
               { target, address: r.address, action: r.action, outcome: r.outcome, id: r.id, detail: r.message, durationMs: r.durationMs },
@@ -289,6 +291,26 @@ export class Daemon {
     for (const why of plan.prune.refused) logger.warn({ target: port.target, detail: why }, 'prune refused');
     const first = plan.diagnostics.find((d) => d.severity === 'error');
     if (first) this.#lastError = `${first.address ?? first.file ?? 'an object'}: ${first.message}`;
+  }
+
+  /**
+   * A rename the apply recorded (metadata.previousNames, tile previousKeys): one `moved` event per
+   * object, where the daemon learns of it. The object kept its id; nothing was created or deleted.
+   */
+  #moved(r: StepResult): void {
+    const parts = r.movedParts ?? [];
+    if ((r.movedFrom === undefined && parts.length === 0) || (r.outcome !== 'applied' && r.outcome !== 'unchanged')) return;
+    this.deps.logger.info(
+      {
+        event: 'moved',
+        target: this.target,
+        address: r.address,
+        ...(r.movedFrom !== undefined ? { from: r.movedFrom } : {}),
+        ...(parts.length > 0 ? { parts } : {}),
+        id: r.id,
+      },
+      'object moved',
+    );
   }
 
   /** Logs and counts the drift the plan found. */

@@ -97,6 +97,7 @@ function withEntries(inventory: InventoryStore, added: readonly InventoryEntry[]
     fingerprint: (value) => inventory.fingerprint(value),
     put: readOnly,
     remove: readOnly,
+    move: readOnly,
     flush: readOnly,
     close: readOnly,
     saveBackup: readOnly,

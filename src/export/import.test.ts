@@ -54,6 +54,9 @@ describe('obsync import', () => {
       'Dashboard/checkout is already owned with id d9, not d1',
     );
     expect(() => importEntry(req({ entries: [owned('other', 'd1')] }))).toThrow('dashboard d1 is already owned as Dashboard/other');
+    expect(() => importEntry(req({ entries: [owned('other', 'd1')] }))).toThrow(
+      expect.objectContaining({ hint: expect.stringContaining('`obsync state mv Dashboard/other Dashboard/checkout`') as unknown }),
+    );
     expect(() => importEntry(req({ declared: false }))).toThrow('no manifest declares Dashboard/checkout');
   });
 });

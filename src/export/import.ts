@@ -40,7 +40,7 @@ export function importEntry(req: ImportRequest): ImportOutcome {
   const other = req.entries.find((e) => e.kind === def.kind && e.id === id && e.status === 'owned');
   if (other)
     throw new PlanError(`${def.noun} ${id} is already owned as ${other.kind}/${other.name}`, {
-      hint: `one object has one address: \`obsync state rm ${other.kind}/${other.name}\` first to move it to ${address}`,
+      hint: `one object has one address: to rename it, \`obsync state mv ${other.kind}/${other.name} ${address}\` (or metadata.previousNames: [${other.name}] in the manifest of ${address})`,
     });
   if (!req.declared) {
     throw new PlanError(`no manifest declares ${address}: obsync would own an object nothing declares, and prune would delete it`, {

@@ -115,4 +115,57 @@ describe('file inventory', () => {
     const inv = await openFileInventory({ dir, target: 'prod', lock: true });
     await inv.close();
   });
+
+  it('moves an entry in one journal line: after a kill before compaction the rename is whole, with its id, tiles and since', async () => {
+    const dir = await tempDir();
+    const inv = await openFileInventory({ dir, target: 'prod', lock: true });
+    await inv.put({ ...entry('old', '1'), tiles: { p99: 't1' }, specHash: 'h' });
+    await inv.flush();
+    const moved = await inv.move('Dashboard/old', 'Dashboard/new', '2026-02-02T00:00:00.000Z');
+    expect(moved).toMatchObject({
+      kind: 'Dashboard',
+      name: 'new',
+      id: '1',
+      tiles: { p99: 't1' },
+      specHash: 'h',
+      updatedAt: '2026-02-02T00:00:00.000Z',
+    });
+    const journal = (await readFile(join(dir, 'prod.journal'), 'utf8')).trim().split('\n');
+    expect(journal).toHaveLength(1);
+    expect(JSON.parse(journal[0] ?? '')).toMatchObject({ op: 'move', from: 'Dashboard/old', entry: { name: 'new', id: '1' } });
+    // SIGKILL: no close(); the next writer replays the journal.
+    await (await import('node:fs/promises')).rm(join(dir, 'prod.lock'));
+    const reopened = await openFileInventory({ dir, target: 'prod', lock: true });
+    expect(reopened.entries().map((e) => `${e.kind}/${e.name} ${e.id ?? ''}`)).toEqual(['Dashboard/new 1']);
+    await reopened.close();
+    const snapshot = JSON.parse(await readFile(join(dir, 'prod.json'), 'utf8')) as { since: Record<string, string> };
+    // Owned since it was first recorded, under whichever name.
+    expect(snapshot.since).toEqual({ 'Dashboard/new': '2026-01-01T00:00:00.000Z' });
+  });
+
+  it('refuses a move from an unknown address, onto an owned one, or to another kind, and writes nothing', async () => {
+    const dir = await tempDir();
+    const inv = await openFileInventory({ dir, target: 'prod', lock: true });
+    await inv.put(entry('a', '1'));
+    await inv.put(entry('b', '2'));
+    await inv.flush();
+    await expect(inv.move('Dashboard/nope', 'Dashboard/c', 'now')).rejects.toThrow(/Dashboard\/nope is not in the state of target 'prod'/);
+    await expect(inv.move('Dashboard/a', 'Dashboard/b', 'now')).rejects.toThrow(
+      /Dashboard\/b is already in the state of target 'prod' \(id 2\)/,
+    );
+    await expect(inv.move('Dashboard/a', 'Alert/a', 'now')).rejects.toThrow(/a rename keeps the kind/);
+    expect(await readFile(join(dir, 'prod.journal'), 'utf8').catch(() => '')).toBe('');
+    expect(inv.entries().map((e) => e.name)).toEqual(['a', 'b']);
+    await inv.close();
+  });
+
+  it('refuses a move without the writer lease', async () => {
+    const dir = await tempDir();
+    const writer = await openFileInventory({ dir, target: 'prod', lock: true });
+    await writer.put(entry('a', '1'));
+    await writer.close();
+    const reader = await openFileInventory({ dir, target: 'prod', lock: false });
+    await expect(reader.move('Dashboard/a', 'Dashboard/b', 'now')).rejects.toThrow(/opened read-only/);
+    expect(reader.get('Dashboard/a')?.id).toBe('1');
+  });
 });

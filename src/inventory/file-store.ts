@@ -10,7 +10,14 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { LockError, ObsyncError } from '../core/errors.js';
 import { deepFreeze } from '../core/freeze.js';
-import { entryAddress, type InventoryBackup, type InventoryEntry, type InventoryStore } from '../core/inventory.js';
+import {
+  entryAddress,
+  moveRefusal,
+  movedEntry,
+  type InventoryBackup,
+  type InventoryEntry,
+  type InventoryStore,
+} from '../core/inventory.js';
 import type { Address } from '../core/plan.js';
 import { leaseTiming, type InventoryAccess, type LeaseTiming, type WriterLease } from './backend.js';
 import { hmacFingerprint, loadOrCreateFileKey } from './fingerprint.js';
@@ -29,6 +36,8 @@ export const snapshotSchema = z.object({
 const journalLine = z.union([
   z.object({ op: z.literal('put'), entry: inventoryEntrySchema }),
   z.object({ op: z.literal('remove'), address: z.string() }),
+  // A rename in one line: a process killed between a put and a remove would leave two owners of one id.
+  z.object({ op: z.literal('move'), from: z.string(), entry: inventoryEntrySchema }),
 ]);
 
 export interface FileInventoryOptions {
@@ -103,6 +112,16 @@ class FileInventory implements InventoryStore {
     this.#entries.delete(address);
     this.#since.delete(address);
     return Promise.resolve();
+  }
+
+  async move(from: Address, to: Address, updatedAt: string): Promise<InventoryEntry> {
+    const entry = this.#entries.get(from);
+    const refusal = moveRefusal(this, from, to);
+    if (refusal || !entry) throw refusal ?? new Error(`no entry ${from}`);
+    const moved = deepFreeze(movedEntry(entry, to, updatedAt));
+    this.#append({ op: 'move', from, entry: moved });
+    applyLine({ entries: this.#entries, since: this.#since }, { op: 'move', from, entry: moved });
+    return Promise.resolve(moved);
   }
 
   fingerprint(value: string): string {
@@ -250,6 +269,15 @@ function applyLine(into: LoadedTarget, line: z.infer<typeof journalLine>): void 
     const address = entryAddress(line.entry);
     into.entries.set(address, deepFreeze(line.entry));
     if (!into.since.has(address)) into.since.set(address, line.entry.updatedAt);
+  } else if (line.op === 'move') {
+    const from = line.from as Address;
+    const to = entryAddress(line.entry);
+    // Owned since it was first recorded, under whichever name.
+    const since = into.since.get(from) ?? line.entry.updatedAt;
+    into.entries.delete(from);
+    into.since.delete(from);
+    into.entries.set(to, deepFreeze(line.entry));
+    into.since.set(to, since);
   } else {
     into.entries.delete(line.address as Address);
     into.since.delete(line.address as Address);

@@ -1,6 +1,13 @@
 /** An in-memory inventory for tests and dry runs (Terraform ships its fakes beside the real store). */
 import { createHmac } from 'node:crypto';
-import { entryAddress, type InventoryBackup, type InventoryEntry, type InventoryStore } from '../core/inventory.js';
+import {
+  entryAddress,
+  moveRefusal,
+  movedEntry,
+  type InventoryBackup,
+  type InventoryEntry,
+  type InventoryStore,
+} from '../core/inventory.js';
 import { deepFreeze } from '../core/freeze.js';
 import type { Address } from '../core/plan.js';
 
@@ -24,6 +31,15 @@ export function memoryInventory(target: string, initial: InventoryEntry[] = [], 
     remove: (address) => {
       entries.delete(address);
       return Promise.resolve();
+    },
+    move(from, to, updatedAt) {
+      const refusal = moveRefusal(this, from, to);
+      const entry = entries.get(from);
+      if (refusal || !entry) return Promise.reject(refusal ?? new Error(`no entry ${from}`));
+      const moved = deepFreeze(movedEntry(entry, to, updatedAt));
+      entries.delete(from);
+      entries.set(to, moved);
+      return Promise.resolve(moved);
     },
     fingerprint: (value) => 'hmac-sha256:' + createHmac('sha256', key).update(value).digest('base64url'),
     flush: () => Promise.resolve(),

@@ -15,7 +15,7 @@ export const metadataName = z
     error: 'metadata.name is lowercase letters, digits and "-" (starting and ending with a letter or digit)',
   })
   .describe(
-    'Identity of the object within its kind and target: lowercase letters, digits and "-". Other manifests refer to it by this name; renaming it makes a new object.',
+    'Identity of the object within its kind and target: lowercase letters, digits and "-". Other manifests refer to it by this name; to rename it without making a new object, list the old name in previousNames.',
   );
 
 export const labelsSchema = z
@@ -28,12 +28,32 @@ export const labelsSchema = z
     description: 'Labels for `--selector key=value` (plan, apply, run). Kept in the manifests only: they are not sent to the service.',
   });
 
+/** Renames (like Terraform's `moved` blocks): the names this object was owned under before. */
+export const previousNamesSchema = z
+  .array(metadataName)
+  .min(1)
+  .max(20)
+  .superRefine((names, ctx) => {
+    names.forEach((n, i) => {
+      if (names.indexOf(n) !== i) ctx.addIssue({ code: 'custom', path: [i], message: `'${n}' is listed twice in previousNames` });
+    });
+  })
+  .describe(
+    'Names this object had before (a rename): an object obsync owns under Kind/<previous name> is taken over by this name instead of being re-created, and the objects referring to it keep it. Harmless once the move is applied (the plan says when it can be removed).',
+  );
+
 export const metadataSchema = z
   .strictObject({
     name: metadataName,
     labels: labelsSchema.optional(),
+    previousNames: previousNamesSchema.optional(),
   })
-  .meta({ id: 'Metadata', description: "The object's identity (name) and labels." });
+  .superRefine((m, ctx) => {
+    const i = m.previousNames?.indexOf(m.name) ?? -1;
+    if (i >= 0)
+      ctx.addIssue({ code: 'custom', path: ['previousNames', i], message: `previousNames lists the object's own name '${m.name}'` });
+  })
+  .meta({ id: 'Metadata', description: "The object's identity (name), labels, and the names it had before (previousNames)." });
 
 export const envelopeSchema = z.strictObject({
   apiVersion: z.literal(API_VERSION, { error: `apiVersion must be '${API_VERSION}'` }),

@@ -87,6 +87,8 @@ export interface PartRules<Spec, Live> {
   readonly noun: string;
   /** Desired part keys in manifest order. */
   keys(spec: Spec): string[];
+  /** Parts whose key was renamed: key → the keys it had before (`pair` finds their ids under those). */
+  previousKeys(spec: Spec): ReadonlyMap<string, readonly string[]>;
   /** Pairs desired parts with the live object's parts: key → part id (the inventory's map first). */
   pair(spec: Spec, live: Live, known: Readonly<Record<string, string>> | undefined): Map<string, string>;
   /** The part ids of a stored object, in the order they were sent (after a write). */

@@ -9,7 +9,7 @@ function manifestOf(kind: Kind, spec: z.ZodType, description: string) {
     .strictObject({
       apiVersion: z.literal(API_VERSION).describe(`Version of the manifest format: always ${API_VERSION}.`),
       kind: z.literal(kind).describe(`The kind of object: ${kind}.`),
-      metadata: metadataSchema.describe('Identity (name) and labels.'),
+      metadata: metadataSchema.describe('Identity (name), labels, and the names it had before a rename (previousNames).'),
       spec: spec.describe(`The desired state of the ${kind}.`),
     })
     .meta({ id: kind, description });

@@ -7,6 +7,7 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import type { Address } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { CrossFinding, ManagedKind, SpecRef } from '../kinds/kind.js';
+import { previousNameProblems } from '../kinds/previous-names.js';
 import { MANAGED, managedDefinition } from '../kinds/registry.js';
 import type { LoadedDocument } from './document.js';
 import { positionAt } from './positions.js';
@@ -36,7 +37,7 @@ const where = (d: LoadedDocument) => `${d.file}:${d.resource.source.line}`;
 
 /** Diagnostics of the checks, and the documents they reject (the first of duplicates stays). */
 export function crossCheck(docs: readonly LoadedDocument[]): { diagnostics: Diagnostic[]; rejected: Set<LoadedDocument> } {
-  const findings = [...duplicateIdentities(docs), ...references(docs), ...kindChecks(docs)];
+  const findings = [...duplicateIdentities(docs), ...references(docs), ...kindChecks(docs), ...previousNames(docs)];
   return { diagnostics: findings.map((f) => f.diagnostic), rejected: new Set(findings.map((f) => f.doc)) };
 }
 
@@ -83,7 +84,10 @@ function checkReference(
   const field = String(ref.path.at(-1) ?? target.noun);
   const resource = declared.get(`${ref.kind}/${ref.ref}`);
   if (!resource) {
-    const message = `${target.noun} '${ref.ref}' is not the metadata.name of any ${ref.kind} manifest${didYouMean(ref.ref, names)} (for a ${target.noun} obsync does not manage, use ${field}: {id: ...})`;
+    const renamed = [...declared.values()].find((r) => r.kind === ref.kind && r.previousNames?.includes(ref.ref as string));
+    const message = renamed
+      ? `${target.noun} '${ref.ref}' was renamed: ${renamed.address} lists it in metadata.previousNames; refer to '${renamed.name}'`
+      : `${target.noun} '${ref.ref}' is not the metadata.name of any ${ref.kind} manifest${didYouMean(ref.ref, names)} (for a ${target.noun} obsync does not manage, use ${field}: {id: ...})`;
     return { path: ref.path, code: `unknown-${slug(target.noun)}`, message };
   }
   return ref.part ? checkPart(ref.part, target, resource) : null;
@@ -98,7 +102,11 @@ function checkPart(
   const keys = target.parts.keys(resource.spec);
   if (keys.includes(part.ref)) return null;
   const noun = target.parts.noun;
-  const message = `${noun} '${part.ref}' is not a ${noun} key of ${resource.address}${didYouMean(part.ref, keys)} (keys: ${keys.join(', ') || 'none'})`;
+  const renamed = [...target.parts.previousKeys(resource.spec)].find(([, previous]) => previous.includes(part.ref as string))?.[0];
+  const message =
+    renamed !== undefined
+      ? `${noun} '${part.ref}' of ${resource.address} was renamed to '${renamed}' (its previousKeys list '${part.ref}'); refer to '${renamed}'`
+      : `${noun} '${part.ref}' is not a ${noun} key of ${resource.address}${didYouMean(part.ref, keys)} (keys: ${keys.join(', ') || 'none'})`;
   return { path: part.path, code: `unknown-${slug(noun)}`, message };
 }
 
@@ -111,6 +119,17 @@ function kindChecks(docs: readonly LoadedDocument[]): Finding[] {
       const doc = byResource.get(f.resource);
       if (doc) out.push(at(doc, f.path, f.code, f.message));
     }
+  }
+  return out;
+}
+
+/** A previous name still declared, or claimed by two manifests: each such manifest is rejected (never a guess which one moves). */
+function previousNames(docs: readonly LoadedDocument[]): Finding[] {
+  const byResource = new Map(docs.map((d) => [d.resource, d]));
+  const out: Finding[] = [];
+  for (const p of previousNameProblems(docs.map((d) => d.resource))) {
+    const doc = byResource.get(p.resource);
+    if (doc) out.push(at(doc, ['metadata', 'previousNames', p.index], p.code, p.message));
   }
   return out;
 }

@@ -72,5 +72,7 @@ export function validateDocument(
     spec: spec.data,
     source: { file, ...start },
   };
+  const previous = envelope.data.metadata.previousNames;
+  if (previous) resource.previousNames = previous;
   return { loaded: { file, doc, lineCounter, resource }, diagnostics };
 }

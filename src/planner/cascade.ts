@@ -45,7 +45,8 @@ export class Cascades {
     const key = `${def.kind}\u0000${live.id}`;
     const entry = this.#ownedByKey().get(key);
     const declared = this.#declaredByKey().get(key);
-    const address = entry ? entryAddress(entry) : declared;
+    // The declared address first: an entry a rename takes over is still recorded under its old one.
+    const address = declared ?? (entry ? entryAddress(entry) : undefined);
     const name = def.displayName ? def.displayName(live) : null;
     return {
       kind: def.kind,

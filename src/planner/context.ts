@@ -9,6 +9,7 @@ import type { Json } from '../core/wire.js';
 import type { ManagedKind } from '../kinds/kind.js';
 import { MANAGED, REGISTRY } from '../kinds/registry.js';
 import { LiveIndex } from './live-index.js';
+import type { MovePlan } from './moves.js';
 import { PlanRefs } from './refs.js';
 
 export interface PlanInput {
@@ -48,6 +49,9 @@ export class PlanContext {
   readonly refs: PlanRefs;
   readonly #indexes = new Map<Kind, LiveIndex | null>();
   readonly #taken = new Map<Kind, Set<string>>();
+  readonly #memo = new Map<string, unknown>();
+  /** Renames of this plan (set by the planner before any object is planned). */
+  moves: MovePlan | undefined;
 
   constructor(readonly input: PlanInput) {
     // Built up front, not on first use: a lazy branch inside a hot function deoptimizes it once per plan.
@@ -72,6 +76,14 @@ export class PlanContext {
   /** Live ids no desired object may adopt: owned by the inventory, or adopted earlier in this plan. */
   taken(kind: Kind): Set<string> {
     return this.#taken.get(kind) ?? EMPTY;
+  }
+
+  /** A value computed once per plan, on first use (what only rare paths need). */
+  memo<T>(key: string, make: () => T): T {
+    if (this.#memo.has(key)) return this.#memo.get(key) as T;
+    const value = make();
+    this.#memo.set(key, value);
+    return value;
   }
 
   claim(kind: Kind, id: string): void {

@@ -14,6 +14,8 @@ import { MANAGED, managedDefinition } from '../kinds/registry.js';
 import { Cascades, describeItem } from './cascade.js';
 import { PlanContext, type PlanInput } from './context.js';
 import { adoptionRefused, matchLive, type MatchResult } from './match.js';
+import { describeMoves } from './move-steps.js';
+import { planMoves } from './moves.js';
 import { planResource } from './plan-resource.js';
 import { decidePrune, type PlannedDelete } from './prune.js';
 
@@ -39,8 +41,10 @@ interface Planned {
 
 export function plan(input: PlanInput): Plan {
   const ctx = new PlanContext(input);
-  const entries = new Map(input.inventory.map((e) => [entryAddress(e), e]));
+  const moves = planMoves(input.desired, input.inventory);
+  const entries = moves.entries;
   const planned: Planned = { steps: [], diagnostics: [], declaredEntries: new Set(), failed: new Set(), withParts: [], unselected: [] };
+  ctx.moves = moves;
   const byKind = groupBy(input.desired, (r) => r.kind);
   for (const def of MANAGED) {
     const resources = [...(byKind.get(def.kind) ?? [])].sort((a, b) => cmp(a.name, b.name));
@@ -86,6 +90,12 @@ function planOne(
 ): void {
   const { input } = ctx;
   if (entry) planned.declaredEntries.add(entry);
+  const refused = ctx.moves?.refused.get(res.address);
+  if (refused) {
+    planned.failed.add(res.address);
+    for (const r of refused) planned.diagnostics.push(resourceError(res, r.message, r.code));
+    return;
+  }
   if (input.selected && !input.selected.has(res.address)) {
     const id = matchForIds(ctx, def, res, entry, matched);
     if (id === null) planned.failed.add(res.address);
@@ -111,6 +121,7 @@ function planOne(
     return;
   }
   outcome.step.dependsOn = dependsOn;
+  describeMoves(ctx, def, res, entry, outcome.step, outcome.pairing, planned.diagnostics);
   planned.steps.push(outcome.step);
   if (outcome.step.action === 'update' && outcome.pairing && def.parts)
     planned.withParts.push({ step: outcome.step, def, res, pairing: outcome.pairing });

@@ -26,6 +26,11 @@ const result = z.object({
   action: z.enum(['create', 'update', 'delete', 'noop']),
   outcome: z.enum(['applied', 'unchanged', 'failed', 'skipped', 'refused']),
   adopted: z.boolean().optional().describe('An existing object obsync did not create is now owned by it'),
+  moved_from: z.string().optional().describe('A rename recorded by this apply: the object was owned under this address before'),
+  moved_parts: z
+    .array(z.object({ from: z.string(), to: z.string() }))
+    .optional()
+    .describe('Tile keys renamed by this apply (previousKeys): each tile kept its id'),
   id: z.string().optional(),
   message: z.string().optional().describe('Why it failed, was skipped or refused'),
   non_convergent: z.array(change).optional().describe('Fields the service did not keep (re-read after the write)'),
@@ -80,7 +85,7 @@ export function applyReportDocument(reports: readonly RunReport[], origin: Repor
     generated_at: origin.generatedAt.toISOString(),
     errored: targets.some((t) => t.errored),
     summary: sum(
-      { create: 0, update: 0, delete: 0, noop: 0, adopt: 0 },
+      { create: 0, update: 0, delete: 0, noop: 0, adopt: 0, move: 0 },
       targets.map((t) => t.summary),
     ),
     outcomes: sum(
@@ -99,11 +104,12 @@ function targetReportOf(report: RunReport, interrupted: boolean): TargetReport {
   const apply = report.apply;
   const adopting = new Set(report.plan.steps.filter(isAdoption).map((s) => s.address));
   const results = (apply?.results ?? []).map((r) => resultOf(r, adopting.has(r.address)));
-  const summary: OutputSummary = { create: 0, update: 0, delete: 0, noop: 0, adopt: 0 };
+  const summary: OutputSummary = { create: 0, update: 0, delete: 0, noop: 0, adopt: 0, move: 0 };
   for (const r of results) {
     if (r.outcome === 'applied' && r.action !== 'noop') summary[r.action] += 1;
     if (r.outcome === 'unchanged') summary.noop += 1;
     if (r.adopted) summary.adopt += 1;
+    if (r.moved_from !== undefined || r.moved_parts !== undefined) summary.move += 1;
   }
   const outcomes: Outcomes = { applied: 0, unchanged: 0, failed: 0, skipped: 0, refused: 0, ...apply?.summary };
   return {
@@ -126,6 +132,8 @@ function resultOf(r: StepResult, adopting: boolean): TargetReport['results'][num
     action: r.action as TargetReport['results'][number]['action'],
     outcome: r.outcome,
     ...(adopting && DONE.has(r.outcome) ? { adopted: true } : {}),
+    ...(r.movedFrom !== undefined ? { moved_from: r.movedFrom } : {}),
+    ...(r.movedParts !== undefined && r.movedParts.length > 0 && DONE.has(r.outcome) ? { moved_parts: r.movedParts } : {}),
     ...(r.id !== undefined ? { id: r.id } : {}),
     ...(r.message !== undefined ? { message: r.message } : {}),
     ...(r.nonConvergent && r.nonConvergent.length > 0 ? { non_convergent: r.nonConvergent } : {}),

@@ -20,8 +20,11 @@ export function renderApplyText(report: ApplyReport, style: Style, target?: stri
   const failed = s.failed + s.refused + s.skipped;
   const head = failed > 0 ? style('red', 'Apply finished with errors:') : style('green', 'Apply complete:');
   const where = target === undefined ? '' : ` target '${target}':`;
+  const moved = report.results.filter(
+    (r) => (r.outcome === 'applied' || r.outcome === 'unchanged') && (r.movedFrom || r.movedParts),
+  ).length;
   lines.push(
-    `${head}${where} ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted, ${s.failed} failed, ${s.refused} refused, ${s.skipped} skipped.`,
+    `${head}${where} ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted${moved > 0 ? `, ${moved} moved` : ''}, ${s.failed} failed, ${s.refused} refused, ${s.skipped} skipped.`,
   );
   return lines.join('\n') + '\n';
 }

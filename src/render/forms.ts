@@ -3,9 +3,10 @@
  * comparable forms, in manifest terms) with sensitive values masked, and which steps are
  * adoptions or drift. Shared by the text, markdown and JSON renderers so they cannot disagree.
  */
-import type { Plan, PlanStep } from '../core/plan.js';
+import { isMove, type Plan, type PlanStep } from '../core/plan.js';
 import { SENSITIVE } from '../core/secret.js';
 import type { Json } from '../core/wire.js';
+import { managedDefinition } from '../kinds/registry.js';
 import { isPlainObject, isSensitive } from '../planner/diff.js';
 
 /** Where a value holds sensitive parts, as Terraform's `before_sensitive`: `true` at a masked value, `false` where nothing is. */
@@ -63,9 +64,18 @@ export function isDrift(step: PlanStep): boolean {
   return step.action === 'update' && step.reason === 'drifted';
 }
 
-/** Steps a reviewer must see: changes and adoptions (an adoption without changes still changes ownership). */
+/** Steps a reviewer must see: changes, adoptions and renames (each changes ownership even when the object does not change). */
 export function reviewedSteps(plan: Plan): PlanStep[] {
-  return plan.steps.filter((s) => s.action !== 'noop' || isAdoption(s));
+  return plan.steps.filter((s) => s.action !== 'noop' || isAdoption(s) || isMove(s));
+}
+
+/** `Dashboard/old → Dashboard/new`, and each renamed part key: `tile p99 → latency-p99`. */
+export function moveLines(step: PlanStep): string[] {
+  const lines: string[] = [];
+  if (step.movedFrom !== undefined) lines.push(`${step.movedFrom} → ${step.address}`);
+  const noun = managedDefinition(step.kind)?.parts?.noun ?? 'part';
+  for (const m of step.movedParts ?? []) lines.push(`${noun} ${m.from} → ${m.to}`);
+  return lines;
 }
 
 export interface OutputSummary {
@@ -74,14 +84,16 @@ export interface OutputSummary {
   delete: number;
   noop: number;
   adopt: number;
+  move: number;
 }
 
 export function planSummary(plans: readonly Plan[]): OutputSummary {
-  const s: OutputSummary = { create: 0, update: 0, delete: 0, noop: 0, adopt: 0 };
+  const s: OutputSummary = { create: 0, update: 0, delete: 0, noop: 0, adopt: 0, move: 0 };
   for (const plan of plans) {
     for (const step of plan.steps) {
       s[step.action] += 1;
       if (isAdoption(step)) s.adopt += 1;
+      if (isMove(step)) s.move += 1;
     }
   }
   return s;

@@ -9,14 +9,14 @@
  */
 import * as z from 'zod';
 import { ObsyncError } from '../core/errors.js';
-import { PLAN_FORMAT_VERSION, type Address, type AnyKind, type Plan, type PlanStep } from '../core/plan.js';
+import { isMove, PLAN_FORMAT_VERSION, summarize, type Address, type AnyKind, type Plan, type PlanStep } from '../core/plan.js';
 import type { Json } from '../core/wire.js';
 import { KINDS, REGISTRY } from '../kinds/registry.js';
 import { invertChanges } from './drift.js';
 import { hasWrites, isAdoption, isDrift, planErrorCount, planSummary, stepForms, type Masked, type Sensitivity } from './forms.js';
 
 /** Version of the JSON documents obsync prints (plan and apply report). A minor version only adds fields. */
-export const OUTPUT_FORMAT_VERSION = '3.0';
+export const OUTPUT_FORMAT_VERSION = '3.1';
 
 const json = z.json();
 const object = z.record(z.string(), json);
@@ -43,6 +43,10 @@ const cascadeItem = z.object({
   object,
 });
 
+const partMove = z
+  .object({ from: z.string().describe('The key it had'), to: z.string().describe('Its key now') })
+  .describe('A part (dashboard tile) whose key was renamed (previousKeys): it keeps its id, and the alerts on it');
+
 /** A step as the applier executes it (src/core/plan.ts). */
 const step = z.object({
   address,
@@ -52,6 +56,8 @@ const step = z.object({
   reason,
   id: z.string().optional(),
   adopt: z.boolean().optional(),
+  movedFrom: address.optional(),
+  movedParts: z.array(partMove).optional(),
   changes: z.array(change),
   payload: object.optional(),
   calls: z.array(z.object({ call: z.string(), body: object })).optional(),
@@ -95,6 +101,13 @@ export const summarySchema = z
     delete: z.number().int(),
     noop: z.number().int().describe('unchanged objects'),
     adopt: z.number().int().describe('existing objects obsync takes over (not created by it); counted also under their action'),
+    move: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'renamed objects (previousNames) or tile keys (previousKeys) whose new address apply records; counted also under their action',
+      ),
   })
   .describe('Objects per action; the apply report has the same keys, counting what was done');
 
@@ -122,6 +135,10 @@ const resourceChange = z
         .optional()
         .describe('ADOPTION: an existing object obsync did not create is taken over (Terraform import); its changes are the ones listed'),
     }),
+    previous_address: address
+      .optional()
+      .describe("A rename (metadata.previousNames): the address the object is owned under until this apply, as Terraform's moved"),
+    moved_parts: z.array(partMove).optional().describe('Tiles whose key was renamed (previousKeys): from → to'),
     changes: z.array(change).describe('The changed fields, before and after (sensitive values masked)'),
     depends_on: z.array(address),
     cascade: z
@@ -228,7 +245,7 @@ export function renderPlanJson(doc: PlanDocument): string {
 }
 
 function targetDocument(plan: Plan): TargetPlanDocument {
-  const ownershipChanges = plan.steps.some(isAdoption) || plan.forget.length > 0;
+  const ownershipChanges = plan.steps.some((s) => isAdoption(s) || isMove(s)) || plan.forget.length > 0;
   return {
     target: plan.target,
     variant: plan.variant,
@@ -254,6 +271,8 @@ function resourceChangeOf(step: PlanStep): ResourceChange {
     ...(step.id !== undefined ? { id: step.id } : {}),
     reason: step.reason,
     change: { actions: [...ACTIONS[step.action]] },
+    ...(step.movedFrom !== undefined ? { previous_address: step.movedFrom } : {}),
+    ...(step.movedParts !== undefined && step.movedParts.length > 0 ? { moved_parts: step.movedParts } : {}),
     changes: step.changes,
     depends_on: step.dependsOn,
   };
@@ -341,13 +360,12 @@ function checkVersion(raw: unknown, file: string): void {
 }
 
 function planOf(t: TargetPlanDocument): Plan {
-  const { create, update, delete: del, noop } = t.summary;
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     target: t.target,
     variant: t.variant,
     steps: t.steps,
-    summary: { create, update, delete: del, noop },
+    summary: summarize(t.steps),
     prune: t.prune,
     forget: t.forget,
     diagnostics: t.diagnostics,

@@ -6,10 +6,10 @@
  * budget, details and then table rows are left out, always with a notice counting them.
  */
 import { formatDiagnostic } from '../core/diagnostics.js';
-import type { Plan, PlanStep } from '../core/plan.js';
+import { isMove, type Plan, type PlanStep } from '../core/plan.js';
 import type { ChangeSummary } from '../kinds/summary.js';
 import { domainSummary } from './domain.js';
-import { isAdoption, planErrorCount, reviewedSteps } from './forms.js';
+import { isAdoption, moveLines, planErrorCount, reviewedSteps } from './forms.js';
 import { summaryLine } from './plan-text.js';
 import { inlineValue, valueLines } from './value.js';
 
@@ -112,7 +112,7 @@ function targetBlocks(plan: Plan, several: boolean): Block[] {
     const summaries = reviewed.map((s) => [s, domainSummary(s)] as const);
     for (const [step, sum] of summaries)
       blocks.push({
-        text: `| ${ICON[step.action]}${isAdoption(step) ? ' **ADOPT**' : ''} | ${code(step.address)} | ${cell(headline(step, sum))} |\n`,
+        text: `| ${icon(step)}${isAdoption(step) ? ' **ADOPT**' : ''} | ${code(step.address)} | ${cell(headline(step, sum))} |\n`,
         kind: 'row',
       });
     blocks.push(essential('\n'));
@@ -146,12 +146,19 @@ function pruneNotes(plan: Plan): string {
   return lines.length > 0 ? `${lines.join('\n')}\n\n` : '';
 }
 
-/** The table's one-cell summary: the kind's sentences, or a count of its parts' changes. */
+/** A renamed object with no other change is a move; anything else shows its action. */
+function icon(step: PlanStep): string {
+  return step.action === 'noop' && isMove(step) ? '🔵 move' : ICON[step.action];
+}
+
+/** The table's one-cell summary: renames, then the kind's sentences, or a count of its parts' changes. */
 function headline(step: PlanStep, sum: ChangeSummary): string {
+  const moved = moveLines(step).map((m) => `moved: ${m}`);
   const parts = sum.parts && sum.parts.rows.length > 0 ? partCounts(sum) : '';
   const words = sum.sentences.slice(0, 3).join('; ') + (sum.sentences.length > 3 ? `; ${sum.sentences.length - 3} more` : '');
-  if (step.action === 'noop') return 'ownership only (no change to the object)';
-  return [words, parts].filter(Boolean).join('; ') || `${step.changes.length} field(s)`;
+  if (step.action === 'noop')
+    return moved.length > 0 ? `${moved.join('; ')} (no change to the object)` : 'ownership only (no change to the object)';
+  return [...moved, [words, parts].filter(Boolean).join('; ') || `${step.changes.length} field(s)`].join('; ');
 }
 
 /** `2 tiles added, 1 moved`. */
@@ -162,8 +169,11 @@ function partCounts(sum: ChangeSummary): string {
 }
 
 function stepDetails(step: PlanStep, sum: ChangeSummary): string {
-  const head = `<details><summary>${ICON[step.action]}${isAdoption(step) ? ' <b>ADOPT</b>' : ''} <code>${html(step.address)}</code> (${REASON[step.reason]})</summary>\n\n`;
-  let body = '';
+  const head = `<details><summary>${icon(step)}${isAdoption(step) ? ' <b>ADOPT</b>' : ''} <code>${html(step.address)}</code> (${REASON[step.reason]})</summary>\n\n`;
+  let body = moveLines(step)
+    .map((m) => `- moved: ${escape(m)}\n`)
+    .join('');
+  if (body !== '') body += '\n';
   if (sum.sentences.length > 0) body += sum.sentences.map((s) => `- ${escape(s)}\n`).join('') + '\n';
   if (sum.parts && sum.parts.rows.length > 0) {
     body += `| ${escape(sum.parts.noun)} | change | details |\n|---|---|---|\n`;

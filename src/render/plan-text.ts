@@ -5,8 +5,8 @@
  * at the end.
  */
 import { formatDiagnostic } from '../core/diagnostics.js';
-import type { Action, CascadeItem, Change, Plan, PlanStep } from '../core/plan.js';
-import { isAdoption, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
+import { isMove, type Action, type CascadeItem, type Change, type Plan, type PlanStep } from '../core/plan.js';
+import { isAdoption, moveLines, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
 import { makeStyle, type Style } from './style.js';
 import { inlineValue, textLines, valueLines } from './value.js';
 
@@ -47,7 +47,7 @@ export function renderPlansText(plans: readonly Plan[], opts: TextOptions): stri
 function targetLines(plan: Plan, style: Style, width: number, showNoop: boolean): string[] {
   const lines = errorLines(plan, style);
   const reviewed = reviewedSteps(plan);
-  const changing = reviewed.some((s) => s.action !== 'noop');
+  const changing = reviewed.some((s) => s.action !== 'noop' || isMove(s));
   if (changing) lines.push(`obsync will perform these actions on target '${plan.target}' (${plan.variant}):`, '');
   for (const step of reviewed) lines.push(...stepLines(step, style, width), '');
   if (!changing && planErrorCount(plan) === 0) {
@@ -88,9 +88,10 @@ export function summaryLine(plans: readonly Plan[]): string {
   const errors = plans.reduce((n, p) => n + planErrorCount(p), 0);
   const where = plans.length > 1 ? ` (${plans.length} targets)` : '';
   const adopt = s.adopt > 0 ? `, ${s.adopt} to ADOPT` : '';
+  const move = s.move > 0 ? `, ${s.move} to move` : '';
   const failed =
     errors > 0 ? ` ${errors} error(s), listed above${plans.some((p) => p.errored) ? ': some objects could not be planned' : ''}.` : '';
-  return `Plan${where}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${adopt}, ${s.noop} unchanged.${failed}`;
+  return `Plan${where}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${adopt}${move}, ${s.noop} unchanged.${failed}`;
 }
 
 function stepLines(step: PlanStep, style: Style, width: number): string[] {
@@ -99,9 +100,27 @@ function stepLines(step: PlanStep, style: Style, width: number): string[] {
     const banner = `${step.address} will be ADOPTED: it exists on the service (id ${step.id ?? '?'}) and obsync did not create it; from this apply on, obsync owns it${step.action === 'noop' ? ' (it already matches the manifest)' : ', with the changes below'}`;
     out.push(...textLines(banner, 4, width).map((l, i) => style(['bold', 'magenta'], i === 0 ? `  !${l.slice(3)}` : l)));
   }
-  if (step.action === 'noop') return out;
-  const tags = [step.action, step.reason, isAdoption(step) ? 'adopting' : '', step.id ? `id ${step.id}` : ''].filter(Boolean).join(', ');
+  const moves = moveLines(step).map((m) => style('cyan', `      moved: ${m}`));
+  if (step.action === 'noop') {
+    if (moves.length > 0)
+      out.push(
+        style('cyan', style('bold', `  > ${step.address}`)) +
+          style('gray', `  (moved${step.id ? `, id ${step.id}` : ''}; the object is unchanged)`),
+        ...moves,
+      );
+    return out;
+  }
+  const tags = [
+    step.action,
+    step.reason,
+    isAdoption(step) ? 'adopting' : '',
+    moves.length > 0 ? 'moved' : '',
+    step.id ? `id ${step.id}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   out.push(style(COLOR[step.action], style('bold', `  ${SYMBOL[step.action]} ${step.address}`)) + style('gray', `  (${tags})`));
+  out.push(...moves);
   const fields = step.action === 'delete' ? deletedFields(step) : step.changes;
   for (const change of fields) out.push(...changeLines(change, step.action, style, width));
   for (const path of step.nonConvergent ?? [])

@@ -97,7 +97,7 @@ describe.each(['hosted', 'selfhosted'])('plan and apply outputs (%s)', (target) 
     const saved = await runCli(['apply', 'plan.json', '--output', 'json'], { cwd: dir });
     expect(saved.code).toBe(0);
     const report = valid(schema('apply-report.schema.json'), saved.stdout) as { summary: Record<string, number>; errored: boolean };
-    expect(report.summary).toEqual({ create: 2, update: 0, delete: 0, noop: 0, adopt: 0 });
+    expect(report.summary).toEqual({ create: 2, update: 0, delete: 0, noop: 0, adopt: 0, move: 0 });
     expect(report.errored).toBe(false);
 
     manifests(400);
@@ -143,7 +143,7 @@ describe('a saved plan', () => {
     writeFileSync(join(dir, 'old.json'), JSON.stringify({ formatVersion: 2, target: 'hosted', steps: [] }));
     const res = await runCli(['apply', 'old.json'], { cwd: dir });
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain('old.json has plan format version 2; this obsync applies version 3.0 plans only');
+    expect(res.stderr).toContain('old.json has plan format version 2; this obsync applies version 3.1 plans only');
     expect(res.stderr).toContain('obsync plan --out FILE');
   });
 });

@@ -238,8 +238,12 @@ async function confirm(io: CliIO, targets: readonly string[]): Promise<void> {
 
 /** One line per change on stderr; with several targets, each names its target. */
 function progress(io: CliIO, r: StepResult, target: string | undefined): void {
-  if (r.outcome === 'unchanged' || (r.action === 'noop' && r.outcome === 'skipped')) return;
-  const what = r.outcome === 'applied' ? (VERB[r.action] ?? r.action) : r.outcome;
+  const moved = r.movedFrom !== undefined || (r.movedParts?.length ?? 0) > 0;
+  if ((r.outcome === 'unchanged' && !moved) || (r.action === 'noop' && r.outcome === 'skipped')) return;
+  const renames = [...(r.movedFrom ? [`from ${r.movedFrom}`] : []), ...(r.movedParts ?? []).map((m) => `${m.from} → ${m.to}`)];
+  const movedText = `moved ${renames.join(', ')}`;
+  const verb = r.outcome === 'applied' ? (VERB[r.action] ?? r.action) : r.outcome;
+  const what = r.outcome === 'unchanged' ? movedText : moved && r.outcome === 'applied' ? `${verb} (${movedText})` : verb;
   const detail = r.message ? `: ${r.message}` : '';
   // Server error bodies and ids are text from outside: shown, never obeyed (escape sequences).
   io.stderr.write(

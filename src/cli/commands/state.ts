@@ -1,7 +1,8 @@
 /**
- * `obsync state list | show | rm | migrate`: what obsync owns, per target, in the configured
- * state backend (file or PostgreSQL). `rm` forgets an entry without touching the object;
- * `migrate` copies the whole state to the other backend. Heavy modules load inside the actions.
+ * `obsync state list | show | rm | mv | migrate`: what obsync owns, per target, in the configured
+ * state backend (file or PostgreSQL). `rm` forgets an entry without touching the object; `mv`
+ * records a rename (./state-mv.ts); `migrate` copies the whole state to the other backend. Heavy
+ * modules load inside the actions.
  */
 import { Option, type Command } from 'commander';
 import type { ObsyncConfig } from '../../config/schema.js';
@@ -17,7 +18,7 @@ interface StateFlags {
 }
 
 export const register: CommandRegistrar = (program: Command, io: CliIO) => {
-  const state = program.command('state').description('inspect and manage what obsync owns (list, show, rm, migrate)');
+  const state = program.command('state').description('inspect and manage what obsync owns (list, show, rm, mv, migrate)');
   const common = (cmd: Command) =>
     cmd
       .option('--config <file>', 'obsync.yaml to use (default: ./obsync.yaml)')
@@ -34,6 +35,21 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       .description('forget an object without deleting it: obsync no longer owns it, so prune never touches it')
       .argument('<address>', 'Kind/name'),
   ).action((address: string, flags: StateFlags) => withState(io, flags, (backend, config) => forget(io, backend, config, address, flags)));
+  common(
+    state
+      .command('mv')
+      .description(
+        'record a rename without touching the object: what obsync owns under OLD is owned under NEW (like terraform state mv); also a tile key: Dashboard/NAME/tiles/KEY',
+      )
+      .argument('<old>', 'Kind/old-name, or Dashboard/name/tiles/old-key')
+      .argument('<new>', 'Kind/new-name, or Dashboard/name/tiles/new-key'),
+  ).action((from: string, to: string, flags: StateFlags) =>
+    withState(io, flags, async (backend, config) => {
+      const { moveState } = await import('./state-mv.js');
+      const target = await targetOf(io, backend, config, flags);
+      await moveState(io, backend, target, from, to);
+    }),
+  );
   state
     .command('migrate')
     .description('copy the whole state (entries, backups, fingerprint key) to the other backend; the source is left as it was')
@@ -166,15 +182,19 @@ async function locate(
   const { ConfigError } = await import('../../core/errors.js');
   const parsed = parseAddress(address);
   if (!parsed) throw new ConfigError(`'${address}' is not Kind/name (e.g. Dashboard/checkout)`);
+  return { target: await targetOf(io, backend, loaded, flags), key: `${parsed.kind}/${parsed.name}` };
+}
+
+/** The target a state command works on: --target, OBSYNC_TARGET, defaults.target, the only declared one, or the only one in the state. */
+async function targetOf(io: CliIO, backend: StateBackend, loaded: LoadedConfig, flags: StateFlags): Promise<string> {
+  const { ConfigError } = await import('../../core/errors.js');
   const only = loaded.declared.length === 1 ? loaded.declared[0] : undefined;
-  let target = flags.target ?? io.env.OBSYNC_TARGET ?? loaded.config?.defaults?.target ?? only;
-  if (!target) {
-    const inState = await backend.targets();
-    if (inState.length !== 1)
-      throw new ConfigError(`choose a target with --target${inState.length > 1 ? ` (the state holds ${inState.join(', ')})` : ''}`);
-    target = inState[0] ?? '';
-  }
-  return { target, key: `${parsed.kind}/${parsed.name}` };
+  const target = flags.target ?? io.env.OBSYNC_TARGET ?? loaded.config?.defaults?.target ?? only;
+  if (target) return target;
+  const inState = await backend.targets();
+  if (inState.length !== 1)
+    throw new ConfigError(`choose a target with --target${inState.length > 1 ? ` (the state holds ${inState.join(', ')})` : ''}`);
+  return inState[0] ?? '';
 }
 
 async function notOwned(key: string, target: string, backend: StateBackend): Promise<Error> {

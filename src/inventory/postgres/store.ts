@@ -5,7 +5,14 @@
  */
 import { LockError, ObsyncError } from '../../core/errors.js';
 import { deepFreeze } from '../../core/freeze.js';
-import { entryAddress, type InventoryBackup, type InventoryEntry, type InventoryStore } from '../../core/inventory.js';
+import {
+  entryAddress,
+  moveRefusal,
+  movedEntry,
+  type InventoryBackup,
+  type InventoryEntry,
+  type InventoryStore,
+} from '../../core/inventory.js';
 import type { Address } from '../../core/plan.js';
 import type { WriterLease } from '../backend.js';
 import { hmacFingerprint } from '../fingerprint.js';
@@ -70,6 +77,35 @@ export class PgInventory implements InventoryStore {
     );
     if (!rows[0]?.ok) throw this.#fenced();
     this.#entries.delete(address);
+  }
+
+  /** One statement: the row changes its address and entry, fenced, and only onto a free address. */
+  async move(from: Address, to: Address, updatedAt: string): Promise<InventoryEntry> {
+    const entry = this.#entries.get(from);
+    const refusal = moveRefusal(this, from, to);
+    if (refusal || !entry) throw refusal ?? new Error(`no entry ${from}`);
+    const moved = movedEntry(entry, to, updatedAt);
+    const token = this.#token();
+    const { rows } = await guarded(this.conn, `moving ${from} to ${to}`, () =>
+      this.conn.pool.query<{ ok: boolean; n: string }>(
+        `WITH ${FENCE(this.s)},
+         moved AS (UPDATE ${this.s}.entries SET address = $4, entry = $5::jsonb, updated_at = now()
+                   WHERE target = $1 AND address = $3 AND EXISTS (SELECT 1 FROM fence)
+                     AND NOT EXISTS (SELECT 1 FROM ${this.s}.entries WHERE target = $1 AND address = $4) RETURNING 1)
+         SELECT EXISTS (SELECT 1 FROM fence) AS ok, (SELECT count(*) FROM moved)::text AS n`,
+        [this.target, token, from, to, JSON.stringify(moved)],
+      ),
+    );
+    if (!rows[0]?.ok) throw this.#fenced();
+    if (rows[0].n !== '1')
+      throw new LockError(
+        `the state of target '${this.target}' changed under this obsync: ${from} could not be moved to ${to}`,
+        'run again: the next run reads the state afresh',
+      );
+    const frozen = deepFreeze(structuredClone(moved));
+    this.#entries.delete(from);
+    this.#entries.set(to, frozen);
+    return frozen;
   }
 
   fingerprint(value: string): string {

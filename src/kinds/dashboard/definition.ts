@@ -18,6 +18,9 @@ import { summariseDashboard } from './summary.js';
 
 type Obj = { [k: string]: Json };
 
+/** Most dashboards rename no tile key: one shared empty answer, no allocation per plan. */
+const NO_PREVIOUS_KEYS: ReadonlyMap<string, readonly string[]> = new Map();
+
 export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboard> = {
   kind: 'Dashboard',
   description: 'A dashboard of the service: its tiles and filters. obsync creates, updates and (with --prune) deletes it.',
@@ -55,6 +58,11 @@ export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboar
   parts: {
     noun: 'tile',
     keys: (spec) => spec.tiles.map((t) => t.key),
+    previousKeys(spec) {
+      let out: Map<string, readonly string[]> | undefined;
+      for (const t of spec.tiles) if (t.previousKeys && t.previousKeys.length > 0) (out ??= new Map()).set(t.key, t.previousKeys);
+      return out ?? NO_PREVIOUS_KEYS;
+    },
     pair: (spec, live, known) => pairTiles(spec.tiles, live.tiles, known),
     idsInOrder: (live) => live.tiles.map((t) => t.id),
     survivingParts(spec, pairing) {

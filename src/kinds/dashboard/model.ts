@@ -4,6 +4,8 @@ import type { NameOrId } from '../refs.js';
 
 export interface TileSpecView {
   key: string;
+  /** Keys the tile had before: its id is found under them in the inventory's tile map. */
+  previousKeys?: string[] | undefined;
   name: string;
   x: number;
   y: number;

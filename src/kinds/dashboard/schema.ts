@@ -18,14 +18,24 @@ export function slugify(name: string): string {
 
 const id256 = z.string().min(1).max(256);
 
+const tileKey = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, { error: 'a tile key is lowercase letters, digits, "-" and "_"' })
+  .max(64);
+
 const tile = z
   .strictObject({
-    key: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9_-]*$/, { error: 'a tile key is lowercase letters, digits, "-" and "_"' })
-      .max(64)
+    key: tileKey
       .optional()
       .meta({ description: 'Stable key of the tile within the dashboard (alerts refer to it). Default: slug of the name.' }),
+    previousKeys: z
+      .array(tileKey)
+      .min(1)
+      .max(20)
+      .optional()
+      .describe(
+        'Keys this tile had before (a rename of its key): the tile keeps its id on the service, and the alerts on it, instead of being replaced. Harmless once applied.',
+      ),
     name: z.string().describe('Title shown on the tile (may be empty). Its slug is the default key.'),
     x: z.number().min(0).max(23).describe('Column of the left edge on the 24-column grid (0-23).'),
     y: z.number().min(0).describe('Row of the top edge on the grid (0 = top).'),
@@ -137,8 +147,9 @@ export const dashboardSpecSchema = z
 export type DashboardSpec = z.output<typeof dashboardSpecSchema>;
 export type DashboardTileSpec = DashboardSpec['tiles'][number];
 
-function checkTileKeys(tiles: readonly { key: string; name: string }[], ctx: z.RefinementCtx): void {
+function checkTileKeys(tiles: readonly { key: string; name: string; previousKeys?: string[] | undefined }[], ctx: z.RefinementCtx): void {
   const seen = new Map<string, number>();
+  checkPreviousKeys(tiles, ctx);
   tiles.forEach((t, i) => {
     if (t.key === '') {
       ctx.addIssue({
@@ -156,6 +167,41 @@ function checkTileKeys(tiles: readonly { key: string; name: string }[], ctx: z.R
         message: `duplicate tile key '${t.key}' (also tiles[${first}]); give one of them an explicit distinct key`,
       });
     else seen.set(t.key, i);
+  });
+}
+
+/**
+ * A previous key names the one tile a key was taken from: it is no key of the dashboard now, and
+ * no two tiles (nor one tile twice) claim it; otherwise obsync could not tell which tile keeps the id.
+ */
+function checkPreviousKeys(tiles: readonly { key: string; previousKeys?: string[] | undefined }[], ctx: z.RefinementCtx): void {
+  const keys = new Map(tiles.map((t, i) => [t.key, i]));
+  const claimed = new Map<string, number>();
+  tiles.forEach((t, i) => {
+    t.previousKeys?.forEach((previous, j) => {
+      const path = ['tiles', i, 'previousKeys', j];
+      const owner = keys.get(previous);
+      const first = claimed.get(previous);
+      if (owner !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path,
+          message:
+            owner === i
+              ? `previousKeys lists the tile's own key '${previous}'`
+              : `previous key '${previous}' is still the key of tiles[${owner}]: a tile can only take over a key no tile has any more`,
+        });
+      else if (first !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path,
+          message:
+            first === i
+              ? `'${previous}' is listed twice in previousKeys`
+              : `previous key '${previous}' is also claimed by tiles[${first}]: only one tile can take over the old tile`,
+        });
+      else claimed.set(previous, i);
+    });
   });
 }
 

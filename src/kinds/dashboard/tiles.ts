@@ -1,8 +1,9 @@
 /**
  * Pairs manifest tiles (by stable key) with live tiles (by server id). The inventory's
- * key → id map wins; tiles it does not know (adoption, or an entry lost) pair by tile name,
- * in order. Sending the paired ids back on update is what keeps the service from deleting
- * the alerts on those tiles (selfhosted-api §4.4).
+ * key → id map wins, under the tile's key or else one of its previous keys (a renamed key);
+ * tiles it does not know (adoption, or an entry lost) pair by tile name, in order. Sending the
+ * paired ids back on update is what keeps the service from deleting the alerts on those tiles
+ * (selfhosted-api §4.4).
  */
 import type { WireTile } from '../../core/wire.js';
 import type { TileSpecView } from './model.js';
@@ -17,8 +18,8 @@ export function pairTiles(
   const taken = new Set<string>();
   const liveIds = new Set(live.map((t) => t.id));
   for (const tile of desired) {
-    const id = known?.[tile.key];
-    if (id !== undefined && liveIds.has(id) && !taken.has(id)) {
+    const id = knownId(tile, known, (candidate) => liveIds.has(candidate) && !taken.has(candidate));
+    if (id !== undefined) {
       byKey.set(tile.key, id);
       taken.add(id);
     }
@@ -37,4 +38,20 @@ export function pairTiles(
 /** Tile configs the service keeps alerts on (selfhosted-api §4.4). */
 export function isAlertable(config: Record<string, unknown>): boolean {
   return config.displayType === 'line' || config.displayType === 'stacked_bar' || config.displayType === 'number';
+}
+
+/** The tile's id in the inventory's map: under its key, else under the first previous key that still names a live tile. */
+function knownId(
+  tile: TileSpecView,
+  known: Readonly<Record<string, string>> | undefined,
+  usable: (id: string) => boolean,
+): string | undefined {
+  if (!known) return undefined;
+  const own = known[tile.key];
+  if (own !== undefined) return usable(own) ? own : undefined;
+  for (const previous of tile.previousKeys ?? []) {
+    const id = known[previous];
+    if (id !== undefined && usable(id)) return id;
+  }
+  return undefined;
 }

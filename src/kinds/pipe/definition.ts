@@ -102,7 +102,8 @@ function duplicatePipes(resources: readonly DesiredResource[]): CrossFinding[] {
 
 function desiredCanonical(spec: PipeSpecView, fingerprints: Readonly<Record<string, string>>): Obj {
   const out: Obj = {};
-  if (spec.id !== undefined && spec.name !== undefined) out.name = spec.name;
+  // Owned pipes are matched by their recorded id: a changed name then renames the pipe (identity is the id, not the name).
+  if (spec.name !== undefined) out.name = spec.name;
   if (spec.state) out.state = spec.state;
   if (spec.settings) out.settings = definedOnly(spec.settings);
   if (spec.scaling) out.scaling = definedOnly(spec.scaling);

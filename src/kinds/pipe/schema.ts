@@ -1,7 +1,8 @@
 /**
  * The Pipe manifest spec (hosted-api §3.5–3.8). obsync never creates or deletes pipes: a Pipe
  * manifest manages an existing pipe found by `id`, or by its unique `name` (with `id` given,
- * `name` renames it). Only declared fields are owned. Credentials and keys are sensitive: they
+ * `name` renames it; once obsync owns the pipe, it is found by its recorded id, so a changed
+ * `name` renames it too). Only declared fields are owned. Credentials and keys are sensitive: they
  * are marked here once and never printed.
  */
 import * as z from 'zod';
@@ -205,11 +206,10 @@ export const pipeSourceSchema = z
 export const pipeSpecSchema = z
   .strictObject({
     id: z.string().min(1).optional().meta({ description: 'Id of the existing pipe; with it, name renames the pipe.' }),
-    name: z
-      .string()
-      .min(1)
-      .optional()
-      .meta({ description: 'Name of the existing pipe (identifies it when id is absent; must be unique).' }),
+    name: z.string().min(1).optional().meta({
+      description:
+        'Name of the existing pipe (identifies it when id is absent; must be unique). Once obsync owns the pipe, a changed name renames it.',
+    }),
     state: z.enum(['running', 'stopped']).optional().describe('Desired state: running or stopped (obsync starts or stops the pipe).'),
     settings: pipeSettingsSchema.optional().describe('Advanced settings; only the keys given are owned.'),
     scaling: pipeScalingSchema.optional().describe('Scaling; only the keys given are owned.'),
