@@ -346,11 +346,14 @@ export class Transport {
 
 /**
  * The caller's signal, also aborted when the transport closes. A graceful stop of the caller is
- * passed on as it is (what is under way finishes); the transport's close cancels everything.
+ * not passed on (what is under way finishes, and a later close still cancels it); any other abort
+ * of the caller, and the transport's close, cancel everything.
  */
 function untilClosed(parent: AbortSignal | undefined, closing: AbortSignal): { signal: AbortSignal; release: () => void } {
   const controller = new AbortController();
-  const fromParent = () => controller.abort(parent?.reason);
+  const fromParent = () => {
+    if (cancelsInFlight(parent)) controller.abort(parent?.reason);
+  };
   const fromClose = () => controller.abort(closing.reason);
   if (closing.aborted) fromClose();
   else if (parent?.aborted) fromParent();
