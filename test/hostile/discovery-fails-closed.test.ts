@@ -5,7 +5,7 @@
  * blocks apply and prune, as an invalid file does.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +81,20 @@ describe('an entry that cannot be read is an error', () => {
   });
 });
 
+/** As root, the test runs obsync as nobody, who must be able to reach the built CLI and node (not so in a clone under /root). */
+function nobodyCannotRunObsync(): string | null {
+  if (process.getuid?.() !== 0) return null;
+  for (const file of [CLI, process.execPath]) {
+    const parts = file.split('/').slice(1);
+    for (let i = 1; i <= parts.length; i += 1) {
+      const path = `/${parts.slice(0, i).join('/')}`;
+      const mode = statSync(path).mode;
+      if ((mode & (i === parts.length ? 0o004 : 0o001)) === 0) return `${path} is closed to other users`;
+    }
+  }
+  return null;
+}
+
 /** `obsync validate m` as a user without permission where the test takes it away (root reads everything: run as nobody). */
 function validateAsUser(): Promise<{ code: number; stdout: string }> {
   const asRoot = process.getuid?.() === 0;
@@ -94,28 +108,33 @@ function validateAsUser(): Promise<{ code: number; stdout: string }> {
   });
 }
 
-describe('without permission', () => {
-  beforeEach(() => chmodSync(dir, 0o755));
+const cannotDropPermissions = nobodyCannotRunObsync();
 
-  it('a manifest that cannot be read is an error', async () => {
-    chmodSync(m(), 0o755);
-    writeFileSync(m('b.yaml'), dashboard('beta'));
-    chmodSync(m('b.yaml'), 0o000);
-    const res = await validateAsUser();
-    expect(res.code).toBe(1);
-    expect(res.stdout).toMatch(/m\/b\.yaml:1:1: error: cannot read .*b\.yaml: .*(EACCES|permission denied)/);
-  });
+describe.skipIf(cannotDropPermissions !== null)(
+  `without permission${cannotDropPermissions ? ` (skipped: ${cannotDropPermissions})` : ''}`,
+  () => {
+    beforeEach(() => chmodSync(dir, 0o755));
 
-  it('a folder that cannot be listed is an error', async () => {
-    chmodSync(m(), 0o755);
-    mkdirSync(m('team'));
-    writeFileSync(m('team/b.yaml'), dashboard('beta'));
-    chmodSync(m('team'), 0o000);
-    const res = await validateAsUser();
-    expect(res.code).toBe(1);
-    expect(res.stdout).toContain(`error: cannot read the folder ${m('team')}: EACCES; nothing is applied or pruned until it can be read`);
-  });
-});
+    it('a manifest that cannot be read is an error', async () => {
+      chmodSync(m(), 0o755);
+      writeFileSync(m('b.yaml'), dashboard('beta'));
+      chmodSync(m('b.yaml'), 0o000);
+      const res = await validateAsUser();
+      expect(res.code).toBe(1);
+      expect(res.stdout).toMatch(/m\/b\.yaml:1:1: error: cannot read .*b\.yaml: .*(EACCES|permission denied)/);
+    });
+
+    it('a folder that cannot be listed is an error', async () => {
+      chmodSync(m(), 0o755);
+      mkdirSync(m('team'));
+      writeFileSync(m('team/b.yaml'), dashboard('beta'));
+      chmodSync(m('team'), 0o000);
+      const res = await validateAsUser();
+      expect(res.code).toBe(1);
+      expect(res.stdout).toContain(`error: cannot read the folder ${m('team')}: EACCES; nothing is applied or pruned until it can be read`);
+    });
+  },
+);
 
 describe('prune keeps what an unreadable manifest declared', () => {
   it.each([
