@@ -7,7 +7,7 @@
  */
 import { IdMap } from '../core/id-map.js';
 import { entryAddress, moveRefusal } from '../core/inventory.js';
-import { errorMessage } from '../core/errors.js';
+import { errorMessage, ObsyncError } from '../core/errors.js';
 import type { Address, PartRef, Plan, PlanStep } from '../core/plan.js';
 import type { ApplyContext, ApplyOptions, ApplyReport, ApplyTarget, StepOutcomeKind, StepResult } from './context.js';
 import { executeStep } from './execute.js';
@@ -61,6 +61,7 @@ export async function applyPlan(plan: Plan, target: ApplyTarget, opts: ApplyOpti
         action: step.action,
         outcome: 'failed',
         message: errorMessage(err),
+        code: err instanceof ObsyncError ? err.code : 'ERROR',
         durationMs: Math.round(performance.now() - t0),
         ...moved,
       });

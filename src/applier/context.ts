@@ -40,6 +40,8 @@ export interface StepResult {
   id?: string;
   /** Why it failed, was skipped or refused. */
   message?: string;
+  /** A failure's stable code (the error's, e.g. API, AMBIGUOUS_WRITE). */
+  code?: string;
   /** Fields the service did not keep (re-read after the write). */
   nonConvergent?: Change[];
   /** A rename recorded by this apply: the inventory entry moved from this address to the step's. */

@@ -41,7 +41,8 @@ const commands: CommandEntry[] = [
   {
     name: 'run',
     usage: '[options] [paths...]',
-    summary: 'reconcile continuously: at start-up, on a schedule and when manifests change; serves /livez /readyz /metrics',
+    summary:
+      'reconcile continuously: at start-up, on a schedule and when manifests change; serves the status page (/), /api/status, /api/events, /livez /readyz /metrics',
     load: () => import('./commands/run.js'),
   },
   {

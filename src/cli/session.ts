@@ -8,7 +8,10 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../core/errors.js';
+import { entryAddress } from '../core/inventory.js';
+import { EventBus } from '../events/bus.js';
+import { eventsOfRun, firstFailure, runCounts } from '../events/derive.js';
 import { Secret } from '../core/secret.js';
 import type { ServicePort } from '../core/ports.js';
 import type { AdoptPolicy } from '../core/plan.js';
@@ -53,6 +56,8 @@ export interface SessionOptions {
   allowFileOutside?: boolean | undefined;
   /** Waits over 2 s: a line on stderr (default) or an info log (the daemon). */
   waits?: 'stderr' | 'log';
+  /** false: no undeclared embedded sandbox stands in for a missing target (obsync run). */
+  implicitSandbox?: boolean;
   /**
    * Sees the manifests' diagnostics (every target's, a shared file's once) before any state,
    * connection or sandbox is opened; throws to stop there with nothing written.
@@ -78,7 +83,11 @@ export interface Session {
   adopt: AdoptPolicy;
   /** defaults.schedule of obsync.yaml. */
   schedule?: string;
+  /** The target is the embedded sandbox (a simulator). */
+  embedded: boolean;
   logger: Logger;
+  /** The command's events (src/events): logged at info; the daemon has its own bus. */
+  events: EventBus;
   /** Re-reads the manifests (the daemon calls it before each run). */
   reload(): { desired: DesiredResource[]; diagnostics: Diagnostic[] };
   close(): Promise<void>;
@@ -88,6 +97,8 @@ export interface Session {
 export interface Sessions {
   sessions: Session[];
   logger: Logger;
+  /** obsync.yaml as loaded (the targets in use resolved), when there is one. */
+  config: ObsyncConfig | undefined;
   /** Closes every session, then the state backend. */
   close(): Promise<void>;
 }
@@ -117,8 +128,51 @@ export function cliLogger(io: CliIO, level: string): Logger {
 export type SessionRun = Pick<ReconcileRequest, 'mode'> &
   Partial<Pick<ReconcileRequest, 'saved' | 'beforeApply' | 'onStepDone' | 'onStepStart' | 'concurrency' | 'signal' | 'applySignal'>>;
 
-/** One reconcile run of the session's manifests against its target, with the run flags over obsync.yaml's defaults. */
-export function reconcileSession(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
+/**
+ * One reconcile run of the session's manifests against its target, with the run flags over
+ * obsync.yaml's defaults; told as events like the daemon's runs (at info: the command's output
+ * already shows the plan).
+ */
+export async function reconcileSession(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
+  const target = session.port.target;
+  const ownedBefore = new Set(
+    session.inventory
+      .entries()
+      .filter((e) => e.status === 'owned')
+      .map(entryAddress),
+  );
+  session.events.emit(target, { event: 'run-started', mode: run.mode, trigger: ['cli'] });
+  const started = performance.now();
+  const requests = session.port.stats.requests;
+  const finished = (result: 'success' | 'failure', rest: { counts?: ReturnType<typeof runCounts>; error?: string }) =>
+    session.events.emit(target, {
+      event: 'run-finished',
+      mode: run.mode,
+      result,
+      durationMs: Math.round(performance.now() - started),
+      counts: rest.counts ?? { create: 0, update: 0, delete: 0, unchanged: 0, adopted: 0, failed: 0 },
+      requests: session.port.stats.requests - requests,
+      planned: rest.counts !== undefined,
+      ...(rest.error === undefined ? {} : { error: rest.error }),
+    });
+  let report: RunReport;
+  try {
+    report = await reconcileOnce(session, opts, run);
+  } catch (err) {
+    finished('failure', { error: errorMessage(err) });
+    throw err;
+  }
+  const events = eventsOfRun(report, { ownedBefore });
+  for (const e of events) session.events.emit(target, e);
+  const error = firstFailure(events);
+  finished(report.plan.errored || (report.apply?.summary.failed ?? 0) > 0 ? 'failure' : 'success', {
+    counts: runCounts(report),
+    ...(error === undefined ? {} : { error }),
+  });
+  return report;
+}
+
+function reconcileOnce(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
   return reconcile({
     port: session.port,
     inventory: session.inventory,
@@ -151,6 +205,7 @@ export async function openConnection(
     declared: isDeclared(project, resolved),
     env: io.env,
     baseDir: project.baseDir,
+    stateDir: fileStateDir(io, project.config, project.baseDir),
     logger,
     announce: (line) => io.stderr.write(`${line}\n`),
     timeoutMs: opts.timeoutMs,
@@ -216,6 +271,7 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
     env: io.env,
     targets: opts.targets ?? [],
     allowFileOutside: opts.allowFileOutside,
+    implicitSandbox: opts.implicitSandbox,
   });
   check?.(project);
   const parsed = new ParsedFiles();
@@ -228,6 +284,7 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
   const stateDir = fileStateDir(io, config, baseDir);
   const state = await openStateBackend(stateSpec(io, config, baseDir));
   const sessions: Session[] = [];
+  const events = new EventBus({ logger, levels: 'info', ringSize: 0 });
   const closeAll = async () => {
     try {
       const closed = await Promise.allSettled(sessions.splice(0).map((s) => s.close()));
@@ -240,12 +297,12 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
     }
   };
   try {
-    for (const target of loaded) sessions.push(await openTargetSession(io, opts, { ...target, project, state, stateDir, logger }));
+    for (const target of loaded) sessions.push(await openTargetSession(io, opts, { ...target, project, state, stateDir, logger, events }));
   } catch (err) {
     await closeAll();
     throw err;
   }
-  return { sessions: [...sessions], logger, close: closeAll };
+  return { sessions: [...sessions], logger, config, close: closeAll };
 }
 
 /** One target's manifest paths (top-level plus its own, or the PATH arguments) and how to load them with its vars. */
@@ -281,6 +338,7 @@ interface TargetSessionInput {
   state: StateBackend;
   stateDir: string;
   logger: Logger;
+  events: EventBus;
 }
 
 async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetSessionInput): Promise<Session> {
@@ -295,6 +353,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
       declared: input.declared,
       env: io.env,
       baseDir: project.baseDir,
+      stateDir: input.stateDir,
       logger,
       announce: (line) => io.stderr.write(`${line}\n`),
       onResponse: opts.onResponse,
@@ -334,7 +393,9 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
     },
     adopt: config?.targets?.find((t) => t.name === connection.port.target)?.adopt ?? 'by-name',
     ...(config?.defaults?.schedule ? { schedule: config.defaults.schedule } : {}),
+    embedded: input.resolved.kind === 'embedded',
     logger,
+    events: input.events,
     reload: input.load,
     async close() {
       try {

@@ -1,5 +1,5 @@
 /** Glue from the CLI to config, manifests, targets, the remote client and the embedded sandbox. */
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import { ConfigError } from '../core/errors.js';
 import type { ServicePort } from '../core/ports.js';
@@ -57,6 +57,8 @@ export function openProject(input: {
   env: Readonly<Record<string, string | undefined>>;
   targets: readonly string[];
   allowFileOutside?: boolean | undefined;
+  /** false: no undeclared embedded sandbox (obsync run). */
+  implicitSandbox?: boolean | undefined;
 }): Project {
   const { configPath, env } = input;
   let chosen: string[] = [];
@@ -65,7 +67,14 @@ export function openProject(input: {
   const read = configPath ? readConfig(configPath, env, { allowFileOutside: input.allowFileOutside, select }) : undefined;
   if (!read) select([], undefined);
   const config = read?.config;
-  const targets = resolveTargets({ config, chosen, env, readFile: (p) => readRegularFile(p) });
+  const targets = resolveTargets({
+    config,
+    chosen,
+    env,
+    readFile: (p) => readRegularFile(p),
+    ...(input.implicitSandbox === undefined ? {} : { implicitSandbox: input.implicitSandbox }),
+    configName: configPath ?? `obsync.yaml (none found in ${input.cwd})`,
+  });
   return { configPath, config, declared: read?.declared ?? [], baseDir: configPath ? dirname(configPath) : input.cwd, targets };
 }
 
@@ -89,6 +98,8 @@ export interface ConnectInput {
   declared: boolean;
   env: Readonly<Record<string, string | undefined>>;
   baseDir: string;
+  /** The file state directory: an embedded sandbox without `data:` keeps its data below it. */
+  stateDir: string;
   logger: Logger;
   announce: (line: string) => void;
   /** Every HTTP response (status 0: none) to the target, e.g. for the daemon's request counter. */
@@ -124,10 +135,27 @@ export async function connectTarget(input: ConnectInput): Promise<Connection> {
   return connectEmbedded(resolved.embedded, input);
 }
 
+/** `data:` relative to obsync.yaml when given; else `<state dir>/embedded/<target>` (never the working directory). */
+export function sandboxDataDir(embedded: EmbeddedTarget, at: { baseDir: string; stateDir: string }): string {
+  if (embedded.dataDir === undefined) return join(at.stateDir, 'embedded', embedded.name);
+  return isAbsolute(embedded.dataDir) ? embedded.dataDir : resolve(at.baseDir, embedded.dataDir);
+}
+
 /** The embedded sandbox: the simulator on a random loopback port, reached through the real client. */
 async function connectEmbedded(embedded: EmbeddedTarget, input: ConnectInput): Promise<Connection> {
-  const dataDir = isAbsolute(embedded.dataDir) ? embedded.dataDir : resolve(input.baseDir, embedded.dataDir);
-  const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, dataDir, seed: 'demo', rateLimit: 'off' });
+  const dataDir = sandboxDataDir(embedded, input);
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({ host: '127.0.0.1', port: 0, dataDir, seed: 'demo', rateLimit: 'off' });
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM' || code === 'ENOTDIR')
+      throw new ConfigError(`the embedded sandbox '${embedded.name}' cannot keep its data in ${dataDir} (${String(code)})`, {
+        hint: 'set OBSYNC_STATE_DIR (or state.path in obsync.yaml) to a writable directory, or give the target its own data: directory',
+        cause: err,
+      });
+    throw err;
+  }
   input.announce(
     input.declared
       ? `obsync: target '${embedded.name}' is the embedded sandbox (${embedded.api} API, data in ${dataDir})`

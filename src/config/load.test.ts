@@ -191,3 +191,47 @@ describe('defaults.target', () => {
     ]);
   });
 });
+
+describe('notifications and statusToken', () => {
+  const read = (extra: string, env: Record<string, string> = {}) =>
+    loadConfig('/r/obsync.yaml', env, {
+      readFile: files({
+        '/r/obsync.yaml': `apiVersion: obsync/v1\nkind: Config\ntargets:\n  - {name: prod, variant: sandbox}\n  - {name: staging, variant: sandbox, data: s}\n${extra}`,
+      }),
+    });
+  const problems = (extra: string, env: Record<string, string> = {}) =>
+    read(extra, env).diagnostics.map((d) => `${d.line}:${d.col} ${d.path} ${d.message}`);
+
+  it('reads sinks and the token, with their ${env:} references', () => {
+    const out = read(
+      'notifications:\n  - {type: slack, url: "${env:SLACK_URL}", events: [failed, recovered], targets: [prod]}\n  - {type: generic, url: "http://127.0.0.1:9/hook"}\nstatusToken: "${env:OBSYNC_STATUS_TOKEN}"\n',
+      { SLACK_URL: 'https://hooks.example.com/services/T0/B0/secret', OBSYNC_STATUS_TOKEN: 'a-status-token-of-24-ch' },
+    );
+    expect(out.diagnostics).toEqual([]);
+    expect(out.config?.notifications).toEqual([
+      { type: 'slack', url: 'https://hooks.example.com/services/T0/B0/secret', events: ['failed', 'recovered'], targets: ['prod'] },
+      { type: 'generic', url: 'http://127.0.0.1:9/hook' },
+    ]);
+    expect(out.config?.statusToken).toBe('a-status-token-of-24-ch');
+  });
+
+  it('an invalid setting is an error at its key and position; a sink URL is never shown', () => {
+    expect(problems('notifications:\n  - {type: teams, url: "http://127.0.0.1:9/h"}\n')).toEqual([
+      "7:6 notifications[0].type invalid value 'teams' — expected one of: slack, generic",
+    ]);
+    expect(problems('notifications:\n  - {type: slack, url: "ftp://x.example/secret-path"}\n')).toEqual([
+      '7:19 notifications[0].url Invalid URL',
+    ]);
+    expect(problems('notifications:\n  - {type: slack, url: "ftp://x.example/secret-path"}\n').join()).not.toContain('secret-path');
+    expect(problems('notifications:\n  - {type: slack, url: "http://127.0.0.1:9/h", events: [drfit]}\n')).toEqual([
+      "7:57 notifications[0].events[0] invalid value 'drfit' — expected one of: drift, healed, failed, recovered, adopted, refused, non-convergent, leader",
+    ]);
+    expect(problems('notifications:\n  - {type: slack, url: "http://127.0.0.1:9/h", targets: [prod, prdo]}\n')).toEqual([
+      "7:64 notifications[0].targets[1] notifications[0].targets names 'prdo', which is not a target here: obsync.yaml declares prod, staging",
+    ]);
+    expect(problems('statusToken: short\n')).toEqual([
+      '6:1 statusToken must be at least 16 characters, (value not shown: sensitive field)',
+    ]);
+    expect(problems('statusToken: short\n').join()).not.toContain('short\n');
+  });
+});

@@ -16,7 +16,7 @@ import { issuesToDiagnostics } from '../manifests/issues.js';
 import { credentialGuard, sortDiagnostics } from '../manifests/load.js';
 import { documentValue, parseYamlFile } from '../manifests/parse.js';
 import { positionAt } from '../manifests/positions.js';
-import { EMBEDDED_NAME } from './targets.js';
+import { EMBEDDED_NAME, ENV_TARGET_NAME } from './targets.js';
 import { configSchema, targetConfig, targetTreeSchema, type ObsyncConfig, type TargetConfig } from './schema.js';
 
 export interface LoadedConfig {
@@ -172,6 +172,7 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
       path: 'defaults.target',
     });
   }
+  diagnostics.push(...unknownNotificationTargets(first.value, declared, issueBase));
   const selected = new Set(
     (opts.select ?? ((names) => names))(
       declared.map((d) => d.name),
@@ -282,6 +283,35 @@ function duplicateNames(
       file: base.file,
       ...pos,
       path: `targets[${index}].name`,
+    });
+  });
+  return out;
+}
+
+/** `notifications[].targets` may name only targets the daemon can have (declared ones; without any, the environment's or the sandbox). */
+function unknownNotificationTargets(
+  value: unknown,
+  declared: readonly DeclaredTarget[],
+  base: { file: string; doc: Document; lineCounter: LineCounter },
+): Diagnostic[] {
+  const sinks = typeof value === 'object' && value !== null ? (value as { notifications?: unknown }).notifications : undefined;
+  if (!Array.isArray(sinks)) return [];
+  const names = declared.length > 0 ? declared.map((d) => d.name) : [ENV_TARGET_NAME, EMBEDDED_NAME];
+  const out: Diagnostic[] = [];
+  sinks.forEach((sink: unknown, i) => {
+    const targets = typeof sink === 'object' && sink !== null ? (sink as { targets?: unknown }).targets : undefined;
+    if (!Array.isArray(targets)) return;
+    targets.forEach((name: unknown, j) => {
+      if (typeof name !== 'string' || names.includes(name)) return;
+      const path = ['notifications', i, 'targets', j];
+      out.push({
+        severity: 'error',
+        code: 'unknown-target',
+        message: `notifications[${i}].targets names '${name}', which is not a target here: ${declared.length > 0 ? 'obsync.yaml declares' : 'the targets are'} ${names.join(', ')}`,
+        file: base.file,
+        ...positionAt(base.doc, base.lineCounter, path),
+        path: formatPath(path),
+      });
     });
   });
   return out;

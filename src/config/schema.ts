@@ -4,6 +4,7 @@
  * schema runs). Credentials may be left out here and given by the environment instead.
  */
 import * as z from 'zod';
+import { NOTIFICATION_CLASSES } from '../events/vocabulary.js';
 
 const nonEmpty = z.string().min(1);
 
@@ -148,7 +149,7 @@ export const hostedTargetConfig = z
   })
   .meta({ id: 'HostedTarget', description: 'A service of the hosted cloud API.' });
 
-/** The embedded sandbox: an in-process simulator, data under `data` (default `.obsync/sandbox`). */
+/** The embedded sandbox: an in-process simulator, data under `data` (default `<state directory>/embedded/<name>`). */
 export const sandboxTargetConfig = z
   .strictObject({
     ...common,
@@ -158,7 +159,11 @@ export const sandboxTargetConfig = z
       .enum(['hosted', 'self-hosted'])
       .optional()
       .describe('Which API the sandbox speaks: hosted (the default; also pipes) or self-hosted.'),
-    data: nonEmpty.optional().describe('Directory of its data, relative to this file (default .obsync/sandbox).'),
+    data: nonEmpty
+      .optional()
+      .describe(
+        'Directory of its data, relative to this file (default: embedded/<target name> in the state directory, e.g. .obsync/state/embedded/sandbox).',
+      ),
   })
   .meta({
     id: 'SandboxTarget',
@@ -226,6 +231,39 @@ export const stateConfig = z
   .meta({ id: 'State', description: 'Where obsync keeps what it owns (the inventory), its writer lease and backups.' });
 export type StateConfig = z.infer<typeof stateConfig>;
 
+/** A sink of `notifications:` (issue 25): where the daemon tells people of state changes. */
+export const notificationSinkConfig = z
+  .strictObject({
+    type: z
+      .enum(['slack', 'generic'])
+      .describe(
+        "slack: a Slack incoming webhook (or any Slack-compatible one: text and blocks); generic: obsync's JSON document (docs/notifications.md).",
+      ),
+    url: z.url({ protocol: /^https?$/ }).meta({
+      sensitive: true,
+      description:
+        'Where to POST, usually "${env:SLACK_WEBHOOK_URL}": a webhook URL is a secret (it is never printed or logged; the sink is named by its position, notifications[0]).',
+    }),
+    events: z
+      .array(z.enum(NOTIFICATION_CLASSES))
+      .min(1)
+      .optional()
+      .describe(
+        'What to tell (default: all): drift (an owned object changed on the service), healed, failed (a target starts failing), recovered (its first good run after), adopted, refused, non-convergent, leader (leadership gained or lost).',
+      ),
+    targets: z.array(targetName).min(1).optional().describe('Only these targets (default: every target of the daemon).'),
+    maxPerMinute: z
+      .number()
+      .int()
+      .min(1)
+      .max(600)
+      .optional()
+      .describe(
+        'At most this many notifications a minute to this sink (default 20); more are dropped, counted and announced with the next one.',
+      ),
+  })
+  .meta({ id: 'NotificationSink', description: 'A notification sink of obsync run: a webhook told once per state change.' });
+
 export const configSchema = z
   .strictObject({
     apiVersion: z.literal('obsync/v1').describe('Version of the format: always obsync/v1.'),
@@ -270,6 +308,23 @@ export const configSchema = z
       .describe(
         'The services to reconcile, each with its own manifests and vars if needed (none: the embedded sandbox). Only the targets a command uses have their settings and credentials resolved.',
       ),
+    notifications: z
+      .array(notificationSinkConfig)
+      .max(20)
+      .optional()
+      .describe(
+        'Where obsync run tells people of state changes (drift, failing, recovered…), each sink once per change (at most 20 sinks).',
+      ),
+    statusToken: z
+      .string()
+      .min(16, 'a status token has at least 16 characters')
+      .regex(/^[\x21-\x7e]+$/, 'a status token is printable ASCII without spaces (it is sent as a Bearer token)')
+      .optional()
+      .meta({
+        sensitive: true,
+        description:
+          'Bearer token the status page and /api/* of obsync run require, usually "${env:OBSYNC_STATUS_TOKEN}" (the variable also sets it); /livez, /readyz and /metrics stay open. At least 16 printable characters. Sensitive: never printed.',
+      }),
   })
   .meta({
     id: 'Config',

@@ -74,17 +74,70 @@ describe('resolveTargets', () => {
     expect(() => resolveTargets({ ...twoSelfHosted, config: shared, env: { OBSYNC_API_KEY: 'k-same' } })).not.toThrow();
   });
 
-  it('refuses two embedded sandboxes on one data directory', () => {
+  it('gives each embedded sandbox its own data (under the state directory) unless two name the same data:', () => {
     const a: TargetConfig = { name: 'a', variant: 'sandbox' };
     const b: TargetConfig = { name: 'b', variant: 'sandbox', api: 'self-hosted' };
-    expect(() => resolveTargets({ config: config(a, b), chosen: ['a', 'b'], env: {}, readFile: noFile })).toThrow(
-      "targets 'a' and 'b' are embedded sandboxes with the same data directory .obsync/sandbox",
+    const defaults = resolveTargets({ config: config(a, b), chosen: ['a', 'b'], env: {}, readFile: noFile });
+    expect(defaults.map((r) => r.kind === 'embedded' && `${r.embedded.name} ${r.embedded.api} ${r.embedded.dataDir}`)).toEqual([
+      'a hosted undefined',
+      'b self-hosted undefined',
+    ]);
+    const same = config({ ...a, data: 'sb' }, { ...b, data: 'sb' });
+    expect(() => resolveTargets({ config: same, chosen: ['a', 'b'], env: {}, readFile: noFile })).toThrow(
+      "targets 'a' and 'b' are embedded sandboxes with the same data directory sb",
     );
     const apart = resolveTargets({ config: config(a, { ...b, data: '.obsync/sandbox-b' }), chosen: ['a', 'b'], env: {}, readFile: noFile });
-    expect(apart.map((r) => r.kind === 'embedded' && `${r.embedded.name} ${r.embedded.api} ${r.embedded.dataDir}`)).toEqual([
-      'a hosted .obsync/sandbox',
-      'b self-hosted .obsync/sandbox-b',
+    expect(apart.map((r) => r.kind === 'embedded' && `${r.embedded.name} ${r.embedded.dataDir}`)).toEqual([
+      'a undefined',
+      'b .obsync/sandbox-b',
     ]);
+  });
+});
+
+describe('never a silent simulator', () => {
+  const none = { config: undefined, chosen: [], readFile: noFile };
+
+  it('falls back to the embedded sandbox only when no credential variable is set', () => {
+    expect(resolveTargets({ ...none, env: {} })).toMatchObject([{ kind: 'embedded', embedded: { name: 'sandbox' } }]);
+    expect(resolveTargets({ ...none, env: { OBSYNC_STATUS_TOKEN: 'not-a-service-credential' } })).toMatchObject([{ kind: 'embedded' }]);
+    for (const name of [
+      'OBSYNC_API_KEY',
+      'OBSYNC_KEY_ID',
+      'OBSYNC_KEY_SECRET',
+      'OBSYNC_STATE_URL',
+      'OBSYNC_API_KEY_FILE',
+      'OBSYNC_KEY_SECRET_FILE',
+    ]) {
+      expect(() => resolveTargets({ ...none, env: { [name]: 'x' }, configName: '/p/obsync.yaml' }), name).toThrow(
+        new RegExp(`${name} is set, but no target is configured: obsync does not fall back to the embedded sandbox`),
+      );
+      try {
+        resolveTargets({ ...none, env: { [name]: 'x' }, configName: '/p/obsync.yaml' });
+      } catch (err) {
+        expect((err as ConfigError).hint).toMatch(/set OBSYNC_BASE_URL .* or declare the target in \/p\/obsync.yaml/);
+      }
+    }
+  });
+
+  it('obsync run: no undeclared sandbox at all, naming OBSYNC_BASE_URL and obsync.yaml; a declared variant: sandbox is fine', () => {
+    const refused = /obsync run has no target/;
+    expect(() => resolveTargets({ ...none, env: {}, implicitSandbox: false })).toThrow(refused);
+    try {
+      resolveTargets({ ...none, env: {}, implicitSandbox: false, configName: 'obsync.yaml (none found in /w)' });
+    } catch (err) {
+      expect((err as ConfigError).hint).toMatch(
+        /set OBSYNC_BASE_URL .*declare targets in obsync.yaml \(none found in \/w\).*variant: sandbox/,
+      );
+    }
+    expect(() => resolveTargets({ ...none, chosen: ['sandbox'], env: {}, implicitSandbox: false })).toThrow(refused);
+    const declared = config({ name: 'sb', variant: 'sandbox' });
+    expect(resolveTargets({ config: declared, chosen: ['sb'], env: {}, readFile: noFile, implicitSandbox: false })).toMatchObject([
+      { kind: 'embedded', embedded: { name: 'sb' } },
+    ]);
+    // The environment's own target is not a sandbox.
+    expect(
+      resolveTargets({ ...none, env: { OBSYNC_BASE_URL: 'http://127.0.0.1:9', OBSYNC_API_KEY: 'k-1234' }, implicitSandbox: false }),
+    ).toMatchObject([{ kind: 'remote', target: { name: 'default' } }]);
   });
 });
 

@@ -6,6 +6,7 @@
 import { ConfigError } from '../core/errors.js';
 import { Secret } from '../core/secret.js';
 import { DEFAULT_PATHS, VARIANT_RATE_LIMITS, type Pacing, type Target } from '../core/target.js';
+import { serviceCredentialsSet } from '../manifests/credentials.js';
 import type { ObsyncConfig, TargetConfig } from './schema.js';
 import { unreadableReason } from '../manifests/files.js';
 
@@ -14,8 +15,8 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export interface EmbeddedTarget {
   name: string;
   api: 'hosted' | 'self-hosted';
-  /** Relative to the config directory (or the working directory). */
-  dataDir: string;
+  /** Relative to the config directory (or the working directory); absent: under the state directory. */
+  dataDir?: string;
   concurrency: number;
 }
 
@@ -34,7 +35,8 @@ const DEFAULT_CONCURRENCY = 4;
 const DEFAULT_TIMEOUT_S = 30;
 const DEFAULT_RETRIES = 3;
 export const EMBEDDED_NAME = 'sandbox';
-const DEFAULT_SANDBOX_DATA = '.obsync/sandbox';
+/** The name of the target OBSYNC_BASE_URL defines when obsync.yaml declares none. */
+export const ENV_TARGET_NAME = 'default';
 
 /**
  * Which declared targets a command uses (DESIGN §3): every `--target` given, else
@@ -65,6 +67,13 @@ export interface ResolveManyInput {
   chosen: readonly string[];
   env: Env;
   readFile: (path: string) => string;
+  /**
+   * Whether an undeclared embedded sandbox may stand in (no target at all, or `--target sandbox`
+   * without declaring it): not for `obsync run`, which reconciles only what the config names.
+   */
+  implicitSandbox?: boolean;
+  /** obsync.yaml as the messages name it (its path, or where none was found). */
+  configName?: string;
 }
 
 /** The chosen targets, ready to connect: settings and credentials resolved for these only. */
@@ -73,7 +82,8 @@ export function resolveTargets(input: ResolveManyInput): ResolvedTarget[] {
   const concurrency = config?.defaults?.concurrency ?? DEFAULT_CONCURRENCY;
   if (input.chosen.length === 0) {
     if (env.OBSYNC_BASE_URL) return [{ kind: 'remote', target: fromEnvOnly(input, concurrency) }];
-    return [{ kind: 'embedded', embedded: { name: EMBEDDED_NAME, api: 'hosted', dataDir: DEFAULT_SANDBOX_DATA, concurrency } }];
+    refuseImplicitSandbox(input, true);
+    return [{ kind: 'embedded', embedded: { name: EMBEDDED_NAME, api: 'hosted', concurrency } }];
   }
   const configs = input.chosen.map((name) => config?.targets?.find((t) => t.name === name) ?? name);
   const remote = configs.filter(
@@ -81,15 +91,17 @@ export function resolveTargets(input: ResolveManyInput): ResolvedTarget[] {
   );
   if (remote.length > 1) refuseSharedOverrides(remote, input);
   const resolved = configs.map((c): ResolvedTarget => {
-    if (typeof c === 'string')
-      return { kind: 'embedded', embedded: { name: c, api: 'hosted', dataDir: DEFAULT_SANDBOX_DATA, concurrency } };
+    if (typeof c === 'string') {
+      refuseImplicitSandbox(input, false);
+      return { kind: 'embedded', embedded: { name: c, api: 'hosted', concurrency } };
+    }
     if (c.variant === 'sandbox')
       return {
         kind: 'embedded',
         embedded: {
           name: c.name,
           api: c.api ?? 'hosted',
-          dataDir: c.data ?? DEFAULT_SANDBOX_DATA,
+          ...(c.data === undefined ? {} : { dataDir: c.data }),
           concurrency: c.concurrency ?? concurrency,
         },
       };
@@ -179,11 +191,35 @@ function refuseSharedOverrides(
   }
 }
 
-/** Two embedded sandboxes on one data directory would overwrite each other's data. */
+/**
+ * Never a silent simulator (DESIGN §3): no fallback to the embedded sandbox while a credential
+ * variable says a real service is meant (`fallback`: no target at all), and none for `obsync run`
+ * unless obsync.yaml names a `variant: sandbox` target.
+ */
+function refuseImplicitSandbox(input: ResolveManyInput, fallback: boolean): void {
+  const config = input.configName ?? 'obsync.yaml';
+  const credentials = fallback ? serviceCredentialsSet(input.env) : [];
+  if (credentials.length > 0)
+    throw new ConfigError(
+      `${credentials.join(', ')} ${credentials.length > 1 ? 'are' : 'is'} set, but no target is configured: obsync does not fall back to the embedded sandbox while a credential is set`,
+      {
+        hint: `set OBSYNC_BASE_URL to the service's base URL (OBSYNC_VARIANT, OBSYNC_ORG_ID, OBSYNC_SERVICE_ID as needed), or declare the target in ${config}; to try the embedded sandbox, unset ${credentials.join(', ')}`,
+      },
+    );
+  if (input.implicitSandbox === false)
+    throw new ConfigError(
+      'obsync run has no target: it reconciles only a service that is configured, never the embedded sandbox by default',
+      {
+        hint: `set OBSYNC_BASE_URL (with OBSYNC_API_KEY, or OBSYNC_KEY_ID and OBSYNC_KEY_SECRET), or declare targets in ${config}; to run against the simulator, declare a target with variant: sandbox there`,
+      },
+    );
+}
+
+/** Two embedded sandboxes on one data directory would overwrite each other's data (each has its own by default). */
 function refuseSharedSandboxData(resolved: readonly ResolvedTarget[]): void {
   const byDir = new Map<string, string>();
   for (const r of resolved) {
-    if (r.kind !== 'embedded') continue;
+    if (r.kind !== 'embedded' || r.embedded.dataDir === undefined) continue;
     const other = byDir.get(r.embedded.dataDir);
     if (other !== undefined)
       throw new ConfigError(
@@ -277,7 +313,7 @@ function fromEnvOnly(input: { env: Env; readFile: (p: string) => string }, concu
   const hosted =
     env.OBSYNC_VARIANT === 'hosted' ||
     (env.OBSYNC_VARIANT === undefined && (env.OBSYNC_KEY_ID !== undefined || env.OBSYNC_KEY_ID_FILE !== undefined));
-  const base = { name: 'default', baseUrl: env.OBSYNC_BASE_URL ?? '' };
+  const base = { name: ENV_TARGET_NAME, baseUrl: env.OBSYNC_BASE_URL ?? '' };
   if (hosted) {
     if (!env.OBSYNC_ORG_ID || !env.OBSYNC_SERVICE_ID)
       throw new ConfigError('a hosted target from the environment needs OBSYNC_ORG_ID and OBSYNC_SERVICE_ID');

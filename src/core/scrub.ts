@@ -103,3 +103,16 @@ function urlPassword(value: string): string[] {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
+
+/** A copy of a JSON-like value (events, status documents) with every string in it, keys included, scrubbed. */
+export function scrubDeep<T>(value: T): T {
+  if (scrubber.size === 0) return value;
+  return deep(value) as T;
+}
+
+function deep(value: unknown): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (Array.isArray(value)) return value.map(deep);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k), deep(v)]));
+  return value;
+}

@@ -1,26 +1,31 @@
 /**
  * `obsync run`, one target: reconciled on triggers (start-up, its own jittered cron, file
  * changes routed by the host), one run at a time, its own back-off after a failure, its own
- * readiness; drift logged and counted. Invalid manifests keep the last good desired state (no
- * apply, no prune) until fixed; a failing API fails the run, not the daemon. The host
- * (./host.ts) runs one of these per target with one health server and one watcher set.
+ * readiness; what it does is told as events (src/events), and what it knows is its status
+ * (`status()`, for /api/status and the page). Invalid manifests keep the last good desired state
+ * (no apply, no prune) until fixed; a failing API fails the run, not the daemon. The host
+ * (./host.ts) runs one of these per target with one HTTP server and one watcher set.
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { hasErrors } from '../core/diagnostics.js';
 import { errorMessage } from '../core/errors.js';
-import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
+import { entryAddress, type InventoryStore, type TargetLeadership } from '../core/inventory.js';
 import type { AdoptPolicy, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
-import type { StepResult } from '../applier/context.js';
-import { reconcile } from '../engine/reconcile.js';
+import { reconcile, type RunReport } from '../engine/reconcile.js';
 import type { SensitivePaths } from '../engine/secrets.js';
 import type { Selection } from '../engine/selection.js';
+import type { EventBus } from '../events/bus.js';
+import { eventsOfRun, firstFailure, runCounts } from '../events/derive.js';
+import type { LastRun, TargetState, TargetStatus } from '../events/status-model.js';
+import type { EventBody } from '../events/vocabulary.js';
 import type { Logger } from '../log/logger.js';
 import type { TargetReadiness } from './health.js';
 import { resourceCounts, type DaemonMetrics, type RunResult } from './metrics.js';
 import { RunQueue, type TriggerReason } from './queue.js';
+import { duration, failureOfRun, manifestsInvalid, manifestsSignature, ownedByKind } from './tracker.js';
 
 export interface DaemonDeps {
   port: ServicePort;
@@ -35,6 +40,10 @@ export interface DaemonDeps {
   watchPaths: readonly string[];
   logger: Logger;
   metrics: DaemonMetrics;
+  /** Where the target's events go (logs, metrics, rings, subscribers). */
+  events: EventBus;
+  /** The target is the embedded sandbox (the status page says so). */
+  embedded?: boolean;
   now?: () => Date;
 }
 
@@ -55,16 +64,35 @@ export interface DaemonOptions {
   shutdownMs: number;
 }
 
+/** A target failing since `since`: every run since has failed. */
+interface Failing {
+  since: Date;
+  reason: string;
+  runs: number;
+}
+
+/** What a run found, for its run-finished event and the target's state. */
+interface RunOutcome {
+  result: LastRun['result'];
+  report?: RunReport;
+  error?: string;
+}
+
 export class Daemon {
   readonly #queue: RunQueue;
   #lastGood: DesiredResource[] | null = null;
-  #manifestsValid = false;
+  #manifests = { loaded: false, valid: false, errors: 0, signature: '' };
   #lastSuccess: number | null = null;
-  #lastRunEnded = false;
+  #lastRun: LastRun | null = null;
+  #lastPlan: { plan: Plan; at: Date } | null = null;
+  #failing: Failing | null = null;
+  #unreachableSince: Date | null = null;
+  #owned: Record<string, number> = {};
+  #state: { state: TargetState; reason: string; since: Date };
   #stopping = false;
   #failures = 0;
-  /** Why the last run failed (readiness says it while no run has succeeded). */
-  #lastError: string | null = null;
+  #leader = false;
+  #retryAt: Date | null = null;
   #retryTimer: NodeJS.Timeout | null = null;
   #abort = new AbortController();
   #task: ScheduledTask | null = null;
@@ -76,6 +104,7 @@ export class Daemon {
   ) {
     this.#queue = new RunQueue((reasons) => this.#run(reasons));
     this.#intervalMs = scheduleIntervalMs(opts.schedule);
+    this.#state = { state: 'starting', reason: 'the first run has not finished', since: this.#now() };
   }
 
   get target(): string {
@@ -98,23 +127,53 @@ export class Daemon {
     this.#queue.trigger('startup');
   }
 
+  /**
+   * Ready (DESIGN §6, README "The daemon"): its manifests loaded and valid, and its last run
+   * succeeded no longer than three schedule intervals ago. A run that fails makes it not ready
+   * at once (reason and since when), until a run succeeds; a standby replica is ready.
+   */
   readiness(): TargetReadiness {
     const leader = this.deps.leadership ? this.deps.leadership.isLeader() : undefined;
     const state = (ready: boolean, reason: string): TargetReadiness => ({ ready, reason, ...(leader === undefined ? {} : { leader }) });
     if (this.#stopping) return state(false, 'shutting down');
     if (this.deps.leadership?.isStandby()) return state(true, `standby: ${this.deps.leadership.describe()}`);
     if (this.#lastGood === null)
-      return state(false, this.#lastRunEnded ? 'manifests not loaded: they are invalid' : 'manifests not loaded yet');
-    if (!this.#lastRunEnded) return state(false, 'first run not finished');
-    if (this.#lastSuccess === null)
-      return state(
-        false,
-        this.#failures > 0 ? `no successful run yet: ${this.#lastError ?? 'the last run failed'}` : 'no successful run yet',
-      );
+      return state(false, this.#manifests.loaded ? 'manifests not loaded: they are invalid' : 'manifests not loaded yet');
+    if (this.#lastRun === null) return state(false, 'first run not finished');
+    if (this.#failing)
+      return state(false, `${this.#lastSuccess === null ? 'no successful run yet: ' : ''}${this.#failingText(this.#failing)}`);
+    if (this.#lastSuccess === null) return state(false, 'no successful run yet');
     const age = (this.#now().getTime() - this.#lastSuccess) / 1000;
     if (age * 1000 > 3 * this.#intervalMs) return state(false, `last successful run ${Math.round(age)} s ago (more than three intervals)`);
-    if (!this.#manifestsValid) return state(false, 'manifests are invalid: running on the last good state');
     return state(true, `last successful run ${Math.round(age)} s ago`);
+  }
+
+  /** The target as /api/status and the page show it: in-memory state only, never a request. */
+  status(recentEvents: TargetStatus['recentEvents']): TargetStatus {
+    const readiness = this.readiness();
+    const { state, reason, since } = this.#currentState();
+    return {
+      name: this.target,
+      variant: this.deps.port.variant,
+      embedded: this.deps.embedded ?? false,
+      mode: this.opts.mode,
+      role: this.#role(),
+      state,
+      reason,
+      since: since.toISOString(),
+      ready: readiness.ready,
+      readyReason: readiness.reason,
+      lastRun: this.#lastRun,
+      nextRun: this.#nextRun(),
+      owned: { ...this.#owned },
+      manifests: { valid: this.#manifests.valid, errors: this.#manifests.errors },
+      recentEvents,
+    };
+  }
+
+  /** The plan of the last run that planned, and when (the target's page renders it). */
+  lastPlan(): { plan: Plan; at: Date } | null {
+    return this.#lastPlan;
   }
 
   /** Stops triggers, lets the current run finish (aborting it at the deadline) and closes everything. */
@@ -149,12 +208,61 @@ export class Daemon {
     return this.deps.now?.() ?? new Date();
   }
 
+  #emit(body: EventBody): void {
+    this.deps.events.emit(this.target, body);
+  }
+
+  #failingText(f: Failing): string {
+    const runs = f.runs === 1 ? '1 failed run' : `${f.runs} failed runs`;
+    const retry = this.#retryAt ? `; retry at ${this.#retryAt.toISOString()}` : '';
+    return `failing since ${f.since.toISOString()} (${duration(this.#now().getTime() - f.since.getTime())}, ${runs}): ${f.reason}${retry}`;
+  }
+
+  /** A failing target stays failing while it retries; standby and stopping come first. */
+  #currentState(): { state: TargetState; reason: string; since: Date } {
+    if (this.#stopping) return { state: 'stopping', reason: 'shutting down', since: this.#state.since };
+    if (this.deps.leadership?.isStandby()) return { state: 'standby', reason: this.deps.leadership.describe(), since: this.#state.since };
+    if (this.#failing) {
+      const f = this.#failing;
+      const retry = this.#retryAt ? `; retry at ${this.#retryAt.toISOString()}` : '';
+      return {
+        state: 'failing',
+        reason: `${f.runs === 1 ? '1 failed run' : `${f.runs} failed runs`}: ${f.reason}${retry}`,
+        since: f.since,
+      };
+    }
+    return this.#state;
+  }
+
+  #setState(state: TargetState, reason: string): void {
+    if (state !== this.#state.state) this.#state = { state, reason, since: this.#now() };
+    else this.#state = { ...this.#state, reason };
+  }
+
+  #role(): TargetStatus['role'] {
+    const leadership = this.deps.leadership;
+    if (!leadership) return { kind: 'single', detail: this.opts.mode === 'plan' ? 'plan mode: no election' : 'no election' };
+    if (leadership.isLeader()) return { kind: 'leader', detail: leadership.describe() };
+    if (leadership.isStandby()) return { kind: 'standby', detail: leadership.describe() };
+    return { kind: 'electing', detail: leadership.describe() };
+  }
+
+  #nextRun(): TargetStatus['nextRun'] {
+    if (this.#stopping) return null;
+    const scheduled = this.#task?.getNextRun() ?? null;
+    if (this.#retryAt && (!scheduled || this.#retryAt < scheduled)) return { at: this.#retryAt.toISOString(), why: 'retry' };
+    return scheduled ? { at: scheduled.toISOString(), why: 'schedule' } : null;
+  }
+
   #startLeadership(): void {
     const { leadership, metrics, port } = this.deps;
     if (!leadership) return;
     metrics.leader.set({ target: port.target }, 0);
     leadership.start((leader) => {
       metrics.leader.set({ target: port.target }, leader ? 1 : 0);
+      if (leader && !this.#leader) this.#emit({ event: 'leader-acquired', holder: leadership.describe() });
+      if (!leader && this.#leader) this.#emit({ event: 'leader-lost', holder: leadership.describe() });
+      this.#leader = leader;
       if (leader) this.#queue.trigger('leader');
     });
   }
@@ -191,83 +299,150 @@ export class Daemon {
   }
 
   async #run(reasons: ReadonlySet<TriggerReason>): Promise<void> {
-    const { logger, metrics, port } = this.deps;
-    const target = port.target;
-    if (this.#standby()) return logger.debug({ target, reasons: [...reasons] }, 'standby: run skipped');
+    const { logger, port } = this.deps;
+    if (this.#standby()) return logger.debug({ target: this.target, reasons: [...reasons] }, 'standby: run skipped');
+    const startedAt = this.#now();
     const started = performance.now();
     const requestsBefore = port.stats.requests;
+    this.#retryAt = null;
+    this.#emit({ event: 'run-started', mode: this.opts.mode, trigger: [...reasons] });
+    this.#setState(this.opts.mode === 'apply' ? 'applying' : 'planning', `run started (${[...reasons].join(', ')})`);
     const { signal, done } = this.#runSignal();
-    let result: RunResult = 'success';
+    let outcome: RunOutcome = { result: 'failure' };
     try {
-      await this.deps.inventory.refresh();
-      const { desired, diagnostics } = this.deps.loadDesired();
-      const invalid = hasErrors(diagnostics);
-      metrics.manifestErrors.set({ target }, diagnostics.filter((d) => d.severity === 'error').length);
-      this.#manifestsValid = !invalid;
-      if (invalid) {
-        result = 'invalid_manifests';
-        for (const d of diagnostics)
-          logger.error(
-            { target, file: d.file, line: d.line, col: d.col, path: d.path, code: d.code, detail: d.message },
-            'invalid manifest',
-          );
-      } else this.#lastGood = desired;
-      const current = this.#lastGood;
-      if (current === null) return;
-      // Invalid manifests: report drift against the last good state, write nothing (not even ownership).
-      const report = await reconcile({
-        mode: invalid ? 'plan' : this.opts.mode,
-        port,
-        inventory: this.deps.inventory,
-        desired: current,
-        ...(this.deps.sensitive ? { sensitive: this.deps.sensitive } : {}),
-        selection: this.opts.selection,
-        prune: this.opts.prune,
-        pruneCascade: this.opts.pruneCascade ?? false,
-        maxDeletes: this.opts.maxDeletes,
-        ...(this.opts.adopt ? { adopt: this.opts.adopt } : {}),
-        ...(invalid ? { pruneBlockers: ['the manifests are invalid'] } : {}),
-        signal,
-        concurrency: this.opts.concurrency,
-        beforeApply: (plan) => this.#report(plan),
-        onStepDone: (r) => {
-          this.#moved(r);
-          if (r.outcome !== 'unchanged')
-            logger.info(
-              { target, address: r.address, action: r.action, outcome: r.outcome, id: r.id, detail: r.message, durationMs: r.durationMs },
-              'step done',
-            );
-        },
-      });
-      if (report.mode === 'plan') this.#report(report.plan);
-      this.#planProblems(report.plan);
-      if (report.apply && report.apply.summary.failed + report.apply.summary.refused > 0) result = 'failure';
-      // The state after this run's apply, so a healed object is not shown as drifted until the next run.
-      metrics.setResources(target, resourceCounts(report.plan, report.apply));
-      if (report.plan.errored && result === 'success') result = 'failure';
+      outcome = await this.#reconcile(signal);
     } catch (err) {
-      result = 'failure';
-      this.#lastError = errorMessage(err);
-      logger.error({ target, reasons: [...reasons], err: this.#lastError }, 'run failed');
+      outcome = this.#thrown(err);
     } finally {
       done();
-      this.#finish(result, started, port.stats.requests - requestsBefore, reasons);
+      this.#finish(outcome, { startedAt, started, requests: port.stats.requests - requestsBefore, reasons });
     }
   }
 
-  #finish(result: RunResult, started: number, requests: number, reasons: ReadonlySet<TriggerReason>): void {
-    const { logger, metrics, port } = this.deps;
-    const seconds = (performance.now() - started) / 1000;
-    metrics.reconcileTotal.inc({ target: port.target, result });
-    metrics.reconcileDuration.observe({ target: port.target, result }, seconds);
-    this.#lastRunEnded = true;
-    if (result === 'success') {
-      this.#failures = 0;
-      this.#lastError = null;
-      this.#lastSuccess = this.#now().getTime();
-      metrics.lastSuccess.set({ target: port.target }, Math.floor(this.#lastSuccess / 1000));
-    } else if (result === 'failure') this.#scheduleRetry();
-    logger.info({ target: port.target, result, reasons: [...reasons], seconds: Number(seconds.toFixed(3)), requests }, 'run finished');
+  /** Load, plan (and apply); the run's events are emitted as soon as the report is in. */
+  async #reconcile(signal: AbortSignal): Promise<RunOutcome> {
+    const { metrics } = this.deps;
+    const target = this.target;
+    await this.deps.inventory.refresh();
+    const { desired, diagnostics } = this.deps.loadDesired();
+    const invalid = hasErrors(diagnostics);
+    metrics.manifestErrors.set({ target }, diagnostics.filter((d) => d.severity === 'error').length);
+    this.#manifestsLoaded(diagnostics, invalid);
+    if (!invalid) this.#lastGood = desired;
+    const current = this.#lastGood;
+    if (current === null) return { result: 'invalid-manifests', error: 'the manifests are invalid' };
+    const ownedBefore = new Set(
+      this.deps.inventory
+        .entries()
+        .filter((e) => e.status === 'owned')
+        .map(entryAddress),
+    );
+    // Invalid manifests: report drift against the last good state, write nothing (not even ownership).
+    const report = await reconcile({
+      mode: invalid ? 'plan' : this.opts.mode,
+      port: this.deps.port,
+      inventory: this.deps.inventory,
+      desired: current,
+      ...(this.deps.sensitive ? { sensitive: this.deps.sensitive } : {}),
+      selection: this.opts.selection,
+      prune: this.opts.prune,
+      pruneCascade: this.opts.pruneCascade ?? false,
+      maxDeletes: this.opts.maxDeletes,
+      ...(this.opts.adopt ? { adopt: this.opts.adopt } : {}),
+      ...(invalid ? { pruneBlockers: ['the manifests are invalid'] } : {}),
+      signal,
+      concurrency: this.opts.concurrency,
+      beforeApply: (plan) => this.#countDrift(plan),
+    });
+    if (report.mode === 'plan') this.#countDrift(report.plan);
+    this.#reachable();
+    this.#lastPlan = { plan: report.plan, at: this.#now() };
+    this.#owned = ownedByKind(this.deps.inventory.entries());
+    this.#planWarnings(report.plan);
+    // The state after this run's apply, so a healed object is not shown as drifted until the next run.
+    metrics.setResources(target, resourceCounts(report.plan, report.apply));
+    const events = eventsOfRun(report, { ownedBefore });
+    for (const e of events) this.#emit(e);
+    const failed = (report.apply ? report.apply.summary.failed + report.apply.summary.refused > 0 : false) || report.plan.errored;
+    const error = failed ? (firstFailure(events) ?? 'a step failed') : undefined;
+    return {
+      result: invalid ? 'invalid-manifests' : failed ? 'failure' : 'success',
+      report,
+      ...(invalid ? { error: 'the manifests are invalid: running on the last good state' } : error ? { error } : {}),
+    };
+  }
+
+  /** A run that threw before its report: the service unreachable (a state change), or another failure. */
+  #thrown(err: unknown): RunOutcome {
+    const body = failureOfRun(err);
+    if (body.event === 'failed' || this.#unreachableSince === null) this.#emit(body);
+    if (body.event === 'target-unreachable') this.#unreachableSince ??= this.#now();
+    return { result: 'failure', error: errorMessage(err) };
+  }
+
+  #reachable(): void {
+    if (this.#unreachableSince === null) return;
+    this.#emit({ event: 'target-recovered', downSince: this.#unreachableSince.toISOString() });
+    this.#unreachableSince = null;
+  }
+
+  /** manifests-invalid when they become invalid (or the errors change), manifests-recovered when valid again. */
+  #manifestsLoaded(diagnostics: readonly Diagnostic[], invalid: boolean): void {
+    const errors = diagnostics.filter((d) => d.severity === 'error').length;
+    const signature = manifestsSignature(diagnostics);
+    const was = this.#manifests;
+    if (invalid && (was.valid || !was.loaded || was.signature !== signature)) this.#emit(manifestsInvalid(diagnostics));
+    if (!invalid && was.loaded && !was.valid) this.#emit({ event: 'manifests-recovered' });
+    this.#manifests = { loaded: true, valid: !invalid, errors, signature };
+  }
+
+  #finish(outcome: RunOutcome, run: { startedAt: Date; started: number; requests: number; reasons: ReadonlySet<TriggerReason> }): void {
+    const { metrics } = this.deps;
+    const target = this.target;
+    const durationMs = Math.round(performance.now() - run.started);
+    const result = outcome.result;
+    const metricResult: RunResult = result === 'invalid-manifests' ? 'invalid_manifests' : result;
+    metrics.reconcileTotal.inc({ target, result: metricResult });
+    metrics.reconcileDuration.observe({ target, result: metricResult }, durationMs / 1000);
+    const counts = outcome.report ? runCounts(outcome.report) : { create: 0, update: 0, delete: 0, unchanged: 0, adopted: 0, failed: 0 };
+    this.#lastRun = {
+      startedAt: run.startedAt.toISOString(),
+      finishedAt: this.#now().toISOString(),
+      result,
+      durationMs,
+      trigger: [...run.reasons],
+      counts,
+      requests: run.requests,
+      ...(outcome.error ? { error: outcome.error } : {}),
+    };
+    if (result === 'success') this.#succeeded(outcome);
+    else this.#failed(outcome, result);
+    this.#emit({
+      event: 'run-finished',
+      mode: this.opts.mode,
+      result,
+      durationMs,
+      counts,
+      requests: run.requests,
+      planned: outcome.report !== undefined,
+      ...(outcome.error ? { error: outcome.error } : {}),
+    });
+  }
+
+  #succeeded(outcome: RunOutcome): void {
+    this.#failures = 0;
+    this.#failing = null;
+    this.#lastSuccess = this.#now().getTime();
+    this.deps.metrics.lastSuccess.set({ target: this.target }, Math.floor(this.#lastSuccess / 1000));
+    const pending = outcome.report && this.opts.mode === 'plan' ? outcome.report.plan.steps.filter((s) => s.action !== 'noop').length : 0;
+    if (pending > 0) this.#setState('drifted', `${pending} object(s) differ from the manifests (plan mode: not applied)`);
+    else this.#setState('in-sync', this.opts.mode === 'plan' ? 'the service matches the manifests' : 'every object is as declared');
+  }
+
+  #failed(outcome: RunOutcome, result: LastRun['result']): void {
+    const reason = outcome.error ?? 'the run failed';
+    this.#failing = this.#failing ? { ...this.#failing, reason, runs: this.#failing.runs + 1 } : { since: this.#now(), reason, runs: 1 };
+    if (result === 'failure') this.#scheduleRetry();
   }
 
   /** Exponential back-off after a failed run, capped by the schedule interval (the schedule retries anyway). */
@@ -276,61 +451,24 @@ export class Daemon {
     this.#failures += 1;
     const delay = Math.min(2_000 * 2 ** (this.#failures - 1), this.#intervalMs, 300_000);
     if (this.#retryTimer) clearTimeout(this.#retryTimer);
+    this.#retryAt = new Date(this.#now().getTime() + delay);
     this.#retryTimer = setTimeout(() => this.#queue.trigger('retry'), delay);
     this.#retryTimer.unref();
   }
 
-  /** Objects the plan could not plan (a refused adoption, a missing reference) and guards that refused: logged, and the reason readiness gives. */
-  #planProblems(plan: Plan): void {
-    const { logger, port } = this.deps;
-    for (const d of plan.diagnostics) {
-      const fields = { target: port.target, address: d.address, file: d.file, line: d.line, path: d.path, code: d.code, detail: d.message };
-      if (d.severity === 'error') logger.error(fields, 'not planned');
-      else logger.warn(fields, 'plan warning');
-    }
-    for (const why of plan.prune.refused) logger.warn({ target: port.target, detail: why }, 'prune refused');
-    const first = plan.diagnostics.find((d) => d.severity === 'error');
-    if (first) this.#lastError = `${first.address ?? first.file ?? 'an object'}: ${first.message}`;
+  /** Plan warnings are not events (nothing was refused or failed): a log line each. */
+  #planWarnings(plan: Plan): void {
+    for (const d of plan.diagnostics)
+      if (d.severity === 'warning')
+        this.deps.logger.warn(
+          { target: this.target, address: d.address, file: d.file, line: d.line, path: d.path, code: d.code, detail: d.message },
+          'plan warning',
+        );
   }
 
-  /**
-   * A rename the apply recorded (metadata.previousNames, tile previousKeys): one `moved` event per
-   * object, where the daemon learns of it. The object kept its id; nothing was created or deleted.
-   */
-  #moved(r: StepResult): void {
-    const parts = r.movedParts ?? [];
-    if ((r.movedFrom === undefined && parts.length === 0) || (r.outcome !== 'applied' && r.outcome !== 'unchanged')) return;
-    this.deps.logger.info(
-      {
-        event: 'moved',
-        target: this.target,
-        address: r.address,
-        ...(r.movedFrom !== undefined ? { from: r.movedFrom } : {}),
-        ...(parts.length > 0 ? { parts } : {}),
-        id: r.id,
-      },
-      'object moved',
-    );
-  }
-
-  /** Logs and counts the drift the plan found. */
-  #report(plan: Plan): void {
-    const { logger, metrics, port } = this.deps;
-    for (const step of plan.steps) {
-      if (step.action === 'noop') continue;
-      metrics.driftTotal.inc({ target: port.target, kind: step.kind });
-      logger.warn(
-        {
-          target: port.target,
-          address: step.address,
-          action: step.action,
-          reason: step.reason,
-          paths: step.changes.map((c) => c.path),
-          ...(step.action === 'update' ? { changes: step.changes } : {}),
-        },
-        'drift',
-      );
-    }
+  /** Counts the changes the plan found, before the apply heals them (obsync_drift_total). */
+  #countDrift(plan: Plan): void {
+    for (const step of plan.steps) if (step.action !== 'noop') this.deps.metrics.driftTotal.inc({ target: this.target, kind: step.kind });
   }
 }
 

@@ -1,10 +1,12 @@
 /**
- * `/livez`, `/healthz` (alias), `/readyz` and `/metrics` on node:http. Probes read the status;
- * `/readyz` also says per target why (`{ready, targets: {name: {ready, reason, leader}}}`).
+ * The daemon's HTTP server on node:http: `/livez`, `/healthz` (alias), `/readyz` and `/metrics`
+ * (always open, for probes), then the status routes (./status-routes.ts). `/readyz` also says per
+ * target why (`{ready, targets: {name: {ready, reason, leader}}}`).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DaemonMetrics } from './metrics.js';
+import type { Route } from './status-routes.js';
 
 /** One target's readiness; `leader` only where replicas elect a leader (apply mode). */
 export interface TargetReadiness {
@@ -31,9 +33,15 @@ export async function startHealthServer(
   port: number,
   readiness: () => Readiness,
   metrics: DaemonMetrics,
+  routes?: { route: Route; maxConnections: number },
 ): Promise<HealthServer> {
   const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const url = URL.parse(req.url ?? '/', 'http://obsync.invalid');
+    if (url === null || !(req.url ?? '/').startsWith('/')) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request\n');
+      return;
+    }
+    const path = url.pathname;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
@@ -54,9 +62,12 @@ export async function startHealthServer(
       );
       return;
     }
+    if (routes?.route(req, res, url)) return;
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
   });
   server.keepAliveTimeout = 5_000;
+  // Bounded: past this many open connections a new one is closed at once (probes count too, so it is generous).
+  if (routes) server.maxConnections = routes.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -6,12 +6,19 @@
  * slow or failing one only delays itself. SIGTERM stops them all at once, each within its
  * shutdown deadline.
  */
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
+import type { Secret } from '../core/secret.js';
+import type { EventBus } from '../events/bus.js';
+import type { StatusDocument } from '../events/status-model.js';
 import { isWithin } from '../manifests/files.js';
 import type { Logger } from '../log/logger.js';
+import type { TargetDetail } from '../render/status-page.js';
 import type { Daemon } from './daemon.js';
 import { startHealthServer, type HealthServer, type Readiness } from './health.js';
 import type { DaemonMetrics } from './metrics.js';
+import { EventStream } from './sse.js';
+import { statusRoutes } from './status-routes.js';
 import { startWatcher, type ManifestWatcher } from './watch.js';
 
 export interface HostOptions {
@@ -20,13 +27,27 @@ export interface HostOptions {
   debounceMs: number;
   logger: Logger;
   metrics: DaemonMetrics;
+  /** Where every target's events go; the status API serves its rings. */
+  events: EventBus;
+  version: string;
+  /** Bearer token of the status page and /api/* (none: open). */
+  statusToken?: Secret | undefined;
+  /** Clients of /api/events/stream at once (default 100). */
+  maxStreamClients?: number;
 }
+
+/** Events of a target shown with its status. */
+const RECENT_EVENTS = 20;
+/** Events on a target's page. */
+const PAGE_EVENTS = 200;
 
 export class DaemonHost {
   #health: HealthServer | null = null;
   #watcher: ManifestWatcher | null = null;
+  #stream: EventStream | null = null;
   #stopping = false;
   #started = false;
+  readonly #replica = `${hostname()}/${process.pid}`;
 
   constructor(
     readonly daemons: readonly Daemon[],
@@ -38,8 +59,18 @@ export class DaemonHost {
   }
 
   async start(): Promise<void> {
-    const { logger, metrics, listen } = this.opts;
-    this.#health = await startHealthServer(listen.host, listen.port, () => this.readiness(), metrics);
+    const { logger, metrics, listen, events } = this.opts;
+    const maxClients = this.opts.maxStreamClients ?? 100;
+    const stream = (this.#stream = new EventStream(events, {
+      maxClients,
+      onClients: (n) => metrics.statusClients.set(n),
+      onRefused: () => metrics.statusRefused.inc(),
+    }));
+    const route = statusRoutes({ source: this, bus: events, stream, token: this.opts.statusToken });
+    this.#health = await startHealthServer(listen.host, listen.port, () => this.readiness(), metrics, {
+      route,
+      maxConnections: maxClients + 256,
+    });
     if (this.opts.watch)
       this.#watcher = await startWatcher(this.#roots(), this.opts.debounceMs, (changed) => this.#changed(changed), logger);
     logger.info({ targets: this.daemons.map((d) => d.target), watch: this.opts.watch, listen: this.#health.url }, 'daemon started');
@@ -57,12 +88,37 @@ export class DaemonHost {
     return waiting.length === 0 ? { ready: true, targets } : { ready: false, reason: `not ready: ${waiting.join(', ')}`, targets };
   }
 
+  /** Every target as /api/status and the page show it (memory only). */
+  status(): StatusDocument {
+    return {
+      version: this.opts.version,
+      generatedAt: new Date().toISOString(),
+      ready: this.readiness().ready,
+      replica: { id: this.#replica },
+      targets: this.daemons.map((d) => d.status(this.opts.events.recent(d.target, RECENT_EVENTS))),
+    };
+  }
+
+  /** One target's page: its status, last plan, drift history and events. */
+  target(name: string): TargetDetail | undefined {
+    const daemon = this.daemons.find((d) => d.target === name);
+    if (!daemon) return undefined;
+    const { events } = this.opts;
+    return {
+      status: daemon.status(events.recent(name, RECENT_EVENTS)),
+      plan: daemon.lastPlan(),
+      history: events.history(name),
+      events: events.recent(name, PAGE_EVENTS),
+    };
+  }
+
   /** Not ready at once, no new triggers, every target stopped in parallel, then the server closed. */
   async stop(): Promise<void> {
     if (this.#stopping) return;
     this.#stopping = true;
     await this.#watcher?.close();
     await Promise.all(this.daemons.map((d) => d.stop()));
+    this.#stream?.close();
     await this.#health?.close();
     this.opts.logger.info({ targets: this.daemons.map((d) => d.target) }, 'daemon stopped');
   }

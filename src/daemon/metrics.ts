@@ -58,6 +58,28 @@ export class DaemonMetrics {
     labelNames: ['target'],
     registers: [this.registry],
   });
+  readonly events = new Counter({
+    name: 'obsync_events_total',
+    help: 'Events by name (run-finished, drift, failed…; see docs/events.md).',
+    labelNames: ['target', 'event'],
+    registers: [this.registry],
+  });
+  readonly notifications = new Counter({
+    name: 'obsync_notifications_total',
+    help: 'Notifications by sink (its position in notifications:) and result (sent, failed, dropped).',
+    labelNames: ['sink', 'type', 'result'],
+    registers: [this.registry],
+  });
+  readonly statusClients = new Gauge({
+    name: 'obsync_status_stream_clients',
+    help: 'Clients connected to /api/events/stream.',
+    registers: [this.registry],
+  });
+  readonly statusRefused = new Counter({
+    name: 'obsync_status_stream_refused_total',
+    help: 'Connections to /api/events/stream refused because the client limit was reached.',
+    registers: [this.registry],
+  });
   readonly buildInfo = new Gauge({
     name: 'obsync_build_info',
     help: 'Build information.',

@@ -66,8 +66,8 @@ export function bindings(exported: readonly ExportedBinding[], inventory: Invent
   return out;
 }
 
-/** `bound`: how many exported objects were not owned before. */
-export async function adoptExported(req: AdoptRequest): Promise<{ report: ApplyReport; bound: number }> {
+/** `bound`: how many exported objects were not owned before (`added`: their entries). */
+export async function adoptExported(req: AdoptRequest): Promise<{ report: ApplyReport; bound: number; added: InventoryEntry[] }> {
   const added = bindings(req.exported, req.inventory, req.now);
   const planned = await makePlan({
     port: req.port,
@@ -81,7 +81,7 @@ export async function adoptExported(req: AdoptRequest): Promise<{ report: ApplyR
   for (const entry of added) await req.inventory.put(entry);
   // The inventory now holds what the plan was made against: its unchanged steps record tile keys, spec hashes and fingerprints.
   const report = await applyPlanned(planned, { port: req.port, inventory: req.inventory, concurrency: req.concurrency });
-  return { report, bound: added.length };
+  return { report, bound: added.length, added };
 }
 
 /** The inventory as it will be once `added` is recorded, to plan against (read-only: planning never writes). */

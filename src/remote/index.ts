@@ -33,6 +33,7 @@ export function createServicePort(target: Target, opts: PortOptions = {}): Servi
       ? `Basic ${Buffer.from(`${target.keyId}:${target.keySecret.reveal()}`).toString('base64')}`
       : `Bearer ${target.apiKey.reveal()}`;
   const transport = new Transport({
+    name: target.name,
     baseUrl: target.baseUrl,
     authorization,
     concurrency: target.concurrency,

@@ -22,6 +22,8 @@ import {
 } from './pacing.js';
 
 export interface TransportOptions {
+  /** The target's name, in the request log. */
+  name?: string;
   baseUrl: string;
   /** The Authorization header value (kept here only; never logged or put into errors). */
   authorization: string;
@@ -160,7 +162,7 @@ export class Transport {
     let throttled = 0;
     for (;;) {
       try {
-        const res = await this.#once(init, deadline);
+        const res = await this.#once(init, deadline, attempt + throttled + 1);
         if (res.status === 429 && throttled < MAX_429_RETRIES) {
           throttled += 1;
           this.stats.throttled += 1;
@@ -288,7 +290,30 @@ export class Transport {
     return { seconds: Math.ceil(notice.ms / 1000), host: this.host, reason: describeReason(notice.reason) };
   }
 
-  async #once(init: RequestInit, deadline: number): Promise<Response> {
+  /**
+   * The request log (OBSYNC_LOG_LEVEL=debug): one line per attempt with method, path (no query),
+   * status, duration, attempt and the server's request id; never a header or a body.
+   */
+  #logRequest(init: RequestInit, attempt: number, started: number, outcome: { status: number; requestId?: string; error?: string }): void {
+    const logger = this.opts.logger;
+    if (!logger?.isLevelEnabled('debug')) return;
+    logger.debug(
+      {
+        ...(this.opts.name === undefined ? {} : { target: this.opts.name }),
+        method: init.method,
+        host: this.host,
+        path: this.#prefix + init.path,
+        status: outcome.status,
+        durationMs: Math.round(performance.now() - started),
+        attempt,
+        ...(outcome.requestId === undefined ? {} : { requestId: outcome.requestId }),
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      },
+      'request',
+    );
+  }
+
+  async #once(init: RequestInit, deadline: number, attempt: number): Promise<Response> {
     const start = await this.#pacer.acquire(init.signal, deadline);
     this.stats.requests += 1;
     if (init.method !== 'GET') this.stats.writes += 1;
@@ -312,12 +337,22 @@ export class Transport {
       this.opts.onResponse?.(init.method, res.statusCode);
       this.#learnLimits(res.headers);
       const text = await readCapped(res, this.#maxResponseBytes);
-      return { status: res.statusCode, headers: res.headers, body: parseJson(text), text };
+      const parsed = parseJson(text);
+      const requestId = requestIdOf(res.headers, parsed);
+      this.#logRequest(init, attempt, started, { status: res.statusCode, ...(requestId === undefined ? {} : { requestId }) });
+      return { status: res.statusCode, headers: res.headers, body: parsed, text };
     } catch (err) {
-      if (err instanceof ResponseTooLarge) throw this.#tooLarge(init, err);
+      if (err instanceof ResponseTooLarge) {
+        this.#logRequest(init, attempt, started, { status: err.status, error: 'RESPONSE_TOO_LARGE' });
+        throw this.#tooLarge(init, err);
+      }
       if (!responded) this.opts.onResponse?.(init.method, 0);
-      if (cancelsInFlight(init.signal)) throw init.signal?.reason instanceof Error ? init.signal.reason : new Error('aborted');
+      if (cancelsInFlight(init.signal)) {
+        this.#logRequest(init, attempt, started, { status: 0, error: 'aborted' });
+        throw init.signal?.reason instanceof Error ? init.signal.reason : new Error('aborted');
+      }
       const failure = classifyFailure(err, timedOut());
+      this.#logRequest(init, attempt, started, { status: 0, error: failure.code });
       // It never reached the server: the slot is not spent (a refused target must not wait out the rate limit).
       if (!responded && (failure.kind !== 'network' || NOT_SENT.has(failure.code))) this.#pacer.refund(start);
       if (failure.kind === 'tls-certificate' || failure.kind === 'tls-handshake')
@@ -524,6 +559,19 @@ function queryString(query: Record<string, string | number> | undefined): string
   if (!query) return '';
   const params = new URLSearchParams(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])));
   return `?${params.toString()}`;
+}
+
+/** Headers servers name their request id with; the hosted API puts it in the body's envelope. */
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'x-correlation-id'];
+
+function requestIdOf(headers: Record<string, string | string[] | undefined>, body: unknown): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const value = headers[name];
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first) return first.slice(0, 200);
+  }
+  const inBody = typeof body === 'object' && body !== null ? (body as { requestId?: unknown }).requestId : undefined;
+  return typeof inBody === 'string' ? inBody.slice(0, 200) : undefined;
 }
 
 function parseJson(text: string): unknown {

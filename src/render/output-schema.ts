@@ -4,6 +4,9 @@
  * them; a test keeps the files equal to this and validates real outputs against them).
  */
 import * as z from 'zod';
+import { statusSchema } from '../events/status-model.js';
+import { eventSchema } from '../events/vocabulary.js';
+import { genericPayloadSchema } from '../notify/payload.js';
 import { applyReportSchema } from './apply-json.js';
 import { OUTPUT_FORMAT_VERSION, planDocumentSchema } from './plan-json.js';
 
@@ -12,6 +15,9 @@ const BASE = 'https://github.com/obsync/obsync/blob/main/docs/schema';
 export const OUTPUT_SCHEMAS = {
   'plan.schema.json': { schema: planDocumentSchema, title: `obsync plan, format ${OUTPUT_FORMAT_VERSION}` },
   'apply-report.schema.json': { schema: applyReportSchema, title: `obsync apply report, format ${OUTPUT_FORMAT_VERSION}` },
+  'event.schema.json': { schema: eventSchema, title: 'obsync event (GET /api/events, /api/events/stream)' },
+  'status.schema.json': { schema: statusSchema, title: 'obsync daemon status (GET /api/status)' },
+  'notification.schema.json': { schema: genericPayloadSchema, title: 'obsync notification (a generic sink receives it)' },
 } as const;
 
 export type OutputSchemaFile = keyof typeof OUTPUT_SCHEMAS;

@@ -113,7 +113,7 @@ describe('obsync run', () => {
       'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: broken}\nspec: {name: x, tiles: [], treshold: 1}\n',
     );
     await until('not ready on invalid manifests', async () => ((await status(url, '/readyz')) === 503 ? true : undefined));
-    expect(output).toMatch(/"msg":"invalid manifest"/);
+    expect(output).toMatch(/"event":"manifests-invalid".*"code":"unknown-key".*"msg":"manifests invalid"/);
     expect((await dashboards()).map((d) => d.name)).toEqual(['Checkout service']);
     rmSync(join(dir, 'manifests/broken.yaml'));
     await until('ready again', async () => ((await status(url, '/readyz')) === 200 ? true : undefined));
@@ -130,7 +130,7 @@ describe('obsync run', () => {
     sandbox.clearRequests();
     const { url } = start();
     await until('the refusal', () => (output.includes(`obsync import Dashboard/checkout ${hand.id}`) ? true : undefined));
-    expect(output).toMatch(/"address":"Dashboard\/checkout".*"code":"adoption-not-allowed".*"msg":"not planned"/);
+    expect(output).toMatch(/"event":"refused","guard":"adoption","address":"Dashboard\/checkout".*"msg":"refused"/);
     expect(await status(url, '/readyz')).toBe(503);
     const ready = (await (await fetch(`${url}/readyz`)).json()) as { targets: Record<string, { reason: string }> };
     expect(ready.targets.sb?.reason).toContain(`Dashboard/checkout: `);

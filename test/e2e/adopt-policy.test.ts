@@ -101,7 +101,15 @@ describe('adoption policy', () => {
       expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
       expect((await runCli(['state', 'list', '--output', 'json'], { cwd: dir })).stdout.trim()).toBe('[]');
 
-      expect((await runCli(['import', 'Dashboard/payments', made.id], { cwd: dir })).code).toBe(0);
+      // The CLI tells the same events as the daemon, at info.
+      const info = await runCli(['plan'], { cwd: dir, env: { OBSYNC_LOG_LEVEL: 'info' } });
+      expect(info.stderr).toMatch(/"event":"refused","guard":"adoption","address":"Dashboard\/payments".*"msg":"refused"/);
+      expect(info.stderr).toMatch(/"event":"run-finished","mode":"plan","result":"failure"/);
+      const imported = await runCli(['import', 'Dashboard/payments', made.id], { cwd: dir, env: { OBSYNC_LOG_LEVEL: 'info' } });
+      expect(imported.code).toBe(0);
+      expect(imported.stderr).toContain(
+        `"event":"imported","address":"Dashboard/payments","id":"${made.id}","via":"import","msg":"imported"`,
+      );
       const owned = await runCli(['plan', '--detailed-exitcode'], { cwd: dir });
       expect(owned.code, owned.stdout + owned.stderr).toBe(2);
       expect(owned.stdout).not.toContain('ADOPTED');

@@ -129,10 +129,10 @@ describe('a server echoing the request in its error', () => {
     );
     child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    await until('the failed step in the log', () => (/"address":"Pipe\/orders".*"outcome":"failed"/.test(output) ? true : undefined), {
+    await until('the failed step in the log', () => (/"event":"failed","address":"Pipe\/orders"/.test(output) ? true : undefined), {
       context: () => output,
     });
-    expect(output).toMatch(/"detail":"PATCH .*HTTP 400 .*\(sensitive\)/);
+    expect(output).toMatch(/"event":"failed","address":"Pipe\/orders","code":"API","message":"PATCH .*HTTP 400 .*\(sensitive\)/);
     expect(leaks(output)).toEqual([]);
   });
 });

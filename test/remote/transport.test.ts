@@ -2,7 +2,9 @@
 import { collectionOf } from '../../src/kinds/registry.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log/logger.js';
 import { AmbiguousWriteError, ApiError } from '../../src/core/errors.js';
 import { Secret } from '../../src/core/secret.js';
 import type { SelfHostedTarget, HostedTarget } from '../../src/core/target.js';
@@ -160,5 +162,78 @@ describe('transport', () => {
     expect(seen[0]?.url).toBe('/v1/organizations/org/services/svc/observability/dashboards');
     expect(seen[0]?.auth).toBe(`Basic ${Buffer.from(`kid:${SECRET}`).toString('base64')}`);
     await port.close();
+  });
+
+  it('logs one debug line per request attempt: method, path, status, duration, attempt, request id; never a header, a body or a credential', async () => {
+    let calls = 0;
+    const url = await serve((req, res) => {
+      calls += 1;
+      if (req.method === 'GET' && calls === 1) return json(res, 503, { error: 'busy' }, { 'x-request-id': 'req-503' });
+      if (req.method === 'GET') return json(res, 200, { data: [] }, { 'x-request-id': 'req-ok' });
+      json(res, 200, { data: { id: 'd9', name: 'A', tiles: [] } });
+    });
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (d: Buffer) => (text += d.toString()));
+    const port = createServicePort(selfHosted(url), { logger: createLogger({ format: 'json', level: 'debug', stream: out }) });
+    await collectionOf(port, 'Dashboard').list();
+    await collectionOf(port, 'Dashboard').create({ name: 'with body secret-body-marker', tiles: [] });
+    await port.close();
+    const lines = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.msg === 'request');
+    expect(lines.map(({ time: _t, durationMs, ...rest }) => ({ ...rest, durationMs: typeof durationMs }))).toEqual([
+      {
+        level: 'debug',
+        msg: 'request',
+        target: 't',
+        method: 'GET',
+        host: new URL(url).host,
+        path: '/api/v2/dashboards',
+        status: 503,
+        attempt: 1,
+        requestId: 'req-503',
+        durationMs: 'number',
+      },
+      {
+        level: 'debug',
+        msg: 'request',
+        target: 't',
+        method: 'GET',
+        host: new URL(url).host,
+        path: '/api/v2/dashboards',
+        status: 200,
+        attempt: 2,
+        requestId: 'req-ok',
+        durationMs: 'number',
+      },
+      {
+        level: 'debug',
+        msg: 'request',
+        target: 't',
+        method: 'POST',
+        host: new URL(url).host,
+        path: '/api/v2/dashboards',
+        status: 200,
+        attempt: 1,
+        durationMs: 'number',
+      },
+    ]);
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain('secret-body-marker');
+    expect(text.toLowerCase()).not.toContain('authorization');
+  });
+
+  it('logs no request line above debug', async () => {
+    const url = await serve((_req, res) => json(res, 200, { data: [] }));
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (d: Buffer) => (text += d.toString()));
+    const port = createServicePort(selfHosted(url), { logger: createLogger({ format: 'json', level: 'info', stream: out }) });
+    await collectionOf(port, 'Dashboard').list();
+    await port.close();
+    expect(text).toBe('');
   });
 });

@@ -26,8 +26,8 @@ let output = '';
 
 interface LogLine {
   msg?: string;
-  detail?: string;
-  file?: string;
+  event?: string;
+  diagnostics?: { file?: string; message: string }[];
   result?: string;
 }
 
@@ -113,8 +113,10 @@ describe('obsync run fed the invalid-manifest corpus', () => {
       const expected = expectedMessage(file);
       await until(`${file}: its error reported and the run finished`, () => {
         const lines = logLines(from);
-        const reported = lines.some((l) => l.msg === 'invalid manifest' && l.file === bad && l.detail?.includes(expected));
-        return reported && lines.some((l) => l.msg === 'run finished' && l.result === 'invalid_manifests') ? true : undefined;
+        const reported = lines.some(
+          (l) => l.event === 'manifests-invalid' && l.diagnostics?.some((d) => d.file === bad && d.message.includes(expected)),
+        );
+        return reported && lines.some((l) => l.event === 'run-finished' && l.result === 'invalid-manifests') ? true : undefined;
       });
       const writes = sandbox.requests().filter((r) => r.method !== 'GET');
       expect(writes, `${file}: writes while invalid`).toEqual([]);

@@ -166,7 +166,7 @@ async function adopt(io: CliIO, session: Session, outDir: string, result: Export
     );
   }
   const { adoptExported } = await import('../../export/adopt.js');
-  const { bound } = await adoptExported({
+  const { bound, added } = await adoptExported({
     port: session.port,
     inventory: session.inventory,
     desired: loaded.resources,
@@ -174,6 +174,14 @@ async function adopt(io: CliIO, session: Session, outDir: string, result: Export
     concurrency: session.defaults.concurrency,
     now: new Date(),
   });
+  for (const entry of added)
+    if (entry.id !== null)
+      session.events.emit(session.port.target, {
+        event: 'imported',
+        address: `${entry.kind}/${entry.name}`,
+        id: entry.id,
+        via: 'export --adopt',
+      });
   const already = result.manifests.length - bound;
   io.stdout.write(
     `\nAdopted ${bound} object${bound === 1 ? '' : 's'}${already > 0 ? ` (${already} already owned)` : ''}: obsync owns every exported object now (state: ${session.state.location}); nothing was written to the service.\n`,

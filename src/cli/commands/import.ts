@@ -60,6 +60,7 @@ async function importCommand(io: CliIO, address: string, id: string, flags: Impo
       return;
     }
     await session.inventory.put(outcome.entry);
+    session.events.emit(session.port.target, { event: 'imported', address: `${def.kind}/${parsed.name}`, id, via: 'import' });
     io.stdout.write(
       `Imported ${key} (id ${id}) in target '${session.port.target}': obsync owns it now. Nothing was written to the service.\n`,
     );

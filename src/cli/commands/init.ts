@@ -20,7 +20,7 @@ defaults:
   schedule: "*/5 * * * *"   # obsync run: cron, UTC
   prune: false              # deleting owned objects that are no longer declared needs --prune
 targets:
-  # The embedded sandbox: an in-process simulator of the service (data under .obsync/sandbox),
+  # The embedded sandbox: an in-process simulator of the service (data under .obsync/state/embedded/),
   # so plan and apply work at once, without an account.
   - name: sandbox
     variant: sandbox

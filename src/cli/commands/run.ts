@@ -5,12 +5,14 @@ import { ConfigError } from '../../core/errors.js';
 import { Daemon } from '../../daemon/daemon.js';
 import { DaemonHost } from '../../daemon/host.js';
 import { DaemonMetrics } from '../../daemon/metrics.js';
+import { EventBus } from '../../events/bus.js';
 import type { CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
 import { VERSION } from '../version.js';
 import { wholeNumber } from '../numbers.js';
 import { commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { openSessions } from '../session.js';
+import { notifierOf, statusToken } from '../visibility.js';
 
 interface RunFlags extends RawRunOptions {
   schedule?: string;
@@ -23,6 +25,8 @@ interface RunFlags extends RawRunOptions {
 
 const DEFAULT_SCHEDULE = '*/5 * * * *';
 const SHUTDOWN_MS = 8_000;
+/** Notifications still queued at shutdown get this long (within the 10 s a stop may take). */
+const NOTIFY_GRACE_MS = 1_000;
 
 function milliseconds(value: string): number {
   const n = Number(value);
@@ -42,12 +46,14 @@ export function parseListen(value: string): { host: string; port: number } {
 export const register: CommandRegistrar = (program: Command, io: CliIO) => {
   const cmd = program
     .command('run')
-    .description('reconcile continuously: at start-up, on a schedule and when manifests change; serves /livez /readyz /metrics')
+    .description(
+      'reconcile continuously: at start-up, on a schedule and when manifests change; serves the status page (/), /api/status, /api/events, /livez /readyz /metrics',
+    )
     .argument('[paths...]', 'manifest files or directories')
     .option('--schedule <cron>', `cron expression, UTC (default: defaults.schedule or "${DEFAULT_SCHEDULE}")`)
     .option('--no-watch', 'do not watch the manifest files')
     .addOption(new Option('--mode <mode>', 'apply heals drift; plan only reports it').choices(['apply', 'plan']).default('apply'))
-    .option('--listen <host:port>', 'health and metrics address (default 127.0.0.1:9464, env OBSYNC_LISTEN)')
+    .option('--listen <host:port>', 'status page, health and metrics address (default 127.0.0.1:9464, env OBSYNC_LISTEN)')
     .option('--debounce <ms>', 'quiet time after a file change before a run', milliseconds, 1_000)
     .option('--concurrency <n>', 'requests in flight at once (1-64)', wholeNumber(1, 64));
   commonRunOptions(cmd).action(async (paths: string[], flags: RunFlags) => {
@@ -69,12 +75,27 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       timeoutMs: opts.timeoutMs,
       allowFileOutside: flags.allowFileOutside,
       waits: 'log',
+      implicitSandbox: false,
     });
     const schedule = flags.schedule ?? group.sessions[0]?.schedule ?? DEFAULT_SCHEDULE;
     if (!cron.validate(schedule)) {
       await group.close();
       throw new ConfigError(`the schedule '${schedule}' is not a cron expression (5 fields, UTC; e.g. "*/5 * * * *")`);
     }
+    let token: ReturnType<typeof statusToken>;
+    try {
+      token = statusToken(io, group.config);
+    } catch (err) {
+      await group.close();
+      throw err;
+    }
+    const events = new EventBus({
+      logger: group.logger,
+      levels: 'by-event',
+      count: (target, event) => metrics.events.inc({ target, event }),
+    });
+    const notifier = notifierOf(io, group.config, { logger: group.logger, metrics, version: VERSION });
+    if (notifier) events.subscribe((e) => notifier.observe(e));
     const daemons = group.sessions.map(
       (session) =>
         new Daemon(
@@ -86,6 +107,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
             watchPaths: session.manifestPaths,
             logger: session.logger,
             metrics,
+            events,
+            embedded: session.embedded,
           },
           {
             mode: flags.mode,
@@ -101,7 +124,16 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
           },
         ),
     );
-    const host = new DaemonHost(daemons, { listen, watch: flags.watch, debounceMs: flags.debounce, logger: group.logger, metrics });
+    const host = new DaemonHost(daemons, {
+      listen,
+      watch: flags.watch,
+      debounceMs: flags.debounce,
+      logger: group.logger,
+      metrics,
+      events,
+      version: VERSION,
+      statusToken: token,
+    });
     // SIGHUP (a closed terminal, or `kill -HUP` as to any daemon) reconciles now; by default it would end the process.
     const hangup = () => host.reconcileNow('SIGHUP');
     process.on('SIGHUP', hangup);
@@ -109,16 +141,18 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       await host.start();
     } catch (err) {
       process.off('SIGHUP', hangup);
+      await notifier?.close(0);
       await group.close();
       throw err;
     }
     const names = daemons.map((d) => `'${d.target}'`).join(', ');
     io.stderr.write(
-      `obsync run: reconciling target${daemons.length > 1 ? 's' : ''} ${names} (${flags.mode} mode), health on ${host.url ?? '?'}\n`,
+      `obsync run: reconciling target${daemons.length > 1 ? 's' : ''} ${names} (${flags.mode} mode); status page, health and metrics on ${host.url ?? '?'}/\n`,
     );
     await waitForSignal(io);
     await host.stop();
     process.off('SIGHUP', hangup);
+    await notifier?.close(NOTIFY_GRACE_MS);
     await group.close();
   });
 };

@@ -1,0 +1,142 @@
+/**
+ * The status routes of the daemon's HTTP server (issue 25): `/` and `/targets/NAME` (HTML),
+ * `/api/status`, `/api/events` and `/api/events/stream`, and the page's two static files. Read
+ * only, rendered from memory (never a request to the service). With a status token, `/` and
+ * `/api/*` need `Authorization: Bearer <token>`, compared in constant time; the probes
+ * (/livez, /readyz, /metrics) never do. Every response forbids loading anything from another host.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { scrub, scrubDeep } from '../core/scrub.js';
+import type { Secret } from '../core/secret.js';
+import type { EventBus } from '../events/bus.js';
+import type { StatusDocument } from '../events/status-model.js';
+import { STATUS_CSS, STATUS_JS } from '../render/status-assets.js';
+import { renderStatusPage, renderTargetPage, type TargetDetail } from '../render/status-page.js';
+import type { EventStream } from './sse.js';
+
+export interface StatusSource {
+  status(): StatusDocument;
+  target(name: string): TargetDetail | undefined;
+}
+
+export interface StatusRoutesOptions {
+  source: StatusSource;
+  bus: EventBus;
+  stream: EventStream;
+  /** When set, `/` and `/api/*` need it as a bearer token. */
+  token?: Secret | undefined;
+  now?: () => Date;
+}
+
+/** Nothing from another host, no framing, no inline code: the page's own stylesheet and script only. */
+export const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy':
+    "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+const NO_STORE = { 'cache-control': 'no-store' };
+
+export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
+
+/** Answers the status routes; false for any other path (the health server goes on). */
+export function statusRoutes(opts: StatusRoutesOptions): Route {
+  const digest = opts.token ? sha256(opts.token.reveal()) : undefined;
+  const now = () => opts.now?.() ?? new Date();
+  return (req, res, url) => {
+    const path = url.pathname;
+    if (path === '/static/status.css') return asset(res, 'text/css; charset=utf-8', STATUS_CSS);
+    if (path === '/static/status.js') return asset(res, 'text/javascript; charset=utf-8', STATUS_JS);
+    const page = path === '/' || path.startsWith('/targets/');
+    if (!page && !path.startsWith('/api/')) return false;
+    if (digest && !authorized(req, digest)) {
+      res
+        .writeHead(401, {
+          ...SECURITY_HEADERS,
+          ...NO_STORE,
+          'content-type': 'application/json',
+          'www-authenticate': 'Bearer realm="obsync"',
+        })
+        .end(
+          `${JSON.stringify({ error: 'this status page needs Authorization: Bearer <status token> (OBSYNC_STATUS_TOKEN or statusToken)' })}\n`,
+        );
+      return true;
+    }
+    const partial = url.searchParams.get('partial') === '1';
+    if (path === '/') return html(res, renderStatusPage(opts.source.status(), { partial, now: now() }));
+    if (path.startsWith('/targets/')) {
+      const name = decodeSegment(path.slice('/targets/'.length));
+      const detail = name === undefined ? undefined : opts.source.target(name);
+      if (!detail) return json(res, 404, { error: `no target '${name ?? path}' in this daemon` });
+      const doc = opts.source.status();
+      return html(res, renderTargetPage(detail, doc, { partial, now: now() }));
+    }
+    if (path === '/api/status') return json(res, 200, opts.source.status());
+    if (path === '/api/events') return events(res, url, opts);
+    if (path === '/api/events/stream') {
+      const target = url.searchParams.get('target') ?? undefined;
+      if (target !== undefined && !known(opts, target)) return json(res, 404, { error: `no target '${target}' in this daemon` });
+      opts.stream.accept(req, res, target, SECURITY_HEADERS);
+      return true;
+    }
+    return json(res, 404, { error: `no such route: ${path}` });
+  };
+}
+
+/** `GET /api/events?target=NAME&since=SEQ|ISO-TIME`: the kept events, oldest first, and the cursor for the next call. */
+function events(res: ServerResponse, url: URL, opts: StatusRoutesOptions): boolean {
+  const target = url.searchParams.get('target') ?? undefined;
+  if (target !== undefined && !known(opts, target)) return json(res, 404, { error: `no target '${target}' in this daemon` });
+  const raw = url.searchParams.get('since');
+  let since: number | Date | undefined;
+  if (raw !== null) {
+    since = /^\d+$/.test(raw) ? Number(raw) : new Date(raw);
+    if (typeof since !== 'number' && Number.isNaN(since.getTime()))
+      return json(res, 400, { error: `since '${raw}' is neither an event number nor a time (e.g. 42 or 2026-11-26T12:00:00Z)` });
+  }
+  return json(res, 200, { events: opts.bus.list({ target, since }), next: opts.bus.lastSeq });
+}
+
+function known(opts: StatusRoutesOptions, target: string): boolean {
+  return opts.source.status().targets.some((t) => t.name === target);
+}
+
+function authorized(req: IncomingMessage, digest: Buffer): boolean {
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? '');
+  // Digests of equal length: the comparison takes the same time whatever the token sent.
+  return match?.[1] !== undefined && timingSafeEqual(sha256(match[1]), digest);
+}
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    const name = decodeURIComponent(segment);
+    return name === '' || name.includes('/') ? undefined : name;
+  } catch {
+    return undefined;
+  }
+}
+
+function asset(res: ServerResponse, type: string, body: string): boolean {
+  res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': type, 'cache-control': 'max-age=300' }).end(body);
+  return true;
+}
+
+/** Pages and documents pass the one scrubber on their way out, whatever they were built from. */
+function html(res: ServerResponse, body: string): boolean {
+  res.writeHead(200, { ...SECURITY_HEADERS, ...NO_STORE, 'content-type': 'text/html; charset=utf-8' }).end(scrub(body));
+  return true;
+}
+
+function json(res: ServerResponse, status: number, body: unknown): boolean {
+  res
+    .writeHead(status, { ...SECURITY_HEADERS, ...NO_STORE, 'content-type': 'application/json' })
+    .end(`${JSON.stringify(scrubDeep(body))}\n`);
+  return true;
+}

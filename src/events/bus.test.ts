@@ -1,0 +1,114 @@
+import { PassThrough } from 'node:stream';
+import * as fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { registerSecret } from '../core/scrub.js';
+import { createLogger } from '../log/logger.js';
+import { EventBus } from './bus.js';
+import { Ring } from './ring.js';
+import { eventSchema } from './vocabulary.js';
+
+function bus(opts: Partial<ConstructorParameters<typeof EventBus>[0]> = {}) {
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (d: Buffer) => (text += d.toString()));
+  const counted: string[] = [];
+  const b = new EventBus({
+    logger: createLogger({ format: 'json', level: 'info', stream: out }),
+    levels: 'by-event',
+    count: (target, event) => counted.push(`${target} ${event}`),
+    now: () => new Date('2026-11-26T12:00:00Z'),
+    ...opts,
+  });
+  return {
+    b,
+    lines: () =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    counted,
+  };
+}
+
+describe('EventBus', () => {
+  it('numbers, logs with an event field and a fixed message, counts and keeps each event', () => {
+    const { b, lines, counted } = bus();
+    const e = b.emit('prod', { event: 'drift', address: 'Dashboard/x', action: 'update', reason: 'drifted', paths: ['name'] });
+    expect(e).toEqual({
+      seq: 1,
+      time: '2026-11-26T12:00:00.000Z',
+      target: 'prod',
+      event: 'drift',
+      address: 'Dashboard/x',
+      action: 'update',
+      reason: 'drifted',
+      paths: ['name'],
+    });
+    expect(eventSchema.safeParse(e).success).toBe(true);
+    expect(lines()).toEqual([
+      expect.objectContaining({ level: 'warn', msg: 'drift', event: 'drift', seq: 1, target: 'prod', address: 'Dashboard/x' }),
+    ]);
+    expect(counted).toEqual(['prod drift']);
+    expect(b.list()).toEqual([e]);
+    expect(b.history('prod')).toEqual([e]);
+  });
+
+  it('keeps a bounded ring per target, serves it by target and after a cursor or a time', () => {
+    const { b } = bus({ ringSize: 3 });
+    for (let i = 0; i < 5; i++) b.emit('a', { event: 'manifests-recovered' });
+    b.emit('b', { event: 'manifests-recovered' });
+    expect(b.list({ target: 'a' }).map((e) => e.seq)).toEqual([3, 4, 5]);
+    expect(b.list().map((e) => e.seq)).toEqual([3, 4, 5, 6]);
+    expect(b.list({ since: 4 }).map((e) => e.seq)).toEqual([5, 6]);
+    expect(b.list({ since: new Date('2026-11-26T12:00:00Z') }).length).toBe(4);
+    expect(b.list({ since: new Date('2026-11-26T12:00:01Z') })).toEqual([]);
+    expect(b.list({ target: 'nope' })).toEqual([]);
+    expect(b.recent('a', 2).map((e) => e.seq)).toEqual([5, 4]);
+    expect(b.lastSeq).toBe(6);
+  });
+
+  it('passes every string through the one scrubber: a secret in a server message never reaches the log, the ring or a subscriber', () => {
+    const secret = 'bus-secret-4f9a81c2';
+    registerSecret(secret);
+    const { b, lines } = bus();
+    const seen: string[] = [];
+    b.subscribe((e) => seen.push(JSON.stringify(e)));
+    b.emit('prod', { event: 'failed', code: 'API', message: `server echoed Authorization: ${secret}`, address: 'Dashboard/x' });
+    const everything = [JSON.stringify(lines()), JSON.stringify(b.list()), ...seen].join('\n');
+    expect(everything).not.toContain(secret);
+    expect(everything).toContain('(sensitive)');
+  });
+
+  it('keeps a subscriber that throws away from the others and from the caller', () => {
+    const { b, lines } = bus();
+    const got: number[] = [];
+    b.subscribe(() => {
+      throw new Error('boom');
+    });
+    b.subscribe((e) => got.push(e.seq));
+    expect(() => b.emit('t', { event: 'manifests-recovered' })).not.toThrow();
+    expect(got).toEqual([1]);
+    expect(lines().some((l) => l.msg === 'event subscriber failed')).toBe(true);
+  });
+
+  it('logs every event at info for the CLI (its output already shows the plan)', () => {
+    const { b, lines } = bus({ levels: 'info' });
+    b.emit('t', { event: 'failed', code: 'X', message: 'm' });
+    expect(lines()[0]).toMatchObject({ level: 'info', event: 'failed' });
+  });
+});
+
+describe('Ring', () => {
+  it('holds the newest `capacity` entries in order, whatever is pushed', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 20 }), fc.array(fc.integer(), { maxLength: 100 }), (capacity, items) => {
+        const ring = new Ring<number>(capacity);
+        for (const i of items) ring.push(i);
+        const expected = items.slice(-capacity);
+        expect(ring.toArray()).toEqual(expected);
+        expect(ring.size).toBe(expected.length);
+        expect(ring.newest(3)).toEqual(expected.slice(-3).reverse());
+      }),
+    );
+  });
+});

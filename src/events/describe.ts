@@ -1,0 +1,85 @@
+/**
+ * An event in a few words, for people: the status page's event rows and notification texts. The
+ * text is plain (the page escapes it, Slack texts are escaped for Slack): it never carries a
+ * field value, only addresses, paths, codes and (scrubbed) messages.
+ */
+import type { ObsyncEvent } from './vocabulary.js';
+
+const MAX_PATHS = 5;
+
+function pathList(paths: readonly string[]): string {
+  if (paths.length === 0) return '';
+  const shown = paths.slice(0, MAX_PATHS).join(', ');
+  return paths.length > MAX_PATHS ? `${shown} and ${paths.length - MAX_PATHS} more` : shown;
+}
+
+function counts(c: { create: number; update: number; delete: number; unchanged: number; adopted: number; failed: number }): string {
+  const parts = [
+    c.create ? `${c.create} created` : '',
+    c.update ? `${c.update} updated` : '',
+    c.delete ? `${c.delete} deleted` : '',
+    c.adopted ? `${c.adopted} adopted` : '',
+    c.failed ? `${c.failed} failed` : '',
+    `${c.unchanged} unchanged`,
+  ];
+  return parts.filter(Boolean).join(', ');
+}
+
+/** The object an event is about, when it has one. */
+export function eventObject(e: ObsyncEvent): string | undefined {
+  return 'address' in e && typeof e.address === 'string' ? e.address : undefined;
+}
+
+/** What happened, without the object (shown beside it). */
+export function describeEvent(e: ObsyncEvent): string {
+  switch (e.event) {
+    case 'run-started':
+      return `${e.mode} run started (${e.trigger.join(', ')})`;
+    case 'run-finished':
+      return `${e.mode} run: ${e.result} in ${(e.durationMs / 1000).toFixed(1)} s — ${counts(e.counts)}${e.error ? `; ${e.error}` : ''}`;
+    case 'drift': {
+      const fields = e.paths.length ? `: ${pathList(e.paths)}` : '';
+      if (e.reason === 'missing') return 'not on the service (deleted there, or not created yet)';
+      if (e.reason === 'not-declared') return 'no longer declared (a prune would delete it)';
+      if (e.reason === 'spec-changed') return `the manifest changed, not applied${fields}`;
+      return `changed on the service${fields}`;
+    }
+    case 'healed':
+      return `put back as declared${e.paths.length ? `: ${pathList(e.paths)}` : ''}`;
+    case 'created':
+      return `created${e.id ? ` (id ${e.id})` : ''}`;
+    case 'updated':
+      return `updated${e.paths.length ? `: ${pathList(e.paths)}` : ''}`;
+    case 'deleted':
+      return `deleted (pruned)${e.id ? `, id ${e.id}` : ''}`;
+    case 'adopted':
+      return `adopted existing id ${e.id}${e.paths.length ? `, changed ${pathList(e.paths)}` : ', already as declared'}`;
+    case 'moved': {
+      const parts = (e.parts ?? []).map((p) => `${p.from} → ${p.to}`).join(', ');
+      return `renamed${e.from ? ` from ${e.from}` : ''}${parts ? `${e.from ? ';' : ''} parts ${parts}` : ''}, same id`;
+    }
+    case 'imported':
+      return `bound to id ${e.id} by ${e.via}`;
+    case 'refused':
+      return `refused (${e.guard}): ${e.message}`;
+    case 'failed':
+      return `failed (${e.code}): ${e.message}`;
+    case 'non-convergent':
+      return `the service does not keep ${pathList(e.paths)}`;
+    case 'leader-acquired':
+      return `leader: ${e.holder}`;
+    case 'leader-lost':
+      return `no longer leader: ${e.holder}`;
+    case 'manifests-invalid': {
+      const [first] = e.diagnostics;
+      const where = first ? `${first.file ?? ''}${first.line ? `:${first.line}` : ''}${first.col ? `:${first.col}` : ''}` : '';
+      return `manifests invalid (${e.errors} error(s))${first ? `: ${where ? `${where}: ` : ''}${first.message}` : ''}`;
+    }
+    case 'manifests-recovered':
+      return 'manifests valid again';
+    case 'target-unreachable':
+      return `service unreachable (${e.status === 0 ? 'no response' : `HTTP ${e.status}`}): ${e.message}`;
+    case 'target-recovered':
+      return `service answers again (unreachable since ${e.downSince})`;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * What the daemon knows about each target, as `/api/status` serves it and the status page shows
+ * it (issue 25). Built from in-memory state only: reading it never calls the service. The zod
+ * schema is the contract (docs/schema/status.schema.json). `role` is open to what replicas sharing
+ * the targets will add (a target assigned to another replica).
+ */
+import * as z from 'zod';
+import { eventSchema } from './vocabulary.js';
+
+const time = z.iso.datetime();
+
+export const TARGET_STATES = ['starting', 'in-sync', 'drifted', 'applying', 'planning', 'failing', 'standby', 'stopping'] as const;
+export type TargetState = (typeof TARGET_STATES)[number];
+
+export const roleSchema = z
+  .strictObject({
+    kind: z
+      .enum(['single', 'leader', 'standby', 'electing'])
+      .describe(
+        'single: plan mode, no election; leader: this replica holds the lease and writes; standby: another replica leads; electing: not decided yet.',
+      ),
+    detail: z.string().describe('Who leads, as the lease names it.'),
+  })
+  .meta({ id: 'Role', description: "This replica's part in the target." });
+
+export const lastRunSchema = z
+  .strictObject({
+    startedAt: time,
+    finishedAt: time,
+    result: z.enum(['success', 'failure', 'invalid-manifests']),
+    durationMs: z.number().int(),
+    trigger: z.array(z.string()),
+    counts: z.strictObject({
+      create: z.number().int(),
+      update: z.number().int(),
+      delete: z.number().int(),
+      unchanged: z.number().int(),
+      adopted: z.number().int(),
+      failed: z.number().int(),
+    }),
+    requests: z.number().int().describe('HTTP requests to the service.'),
+    error: z.string().optional().describe('Why it failed.'),
+  })
+  .meta({ id: 'LastRun', description: 'The last finished run.' });
+
+export const targetStatusSchema = z
+  .strictObject({
+    name: z.string(),
+    variant: z.enum(['hosted', 'self-hosted']),
+    embedded: z.boolean().describe('The embedded sandbox (a simulator), not a real service.'),
+    mode: z.enum(['apply', 'plan']),
+    role: roleSchema,
+    state: z
+      .enum(TARGET_STATES)
+      .describe(
+        'starting (no run finished yet); in-sync; drifted (plan mode: changes not applied); applying / planning (a run is under way); failing (the last run failed, retrying); standby; stopping.',
+      ),
+    reason: z.string().describe('Why, in words (the error of a failing target).'),
+    since: time.describe('When the target entered this state.'),
+    ready: z.boolean().describe('What /readyz says for this target.'),
+    readyReason: z.string(),
+    lastRun: lastRunSchema.nullable(),
+    nextRun: z
+      .strictObject({ at: time, why: z.enum(['schedule', 'retry']) })
+      .nullable()
+      .describe('The next run the daemon has planned (a file change may come first); scheduled runs add up to 10 s of jitter.'),
+    owned: z.record(z.string(), z.number().int()).describe('Objects obsync owns on the target, by kind.'),
+    manifests: z.strictObject({
+      valid: z.boolean().describe('The manifests loaded without errors at the last run.'),
+      errors: z.number().int(),
+    }),
+    recentEvents: z.array(eventSchema).describe('The newest events of the target, newest first (at most 20).'),
+  })
+  .meta({ id: 'TargetStatus', description: 'One target as the daemon sees it.' });
+
+export const statusSchema = z
+  .strictObject({
+    version: z.string().describe('obsync version.'),
+    generatedAt: time,
+    ready: z.boolean().describe('What /readyz says: every target ready.'),
+    replica: z.strictObject({ id: z.string().describe('This process: host name and pid.') }),
+    targets: z.array(targetStatusSchema),
+  })
+  .meta({ id: 'Status', description: 'GET /api/status: every target of this daemon.' });
+
+export type TargetStatus = z.output<typeof targetStatusSchema>;
+export type StatusDocument = z.output<typeof statusSchema>;
+export type LastRun = z.output<typeof lastRunSchema>;

@@ -1,0 +1,216 @@
+/**
+ * The one vocabulary of what obsync does, per target (issue 25): the daemon and the CLI emit the
+ * same events, each a pino line with an `event` field and a fixed message, a count in
+ * `obsync_events_total{target,event}`, and (daemon) an entry in a bounded ring served at
+ * `/api/events` and `/api/events/stream`. The zod schema here is the contract: it generates
+ * docs/schema/event.schema.json. Events carry addresses, field paths, codes and messages —
+ * never values of fields (a value may be a secret); messages pass the one scrubber.
+ */
+import * as z from 'zod';
+
+const address = z.string().describe('The object, `Kind/name` (e.g. `Dashboard/checkout`).');
+const paths = z.array(z.string()).describe('Changed field paths in manifest terms (values are never carried).');
+const id = z.string().describe('Server id of the object.');
+const message = z.string().describe('What happened, for a person (scrubbed: a secret never appears).');
+const mode = z.enum(['apply', 'plan']).describe('apply heals drift; plan only reports it.');
+const runResult = z
+  .enum(['success', 'failure', 'invalid-manifests'])
+  .describe('success; failure (the run failed or a step did); invalid-manifests (kept the last good state, wrote nothing).');
+
+const counts = z
+  .strictObject({
+    create: z.number().int().describe('Objects created (plan mode: to create).'),
+    update: z.number().int().describe('Objects updated (plan mode: to update).'),
+    delete: z.number().int().describe('Objects deleted (plan mode: to delete).'),
+    unchanged: z.number().int().describe('Objects already as declared.'),
+    adopted: z.number().int().describe('Existing objects taken over by natural key.'),
+    failed: z.number().int().describe('Objects that failed or could not be planned.'),
+  })
+  .meta({ id: 'RunCounts', description: 'What a run did (apply mode) or found to do (plan mode).' });
+
+const guard = z
+  .enum(['prune', 'cascade', 'adoption', 'saved-plan'])
+  .describe(
+    'prune: a prune guard refused every delete; cascade: a delete kept back (the service would take along an object obsync does not own); adoption: adopt: explicit refused to take over an existing object; saved-plan: the object moved since the saved plan.',
+  );
+
+const diagnostic = z.strictObject({
+  file: z.string().optional(),
+  line: z.number().int().optional(),
+  col: z.number().int().optional(),
+  path: z.string().optional().describe('YAML path in the document.'),
+  code: z.string(),
+  message,
+});
+
+/** Each event's own fields, by its `event` name. */
+const BODIES = {
+  'run-started': { mode, trigger: z.array(z.string()).describe('What started it: startup, schedule, watch, retry, leader, manual, cli.') },
+  'run-finished': {
+    mode,
+    result: runResult,
+    durationMs: z.number().int().describe('Wall time of the run.'),
+    counts,
+    requests: z.number().int().describe('HTTP requests the run made to the service.'),
+    planned: z.boolean().describe('The run read the service and planned (false when it failed before).'),
+    error: z.string().optional().describe('Why it failed: the first failure of the run.'),
+  },
+  drift: {
+    address,
+    action: z.enum(['create', 'update', 'delete']).describe('What putting it back takes.'),
+    reason: z
+      .enum(['drifted', 'missing', 'spec-changed', 'not-declared'])
+      .describe(
+        'drifted: changed on the service; missing: not on the service (apply mode: an owned object deleted there); plan mode also reports what the manifests changed: spec-changed, not-declared (pruning would delete it).',
+      ),
+    paths,
+  },
+  healed: { address, id: id.optional(), paths },
+  created: { address, id: id.optional() },
+  updated: { address, id: id.optional(), paths },
+  deleted: { address, id: id.optional() },
+  adopted: { address, id, paths: paths.describe('Fields the adoption changed (empty: the object already matched).') },
+  imported: { address, id, via: z.enum(['import', 'export --adopt']).describe('The command that bound it.') },
+  moved: {
+    address,
+    from: address.optional().describe('The address it had (metadata.previousNames); absent when only parts moved.'),
+    parts: z
+      .array(z.strictObject({ from: z.string(), to: z.string() }))
+      .optional()
+      .describe('Part keys renamed (tile previousKeys): each kept its id and its alerts.'),
+    id: id.optional(),
+  },
+  refused: { guard, address: address.optional(), message },
+  failed: {
+    address: address.optional(),
+    code: z.string().describe('Stable short code (e.g. API, unresolved-reference, DEADLINE).'),
+    message,
+  },
+  'non-convergent': { address, paths: paths.describe('Fields the service does not keep as sent.') },
+  'leader-acquired': { holder: z.string().describe('This replica, as the lease names it.') },
+  'leader-lost': { holder: z.string().describe('Who leads now, when known.') },
+  'manifests-invalid': {
+    errors: z.number().int().describe('Errors found.'),
+    diagnostics: z.array(diagnostic).describe('The first errors (at most 20).'),
+  },
+  'manifests-recovered': {},
+  'target-unreachable': {
+    code: z.string().describe('Error code (API, DEADLINE, TLS_CERTIFICATE, PROXY…).'),
+    status: z.number().int().describe('HTTP status, 0 when no response arrived.'),
+    message,
+  },
+  'target-recovered': { downSince: z.iso.datetime().describe('When it became unreachable.') },
+} as const;
+
+export type EventName = keyof typeof BODIES;
+export const EVENT_NAMES = Object.keys(BODIES) as [EventName, ...EventName[]];
+
+const DESCRIPTIONS: Record<EventName, string> = {
+  'run-started': 'A reconcile run started.',
+  'run-finished': 'A reconcile run ended, with its result, duration and counts.',
+  drift:
+    'The service differs from the manifests: in apply mode, an owned object changed or deleted by hand (then healed); in plan mode, every change a run would make.',
+  healed: 'A drifted object was put back as declared (apply mode).',
+  created: 'An object was created.',
+  updated: 'An object was updated.',
+  deleted: 'An owned object no longer declared was deleted (prune).',
+  adopted: 'An existing object matched by natural key is now owned by obsync (with the changes the adoption made).',
+  imported: 'An existing object was bound to a manifest by `obsync import` or `obsync export --adopt`.',
+  moved: 'A rename was recorded (metadata.previousNames, tile previousKeys): the object kept its id; nothing was created or deleted.',
+  refused: 'A safety rule refused an action (prune guard, a delete kept back, adoption policy, a moved object).',
+  failed: 'An object could not be planned or its write failed; or the run failed for another reason.',
+  'non-convergent': 'The service does not keep some fields as sent: reported once, then left out of later plans.',
+  'leader-acquired': 'This replica leads the target: it writes.',
+  'leader-lost': 'This replica no longer leads the target: it stands by.',
+  'manifests-invalid': 'The manifests became invalid: the last good state is kept, nothing is applied or pruned.',
+  'manifests-recovered': 'The manifests are valid again.',
+  'target-unreachable': 'The service could not be reached or failed (no response, 5xx, 429, deadline).',
+  'target-recovered': 'The service answers again.',
+};
+
+/** The message of each event's log line (fixed: search logs by `event`, or by this). */
+export const EVENT_MESSAGES: Record<EventName, string> = {
+  'run-started': 'run started',
+  'run-finished': 'run finished',
+  drift: 'drift',
+  healed: 'healed',
+  created: 'created',
+  updated: 'updated',
+  deleted: 'deleted',
+  adopted: 'adopted',
+  imported: 'imported',
+  moved: 'object moved',
+  refused: 'refused',
+  failed: 'failed',
+  'non-convergent': 'non-convergent',
+  'leader-acquired': 'leader acquired',
+  'leader-lost': 'leader lost',
+  'manifests-invalid': 'manifests invalid',
+  'manifests-recovered': 'manifests recovered',
+  'target-unreachable': 'target unreachable',
+  'target-recovered': 'target recovered',
+};
+
+/** The daemon's log level of each event (the CLI logs them all at info: its plan output already says it). */
+export const EVENT_LEVELS: Record<EventName, 'info' | 'warn' | 'error'> = {
+  'run-started': 'info',
+  'run-finished': 'info',
+  drift: 'warn',
+  healed: 'info',
+  created: 'info',
+  updated: 'info',
+  deleted: 'info',
+  adopted: 'warn',
+  imported: 'info',
+  moved: 'info',
+  refused: 'warn',
+  failed: 'error',
+  'non-convergent': 'warn',
+  'leader-acquired': 'info',
+  'leader-lost': 'warn',
+  'manifests-invalid': 'error',
+  'manifests-recovered': 'info',
+  'target-unreachable': 'error',
+  'target-recovered': 'info',
+};
+
+const envelope = {
+  seq: z.number().int().min(1).describe('Position in this process: increases by one per event, across targets (a cursor for `since`).'),
+  time: z.iso.datetime().describe('When it happened (UTC).'),
+  target: z.string().describe('The target it is about.'),
+};
+
+function variant<N extends EventName>(name: N) {
+  return z.strictObject({ ...envelope, event: z.literal(name), ...BODIES[name] }).describe(DESCRIPTIONS[name]);
+}
+
+const VARIANTS = EVENT_NAMES.map(variant) as unknown as [ReturnType<typeof variant<EventName>>, ...ReturnType<typeof variant<EventName>>[]];
+
+/** Typed by the union of the variants (the list above is built by a map, which loses each variant's type). */
+export const eventSchema = z.discriminatedUnion('event', VARIANTS).meta({
+  id: 'Event',
+  description: 'One thing obsync did or found, on one target.',
+}) as unknown as z.ZodType<ObsyncEvent>;
+
+/** An event as recorded and served. */
+export type EventOf<N extends EventName> = z.output<ReturnType<typeof variant<N>>>;
+export type ObsyncEvent = { [N in EventName]: EventOf<N> }[EventName];
+type WithoutEnvelope<E> = E extends unknown ? Omit<E, 'seq' | 'time' | 'target'> : never;
+/** An event as emitted: its name and fields; the bus adds seq, time and target. */
+export type EventBody = WithoutEnvelope<ObsyncEvent>;
+
+/** The events documents: `/api/events` answers `{events, next}`. */
+export const eventListSchema = z
+  .strictObject({
+    events: z.array(eventSchema).describe('Oldest first.'),
+    next: z.number().int().describe('Pass as `since` to get only newer events.'),
+  })
+  .meta({ id: 'EventList', description: 'GET /api/events' });
+
+/**
+ * What a notification sink subscribes to (`notifications[].events`): each class is one kind of
+ * state change (DESIGN §3), not one event — `failed` is a target starting to fail, `recovered`
+ * its first good run after.
+ */
+export const NOTIFICATION_CLASSES = ['drift', 'healed', 'failed', 'recovered', 'adopted', 'refused', 'non-convergent', 'leader'] as const;
+export type NotificationClass = (typeof NOTIFICATION_CLASSES)[number];

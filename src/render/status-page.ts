@@ -1,0 +1,169 @@
+/**
+ * The daemon's status pages (issue 25), rendered on the server from the status document: `/`
+ * lists every target (state, why and since when, role, last and next run, owned objects, recent
+ * events), `/targets/NAME` adds the last plan in domain terms and the drift history. Plain HTML
+ * and one stylesheet; readable without the script; every text escaped (object names and server
+ * messages are hostile). `partial` renders only the inside of `<main>`, which the script swaps in.
+ */
+import type { Plan } from '../core/plan.js';
+import { describeEvent, eventObject } from '../events/describe.js';
+import type { StatusDocument, TargetStatus } from '../events/status-model.js';
+import type { ObsyncEvent } from '../events/vocabulary.js';
+import { text, timeTag, urlPart } from './html.js';
+import { renderPlanHtml } from './plan-html.js';
+
+export interface TargetDetail {
+  status: TargetStatus;
+  plan: { plan: Plan; at: Date } | null;
+  /** Drift and healed events, newest first. */
+  history: ObsyncEvent[];
+  /** The target's kept events, newest first. */
+  events: ObsyncEvent[];
+}
+
+export interface PageOptions {
+  partial: boolean;
+  now: Date;
+}
+
+const STATE_LABEL: Record<TargetStatus['state'], string> = {
+  starting: 'Starting',
+  'in-sync': 'In sync',
+  drifted: 'Drifted',
+  applying: 'Applying',
+  planning: 'Checking',
+  failing: 'Failing',
+  standby: 'Standby',
+  stopping: 'Stopping',
+};
+
+const RECENT_ON_INDEX = 8;
+
+export function renderStatusPage(doc: StatusDocument, opts: PageOptions): string {
+  const failing = doc.targets.filter((t) => t.state === 'failing').length;
+  const overview = `<p class="overview">${text(
+    `${doc.targets.length} target(s): ${doc.ready ? 'all ready' : `not all ready${failing ? ` (${failing} failing)` : ''}`}.`,
+  )}</p>`;
+  const main = [
+    overview,
+    ...(doc.targets.length === 0
+      ? ['<p>No targets.</p>']
+      : doc.targets.map((t) => targetSection(t, opts.now, { link: true, events: t.recentEvents.slice(0, RECENT_ON_INDEX) }))),
+  ].join('\n');
+  if (opts.partial) return main;
+  const title = `obsync: ${doc.targets.length} target(s)${failing ? `, ${failing} failing` : ''}`;
+  return layout(title, '<h1>obsync status</h1>', `obsync ${doc.version}, replica ${doc.replica.id}.`, main, undefined);
+}
+
+export function renderTargetPage(detail: TargetDetail, doc: Pick<StatusDocument, 'version' | 'replica'>, opts: PageOptions): string {
+  const t = detail.status;
+  const plan = detail.plan
+    ? `<p>Planned ${timeTag(detail.plan.at.toISOString(), opts.now)}.</p>\n${renderPlanHtml(detail.plan.plan)}`
+    : '<p>No run has planned yet.</p>';
+  const main = [
+    targetSection(t, opts.now, { link: false, events: [] }),
+    `<section aria-labelledby="last-plan"><h2 id="last-plan">Last plan</h2>\n${plan}</section>`,
+    `<section aria-labelledby="drift-history"><h2 id="drift-history">Drift history</h2>\n${
+      detail.history.length > 0
+        ? eventTable(detail.history, `Drift history of ${t.name}`, opts.now)
+        : '<p>No drift seen since the daemon started.</p>'
+    }</section>`,
+    `<section aria-labelledby="events"><h2 id="events">Events</h2>\n${
+      detail.events.length > 0 ? eventTable(detail.events, `Events of ${t.name}, newest first`, opts.now) : '<p>No events yet.</p>'
+    }</section>`,
+  ].join('\n');
+  if (opts.partial) return main;
+  const summary = `obsync ${doc.version}, replica ${doc.replica.id}.`;
+  return layout(
+    `obsync: ${t.name}: ${STATE_LABEL[t.state]}`,
+    `<p><a href="/">All targets</a></p><h1>Target ${text(t.name)}</h1>`,
+    summary,
+    main,
+    t.name,
+  );
+}
+
+function layout(title: string, heading: string, summary: string, main: string, target: string | undefined): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${text(title)}</title>
+<link rel="stylesheet" href="/static/status.css">
+<script src="/static/status.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to the content</a>
+<header>
+${heading}
+<p>${text(summary)}</p>
+<p id="live" role="status">Reload the page for new data.</p>
+</header>
+<main id="main" tabindex="-1"${target === undefined ? '' : ` data-target="${text(target)}"`}>
+${main}
+</main>
+<footer><p>The same data as JSON: <a href="/api/status">/api/status</a>, <a href="/api/events">/api/events</a>. Probes: <a href="/readyz">/readyz</a>, <a href="/metrics">/metrics</a>.</p></footer>
+</body>
+</html>
+`;
+}
+
+function targetSection(t: TargetStatus, now: Date, opts: { link: boolean; events: ObsyncEvent[] }): string {
+  const id = `target-${urlPart(t.name)}`;
+  const name = opts.link ? `<a href="/targets/${urlPart(t.name)}">${text(t.name)}</a>` : text(t.name);
+  const facts: [string, string][] = [
+    ['Service', `${text(t.variant)}${t.embedded ? ' (the embedded sandbox: a simulator)' : ''}`],
+    ['Mode', t.mode === 'apply' ? 'apply (heals drift)' : 'plan (reports drift only)'],
+    ['Role', `${text(t.role.kind)}: ${text(t.role.detail)}`],
+    ['Ready', `${t.ready ? 'yes' : 'no'}: ${text(t.readyReason)}`],
+    ['Last run', t.lastRun ? lastRun(t.lastRun, now) : 'none yet'],
+    [
+      'Next run',
+      t.nextRun ? `${timeTag(t.nextRun.at, now)} (${t.nextRun.why === 'retry' ? 'retry after a failure' : 'schedule'})` : 'none planned',
+    ],
+    ['Owned objects', owned(t.owned)],
+    ['Manifests', t.manifests.valid ? 'valid' : `invalid: ${t.manifests.errors} error(s) (running on the last good state)`],
+  ];
+  const events =
+    opts.events.length > 0
+      ? `<h3>Recent events</h3>\n${eventTable(opts.events, `Recent events of ${t.name}`, now, { hiddenCaption: true })}`
+      : '';
+  return `<section class="target state-${t.state}" aria-labelledby="${id}">
+<h2 id="${id}">${name} <span class="badge">${STATE_LABEL[t.state]}</span></h2>
+<p class="reason">Since ${timeTag(t.since, now)}: ${text(t.reason)}</p>
+<dl class="facts">
+${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('\n')}
+</dl>
+${events}
+</section>`;
+}
+
+function lastRun(run: NonNullable<TargetStatus['lastRun']>, now: Date): string {
+  const c = run.counts;
+  const changes = [
+    `${c.create} created`,
+    `${c.update} updated`,
+    `${c.delete} deleted`,
+    ...(c.adopted ? [`${c.adopted} adopted`] : []),
+    ...(c.failed ? [`${c.failed} failed`] : []),
+    `${c.unchanged} unchanged`,
+  ].join(', ');
+  const error = run.error ? `<br><span class="muted">${text(run.error)}</span>` : '';
+  return `${timeTag(run.finishedAt, now)}: ${text(run.result)} in ${(run.durationMs / 1000).toFixed(1)} s (${text(run.trigger.join(', '))}); ${changes}${error}`;
+}
+
+function owned(byKind: Record<string, number>): string {
+  const entries = Object.entries(byKind).sort(([a], [b]) => a.localeCompare(b));
+  return entries.length === 0 ? 'none' : entries.map(([kind, n]) => `${n} ${text(kind)}`).join(', ');
+}
+
+function eventTable(events: readonly ObsyncEvent[], caption: string, now: Date, opts: { hiddenCaption?: boolean } = {}): string {
+  const rows = events.map(
+    (e) =>
+      `<tr class="event-${text(e.event)}"><td class="when">${timeTag(e.time, now)}</td><td class="event">${text(e.event)}</td><td>${
+        eventObject(e) ? `<code>${text(eventObject(e) ?? '')}</code>` : ''
+      }</td><td>${text(describeEvent(e))}</td></tr>`,
+  );
+  return `<table><caption${opts.hiddenCaption ? ' class="visually-hidden"' : ''}>${text(caption)}</caption><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Object</th><th scope="col">What happened</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}

@@ -1,0 +1,82 @@
+/**
+ * `obsync run` as a child process for the visibility tests: it listens on port 0 and the test reads
+ * the address it bound from its stderr line; its JSON log lines are parsed as they come. Also a
+ * loopback notification receiver (port 0) that records every POST.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { spawnCli } from './cli.js';
+import { until } from './wait.js';
+
+export interface RunningDaemon {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  /** The JSON log lines so far. */
+  lines: () => Record<string, unknown>[];
+  /** Lines of this event so far. */
+  events: (name: string) => Record<string, unknown>[];
+  stop: () => Promise<number | null>;
+}
+
+export async function startDaemon(cwd: string, args: string[], env: Record<string, string> = {}): Promise<RunningDaemon> {
+  const child = spawnCli(['run', '--listen', '127.0.0.1:0', ...args], { cwd, env });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const lines = () =>
+    output
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const url = await until(
+    'the daemon to listen',
+    () => {
+      if (child.exitCode !== null) throw new Error(`obsync run exited (${child.exitCode}):\n${output}`);
+      return /status page, health and metrics on (http:\/\/\S+?)\/?\n/.exec(output)?.[1];
+    },
+    { context: () => output },
+  );
+  return {
+    child,
+    url,
+    output: () => output,
+    lines,
+    events: (name) => lines().filter((l) => l.event === name),
+    stop: async () => {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      return new Promise((r) => child.once('exit', (code) => r(code)));
+    },
+  };
+}
+
+export interface Receiver {
+  url: string;
+  bodies: unknown[];
+  /** Answer the next requests with these statuses (then 200). */
+  failNext: (statuses: number[]) => void;
+  close: () => Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const bodies: unknown[] = [];
+  const script: number[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const status = script.shift() ?? 200;
+      if (status === 200) bodies.push(JSON.parse(body) as unknown);
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook/secret-part-of-the-hook-url`,
+    bodies,
+    failNext: (statuses) => script.push(...statuses),
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
