@@ -34,7 +34,7 @@ async function start(extra: string[]): Promise<string> {
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const proc = child;
   exited = new Promise((r) => proc.once('exit', (code, signal) => r({ code, signal })));
-  return until('the health address', () => /health on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1]);
+  return until('the health address', () => /health and metrics on (http:\/\/127\.0\.0\.1:\d+)\//.exec(output)?.[1]);
 }
 
 beforeAll(() => assertBuilt());
@@ -86,7 +86,7 @@ describe('obsync run and a manifest that cannot be read', () => {
     const before = runs();
     child?.kill('SIGHUP');
     await until('the run after the link broke', () => (runs() > before ? true : undefined));
-    expect(output).toMatch(/"code":"broken-link".*"msg":"invalid manifest"/);
+    expect(output).toMatch(/"event":"manifests-invalid".*"code":"broken-link".*"msg":"manifests invalid"/);
     expect(await httpStatus(`${url}/readyz`)).toBe(503);
     expect(await (await fetch(`${url}/readyz`)).text()).toContain('manifests are invalid: running on the last good state');
     // Neither the edit of a.yaml is applied nor beta pruned.

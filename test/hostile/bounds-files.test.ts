@@ -53,7 +53,10 @@ describe('files a user names (1 MiB at most)', () => {
     [
       'OBSYNC_STATE_URL_FILE',
       ['fifo', 'device', 'oversize'],
-      (file) => ({ args: ['plan', 'manifests'], env: { OBSYNC_STATE_URL_FILE: file } }),
+      (file) => ({
+        args: ['plan', 'manifests'],
+        env: { OBSYNC_BASE_URL: 'http://127.0.0.1:1', OBSYNC_API_KEY: 'not-used-key', OBSYNC_STATE_URL_FILE: file },
+      }),
     ],
     [
       'OBSYNC_API_KEY_FILE',
@@ -124,7 +127,7 @@ describe("obsync's own files (state, plans, sandbox data)", () => {
 
   it("the embedded sandbox's data as a FIFO: an error naming it", async () => {
     await firstRun();
-    const data = join(dir, '.obsync/sandbox/keys.json');
+    const data = state('embedded/sandbox/keys.json');
     rmSync(data);
     HOSTILE.fifo(data);
     const res = await runCli(['plan', 'manifests'], { cwd: dir });
