@@ -25,7 +25,7 @@ import { colorEnabled, ExitRequest, type CliIO } from './io.js';
 import { closeProgress, terminalProgress } from './progress.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import { githubAnnotation } from './commands/validate.js';
-import type { RunOptions } from './run-options.js';
+import { backtestDefaults, backtestSettings, type BacktestDefaults, type RunOptions } from './run-options.js';
 import { manifestFileScope } from '../config/file-scope.js';
 import type { ResolvedTarget } from '../config/targets.js';
 import { manifestPaths } from '../config/trees.js';
@@ -78,7 +78,7 @@ export interface Session {
   state: StateBackend;
   /** Set with `elect`: the daemon starts and stops it. */
   leadership?: TargetLeadership;
-  defaults: { prune: boolean; maxDeletes: number; concurrency: number };
+  defaults: { prune: boolean; maxDeletes: number; concurrency: number; backtest?: BacktestDefaults | undefined };
   /** The target's adoption policy (targets[].adopt; default by-name). */
   adopt: AdoptPolicy;
   /** defaults.schedule of obsync.yaml. */
@@ -183,8 +183,13 @@ function reconcileOnce(session: Session, opts: RunOptions, run: SessionRun): Pro
     maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
     concurrency: session.defaults.concurrency,
     adopt: session.adopt,
+    ...backtestOf(backtestSettings(opts, session.defaults.backtest, false)),
     ...run,
   });
+}
+
+function backtestOf(settings: ReturnType<typeof backtestSettings>): { backtest?: NonNullable<typeof settings> } {
+  return settings ? { backtest: settings } : {};
 }
 
 /** One target's service, for the commands that talk to exactly one (keys, query). */
@@ -390,6 +395,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
       prune: config?.defaults?.prune ?? false,
       maxDeletes: config?.defaults?.maxDeletes ?? DEFAULT_MAX_DELETES,
       concurrency: config?.defaults?.concurrency ?? 4,
+      backtest: backtestDefaults(config?.defaults?.backtest),
     },
     adopt: config?.targets?.find((t) => t.name === connection.port.target)?.adopt ?? 'by-name',
     ...(config?.defaults?.schedule ? { schedule: config.defaults.schedule } : {}),

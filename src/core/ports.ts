@@ -15,6 +15,8 @@ export type Variant = 'hosted' | 'self-hosted';
 export interface CallOptions {
   /** Abort the call (and its retries) when this fires. */
   signal?: AbortSignal;
+  /** Retries after a 5xx or a lost connection (default: the target's); a backtest asks for none. */
+  retries?: number;
 }
 
 /** One extra update call of a kind (pipes: patch, settings, scaling, state). */

@@ -36,11 +36,17 @@ export interface RunReport {
   requests: { total: number; writes: number; retries: number; throttled: number };
 }
 
+/** The fresh plan a saved plan's steps are checked against: its prune settings, and no backtest (the saved one keeps its own). */
+function savedPlanCheck(req: ReconcileRequest, saved: Plan): ReconcileRequest {
+  const { backtest: _ignored, ...rest } = req;
+  return { ...rest, prune: saved.prune.requested, pruneCascade: saved.prune.cascade };
+}
+
 export async function reconcile(req: ReconcileRequest): Promise<RunReport> {
   const t0 = performance.now();
   const before = { ...req.port.stats };
   const saved = req.saved;
-  const planned = await makePlan(saved ? { ...req, prune: saved.prune.requested, pruneCascade: saved.prune.cascade } : req);
+  const planned = await makePlan(saved ? savedPlanCheck(req, saved) : req);
   const check = saved ? checkSavedPlan(saved, planned.plan) : null;
   const plan = check ? check.plan : planned.plan;
   let apply: ApplyReport | undefined;

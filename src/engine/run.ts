@@ -11,7 +11,8 @@ import type { Json } from '../core/wire.js';
 import { applyPlan } from '../applier/apply.js';
 import type { ApplyReport, StepResult } from '../applier/context.js';
 import { SENSITIVE_PATHS } from '../kinds/sensitive-paths.js';
-import { plan } from '../planner/plan.js';
+import { planWithSubjects } from '../planner/plan.js';
+import { runBacktests, type BacktestOptions } from './backtest.js';
 import { kindsToRead, readLive } from './live.js';
 import { extractSecrets, type SensitivePaths } from './secrets.js';
 import { pruneEligibility, selectedAddresses, type Selection } from './selection.js';
@@ -31,6 +32,8 @@ export interface PlanRequest {
   pruneBlockers?: readonly string[];
   /** The target's adoption policy (default by-name). */
   adopt?: AdoptPolicy;
+  /** Backtest the alerts the plan creates or updates (and those its changes touch); absent: off. */
+  backtest?: Omit<BacktestOptions, 'signal'>;
   signal?: AbortSignal;
 }
 
@@ -38,7 +41,7 @@ export interface Planned {
   plan: Plan;
   /** Sensitive values by fingerprint, per address: the applier's only input besides the plan. */
   secretValues: ReadonlyMap<Address, ReadonlyMap<string, Json>>;
-  timings: { readMs: number; planMs: number };
+  timings: { readMs: number; planMs: number; backtestMs: number };
 }
 
 export async function makePlan(req: PlanRequest): Promise<Planned> {
@@ -48,7 +51,7 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
   const t1 = performance.now();
   const secrets = extractSecrets(req.desired, req.sensitive ?? SENSITIVE_PATHS, req.inventory);
   const selected = selectedAddresses(req.desired, req.selection);
-  const result = plan({
+  const { plan: result, subjects } = planWithSubjects({
     target: req.port.target,
     variant: req.port.variant,
     desired: req.desired,
@@ -65,7 +68,14 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
     ...(req.pruneBlockers ? { pruneBlockers: req.pruneBlockers } : {}),
     ...(req.adopt ? { adopt: req.adopt } : {}),
   });
-  return { plan: result, secretValues: secrets.values, timings: { readMs: t1 - t0, planMs: performance.now() - t1 } };
+  const t2 = performance.now();
+  if (req.backtest)
+    await runBacktests(result, subjects, req.port.charts, req.port.variant, {
+      ...req.backtest,
+      ...(req.signal ? { signal: req.signal } : {}),
+    });
+  const timings = { readMs: t1 - t0, planMs: t2 - t1, backtestMs: performance.now() - t2 };
+  return { plan: result, secretValues: secrets.values, timings };
 }
 
 export interface ApplyRequest {

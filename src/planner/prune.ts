@@ -8,6 +8,7 @@
 import type { InventoryEntry } from '../core/inventory.js';
 import { entryAddress } from '../core/inventory.js';
 import type { LiveObject } from '../core/live.js';
+import type { ImpactItem } from '../core/backtest.js';
 import type { Address, BlockedDelete, CascadeItem, Kind, PruneReport } from '../core/plan.js';
 import { describeItem } from './cascade.js';
 
@@ -30,6 +31,8 @@ export interface PruneInput {
   live: (kind: Kind, id: string) => LiveObject | undefined;
   /** What the service deletes with an object. */
   cascadeOf: (kind: Kind, id: string) => CascadeItem[];
+  /** What makes the service refuse to delete an object (alerts on a webhook: 409), given what this run deletes. */
+  heldBy?: (kind: Kind, id: string, deleted: ReadonlySet<string>) => ImpactItem[];
   /** Problems that forbid pruning in this run. */
   blockers: readonly string[];
 }
@@ -69,13 +72,14 @@ export function decidePrune(input: PruneInput): PruneDecision {
   }
 
   const doomed = new Set(candidates.map((c) => itemKey(c.entry.kind, c.entry.id)));
-  const deletes: PlannedDelete[] = [];
+  const cascading: PlannedDelete[] = [];
   for (const c of candidates) {
     c.cascade = input.cascadeOf(c.entry.kind, c.entry.id);
     const blocking = input.cascade ? [] : c.cascade.filter((item) => !doomed.has(itemKey(item.kind, item.id)));
     if (blocking.length > 0) report.blocked.push(blockedDelete(entryAddress(c.entry), blocking, c.cascade));
-    else deletes.push(c);
+    else cascading.push(c);
   }
+  const deletes = withoutRefused(cascading, input, report.blocked);
   report.blocked.sort((a, b) => (a.address < b.address ? -1 : 1));
   const alongside = new Set(deletes.flatMap((d) => d.cascade.map((i) => itemKey(i.kind, i.id))).filter((k) => !doomed.has(k)));
   const total = deletes.length + alongside.size;
@@ -85,6 +89,39 @@ export function decidePrune(input: PruneInput): PruneDecision {
     return { report, deletes: [] };
   }
   return { report, deletes };
+}
+
+/**
+ * Deletes the service would refuse (a webhook that alerts still use answers 409), predicted from
+ * what stays after this run's deletes and their cascades: kept back, with who holds them.
+ */
+function withoutRefused(deletes: PlannedDelete[], input: PruneInput, blocked: BlockedDelete[]): PlannedDelete[] {
+  if (!input.heldBy) return deletes;
+  const gone = new Set(deletes.flatMap((d) => [itemKey(d.entry.kind, d.entry.id), ...d.cascade.map((i) => itemKey(i.kind, i.id))]));
+  const kept: PlannedDelete[] = [];
+  for (const d of deletes) {
+    const holders = input.heldBy(d.entry.kind, d.entry.id, gone);
+    if (holders.length === 0) kept.push(d);
+    else blocked.push(refusedDelete(entryAddress(d.entry), holders));
+  }
+  return kept;
+}
+
+function refusedDelete(address: Address, holders: ImpactItem[]): BlockedDelete {
+  const listed = holders
+    .map((h) => `${describeHolder(h)}${h.owned ? (h.declared ? '' : ', owned') : ', which obsync does not own'}`)
+    .join('; ');
+  const them = holders.length > 1 ? 'them' : 'it';
+  return {
+    address,
+    reason: `not deleted: the service refuses to delete it (HTTP 409) while ${holders.length} object(s) still use it: ${listed}; point ${them} elsewhere or remove ${them} first`,
+    usedBy: holders,
+  };
+}
+
+function describeHolder(h: ImpactItem): string {
+  if (h.address) return h.id !== undefined ? `${h.address} (id ${h.id})` : `${h.address} (created by this plan)`;
+  return `${h.kind} ${h.name ? `'${h.name}' ` : ''}(id ${h.id ?? '?'})`;
 }
 
 /** No manifests at all, or a kind with none, while obsync owns objects: a path or mount is wrong, not a wish to delete everything. */

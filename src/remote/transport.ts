@@ -98,6 +98,10 @@ export interface RequestInit {
   body?: unknown;
   /** PATCH of settings/scaling/state is idempotent; a POST never is. */
   idempotent?: boolean;
+  /** Retries after a 5xx or a lost connection, for this request (default: the target's). */
+  retries?: number | undefined;
+  /** A POST that only reads (a chart query): not counted as a write. */
+  readOnly?: boolean;
   signal?: AbortSignal | undefined;
 }
 
@@ -158,6 +162,7 @@ export class Transport {
   async #attempts(init: RequestInit): Promise<Response> {
     const idempotent = isIdempotent(init);
     const deadline = Date.now() + this.#deadlineMs;
+    const retries = init.retries ?? this.opts.retries;
     let attempt = 0;
     let throttled = 0;
     for (;;) {
@@ -169,18 +174,18 @@ export class Transport {
           this.#throttle(init, res, throttled);
           continue;
         }
-        if (res.status >= 500 && idempotent && attempt < this.opts.retries) {
+        if (res.status >= 500 && idempotent && attempt < retries) {
           attempt += 1;
-          await this.#backoff(init, attempt, deadline, `HTTP ${res.status}`);
+          await this.#backoff(init, attempt, retries, deadline, `HTTP ${res.status}`);
           continue;
         }
         return res;
       } catch (err) {
         if (err instanceof RetryableNetworkError && FAIL_FAST.has(err.failure.code) && !this.#answered)
           throw err.toApiError(idempotent, this.host, this.#origin);
-        if (err instanceof RetryableNetworkError && idempotent && attempt < this.opts.retries) {
+        if (err instanceof RetryableNetworkError && idempotent && attempt < retries) {
           attempt += 1;
-          await this.#backoff(init, attempt, deadline, `no response (${err.failure.code})`);
+          await this.#backoff(init, attempt, retries, deadline, `no response (${err.failure.code})`);
           continue;
         }
         if (err instanceof RetryableNetworkError) throw err.toApiError(idempotent, this.host, this.#origin);
@@ -219,7 +224,7 @@ export class Transport {
     this.opts.logger?.debug({ method: init.method, path: init.path, waitMs: wait }, 'rate limited');
   }
 
-  async #backoff(init: RequestInit, attempt: number, deadline: number, cause: string): Promise<void> {
+  async #backoff(init: RequestInit, attempt: number, retries: number, deadline: number, cause: string): Promise<void> {
     this.stats.retries += 1;
     const cap = Math.min(10_000, 250 * 2 ** attempt);
     const wait = Math.floor(Math.random() * cap);
@@ -229,7 +234,7 @@ export class Transport {
       path: init.path,
       host: this.host,
       attempt: attempt + 1,
-      attempts: this.opts.retries + 1,
+      attempts: retries + 1,
       cause,
       waitMs: wait,
     });
@@ -316,7 +321,7 @@ export class Transport {
   async #once(init: RequestInit, deadline: number, attempt: number): Promise<Response> {
     const start = await this.#pacer.acquire(init.signal, deadline);
     this.stats.requests += 1;
-    if (init.method !== 'GET') this.stats.writes += 1;
+    if (init.method !== 'GET' && init.readOnly !== true) this.stats.writes += 1;
     const path = this.#prefix + init.path + queryString(init.query);
     // An attempt never outlives the request's deadline.
     const { signal, timedOut, release } = requestSignal(init.signal, Math.max(1, Math.min(this.opts.timeoutMs, deadline - Date.now())));

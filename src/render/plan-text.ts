@@ -5,7 +5,9 @@
  * at the end.
  */
 import { formatDiagnostic } from '../core/diagnostics.js';
+import type { Impact } from '../core/backtest.js';
 import { isMove, type Action, type CascadeItem, type Change, type Plan, type PlanStep } from '../core/plan.js';
+import { backtestRunSentence, backtestSentence, impactHeadline, impactObject } from './backtest.js';
 import { isAdoption, moveLines, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
 import { makeStyle, type Style } from './style.js';
 import { inlineValue, textLines, valueLines } from './value.js';
@@ -57,6 +59,8 @@ function targetLines(plan: Plan, style: Style, width: number, showNoop: boolean)
   }
   if (showNoop)
     for (const step of plan.steps.filter((s) => s.action === 'noop' && !isAdoption(s))) lines.push(`    ${step.address} (unchanged)`);
+  const backtest = plan.backtest ? backtestRunSentence(plan.backtest) : null;
+  if (backtest) lines.push(style('gray', backtest), '');
   lines.push(...pruneNotes(plan, style));
   return lines;
 }
@@ -127,7 +131,24 @@ function stepLines(step: PlanStep, style: Style, width: number): string[] {
     out.push(style('gray', `      ! ${path}: ignored — the service did not keep this value last time (non-convergent)`));
   for (const note of step.notes ?? []) out.push(style('cyan', `      note: ${note}`));
   for (const item of step.cascade ?? []) out.push(renderCascade(item, style));
+  if (step.backtest) out.push(...sentenceLines(backtestSentence(step.backtest), FIELD_INDENT, width).map((l) => style('cyan', l)));
+  for (const impact of step.impact ?? []) out.push(...impactLines(impact, style, width));
   return out;
+}
+
+/** What else the change touches: a headline, then each object (with its backtest when it has one). */
+function impactLines(impact: Impact, style: Style, width: number): string[] {
+  const head = sentenceLines(`! ${impactHeadline(impact)}:`, FIELD_INDENT, width).map((l) => style('yellow', l));
+  const items = impact.objects.flatMap((item) =>
+    sentenceLines(`- ${impactObject(item)}${item.backtest ? `: ${backtestSentence(item.backtest)}` : ''}`, FIELD_INDENT + 2, width),
+  );
+  return [...head, ...items];
+}
+
+/** A sentence at `indent`, wrapped at `width`; its continuation lines two columns further in. */
+function sentenceLines(text: string, indent: number, width: number): string[] {
+  const [first = '', ...rest] = textLines(text, 0, width - indent - 2);
+  return [`${' '.repeat(indent)}${first}`, ...rest.map((l) => `${' '.repeat(indent + 2)}${l}`)];
 }
 
 /** A delete lists what goes: the object's fields as last read. */

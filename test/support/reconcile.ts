@@ -13,7 +13,7 @@ import type { ServicePort } from '../../src/core/ports.js';
 import { collectionOf } from '../../src/kinds/registry.js';
 import { Secret } from '../../src/core/secret.js';
 import type { WireAlert, WireDashboard } from '../../src/core/wire.js';
-import { reconcile, type RunReport } from '../../src/engine/reconcile.js';
+import { reconcile, type ReconcileRequest, type RunReport } from '../../src/engine/reconcile.js';
 import { SELECT_ALL } from '../../src/engine/selection.js';
 import { openFileInventory } from '../../src/inventory/file-store.js';
 import { loadManifests } from '../../src/manifests/load.js';
@@ -27,6 +27,8 @@ export interface RunFlags {
   maxDeletes?: number;
   /** Apply this saved plan (as `obsync apply plan.json`). */
   saved?: Plan;
+  /** Backtest the plan's alerts (off unless given, as in the engine). */
+  backtest?: ReconcileRequest['backtest'];
 }
 
 export class TrustHarness {
@@ -97,6 +99,7 @@ export class TrustHarness {
       pruneCascade: flags.pruneCascade ?? false,
       maxDeletes: flags.maxDeletes ?? 10,
       ...(flags.saved ? { saved: flags.saved } : {}),
+      ...(flags.backtest ? { backtest: flags.backtest } : {}),
       concurrency: 2,
     });
   }

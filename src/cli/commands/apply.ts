@@ -65,8 +65,9 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       checkSelectionAcross(opts.selection, sessions);
       const color = colorEnabled(io, 'stdout', flags.color);
       const several = sessions.length > 1;
-      const gate = new ApprovalGate<Plan>(sessions.length, (arrived, failed) =>
-        approve(io, interrupts, { arrived, failed, flags, color, saved: saved !== null }),
+      const gate = new ApprovalGate<Plan>(
+        sessions.map((s) => s.port.target),
+        (arrived, failed) => approve(io, interrupts, { arrived, failed, flags, color, saved: saved !== null }),
       );
       const slots = new Slots(TARGET_CONCURRENCY);
       const runs = await eachTarget(sessions, slots, async (session) => {

@@ -1,5 +1,6 @@
 /** `obsync query`: chart series from a source (self-hosted charts API). */
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { durationMs } from '../../core/duration.js';
 import { ConfigError } from '../../core/errors.js';
 import { requireCapability } from '../../core/ports.js';
 import { collectionOf } from '../../kinds/registry.js';
@@ -24,13 +25,10 @@ interface QueryFlags {
 
 const AGGS = ['avg', 'count', 'count_distinct', 'last_value', 'max', 'min', 'quantile', 'sum', 'any', 'none', 'increase'];
 const GRANULARITIES = ['30s', '1m', '5m', '10m', '15m', '30m', '1h', '2h', '6h', '12h', '1d', '2d', '7d', '30d', 'auto'];
-const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
 export function parseDuration(value: string): number {
-  const m = /^(\d+)([smhd])$/.exec(value);
-  const unit = m?.[2] ? UNIT_MS[m[2]] : undefined;
-  if (!m || unit === undefined) throw new InvalidArgumentError('expected a duration like 15m, 1h or 7d');
-  return Number(m[1]) * unit;
+  const ms = durationMs(value);
+  if (ms === null) throw new InvalidArgumentError('expected a duration like 15m, 1h or 7d');
+  return ms;
 }
 
 export const register: CommandRegistrar = (program: Command, io: CliIO) => {

@@ -2,7 +2,7 @@
 import cron from 'node-cron';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { Daemon } from '../../daemon/daemon.js';
+import { Daemon, type DaemonOptions } from '../../daemon/daemon.js';
 import { DaemonHost } from '../../daemon/host.js';
 import { DaemonMetrics } from '../../daemon/metrics.js';
 import { EventBus } from '../../events/bus.js';
@@ -10,7 +10,7 @@ import type { CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
 import { VERSION } from '../version.js';
 import { wholeNumber } from '../numbers.js';
-import { commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
+import { backtestSettings, commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { openSessions } from '../session.js';
 import { notifierOf, statusToken } from '../visibility.js';
 
@@ -121,6 +121,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
             selection: opts.selection,
             adopt: session.adopt,
             shutdownMs: SHUTDOWN_MS,
+            ...daemonBacktest(backtestSettings(opts, session.defaults.backtest, true)),
           },
         ),
     );
@@ -156,6 +157,10 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     await group.close();
   });
 };
+
+function daemonBacktest(settings: ReturnType<typeof backtestSettings>): Pick<DaemonOptions, 'backtest'> {
+  return settings ? { backtest: settings } : {};
+}
 
 /** Resolves on the first SIGTERM/SIGINT; a second one exits at once. */
 function waitForSignal(io: CliIO): Promise<void> {
