@@ -30,13 +30,14 @@ import { fastest, parseFloorCpuMs, SAMPLES } from './parse-floor.js';
 import { profilePlan } from './profile.js';
 import { benchTarget, startChildSandbox } from './sandbox-process.js';
 import { cpuMs, peakRss, printTable, type Result } from './measure.js';
+import { scrubBench } from './scrub.js';
 import { startupBench } from './startup.js';
 import { statusBench } from './status.js';
 import { backtestBench } from './backtest.js';
 
 const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
-/** `--only plan|apply|memory|daemon|startup|multitarget|status|backtest`: one group of measurements. */
+/** `--only plan|apply|memory|daemon|startup|multitarget|status|backtest|scrub`: one group of measurements. */
 const only = process.argv[process.argv.indexOf('--only') + 1];
 const wanted = (group: string) => !process.argv.includes('--only') || only === group;
 const SIZES = quick ? [100, 1000] : [100, 1000, 10000];
@@ -198,6 +199,7 @@ if (wanted('status'))
 if (wanted('backtest')) for (const r of await backtestBench(quick)) record(r);
 
 if (wanted('startup')) for (const r of startupBench(join(import.meta.dirname, '../..'), quick ? 15 : 40, quick)) record(r);
+if (wanted('scrub')) for (const r of scrubBench(quick)) record(r);
 
 const machine = { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', platform: process.platform };
 const resultsFile = join(import.meta.dirname, '../../bench/results.json');

@@ -18,6 +18,8 @@ describe('lazy command loading', () => {
     expect(commandsFor(['help', 'apply'])).toEqual(['apply']);
     expect(commandsFor(['keys', 'create', '--name', 'x'])).toEqual(['keys']);
     expect(commandsFor(['nope'])).toEqual([]);
+    expect(commandsFor(['--dotenv', 'plan', 'validate'])).toEqual(['validate']);
+    expect(commandsFor(['--dotenv=x.env', 'apply'])).toEqual(['apply']);
     expect(commandsFor(['completion', 'bash'])).toEqual(COMMAND_NAMES);
   });
 

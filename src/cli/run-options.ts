@@ -1,9 +1,9 @@
 /** Flags shared by plan, apply and run, and their parsing into engine settings. */
-import type { Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { durationMs, MAX_BACKTEST_MS } from '../core/duration.js';
 import { ConfigError } from '../core/errors.js';
 import { BACKTEST_DEFAULTS, type BacktestOptions } from '../engine/backtest.js';
-import type { Address, Plan } from '../core/plan.js';
+import type { Address, Kind, Plan } from '../core/plan.js';
 import type { InventoryEntry } from '../core/inventory.js';
 import type { DesiredResource } from '../core/resource.js';
 import { isNarrowed, pruneEligibility, selectedAddresses, type Selection } from '../engine/selection.js';
@@ -25,6 +25,8 @@ export interface RawRunOptions {
   only: string[];
   color?: boolean;
   allowFileOutside?: boolean;
+  /** --allow-empty-kind, repeatable (plan and apply). */
+  allowEmptyKind?: string[];
   /** `--backtest DURATION` (a string), `--no-backtest` (false). */
   backtest?: string | false;
   backtestBudget?: number;
@@ -35,6 +37,8 @@ export interface RunOptions {
   prune?: boolean;
   pruneCascade?: boolean;
   maxDeletes?: number;
+  /** Kinds whose last owned objects prune may delete (--allow-empty-kind). */
+  allowEmptyKinds?: Kind[];
   /** Deadline of each request to the target (--timeout). */
   timeoutMs?: number;
   /** `--backtest` / `--no-backtest`; absent: obsync.yaml, else the command's default. */
@@ -129,6 +133,21 @@ export function backtestSettings(
   };
 }
 
+/** `--allow-empty-kind KIND` (plan, apply): the explicit confirmation that prune may delete the last objects of a kind. */
+export function allowEmptyKindOption(cmd: Command): Command {
+  return cmd.addOption(
+    new Option(
+      '--allow-empty-kind <kind>',
+      'with --prune: also delete the last owned objects of this kind when no manifest declares one any more (repeatable; without it such a prune is refused, in case a manifest path came up empty)',
+    )
+      .choices(KINDS)
+      .argParser((value: string, previous: string[] | undefined) => {
+        if (!(KINDS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${KINDS.join(', ')}`);
+        return [...(previous ?? []), value];
+      }),
+  );
+}
+
 export function parseRunOptions(raw: RawRunOptions): RunOptions {
   const labels: Record<string, string> = {};
   for (const s of raw.selector) {
@@ -143,6 +162,7 @@ export function parseRunOptions(raw: RawRunOptions): RunOptions {
     ...(raw.prune !== undefined ? { prune: raw.prune } : {}),
     ...(raw.pruneCascade !== undefined ? { pruneCascade: raw.pruneCascade } : {}),
     ...(raw.maxDeletes !== undefined ? { maxDeletes: raw.maxDeletes } : {}),
+    ...(raw.allowEmptyKind && raw.allowEmptyKind.length > 0 ? { allowEmptyKinds: [...new Set(raw.allowEmptyKind)] as Kind[] } : {}),
     ...(raw.timeout !== undefined ? { timeoutMs: raw.timeout * 1000 } : {}),
     ...(raw.backtest !== undefined ? { backtest: raw.backtest === false ? false : backtestWindow(raw.backtest) } : {}),
     ...(raw.backtestBudget !== undefined ? { backtestBudget: raw.backtestBudget } : {}),

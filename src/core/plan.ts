@@ -164,6 +164,8 @@ export interface PruneReport {
   requested: boolean;
   /** `--prune-cascade`: objects obsync does not own may go with a delete. */
   cascade: boolean;
+  /** `--allow-empty-kind`: kinds whose last owned objects may be pruned (absent: none). */
+  allowEmptyKinds?: Kind[];
   /** Owned objects that are no longer declared. */
   candidates: Address[];
   /** Why prune was refused as a whole (guards of DESIGN §4); empty when not refused. */

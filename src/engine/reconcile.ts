@@ -39,7 +39,12 @@ export interface RunReport {
 /** The fresh plan a saved plan's steps are checked against: its prune settings, and no backtest (the saved one keeps its own). */
 function savedPlanCheck(req: ReconcileRequest, saved: Plan): ReconcileRequest {
   const { backtest: _ignored, ...rest } = req;
-  return { ...rest, prune: saved.prune.requested, pruneCascade: saved.prune.cascade };
+  return {
+    ...rest,
+    prune: saved.prune.requested,
+    pruneCascade: saved.prune.cascade,
+    allowEmptyKinds: saved.prune.allowEmptyKinds ?? [],
+  };
 }
 
 export async function reconcile(req: ReconcileRequest): Promise<RunReport> {

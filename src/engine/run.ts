@@ -4,7 +4,7 @@
  * (./reconcile.ts) runs them for plan, apply and the daemon alike.
  */
 import type { InventoryStore } from '../core/inventory.js';
-import type { Address, AdoptPolicy, Plan } from '../core/plan.js';
+import type { Address, AdoptPolicy, Kind, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json } from '../core/wire.js';
@@ -27,6 +27,8 @@ export interface PlanRequest {
   prune: boolean;
   /** `--prune-cascade`: deletes and updates may take along objects obsync does not own. */
   pruneCascade?: boolean;
+  /** `--allow-empty-kind`: kinds whose last owned objects may be pruned. */
+  allowEmptyKinds?: readonly Kind[];
   maxDeletes: number;
   /** Reasons this run must not prune (e.g. invalid manifests kept from the last good state). */
   pruneBlockers?: readonly string[];
@@ -64,6 +66,7 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
     fingerprint: secrets.fingerprint,
     prune: req.prune,
     pruneCascade: req.pruneCascade ?? false,
+    ...(req.allowEmptyKinds && req.allowEmptyKinds.length > 0 ? { allowEmptyKinds: req.allowEmptyKinds } : {}),
     maxDeletes: req.maxDeletes,
     ...(req.pruneBlockers ? { pruneBlockers: req.pruneBlockers } : {}),
     ...(req.adopt ? { adopt: req.adopt } : {}),

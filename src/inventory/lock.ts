@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import { LockError } from '../core/errors.js';
 import { FileRefusal, readRegularFile } from '../manifests/files.js';
+import { leaseRefusal } from './lease-refusal.js';
 import type { LeaseAttempt, LeaseTiming, WriterLease } from './backend.js';
 import { holderIsGone, thisHolder } from './holder.js';
 import { RenewingLease } from './renewing-lease.js';
@@ -42,7 +43,8 @@ export async function tryFileLease(path: string, target: string, command: string
   try {
     if (await linkIfAbsent(tmp, path)) return { lease: new FileLease(path, target, info, opts) };
     const holder = await readHolder(path, opts.leaseMs);
-    if (holder && !isStale(holder, now())) return { heldBy: describeHolder(holder), retryInMs: retryIn(holder, now(), opts) };
+    if (holder && !isStale(holder, now()))
+      return { heldBy: describeHolder(holder), holderCommand: holder.command, retryInMs: retryIn(holder, now(), opts) };
     const took = await withMutex(`${path}.takeover`, async () => {
       const current = await readHolder(path, opts.leaseMs);
       if (current && !isStale(current, now())) return false;
@@ -51,7 +53,11 @@ export async function tryFileLease(path: string, target: string, command: string
     });
     if (took) return { lease: new FileLease(path, target, info, opts) };
     const winner = await readHolder(path, opts.leaseMs);
-    return { heldBy: winner ? describeHolder(winner) : 'another obsync', retryInMs: winner ? retryIn(winner, now(), opts) : opts.renewMs };
+    return {
+      heldBy: winner ? describeHolder(winner) : 'another obsync',
+      holderCommand: winner?.command,
+      retryInMs: winner ? retryIn(winner, now(), opts) : opts.renewMs,
+    };
   } finally {
     await rm(tmp, { force: true });
   }
@@ -61,10 +67,7 @@ export async function tryFileLease(path: string, target: string, command: string
 export async function acquireFileLease(path: string, target: string, command: string, opts: FileLeaseOptions): Promise<WriterLease> {
   const attempt = await tryFileLease(path, target, command, opts);
   if ('lease' in attempt) return attempt.lease;
-  throw new LockError(
-    `the state of target '${target}' is locked by another obsync (${attempt.heldBy}): ${path}`,
-    'wait for the other run to finish; a holder that died is replaced once its lease expires',
-  );
+  throw leaseRefusal(target, attempt, `(lock file ${path})`);
 }
 
 class FileLease extends RenewingLease {

@@ -153,6 +153,7 @@ function finish(
   const prune = decidePrune({
     requested: input.prune,
     cascade: input.pruneCascade,
+    allowEmptyKinds: new Set(input.allowEmptyKinds ?? []),
     maxDeletes: input.maxDeletes,
     declaredCount: input.desired.length,
     isDeclared: (e) => declaredEntries.has(e),
@@ -387,15 +388,20 @@ function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> 
   return groups;
 }
 
+/** An error of one object, at the field a kind's message names (`… (at spec.channel.webhook)`) when its position is known. */
 function resourceError(res: DesiredResource, message: string, code: string): Diagnostic {
+  const at = / \(at (spec[^\s)]*)\)$/.exec(message);
+  const path = at?.[1];
+  const field = path === undefined ? undefined : res.source.fields?.[path];
   return {
     severity: 'error',
     code,
-    message: `${res.address}: ${message}`,
+    message: `${res.address}: ${at && field ? message.slice(0, at.index) : message}`,
     address: res.address,
     file: res.source.file,
-    line: res.source.line,
-    col: res.source.col,
+    line: field?.line ?? res.source.line,
+    col: field?.col ?? res.source.col,
+    ...(at && field ? { path } : {}),
   };
 }
 

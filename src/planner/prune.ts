@@ -16,6 +16,8 @@ export interface PruneInput {
   requested: boolean;
   /** `--prune-cascade`: a delete may take along objects obsync does not own. */
   cascade: boolean;
+  /** `--allow-empty-kind`: kinds whose every owned object may be deleted (the empty-kind guard lifted for them). */
+  allowEmptyKinds?: ReadonlySet<Kind>;
   maxDeletes: number;
   /** How many objects the manifests declare (before --selector/--only narrowing). */
   declaredCount: number;
@@ -56,9 +58,11 @@ export function decidePrune(input: PruneInput): PruneDecision {
     const live = input.live(e.kind, e.id);
     if (live) candidates.push({ entry: { ...e, id: e.id }, live, cascade: [] });
   }
+  const allowed = [...(input.allowEmptyKinds ?? [])].sort();
   const report: PruneReport = {
     requested: input.requested,
     cascade: input.cascade,
+    ...(allowed.length > 0 ? { allowEmptyKinds: allowed } : {}),
     candidates: candidates.map((c) => entryAddress(c.entry)).sort(),
     refused: [],
     blocked: [],
@@ -124,22 +128,27 @@ function describeHolder(h: ImpactItem): string {
   return `${h.kind} ${h.name ? `'${h.name}' ` : ''}(id ${h.id ?? '?'})`;
 }
 
-/** No manifests at all, or a kind with none, while obsync owns objects: a path or mount is wrong, not a wish to delete everything. */
+/**
+ * No manifests at all, or a kind with none, while obsync owns objects: a path or mount is wrong,
+ * not a wish to delete everything — unless the user confirmed it for that kind (`--allow-empty-kind
+ * KIND`; with no manifests at all, for every kind that would go).
+ */
 function emptyGuards(input: PruneInput, candidates: readonly PlannedDelete[]): string[] {
   const owned = (kind?: Kind) => input.inventory.filter((e) => e.status === 'owned' && (kind === undefined || e.kind === kind)).length;
-  if (input.declaredCount === 0) {
+  const allowed = (kind: Kind) => input.allowEmptyKinds?.has(kind) === true;
+  const emptied = [...new Set(candidates.map((c) => c.entry.kind))].filter((kind) => !input.kindDeclared(kind)).sort();
+  if (input.declaredCount === 0 && !emptied.every(allowed)) {
+    const confirm = emptied.map((k) => `--allow-empty-kind ${k}`).join(' ');
     return [
-      `no manifests were found (0 objects declared) but obsync owns ${owned()} object(s) on this target: refusing to prune; check the manifest paths (a mount, checkout or symlink that came up empty?)`,
+      `no manifests were found (0 objects declared) but obsync owns ${owned()} object(s) on this target: refusing to prune; check the manifest paths (a mount, checkout or symlink that came up empty?), or, to delete them all, confirm with ${confirm}`,
     ];
   }
-  const out: string[] = [];
-  for (const kind of new Set(candidates.map((c) => c.entry.kind))) {
-    if (input.kindDeclared(kind)) continue;
-    out.push(
-      `no ${kind} is declared but obsync owns ${owned(kind)}: refusing to delete them all (is the manifest path right?); declare at least one ${kind}, or delete them by hand`,
+  return emptied
+    .filter((kind) => !allowed(kind))
+    .map(
+      (kind) =>
+        `no ${kind} is declared but obsync owns ${owned(kind)}: refusing to delete them all (is the manifest path right?); declare at least one ${kind}, or confirm deleting the last ones with --allow-empty-kind ${kind}`,
     );
-  }
-  return out;
 }
 
 function blockedDelete(address: Address, blocking: readonly CascadeItem[], all: readonly CascadeItem[]): BlockedDelete {

@@ -247,6 +247,7 @@ const targetPlan = z.object({
   prune: z.object({
     requested: z.boolean(),
     cascade: z.boolean(),
+    allowEmptyKinds: z.array(kind).optional().describe('Kinds whose last owned objects may be pruned (--allow-empty-kind)'),
     candidates: z.array(address).describe('Owned objects no longer declared'),
     refused: z.array(z.string()).describe('Why prune was refused as a whole (an error)'),
     blocked: z

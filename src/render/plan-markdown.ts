@@ -6,6 +6,7 @@
  * budget, details and then table rows are left out, always with a notice counting them.
  */
 import { formatDiagnostic } from '../core/diagnostics.js';
+import { joinLines } from '../core/printable.js';
 import { isMove, type Plan, type PlanStep } from '../core/plan.js';
 import type { ChangeSummary } from '../kinds/summary.js';
 import { backtestCell, backtestRunSentence, backtestSentence, impactHeadline, impactObject } from './backtest.js';
@@ -198,7 +199,7 @@ function stepDetails(step: PlanStep, sum: ChangeSummary): string {
     body += '\n';
   }
   const diff = diffLines(step);
-  if (diff.length > 0) body += fenced('diff', diff.join('\n'));
+  if (diff.length > 0) body += fenced('diff', joinLines(diff));
   return `${head}${body}</details>\n\n`;
 }
 
@@ -236,10 +237,21 @@ function fenced(lang: string, text: string): string {
   return `${fence}${lang}\n${text}\n${fence}\n`;
 }
 
-/** Text from manifests and servers, inert in markdown: punctuation escaped, on one line. */
+/**
+ * Text from manifests and servers, inert in markdown: on one line, punctuation escaped, and every
+ * word that GitHub could turn into a notification or a link — `@user`, `@org/team` (and a chat's
+ * `@everyone`), `#123`, `owner/repo#123`, `GH-123` — set as code, where GitHub leaves it alone.
+ * Whole words, not the references alone: `@a#1` must not leave a `#1` that starts a text of its own.
+ */
 export function escape(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/[\\`*_[\]|~<>&]/g, (c) => `\\${c}`);
+  return text
+    .replace(/\r?\n/g, ' ')
+    .split(/(\s+)/)
+    .map((word) => (REFERENCE.test(word) ? `<code>${html(word)}</code>` : word.replace(/[\\`*_[\]|~<>&]/g, (c) => `\\${c}`)))
+    .join('');
 }
+
+const REFERENCE = /@|#\d|GH-\d/i;
 
 /** An inline code span of server or manifest text (HTML when backticks or pipes would break it). */
 function code(text: string): string {

@@ -6,9 +6,10 @@
  */
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { Impact } from '../core/backtest.js';
+import { joinLines } from '../core/printable.js';
 import { isMove, type Action, type CascadeItem, type Change, type Plan, type PlanStep } from '../core/plan.js';
 import { backtestRunSentence, backtestSentence, impactHeadline, impactObject } from './backtest.js';
-import { isAdoption, moveLines, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
+import { alongText, deletedAlong, isAdoption, moveLines, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
 import { makeStyle, type Style } from './style.js';
 import { inlineValue, textLines, valueLines } from './value.js';
 
@@ -43,7 +44,8 @@ export function renderPlansText(plans: readonly Plan[], opts: TextOptions): stri
     lines.push(...targetLines(plan, style, width, opts.showNoop === true));
   }
   lines.push(summaryLine(plans));
-  return lines.join('\n') + '\n';
+  // One string per line: a line break inside one came from data (a cascade's name, a note) and is shown escaped.
+  return joinLines(lines) + '\n';
 }
 
 function targetLines(plan: Plan, style: Style, width: number, showNoop: boolean): string[] {
@@ -89,13 +91,14 @@ function errorLines(plan: Plan, style: Style): string[] {
 /** The one-line summary of all targets. */
 export function summaryLine(plans: readonly Plan[]): string {
   const s = planSummary(plans);
+  const along = plans.reduce((n, p) => n + deletedAlong(p), 0);
   const errors = plans.reduce((n, p) => n + planErrorCount(p), 0);
   const where = plans.length > 1 ? ` (${plans.length} targets)` : '';
   const adopt = s.adopt > 0 ? `, ${s.adopt} to ADOPT` : '';
   const move = s.move > 0 ? `, ${s.move} to move` : '';
   const failed =
     errors > 0 ? ` ${errors} error(s), listed above${plans.some((p) => p.errored) ? ': some objects could not be planned' : ''}.` : '';
-  return `Plan${where}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${adopt}${move}, ${s.noop} unchanged.${failed}`;
+  return `Plan${where}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${alongText(along, 'deletes')}${adopt}${move}, ${s.noop} unchanged.${failed}`;
 }
 
 function stepLines(step: PlanStep, style: Style, width: number): string[] {

@@ -6,7 +6,7 @@
  * file past the cap, and must end with an error naming the file.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -90,6 +90,19 @@ describe('files a user names (1 MiB at most)', () => {
       expect(res.stderr + res.stdout).toContain(join(dir, 'hostile'));
     });
   }
+  it.each(['fifo', 'device', 'oversize'] as const)(
+    'init beside a .gitignore that is a %s: an error naming it, nothing created',
+    async (kind) => {
+      const project = join(dir, 'project');
+      mkdirSync(project);
+      HOSTILE[kind](join(project, '.gitignore'));
+      const res = await runCli(['init', 'project'], { cwd: dir });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toMatch(new RegExp(SAYS[kind].source.replace(/^is /, 'it is ')));
+      expect(res.stderr).toContain(join('project', '.gitignore'));
+      expect(existsSync(join(project, 'obsync.yaml'))).toBe(false);
+    },
+  );
 });
 
 describe("obsync's own files (state, plans, sandbox data)", () => {

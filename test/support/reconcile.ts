@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { InventoryStore } from '../../src/core/inventory.js';
-import type { Plan } from '../../src/core/plan.js';
+import type { Kind, Plan } from '../../src/core/plan.js';
 import type { ServicePort } from '../../src/core/ports.js';
 import { collectionOf } from '../../src/kinds/registry.js';
 import { Secret } from '../../src/core/secret.js';
@@ -25,6 +25,7 @@ export interface RunFlags {
   prune?: boolean;
   pruneCascade?: boolean;
   maxDeletes?: number;
+  allowEmptyKinds?: Kind[];
   /** Apply this saved plan (as `obsync apply plan.json`). */
   saved?: Plan;
   /** Backtest the plan's alerts (off unless given, as in the engine). */
@@ -98,6 +99,7 @@ export class TrustHarness {
       prune: flags.prune ?? false,
       pruneCascade: flags.pruneCascade ?? false,
       maxDeletes: flags.maxDeletes ?? 10,
+      ...(flags.allowEmptyKinds ? { allowEmptyKinds: flags.allowEmptyKinds } : {}),
       ...(flags.saved ? { saved: flags.saved } : {}),
       ...(flags.backtest ? { backtest: flags.backtest } : {}),
       concurrency: 2,

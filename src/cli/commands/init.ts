@@ -1,12 +1,16 @@
 /**
- * `obsync init [DIR]`: a new project that validates and plans at once against the embedded
- * sandbox: obsync.yaml, an example manifest, and the JSON Schema the editor modelines point at.
- * Never overwrites: when any of the files exists, nothing is written.
+ * `obsync init [DIR]`: a new project whose `validate`, `plan` and `apply` work at once against
+ * the embedded sandbox: obsync.yaml, an example manifest, the JSON Schema the editor modelines
+ * point at, and a .gitignore that keeps the state and .env out of Git. Never overwrites: when any
+ * of the project files exists, nothing is written (an existing .gitignore only gains the lines it
+ * lacks). The next commands are printed the way they run here (see ./invocation.ts).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { documentJsonSchema } from '../../config/json-schema.js';
+import { MAX_FILE_BYTES, readRegularBytesIfPresent, unreadableReason } from '../../manifests/files.js';
+import { obsyncInvocation, shellWord } from '../invocation.js';
 import type { CommandRegistrar } from '../registrar.js';
 
 export const INIT_CONFIG = `# yaml-language-server: $schema=./obsync.schema.json
@@ -14,7 +18,7 @@ export const INIT_CONFIG = `# yaml-language-server: $schema=./obsync.schema.json
 apiVersion: obsync/v1
 kind: Config
 manifests: [manifests]
-state: {backend: file, path: .obsync/state}   # what obsync owns; keep .obsync/ out of Git
+state: {backend: file, path: .obsync/state}   # what obsync owns (.gitignore keeps .obsync/ out of Git)
 defaults:
   target: sandbox
   schedule: "*/5 * * * *"   # obsync run: cron, UTC
@@ -75,6 +79,12 @@ spec:
   name: Example p95 above 800 ms
 `;
 
+/** What init adds to .gitignore: obsync's state (and the embedded sandbox's data), and the file of secrets obsync reads. */
+export const INIT_GITIGNORE: readonly { line: string; why: string }[] = [
+  { line: '.obsync/', why: "# obsync's state (what it owns, backups, locks) and the embedded sandbox's data" },
+  { line: '.env', why: '# variables obsync reads at start-up (secrets for ${env:...}); never commit them' },
+];
+
 export const register: CommandRegistrar = (program, io) => {
   program
     .command('init')
@@ -93,19 +103,52 @@ export const register: CommandRegistrar = (program, io) => {
         throw new ConfigError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; obsync init never overwrites`, {
           hint: 'run it in an empty directory, or give a new one: obsync init DIR',
         });
+      // Read before anything is written: a .gitignore that cannot be read stops init with nothing created.
+      const ignore = join(root, '.gitignore');
+      const ignoreBefore = readGitignore(ignore, shown(ignore));
       mkdirSync(join(root, 'manifests'), { recursive: true });
       for (const [path, text] of files) writeFileSync(path, text, { flag: 'wx' });
-      const cd = dir === '.' ? '' : `cd ${shown(root)} && `;
+      const ignored = updateGitignore(ignore, ignoreBefore);
+      const run = obsyncInvocation(io.env);
       io.stdout.write(
         [
           ...files.map(([path]) => `created ${shown(path)}`),
+          ...(ignored === 'unchanged' ? [] : [`${ignored} ${shown(ignore)}`]),
           '',
           'Next:',
-          `  ${cd}obsync validate     # offline checks`,
-          `  ${cd}obsync plan         # against the embedded sandbox`,
-          `  ${cd}obsync apply`,
+          ...(dir === '.' ? [] : [`  cd ${shellWord(shown(root))}`]),
+          `  ${run.command} validate     # offline checks`,
+          `  ${run.command} plan         # against the embedded sandbox`,
+          `  ${run.command} apply`,
+          ...(run.onPath
+            ? []
+            : [
+                '',
+                `(${run.shadowed ? 'the obsync on your PATH is another installation' : 'obsync is not on your PATH'}, so the commands name this one in full; the README's Install section puts it on PATH)`,
+              ]),
           '',
         ].join('\n'),
       );
     });
 };
+
+/** The text of .gitignore, undefined when there is none. */
+function readGitignore(path: string, shown: string): string | undefined {
+  try {
+    return readRegularBytesIfPresent(path, MAX_FILE_BYTES)?.toString('utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read ${shown}: ${unreadableReason(err)}; nothing was created`, {
+      hint: 'make .gitignore a regular file of at most 1 MiB, or run obsync init in another directory',
+    });
+  }
+}
+
+/** Adds the lines of INIT_GITIGNORE that `path` lacks (creating it when missing); `before` is its text. */
+function updateGitignore(path: string, before: string | undefined): 'created' | 'updated' | 'unchanged' {
+  const present = new Set((before ?? '').split(/\r?\n/).map((l) => l.trim().replace(/^\//, '')));
+  const missing = INIT_GITIGNORE.filter((e) => !present.has(e.line) && !present.has(e.line.replace(/\/$/, '')));
+  if (missing.length === 0) return 'unchanged';
+  const lead = before === undefined || before === '' ? '' : before.endsWith('\n') ? '\n' : '\n\n';
+  writeFileSync(path, `${before ?? ''}${lead}${missing.map((e) => `${e.why}\n${e.line}\n`).join('')}`);
+  return before === undefined ? 'created' : 'updated';
+}

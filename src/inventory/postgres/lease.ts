@@ -66,6 +66,7 @@ export async function tryPgLease(
   const remaining = Number(h.remaining_ms);
   return {
     heldBy: `${h.command}, ${h.holder}, since ${h.acquired_at.toISOString()}, lease until ${h.expires_at.toISOString()}`,
+    holderCommand: h.command,
     retryInMs: Math.max(50, Math.min(timing.renewMs, remaining + 50)),
   };
 }

@@ -98,9 +98,10 @@ export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
   canonicalDesired(res, refs): Canonical {
     const errors: string[] = [];
     const target = targetTokens(res.spec, refs, errors);
-    const channels = channelsOf(res.spec).map((c) => {
+    const channels = channelsOf(res.spec).map((c, i) => {
       const r = refs.ref('Webhook', c.webhook);
-      if (!r.ok) errors.push(`${r.error} (at spec.channel)`);
+      if (!r.ok)
+        errors.push(`${r.error} (at spec.${res.spec.channels && res.spec.channels.length > 0 ? `channels[${i}]` : 'channel'}.webhook)`);
       return { type: 'webhook', webhook: r.ok ? tokenJson(r.token) : null };
     });
     if (errors.length > 0) return { ok: false, errors };
