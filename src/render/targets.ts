@@ -55,7 +55,8 @@ export function parseSavedPlans(text: string, file: string): SavedPlan {
 
 function failedSection(target: string, error: string, format: PlanFormat): string {
   if (format === 'markdown') return `### Target \`${target}\`\n\n**Not planned:** ${escape(error)}\n`;
-  return `Target '${target}' could not be planned: ${printable(error)}\n`;
+  // The error is obsync's own message, laid out in lines; each line is made printable on its own.
+  return `Target '${target}' could not be planned: ${error.split('\n').map(printable).join('\n')}\n`;
 }
 
 /** One line per target at the end: where the changes are at a glance. */
