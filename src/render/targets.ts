@@ -55,8 +55,9 @@ export function parseSavedPlans(text: string, file: string): SavedPlan {
 
 function failedSection(target: string, error: string, format: PlanFormat): string {
   if (format === 'markdown') return `### Target \`${target}\`\n\n**Not planned:** ${escape(error)}\n`;
-  // The error is obsync's own message, laid out in lines; each line is made printable on its own.
-  return `Target '${target}' could not be planned: ${error.split('\n').map(printable).join('\n')}\n`;
+  // obsync lays a long error out in indented lines (a config error's diagnostics); those line
+  // breaks stay, any other is data and is escaped, so no text of a server starts a line of its own.
+  return `Target '${target}' could not be planned: ${error.split(/\n(?= {2})/).map(printable).join('\n')}\n`;
 }
 
 /** One line per target at the end: where the changes are at a glance. */

@@ -203,7 +203,30 @@ describe('output cannot be forged (property)', () => {
           summary: { applied: results.length, failed: 0, refused: 0, skipped: 0, unchanged: 0 },
           pruneSkipped: skipped,
         };
-        const run = { target: 'prod', apply: report } as unknown as Parameters<typeof renderRunApply>[0][number];
+        const steps: PlanStep[] = [
+          {
+            address: 'Dashboard/checkout',
+            kind: 'Dashboard',
+            name: 'checkout',
+            action: 'update',
+            reason: 'drifted',
+            id: 'd1',
+            changes: [],
+            dependsOn: [],
+          },
+        ];
+        const plan: Plan = {
+          formatVersion: 2,
+          target: 'prod',
+          variant: 'hosted',
+          steps,
+          summary: summarize(steps),
+          prune: { requested: false, cascade: false, candidates: [], refused: [], blocked: [] },
+          forget: [],
+          diagnostics: [],
+          errored: false,
+        };
+        const run = { target: 'prod', plan, apply: report } as unknown as Parameters<typeof renderRunApply>[0][number];
         checkText(finalText(renderRunApply([run], 'text', { color: true, origin: { ...origin, generatedAt: origin.generatedAt } })));
       }),
       { numRuns: 100 },
