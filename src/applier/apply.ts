@@ -7,7 +7,7 @@
  */
 import { IdMap } from '../core/id-map.js';
 import { entryAddress, moveRefusal } from '../core/inventory.js';
-import { errorMessage, ObsyncError } from '../core/errors.js';
+import { errorMessage, LeaseLostError, ObsyncError } from '../core/errors.js';
 import type { Address, PartRef, Plan, PlanStep } from '../core/plan.js';
 import type { ApplyContext, ApplyOptions, ApplyReport, ApplyTarget, StepOutcomeKind, StepResult } from './context.js';
 import { executeStep } from './execute.js';
@@ -16,15 +16,49 @@ import { runScheduled, type StepOutcome } from './schedule.js';
 const DONE = (): StepOutcome => ({ status: 'done' });
 
 export async function applyPlan(plan: Plan, target: ApplyTarget, opts: ApplyOptions): Promise<ApplyReport> {
+  const stop = stopOnLeaseLoss(opts.signal);
+  try {
+    return await applyUntilStopped(plan, target, opts, stop);
+  } finally {
+    stop.dispose();
+  }
+}
+
+/**
+ * The signal that stops starting steps: the caller's, or the first lost writer lease. Every write
+ * is fenced anyway; this ends the run at once instead of failing each remaining step in turn.
+ */
+function stopOnLeaseLoss(parent: AbortSignal | undefined): { signal: AbortSignal; halt(err: unknown): void; dispose(): void } {
+  const controller = new AbortController();
+  const follow = () => controller.abort(parent?.reason);
+  if (parent?.aborted) follow();
+  else parent?.addEventListener('abort', follow, { once: true });
+  return {
+    signal: controller.signal,
+    halt: (err) => {
+      if (err instanceof LeaseLostError && !controller.signal.aborted) controller.abort(err);
+    },
+    dispose: () => parent?.removeEventListener('abort', follow),
+  };
+}
+
+async function applyUntilStopped(
+  plan: Plan,
+  target: ApplyTarget,
+  opts: ApplyOptions,
+  stop: ReturnType<typeof stopOnLeaseLoss>,
+): Promise<ApplyReport> {
   const now = opts.now ?? (() => new Date());
   // Renames first: every later write and id lookup then finds each object under its new address.
   const moves = await recordMoves(plan, target.inventory, opts.refused, now);
   const ctx: ApplyContext = {
     ...target,
     ids: seedIds(plan, target),
+    answered: new Map(),
     now,
     ...(opts.signal ? { signal: opts.signal } : {}),
   };
+  const stopped = stop.signal;
   const results = new Map<Address, StepResult>();
   const startedAt = ctx.now();
   const record = (result: StepResult): void => {
@@ -65,6 +99,7 @@ export async function applyPlan(plan: Plan, target: ApplyTarget, opts: ApplyOpti
         durationMs: Math.round(performance.now() - t0),
         ...moved,
       });
+      stop.halt(err);
       throw err;
     }
   };
@@ -77,32 +112,37 @@ export async function applyPlan(plan: Plan, target: ApplyTarget, opts: ApplyOpti
   const needed = new Set(writes.flatMap((s) => s.dependsOn));
   const noops = plan.steps.filter((s) => s.action === 'noop');
   const noopOutcomes = new Map<Address, StepOutcome>();
-  const runNoops = (steps: readonly PlanStep[]) => refreshUnchanged(steps, run, noopOutcomes, ctx.signal);
+  const runNoops = (steps: readonly PlanStep[]) => refreshUnchanged(steps, run, noopOutcomes, stopped);
   await runNoops(noops.filter((s) => needed.has(s.address)));
   const [first] = await Promise.all([
-    runScheduled(writes, run, { concurrency: opts.concurrency, ...(ctx.signal ? { signal: ctx.signal } : {}) }, noopOutcomes),
+    runScheduled(writes, run, { concurrency: opts.concurrency, signal: stopped }, noopOutcomes),
     runNoops(noops.filter((s) => !needed.has(s.address))),
   ]);
   collectSkips(writes, first, results, record);
+  const why = stopReason(stopped);
   for (const step of noops)
-    if (!results.has(step.address))
-      record({ address: step.address, action: 'noop', outcome: 'skipped', message: 'the run was interrupted', durationMs: 0 });
+    if (!results.has(step.address)) record({ address: step.address, action: 'noop', outcome: 'skipped', message: why, durationMs: 0 });
 
   let pruneSkipped: string | undefined;
   const failures = [...results.values()].filter((r) => r.outcome === 'failed' || r.outcome === 'refused').length;
-  if (deletes.length > 0 && (failures > 0 || ctx.signal?.aborted)) {
-    pruneSkipped = ctx.signal?.aborted ? 'the run was interrupted' : `${failures} step(s) failed: no deletes in a run with a failure`;
+  if (deletes.length > 0 && (failures > 0 || stopped.aborted)) {
+    pruneSkipped = stopped.aborted ? why : `${failures} step(s) failed: no deletes in a run with a failure`;
     for (const step of deletes)
       record({ address: step.address, action: 'delete', outcome: 'skipped', message: pruneSkipped, durationMs: 0 });
   } else if (deletes.length > 0) {
     // One at a time, in the planned order (alerts before the dashboards they sit on).
-    const second = await runScheduled(deletes, run, { concurrency: 1, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    const second = await runScheduled(deletes, run, { concurrency: 1, signal: stopped });
     collectSkips(deletes, second, results, record);
   }
   await ctx.inventory.flush();
 
   const ordered = plan.steps.map((s) => results.get(s.address)).filter((r): r is StepResult => r !== undefined);
   return { target: plan.target, results: ordered, summary: countOutcomes(ordered), ...(pruneSkipped ? { pruneSkipped } : {}) };
+}
+
+function stopReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return reason instanceof LeaseLostError ? `not started: ${reason.message}` : 'the run was interrupted';
 }
 
 interface RecordedMoves {

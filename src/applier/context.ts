@@ -1,5 +1,6 @@
 import type { IdMap } from '../core/id-map.js';
 import type { InventoryStore } from '../core/inventory.js';
+import type { ReadBefore } from '../core/live.js';
 import type { Address, Change, PartMove } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { Json } from '../core/wire.js';
@@ -10,6 +11,8 @@ export interface ApplyTarget {
   inventory: InventoryStore;
   /** Sensitive values by fingerprint, per address (read from the manifests at apply time). */
   secretValues: ReadonlyMap<Address, ReadonlyMap<string, Json>>;
+  /** What the run read before it wrote: an id in it was not created by this run's creates. */
+  seen: ReadBefore;
 }
 
 export interface ApplyOptions {
@@ -29,6 +32,8 @@ export interface ApplyContext extends ApplyTarget {
   ids: IdMap;
   now: () => Date;
   signal?: AbortSignal;
+  /** Every id a create of this run was answered with (proven or not), by the step it answered: one id answers one create. */
+  answered: Map<string, Address>;
 }
 
 export type StepOutcomeKind = 'applied' | 'unchanged' | 'failed' | 'skipped' | 'refused';

@@ -12,8 +12,8 @@ import type { Json } from '../core/wire.js';
 import { naturalKeyOf, type ManagedKind } from '../kinds/kind.js';
 import { managedDefinition } from '../kinds/registry.js';
 import { sameJson, stableJson } from '../planner/diff.js';
-import { keyMatches } from '../planner/match.js';
 import { writeBackup, type BackedUp } from './backup.js';
+import { newWithKey, unprovenCreate, unprovenError } from './ownership.js';
 import type { ApplyContext, StepResult } from './context.js';
 import { resolvePayload } from './resolve.js';
 import { verifyWrite } from './verify.js';
@@ -42,10 +42,14 @@ function port(step: PlanStep, ctx: ApplyContext): CollectionPort {
 async function createStep(step: PlanStep, def: ManagedKind, ctx: ApplyContext): Promise<Outcome> {
   const api = port(step, ctx);
   const body = resolve(step, step.payload ?? {}, ctx);
-  const naturalKey = def.bodyKey?.(body) ?? step.record?.naturalKey ?? '';
+  if (!def.bodyKey) throw new InvariantError(`${step.kind} is creatable but has no bodyKey: a create could not be proven`);
+  const naturalKey = def.bodyKey(body);
   // Written before the POST: if the process dies now, the next run finds the object by natural key
-  // (and only while a manifest still declares it).
-  await ctx.inventory.put(entryFor(step, ctx, { id: null, status: 'pending', naturalKey }));
+  // (and only while a manifest still declares it) — never one that already had that key.
+  const preexisting = ctx.seen.withKey(step.kind, naturalKey);
+  await ctx.inventory.put(
+    entryFor(step, ctx, { id: null, status: 'pending', naturalKey, ...(preexisting.length > 0 ? { preexisting: [...preexisting] } : {}) }),
+  );
   let live: LiveObject;
   let resolvedAmbiguous = false;
   try {
@@ -58,10 +62,15 @@ async function createStep(step: PlanStep, def: ManagedKind, ctx: ApplyContext): 
     resolvedAmbiguous = true;
     live = (await findCreated(api, def, step, naturalKey, ctx)) ?? (await api.create(body, signalOpt(ctx)));
   }
+  const unproven = unprovenCreate(def, step, naturalKey, live, ctx);
+  if (unproven !== null) {
+    await ctx.inventory.remove(step.address);
+    throw await unprovenError(api, def, step, naturalKey, unproven, ctx);
+  }
   return recordWritten(def, step, live, ctx, resolvedAmbiguous);
 }
 
-/** After a create whose response was lost: the object is there exactly when the natural key finds one unowned match. */
+/** After a create whose response was lost: the object is there exactly when the natural key finds one new, unowned match. */
 async function findCreated(
   api: CollectionPort,
   def: ManagedKind,
@@ -69,20 +78,14 @@ async function findCreated(
   key: string,
   ctx: ApplyContext,
 ): Promise<LiveObject | null> {
-  const owned = new Set(
-    ctx.inventory
-      .entries()
-      .filter((e) => e.kind === step.kind && e.id !== null)
-      .map((e) => e.id),
-  );
-  const candidates = (await api.list(signalOpt(ctx))).filter((o) => !owned.has(o.id) && keyMatches(def.liveKey(o), key));
+  const candidates = newWithKey(await api.list(signalOpt(ctx)), def, step, key, ctx);
   if (candidates.length > 1) {
     throw new ApiError({
       method: 'POST',
       path: step.address,
       status: 0,
       retryable: false,
-      message: `${step.address}: the create's response was lost and ${candidates.length} objects now match its natural key; resolve by hand`,
+      message: `${step.address}: the create's response was lost and ${candidates.length} new objects now match its natural key (${candidates.map((c) => c.id).join(', ')}); resolve by hand`,
     });
   }
   return candidates[0] ?? null;
@@ -246,6 +249,7 @@ function entryFor(
   if (secrets && Object.keys(secrets).length > 0 && fields.status === 'owned') entry.secrets = secrets;
   if (fields.tiles) entry.tiles = fields.tiles;
   if (fields.nonConvergent) entry.nonConvergent = fields.nonConvergent;
+  if (fields.preexisting && fields.status === 'pending') entry.preexisting = fields.preexisting;
   return entry;
 }
 

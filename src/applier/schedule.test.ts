@@ -74,7 +74,7 @@ describe('runScheduled', () => {
       { concurrency: 1, signal: ctrl.signal },
     );
     expect(ran).toEqual(['Dashboard/a']);
-    expect(outcomes.get('Dashboard/c')).toEqual({ status: 'skipped', reason: 'the run was interrupted' });
+    expect(outcomes.get('Dashboard/c')).toEqual({ status: 'skipped', reason: 'the run was interrupted', stopped: true });
   });
 
   it('skips steps caught in a dependency cycle and runs the rest', async () => {
@@ -99,7 +99,7 @@ describe('runScheduled', () => {
       concurrency: 1,
       signal: ctrl.signal,
     });
-    expect(outcomes.get('Alert/x')).toEqual({ status: 'skipped', reason: 'the run was interrupted' });
+    expect(outcomes.get('Alert/x')).toEqual({ status: 'skipped', reason: 'the run was interrupted', stopped: true });
   });
 
   it('starts ready steps in plan order', async () => {

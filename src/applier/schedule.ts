@@ -5,16 +5,24 @@
  * their dependencies (a plan of 20,000 mostly unchanged objects must not cost a scan per step).
  */
 import { pushTo } from '../core/collections.js';
+import { LeaseLostError } from '../core/errors.js';
 import type { Address, PlanStep } from '../core/plan.js';
 
-export type StepOutcome = { status: 'done' } | { status: 'failed'; error: unknown } | { status: 'skipped'; reason: string };
+/** `stopped`: skipped because the run stopped (Ctrl-C, the writer lease lost), not because of a dependency. */
+export type StepOutcome = { status: 'done' } | { status: 'failed'; error: unknown } | { status: 'skipped'; reason: string; stopped?: true };
 
 export interface ScheduleOptions {
   concurrency: number;
   signal?: AbortSignal;
 }
 
-const INTERRUPTED: StepOutcome = { status: 'skipped', reason: 'the run was interrupted' };
+const INTERRUPTED: StepOutcome = { status: 'skipped', reason: 'the run was interrupted', stopped: true };
+
+/** Why the steps not started were not: a lost writer lease says so, anything else is an interruption. */
+function stoppedOutcome(signal: AbortSignal | undefined): StepOutcome {
+  const reason: unknown = signal?.reason;
+  return reason instanceof LeaseLostError ? { status: 'skipped', reason: `not started: ${reason.message}`, stopped: true } : INTERRUPTED;
+}
 
 /** `settled`: outcomes of steps run before (a dependency on one that did not apply skips). */
 export async function runScheduled(
@@ -46,7 +54,9 @@ export async function runScheduled(
       if (outcome.status !== 'done') {
         settle(
           next.address,
-          outcome === INTERRUPTED ? INTERRUPTED : { status: 'skipped', reason: `depends on ${address}, which did not apply` },
+          outcome.status === 'skipped' && outcome.stopped
+            ? outcome
+            : { status: 'skipped', reason: `depends on ${address}, which did not apply` },
         );
         continue;
       }
@@ -67,7 +77,7 @@ export async function runScheduled(
       const step = ready[next++] as PlanStep;
       if (outcomes.has(step.address)) continue;
       if (opts.signal?.aborted) {
-        settle(step.address, INTERRUPTED);
+        settle(step.address, stoppedOutcome(opts.signal));
         continue;
       }
       const job: Promise<void> = execute(step).then(
@@ -82,7 +92,7 @@ export async function runScheduled(
   // What never became ready waits on itself through a cycle.
   for (const step of steps) {
     if (!outcomes.has(step.address))
-      outcomes.set(step.address, opts.signal?.aborted ? INTERRUPTED : { status: 'skipped', reason: 'dependency cycle' });
+      outcomes.set(step.address, opts.signal?.aborted ? stoppedOutcome(opts.signal) : { status: 'skipped', reason: 'dependency cycle' });
   }
   return outcomes;
 }

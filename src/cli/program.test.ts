@@ -23,7 +23,7 @@ describe('lazy command loading', () => {
     expect(commandsFor(['completion', 'bash'])).toEqual(COMMAND_NAMES);
   });
 
-  it('lists each command in --help exactly as the command itself describes it', async () => {
+  it('lists each command in --help exactly as the command itself describes it', { timeout: 60_000 }, async () => {
     const stubs = await buildProgram(io(), ['--help']);
     const full = await buildFullProgram(io());
     const help = new Help();

@@ -12,14 +12,17 @@ import { ConfigError, errorMessage } from '../core/errors.js';
 import { entryAddress } from '../core/inventory.js';
 import { EventBus } from '../events/bus.js';
 import { eventsOfRun, firstFailure, runCounts } from '../events/derive.js';
+import { FenceSlot, UNFENCED } from '../core/fence.js';
 import { Secret } from '../core/secret.js';
 import type { ServicePort } from '../core/ports.js';
 import type { AdoptPolicy } from '../core/plan.js';
+import type { TargetIdentity } from '../core/target.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { InventoryAccess, StateBackend } from '../inventory/backend.js';
 import { LeaseElector } from '../inventory/elector.js';
 import { openStateBackend, type StateSpec } from '../inventory/open.js';
 import type { ObsyncConfig } from '../config/schema.js';
+import { STATE_SCHEMA_NAME, STATE_SCHEMA_RULE } from '../config/state-schema-name.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { colorEnabled, ExitRequest, type CliIO } from './io.js';
 import { closeProgress, terminalProgress } from './progress.js';
@@ -70,6 +73,8 @@ export interface SessionOptions {
 /** One target of a command: its service port, inventory and desired state. */
 export interface Session {
   port: ServicePort;
+  /** Which service the port writes to: recorded in plans, checked against a saved plan's. */
+  identity: TargetIdentity;
   inventory: InventoryStore;
   desired: DesiredResource[];
   diagnostics: Diagnostic[];
@@ -188,6 +193,7 @@ function reconcileOnce(session: Session, opts: RunOptions, run: SessionRun): Pro
     ...(opts.allowEmptyKinds ? { allowEmptyKinds: opts.allowEmptyKinds } : {}),
     concurrency: session.defaults.concurrency,
     adopt: session.adopt,
+    identity: session.identity,
     ...backtestOf(backtestSettings(opts, session.defaults.backtest, false)),
     ...run,
   });
@@ -219,10 +225,13 @@ export async function openConnection(
     logger,
     announce: (line) => io.stderr.write(`${line}\n`),
     timeoutMs: opts.timeoutMs,
+    // keys and query are not runs: no lease to hold.
+    fence: UNFENCED,
     ...waitReporter(io, logger, 'stderr'),
   });
   return {
     port: connection.port,
+    identity: connection.identity,
     async close() {
       try {
         await connection.close();
@@ -293,7 +302,8 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
   opts.checkManifests?.(mergeTargetDiagnostics(loaded.map((t) => ({ target: t.name, resources: t.desired, diagnostics: t.diagnostics }))));
   const { config, baseDir } = project;
   const stateDir = fileStateDir(io, config, baseDir);
-  const state = await openStateBackend(stateSpec(io, config, baseDir));
+  const state = await openStateBackend(stateSpec(io, config, baseDir), { prepare: opts.lock || opts.elect === true });
+  if (state.notice) io.stderr.write(`obsync: ${state.notice}\n`);
   const sessions: Session[] = [];
   const events = new EventBus({ logger, levels: 'info', ringSize: 0 });
   const closeAll = async () => {
@@ -364,6 +374,8 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
   let connection: Connection | undefined;
   let inventory: InventoryStore;
   let leadership: LeaseElector | undefined;
+  // Bound once the inventory (and its lease) is open, before the first request of a run.
+  const fence = new FenceSlot();
   try {
     connection = await connectTarget({
       resolved: input.resolved,
@@ -375,6 +387,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
       announce: (line) => io.stderr.write(`${line}\n`),
       onResponse: opts.onResponse,
       timeoutMs: opts.timeoutMs,
+      fence,
       ...waitReporter(io, logger, opts.waits ?? 'stderr'),
     });
     const target = connection.port.target;
@@ -386,6 +399,8 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
         ? { mode: 'write', command: opts.command }
         : { mode: 'read' };
     inventory = await state.openInventory(target, access);
+    // A read-only run (plan) holds no lease; its only write is waking an idle hosted service.
+    fence.bind(access.mode === 'read' ? UNFENCED : inventory.writeFence());
   } catch (err) {
     await leadership?.stop();
     await connection?.close();
@@ -395,6 +410,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
   const closeConnection = connection.close.bind(connection);
   return {
     port,
+    identity: connection.identity,
     inventory,
     desired: input.desired,
     diagnostics: input.diagnostics,
@@ -435,7 +451,7 @@ export function stateSpec(io: CliIO, config: ObsyncConfig | undefined, baseDir: 
   const leaseSeconds = configured?.leaseSeconds;
   const url = stateUrlFromEnv(io) ?? (configured?.backend === 'postgres' ? new Secret(configured.url) : undefined);
   if (url) {
-    const schema = io.env.OBSYNC_STATE_SCHEMA ?? (configured?.backend === 'postgres' ? configured.schema : 'obsync');
+    const schema = stateSchemaFromEnv(io) ?? (configured?.backend === 'postgres' ? configured.schema : 'obsync');
     return { backend: 'postgres', url, schema, leaseSeconds };
   }
   return { backend: 'file', dir: fileStateDir(io, config, baseDir), leaseSeconds };
@@ -444,6 +460,18 @@ export function stateSpec(io: CliIO, config: ObsyncConfig | undefined, baseDir: 
 /** The file backend's directory: OBSYNC_STATE_DIR, else state.path of obsync.yaml, else .obsync/state. */
 export function fileStateDir(io: CliIO, config: ObsyncConfig | undefined, baseDir: string): string {
   return stateDirectory({ env: io.env, cwd: io.cwd, statePath: config?.state?.path, baseDir });
+}
+
+/** OBSYNC_STATE_SCHEMA, held to the rule state.schema follows in obsync.yaml. */
+function stateSchemaFromEnv(io: CliIO): string | undefined {
+  const schema = io.env.OBSYNC_STATE_SCHEMA;
+  // Empty is unset, as for the other OBSYNC_* variables (a CI template that fills in nothing).
+  if (!schema) return undefined;
+  if (!STATE_SCHEMA_NAME.test(schema))
+    throw new ConfigError(`OBSYNC_STATE_SCHEMA ${JSON.stringify(schema)} is not a schema name obsync uses: ${STATE_SCHEMA_RULE}`, {
+      hint: 'set it to a plain name such as obsync or obsync_prod (or unset it to use state.schema of obsync.yaml, default obsync)',
+    });
+  return schema;
 }
 
 function stateUrlFromEnv(io: CliIO): Secret | undefined {

@@ -2,10 +2,11 @@
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import { ConfigError } from '../core/errors.js';
+import type { WriteFence } from '../core/fence.js';
 import type { ServicePort } from '../core/ports.js';
 import { Secret } from '../core/secret.js';
 import type { Variant } from '../core/ports.js';
-import { VARIANT_RATE_LIMITS, DEFAULT_PATHS, type Target } from '../core/target.js';
+import { VARIANT_RATE_LIMITS, DEFAULT_PATHS, printableBaseUrl, type Target, type TargetIdentity } from '../core/target.js';
 import { loadConfig, type DeclaredTarget, type LoadConfigOptions } from '../config/load.js';
 import type { ObsyncConfig } from '../config/schema.js';
 import { chooseTargets, resolveTargets, type EmbeddedTarget, type ResolvedTarget } from '../config/targets.js';
@@ -124,6 +125,8 @@ export function targetApi(resolved: ResolvedTarget): Variant {
 
 export interface Connection {
   port: ServicePort;
+  /** Which service the port writes to (recorded in plans). */
+  identity: TargetIdentity;
   close(): Promise<void>;
 }
 
@@ -145,6 +148,8 @@ export interface ConnectInput {
   onWait?: ((target: string, wait: WaitReport) => void) | undefined;
   /** Retries and slow requests: a terminal's progress line. */
   progress?: PortOptions['progress'];
+  /** The gate of every write to the target: the run's writer lease, or UNFENCED outside a run. */
+  fence: WriteFence;
 }
 
 function portOptions(target: Target, input: ConnectInput): PortOptions {
@@ -157,6 +162,7 @@ function portOptions(target: Target, input: ConnectInput): PortOptions {
     ...(onWait ? { onWait: (wait: WaitReport) => onWait(target.name, wait) } : {}),
     ...(proxy ? { proxy } : {}),
     ...(input.progress ? { progress: input.progress } : {}),
+    fence: input.fence,
   };
 }
 
@@ -165,9 +171,14 @@ export async function connectTarget(input: ConnectInput): Promise<Connection> {
   if (resolved.kind === 'remote') {
     const target: Target = input.timeoutMs === undefined ? resolved.target : { ...resolved.target, timeoutMs: input.timeoutMs };
     const port = createServicePort(target, portOptions(target, input));
-    return { port, close: () => port.close() };
+    return { port, identity: identityOf(target, printableBaseUrl(target.baseUrl)), close: () => port.close() };
   }
   return connectEmbedded(resolved.embedded, input);
+}
+
+function identityOf(target: Target, baseUrl: string): TargetIdentity {
+  const where = target.variant === 'hosted' ? { organizationId: target.organizationId, serviceId: target.serviceId } : {};
+  return { name: target.name, variant: target.variant, baseUrl, ...where };
 }
 
 /** `data:` relative to obsync.yaml when given; else `<state dir>/embedded/<target>` (never the working directory). */
@@ -221,6 +232,8 @@ async function connectEmbedded(embedded: EmbeddedTarget, input: ConnectInput): P
   const port = createServicePort(target, portOptions(target, input));
   return {
     port,
+    // Its port changes with every start; its data directory is what makes it the same sandbox.
+    identity: identityOf(target, `embedded sandbox (data in ${dataDir})`),
     async close() {
       await port.close();
       await sandbox.close();

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { durationMs, MAX_BACKTEST_MS } from '../core/duration.js';
 import { NOTIFICATION_CLASSES } from '../events/vocabulary.js';
+import { STATE_SCHEMA_NAME, STATE_SCHEMA_RULE } from './state-schema-name.js';
 
 const nonEmpty = z.string().min(1);
 
@@ -251,7 +252,7 @@ export const postgresStateConfig = z
     }),
     schema: z
       .string()
-      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a schema name is lowercase letters, digits and "_" (at most 63), not starting with a digit')
+      .regex(STATE_SCHEMA_NAME, STATE_SCHEMA_RULE)
       .default('obsync')
       .describe('PostgreSQL schema of the tables, created and migrated on first use (default obsync; OBSYNC_STATE_SCHEMA overrides it).'),
     leaseSeconds,

@@ -109,9 +109,21 @@ export class CapabilityError extends ObsyncError {
 
 /** The inventory of a target is locked by another writer. */
 export class LockError extends ObsyncError {
-  override readonly name = 'LockError';
-  constructor(message: string, hint?: string) {
-    super('LOCKED', message, hint === undefined ? undefined : { hint });
+  override readonly name: string = 'LockError';
+  constructor(message: string, hint?: string, code = 'LOCKED') {
+    super(code, message, hint === undefined ? undefined : { hint });
+  }
+}
+
+/**
+ * This process no longer holds the writer lease of a target (it was lost, taken over, released,
+ * or its local deadline passed while the process was paused): nothing more may be written to the
+ * service or the inventory. The run stops; the next one starts over under a new lease.
+ */
+export class LeaseLostError extends LockError {
+  override readonly name = 'LeaseLostError';
+  constructor(message: string, hint = 'another obsync may be writing this target now; the next run starts over') {
+    super(message, hint, 'LEASE_LOST');
   }
 }
 

@@ -3,6 +3,7 @@
  * entries of this record; losing it only disables prune until objects are adopted again.
  */
 import { ObsyncError } from './errors.js';
+import type { WriteFence } from './fence.js';
 import type { Address, Kind } from './plan.js';
 import type { Json } from './wire.js';
 
@@ -20,6 +21,11 @@ export interface InventoryEntry {
   status: 'pending' | 'owned';
   /** Natural key at the time of writing (used to resolve a pending create). */
   naturalKey: string;
+  /**
+   * Pending creates: ids that already had this natural key in the live state the create was sent
+   * after. They existed before it, so the create did not make them: never resolved to.
+   */
+  preexisting?: string[];
   labels?: Record<string, string>;
   /** Hash of the desired spec last applied: tells `spec-changed` from `drifted`. */
   specHash?: string;
@@ -59,6 +65,12 @@ export interface InventoryStore {
   saveBackup(backup: InventoryBackup): Promise<string>;
   /** Re-reads the entries when another writer may have changed them (a daemon before each run). */
   refresh(): Promise<void>;
+  /**
+   * The fence of this run's service writes: passes only while the writer lease the entries were
+   * read under is held (not lost, not replaced, within its local deadline). A read-only inventory
+   * has no lease: its fence refuses every write.
+   */
+  writeFence(): WriteFence;
 }
 
 export function entryAddress(entry: Pick<InventoryEntry, 'kind' | 'name'>): Address {

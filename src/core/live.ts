@@ -11,3 +11,14 @@ export interface LiveState {
   /** Version (hash) of a live object, computed on first ask (only changing steps record one). */
   versionOf(kind: AnyKind, id: string): string | undefined;
 }
+
+/**
+ * What a run read before it wrote: the proof that an id a create answers is new (DESIGN §4, trust
+ * invariant 2). An id in this read existed before obsync's create, so the create did not make it.
+ */
+export interface ReadBefore {
+  /** The id was among the objects the run read, of any kind (both variants' ids are unique across collections: ObjectIds, UUIDs). */
+  had(id: string): boolean;
+  /** Ids of `kind` whose natural key was `key` in that read. */
+  withKey(kind: AnyKind, key: string): readonly string[];
+}

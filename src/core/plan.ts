@@ -7,6 +7,7 @@
 import type { Backtest, BacktestRun, Impact, ImpactItem } from './backtest.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { AnyKind, Kind } from './kind-name.js';
+import type { TargetIdentity } from './target.js';
 import type { Json, JsonObject } from './wire.js';
 
 export type { AnyKind, Kind };
@@ -196,6 +197,8 @@ export interface Plan {
   formatVersion: typeof PLAN_FORMAT_VERSION;
   target: string;
   variant: string;
+  /** Which service the plan was made for (set by the engine; the planner is pure): a saved plan applies only there. */
+  identity?: TargetIdentity;
   steps: PlanStep[];
   summary: PlanSummary;
   prune: PruneReport;

@@ -55,3 +55,31 @@ export const VARIANT_RATE_LIMITS: Record<Variant, Pacing> = {
 
 /** The segments ClickHouse Cloud serves (hosted-api §2-3; the Terraform provider and clickhousectl use them). */
 export const DEFAULT_PATHS = { observability: 'clickstack', pipes: 'clickpipes' } as const;
+
+/**
+ * Which service a plan was made for (DESIGN §4, trust invariant 9): a saved plan is applied only
+ * to the same one. Printable: never a credential.
+ */
+export interface TargetIdentity {
+  name: string;
+  variant: Variant;
+  /** The API's base URL without credentials, query or trailing slash; the embedded sandbox: `embedded sandbox (data in DIR)`. */
+  baseUrl: string;
+  /** Hosted: the organisation and service the target writes to. */
+  organizationId?: string;
+  serviceId?: string;
+}
+
+/** A base URL as a plan records it: scheme, host, port and path; no user, password, query or fragment. */
+export function printableBaseUrl(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** `hosted at https://api.example.com, organisation o, service s`. */
+export function describeIdentity(id: TargetIdentity): string {
+  const where = [`${id.variant} at ${id.baseUrl}`];
+  if (id.organizationId !== undefined) where.push(`organisation ${id.organizationId}`);
+  if (id.serviceId !== undefined) where.push(`service ${id.serviceId}`);
+  return `target '${id.name}' (${where.join(', ')})`;
+}

@@ -1,12 +1,14 @@
 /** Reads the live state one plan needs: one list per kind (O(kinds) requests, not O(objects)). */
 import { createHash } from 'node:crypto';
-import type { LiveObject, LiveState } from '../core/live.js';
+import type { AnyKind } from '../core/kind-name.js';
+import type { LiveObject, LiveState, ReadBefore } from '../core/live.js';
 import type { CallOptions, ServicePort } from '../core/ports.js';
 import { registerSecret } from '../core/scrub.js';
 import type { Json } from '../core/wire.js';
 import type { KindDefinition } from '../kinds/kind.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { stableJson } from '../planner/diff.js';
+import { LiveIndex } from '../planner/live-index.js';
 
 /**
  * Every kind the target serves, except those read only when needed (`read: 'when-declared'`)
@@ -56,4 +58,22 @@ function lazyVersions(kinds: readonly KindDefinition[], objects: ReadonlyMap<str
 export function versionOf(object: object, ignore: ReadonlySet<string> = new Set()): string {
   const kept = Object.fromEntries(Object.entries(object).filter(([k]) => !ignore.has(k))) as Json;
   return createHash('sha256').update(stableJson(kept)).digest('base64url').slice(0, 22);
+}
+
+/** The ids a run read, for the applier's proof of ownership; indexes are built on the first create that asks. */
+export function readBefore(live: LiveState, kinds: readonly KindDefinition[]): ReadBefore {
+  let ids: Set<string> | undefined;
+  const byKey = new Map<AnyKind, LiveIndex | null>();
+  const index = (kind: AnyKind): LiveIndex | null => {
+    if (byKey.has(kind)) return byKey.get(kind) ?? null;
+    const def = kinds.find((d) => d.kind === kind);
+    const objects = live.objects(kind);
+    const built = def?.managed && objects ? new LiveIndex(objects, (o) => def.liveKey(o)) : null;
+    byKey.set(kind, built);
+    return built;
+  };
+  return {
+    had: (id) => (ids ??= new Set(kinds.flatMap((d) => (live.objects(d.kind) ?? []).map((o) => o.id)))).has(id),
+    withKey: (kind, key) => (index(kind)?.withKey(key) ?? []).map((o) => o.id),
+  };
 }

@@ -7,13 +7,16 @@
 import type { ApplyReport } from '../applier/context.js';
 import type { Plan } from '../core/plan.js';
 import type { Variant } from '../core/ports.js';
+import type { TargetIdentity } from '../core/target.js';
 import { applyPlanned, makePlan, type ApplyRequest, type PlanRequest } from './run.js';
-import { checkSavedPlan } from './saved-plan.js';
+import { checkSavedPlan, checkSavedTarget } from './saved-plan.js';
 
 export interface ReconcileRequest extends PlanRequest, Omit<ApplyRequest, 'port' | 'inventory' | 'refused' | 'signal'> {
   mode: 'plan' | 'apply';
-  /** A saved plan (`apply plan.json`): each of its steps goes ahead only where nothing moved since. */
+  /** A saved plan (`apply plan.json`): applied only to the service it was made for, each step only where nothing moved since. */
   saved?: Plan;
+  /** The service this run talks to, recorded in its plan (a saved plan is bound to it). */
+  identity?: TargetIdentity;
   /** Called with the plan before anything is written (show it, ask for confirmation; throw to stop). */
   beforeApply?: (plan: Plan) => Promise<void> | void;
   /**
@@ -51,9 +54,12 @@ export async function reconcile(req: ReconcileRequest): Promise<RunReport> {
   const t0 = performance.now();
   const before = { ...req.port.stats };
   const saved = req.saved;
+  // Before anything is read: a plan made for another service is not applied here, not even in part.
+  if (saved) checkSavedTarget(saved, req.identity);
   const planned = await makePlan(saved ? savedPlanCheck(req, saved) : req);
-  const check = saved ? checkSavedPlan(saved, planned.plan) : null;
-  const plan = check ? check.plan : planned.plan;
+  const made = req.identity ? { ...planned.plan, identity: req.identity } : planned.plan;
+  const check = saved ? checkSavedPlan(saved, made) : null;
+  const plan = check ? check.plan : made;
   let apply: ApplyReport | undefined;
   let applyMs = 0;
   if (req.mode === 'apply') {
@@ -61,7 +67,7 @@ export async function reconcile(req: ReconcileRequest): Promise<RunReport> {
     const t1 = performance.now();
     const signal = req.applySignal ?? req.signal;
     apply = await applyPlanned(
-      { plan, secretValues: planned.secretValues },
+      { plan, secretValues: planned.secretValues, seen: planned.seen },
       { ...req, ...(signal ? { signal } : {}), ...(check ? { refused: check.refused } : {}) },
     );
     applyMs = performance.now() - t1;

@@ -7,13 +7,14 @@ import type { InventoryStore } from '../core/inventory.js';
 import type { Address, AdoptPolicy, Kind, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
+import type { ReadBefore } from '../core/live.js';
 import type { Json } from '../core/wire.js';
 import { applyPlan } from '../applier/apply.js';
 import type { ApplyReport, StepResult } from '../applier/context.js';
 import { SENSITIVE_PATHS } from '../kinds/sensitive-paths.js';
 import { planWithSubjects } from '../planner/plan.js';
 import { runBacktests, type BacktestOptions } from './backtest.js';
-import { kindsToRead, readLive } from './live.js';
+import { kindsToRead, readBefore, readLive } from './live.js';
 import { extractSecrets, type SensitivePaths } from './secrets.js';
 import { pruneEligibility, selectedAddresses, type Selection } from './selection.js';
 
@@ -43,13 +44,16 @@ export interface Planned {
   plan: Plan;
   /** Sensitive values by fingerprint, per address: the applier's only input besides the plan. */
   secretValues: ReadonlyMap<Address, ReadonlyMap<string, Json>>;
+  /** What this run read before it writes: an id in it is never owned through a create. */
+  seen: ReadBefore;
   timings: { readMs: number; planMs: number; backtestMs: number };
 }
 
 export async function makePlan(req: PlanRequest): Promise<Planned> {
   const t0 = performance.now();
   const declaredKinds = new Set<string>(req.desired.map((r) => r.kind));
-  const live = await readLive(req.port, kindsToRead(req.port, declaredKinds), req.signal ? { signal: req.signal } : {});
+  const kinds = kindsToRead(req.port, declaredKinds);
+  const live = await readLive(req.port, kinds, req.signal ? { signal: req.signal } : {});
   const t1 = performance.now();
   const secrets = extractSecrets(req.desired, req.sensitive ?? SENSITIVE_PATHS, req.inventory);
   const selected = selectedAddresses(req.desired, req.selection);
@@ -78,7 +82,7 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
       ...(req.signal ? { signal: req.signal } : {}),
     });
   const timings = { readMs: t1 - t0, planMs: t2 - t1, backtestMs: performance.now() - t2 };
-  return { plan: result, secretValues: secrets.values, timings };
+  return { plan: result, secretValues: secrets.values, seen: readBefore(live, kinds), timings };
 }
 
 export interface ApplyRequest {
@@ -94,10 +98,10 @@ export interface ApplyRequest {
 }
 
 /** Executes a plan: nothing but the plan and the secret values go to the applier. */
-export function applyPlanned(planned: Pick<Planned, 'plan' | 'secretValues'>, req: ApplyRequest): Promise<ApplyReport> {
+export function applyPlanned(planned: Pick<Planned, 'plan' | 'secretValues' | 'seen'>, req: ApplyRequest): Promise<ApplyReport> {
   return applyPlan(
     planned.plan,
-    { port: req.port, inventory: req.inventory, secretValues: planned.secretValues },
+    { port: req.port, inventory: req.inventory, secretValues: planned.secretValues, seen: planned.seen },
     {
       concurrency: req.concurrency,
       ...(req.now ? { now: req.now } : {}),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { summarize, type Plan, type PlanStep } from '../core/plan.js';
-import { checkSavedPlan } from './saved-plan.js';
+import type { TargetIdentity } from '../core/target.js';
+import { checkSavedPlan, checkSavedTarget, PlanTargetMismatch } from './saved-plan.js';
 
 function step(address: `Dashboard/${string}`, action: PlanStep['action'], liveVersion?: string, after: string = 'x'): PlanStep {
   return {
@@ -49,5 +50,32 @@ describe('checkSavedPlan', () => {
     expect([...refused.keys()]).toEqual(['Dashboard/b', 'Dashboard/c', 'Dashboard/d']);
     expect(refused.get('Dashboard/b')).toMatch(/live object changed/);
     expect(refused.get('Dashboard/d')).toMatch(/manifests changed/);
+  });
+});
+
+describe('checkSavedTarget', () => {
+  const prod: TargetIdentity = { name: 't', variant: 'hosted', baseUrl: 'https://api.example.com', organizationId: 'o', serviceId: 's' };
+  const made = { ...plan([]), identity: prod };
+
+  it('lets a plan through only to the service it was made for', () => {
+    expect(() => checkSavedTarget(made, { ...prod })).not.toThrow();
+    for (const other of [
+      { ...prod, baseUrl: 'https://api.other.example.com' },
+      { ...prod, serviceId: 's2' },
+      { ...prod, organizationId: 'o2' },
+      { ...prod, variant: 'self-hosted' as const },
+      { ...prod, name: 'staging' },
+    ])
+      expect(() => checkSavedTarget(made, other)).toThrow(PlanTargetMismatch);
+  });
+
+  it('names both services and what differs', () => {
+    expect(() => checkSavedTarget(made, { ...prod, baseUrl: 'https://evil.example.com' })).toThrow(
+      "the saved plan was made for target 't' (hosted at https://api.example.com, organisation o, service s), but this apply would write to target 't' (hosted at https://evil.example.com, organisation o, service s) (baseUrl differ)",
+    );
+  });
+
+  it('refuses a plan that does not say where it was made', () => {
+    expect(() => checkSavedTarget(plan([]), prod)).toThrow(/does not say which service it was made for/);
   });
 });

@@ -4,10 +4,43 @@
  * they were when it was planned. The others are refused with the reason; changes that are not in
  * the saved plan are not made (unchanged objects still record their ownership).
  */
+import { ObsyncError } from '../core/errors.js';
 import type { Address, Plan, PlanStep } from '../core/plan.js';
 import { summarize } from '../core/plan.js';
+import { describeIdentity, type TargetIdentity } from '../core/target.js';
 import type { Json } from '../core/wire.js';
 import { stableJson } from '../planner/diff.js';
+
+/** A saved plan made for another service than the one it is being applied to: nothing of it is applied. */
+export class PlanTargetMismatch extends ObsyncError {
+  override readonly name = 'PlanTargetMismatch';
+  constructor(message: string, hint: string) {
+    super('PLAN_TARGET_MISMATCH', message, { hint });
+  }
+}
+
+const IDENTITY_FIELDS = ['name', 'variant', 'baseUrl', 'organizationId', 'serviceId'] as const;
+
+/**
+ * Trust invariant 9: a saved plan is bound to where it was made. Its target's identity (name,
+ * variant, base URL, hosted organisation and service) must be the one this run would write to;
+ * a plan that does not say (an older obsync's) is refused too.
+ */
+export function checkSavedTarget(saved: Plan, here: TargetIdentity | undefined): void {
+  const made = saved.identity;
+  if (!made || !here) {
+    throw new PlanTargetMismatch(
+      `the saved plan of target '${saved.target}' does not say which service it was made for (a plan of an older obsync), so it is not applied`,
+      'make the plan again with this obsync: `obsync plan --out FILE`',
+    );
+  }
+  const differs = IDENTITY_FIELDS.filter((f) => made[f] !== here[f]);
+  if (differs.length === 0) return;
+  throw new PlanTargetMismatch(
+    `the saved plan was made for ${describeIdentity(made)}, but this apply would write to ${describeIdentity(here)} (${differs.join(', ')} differ): nothing of it is applied`,
+    'apply the plan with the settings it was made with (obsync.yaml, OBSYNC_BASE_URL, --target), or make a new plan for this target: `obsync plan --out FILE`',
+  );
+}
 
 export interface SavedPlanCheck {
   plan: Plan;

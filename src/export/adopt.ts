@@ -102,5 +102,6 @@ function withEntries(inventory: InventoryStore, added: readonly InventoryEntry[]
     close: readOnly,
     saveBackup: readOnly,
     refresh: readOnly,
+    writeFence: readOnly,
   };
 }

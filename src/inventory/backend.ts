@@ -4,13 +4,17 @@
  * the same things: per-target inventories with their pending creates, the HMAC key of the
  * secret fingerprints, backups of deleted objects, and a writer lease per target.
  */
+import type { WriteFence } from '../core/fence.js';
 import type { InventoryBackup, InventoryEntry, InventoryStore } from '../core/inventory.js';
 
 /**
  * The right to write one target. Renewed in the background while held; `lost` is aborted when
  * it could not be renewed in time or another holder took it over, and writes are refused after.
+ * `check()` (the write fence) passes only while the lease is held as this process sees it: not
+ * lost, and before its local deadline — acquired or last renewed at T on the monotonic clock,
+ * valid until T + lease − margin — so a process paused past its lease writes nothing on resuming.
  */
-export interface WriterLease {
+export interface WriterLease extends WriteFence {
   readonly target: string;
   /** Fencing token: new for every acquisition; writes carry it and are refused once it is stale. */
   readonly token: string;
@@ -41,12 +45,38 @@ export interface LeaseTiming {
   leaseMs: number;
   /** How often the holder renews it (a third of the lease by default). */
   renewMs: number;
+  /**
+   * How long before the lease's end this process stops writing (default: a fifth of the lease):
+   * covers the time between the check and the write reaching the service, and clock drift.
+   */
+  marginMs?: number;
+}
+
+/** The longest lease obsync grants (leaseSeconds ≤ 600): an expiry further ahead than this and a minute of clock skew is bogus. */
+export const MAX_LEASE_MS = 600_000;
+export const BOGUS_EXPIRY_MS = MAX_LEASE_MS + 60_000;
+
+/** The lease when this process may still write under it (not lost, within its local deadline), else null. */
+export function heldLease(lease: WriterLease | null): WriterLease | null {
+  if (!lease) return null;
+  try {
+    lease.check();
+    return lease;
+  } catch {
+    return null;
+  }
+}
+
+export function leaseMarginMs(timing: LeaseTiming): number {
+  return timing.marginMs ?? Math.round(timing.leaseMs / 5);
 }
 
 export interface StateBackend {
   readonly kind: 'file' | 'postgres';
   /** Where the state lives, safe to print (a database URL without its password). */
   readonly location: string;
+  /** What the user should know about the state (a PostgreSQL state not set up yet, read as empty): printed once. */
+  readonly notice?: string | undefined;
   readonly timing: LeaseTiming;
   openInventory(target: string, access: InventoryAccess): Promise<InventoryStore>;
   /** Takes the target's writer lease if nobody live holds it (the elector's step). */

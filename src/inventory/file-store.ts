@@ -8,7 +8,8 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, rename, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { LockError, ObsyncError } from '../core/errors.js';
+import { LeaseLostError, ObsyncError } from '../core/errors.js';
+import type { WriteFence } from '../core/fence.js';
 import { deepFreeze } from '../core/freeze.js';
 import {
   entryAddress,
@@ -19,7 +20,7 @@ import {
   type InventoryStore,
 } from '../core/inventory.js';
 import type { Address } from '../core/plan.js';
-import { leaseTiming, type InventoryAccess, type LeaseTiming, type WriterLease } from './backend.js';
+import { heldLease, leaseTiming, type InventoryAccess, type LeaseTiming, type WriterLease } from './backend.js';
 import { hmacFingerprint, loadOrCreateFileKey } from './fingerprint.js';
 import { writeFileBackup } from './file-backups.js';
 import { acquireFileLease } from './lock.js';
@@ -171,13 +172,17 @@ class FileInventory implements InventoryStore {
   }
 
   #usableLease(): WriterLease | null {
-    const lease = this.lease();
-    return lease && !lease.lost.aborted ? lease : null;
+    return heldLease(this.lease());
   }
 
   #writable(): boolean {
     const lease = this.#usableLease();
     return lease !== null && lease.token === this.#loadedUnder;
+  }
+
+  /** The write fence of this inventory's lease (also of the service writes of its run). */
+  writeFence(): WriteFence {
+    return { check: () => this.#requireLease() };
   }
 
   #requireLease(): void {
@@ -187,10 +192,9 @@ class FileInventory implements InventoryStore {
         'INVENTORY_READONLY',
         `internal: the inventory of target '${this.target}' was opened read-only and cannot be written`,
       );
-    if (lease.lost.aborted)
-      throw lease.lost.reason instanceof Error ? lease.lost.reason : new LockError(`lost the writer lease on target '${this.target}'`);
+    lease.check();
     if (lease.token !== this.#loadedUnder)
-      throw new LockError(
+      throw new LeaseLostError(
         `the writer lease on target '${this.target}' changed hands since the inventory was read`,
         'the next run re-reads it and starts over',
       );
@@ -228,6 +232,16 @@ export async function loadTarget(dir: string, target: string, opts: { repair: bo
     if (json === NOT_JSON) throw corruptSnapshot(snapshotPath, 'not valid JSON (truncated or overwritten?)');
     const parsed = snapshotSchema.safeParse(json);
     if (!parsed.success) throw corruptSnapshot(snapshotPath, issueText(parsed.error.issues[0]));
+    if (parsed.data.target !== target) {
+      // A copied or renamed file: its ids are another target's, and prune would delete them here.
+      throw new ObsyncError(
+        'INVENTORY_TARGET',
+        `the inventory ${snapshotPath} is the state of target '${parsed.data.target}', not of target '${target}': it is not read`,
+        {
+          hint: `if it was copied or renamed, put it back as ${join(dir, `${parsed.data.target}.json`)}; otherwise move it away (obsync then adopts the objects of '${target}' again by natural key, and prunes nothing it has not re-adopted)`,
+        },
+      );
+    }
     for (const e of parsed.data.entries) {
       const address = entryAddress(e);
       loaded.entries.set(address, deepFreeze(e));

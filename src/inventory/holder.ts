@@ -20,15 +20,30 @@ export function thisHolder(): HolderIdentity {
 
 /** A PID means the same process only inside one namespace of one host. */
 export function holderIsGone(holder: HolderIdentity): boolean {
+  return holderState(holder) === 'gone';
+}
+
+/** `gone`: a process of this host and PID namespace that no longer exists; `here`: one that does; `unknown`: another host or namespace. */
+export function holderState(holder: HolderIdentity): 'gone' | 'here' | 'unknown' {
   const me = thisHolder();
-  if (holder.host !== me.host || (holder.pidns ?? undefined) !== me.pidns) return false;
-  if (holder.pid === me.pid || holder.pid <= 0) return false;
+  if (holder.host !== me.host || (holder.pidns ?? undefined) !== me.pidns) return 'unknown';
+  if (holder.pid === me.pid) return 'here';
+  if (holder.pid <= 0) return 'unknown';
   try {
     process.kill(holder.pid, 0);
-    return false;
+    return 'here';
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+    return (err as NodeJS.ErrnoException).code === 'ESRCH' ? 'gone' : 'here';
   }
+}
+
+/**
+ * An expiry further ahead than any lease obsync grants (plus clock skew) was not written by a
+ * live obsync with a sane clock: a damaged lock, a hand edit, a clock far ahead. Such a lease is
+ * stale unless its holder is a live process on this machine (then the lock-out names it).
+ */
+export function bogusExpiry(expiresAtMs: number, nowMs: number, boundMs: number): boolean {
+  return expiresAtMs - nowMs > boundMs;
 }
 
 let cachedNamespace: string | undefined | null = null;

@@ -12,10 +12,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import { LockError } from '../core/errors.js';
 import { FileRefusal, readRegularFile } from '../manifests/files.js';
+import { BOGUS_EXPIRY_MS, type LeaseAttempt, type LeaseTiming, type WriterLease } from './backend.js';
+import { bogusExpiry, holderState, thisHolder } from './holder.js';
 import { leaseRefusal } from './lease-refusal.js';
-import type { LeaseAttempt, LeaseTiming, WriterLease } from './backend.js';
-import { holderIsGone, thisHolder } from './holder.js';
-import { RenewingLease } from './renewing-lease.js';
+import { moment, RenewingLease, type Moment } from './renewing-lease.js';
 
 const leaseFile = z.object({
   token: z.string().optional(),
@@ -37,24 +37,26 @@ export interface FileLeaseOptions extends LeaseTiming {
 
 export async function tryFileLease(path: string, target: string, command: string, opts: FileLeaseOptions): Promise<LeaseAttempt> {
   const now = opts.now ?? Date.now;
+  // Taken before anything is written: the lease's local deadline counts from no later than its expiry does.
+  const since = moment();
   const info = leaseInfo(randomUUID(), command, now(), opts.leaseMs);
   const tmp = `${path}.${info.token}.tmp`;
   await writeFile(tmp, JSON.stringify(info), { mode: 0o600 });
   try {
-    if (await linkIfAbsent(tmp, path)) return { lease: new FileLease(path, target, info, opts) };
+    if (await linkIfAbsent(tmp, path)) return { lease: new FileLease(path, target, info, opts, since) };
     const holder = await readHolder(path, opts.leaseMs);
     if (holder && !isStale(holder, now()))
-      return { heldBy: describeHolder(holder), holderCommand: holder.command, retryInMs: retryIn(holder, now(), opts) };
+      return { heldBy: describeHolder(holder, now(), path), holderCommand: holder.command, retryInMs: retryIn(holder, now(), opts) };
     const took = await withMutex(`${path}.takeover`, async () => {
       const current = await readHolder(path, opts.leaseMs);
       if (current && !isStale(current, now())) return false;
       await rename(tmp, path);
       return true;
     });
-    if (took) return { lease: new FileLease(path, target, info, opts) };
+    if (took) return { lease: new FileLease(path, target, info, opts, since) };
     const winner = await readHolder(path, opts.leaseMs);
     return {
-      heldBy: winner ? describeHolder(winner) : 'another obsync',
+      heldBy: winner ? describeHolder(winner, now(), path) : 'another obsync',
       holderCommand: winner?.command,
       retryInMs: winner ? retryIn(winner, now(), opts) : opts.renewMs,
     };
@@ -78,8 +80,9 @@ class FileLease extends RenewingLease {
     target: string,
     info: LeaseFile & { token: string },
     private readonly opts: FileLeaseOptions,
+    since: Moment,
   ) {
-    super(target, info.token, opts.renewMs);
+    super(target, info.token, opts, since);
     this.#info = info;
   }
 
@@ -91,6 +94,7 @@ class FileLease extends RenewingLease {
 
   protected async renew(): Promise<void> {
     const now = (this.opts.now ?? Date.now)();
+    const sent = moment();
     try {
       const kept = await withMutex(`${this.path}.takeover`, async () => {
         if ((await readHolder(this.path, this.opts.leaseMs))?.token !== this.token) return false;
@@ -101,7 +105,8 @@ class FileLease extends RenewingLease {
         this.#info = next;
         return true;
       });
-      if (!kept) this.lose('another obsync took the lease over');
+      if (kept) this.renewed(sent);
+      else this.lose('another obsync took the lease over');
     } catch {
       // A failed renewal (disk full, mutex busy) is retried at the next tick, until the lease runs out.
       if (Date.parse(this.#info.expiresAt ?? '') <= now) this.lose('the lease could not be renewed before it expired');
@@ -151,15 +156,20 @@ function readLockFile(path: string): string {
 }
 
 function isStale(holder: LeaseFile & { expiresAt: string }, now: number): boolean {
-  return Date.parse(holder.expiresAt) <= now || holderIsGone(holder);
+  const expiresAt = Date.parse(holder.expiresAt);
+  const state = holderState(holder);
+  if (expiresAt <= now || state === 'gone') return true;
+  return bogusExpiry(expiresAt, now, BOGUS_EXPIRY_MS) && state !== 'here';
 }
 
 function retryIn(holder: { expiresAt: string }, now: number, opts: LeaseTiming): number {
   return Math.max(50, Math.min(opts.renewMs, Date.parse(holder.expiresAt) - now + 50));
 }
 
-function describeHolder(h: LeaseFile & { expiresAt: string }): string {
-  return `${h.command ?? 'running'}, pid ${h.pid} on ${h.host}${h.since ? ` since ${h.since}` : ''}, lease until ${h.expiresAt}`;
+function describeHolder(h: LeaseFile & { expiresAt: string }, now: number, path: string): string {
+  const held = `${h.command ?? 'running'}, pid ${h.pid} on ${h.host}${h.since ? ` since ${h.since}` : ''}, lease until ${h.expiresAt}`;
+  if (!bogusExpiry(Date.parse(h.expiresAt), now, BOGUS_EXPIRY_MS)) return held;
+  return `${held} — further ahead than any lease obsync grants, so not written by a running obsync with a correct clock; if pid ${h.pid} is not obsync, delete ${path}`;
 }
 
 /** Runs `fn` holding `path` (created exclusively); waits briefly when another holds it. */

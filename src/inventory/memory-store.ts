@@ -8,6 +8,7 @@ import {
   type InventoryEntry,
   type InventoryStore,
 } from '../core/inventory.js';
+import { UNFENCED } from '../core/fence.js';
 import { deepFreeze } from '../core/freeze.js';
 import type { Address } from '../core/plan.js';
 
@@ -49,5 +50,7 @@ export function memoryInventory(target: string, initial: InventoryEntry[] = [], 
       return Promise.resolve(`memory:${backup.address}#${backups.length}`);
     },
     refresh: () => Promise.resolve(),
+    // No lease in memory: the writes of a test or a dry run are not fenced.
+    writeFence: () => UNFENCED,
   };
 }

@@ -7,9 +7,10 @@ export type StateSpec =
   | { backend: 'file'; dir: string; leaseSeconds?: number | undefined }
   | { backend: 'postgres'; url: Secret; schema: string; leaseSeconds?: number | undefined };
 
-export async function openStateBackend(spec: StateSpec): Promise<StateBackend> {
+/** `prepare`: the command writes, so the state may be created or migrated; a read-only one finds it as it is. */
+export async function openStateBackend(spec: StateSpec, opts: { prepare: boolean }): Promise<StateBackend> {
   const timing = leaseTiming(spec.leaseSeconds);
   if (spec.backend === 'file') return new FileStateBackend(spec.dir, timing);
   const { openPostgresState } = await import('./postgres/backend.js');
-  return openPostgresState({ url: spec.url, schema: spec.schema, timing });
+  return openPostgresState({ url: spec.url, schema: spec.schema, timing, prepare: opts.prepare });
 }

@@ -1,24 +1,40 @@
 /**
- * What every backend's writer lease shares: renewal in the background, the `lost` signal that
- * stops the holder's writes, and release. A backend says how to renew and how to give the lease
- * up; a renewal is never attempted after the lease is released or lost.
+ * What every backend's writer lease shares: renewal in the background, the local deadline that
+ * fences writes, the `lost` signal that stops the holder's writes, and release. A backend says
+ * how to renew and how to give the lease up; a renewal is never attempted after the lease is
+ * released or lost.
  */
-import { LockError } from '../core/errors.js';
-import type { WriterLease } from './backend.js';
+import { LeaseLostError } from '../core/errors.js';
+import { leaseMarginMs, type LeaseTiming, type WriterLease } from './backend.js';
+
+/** A point in time on both clocks: the monotonic one decides; the wall clock catches a frozen VM whose monotonic clock stood still. */
+export interface Moment {
+  mono: number;
+  wall: number;
+}
+
+export function moment(): Moment {
+  return { mono: performance.now(), wall: Date.now() };
+}
 
 export abstract class RenewingLease implements WriterLease {
   readonly #controller = new AbortController();
   readonly #timer: NodeJS.Timeout;
   #released = false;
+  /** Writes are allowed until these (monotonic and wall clock): the last acquisition or renewal sent + lease − margin. */
+  #until: Moment;
 
+  /** `since`: when the request that took the lease was sent (its expiry is counted from no earlier). */
   constructor(
     readonly target: string,
     readonly token: string,
-    renewMs: number,
+    protected readonly timing: LeaseTiming,
+    since: Moment,
   ) {
+    this.#until = this.#deadline(since);
     this.#timer = setInterval(() => {
       if (!this.#released && !this.lost.aborted) void this.renew();
-    }, renewMs);
+    }, timing.renewMs);
     this.#timer.unref();
   }
 
@@ -26,28 +42,56 @@ export abstract class RenewingLease implements WriterLease {
     return this.#controller.signal;
   }
 
+  check(): void {
+    if (this.lost.aborted) throw this.#lostError();
+    const now = moment();
+    if (now.mono >= this.#until.mono || now.wall >= this.#until.wall) {
+      this.lose(
+        `its local deadline passed ${Math.round(now.mono - this.#until.mono)} ms ago without a renewal (was this process paused, or its event loop blocked?)`,
+      );
+      throw this.#lostError();
+    }
+  }
+
   async release(): Promise<void> {
     if (this.#released) return;
     this.#released = true;
     clearInterval(this.#timer);
     if (this.lost.aborted) return;
-    this.#controller.abort(new LockError(`the lease on target '${this.target}' was released`));
+    this.#controller.abort(new LeaseLostError(`the lease on target '${this.target}' was released`));
     await this.giveUp();
   }
 
-  /** Extends the lease; calls lose() when another holder has it or it ran out. */
+  /** Extends the lease; calls renewed() on success, lose() when another holder has it or it ran out. */
   protected abstract renew(): Promise<void>;
 
   /** Removes the lease where it is kept, if it is still this holder's (best effort: it expires anyway). */
   protected abstract giveUp(): Promise<void>;
 
+  /** A renewal sent at `sentAt` succeeded: the lease runs from then. */
+  protected renewed(sentAt: Moment): void {
+    const next = this.#deadline(sentAt);
+    if (next.mono > this.#until.mono) this.#until = next;
+  }
+
+  /** Past the whole lease since the last renewal was sent: another holder may have it by now. */
+  protected expired(): boolean {
+    return performance.now() >= this.#until.mono + leaseMarginMs(this.timing);
+  }
+
   protected lose(why: string): void {
     clearInterval(this.#timer);
-    this.#controller.abort(
-      new LockError(
-        `lost the writer lease on target '${this.target}': ${why}`,
-        'another obsync may be writing this target; the next run starts over',
-      ),
-    );
+    if (this.lost.aborted) return;
+    this.#controller.abort(new LeaseLostError(`lost the writer lease on target '${this.target}': ${why}`));
+  }
+
+  #deadline(since: Moment): Moment {
+    const valid = this.timing.leaseMs - leaseMarginMs(this.timing);
+    return { mono: since.mono + valid, wall: since.wall + valid };
+  }
+
+  #lostError(): Error {
+    const reason: unknown = this.lost.reason;
+    return reason instanceof Error ? reason : new LeaseLostError(`lost the writer lease on target '${this.target}'`);
   }
 }

@@ -8,6 +8,7 @@ export const inventoryEntrySchema: z.ZodType<InventoryEntry> = z.object({
   id: z.string().nullable(),
   status: z.enum(['pending', 'owned']),
   naturalKey: z.string(),
+  preexisting: z.array(z.string()).optional(),
   labels: z.record(z.string(), z.string()).optional(),
   specHash: z.string().optional(),
   tiles: z.record(z.string(), z.string()).optional(),

@@ -30,6 +30,10 @@ describe('the kind registry', () => {
     expect(new Set(MANAGED.map((d) => d.kind))).toEqual(new Set(KINDS));
   });
 
+  it('gives every kind obsync creates the natural key of a create body (a create is proven by it)', () => {
+    for (const def of MANAGED.filter((d) => d.creatable)) expect(typeof def.bodyKey, def.kind).toBe('function');
+  });
+
   it('names folders after kinds', () => {
     expect(folderOf('SavedSearch')).toBe('saved-search');
     expect(folderOf('Dashboard')).toBe('dashboard');

@@ -1,11 +1,12 @@
 /**
  * Pairs a desired object with its live object (gitops-engine's reconcile step): the inventory
  * first, then the natural key — exactly one unowned candidate is adopted, more is an error. A
- * pending entry (a create whose answer was lost) owns nothing: its object is found like any
- * other, by natural key, and only while a manifest declares it.
+ * pending entry (a create whose answer was lost) owns nothing: only while a manifest declares the
+ * object is it looked for, by the natural key the create was sent with, among objects that did
+ * not exist before it (./adoption.ts then proves the one found is what was sent); failing that,
+ * the object is matched like any other.
  */
 import type { InventoryEntry } from '../core/inventory.js';
-import type { AdoptPolicy } from '../core/plan.js';
 import type { LiveObject } from '../core/live.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { ManagedKind } from '../kinds/kind.js';
@@ -14,7 +15,8 @@ import type { LiveIndex } from './live-index.js';
 
 export type MatchResult =
   | { kind: 'owned'; live: LiveObject }
-  | { kind: 'adopted'; live: LiveObject }
+  /** `pending`: found as the object of the entry's lost create (still to be proven), not by the desired key. */
+  | { kind: 'adopted'; live: LiveObject; pending?: true }
   | { kind: 'missing' }
   | { kind: 'ambiguous'; ids: string[]; key: string };
 
@@ -32,6 +34,13 @@ export function matchLive(
     if (live) return { kind: 'owned', live };
     // Deleted outside obsync: fall through to adoption by natural key, then create.
   }
+  if (entry?.status === 'pending') {
+    const before = new Set(entry.preexisting ?? []);
+    const mine = index.withKey(entry.naturalKey).filter((o) => !taken.has(o.id) && !before.has(o.id));
+    if (mine.length > 1) return { kind: 'ambiguous', ids: mine.map((c) => c.id), key: entry.naturalKey };
+    const [only] = mine;
+    if (only) return { kind: 'adopted', live: only, pending: true };
+  }
   const key = def.desiredKey(res, refs);
   if (key === null) return { kind: 'missing' };
   const candidates = index.withKey(key).filter((o) => !taken.has(o.id));
@@ -42,13 +51,4 @@ export function matchLive(
 
 export function keyMatches(liveKey: string | readonly string[], key: string): boolean {
   return typeof liveKey === 'string' ? liveKey === key : liveKey.includes(key);
-}
-
-/**
- * Under `adopt: explicit` a match by natural key is not taken — wherever the match is made (the
- * object planned, an object outside the selection, a same-kind reference). A pending entry is
- * obsync's own create whose answer was lost: finding it by natural key is no adoption.
- */
-export function adoptionRefused(policy: AdoptPolicy | undefined, match: MatchResult, entry: InventoryEntry | undefined): boolean {
-  return match.kind === 'adopted' && policy === 'explicit' && entry?.status !== 'pending';
 }

@@ -9,7 +9,8 @@ import type { Json } from '../core/wire.js';
 import { naturalKeyOf, type ManagedKind } from '../kinds/kind.js';
 import { diffCanonical, sameJson, valueAt } from './diff.js';
 import type { PlanContext } from './context.js';
-import { adoptionRefused, matchLive, type MatchResult } from './match.js';
+import { refusedAdoption } from './adoption.js';
+import { matchLive, type MatchResult } from './match.js';
 
 export type ResourceOutcome = { step: PlanStep; pairing?: ReadonlyMap<string, string> | undefined } | { errors: string[]; code: string };
 
@@ -65,14 +66,8 @@ export function planResource(
   }
 
   const live = match.live;
-  if (adoptionRefused(input.adopt, match, entry)) {
-    return {
-      errors: [
-        `an existing ${def.noun} (id ${live.id}) matches it by natural key (${naturalKeyOf(def, live)}), and this target adopts only explicitly (adopt: explicit); to manage that ${def.noun}, run \`obsync import ${address} ${live.id}\`, or give the manifest's object another name`,
-      ],
-      code: 'adoption-not-allowed',
-    };
-  }
+  const refused = refusedAdoption(ctx, def, res, entry, match);
+  if (refused) return { errors: [refused.message], code: refused.code };
   if (match.kind === 'adopted') ctx.claim(def.kind, live.id);
   const pairing = def.parts?.pair(res.spec, live, entry?.tiles);
   ctx.register(def, address, live.id, pairing);

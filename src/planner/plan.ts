@@ -16,7 +16,8 @@ import { Cascades, describeItem } from './cascade.js';
 import { addImpacts, heldBy, Referrers, type ImpactContext } from './impact.js';
 import { PlannedView } from './planned-view.js';
 import { PlanContext, type PlanInput } from './context.js';
-import { adoptionRefused, matchLive, type MatchResult } from './match.js';
+import { refusedAdoption } from './adoption.js';
+import { matchLive, type MatchResult } from './match.js';
 import { describeMoves } from './move-steps.js';
 import { planMoves } from './moves.js';
 import { planResource } from './plan-resource.js';
@@ -78,7 +79,7 @@ function matchAll(
   for (const res of resources) {
     const entry = entries.get(res.address);
     const match = matchLive(def, res, entry, index, ctx.taken(def.kind), ctx.refs);
-    if ((match.kind === 'owned' || match.kind === 'adopted') && !adoptionRefused(ctx.input.adopt, match, entry)) {
+    if ((match.kind === 'owned' || match.kind === 'adopted') && !refusedAdoption(ctx, def, res, entry, match)) {
       if (match.kind === 'adopted') ctx.claim(def.kind, match.live.id);
       ctx.register(def, res.address, match.live.id, def.parts?.pair(res.spec, match.live, entry?.tiles));
     }
@@ -208,7 +209,7 @@ function matchForIds(
 ): string | null {
   const index = ctx.index(def);
   const match = matched ?? (index ? matchLive(def, res, entry, index, ctx.taken(def.kind), ctx.refs) : null);
-  if (!match || (match.kind !== 'owned' && match.kind !== 'adopted') || adoptionRefused(ctx.input.adopt, match, entry)) return null;
+  if (!match || (match.kind !== 'owned' && match.kind !== 'adopted') || refusedAdoption(ctx, def, res, entry, match)) return null;
   if (match.kind === 'adopted') ctx.claim(def.kind, match.live.id);
   ctx.register(def, res.address, match.live.id, def.parts?.pair(res.spec, match.live, entry?.tiles));
   return match.live.id;

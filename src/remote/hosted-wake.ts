@@ -77,12 +77,14 @@ async function wake(api: Api, opts: WakeOptions, signal: AbortSignal | undefined
       z.unknown(),
     );
   } catch (err) {
+    // Not sent at all (the writer lease is gone, the run was stopped): that is the error, not the wake-up.
+    if (!(err instanceof ApiError)) throw err;
     throw new ApiError({
       method: 'PATCH',
       path: `${opts.servicePath}/state`,
-      status: err instanceof ApiError ? err.status : 0,
+      status: err.status,
       retryable: false,
-      bodyExcerpt: err instanceof ApiError ? err.bodyExcerpt : String(err),
+      bodyExcerpt: err.bodyExcerpt,
       code: 'SERVICE_WAKE',
       message: `target '${opts.target}''s service is idle and waking it up failed: ${err instanceof Error ? err.message : String(err)}`,
       hint: 'the API key needs the right to change the service state; or wake the service in the ClickHouse Cloud console and run again',

@@ -1,4 +1,5 @@
 /** `createServicePort(target)`: the engine's view of one target, over HTTP. */
+import type { WriteFence } from '../core/fence.js';
 import type { LiveObject } from '../core/live.js';
 import type { CollectionPort, ServicePort } from '../core/ports.js';
 import type { Target } from '../core/target.js';
@@ -22,6 +23,8 @@ export interface PortOptions {
   onWait?: (wait: WaitReport) => void;
   /** Retries and requests slow to answer, for a terminal's progress line. */
   progress?: Pick<WaitOptions, 'onSlow' | 'onRetry'>;
+  /** The gate of every write (the run's writer lease); none: writes are not fenced. */
+  fence?: WriteFence;
 }
 
 /** Which service a port talks to: a target's name and variant (and, hosted, where the service is). */
@@ -44,6 +47,7 @@ export function createServicePort(target: Target, opts: PortOptions = {}): Servi
     ...(opts.onResponse ? { onResponse: opts.onResponse } : {}),
     ...(opts.proxy ? { proxy: opts.proxy } : {}),
     ...(target.maxResponseBytes ? { maxResponseBytes: target.maxResponseBytes } : {}),
+    ...(opts.fence ? { fence: opts.fence } : {}),
     waits: {
       ...(target.maxWaitMs ? { maxWaitMs: target.maxWaitMs } : {}),
       ...(target.deadlineMs ? { deadlineMs: target.deadlineMs } : {}),

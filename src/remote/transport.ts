@@ -6,6 +6,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { AmbiguousWriteError, ApiError, requestLabel } from '../core/errors.js';
+import type { WriteFence } from '../core/fence.js';
 import type { RequestStats } from '../core/ports.js';
 import { cancelsInFlight } from '../core/stop.js';
 import type { Logger } from '../log/logger.js';
@@ -40,6 +41,8 @@ export interface TransportOptions {
   waits?: WaitOptions;
   /** The largest response body read (default 32 MiB): a larger one fails the request while it streams in. */
   maxResponseBytes?: number;
+  /** Checked immediately before every write is sent (every attempt): the run's writer lease. None: writes are not fenced. */
+  fence?: WriteFence;
 }
 
 /** Well under the 256 Mi the shipped container may use: a parsed body takes several times its bytes. */
@@ -318,10 +321,24 @@ export class Transport {
     );
   }
 
+  /** The writer lease's check; a refused write was never sent, so its pacing slot is given back. */
+  #checkFence(slot: number): void {
+    try {
+      this.opts.fence?.check();
+    } catch (err) {
+      this.#pacer.refund(slot);
+      throw err;
+    }
+  }
+
   async #once(init: RequestInit, deadline: number, attempt: number): Promise<Response> {
     const start = await this.#pacer.acquire(init.signal, deadline);
+    const write = init.method !== 'GET' && init.readOnly !== true;
+    // After every wait (rate limit, back-off): a process paused past its lease sends nothing on resuming.
+    // A POST that only reads (a backtest's chart query) is no write: a plan's reads need no lease.
+    if (write) this.#checkFence(start);
     this.stats.requests += 1;
-    if (init.method !== 'GET' && init.readOnly !== true) this.stats.writes += 1;
+    if (write) this.stats.writes += 1;
     const path = this.#prefix + init.path + queryString(init.query);
     // An attempt never outlives the request's deadline.
     const { signal, timedOut, release } = requestSignal(init.signal, Math.max(1, Math.min(this.opts.timeoutMs, deadline - Date.now())));

@@ -10,13 +10,14 @@
 import * as z from 'zod';
 import { ObsyncError } from '../core/errors.js';
 import { isMove, PLAN_FORMAT_VERSION, summarize, type Address, type AnyKind, type Plan, type PlanStep } from '../core/plan.js';
+import type { TargetIdentity } from '../core/target.js';
 import type { Json } from '../core/wire.js';
 import { KINDS, REGISTRY } from '../kinds/registry.js';
 import { invertChanges } from './drift.js';
 import { hasWrites, isAdoption, isDrift, planErrorCount, planSummary, stepForms, type Masked, type Sensitivity } from './forms.js';
 
 /** Version of the JSON documents obsync prints (plan and apply report). A minor version only adds fields. */
-export const OUTPUT_FORMAT_VERSION = '3.2';
+export const OUTPUT_FORMAT_VERSION = '3.3';
 
 const json = z.json();
 const object = z.record(z.string(), json);
@@ -228,9 +229,20 @@ const resourceChange = z
 
 export type ResourceChange = z.output<typeof resourceChange>;
 
+const targetIdentity = z
+  .object({
+    name: z.string(),
+    variant: z.enum(['hosted', 'self-hosted']),
+    base_url: z.string().describe('The API base URL (no credentials); the embedded sandbox: its data directory'),
+    organization_id: z.string().optional().describe('Hosted: the organisation'),
+    service_id: z.string().optional().describe('Hosted: the service'),
+  })
+  .describe('The service the plan was made for: `obsync apply` refuses the plan for any other (since format 3.3)');
+
 const targetPlan = z.object({
   target: z.string(),
   variant: z.string(),
+  target_identity: targetIdentity.optional(),
   manifests: z
     .array(z.string())
     .optional()
@@ -329,6 +341,7 @@ function targetDocument(plan: Plan): TargetPlanDocument {
   return {
     target: plan.target,
     variant: plan.variant,
+    ...(plan.identity ? { target_identity: identityDocument(plan.identity) } : {}),
     applyable: (hasWrites(plan) || ownershipChanges) && plan.prune.refused.length === 0,
     errored: plan.errored || planErrorCount(plan) > 0,
     summary: planSummary([plan]),
@@ -339,6 +352,26 @@ function targetDocument(plan: Plan): TargetPlanDocument {
     diagnostics: plan.diagnostics,
     steps: plan.steps,
     ...(plan.backtest ? { backtest: plan.backtest } : {}),
+  };
+}
+
+function identityDocument(id: TargetIdentity): z.output<typeof targetIdentity> {
+  return {
+    name: id.name,
+    variant: id.variant,
+    base_url: id.baseUrl,
+    ...(id.organizationId !== undefined ? { organization_id: id.organizationId } : {}),
+    ...(id.serviceId !== undefined ? { service_id: id.serviceId } : {}),
+  };
+}
+
+function identityOf(doc: z.output<typeof targetIdentity>): TargetIdentity {
+  return {
+    name: doc.name,
+    variant: doc.variant,
+    baseUrl: doc.base_url,
+    ...(doc.organization_id !== undefined ? { organizationId: doc.organization_id } : {}),
+    ...(doc.service_id !== undefined ? { serviceId: doc.service_id } : {}),
   };
 }
 
@@ -447,6 +480,7 @@ function planOf(t: TargetPlanDocument): Plan {
     formatVersion: PLAN_FORMAT_VERSION,
     target: t.target,
     variant: t.variant,
+    ...(t.target_identity ? { identity: identityOf(t.target_identity) } : {}),
     steps: t.steps,
     summary: summarize(t.steps),
     prune: t.prune,

@@ -57,7 +57,10 @@ function failedSection(target: string, error: string, format: PlanFormat): strin
   if (format === 'markdown') return `### Target \`${target}\`\n\n**Not planned:** ${escape(error)}\n`;
   // obsync lays a long error out in indented lines (a config error's diagnostics); those line
   // breaks stay, any other is data and is escaped, so no text of a server starts a line of its own.
-  return `Target '${target}' could not be planned: ${error.split(/\n(?= {2})/).map(printable).join('\n')}\n`;
+  return `Target '${target}' could not be planned: ${error
+    .split(/\n(?= {2})/)
+    .map(printable)
+    .join('\n')}\n`;
 }
 
 /** One line per target at the end: where the changes are at a glance. */

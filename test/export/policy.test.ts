@@ -96,11 +96,24 @@ describe('adopt: explicit', () => {
         ['Dashboard/checkout', 'update', undefined, ['tiles.notes.config.markdown']],
       ]);
 
-      // A create of obsync's own whose answer was lost (a pending entry) is still found by name.
+      // A pending entry (a create whose answer was lost) is no way around it: the hand-made object is not what was sent.
       await inventory.put({ ...entry, id: null, status: 'pending' });
+      const lookalike = await plan('explicit');
+      expect(lookalike.steps).toEqual([]);
+      expect(lookalike.diagnostics.map((d) => d.code)).toEqual(['pending-unproven']);
+      expect(lookalike.diagnostics[0]?.message).toContain(`obsync import Dashboard/checkout ${made.id}`);
+
+      // A create of obsync's own whose answer was lost is still found by name: what was sent, from an unchanged manifest.
+      const specHash = imported.steps[0]?.record?.specHash;
+      expect(specHash).toBeTypeOf('string');
+      await inventory.put({ ...entry, id: null, status: 'pending', ...(specHash ? { specHash } : {}) });
+      await collectionOf(port, 'Dashboard').update(made.id, {
+        name: 'Checkout',
+        tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hello' } }],
+      });
       const pending = await plan('explicit');
       expect(pending.diagnostics).toEqual([]);
-      expect(pending.steps.map((s) => s.address)).toEqual(['Dashboard/checkout']);
+      expect(pending.steps.map((s) => [s.address, s.action, s.id])).toEqual([['Dashboard/checkout', 'noop', made.id]]);
     } finally {
       await inventory.close();
       rmSync(dir, { recursive: true, force: true });

@@ -25,6 +25,7 @@ async function backend(schema: string, leaseSeconds = 30): Promise<PostgresState
     url: new Secret(server.url),
     schema,
     timing: { leaseMs: leaseSeconds * 1000, renewMs: Math.floor((leaseSeconds * 1000) / 3) },
+    prepare: true,
   });
   opened.push(b);
   return b;
@@ -91,11 +92,17 @@ describe('postgres state backend', () => {
 
   it('shares one fingerprint key between processes, so a fresh runner sees an unchanged secret as unchanged', async () => {
     const schema = server.freshSchema();
-    const a = await (await backend(schema)).openInventory('prod', { mode: 'read' });
+    // Reading writes nothing, not even the key: the first writer makes it.
+    const reader = await backend(schema);
+    await (await reader.openInventory('prod', { mode: 'read' })).close();
+    expect(await reader.fingerprintKey()).toBeNull();
+    const a = await (await backend(schema)).openInventory('prod', { mode: 'write', command: 'apply' });
     const b = await (await backend(schema)).openInventory('staging', { mode: 'read' });
     expect(a.fingerprint('s3cret')).toBe(b.fingerprint('s3cret'));
-    const other = await (await backend(server.freshSchema())).openInventory('prod', { mode: 'read' });
-    expect(other.fingerprint('s3cret')).not.toBe(a.fingerprint('s3cret'));
+    await a.close();
+    const other = await (await backend(server.freshSchema())).openInventory('prod', { mode: 'write', command: 'apply' });
+    expect(other.fingerprint('s3cret')).not.toBe(b.fingerprint('s3cret'));
+    await other.close();
   });
 
   it('lets one writer per target in, others in parallel, and names the holder without the password', async () => {
@@ -205,9 +212,12 @@ describe('postgres state backend', () => {
 
   it('fails at start with a clear error naming the URL without its password when nothing listens', async () => {
     const url = server.url.replace(`:${server.port}/`, ':1/');
-    const err = await openPostgresState({ url: new Secret(url), schema: 'obsync', timing: { leaseMs: 30_000, renewMs: 10_000 } }).catch(
-      (e: unknown) => e,
-    );
+    const err = await openPostgresState({
+      url: new Secret(url),
+      schema: 'obsync',
+      timing: { leaseMs: 30_000, renewMs: 10_000 },
+      prepare: true,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ObsyncError);
     const text = `${(err as ObsyncError).message} ${(err as ObsyncError).hint ?? ''}`;
     expect(text).toContain('cannot reach the PostgreSQL state at postgres://obsync@127.0.0.1:1/postgres');
@@ -216,9 +226,12 @@ describe('postgres state backend', () => {
 
   it('reports a wrong password without echoing either password', async () => {
     const url = server.url.replace(server.password, 'not-the-password');
-    const err = await openPostgresState({ url: new Secret(url), schema: 'obsync', timing: { leaseMs: 30_000, renewMs: 10_000 } }).catch(
-      (e: unknown) => e,
-    );
+    const err = await openPostgresState({
+      url: new Secret(url),
+      schema: 'obsync',
+      timing: { leaseMs: 30_000, renewMs: 10_000 },
+      prepare: true,
+    }).catch((e: unknown) => e);
     expect((err as ObsyncError).code).toBe('STATE_AUTH');
     expect((err as Error).message).not.toContain('not-the-password');
     expect((err as Error).message).not.toContain(server.password);

@@ -101,6 +101,7 @@ export class TrustHarness {
       maxDeletes: flags.maxDeletes ?? 10,
       ...(flags.allowEmptyKinds ? { allowEmptyKinds: flags.allowEmptyKinds } : {}),
       ...(flags.saved ? { saved: flags.saved } : {}),
+      identity: { name: 'sb', variant: 'self-hosted', baseUrl: this.sandbox.url },
       ...(flags.backtest ? { backtest: flags.backtest } : {}),
       concurrency: 2,
     });

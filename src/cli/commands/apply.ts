@@ -10,6 +10,7 @@ import { printable } from '../../core/printable.js';
 import type { ApplyReport, StepResult } from '../../applier/context.js';
 import { ConfigError, errorMessage } from '../../core/errors.js';
 import { FileRefusal, MAX_STATE_FILE_BYTES, readRegularFile } from '../../manifests/files.js';
+import { PlanTargetMismatch } from '../../engine/saved-plan.js';
 import type { SavedPlan } from '../../render/plan-json.js';
 import { isAdoption } from '../../render/forms.js';
 import { renderRunApply } from '../../render/run.js';
@@ -171,6 +172,13 @@ async function approve(io: CliIO, interrupts: ApplyInterrupts, { arrived, failed
     io.stdout.write(
       renderTargetsPlan(outcomes, 'text', { color, origin: { generatedAt: new Date(), obsyncVersion: VERSION, manifests: [] } }),
     );
+  // A saved plan made for another service is not applied anywhere, not even to its other targets.
+  const elsewhere = failed.filter((f) => f.error instanceof PlanTargetMismatch);
+  if (elsewhere.length > 0) {
+    for (const f of elsewhere) reportTargetError(io, f.target, f.error);
+    io.stderr.write('Nothing was applied to any target: a saved plan applies only to the services it was made for.\n');
+    throw new ExitRequest(1);
+  }
   const refused = arrived.filter((a) => refusedPrune(io, a.plan, flags.output));
   if (refused.length > 0) {
     const where = arrived.length > 1 ? ` (on ${refused.map((a) => `'${a.target}'`).join(', ')}; nothing was applied to any target)` : '';

@@ -26,16 +26,20 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       .option('--target <name>', 'target (default: defaults.target, the only target, or the only one in the state)');
   common(state.command('list').description('what obsync owns: kind, name, id, since'))
     .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action((flags: StateFlags) => withState(io, flags, (backend) => list(io, backend, flags)));
+    .action((flags: StateFlags) => withState(io, flags, (backend) => list(io, backend, flags), { prepare: false }));
   common(state.command('show').description('one entry of the inventory').argument('<address>', 'Kind/name'))
     .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action((address: string, flags: StateFlags) => withState(io, flags, (backend, config) => show(io, backend, config, address, flags)));
+    .action((address: string, flags: StateFlags) =>
+      withState(io, flags, (backend, config) => show(io, backend, config, address, flags), { prepare: false }),
+    );
   common(
     state
       .command('rm')
       .description('forget an object without deleting it: obsync no longer owns it, so prune never touches it')
       .argument('<address>', 'Kind/name'),
-  ).action((address: string, flags: StateFlags) => withState(io, flags, (backend, config) => forget(io, backend, config, address, flags)));
+  ).action((address: string, flags: StateFlags) =>
+    withState(io, flags, (backend, config) => forget(io, backend, config, address, flags), { prepare: true }),
+  );
   common(
     state
       .command('mv')
@@ -45,11 +49,16 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       .argument('<old>', 'Kind/old-name, or Dashboard/name/tiles/old-key')
       .argument('<new>', 'Kind/new-name, or Dashboard/name/tiles/new-key'),
   ).action((from: string, to: string, flags: StateFlags) =>
-    withState(io, flags, async (backend, config) => {
-      const { moveState } = await import('./state-mv.js');
-      const target = await targetOf(io, backend, config, flags);
-      await moveState(io, backend, target, from, to);
-    }),
+    withState(
+      io,
+      flags,
+      async (backend, config) => {
+        const { moveState } = await import('./state-mv.js');
+        const target = await targetOf(io, backend, config, flags);
+        await moveState(io, backend, target, from, to);
+      },
+      { prepare: true },
+    ),
   );
   state
     .command('migrate')
@@ -76,11 +85,17 @@ async function loadConfigFor(io: CliIO, flag: string | undefined): Promise<Loade
   return { config: read?.config, declared: read?.declared.map((d) => d.name) ?? [], baseDir: file ? path.dirname(file) : io.cwd };
 }
 
-async function withState(io: CliIO, flags: StateFlags, fn: (backend: StateBackend, loaded: LoadedConfig) => Promise<void>): Promise<void> {
+async function withState(
+  io: CliIO,
+  flags: StateFlags,
+  fn: (backend: StateBackend, loaded: LoadedConfig) => Promise<void>,
+  opts: { prepare: boolean },
+): Promise<void> {
   const loaded = await loadConfigFor(io, flags.config);
   const { stateSpec } = await import('../session.js');
   const { openStateBackend } = await import('../../inventory/open.js');
-  const backend = await openStateBackend(stateSpec(io, loaded.config, loaded.baseDir));
+  const backend = await openStateBackend(stateSpec(io, loaded.config, loaded.baseDir), opts);
+  if (backend.notice) io.stderr.write(`obsync: ${backend.notice}\n`);
   try {
     await fn(backend, loaded);
   } finally {
@@ -215,9 +230,10 @@ async function migrate(io: CliIO, flags: { to: 'file' | 'postgres'; config?: str
     });
   const file = { backend: 'file' as const, dir, leaseSeconds };
   const [fromSpec, toSpec] = flags.to === 'postgres' ? [file, postgres] : [postgres, file];
-  const from = await openStateBackend(fromSpec);
+  const from = await openStateBackend(fromSpec, { prepare: false });
+  if (from.notice) io.stderr.write(`obsync: ${from.notice}\n`);
   try {
-    const to = await openStateBackend(toSpec);
+    const to = await openStateBackend(toSpec, { prepare: true });
     try {
       const report = await migrateState(from, to);
       for (const t of report.targets) io.stdout.write(`target '${t.target}': ${t.entries} entries and ${t.backups} backups copied\n`);

@@ -13,41 +13,56 @@ import { KEY_BYTES, newFingerprintKey } from '../fingerprint.js';
 import { connectPool, guarded, transaction, type PgConnection } from './connection.js';
 import { leaseRefusal } from '../lease-refusal.js';
 import { tryPgLease } from './lease.js';
-import { migrate } from './migrations.js';
+import { emptyInventory } from '../empty-store.js';
+import { migrate, readySchema } from './migrations.js';
 import { PgInventory, readEntries } from './store.js';
 
 export interface PostgresStateOptions {
   url: Secret;
   schema: string;
   timing: LeaseTiming;
+  /** Create and migrate the tables when needed (commands that write); otherwise they must be there. */
+  prepare: boolean;
 }
 
 export async function openPostgresState(opts: PostgresStateOptions): Promise<PostgresStateBackend> {
   const conn = connectPool(opts.url, opts.schema);
+  let found: 'ready' | 'absent';
   try {
-    await guarded(conn, 'preparing the state schema', () => migrate(conn.pool, opts.schema));
+    if (opts.prepare) found = await guarded(conn, 'preparing the state schema', () => migrate(conn.pool, opts.schema).then(() => 'ready'));
+    else found = await guarded(conn, 'reading the state schema', () => readySchema(conn.pool, opts.schema, conn.location));
   } catch (err) {
     await conn.pool.end().catch(() => undefined);
     throw err;
   }
-  return new PostgresStateBackend(conn, opts.schema, opts.timing);
+  return new PostgresStateBackend(conn, opts.schema, opts.timing, found === 'absent');
 }
 
 export class PostgresStateBackend implements StateBackend {
   readonly kind = 'postgres';
   readonly location: string;
+  readonly notice: string | undefined;
   readonly #s: string;
 
+  /** `absent`: obsync's tables are not there and this (read-only) command reads the state as empty. */
   constructor(
     private readonly conn: PgConnection,
     schema: string,
     readonly timing: LeaseTiming,
+    private readonly absent = false,
   ) {
     this.location = conn.location;
     this.#s = pg.escapeIdentifier(schema);
+    this.notice = absent
+      ? `the PostgreSQL state at ${conn.location} is not set up yet (schema '${schema}' holds no obsync tables): read as empty, and not created by this read-only command; the first \`obsync apply\` creates it (check state.schema / OBSYNC_STATE_SCHEMA if it should exist)`
+      : undefined;
   }
 
   async openInventory(target: string, access: InventoryAccess): Promise<InventoryStore> {
+    if (this.absent) {
+      if (access.mode !== 'read') throw this.#notSetUp();
+      return emptyInventory(target, this.location);
+    }
     let own: WriterLease | null = null;
     if (access.mode === 'write') {
       const attempt = await this.tryLease(target, access.command);
@@ -57,7 +72,8 @@ export class PostgresStateBackend implements StateBackend {
       own = attempt.lease;
     }
     try {
-      const key = await this.#keyOrCreate();
+      // Reading writes nothing: before the first write made a key, any key compares as well (nothing is stored under one yet).
+      const key = access.mode === 'read' ? ((await this.fingerprintKey()) ?? newFingerprintKey()) : await this.#keyOrCreate();
       const lease = own ? () => own : access.mode === 'elected' ? access.lease : () => null;
       const inventory = new PgInventory(this.conn, this.#s, target, key, lease, own);
       await inventory.refresh();
@@ -69,10 +85,12 @@ export class PostgresStateBackend implements StateBackend {
   }
 
   tryLease(target: string, command: string): Promise<LeaseAttempt> {
+    if (this.absent) return Promise.reject(this.#notSetUp());
     return tryPgLease(this.conn, this.#s, target, command, this.timing);
   }
 
   async targets(): Promise<string[]> {
+    if (this.absent) return [];
     const { rows } = await guarded(this.conn, 'listing targets', () =>
       this.conn.pool.query<{ target: string }>(`SELECT DISTINCT target FROM ${this.#s}.entries ORDER BY target`),
     );
@@ -80,10 +98,12 @@ export class PostgresStateBackend implements StateBackend {
   }
 
   async records(target: string): Promise<StateRecord[]> {
+    if (this.absent) return [];
     return (await readEntries(this.conn, this.#s, target)).map((r) => ({ target, ...r }));
   }
 
   async backups(target: string): Promise<InventoryBackup[]> {
+    if (this.absent) return [];
     const { rows } = await guarded(this.conn, `reading the backups of target '${target}'`, () =>
       this.conn.pool.query<{ address: string; object_id: string; backed_up_at: Date; body: unknown }>(
         `SELECT address, object_id, backed_up_at, body FROM ${this.#s}.backups WHERE target = $1 ORDER BY backed_up_at, id`,
@@ -105,6 +125,7 @@ export class PostgresStateBackend implements StateBackend {
   }
 
   async fingerprintKey(): Promise<Buffer | null> {
+    if (this.absent) return null;
     const { rows } = await guarded(this.conn, 'reading the fingerprint key', () =>
       this.conn.pool.query<{ fingerprint_key: Buffer }>(`SELECT fingerprint_key FROM ${this.#s}.meta`),
     );
@@ -112,6 +133,7 @@ export class PostgresStateBackend implements StateBackend {
   }
 
   async setFingerprintKey(key: Buffer): Promise<void> {
+    if (this.absent) throw this.#notSetUp();
     await guarded(this.conn, 'writing the fingerprint key', () =>
       this.conn.pool.query(
         `INSERT INTO ${this.#s}.meta (fingerprint_key) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET fingerprint_key = EXCLUDED.fingerprint_key`,
@@ -121,6 +143,7 @@ export class PostgresStateBackend implements StateBackend {
   }
 
   async importTarget(lease: WriterLease, records: readonly StateRecord[], backups: readonly InventoryBackup[]): Promise<void> {
+    if (this.absent) throw this.#notSetUp();
     const s = this.#s;
     await guarded(this.conn, `importing target '${lease.target}'`, () =>
       transaction(this.conn.pool, async (client) => {
@@ -155,6 +178,13 @@ export class PostgresStateBackend implements StateBackend {
 
   async close(): Promise<void> {
     await this.conn.pool.end().catch(() => undefined);
+  }
+
+  #notSetUp(): ObsyncError {
+    return new ObsyncError(
+      'INVARIANT',
+      `internal error: a write to the PostgreSQL state at ${this.location}, opened read-only before it was set up (please report this)`,
+    );
   }
 
   /** One key for the whole schema, created by the first obsync that needs it. */

@@ -6,9 +6,9 @@
  * gives the lease up locally once a renewal has not succeeded for a whole lease time.
  */
 import { randomUUID } from 'node:crypto';
-import type { LeaseAttempt, LeaseTiming } from '../backend.js';
-import { holderIsGone, thisHolder } from '../holder.js';
-import { RenewingLease } from '../renewing-lease.js';
+import { BOGUS_EXPIRY_MS, type LeaseAttempt, type LeaseTiming } from '../backend.js';
+import { holderState, thisHolder } from '../holder.js';
+import { moment, RenewingLease, type Moment } from '../renewing-lease.js';
 import { guarded, type PgConnection } from './connection.js';
 
 interface LeaseRow {
@@ -36,6 +36,8 @@ export async function tryPgLease(
 ): Promise<LeaseAttempt> {
   const me = thisHolder();
   const holder = `pid ${me.pid} on ${me.host} (${randomUUID().slice(0, 8)})`;
+  // Taken before the statement is sent: the database counts the expiry from no earlier.
+  let since: Moment = moment();
   const take = (condition: string, extra: unknown[]) =>
     guarded(conn, `taking the lease of target '${target}'`, () =>
       conn.pool.query<LeaseRow>(
@@ -49,7 +51,7 @@ export async function tryPgLease(
       ),
     );
   const granted = (await take('l.expires_at <= now()', [])).rows[0];
-  if (granted) return { lease: new PgLease(conn, s, target, granted.token, timing) };
+  if (granted) return { lease: new PgLease(conn, s, target, granted.token, timing, since) };
   const held = await guarded(conn, `reading the lease of target '${target}'`, () =>
     conn.pool.query<HolderRow>(
       `SELECT token::text AS token, holder, pid, host, pidns, command, acquired_at, expires_at, greatest(0, extract(epoch FROM expires_at - now()) * 1000)::bigint::text AS remaining_ms FROM ${s}.leases WHERE target = $1`,
@@ -58,22 +60,28 @@ export async function tryPgLease(
   );
   const h = held.rows[0];
   if (!h) return { heldBy: 'nobody (released meanwhile)', retryInMs: 50 };
-  // A holder of this machine whose process is gone (a killed apply) is replaced at once; only that exact lease.
-  if (holderIsGone({ pid: h.pid, host: h.host, pidns: h.pidns ?? undefined })) {
-    const replaced = (await take('l.token = $8::bigint', [h.token])).rows[0];
-    if (replaced) return { lease: new PgLease(conn, s, target, replaced.token, timing) };
-  }
   const remaining = Number(h.remaining_ms);
+  const state = holderState({ pid: h.pid, host: h.host, pidns: h.pidns ?? undefined });
+  // The database's clock counts every expiry, so one further ahead than any lease obsync grants was
+  // never written by obsync (a hand edit): stale, unless its holder is a live process of this machine.
+  const bogus = remaining > BOGUS_EXPIRY_MS;
+  // A holder of this machine whose process is gone (a killed apply) is replaced at once; only that exact lease.
+  if (state === 'gone' || (bogus && state !== 'here')) {
+    since = moment();
+    const replaced = (await take('l.token = $8::bigint', [h.token])).rows[0];
+    if (replaced) return { lease: new PgLease(conn, s, target, replaced.token, timing, since) };
+  }
+  const who = `${h.command}, ${h.holder}, since ${h.acquired_at.toISOString()}, lease until ${h.expires_at.toISOString()}`;
   return {
-    heldBy: `${h.command}, ${h.holder}, since ${h.acquired_at.toISOString()}, lease until ${h.expires_at.toISOString()}`,
+    heldBy: bogus
+      ? `${who} — further ahead than any lease obsync grants; if pid ${h.pid} on ${h.host} is not obsync, clear it: DELETE FROM ${s}.leases WHERE target = '${target.replace(/'/g, "''")}'`
+      : who,
     holderCommand: h.command,
     retryInMs: Math.max(50, Math.min(timing.renewMs, remaining + 50)),
   };
 }
 
 class PgLease extends RenewingLease {
-  /** performance.now() when the last successful renewal was sent: the lease is safe until then + leaseMs. */
-  #renewedAt = performance.now();
   #renewing = false;
 
   constructor(
@@ -81,9 +89,10 @@ class PgLease extends RenewingLease {
     private readonly s: string,
     target: string,
     token: string,
-    private readonly timing: LeaseTiming,
+    timing: LeaseTiming,
+    since: Moment,
   ) {
-    super(target, token, timing.renewMs);
+    super(target, token, timing, since);
   }
 
   protected async giveUp(): Promise<void> {
@@ -100,17 +109,17 @@ class PgLease extends RenewingLease {
 
   protected async renew(): Promise<void> {
     // Judged locally first: a renewal hanging on a dead network must not keep the lease alive.
-    if (performance.now() - this.#renewedAt >= this.timing.leaseMs) return this.lose('it could not be renewed before it expired');
+    if (this.expired()) return this.lose('it could not be renewed before it expired');
     if (this.#renewing) return;
     this.#renewing = true;
-    const sent = performance.now();
+    const sent = moment();
     try {
       const { rowCount } = await this.conn.pool.query(
         `UPDATE ${this.s}.leases SET expires_at = now() + $3 * interval '1 millisecond' WHERE target = $1 AND token = $2`,
         [this.target, this.token, this.timing.leaseMs],
       );
       if (rowCount === 0) this.lose('another obsync took it over');
-      else this.#renewedAt = sent;
+      else this.renewed(sent);
     } catch {
       // The database is away (restart, network): the next tick tries again, until the lease would have run out.
     } finally {

@@ -85,3 +85,32 @@ export async function migrate(pool: pg.Pool, schema: string, migrations: readonl
     return applied;
   });
 }
+
+/**
+ * Read-only commands (plan, state list) never create or migrate the schema. `absent`: obsync's
+ * tables are not there (read as an empty state); a schema of another version is an error saying
+ * what to run.
+ */
+export async function readySchema(pool: pg.Pool, schema: string, location: string): Promise<'ready' | 'absent'> {
+  const s = pg.escapeIdentifier(schema);
+  const { rows } = await pool.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [`${s}.schema_migrations`]);
+  if (!rows[0]?.t) return 'absent';
+  const current = (await pool.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${s}.schema_migrations`)).rows[0]?.v ?? 0;
+  if (current === LATEST_VERSION) return 'ready';
+  if (current > LATEST_VERSION) {
+    throw new ObsyncError(
+      'STATE_TOO_NEW',
+      `the state schema '${schema}' is at version ${current}, newer than this obsync knows (${LATEST_VERSION})`,
+      {
+        hint: 'upgrade obsync: an older version must not write a newer state',
+      },
+    );
+  }
+  throw new ObsyncError(
+    'STATE_OUTDATED',
+    `the PostgreSQL state at ${location} is at version ${current}; this obsync reads version ${LATEST_VERSION}`,
+    {
+      hint: 'read-only commands never migrate it: run `obsync apply` once (it migrates the tables), then plan again',
+    },
+  );
+}

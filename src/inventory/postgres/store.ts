@@ -3,7 +3,8 @@
  * committed before it resolves, and fenced: it only happens while the writer's lease row still
  * carries its token, under a share lock so a take-over waits for it and refuses it after.
  */
-import { LockError, ObsyncError } from '../../core/errors.js';
+import { LeaseLostError, LockError, ObsyncError } from '../../core/errors.js';
+import type { WriteFence } from '../../core/fence.js';
 import { deepFreeze } from '../../core/freeze.js';
 import {
   entryAddress,
@@ -14,7 +15,7 @@ import {
   type InventoryStore,
 } from '../../core/inventory.js';
 import type { Address } from '../../core/plan.js';
-import type { WriterLease } from '../backend.js';
+import { heldLease, type WriterLease } from '../backend.js';
 import { hmacFingerprint } from '../fingerprint.js';
 import { inventoryEntrySchema } from '../schema.js';
 import { guarded, type PgConnection } from './connection.js';
@@ -146,11 +147,15 @@ export class PgInventory implements InventoryStore {
   }
 
   #usableLease(): WriterLease | null {
-    const lease = this.lease();
-    return lease && !lease.lost.aborted ? lease : null;
+    return heldLease(this.lease());
   }
 
-  /** The token to write under: the lease the entries were read under, still held. */
+  /** The write fence of this inventory's lease (also of the service writes of its run). */
+  writeFence(): WriteFence {
+    return { check: () => void this.#token() };
+  }
+
+  /** The token to write under: the lease the entries were read under, still held (the database checks it again). */
   #token(): string {
     const lease = this.lease();
     if (!lease)
@@ -158,17 +163,17 @@ export class PgInventory implements InventoryStore {
         'INVENTORY_READONLY',
         `internal: the inventory of target '${this.target}' was opened read-only and cannot be written`,
       );
-    if (lease.lost.aborted) throw lease.lost.reason instanceof Error ? lease.lost.reason : this.#fenced();
+    lease.check();
     if (lease.token !== this.#loadedUnder)
-      throw new LockError(
+      throw new LeaseLostError(
         `the writer lease on target '${this.target}' changed hands since the inventory was read`,
         'the next run re-reads it and starts over',
       );
     return lease.token;
   }
 
-  #fenced(): LockError {
-    return new LockError(
+  #fenced(): LeaseLostError {
+    return new LeaseLostError(
       `the write to target '${this.target}' was refused: this obsync no longer holds its writer lease`,
       'another obsync took the target over; this run stops and the leader carries on',
     );

@@ -1,0 +1,91 @@
+/**
+ * Trust invariant 2 (DESIGN §4): ownership is proven, never taken from the service's word. The
+ * id a create answers (or a re-list finds after a lost answer) becomes owned only when
+ *  - it did not exist in the live state the run read (of any kind), is owned by no inventory
+ *    entry and was not taken by another step of this run: the create made it; and
+ *  - the object as the service returned it has the natural key of the body that was sent, by
+ *    the kind's own key (which follows the service's normalisation: names, references as ids).
+ * Other fields the service did not keep are reported as non-convergent, as after any write; they
+ * do not make an object someone else's. A create that fails the proof records nothing.
+ */
+import { ObsyncError } from '../core/errors.js';
+import { entryAddress } from '../core/inventory.js';
+import type { LiveObject } from '../core/live.js';
+import type { Address, PlanStep } from '../core/plan.js';
+import type { CollectionPort } from '../core/ports.js';
+import { naturalKeyOf, type ManagedKind } from '../kinds/kind.js';
+import { KINDS } from '../kinds/registry.js';
+import { keyMatches } from '../planner/match.js';
+import type { ApplyContext } from './context.js';
+
+/** A create whose answer obsync could not prove it made: nothing was recorded. */
+export class OwnershipError extends ObsyncError {
+  override readonly name = 'OwnershipError';
+  constructor(message: string, hint: string) {
+    super('OWNERSHIP_UNPROVEN', message, { hint });
+  }
+}
+
+/** Why the answered object cannot be the one this create made, or null when it is proven. Notes the id as answered either way. */
+export function unprovenCreate(def: ManagedKind, step: PlanStep, sentKey: string, live: LiveObject, ctx: ApplyContext): string | null {
+  if (ctx.seen.had(live.id)) return `the service answered with id ${live.id}, an object that existed before this run wrote anything`;
+  const owner = ownedBefore(ctx).get(live.id);
+  if (owner !== undefined) return `the service answered with id ${live.id}, which obsync already owns as ${owner}`;
+  const answered = ctx.answered.get(live.id);
+  ctx.answered.set(live.id, step.address);
+  const taken = answered ?? KINDS.map((kind) => ctx.ids.addressOf(kind, live.id)).find((a) => a !== undefined);
+  if (taken !== undefined && taken !== step.address)
+    return `the service answered with id ${live.id}, which another create of this run (${taken}) was answered with`;
+  if (!keyMatches(def.liveKey(live), sentKey))
+    return `the service answered with id ${live.id}, whose natural key is ${naturalKeyOf(def, live)}, not the ${sentKey} that was sent`;
+  return null;
+}
+
+/** Objects a create may have made: the natural key that was sent, and new to this run (for the error, never owned). */
+export function newWithKey(objects: readonly LiveObject[], def: ManagedKind, step: PlanStep, key: string, ctx: ApplyContext): LiveObject[] {
+  const owned = ownedBefore(ctx);
+  const otherStep = (id: string) =>
+    (ctx.answered.get(id) ?? step.address) !== step.address || ctx.ids.addressOf(def.kind, id) !== undefined;
+  return objects.filter((o) => !ctx.seen.had(o.id) && !owned.has(o.id) && !otherStep(o.id) && keyMatches(def.liveKey(o), key));
+}
+
+const owners = new WeakMap<ApplyContext, ReadonlyMap<string, Address>>();
+
+/** Ids the inventory owned when the apply began (an object whose entry outlived it still counts), with their addresses; built once per apply. */
+function ownedBefore(ctx: ApplyContext): ReadonlyMap<string, Address> {
+  let map = owners.get(ctx);
+  if (!map) {
+    map = new Map(
+      ctx.inventory.entries().flatMap((e) => (e.status === 'owned' && e.id !== null ? [[e.id, entryAddress(e)] as const] : [])),
+    );
+    owners.set(ctx, map);
+  }
+  return map;
+}
+
+/** The error of an unproven create, naming what the service may have created (found again by natural key). */
+export async function unprovenError(
+  api: CollectionPort,
+  def: ManagedKind,
+  step: PlanStep,
+  sentKey: string,
+  why: string,
+  ctx: ApplyContext,
+): Promise<OwnershipError> {
+  const found = await api.list(ctx.signal ? { signal: ctx.signal } : {}).then(
+    (objects) => newWithKey(objects, def, step, sentKey, ctx).map((o) => o.id),
+    () => null,
+  );
+  const created =
+    found === null
+      ? 'obsync could not list the objects to look for what it may have created'
+      : found.length === 0
+        ? `no new ${def.noun} with that natural key (${sentKey}) exists now`
+        : `the create may have made ${def.noun} ${found.join(', ')} (new, with that natural key), which obsync does not own`;
+  return new OwnershipError(
+    `${step.address}: obsync cannot prove it created the object, so it records nothing: ${why}; ${created}`,
+    found && found.length === 1
+      ? `check ${def.noun} ${found[0] ?? ''} on the service: if it is the one the manifest declares, run \`obsync import ${step.address} ${found[0] ?? ''}\`; otherwise delete it`
+      : 'check the service for what this create made; `obsync import` takes over one object by id, and the next apply creates it again if none exists',
+  );
+}
