@@ -6,9 +6,11 @@ import { Daemon, type DaemonOptions } from '../../daemon/daemon.js';
 import { DaemonHost } from '../../daemon/host.js';
 import { DaemonMetrics } from '../../daemon/metrics.js';
 import { EventBus } from '../../events/bus.js';
+import type { Logger } from '../../log/logger.js';
 import type { CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
 import { VERSION } from '../version.js';
+import { forgetServedUrl, recordServedUrl } from '../healthcheck-url.js';
 import { wholeNumber } from '../numbers.js';
 import { backtestSettings, commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { openSessions } from '../session.js';
@@ -146,17 +148,29 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       await group.close();
       throw err;
     }
+    const urlOut = io.env.OBSYNC_URL_OUT;
+    if (urlOut && host.url) recordUrl(group.logger, urlOut, host.url);
     const names = daemons.map((d) => `'${d.target}'`).join(', ');
     io.stderr.write(
       `obsync run: reconciling target${daemons.length > 1 ? 's' : ''} ${names} (${flags.mode} mode); status page, health and metrics on ${host.url ?? '?'}/\n`,
     );
     await waitForSignal(io);
+    if (urlOut) forgetServedUrl(urlOut);
     await host.stop();
     process.off('SIGHUP', hangup);
     await notifier?.close(NOTIFY_GRACE_MS);
     await group.close();
   });
 };
+
+/** For the image's HEALTHCHECK (src/cli/healthcheck.ts); a file it cannot write costs only that. */
+function recordUrl(logger: Pick<Logger, 'warn'>, file: string, url: string): void {
+  try {
+    recordServedUrl(file, url);
+  } catch (err) {
+    logger.warn({ file, err: err instanceof Error ? err.message : String(err) }, 'cannot record the served URL for the healthcheck');
+  }
+}
 
 function daemonBacktest(settings: ReturnType<typeof backtestSettings>): Pick<DaemonOptions, 'backtest'> {
   return settings ? { backtest: settings } : {};
