@@ -137,9 +137,13 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       version: VERSION,
       statusToken: token,
     });
+    // SIGHUP (a closed terminal, or `kill -HUP` as to any daemon) reconciles now; by default it would end the process.
+    const hangup = () => host.reconcileNow('SIGHUP');
+    process.on('SIGHUP', hangup);
     try {
       await host.start();
     } catch (err) {
+      process.off('SIGHUP', hangup);
       await notifier?.close(0);
       await group.close();
       throw err;
@@ -153,6 +157,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     await waitForSignal(io);
     if (urlOut) forgetServedUrl(urlOut);
     await host.stop();
+    process.off('SIGHUP', hangup);
     await notifier?.close(NOTIFY_GRACE_MS);
     await group.close();
   });
