@@ -1,20 +1,56 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Three projects: `unit` (src/, pure and fast), `integration` (test/, the sandbox over loopback, the
+ * CLI as a child process) and `slow` (test/**\/*.slow.test.ts: what needs minutes, run by
+ * `npm run test:slow`, which .ci/run runs after `npm test`).
+ *
+ * Files run in parallel. vitest's default is one worker fewer than the cores — one on the 2-core
+ * machines this suite runs on, so nothing ran in parallel. Most integration files spend their
+ * time waiting on child processes and loopback servers, so three at a time keep two cores busy
+ * (OBSYNC_TEST_WORKERS overrides). Integration files run in forked processes, as the CLI they
+ * start does; unit files in worker threads, which start faster.
+ *
+ * Fixtures too costly to make per file (one PostgreSQL per worker) come from a server in this
+ * process, started by the global setup (test/support/fixtures.ts).
+ */
+const workers = Number(process.env.OBSYNC_TEST_WORKERS ?? 3);
+const fixtures = ['test/support/global-setup.ts'];
 
 export default defineConfig({
   test: {
+    maxWorkers: workers,
     projects: [
       {
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts'],
+          pool: 'threads',
+          isolate: false,
+          // Property tests run hundreds of cases: on a loaded 2-core machine vitest's 5 s default
+          // fails them for the machine's load, not for anything they test.
+          testTimeout: 30_000,
         },
       },
       {
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/**/*.slow.test.ts'],
+          pool: 'forks',
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          globalSetup: fixtures,
+        },
+      },
+      {
+        test: {
+          name: 'slow',
+          include: ['test/**/*.slow.test.ts'],
+          pool: 'forks',
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          globalSetup: fixtures,
         },
       },
     ],

@@ -1,5 +1,45 @@
-/** Measuring helpers of the bench: CPU of an async operation, peak RSS while it runs, the table. */
+/**
+ * What a bench measure is, and the helpers the measures share: CPU of an async operation, peak
+ * RSS while it runs, ratios. A measure states its sizes for every mode, so `--smoke` (tiny sizes,
+ * run by the test suite) covers each one without anyone remembering to add it.
+ */
+export type Mode = 'full' | 'quick' | 'smoke';
+
+/** One row of bench/results.json; `measure` names its table. */
 export type Result = Record<string, unknown> & { measure: string };
+
+export interface BenchContext {
+  readonly mode: Mode;
+  /** `--profile`: measures that can write a CPU profile do. */
+  readonly profile: boolean;
+  /** The repository (bench/ and dist/ are below it). */
+  readonly root: string;
+  /** The built CLI (dist/cli/main.js), for measures that run `obsync` as a child. */
+  readonly cli: string;
+  /** Writes a row (printed as it comes, kept for results.json and the tables). */
+  record(row: Result): void;
+}
+
+export interface Measure {
+  /** What `--only` names. */
+  readonly name: string;
+  /** One line for `--help`. */
+  readonly title: string;
+  /** The tables this measure's rows go to (a row's `measure`), and their columns; each column is a figure the smoke checks. */
+  readonly tables: Readonly<Record<string, readonly string[]>>;
+  run(ctx: BenchContext): Promise<void>;
+}
+
+/** A measure with its sizes (counts, runs, samples) for each mode. */
+export function defineMeasure<Sizes>(m: {
+  name: string;
+  title: string;
+  tables: Readonly<Record<string, readonly string[]>>;
+  sizes: Readonly<Record<Mode, Sizes>>;
+  run(sizes: Sizes, ctx: BenchContext): Promise<void>;
+}): Measure {
+  return { name: m.name, title: m.title, tables: m.tables, run: (ctx) => m.run(m.sizes[ctx.mode], ctx) };
+}
 
 /** CPU time of the whole process while `f` runs (the bench does nothing else meanwhile). */
 export async function cpuMs<T>(f: () => Promise<T>): Promise<{ ms: number; value: T }> {
@@ -23,76 +63,30 @@ export function peakRss(): { stop(): number } {
   };
 }
 
-const COLUMNS: Record<string, string[]> = {
-  plan: ['variant', 'n', 'requests', 'planCpuMs', 'parseCpuMs', 'planOverParse', 'peakRssMb'],
-  apply: [
-    'variant',
-    'label',
-    'n',
-    'k',
-    'limit',
-    'requests',
-    'planMs',
-    'applyMs',
-    'applyOverWriteFloor',
-    'totalOverWindowFloor',
-    'throttled429',
-    'peakRssMb',
-  ],
-  'plan-profile': ['variant', 'n', 'top'],
-  'memory-over-passes': ['n', 'runs', 'heapBeforeMb', 'heapAfterMb', 'afterOverBefore'],
-  'daemon-latency': ['n', 'saves', 'debounceMs', 'medianMs', 'maxMs', 'maxOverBudget'],
-  'daemon-memory': ['n', 'runs', 'heapAfterGcStartMb', 'heapCheckpointsMb', 'heapEndOverStart', 'rssStartMb', 'rssEndMb'],
-  multitarget: [
-    'targets',
-    'objectsPerTarget',
-    'rounds',
-    'limit',
-    'requestsPerTarget',
-    'wallS',
-    'floorS',
-    'wallOverFloor',
-    'roundMedianMs',
-    'throttled429',
-    'failedRuns',
-    'heapAfterGcStartMb',
-    'heapCheckpointsMb',
-    'heapEndOverStart',
-  ],
-  backtest: [
-    'label',
-    'k',
-    'limit',
-    'budget',
-    'changedAlerts',
-    'evaluated',
-    'seriesRequests',
-    'deduplicated',
-    'requestsPerAlert',
-    'planMs',
-    'planWithBacktestMs',
-    'backtestMsPerAlert',
-    'throttled429',
-  ],
-  startup: [
-    'env',
-    'samples',
-    'nodeMs',
-    'helpMs',
-    'validateMs',
-    'helpOverNode',
-    'validateOverNode',
-    'fastestHelpOverNode',
-    'fastestValidateOverNode',
-  ],
-};
+export function ratio(a: number, b: number): number {
+  return Number((a / Math.max(b, 0.001)).toFixed(2));
+}
 
-export function printTable(machine: Record<string, unknown>, results: readonly Result[]): void {
+export function mb(bytes: number): number {
+  return Number((bytes / 1048576).toFixed(1));
+}
+
+/** On a shared machine noise only ever adds CPU time, so the fastest sample is the best estimate. */
+export function fastest(xs: readonly number[]): number {
+  return Math.min(...xs);
+}
+
+export function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+export function printTable(machine: Record<string, unknown>, measures: readonly Measure[], results: readonly Result[]): void {
   console.log(`machine: ${JSON.stringify(machine)}`);
-  for (const [measure, columns] of Object.entries(COLUMNS)) {
-    const rows = results.filter((r) => r.measure === measure);
+  for (const [table, columns] of measures.flatMap((m) => Object.entries(m.tables))) {
+    const rows = results.filter((r) => r.measure === table);
     if (rows.length === 0) continue;
-    console.log(`\n${measure}`);
+    console.log(`\n${table}`);
     console.log(`| ${columns.join(' | ')} |`);
     console.log(`|${columns.map(() => '---').join('|')}|`);
     for (const row of rows) console.log(`| ${columns.map((c) => format(row[c])).join(' | ')} |`);

@@ -10,7 +10,13 @@ interface ProfileNode {
   hitCount?: number;
 }
 
-export async function profilePlan(plan: () => Promise<unknown>, file: string, inputs: Record<string, unknown>): Promise<Result> {
+/** `measure`: the table of the row (`plan-profile`, `steady-profile`). */
+export async function profilePlan(
+  measure: string,
+  plan: () => Promise<unknown>,
+  file: string,
+  inputs: Record<string, unknown>,
+): Promise<Result> {
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -33,7 +39,7 @@ export async function profilePlan(plan: () => Promise<unknown>, file: string, in
     .sort((a, b) => b[1] - a[1])
     .slice(0, 12)
     .map(([where, hits]) => `${((100 * hits) / total).toFixed(1)}% ${where}`);
-  return { measure: 'plan-profile', ...inputs, file: relative(process.cwd(), file), top };
+  return { measure, ...inputs, file: relative(process.cwd(), file), top };
 }
 
 function shorten(url: string): string {

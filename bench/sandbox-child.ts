@@ -30,10 +30,13 @@ const dir = mkdtempSync(join(tmpdir(), 'obsync-bench-'));
 const domain = createObservabilityDomain({ seed: 'demo' });
 const port = inProcessPort(domain, opts.variant, 'seed');
 const inventory = memoryInventory('seed');
-await applyPlanned(
-  await makePlan({ port, inventory, desired: benchManifests(opts.n), selection: SELECT_ALL, prune: false, maxDeletes: 0 }),
-  { port, inventory, concurrency: 8 },
-);
+// The in-process port serves the observability API only; the estate's pipes are the demo seed's own.
+const seeded = benchManifests(opts.n, opts.variant).filter((r) => r.kind !== 'Pipe');
+await applyPlanned(await makePlan({ port, inventory, desired: seeded, selection: SELECT_ALL, prune: false, maxDeletes: 0 }), {
+  port,
+  inventory,
+  concurrency: 8,
+});
 const snapshot = JSON.stringify(domain.snapshot());
 writeFileSync(join(dir, opts.variant === 'hosted' ? 'observability-hosted.json' : 'observability-selfhosted.json'), snapshot);
 const teams = Array.from({ length: opts.teams ?? 0 }, (_, i) => ({ apiKey: teamKey(i + 1) }));
@@ -57,4 +60,4 @@ process.on('message', (message: ChildRequest) => {
   }
 });
 process.on('disconnect', () => process.exit(0));
-send({ type: 'ready', url: sandbox.url, credentials: sandbox.credentials, dir });
+send({ type: 'ready', url: sandbox.url, credentials: sandbox.credentials, dir, inventory: inventory.entries() });

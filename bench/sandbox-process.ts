@@ -1,6 +1,7 @@
 /** Starts bench/sandbox-child.js as a child process and talks to it over IPC. */
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
+import type { InventoryEntry } from '../src/core/inventory.js';
 import type { Variant } from '../src/core/ports.js';
 import { Secret } from '../src/core/secret.js';
 import { DEFAULT_PATHS, type Pacing, type Target } from '../src/core/target.js';
@@ -13,13 +14,15 @@ export interface ChildSandbox {
   credentials: Credentials;
   /** The sandbox's data directory (also a scratch directory for backups). */
   dir: string;
+  /** What seeding the estate recorded: an inventory that owns every object the child created. */
+  inventory: InventoryEntry[];
   requests(): Promise<LoggedRequest[]>;
   clear(): Promise<void>;
   close(): Promise<void>;
 }
 
 type Reply =
-  | { type: 'ready'; url: string; credentials: Credentials; dir: string }
+  | { type: 'ready'; url: string; credentials: Credentials; dir: string; inventory: InventoryEntry[] }
   | { type: 'requests'; log: LoggedRequest[] }
   | { type: 'cleared' };
 
@@ -45,6 +48,7 @@ export async function startChildSandbox(opts: ChildOptions): Promise<ChildSandbo
     url: ready.url,
     credentials: ready.credentials,
     dir: ready.dir,
+    inventory: ready.inventory,
     requests: async () => (await next('requests', { type: 'requests' })).log,
     clear: async () => void (await next('cleared', { type: 'clear' })),
     close: () =>

@@ -6,6 +6,7 @@
  * `requireCapability`.
  */
 import { CapabilityError } from './errors.js';
+import type { ItemMemo } from './item-memo.js';
 import type { AnyKind } from './kind-name.js';
 import type { LiveObject } from './live.js';
 import type { JsonObject, WireApiKey, WireKeyCreated, WireSeriesRow } from './wire.js';
@@ -42,8 +43,14 @@ export interface KindRoutes {
   calls?: Readonly<Record<string, KindCall>>;
 }
 
+/** How a list is read: with an item memo, the items unchanged since its last read are reused, not parsed again. */
+export interface ListOptions extends CallOptions {
+  /** One per collection (it holds only what that collection's schema parsed). */
+  memo?: ItemMemo;
+}
+
 export interface CollectionPort<T extends { id: string } = { id: string }> {
-  list(opts?: CallOptions): Promise<T[]>;
+  list(opts?: ListOptions): Promise<T[]>;
   /** `null` when the object does not exist. */
   get(id: string, opts?: CallOptions): Promise<T | null>;
   /** Never retried blindly: a lost response surfaces as `AmbiguousWriteError`. */

@@ -25,4 +25,10 @@ export interface DesiredResource<Spec = unknown> {
   /** The validated spec (zod output of the kind's schema: defaults applied). */
   spec: Spec;
   source: SourceLocation;
+  /**
+   * A hash of the document the resource was loaded from, after interpolation: two resources with
+   * the same digest are the same resource (kind, name, labels and spec). Absent for resources
+   * built in code. A daemon's planner memo compares digests instead of whole specs.
+   */
+  digest?: string;
 }

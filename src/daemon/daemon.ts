@@ -24,6 +24,7 @@ import type { EventBody } from '../events/vocabulary.js';
 import type { Logger } from '../log/logger.js';
 import type { TargetReadiness } from './health.js';
 import { resourceCounts, type DaemonMetrics, type RunResult } from './metrics.js';
+import { RunMemo } from '../engine/memo.js';
 import { RunQueue, type TriggerReason } from './queue.js';
 import { duration, failureOfRun, manifestsInvalid, manifestsSignature, ownedByKind } from './tracker.js';
 
@@ -99,6 +100,8 @@ export class Daemon {
   #abort = new AbortController();
   #task: ScheduledTask | null = null;
   readonly #intervalMs: number;
+  /** What the last runs found unchanged: an unchanged estate is re-planned at little more than the cost of reading it. */
+  readonly #memo = new RunMemo();
 
   constructor(
     private readonly deps: DaemonDeps,
@@ -353,6 +356,7 @@ export class Daemon {
       ...(this.opts.adopt ? { adopt: this.opts.adopt } : {}),
       ...(this.opts.backtest ? { backtest: this.opts.backtest } : {}),
       ...(invalid ? { pruneBlockers: ['the manifests are invalid'] } : {}),
+      memo: this.#memo,
       signal,
       concurrency: this.opts.concurrency,
       beforeApply: (plan) => this.#countDrift(plan),

@@ -9,6 +9,7 @@ import type { KindDefinition } from '../kinds/kind.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { stableJson } from '../planner/diff.js';
 import { LiveIndex } from '../planner/live-index.js';
+import type { RunMemo } from './memo.js';
 
 /**
  * Every kind the target serves, except those read only when needed (`read: 'when-declared'`)
@@ -20,9 +21,15 @@ export function kindsToRead(port: ServicePort, needed: ReadonlySet<string>): Kin
   );
 }
 
-export async function readLive(port: ServicePort, kinds: readonly KindDefinition[], opts: CallOptions = {}): Promise<LiveState> {
-  const call = opts.signal ? { signal: opts.signal } : {};
-  const lists = await Promise.all(kinds.map((def) => port.collection(def.kind)?.list(call) ?? Promise.resolve([])));
+/** `memo`: a target's repeated runs reuse the items unchanged since the last read (./memo.ts). */
+export async function readLive(
+  port: ServicePort,
+  kinds: readonly KindDefinition[],
+  opts: CallOptions & { memo?: RunMemo } = {},
+): Promise<LiveState> {
+  const { signal, memo } = opts;
+  const options = (def: KindDefinition) => (memo ? { signal, memo: memo.list(def.kind) } : { signal });
+  const lists = await Promise.all(kinds.map((def) => port.collection(def.kind)?.list(options(def)) ?? Promise.resolve([])));
   const objects = new Map<string, readonly LiveObject[]>();
   kinds.forEach((def, i) => objects.set(def.kind, lists[i] ?? []));
   for (const def of kinds) registerLiveSecrets(def, objects.get(def.kind) ?? []);

@@ -15,6 +15,7 @@ import { SENSITIVE_PATHS } from '../kinds/sensitive-paths.js';
 import { planWithSubjects } from '../planner/plan.js';
 import { runBacktests, type BacktestOptions } from './backtest.js';
 import { kindsToRead, readBefore, readLive } from './live.js';
+import type { RunMemo } from './memo.js';
 import { extractSecrets, type SensitivePaths } from './secrets.js';
 import { pruneEligibility, selectedAddresses, type Selection } from './selection.js';
 
@@ -35,6 +36,8 @@ export interface PlanRequest {
   pruneBlockers?: readonly string[];
   /** The target's adoption policy (default by-name). */
   adopt?: AdoptPolicy;
+  /** What this target's last runs found unchanged (the daemon's, one per target): read and renewed by this plan. */
+  memo?: RunMemo;
   /** Backtest the alerts the plan creates or updates (and those its changes touch); absent: off. */
   backtest?: Omit<BacktestOptions, 'signal'>;
   signal?: AbortSignal;
@@ -53,7 +56,7 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
   const t0 = performance.now();
   const declaredKinds = new Set<string>(req.desired.map((r) => r.kind));
   const kinds = kindsToRead(req.port, declaredKinds);
-  const live = await readLive(req.port, kinds, req.signal ? { signal: req.signal } : {});
+  const live = await readLive(req.port, kinds, { signal: req.signal, memo: req.memo });
   const t1 = performance.now();
   const secrets = extractSecrets(req.desired, req.sensitive ?? SENSITIVE_PATHS, req.inventory);
   const selected = selectedAddresses(req.desired, req.selection);
@@ -74,6 +77,7 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
     maxDeletes: req.maxDeletes,
     ...(req.pruneBlockers ? { pruneBlockers: req.pruneBlockers } : {}),
     ...(req.adopt ? { adopt: req.adopt } : {}),
+    ...(req.memo ? { memo: req.memo.plan } : {}),
   });
   const t2 = performance.now();
   if (req.backtest)

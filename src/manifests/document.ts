@@ -1,4 +1,5 @@
 /** Validates one parsed document: the envelope, then the kind's spec (errors under `spec.`). */
+import { hash } from 'node:crypto';
 import type { Document, LineCounter } from 'yaml';
 import { formatPath, type Diagnostic } from '../core/diagnostics.js';
 import { addressOf, type Kind } from '../core/plan.js';
@@ -14,6 +15,14 @@ export interface LoadedDocument {
   doc: Document;
   lineCounter: LineCounter;
   resource: DesiredResource;
+}
+
+/**
+ * A resource is a function of its interpolated document, whose JSON says all of it (a non-finite
+ * number, which JSON would write as null, is refused before a document becomes a resource).
+ */
+export function documentDigest(value: unknown): string {
+  return hash('sha256', JSON.stringify(value), 'base64');
 }
 
 const isKind = (k: unknown): k is Kind => typeof k === 'string' && (KINDS as readonly string[]).includes(k);
@@ -72,6 +81,7 @@ export function validateDocument(
     labels: envelope.data.metadata.labels ?? {},
     spec: spec.data,
     source: { file, ...start, ...(fields ? { fields } : {}) },
+    digest: documentDigest(value),
   };
   const previous = envelope.data.metadata.previousNames;
   if (previous) resource.previousNames = previous;

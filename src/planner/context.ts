@@ -9,6 +9,7 @@ import type { Json } from '../core/wire.js';
 import type { ManagedKind } from '../kinds/kind.js';
 import { MANAGED, REGISTRY } from '../kinds/registry.js';
 import { LiveIndex } from './live-index.js';
+import type { PlanMemo } from './memo.js';
 import type { MovePlan } from './moves.js';
 import { PlanRefs } from './refs.js';
 
@@ -39,6 +40,8 @@ export interface PlanInput {
   pruneBlockers?: readonly string[];
   /** The target's adoption policy (default by-name). */
   adopt?: AdoptPolicy;
+  /** What the last plans of this target found unchanged (a daemon's; memo.ts): read and renewed by this plan. */
+  memo?: PlanMemo;
 }
 
 const EMPTY = new Set<string>();
@@ -49,9 +52,10 @@ const REFERABLE: ReadonlySet<string> = new Set(REGISTRY.flatMap((d) => d.refersT
 export class PlanContext {
   readonly ids = new IdMap();
   readonly refs: PlanRefs;
+  readonly memo: PlanMemo | undefined;
   readonly #indexes = new Map<Kind, LiveIndex | null>();
   readonly #taken = new Map<Kind, Set<string>>();
-  readonly #memo = new Map<string, unknown>();
+  readonly #once = new Map<string, unknown>();
   /** Renames of this plan (set by the planner before any object is planned). */
   moves: MovePlan | undefined;
 
@@ -61,6 +65,7 @@ export class PlanContext {
     for (const e of input.inventory) if (e.status === 'owned' && e.id !== null) this.#taken.get(e.kind)?.add(e.id);
     const selected = input.selected;
     this.refs = new PlanRefs(input.live, input.desired, (a) => !selected || selected.has(a), this.ids);
+    this.memo = input.memo;
   }
 
   /** The kind's live objects by id and natural key; null when the target does not serve the kind. */
@@ -70,7 +75,8 @@ export class PlanContext {
 
   #buildIndex(def: ManagedKind): LiveIndex | null {
     const objects = this.input.live.objects(def.kind);
-    const index = objects ? new LiveIndex(objects, (o) => def.liveKey(o)) : null;
+    const build = () => new LiveIndex(objects ?? [], (o) => def.liveKey(o));
+    const index = objects ? (this.memo ? this.memo.index(def.kind, objects, build) : build()) : null;
     this.#indexes.set(def.kind, index);
     return index;
   }
@@ -81,10 +87,10 @@ export class PlanContext {
   }
 
   /** A value computed once per plan, on first use (what only rare paths need). */
-  memo<T>(key: string, make: () => T): T {
-    if (this.#memo.has(key)) return this.#memo.get(key) as T;
+  once<T>(key: string, make: () => T): T {
+    if (this.#once.has(key)) return this.#once.get(key) as T;
     const value = make();
-    this.#memo.set(key, value);
+    this.#once.set(key, value);
     return value;
   }
 

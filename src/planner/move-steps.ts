@@ -93,7 +93,7 @@ function renameHint(ctx: PlanContext, def: ManagedKind, res: DesiredResource): s
 
 /** Owned objects of a kind no manifest declares and no rename takes over: id → address (built once per kind and plan). */
 function orphansOf(ctx: PlanContext, kind: Kind): ReadonlyMap<string, Address> {
-  return ctx.memo(`orphans:${kind}`, () => {
+  return ctx.once(`orphans:${kind}`, () => {
     const declared = new Set<Address>(ctx.input.desired.map((r) => r.address));
     const movedAway = new Set<Address>(ctx.moves?.from.values() ?? []);
     const out = new Map<string, Address>();

@@ -3,6 +3,7 @@
  * into the step everything the applier needs (payload, what to record, the expected form).
  */
 import type { InventoryEntry } from '../core/inventory.js';
+import type { LiveObject } from '../core/live.js';
 import type { Address, Change, PartRef, PlanStep, StepRecord } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json } from '../core/wire.js';
@@ -11,6 +12,7 @@ import { diffCanonical, sameJson, valueAt } from './diff.js';
 import type { PlanContext } from './context.js';
 import { refusedAdoption } from './adoption.js';
 import { matchLive, type MatchResult } from './match.js';
+import { RecordingRefs, sameStrings, type Recalled } from './memo.js';
 
 export type ResourceOutcome = { step: PlanStep; pairing?: ReadonlyMap<string, string> | undefined } | { errors: string[]; code: string };
 
@@ -69,19 +71,14 @@ export function planResource(
   const refused = refusedAdoption(ctx, def, res, entry, match);
   if (refused) return { errors: [refused.message], code: refused.code };
   if (match.kind === 'adopted') ctx.claim(def.kind, live.id);
-  const pairing = def.parts?.pair(res.spec, live, entry?.tiles);
+  const recalled = ctx.memo?.recall(address, live, res, entry?.tiles);
+  const pairing = recalled ? recalled.parts : def.parts?.pair(res.spec, live, entry?.tiles);
   ctx.register(def, address, live.id, pairing);
-  const desired = def.canonicalDesired(res, refs, fingerprints);
-  if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
-  const secrets = entry?.status === 'owned' ? (entry.secrets ?? {}) : {};
-  const current = def.canonicalLive(live, {
-    tokens: refs,
-    parts: pairing,
-    expected: desired.value,
-    secrets,
-    fingerprint: input.fingerprint,
-  });
-  const { changes, ignored } = dropNonConvergent(diffCanonical(current, desired.value), desired.value, entry);
+  const compared = compare(ctx, def, res, entry, live, pairing, fingerprints, recalled);
+  if ('errors' in compared) return compared;
+  // A fresh array even when the memo found the object unchanged: nothing shared between plans reaches a plan.
+  const changes = compared.same ? [] : compared.changes;
+  const { ignored } = compared;
   const id = live.id;
   const step: PlanStep = { address, kind, name, dependsOn, id, action: 'noop', reason: 'unchanged', changes };
   if (match.kind === 'adopted') step.adopt = true;
@@ -92,7 +89,7 @@ export function planResource(
   }
   step.record = record(ctx, res, naturalKeyOf(def, live));
   if (def.parts && pairing) step.parts = partRefs(def.parts.keys(res.spec), pairing);
-  if (changes.length === 0) return { step, pairing };
+  if (changes.length === 0 || compared.same) return { step, pairing };
 
   const specUnchanged = entry?.specHash !== undefined && entry.specHash === step.record.specHash;
   step.action = 'update';
@@ -105,11 +102,56 @@ export function planResource(
     step.calls = update.calls;
     if (update.settle) step.settle = true;
   }
-  step.expected = { value: desired.value, names: refs.namesOf(def.references(res.spec)) };
-  step.current = current;
+  step.expected = { value: compared.desired, names: refs.namesOf(def.references(res.spec)) };
+  step.current = compared.current;
   const notes = def.notes?.(res, live) ?? [];
   if (notes.length > 0) step.notes = notes;
   return { step, pairing };
+}
+
+/** How a matched object compares with its manifest: its changes, and the two forms when there are any. */
+type Compared = { changes: Change[]; ignored: string[] } & ({ same: true } | { same: false; desired: Json; current: Json });
+
+/** Found unchanged by the memo. */
+const SAME: Compared = Object.freeze({
+  same: true,
+  changes: Object.freeze([]) as unknown as Change[],
+  ignored: Object.freeze([]) as unknown as string[],
+});
+
+/**
+ * The canonical forms of the desired and the live object, and their diff. With a memo (a daemon's
+ * repeated plans), an object whose inputs are those of an equal comparison in the last plan is
+ * not compared again (memo.ts), and an equal comparison is kept for the next plan.
+ */
+function compare(
+  ctx: PlanContext,
+  def: ManagedKind,
+  res: DesiredResource,
+  entry: InventoryEntry | undefined,
+  live: LiveObject,
+  pairing: ReadonlyMap<string, string> | undefined,
+  fingerprints: Readonly<Record<string, string>>,
+  recalled: Recalled | undefined,
+): Compared | { errors: string[]; code: string } {
+  const { memo, refs } = ctx;
+  const secrets = entry?.status === 'owned' ? (entry.secrets ?? NONE) : NONE;
+  if (memo?.unchanged(recalled, res, fingerprints, secrets, pairing, refs)) return SAME;
+  const recording = memo ? new RecordingRefs(refs) : undefined;
+  const desired = def.canonicalDesired(res, recording ?? refs, fingerprints);
+  if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
+  const current = def.canonicalLive(live, {
+    tokens: recording ?? refs,
+    parts: pairing,
+    expected: desired.value,
+    secrets,
+    fingerprint: ctx.input.fingerprint,
+  });
+  const diff = diffCanonical(current, desired.value);
+  if (diff.length === 0 && memo && recording)
+    memo.keep(res.address, live, res, fingerprints, secrets, pairing, entry?.tiles, recording.calls);
+  const { changes, ignored } = dropNonConvergent(diff, desired.value, entry);
+  return { same: false, changes, ignored, desired: desired.value, current };
 }
 
 /** Everything the applier records for an object it writes or adopts. */
@@ -152,17 +194,6 @@ function settledRecord(
 }
 
 const NONE: Readonly<Record<string, string>> = Object.freeze({});
-
-/** Same string values under the same keys. */
-function sameStrings(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
-  let count = 0;
-  for (const k in a) {
-    if (b[k] !== a[k]) return false;
-    count += 1;
-  }
-  for (const _ in b) count -= 1;
-  return count === 0;
-}
 
 /** A pairing (key → part id) against an entry's part map. */
 function samePairing(a: ReadonlyMap<string, string>, b: Readonly<Record<string, string>>): boolean {

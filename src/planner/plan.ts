@@ -49,6 +49,8 @@ export function plan(input: PlanInput): Plan {
 
 /** The plan, with the alerts it should backtest (the engine runs their series requests). */
 export function planWithSubjects(input: PlanInput): { plan: Plan; subjects: BacktestSubject[] } {
+  // What a memoised comparison depends on beyond each object's inputs: another target, variant or fingerprint key changes every form.
+  input.memo?.begin(`${input.target}\u0000${input.variant}\u0000${input.fingerprint('obsync plan memo')}`);
   const ctx = new PlanContext(input);
   const moves = planMoves(input.desired, input.inventory);
   const entries = moves.entries;
@@ -60,7 +62,9 @@ export function planWithSubjects(input: PlanInput): { plan: Plan; subjects: Back
     const matched = def.refersTo.includes(def.kind) ? matchAll(ctx, def, resources, entries) : undefined;
     for (const res of resources) planOne(ctx, def, res, entries.get(res.address), planned, matched?.get(res.address));
   }
-  return finish(ctx, planned, byKind);
+  const result = finish(ctx, planned, byKind);
+  input.memo?.commit();
+  return result;
 }
 
 /**

@@ -2,10 +2,14 @@
  * Variant-neutral request helpers over the transport: each variant supplies how to unwrap a
  * success body and how to read an error body. Responses are parsed with the wire schemas.
  */
+import { hash } from 'node:crypto';
 import type * as z from 'zod';
 import { ApiError, requestLabel } from '../core/errors.js';
+import { deepFreeze } from '../core/freeze.js';
+import type { ItemMemo } from '../core/item-memo.js';
 import { scrub } from '../core/scrub.js';
-import type { CallOptions, RequestStats } from '../core/ports.js';
+import type { CallOptions, ListOptions, RequestStats } from '../core/ports.js';
+import { listItemTexts } from './list-items.js';
 import { Pager, PagingInconsistent } from './paging.js';
 import type { RequestInit, Response } from './transport.js';
 
@@ -21,6 +25,8 @@ export interface Requester {
 export interface Envelope {
   /** The payload of a success body. */
   unwrap(body: unknown): unknown;
+  /** The member of a success body that `unwrap` takes (a body without it is its own payload). */
+  readonly listKey: string;
   /** Total count of a paginated list, when the variant reports it. */
   total(res: Response): number | undefined;
   /** A readable message and request id from an error response. */
@@ -68,17 +74,21 @@ export class Api {
    * pager ends the list where the service's answers agree it ends; a disagreement fails the read
    * (paging.ts): a partial list is never returned.
    */
-  async listAll<T extends { id: string }>(path: string, item: z.ZodType<T>, opts?: CallOptions): Promise<T[]> {
+  async listAll<T extends { id: string }>(path: string, item: z.ZodType<T>, opts?: ListOptions): Promise<T[]> {
     const byId = new Map<string, T>();
     const pager = new Pager(PAGE_SIZE);
+    opts?.memo?.begin();
     for (;;) {
       const init: RequestInit = { method: 'GET', path, query: { limit: PAGE_SIZE, offset: pager.offset }, signal: opts?.signal };
       const res = await this.transport.request(init);
       if (res.status >= 300) throw this.error(init, res);
-      const page = this.parseList(init, res, item);
+      const page = this.parseList(init, res, item, opts?.memo);
       for (const o of page) byId.set(o.id, o);
       try {
-        if (pager.accept({ ids: page.map((o) => o.id), total: this.envelope.total(res) }) === 'done') return [...byId.values()];
+        if (pager.accept({ ids: page.map((o) => o.id), total: this.envelope.total(res) }) === 'done') {
+          opts?.memo?.commit();
+          return [...byId.values()];
+        }
       } catch (err) {
         if (err instanceof PagingInconsistent) throw this.pagingError(init, err);
         throw err;
@@ -86,26 +96,52 @@ export class Api {
     }
   }
 
-  async list<T>(path: string, item: z.ZodType<T>, opts?: CallOptions): Promise<T[]> {
+  async list<T>(path: string, item: z.ZodType<T>, opts?: ListOptions): Promise<T[]> {
     const init: RequestInit = { method: 'GET', path, signal: opts?.signal };
     const res = await this.transport.request(init);
     if (res.status >= 300) throw this.error(init, res);
-    return this.parseList(init, res, item);
+    opts?.memo?.begin();
+    const items = this.parseList(init, res, item, opts?.memo);
+    opts?.memo?.commit();
+    return items;
   }
 
-  private parseList<T>(init: RequestInit, res: Response, item: z.ZodType<T>): T[] {
+  /**
+   * A list body's items. With a memo, each item is found in the raw text and parsed only when the
+   * memo has not seen its bytes (see core/item-memo.ts); without one, the body is parsed whole.
+   */
+  private parseList<T>(init: RequestInit, res: Response, item: z.ZodType<T>, memo?: ItemMemo): T[] {
+    const texts = memo ? listItemTexts(res.text, this.envelope.listKey) : null;
+    const items = memo && texts ? this.parseItems(init, res, item, texts, memo) : undefined;
+    if (items) return items;
+    // Not a list the scanner can split, or an item that is not JSON: the whole body, with its errors.
     const payload = this.envelope.unwrap(res.body);
     if (!Array.isArray(payload)) throw this.invalid(init, res, 'expected a list');
-    return payload.map((raw, i) => {
-      const parsed = item.safeParse(raw);
-      if (!parsed.success)
-        throw this.invalid(
-          init,
-          res,
-          `item ${i}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`,
-        );
-      return parsed.data;
-    });
+    return payload.map((raw, i) => this.parseItem(init, res, item, raw, i));
+  }
+
+  /** Undefined when an item is not JSON. An item the memo keeps is frozen: the next reads hand out the same object. */
+  private parseItems<T>(init: RequestInit, res: Response, item: z.ZodType<T>, texts: readonly string[], memo: ItemMemo): T[] | undefined {
+    const out: T[] = [];
+    try {
+      for (let i = 0; i < texts.length; i++) {
+        const text = texts[i] as string;
+        const parse = () => deepFreeze(this.parseItem(init, res, item, jsonItem(text), i));
+        // One collection's memo holds only what this collection's schema parsed.
+        out.push(memo.take(hash('sha256', text, 'base64'), parse) as T);
+      }
+    } catch (err) {
+      if (err instanceof SyntaxError) return undefined;
+      throw err;
+    }
+    return out;
+  }
+
+  private parseItem<T>(init: RequestInit, res: Response, item: z.ZodType<T>, raw: unknown, i: number): T {
+    const parsed = item.safeParse(raw);
+    if (!parsed.success)
+      throw this.invalid(init, res, `item ${i}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`);
+    return parsed.data;
   }
 
   private parse<T>(init: RequestInit, res: Response, schema: z.ZodType<T>): T {
@@ -186,6 +222,11 @@ export class Api {
         : {}),
     });
   }
+}
+
+/** One item's JSON; a SyntaxError sends the caller back to parsing the whole body. */
+function jsonItem(text: string): unknown {
+  return JSON.parse(text) as unknown;
 }
 
 /**

@@ -27,6 +27,7 @@ export interface HostedLocation {
 export function hostedEnvelope(paths: HostedLocation['paths']): Envelope {
   return {
     unwrap: (body) => (typeof body === 'object' && body !== null && 'result' in body ? body.result : body),
+    listKey: 'result',
     total: () => undefined,
     describe(res: Response) {
       const body = res.body as { error?: unknown; message?: unknown; requestId?: unknown } | undefined;

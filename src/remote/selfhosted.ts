@@ -7,6 +7,7 @@ import type { Response } from './transport.js';
 
 export const selfHostedEnvelope: Envelope = {
   unwrap: (body) => (typeof body === 'object' && body !== null && 'data' in body ? body.data : body),
+  listKey: 'data',
   total(res: Response) {
     const header = res.headers['x-total-count'];
     const fromHeader = Number(Array.isArray(header) ? header[0] : header);

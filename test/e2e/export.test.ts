@@ -92,7 +92,10 @@ async function secretEnv(dir: string, port: ServicePort): Promise<Record<string,
 }
 
 describe.each(['self-hosted', 'hosted'] as const)('obsync export on the %s variant', (variant) => {
-  it('exports, adopts with zero writes, plans to no change, prunes exactly a removed manifest, never writes a secret', async () => {
+  // Fourteen CLI runs in one scenario: past the 60 s default on a loaded 2-core machine.
+  it('exports, adopts with zero writes, plans to no change, prunes exactly a removed manifest, never writes a secret', {
+    timeout: 240_000,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), `obsync-export-e2e-${variant}-`));
     const port = portFor(variant);
     try {

@@ -104,8 +104,7 @@ describe('ownership through the CLI and the daemon', () => {
   });
 
   it('the daemon in apply mode records them in a run without changes', async () => {
-    const listen = `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`;
-    child = spawnCli(['run', '--no-watch', '--listen', listen, '--schedule', '*/5 * * * *'], { cwd: h.dir });
+    child = spawnCli(['run', '--no-watch', '--listen', '127.0.0.1:0', '--schedule', '*/5 * * * *'], { cwd: h.dir });
     output = '';
     child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (output += d.toString()));

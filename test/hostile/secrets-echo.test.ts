@@ -123,10 +123,7 @@ describe('a server echoing the request in its error', () => {
 
   it('shows the mask, never the secrets, in the daemon log', async () => {
     let output = '';
-    child = spawnCli(
-      ['run', '--listen', `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`, '--schedule', '*/5 * * * *', '--no-watch'],
-      { cwd: dir, env: env() },
-    );
+    child = spawnCli(['run', '--listen', '127.0.0.1:0', '--schedule', '*/5 * * * *', '--no-watch'], { cwd: dir, env: env() });
     child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     await until('the failed step in the log', () => (/"event":"failed","address":"Pipe\/orders"/.test(output) ? true : undefined), {

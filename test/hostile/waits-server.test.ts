@@ -206,7 +206,7 @@ describe('waits shown by the CLI and the daemon', () => {
   it('the daemon logs the wait at info', async () => {
     await setUp();
     let output = '';
-    child = spawnCli(['run', '--listen', `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`, '--no-watch'], { cwd: dir });
+    child = spawnCli(['run', '--listen', '127.0.0.1:0', '--no-watch'], { cwd: dir });
     child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     await until(

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, spawnCli } from '../support/cli.js';
-import { httpStatus, sandboxDashboards, until as waitUntil } from '../support/wait.js';
+import { daemonUrl, httpStatus, sandboxDashboards, until as waitUntil } from '../support/wait.js';
 
 let sandbox: SandboxHandle;
 let dir: string;
@@ -28,13 +28,13 @@ function tree(path: string, tags: string): void {
   writeFileSync(join(path, 'checkout.yaml'), manifest(tags));
 }
 
-function start(): string {
-  const listen = `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`;
+/** Starts the daemon on a port it picks itself, and answers the address it logged. */
+async function start(): Promise<string> {
   output = '';
-  child = spawnCli(['run', '--listen', listen, '--debounce', '200', '--schedule', '0 0 1 1 *'], { cwd: dir });
+  child = spawnCli(['run', '--listen', '127.0.0.1:0', '--debounce', '200', '--schedule', '0 0 1 1 *'], { cwd: dir });
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  return `http://${listen}`;
+  return until('the address the daemon listens on', () => daemonUrl(output));
 }
 
 const tagsNow = async () => (await sandboxDashboards(sandbox)).find((d) => d.name === 'Checkout')?.tags.join(',');
@@ -66,7 +66,7 @@ afterEach(async () => {
 describe("the daemon's watcher", () => {
   it('follows a root replaced by mv, and sees edits in the new tree', async () => {
     tree(join(dir, 'root'), 'v1');
-    const url = start();
+    const url = await start();
     await applied('v1');
     await ready(url);
     tree(join(dir, 'new'), 'v2');
@@ -82,7 +82,7 @@ describe("the daemon's watcher", () => {
   it("follows git-sync's atomic swap of the root link", async () => {
     tree(join(dir, '.git/worktrees/aaa'), 'v1');
     symlinkSync(join(dir, '.git/worktrees/aaa'), join(dir, 'root'));
-    const url = start();
+    const url = await start();
     await applied('v1');
     tree(join(dir, '.git/worktrees/bbb'), 'v2');
     symlinkSync(join(dir, '.git/worktrees/bbb'), join(dir, 'root.tmp'));
@@ -98,7 +98,7 @@ describe("the daemon's watcher", () => {
     tree(join(mount, '..2024_01_01_00_00_00.1'), 'v1');
     symlinkSync('..2024_01_01_00_00_00.1', join(mount, '..data'));
     symlinkSync('..data/checkout.yaml', join(mount, 'checkout.yaml'));
-    const url = start();
+    const url = await start();
     await applied('v1');
     await ready(url);
     tree(join(mount, '..2024_01_01_00_01_00.2'), 'v2');
@@ -109,7 +109,7 @@ describe("the daemon's watcher", () => {
   });
 
   it('watches a root that appears after start-up, and turns ready', async () => {
-    const url = start();
+    const url = await start();
     await until('the first (invalid) run', () => (/"msg":"run finished"/.test(output) ? true : undefined));
     tree(join(dir, 'root'), 'v1');
     await applied('v1');

@@ -6,14 +6,13 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, spawnCli } from '../support/cli.js';
-import { until as waitUntil } from '../support/wait.js';
+import { daemonUrl, NOTHING_LISTENS, until as waitUntil } from '../support/wait.js';
 
 let dir: string;
 let child: ChildProcess | undefined;
@@ -64,21 +63,13 @@ async function sandbox(opts: Parameters<typeof startSandbox>[0] = {}): Promise<S
   return s;
 }
 
-async function deadUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return `http://127.0.0.1:${port}`;
-}
-
-function start(): string {
-  const listen = `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`;
-  child = spawnCli(['run', '--listen', listen, '--debounce', '200', '--schedule', '0 0 1 1 *'], { cwd: dir });
+/** Starts the daemon on a port it picks itself, and answers the address it logged. */
+async function start(): Promise<string> {
+  child = spawnCli(['run', '--listen', '127.0.0.1:0', '--debounce', '200', '--schedule', '0 0 1 1 *'], { cwd: dir });
   output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  return `http://${listen}`;
+  return until('the address the daemon listens on', () => daemonUrl(output));
 }
 
 interface ReadyBody {
@@ -133,7 +124,7 @@ describe('obsync run with several targets', () => {
   it('reconciles every target in one process, runs the targets that read a changed file, and stops all on SIGTERM', async () => {
     const s = await sandbox();
     write('obsync.yaml', config(s.url, s.url));
-    const url = start();
+    const url = await start();
     const ready = await until('both targets ready', async () => {
       const r = await readyz(url);
       return r?.status === 200 ? r.body : undefined;
@@ -176,8 +167,8 @@ describe('obsync run with several targets', () => {
 
   it('keeps reconciling and ready the targets whose server is up while another is down, and says which is not ready', async () => {
     const s = await sandbox();
-    write('obsync.yaml', config(await deadUrl(), s.url));
-    const url = start();
+    write('obsync.yaml', config(NOTHING_LISTENS, s.url));
+    const url = await start();
     const body = await until('production ready while staging is down', async () => {
       const r = await readyz(url);
       return r?.status === 503 &&
@@ -200,7 +191,7 @@ describe('obsync run with several targets', () => {
     const slow = await sandbox({ faults: { latencyMs: 60_000 } });
     const fast = await sandbox();
     write('obsync.yaml', config(slow.url, fast.url));
-    const url = start();
+    const url = await start();
     await until('production ready', async () => ((await readyz(url))?.body.targets.production?.ready === true ? true : undefined));
     const before = await runsOf(url, 'production');
     write('base/shared.yaml', dashboard('shared', 'Shared v4 (${var:env})'));

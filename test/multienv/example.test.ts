@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli, spawnCli } from '../support/cli.js';
-import { until } from '../support/wait.js';
+import { daemonUrl, until } from '../support/wait.js';
 
 const EXAMPLE = 'config-examples/multi-env';
 const ENV = { STAGING_API_KEY: SANDBOX_DEFAULTS.apiKey, PROD_KEY_ID: SANDBOX_DEFAULTS.keyId, PROD_KEY_SECRET: SANDBOX_DEFAULTS.keySecret };
@@ -91,21 +91,21 @@ describe('config-examples/multi-env', () => {
     const apply = await runCli(['apply', '--auto-approve'], { cwd: dir, env: ENV });
     expect(apply.code).toBe(0);
     const writesBefore = sandbox?.requests().filter((r) => r.method !== 'GET').length;
-    const listen = `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`;
-    const daemon = spawnCli(['run', '--listen', listen, '--schedule', '0 0 1 1 *'], { cwd: dir, env: ENV });
+    const daemon = spawnCli(['run', '--listen', '127.0.0.1:0', '--schedule', '0 0 1 1 *'], { cwd: dir, env: ENV });
     let output = '';
     daemon.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     try {
+      const url = await until('the address the daemon listens on', () => daemonUrl(output), { context: () => output.slice(-3000) });
       const ready = await until(
         'both targets ready',
         async () => {
-          const res = await fetch(`http://${listen}/readyz`).catch(() => undefined);
+          const res = await fetch(`${url}/readyz`).catch(() => undefined);
           return res?.status === 200 ? ((await res.json()) as { targets: Record<string, { ready: boolean }> }) : undefined;
         },
         { context: () => output.slice(-3000) },
       );
       expect(Object.keys(ready.targets)).toEqual(['staging', 'production']);
-      const metrics = await (await fetch(`http://${listen}/metrics`)).text();
+      const metrics = await (await fetch(`${url}/metrics`)).text();
       expect(metrics).toMatch(/obsync_reconcile_total\{target="staging",result="success"\} 1/);
       expect(metrics).toMatch(/obsync_reconcile_total\{target="production",result="success"\} 1/);
       // Converged by the one-command apply: the daemon's start-up runs wrote nothing.

@@ -4,10 +4,10 @@
  * of several targets, and a target whose server is down never stopping the others.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { NOTHING_LISTENS } from '../support/wait.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli } from '../support/cli.js';
@@ -40,15 +40,6 @@ function pointAt(urls: { staging: string; production: string }): void {
     join(dir, 'obsync.yaml'),
     `${(head ?? '').replace('http://127.0.0.1:8000', urls.staging)}  - name: production${(production ?? '').replace('http://127.0.0.1:8000', urls.production)}`,
   );
-}
-
-/** A loopback address where nothing listens. */
-async function deadUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return `http://127.0.0.1:${port}`;
 }
 
 // A chart query (a backtest) is a POST that writes nothing.
@@ -194,7 +185,7 @@ describe('apply with several targets', () => {
   });
 
   it('goes on with the other targets when one server is down, says which failed, and exits 1', async () => {
-    pointAt({ staging: await deadUrl(), production: sandbox.url });
+    pointAt({ staging: NOTHING_LISTENS, production: sandbox.url });
     const plan = await runCli(['plan'], { cwd: dir, env: { ...ENV, OBSYNC_LOG_LEVEL: 'silent' } });
     expect(plan.code).toBe(1);
     expect(plan.stdout).toContain("Target 'staging' could not be planned");

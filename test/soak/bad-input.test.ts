@@ -5,13 +5,13 @@
  * report the corpus file's own error, stay live and unready; once the bad file goes it applies.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, spawnCli } from '../support/cli.js';
-import { httpStatus, sandboxDashboards, until as waitUntil } from '../support/wait.js';
+import { daemonUrl, httpStatus, sandboxDashboards, until as waitUntil } from '../support/wait.js';
 
 const corpus = join(import.meta.dirname, '../manifests/invalid');
 const files = readdirSync(corpus)
@@ -64,6 +64,13 @@ function expectedMessage(file: string): string {
   return line.replace(/^# expect: line \d+ col \d+ \S+: /, '');
 }
 
+/** Writes a file whole or not at all, as a watcher sees it: a sibling outside the manifests, renamed into place. */
+function replace(file: string, content: string | Buffer): void {
+  const staged = join(dir, `.staged-${basename(file)}`);
+  writeFileSync(staged, content);
+  renameSync(staged, file);
+}
+
 beforeAll(async () => {
   assertBuilt();
   sandbox = await startSandbox({ port: 0, rateLimit: 'off' });
@@ -83,11 +90,10 @@ targets:
     rateLimit: {requests: 1000, perSeconds: 1}
 `,
   );
-  const listen = `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`;
-  url = `http://${listen}`;
-  daemon = spawnCli(['run', '--listen', listen, '--debounce', '100', '--schedule', '0 0 1 1 *'], { cwd: dir });
+  daemon = spawnCli(['run', '--listen', '127.0.0.1:0', '--debounce', '100', '--schedule', '0 0 1 1 *'], { cwd: dir });
   daemon.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   daemon.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  url = await until('the address the daemon listens on', () => daemonUrl(output));
   await until('readiness after the start-up run', async () => ((await status('/readyz')) === 200 ? true : undefined));
   expect((await dashboards()).map((d) => d.tags)).toEqual([['v0']]);
 });
@@ -107,9 +113,11 @@ describe('obsync run fed the invalid-manifest corpus', () => {
     const bad = join(dir, 'manifests/bad.yaml');
     for (const [i, file] of files.entries()) {
       const from = output.length;
-      // The bad file first, so no debounced run can see the valid edit without it.
-      writeFileSync(bad, readFileSync(join(corpus, file)));
-      writeFileSync(join(dir, 'manifests/canary.yaml'), canary(`v${i + 1}`));
+      // The bad file first, so no debounced run can see the valid edit without it. Each file is
+      // written beside the manifests and renamed into place: a run reading while writeFileSync has
+      // truncated but not yet written it would see an empty (valid) file.
+      replace(bad, readFileSync(join(corpus, file)));
+      replace(join(dir, 'manifests/canary.yaml'), canary(`v${i + 1}`));
       const expected = expectedMessage(file);
       await until(`${file}: its error reported and the run finished`, () => {
         const lines = logLines(from);

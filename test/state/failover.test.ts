@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, spawnCli } from '../support/cli.js';
 import { startPostgres, type PgServer } from '../support/postgres.js';
-import { httpStatus, until } from '../support/wait.js';
+import { daemonUrl, httpStatus, until } from '../support/wait.js';
 
 const COUNT = 30;
 const RUNS = Number(process.env.OBSYNC_FAILOVER_RUNS ?? 2);
@@ -103,14 +103,6 @@ async function leaderGauge(listen: string): Promise<number | undefined> {
   }
 }
 
-async function freeListen(): Promise<string> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return `127.0.0.1:${port}`;
-}
-
 async function failoverOnce(round: number): Promise<void> {
   const sandbox = await startSandbox({ port: 0, rateLimit: 'off', faults: { latencyMs: 60 } });
   const dir = mkdtempSync(join(tmpdir(), 'obsync-failover-'));
@@ -124,16 +116,17 @@ async function failoverOnce(round: number): Promise<void> {
     project(dir, sandbox, schema);
     const daemons = await Promise.all(
       (['a', 'b'] as const).map(async (who, i) => {
-        const listen = await freeListen();
         const proxy = proxies[i];
         if (!proxy) throw new Error('proxy missing');
-        const child = spawnCli(['run', '--listen', listen, '--no-watch', '--schedule', '*/5 * * * *', '--concurrency', '1'], {
+        const child = spawnCli(['run', '--listen', '127.0.0.1:0', '--no-watch', '--schedule', '*/5 * * * *', '--concurrency', '1'], {
           cwd: dir,
           env: { OBSYNC_STATE_URL: server.url, OBSYNC_BASE_URL: url(proxy) },
         });
         child.stdout?.on('data', (d: Buffer) => (output[who] += d.toString()));
         child.stderr?.on('data', (d: Buffer) => (output[who] += d.toString()));
         children.push(child);
+        // The daemon takes a free port itself and logs it: host:port, as /metrics and /readyz are read below.
+        const listen = new URL(await until(`the address daemon ${who} listens on`, () => daemonUrl(output[who] ?? ''))).host;
         return { who, listen, child };
       }),
     );

@@ -30,3 +30,27 @@ export async function sandboxDashboards(sandbox: SandboxHandle): Promise<{ name:
   const res = await fetch(`${sandbox.url}/api/v2/dashboards`, { headers: { authorization: `Bearer ${sandbox.credentials.apiKey}` } });
   return ((await res.json()) as { data: { name: string; tags: string[] }[] }).data;
 }
+
+/**
+ * The address a daemon started with `--listen 127.0.0.1:0` bound, from its `daemon started` log
+ * line (JSON on stderr): the daemon takes a free port itself, so no test picks one that another
+ * process may take first.
+ */
+export function daemonUrl(output: string): string | undefined {
+  for (const line of output.split('\n')) {
+    if (!line.includes('"msg":"daemon started"')) continue;
+    try {
+      const listen = (JSON.parse(line) as { listen?: unknown }).listen;
+      if (typeof listen === 'string') return listen;
+    } catch {
+      // a line cut by a chunk boundary: the next look has all of it
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A loopback address where nothing listens (port 1, tcpmux, is never served here): a target whose
+ * server is down. Not a port found free by a probe socket, which another process may take first.
+ */
+export const NOTHING_LISTENS = 'http://127.0.0.1:1';

@@ -9,7 +9,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { Result } from './measure.js';
+import { defineMeasure, median, type Result } from '../measure.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -20,14 +20,32 @@ function wallMs(args: string[], cwd: string, env: Env): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 
-export function startupBench(root: string, samples: number, quick: boolean): Result[] {
+export default defineMeasure({
+  name: 'startup',
+  title: '`obsync --help` and `obsync validate config-examples` against `node -e 0`',
+  tables: {
+    startup: [
+      'env',
+      'samples',
+      'nodeMs',
+      'helpMs',
+      'validateMs',
+      'helpOverNode',
+      'validateOverNode',
+      'fastestHelpOverNode',
+      'fastestValidateOverNode',
+    ],
+  },
+  sizes: { full: { samples: 40 }, quick: { samples: 15 }, smoke: { samples: 2 } },
+  run({ samples }, ctx) {
+    for (const row of startupBench(ctx.root, samples, ctx.mode !== 'full')) ctx.record(row);
+    return Promise.resolve();
+  },
+});
+
+function startupBench(root: string, samples: number, quick: boolean): Result[] {
   const cli = join(root, 'dist/cli/main.js');
   const cases = { node: ['-e', '0'], help: [cli, '--help'], validate: [cli, 'validate', 'config-examples'] };
   const envs: Record<string, Env> = { inherited: process.env, clean: { PATH: process.env.PATH } };

@@ -10,15 +10,35 @@ import { spawn } from 'node:child_process';
 import { request, type ClientRequest } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { benchManifestsYaml } from './fixtures.js';
-import type { Result } from './measure.js';
-import { startChildSandbox } from './sandbox-process.js';
-import { until } from './wait.js';
+import { join } from 'node:path';
+import { benchManifestsYaml } from '../fixtures.js';
+import { defineMeasure, type BenchContext, type Result } from '../measure.js';
+import { startChildSandbox } from '../sandbox-process.js';
+import { until } from '../wait.js';
 
-const CLI = resolve(import.meta.dirname, '../../dist/cli/main.js');
-const N = 100;
-const CLIENTS = 50;
+interface Sizes {
+  /** Dashboards and alerts in the estate. */
+  n: number;
+  warmUp: number;
+  runsPerBlock: number;
+  /** Even: blocks go ABBA. */
+  blocks: number;
+  clients: number;
+}
+
+export default defineMeasure({
+  name: 'status',
+  title: "a daemon's run wall time with clients on /api/events/stream ÷ without",
+  tables: { 'status-stream': ['n', 'clients', 'runsPerBlock', 'blocks', 'medianRunMsWithout', 'medianRunMsWith', 'withOverWithout'] },
+  sizes: {
+    full: { n: 100, warmUp: 15, runsPerBlock: 20, blocks: 8, clients: 50 },
+    quick: { n: 100, warmUp: 15, runsPerBlock: 10, blocks: 4, clients: 50 },
+    smoke: { n: 3, warmUp: 1, runsPerBlock: 1, blocks: 2, clients: 5 },
+  } satisfies Record<string, Sizes>,
+  async run(sizes, ctx) {
+    for (const row of await statusBench(sizes, ctx)) ctx.record(row);
+  },
+});
 
 const touched = (version: number) => `apiVersion: obsync/v1
 kind: Dashboard
@@ -58,7 +78,8 @@ async function openStreams(url: string, n: number): Promise<{ bytes: () => numbe
   return { bytes: () => bytes, close: () => requests.forEach((r) => r.destroy()) };
 }
 
-export async function statusBench(opts: { runsPerBlock: number; blocks: number }): Promise<Result[]> {
+async function statusBench(opts: Sizes, ctx: BenchContext): Promise<Result[]> {
+  const { n: N, clients: CLIENTS } = opts;
   const child = await startChildSandbox({ n: N, variant: 'self-hosted', rateLimit: 'off' });
   const dir = mkdtempSync(join(tmpdir(), 'obsync-bench-status-'));
   mkdirSync(join(dir, 'manifests'));
@@ -66,10 +87,10 @@ export async function statusBench(opts: { runsPerBlock: number; blocks: number }
     join(dir, 'obsync.yaml'),
     `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - name: bench\n    variant: self-hosted\n    baseUrl: ${child.url}\n    credentials: {apiKey: ${child.credentials.apiKey}}\n    rateLimit: {requests: 10000, perSeconds: 1}\n`,
   );
-  writeFileSync(join(dir, 'manifests', 'bench.yaml'), benchManifestsYaml(N));
+  for (const [name, text] of benchManifestsYaml(N, 'self-hosted')) writeFileSync(join(dir, 'manifests', name), text);
   const file = join(dir, 'manifests', 'touched.yaml');
   writeFileSync(file, touched(0));
-  const daemon = spawn(process.execPath, [CLI, 'run', '--listen', '127.0.0.1:0', '--debounce', '50', '--schedule', '0 0 1 1 *'], {
+  const daemon = spawn(process.execPath, [ctx.cli, 'run', '--listen', '127.0.0.1:0', '--debounce', '50', '--schedule', '0 0 1 1 *'], {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -97,7 +118,7 @@ export async function statusBench(opts: { runsPerBlock: number; blocks: number }
   try {
     const base = await until('the daemon to listen', () => url, 60_000);
     await until('the start-up run', () => (durations.length > 0 ? true : undefined), 120_000);
-    for (let i = 0; i < 15; i++) await run(); // warm-up
+    for (let i = 0; i < opts.warmUp; i++) await run(); // warm-up
     const without: number[] = [];
     const withClients: number[] = [];
     let streamed = 0;

@@ -2,20 +2,19 @@
  * The daemon bench: `obsync run` (the built CLI) as a child process against the bench sandbox
  * with N=100 dashboards and alerts. Measures file save → first write on the sandbox, against
  * the DESIGN's budget of debounce + 1 s, then heap and RSS over many runs (each run triggered
- * by a save that changes one dashboard), read from the daemon's own /metrics.
+ * by a save that changes one dashboard), read from the daemon's own /metrics. The daemon listens on
+ * port 0 and logs the address it bound.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { benchManifestsYaml } from './fixtures.js';
-import { connectInspector, inspectorUrl, type Inspector } from './inspector.js';
-import type { Result } from './measure.js';
-import { startChildSandbox, type ChildSandbox } from './sandbox-process.js';
-import { freePort, until } from './wait.js';
+import { join } from 'node:path';
+import { benchManifestsYaml } from '../fixtures.js';
+import { connectInspector, inspectorUrl, type Inspector } from '../inspector.js';
+import { defineMeasure, type BenchContext, type Result } from '../measure.js';
+import { startChildSandbox, type ChildSandbox } from '../sandbox-process.js';
+import { daemonUrl, until } from '../wait.js';
 
-const CLI = resolve(import.meta.dirname, '../../dist/cli/main.js');
-const N = 100;
 const DEBOUNCE_MS = 200;
 
 function touchDashboard(version: number): string {
@@ -47,35 +46,49 @@ function metric(text: string, name: string): number {
   return Number(line?.split(' ')[1] ?? NaN);
 }
 
-export async function daemonBench(opts: { runs: number; saves: number }): Promise<Result[]> {
+export default defineMeasure({
+  name: 'daemon',
+  title: '`obsync run`: file save → first write, and heap after forced GC over many runs',
+  tables: {
+    'daemon-latency': ['n', 'saves', 'debounceMs', 'medianMs', 'maxMs', 'maxOverBudget'],
+    'daemon-memory': ['n', 'runs', 'heapAfterGcStartMb', 'heapCheckpointsMb', 'heapEndOverStart', 'rssStartMb', 'rssEndMb'],
+  },
+  sizes: { full: { n: 100, runs: 1000, saves: 10 }, quick: { n: 100, runs: 100, saves: 5 }, smoke: { n: 5, runs: 8, saves: 2 } },
+  async run(sizes, ctx) {
+    for (const row of await daemonBench(sizes, ctx)) ctx.record(row);
+  },
+});
+
+async function daemonBench(opts: { n: number; runs: number; saves: number }, ctx: BenchContext): Promise<Result[]> {
+  const N = opts.n;
   const child = await startChildSandbox({ n: N, variant: 'self-hosted', rateLimit: 'off' });
   const dir = mkdtempSync(join(tmpdir(), 'obsync-bench-daemon-'));
   mkdirSync(join(dir, 'manifests'));
   writeFileSync(join(dir, 'obsync.yaml'), config(child));
-  writeFileSync(join(dir, 'manifests', 'bench.yaml'), benchManifestsYaml(N));
+  for (const [name, text] of benchManifestsYaml(N, 'self-hosted')) writeFileSync(join(dir, 'manifests', name), text);
   const touched = join(dir, 'manifests', 'touched.yaml');
   writeFileSync(touched, touchDashboard(0));
-  const listen = `127.0.0.1:${await freePort()}`;
   const daemon = spawn(
     process.execPath,
-    ['--inspect=127.0.0.1:0', CLI, 'run', '--listen', listen, '--debounce', String(DEBOUNCE_MS), '--schedule', '0 0 1 1 *'],
+    ['--inspect=127.0.0.1:0', ctx.cli, 'run', '--listen', '127.0.0.1:0', '--debounce', String(DEBOUNCE_MS), '--schedule', '0 0 1 1 *'],
     { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let finished = 0;
   let pending = '';
   let head = '';
-  // The daemon logs to stderr; so does the inspector, once, with its address.
+  // The daemon logs to stderr, its address among the first lines; so does the inspector, once, with its own.
   daemon.stderr.on('data', (d: Buffer) => {
-    if (head.length < 4096) head += d.toString();
+    if (head.length < 16384) head += d.toString();
     pending += d.toString();
     const lines = pending.split('\n');
     pending = lines.pop() ?? '';
     finished += lines.filter((l) => l.includes('"msg":"run finished"')).length;
   });
-  const metrics = async () => (await fetch(`http://${listen}/metrics`)).text();
   let inspector: Inspector | undefined;
   try {
     await until('the start-up run', () => (finished >= 1 ? true : undefined), 120_000);
+    const url = await until('the address the daemon bound', () => daemonUrl(head));
+    const metrics = async () => (await fetch(`${url}/metrics`)).text();
     inspector = await connectInspector(await until('the inspector address', () => inspectorUrl(head)));
     let version = 0;
     const save = async () => {

@@ -10,15 +10,15 @@
  * - `past the limit` (full run only): enough distinct alerts that the plan's requests spill into
  *   a second rate-limit window: the pacer waits instead of meeting 429s.
  */
-import type { DesiredResource } from '../src/core/resource.js';
-import type { Pacing } from '../src/core/target.js';
-import { makePlan, applyPlanned, type PlanRequest } from '../src/engine/run.js';
-import { SELECT_ALL } from '../src/engine/selection.js';
-import { memoryInventory } from '../src/inventory/memory-store.js';
-import { createServicePort } from '../src/remote/index.js';
-import { benchManifests } from './fixtures.js';
-import type { Result } from './measure.js';
-import { benchTarget, startChildSandbox } from './sandbox-process.js';
+import type { DesiredResource } from '../../src/core/resource.js';
+import type { Pacing } from '../../src/core/target.js';
+import { makePlan, applyPlanned, type PlanRequest } from '../../src/engine/run.js';
+import { SELECT_ALL } from '../../src/engine/selection.js';
+import { memoryInventory } from '../../src/inventory/memory-store.js';
+import { createServicePort } from '../../src/remote/index.js';
+import { benchManifests } from '../fixtures.js';
+import { defineMeasure, type Result } from '../measure.js';
+import { benchTarget, startChildSandbox } from '../sandbox-process.js';
 
 const REAL: Pacing = { limit: 100, windowMs: 60_000 };
 const NOW = new Date(Date.UTC(2026, 10, 26, 12));
@@ -56,7 +56,7 @@ async function scenario(s: Scenario, n: number): Promise<Result> {
   const req: PlanRequest = {
     port,
     inventory: memoryInventory('bench'),
-    desired: benchManifests(n),
+    desired: benchManifests(n, 'self-hosted'),
     selection: SELECT_ALL,
     prune: false,
     maxDeletes: 0,
@@ -102,18 +102,45 @@ async function scenario(s: Scenario, n: number): Promise<Result> {
   };
 }
 
-export async function backtestBench(quick: boolean): Promise<Result[]> {
-  const out: Result[] = [];
-  const scenarios: Scenario[] = quick
-    ? [
-        { label: 'distinct', k: 4, distinct: true, budget: 40 },
-        { label: 'shared', k: 10, distinct: false, budget: 40 },
-      ]
-    : [
-        { label: 'distinct', k: 8, distinct: true, budget: 60 },
-        { label: 'shared', k: 20, distinct: false, budget: 60 },
-        { label: 'past the limit', k: 20, distinct: true, budget: 120 },
-      ];
-  for (const s of scenarios) out.push(await scenario(s, 20));
-  return out;
-}
+/** Each scenario's estate: N dashboards, each with its alert. */
+const N = 20;
+
+export default defineMeasure({
+  name: 'backtest',
+  title: "a plan's backtests under the real self-hosted limit: series requests and time per changed alert, 429s",
+  tables: {
+    backtest: [
+      'label',
+      'k',
+      'limit',
+      'budget',
+      'changedAlerts',
+      'evaluated',
+      'seriesRequests',
+      'deduplicated',
+      'requestsPerAlert',
+      'planMs',
+      'planWithBacktestMs',
+      'backtestMsPerAlert',
+      'throttled429',
+    ],
+  },
+  sizes: {
+    full: [
+      { label: 'distinct', k: 8, distinct: true, budget: 60 },
+      { label: 'shared', k: 20, distinct: false, budget: 60 },
+      { label: 'past the limit', k: 20, distinct: true, budget: 120 },
+    ],
+    quick: [
+      { label: 'distinct', k: 4, distinct: true, budget: 40 },
+      { label: 'shared', k: 10, distinct: false, budget: 40 },
+    ],
+    smoke: [
+      { label: 'distinct', k: 1, distinct: true, budget: 10 },
+      { label: 'shared', k: 2, distinct: false, budget: 10 },
+    ],
+  } satisfies Record<string, Scenario[]>,
+  async run(scenarios, ctx) {
+    for (const s of scenarios) ctx.record(await scenario(s, N));
+  },
+});

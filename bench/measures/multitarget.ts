@@ -14,25 +14,65 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { benchManifestsYaml, teamKey } from './fixtures.js';
-import { connectInspector, inspectorUrl, type Inspector } from './inspector.js';
-import type { Result } from './measure.js';
-import { startChildSandbox, type ChildSandbox } from './sandbox-process.js';
-import { freePort, until } from './wait.js';
+import { join } from 'node:path';
+import { benchDocuments, benchManifestsYaml, teamKey } from '../fixtures.js';
+import { connectInspector, inspectorUrl, type Inspector } from '../inspector.js';
+import { defineMeasure, type BenchContext, type Result } from '../measure.js';
+import { startChildSandbox, type ChildSandbox } from '../sandbox-process.js';
+import { until } from '../wait.js';
 
-const CLI = resolve(import.meta.dirname, '../../dist/cli/main.js');
-const N = 100;
 const DEBOUNCE_MS = 50;
 /** The self-hosted API's published limit, per key (DESIGN §1), enforced by the sandbox. */
-const LIMIT = { requests: 100, windowMs: 60_000 };
+const PUBLISHED = { requests: 100, windowMs: 60_000 };
 
-function config(child: ChildSandbox, targets: number): string {
+interface Sizes {
+  targets: number;
+  rounds: number;
+  warmUp: number;
+  /** Objects per kind and target. */
+  n: number;
+  /** The limit per key: the published one, or (smoke) a scaled one with the same shape. */
+  limit: { requests: number; windowMs: number };
+}
+
+export default defineMeasure({
+  name: 'multitarget',
+  title: 'one daemon, many targets under per-key limits: wall ÷ the slowest target floor, heap over rounds',
+  tables: {
+    multitarget: [
+      'targets',
+      'objectsPerTarget',
+      'rounds',
+      'limit',
+      'requestsPerTarget',
+      'wallS',
+      'floorS',
+      'wallOverFloor',
+      'roundMedianMs',
+      'throttled429',
+      'failedRuns',
+      'heapAfterGcStartMb',
+      'heapCheckpointsMb',
+      'heapEndOverStart',
+    ],
+  },
+  sizes: {
+    full: { targets: 20, rounds: 100, warmUp: 10, n: 100, limit: PUBLISHED },
+    quick: { targets: 5, rounds: 30, warmUp: 5, n: 100, limit: PUBLISHED },
+    smoke: { targets: 2, rounds: 3, warmUp: 1, n: 3, limit: { requests: 10, windowMs: 1_000 } },
+  } satisfies Record<string, Sizes>,
+  async run(sizes, ctx) {
+    for (const row of await multitargetBench(sizes, ctx)) ctx.record(row);
+  },
+});
+
+function config(child: ChildSandbox, targets: number, limit: Sizes['limit']): string {
   const lines = ['apiVersion: obsync/v1', 'kind: Config', 'manifests: [manifests]', 'targets:'];
+  // The published limit: each target paces itself by the variant's own; a scaled one is configured.
+  const pacing = limit === PUBLISHED ? '' : `, rateLimit: {requests: ${limit.requests}, perSeconds: ${limit.windowMs / 1000}}`;
   for (let i = 1; i <= targets; i++) {
-    // No rateLimit: each target paces itself by the variant's published limit.
     lines.push(
-      `  - {name: t${String(i).padStart(2, '0')}, variant: self-hosted, baseUrl: "${child.url}", credentials: {apiKey: ${teamKey(i)}}}`,
+      `  - {name: t${String(i).padStart(2, '0')}, variant: self-hosted, baseUrl: "${child.url}", credentials: {apiKey: ${teamKey(i)}}${pacing}}`,
     );
   }
   return `${lines.join('\n')}\n`;
@@ -41,7 +81,7 @@ function config(child: ChildSandbox, targets: number): string {
 interface RunLine {
   target: string;
   result: string;
-  seconds: number;
+  durationMs: number;
   requests: number;
   /** When it finished (epoch ms; the log's ISO time). */
   time: number;
@@ -64,7 +104,8 @@ class Runs {
   }
 }
 
-export async function multitargetBench(opts: { targets: number; rounds: number; warmUp: number }): Promise<Result[]> {
+async function multitargetBench(opts: Sizes, ctx: BenchContext): Promise<Result[]> {
+  const { n: N, limit: LIMIT } = opts;
   const child = await startChildSandbox({
     n: N,
     variant: 'self-hosted',
@@ -73,14 +114,13 @@ export async function multitargetBench(opts: { targets: number; rounds: number; 
   });
   const dir = mkdtempSync(join(tmpdir(), 'obsync-bench-multitarget-'));
   mkdirSync(join(dir, 'manifests'));
-  writeFileSync(join(dir, 'obsync.yaml'), config(child, opts.targets));
-  writeFileSync(join(dir, 'manifests', 'bench.yaml'), benchManifestsYaml(N));
+  writeFileSync(join(dir, 'obsync.yaml'), config(child, opts.targets, LIMIT));
+  for (const [name, text] of benchManifestsYaml(N, 'self-hosted')) writeFileSync(join(dir, 'manifests', name), text);
   const marker = join(dir, 'manifests', 'round.yaml');
   writeFileSync(marker, '# round 0\n');
-  const listen = `127.0.0.1:${await freePort()}`;
   const daemon = spawn(
     process.execPath,
-    ['--inspect=127.0.0.1:0', CLI, 'run', '--listen', listen, '--debounce', String(DEBOUNCE_MS), '--schedule', '0 0 1 1 *'],
+    ['--inspect=127.0.0.1:0', ctx.cli, 'run', '--listen', '127.0.0.1:0', '--debounce', String(DEBOUNCE_MS), '--schedule', '0 0 1 1 *'],
     { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const runs = new Runs();
@@ -115,7 +155,7 @@ export async function multitargetBench(opts: { targets: number; rounds: number; 
     const heapEnd = await inspector.heapAfterGc();
 
     const all = [...runs.byTarget.values()];
-    const start = Math.min(...all.map((l) => (l[0] ? l[0].time - l[0].seconds * 1000 : Infinity)));
+    const start = Math.min(...all.map((l) => (l[0] ? l[0].time - l[0].durationMs : Infinity)));
     const end = Math.max(...all.map((l) => l.at(-1)?.time ?? 0));
     const requests = all.map((l) => l.reduce((sum, run) => sum + run.requests, 0));
     const maxRequests = Math.max(...requests);
@@ -127,7 +167,7 @@ export async function multitargetBench(opts: { targets: number; rounds: number; 
       {
         measure: 'multitarget',
         targets: opts.targets,
-        objectsPerTarget: 2 * N,
+        objectsPerTarget: benchDocuments(N, 'self-hosted').length,
         rounds: opts.rounds,
         limit: `${LIMIT.requests}/${LIMIT.windowMs / 1000}s per key`,
         requestsPerTarget: maxRequests,

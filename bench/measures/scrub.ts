@@ -4,8 +4,29 @@
  * and on text built to make a naive matcher quadratic (the long secret's start repeated). Time per
  * MB should stay flat as the text grows: linear. Measured, never asserted.
  */
-import { Scrubber } from '../src/core/scrub.js';
-import type { Result } from './measure.js';
+import { Scrubber } from '../../src/core/scrub.js';
+import { defineMeasure, type Result } from '../measure.js';
+
+interface Sizes {
+  /** Text lengths in characters. */
+  chars: number[];
+  samples: number;
+}
+
+export default defineMeasure({
+  name: 'scrub',
+  title: "the scrubber's CPU per million characters as the text grows (flat: linear)",
+  tables: { scrub: ['text', 'chars', 'cpuMs', 'msPerMChars', 'registerMs'] },
+  sizes: {
+    full: { chars: [100_000, 1_000_000, 4_000_000], samples: 3 },
+    quick: { chars: [100_000, 1_000_000], samples: 2 },
+    smoke: { chars: [20_000], samples: 1 },
+  } satisfies Record<string, Sizes>,
+  run(sizes, ctx) {
+    for (const row of scrubBench(sizes)) ctx.record(row);
+    return Promise.resolve();
+  },
+});
 
 function cpuMsOf(f: () => void): number {
   const t0 = process.cpuUsage();
@@ -20,7 +41,7 @@ function fastestOf(samples: number, f: () => void): number {
   return best;
 }
 
-export function scrubBench(quick: boolean): Result[] {
+function scrubBench(opts: Sizes): Result[] {
   const secrets = Array.from({ length: 100 }, (_, i) => `secret-${i}-${'x'.repeat(20)}-${(i * 7919).toString(36)}`);
   const long = `${'東'.repeat(100_000)}${'k'.repeat(100_000)}`;
   const scrubber = new Scrubber();
@@ -28,7 +49,7 @@ export function scrubBench(quick: boolean): Result[] {
     for (const s of [...secrets, long]) scrubber.register(s);
     scrubber.scrub('warm: builds the automaton');
   });
-  const sizes = quick ? [100_000, 1_000_000] : [100_000, 1_000_000, 4_000_000];
+  const sizes = opts.chars;
   const texts: Record<string, (n: number) => string> = {
     plain: (n) => 'the quick brown fox jumps over the lazy dog; '.repeat(Math.ceil(n / 45)).slice(0, n),
     'full of secrets': (n) =>
@@ -43,7 +64,7 @@ export function scrubBench(quick: boolean): Result[] {
   for (const [kind, make] of Object.entries(texts))
     for (const n of sizes) {
       const text = make(n);
-      const ms = fastestOf(quick ? 2 : 3, () => void scrubber.scrub(text));
+      const ms = fastestOf(opts.samples, () => void scrubber.scrub(text));
       results.push({
         measure: 'scrub',
         text: kind,

@@ -1,0 +1,21 @@
+/**
+ * What one target's repeated runs keep between them (the daemon holds one per target): each
+ * kind's parsed list items by the hash of their raw bytes, and the planner's memo of the objects
+ * that compared equal. A run given it re-plans an unchanged estate at little more than the cost
+ * of reading it; a run without it computes everything (plan, apply and CI runs read once).
+ */
+import { ItemMemo } from '../core/item-memo.js';
+import type { AnyKind } from '../core/kind-name.js';
+import { PlanMemo } from '../planner/memo.js';
+
+export class RunMemo {
+  readonly plan = new PlanMemo();
+  readonly #lists = new Map<AnyKind, ItemMemo>();
+
+  /** The parsed items of one kind's list. */
+  list(kind: AnyKind): ItemMemo {
+    let memo = this.#lists.get(kind);
+    if (!memo) this.#lists.set(kind, (memo = new ItemMemo()));
+    return memo;
+  }
+}

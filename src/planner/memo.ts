@@ -1,0 +1,260 @@
+/**
+ * What the planner keeps between plans of one target, for a daemon that re-plans an unchanged
+ * estate every few minutes: per declared object whose canonical forms compared equal, everything
+ * that comparison was computed from. When the next plan finds the same inputs, the object is
+ * unchanged without computing its forms again.
+ *
+ * The inputs: the live object (the same object: the remote client hands out the very object it
+ * parsed when the item's raw bytes are unchanged, see core/item-memo.ts), the desired spec and
+ * labels (deep-equal), the fingerprints of its sensitive values and of the write-only values last
+ * sent, the pairing of its parts, and every answer the references gave while the forms were made
+ * (replayed: the same questions must get the same answers now, so a renamed source or a
+ * re-created dashboard elsewhere invalidates the objects that refer to it). Anything else that
+ * could change a form (target, variant, the fingerprint key) is the memo's scope: another scope
+ * empties it.
+ *
+ * What follows from those inputs alone is taken as it was: the pairing of the object's parts (the
+ * inventory's part map is an input too), and each kind's index of live objects when its list
+ * holds the very same objects.
+ *
+ * Owned by the caller (the engine, for the daemon) and passed in: the planner stays a function of
+ * its inputs. Bounded: it holds the objects of the last plan only.
+ */
+import type { LiveObject } from '../core/live.js';
+import type { Address } from '../core/plan.js';
+import type { DesiredResource } from '../core/resource.js';
+import type { Json } from '../core/wire.js';
+import type { AnyKind } from '../core/kind-name.js';
+import { sameJson } from '../core/json.js';
+import type { LiveIndex } from './live-index.js';
+import type { NameOrId, RefContext, RefToken, RefUse, TokenContext } from '../kinds/refs.js';
+
+/** One question a kind asked the references while making a form, with the answer it got. */
+type RefCall =
+  | { ask: 'ref'; kind: AnyKind; ref: NameOrId; answer: RefUse }
+  | { ask: 'part'; kind: AnyKind; ref: NameOrId; part: NameOrId; answer: RefUse }
+  | { ask: 'wire'; kind: AnyKind; ref: NameOrId; part: NameOrId | undefined; answer: Json | null }
+  | { ask: 'token'; kind: AnyKind; id: string; answer: RefToken }
+  | { ask: 'partToken'; kind: AnyKind; id: string; partId: string; answer: RefToken };
+
+/** The inputs of one object's comparison that came out equal. */
+interface Unchanged {
+  live: LiveObject;
+  spec: unknown;
+  labels: Readonly<Record<string, string>>;
+  digest: string | undefined;
+  fingerprints: Readonly<Record<string, string>>;
+  secrets: Readonly<Record<string, string>>;
+  parts: ReadonlyMap<string, string> | undefined;
+  /** The inventory's part map the parts were paired with. */
+  known: Readonly<Record<string, string>> | undefined;
+  calls: readonly RefCall[];
+}
+
+/** An object as the last plan found it (`PlanMemo.recall`). */
+export interface Recalled {
+  readonly parts: ReadonlyMap<string, string> | undefined;
+}
+
+export class PlanMemo {
+  #kept = new Map<Address, Unchanged>();
+  #next = new Map<Address, Unchanged>();
+  #indexes = new Map<AnyKind, { objects: readonly LiveObject[]; index: LiveIndex }>();
+  #scope: string | undefined;
+  /** Objects found unchanged from the memo, and compared in full, in the last plan. */
+  readonly stats = { reused: 0, compared: 0 };
+
+  /** Starts a plan; a scope other than the last one's empties the memo. */
+  begin(scope: string): void {
+    if (scope !== this.#scope) {
+      this.#kept = new Map();
+      this.#indexes = new Map();
+    }
+    this.#scope = scope;
+    this.#next = new Map();
+    this.stats.reused = 0;
+    this.stats.compared = 0;
+  }
+
+  /** A kind's index of live objects: the last plan's when the list holds the very same objects, in the same order. */
+  index(kind: AnyKind, objects: readonly LiveObject[], build: () => LiveIndex): LiveIndex {
+    const last = this.#indexes.get(kind);
+    if (last && sameObjects(last.objects, objects)) return last.index;
+    const index = build();
+    this.#indexes.set(kind, { objects, index });
+    return index;
+  }
+
+  /**
+   * What the last plan found of this object, when the live object, the manifest and the
+   * inventory's part map are those it was compared with: its parts' pairing can be taken as it
+   * is, and `unchanged` checks the rest. Undefined otherwise.
+   */
+  recall(
+    address: Address,
+    live: LiveObject,
+    res: DesiredResource,
+    known: Readonly<Record<string, string>> | undefined,
+  ): Recalled | undefined {
+    const last = this.#kept.get(address);
+    return last !== undefined && last.live === live && sameKnown(last.known, known) && sameDesired(last, res) ? last : undefined;
+  }
+
+  /**
+   * Whether the recalled object is unchanged since the last plan: the same secrets (its parts are
+   * paired as recalled), and the references answering as they did (asked again, in the same order, so the plan records
+   * the same dependencies as a comparison would).
+   */
+  unchanged(
+    recalled: Recalled | undefined,
+    res: DesiredResource,
+    fingerprints: Readonly<Record<string, string>>,
+    secrets: Readonly<Record<string, string>>,
+    parts: ReadonlyMap<string, string> | undefined,
+    refs: RefContext & TokenContext,
+  ): boolean {
+    const last = recalled as Unchanged | undefined;
+    const same =
+      last !== undefined && sameStrings(last.fingerprints, fingerprints) && sameStrings(last.secrets, secrets) && replay(last.calls, refs);
+    if (!same) {
+      this.stats.compared += 1;
+      return false;
+    }
+    this.stats.reused += 1;
+    // Kept with this plan's spec and labels, so the caller's previous manifests are not held on to.
+    last.spec = res.spec;
+    last.labels = res.labels;
+    last.digest = res.digest;
+    last.parts = parts;
+    this.#next.set(res.address, last);
+    return true;
+  }
+
+  /** An object compared in full came out unchanged: what it was computed from. */
+  keep(
+    address: Address,
+    live: LiveObject,
+    res: DesiredResource,
+    fingerprints: Readonly<Record<string, string>>,
+    secrets: Readonly<Record<string, string>>,
+    parts: ReadonlyMap<string, string> | undefined,
+    known: Readonly<Record<string, string>> | undefined,
+    calls: readonly RefCall[],
+  ): void {
+    this.#next.set(address, { live, spec: res.spec, labels: res.labels, digest: res.digest, fingerprints, secrets, parts, known, calls });
+  }
+
+  /** The plan is complete: only its objects are kept. */
+  commit(): void {
+    this.#kept = this.#next;
+    this.#next = new Map();
+  }
+
+  /** Objects kept from the last plan. */
+  get size(): number {
+    return this.#kept.size;
+  }
+}
+
+/**
+ * The references as a kind sees them, recording every question and answer for the memo. A
+ * question asked again while one object's forms are made gets the same answer (nothing the
+ * answers depend on changes meanwhile): it is recorded once.
+ */
+export class RecordingRefs implements RefContext, TokenContext {
+  readonly calls: RefCall[] = [];
+
+  constructor(private readonly refs: RefContext & TokenContext) {}
+
+  ref(kind: AnyKind, ref: NameOrId): RefUse {
+    const answer = this.refs.ref(kind, ref);
+    if (!this.calls.some((c) => c.ask === 'ref' && c.kind === kind && sameRef(c.ref, ref)))
+      this.calls.push({ ask: 'ref', kind, ref, answer });
+    return answer;
+  }
+
+  part(kind: AnyKind, ref: NameOrId, part: NameOrId): RefUse {
+    const answer = this.refs.part(kind, ref, part);
+    if (!this.calls.some((c) => c.ask === 'part' && c.kind === kind && sameRef(c.ref, ref) && sameRef(c.part, part)))
+      this.calls.push({ ask: 'part', kind, ref, part, answer });
+    return answer;
+  }
+
+  wire(kind: AnyKind, ref: NameOrId, part?: NameOrId): Json | null {
+    const answer = this.refs.wire(kind, ref, part);
+    if (!this.calls.some((c) => c.ask === 'wire' && c.kind === kind && sameRef(c.ref, ref) && sameRef(c.part, part)))
+      this.calls.push({ ask: 'wire', kind, ref, part, answer });
+    return answer;
+  }
+
+  token(kind: AnyKind, id: string): RefToken {
+    const answer = this.refs.token(kind, id);
+    if (!this.calls.some((c) => c.ask === 'token' && c.kind === kind && c.id === id)) this.calls.push({ ask: 'token', kind, id, answer });
+    return answer;
+  }
+
+  partToken(kind: AnyKind, id: string, partId: string): RefToken {
+    const answer = this.refs.partToken(kind, id, partId);
+    if (!this.calls.some((c) => c.ask === 'partToken' && c.kind === kind && c.id === id && c.partId === partId))
+      this.calls.push({ ask: 'partToken', kind, id, partId, answer });
+    return answer;
+  }
+}
+
+function replay(calls: readonly RefCall[], refs: RefContext & TokenContext): boolean {
+  for (const c of calls) {
+    const same =
+      c.ask === 'ref'
+        ? sameUse(refs.ref(c.kind, c.ref), c.answer)
+        : c.ask === 'part'
+          ? sameUse(refs.part(c.kind, c.ref, c.part), c.answer)
+          : c.ask === 'wire'
+            ? sameJson(refs.wire(c.kind, c.ref, c.part), c.answer)
+            : c.ask === 'token'
+              ? sameToken(refs.token(c.kind, c.id), c.answer)
+              : sameToken(refs.partToken(c.kind, c.id, c.partId), c.answer);
+    if (!same) return false;
+  }
+  return true;
+}
+
+/** The same resource: by the digest of the document both were loaded from, else by labels and spec. */
+function sameDesired(last: Unchanged, res: DesiredResource): boolean {
+  if (last.digest !== undefined && res.digest !== undefined) return last.digest === res.digest;
+  return sameStrings(last.labels, res.labels) && sameJson(last.spec as Json, res.spec as Json);
+}
+
+function sameRef(a: NameOrId | undefined, b: NameOrId | undefined): boolean {
+  return typeof a === 'object' && typeof b === 'object' ? a.id === b.id : a === b;
+}
+
+function sameUse(a: RefUse, b: RefUse): boolean {
+  if (a.ok && b.ok) return a.id === b.id && sameToken(a.token, b.token);
+  return !a.ok && !b.ok && a.error === b.error;
+}
+
+function sameToken(a: RefToken, b: RefToken): boolean {
+  return typeof a === 'string' || typeof b === 'string' ? a === b : a.id === b.id && a.name === b.name;
+}
+
+/** Same string values under the same keys. */
+export function sameStrings(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  if (a === b) return true;
+  let count = 0;
+  for (const k in a) {
+    if (b[k] !== a[k]) return false;
+    count += 1;
+  }
+  for (const _ in b) count -= 1;
+  return count === 0;
+}
+
+function sameKnown(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : sameStrings(a, b);
+}
+
+function sameObjects(a: readonly LiveObject[], b: readonly LiveObject[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
