@@ -38,7 +38,7 @@ export class PgReplicaRegistry implements ReplicaRegistry {
     return guarded(this.conn, 'renewing this replica in the registry', async () => {
       await this.conn.pool.query(
         `INSERT INTO ${s}.replicas AS r (id, host, pid, version, lease_ms, targets, leads, disagreements, listen, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb, $9, now() + $5 * interval '1 millisecond')
+         VALUES ($1, $2, $3, $4, $5::integer, $6::jsonb, $7::jsonb, $8::jsonb, $9, now() + $5::integer * interval '1 millisecond')
          ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version, lease_ms = EXCLUDED.lease_ms, targets = EXCLUDED.targets,
            leads = EXCLUDED.leads, disagreements = EXCLUDED.disagreements, listen = EXCLUDED.listen,
            heartbeat_at = now(), expires_at = EXCLUDED.expires_at`,
