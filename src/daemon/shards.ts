@@ -77,8 +77,13 @@ export class Sharding {
   /** The first heartbeat (awaited, so the targets are assigned before the daemons compete), then one per interval. */
   async start(daemons: readonly Daemon[]): Promise<void> {
     this.#daemons = daemons;
-    await this.#beat();
+    await this.heartbeat();
     this.#schedule();
+  }
+
+  /** One heartbeat now: registers, re-divides, claims and hands over (also what the timer runs). */
+  async heartbeat(): Promise<void> {
+    if (!this.#stopped) await this.#beat();
   }
 
   /** SIGTERM: no more heartbeats, and out of the registry at once (the others re-divide at their next heartbeat). */
@@ -120,7 +125,7 @@ export class Sharding {
   #schedule(): void {
     if (this.#stopped) return;
     this.#timer = setTimeout(() => {
-      this.#tick = this.#beat().finally(() => {
+      this.#tick = this.heartbeat().finally(() => {
         this.#tick = null;
         this.#schedule();
       });

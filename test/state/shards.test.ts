@@ -241,4 +241,21 @@ describe('replicas sharing targets over PostgreSQL (issue 28)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('on the file state: state replicas says sharing needs PostgreSQL', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'obsync-shards-file-'));
+    try {
+      writeFileSync(
+        join(dir, 'obsync.yaml'),
+        'apiVersion: obsync/v1\nkind: Config\nstate: {backend: file, path: state}\ntargets:\n  - {name: sb, variant: sandbox}\n',
+      );
+      const res = await runCli(['state', 'replicas'], { cwd: dir });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain('has no replica registry: replicas on it elect one leader per target and do not share the targets');
+      expect(res.stderr).toContain('needs the PostgreSQL state');
+      expect(res.stdout).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
