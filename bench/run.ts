@@ -8,8 +8,9 @@
  * - memory: heap after many reconcile passes ÷ before;
  * - daemon: file save → first write on the sandbox against debounce + 1 s; heap after a forced GC before and after 1,000 runs;
  * - startup: `obsync --help` and `obsync validate config-examples` against `node -e 0`;
- * - multitarget: one daemon, 20 targets of 200 objects under real per-key limits: round wall ÷ the slowest target's floor; heap over 100 rounds.
- * - status: a daemon's run wall time with 50 clients on /api/events/stream ÷ without (bench/status.ts).
+ * - multitarget: one daemon, 20 targets of 200 objects under real per-key limits: round wall ÷ the slowest target's floor; heap over 100 rounds;
+ * - status: a daemon's run wall time with 50 clients on /api/events/stream ÷ without (bench/status.ts);
+ * - backtest: a plan's backtests under the real self-hosted limit: series requests and time per changed alert, 429s.
  *
  * `--only GROUP` keeps the other groups' rows of bench/results.json and replaces that group's.
  */
@@ -29,12 +30,14 @@ import { fastest, parseFloorCpuMs, SAMPLES } from './parse-floor.js';
 import { profilePlan } from './profile.js';
 import { benchTarget, startChildSandbox } from './sandbox-process.js';
 import { cpuMs, peakRss, printTable, type Result } from './measure.js';
+import { scrubBench } from './scrub.js';
 import { startupBench } from './startup.js';
 import { statusBench } from './status.js';
+import { backtestBench } from './backtest.js';
 
 const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
-/** `--only plan|apply|memory|daemon|startup|multitarget|status`: one group of measurements. */
+/** `--only plan|apply|memory|daemon|startup|multitarget|status|backtest|scrub`: one group of measurements. */
 const only = process.argv[process.argv.indexOf('--only') + 1];
 const wanted = (group: string) => !process.argv.includes('--only') || only === group;
 const SIZES = quick ? [100, 1000] : [100, 1000, 10000];
@@ -193,7 +196,10 @@ if (wanted('multitarget'))
 if (wanted('status'))
   for (const r of await statusBench(quick ? { runsPerBlock: 10, blocks: 4 } : { runsPerBlock: 20, blocks: 8 })) record(r);
 
+if (wanted('backtest')) for (const r of await backtestBench(quick)) record(r);
+
 if (wanted('startup')) for (const r of startupBench(join(import.meta.dirname, '../..'), quick ? 15 : 40, quick)) record(r);
+if (wanted('scrub')) for (const r of scrubBench(quick)) record(r);
 
 const machine = { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', platform: process.platform };
 const resultsFile = join(import.meta.dirname, '../../bench/results.json');

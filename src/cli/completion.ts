@@ -13,7 +13,12 @@ interface FlagInfo {
   description: string;
   takesValue: boolean;
   choices: readonly string[];
+  /** Values asked from obsync itself when completing (`--target`: the targets of obsync.yaml). */
+  dynamic?: 'targets';
 }
+
+/** The hidden command that prints the target names (src/cli/commands/complete-targets.ts). */
+const TARGETS_COMMAND = '__targets';
 
 interface CommandInfo {
   /** Words after `obsync`, e.g. `keys create`; '' for the program itself. */
@@ -32,12 +37,17 @@ function flagInfo(o: Option): FlagInfo {
     description: o.description,
     takesValue: o.required || o.optional,
     choices: o.argChoices ?? [],
+    ...(o.long === '--target' ? { dynamic: 'targets' as const } : {}),
   };
 }
 
 /** Every command of the tree; the program's own flags (but --version) are offered everywhere, as commander accepts them. */
 function collect(cmd: Command, path: string, globals: FlagInfo[], out: CommandInfo[]): CommandInfo[] {
-  const subcommands = cmd.commands.map((c) => ({ name: c.name(), description: c.description() }));
+  const visible = cmd
+    .createHelp()
+    .visibleCommands(cmd)
+    .filter((c) => c.name() !== 'help' || cmd.commands.includes(c));
+  const subcommands = visible.map((c) => ({ name: c.name(), description: c.description() }));
   if (path === '') subcommands.push({ name: 'help', description: 'display help for a command' });
   const own = cmd.options.filter((o) => !o.hidden).map(flagInfo);
   out.push({
@@ -47,7 +57,8 @@ function collect(cmd: Command, path: string, globals: FlagInfo[], out: CommandIn
     argChoices: cmd.registeredArguments[0]?.argChoices ?? [],
   });
   const inherited = path === '' ? own.filter((f) => !f.names.includes('--version')) : globals;
-  for (const sub of cmd.commands) collect(sub, path === '' ? sub.name() : `${path} ${sub.name()}`, inherited, out);
+  for (const sub of visible.filter((c) => cmd.commands.includes(c)))
+    collect(sub, path === '' ? sub.name() : `${path} ${sub.name()}`, inherited, out);
   return out;
 }
 
@@ -98,7 +109,12 @@ function bashScript(commands: CommandInfo[]): string {
     if (valued.length > 0) {
       lines.push('      case "$prev" in');
       for (const f of valued) {
-        const reply = f.choices.length > 0 ? `COMPREPLY=($(compgen -W "${words(f.choices)}" -- "$cur"))` : 'COMPREPLY=()';
+        const reply =
+          f.dynamic === 'targets'
+            ? `COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" ${TARGETS_COMMAND} -- "\${COMP_WORDS[@]}" 2>/dev/null)" -- "$cur"))`
+            : f.choices.length > 0
+              ? `COMPREPLY=($(compgen -W "${words(f.choices)}" -- "$cur"))`
+              : 'COMPREPLY=()';
         lines.push(`        ${f.names.join('|')}) ${reply}; return ;;`);
       }
       lines.push('      esac');
@@ -150,7 +166,12 @@ function zshScript(commands: CommandInfo[]): string {
     if (valued.length > 0) {
       lines.push('      case "$prev" in');
       for (const f of valued) {
-        const reply = f.choices.length > 0 ? `compadd -- ${words(f.choices)}` : '_files';
+        const reply =
+          f.dynamic === 'targets'
+            ? `compadd -- \${(f)"$(\${words[1]} ${TARGETS_COMMAND} -- \${words[@]} 2>/dev/null)"}`
+            : f.choices.length > 0
+              ? `compadd -- ${words(f.choices)}`
+              : '_files';
         lines.push(`        ${f.names.join('|')}) ${reply}; return ;;`);
       }
       lines.push('      esac');
@@ -194,7 +215,14 @@ function fishScript(commands: CommandInfo[]): string {
     if (c.argChoices.length > 0) lines.push(`complete -c obsync -n ${when} -f -a ${singleQuoted(words(c.argChoices))}`);
     for (const f of c.flags) {
       const names = f.names.map((n) => (n.startsWith('--') ? `-l ${n.slice(2)}` : `-s ${n.slice(1)}`)).join(' ');
-      const value = f.choices.length > 0 ? ` -x -a ${singleQuoted(words(f.choices))}` : f.takesValue ? ' -r' : '';
+      const value =
+        f.dynamic === 'targets'
+          ? ` -x -a ${singleQuoted(`(obsync ${TARGETS_COMMAND} -- (commandline -opc) 2>/dev/null)`)}`
+          : f.choices.length > 0
+            ? ` -x -a ${singleQuoted(words(f.choices))}`
+            : f.takesValue
+              ? ' -r'
+              : '';
       lines.push(`complete -c obsync -n ${when} ${names}${value} -d ${fishQuoted(f.description)}`);
     }
   }

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { registerSecret } from '../core/scrub.js';
-import { reportError, scrubbingWriter, systemErrorMessage, type CliIO } from './io.js';
+import { outputWriter, reportError, systemErrorMessage, type CliIO } from './io.js';
 
 function captured(): { stream: NodeJS.WriteStream; text: () => string } {
   const sink = new PassThrough();
@@ -15,7 +15,7 @@ describe('the CLI writers', () => {
     const value = 'printed-by-anyone-5531';
     registerSecret(value);
     const out = captured();
-    const writer = scrubbingWriter(out.stream);
+    const writer = outputWriter(out.stream);
     writer.write(`a line with ${value}\n`);
     writer.write(Buffer.from(JSON.stringify({ note: value })));
     expect(out.text()).toBe('a line with (sensitive)\n{"note":"(sensitive)"}');

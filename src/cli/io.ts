@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import { ObsyncError, errorMessage } from '../core/errors.js';
 import { printableLines } from '../core/printable.js';
-import { scrub } from '../core/scrub.js';
+import { finalText, OUTPUT_WRITER } from '../core/output.js';
 
 export interface CliIO {
   stdout: Writable & { isTTY?: boolean };
@@ -24,10 +24,10 @@ export function processIO(): CliIO {
   let stderr: (Writable & { isTTY?: boolean }) | undefined;
   return {
     get stdout() {
-      return (stdout ??= scrubbingWriter(process.stdout));
+      return (stdout ??= outputWriter(process.stdout));
     },
     get stderr() {
-      return (stderr ??= scrubbingWriter(process.stderr));
+      return (stderr ??= outputWriter(process.stderr));
     },
     get stdin() {
       return process.stdin;
@@ -45,22 +45,29 @@ export function processIO(): CliIO {
 }
 
 /**
- * A writer that passes everything through the scrubber on its way to `target` (stdout, stderr):
- * nothing a command prints can carry a known secret. Writes are forwarded synchronously, in
- * order, and the terminal's properties stay visible (colour and prompt decisions read them).
+ * A writer that passes everything through `finalText` (core/output.ts) on its way to `target`
+ * (stdout, stderr): nothing a command prints can carry a known secret or act on the terminal.
+ * Writes are forwarded synchronously, in order, and the terminal's properties stay visible
+ * (colour and prompt decisions read them).
  */
-export function scrubbingWriter(target: NodeJS.WriteStream): Writable & { isTTY?: boolean } {
+export function outputWriter(target: NodeJS.WriteStream): Writable & { isTTY?: boolean } {
   const writer = new Writable({
     decodeStrings: false,
     write(chunk: string | Buffer, _encoding, done) {
-      target.write(scrub(typeof chunk === 'string' ? chunk : chunk.toString('utf8')));
+      target.write(finalText(typeof chunk === 'string' ? chunk : chunk.toString('utf8')));
       done();
     },
     final(done) {
       done();
     },
   });
-  for (const key of ['isTTY', 'columns', 'rows'] as const) Object.defineProperty(writer, key, { get: () => target[key], enumerable: true });
+  Object.defineProperty(writer, OUTPUT_WRITER, { value: true });
+  for (const key of ['isTTY', 'columns', 'rows'] as const)
+    Object.defineProperty(writer, key, {
+      get: () => target[key],
+      set: (value: unknown) => Object.assign(target, { [key]: value }),
+      enumerable: true,
+    });
   for (const method of ['getColorDepth', 'hasColors', 'getWindowSize', 'cursorTo', 'moveCursor', 'clearLine'] as const) {
     Object.defineProperty(writer, method, {
       value: (...args: unknown[]) => (target[method] as (...a: unknown[]) => unknown).apply(target, args),

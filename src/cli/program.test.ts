@@ -18,10 +18,12 @@ describe('lazy command loading', () => {
     expect(commandsFor(['help', 'apply'])).toEqual(['apply']);
     expect(commandsFor(['keys', 'create', '--name', 'x'])).toEqual(['keys']);
     expect(commandsFor(['nope'])).toEqual([]);
+    expect(commandsFor(['--dotenv', 'plan', 'validate'])).toEqual(['validate']);
+    expect(commandsFor(['--dotenv=x.env', 'apply'])).toEqual(['apply']);
     expect(commandsFor(['completion', 'bash'])).toEqual(COMMAND_NAMES);
   });
 
-  it('lists each command in --help exactly as the command itself describes it', async () => {
+  it('lists each command in --help exactly as the command itself describes it', { timeout: 60_000 }, async () => {
     const stubs = await buildProgram(io(), ['--help']);
     const full = await buildFullProgram(io());
     const help = new Help();

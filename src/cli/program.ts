@@ -15,6 +15,8 @@ interface CommandEntry {
   /** Arguments as `obsync --help` lists them (a test keeps it equal to the real command's). */
   usage: string;
   summary: string;
+  /** Not listed by --help nor offered by completion (a helper of the completion scripts). */
+  hidden?: boolean;
   load: () => Promise<{ register: CommandRegistrar }>;
 }
 
@@ -73,7 +75,8 @@ const commands: CommandEntry[] = [
   {
     name: 'schema',
     usage: '[options]',
-    summary: 'print the JSON Schema (draft-07) of Dashboard, Alert, Pipe manifests and obsync.yaml',
+    summary:
+      'print the JSON Schema (draft-07) of every manifest kind (Dashboard, Alert, Pipe, Source, Webhook, SavedSearch, Connection) and of obsync.yaml',
     load: () => import('./commands/schema.js'),
   },
   {
@@ -100,13 +103,23 @@ const commands: CommandEntry[] = [
     summary: 'print a shell completion script (bash, zsh or fish)',
     load: () => import('./commands/completion.js'),
   },
+  {
+    name: '__targets',
+    usage: '[words...]',
+    summary: 'target names for shell completion (used by the completion scripts)',
+    hidden: true,
+    load: () => import('./commands/complete-targets.js'),
+  },
 ];
 
 export const COMMAND_NAMES: readonly string[] = commands.map((c) => c.name);
 
+/** The program's own options that take a value (`obsync --dotenv FILE plan`): the value is not a command. */
+const PROGRAM_VALUE_OPTIONS: readonly string[] = ['--dotenv'];
+
 /** Which command modules `args` needs: the one it runs (or asks help for); every one for `completion`. */
 export function commandsFor(args: readonly string[]): readonly string[] {
-  const words = args.filter((a) => !a.startsWith('-'));
+  const words = args.filter((a, i) => !a.startsWith('-') && !PROGRAM_VALUE_OPTIONS.includes(args[i - 1] ?? ''));
   const [first, second] = words;
   if (first === 'completion') return COMMAND_NAMES;
   const wanted = first === 'help' ? second : first;
@@ -128,15 +141,19 @@ async function programWith(io: CliIO, load: ReadonlySet<string>): Promise<Comman
     .description('GitOps reconciler for observability configuration: dashboards, alerts and pipe settings kept in Git')
     .version(versionText(), '-V, --version', 'print the versions of obsync and Node.js, and the platform')
     .option('--no-color', 'no colour in the output or the logs (also: NO_COLOR=1)')
-    .showHelpAfterError()
+    // Not --env-file: Node 20 takes that flag for itself wherever it appears on the command line.
+    .option('--dotenv <file>', 'read variables from this file instead of ./.env (variables already set in the environment win)')
     .exitOverride()
     .configureHelp({ showGlobalOptions: true, subcommandTerm: (cmd) => stubTerms.get(cmd) ?? new Help().subcommandTerm(cmd) })
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
     })
-    .hook('preAction', (root) => {
-      if (root.opts<{ color?: boolean }>().color === false) io.color = false;
+    .hook('preAction', async (root) => {
+      const opts = root.opts<{ color?: boolean; dotenv?: string }>();
+      if (opts.color === false) io.color = false;
+      const { withEnvFile } = await import('./env-file.js');
+      io.env = withEnvFile(io.env, io.cwd, opts.dotenv);
     });
   const stubTerms = new Map<Command, string>();
   for (const entry of commands) {
@@ -144,9 +161,16 @@ async function programWith(io: CliIO, load: ReadonlySet<string>): Promise<Comman
       const { register } = await entry.load();
       register(program, io);
     } else {
-      const stub = program.command(entry.name).description(entry.summary);
+      const stub = program.command(entry.name, { hidden: entry.hidden === true }).description(entry.summary);
       stubTerms.set(stub, [entry.name, entry.usage].filter(Boolean).join(' '));
     }
   }
+  pointToHelp(program, []);
   return program;
+}
+
+/** After a usage error (a bad flag value, an unknown option): one line naming the command's help, not the whole help. */
+function pointToHelp(cmd: Command, path: readonly string[]): void {
+  cmd.showHelpAfterError(`(see 'obsync ${[...path, '--help'].join(' ')}')`);
+  for (const sub of cmd.commands) pointToHelp(sub, [...path, sub.name()]);
 }

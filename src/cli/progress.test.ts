@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CliIO } from './io.js';
+import { outputWriter, type CliIO } from './io.js';
 import { terminalProgress, type Clock } from './progress.js';
 
 const CLEAR = '\r\x1b[2K';
@@ -16,8 +16,10 @@ function terminal(env: Record<string, string> = {}, tty = true) {
     },
   };
   const chunks: string[] = [];
-  const stderr = Object.assign(new PassThrough(), { isTTY: tty, columns: 200 });
-  stderr.on('data', (c: Buffer) => chunks.push(c.toString()));
+  const sink = Object.assign(new PassThrough(), { isTTY: tty, columns: 200 });
+  sink.on('data', (c: Buffer) => chunks.push(c.toString()));
+  // stderr as a process has it: the output pass turns the line's clearing marker into the escape sequence.
+  const stderr = outputWriter(sink as unknown as NodeJS.WriteStream);
   const io = { stdout: new PassThrough(), stderr, stdin: new PassThrough(), env, cwd: '/' } as unknown as CliIO;
   const advance = (ms: number) => {
     now += ms;

@@ -7,8 +7,10 @@
 import type { Writable } from 'node:stream';
 import type { RetryReport, SlowRequest, WaitReport } from '../remote/transport.js';
 import type { CliIO } from './io.js';
+import { CLEAR_LINE } from '../core/printable.js';
 
-const CLEAR = '\r\x1b[2K';
+/** Made real by the output pass of stderr's writer (text from elsewhere cannot clear a line). */
+const CLEAR = CLEAR_LINE;
 const TICK_MS = 1_000;
 
 interface Entry {

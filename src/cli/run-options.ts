@@ -1,12 +1,15 @@
 /** Flags shared by plan, apply and run, and their parsing into engine settings. */
-import type { Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { durationMs, MAX_BACKTEST_MS } from '../core/duration.js';
 import { ConfigError } from '../core/errors.js';
-import type { Address, Plan } from '../core/plan.js';
+import { BACKTEST_DEFAULTS, type BacktestOptions } from '../engine/backtest.js';
+import type { Address, Kind, Plan } from '../core/plan.js';
 import type { InventoryEntry } from '../core/inventory.js';
 import type { DesiredResource } from '../core/resource.js';
 import { isNarrowed, pruneEligibility, selectedAddresses, type Selection } from '../engine/selection.js';
 import { metadataName } from '../kinds/envelope.js';
 import { KINDS, parseAddress } from '../kinds/registry.js';
+import type { BacktestSetting } from '../config/schema.js';
 import type { CliIO } from './io.js';
 import { timeoutSeconds, wholeNumber } from './numbers.js';
 
@@ -22,6 +25,11 @@ export interface RawRunOptions {
   only: string[];
   color?: boolean;
   allowFileOutside?: boolean;
+  /** --allow-empty-kind, repeatable (plan and apply). */
+  allowEmptyKind?: string[];
+  /** `--backtest DURATION` (a string), `--no-backtest` (false). */
+  backtest?: string | false;
+  backtestBudget?: number;
 }
 
 export interface RunOptions {
@@ -29,9 +37,23 @@ export interface RunOptions {
   prune?: boolean;
   pruneCascade?: boolean;
   maxDeletes?: number;
+  /** Kinds whose last owned objects prune may delete (--allow-empty-kind). */
+  allowEmptyKinds?: Kind[];
   /** Deadline of each request to the target (--timeout). */
   timeoutMs?: number;
+  /** `--backtest` / `--no-backtest`; absent: obsync.yaml, else the command's default. */
+  backtest?: BacktestWindow | false;
+  backtestBudget?: number;
 }
+
+/** A backtest history: how long, and how the user wrote it. */
+export interface BacktestWindow {
+  windowMs: number;
+  window: string;
+}
+
+/** `defaults.backtest` of obsync.yaml, resolved: false when turned off there. */
+export type BacktestDefaults = (BacktestWindow & { budget: number; perAlert: number }) | false;
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -55,7 +77,75 @@ export function commonRunOptions(cmd: Command): Command {
     .option('--timeout <seconds>', "deadline of each request to the target (default: the target's timeoutSeconds, else 30)", timeoutSeconds)
     .option('--selector <k=v>', 'only objects with this label (repeatable)', collect, [])
     .option('--only <Kind/name>', 'only this object (repeatable)', collect, [])
-    .option('--allow-file-outside', '${file:} in manifests may read files outside the directory of obsync.yaml (default: confined to it)');
+    .option('--allow-file-outside', '${file:} in manifests may read files outside the directory of obsync.yaml (default: confined to it)')
+    .option(
+      '--backtest <duration>',
+      "backtest created and updated alerts over this much of the service's data, e.g. 1d or 7d (plan and apply default: defaults.backtest, else 7d; run: off unless set)",
+    )
+    .option('--no-backtest', 'no backtests')
+    .option(
+      '--backtest-budget <n>',
+      'series requests one plan may make for backtests (default: defaults.backtest.budget, else 20)',
+      wholeNumber(0, 1000),
+    );
+}
+
+/** `--backtest 7d`: a history of minutes, hours or days, at most 90 days. */
+function backtestWindow(text: string): BacktestWindow {
+  const ms = durationMs(text, 'mhd');
+  if (ms === null || ms > MAX_BACKTEST_MS) throw new ConfigError(`--backtest '${text}' is not a history like 1d, 12h or 7d (at most 90d)`);
+  return { windowMs: ms, window: text };
+}
+
+/** `defaults.backtest` of obsync.yaml (already checked by its schema) as settings; undefined when not set. */
+export function backtestDefaults(setting: BacktestSetting | undefined): BacktestDefaults | undefined {
+  if (setting === undefined) return undefined;
+  if (setting === false) return false;
+  const spec = setting === true ? {} : typeof setting === 'string' ? { window: setting } : setting;
+  const text = spec.window ?? BACKTEST_DEFAULTS.window;
+  return {
+    windowMs: durationMs(text, 'mhd') ?? BACKTEST_DEFAULTS.windowMs,
+    window: text,
+    budget: spec.budget ?? BACKTEST_DEFAULTS.budget,
+    perAlert: spec.perAlert ?? BACKTEST_DEFAULTS.perAlert,
+  };
+}
+
+/**
+ * The backtests of a run: the flags over obsync.yaml's `defaults.backtest` over the command's
+ * default (plan and apply: on, 7 days; the daemon: off, so a schedule does not spend the rate
+ * limit on history unless asked).
+ */
+export function backtestSettings(
+  opts: Pick<RunOptions, 'backtest' | 'backtestBudget'>,
+  configured: BacktestDefaults | undefined,
+  daemon: boolean,
+): Omit<BacktestOptions, 'signal' | 'now'> | undefined {
+  if (opts.backtest === false) return undefined;
+  if (opts.backtest === undefined && (configured === false || (configured === undefined && daemon))) return undefined;
+  const base = configured || undefined;
+  const window = opts.backtest ?? base ?? { windowMs: BACKTEST_DEFAULTS.windowMs, window: BACKTEST_DEFAULTS.window };
+  return {
+    windowMs: window.windowMs,
+    window: window.window,
+    budget: opts.backtestBudget ?? base?.budget ?? BACKTEST_DEFAULTS.budget,
+    perAlert: base?.perAlert ?? BACKTEST_DEFAULTS.perAlert,
+  };
+}
+
+/** `--allow-empty-kind KIND` (plan, apply): the explicit confirmation that prune may delete the last objects of a kind. */
+export function allowEmptyKindOption(cmd: Command): Command {
+  return cmd.addOption(
+    new Option(
+      '--allow-empty-kind <kind>',
+      'with --prune: also delete the last owned objects of this kind when no manifest declares one any more (repeatable; without it such a prune is refused, in case a manifest path came up empty)',
+    )
+      .choices(KINDS)
+      .argParser((value: string, previous: string[] | undefined) => {
+        if (!(KINDS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${KINDS.join(', ')}`);
+        return [...(previous ?? []), value];
+      }),
+  );
 }
 
 export function parseRunOptions(raw: RawRunOptions): RunOptions {
@@ -72,7 +162,10 @@ export function parseRunOptions(raw: RawRunOptions): RunOptions {
     ...(raw.prune !== undefined ? { prune: raw.prune } : {}),
     ...(raw.pruneCascade !== undefined ? { pruneCascade: raw.pruneCascade } : {}),
     ...(raw.maxDeletes !== undefined ? { maxDeletes: raw.maxDeletes } : {}),
+    ...(raw.allowEmptyKind && raw.allowEmptyKind.length > 0 ? { allowEmptyKinds: [...new Set(raw.allowEmptyKind)] as Kind[] } : {}),
     ...(raw.timeout !== undefined ? { timeoutMs: raw.timeout * 1000 } : {}),
+    ...(raw.backtest !== undefined ? { backtest: raw.backtest === false ? false : backtestWindow(raw.backtest) } : {}),
+    ...(raw.backtestBudget !== undefined ? { backtestBudget: raw.backtestBudget } : {}),
   };
 }
 

@@ -4,7 +4,7 @@
  * inventory. Opened once per command, closed in `finally`.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
@@ -28,8 +28,8 @@ import { colorEnabled, ExitRequest, type CliIO } from './io.js';
 import { terminalProgress } from './progress.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import { githubAnnotation } from './commands/validate.js';
-import type { RunOptions } from './run-options.js';
-import { manifestFileScope } from '../config/file-scope.js';
+import { backtestDefaults, backtestSettings, type BacktestDefaults, type RunOptions } from './run-options.js';
+import { manifestFileScope, stateDirectory } from '../config/file-scope.js';
 import type { ResolvedTarget } from '../config/targets.js';
 import { manifestPaths } from '../config/trees.js';
 import { ParsedFiles } from '../manifests/load.js';
@@ -67,6 +67,8 @@ export interface SessionOptions {
    * connection or sandbox is opened; throws to stop there with nothing written.
    */
   checkManifests?: (diagnostics: readonly Diagnostic[]) => void;
+  /** plan, apply: of several targets, one whose settings cannot be resolved fails alone (in `unavailable`). */
+  isolateTargets?: boolean;
 }
 
 /** One target of a command: its service port, inventory and desired state. */
@@ -84,7 +86,7 @@ export interface Session {
   state: StateBackend;
   /** Set with `elect`: the daemon starts and stops it. */
   leadership?: TargetLeadership;
-  defaults: { prune: boolean; maxDeletes: number; concurrency: number };
+  defaults: { prune: boolean; maxDeletes: number; concurrency: number; backtest?: BacktestDefaults | undefined };
   /** The target's adoption policy (targets[].adopt; default by-name). */
   adopt: AdoptPolicy;
   /** defaults.schedule of obsync.yaml. */
@@ -102,6 +104,8 @@ export interface Session {
 /** The sessions of every target a command uses; they share the state backend and the logger. */
 export interface Sessions {
   sessions: Session[];
+  /** Targets in use that have no session: their settings could not be resolved (`isolateTargets`). */
+  unavailable: { target: string; error: ConfigError }[];
   logger: Logger;
   /** obsync.yaml as loaded (the targets in use resolved), when there is one. */
   config: ObsyncConfig | undefined;
@@ -187,11 +191,17 @@ function reconcileOnce(session: Session, opts: RunOptions, run: SessionRun): Pro
     prune: opts.prune ?? session.defaults.prune,
     pruneCascade: opts.pruneCascade ?? false,
     maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
+    ...(opts.allowEmptyKinds ? { allowEmptyKinds: opts.allowEmptyKinds } : {}),
     concurrency: session.defaults.concurrency,
     adopt: session.adopt,
     identity: session.identity,
+    ...backtestOf(backtestSettings(opts, session.defaults.backtest, false)),
     ...run,
   });
+}
+
+function backtestOf(settings: ReturnType<typeof backtestSettings>): { backtest?: NonNullable<typeof settings> } {
+  return settings ? { backtest: settings } : {};
 }
 
 /** One target's service, for the commands that talk to exactly one (keys, query). */
@@ -270,6 +280,7 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
     env: io.env,
     targets: opts.targets ?? [],
     allowFileOutside: opts.allowFileOutside,
+    isolateTargets: opts.isolateTargets,
     implicitSandbox: opts.implicitSandbox,
   });
   check?.(project);
@@ -301,7 +312,7 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
     await closeAll();
     throw err;
   }
-  return { sessions: [...sessions], logger, config, close: closeAll };
+  return { sessions: [...sessions], unavailable: project.unavailable, logger, config, close: closeAll };
 }
 
 /** One target's manifest paths (top-level plus its own, or the PATH arguments) and how to load them with its vars. */
@@ -316,11 +327,17 @@ function targetTree(io: CliIO, opts: SessionOptions, project: Project, resolved:
     top: config?.manifests,
     own: declared?.tree?.manifests,
   });
-  const files = manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag: opts.allowFileOutside === true });
+  const files = manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag: opts.allowFileOutside === true, env: io.env });
   // A declared target without vars still answers ${var:} (with "target 'x' has no var").
   const tree: TargetTree = { target: name, api: targetApi(resolved), paths, vars: declared ? (declared.tree?.vars ?? {}) : undefined };
   const load = () => {
-    const { resources, diagnostics } = loadTargetTree(tree, { env: io.env, allowMissingEnv: opts.allowMissingEnv ?? false, files, parsed });
+    const { resources, diagnostics } = loadTargetTree(tree, {
+      env: io.env,
+      allowMissingEnv: opts.allowMissingEnv ?? false,
+      files,
+      parsed,
+      sensitive: project.sensitive,
+    });
     return { desired: resources, diagnostics };
   };
   return { name, resolved, paths, load, declared: declared !== undefined };
@@ -397,6 +414,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
       prune: config?.defaults?.prune ?? false,
       maxDeletes: config?.defaults?.maxDeletes ?? DEFAULT_MAX_DELETES,
       concurrency: config?.defaults?.concurrency ?? 4,
+      backtest: backtestDefaults(config?.defaults?.backtest),
     },
     adopt: config?.targets?.find((t) => t.name === connection.port.target)?.adopt ?? 'by-name',
     ...(config?.defaults?.schedule ? { schedule: config.defaults.schedule } : {}),
@@ -432,8 +450,7 @@ export function stateSpec(io: CliIO, config: ObsyncConfig | undefined, baseDir: 
 
 /** The file backend's directory: OBSYNC_STATE_DIR, else state.path of obsync.yaml, else .obsync/state. */
 export function fileStateDir(io: CliIO, config: ObsyncConfig | undefined, baseDir: string): string {
-  if (io.env.OBSYNC_STATE_DIR) return resolve(io.cwd, io.env.OBSYNC_STATE_DIR);
-  return absolute(baseDir, config?.state?.path ?? '.obsync/state');
+  return stateDirectory({ env: io.env, cwd: io.cwd, statePath: config?.state?.path, baseDir });
 }
 
 /** OBSYNC_STATE_SCHEMA, held to the rule state.schema follows in obsync.yaml. */
@@ -458,10 +475,6 @@ function stateUrlFromEnv(io: CliIO): Secret | undefined {
     }
   }
   return io.env.OBSYNC_STATE_URL ? new Secret(io.env.OBSYNC_STATE_URL) : undefined;
-}
-
-function absolute(base: string, p: string): string {
-  return isAbsolute(p) ? p : resolve(base, p);
 }
 
 /** A `checkManifests` for plan and apply: prints the diagnostics; any error stops the command (exit 1) before anything is opened. */

@@ -71,7 +71,8 @@ export class ApprovalGate<P> {
   #decision: Promise<void> | null = null;
 
   constructor(
-    private readonly count: number,
+    /** Every target, in the order they are shown and asked about (whatever order their plans arrive in). */
+    private readonly order: readonly string[],
     private readonly decide: (
       arrived: readonly { target: string; plan: P }[],
       failed: readonly { target: string; error: unknown }[],
@@ -92,8 +93,12 @@ export class ApprovalGate<P> {
   }
 
   #check(): void {
-    if (this.#decision || this.#arrived.length + this.#failed.length < this.count) return;
-    this.#decision = this.decide(this.#arrived, this.#failed);
+    if (this.#decision || this.#arrived.length + this.#failed.length < this.order.length) return;
+    const rank = (t: { target: string }) => this.order.indexOf(t.target);
+    this.#decision = this.decide(
+      [...this.#arrived].sort((a, b) => rank(a) - rank(b)),
+      [...this.#failed].sort((a, b) => rank(a) - rank(b)),
+    );
     this.#decision.then(
       () => this.#waiting.forEach((w) => w.resolve()),
       (err: unknown) => this.#waiting.forEach((w) => w.reject(err)),

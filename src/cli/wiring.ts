@@ -11,6 +11,8 @@ import { loadConfig, type DeclaredTarget, type LoadConfigOptions } from '../conf
 import type { ObsyncConfig } from '../config/schema.js';
 import { chooseTargets, resolveTargets, type EmbeddedTarget, type ResolvedTarget } from '../config/targets.js';
 import type { Logger } from '../log/logger.js';
+import type { SensitiveValue } from '../manifests/carried.js';
+import { credentialValues } from '../manifests/credentials.js';
 import { readRegularFile } from '../manifests/files.js';
 import { createServicePort, type PortOptions } from '../remote/index.js';
 import type { WaitReport } from '../remote/transport.js';
@@ -22,11 +24,17 @@ export interface ReadConfigOptions {
   /** Targets whose settings and credentials are resolved (default: every declared target). */
   select?: LoadConfigOptions['select'];
   allTrees?: boolean;
+  /** Several targets: one whose own settings cannot be resolved fails alone (see `failed`). */
+  isolateTargets?: boolean;
 }
 
 export interface ReadConfig {
   config: ObsyncConfig;
   declared: DeclaredTarget[];
+  /** Credentials and sensitive values obsync.yaml and the environment put in play (no manifest field may carry one). */
+  sensitive: SensitiveValue[];
+  /** Targets left out because their own settings have errors (with `isolateTargets`). */
+  failed: { target: string; error: ConfigError }[];
 }
 
 /** obsync.yaml, or a ConfigError listing every problem with its position. */
@@ -35,11 +43,21 @@ export function readConfig(path: string, env: Readonly<Record<string, string | u
     allowFileOutside: opts.allowFileOutside === true,
     ...(opts.select ? { select: opts.select } : {}),
     ...(opts.allTrees ? { allTrees: true } : {}),
+    ...(opts.isolateTargets ? { isolateTargets: true } : {}),
   });
   if (hasErrors(loaded.diagnostics) || !loaded.config) {
     throw new ConfigError(`${path} is invalid:\n${loaded.diagnostics.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`);
   }
-  return { config: loaded.config, declared: loaded.declared };
+  const failed = (loaded.failedTargets ?? []).map((f) => ({
+    target: f.name,
+    error: new ConfigError(
+      `its settings in ${path} cannot be resolved:\n${f.diagnostics.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`,
+      {
+        hint: 'set the variables it names (or plan the other targets with --target)',
+      },
+    ),
+  }));
+  return { config: loaded.config, declared: loaded.declared, failed, sensitive: loaded.sensitive };
 }
 
 /** obsync.yaml (if any) with the targets the command uses resolved, and only those. */
@@ -50,6 +68,10 @@ export interface Project {
   /** The directory of obsync.yaml, else the working directory. */
   baseDir: string;
   targets: ResolvedTarget[];
+  /** Credentials and sensitive values in play (obsync.yaml's and the environment's), for the manifests' credential rule. */
+  sensitive: SensitiveValue[];
+  /** Selected targets that could not be resolved, each with why (with `isolateTargets`). */
+  unavailable: { target: string; error: ConfigError }[];
 }
 
 export function openProject(input: {
@@ -58,6 +80,7 @@ export function openProject(input: {
   env: Readonly<Record<string, string | undefined>>;
   targets: readonly string[];
   allowFileOutside?: boolean | undefined;
+  isolateTargets?: boolean | undefined;
   /** false: no undeclared embedded sandbox (obsync run). */
   implicitSandbox?: boolean | undefined;
 }): Project {
@@ -65,18 +88,30 @@ export function openProject(input: {
   let chosen: string[] = [];
   const select = (declared: readonly string[], defaultTarget: string | undefined) =>
     (chosen = chooseTargets(declared, input.targets, env, defaultTarget));
-  const read = configPath ? readConfig(configPath, env, { allowFileOutside: input.allowFileOutside, select }) : undefined;
+  const read = configPath
+    ? readConfig(configPath, env, { allowFileOutside: input.allowFileOutside, select, isolateTargets: input.isolateTargets === true })
+    : undefined;
   if (!read) select([], undefined);
   const config = read?.config;
+  const unavailable = read?.failed ?? [];
+  const usable = chosen.filter((name) => !unavailable.some((u) => u.target === name));
   const targets = resolveTargets({
     config,
-    chosen,
+    chosen: usable,
     env,
     readFile: (p) => readRegularFile(p),
     ...(input.implicitSandbox === undefined ? {} : { implicitSandbox: input.implicitSandbox }),
     configName: configPath ?? `obsync.yaml (none found in ${input.cwd})`,
   });
-  return { configPath, config, declared: read?.declared ?? [], baseDir: configPath ? dirname(configPath) : input.cwd, targets };
+  return {
+    configPath,
+    config,
+    declared: read?.declared ?? [],
+    baseDir: configPath ? dirname(configPath) : input.cwd,
+    targets,
+    sensitive: read?.sensitive ?? credentialValues(env),
+    unavailable,
+  };
 }
 
 export function targetName(resolved: ResolvedTarget): string {

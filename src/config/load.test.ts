@@ -144,6 +144,42 @@ targets:
     ]);
   });
 
+  it('with isolateTargets (plan, apply), a selected target whose own settings fail is set apart; the others resolve', () => {
+    const both = () => ['staging', 'production'];
+    const isolated = loadConfig('/repo/obsync.yaml', staging, {
+      readFile: files({ '/repo/obsync.yaml': config }),
+      select: both,
+      isolateTargets: true,
+    });
+    expect(isolated.diagnostics).toEqual([]);
+    expect(isolated.config?.targets?.map((t) => t.name)).toEqual(['staging']);
+    expect(isolated.failedTargets?.map((f) => [f.name, f.diagnostics.map((d) => d.path)])).toEqual([
+      [
+        'production',
+        [
+          'targets[1].organizationId',
+          'targets[1].serviceId',
+          'targets[1].concurrency',
+          'targets[1].credentials.keyId',
+          'targets[1].credentials.keySecret',
+        ],
+      ],
+    ]);
+    // Without it (the daemon), the file is refused as before.
+    expect(
+      loadConfig('/repo/obsync.yaml', staging, { readFile: files({ '/repo/obsync.yaml': config }), select: both }).config,
+    ).toBeUndefined();
+    // Every selected target failing, or an error outside the targets' own settings, refuses the file.
+    expect(
+      loadConfig('/repo/obsync.yaml', {}, { readFile: files({ '/repo/obsync.yaml': config }), select: both, isolateTargets: true }).config,
+    ).toBeUndefined();
+    const broken = config.replace('manifests: [base]', 'manifests: [base]\nstate: {backend: mysql}');
+    expect(
+      loadConfig('/repo/obsync.yaml', staging, { readFile: files({ '/repo/obsync.yaml': broken }), select: both, isolateTargets: true })
+        .config,
+    ).toBeUndefined();
+  });
+
   it('still refuses what a target not in use writes literally wrong', () => {
     const typo = config
       .replace('    manifests: [production]', '    manifest: [production]')
@@ -224,7 +260,7 @@ describe('notifications and statusToken', () => {
     ]);
     expect(problems('notifications:\n  - {type: slack, url: "ftp://x.example/secret-path"}\n').join()).not.toContain('secret-path');
     expect(problems('notifications:\n  - {type: slack, url: "http://127.0.0.1:9/h", events: [drfit]}\n')).toEqual([
-      "7:57 notifications[0].events[0] invalid value 'drfit' — expected one of: drift, healed, failed, recovered, adopted, refused, non-convergent, leader",
+      "7:57 notifications[0].events[0] invalid value 'drfit' — expected one of: drift, healed, failed, recovered, adopted, refused, non-convergent, leader — did you mean 'drift'?",
     ]);
     expect(problems('notifications:\n  - {type: slack, url: "http://127.0.0.1:9/h", targets: [prod, prdo]}\n')).toEqual([
       "7:64 notifications[0].targets[1] notifications[0].targets names 'prdo', which is not a target here: obsync.yaml declares prod, staging",

@@ -1,21 +1,25 @@
 /**
  * Reads and validates `obsync.yaml` like the manifests: positions on every error, did-you-mean
  * for unknown keys, `${env:...}` / `${file:...}` interpolation (relative to the config file, and
- * confined to its directory tree unless `allowFileOutside` says otherwise). Credentials are
- * sensitive fields: obsync's own credential variables may be used there and nowhere else.
+ * confined to its directory tree unless `allowFileOutside` says otherwise; never the state
+ * directory). Credentials are sensitive fields, and no other field may carry their resolved
+ * values (manifests/carried.ts): the credentials in play are handed on to the manifests' check.
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isScalar, isSeq, type Document, type LineCounter } from 'yaml';
 import * as z from 'zod';
 import { formatPath, hasErrors, type Diagnostic } from '../core/diagnostics.js';
-import { fieldLookup, sensitivePathsOf } from '../manifests/fields.js';
+import { refuseCarried, SensitiveValues, type SensitiveValue } from '../manifests/carried.js';
+import { credentialValues, withPassword } from '../manifests/credentials.js';
+import { fieldLookup, isSensitivePath, sensitivePathsOf, valuesAt } from '../manifests/fields.js';
 import { readRegularFile, type FileScope } from '../manifests/files.js';
 import type { Variant } from '../core/ports.js';
 import { interpolateDocument, type InterpolationContext } from '../manifests/interpolate.js';
 import { issuesToDiagnostics } from '../manifests/issues.js';
-import { credentialGuard, sortDiagnostics } from '../manifests/load.js';
+import { sortDiagnostics } from '../manifests/load.js';
 import { documentValue, parseYamlFile } from '../manifests/parse.js';
 import { positionAt } from '../manifests/positions.js';
+import { stateDirectory } from './file-scope.js';
 import { EMBEDDED_NAME, ENV_TARGET_NAME } from './targets.js';
 import { configSchema, targetConfig, targetTreeSchema, type ObsyncConfig, type TargetConfig } from './schema.js';
 
@@ -27,6 +31,17 @@ export interface LoadedConfig {
   dir: string;
   /** Every target the file declares, in file order, resolved or not. */
   declared: DeclaredTarget[];
+  /**
+   * The credentials and sensitive values in play, resolved: the environment's credential
+   * variables and every resolved value of a sensitive field here (target credentials, the state
+   * URL and its password). No non-sensitive field may carry one, here or in the manifests.
+   */
+  sensitive: SensitiveValue[];
+  /**
+   * With `isolateTargets`: selected targets whose own settings could not be resolved (a variable
+   * not set, a file not readable), with their errors; the config holds the others.
+   */
+  failedTargets?: { name: string; diagnostics: Diagnostic[] }[];
 }
 
 /** A target as declared: its name and API always; its own manifests and vars once resolved. */
@@ -61,6 +76,12 @@ export interface LoadConfigOptions {
   deferState?: boolean;
   /** validate --allow-missing-env: an unset variable is a warning, not an error. */
   allowMissingEnv?: boolean;
+  /**
+   * plan and apply on several targets: a selected target whose own settings have errors fails
+   * alone (in `failedTargets`) while the file and the other targets are fine, as an unreachable
+   * one does; its errors are left out of `diagnostics`.
+   */
+  isolateTargets?: boolean;
 }
 
 /** The state URL holds a password: a credential, whatever the state schema marks. */
@@ -84,7 +105,13 @@ const UNRESOLVED_REFERENCE = /\$\{(env|file|var):/;
 export function loadConfig(path: string, env: Readonly<Record<string, string | undefined>>, opts: LoadConfigOptions = {}): LoadedConfig {
   const dir = dirname(path);
   const read = opts.readFile ?? ((p: string) => readRegularFile(p));
-  const fail = (diagnostics: Diagnostic[]): LoadedConfig => ({ config: undefined, diagnostics, dir, declared: [] });
+  const fail = (diagnostics: Diagnostic[]): LoadedConfig => ({
+    config: undefined,
+    diagnostics,
+    dir,
+    declared: [],
+    sensitive: credentialValues(env),
+  });
   let text: string;
   try {
     text = read(path);
@@ -118,9 +145,12 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
         col: 1,
       },
     ]);
+  // Before interpolation: the credentials of targets left unresolved are read from it for the credential rule only.
+  const pristine = doc.clone();
   const files: FileScope = {
     roots: [dir],
     allowOutside: opts.allowFileOutside === true || literalAllowOutside(doc, dir),
+    denied: [stateDirectory({ env, cwd: resolve(), statePath: literalString(doc, ['state', 'path']), baseDir: dir })],
     ...(opts.readFile ? { realpath: (p: string) => resolve(p) } : {}),
   };
   const ctx: InterpolationContext = {
@@ -130,7 +160,6 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
     files,
     readRef: read,
     field: fieldLookup(configSchema, [], EXTRA_SENSITIVE),
-    credentials: credentialGuard(env),
   };
   const issueBase = { file: path, doc, lineCounter: parsed.lineCounter };
 
@@ -190,6 +219,16 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
   });
   const { value, diagnostic } = documentValue(path, doc, parsed.lineCounter);
   if (diagnostic) return fail([...diagnostics, diagnostic]);
+  const sensitive = [
+    ...credentialValues(env),
+    ...configSensitiveValues(value),
+    ...unresolvedCredentials(pristine, parsed.lineCounter, ctx),
+  ];
+  diagnostics.push(
+    ...refuseCarried(new SensitiveValues(sensitive), [
+      { file: path, doc, lineCounter: parsed.lineCounter, value, sensitive: (p) => isSensitivePath(p, CONFIG_SENSITIVE_PATHS) },
+    ]),
+  );
 
   // A value that failed to interpolate is empty: its schema complaint would only repeat the cause.
   const unresolved = new Set(diagnostics.map((d) => d.path));
@@ -205,10 +244,14 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
     });
     diagnostics.push(...(judgedWithout ? found.map((d) => ({ ...d, severity: 'error' as const })) : found.filter(keep)));
   }
+  const failedTargets = opts.isolateTargets === true ? isolatedFailures(diagnostics, declared, levels) : new Map<number, Diagnostic[]>();
+  const isolated = new Set([...failedTargets.values()].flat());
+  if (isolated.size > 0) diagnostics.splice(0, diagnostics.length, ...diagnostics.filter((d) => !isolated.has(d)));
   const resolved: TargetConfig[] = [];
   targetItems(value).forEach((item, index) => {
     const level = levels[index] ?? 'declared';
     const checked = targetConfig.safeParse(item);
+    if (failedTargets.has(index)) return;
     if (checked.success) {
       if (level === 'full') resolved.push(checked.data);
     } else {
@@ -226,7 +269,66 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
     }
   });
   const config = top.success && !hasErrors(diagnostics) ? { ...top.data, ...(top.data.targets ? { targets: resolved } : {}) } : undefined;
-  return { config: config as ObsyncConfig | undefined, diagnostics: sortDiagnostics(diagnostics), dir, declared };
+  return {
+    config: config as ObsyncConfig | undefined,
+    diagnostics: sortDiagnostics(diagnostics),
+    dir,
+    declared,
+    sensitive,
+    ...(failedTargets.size > 0
+      ? {
+          failedTargets: [...failedTargets].map(([index, ds]) => ({ name: declared[index]?.name ?? '', diagnostics: sortDiagnostics(ds) })),
+        }
+      : {}),
+  };
+}
+
+/**
+ * The errors of selected targets that are confined to their own settings, by target index —
+ * only when more than one target is selected, at least one of them has no error, and every
+ * error of the file is such a target's (anything else fails the whole command, as before).
+ */
+function isolatedFailures(
+  diagnostics: readonly Diagnostic[],
+  declared: readonly DeclaredTarget[],
+  levels: readonly Level[],
+): Map<number, Diagnostic[]> {
+  const byTarget = new Map<number, Diagnostic[]>();
+  const selected = levels.filter((l) => l === 'full').length;
+  for (const d of diagnostics) {
+    if (d.severity !== 'error') continue;
+    const at = targetField(pathOf(d));
+    if (!at || levels[at.index] !== 'full' || IDENTITY.has(at.field) || declared[at.index] === undefined)
+      return new Map<number, Diagnostic[]>();
+    byTarget.set(at.index, [...(byTarget.get(at.index) ?? []), d]);
+  }
+  return selected > 1 && byTarget.size < selected ? byTarget : new Map<number, Diagnostic[]>();
+}
+
+/**
+ * The credentials of targets whose settings are not resolved (validate resolves none), as far as
+ * the environment gives them (their files are not read): a `${env:SH_KEY}` credential is still a credential when
+ * validate checks a manifest naming `leak ${env:SH_KEY}`. Nothing fails here; the values only join
+ * the credential rule.
+ */
+function unresolvedCredentials(pristine: Document, lineCounter: LineCounter, ctx: InterpolationContext): SensitiveValue[] {
+  const only = (p: readonly PropertyKey[]) => isSensitivePath(p, CONFIG_SENSITIVE_PATHS);
+  // The environment only: a target not in use has none of its files read.
+  const noFiles = (): string => {
+    throw new Error('not read');
+  };
+  interpolateDocument(pristine, lineCounter, { ...ctx, allowMissingEnv: true, only, readRef: noFiles });
+  const { value } = documentValue('', pristine, lineCounter);
+  return configSensitiveValues(value);
+}
+
+/** The resolved values of obsync.yaml's sensitive fields (a reference left as written is no value yet). */
+function configSensitiveValues(value: unknown): SensitiveValue[] {
+  return CONFIG_SENSITIVE_PATHS.flatMap((pattern) =>
+    valuesAt(value, [pattern])
+      .filter((v) => !UNRESOLVED_REFERENCE.test(v))
+      .flatMap((v) => withPassword(v, `the value of ${pattern.join('.')} in obsync.yaml`)),
+  );
 }
 
 /** A diagnostic's document path back as segments (`targets[1].vars.x` → ['targets', 1, 'vars', 'x']). */
@@ -342,6 +444,12 @@ function stringVars(vars: Readonly<Record<string, string | number | boolean>> | 
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(vars ?? {})) out[k] = String(v);
   return out;
+}
+
+/** A string as written (before interpolation), if it is one without references. */
+function literalString(doc: Document, path: readonly PropertyKey[]): string | undefined {
+  const value: unknown = doc.getIn(path);
+  return typeof value === 'string' && !value.includes('${') ? value : undefined;
 }
 
 /** `allowFileOutside` as written (before interpolation: a reference cannot widen its own confinement). */

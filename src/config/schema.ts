@@ -4,6 +4,7 @@
  * schema runs). Credentials may be left out here and given by the environment instead.
  */
 import * as z from 'zod';
+import { durationMs, MAX_BACKTEST_MS } from '../core/duration.js';
 import { NOTIFICATION_CLASSES } from '../events/vocabulary.js';
 import { STATE_SCHEMA_NAME, STATE_SCHEMA_RULE } from './state-schema-name.js';
 
@@ -21,6 +22,41 @@ const rateLimit = z
     perSeconds: z.number().positive().describe('Length of the window, in seconds.'),
   })
   .meta({ id: 'RateLimit', description: 'Client-side pacing: at most `requests` per `perSeconds`.' });
+
+const backtestWindow = z
+  .string()
+  .refine((text) => {
+    const ms = durationMs(text, 'mhd');
+    return ms !== null && ms <= MAX_BACKTEST_MS;
+  }, 'a history like 1d, 12h or 7d (minutes, hours or days; at most 90d)')
+  .describe('How far back: 1d, 12h, 7d… (at most 90d).');
+
+const backtestSetting = z
+  .union([
+    z.boolean().describe('true: the default history (7d); false: no backtests.'),
+    backtestWindow,
+    z
+      .strictObject({
+        window: backtestWindow.optional().describe('How far back (default 7d).'),
+        budget: z.number().int().min(0).max(1000).optional().describe('Series requests one plan may make for backtests (default 20).'),
+        perAlert: z
+          .number()
+          .int()
+          .min(1)
+          .max(100)
+          .optional()
+          .describe(
+            'Series requests one alert may make; a longer history is shortened to fit (default 10: a week of 5-minute windows before and after a change of query).',
+          ),
+      })
+      .describe('The history and the request limits.'),
+  ])
+  .meta({
+    id: 'Backtest',
+    description: "Backtests of alerts over the service's own data (the self-hosted chart series API; not available on hosted targets).",
+  });
+
+export type BacktestSetting = z.infer<typeof backtestSetting>;
 
 /** `${var:NAME}` names: letters, digits and "_", not starting with a digit. */
 export const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -291,6 +327,11 @@ export const configSchema = z
           .describe('Delete owned objects that are no longer declared, with every guard (default false; --prune).'),
         concurrency: z.number().int().min(1).max(64).optional().describe('Requests in flight at once (1-64; default 4).'),
         maxDeletes: z.number().int().min(0).optional().describe('Most deletes one prune may make (default 10; --max-deletes).'),
+        backtest: backtestSetting
+          .optional()
+          .describe(
+            "Backtest created and updated alerts over the service's own data in every plan: a history such as 7d (the default of plan and apply), false to turn it off, or {window, budget, perAlert}. Off in `obsync run` unless set here (--backtest, --no-backtest).",
+          ),
       })
       .optional()
       .describe('Defaults of the command-line flags.'),

@@ -1,9 +1,10 @@
 /**
  * The gate every service write passes (DESIGN §4, trust invariant 3). A write — POST, PUT,
- * PATCH or DELETE, a kind's extra calls, a hosted wake-up, a key creation — is sent only after
- * `check()` passed, immediately before it leaves (after any wait for the rate limit or a retry).
- * Under a run the fence is fed by the writer lease: it passes only while this process holds the
- * lease it read the inventory under, within the lease's local deadline on the monotonic clock.
+ * PATCH or DELETE (but not a POST that only reads: a chart query), a kind's extra calls, a
+ * hosted wake-up, a key creation — is sent only after `check()` passed, immediately before it
+ * leaves (after any wait for the rate limit or a retry). Under a run the fence is fed by the
+ * writer lease: it passes only while this process holds the lease it read the inventory under,
+ * within the lease's local deadline on the monotonic clock.
  */
 import { InvariantError } from './errors.js';
 

@@ -4,6 +4,7 @@
  * function (src/planner), can be saved as JSON, reviewed, and applied exactly: the applier reads
  * nothing but the plan (and the secret values, which never go into one).
  */
+import type { Backtest, BacktestRun, Impact, ImpactItem } from './backtest.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { AnyKind, Kind } from './kind-name.js';
 import type { TargetIdentity } from './target.js';
@@ -147,17 +148,25 @@ export interface PlanStep {
   cascade?: CascadeItem[];
   /** Deletes: the object as read, written to the backups first. */
   backup?: JsonObject;
+  /** Created or updated alerts: how often it would have fired over the history window (engine-filled). */
+  backtest?: Backtest;
+  /** Other objects this change touches (alerts on a changed tile, what reads a changed source…). */
+  impact?: Impact[];
 }
 
 export interface BlockedDelete {
   address: Address;
   reason: string;
+  /** Objects the service refuses to delete it for (a webhook alerts still use: 409). */
+  usedBy?: ImpactItem[];
 }
 
 export interface PruneReport {
   requested: boolean;
   /** `--prune-cascade`: objects obsync does not own may go with a delete. */
   cascade: boolean;
+  /** `--allow-empty-kind`: kinds whose last owned objects may be pruned (absent: none). */
+  allowEmptyKinds?: Kind[];
   /** Owned objects that are no longer declared. */
   candidates: Address[];
   /** Why prune was refused as a whole (guards of DESIGN §4); empty when not refused. */
@@ -202,6 +211,8 @@ export interface Plan {
   diagnostics: Diagnostic[];
   /** True when some resource could not be planned: the rest can still be applied; prune is off. */
   errored: boolean;
+  /** The plan's backtests as a whole (absent when backtests are off). */
+  backtest?: BacktestRun;
 }
 
 export function summarize(steps: readonly PlanStep[]): PlanSummary {

@@ -15,6 +15,8 @@ export type Variant = 'hosted' | 'self-hosted';
 export interface CallOptions {
   /** Abort the call (and its retries) when this fires. */
   signal?: AbortSignal;
+  /** Retries after a 5xx or a lost connection (default: the target's); a backtest asks for none. */
+  retries?: number;
 }
 
 /** One extra update call of a kind (pipes: patch, settings, scaling, state). */
@@ -66,10 +68,18 @@ export interface KeyCreateRequest {
   ipAccessList?: { source: string; description?: string }[];
 }
 
+/** A change to an existing key (`PATCH …/keys/{id}`): only what is given changes. */
+export interface KeyUpdateRequest {
+  state?: 'enabled' | 'disabled';
+}
+
 export interface KeysPort {
   list(opts?: CallOptions): Promise<WireApiKey[]>;
   /** The result holds the secret once; callers must never log it. */
   create(req: KeyCreateRequest, opts?: CallOptions): Promise<WireKeyCreated>;
+  /** `id`: the key's resource id (`WireApiKey.id`), not the id it authenticates with. */
+  update(id: string, req: KeyUpdateRequest, opts?: CallOptions): Promise<WireApiKey>;
+  delete(id: string, opts?: CallOptions): Promise<void>;
 }
 
 export interface SeriesQuery extends JsonObject {

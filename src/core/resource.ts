@@ -5,6 +5,11 @@ export interface SourceLocation {
   file: string;
   line: number;
   col: number;
+  /**
+   * Where the fields that refer to other objects stand (`spec.channel.webhook` → its line), so a
+   * reference the planner cannot resolve points at its field, not at the document.
+   */
+  fields?: Readonly<Record<string, { line: number; col: number }>>;
 }
 
 export interface DesiredResource<Spec = unknown> {

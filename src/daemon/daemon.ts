@@ -14,7 +14,7 @@ import { entryAddress, type InventoryStore, type TargetLeadership } from '../cor
 import type { AdoptPolicy, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
-import { reconcile, type RunReport } from '../engine/reconcile.js';
+import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import type { SensitivePaths } from '../engine/secrets.js';
 import type { Selection } from '../engine/selection.js';
 import type { EventBus } from '../events/bus.js';
@@ -62,6 +62,8 @@ export interface DaemonOptions {
   adopt?: AdoptPolicy;
   /** SIGTERM: the current run is aborted when it has not finished by then. */
   shutdownMs: number;
+  /** Backtests of changed alerts in each run's plan (only when configured: they spend the rate limit). */
+  backtest?: ReconcileRequest['backtest'];
 }
 
 /** A target failing since `since`: every run since has failed. */
@@ -378,12 +380,14 @@ export class Daemon {
       pruneCascade: this.opts.pruneCascade ?? false,
       maxDeletes: this.opts.maxDeletes,
       ...(this.opts.adopt ? { adopt: this.opts.adopt } : {}),
+      ...(this.opts.backtest ? { backtest: this.opts.backtest } : {}),
       ...(invalid ? { pruneBlockers: ['the manifests are invalid'] } : {}),
       signal,
       concurrency: this.opts.concurrency,
       beforeApply: (plan) => this.#countDrift(plan),
     });
     if (report.mode === 'plan') this.#countDrift(report.plan);
+    this.#logBacktests(report.plan);
     this.#reachable();
     this.#lastPlan = { plan: report.plan, at: this.#now() };
     this.#owned = ownedByKind(this.deps.inventory.entries());
@@ -492,6 +496,22 @@ export class Daemon {
         this.deps.logger.warn(
           { target: this.target, address: d.address, file: d.file, line: d.line, path: d.path, code: d.code, detail: d.message },
           'plan warning',
+        );
+  }
+
+  /** What the plan predicts of a change: an alert's backtest (when configured), what else it touches; one log line each. */
+  #logBacktests(plan: Plan): void {
+    for (const step of plan.steps)
+      if (step.backtest || step.impact)
+        this.deps.logger.info(
+          {
+            target: this.target,
+            address: step.address,
+            action: step.action,
+            ...(step.backtest ? { backtest: step.backtest } : {}),
+            ...(step.impact ? { impact: step.impact } : {}),
+          },
+          'predicted',
         );
   }
 

@@ -39,13 +39,24 @@ export interface RunReport {
   requests: { total: number; writes: number; retries: number; throttled: number };
 }
 
+/** The fresh plan a saved plan's steps are checked against: its prune settings, and no backtest (the saved one keeps its own). */
+function savedPlanCheck(req: ReconcileRequest, saved: Plan): ReconcileRequest {
+  const { backtest: _ignored, ...rest } = req;
+  return {
+    ...rest,
+    prune: saved.prune.requested,
+    pruneCascade: saved.prune.cascade,
+    allowEmptyKinds: saved.prune.allowEmptyKinds ?? [],
+  };
+}
+
 export async function reconcile(req: ReconcileRequest): Promise<RunReport> {
   const t0 = performance.now();
   const before = { ...req.port.stats };
   const saved = req.saved;
   // Before anything is read: a plan made for another service is not applied here, not even in part.
   if (saved) checkSavedTarget(saved, req.identity);
-  const planned = await makePlan(saved ? { ...req, prune: saved.prune.requested, pruneCascade: saved.prune.cascade } : req);
+  const planned = await makePlan(saved ? savedPlanCheck(req, saved) : req);
   const made = req.identity ? { ...planned.plan, identity: req.identity } : planned.plan;
   const check = saved ? checkSavedPlan(saved, made) : null;
   const plan = check ? check.plan : made;

@@ -4,7 +4,7 @@
  * (./reconcile.ts) runs them for plan, apply and the daemon alike.
  */
 import type { InventoryStore } from '../core/inventory.js';
-import type { Address, AdoptPolicy, Plan } from '../core/plan.js';
+import type { Address, AdoptPolicy, Kind, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { ReadBefore } from '../core/live.js';
@@ -12,7 +12,8 @@ import type { Json } from '../core/wire.js';
 import { applyPlan } from '../applier/apply.js';
 import type { ApplyReport, StepResult } from '../applier/context.js';
 import { SENSITIVE_PATHS } from '../kinds/sensitive-paths.js';
-import { plan } from '../planner/plan.js';
+import { planWithSubjects } from '../planner/plan.js';
+import { runBacktests, type BacktestOptions } from './backtest.js';
 import { kindsToRead, readBefore, readLive } from './live.js';
 import { extractSecrets, type SensitivePaths } from './secrets.js';
 import { pruneEligibility, selectedAddresses, type Selection } from './selection.js';
@@ -27,11 +28,15 @@ export interface PlanRequest {
   prune: boolean;
   /** `--prune-cascade`: deletes and updates may take along objects obsync does not own. */
   pruneCascade?: boolean;
+  /** `--allow-empty-kind`: kinds whose last owned objects may be pruned. */
+  allowEmptyKinds?: readonly Kind[];
   maxDeletes: number;
   /** Reasons this run must not prune (e.g. invalid manifests kept from the last good state). */
   pruneBlockers?: readonly string[];
   /** The target's adoption policy (default by-name). */
   adopt?: AdoptPolicy;
+  /** Backtest the alerts the plan creates or updates (and those its changes touch); absent: off. */
+  backtest?: Omit<BacktestOptions, 'signal'>;
   signal?: AbortSignal;
 }
 
@@ -41,7 +46,7 @@ export interface Planned {
   secretValues: ReadonlyMap<Address, ReadonlyMap<string, Json>>;
   /** What this run read before it writes: an id in it is never owned through a create. */
   seen: ReadBefore;
-  timings: { readMs: number; planMs: number };
+  timings: { readMs: number; planMs: number; backtestMs: number };
 }
 
 export async function makePlan(req: PlanRequest): Promise<Planned> {
@@ -52,7 +57,7 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
   const t1 = performance.now();
   const secrets = extractSecrets(req.desired, req.sensitive ?? SENSITIVE_PATHS, req.inventory);
   const selected = selectedAddresses(req.desired, req.selection);
-  const result = plan({
+  const { plan: result, subjects } = planWithSubjects({
     target: req.port.target,
     variant: req.port.variant,
     desired: req.desired,
@@ -65,16 +70,19 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
     fingerprint: secrets.fingerprint,
     prune: req.prune,
     pruneCascade: req.pruneCascade ?? false,
+    ...(req.allowEmptyKinds && req.allowEmptyKinds.length > 0 ? { allowEmptyKinds: req.allowEmptyKinds } : {}),
     maxDeletes: req.maxDeletes,
     ...(req.pruneBlockers ? { pruneBlockers: req.pruneBlockers } : {}),
     ...(req.adopt ? { adopt: req.adopt } : {}),
   });
-  return {
-    plan: result,
-    secretValues: secrets.values,
-    seen: readBefore(live, kinds),
-    timings: { readMs: t1 - t0, planMs: performance.now() - t1 },
-  };
+  const t2 = performance.now();
+  if (req.backtest)
+    await runBacktests(result, subjects, req.port.charts, req.port.variant, {
+      ...req.backtest,
+      ...(req.signal ? { signal: req.signal } : {}),
+    });
+  const timings = { readMs: t1 - t0, planMs: t2 - t1, backtestMs: performance.now() - t2 };
+  return { plan: result, secretValues: secrets.values, seen: readBefore(live, kinds), timings };
 }
 
 export interface ApplyRequest {

@@ -6,6 +6,7 @@
  * file per object. No I/O, no clock: exporting the same live state twice gives the same bytes.
  */
 import { stringify } from 'yaml';
+import { printable } from '../core/printable.js';
 import type { InventoryEntry } from '../core/inventory.js';
 import type { LiveObject } from '../core/live.js';
 import type { Address } from '../core/plan.js';
@@ -96,6 +97,7 @@ function exportOne(def: ManagedKind, live: LiveObject, refs: ExportRefs, variabl
   const name = refs.nameOf(def.kind, live.id) ?? live.id;
   const address: Address = `${def.kind}/${name}`;
   const notes: string[] = [];
+  const placeholders = new Map<string, string>();
   const ctx: ExportContext = {
     ref: (kind, id) => refs.ref(kind, id),
     declaredRef: (kind, id) => refs.nameOf(kind, id, true) ?? { id },
@@ -104,11 +106,13 @@ function exportOne(def: ManagedKind, live: LiveObject, refs: ExportRefs, variabl
     secret(path, value) {
       const variable = `${envPrefix(def.kind, name)}_${envField(path)}`;
       variables.push({ name: variable, address, path, value });
-      return `\${env:${variable}}`;
+      const placeholder = `\${env:${variable}}`;
+      placeholders.set(path, placeholder);
+      return placeholder;
     },
     note: (text) => notes.push(text),
   };
-  const spec = def.toManifest(live, ctx);
+  const spec = inertSpec(def.toManifest(live, ctx), placeholders);
   const displayName = displayNameOf(def, live);
   const file = `${folderOf(def.kind)}/${name}.yaml`;
   const naturalKey = naturalKeyOf(def, live);
@@ -138,12 +142,39 @@ function sharedKeys(input: ExportInput, manifests: readonly ExportedManifest[]):
   return manifests.filter((m) => (counts.get(`${m.kind}\u0000${m.naturalKey}`) ?? 0) > 1).map((m) => m.address);
 }
 
+/**
+ * Data from the service is never code (DESIGN §4, trust invariant 4): every `${` in a string the
+ * spec holds is written `$${`, which interpolation reads back as `${`, so a name such as
+ * `exfil ${env:CI_TOKEN}` is applied back as those very characters, never as the variable's
+ * value. Only the placeholders export itself writes for secrets (`secret(path)`) stay references.
+ * Keys are never interpolated and are written as they are.
+ */
+export function inertSpec(spec: JsonObject, placeholders: ReadonlyMap<string, string> = new Map()): JsonObject {
+  return inert(spec, '', placeholders) as JsonObject;
+}
+
+function inert(value: Json, path: string, placeholders: ReadonlyMap<string, string>): Json {
+  if (typeof value === 'string') return placeholders.get(path) === value ? value : escapeTemplate(value);
+  if (Array.isArray(value)) return value.map((item, i) => inert(item, `${path}[${i}]`, placeholders));
+  if (value === null || typeof value !== 'object') return value;
+  const out: JsonObject = {};
+  for (const [key, item] of Object.entries(value)) out[key] = inert(item, path === '' ? key : `${path}.${key}`, placeholders);
+  return out;
+}
+
+/** The manifest spelling of a literal string: `${` as `$${` (manifests/interpolate.ts reads it back). */
+export function escapeTemplate(text: string): string {
+  // A function, not a replacement string: in one of those, `$$` means a single `$`.
+  return text.replaceAll('${', () => '$${');
+}
+
 function render(kind: Kind, name: string, displayName: string, id: string, spec: JsonObject, notes: readonly string[]): string {
+  // Comments are one line each, whatever the service's text holds (a line break would start YAML of its own).
   const header = [
     `# yaml-language-server: $schema=../${SCHEMA_FILE}`,
-    `# Exported by obsync export: the ${definitionOf(kind).noun} ${displayName === '' ? '(no name)' : JSON.stringify(displayName)} (id ${id}).`,
+    `# Exported by obsync export: the ${definitionOf(kind).noun} ${displayName === '' ? '(no name)' : JSON.stringify(displayName)} (id ${printable(id)}).`,
   ];
-  for (const note of notes) header.push(`# Note: ${note}`);
+  for (const note of notes) header.push(`# Note: ${printable(note)}`);
   const doc: { [k: string]: Json } = { apiVersion: API_VERSION, kind, metadata: { name }, spec };
   return `${header.join('\n')}\n${stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }

@@ -23,7 +23,7 @@ export interface WriterLease extends WriteFence {
 }
 
 /** One attempt at a lease: granted, or held by someone else (who, and when to look again). */
-export type LeaseAttempt = { lease: WriterLease } | { heldBy: string; retryInMs: number };
+export type LeaseAttempt = { lease: WriterLease } | { heldBy: string; holderCommand?: string | undefined; retryInMs: number };
 
 export type InventoryAccess =
   /** plan, validate, state list: no lease, writes refused. */

@@ -13,6 +13,7 @@ import * as z from 'zod';
 import { LockError } from '../core/errors.js';
 import { BOGUS_EXPIRY_MS, type LeaseAttempt, type LeaseTiming, type WriterLease } from './backend.js';
 import { bogusExpiry, holderState, thisHolder } from './holder.js';
+import { leaseRefusal } from './lease-refusal.js';
 import { moment, RenewingLease, type Moment } from './renewing-lease.js';
 
 const leaseFile = z.object({
@@ -43,7 +44,8 @@ export async function tryFileLease(path: string, target: string, command: string
   try {
     if (await linkIfAbsent(tmp, path)) return { lease: new FileLease(path, target, info, opts, since) };
     const holder = await readHolder(path, opts.leaseMs);
-    if (holder && !isStale(holder, now())) return { heldBy: describeHolder(holder, now(), path), retryInMs: retryIn(holder, now(), opts) };
+    if (holder && !isStale(holder, now()))
+      return { heldBy: describeHolder(holder, now(), path), holderCommand: holder.command, retryInMs: retryIn(holder, now(), opts) };
     const took = await withMutex(`${path}.takeover`, async () => {
       const current = await readHolder(path, opts.leaseMs);
       if (current && !isStale(current, now())) return false;
@@ -54,6 +56,7 @@ export async function tryFileLease(path: string, target: string, command: string
     const winner = await readHolder(path, opts.leaseMs);
     return {
       heldBy: winner ? describeHolder(winner, now(), path) : 'another obsync',
+      holderCommand: winner?.command,
       retryInMs: winner ? retryIn(winner, now(), opts) : opts.renewMs,
     };
   } finally {
@@ -65,10 +68,7 @@ export async function tryFileLease(path: string, target: string, command: string
 export async function acquireFileLease(path: string, target: string, command: string, opts: FileLeaseOptions): Promise<WriterLease> {
   const attempt = await tryFileLease(path, target, command, opts);
   if ('lease' in attempt) return attempt.lease;
-  throw new LockError(
-    `the state of target '${target}' is locked by another obsync (${attempt.heldBy}): ${path}`,
-    'wait for the other run to finish; a holder that died is replaced once its lease expires',
-  );
+  throw leaseRefusal(target, attempt, `(lock file ${path})`);
 }
 
 class FileLease extends RenewingLease {

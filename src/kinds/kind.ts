@@ -24,6 +24,14 @@ export interface CascadeRule<Live> {
   partId?(live: Live): string | null | undefined;
 }
 
+/** An object a live object refers to: a tile's source, an alert's tile (`part`), saved search and webhooks. */
+export interface LiveRef {
+  kind: AnyKind;
+  id: string;
+  /** The referred object's part (a dashboard's tile). */
+  part?: string;
+}
+
 interface KindCommon<K extends AnyKind, Live extends LiveObject> {
   readonly kind: K;
   /** Human word for messages: `saved search`. */
@@ -47,6 +55,13 @@ interface KindCommon<K extends AnyKind, Live extends LiveObject> {
    * prints or writes them (plans, logs), also for an object no manifest declares any more.
    */
   liveSecrets?(live: Live): string[];
+  /** What a live object refers to, for the plan's impact predictions (what reads a source, which alerts sit on a tile). */
+  liveRefs?(live: Live): LiveRef[];
+  /**
+   * Objects the service refuses to delete while this one refers to them (an alert's first
+   * channel: the webhook answers 409). Read from a live object or from a create or update body.
+   */
+  holds?(body: { readonly [key: string]: Json | undefined }): LiveRef[];
 }
 
 /** A kind obsync reads and lets manifests refer to by name, but does not manage (yet). */

@@ -6,7 +6,8 @@
 import { Writable } from 'node:stream';
 import { styleText } from 'node:util';
 import pino from 'pino';
-import { printable } from '../core/printable.js';
+import { finalText, isOutputWriter } from '../core/output.js';
+import { printable, styled, type Format } from '../core/printable.js';
 import { scrub } from '../core/scrub.js';
 import { SENSITIVE } from '../core/secret.js';
 
@@ -55,7 +56,9 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   };
   if (opts.format === 'pretty')
     return pino(options, scrubbing(prettyStream(opts.stream ?? (opts.fd === 1 ? process.stdout : process.stderr), opts.color)));
-  return pino(options, scrubbing(opts.stream ?? pino.destination({ fd: opts.fd ?? 2, sync: true })));
+  const dest = opts.stream ?? pino.destination({ fd: opts.fd ?? 2, sync: true });
+  // JSON lines pass the output pass too: invisible characters as JSON escapes, `##[` defused (a CI log shows them).
+  return pino(options, isOutputWriter(dest) ? scrubbing(dest) : finalPass(dest));
 }
 
 interface Destination {
@@ -74,12 +77,22 @@ function scrubbing(dest: NodeJS.WritableStream | Destination): pino.DestinationS
   };
 }
 
+/** The destination behind `finalText` (scrubber, then the output pass), for a stream that does not apply it itself. */
+function finalPass(dest: NodeJS.WritableStream | Destination): pino.DestinationStream {
+  const target = dest as Destination;
+  return {
+    write: (line: string) => target.write(finalText(line)),
+    ...(typeof target.flush === 'function' ? { flush: (cb?: (err?: Error | null) => void) => target.flush?.(cb) } : {}),
+    ...(typeof target.flushSync === 'function' ? { flushSync: () => target.flushSync?.() } : {}),
+  };
+}
+
 /** A silent logger for tests and library use. */
 export function nullLogger(): Logger {
   return pino({ level: 'silent' });
 }
 
-const LEVEL_STYLE: Record<string, Parameters<typeof styleText>[0]> = {
+const LEVEL_STYLE: Record<string, Format> = {
   trace: 'gray',
   debug: 'gray',
   info: 'cyan',
@@ -90,19 +103,17 @@ const LEVEL_STYLE: Record<string, Parameters<typeof styleText>[0]> = {
 
 /** Human-readable lines for a terminal: `12:00:01 INFO  message key=value …`. */
 function prettyStream(out: NodeJS.WritableStream, color: boolean | undefined): Writable {
-  const paint: Paint =
-    color === undefined
-      ? (fmt, text) => styleText(fmt, text, { stream: process.stderr })
-      : color
-        ? (fmt, text) => styleText(fmt, text, { validateStream: false })
-        : (_fmt, text) => text;
+  const colored = color ?? styleText('red', 'x', { stream: process.stderr }) !== 'x';
+  const paint: Paint = colored ? styled : (_fmt, text) => text;
+  // The colours are markers until the output pass; a stream that is not an output writer gets the pass here.
+  const final = isOutputWriter(out) ? (text: string) => text : finalText;
   let pending = '';
   return new Writable({
     write(chunk: Buffer, _enc, done) {
       pending += chunk.toString('utf8');
       let nl = pending.indexOf('\n');
       while (nl >= 0) {
-        out.write(formatLine(pending.slice(0, nl), paint) + '\n');
+        out.write(final(formatLine(pending.slice(0, nl), paint) + '\n'));
         pending = pending.slice(nl + 1);
         nl = pending.indexOf('\n');
       }
@@ -111,7 +122,7 @@ function prettyStream(out: NodeJS.WritableStream, color: boolean | undefined): W
   });
 }
 
-type Paint = (format: Parameters<typeof styleText>[0], text: string) => string;
+type Paint = (format: Format, text: string) => string;
 
 function formatLine(line: string, paint: Paint): string {
   let rec: Record<string, unknown>;

@@ -1,8 +1,11 @@
 /**
- * obsync's own credential variables (DESIGN §3). `${env:...}` may use them only in sensitive
- * fields (manifests and obsync.yaml alike), and no other field may carry their values (or the
- * contents of the files their `*_FILE` twins name).
+ * obsync's own credential variables (DESIGN §3): their values (and the contents of the files
+ * their `*_FILE` twins name) are credentials wherever they appear, so no non-sensitive field may
+ * carry them (./carried.ts), whichever variable or file brought them in.
  */
+import { readRegularFile } from './files.js';
+import type { SensitiveValue } from './carried.js';
+
 export const CREDENTIAL_VARIABLES = [
   'OBSYNC_API_KEY',
   'OBSYNC_KEY_ID',
@@ -23,28 +26,37 @@ export function serviceCredentialsSet(env: Readonly<Record<string, string | unde
   return SERVICE_CREDENTIAL_VARIABLES.flatMap((name) => [name, `${name}_FILE`]).filter((name) => (env[name] ?? '') !== '');
 }
 
-/** Every credential variable and its `*_FILE` twin. */
-export const CREDENTIAL_VARIABLE_NAMES: ReadonlySet<string> = new Set(CREDENTIAL_VARIABLES.flatMap((name) => [name, `${name}_FILE`]));
-
-export function isCredentialVariable(name: string): boolean {
-  return CREDENTIAL_VARIABLE_NAMES.has(name);
-}
-
-export interface CredentialSources {
-  /** Values of the credential variables that are set. */
-  values: string[];
-  /** Files named by the `*_FILE` twins that are set. */
-  files: string[];
-}
-
-export function credentialSources(env: Readonly<Record<string, string | undefined>>): CredentialSources {
-  const values: string[] = [];
-  const files: string[] = [];
+/** The values of the credential variables that are set, and of the files their `*_FILE` twins name (with the state URL's password). */
+export function credentialValues(env: Readonly<Record<string, string | undefined>>): SensitiveValue[] {
+  const out: SensitiveValue[] = [];
   for (const name of CREDENTIAL_VARIABLES) {
     const value = env[name];
-    if (value) values.push(value);
+    if (value) out.push(...withPassword(value, `the value of ${name}`));
     const file = env[`${name}_FILE`];
-    if (file) files.push(file);
+    if (!file) continue;
+    try {
+      out.push(...withPassword(readRegularFile(file).trim(), `the contents of ${name}_FILE`));
+    } catch {
+      // An unreadable credential file is reported where the target is resolved.
+    }
   }
-  return { values, files };
+  return out;
+}
+
+/** A value and, for a URL with credentials (a state URL), its password on its own. */
+export function withPassword(value: string, origin: string): SensitiveValue[] {
+  const out = [{ value, origin }];
+  if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(value)) {
+    try {
+      const password = new URL(value).password;
+      if (password !== '')
+        out.push(
+          { value: password, origin: `the password in ${origin}` },
+          { value: decodeURIComponent(password), origin: `the password in ${origin}` },
+        );
+    } catch {
+      // Not a URL after all: the whole value is still guarded.
+    }
+  }
+  return out;
 }

@@ -8,8 +8,9 @@ import type { Address } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { CrossFinding, ManagedKind, SpecRef } from '../kinds/kind.js';
 import { previousNameProblems } from '../kinds/previous-names.js';
-import { MANAGED, managedDefinition } from '../kinds/registry.js';
+import { isKind, MANAGED, managedDefinition } from '../kinds/registry.js';
 import type { LoadedDocument } from './document.js';
+import type { FailedDocument } from './parse.js';
 import { positionAt } from './positions.js';
 import { didYouMean } from './suggest.js';
 
@@ -36,8 +37,11 @@ function at(d: LoadedDocument, path: readonly (string | number)[], code: string,
 const where = (d: LoadedDocument) => `${d.file}:${d.resource.source.line}`;
 
 /** Diagnostics of the checks, and the documents they reject (the first of duplicates stays). */
-export function crossCheck(docs: readonly LoadedDocument[]): { diagnostics: Diagnostic[]; rejected: Set<LoadedDocument> } {
-  const findings = [...duplicateIdentities(docs), ...references(docs), ...kindChecks(docs), ...previousNames(docs)];
+export function crossCheck(
+  docs: readonly LoadedDocument[],
+  failed: readonly FailedDocument[] = [],
+): { diagnostics: Diagnostic[]; rejected: Set<LoadedDocument> } {
+  const findings = [...duplicateIdentities(docs), ...references(docs, failed), ...kindChecks(docs), ...previousNames(docs)];
   return { diagnostics: findings.map((f) => f.diagnostic), rejected: new Set(findings.map((f) => f.doc)) };
 }
 
@@ -61,13 +65,13 @@ function duplicateIdentities(docs: readonly LoadedDocument[]): Finding[] {
 }
 
 /** References that must name a manifest (and one of its part keys), from what each kind declares. */
-function references(docs: readonly LoadedDocument[]): Finding[] {
+function references(docs: readonly LoadedDocument[], failed: readonly FailedDocument[]): Finding[] {
   const declared = new Map<Address, DesiredResource>(docs.map((d) => [d.resource.address, d.resource]));
   const out: Finding[] = [];
   for (const d of docs) {
     const def = managedDefinition(d.resource.kind);
     for (const ref of def?.references(d.resource.spec) ?? []) {
-      const finding = checkReference(ref, declared);
+      const finding = checkReference(ref, declared, failed, d.file);
       if (finding) out.push(at(d, ['spec', ...finding.path], finding.code, finding.message));
     }
   }
@@ -77,6 +81,8 @@ function references(docs: readonly LoadedDocument[]): Finding[] {
 function checkReference(
   ref: SpecRef,
   declared: ReadonlyMap<Address, DesiredResource>,
+  failed: readonly FailedDocument[],
+  from: string,
 ): { path: readonly (string | number)[]; code: string; message: string } | null {
   const target = managedDefinition(ref.kind);
   if (!target || !ref.declaredOnly || typeof ref.ref !== 'string') return null;
@@ -84,6 +90,8 @@ function checkReference(
   const field = String(ref.path.at(-1) ?? target.noun);
   const resource = declared.get(`${ref.kind}/${ref.ref}`);
   if (!resource) {
+    const unloaded = failedDeclaration(failed, ref.kind, ref.ref, from);
+    if (unloaded) return { path: ref.path, code: 'reference-to-failed', message: `${target.noun} '${ref.ref}' ${unloaded}` };
     const renamed = [...declared.values()].find((r) => r.kind === ref.kind && r.previousNames?.includes(ref.ref as string));
     const message = renamed
       ? `${target.noun} '${ref.ref}' was renamed: ${renamed.address} lists it in metadata.previousNames; refer to '${renamed.name}'`
@@ -108,6 +116,20 @@ function checkPart(
       ? `${noun} '${part.ref}' of ${resource.address} was renamed to '${renamed}' (its previousKeys list '${part.ref}'); refer to '${renamed}'`
       : `${noun} '${part.ref}' is not a ${noun} key of ${resource.address}${didYouMean(part.ref, keys)} (keys: ${keys.join(', ') || 'none'})`;
   return { path: part.path, code: `unknown-${slug(noun)}`, message };
+}
+
+/**
+ * A reference to an object whose manifest exists but did not load (a YAML error, a misspelt kind,
+ * an invalid field) is not "missing": say where it is and that it failed; when a file failed so
+ * badly that its names cannot be read, say it may be there.
+ */
+function failedDeclaration(failed: readonly FailedDocument[], kind: string, name: string, from: string): string | undefined {
+  const where = (f: FailedDocument) => (f.file === from ? `on line ${f.line} of this file` : `at ${f.file}:${f.line}`);
+  const named = failed.find((f) => f.name === name && (f.kind === kind || f.kind === undefined || !isKind(f.kind)));
+  if (named) return `is declared ${where(named)}, but that manifest failed to load (its errors are listed above); fix them first`;
+  const unreadable = [...new Set(failed.filter((f) => f.name === undefined).map((f) => (f.file === from ? 'this file' : f.file)))];
+  if (unreadable.length === 0) return undefined;
+  return `was not found among the manifests that loaded; ${unreadable.join(', ')} failed to load and may declare it (its errors are listed above)`;
 }
 
 function kindChecks(docs: readonly LoadedDocument[]): Finding[] {

@@ -1,13 +1,13 @@
 /** Validates one parsed document: the envelope, then the kind's spec (errors under `spec.`). */
 import type { Document, LineCounter } from 'yaml';
-import type { Diagnostic } from '../core/diagnostics.js';
+import { formatPath, type Diagnostic } from '../core/diagnostics.js';
 import { addressOf, type Kind } from '../core/plan.js';
-import { KINDS } from '../kinds/registry.js';
+import { KINDS, managedDefinition } from '../kinds/registry.js';
 import type { DesiredResource } from '../core/resource.js';
 import { envelopeSchema } from '../kinds/envelope.js';
 import { specSchemas } from '../kinds/manifest.js';
 import { issuesToDiagnostics } from './issues.js';
-import { documentStart } from './positions.js';
+import { documentStart, positionAt, type Position } from './positions.js';
 
 export interface LoadedDocument {
   file: string;
@@ -64,15 +64,30 @@ export function validateDocument(
       }),
     );
   if (!envelope.success || !spec.success || name === undefined || address === undefined) return { diagnostics };
+  const fields = referencePositions(record.kind, spec.data, doc, lineCounter);
   const resource: DesiredResource = {
     kind: record.kind,
     name,
     address,
     labels: envelope.data.metadata.labels ?? {},
     spec: spec.data,
-    source: { file, ...start },
+    source: { file, ...start, ...(fields ? { fields } : {}) },
   };
   const previous = envelope.data.metadata.previousNames;
   if (previous) resource.previousNames = previous;
   return { loaded: { file, doc, lineCounter, resource }, diagnostics };
+}
+
+/** The positions of the fields that name other objects (and their parts), keyed by their YAML path. */
+function referencePositions(kind: Kind, spec: unknown, doc: Document, lc: LineCounter): Record<string, Position> | undefined {
+  const refs = managedDefinition(kind)?.references(spec) ?? [];
+  if (refs.length === 0) return undefined;
+  const out: Record<string, Position> = {};
+  for (const ref of refs) {
+    for (const path of ref.part ? [ref.path, ref.part.path] : [ref.path]) {
+      const full = ['spec', ...path];
+      out[formatPath(full)] = positionAt(doc, lc, full);
+    }
+  }
+  return out;
 }

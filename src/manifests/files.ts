@@ -12,7 +12,7 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 /** A file that cannot be used, with a reason a user can act on. */
 export class FileRefusal extends Error {
   constructor(
-    readonly code: 'not-regular' | 'too-large' | 'outside',
+    readonly code: 'not-regular' | 'too-large' | 'outside' | 'state',
     message: string,
   ) {
     super(message);
@@ -62,12 +62,16 @@ export interface FileScope {
   allowOutside?: boolean | readonly string[];
   /** Resolves links (default: the file system's realpath); tests with in-memory files pass their own. */
   realpath?: (path: string) => string;
+  /** Never readable, whatever is allowed: obsync's state directory (its inventory and fingerprint key). */
+  denied?: readonly string[];
 }
 
 /** The real path of `path` when the scope allows it; throws FileRefusal('outside') or the system error (ENOENT). */
 export function confine(path: string, scope: FileScope): string {
   const realpath = scope.realpath ?? ((p: string) => realpathSync(p));
   const real = realpath(path);
+  if ((scope.denied ?? []).some((dir) => isWithin(realOrSelf(dir, realpath), real)))
+    throw new FileRefusal('state', `${path} is in obsync's state directory (the inventory and its fingerprint key)`);
   if (scope.allowOutside === true) return real;
   const extra = Array.isArray(scope.allowOutside) ? scope.allowOutside : [];
   const roots = [...scope.roots, ...(extra as readonly string[])].map((root) => realOrSelf(root, realpath));

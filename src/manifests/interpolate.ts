@@ -1,13 +1,15 @@
 /**
  * `${env:NAME}`, `${file:PATH}` and `${var:NAME}` in string values (DESIGN §2-3), resolved on the
  * YAML tree so a problem is reported at its own line. `${var:}` takes a value from the selected
- * target's `vars` in obsync.yaml, so one manifest tree is interpolated once per target. `$${...}` is a literal `${...}`. File contents lose one
+ * target's `vars` in obsync.yaml, so one manifest tree is interpolated once per target. `$${` is a
+ * literal `${` (export writes every `${` of the service's data so). File contents lose one
  * trailing newline. The kinds of reference are a table (RESOLVERS): a new kind is one entry.
+ * Data is never code: a substituted value is never scanned again (one left-to-right pass per
+ * scalar, and a scalar is interpolated once), so `${env:X}` inside a variable or a file stays text.
  *
  * Trust rules (DESIGN §4):
- * - obsync's own credential variables (and their `*_FILE` twins) are refused outside sensitive
- *   fields, and so is any value that would carry a credential, whichever variable or file it came
- *   from: a dashboard name must never show a key in a plan posted as a pull-request comment.
+ * - A credential in a non-sensitive field is refused on the resolved values, after interpolation,
+ *   whatever carried it (./carried.ts): not here, by the name of a variable.
  * - `${file:}` reads only regular files of at most 1 MiB below the allowed directories (the
  *   config file's tree unless allowed otherwise), checked on the real path after symlinks.
  * - The type of a value comes from the template and the field, never from the substituted text:
@@ -16,7 +18,6 @@
  */
 import { dirname, isAbsolute, join } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, parse as parseYaml, Scalar, type Document, type LineCounter } from 'yaml';
-import { isCredentialVariable } from './credentials.js';
 import { formatPath, type Diagnostic } from '../core/diagnostics.js';
 import { confine, FileRefusal, readRegularFile, type FileScope } from './files.js';
 import { closest } from './suggest.js';
@@ -26,11 +27,6 @@ export interface FieldInfo {
   sensitive: boolean;
   /** Whether the field takes this value as it is; decides the type of a whole-reference scalar. */
   accepts?: (value: unknown) => boolean;
-}
-
-/** The secret values of obsync's own credential variables and of the files their `*_FILE` twins name. */
-export interface CredentialGuard {
-  values: readonly string[];
 }
 
 export interface InterpolationContext {
@@ -43,7 +39,6 @@ export interface InterpolationContext {
   readRef?: (path: string) => string;
   /** What the schema says about the field at a document path (default: a non-sensitive string). */
   field?: (path: readonly PropertyKey[]) => FieldInfo;
-  credentials?: CredentialGuard;
   /** The target whose `vars` answer `${var:NAME}` (none: every `${var:}` is an error). */
   vars?: TargetVars;
   /** Only scalars at these paths are interpolated (default: all); the others are left as written. */
@@ -78,23 +73,29 @@ const REF = new RegExp(String.raw`\$\$\{|\$\{(${KINDS}):([^}]*)\}`, 'g');
 const WHOLE_REF = new RegExp(String.raw`^\$\{(${KINDS}):[^}]*\}$`);
 const PLAIN_STRING: FieldInfo = { sensitive: false };
 
+/**
+ * Scalars already interpolated. What a reference brought in (a variable's value, a file's text, a
+ * var) is data: a second pass over the same document (obsync.yaml is interpolated in parts) must
+ * not read a `${...}` inside it as a reference, nor turn a `$${` back into `${` twice.
+ */
+const resolved = new WeakSet<Scalar>();
+
 export function interpolateDocument(doc: Document, lc: LineCounter, ctx: InterpolationContext): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   walk(doc.contents, [], (node, path) => {
-    if (typeof node.value !== 'string' || !node.value.includes('${')) return;
+    if (typeof node.value !== 'string' || !node.value.includes('${') || resolved.has(node)) return;
     if (ctx.only && !ctx.only(path)) return;
+    resolved.add(node);
     const original = node.value;
     const pos = lc.linePos(node.range?.[0] ?? 0);
     const where = formatPath(path);
     const at = { file: ctx.file, line: pos.line, col: pos.col, path: where };
     const field = ctx.field?.(path) ?? PLAIN_STRING;
-    let failed = false;
     const value = original.replace(REF, (match, kind?: string, arg?: string) => {
       if (match === '$${') return '${';
       const name = kind ?? '';
       const outcome = resolveOne(name, (arg ?? '').trim(), { ctx, field, where });
       if ('value' in outcome) return outcome.value;
-      failed = true;
       if ('missing' in outcome)
         diagnostics.push({
           severity: ctx.allowMissingEnv ? 'warning' : 'error',
@@ -105,16 +106,6 @@ export function interpolateDocument(doc: Document, lc: LineCounter, ctx: Interpo
       else diagnostics.push({ severity: 'error', code: outcome.code, message: outcome.refused, ...at });
       return '';
     });
-    if (!failed && !field.sensitive && carriesCredential(value, ctx.credentials)) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'credential-in-field',
-        message: `this value would contain one of obsync's own credentials; credentials may only be used in sensitive fields (credentials, passwords, keys), never in ${where || 'this field'}`,
-        ...at,
-      });
-      node.value = '';
-      return;
-    }
     node.value = node.type === Scalar.PLAIN && WHOLE_REF.test(original) ? typed(value, field) : value;
   });
   return diagnostics;
@@ -129,15 +120,7 @@ function resolveOne(kind: string, arg: string, ref: RefContext): Outcome {
 
 const NOUN: Record<string, string> = { env: 'environment variable', file: 'file', var: 'var' };
 
-function credentialRefusal(reference: string, where: string): Outcome {
-  return {
-    refused: `${reference} is one of obsync's own credentials: it may only be used in a sensitive field (credentials, passwords, keys), not in ${where || 'this field'}`,
-    code: 'credential-in-field',
-  };
-}
-
-function resolveEnv(name: string, { ctx, field, where }: RefContext): Outcome {
-  if (isCredentialVariable(name) && !field.sensitive) return credentialRefusal(`\${env:${name}}`, where);
+function resolveEnv(name: string, { ctx }: RefContext): Outcome {
   const value = ctx.env[name];
   return value === undefined ? { missing: `environment variable ${name} is not set (referenced as \${env:${name}})` } : { value };
 }
@@ -167,6 +150,8 @@ function resolveFile(arg: string, { ctx }: RefContext): Outcome {
   try {
     real = confine(target, ctx.files);
   } catch (e) {
+    if (e instanceof FileRefusal && e.code === 'state')
+      return { refused: `${reference}: ${e.message}, which \${file:} never reads, even with allowFileOutside`, code: 'file-outside' };
     if (e instanceof FileRefusal) {
       return {
         refused: `${reference}: ${e.message}; \${file:} reads only files below the directory of obsync.yaml — allow more with allowFileOutside in obsync.yaml or --allow-file-outside`,
@@ -186,13 +171,6 @@ function resolveFile(arg: string, { ctx }: RefContext): Outcome {
 
 function errorCode(e: unknown): string {
   return e instanceof Error && 'code' in e ? String((e as { code: unknown }).code) : 'unreadable';
-}
-
-/** Credentials shorter than this are not looked for: they would match ordinary text. */
-const MIN_CREDENTIAL_LENGTH = 4;
-
-function carriesCredential(value: string, guard: CredentialGuard | undefined): boolean {
-  return guard?.values.some((c) => c.length >= MIN_CREDENTIAL_LENGTH && value.includes(c)) ?? false;
 }
 
 /** A whole-reference plain scalar: a number or boolean when the field takes that and not the string. */

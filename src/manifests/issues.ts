@@ -9,7 +9,7 @@ import { formatPath, type Diagnostic } from '../core/diagnostics.js';
 import { isSensitivePath, sensitivePathsOf } from './fields.js';
 import { positionAt } from './positions.js';
 import { allowedKeysAt } from './schema-walk.js';
-import { didYouMean } from './suggest.js';
+import { closest, didYouMean } from './suggest.js';
 
 export interface IssueContext {
   file: string;
@@ -90,18 +90,30 @@ function explain(issue: z.core.$ZodIssue, ctx: IssueContext): { path: Seg[]; cod
       }
       return [{ path, code: 'invalid-type', message: `expected ${issue.expected}, got ${describeHere()}` }];
     case 'invalid_value': {
+      if (!here.found && path.length > 0)
+        return [{ path, code: 'missing-key', message: `missing required key '${String(path.at(-1))}' (one of: ${show(issue.values)})` }];
       const generic = /^Invalid (option|input)/.test(issue.message);
-      const message = generic ? `invalid value ${describeHere()} — expected one of: ${show(issue.values)}` : issue.message;
+      const candidates = issue.values.filter((v): v is string => typeof v === 'string');
+      // A suggestion only for words: '2m' is not a typo of '1m'.
+      const typo = typeof here.value === 'string' && here.value.length >= 4 && !hidden ? didYouMean(here.value, candidates) : '';
+      const message = generic ? `invalid value ${describeHere()} — expected one of: ${show(issue.values)}${typo}` : issue.message;
       return [{ path, code: 'invalid-value', message: hidden ? withoutValue(message, here.value) : message }];
     }
     case 'invalid_union': {
       const { discriminator: disc, options, note } = issue as { discriminator?: string; options?: unknown[]; note?: string };
       if (note === 'No matching discriminator' && disc !== undefined && options) {
-        const message = here.found
-          ? `unknown ${disc} ${describeHere()} — expected one of: ${show(options)}`
-          : `missing required key '${disc}' — one of: ${show(options)}`;
-        return [{ path, code: here.found ? 'invalid-value' : 'missing-key', message }];
+        if (here.found)
+          return [{ path, code: 'invalid-value', message: `unknown ${disc} ${describeHere()} — expected one of: ${show(options)}` }];
+        return missingDiscriminator(path, disc, options, ctx);
       }
+      if (!here.found && path.length > 0)
+        return [
+          {
+            path,
+            code: 'missing-key',
+            message: `missing required key '${String(path.at(-1))}' (${issue.message.replace(/^expected /, '')})`,
+          },
+        ];
       return [{ path, code: 'invalid-value', message: hidden ? withoutValue(issue.message, here.value) : issue.message }];
     }
     case 'invalid_key': {
@@ -119,6 +131,52 @@ function explain(issue: z.core.$ZodIssue, ctx: IssueContext): { path: Seg[]; cod
   }
 }
 
+/**
+ * A discriminated object without its discriminator (`displayType`): zod cannot tell which
+ * option applies, so it names neither the discriminator's typo (`displayTyp`) nor other unknown
+ * keys. A key close to the discriminator is that typo; else the missing key and every key no
+ * option knows are named.
+ */
+function missingDiscriminator(
+  discPath: readonly Seg[],
+  disc: string,
+  options: readonly unknown[],
+  ctx: IssueContext,
+): { path: Seg[]; code: string; message: string }[] {
+  const parent = discPath.slice(0, -1);
+  const object = valueAt(ctx.value, parent).value;
+  const keys = typeof object === 'object' && object !== null && !Array.isArray(object) ? Object.keys(object) : [];
+  const typo = keys.find((k) => closest(k, [disc]) === disc);
+  const choices = `(${disc}: one of ${show(options)})`;
+  if (typo !== undefined)
+    return [{ path: [...parent, typo], code: 'unknown-key', message: `unknown key '${typo}' — did you mean '${disc}'? ${choices}` }];
+  const allowed = allowedKeysAt(ctx.schema, parent, ctx.value);
+  const unknown = keys.filter((k) => !allowed.includes(k));
+  return [
+    { path: [...discPath], code: 'missing-key', message: `missing required key '${disc}' — one of: ${show(options)}` },
+    ...unknown.map((key) => ({
+      path: [...parent, key],
+      code: 'unknown-key',
+      message: `unknown key '${key}'${didYouMean(key, allowed) || (allowed.length > 0 ? ` (allowed: ${allowed.join(', ')})` : '')}`,
+    })),
+  ];
+}
+
+/**
+ * One error per mistake: a misspelt key (`sourse`) is reported by zod twice, as an unknown key
+ * and as the missing key it was meant to be. The unknown key, which points at the typo and
+ * suggests the right name, stays; the missing key it explains goes.
+ */
+function withoutExplainedMissing(found: readonly { path: Seg[]; code: string; message: string }[]) {
+  const explained = new Set(
+    found.flatMap((f) => {
+      const meant = f.code === 'unknown-key' ? /did you mean '([^']+)'/.exec(f.message)?.[1] : undefined;
+      return meant === undefined ? [] : [formatPath([...f.path.slice(0, -1), meant])];
+    }),
+  );
+  return found.filter((f) => f.code !== 'missing-key' || !explained.has(formatPath(f.path)));
+}
+
 /** A schema's own message at a sensitive path, with any rendering of the value taken out. */
 function withoutValue(message: string, value: unknown): string {
   const leaves: string[] = [];
@@ -133,13 +191,11 @@ function withoutValue(message: string, value: unknown): string {
 }
 
 export function issuesToDiagnostics(issues: readonly z.core.$ZodIssue[], ctx: IssueContext): Diagnostic[] {
-  return issues.flatMap((issue) =>
-    explain(issue, ctx).map(({ path, code, message }) => {
-      const full = [...ctx.basePath, ...path];
-      const pos = positionAt(ctx.doc, ctx.lineCounter, full);
-      const d: Diagnostic = { severity: 'error', code, message, file: ctx.file, line: pos.line, col: pos.col, path: formatPath(full) };
-      if (ctx.address) d.address = ctx.address;
-      return d;
-    }),
-  );
+  return withoutExplainedMissing(issues.flatMap((issue) => explain(issue, ctx))).map(({ path, code, message }) => {
+    const full = [...ctx.basePath, ...path];
+    const pos = positionAt(ctx.doc, ctx.lineCounter, full);
+    const d: Diagnostic = { severity: 'error', code, message, file: ctx.file, line: pos.line, col: pos.col, path: formatPath(full) };
+    if (ctx.address) d.address = ctx.address;
+    return d;
+  });
 }

@@ -142,3 +142,37 @@ describe('loadManifests', () => {
     expect(loadManifests([dir], { env: {} }).diagnostics.map((d) => d.code)).toEqual(['duplicate-pipe']);
   });
 });
+
+describe('follow-on errors of a manifest that did not load', () => {
+  const alert = (dashboard: string) => `apiVersion: obsync/v1
+kind: Alert
+metadata: {name: a}
+spec: {dashboard: ${dashboard}, tile: t, interval: 5m, threshold: 1, thresholdType: above, channel: {type: webhook, webhook: w}}
+`;
+
+  it('a reference to a manifest declared in another file that failed names that file and line', () => {
+    const broken = write('dash.yaml', dashboard('checkout').replace('  name: checkout\n  tiles', '  name: checkout\n\ttiles'));
+    write('alert.yaml', alert('checkout'));
+    const errors = loadManifests([dir], { env: {} }).diagnostics.filter((d) => d.severity === 'error');
+    expect(errors.map((d) => d.code)).toEqual(['reference-to-failed', 'yaml-syntax']);
+    expect(errors[0]?.message).toBe(
+      `dashboard 'checkout' is declared at ${broken}:1, but that manifest failed to load (its errors are listed above); fix them first`,
+    );
+  });
+
+  it('a file whose names cannot be read is named as where the reference may be', () => {
+    const broken = write('dash.yaml', `apiVersion: "obsync/v1\n${dashboard('checkout').split('\n').slice(1).join('\n')}`);
+    write('alert.yaml', alert('checkout'));
+    const ref = loadManifests([dir], { env: {} }).diagnostics.find((d) => d.code === 'reference-to-failed');
+    expect(ref?.message).toBe(
+      `dashboard 'checkout' was not found among the manifests that loaded; ${broken} failed to load and may declare it (its errors are listed above)`,
+    );
+  });
+
+  it('a reference to a name no manifest declares is still "not the metadata.name of any"', () => {
+    write('dash.yaml', dashboard('checkout').replace('displayType: markdown', 'displayTyp: markdown'));
+    write('alert.yaml', alert('payments'));
+    const ref = loadManifests([dir], { env: {} }).diagnostics.find((d) => d.path === 'spec.dashboard');
+    expect(ref?.code).toBe('unknown-dashboard');
+  });
+});

@@ -7,7 +7,8 @@
  */
 import { dirname } from 'node:path';
 import type { Document } from 'yaml';
-import { credentialSources } from './credentials.js';
+import { credentialValues } from './credentials.js';
+import { refuseCarried, SensitiveValues, type GuardedDocument, type SensitiveValue } from './carried.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { Kind } from '../core/plan.js';
 import { KINDS } from '../kinds/registry.js';
@@ -19,8 +20,8 @@ import { discoverFiles } from './discover.js';
 import { validateDocument, type LoadedDocument } from './document.js';
 import { fieldLookup, sensitivePathsOf, valuesAt } from './fields.js';
 import { FileRefusal, readRegularFile, type FileScope } from './files.js';
-import { interpolateDocument, type CredentialGuard, type InterpolationContext, type TargetVars } from './interpolate.js';
-import { documentValue, LIMITS, numberProblems, parseYamlFile, type ParsedFile } from './parse.js';
+import { interpolateDocument, type InterpolationContext, type TargetVars } from './interpolate.js';
+import { documentValue, LIMITS, numberProblems, parseYamlFile, statedIdentity, type FailedDocument, type ParsedFile } from './parse.js';
 
 export interface LoadOptions {
   env: Readonly<Record<string, string | undefined>>;
@@ -30,8 +31,12 @@ export interface LoadOptions {
   allowMissingEnv?: boolean;
   /** Where `${file:...}` may read (default: below the paths given). */
   files?: FileScope;
-  /** obsync's credentials, refused outside sensitive fields (default: from `env`). */
-  credentials?: CredentialGuard;
+  /**
+   * Credentials and sensitive values from outside the manifests — obsync.yaml's (its targets'
+   * credentials, the state URL) and the environment's — that no non-sensitive field may carry
+   * (default: the environment's credential variables only). The manifests' own sensitive values are added.
+   */
+  sensitive?: readonly SensitiveValue[];
   /** The target whose vars answer `${var:NAME}` (none: `${var:}` is an error). */
   vars?: TargetVars;
   /** Parsed files shared by the targets that read them (default: every file parsed afresh). */
@@ -52,8 +57,8 @@ export class ParsedFiles {
       cached = { text, parsed: parseYamlFile(file, text) };
       this.#files.set(file, cached);
     }
-    const { docs, lineCounter, diagnostics } = cached.parsed;
-    return { docs: docs.map((d) => d.clone()), lineCounter, diagnostics };
+    const { docs, lineCounter, diagnostics, failed } = cached.parsed;
+    return { docs: docs.map((d) => d.clone()), lineCounter, diagnostics, ...(failed ? { failed } : {}) };
   }
 }
 
@@ -64,22 +69,31 @@ export interface LoadResult {
 
 export function loadManifests(paths: readonly string[], opts: LoadOptions): LoadResult {
   const { files, diagnostics } = discoverFiles(paths);
-  const resolved: LoadOptions = {
-    ...opts,
-    files: opts.files ?? { roots: paths.map(rootOf) },
-    credentials: opts.credentials ?? credentialGuard(opts.env),
-  };
+  const resolved: LoadOptions = { ...opts, files: opts.files ?? { roots: paths.map(rootOf) } };
   const loaded: LoadedDocument[] = [];
+  const guarded: Guarded[] = [];
+  const sensitive = new SensitiveValues(opts.sensitive ?? credentialValues(opts.env));
+  const failed: FailedDocument[] = [];
   let documents = 0;
   for (const file of files) {
     const result = loadFile(file, resolved);
     loaded.push(...result.loaded);
+    guarded.push(...result.guarded);
+    for (const v of result.sensitive) sensitive.add(v.value, v.origin);
+    failed.push(...result.failed);
     diagnostics.push(...result.diagnostics);
     documents += result.documents;
   }
-  const cross = crossCheck(loaded);
+  // After every file: a value of a sensitive field in one file must not show in another's name.
+  const carrying = new Set<LoadedDocument>();
+  for (const g of guarded) {
+    const refused = refuseCarried(sensitive, [g]);
+    diagnostics.push(...refused);
+    if (refused.length > 0 && g.loaded) carrying.add(g.loaded);
+  }
+  const cross = crossCheck(loaded, failed);
   diagnostics.push(...cross.diagnostics);
-  const resources = loaded.filter((l) => !cross.rejected.has(l)).map((l) => l.resource);
+  const resources = loaded.filter((l) => !cross.rejected.has(l) && !carrying.has(l)).map((l) => l.resource);
   if (documents === 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(noManifests(paths, files.length));
   return { resources, diagnostics: sortDiagnostics(diagnostics) };
 }
@@ -99,30 +113,36 @@ export function sortDiagnostics(ds: readonly Diagnostic[]): Diagnostic[] {
   return [...ds].sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
 }
 
-/** The values of obsync's credential variables and of the files their `*_FILE` twins name. */
-export function credentialGuard(env: Readonly<Record<string, string | undefined>>): CredentialGuard {
-  const sources = credentialSources(env);
-  const values = [...sources.values];
-  for (const file of sources.files) {
-    try {
-      values.push(readRegularFile(file).trim());
-    } catch {
-      // An unreadable credential file is reported where the target is resolved.
-    }
-  }
-  return { values };
+/** A document the credential rule looks at, with the resource it became (if valid). */
+interface Guarded extends GuardedDocument {
+  loaded?: LoadedDocument;
 }
 
 /** The documents of one file (`documents`: how many there were, obsync.yaml not counted). */
-export function loadFile(file: string, opts: LoadOptions): { loaded: LoadedDocument[]; diagnostics: Diagnostic[]; documents: number } {
+export interface FileLoad {
+  loaded: LoadedDocument[];
+  diagnostics: Diagnostic[];
+  /** How many documents there were (obsync.yaml not counted). */
+  documents: number;
+  /** Documents that did not load, with what they seem to declare (`file` alone: the file could not be read). */
+  failed: FailedDocument[];
+  guarded: Guarded[];
+  /** The values of the file's sensitive fields, after interpolation. */
+  sensitive: SensitiveValue[];
+}
+
+export function loadFile(file: string, opts: LoadOptions): FileLoad {
   let text: string;
   try {
     text = (opts.readFile ?? readRegularFile)(file);
   } catch (e) {
-    return { loaded: [], diagnostics: [unreadable(file, e)], documents: 0 };
+    return { loaded: [], diagnostics: [unreadable(file, e)], documents: 0, failed: [{ file, line: 1 }], guarded: [], sensitive: [] };
   }
   const parsed = opts.parsed ? opts.parsed.parse(file, text) : parseYamlFile(file, text);
   const diagnostics = [...parsed.diagnostics];
+  const failed: FailedDocument[] = [...(parsed.failed ?? [])];
+  // A limit that refuses the whole file (size, nesting, document count) leaves nothing to read names from.
+  if (parsed.docs.length === 0 && parsed.diagnostics.length > 0 && failed.length === 0) failed.push({ file, line: 1 });
   const loaded: LoadedDocument[] = [];
   const ctx: InterpolationContext = {
     file,
@@ -130,9 +150,10 @@ export function loadFile(file: string, opts: LoadOptions): { loaded: LoadedDocum
     allowMissingEnv: opts.allowMissingEnv ?? false,
     files: opts.files ?? { roots: [dirname(file)] },
     ...(opts.readFile ? { readRef: opts.readFile } : {}),
-    ...(opts.credentials ? { credentials: opts.credentials } : {}),
     ...(opts.vars ? { vars: opts.vars } : {}),
   };
+  const guarded: Guarded[] = [];
+  const sensitive: SensitiveValue[] = [];
   let documents = 0;
   for (const doc of parsed.docs) {
     const kind = kindOf(doc);
@@ -147,16 +168,29 @@ export function loadFile(file: string, opts: LoadOptions): { loaded: LoadedDocum
     const { value, diagnostic } = documentValue(file, doc, parsed.lineCounter);
     if (diagnostic) {
       diagnostics.push(diagnostic);
+      failed.push(statedIdentity(file, doc, parsed.lineCounter));
       continue;
     }
-    if (kind) registerSensitiveValues(kind, value);
+    if (kind) sensitive.push(...registerSensitiveValues(kind, value, file));
     const result = validateDocument(file, doc, parsed.lineCounter, value);
     // A value that failed to interpolate is empty: its schema complaint would only repeat the cause.
     const unresolved = new Set(problems.map((r) => r.path));
     diagnostics.push(...result.diagnostics.filter((d) => !unresolved.has(d.path)));
-    if (result.loaded && !problems.some((r) => r.severity === 'error')) loaded.push(result.loaded);
+    const valid = result.loaded && !problems.some((r) => r.severity === 'error') ? result.loaded : undefined;
+    if (valid) loaded.push(valid);
+    else failed.push(statedIdentity(file, doc, parsed.lineCounter));
+    if (kind)
+      guarded.push({
+        file,
+        doc,
+        lineCounter: parsed.lineCounter,
+        value,
+        sensitive: (path) => field?.(path).sensitive ?? false,
+        address: valid?.resource.address,
+        ...(valid ? { loaded: valid } : {}),
+      });
   }
-  return { loaded, diagnostics, documents: documents + parsed.diagnostics.length };
+  return { loaded, diagnostics, documents: documents + parsed.diagnostics.length, failed, guarded, sensitive };
 }
 
 function unreadable(file: string, e: unknown): Diagnostic {
@@ -180,8 +214,14 @@ function kindOf(doc: Document): Kind | 'Config' | undefined {
   return kind === 'Config' || isKind(kind) ? kind : undefined;
 }
 
-/** Every value at a sensitive path of a document's spec, for the scrubber. */
-function registerSensitiveValues(kind: Kind, value: unknown): void {
+/** Every value at a sensitive path of a document's spec, told to the scrubber and returned for the credential rule. */
+function registerSensitiveValues(kind: Kind, value: unknown, file: string): SensitiveValue[] {
   const spec = typeof value === 'object' && value !== null ? (value as { spec?: unknown }).spec : undefined;
-  for (const secret of valuesAt(spec, sensitivePathsOf(specSchemas[kind]))) registerSecret(secret);
+  const out: SensitiveValue[] = [];
+  for (const pattern of sensitivePathsOf(specSchemas[kind]))
+    for (const secret of valuesAt(spec, [pattern])) {
+      registerSecret(secret);
+      out.push({ value: secret, origin: `the value of spec.${pattern.join('.')} in ${file}` });
+    }
+  return out;
 }

@@ -8,6 +8,7 @@
 import { isCollection, isMap, isPair, isScalar, isSeq, LineCounter, Parser, parseAllDocuments, type CST, type Document } from 'yaml';
 import { formatPath, type Diagnostic } from '../core/diagnostics.js';
 import { documentStart, type Position } from './positions.js';
+import { explainYamlErrors } from './yaml-errors.js';
 
 export const LIMITS = { fileBytes: 1024 * 1024, documents: 500, depth: 64, aliases: 100 } as const;
 
@@ -15,6 +16,28 @@ export interface ParsedFile {
   docs: Document[];
   lineCounter: LineCounter;
   diagnostics: Diagnostic[];
+  /** What the documents that failed to parse seem to declare (as far as their text can be read). */
+  failed?: FailedDocument[];
+}
+
+/** A document that did not load: its kind and name as written (when readable), for follow-on errors. */
+export interface FailedDocument {
+  file: string;
+  line: number;
+  kind?: string;
+  name?: string;
+}
+
+/** The kind and metadata.name a document states, read loosely (a document with errors may still say them). */
+export function statedIdentity(file: string, doc: Document, lc: LineCounter): FailedDocument {
+  const kind: unknown = doc.get('kind');
+  const name: unknown = doc.getIn(['metadata', 'name']);
+  return {
+    file,
+    line: documentStart(doc, lc).line,
+    ...(typeof kind === 'string' ? { kind } : {}),
+    ...(typeof name === 'string' ? { name } : {}),
+  };
 }
 
 function err(file: string, code: string, message: string, pos: Position = { line: 1, col: 1 }): Diagnostic {
@@ -48,16 +71,18 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
   }
   const diagnostics: Diagnostic[] = [];
   const docs: Document[] = [];
+  const failed: FailedDocument[] = [];
   for (const doc of all) {
-    const problems = doc.errors.map((e) => yamlError(file, e, lineCounter));
+    const problems = explainYamlErrors(file, text, doc.errors, lineCounter);
     if (problems.length === 0) {
       const deep = tooDeep(doc.contents, 0);
       if (deep) problems.push(err(file, 'limit', `nesting deeper than ${LIMITS.depth} levels`, lineCounter.linePos(deep)));
     }
     diagnostics.push(...problems);
     if (problems.length === 0 && !isEmpty(doc)) docs.push(doc);
+    else if (problems.length > 0) failed.push(statedIdentity(file, doc, lineCounter));
   }
-  return { docs, lineCounter, diagnostics };
+  return { docs, lineCounter, diagnostics, failed };
 }
 
 /** Nesting the composer takes without trouble: anything below these bounds cannot reach it. */
@@ -148,12 +173,6 @@ function numberProblem(value: unknown, source: string | undefined): string | und
 /** `---` followed by nothing (or only comments) is an empty document: ignored. */
 function isEmpty(doc: Document): boolean {
   return doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null && doc.contents.source === '');
-}
-
-function yamlError(file: string, e: { message: string; code: string; pos: [number, number] }, lc: LineCounter): Diagnostic {
-  const first = e.message.split('\n')[0] ?? e.message;
-  const message = first.replace(/ at line \d+, column \d+:?$/, '');
-  return err(file, e.code === 'RESOURCE_EXHAUSTION' ? 'limit' : 'yaml-syntax', `YAML: ${message}`, lc.linePos(e.pos[0]));
 }
 
 /** Offset of the first node nested deeper than the limit, if any. */

@@ -41,6 +41,11 @@ export class Cascades {
     return out;
   }
 
+  /** A live object named as cascades name it: its address when owned or declared, and whose it is. */
+  itemOf(def: KindDefinition, live: LiveObject): CascadeItem {
+    return this.#item({ def, live, partId: null });
+  }
+
   #item({ def, live }: Child): CascadeItem {
     const key = `${def.kind}\u0000${live.id}`;
     const entry = this.#ownedByKey().get(key);

@@ -32,6 +32,8 @@ export interface PlanInput {
   prune: boolean;
   /** `--prune-cascade`: deletes and updates may take along objects obsync does not own. */
   pruneCascade: boolean;
+  /** `--allow-empty-kind`: kinds whose last owned objects may be pruned. */
+  allowEmptyKinds?: readonly Kind[];
   maxDeletes: number;
   /** Reasons this run must not prune (invalid manifests, a failure earlier in the run). */
   pruneBlockers?: readonly string[];

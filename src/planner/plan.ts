@@ -11,7 +11,10 @@ import type { LiveObject } from '../core/live.js';
 import type { Json, JsonObject } from '../core/wire.js';
 import type { ManagedKind } from '../kinds/kind.js';
 import { MANAGED, managedDefinition } from '../kinds/registry.js';
+import { backtestSubjects, type BacktestSubject } from './backtest-subjects.js';
 import { Cascades, describeItem } from './cascade.js';
+import { addImpacts, heldBy, Referrers, type ImpactContext } from './impact.js';
+import { PlannedView } from './planned-view.js';
 import { PlanContext, type PlanInput } from './context.js';
 import { refusedAdoption } from './adoption.js';
 import { matchLive, type MatchResult } from './match.js';
@@ -41,6 +44,11 @@ interface Planned {
 }
 
 export function plan(input: PlanInput): Plan {
+  return planWithSubjects(input).plan;
+}
+
+/** The plan, with the alerts it should backtest (the engine runs their series requests). */
+export function planWithSubjects(input: PlanInput): { plan: Plan; subjects: BacktestSubject[] } {
   const ctx = new PlanContext(input);
   const moves = planMoves(input.desired, input.inventory);
   const entries = moves.entries;
@@ -128,18 +136,25 @@ function planOne(
     planned.withParts.push({ step: outcome.step, def, res, pairing: outcome.pairing });
 }
 
-/** After every declared object: what updates and prune would take along, prune itself, the plan. */
-function finish(ctx: PlanContext, planned: Planned, byKind: ReadonlyMap<Kind, readonly DesiredResource[]>): Plan {
+/** After every declared object: what updates and prune would take along, prune itself, the impacts, the plan. */
+function finish(
+  ctx: PlanContext,
+  planned: Planned,
+  byKind: ReadonlyMap<Kind, readonly DesiredResource[]>,
+): { plan: Plan; subjects: BacktestSubject[] } {
   const { input } = ctx;
   const { steps, diagnostics, declaredEntries, withParts, unselected } = planned;
   const cascades = new Cascades(input.live, input.inventory, () => matchedObjects(steps, unselected));
   const blockedUpdates = updateCascades(withParts, cascades, input.pruneCascade, diagnostics);
   const blocked = new Set([...blockedUpdates, ...planned.failed, ...sameKindCycles(steps, input.desired, diagnostics)]);
   const kept = withoutBlocked(steps, blocked, input.desired, diagnostics);
+  const view = new PlannedView(kept, input.live, ctx.ids);
+  const impacts: ImpactContext = { view, referrers: new Referrers(input.live), names: cascades };
 
   const prune = decidePrune({
     requested: input.prune,
     cascade: input.pruneCascade,
+    allowEmptyKinds: new Set(input.allowEmptyKinds ?? []),
     maxDeletes: input.maxDeletes,
     declaredCount: input.desired.length,
     isDeclared: (e) => declaredEntries.has(e),
@@ -152,13 +167,15 @@ function finish(ctx: PlanContext, planned: Planned, byKind: ReadonlyMap<Kind, re
       return def ? ctx.index(def)?.get(id) : undefined;
     },
     cascadeOf: (kind, id) => cascades.of(kind, id),
+    heldBy: (kind, id, deleted) => heldBy(kind, id, deleted, impacts),
     blockers: [
       ...(input.pruneBlockers ?? []),
       ...(diagnostics.some((d) => d.severity === 'error') ? ['some objects could not be planned (see the errors)'] : []),
     ],
   });
   const ordered = [...kept, ...deleteSteps(prune.deletes, ctx)];
-  return {
+  addImpacts(ordered, impacts, deletedByPlan(ordered));
+  const result: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     target: input.target,
     variant: input.variant,
@@ -169,6 +186,17 @@ function finish(ctx: PlanContext, planned: Planned, byKind: ReadonlyMap<Kind, re
     diagnostics,
     errored: diagnostics.some((d) => d.severity === 'error'),
   };
+  return { plan: result, subjects: backtestSubjects(view) };
+}
+
+/** `kind\0id` of every object the plan deletes, directly or by a cascade. */
+function deletedByPlan(steps: readonly PlanStep[]): Set<string> {
+  const out = new Set<string>();
+  for (const s of steps) {
+    if (s.action === 'delete' && s.id !== undefined) out.add(`${s.kind}\u0000${s.id}`);
+    for (const c of s.cascade ?? []) out.add(`${c.kind}\u0000${c.id}`);
+  }
+  return out;
 }
 
 /** An object outside the selection is not planned, but the objects that refer to it need its ids. */
@@ -361,15 +389,20 @@ function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> 
   return groups;
 }
 
+/** An error of one object, at the field a kind's message names (`… (at spec.channel.webhook)`) when its position is known. */
 function resourceError(res: DesiredResource, message: string, code: string): Diagnostic {
+  const at = / \(at (spec[^\s)]*)\)$/.exec(message);
+  const path = at?.[1];
+  const field = path === undefined ? undefined : res.source.fields?.[path];
   return {
     severity: 'error',
     code,
-    message: `${res.address}: ${message}`,
+    message: `${res.address}: ${at && field ? message.slice(0, at.index) : message}`,
     address: res.address,
     file: res.source.file,
-    line: res.source.line,
-    col: res.source.col,
+    line: field?.line ?? res.source.line,
+    col: field?.col ?? res.source.col,
+    ...(at && field ? { path } : {}),
   };
 }
 

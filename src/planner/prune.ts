@@ -8,6 +8,7 @@
 import type { InventoryEntry } from '../core/inventory.js';
 import { entryAddress } from '../core/inventory.js';
 import type { LiveObject } from '../core/live.js';
+import type { ImpactItem } from '../core/backtest.js';
 import type { Address, BlockedDelete, CascadeItem, Kind, PruneReport } from '../core/plan.js';
 import { describeItem } from './cascade.js';
 
@@ -15,6 +16,8 @@ export interface PruneInput {
   requested: boolean;
   /** `--prune-cascade`: a delete may take along objects obsync does not own. */
   cascade: boolean;
+  /** `--allow-empty-kind`: kinds whose every owned object may be deleted (the empty-kind guard lifted for them). */
+  allowEmptyKinds?: ReadonlySet<Kind>;
   maxDeletes: number;
   /** How many objects the manifests declare (before --selector/--only narrowing). */
   declaredCount: number;
@@ -30,6 +33,8 @@ export interface PruneInput {
   live: (kind: Kind, id: string) => LiveObject | undefined;
   /** What the service deletes with an object. */
   cascadeOf: (kind: Kind, id: string) => CascadeItem[];
+  /** What makes the service refuse to delete an object (alerts on a webhook: 409), given what this run deletes. */
+  heldBy?: (kind: Kind, id: string, deleted: ReadonlySet<string>) => ImpactItem[];
   /** Problems that forbid pruning in this run. */
   blockers: readonly string[];
 }
@@ -53,9 +58,11 @@ export function decidePrune(input: PruneInput): PruneDecision {
     const live = input.live(e.kind, e.id);
     if (live) candidates.push({ entry: { ...e, id: e.id }, live, cascade: [] });
   }
+  const allowed = [...(input.allowEmptyKinds ?? [])].sort();
   const report: PruneReport = {
     requested: input.requested,
     cascade: input.cascade,
+    ...(allowed.length > 0 ? { allowEmptyKinds: allowed } : {}),
     candidates: candidates.map((c) => entryAddress(c.entry)).sort(),
     refused: [],
     blocked: [],
@@ -69,13 +76,14 @@ export function decidePrune(input: PruneInput): PruneDecision {
   }
 
   const doomed = new Set(candidates.map((c) => itemKey(c.entry.kind, c.entry.id)));
-  const deletes: PlannedDelete[] = [];
+  const cascading: PlannedDelete[] = [];
   for (const c of candidates) {
     c.cascade = input.cascadeOf(c.entry.kind, c.entry.id);
     const blocking = input.cascade ? [] : c.cascade.filter((item) => !doomed.has(itemKey(item.kind, item.id)));
     if (blocking.length > 0) report.blocked.push(blockedDelete(entryAddress(c.entry), blocking, c.cascade));
-    else deletes.push(c);
+    else cascading.push(c);
   }
+  const deletes = withoutRefused(cascading, input, report.blocked);
   report.blocked.sort((a, b) => (a.address < b.address ? -1 : 1));
   const alongside = new Set(deletes.flatMap((d) => d.cascade.map((i) => itemKey(i.kind, i.id))).filter((k) => !doomed.has(k)));
   const total = deletes.length + alongside.size;
@@ -87,22 +95,60 @@ export function decidePrune(input: PruneInput): PruneDecision {
   return { report, deletes };
 }
 
-/** No manifests at all, or a kind with none, while obsync owns objects: a path or mount is wrong, not a wish to delete everything. */
+/**
+ * Deletes the service would refuse (a webhook that alerts still use answers 409), predicted from
+ * what stays after this run's deletes and their cascades: kept back, with who holds them.
+ */
+function withoutRefused(deletes: PlannedDelete[], input: PruneInput, blocked: BlockedDelete[]): PlannedDelete[] {
+  if (!input.heldBy) return deletes;
+  const gone = new Set(deletes.flatMap((d) => [itemKey(d.entry.kind, d.entry.id), ...d.cascade.map((i) => itemKey(i.kind, i.id))]));
+  const kept: PlannedDelete[] = [];
+  for (const d of deletes) {
+    const holders = input.heldBy(d.entry.kind, d.entry.id, gone);
+    if (holders.length === 0) kept.push(d);
+    else blocked.push(refusedDelete(entryAddress(d.entry), holders));
+  }
+  return kept;
+}
+
+function refusedDelete(address: Address, holders: ImpactItem[]): BlockedDelete {
+  const listed = holders
+    .map((h) => `${describeHolder(h)}${h.owned ? (h.declared ? '' : ', owned') : ', which obsync does not own'}`)
+    .join('; ');
+  const them = holders.length > 1 ? 'them' : 'it';
+  return {
+    address,
+    reason: `not deleted: the service refuses to delete it (HTTP 409) while ${holders.length} object(s) still use it: ${listed}; point ${them} elsewhere or remove ${them} first`,
+    usedBy: holders,
+  };
+}
+
+function describeHolder(h: ImpactItem): string {
+  if (h.address) return h.id !== undefined ? `${h.address} (id ${h.id})` : `${h.address} (created by this plan)`;
+  return `${h.kind} ${h.name ? `'${h.name}' ` : ''}(id ${h.id ?? '?'})`;
+}
+
+/**
+ * No manifests at all, or a kind with none, while obsync owns objects: a path or mount is wrong,
+ * not a wish to delete everything — unless the user confirmed it for that kind (`--allow-empty-kind
+ * KIND`; with no manifests at all, for every kind that would go).
+ */
 function emptyGuards(input: PruneInput, candidates: readonly PlannedDelete[]): string[] {
   const owned = (kind?: Kind) => input.inventory.filter((e) => e.status === 'owned' && (kind === undefined || e.kind === kind)).length;
-  if (input.declaredCount === 0) {
+  const allowed = (kind: Kind) => input.allowEmptyKinds?.has(kind) === true;
+  const emptied = [...new Set(candidates.map((c) => c.entry.kind))].filter((kind) => !input.kindDeclared(kind)).sort();
+  if (input.declaredCount === 0 && !emptied.every(allowed)) {
+    const confirm = emptied.map((k) => `--allow-empty-kind ${k}`).join(' ');
     return [
-      `no manifests were found (0 objects declared) but obsync owns ${owned()} object(s) on this target: refusing to prune; check the manifest paths (a mount, checkout or symlink that came up empty?)`,
+      `no manifests were found (0 objects declared) but obsync owns ${owned()} object(s) on this target: refusing to prune; check the manifest paths (a mount, checkout or symlink that came up empty?), or, to delete them all, confirm with ${confirm}`,
     ];
   }
-  const out: string[] = [];
-  for (const kind of new Set(candidates.map((c) => c.entry.kind))) {
-    if (input.kindDeclared(kind)) continue;
-    out.push(
-      `no ${kind} is declared but obsync owns ${owned(kind)}: refusing to delete them all (is the manifest path right?); declare at least one ${kind}, or delete them by hand`,
+  return emptied
+    .filter((kind) => !allowed(kind))
+    .map(
+      (kind) =>
+        `no ${kind} is declared but obsync owns ${owned(kind)}: refusing to delete them all (is the manifest path right?); declare at least one ${kind}, or confirm deleting the last ones with --allow-empty-kind ${kind}`,
     );
-  }
-  return out;
 }
 
 function blockedDelete(address: Address, blocking: readonly CascadeItem[], all: readonly CascadeItem[]): BlockedDelete {

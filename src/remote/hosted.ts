@@ -103,6 +103,12 @@ export function hostedCapabilities(api: Api, at: HostedLocation): { keys: KeysPo
     keys: {
       list: (o) => api.list(keys, wireApiKey, o),
       create: (req: KeyCreateRequest, o) => api.call({ method: 'POST', path: keys, body: keyBody(req), signal: o?.signal }, wireKeyCreated),
+      update: (id, req, o) =>
+        api.call(
+          { method: 'PATCH', path: `${keys}/${encodeURIComponent(id)}`, body: { ...req }, idempotent: true, signal: o?.signal },
+          wireApiKey,
+        ),
+      delete: (id, o) => api.remove(`${keys}/${encodeURIComponent(id)}`, o),
     },
   };
 }

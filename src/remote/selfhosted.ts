@@ -34,7 +34,15 @@ export function selfHostedCapabilities(api: Api): { charts: ChartsPort } {
     charts: {
       series: (query: SeriesQuery, o?: CallOptions) =>
         api.call(
-          { method: 'POST', path: `${ROOT}/charts/series`, body: query, idempotent: true, signal: o?.signal },
+          {
+            method: 'POST',
+            path: `${ROOT}/charts/series`,
+            body: query,
+            idempotent: true,
+            readOnly: true,
+            retries: o?.retries,
+            signal: o?.signal,
+          },
           z.array(wireSeriesRow),
         ),
     },

@@ -96,6 +96,10 @@ export interface RequestInit {
   body?: unknown;
   /** PATCH of settings/scaling/state is idempotent; a POST never is. */
   idempotent?: boolean;
+  /** Retries after a 5xx or a lost connection, for this request (default: the target's). */
+  retries?: number | undefined;
+  /** A POST that only reads (a chart query): not counted as a write. */
+  readOnly?: boolean;
   signal?: AbortSignal | undefined;
 }
 
@@ -135,6 +139,7 @@ export class Transport {
   async request(init: RequestInit): Promise<Response> {
     const idempotent = init.idempotent ?? (init.method === 'GET' || init.method === 'PUT' || init.method === 'DELETE');
     const deadline = Date.now() + this.#deadlineMs;
+    const retries = init.retries ?? this.opts.retries;
     let attempt = 0;
     let throttled = 0;
     for (;;) {
@@ -146,14 +151,14 @@ export class Transport {
           this.#throttle(init, res, throttled);
           continue;
         }
-        if (res.status >= 500 && idempotent && attempt < this.opts.retries) {
+        if (res.status >= 500 && idempotent && attempt < retries) {
           attempt += 1;
           await this.#backoff(init, attempt, deadline, `HTTP ${res.status}`);
           continue;
         }
         return res;
       } catch (err) {
-        if (err instanceof RetryableNetworkError && idempotent && attempt < this.opts.retries) {
+        if (err instanceof RetryableNetworkError && idempotent && attempt < retries) {
           attempt += 1;
           await this.#backoff(init, attempt, deadline, `no response (${err.failure.code})`);
           continue;
@@ -266,10 +271,12 @@ export class Transport {
 
   async #once(init: RequestInit, deadline: number, attempt: number): Promise<Response> {
     await this.#pacer.acquire(init.signal, deadline);
+    const write = init.method !== 'GET' && init.readOnly !== true;
     // After every wait (rate limit, back-off): a process paused past its lease sends nothing on resuming.
-    if (init.method !== 'GET') this.opts.fence?.check();
+    // A POST that only reads (a backtest's chart query) is no write: a plan's reads need no lease.
+    if (write) this.opts.fence?.check();
     this.stats.requests += 1;
-    if (init.method !== 'GET') this.stats.writes += 1;
+    if (write) this.stats.writes += 1;
     const path = this.#prefix + init.path + queryString(init.query);
     // An attempt never outlives the request's deadline.
     const { signal, timedOut, release } = requestSignal(init.signal, Math.max(1, Math.min(this.opts.timeoutMs, deadline - Date.now())));

@@ -1,10 +1,18 @@
 /** The end of an apply in text: warnings for fields the service did not keep, skipped prune, the counts. */
 import type { ApplyReport } from '../applier/context.js';
+import type { Plan } from '../core/plan.js';
+import { joinLines } from '../core/printable.js';
+import { alongText, deletedAlong, isAdoption } from './forms.js';
 import type { Style } from './style.js';
 
-export function renderApplyText(report: ApplyReport, style: Style, target?: string): string {
+/** `plan`: the plan applied (what the service deleted along with the steps, which objects were adopted). */
+export function renderApplyText(report: ApplyReport, plan: Plan, style: Style, target?: string): string {
   const counts: Record<string, number> = { create: 0, update: 0, delete: 0 };
   for (const r of report.results) if (r.outcome === 'applied') counts[r.action] = (counts[r.action] ?? 0) + 1;
+  const done = new Set(report.results.filter((r) => r.outcome === 'applied' || r.outcome === 'unchanged').map((r) => r.address));
+  const adopted = plan.steps.filter((s) => isAdoption(s) && done.has(s.address)).length;
+  const applied = new Set(report.results.filter((r) => r.outcome === 'applied').map((r) => r.address));
+  const along = deletedAlong(plan, (s) => applied.has(s.address));
   const lines: string[] = [''];
   for (const r of report.results) {
     for (const c of r.nonConvergent ?? [])
@@ -24,7 +32,7 @@ export function renderApplyText(report: ApplyReport, style: Style, target?: stri
     (r) => (r.outcome === 'applied' || r.outcome === 'unchanged') && (r.movedFrom || r.movedParts),
   ).length;
   lines.push(
-    `${head}${where} ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted${moved > 0 ? `, ${moved} moved` : ''}, ${s.failed} failed, ${s.refused} refused, ${s.skipped} skipped.`,
+    `${head}${where} ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted${alongText(along, 'deleted')}${adopted > 0 ? `, ${adopted} adopted` : ''}${moved > 0 ? `, ${moved} moved` : ''}, ${s.failed} failed, ${s.refused} refused, ${s.skipped} skipped.`,
   );
-  return lines.join('\n') + '\n';
+  return joinLines(lines) + '\n';
 }

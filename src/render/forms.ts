@@ -99,6 +99,30 @@ export function planSummary(plans: readonly Plan[]): OutputSummary {
   return s;
 }
 
+/**
+ * Objects the service deletes along with the plan's steps (a dashboard's tile alerts, a saved
+ * search's alerts), each counted once; an object that has a delete step of its own is counted
+ * there, not here. `only`: the steps to count (an apply's applied steps).
+ */
+export function deletedAlong(plan: Plan, only?: (step: PlanStep) => boolean): number {
+  const ownDeletes = new Set(plan.steps.filter((s) => s.action === 'delete' && s.id !== undefined).map((s) => `${s.kind}\u0000${s.id}`));
+  const along = new Set<string>();
+  for (const step of plan.steps) {
+    if (only && !only(step)) continue;
+    for (const item of step.cascade ?? []) {
+      const key = `${item.kind}\u0000${item.id}`;
+      if (!ownDeletes.has(key)) along.add(key);
+    }
+  }
+  return along.size;
+}
+
+/** ` (and 2 the service deletes with them)`, or nothing. */
+export function alongText(count: number, verb: 'deletes' | 'deleted'): string {
+  if (count === 0) return '';
+  return verb === 'deletes' ? ` (and ${count} the service deletes with them)` : ` (and ${count} the service deleted with them)`;
+}
+
 /** Errors of a plan: what could not be planned, a refused prune, deletes kept back (each exits 1). */
 export function planErrorCount(plan: Plan): number {
   return plan.diagnostics.filter((d) => d.severity === 'error').length + plan.prune.refused.length + plan.prune.blocked.length;

@@ -17,7 +17,7 @@ import { invertChanges } from './drift.js';
 import { hasWrites, isAdoption, isDrift, planErrorCount, planSummary, stepForms, type Masked, type Sensitivity } from './forms.js';
 
 /** Version of the JSON documents obsync prints (plan and apply report). A minor version only adds fields. */
-export const OUTPUT_FORMAT_VERSION = '3.1';
+export const OUTPUT_FORMAT_VERSION = '3.3';
 
 const json = z.json();
 const object = z.record(z.string(), json);
@@ -47,6 +47,69 @@ const cascadeItem = z.object({
 const partMove = z
   .object({ from: z.string().describe('The key it had'), to: z.string().describe('Its key now') })
   .describe('A part (dashboard tile) whose key was renamed (previousKeys): it keeps its id, and the alerts on it');
+
+const backtestCounts = {
+  evaluated: z.number().int().optional().describe("Alert windows evaluated (the history ÷ the alert's interval)"),
+  firing: z.number().int().optional().describe('Windows in which the checker would have put the alert in ALERT (any group, with groupBy)'),
+  episodes: z.number().int().optional().describe('Runs of consecutive firing windows: what would have paged'),
+  firstFiringAt: z.string().nullable().optional().describe('Start of the first firing window (ISO 8601), null when none fired'),
+  lastFiringAt: z.string().nullable().optional().describe('Start of the last firing window (ISO 8601), null when none fired'),
+  groups: z.number().int().optional().describe('Distinct groups that fired (groupBy alerts)'),
+};
+const backtestStatus = z
+  .enum(['ok', 'unavailable', 'skipped'])
+  .describe('ok: evaluated; unavailable: the service cannot answer it (see reason); skipped: not asked (budget or cap)');
+const backtestSide = z.object({
+  status: backtestStatus,
+  reason: z.string().optional().describe('Why it is not ok; with ok, a note (a history shortened to fit the cap)'),
+  ...backtestCounts,
+});
+const backtest = z
+  .object({
+    status: backtestStatus,
+    reason: z.string().optional().describe('Why it is not ok; with ok, a note (a history shortened to fit the cap)'),
+    window: z.string().describe('The history asked for, e.g. 7d'),
+    granularity: z.string().optional().describe("The alert's interval: one evaluation window, one series bucket"),
+    requests: z.number().int().optional().describe('Series requests this alert made (queries shared with another alert are counted there)'),
+    ...backtestCounts,
+    before: backtestSide.optional().describe('An update (or an alert on a changed tile or search): the same counts for it as it is now'),
+  })
+  .describe('How often the alert would have fired over the history, as the service’s alert checker evaluates it');
+const impactItem = z.object({
+  kind: anyKind,
+  id: z.string().optional().describe('Absent for an object this plan creates'),
+  name: z.string().nullable(),
+  address: address.optional(),
+  owned: z.boolean(),
+  declared: z.boolean(),
+  backtest: backtest.optional(),
+});
+const impact = z
+  .array(
+    z.object({
+      kind: z
+        .enum(['tile-alerts', 'search-alerts', 'readers', 'webhook-users'])
+        .describe(
+          'tile-alerts: alerts on a tile whose query changes; search-alerts: alerts on a saved search whose query changes; readers: what reads a changed or deleted source or connection; webhook-users: alerts notifying a webhook whose destination changes or that goes',
+        ),
+      what: z.string(),
+      objects: z.array(impactItem),
+    }),
+  )
+  .describe('Other objects this change touches');
+const backtestRun = z
+  .object({
+    window: z.string(),
+    budget: z.number().int().describe('Series requests the plan may make for backtests'),
+    perAlert: z.number().int().describe('Series requests one alert may make'),
+    needed: z.number().int().describe('Series requests the backtests needed (identical queries once)'),
+    requests: z.number().int().describe('Series requests made'),
+    deduplicated: z.number().int().describe('Queries several alerts asked, made once'),
+    alerts: z.number().int(),
+    skipped: z.number().int().describe('Alerts not evaluated: budget spent, or more than the cap'),
+    unavailable: z.string().optional().describe('Why no alert can be backtested on this target (hosted)'),
+  })
+  .describe("The plan's backtests as a whole (present when backtests are on)");
 
 /** A step as the applier executes it (src/core/plan.ts). */
 const step = z.object({
@@ -80,6 +143,8 @@ const step = z.object({
   current: json.optional(),
   cascade: z.array(cascadeItem).optional(),
   backup: object.optional(),
+  backtest: backtest.optional(),
+  impact: impact.optional(),
 });
 
 const diagnostic = z.object({
@@ -157,6 +222,8 @@ const resourceChange = z
       .describe('What the service deletes along with this change'),
     notes: z.array(z.string()).optional(),
     non_convergent: z.array(z.string()).optional().describe('Paths left out: the service did not keep them last time'),
+    backtest: backtest.optional().describe('A created or updated alert: how often it would have fired over the history'),
+    impact: impact.optional(),
   })
   .describe('One object');
 
@@ -170,7 +237,7 @@ const targetIdentity = z
     organization_id: z.string().optional().describe('Hosted: the organisation'),
     service_id: z.string().optional().describe('Hosted: the service'),
   })
-  .describe('The service the plan was made for: `obsync apply` refuses the plan for any other (since format 3.1)');
+  .describe('The service the plan was made for: `obsync apply` refuses the plan for any other (since format 3.3)');
 
 const targetPlan = z.object({
   target: z.string(),
@@ -192,13 +259,26 @@ const targetPlan = z.object({
   prune: z.object({
     requested: z.boolean(),
     cascade: z.boolean(),
+    allowEmptyKinds: z.array(kind).optional().describe('Kinds whose last owned objects may be pruned (--allow-empty-kind)'),
     candidates: z.array(address).describe('Owned objects no longer declared'),
     refused: z.array(z.string()).describe('Why prune was refused as a whole (an error)'),
-    blocked: z.array(z.object({ address, reason: z.string() })).describe('Deletes kept back (an error)'),
+    blocked: z
+      .array(
+        z.object({
+          address,
+          reason: z.string(),
+          usedBy: z
+            .array(impactItem)
+            .optional()
+            .describe('What makes the service refuse the delete (alerts still notifying a webhook: 409)'),
+        }),
+      )
+      .describe('Deletes kept back (an error)'),
   }),
   forget: z.array(address).describe('Unfinished creates no manifest declares any more: apply forgets them'),
   diagnostics: z.array(diagnostic),
   steps: z.array(step).describe('What `obsync apply plan.json` executes; for tools, resource_changes is the stable view'),
+  backtest: backtestRun.optional(),
 });
 
 export type TargetPlanDocument = z.output<typeof targetPlan>;
@@ -271,6 +351,7 @@ function targetDocument(plan: Plan): TargetPlanDocument {
     forget: plan.forget,
     diagnostics: plan.diagnostics,
     steps: plan.steps,
+    ...(plan.backtest ? { backtest: plan.backtest } : {}),
   };
 }
 
@@ -317,6 +398,8 @@ function resourceChangeOf(step: PlanStep): ResourceChange {
   if (step.cascade) out.cascade = step.cascade.map(({ object: _object, ...item }) => item);
   if (step.notes) out.notes = step.notes;
   if (step.nonConvergent) out.non_convergent = step.nonConvergent;
+  if (step.backtest) out.backtest = step.backtest;
+  if (step.impact) out.impact = step.impact;
   return out;
 }
 
@@ -404,6 +487,7 @@ function planOf(t: TargetPlanDocument): Plan {
     forget: t.forget,
     diagnostics: t.diagnostics,
     errored: t.diagnostics.some((d) => d.severity === 'error'),
+    ...(t.backtest ? { backtest: t.backtest } : {}),
   };
 }
 

@@ -6,8 +6,10 @@
  * budget, details and then table rows are left out, always with a notice counting them.
  */
 import { formatDiagnostic } from '../core/diagnostics.js';
+import { joinLines } from '../core/printable.js';
 import { isMove, type Plan, type PlanStep } from '../core/plan.js';
 import type { ChangeSummary } from '../kinds/summary.js';
+import { backtestCell, backtestRunSentence, backtestSentence, impactHeadline, impactObject } from './backtest.js';
 import { domainSummary } from './domain.js';
 import { isAdoption, moveLines, planErrorCount, reviewedSteps } from './forms.js';
 import { summaryLine } from './plan-text.js';
@@ -108,16 +110,21 @@ function targetBlocks(plan: Plan, several: boolean): Block[] {
   if (reviewed.length === 0)
     blocks.push(essential(planErrorCount(plan) === 0 ? `**No changes.** ${escape(summary)}\n\n` : `**${escape(summary)}**\n\n`));
   else {
-    blocks.push(essential(`**${escape(summary)}**\n\n| | object | what changes |\n|---|---|---|\n`));
+    // Alerts backtested: a column for how often each would have fired (issue 26).
+    const backtested = plan.backtest && reviewed.some((s) => s.backtest) ? plan.backtest.window : null;
+    const column = backtested ? { head: ` backtest ${escape(backtested)} |`, rule: '---|' } : { head: '', rule: '' };
+    blocks.push(essential(`**${escape(summary)}**\n\n| | object | what changes |${column.head}\n|---|---|---|${column.rule}\n`));
     const summaries = reviewed.map((s) => [s, domainSummary(s)] as const);
     for (const [step, sum] of summaries)
       blocks.push({
-        text: `| ${icon(step)}${isAdoption(step) ? ' **ADOPT**' : ''} | ${code(step.address)} | ${cell(headline(step, sum))} |\n`,
+        text: `| ${icon(step)}${isAdoption(step) ? ' **ADOPT**' : ''} | ${code(step.address)} | ${cell(headline(step, sum))} |${backtested ? ` ${step.backtest ? cell(backtestCell(step.backtest)) : ''} |` : ''}\n`,
         kind: 'row',
       });
     blocks.push(essential('\n'));
     for (const [step, sum] of summaries) blocks.push({ text: stepDetails(step, sum), kind: 'details' });
   }
+  const run = plan.backtest ? backtestRunSentence(plan.backtest) : null;
+  if (run) blocks.push(essential(`${escape(run)}\n\n`));
   const notes = pruneNotes(plan);
   if (notes) blocks.push(essential(notes));
   return blocks;
@@ -158,7 +165,9 @@ function headline(step: PlanStep, sum: ChangeSummary): string {
   const words = sum.sentences.slice(0, 3).join('; ') + (sum.sentences.length > 3 ? `; ${sum.sentences.length - 3} more` : '');
   if (step.action === 'noop')
     return moved.length > 0 ? `${moved.join('; ')} (no change to the object)` : 'ownership only (no change to the object)';
-  return [...moved, [words, parts].filter(Boolean).join('; ') || `${step.changes.length} field(s)`].join('; ');
+  const touched = (step.impact ?? []).reduce((n, i) => n + i.objects.length, 0);
+  const impact = touched > 0 ? `touches ${touched} other object(s), listed below` : '';
+  return [...moved, [words, parts, impact].filter(Boolean).join('; ') || `${step.changes.length} field(s)`].join('; ');
 }
 
 /** `2 tiles added, 1 moved`. */
@@ -175,6 +184,14 @@ function stepDetails(step: PlanStep, sum: ChangeSummary): string {
     .join('');
   if (body !== '') body += '\n';
   if (sum.sentences.length > 0) body += sum.sentences.map((s) => `- ${escape(s)}\n`).join('') + '\n';
+  if (step.backtest) body += `- ${escape(backtestSentence(step.backtest))}\n\n`;
+  for (const impact of step.impact ?? [])
+    body +=
+      `- **${escape(impactHeadline(impact))}:**\n` +
+      impact.objects
+        .map((o) => `  - ${escape(impactObject(o))}${o.backtest ? `: ${escape(backtestSentence(o.backtest))}` : ''}\n`)
+        .join('') +
+      '\n';
   if (sum.parts && sum.parts.rows.length > 0) {
     body += `| ${escape(sum.parts.noun)} | change | details |\n|---|---|---|\n`;
     for (const row of sum.parts.rows)
@@ -182,7 +199,7 @@ function stepDetails(step: PlanStep, sum: ChangeSummary): string {
     body += '\n';
   }
   const diff = diffLines(step);
-  if (diff.length > 0) body += fenced('diff', diff.join('\n'));
+  if (diff.length > 0) body += fenced('diff', joinLines(diff));
   return `${head}${body}</details>\n\n`;
 }
 
@@ -220,10 +237,21 @@ function fenced(lang: string, text: string): string {
   return `${fence}${lang}\n${text}\n${fence}\n`;
 }
 
-/** Text from manifests and servers, inert in markdown: punctuation escaped, on one line. */
+/**
+ * Text from manifests and servers, inert in markdown: on one line, punctuation escaped, and every
+ * word that GitHub could turn into a notification or a link — `@user`, `@org/team` (and a chat's
+ * `@everyone`), `#123`, `owner/repo#123`, `GH-123` — set as code, where GitHub leaves it alone.
+ * Whole words, not the references alone: `@a#1` must not leave a `#1` that starts a text of its own.
+ */
 export function escape(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/[\\`*_[\]|~<>&]/g, (c) => `\\${c}`);
+  return text
+    .replace(/\r?\n/g, ' ')
+    .split(/(\s+)/)
+    .map((word) => (REFERENCE.test(word) ? `<code>${html(word)}</code>` : word.replace(/[\\`*_[\]|~<>&]/g, (c) => `\\${c}`)))
+    .join('');
 }
+
+const REFERENCE = /@|#\d|GH-\d/i;
 
 /** An inline code span of server or manifest text (HTML when backticks or pipes would break it). */
 function code(text: string): string {

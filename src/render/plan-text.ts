@@ -5,8 +5,11 @@
  * at the end.
  */
 import { formatDiagnostic } from '../core/diagnostics.js';
+import type { Impact } from '../core/backtest.js';
+import { joinLines } from '../core/printable.js';
 import { isMove, type Action, type CascadeItem, type Change, type Plan, type PlanStep } from '../core/plan.js';
-import { isAdoption, moveLines, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
+import { backtestRunSentence, backtestSentence, impactHeadline, impactObject } from './backtest.js';
+import { alongText, deletedAlong, isAdoption, moveLines, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
 import { makeStyle, type Style } from './style.js';
 import { inlineValue, textLines, valueLines } from './value.js';
 
@@ -41,7 +44,8 @@ export function renderPlansText(plans: readonly Plan[], opts: TextOptions): stri
     lines.push(...targetLines(plan, style, width, opts.showNoop === true));
   }
   lines.push(summaryLine(plans));
-  return lines.join('\n') + '\n';
+  // One string per line: a line break inside one came from data (a cascade's name, a note) and is shown escaped.
+  return joinLines(lines) + '\n';
 }
 
 function targetLines(plan: Plan, style: Style, width: number, showNoop: boolean): string[] {
@@ -57,6 +61,8 @@ function targetLines(plan: Plan, style: Style, width: number, showNoop: boolean)
   }
   if (showNoop)
     for (const step of plan.steps.filter((s) => s.action === 'noop' && !isAdoption(s))) lines.push(`    ${step.address} (unchanged)`);
+  const backtest = plan.backtest ? backtestRunSentence(plan.backtest) : null;
+  if (backtest) lines.push(style('gray', backtest), '');
   lines.push(...pruneNotes(plan, style));
   return lines;
 }
@@ -85,13 +91,14 @@ function errorLines(plan: Plan, style: Style): string[] {
 /** The one-line summary of all targets. */
 export function summaryLine(plans: readonly Plan[]): string {
   const s = planSummary(plans);
+  const along = plans.reduce((n, p) => n + deletedAlong(p), 0);
   const errors = plans.reduce((n, p) => n + planErrorCount(p), 0);
   const where = plans.length > 1 ? ` (${plans.length} targets)` : '';
   const adopt = s.adopt > 0 ? `, ${s.adopt} to ADOPT` : '';
   const move = s.move > 0 ? `, ${s.move} to move` : '';
   const failed =
     errors > 0 ? ` ${errors} error(s), listed above${plans.some((p) => p.errored) ? ': some objects could not be planned' : ''}.` : '';
-  return `Plan${where}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${adopt}${move}, ${s.noop} unchanged.${failed}`;
+  return `Plan${where}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${alongText(along, 'deletes')}${adopt}${move}, ${s.noop} unchanged.${failed}`;
 }
 
 function stepLines(step: PlanStep, style: Style, width: number): string[] {
@@ -127,7 +134,24 @@ function stepLines(step: PlanStep, style: Style, width: number): string[] {
     out.push(style('gray', `      ! ${path}: ignored — the service did not keep this value last time (non-convergent)`));
   for (const note of step.notes ?? []) out.push(style('cyan', `      note: ${note}`));
   for (const item of step.cascade ?? []) out.push(renderCascade(item, style));
+  if (step.backtest) out.push(...sentenceLines(backtestSentence(step.backtest), FIELD_INDENT, width).map((l) => style('cyan', l)));
+  for (const impact of step.impact ?? []) out.push(...impactLines(impact, style, width));
   return out;
+}
+
+/** What else the change touches: a headline, then each object (with its backtest when it has one). */
+function impactLines(impact: Impact, style: Style, width: number): string[] {
+  const head = sentenceLines(`! ${impactHeadline(impact)}:`, FIELD_INDENT, width).map((l) => style('yellow', l));
+  const items = impact.objects.flatMap((item) =>
+    sentenceLines(`- ${impactObject(item)}${item.backtest ? `: ${backtestSentence(item.backtest)}` : ''}`, FIELD_INDENT + 2, width),
+  );
+  return [...head, ...items];
+}
+
+/** A sentence at `indent`, wrapped at `width`; its continuation lines two columns further in. */
+function sentenceLines(text: string, indent: number, width: number): string[] {
+  const [first = '', ...rest] = textLines(text, 0, width - indent - 2);
+  return [`${' '.repeat(indent)}${first}`, ...rest.map((l) => `${' '.repeat(indent + 2)}${l}`)];
 }
 
 /** A delete lists what goes: the object's fields as last read. */

@@ -18,5 +18,7 @@ export function renderRunApply(
 ): string {
   if (format === 'json') return renderApplyJson(applyReportDocument(reports, opts.origin));
   const style = makeStyle(opts.color);
-  return reports.flatMap((r) => (r.apply ? [renderApplyText(r.apply, style, reports.length > 1 ? r.target : undefined)] : [])).join('');
+  return reports
+    .flatMap((r) => (r.apply ? [renderApplyText(r.apply, r.plan, style, reports.length > 1 ? r.target : undefined)] : []))
+    .join('');
 }

@@ -6,8 +6,9 @@
  * is incomplete and is not applied).
  */
 import { ObsyncError } from '../core/errors.js';
+import { printable } from '../core/printable.js';
 import type { Plan } from '../core/plan.js';
-import { planErrorCount, planSummary } from './forms.js';
+import { alongText, deletedAlong, planErrorCount, planSummary } from './forms.js';
 import { parsePlanDocument, planDocument, renderPlanJson, type PlanOrigin, type SavedPlan } from './plan-json.js';
 import { escape, renderPlansMarkdown } from './plan-markdown.js';
 import { renderPlansText } from './plan-text.js';
@@ -54,7 +55,12 @@ export function parseSavedPlans(text: string, file: string): SavedPlan {
 
 function failedSection(target: string, error: string, format: PlanFormat): string {
   if (format === 'markdown') return `### Target \`${target}\`\n\n**Not planned:** ${escape(error)}\n`;
-  return `Target '${target}' could not be planned: ${error}\n`;
+  // obsync lays a long error out in indented lines (a config error's diagnostics); those line
+  // breaks stay, any other is data and is escaped, so no text of a server starts a line of its own.
+  return `Target '${target}' could not be planned: ${error
+    .split(/\n(?= {2})/)
+    .map(printable)
+    .join('\n')}\n`;
 }
 
 /** One line per target at the end: where the changes are at a glance. */
@@ -68,5 +74,5 @@ function targetSummary(plan: Plan): string {
   const s = planSummary([plan]);
   if (s.create + s.update + s.delete + s.adopt + s.move === 0 && planErrorCount(plan) === 0) return 'no changes';
   const errors = planErrorCount(plan);
-  return `${s.create} to create, ${s.update} to update, ${s.delete} to delete${s.adopt > 0 ? `, ${s.adopt} to adopt` : ''}${s.move > 0 ? `, ${s.move} to move` : ''}, ${s.noop} unchanged${errors > 0 ? `, ${errors} error(s)` : ''}`;
+  return `${s.create} to create, ${s.update} to update, ${s.delete} to delete${alongText(deletedAlong(plan), 'deletes')}${s.adopt > 0 ? `, ${s.adopt} to adopt` : ''}${s.move > 0 ? `, ${s.move} to move` : ''}, ${s.noop} unchanged${errors > 0 ? `, ${errors} error(s)` : ''}`;
 }

@@ -41,7 +41,7 @@ function inProcessRequester(domains: Domains, variant: CallerVariant): Requester
     close: () => Promise.resolve(),
     request(init: RequestInit): Promise<Response> {
       stats.requests += 1;
-      if (init.method !== 'GET') stats.writes += 1;
+      if (init.method !== 'GET' && init.readOnly !== true) stats.writes += 1;
       const query: Record<string, string> = {};
       for (const [k, v] of Object.entries(init.query ?? {})) query[k] = String(v);
       // Through JSON, as over HTTP: the domain never holds the caller's objects.

@@ -152,4 +152,28 @@ describe('obsync run', () => {
     await until('recovery by back-off retry', async () => ((await status(url, '/readyz')) === 200 ? true : undefined));
     expect((await dashboards()).map((d) => d.name)).toEqual(['Checkout service']);
   });
+
+  it('backtests changed alerts only when obsync.yaml asks for it (issue 26)', async () => {
+    cpSync('config-examples/team/alerts', join(dir, 'manifests', 'alerts'), { recursive: true });
+    const series = () => sandbox.requests().filter((r) => r.path.endsWith('/charts/series'));
+    start(['--mode', 'plan']);
+    await until('a plan-mode run', () => (runs() >= 1 ? true : undefined));
+    expect(output).toMatch(/"address":"Alert\/checkout-p99-high"/);
+    expect(series()).toEqual([]);
+    expect(output).not.toContain('"backtest"');
+    child?.kill('SIGTERM');
+    await new Promise((r) => child?.once('exit', r));
+
+    writeFileSync(
+      join(dir, 'obsync.yaml'),
+      config().replace('manifests: [manifests]\n', 'manifests: [manifests]\ndefaults: {backtest: 1d}\n'),
+    );
+    start(['--mode', 'plan']);
+    await until('a plan-mode run that backtests', () => (runs() >= 1 ? true : undefined));
+    expect(series().length).toBeGreaterThan(0);
+    expect(output).toMatch(/"address":"Alert\/checkout-p99-high".*"backtest":\{"status":"ok"[^}]*"window":"1d","granularity":"5m"/);
+    expect(output).toMatch(
+      /"address":"Alert\/checkout-error-rate-band".*"backtest":\{"status":"unavailable","reason":"scheduleOffsetMinutes/,
+    );
+  });
 });

@@ -3,9 +3,9 @@
  * flags, `obsync schema | head`, `obsync init`, and the completion scripts (checked by the shells).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildFullProgram } from '../../src/cli/program.js';
@@ -78,11 +78,28 @@ describe('numeric flags', () => {
     [['apply', '--timeout', '0'], "option '--timeout <seconds>' argument '0' is invalid"],
     [['query', '--source', 'Logs', '--level', 'high'], "option '--level <q>' argument 'high' is invalid"],
     [['keys', 'create', '--name', 'k', '--timeout', '-1'], "option '--timeout <seconds>' argument '-1' is invalid"],
-  ])('%j is refused before anything runs', async (args, message) => {
+  ])('%j is refused before anything runs, in one line and a pointer to the help', async (args, message) => {
     const t = fakeIO(tmp());
     expect(await runInProcess(t.io, args)).toBe(1);
-    expect(t.err()).toContain(`error: ${message}`);
+    const lines = t.err().trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain(`error: ${message}`);
+    const command = args.filter((a) => /^[a-z]+$/.test(a) && a !== 'x').slice(0, args[0] === 'keys' ? 2 : 1);
+    expect(lines[1]).toBe(`(see 'obsync ${command.join(' ')} --help')`);
+    expect(t.err()).not.toContain('Usage:');
     expect(existsSync(join(dir, '.obsync'))).toBe(false);
+  });
+});
+
+describe('obsync schema --help', () => {
+  it('names every kind obsync manages', async () => {
+    const { KINDS } = await import('../../src/kinds/registry.js');
+    for (const args of [['schema', '--help'], ['--help']]) {
+      const res = await runCli(args, { cwd: tmp() });
+      expect(res.code).toBe(0);
+      const text = res.stdout.replace(/\s+/g, ' ');
+      for (const kind of KINDS) expect(text, `${args.join(' ')}: ${kind}`).toContain(kind);
+    }
   });
 });
 
@@ -103,22 +120,54 @@ describe('obsync schema | head -1', () => {
 });
 
 describe('obsync init', () => {
-  it('writes a project that validates and plans against the embedded sandbox', async () => {
+  /** The commands under "Next:", as printed. */
+  const nextCommands = (stdout: string) =>
+    (stdout.split('Next:\n')[1]?.split('\n\n')[0] ?? '')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => l.trim().replace(/\s+#.*$/, ''));
+
+  it('writes a project whose printed next commands work as printed (obsync not on PATH: named in full)', async () => {
     const res = await runCli(['init', 'proj'], { cwd: tmp() });
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('created proj/obsync.yaml');
+    expect(res.stdout).toContain('created proj/.gitignore');
     const root = join(dir, 'proj');
     expect(readFileSync(join(root, 'manifests/example.yaml'), 'utf8').split('\n')[0]).toBe(
       '# yaml-language-server: $schema=../obsync.schema.json',
     );
     expect(readFileSync(join(root, 'obsync.yaml'), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=./obsync.schema.json');
     expect(readFileSync(join(root, 'obsync.schema.json'), 'utf8')).toBe((await runCli(['schema'], { cwd: dir })).stdout);
-    const validate = await runCli(['validate'], { cwd: root });
-    expect(validate).toMatchObject({ code: 0, stdout: 'valid: 2 resource(s)\n' });
-    const plan = await runCli(['plan', '--detailed-exitcode'], { cwd: root });
-    expect(plan.code).toBe(2);
-    expect(plan.stdout).toContain('+ Dashboard/example-service');
-    expect(plan.stdout).toContain('+ Alert/example-p95-high');
+    const ignored = readFileSync(join(root, '.gitignore'), 'utf8').split('\n');
+    expect(ignored).toContain('.obsync/');
+    expect(ignored).toContain('.env');
+    // This checkout's obsync is not on PATH here: the commands name it in full, and run as printed from a plain shell.
+    const commands = nextCommands(res.stdout);
+    expect(commands).toEqual(['cd proj', ...['validate', 'plan', 'apply'].map((c) => `node ${CLI} ${c}`)]);
+    expect(res.stdout).toContain('obsync is not on your PATH');
+    const script = `set -e\n${commands.map((c) => (c.endsWith(' apply') ? `${c} --auto-approve` : c)).join('\n')}\n`;
+    const shell = spawnSync('/bin/sh', ['-c', script], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, NO_COLOR: '1' },
+    });
+    expect(shell.status, shell.stderr).toBe(0);
+    expect(shell.stdout).toContain('valid: 2 resource(s)');
+    expect(shell.stdout).toContain('+ Dashboard/example-service');
+    expect(shell.stdout).toContain('+ Alert/example-p95-high');
+    expect(shell.stdout).toContain('Apply complete: 2 created');
+  });
+
+  it('adds what it ignores to an existing .gitignore, once', async () => {
+    writeFileSync(join(tmp(), '.gitignore'), 'node_modules/\n/.env\n');
+    const res = await runCli(['init'], { cwd: dir });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('updated .gitignore');
+    const text = readFileSync(join(dir, '.gitignore'), 'utf8');
+    expect(text.startsWith('node_modules/\n/.env\n\n')).toBe(true);
+    expect(text.split('\n').filter((l) => l === '.obsync/')).toHaveLength(1);
+    expect(text.split('\n')).not.toContain('.env'); // `/.env` already ignores it
+    expect(nextCommands(res.stdout)[0]).toBe(`node ${CLI} validate`); // no `cd` into the current directory
   });
 
   it('never overwrites: with any of its files present it writes nothing', async () => {
@@ -128,6 +177,7 @@ describe('obsync init', () => {
     expect(res.stderr).toContain('error: obsync.yaml already exists; obsync init never overwrites');
     expect(readFileSync(join(dir, 'obsync.yaml'), 'utf8')).toBe('mine\n');
     expect(existsSync(join(dir, 'manifests'))).toBe(false);
+    expect(existsSync(join(dir, '.gitignore'))).toBe(false);
   });
 });
 
@@ -159,11 +209,45 @@ describe('obsync completion', () => {
     expect(bashComplete(source, ['obsync', 'plan', '--out'])).toEqual(['--out', '--output']);
     expect(bashComplete(source, ['obsync', 'plan', '--output', ''])).toEqual(['text', 'json', 'markdown', 'github']);
     expect(bashComplete(source, ['obsync', 'plan', '--no-c'])).toEqual(['--no-color']);
-    expect(bashComplete(source, ['obsync', 'keys', ''])).toEqual(['create']);
+    expect(bashComplete(source, ['obsync', 'keys', ''])).toEqual(['create', 'list', 'disable', 'enable', 'delete']);
     expect(bashComplete(source, ['obsync', 'keys', 'create', '--ro'])).toEqual(['--role']);
     expect(bashComplete(source, ['obsync', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     expect(bashComplete(source, ['obsync', 'plan', '--out', ''])).toEqual([]); // a file name: the shell's own completion
   });
+
+  it.skipIf(!has('bash'))(
+    'bash: offers the targets of obsync.yaml after --target (the one --config names, else ./obsync.yaml)',
+    async () => {
+      const source = await script('bash');
+      const cwd = tmp();
+      const bin = join(cwd, 'bin');
+      mkdirSync(bin);
+      // `obsync` as the user types it: this checkout's CLI.
+      writeFileSync(join(bin, 'obsync'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 });
+      const config = (names: string[]) =>
+        `apiVersion: obsync/v1\nkind: Config\ntargets:\n${names.map((n) => `  - {name: ${n}, variant: sandbox, data: .obsync/${n}}\n`).join('')}`;
+      writeFileSync(join(cwd, 'obsync.yaml'), config(['staging', 'production']));
+      mkdirSync(join(cwd, 'other'));
+      writeFileSync(join(cwd, 'other', 'obsync.yaml'), config(['eu', 'us']));
+      const complete = (words: string[]) => {
+        const quoted = words.map((w) => `'${w}'`).join(' ');
+        const res = spawnSync(
+          'bash',
+          ['-c', `${source}\nCOMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _obsync; printf '%s\\n' "\${COMPREPLY[@]}"`],
+          // stdin not a socket: bash would take itself for a remote shell and read ~/.bashrc.
+          { encoding: 'utf8', cwd, env: { PATH: `${bin}:/usr/bin:/bin` }, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        expect(res.stderr).toBe('');
+        return res.stdout.split('\n').filter(Boolean);
+      };
+      expect(complete(['obsync', 'plan', '--target', ''])).toEqual(['staging', 'production']);
+      expect(complete(['obsync', 'apply', '--target', 'st'])).toEqual(['staging']);
+      expect(complete(['obsync', 'plan', '--config', 'other/obsync.yaml', '--target', ''])).toEqual(['eu', 'us']);
+      expect(complete(['obsync', 'plan', 'other', '--target', ''])).toEqual(['eu', 'us']);
+      expect(complete(['obsync', 'keys', 'create', '--target', 'p'])).toEqual(['production']);
+      expect(complete(['obsync', ''])).not.toContain('__targets');
+    },
+  );
 
   it.skipIf(!has('zsh'))('zsh: valid syntax', async () => {
     expect(spawnSync('zsh', ['-n'], { input: await script('zsh') }).status).toBe(0);
@@ -180,7 +264,7 @@ describe('obsync completion', () => {
         .map((l) => l.split('\t')[0]);
     expect(complete('obsync pl')).toEqual(['plan']);
     expect(complete('obsync plan --output ')).toEqual(['github', 'json', 'markdown', 'text']);
-    expect(complete('obsync keys ')).toEqual(['create']);
+    expect(complete('obsync keys ')).toEqual(['create', 'delete', 'disable', 'enable', 'list']);
     expect(complete('obsync completion ')).toEqual(['bash', 'fish', 'zsh']);
   });
 

@@ -84,7 +84,7 @@ describe('obsync plan/apply, hosted variant', () => {
     const apply = await runCli(['apply', '--auto-approve'], { cwd: dir, env: env() });
     expect(apply.stderr).not.toMatch(/^error/m);
     expect(apply.code).toBe(0);
-    expect(apply.stdout).toMatch(/Apply complete: \d+ created, \d+ updated, 0 deleted, 0 failed/);
+    expect(apply.stdout).toMatch(/Apply complete: \d+ created, \d+ updated, 0 deleted(, \d+ adopted)?, 0 failed/);
     const again = await runCli(['plan', '--detailed-exitcode'], { cwd: dir, env: env() });
     expect(again.stdout).toContain('No changes.');
     expect(again.code).toBe(0);
@@ -207,6 +207,13 @@ describe('obsync plan/apply, hosted variant', () => {
 
     const cascade = await runCli(['apply', '--auto-approve', '--prune', '--prune-cascade'], { cwd: dir, env: env() });
     expect(cascade.stdout).toMatch(/the service also deletes Alert 'Hand-made requests alert' \(id [^,]+, NOT owned by obsync\)/);
+    // The summary lines count what the service deletes along: the hand-made alert (the owned ones have their own steps).
+    expect(cascade.stdout).toMatch(
+      /^Plan: 0 to create, 0 to update, \d+ to delete \(and 1 the service deletes with them\), \d+ unchanged\.$/m,
+    );
+    expect(cascade.stdout).toMatch(
+      /^Apply complete: 0 created, 0 updated, \d+ deleted \(and 1 the service deleted with them\), 0 failed, 0 refused, 0 skipped\.$/m,
+    );
     expect(cascade.stderr).toMatch(/Dashboard\/example-service: deleted/);
     expect(kept.code).toBe(1);
     expect(allText(join(dir, '.obsync/state/backups'))).toContain(handMade.id);

@@ -138,9 +138,13 @@ describe.each(['self-hosted', 'hosted'] as const)('obsync export on the %s varia
       expect(second.stderr).toContain("note: target 't' does not read again");
       rmSync(join(dir, 'again'), { recursive: true });
       // Adopting into a directory no plan reads would let the next `plan --prune` delete every adopted object: refused.
+      const requests = sandbox.requests().length;
       const unread = await run(['export', '--adopt', '--out-dir', 'again']);
       expect(unread.code).toBe(1);
-      expect(unread.stderr).toContain("again is not among the manifest paths target 't' reads (manifests); nothing was written or adopted");
+      expect(unread.stderr).toContain(
+        "again is not among the manifest paths target 't' reads (manifests); nothing was read, written or adopted",
+      );
+      expect(sandbox.requests().length).toBe(requests); // refused before any request
       expect(existsSync(join(dir, 'again'))).toBe(false);
       expect(JSON.parse((await run(['state', 'list', '--output', 'json'])).stdout)).toEqual([]);
 

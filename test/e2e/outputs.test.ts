@@ -143,7 +143,7 @@ describe('a saved plan', () => {
     writeFileSync(join(dir, 'old.json'), JSON.stringify({ formatVersion: 2, target: 'hosted', steps: [] }));
     const res = await runCli(['apply', 'old.json'], { cwd: dir });
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain('old.json has plan format version 2; this obsync applies version 3.1 plans only');
+    expect(res.stderr).toContain('old.json has plan format version 2; this obsync applies version 3.3 plans only');
     expect(res.stderr).toContain('obsync plan --out FILE');
   });
 });

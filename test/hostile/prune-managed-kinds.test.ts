@@ -2,8 +2,9 @@
  * Issue 15: prune safety for the kinds alerts depend on. Deleting a saved search makes the
  * service delete its alerts: a hand-made alert on an owned saved search keeps the delete back
  * (named, with the way out) unless --prune-cascade. The service refuses to delete a webhook an
- * alert still uses (409): an owned webhook no longer declared but still used by a hand-made alert
- * fails clearly, stays owned, and the rest of the run goes on.
+ * alert still uses (409): the plan predicts it, so an owned webhook no longer declared but still
+ * used by a hand-made alert is kept back (named, with who uses it), stays owned, and the rest of
+ * the run goes on; no DELETE is sent to meet the 409.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collectionOf } from '../../src/kinds/registry.js';
@@ -86,12 +87,12 @@ describe('an owned webhook an unowned alert still uses', () => {
     expect((await h.run()).apply?.summary.failed).toBe(0);
   });
 
-  it("fails with the service's reason, stays owned, and the rest of the run goes on", async () => {
+  it('is predicted in the plan and kept back (no 409 met), stays owned, and the rest of the run goes on', async () => {
     const hooks = await collectionOf(h.port, 'Webhook').list();
     const doomed = hooks.find((w) => w.name === 'Hook doomed');
     const errors = (await collectionOf(h.port, 'SavedSearch').list()).find((s) => s.name === 'Search errors');
     if (!doomed || !errors) throw new Error('setup');
-    await collectionOf(h.port, 'Alert').create({
+    const handMade = await collectionOf(h.port, 'Alert').create({
       source: 'saved_search',
       savedSearchId: errors.id,
       name: 'Made by hand',
@@ -102,26 +103,37 @@ describe('an owned webhook an unowned alert still uses', () => {
     });
     // The owned alert moves to the kept webhook; the doomed webhook leaves the manifests.
     h.manifests({ 'hooks.yaml': webhook('keep') + search('errors') + searchAlert('owned-alert', 'errors', 'keep') + webhook('new') });
+    h.sandbox.clearRequests();
 
     const report = await h.run({ prune: true });
+    const blocked = report.plan.prune.blocked.find((b) => b.address === 'Webhook/doomed');
+    expect(blocked?.reason).toMatch(/refuses to delete it \(HTTP 409\) while 1 object\(s\) still use it/);
+    expect(blocked?.reason).toContain(`Alert 'Made by hand' (id ${handMade.id}), which obsync does not own`);
+    expect(blocked?.usedBy?.map((u) => [u.id, u.owned])).toEqual([[handMade.id, false]]);
+    // The owned alert that moves away in the same run does not hold it.
+    expect(blocked?.reason).not.toContain('owned-alert');
+    expect(report.plan.steps.some((s) => s.address === 'Webhook/doomed')).toBe(false);
     const byAddress = new Map(report.apply?.results.map((r) => [r.address, r]));
     expect(byAddress.get('Alert/owned-alert')?.outcome).toBe('applied');
     expect(byAddress.get('Webhook/new')?.outcome).toBe('applied');
-    const failed = byAddress.get('Webhook/doomed');
-    expect(failed?.outcome).toBe('failed');
-    expect(failed?.message).toMatch(/409/);
-    expect(failed?.message).toMatch(/still reference it/);
+    expect(h.sandbox.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
     expect(h.inventory.get('Webhook/doomed')?.status).toBe('owned');
-    expect((await collectionOf(h.port, 'Webhook').list()).map((w) => w.name)).toEqual(
-      expect.arrayContaining(['Hook doomed', 'Hook keep', 'Hook new']),
-    );
 
     // Once the hand-made alert is gone, the next run deletes it.
-    const handMade = (await h.alerts()).find((a) => a.name === 'Made by hand');
-    if (handMade) await collectionOf(h.port, 'Alert').delete(handMade.id);
+    await collectionOf(h.port, 'Alert').delete(handMade.id);
     const again = await h.run({ prune: true });
+    expect(again.plan.prune.blocked).toEqual([]);
     expect(again.apply?.results.find((r) => r.address === 'Webhook/doomed')?.outcome).toBe('applied');
     expect(h.inventory.get('Webhook/doomed')).toBeUndefined();
+  });
+
+  it('is kept back while an owned alert that stays declared still notifies it first', async () => {
+    // The alert now names the webhook by its name on the service (no manifest declares it).
+    h.manifests({ 'hooks.yaml': webhook('keep') + search('errors') + searchAlert('owned-alert', 'errors', "'Hook doomed'") });
+    const report = await h.run({ mode: 'plan', prune: true });
+    expect(report.plan.diagnostics).toEqual([]);
+    const blocked = report.plan.prune.blocked.find((b) => b.address === 'Webhook/doomed');
+    expect(blocked?.usedBy?.map((u) => u.address)).toEqual(['Alert/owned-alert']);
   });
 
   it('is deleted after the owned alerts that use it, in one run', async () => {

@@ -55,7 +55,7 @@ describe('a saved plan', () => {
     const keyEnv = { KEY_SECRET: sb(0).credentials.keySecret };
     expect((await runCli(['plan', '--out', 'plan.json'], { cwd: dir, env: keyEnv })).code).toBe(0);
     const doc = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as { format_version: string; targets: unknown[] };
-    expect(doc.format_version).toBe('3.1');
+    expect(doc.format_version).toBe('3.3');
     const c = sb(0).credentials;
     expect(doc.targets[0]).toMatchObject({
       target_identity: { name: 'prod', variant: 'hosted', base_url: sb(0).url, organization_id: c.organizationId, service_id: c.serviceId },
@@ -111,7 +111,7 @@ describe('a saved plan', () => {
     expect((await runCli(['plan', '--out', 'plan.json'], { cwd: dir, env })).code).toBe(0);
     const doc = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as { format_version: string; targets: Record<string, unknown>[] };
     for (const t of doc.targets) delete t.target_identity;
-    writeFileSync(join(dir, 'old.json'), JSON.stringify({ ...doc, format_version: '3.0' }));
+    writeFileSync(join(dir, 'old.json'), JSON.stringify({ ...doc, format_version: '3.2' }));
     const res = await runCli(['apply', 'old.json'], { cwd: dir, env });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('does not say which service it was made for (a plan of an older obsync)');

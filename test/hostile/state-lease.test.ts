@@ -52,7 +52,7 @@ describe('the file lease', () => {
     // Same host name, same PID as ours (PID 1 == PID 1), another PID namespace: the old PID check called it alive forever.
     deadHolderLock(dir, { pid: process.pid, host: hostname(), pidns: 'pid:[4026530000]' }, 1_000);
     await expect(acquireFileLease(join(dir, 'prod.lock'), 'prod', 'run', timing)).rejects.toThrow(
-      /locked by another obsync \(run, pid \d+ on .* lease until/,
+      /held by a running obsync daemon, obsync run \(run, pid \d+ on .* lease until/,
     );
     const lease = await leaseWhenFree(join(dir, 'prod.lock'));
     expect(JSON.parse(readFileSync(join(dir, 'prod.lock'), 'utf8'))).toMatchObject({ token: lease.token, pid: process.pid });

@@ -170,6 +170,7 @@ describe('the schema and obsync validate agree', () => {
     '25-duplicate-yaml-key.yaml': 'not YAML (duplicate key)',
     '26-missing-file-reference.yaml': '${file:} is resolved by the loader',
     '32-unknown-container.yaml': 'a reference within the document (containerId to containers[].id)',
+    '39-follow-on-after-yaml-error.yaml': 'not YAML (a tab), and a reference to another document',
   };
   const files = readdirSync(corpus)
     .filter((f) => f.endsWith('.yaml'))

@@ -51,7 +51,8 @@ async function deadUrl(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-const writes = () => sandbox.requests().filter((r) => r.method !== 'GET');
+// A chart query (a backtest) is a POST that writes nothing.
+const writes = () => sandbox.requests().filter((r) => r.method !== 'GET' && !r.path.endsWith('/charts/series'));
 
 describe('plan with several targets', () => {
   it('covers every declared target, one section each, and exits 2 when any has changes', async () => {
@@ -83,6 +84,40 @@ describe('plan with several targets', () => {
       ['staging', 'self-hosted', 4],
       ['production', 'hosted', 3],
     ]);
+  });
+
+  it('plans the targets whose settings resolve and reports the one whose variable is missing, as an unreachable one', async () => {
+    const { PROD_KEY_SECRET: _unset, ...partial } = ENV;
+    const res = await runCli(['plan'], { cwd: dir, env: partial });
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain("obsync will perform these actions on target 'staging' (self-hosted):");
+    expect(res.stdout).toMatch(/^Targets: staging: 4 to create, 0 to update, 0 to delete, 0 unchanged; production: not planned$/m);
+    const missing =
+      /obsync\.yaml:\d+:\d+: error: environment variable PROD_KEY_SECRET is not set \(referenced as \$\{env:PROD_KEY_SECRET\}\) \(at targets\[1\]\.credentials\.keySecret\)/;
+    expect(res.stdout).toMatch(
+      new RegExp(`Target 'production' could not be planned: its settings in \\S+ cannot be resolved:\\n  \\S*${missing.source}`),
+    );
+    expect(res.stderr).toMatch(/^error: target 'production': its settings in \S+obsync\.yaml cannot be resolved:$/m);
+    expect(res.stderr).toContain('hint: set the variables it names (or plan the other targets with --target)');
+    // In JSON the target is under `failed`, so `apply FILE` refuses the file as incomplete.
+    const json = await runCli(['plan', '--output', 'json'], { cwd: dir, env: partial });
+    const doc = JSON.parse(json.stdout) as { targets: { target: string }[]; failed: { target: string }[] };
+    expect(doc.targets.map((t) => t.target)).toEqual(['staging']);
+    expect(doc.failed.map((f) => f.target)).toEqual(['production']);
+    // apply goes on with staging, reports production, and exits 1.
+    const apply = await runCli(['apply', '--auto-approve'], { cwd: dir, env: partial });
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toMatch(/^staging: Dashboard\/storefront: created/m);
+    expect(apply.stderr).toMatch(/^error: target 'production': its settings in /m);
+    // The one target asked for, with its variable missing: the command's own error, nothing planned.
+    const one = await runCli(['plan', '--target', 'production'], { cwd: dir, env: partial });
+    expect(one.code).toBe(1);
+    expect(one.stderr).toMatch(/^error: \S+obsync\.yaml is invalid:\n.*PROD_KEY_SECRET is not set/m);
+    // A literal mistake in one target is still the whole file's error.
+    writeFileSync(join(dir, 'obsync.yaml'), readFileSync(join(dir, 'obsync.yaml'), 'utf8').replace('variant: hosted', 'variant: hostd'));
+    const literal = await runCli(['plan'], { cwd: dir, env: ENV });
+    expect(literal.code).toBe(1);
+    expect(literal.stdout).toBe('');
   });
 
   it('plans the targets given with --target (repeatable), only those', async () => {
@@ -146,7 +181,7 @@ describe('apply with several targets', () => {
     const res = await runCli(['apply', '--auto-approve', '--prune', '--max-deletes', '0'], { cwd: dir, env: ENV });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(
-      "Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended, or apply without --prune (on 'staging'; nothing was applied to any target).",
+      "Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended (--allow-empty-kind KIND for the last objects of a kind), or apply without --prune (on 'staging'; nothing was applied to any target).",
     );
     expect(writes().length).toBe(before);
   });

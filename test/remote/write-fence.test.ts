@@ -85,7 +85,7 @@ const ok = (res: ServerResponse, body: unknown) => {
 
 describe('the write fence of the HTTP client', () => {
   it('sends no POST, PUT, PATCH or DELETE while it refuses, and lets reads through', async () => {
-    const url = await serve((_req, res) => ok(res, { data: [] }));
+    const url = await serve((req, res) => ok(res, req.url?.includes('/charts/series') ? [] : { data: [] }));
     const fence = switchFence();
     fence.open = false;
     const port = createServicePort(selfHosted(url), { fence });
@@ -95,8 +95,12 @@ describe('the write fence of the HTTP client', () => {
     await expect(dashboards.delete('d1')).rejects.toBeInstanceOf(LeaseLostError);
     await expect(requireCollection(port, 'Source').update('s1', { name: 's' })).rejects.toBeInstanceOf(LeaseLostError);
     await expect(dashboards.list()).resolves.toEqual([]);
-    expect(seen.map((r) => r.method)).toEqual(['GET']);
+    // A chart query is a POST that only reads (backtests): not fenced, not a write.
+    await expect(requireCapability(port, 'charts').series({ series: [], startTime: 0, endTime: 1 })).resolves.toEqual([]);
+    expect(seen.map((r) => r.method)).toEqual(['GET', 'POST']);
+    expect(seen[1]?.url).toContain('/charts/series');
     expect(fence.checks).toBe(4);
+    expect(port.stats.writes).toBe(0);
     await port.close();
   });
 

@@ -13,6 +13,7 @@ import { memoryInventory } from '../../src/inventory/memory-store.js';
 import { loadManifests } from '../../src/manifests/load.js';
 import { createServicePort } from '../../src/remote/index.js';
 import { Secret } from '../../src/core/secret.js';
+import { requireCapability } from '../../src/core/ports.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 
 const candidates = [process.env.OBSYNC_SPECS_DIR, resolve(import.meta.dirname, '../../../shared/specs'), '/work/shared/specs'].filter(
@@ -61,6 +62,12 @@ describe.skipIf(!available)('client requests against the OpenAPI documents', () 
         paths: { observability: 'clickstack', pipes: 'clickpipes' },
       });
       const selfHosted = createServicePort({ ...common, name: 's', variant: 'self-hosted', apiKey: new Secret(c.apiKey) });
+      // `obsync keys`: list, create, disable, delete.
+      const keys = requireCapability(hosted, 'keys');
+      const made = await keys.create({ name: 'contract', roles: ['developer'], state: 'enabled', ipAccessList: [{ source: '0.0.0.0/0' }] });
+      expect((await keys.list()).map((k) => k.name)).toContain('contract');
+      expect((await keys.update(made.key.id, { state: 'disabled' })).state).toBe('disabled');
+      await keys.delete(made.key.id);
       const all = loadManifests(['config-examples'], { env: {} }).resources;
       for (const [port, desired] of [
         [hosted, all.filter((r) => r.kind !== 'Connection' && r.name !== 'example-traces-sh')],

@@ -1,6 +1,6 @@
 /** The CLI in-process, with fake streams: for what a child process cannot show (a terminal on stdin). */
 import { PassThrough } from 'node:stream';
-import { ExitRequest, reportError, type CliIO } from '../../src/cli/io.js';
+import { ExitRequest, outputWriter, reportError, type CliIO } from '../../src/cli/io.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { CommanderError } from 'commander';
 
@@ -19,7 +19,9 @@ export function fakeIO(cwd: string, opts: { env?: Record<string, string>; tty?: 
   stderr.on('data', (c: Buffer) => err.push(c.toString()));
   const stdin = Object.assign(new PassThrough(), { isTTY: opts.tty === true });
   if (opts.input !== undefined) stdin.end(opts.input);
-  const io: CliIO = { stdout, stderr, stdin, env: { NO_COLOR: '1', ...opts.env }, cwd };
+  // Through the writers a real process has (scrubber and output pass), as processIO gives them.
+  const writer = (stream: PassThrough) => outputWriter(stream as unknown as NodeJS.WriteStream);
+  const io: CliIO = { stdout: writer(stdout), stderr: writer(stderr), stdin, env: { NO_COLOR: '1', ...opts.env }, cwd };
   return { io, out: () => out.join(''), err: () => err.join('') };
 }
 

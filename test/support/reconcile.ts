@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { InventoryStore } from '../../src/core/inventory.js';
-import type { Plan } from '../../src/core/plan.js';
+import type { Kind, Plan } from '../../src/core/plan.js';
 import type { ServicePort } from '../../src/core/ports.js';
 import { collectionOf } from '../../src/kinds/registry.js';
 import { Secret } from '../../src/core/secret.js';
 import type { WireAlert, WireDashboard } from '../../src/core/wire.js';
-import { reconcile, type RunReport } from '../../src/engine/reconcile.js';
+import { reconcile, type ReconcileRequest, type RunReport } from '../../src/engine/reconcile.js';
 import { SELECT_ALL } from '../../src/engine/selection.js';
 import { openFileInventory } from '../../src/inventory/file-store.js';
 import { loadManifests } from '../../src/manifests/load.js';
@@ -25,8 +25,11 @@ export interface RunFlags {
   prune?: boolean;
   pruneCascade?: boolean;
   maxDeletes?: number;
+  allowEmptyKinds?: Kind[];
   /** Apply this saved plan (as `obsync apply plan.json`). */
   saved?: Plan;
+  /** Backtest the plan's alerts (off unless given, as in the engine). */
+  backtest?: ReconcileRequest['backtest'];
 }
 
 export class TrustHarness {
@@ -95,8 +98,10 @@ export class TrustHarness {
       prune: flags.prune ?? false,
       pruneCascade: flags.pruneCascade ?? false,
       maxDeletes: flags.maxDeletes ?? 10,
+      ...(flags.allowEmptyKinds ? { allowEmptyKinds: flags.allowEmptyKinds } : {}),
       ...(flags.saved ? { saved: flags.saved } : {}),
       identity: { name: 'sb', variant: 'self-hosted', baseUrl: this.sandbox.url },
+      ...(flags.backtest ? { backtest: flags.backtest } : {}),
       concurrency: 2,
     });
   }

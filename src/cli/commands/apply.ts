@@ -12,6 +12,7 @@ import type { ApplyReport, StepResult } from '../../applier/context.js';
 import { ConfigError, errorMessage } from '../../core/errors.js';
 import { PlanTargetMismatch } from '../../engine/saved-plan.js';
 import type { SavedPlan } from '../../render/plan-json.js';
+import { isAdoption } from '../../render/forms.js';
 import { renderRunApply } from '../../render/run.js';
 import { parseSavedPlans, renderTargetsPlan, type TargetOutcome } from '../../render/targets.js';
 import { ApplyInterrupts, INTERRUPTED_EXIT, InterruptedBeforeApply } from '../interrupt.js';
@@ -19,7 +20,7 @@ import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
 import { VERSION } from '../version.js';
 import { wholeNumber } from '../numbers.js';
-import { commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
+import { allowEmptyKindOption, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
 import { openSessions, reconcileSession, refuseInvalid } from '../session.js';
 import { ApprovalGate, checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONCURRENCY } from '../targets.js';
 
@@ -39,7 +40,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
     .option('--concurrency <n>', 'requests in flight at once (1-64)', wholeNumber(1, 64))
     .addOption(new Option('--output <format>', 'report format').choices(['text', 'json']).default('text'));
-  commonRunOptions(cmd).action(async (paths: string[], flags: ApplyFlags) => {
+  allowEmptyKindOption(commonRunOptions(cmd)).action(async (paths: string[], flags: ApplyFlags) => {
     const saved = await savedPlanArgument(io, paths);
     if (saved) checkSavedTargets(saved, flags.target, paths[0] ?? '');
     const opts = parseRunOptions(flags);
@@ -57,17 +58,21 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       timeoutMs: opts.timeoutMs,
       allowFileOutside: flags.allowFileOutside,
       checkManifests: refuseInvalid(io, 'text'),
+      isolateTargets: true,
     }).catch((err: unknown) => {
       interrupts.dispose();
       throw err;
     });
     try {
-      const { sessions } = group;
+      const { sessions, unavailable } = group;
       checkSelectionAcross(opts.selection, sessions);
       const color = colorEnabled(io, 'stdout', flags.color);
-      const several = sessions.length > 1;
-      const gate = new ApprovalGate<Plan>(sessions.length, (arrived, failed) =>
-        approve(io, interrupts, { arrived, failed, flags, color, saved: saved !== null }),
+      const several = sessions.length + unavailable.length > 1;
+      // A target whose settings could not be resolved is shown and counted like one that could not be planned.
+      const unresolved = unavailable.map((u) => ({ target: u.target, error: u.error }));
+      const gate = new ApprovalGate<Plan>(
+        sessions.map((s) => s.port.target),
+        (arrived, failed) => approve(io, interrupts, { arrived, failed: [...failed, ...unresolved], flags, color, saved: saved !== null }),
       );
       const slots = new Slots(TARGET_CONCURRENCY);
       const runs = await eachTarget(sessions, slots, async (session) => {
@@ -118,17 +123,22 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       const origin = { generatedAt: new Date(), obsyncVersion: VERSION, interrupted };
       if (flags.output === 'json') io.stdout.write(renderRunApply(reports, 'json', { color, origin }));
       else {
+        // Every apply that did something ends with its counts: changes, adoptions (ownership changes too), failures.
         const shown = reports.filter(
-          (r) => r.apply && (interrupted || hasChanges(r.plan) || r.apply.summary.failed + r.apply.summary.refused > 0),
+          (r) =>
+            r.apply &&
+            (interrupted || hasChanges(r.plan) || r.plan.steps.some(isAdoption) || r.apply.summary.failed + r.apply.summary.refused > 0),
         );
         if (shown.length > 0) io.stdout.write(renderRunApply(shown, 'text', { color, origin }));
       }
       for (const r of runs) if ('error' in r) reportTargetError(io, r.session.port.target, r.error);
+      for (const u of unavailable) reportTargetError(io, u.target, u.error);
       if (interrupted) {
         io.stderr.write(`${interruptedSummary(applied)}\n`);
         throw new ExitRequest(INTERRUPTED_EXIT);
       }
       const failed =
+        unavailable.length > 0 ||
         runs.some((r) => 'error' in r) ||
         reports.some((r) => r.plan.errored || (r.apply && r.apply.summary.failed + r.apply.summary.refused > 0));
       if (failed) throw new ExitRequest(1);
@@ -173,7 +183,7 @@ async function approve(io: CliIO, interrupts: ApplyInterrupts, { arrived, failed
   if (refused.length > 0) {
     const where = arrived.length > 1 ? ` (on ${refused.map((a) => `'${a.target}'`).join(', ')}; nothing was applied to any target)` : '';
     io.stderr.write(
-      `Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended, or apply without --prune${where}.\n`,
+      `Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended (--allow-empty-kind KIND for the last objects of a kind), or apply without --prune${where}.\n`,
     );
     throw new ExitRequest(1);
   }

@@ -3,10 +3,11 @@
  * kind, with the editor schema and an env.example of the variables that stand for secrets (the
  * secret values are never written). With --adopt, obsync then owns every exported object.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
+import { scrub } from '../../core/scrub.js';
 import { isWithin } from '../../manifests/files.js';
 import type { LiveObject } from '../../core/live.js';
 import type { ExportResult } from '../../export/exporter.js';
@@ -55,22 +56,23 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
     allowMissingEnv: true,
   });
   try {
+    const outDir = resolve(io.cwd, flags.outDir);
+    const read = readByTarget(outDir, session.manifestPaths);
+    // Owned objects whose manifests no plan reads would all be pruned by the next `plan --prune`:
+    // refused before the service is asked anything.
+    if (flags.adopt && !read)
+      throw new ConfigError(
+        `${relative(io.cwd, outDir) || '.'} is not among the manifest paths target '${session.port.target}' reads (${session.manifestPaths.map((p) => relative(io.cwd, p) || '.').join(', ')}); nothing was read, written or adopted`,
+        { hint: 'export into one of them with --out-dir, or add the directory to manifests (or targets[].manifests) in obsync.yaml first' },
+      );
     const { exportLive, SCHEMA_FILE } = await import('../../export/exporter.js');
     const objects = await readExportable(io, session, kinds);
     const result = exportLive({ objects, kinds: kinds ? new Set(kinds) : undefined, match, owned: session.inventory.entries() });
-    const outDir = resolve(io.cwd, flags.outDir);
-    const read = readByTarget(outDir, session.manifestPaths);
-    // Owned objects whose manifests no plan reads would all be pruned by the next `plan --prune`.
-    if (flags.adopt && !read)
-      throw new ConfigError(
-        `${relative(io.cwd, outDir) || '.'} is not among the manifest paths target '${session.port.target}' reads (${session.manifestPaths.map((p) => relative(io.cwd, p) || '.').join(', ')}); nothing was written or adopted`,
-        { hint: 'export into one of them with --out-dir, or add the directory to manifests (or targets[].manifests) in obsync.yaml first' },
-      );
     const { documentJsonSchema } = await import('../../config/json-schema.js');
     const files = new Map<string, string>(result.manifests.map((m) => [m.file, m.text]));
     files.set(SCHEMA_FILE, `${JSON.stringify(documentJsonSchema(), null, 2)}\n`);
     if (result.variables.length > 0) files.set('env.example', result.envExample);
-    writeAll(outDir, files, flags.force === true);
+    writeAll(io, outDir, files, flags.force === true);
     printExported(io, session.port.target, relative(io.cwd, outDir) || '.', result, flags.adopt === true);
     warnDeclaredElsewhere(io, session, result, outDir);
     if (!read)
@@ -197,27 +199,76 @@ function compileMatch(pattern: string | undefined): RegExp | undefined {
   }
 }
 
-/** Writes every file; refuses (writing nothing) when one exists with other content, unless forced. */
-function writeAll(outDir: string, files: ReadonlyMap<string, string>, force: boolean): void {
+/**
+ * Writes every file below `outDir`, or nothing: refused when one exists with other content
+ * (unless forced), and always when a path would leave the directory through a symbolic link — a
+ * folder whose real path is elsewhere, or a link where a file goes. Files are opened with
+ * O_NOFOLLOW, and each folder's real path is checked again right before its files are written.
+ * Their text passes the scrubber: a secret the service holds in a name is written as `(sensitive)`.
+ */
+function writeAll(io: CliIO, outDir: string, files: ReadonlyMap<string, string>, force: boolean): void {
+  mkdirSync(outDir, { recursive: true });
+  const root = realpathSync(outDir);
+  const escapes = [...files.keys()].filter((file) => leavesRoot(root, join(outDir, file)));
+  if (escapes.length > 0)
+    throw new ConfigError(
+      `${escapes.length} path${escapes.length === 1 ? '' : 's'} in ${outDir} lead outside it through a symbolic link (${list(escapes)}); nothing was written`,
+      { hint: 'export never writes through symbolic links: remove them, or export to another --out-dir' },
+    );
   const conflicts = [...files].filter(([file, text]) => {
     const path = join(outDir, file);
-    return existsSync(path) && readFileSync(path, 'utf8') !== text;
+    return existsSync(path) && readFileSync(path, 'utf8') !== scrub(text);
   });
   if (conflicts.length > 0 && !force) {
     throw new ConfigError(
-      `${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${outDir} already exist with other content (${conflicts
-        .slice(0, 5)
-        .map(([f]) => f)
-        .join(', ')}${conflicts.length > 5 ? ', …' : ''}); nothing was written`,
+      `${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${outDir} already exist with other content (${list(conflicts.map(([f]) => f))}); nothing was written`,
       {
         hint: 'export to an empty --out-dir, or pass --force to overwrite them',
       },
     );
   }
+  const masked: string[] = [];
   for (const [file, text] of files) {
     const path = join(outDir, file);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, text);
+    if (leavesRoot(root, path)) throw new ConfigError(`${file} in ${outDir} leads outside it through a symbolic link; export stopped`);
+    const written = scrub(text);
+    if (written !== text) masked.push(file);
+    writeNoFollow(path, written);
+  }
+  if (masked.length > 0)
+    io.stderr.write(
+      `warning: ${list(masked)}: a value the service holds contains a secret obsync knows (a credential, a webhook URL); it is written as (sensitive) — review the object on the service\n`,
+    );
+}
+
+function list(items: readonly string[]): string {
+  return `${items.slice(0, 5).join(', ')}${items.length > 5 ? ', …' : ''}`;
+}
+
+/** Whether writing `path` would leave `root`: a link where the file goes, or an existing folder on the way whose real path is outside. */
+function leavesRoot(root: string, path: string): boolean {
+  if (lstatOrUndefined(path)?.isSymbolicLink()) return true;
+  let dir = dirname(path);
+  while (!existsSync(dir)) dir = dirname(dir);
+  return !isWithin(root, realpathSync(dir));
+}
+
+function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Creates or replaces a regular file, never following a symbolic link in its place (ELOOP instead). */
+function writeNoFollow(path: string, text: string): void {
+  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+  try {
+    writeFileSync(fd, text);
+  } finally {
+    closeSync(fd);
   }
 }
 

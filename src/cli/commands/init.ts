@@ -1,12 +1,15 @@
 /**
- * `obsync init [DIR]`: a new project that validates and plans at once against the embedded
- * sandbox: obsync.yaml, an example manifest, and the JSON Schema the editor modelines point at.
- * Never overwrites: when any of the files exists, nothing is written.
+ * `obsync init [DIR]`: a new project whose `validate`, `plan` and `apply` work at once against
+ * the embedded sandbox: obsync.yaml, an example manifest, the JSON Schema the editor modelines
+ * point at, and a .gitignore that keeps the state and .env out of Git. Never overwrites: when any
+ * of the project files exists, nothing is written (an existing .gitignore only gains the lines it
+ * lacks). The next commands are printed the way they run here (see ./invocation.ts).
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { documentJsonSchema } from '../../config/json-schema.js';
+import { obsyncInvocation, shellWord } from '../invocation.js';
 import type { CommandRegistrar } from '../registrar.js';
 
 export const INIT_CONFIG = `# yaml-language-server: $schema=./obsync.schema.json
@@ -14,7 +17,7 @@ export const INIT_CONFIG = `# yaml-language-server: $schema=./obsync.schema.json
 apiVersion: obsync/v1
 kind: Config
 manifests: [manifests]
-state: {backend: file, path: .obsync/state}   # what obsync owns; keep .obsync/ out of Git
+state: {backend: file, path: .obsync/state}   # what obsync owns (.gitignore keeps .obsync/ out of Git)
 defaults:
   target: sandbox
   schedule: "*/5 * * * *"   # obsync run: cron, UTC
@@ -75,6 +78,12 @@ spec:
   name: Example p95 above 800 ms
 `;
 
+/** What init adds to .gitignore: obsync's state (and the embedded sandbox's data), and the file of secrets obsync reads. */
+export const INIT_GITIGNORE: readonly { line: string; why: string }[] = [
+  { line: '.obsync/', why: "# obsync's state (what it owns, backups, locks) and the embedded sandbox's data" },
+  { line: '.env', why: '# variables obsync reads at start-up (secrets for ${env:...}); never commit them' },
+];
+
 export const register: CommandRegistrar = (program, io) => {
   program
     .command('init')
@@ -95,17 +104,38 @@ export const register: CommandRegistrar = (program, io) => {
         });
       mkdirSync(join(root, 'manifests'), { recursive: true });
       for (const [path, text] of files) writeFileSync(path, text, { flag: 'wx' });
-      const cd = dir === '.' ? '' : `cd ${shown(root)} && `;
+      const ignore = join(root, '.gitignore');
+      const ignored = updateGitignore(ignore);
+      const run = obsyncInvocation(io.env);
       io.stdout.write(
         [
           ...files.map(([path]) => `created ${shown(path)}`),
+          ...(ignored === 'unchanged' ? [] : [`${ignored} ${shown(ignore)}`]),
           '',
           'Next:',
-          `  ${cd}obsync validate     # offline checks`,
-          `  ${cd}obsync plan         # against the embedded sandbox`,
-          `  ${cd}obsync apply`,
+          ...(dir === '.' ? [] : [`  cd ${shellWord(shown(root))}`]),
+          `  ${run.command} validate     # offline checks`,
+          `  ${run.command} plan         # against the embedded sandbox`,
+          `  ${run.command} apply`,
+          ...(run.onPath
+            ? []
+            : [
+                '',
+                `(${run.shadowed ? 'the obsync on your PATH is another installation' : 'obsync is not on your PATH'}, so the commands name this one in full; the README's Install section puts it on PATH)`,
+              ]),
           '',
         ].join('\n'),
       );
     });
 };
+
+/** Adds the lines of INIT_GITIGNORE that `path` lacks (creating it when missing). */
+function updateGitignore(path: string): 'created' | 'updated' | 'unchanged' {
+  const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  const present = new Set((before ?? '').split(/\r?\n/).map((l) => l.trim().replace(/^\//, '')));
+  const missing = INIT_GITIGNORE.filter((e) => !present.has(e.line) && !present.has(e.line.replace(/\/$/, '')));
+  if (missing.length === 0) return 'unchanged';
+  const lead = before === undefined || before === '' ? '' : before.endsWith('\n') ? '\n' : '\n\n';
+  writeFileSync(path, `${before ?? ''}${lead}${missing.map((e) => `${e.why}\n${e.line}\n`).join('')}`);
+  return before === undefined ? 'created' : 'updated';
+}

@@ -7,7 +7,7 @@ import { renderTargetsPlan, type TargetOutcome } from '../../render/targets.js';
 import { colorEnabled, ExitRequest, type CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
 import { VERSION } from '../version.js';
-import { commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
+import { allowEmptyKindOption, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
 import { checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONCURRENCY } from '../targets.js';
 import { githubAnnotation } from './validate.js';
 import { openSessions, reconcileSession, refuseInvalid, type Session } from '../session.js';
@@ -26,7 +26,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--out <file>', 'also save the plan as JSON for `obsync apply FILE`')
     .addOption(new Option('--output <format>', 'output format').choices(['text', 'json', 'markdown', 'github']).default('text'))
     .option('--detailed-exitcode', 'exit 2 when there are changes (0: none, 1: error)');
-  commonRunOptions(cmd).action(async (paths: string[], flags: PlanFlags) => {
+  allowEmptyKindOption(commonRunOptions(cmd)).action(async (paths: string[], flags: PlanFlags) => {
     const opts = parseRunOptions(flags);
     const checkManifests = refuseInvalid(io, flags.output === 'github' ? 'github' : 'text');
     const group = await openSessions(io, {
@@ -38,20 +38,26 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       timeoutMs: opts.timeoutMs,
       allowFileOutside: flags.allowFileOutside,
       checkManifests,
+      isolateTargets: true,
     });
     try {
       const { sessions } = group;
       checkSelectionAcross(opts.selection, sessions);
       const runs = await eachTarget(sessions, new Slots(TARGET_CONCURRENCY), (s) => reconcileSession(s, opts, { mode: 'plan' }));
+      const { unavailable } = group;
       // One target: its error is the command's error, as it always was.
       const [only] = runs;
-      if (runs.length === 1 && only && 'error' in only) throw only.error;
+      if (runs.length === 1 && unavailable.length === 0 && only && 'error' in only) throw only.error;
       const generatedAt = new Date();
-      const outcomes: TargetOutcome[] = runs.map((r) =>
-        'error' in r
-          ? { target: r.session.port.target, error: r.message }
-          : { target: r.value.target, plan: r.value.plan, manifests: r.session.manifestPaths },
-      );
+      const outcomes: TargetOutcome[] = [
+        ...runs.map((r) =>
+          'error' in r
+            ? { target: r.session.port.target, error: r.message }
+            : { target: r.value.target, plan: r.value.plan, manifests: r.session.manifestPaths },
+        ),
+        // A target whose settings could not be resolved (a variable not set) is reported like an unreachable one.
+        ...unavailable.map((u) => ({ target: u.target, error: u.error.message })),
+      ];
       const origin = originOf(sessions, generatedAt);
       const reports = runs.flatMap((r) => ('value' in r ? [r.value] : []));
       if (flags.out) await writeScrubbedFile(flags.out, renderTargetsPlan(outcomes, 'json', { color: false, origin }));
@@ -60,8 +66,10 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       if (flags.output === 'github')
         for (const r of reports) for (const d of r.plan.diagnostics) io.stdout.write(`${githubAnnotation(d)}\n`);
       for (const r of runs) if ('error' in r) reportTargetError(io, r.session.port.target, r.error);
+      for (const u of unavailable) reportTargetError(io, u.target, u.error);
       const refused = reports.filter((r) => refusedPrune(io, r.plan, flags.output)).length > 0;
-      if (runs.some((r) => 'error' in r) || reports.some((r) => r.plan.errored) || refused) throw new ExitRequest(1);
+      if (unavailable.length > 0 || runs.some((r) => 'error' in r) || reports.some((r) => r.plan.errored) || refused)
+        throw new ExitRequest(1);
       if (flags.detailedExitcode && reports.some((r) => hasChanges(r.plan))) throw new ExitRequest(2);
     } finally {
       await group.close();

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import cron from 'node-cron';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { Daemon } from '../../daemon/daemon.js';
+import { Daemon, type DaemonOptions } from '../../daemon/daemon.js';
 import { DaemonHost } from '../../daemon/host.js';
 import { DaemonMetrics } from '../../daemon/metrics.js';
 import { Sharding } from '../../daemon/shards.js';
@@ -13,7 +13,7 @@ import type { CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
 import { VERSION } from '../version.js';
 import { wholeNumber } from '../numbers.js';
-import { commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
+import { backtestSettings, commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { openSessions } from '../session.js';
 import { notifierOf, statusToken } from '../visibility.js';
 
@@ -128,6 +128,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
             selection: opts.selection,
             adopt: session.adopt,
             shutdownMs: SHUTDOWN_MS,
+            ...daemonBacktest(backtestSettings(opts, session.defaults.backtest, true)),
           },
         ),
     );
@@ -194,6 +195,10 @@ function sharingNote(mode: string, sharing: Sharding | undefined, kind: string |
   return kind === 'file'
     ? 'the file state elects one leader per target among replicas; sharing the targets between replicas needs the PostgreSQL state'
     : '';
+}
+
+function daemonBacktest(settings: ReturnType<typeof backtestSettings>): Pick<DaemonOptions, 'backtest'> {
+  return settings ? { backtest: settings } : {};
 }
 
 /** Resolves on the first SIGTERM/SIGINT; a second one exits at once. */

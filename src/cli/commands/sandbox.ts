@@ -2,6 +2,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { SANDBOX_DEFAULTS } from '../../sandbox/defaults.js';
 import { parseFaultSpec, startSandbox, type FaultSpec } from '../../sandbox/index.js';
+import { ConfigError } from '../../core/errors.js';
 import type { CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
 
@@ -31,6 +32,28 @@ function faults(value: string): FaultSpec {
   } catch (err) {
     throw new InvalidArgumentError((err as Error).message);
   }
+}
+
+/** Why the sandbox cannot listen where it was asked, and how to choose another place. */
+function listenError(err: unknown, host: string, port: number): unknown {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const where = `${host}:${port}`;
+  if (code === 'EADDRINUSE')
+    return new ConfigError(`port ${port} on ${host} is already in use (another sandbox, or another program, listens there)`, {
+      hint: `choose another with --port N (e.g. --port ${port === 65535 ? port - 1 : port + 1}), or --port 0 for any free port (the address is printed); then point baseUrl at it`,
+      cause: err,
+    });
+  if (code === 'EACCES')
+    return new ConfigError(`not allowed to listen on ${where} (ports below 1024 need privileges)`, {
+      hint: 'choose a port of 1024 or above with --port N, or --port 0 for any free port',
+      cause: err,
+    });
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return new ConfigError(`cannot listen on ${where}: ${host} is not an address of this machine`, {
+      hint: 'give --host 127.0.0.1 (the default) or another local address',
+      cause: err,
+    });
+  return err;
 }
 
 export const register: CommandRegistrar = (program: Command, io: CliIO) => {
@@ -65,6 +88,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         serviceId: flags.serviceId,
         rateLimit: flags.rateLimit,
         ...(flags.faults ? { faults: flags.faults } : {}),
+      }).catch((err: unknown) => {
+        throw listenError(err, flags.host, flags.port);
       });
       const c = handle.credentials;
       io.stdout.write(

@@ -8,7 +8,9 @@ import type { CommandRegistrar } from '../registrar.js';
 export const register: CommandRegistrar = (program, io) => {
   program
     .command('schema')
-    .description('print the JSON Schema (draft-07) of Dashboard, Alert, Pipe manifests and obsync.yaml')
+    .description(
+      'print the JSON Schema (draft-07) of every manifest kind (Dashboard, Alert, Pipe, Source, Webhook, SavedSearch, Connection) and of obsync.yaml',
+    )
     .option('--out <file>', 'write to a file instead of stdout')
     .option('--docs <dir>', 'also write a Markdown reference page per kind and for obsync.yaml into this directory')
     .action((flags: { out?: string; docs?: string }) => {

@@ -10,6 +10,7 @@ import type { Address } from '../../core/plan.js';
 import type { StateBackend, StateRecord } from '../../inventory/backend.js';
 import type { CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
+import { formatTable } from '../table.js';
 
 interface StateFlags {
   config?: string;
@@ -147,18 +148,12 @@ async function list(io: CliIO, backend: StateBackend, flags: StateFlags): Promis
     io.stderr.write(`obsync owns nothing${flags.target ? ` in target '${flags.target}'` : ''} (state: ${backend.location})\n`);
     return;
   }
-  const rows = [
-    ['TARGET', 'KIND', 'NAME', 'ID', 'SINCE'],
-    ...records.map((r) => [r.target, r.entry.kind, r.entry.name, r.entry.id ?? '(create in flight)', r.since]),
-  ];
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
-  for (const row of rows)
-    io.stdout.write(
-      row
-        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd() + '\n',
-    );
+  io.stdout.write(
+    formatTable(
+      ['TARGET', 'KIND', 'NAME', 'ID', 'SINCE'],
+      records.map((r) => [r.target, r.entry.kind, r.entry.name, r.entry.id ?? '(create in flight)', r.since]),
+    ),
+  );
 }
 
 async function show(io: CliIO, backend: StateBackend, loaded: LoadedConfig, address: string, flags: StateFlags): Promise<void> {

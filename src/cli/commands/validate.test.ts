@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ExitRequest, type CliIO } from '../io.js';
+import { safeOutput } from '../../core/printable.js';
+import { ExitRequest, outputWriter, type CliIO } from '../io.js';
 import { KINDS, MANAGED } from '../../kinds/registry.js';
 import { buildProgram } from '../program.js';
 import { githubAnnotation } from './validate.js';
@@ -15,7 +16,8 @@ function fakeIO(cwd: string, env: Record<string, string> = {}) {
   const stderr = new PassThrough();
   stdout.on('data', (c: Buffer) => out.push(c.toString()));
   stderr.on('data', (c: Buffer) => err.push(c.toString()));
-  const io: CliIO = { stdout, stderr, stdin: new PassThrough(), env, cwd };
+  const writer = (stream: PassThrough) => outputWriter(stream as unknown as NodeJS.WriteStream);
+  const io: CliIO = { stdout: writer(stdout), stderr: writer(stderr), stdin: new PassThrough(), env, cwd };
   return { io, out: () => out.join(''), err: () => err.join('') };
 }
 
@@ -164,7 +166,7 @@ targets:
   });
 
   it('escapes annotation data', () => {
-    expect(githubAnnotation({ severity: 'warning', code: 'x', message: '50% done\nnext', file: 'a,b:c.yaml', line: 1 })).toBe(
+    expect(safeOutput(githubAnnotation({ severity: 'warning', code: 'x', message: '50% done\nnext', file: 'a,b:c.yaml', line: 1 }))).toBe(
       '::warning file=a%2Cb%3Ac.yaml,line=1::50%25 done%0Anext',
     );
   });

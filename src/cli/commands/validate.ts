@@ -10,7 +10,9 @@ import { manifestFileScope } from '../../config/file-scope.js';
 import { loadConfig } from '../../config/load.js';
 import { manifestPaths } from '../../config/trees.js';
 import { formatDiagnostic, hasErrors, type Diagnostic } from '../../core/diagnostics.js';
-import { printableLines } from '../../core/printable.js';
+import { printableBlock, workflowCommand } from '../../core/printable.js';
+import type { SensitiveValue } from '../../manifests/carried.js';
+import { credentialValues } from '../../manifests/credentials.js';
 import type { FileScope } from '../../manifests/files.js';
 import type { DesiredResource } from '../../core/resource.js';
 import { ParsedFiles, sortDiagnostics } from '../../manifests/load.js';
@@ -46,6 +48,8 @@ export const register: CommandRegistrar = (program, io) => {
 interface Validation {
   trees: { tree: TargetTree; files: FileScope }[];
   diagnostics: Diagnostic[];
+  /** Credentials and sensitive values obsync.yaml and the environment put in play. */
+  sensitive: SensitiveValue[];
 }
 
 /**
@@ -74,12 +78,16 @@ function validation(io: CliIO, args: string[], flags: ValidateFlags): Validation
   const top = config?.manifests ?? (loaded && !config ? [] : undefined);
   const treeOf = (name: string, api: TargetTree['api'], own: readonly string[] | undefined, vars: TargetTree['vars']) => {
     const paths = manifestPaths({ cwd: io.cwd, given, configPath, top, own });
-    return { tree: { target: name, api, paths, vars }, files: manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag }) };
+    return {
+      tree: { target: name, api, paths, vars },
+      files: manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag, env: io.env }),
+    };
   };
   // obsync.yaml invalid: where the manifests are is not known, so there is no tree to read (not "no manifests found").
-  if (loaded && !config && projectOnly) return { trees: [], diagnostics };
-  if (declared.length === 0) return { trees: [treeOf('', undefined, undefined, undefined)], diagnostics };
-  return { trees: declared.map((d) => treeOf(d.name, d.api, d.tree?.manifests, d.tree?.vars ?? {})), diagnostics };
+  const sensitive = loaded?.sensitive ?? credentialValues(io.env);
+  if (loaded && !config && projectOnly) return { trees: [], diagnostics, sensitive };
+  if (declared.length === 0) return { trees: [treeOf('', undefined, undefined, undefined)], diagnostics, sensitive };
+  return { trees: declared.map((d) => treeOf(d.name, d.api, d.tree?.manifests, d.tree?.vars ?? {})), diagnostics, sensitive };
 }
 
 /** --config; with PATH arguments, the obsync.yaml plan/apply would use (the single folder's, or the working directory's). */
@@ -90,10 +98,10 @@ function findConfigFor(io: CliIO, given: string[], flags: ValidateFlags): string
 }
 
 export function runValidate(io: CliIO, args: string[], flags: ValidateFlags): boolean {
-  const { trees, diagnostics: configDiagnostics } = validation(io, args, flags);
+  const { trees, diagnostics: configDiagnostics, sensitive } = validation(io, args, flags);
   const parsed = new ParsedFiles();
   const loads = trees.map(({ tree, files }) =>
-    loadTargetTree(tree, { env: io.env, allowMissingEnv: flags.allowMissingEnv === true, files, parsed }),
+    loadTargetTree(tree, { env: io.env, allowMissingEnv: flags.allowMissingEnv === true, files, parsed, sensitive }),
   );
   const shown = (f: string | undefined) => (f === undefined ? undefined : relative(io.cwd, f) || f);
   const diagnostics = sortDiagnostics([...configDiagnostics, ...mergeTargetDiagnostics(loads)]).map((d) => ({ ...d, file: shown(d.file) }));
@@ -146,6 +154,6 @@ export function githubAnnotation(d: Diagnostic): string {
   ]
     .filter(Boolean)
     .join(',');
-  const message = printableLines(d.path ? `${d.message} (at ${d.path})` : d.message);
-  return `::${d.severity}${props ? ` ${props}` : ''}::${esc(message)}`;
+  const message = printableBlock(d.path ? `${d.message} (at ${d.path})` : d.message);
+  return workflowCommand(`::${d.severity}${props ? ` ${props}` : ''}::${esc(message)}`);
 }

@@ -11,6 +11,7 @@ import type { Secret } from '../../core/secret.js';
 import type { InventoryAccess, LeaseAttempt, LeaseTiming, StateBackend, StateRecord, WriterLease } from '../backend.js';
 import { KEY_BYTES, newFingerprintKey } from '../fingerprint.js';
 import { connectPool, guarded, transaction, type PgConnection } from './connection.js';
+import { leaseRefusal } from '../lease-refusal.js';
 import { tryPgLease } from './lease.js';
 import { emptyInventory } from '../empty-store.js';
 import { migrate, readySchema } from './migrations.js';
@@ -70,10 +71,7 @@ export class PostgresStateBackend implements StateBackend {
     if (access.mode === 'write') {
       const attempt = await this.tryLease(target, access.command);
       if (!('lease' in attempt)) {
-        throw new LockError(
-          `the state of target '${target}' is locked by another obsync (${attempt.heldBy}) in ${this.location}`,
-          'wait for the other run to finish; a holder that died is replaced once its lease expires',
-        );
+        throw leaseRefusal(target, attempt, `in ${this.location}`);
       }
       own = attempt.lease;
     }

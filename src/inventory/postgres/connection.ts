@@ -5,7 +5,8 @@
  */
 import pg from 'pg';
 import { ConfigError, ObsyncError } from '../../core/errors.js';
-import { SENSITIVE, type Secret } from '../../core/secret.js';
+import { Scrubber } from '../../core/scrub.js';
+import type { Secret } from '../../core/secret.js';
 
 export interface PgConnection {
   pool: pg.Pool;
@@ -34,8 +35,10 @@ const UNREACHABLE = new Set([
 
 export function connectPool(url: Secret, schema: string): PgConnection {
   const parsed = parseUrl(url);
-  const secrets = [parsed.password, safeDecode(parsed.password)].filter((s) => s.length > 0);
-  const scrub = (text: string) => secrets.reduce((t, s) => t.split(s).join(SENSITIVE), text);
+  // Any length, unlike the shared scrubber's minimum: a short password is still masked where it stands as a word (never inside one).
+  const passwords = new Scrubber(1);
+  for (const secret of [parsed.password, safeDecode(parsed.password)]) passwords.register(secret);
+  const scrub = (text: string) => passwords.scrub(text);
   const location = `${parsed.protocol}//${parsed.username ? `${parsed.username}@` : ''}${parsed.host}${parsed.pathname} (schema ${schema})`;
   const pool = new pg.Pool({
     connectionString: url.reveal(),

@@ -76,6 +76,7 @@ export async function tryPgLease(
     heldBy: bogus
       ? `${who} — further ahead than any lease obsync grants; if pid ${h.pid} on ${h.host} is not obsync, clear it: DELETE FROM ${s}.leases WHERE target = '${target.replace(/'/g, "''")}'`
       : who,
+    holderCommand: h.command,
     retryInMs: Math.max(50, Math.min(timing.renewMs, remaining + 50)),
   };
 }

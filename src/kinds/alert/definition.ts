@@ -7,7 +7,8 @@
  * dashboard or its tile, and a saved-search alert with its saved search.
  */
 import { wireAlert, type Json, type JsonObject, type WireAlert } from '../../core/wire.js';
-import type { Canonical, ManagedKind, SpecRef } from '../kind.js';
+import { isJsonObject } from '../../core/json.js';
+import type { Canonical, LiveRef, ManagedKind, SpecRef } from '../kind.js';
 import { tokenJson, type RefContext, type TokenContext } from '../refs.js';
 import type { AlertChannelSpec, AlertSpecView } from './model.js';
 import { alertSpecSchema } from './schema.js';
@@ -39,6 +40,22 @@ export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
     },
     { parent: 'SavedSearch', parentId: (a) => (a.source === 'saved_search' ? a.savedSearchId : null) },
   ],
+  liveRefs(live) {
+    const refs: LiveRef[] = [];
+    if (live.source === 'tile' && live.dashboardId)
+      refs.push({ kind: 'Dashboard', id: live.dashboardId, ...(live.tileId ? { part: live.tileId } : {}) });
+    if (live.source === 'saved_search' && live.savedSearchId) refs.push({ kind: 'SavedSearch', id: live.savedSearchId });
+    for (const c of live.channels ?? (live.channel ? [live.channel] : []))
+      if (typeof c.webhookId === 'string') refs.push({ kind: 'Webhook', id: c.webhookId });
+    return refs;
+  },
+  // The service counts an alert as using a webhook by its legacy `channel` mirror, the first
+  // channel (hyperdx b52a6fa8 controllers/webhook.ts deleteWebhook: `'channel.webhookId'`).
+  holds(body) {
+    const first = isJsonObject(body.channel) ? body.channel : Array.isArray(body.channels) ? body.channels[0] : undefined;
+    const id = isJsonObject(first) ? first.webhookId : undefined;
+    return typeof id === 'string' ? [{ kind: 'Webhook', id }] : [];
+  },
   spec: alertSpecSchema,
   creatable: true,
   deletable: true,
@@ -81,9 +98,10 @@ export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
   canonicalDesired(res, refs): Canonical {
     const errors: string[] = [];
     const target = targetTokens(res.spec, refs, errors);
-    const channels = channelsOf(res.spec).map((c) => {
+    const channels = channelsOf(res.spec).map((c, i) => {
       const r = refs.ref('Webhook', c.webhook);
-      if (!r.ok) errors.push(`${r.error} (at spec.channel)`);
+      if (!r.ok)
+        errors.push(`${r.error} (at spec.${res.spec.channels && res.spec.channels.length > 0 ? `channels[${i}]` : 'channel'}.webhook)`);
       return { type: 'webhook', webhook: r.ok ? tokenJson(r.token) : null };
     });
     if (errors.length > 0) return { ok: false, errors };

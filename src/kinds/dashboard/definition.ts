@@ -6,7 +6,7 @@
  * makes the service delete the alerts on it.
  */
 import { wireDashboard, type Json, type JsonObject, type WireDashboard } from '../../core/wire.js';
-import type { Canonical, ManagedKind, SpecRef } from '../kind.js';
+import type { Canonical, LiveRef, ManagedKind, SpecRef } from '../kind.js';
 import { isNameOrId, type RefContext } from '../refs.js';
 import { canonicalDashboardFields, canonicalTileConfig } from './canonical.js';
 import type { DashboardSpecView, FilterSpecView } from './model.js';
@@ -34,6 +34,15 @@ export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboar
   },
   read: 'always',
   displayName: (live) => live.name,
+  liveRefs(live) {
+    const refs: LiveRef[] = [];
+    for (const t of live.tiles) {
+      if (typeof t.config.sourceId === 'string') refs.push({ kind: 'Source', id: t.config.sourceId });
+      if (typeof t.config.connectionId === 'string') refs.push({ kind: 'Connection', id: t.config.connectionId });
+    }
+    for (const f of live.filters) refs.push({ kind: 'Source', id: f.sourceId });
+    return refs;
+  },
   spec: dashboardSpecSchema,
   creatable: true,
   deletable: true,

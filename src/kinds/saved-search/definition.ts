@@ -25,6 +25,7 @@ export const savedSearch: ManagedKind<'SavedSearch', SavedSearchSpecView, SavedS
   },
   read: 'always',
   displayName: (live) => live.name,
+  liveRefs: (live) => (live.sourceId ? [{ kind: 'Source', id: live.sourceId }] : []),
   spec: savedSearchSpecSchema,
   creatable: true,
   deletable: true,

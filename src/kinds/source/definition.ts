@@ -9,7 +9,7 @@
  * service leaves what named it pointing at nothing (selfhosted-api §7.2).
  */
 import type { Json, JsonObject } from '../../core/wire.js';
-import type { Canonical, ManagedKind, SpecRef } from '../kind.js';
+import type { Canonical, LiveRef, ManagedKind, SpecRef } from '../kind.js';
 import { isNameOrId, tokenJson, type RefContext, type TokenContext } from '../refs.js';
 import { canonicalSource } from './canonical.js';
 import { LINKS, sourceLive, type LinkField, type SourceLive, type SourceSpecView } from './model.js';
@@ -34,6 +34,14 @@ export const source: ManagedKind<'Source', SourceSpecView, SourceLive> = {
   },
   read: 'always',
   displayName: (live) => live.name,
+  liveRefs(live) {
+    const refs: LiveRef[] = typeof live.connection === 'string' ? [{ kind: 'Connection', id: live.connection }] : [];
+    for (const field of LINK_FIELDS) {
+      const id = live[LINKS[field]];
+      if (typeof id === 'string' && id !== '' && id !== live.id) refs.push({ kind: 'Source', id });
+    }
+    return refs;
+  },
   spec: sourceSpecSchema,
   creatable: true,
   deletable: true,

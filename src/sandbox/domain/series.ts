@@ -1,14 +1,16 @@
 /**
- * `POST /charts/series` (reference §3.7): validation as the server does it, then deterministic
- * synthetic rows — the numbers are derived from a hash of the parsed request, so the same
- * request always yields the same rows. Counts come back as strings (ClickHouse 64-bit JSON).
+ * `POST /charts/series` (reference §3.7): validation as the server does it, then rows of the
+ * sandbox's synthetic telemetry (./telemetry.ts): each bucket's value depends only on the source,
+ * the series, the group, the bucket's start and the granularity, so overlapping queries agree.
+ * Counts come back as strings (ClickHouse 64-bit JSON); a bucket without data has no row, as
+ * ClickHouse returns none.
  */
-import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import type { DomainResult, JsonRecord, JsonValue } from './contract.js';
+import type { DomainResult, JsonRecord } from './contract.js';
 import { luceneSyntaxError } from './lucene.js';
 import { failErrorKey, ok, zodFailure } from './result.js';
 import type { Store } from './store.js';
+import { bucketValue, groupValues } from './telemetry.js';
 import { aggFn, METRIC_TYPES, objectId } from './tile-config-schema.js';
 import { ZOD3 } from './zod3-messages.js';
 
@@ -65,18 +67,6 @@ const seriesBody = z
   });
 type SeriesBody = z.output<typeof seriesBody>;
 
-/** mulberry32 seeded from the request hash. */
-function random(seedHex: string): () => number {
-  let state = Number.parseInt(seedHex.slice(0, 8), 16) >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function stepMs(body: SeriesBody): number {
   const span = Math.max(body.endTime - body.startTime, 1);
   if (body.granularity && body.granularity !== 'auto') return GRANULARITY_MS[body.granularity] ?? 60e3;
@@ -89,11 +79,6 @@ function buckets(body: SeriesBody): number[] {
   const out: number[] = [];
   for (let t = Math.floor(body.startTime / step) * step; t < body.endTime && out.length < MAX_BUCKETS; t += step) out.push(t);
   return out;
-}
-
-function value(agg: string, next: () => number): JsonValue {
-  if (agg === 'count' || agg === 'count_distinct') return String(Math.floor(next() * 1000));
-  return Math.round(next() * 100000) / 100;
 }
 
 /**
@@ -124,22 +109,27 @@ export function chartSeries(store: Store, body: unknown): DomainResult<JsonRecor
   const req = parsed.data;
   const problem = seriesProblem(store, req);
   if (problem) return problem;
-  const next = random(createHash('sha256').update(JSON.stringify(req)).digest('hex'));
   const groupBy = req.series[0]?.groupBy ?? [];
-  const groups = groupBy.length === 0 ? [[]] : [1, 2].map((k) => groupBy.map((col) => `${col}-${k}`));
+  const groups = groupValues(groupBy);
+  const step = stepMs(req);
   const rows: JsonRecord[] = [];
   for (const ts of buckets(req)) {
-    for (const group of groups) {
-      const values = req.series.map((s) => value(s.aggFn, next));
+    for (const [g, group] of groups.entries()) {
+      const values = req.series.map((s) => bucketValue(s, group, g, groups.length, ts, step));
       if (req.seriesReturnType === 'column') {
+        // Raw ClickHouse rows, series after series: a series without data in the bucket has none.
         values.forEach((v, i) => {
+          if (v === null) return;
           const row: JsonRecord = { __hdx_time_bucket: clickhouseTime(ts), [`series_${i}`]: v };
           groupBy.forEach((col, c) => (row[col] = group[c] ?? ''));
           rows.push(row);
         });
-      } else {
+      } else if (values.some((v) => v !== null)) {
+        // Merged per (bucket, group) as the route's formatCHResult does: only the series that have a row.
         const row: JsonRecord = { ts_bucket: ts, group };
-        values.forEach((v, i) => (row[`series_${i}.data`] = v));
+        values.forEach((v, i) => {
+          if (v !== null) row[`series_${i}.data`] = v;
+        });
         rows.push(row);
       }
     }

@@ -57,7 +57,6 @@ export const OBSERVABILITY_ROUTES: Route[] = [
   { method: 'POST', pattern: p('saved-searches'), handle: (c) => ({ result: c.domain.createSavedSearch(c.body) }) },
   { method: 'PUT', pattern: p('saved-searches/:id'), handle: (c) => ({ result: c.domain.updateSavedSearch(param(c), c.body) }) },
   { method: 'DELETE', pattern: p('saved-searches/:id'), handle: (c) => ({ result: c.domain.deleteSavedSearch(param(c)), empty: true }) },
-  { method: 'POST', pattern: p('charts/series'), handle: (c) => ({ result: c.domain.chartSeries(c.body) }) },
 ];
 
 /** The route for a method and path below the variant's prefix; `null` when none (404 "Cannot GET"). */

@@ -1,6 +1,6 @@
 /**
  * Routes only the self-hosted API server has (hyperdx v2 at b52a6fa8): connections, source
- * writes, team, search. Matched before the shared observability routes.
+ * writes, team, search, chart series. Matched before the shared observability routes.
  */
 import { OBSERVABILITY_ROUTES, p, param, type Route } from './observability-routes.js';
 
@@ -20,6 +20,8 @@ const SELF_HOSTED_ONLY: Route[] = [
   { method: 'DELETE', pattern: p('team/invitation/:id'), handle: (c) => ({ result: c.domain.deleteInvitation(param(c)) }) },
   { method: 'DELETE', pattern: p('team/member/:id'), handle: (c) => ({ result: c.domain.removeTeamMember(param(c)) }) },
   { method: 'POST', pattern: p('search'), handle: (c) => ({ result: c.domain.search(c.body), raw: true }) },
+  // The hosted API serves no chart queries (clickhouse-cloud-openapi.json has no such path).
+  { method: 'POST', pattern: p('charts/series'), handle: (c) => ({ result: c.domain.chartSeries(c.body) }) },
 ];
 
 export const SELF_HOSTED_ROUTES: readonly Route[] = [...SELF_HOSTED_ONLY, ...OBSERVABILITY_ROUTES];

@@ -1,0 +1,96 @@
+/**
+ * What a plan predicts beyond the field diff (issue 26): how often a created or updated alert
+ * would have fired over a history window (the backtest), and which other objects a change
+ * touches (the impact). Values, like the rest of a plan: they go into saved plans and every
+ * output format.
+ */
+import type { AnyKind, Kind } from './kind-name.js';
+
+/** `Kind/name` (the plan's Address; spelled here so that plan.ts and this module do not import each other). */
+type Address = `${Kind}/${string}`;
+
+/**
+ * `ok`: evaluated; `unavailable`: the service cannot answer it (hosted targets, a Raw SQL tile, a
+ * source that is gone, a failed request); `skipped`: obsync did not ask (budget, cap).
+ */
+export type BacktestStatus = 'ok' | 'unavailable' | 'skipped';
+
+/** The counts of one alert condition over the window (one side of an update). */
+export interface BacktestCounts {
+  /** Alert windows evaluated (the window length ÷ the alert's interval). */
+  evaluated: number;
+  /** Windows in which the checker would have put the alert in ALERT (any group, for a groupBy alert). */
+  firing: number;
+  /** Runs of consecutive firing windows: what would have paged. */
+  episodes: number;
+  /** Start of the first and last firing window (ISO 8601), null when none fired. */
+  firstFiringAt: string | null;
+  lastFiringAt: string | null;
+  /** Distinct groups that fired (groupBy alerts only). */
+  groups?: number;
+}
+
+export interface BacktestSide extends Partial<BacktestCounts> {
+  status: BacktestStatus;
+  /** Why it is not `ok` (also a note when the window was shortened). */
+  reason?: string;
+}
+
+export interface Backtest extends BacktestSide {
+  /** The history window asked for, e.g. `7d`. */
+  window: string;
+  /** The alert's evaluation window, the series granularity (e.g. `5m`). */
+  granularity?: string;
+  /** Series requests this alert made (identical queries of other alerts are made once and counted there). */
+  requests?: number;
+  /** An update: the same counts for the live alert (and, for an impact, the alert on the live tile or search). */
+  before?: BacktestSide;
+}
+
+/** The backtests of one plan, as a whole: its share of the plan's requests. */
+export interface BacktestRun {
+  window: string;
+  /** Series requests the plan may make for backtests. */
+  budget: number;
+  /** Series requests one alert may make (a longer history is shortened to fit). */
+  perAlert: number;
+  /** Series requests the backtests needed, before the budget (identical queries counted once). */
+  needed: number;
+  /** Series requests made. */
+  requests: number;
+  /** Queries asked by several alerts, made once. */
+  deduplicated: number;
+  /** Alerts backtested (created or updated alerts, and alerts on changed tiles and saved searches). */
+  alerts: number;
+  /** Alerts not evaluated: the budget was spent, or one needed more than the cap. */
+  skipped: number;
+  /** Set when no alert could be evaluated on this target (hosted: no chart series API). */
+  unavailable?: string;
+}
+
+/** An object a change touches, named as cascades are. */
+export interface ImpactItem {
+  kind: AnyKind;
+  /** Absent for an object this plan creates. */
+  id?: string;
+  name: string | null;
+  address?: Address;
+  owned: boolean;
+  declared: boolean;
+  /** An alert on a changed tile or saved search: how its firing changes. */
+  backtest?: Backtest;
+}
+
+/**
+ * `tile-alerts`: alerts on a tile whose query changes; `search-alerts`: alerts on a saved search
+ * whose query changes; `readers`: what reads a changed or deleted source or connection;
+ * `webhook-users`: alerts that notify a webhook whose destination changes or that is deleted.
+ */
+export type ImpactKind = 'tile-alerts' | 'search-alerts' | 'readers' | 'webhook-users';
+
+export interface Impact {
+  kind: ImpactKind;
+  /** What changes, in words: `tile p99: query changed`, `where changed`, `deleted`. */
+  what: string;
+  objects: ImpactItem[];
+}
