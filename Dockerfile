@@ -26,7 +26,8 @@ RUN npm ci --omit=dev --no-audit --no-fund
 FROM node:24.18.1-alpine3.24@sha256:f70403e87646dc51b45295f4b8b70cdad0b63d2297c4c9899119b03f7af7a6b3
 ENV NODE_ENV=production \
     OBSYNC_STATE_DIR=/var/lib/obsync/state \
-    OBSYNC_LISTEN=0.0.0.0:9464
+    OBSYNC_LISTEN=0.0.0.0:9464 \
+    OBSYNC_URL_OUT=/var/lib/obsync/served-url
 WORKDIR /app
 COPY --from=runtime-deps /app/package.json ./
 COPY --from=runtime-deps /app/node_modules ./node_modules
@@ -36,6 +37,8 @@ RUN mkdir -p /manifests /var/lib/obsync && chown 1000:1000 /var/lib/obsync
 USER 1000:1000
 VOLUME ["/var/lib/obsync"]
 EXPOSE 9464
+# Probes the address the running daemon serves, as it recorded it in OBSYNC_URL_OUT, so a
+# `--listen` given to `docker run` (or a changed OBSYNC_LISTEN) is followed.
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s CMD ["node", "dist/cli/healthcheck.js"]
 # Exec form: node is PID 1 and handles SIGTERM itself (not ready, finish or abort the run, exit within 10 s).
 ENTRYPOINT ["node", "dist/cli/main.js", "run"]

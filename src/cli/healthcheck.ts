@@ -1,10 +1,27 @@
-/** Container HEALTHCHECK (slim images have no curl): exit 0 when `/livez` answers 200. */
-const listen = process.env.OBSYNC_LISTEN ?? '127.0.0.1:9464';
-const port = listen.slice(listen.lastIndexOf(':') + 1);
+/**
+ * Container HEALTHCHECK (slim images have no curl): exit 0 when the daemon's `/livez` answers
+ * 200. It probes the address the running process serves, recorded in OBSYNC_URL_OUT (so
+ * `--listen` given to `docker run` is followed); without that record, OBSYNC_LISTEN.
+ */
+import { readFileSync } from 'node:fs';
+import { probeUrl, probeUrlOfListen } from './healthcheck-url.js';
 
+function target(): string | null {
+  const recorded = process.env.OBSYNC_URL_OUT;
+  if (recorded) {
+    try {
+      return probeUrl(readFileSync(recorded, 'utf8'));
+    } catch {
+      // Not recorded yet (starting) or not writable here: the listen setting is the best guess.
+    }
+  }
+  return probeUrlOfListen(process.env.OBSYNC_LISTEN ?? '127.0.0.1:9464');
+}
+
+const url = target();
 try {
-  const res = await fetch(`http://127.0.0.1:${port}/livez`, { signal: AbortSignal.timeout(2_000) });
-  process.exitCode = res.ok ? 0 : 1;
+  const res = url ? await fetch(url, { signal: AbortSignal.timeout(2_000) }) : null;
+  process.exitCode = res?.ok ? 0 : 1;
 } catch {
   process.exitCode = 1;
 }

@@ -2,7 +2,7 @@
  * The JSON Schema editors use to autocomplete and check manifests and obsync.yaml (`obsync
  * schema`, config-examples/obsync.schema.json, docs/reference). Built from the zod schemas:
  * definitions are named by their `.meta({ id })`, every field carries its description, the
- * `sensitive` marks become the `x-sensitive` annotation, discriminated unions become if/then
+ * `sensitive` marks become the standard `writeOnly` annotation (see SENSITIVE_KEYWORD), discriminated unions become if/then
  * chains (an error then names the branch the discriminator picked), and the cross-field rules
  * that JSON Schema can express are added here, next to the zod rules they mirror.
  */
@@ -11,6 +11,7 @@ import { configSchema } from './schema.js';
 import { ALERT_INTERVALS } from '../kinds/alert/schema.js';
 import { manifestSchemaList } from '../kinds/manifest.js';
 import { KINDS } from '../kinds/registry.js';
+import { SENSITIVE_KEYWORD } from '../kinds/sensitive.js';
 
 type Json = Record<string, unknown>;
 
@@ -135,7 +136,7 @@ function override(ctx: { zodSchema: z.core.$ZodType; jsonSchema: Json }): void {
   const { zodSchema, jsonSchema } = ctx;
   if (jsonSchema.sensitive === true) {
     delete jsonSchema.sensitive;
-    jsonSchema['x-sensitive'] = true;
+    jsonSchema[SENSITIVE_KEYWORD] = true;
   }
   discriminate(zodSchema, jsonSchema);
   const id = z.globalRegistry.get(zodSchema)?.id;
@@ -183,12 +184,12 @@ function allowReferences(value: unknown): void {
   const node = value as Json;
   const wrap = (child: unknown): unknown => {
     if (typeof child !== 'object' || child === null || Array.isArray(child) || !takesReference(child as Json)) return child;
-    const { description, default: byDefault, 'x-sensitive': sensitive, ...rest } = child as Json;
+    const { description, default: byDefault, [SENSITIVE_KEYWORD]: sensitive, ...rest } = child as Json;
     return {
       anyOf: [rest, { $ref: '#/definitions/Interpolation' }],
       ...(description !== undefined ? { description } : {}),
       ...(byDefault !== undefined ? { default: byDefault } : {}),
-      ...(sensitive !== undefined ? { 'x-sensitive': sensitive } : {}),
+      ...(sensitive !== undefined ? { [SENSITIVE_KEYWORD]: sensitive } : {}),
     };
   };
   if (typeof node.properties === 'object' && node.properties !== null) {

@@ -6,6 +6,14 @@
 import * as z from 'zod';
 import { SENSITIVE } from '../core/secret.js';
 
+/**
+ * The keyword a sensitive field carries in the editor schema (`obsync schema`): JSON Schema's own
+ * `writeOnly` ("never present when the instance is retrieved from the owning authority"; a
+ * password is its example), which every validator knows. An `x-` extension keyword is refused by
+ * ajv's strict mode unless each user registers it, and draft-07 has no vocabulary to declare it.
+ */
+export const SENSITIVE_KEYWORD = 'writeOnly';
+
 /** A path into a spec: keys, with `*` for every array item / record value. */
 export type SensitivePath = string[];
 

@@ -6,6 +6,7 @@
  */
 import type { Kind } from '../core/plan.js';
 import { folderOf, KINDS, managedDefinition } from '../kinds/registry.js';
+import { SENSITIVE_KEYWORD } from '../kinds/sensitive.js';
 
 type Json = Record<string, unknown>;
 
@@ -91,7 +92,7 @@ function constraints(node: Json): string[] {
   if (own)
     return [
       ...constraints(own),
-      ...(node['x-sensitive'] === true ? ['**sensitive**'] : []),
+      ...(node[SENSITIVE_KEYWORD] === true ? ['**sensitive**'] : []),
       ...(node.default !== undefined ? [`default ${code(node.default)}`] : []),
     ];
   const out: string[] = [];
@@ -108,7 +109,7 @@ function constraints(node: Json): string[] {
   say('pattern', (v) => `matches ${code(v)}`);
   say('format', (v) => `format ${String(v)}`);
   say('default', (v) => `default ${code(v)}`);
-  if (node['x-sensitive'] === true) out.push('**sensitive**');
+  if (node[SENSITIVE_KEYWORD] === true) out.push('**sensitive**');
   if (node.type === 'array' && typeof node.items === 'object' && !Array.isArray(node.items))
     out.push(
       ...constraints(node.items as Json)

@@ -1,7 +1,10 @@
 /**
- * The plan as JSON: one document for one or more targets, modelled on `terraform show -json`
- * (`format_version`, per object `change.actions` with whole `before`/`after` forms and their
- * `*_sensitive` masks, drift apart in `resource_drift`, `applyable`). The same document is the
+ * The plan as JSON: one document for one or more targets, readable by the tools written for
+ * `terraform show -json` (terraform-json, jq gates): Terraform's `format_version`, top-level
+ * `resource_changes` and `resource_drift` with each target as a module (`target.<name>`) and each
+ * object as a managed resource of it, `change.actions` with whole `before`/`after` forms, their
+ * `*_sensitive` masks and `after_unknown`, `applyable`. obsync's own version of the document is
+ * `obsync_format_version`; per target it adds what apply needs. The same document is the
  * saved plan: `obsync apply plan.json` executes each target's `steps`, which carry everything
  * apply needs (payloads, recorded ids, expected forms) and never a secret. One format, so any
  * JSON plan a reviewer or a CI artifact holds can be applied exactly; its JSON Schema is
@@ -15,9 +18,16 @@ import type { Json } from '../core/wire.js';
 import { KINDS, REGISTRY } from '../kinds/registry.js';
 import { invertChanges } from './drift.js';
 import { hasWrites, isAdoption, isDrift, planErrorCount, planSummary, stepForms, type Masked, type Sensitivity } from './forms.js';
+import { knownAfterUnknown, moduleAddress, providerName, resourceAddress, TERRAFORM_PLAN_FORMAT_VERSION } from './terraform-address.js';
 
-/** Version of the JSON documents obsync prints (plan and apply report). A minor version only adds fields. */
-export const OUTPUT_FORMAT_VERSION = '3.3';
+/**
+ * obsync's version of the JSON documents it prints (plan: `obsync_format_version`; apply report:
+ * `format_version`). A minor version only adds fields. 4.0: the plan's `format_version` is
+ * Terraform's, `resource_changes`/`resource_drift` moved to the top level with module addresses
+ * (kept from 3.x: 3.2's backtest and impact per change and each target's backtest summary, 3.3's
+ * target_identity per target).
+ */
+export const OUTPUT_FORMAT_VERSION = '4.0';
 
 const json = z.json();
 const object = z.record(z.string(), json);
@@ -28,6 +38,10 @@ const address = z
   .refine((a) => KINDS.some((k) => a.startsWith(`${k}/`) && a.length > k.length + 1), { error: 'not an address like Dashboard/checkout' })
   .describe('Kind/metadata.name, e.g. Dashboard/checkout') as unknown as z.ZodType<Address>;
 const reason = z.enum(['missing', 'drifted', 'spec-changed', 'not-declared', 'unchanged']);
+const absoluteAddress = z
+  .string()
+  .regex(new RegExp(String.raw`^target\.[^.\s]+\.(${KINDS.join('|')})\.[^.\s]+$`))
+  .describe('As Terraform: target.<target>.<Kind>.<metadata.name>, e.g. target.prod.Dashboard.checkout');
 const change = z.object({
   path: z.string().describe("Path in the manifest's terms, e.g. tiles[p99].config.select[0].aggFn ('' for the whole object)"),
   before: json.optional(),
@@ -179,13 +193,23 @@ export const summarySchema = z
 
 const resourceChange = z
   .object({
-    address,
+    address: absoluteAddress,
+    module_address: z.string().describe('The target as a Terraform module: target.<target>'),
+    mode: z.literal('managed'),
+    type: kind.describe("The kind, as Terraform's resource type"),
+    name: z.string().describe('metadata.name'),
+    provider_name: z.string().describe('obsync/<variant> of the target (obsync/hosted, obsync/self-hosted)'),
+    target: z.string(),
+    obsync_address: address.describe('Kind/metadata.name within the target: what --only, obsync import and obsync state take'),
     kind,
-    name: z.string(),
     id: z.string().optional().describe('Server id of the object (absent for a create)'),
     reason: reason.describe(
       'missing: not on the service; drifted: changed on the service, not in the manifest; spec-changed: the manifest changed; not-declared: owned but no longer declared (prune); unchanged',
     ),
+    action_reason: z
+      .literal('delete_because_no_resource_config')
+      .optional()
+      .describe('As Terraform: a delete because no manifest declares the object any more (prune)'),
     change: z.object({
       actions: z
         .array(z.enum(['create', 'update', 'delete', 'no-op']))
@@ -194,6 +218,11 @@ const resourceChange = z
         .describe('As Terraform: ["create"], ["update"], ["delete"], ["no-op"]'),
       before: json.optional().describe('The whole object before (null for a create); absent for no-op'),
       after: json.optional().describe('The whole object after (null for a delete); absent for no-op'),
+      after_unknown: json
+        .optional()
+        .describe(
+          "As Terraform: where `after` holds values known only after apply (none: obsync's forms are known at plan time); absent for no-op",
+        ),
       before_sensitive: sensitivity.optional().describe('true where before holds a masked secret, false where nothing is'),
       after_sensitive: sensitivity.optional(),
       importing: z
@@ -201,12 +230,12 @@ const resourceChange = z
         .optional()
         .describe('ADOPTION: an existing object obsync did not create is taken over (Terraform import); its changes are the ones listed'),
     }),
-    previous_address: address
+    previous_address: absoluteAddress
       .optional()
       .describe("A rename (metadata.previousNames): the address the object is owned under until this apply, as Terraform's moved"),
     moved_parts: z.array(partMove).optional().describe('Tiles whose key was renamed (previousKeys): from → to'),
     changes: z.array(change).describe('The changed fields, before and after (sensitive values masked)'),
-    depends_on: z.array(address),
+    depends_on: z.array(address).describe('obsync addresses (Kind/name) in the same target'),
     cascade: z
       .array(
         z.object({
@@ -225,9 +254,14 @@ const resourceChange = z
     backtest: backtest.optional().describe('A created or updated alert: how often it would have fired over the history'),
     impact: impact.optional(),
   })
-  .describe('One object');
+  .describe('One object of one target');
 
 export type ResourceChange = z.output<typeof resourceChange>;
+/** What a step alone says of its object; its place (target, module, provider) is added by `placed`. */
+type StepChange = Omit<
+  ResourceChange,
+  'address' | 'module_address' | 'mode' | 'type' | 'name' | 'provider_name' | 'target' | 'previous_address'
+>;
 
 const targetIdentity = z
   .object({
@@ -237,11 +271,12 @@ const targetIdentity = z
     organization_id: z.string().optional().describe('Hosted: the organisation'),
     service_id: z.string().optional().describe('Hosted: the service'),
   })
-  .describe('The service the plan was made for: `obsync apply` refuses the plan for any other (since format 3.3)');
+  .describe('The service the plan was made for: `obsync apply` refuses the plan for any other (since format 3.3, per target in 4.0)');
 
 const targetPlan = z.object({
   target: z.string(),
   variant: z.string(),
+  module_address: z.string().describe("The target's module address in resource_changes: target.<target>"),
   target_identity: targetIdentity.optional(),
   manifests: z
     .array(z.string())
@@ -250,12 +285,6 @@ const targetPlan = z.object({
   applyable: z.boolean().describe('An apply would change the service or what obsync owns, and no guard refuses it'),
   errored: z.boolean().describe('Some objects could not be planned (see diagnostics); the rest can be applied, prune is off'),
   summary: summarySchema,
-  resource_changes: z
-    .array(resourceChange)
-    .describe('Every declared or pruned object and what apply does to it (drifted objects too: their correction)'),
-  resource_drift: z
-    .array(resourceChange)
-    .describe('Objects changed on the service while their manifest did not: before = as obsync last applied it, after = as it is now'),
   prune: z.object({
     requested: z.boolean(),
     cascade: z.boolean(),
@@ -285,7 +314,13 @@ export type TargetPlanDocument = z.output<typeof targetPlan>;
 
 export const planDocumentSchema = z
   .object({
-    format_version: z.string().regex(/^\d+\.\d+$/),
+    format_version: z
+      .literal(TERRAFORM_PLAN_FORMAT_VERSION)
+      .describe("Terraform's JSON plan format version this document follows (for terraform-json and similar readers)"),
+    obsync_format_version: z
+      .string()
+      .regex(/^\d+\.\d+$/)
+      .describe("obsync's version of this document (major.minor)"),
     obsync_version: z.string(),
     generated_at: z.string().describe('ISO 8601 time the plan was made'),
     manifests: z.array(z.string()).describe('Manifest paths the plan was made from (apply reads the secret values from them)'),
@@ -293,6 +328,12 @@ export const planDocumentSchema = z
     applyable: z.boolean().describe('Some target is applyable'),
     errored: z.boolean().describe('Some target has errors (the exit code is 1)'),
     summary: summarySchema,
+    resource_changes: z
+      .array(resourceChange)
+      .describe('Every declared or pruned object of every target and what apply does to it (drifted objects too: their correction)'),
+    resource_drift: z
+      .array(resourceChange)
+      .describe('Objects changed on the service while their manifest did not: before = as obsync last applied it, after = as it is now'),
     targets: z.array(targetPlan),
     failed: z
       .array(z.object({ target: z.string(), error: z.string() }))
@@ -320,7 +361,8 @@ export function planDocument(plans: readonly Plan[], origin: PlanOrigin): PlanDo
     return { ...targetDocument(plan), ...(manifests ? { manifests } : {}) };
   });
   return {
-    format_version: OUTPUT_FORMAT_VERSION,
+    format_version: TERRAFORM_PLAN_FORMAT_VERSION,
+    obsync_format_version: OUTPUT_FORMAT_VERSION,
     obsync_version: origin.obsyncVersion,
     generated_at: origin.generatedAt.toISOString(),
     manifests: [...new Set([...origin.manifests, ...Object.values(own).flat()])],
@@ -328,6 +370,8 @@ export function planDocument(plans: readonly Plan[], origin: PlanOrigin): PlanDo
     applyable: targets.some((t) => t.applyable),
     errored: targets.some((t) => t.errored),
     summary: planSummary(plans),
+    resource_changes: plans.flatMap((plan) => plan.steps.map((step) => placed(plan, step, resourceChangeOf(step)))),
+    resource_drift: plans.flatMap((plan) => plan.steps.filter(isDrift).map((step) => placed(plan, step, driftOf(step)))),
     targets,
   };
 }
@@ -341,12 +385,11 @@ function targetDocument(plan: Plan): TargetPlanDocument {
   return {
     target: plan.target,
     variant: plan.variant,
+    module_address: moduleAddress(plan.target),
     ...(plan.identity ? { target_identity: identityDocument(plan.identity) } : {}),
     applyable: (hasWrites(plan) || ownershipChanges) && plan.prune.refused.length === 0,
     errored: plan.errored || planErrorCount(plan) > 0,
     summary: planSummary([plan]),
-    resource_changes: plan.steps.map(resourceChangeOf),
-    resource_drift: plan.steps.filter(isDrift).map(driftOf),
     prune: plan.prune,
     forget: plan.forget,
     diagnostics: plan.diagnostics,
@@ -377,15 +420,29 @@ function identityOf(doc: z.output<typeof targetIdentity>): TargetIdentity {
 
 const ACTIONS = { create: ['create'], update: ['update'], delete: ['delete'], noop: ['no-op'] } as const;
 
-function resourceChangeOf(step: PlanStep): ResourceChange {
-  const out: ResourceChange = {
-    address: step.address,
-    kind: step.kind,
+/** A step's change placed in its target, as Terraform addresses a resource in a module. */
+function placed(plan: Plan, step: PlanStep, change: StepChange): ResourceChange {
+  return {
+    address: resourceAddress(plan.target, step.address),
+    module_address: moduleAddress(plan.target),
+    mode: 'managed',
+    type: step.kind,
     name: step.name,
+    provider_name: providerName(plan.variant),
+    target: plan.target,
+    ...change,
+    ...(step.movedFrom !== undefined ? { previous_address: resourceAddress(plan.target, step.movedFrom) } : {}),
+  };
+}
+
+function resourceChangeOf(step: PlanStep): StepChange {
+  const out: StepChange = {
+    obsync_address: step.address,
+    kind: step.kind,
     ...(step.id !== undefined ? { id: step.id } : {}),
     reason: step.reason,
+    ...(step.action === 'delete' && step.reason === 'not-declared' ? { action_reason: 'delete_because_no_resource_config' as const } : {}),
     change: { actions: [...ACTIONS[step.action]] },
-    ...(step.movedFrom !== undefined ? { previous_address: step.movedFrom } : {}),
     ...(step.movedParts !== undefined && step.movedParts.length > 0 ? { moved_parts: step.movedParts } : {}),
     changes: step.changes,
     depends_on: step.dependsOn,
@@ -404,12 +461,11 @@ function resourceChangeOf(step: PlanStep): ResourceChange {
 }
 
 /** The drift itself: from the form obsync applied (the manifest's, unchanged since) to the form now on the service. */
-function driftOf(step: PlanStep): ResourceChange {
+function driftOf(step: PlanStep): StepChange {
   const { before, after } = stepForms(step);
   return {
-    address: step.address,
+    obsync_address: step.address,
     kind: step.kind,
-    name: step.name,
     ...(step.id !== undefined ? { id: step.id } : {}),
     reason: step.reason,
     change: { actions: ['update'], ...forms(after, before) },
@@ -421,10 +477,11 @@ function driftOf(step: PlanStep): ResourceChange {
 function forms(
   before: Masked | null,
   after: Masked | null,
-): { before: Json; after: Json; before_sensitive: Sensitivity; after_sensitive: Sensitivity } {
+): { before: Json; after: Json; after_unknown: Json; before_sensitive: Sensitivity; after_sensitive: Sensitivity } {
   return {
     before: before?.value ?? null,
     after: after?.value ?? null,
+    after_unknown: knownAfterUnknown(after?.value ?? null),
     before_sensitive: before?.sensitive ?? false,
     after_sensitive: after?.sensitive ?? false,
   };
@@ -459,20 +516,32 @@ export function parsePlanDocument(text: string, file: string): SavedPlan {
   return { document, plans: document.targets.map(planOf) };
 }
 
-/** Same major version, and no newer minor than this obsync writes (a newer one may carry steps it does not know). */
+/**
+ * Same major version, and no newer minor than this obsync writes (a newer one may carry steps it
+ * does not know). The version is `obsync_format_version`; before 4.0 it was `format_version`.
+ */
 function checkVersion(raw: unknown, file: string): void {
   const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
-  const version = record.format_version ?? record.formatVersion;
+  const version = record.obsync_format_version ?? olderVersion(record);
   const [major, minor] = OUTPUT_FORMAT_VERSION.split('.').map(Number);
   const match = typeof version === 'string' ? /^(\d+)\.(\d+)$/.exec(version) : null;
   if (match && Number(match[1]) === major && Number(match[2]) <= (minor ?? 0)) return;
   const made =
     version === undefined
-      ? 'no plan format version'
+      ? 'no obsync plan format version (is it a plan of obsync?)'
       : `plan format version ${typeof version === 'string' || typeof version === 'number' ? String(version) : JSON.stringify(version)}`;
   throw new ObsyncError('PLAN_VERSION', `${file} has ${made}; this obsync applies version ${OUTPUT_FORMAT_VERSION} plans only`, {
     hint: 'make the plan again with this obsync: `obsync plan --out FILE`',
   });
+}
+
+/**
+ * The version a plan of obsync before 4.0 carried in `format_version` (2, 3.0 … 3.3: obsync's own
+ * then). Terraform's plan formats are below 2.0 (0.1 … 1.2): such a document is no obsync plan.
+ */
+function olderVersion(record: Record<string, unknown>): unknown {
+  const version = record.format_version ?? record.formatVersion;
+  return typeof version === 'string' && /^[01]\./.test(version) ? undefined : version;
 }
 
 function planOf(t: TargetPlanDocument): Plan {

@@ -3,7 +3,8 @@
  * out, the summary, a table of objects with a domain-level summary each, then a folded section
  * per object (dashboards: a row per tile added/removed/moved/resized/query changed; alerts in
  * words; every changed field below). GitHub refuses comments over 65,536 characters: past the
- * budget, details and then table rows are left out, always with a notice counting them.
+ * budget, details and then table rows are left out, the room shared fairly between targets,
+ * always with a notice per target naming what it left out.
  */
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { joinLines } from '../core/printable.js';
@@ -25,13 +26,18 @@ const REASON = {
   unchanged: 'unchanged',
 } as const;
 const ICON = { create: '🟢 create', update: '🟡 update', delete: '🔴 delete', noop: '⚪ no change' } as const;
-/** Room kept for the notices of what was left out. */
-const NOTICE_ROOM = 400;
+/** Room kept for the notice of what was left out, per target (its fixed words, a target name, NAMES_ROOM). */
+const NOTICE_ROOM = 640;
 
-/** A piece of the comment: essentials always go in; table rows and details while there is room. */
+/**
+ * A piece of the comment: essentials always go in; table rows and details while there is room.
+ * A table's head is reserved like an essential and shown only above at least one row.
+ */
 interface Block {
   text: string;
-  kind: 'essential' | 'row' | 'details';
+  kind: 'essential' | 'head' | 'row' | 'details';
+  /** The object of a row or details block: named when it is left out. */
+  address?: string;
 }
 
 export function renderPlansMarkdown(plans: readonly Plan[], maxLength = MAX_MARKDOWN_LENGTH): string {
@@ -43,43 +49,101 @@ export function renderPlansMarkdown(plans: readonly Plan[], maxLength = MAX_MARK
   let out = head;
   sections.forEach((blocks, t) => {
     const taken = chosen[t] ?? new Set<number>();
+    const anyRow = blocks.some((b, i) => b.kind === 'row' && taken.has(i));
     out += blocks
-      .filter((_, i) => taken.has(i))
+      .filter((b, i) => taken.has(i) && (b.kind !== 'head' || anyRow))
       .map((b) => b.text)
       .join('');
-    out += omissionNotice(blocks, taken);
+    out += omissionNotice(blocks, taken, several ? plans[t]?.target : undefined);
   });
   return out;
 }
 
-/** Which blocks fit: every essential, then rows (all targets, in order), then details. */
+/**
+ * Which blocks fit: every essential, then the rows, then the details. Each of the last two is
+ * shared fairly between the targets (a target needing less than an equal share leaves the rest to
+ * the others), so a large first target never leaves the next with an empty table; what a target
+ * cannot use of its share (blocks do not split) goes to the first blocks that still fit.
+ */
 function choose(sections: readonly Block[][], budget: number): Set<number>[] {
   const chosen = sections.map(() => new Set<number>());
   let used = 0;
-  for (const kind of ['essential', 'row', 'details'] as const) {
+  const take = (t: number, i: number, b: Block) => {
+    chosen[t]?.add(i);
+    used += b.text.length;
+  };
+  sections.forEach((blocks, t) => blocks.forEach((b, i) => (b.kind === 'essential' || b.kind === 'head' ? take(t, i, b) : undefined)));
+  for (const kind of ['row', 'details'] as const) {
+    const demands = sections.map((blocks) => blocks.reduce((n, b) => n + (b.kind === kind ? b.text.length : 0), 0));
+    const shares = fairShares(demands, budget - used);
     sections.forEach((blocks, t) => {
+      let spent = 0;
       blocks.forEach((b, i) => {
-        if (b.kind !== kind || (kind !== 'essential' && used + b.text.length > budget)) return;
-        chosen[t]?.add(i);
-        used += b.text.length;
+        if (b.kind !== kind || spent + b.text.length > (shares[t] ?? 0)) return;
+        spent += b.text.length;
+        take(t, i, b);
       });
     });
+    sections.forEach((blocks, t) =>
+      blocks.forEach((b, i) => (b.kind === kind && !chosen[t]?.has(i) && used + b.text.length <= budget ? take(t, i, b) : undefined)),
+    );
   }
   return chosen;
 }
 
-function omissionNotice(blocks: readonly Block[], taken: ReadonlySet<number>): string {
-  const left = (kind: Block['kind']) => blocks.filter((b, i) => b.kind === kind && !taken.has(i)).length;
+/**
+ * Max-min fair shares of `available` between `demands`: each gets what it needs if that is no
+ * more than an equal share of what is left; the others split the rest equally.
+ */
+export function fairShares(demands: readonly number[], available: number): number[] {
+  const shares = demands.map(() => 0);
+  let left = Math.max(0, available);
+  const open = demands.map((_, i) => i).sort((a, b) => (demands[a] ?? 0) - (demands[b] ?? 0));
+  while (open.length > 0) {
+    const equal = Math.floor(left / open.length);
+    const smallest = open[0] ?? 0;
+    const need = demands[smallest] ?? 0;
+    if (need > equal) {
+      for (const i of open) shares[i] = equal;
+      break;
+    }
+    shares[smallest] = need;
+    left -= need;
+    open.shift();
+  }
+  return shares;
+}
+
+/** Room for the names of objects left out of a table (the rest are counted). */
+const NAMES_ROOM = 200;
+
+function omissionNotice(blocks: readonly Block[], taken: ReadonlySet<number>, target: string | undefined): string {
+  const left = (kind: Block['kind']) => blocks.filter((b, i) => b.kind === kind && !taken.has(i));
   const rows = left('row');
-  const details = left('details');
-  if (rows + details === 0) return '';
+  const details = left('details').length;
+  if (rows.length + details === 0) return '';
   const what = [
-    rows > 0 ? `${rows} object(s) left out of the table` : '',
+    rows.length > 0 ? `${rows.length} object(s) left out of the table${names(rows.map((b) => b.address ?? '?'))}` : '',
     details > 0 ? `the details of ${details} object(s) not shown` : '',
   ]
     .filter(Boolean)
     .join(', ');
-  return `\n> [!NOTE]\n> **Truncated:** ${what}: the plan is too large for one comment. The JSON plan (\`obsync plan --out plan.json\`) and the text plan have everything.\n\n`;
+  const where = target === undefined ? '' : ` in target ${code(target)}`;
+  return `\n> [!NOTE]\n> **Truncated${where}:** ${what}: the plan is too large for one comment. The JSON plan (\`obsync plan --out plan.json\`) and the text plan have everything.\n\n`;
+}
+
+/** ` (`a`, `b` and 3 more)`: as many names as fit in NAMES_ROOM; none when not even the first fits. */
+function names(addresses: readonly string[]): string {
+  const shown: string[] = [];
+  let length = 0;
+  for (const a of addresses) {
+    const item = code(a);
+    if (length + item.length > NAMES_ROOM) break;
+    shown.push(item);
+    length += item.length + 2;
+  }
+  const more = addresses.length - shown.length;
+  return shown.length === 0 ? '' : ` (${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''})`;
 }
 
 function targetBlocks(plan: Plan, several: boolean): Block[] {
@@ -113,15 +177,17 @@ function targetBlocks(plan: Plan, several: boolean): Block[] {
     // Alerts backtested: a column for how often each would have fired (issue 26).
     const backtested = plan.backtest && reviewed.some((s) => s.backtest) ? plan.backtest.window : null;
     const column = backtested ? { head: ` backtest ${escape(backtested)} |`, rule: '---|' } : { head: '', rule: '' };
-    blocks.push(essential(`**${escape(summary)}**\n\n| | object | what changes |${column.head}\n|---|---|---|${column.rule}\n`));
+    blocks.push(essential(`**${escape(summary)}**\n\n`));
+    blocks.push({ text: `| | object | what changes |${column.head}\n|---|---|---|${column.rule}\n`, kind: 'head' });
     const summaries = reviewed.map((s) => [s, domainSummary(s)] as const);
     for (const [step, sum] of summaries)
       blocks.push({
         text: `| ${icon(step)}${isAdoption(step) ? ' **ADOPT**' : ''} | ${code(step.address)} | ${cell(headline(step, sum))} |${backtested ? ` ${step.backtest ? cell(backtestCell(step.backtest)) : ''} |` : ''}\n`,
         kind: 'row',
+        address: step.address,
       });
     blocks.push(essential('\n'));
-    for (const [step, sum] of summaries) blocks.push({ text: stepDetails(step, sum), kind: 'details' });
+    for (const [step, sum] of summaries) blocks.push({ text: stepDetails(step, sum), kind: 'details', address: step.address });
   }
   const run = plan.backtest ? backtestRunSentence(plan.backtest) : null;
   if (run) blocks.push(essential(`${escape(run)}\n\n`));

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Plan } from '../core/plan.js';
+import { summarize, type Plan } from '../core/plan.js';
 import type { RunReport } from '../engine/reconcile.js';
 import { dashboardYaml, PIPE_SECRET, PlanFixture, scenario, type ScenarioReports } from '../../test/support/plans.js';
 import { applyReportDocument } from './apply-json.js';
@@ -33,7 +33,7 @@ function expectValid(validate: ValidateFunction, doc: unknown): void {
 const plans = (r: ScenarioReports): [string, Plan][] => Object.entries(r).map(([k, v]: [string, RunReport]) => [k, v.plan]);
 const text = (plan: Plan) => renderPlansText([plan], { color: false });
 const change = (doc: PlanDocument, address: string): ResourceChange | undefined =>
-  doc.targets[0]?.resource_changes.find((c) => c.address === address);
+  doc.resource_changes.find((c) => c.obsync_address === address);
 
 beforeAll(async () => {
   for (const v of VARIANTS) runs[v] = await scenario(v);
@@ -77,15 +77,15 @@ describe.each(VARIANTS)('the JSON plan (%s)', (variant) => {
     const deleted = change(planDocument([r().prune.plan], ORIGIN), 'Dashboard/scratch');
     expect(deleted?.change).toMatchObject({ actions: ['delete'], before: { name: 'Scratch' }, after: null });
     const unchanged = planDocument([r().unchanged.plan], ORIGIN);
-    expect(unchanged.targets[0]?.resource_changes.every((c) => c.change.actions[0] === 'no-op')).toBe(true);
+    expect(unchanged.resource_changes.every((c) => c.change.actions[0] === 'no-op')).toBe(true);
     expect(unchanged.applyable).toBe(false);
     expect(planDocument([r().update.plan], ORIGIN).applyable).toBe(true);
   });
 
   it('lists drift apart, from what obsync applied to what the service has now; spec changes are not drift', () => {
     const doc = planDocument([r().update.plan], ORIGIN);
-    const drift = doc.targets[0]?.resource_drift ?? [];
-    expect(drift.map((d) => d.address)).toEqual(['Dashboard/scratch']);
+    const drift = doc.resource_drift;
+    expect(drift.map((d) => d.obsync_address)).toEqual(['Dashboard/scratch']);
     expect(drift[0]?.change).toMatchObject({ before: { name: 'Scratch' }, after: { name: 'Scratch (edited by hand)' } });
     expect(change(doc, 'Dashboard/scratch')?.change).toMatchObject({
       actions: ['update'],
@@ -255,7 +255,49 @@ describe('a plan too large for one comment', () => {
     const tiny = renderPlansMarkdown([big], 3_000);
     expect(tiny.length).toBeLessThanOrEqual(3_000);
     const rows = (tiny.match(/^\| 🟢 create /gm) ?? []).length;
-    expect(tiny).toContain(`${40 - rows} object(s) left out of the table`);
+    expect(tiny).toContain(`${40 - rows} object(s) left out of the table (\`${big.steps[rows]?.address ?? ''}\`, `);
+  });
+
+  /** The plan as another target holding only its first `n` objects. */
+  const part = (target: string, n: number): Plan => {
+    const steps = big.steps.slice(0, n);
+    return { ...big, target, steps, summary: summarize(steps) };
+  };
+  /** Each target's section of a comment of several targets. */
+  const sectionsOf = (md: string) => md.split(/^### Target /m).slice(1);
+  const rowsOf = (section: string) => [...section.matchAll(/^\| 🟢 create \| `([^`]+)`/gm)].map((m) => m[1]);
+
+  it('shares the room between targets: a large first target leaves the next one its whole table', () => {
+    const md = renderPlansMarkdown([part('large', 40), part('small', 3)], 4_000);
+    expect(md.length).toBeLessThanOrEqual(4_000);
+    const [large = '', small = ''] = sectionsOf(md);
+    expect(rowsOf(small)).toEqual(big.steps.slice(0, 3).map((st) => st.address));
+    expect(small).not.toContain('left out of the table');
+    const shown = rowsOf(large).length;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(40);
+    expect(large).toContain(
+      `**Truncated in target \`large\`:** ${40 - shown} object(s) left out of the table (\`${big.steps[shown]?.address ?? ''}\`,`,
+    );
+  });
+
+  it('gives targets of the same size the same number of rows, each notice naming its target and what it left out', () => {
+    const md = renderPlansMarkdown([part('first', 40), part('second', 40)], 9_000);
+    expect(md.length).toBeLessThanOrEqual(9_000);
+    const [first = '', second = ''] = sectionsOf(md);
+    const counts = [rowsOf(first).length, rowsOf(second).length];
+    expect(Math.min(...counts)).toBeGreaterThan(0);
+    expect(Math.abs((counts[0] ?? 0) - (counts[1] ?? 0))).toBeLessThanOrEqual(1);
+    expect(first).toContain(`**Truncated in target \`first\`:** ${40 - (counts[0] ?? 0)} object(s) left out of the table`);
+    expect(second).toContain(`**Truncated in target \`second\`:** ${40 - (counts[1] ?? 0)} object(s) left out of the table`);
+  });
+
+  it('never prints the head of an empty table', () => {
+    for (const max of [1_500, 2_500, 4_000, 12_000]) {
+      const md = renderPlansMarkdown([part('a', 40), part('b', 40), part('c', 2)], max);
+      for (const section of sectionsOf(md))
+        expect(section.includes('| | object | what changes |'), `${max}: ${section.slice(0, 40)}`).toBe(rowsOf(section).length > 0);
+    }
   });
 });
 

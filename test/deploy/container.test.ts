@@ -176,23 +176,30 @@ describe('the image, built and run without Docker', () => {
       `apiVersion: obsync/v1\nkind: Config\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", rateLimit: {requests: 1000, perSeconds: 1}}\n`,
     );
     const before = new Set(files(imageRoot));
-    // The image's environment, its absolute paths moved into the stage; the test listens on loopback only.
-    const listen = `127.0.0.1:${20000 + Math.floor(Math.random() * 20000)}`;
+    // The image's environment, its absolute paths moved into the stage. `--listen` on the command
+    // line, as `docker run IMAGE --listen …` gives it: the test listens on loopback only, on a port
+    // the system picks, not where the image's OBSYNC_LISTEN says.
     const env: Record<string, string> = { PATH: process.env.PATH ?? '', OBSYNC_API_KEY: sandbox.credentials.apiKey };
     for (const [k, v] of Object.entries(imageEnv)) env[k] = v.startsWith('/') ? inside(image.name, v) : v;
-    env.OBSYNC_LISTEN = listen;
-    const args = [...entrypoint.slice(1), ...cmd.map((a) => (a.startsWith('/') ? inside(image.name, a) : a))];
+    const args = [...entrypoint.slice(1), ...cmd.map((a) => (a.startsWith('/') ? inside(image.name, a) : a)), '--listen', '127.0.0.1:0'];
     daemon = spawn(process.execPath, args, { cwd: join(imageRoot, 'app'), env, stdio: ['ignore', 'pipe', 'pipe'] });
     daemon.stdout?.on('data', (d: Buffer) => (output += d.toString()));
     daemon.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     const context = () => output.slice(-4000);
+    const served = await until('the served address', () => /health and metrics on (http:\/\/\S+?)\/?$/m.exec(output)?.[1], {
+      context,
+    });
 
-    await until('ready after the first run', async () => ((await httpStatus(`http://${listen}/readyz`)) === 200 ? true : undefined), {
+    await until('ready after the first run', async () => ((await httpStatus(`${served}/readyz`)) === 200 ? true : undefined), {
       context,
     });
     expect((await sandboxDashboards(sandbox)).map((d) => d.name)).toContain('Checkout service');
-    // The HEALTHCHECK's command: exit 0 while /livez answers (execFileSync throws on any other exit).
-    expect(() => execFileSync(process.execPath, ['dist/cli/healthcheck.js'], { cwd: join(imageRoot, 'app'), env })).not.toThrow();
+    // The HEALTHCHECK's command: exit 0 while /livez answers at the address the process serves,
+    // which is neither OBSYNC_LISTEN's nor a fixed one (execFileSync throws on any other exit).
+    expect(imageEnv.OBSYNC_LISTEN).not.toBe(served.replace('http://', ''));
+    const healthcheck = () => execFileSync(process.execPath, ['dist/cli/healthcheck.js'], { cwd: join(imageRoot, 'app'), env });
+    expect(healthcheck).not.toThrow();
+    expect(readFileSync(env.OBSYNC_URL_OUT ?? '', 'utf8')).toBe(`${served}\n`);
 
     const stateDir = imageEnv.OBSYNC_STATE_DIR ?? '';
     const written = files(imageRoot).filter((f) => !before.has(f));
@@ -205,5 +212,7 @@ describe('the image, built and run without Docker', () => {
     const code = await new Promise<number | null>((resolve) => daemon?.once('exit', (c) => resolve(c)));
     expect(code).toBe(0);
     expect(output).toMatch(/SIGTERM received, shutting down/);
+    // Stopped: the record of the address is gone with the process.
+    expect(existsSync(env.OBSYNC_URL_OUT ?? ''), 'OBSYNC_URL_OUT removed at exit').toBe(false);
   });
 });

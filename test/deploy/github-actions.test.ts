@@ -3,8 +3,9 @@
  * WebAssembly) finds nothing; every obsync command line in it is one the CLI accepts; obsync is
  * installed from its repository at a pinned commit, and those install steps, replayed here, give a
  * working `obsync`; secrets reach only the obsync steps; the state is kept in PostgreSQL between
- * runs; the plan is posted on the pull request; applies are serialised. The example obsync.yaml is
- * checked by obsync's own loader once the config schema knows the PostgreSQL backend.
+ * runs; the plan is posted on the pull request; applies are serialised; the validate step reads
+ * obsync.yaml without secrets, as its comment says. The example obsync.yaml is checked by obsync's
+ * own loader once the config schema knows the PostgreSQL backend.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
+import { assertBuilt, runCli } from '../support/cli.js';
 import { parseObsyncArgs } from './cli-args.js';
 import { envVarsObsyncReads } from './env-vars.js';
 import { npmChildEnv } from './npm-env.js';
@@ -172,6 +174,44 @@ describe('deploy/github-actions/obsync.yaml', () => {
       expect(load(readFileSync(CONFIG, 'utf8')).diagnostics).toEqual([]);
     },
   );
+});
+
+describe('the validate step', () => {
+  /** The step's obsync command line, run by the built CLI in a user's repository without a secret in the environment. */
+  async function validateIn(config: string, manifests: Record<string, string>) {
+    assertBuilt();
+    const validate = plan.steps.find((s) => s.name === 'Validate');
+    const argv = obsyncCommands(validate?.run ?? '')[0] ?? [];
+    expect(argv[0]).toBe('validate');
+    const workspace = mkdtempSync(join(tmpdir(), 'obsync-gha-validate-'));
+    try {
+      writeFileSync(join(workspace, 'obsync.yaml'), config);
+      mkdirSync(join(workspace, 'observability'));
+      for (const [name, text] of Object.entries(manifests)) writeFileSync(join(workspace, 'observability', name), text);
+      return await runCli(argv, { cwd: workspace, env: { NO_COLOR: '1' } });
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  }
+  const pipe = readFileSync(join(REPO, 'config-examples/kinds/pipe.yaml'), 'utf8');
+
+  it("reads obsync.yaml (as its comment says): a target's manifests are checked against the kinds its variant serves", async () => {
+    const hosted = readFileSync(CONFIG, 'utf8');
+    expect(hosted).toMatch(/variant: hosted/);
+    const ok = await validateIn(hosted, { 'pipe.yaml': pipe });
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    // The same manifests under a self-hosted target: refused, so obsync.yaml was read.
+    const selfHosted = hosted.replace('variant: hosted', 'variant: self-hosted').replace(/^\s+(organizationId|serviceId):.*\n/gm, '');
+    const refused = await validateIn(selfHosted, { 'pipe.yaml': pipe });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/::error .*target 'prod' \(self-hosted\) cannot manage Pipe objects/);
+  });
+
+  it('needs no secret: neither the state URL nor a credential is resolved', async () => {
+    const res = await validateIn(readFileSync(CONFIG, 'utf8'), { 'pipe.yaml': pipe });
+    expect(res.code, res.stdout + res.stderr).toBe(0);
+    expect(res.stdout).not.toMatch(/::error/);
+  });
 });
 
 describe('the install and validate steps, replayed', () => {

@@ -4,7 +4,9 @@
  * container meets Pod Security "restricted"; obsync's command line and environment are ones the
  * CLI accepts; obsync reads its manifests from git-sync's checkout, its config from the ConfigMap
  * (valid for obsync's own loader), its credentials from the Secret, and keeps its state on the
- * claim; the Service and the ServiceMonitor reach /metrics.
+ * claim; the Service and the ServiceMonitor reach /metrics. The file the header says to apply
+ * holds neither the Secret (a second apply would overwrite the real one with the placeholder)
+ * nor the ServiceMonitor (optional: it needs the Prometheus Operator's CRDs).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +20,11 @@ import { envVarsObsyncReads } from './env-vars.js';
 import { schemaErrors, typeErrors, type K8sObject } from './k8s-schema.js';
 
 const REPO = join(import.meta.dirname, '../..');
-const FILE = join(REPO, 'deploy/kubernetes/obsync.yaml');
+const DIR = join(REPO, 'deploy/kubernetes');
+/** What the header says to `kubectl apply -f`; the Secret and the ServiceMonitor are apart. */
+const FILE = join(DIR, 'obsync.yaml');
+const MONITOR_FILE = join(DIR, 'servicemonitor.yaml');
+const SECRET_EXAMPLE = join(DIR, 'secret.yaml.example');
 
 interface Mount {
   name: string;
@@ -58,17 +64,25 @@ interface PodSpec {
   volumes?: ({ name: string } & Record<string, unknown>)[];
 }
 
-const parsed = parseAllDocuments(readFileSync(FILE, 'utf8'));
-type Doc = K8sObject & { metadata: { name: string; labels?: Record<string, string> } };
-const docs = (Array.isArray(parsed) ? parsed : []).map((d) => {
-  if (d.errors.length > 0) throw new Error(`${FILE}: ${d.errors.map((e) => e.message).join('; ')}`);
-  return d.toJS() as Doc;
-});
+type Doc = K8sObject & { metadata: { name: string; namespace?: string; labels?: Record<string, string> } };
+function documents(file: string): Doc[] {
+  const parsed = parseAllDocuments(readFileSync(file, 'utf8'));
+  return (Array.isArray(parsed) ? parsed : []).map((d) => {
+    if (d.errors.length > 0) throw new Error(`${file}: ${d.errors.map((e) => e.message).join('; ')}`);
+    return d.toJS() as Doc;
+  });
+}
+const applied = documents(FILE);
+const monitorDocs = documents(MONITOR_FILE);
+const secretDocs = documents(SECRET_EXAMPLE);
+/** Every object of the example, wherever it is written. */
+const docs = [...applied, ...monitorDocs, ...secretDocs];
 const one = <T>(kind: string): T & Doc => {
   const found = docs.filter((d) => d.kind === kind);
-  if (found.length !== 1) throw new Error(`${FILE}: expected one ${kind}, found ${found.length}`);
+  if (found.length !== 1) throw new Error(`deploy/kubernetes: expected one ${kind}, found ${found.length}`);
   return found[0] as T & Doc;
 };
+const header = readFileSync(FILE, 'utf8').split('\napiVersion:')[0] ?? '';
 
 const deployment = one<{
   spec: { replicas: number; strategy: { type: string }; template: { metadata: { labels: Record<string, string> }; spec: PodSpec } };
@@ -98,14 +112,36 @@ const flag = (args: readonly string[], name: string) => {
 
 describe('deploy/kubernetes/obsync.yaml', () => {
   it('is valid against the official Kubernetes and prometheus-operator schemas', () => {
-    expect(docs.map((d) => d.kind)).toEqual(
-      expect.arrayContaining(['Deployment', 'Service', 'ServiceMonitor', 'PersistentVolumeClaim', 'ConfigMap', 'Secret']),
-    );
+    expect(applied.map((d) => d.kind)).toEqual(expect.arrayContaining(['Deployment', 'Service', 'PersistentVolumeClaim', 'ConfigMap']));
     expect(docs.flatMap((d) => schemaErrors(d).map((e) => `${d.kind}/${d.metadata.name}: ${e}`))).toEqual([]);
   });
 
   it('declares no field the official types do not know (typos are errors)', () => {
     expect(typeErrors(docs, (i) => `${docs[i]?.kind}/${docs[i]?.metadata.name}`)).toEqual([]);
+  });
+
+  it('holds no Secret, so applying it again never overwrites the real credentials', () => {
+    expect(applied.filter((d) => d.kind === 'Secret')).toEqual([]);
+    // The placeholder's shape is kept where `kubectl apply -f deploy/kubernetes/` does not read (.json, .yaml, .yml only).
+    expect(SECRET_EXAMPLE).not.toMatch(/\.(json|ya?ml)$/);
+    expect(secretDocs.map((d) => d.kind)).toEqual(['Secret']);
+  });
+
+  it('says how to create the Secret the pod mounts, with the keys obsync reads, in the namespace', () => {
+    const command = /kubectl -n (\S+) create secret generic (\S+)((?:\s+\\?\s*#?\s*--from-file=\S+)+)/.exec(header);
+    expect(command, 'a kubectl create secret command in the header').not.toBeNull();
+    const [, namespace, name, files = ''] = command ?? [];
+    const secret = one<{ stringData?: Record<string, string> }>('Secret');
+    expect(namespace).toBe(one('Namespace').metadata.name);
+    expect(name).toBe(secret.metadata.name);
+    const keys = [...files.matchAll(/--from-file=([\w.-]+)=/g)].map((m) => m[1]);
+    expect(keys.sort()).toEqual(Object.keys(secret.stringData ?? {}).sort());
+  });
+
+  it('keeps the ServiceMonitor apart and optional: the applied file needs no CRD of the Prometheus Operator', () => {
+    expect(applied.filter((d) => !['v1', 'apps/v1'].includes(d.apiVersion)).map((d) => d.kind)).toEqual([]);
+    expect(monitorDocs.map((d) => d.kind)).toEqual(['ServiceMonitor']);
+    expect(header).toMatch(/servicemonitor\.yaml\s+# optional/);
   });
 
   // https://kubernetes.io/docs/concepts/security/pod-security-standards/ (baseline and restricted)

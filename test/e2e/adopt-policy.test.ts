@@ -72,9 +72,9 @@ describe('adoption policy', () => {
       expect(markdown.stdout).toContain('will be ADOPTED');
       expect(markdown.stdout).toContain('`Dashboard/payments` (existing id `' + made.id + '`): 1 field(s) change');
       const json = JSON.parse((await runCli(['plan', '--output', 'json'], { cwd: dir })).stdout) as {
-        targets: { resource_changes: { address: string; change: { importing?: unknown; actions: string[] } }[] }[];
+        resource_changes: { obsync_address: string; change: { importing?: unknown; actions: string[] } }[];
       };
-      const change = json.targets[0]?.resource_changes.find((c) => c.address === 'Dashboard/payments')?.change;
+      const change = json.resource_changes.find((c) => c.obsync_address === 'Dashboard/payments')?.change;
       expect(change?.importing).toBeDefined();
       expect(change?.actions).toEqual(['update']);
     } finally {

@@ -21,10 +21,13 @@ let sandbox: SandboxHandle;
 let dir: string;
 
 interface Resource {
-  address: string;
+  obsync_address: string;
+  module_address: string;
   backtest?: Record<string, unknown> & { before?: Record<string, unknown> };
 }
 interface TargetDoc {
+  target: string;
+  /** The document's top-level resource_changes of this target (its module). */
   resource_changes: Resource[];
   backtest?: Record<string, unknown>;
   prune: { blocked: { address: string; reason: string; usedBy?: { id?: string; owned: boolean; name: string | null }[] }[] };
@@ -34,13 +37,13 @@ const validate = () =>
   new Ajv({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync('docs/schema/plan.schema.json', 'utf8')) as object);
 
 function targetDoc(text: string): TargetDoc {
-  const doc = JSON.parse(text) as { targets: TargetDoc[] };
+  const doc = JSON.parse(text) as { resource_changes: Resource[]; targets: Omit<TargetDoc, 'resource_changes'>[] };
   const check = validate();
   check(doc);
   expect(check.errors ?? []).toEqual([]);
   const [only] = doc.targets;
   if (!only) throw new Error('no target in the plan');
-  return only;
+  return { ...only, resource_changes: doc.resource_changes.filter((r) => r.module_address === `target.${only.target}`) };
 }
 
 function config(defaults = ''): void {
@@ -125,7 +128,7 @@ describe('backtests in the plan (self-hosted)', () => {
     expect(md.stdout).toMatch(/\| `Dashboard\/board` \| [^|]+ \| {2}\|/);
 
     const json = targetDoc((await cli('selfhosted', 'plan', '--output', 'json')).stdout);
-    const bt = json.resource_changes.find((r) => r.address === 'Alert/errors-high')?.backtest;
+    const bt = json.resource_changes.find((r) => r.obsync_address === 'Alert/errors-high')?.backtest;
     expect(bt).toMatchObject({ status: 'ok', window: '7d', granularity: '5m', evaluated: 2016, requests: 5 });
     expect(typeof bt?.firing).toBe('number');
     expect(json.backtest).toMatchObject({ window: '7d', budget: 20, requests: 5, alerts: 1, skipped: 0 });
@@ -137,14 +140,17 @@ describe('backtests in the plan (self-hosted)', () => {
     const text = await cli('selfhosted', 'plan');
     expect(unwrapped(text.stdout)).toMatch(/backtest 7d: would have fired in \d+ → \d+ of 2016 windows, \d+ → \d+ episodes/);
     const json = targetDoc((await cli('selfhosted', 'plan', '--output', 'json')).stdout);
-    const bt = json.resource_changes.find((r) => r.address === 'Alert/errors-high')?.backtest;
+    const bt = json.resource_changes.find((r) => r.obsync_address === 'Alert/errors-high')?.backtest;
     expect(bt?.before).toMatchObject({ status: 'ok', evaluated: 2016 });
     expect(Number(bt?.firing)).toBeLessThanOrEqual(Number(bt?.before?.firing));
   });
 
   it('--backtest DURATION, --no-backtest, --backtest-budget, and defaults.backtest in obsync.yaml', async () => {
     const day = targetDoc((await cli('selfhosted', 'plan', '--output', 'json', '--backtest', '1d')).stdout);
-    expect(day.resource_changes.find((r) => r.address === 'Alert/errors-high')?.backtest).toMatchObject({ window: '1d', evaluated: 288 });
+    expect(day.resource_changes.find((r) => r.obsync_address === 'Alert/errors-high')?.backtest).toMatchObject({
+      window: '1d',
+      evaluated: 288,
+    });
 
     sandbox.clearRequests();
     const off = targetDoc((await cli('selfhosted', 'plan', '--output', 'json', '--no-backtest')).stdout);
@@ -153,7 +159,7 @@ describe('backtests in the plan (self-hosted)', () => {
     expect(seriesRequests()).toEqual([]);
 
     const broke = targetDoc((await cli('selfhosted', 'plan', '--output', 'json', '--backtest-budget', '2')).stdout);
-    expect(broke.resource_changes.find((r) => r.address === 'Alert/errors-high')?.backtest).toMatchObject({ status: 'skipped' });
+    expect(broke.resource_changes.find((r) => r.obsync_address === 'Alert/errors-high')?.backtest).toMatchObject({ status: 'skipped' });
 
     const bad = await cli('selfhosted', 'plan', '--backtest', '7 days');
     expect(bad.code).toBe(1);
@@ -181,7 +187,7 @@ describe('backtests on hosted', () => {
     expect(unwrapped(text.stdout)).toContain('backtest unavailable: not available on hosted (no chart series API)');
     expect(text.stdout).toContain('Backtest: not available on hosted: the hosted API serves no chart series queries.');
     const json = targetDoc((await cli('hosted', 'plan', '--output', 'json')).stdout);
-    expect(json.resource_changes.find((r) => r.address === 'Alert/errors-high')?.backtest).toMatchObject({ status: 'unavailable' });
+    expect(json.resource_changes.find((r) => r.obsync_address === 'Alert/errors-high')?.backtest).toMatchObject({ status: 'unavailable' });
     expect(sandbox.requests().some((r) => r.path.includes('charts'))).toBe(false);
     // Like the real hosted API, the sandbox's hosted side has no chart route at all.
     const c = sandbox.credentials;

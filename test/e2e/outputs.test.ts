@@ -74,13 +74,14 @@ describe.each(['hosted', 'selfhosted'])('plan and apply outputs (%s)', (target) 
     expect(json.code).toBe(2);
     const doc = valid(plan, json.stdout) as {
       applyable: boolean;
-      targets: { target: string; resource_changes: { address: string; change: { actions: string[] } }[] }[];
+      targets: { target: string }[];
+      resource_changes: { address: string; change: { actions: string[] } }[];
     };
     expect(doc.applyable).toBe(true);
     expect(doc.targets.map((t) => t.target)).toEqual([target]);
-    expect(doc.targets[0]?.resource_changes.map((c) => `${c.change.actions.join('+')} ${c.address}`)).toEqual([
-      'create Dashboard/board',
-      'create Alert/board-p99',
+    expect(doc.resource_changes.map((c) => `${c.change.actions.join('+')} ${c.address}`)).toEqual([
+      `create target.${target}.Dashboard.board`,
+      `create target.${target}.Alert.board-p99`,
     ]);
     expect((await cli('plan', '--output', 'json')).code).toBe(0);
 
@@ -143,7 +144,7 @@ describe('a saved plan', () => {
     writeFileSync(join(dir, 'old.json'), JSON.stringify({ formatVersion: 2, target: 'hosted', steps: [] }));
     const res = await runCli(['apply', 'old.json'], { cwd: dir });
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain('old.json has plan format version 2; this obsync applies version 3.3 plans only');
+    expect(res.stderr).toContain('old.json has plan format version 2; this obsync applies version 4.0 plans only');
     expect(res.stderr).toContain('obsync plan --out FILE');
   });
 });

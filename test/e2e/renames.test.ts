@@ -86,17 +86,18 @@ async function project(variant: Variant, backend: Backend) {
 
 interface ResourceChange {
   address: string;
+  obsync_address: string;
   change: { actions: string[] };
   previous_address?: string;
   moved_parts?: { from: string; to: string }[];
 }
 
 function resourceChanges(file: string): ResourceChange[] {
-  const doc = JSON.parse(readFileSync(file, 'utf8')) as { targets: { resource_changes: ResourceChange[] }[] };
-  return doc.targets[0]?.resource_changes ?? [];
+  const doc = JSON.parse(readFileSync(file, 'utf8')) as { resource_changes: ResourceChange[] };
+  return doc.resource_changes;
 }
 
-const actions = (changes: readonly ResourceChange[]) => changes.map((c) => `${c.change.actions.join('+')} ${c.address}`).sort();
+const actions = (changes: readonly ResourceChange[]) => changes.map((c) => `${c.change.actions.join('+')} ${c.obsync_address}`).sort();
 
 const COMBINATIONS = [
   ['self-hosted', 'file'],
@@ -127,11 +128,14 @@ describe.each(COMBINATIONS)('renames end to end (%s, %s state)', (variant, backe
       'no-op Alert/checkout-latency-high',
       'update Dashboard/checkout-service',
     ]);
-    expect(changes.find((c) => c.address === 'Dashboard/checkout-service')).toMatchObject({
-      previous_address: 'Dashboard/checkout',
+    expect(changes.find((c) => c.obsync_address === 'Dashboard/checkout-service')).toMatchObject({
+      address: 'target.prod.Dashboard.checkout-service',
+      previous_address: 'target.prod.Dashboard.checkout',
       moved_parts: [{ from: 'p99', to: 'latency' }],
     });
-    expect(changes.find((c) => c.address === 'Alert/checkout-latency-high')?.previous_address).toBe('Alert/checkout-p99');
+    expect(changes.find((c) => c.obsync_address === 'Alert/checkout-latency-high')?.previous_address).toBe(
+      'target.prod.Alert.checkout-p99',
+    );
 
     // Applied as the saved plan that was reviewed.
     const apply = await p.obsync('apply', 'plan.json');

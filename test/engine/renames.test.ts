@@ -126,9 +126,10 @@ describe.each(['self-hosted', 'hosted'] as const)('declared renames (%s)', (vari
     const doc = planDocument([plan], { generatedAt: new Date(0), obsyncVersion: 'test', manifests: [] });
     expect(doc.summary).toMatchObject({ create: 0, delete: 0, move: 2 });
     expect(doc.targets[0]?.applyable).toBe(true);
-    expect(doc.targets[0]?.resource_changes.filter((c) => c.previous_address).map((c) => [c.previous_address, c.address])).toEqual([
-      ['Dashboard/checkout', 'Dashboard/checkout-service'],
-      ['Alert/checkout-p99', 'Alert/checkout-latency-high'],
+    const target = doc.targets[0]?.target ?? '';
+    expect(doc.resource_changes.filter((c) => c.previous_address).map((c) => [c.previous_address, c.address])).toEqual([
+      [`target.${target}.Dashboard.checkout`, `target.${target}.Dashboard.checkout-service`],
+      [`target.${target}.Alert.checkout-p99`, `target.${target}.Alert.checkout-latency-high`],
     ]);
     expectValid('plan.schema.json', doc);
     // A saved plan carries the moves back to the applier.

@@ -54,8 +54,8 @@ describe('a saved plan', () => {
     writeFileSync(join(dir, 'obsync.yaml'), hostedConfig(`${sb(0).url}/`));
     const keyEnv = { KEY_SECRET: sb(0).credentials.keySecret };
     expect((await runCli(['plan', '--out', 'plan.json'], { cwd: dir, env: keyEnv })).code).toBe(0);
-    const doc = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as { format_version: string; targets: unknown[] };
-    expect(doc.format_version).toBe('3.3');
+    const doc = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as { obsync_format_version: string; targets: unknown[] };
+    expect(doc.obsync_format_version).toBe('4.0');
     const c = sb(0).credentials;
     expect(doc.targets[0]).toMatchObject({
       target_identity: { name: 'prod', variant: 'hosted', base_url: sb(0).url, organization_id: c.organizationId, service_id: c.serviceId },
@@ -109,9 +109,10 @@ describe('a saved plan', () => {
   it('that does not say where it was made (an older obsync) is refused', async () => {
     writeFileSync(join(dir, 'obsync.yaml'), selfHostedTargets([sb(0).url]));
     expect((await runCli(['plan', '--out', 'plan.json'], { cwd: dir, env })).code).toBe(0);
-    const doc = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as { format_version: string; targets: Record<string, unknown>[] };
+    const doc = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as { targets: Record<string, unknown>[] };
+    // A plan of this format whose target lacks its identity (a plan of another format is refused by its version).
     for (const t of doc.targets) delete t.target_identity;
-    writeFileSync(join(dir, 'old.json'), JSON.stringify({ ...doc, format_version: '3.2' }));
+    writeFileSync(join(dir, 'old.json'), JSON.stringify(doc));
     const res = await runCli(['apply', 'old.json'], { cwd: dir, env });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('does not say which service it was made for (a plan of an older obsync)');

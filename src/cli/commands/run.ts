@@ -9,9 +9,11 @@ import { DaemonMetrics } from '../../daemon/metrics.js';
 import { Sharding } from '../../daemon/shards.js';
 import type { TargetAssignment } from '../../inventory/elector.js';
 import { EventBus } from '../../events/bus.js';
+import type { Logger } from '../../log/logger.js';
 import type { CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
 import { VERSION } from '../version.js';
+import { forgetServedUrl, recordServedUrl } from '../healthcheck-url.js';
 import { wholeNumber } from '../numbers.js';
 import { backtestSettings, commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { openSessions } from '../session.js';
@@ -173,6 +175,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       await group.close();
       throw err;
     }
+    const urlOut = io.env.OBSYNC_URL_OUT;
+    if (urlOut && host.url) recordUrl(group.logger, urlOut, host.url);
     const names = daemons.map((d) => `'${d.target}'`).join(', ');
     io.stderr.write(
       `obsync run: reconciling target${daemons.length > 1 ? 's' : ''} ${names} (${flags.mode} mode); status page, health and metrics on ${host.url ?? '?'}/\n`,
@@ -182,6 +186,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     await waitForSignal(io);
     // Out of the registry first (the others re-divide at once), then every run ends and its lease is released.
     await sharding?.leave();
+    if (urlOut) forgetServedUrl(urlOut);
     await host.stop();
     await notifier?.close(NOTIFY_GRACE_MS);
     await group.close();
@@ -195,6 +200,15 @@ function sharingNote(mode: string, sharing: Sharding | undefined, kind: string |
   return kind === 'file'
     ? 'the file state elects one leader per target among replicas; sharing the targets between replicas needs the PostgreSQL state'
     : '';
+}
+
+/** For the image's HEALTHCHECK (src/cli/healthcheck.ts); a file it cannot write costs only that. */
+function recordUrl(logger: Pick<Logger, 'warn'>, file: string, url: string): void {
+  try {
+    recordServedUrl(file, url);
+  } catch (err) {
+    logger.warn({ file, err: err instanceof Error ? err.message : String(err) }, 'cannot record the served URL for the healthcheck');
+  }
 }
 
 function daemonBacktest(settings: ReturnType<typeof backtestSettings>): Pick<DaemonOptions, 'backtest'> {

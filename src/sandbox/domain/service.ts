@@ -37,6 +37,34 @@ interface ServiceState {
 
 const CREATED_AT = '2026-08-01T09:00:00.000Z';
 
+/**
+ * How the service scales, as the real API serves it for a service with vertical autoscaling (the
+ * default): the configured baseline at the top level, and `currentScaling` with the values in
+ * effect — the same while no scaling schedule entry is active (so no `activeEntryId`). The spec
+ * marks `autoscalingMode` and `currentScaling` required, and the Terraform provider reads the
+ * mode (`deriveAutoscalingMode`). Vertical: a fixed replica count (`numReplicas`, min = max in
+ * effect), memory per replica in a range; the deprecated totals are for three replicas; the
+ * horizontal-only fields (minReplicas, maxReplicas, replicaMemoryGb) are absent.
+ */
+function scalingFields(): JsonRecord {
+  const baseline = { minReplicaMemoryGb: 8, maxReplicaMemoryGb: 16, numReplicas: 3, idleScaling: true, idleTimeoutMinutes: 15 };
+  return {
+    autoscalingMode: 'vertical',
+    ...baseline,
+    minTotalMemoryGb: baseline.minReplicaMemoryGb * 3,
+    maxTotalMemoryGb: baseline.maxReplicaMemoryGb * 3,
+    currentScaling: {
+      effectiveAutoscalingMode: 'vertical',
+      effectiveMinReplicaMemoryGb: baseline.minReplicaMemoryGb,
+      effectiveMaxReplicaMemoryGb: baseline.maxReplicaMemoryGb,
+      effectiveMinReplicas: baseline.numReplicas,
+      effectiveMaxReplicas: baseline.numReplicas,
+      effectiveIdleScaling: baseline.idleScaling,
+      effectiveIdleTimeoutMinutes: baseline.idleTimeoutMinutes,
+    },
+  };
+}
+
 /** The 424 the ClickPipes API answers while the service is not running (message as the provider's tests quote it). */
 export function notRunningMessage(state: string): string {
   return `ClickPipe creation is allowed only when the ClickHouse service is running. Current state: ${state}`;
@@ -59,8 +87,7 @@ export function createServiceDomain(opts: ServiceDomainOptions): ServiceDomain {
     region: 'us-east-1',
     state: current.state,
     tier: 'production',
-    idleScaling: true,
-    idleTimeoutMinutes: 15,
+    ...scalingFields(),
     createdAt: CREATED_AT,
   });
 

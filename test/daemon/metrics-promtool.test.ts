@@ -1,0 +1,116 @@
+/**
+ * /metrics as Prometheus' own checker reads it (issue 30): `promtool check metrics` (Debian's
+ * prometheus package) accepts what a running daemon of two targets serves, and the README says
+ * truly which metrics carry the `target` label and which are one per process.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DaemonMetrics, SUMMED_GAUGES } from '../../src/daemon/metrics.js';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { assertBuilt } from '../support/cli.js';
+import { startDaemon, type RunningDaemon } from '../support/daemon.js';
+import { missingTools, TOOLS } from '../support/tools.js';
+import { until } from '../support/wait.js';
+
+/** promtool's tests are skipped off CI without it; in CI its absence fails the file. */
+const missing = missingTools(TOOLS.promtool);
+let sandbox: SandboxHandle;
+let dir: string;
+let daemon: RunningDaemon | undefined;
+
+beforeAll(async () => {
+  assertBuilt();
+  sandbox = await startSandbox({ port: 0, rateLimit: 'off' });
+  dir = mkdtempSync(join(tmpdir(), 'obsync-promtool-'));
+  const c = sandbox.credentials;
+  writeFileSync(
+    join(dir, 'dash.yaml'),
+    'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: promtool}\nspec: {name: Promtool, tiles: []}\n',
+  );
+  writeFileSync(
+    join(dir, 'obsync.yaml'),
+    [
+      'apiVersion: obsync/v1',
+      'kind: Config',
+      'manifests: [dash.yaml]',
+      'targets:',
+      `  - {name: sh, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: "${c.apiKey}"}}`,
+      `  - {name: ho, variant: hosted, baseUrl: "${sandbox.url}", organizationId: ${c.organizationId}, serviceId: ${c.serviceId}, credentials: {keyId: ${c.keyId}, keySecret: ${c.keySecret}}}`,
+      '',
+    ].join('\n'),
+  );
+  daemon = await startDaemon(dir, ['--no-watch']);
+}, 60_000);
+
+afterAll(async () => {
+  await daemon?.stop();
+  await sandbox?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function promtool(text: string): { status: number | null; output: string } {
+  const res = spawnSync('promtool', ['check', 'metrics'], { input: text });
+  if (res.error) throw res.error;
+  return { status: res.status, output: `${res.stdout.toString()}${res.stderr.toString()}` };
+}
+
+/** The metric families of a text exposition, from its `# TYPE` lines. */
+function familyNames(text: string): string[] {
+  return [...text.matchAll(/^# TYPE (\S+) \S+$/gm)].map(([, name]) => name ?? '');
+}
+
+describe.skipIf(missing !== null)("the daemon's /metrics", () => {
+  it('is accepted by promtool check metrics after both targets ran', async () => {
+    const metrics = () => fetch(`${daemon?.url}/metrics`).then((r) => r.text());
+    const text = await until(
+      'a run of each target',
+      async () => {
+        const t = await metrics();
+        return ['sh', 'ho'].every((target) => t.includes(`obsync_reconcile_total{target="${target}",result="success"}`)) ? t : undefined;
+      },
+      { context: () => daemon?.output() ?? '' },
+    );
+    expect(text).toMatch(/^obsync_api_requests_total\{target="ho",method="GET",code="200"\} \d+$/m);
+    const checked = promtool(text);
+    expect(checked.output).toBe('');
+    expect(checked.status).toBe(0);
+    for (const name of SUMMED_GAUGES) expect(text).not.toContain(`${name} `);
+    expect(text).toMatch(/^nodejs_active_handles\{type="\w+"\} \d+$/m);
+  });
+
+  it("is refused by promtool with prom-client's default *_total gauges (what it refuses, so the check is real)", () => {
+    const bad =
+      '# HELP nodejs_active_handles_total Total number of active handles.\n# TYPE nodejs_active_handles_total gauge\nnodejs_active_handles_total 3\n';
+    const checked = promtool(bad);
+    expect(checked.status).not.toBe(0);
+    expect(checked.output).toContain('non-counter metrics should not have "_total" suffix');
+  });
+});
+
+describe('the README on /metrics', () => {
+  const readme = readFileSync('README.md', 'utf8');
+  const start = readme.indexOf('`/metrics` (Prometheus');
+  const paragraph = readme.slice(start, readme.indexOf('\n\n', start));
+  const [withTarget = '', perProcess = ''] = paragraph.split('One per process');
+  /** `name{labels}` in backticks → name → labels. */
+  const listed = (text: string) =>
+    new Map([...text.matchAll(/`(obsync_\w+)(?:\{([^}]*)\})?`/g)].map(([, name, labels]) => [name ?? '', labels?.split(',') ?? []]));
+
+  it('lists every obsync metric with its labels, the target label exactly where it is', async () => {
+    expect(start).toBeGreaterThan(0);
+    const metrics = new DaemonMetrics('test');
+    const served = familyNames(await metrics.text());
+    /** The label names each metric was declared with (prom-client keeps them on the metric). */
+    const labels = (name: string) => (metrics.registry.getSingleMetric(name) as unknown as { labelNames: string[] }).labelNames;
+    const ours = served.filter((n) => n.startsWith('obsync_'));
+    const documented = new Map([...listed(withTarget), ...listed(perProcess)]);
+    expect([...documented.keys()].sort()).toEqual(ours.sort());
+    for (const name of ours) expect(documented.get(name), name).toEqual(labels(name));
+    for (const name of listed(withTarget).keys()) expect(documented.get(name), name).toContain('target');
+    for (const name of listed(perProcess).keys()) expect(documented.get(name), name).not.toContain('target');
+    for (const name of served) if (!name.startsWith('obsync_')) expect(name).toMatch(/^(process|nodejs)_/);
+  });
+});
