@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statusSchema } from '../../src/events/status-model.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli } from '../support/cli.js';
 import { startDaemon, type RunningDaemon } from '../support/daemon.js';
@@ -222,6 +223,18 @@ describe('replicas sharing targets over PostgreSQL (issue 28)', () => {
       );
       expect(listed.replicas.map((r) => r.pid).sort()).toEqual([a, b, d].map((x) => x.child.pid).sort());
       expect(listed.disagreements).toEqual([]);
+      // The status API (valid against its schema) and the page show the assignment.
+      const status = statusSchema.parse(await (await fetch(`${a.url}/api/status`)).json());
+      const sharing = await until('a to see the three live replicas', async () => {
+        const s = statusSchema.parse(await (await fetch(`${a.url}/api/status`)).json()).replica.sharing;
+        return s?.replicas.length === 3 ? s : undefined;
+      });
+      expect(status.replica.leads).toHaveLength(10);
+      expect(sharing.assigned).toEqual(status.replica.leads);
+      expect(sharing.replicas.flatMap((r) => r.leads).sort()).toEqual(ALL);
+      const page = await (await fetch(`${a.url}/`)).text();
+      expect(page).toContain('<h2 id="replicas">Replicas</h2>');
+      expect(page).toContain('3 live replica(s) share the targets; 10 assigned to this one.');
 
       drifting = false;
       await drifter;
