@@ -2,7 +2,8 @@
  * Issue 28's proof: three `obsync run` replicas share 30 self-hosted targets (30 teams of one
  * loopback sandbox) over a PostgreSQL state started here. Every target is led by exactly one
  * replica, 9 to 11 each; one is SIGKILLed and the two survivors lead all 30, 15 each; a fourth
- * joins and the balance is restored (7 or 8 each); `obsync state replicas` says the same. Each
+ * joins and the balance is restored (10 each), `obsync state replicas` and the status API say the same;
+ * one is stopped (SIGTERM) and the two others lead all 30 again. Each
  * replica reaches the sandbox through its own loopback proxy, so the request log says who wrote
  * what on which target: a drifter deletes dashboards all along, the leaders heal them, and on no
  * target do the writes of two replicas overlap in time (a replica's writes on a target all end
@@ -225,16 +226,22 @@ describe('replicas sharing targets over PostgreSQL (issue 28)', () => {
       expect(listed.disagreements).toEqual([]);
       // The status API (valid against its schema) and the page show the assignment.
       const status = statusSchema.parse(await (await fetch(`${a.url}/api/status`)).json());
-      const sharing = await until('a to see the three live replicas', async () => {
+      // What the others lead is what they told at their last heartbeat: a third of a lease behind at most.
+      const sharing = await until('a to see the three live replicas leading all 30', async () => {
         const s = statusSchema.parse(await (await fetch(`${a.url}/api/status`)).json()).replica.sharing;
-        return s?.replicas.length === 3 ? s : undefined;
+        const told = s?.replicas.flatMap((r) => r.leads).sort();
+        return s?.replicas.length === 3 && told?.join() === ALL.join() ? s : undefined;
       });
       expect(status.replica.leads).toHaveLength(10);
       expect(sharing.assigned).toEqual(status.replica.leads);
-      expect(sharing.replicas.flatMap((r) => r.leads).sort()).toEqual(ALL);
+      expect(sharing.replicas.map((r) => r.leads.length)).toEqual([10, 10, 10]);
       const page = await (await fetch(`${a.url}/`)).text();
       expect(page).toContain('<h2 id="replicas">Replicas</h2>');
       expect(page).toContain('3 live replica(s) share the targets; 10 assigned to this one.');
+
+      // SIGTERM: d leaves the registry, ends its runs and releases its targets; a and b take them.
+      expect(await d.stop()).toBe(0);
+      await until('a and b lead all 30 again after d stopped', () => balanced([a, b], [15]), { timeoutMs: 60_000, context });
 
       drifting = false;
       await drifter;
