@@ -1,7 +1,17 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+/**
+ * Every file obsync reads goes through the bounded reader (src/manifests/files.ts: regular files
+ * only, size-capped, never blocked by a FIFO): the ways around it are not importable elsewhere.
+ */
+const BOUNDED_READS = 'Read files with readRegularFile / readRegularBytes (src/manifests/files.ts): regular files only, size-capped.';
+const fileReaders = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises'].map((name) => ({
+  name,
+  importNames: ['readFile', 'readFileSync', 'createReadStream', 'readSync'],
+  message: BOUNDED_READS,
+}));
+const restrict = (patterns, paths = []) => ({ 'no-restricted-imports': ['error', { patterns, paths }] });
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-bench/**', '**/.obsync/**', 'node_modules/**', 'coverage/**', '.obsync/**', 'bench/results*'] },
@@ -41,6 +51,17 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/remote/**'],
     rules: restrict([{ group: ['undici'], message: 'Only src/remote talks HTTP (DESIGN §8).' }]),
+  },
+  // Every input is bounded: files are read by the bounded reader only (tests may read fixtures as they like).
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/remote/**', 'src/manifests/files.ts', '**/*.test.ts'],
+    rules: restrict([{ group: ['undici'], message: 'Only src/remote talks HTTP (DESIGN §8).' }], fileReaders),
+  },
+  {
+    files: ['src/remote/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: restrict([], fileReaders),
   },
   {
     files: ['src/planner/**/*.ts', 'src/kinds/**/*.ts', 'src/core/**/*.ts'],

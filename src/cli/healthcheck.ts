@@ -3,16 +3,17 @@
  * 200. It probes the address the running process serves, recorded in OBSYNC_URL_OUT (so
  * `--listen` given to `docker run` is followed); without that record, OBSYNC_LISTEN.
  */
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '../manifests/files.js';
 import { probeUrl, probeUrlOfListen } from './healthcheck-url.js';
 
 function target(): string | null {
   const recorded = process.env.OBSYNC_URL_OUT;
   if (recorded) {
     try {
-      return probeUrl(readFileSync(recorded, 'utf8'));
+      // A URL: a few bytes. Bounded and never blocked, as every read (a FIFO here would hang the healthcheck).
+      return probeUrl(readRegularFile(recorded, 64 * 1024));
     } catch {
-      // Not recorded yet (starting) or not writable here: the listen setting is the best guess.
+      // Not recorded yet (starting), not writable here, or not a small regular file: the listen setting is the best guess.
     }
   }
   return probeUrlOfListen(process.env.OBSYNC_LISTEN ?? '127.0.0.1:9464');

@@ -9,6 +9,7 @@
 import type { Address } from '../core/plan.js';
 import { StopRequested } from '../core/stop.js';
 import type { CliIO } from './io.js';
+import { closeProgress } from './progress.js';
 
 export const INTERRUPTED_EXIT = 130;
 
@@ -105,6 +106,7 @@ export class ApplyInterrupts {
   }
 
   #exit(message: string): void {
+    closeProgress(this.io);
     this.io.stderr.write(`\n${message}\n`);
     this.io.exitNow?.(INTERRUPTED_EXIT);
   }

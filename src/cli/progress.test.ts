@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { outputWriter, type CliIO } from './io.js';
-import { terminalProgress, type Clock } from './progress.js';
+import { closeProgress, terminalProgress, type Clock } from './progress.js';
 
 const CLEAR = '\r\x1b[2K';
 
@@ -73,5 +73,32 @@ describe('the progress line', () => {
     expect(t.raw()).toContain(`${CLEAR}Dashboard/checkout: created\n${CLEAR}obsync: GET /x`);
     done?.();
     expect(t.raw().endsWith(CLEAR)).toBe(true);
+  });
+
+  it('is cleared for good when the command ends: its last words (an error) are not followed by a leftover line', () => {
+    const t = terminal();
+    const p = terminalProgress(t.io, t.clock);
+    // A retry still shown (its back-off not over) when the request's error ends the command.
+    p?.onRetry({ method: 'GET', path: '/x', host: 'h', attempt: 2, attempts: 4, cause: 'HTTP 503', waitMs: 5_000 });
+    expect(t.screen()).toMatch(/^obsync: GET \/x failed/);
+    closeProgress(t.io);
+    t.io.stderr.write('error: GET /x failed\n');
+    expect(t.raw().endsWith(`${CLEAR}error: GET /x failed\n`)).toBe(true);
+    expect(t.screen()).toBe('');
+    expect(t.ticking()).toBe(0);
+    // Nothing comes back: a wait reported after the end is not drawn.
+    p?.onWait({ seconds: 8, host: 'h', reason: 'r' });
+    t.advance(1_000);
+    expect(t.screen()).toBe('');
+  });
+
+  it('is one line for the targets of a command, not one per target', () => {
+    const t = terminal();
+    const a = terminalProgress(t.io, t.clock);
+    const b = terminalProgress(t.io, t.clock);
+    a?.onWait({ seconds: 8, host: 'a', reason: 'r' });
+    b?.onWait({ seconds: 9, host: 'b', reason: 'r' });
+    expect(t.screen()).toBe('obsync: waiting 9 s before the next request to b (r) (+1 more)');
+    closeProgress(t.io);
   });
 });

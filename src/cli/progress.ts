@@ -38,14 +38,17 @@ type Stream = Writable & { isTTY?: boolean; columns?: number };
 export class StatusLine {
   readonly #entries = new Map<number, Entry>();
   readonly #write: (text: string) => boolean;
+  readonly #restore: () => void;
   #next = 0;
   #shown = false;
+  #closed = false;
   #ticker: { stop: () => void } | undefined;
 
   constructor(
     private readonly stream: Stream,
     private readonly clock: Clock = REAL_CLOCK,
   ) {
+    const own = Object.getOwnPropertyDescriptor(stream, 'write');
     const original = stream.write.bind(stream);
     this.#write = (text) => original(text);
     // Whatever else is written to the stream goes above the progress line.
@@ -55,10 +58,24 @@ export class StatusLine {
       this.#draw();
       return ok;
     }) as Stream['write'];
+    this.#restore = () => void (own ? Object.defineProperty(stream, 'write', own) : Reflect.deleteProperty(stream, 'write'));
   }
 
-  /** Shows `text` until `until` (epoch ms) or until the returned function is called. */
+  /**
+   * Clears the line for good (the command is ending: its last words, an error among them, must not
+   * be followed by a progress line left on the screen) and gives the stream back.
+   */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#entries.clear();
+    this.#draw();
+    this.#restore();
+  }
+
+  /** Shows `text` until `until` (epoch ms) or until the returned function is called; nothing once closed. */
   add(text: (now: number) => string, until = Number.POSITIVE_INFINITY): () => void {
+    if (this.#closed) return () => {};
     const id = this.#next++;
     this.#entries.set(id, { text, until });
     this.#draw();
@@ -114,21 +131,32 @@ export function slowText(request: SlowRequest): (now: number) => string {
 /** A retry is shown for its back-off, and at least this long (a short back-off would only flicker). */
 const MIN_SHOWN_MS = 1_500;
 
+/** One progress line per stream, shared by the targets of a command. */
+const LINES = new WeakMap<Stream, StatusLine>();
+
 /** The progress line of a command's stderr, when it is a terminal outside CI; otherwise none. */
 export function terminalProgress(io: CliIO, clock: Clock = REAL_CLOCK): ProgressReporter | undefined {
   if (io.stderr.isTTY !== true || (io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false')) return undefined;
-  const line = new StatusLine(io.stderr, clock);
+  let line = LINES.get(io.stderr);
+  if (!line) LINES.set(io.stderr, (line = new StatusLine(io.stderr, clock)));
+  const shown = line;
   return {
     onWait: (wait) => {
       const until = clock.now() + wait.seconds * 1000;
-      line.add(waitText(wait, until), until);
+      shown.add(waitText(wait, until), until);
     },
     onRetry: (retry) => {
       const until = clock.now() + retry.waitMs;
-      line.add(retryText(retry, until), Math.max(until, clock.now() + MIN_SHOWN_MS));
+      shown.add(retryText(retry, until), Math.max(until, clock.now() + MIN_SHOWN_MS));
     },
-    onSlow: (request) => line.add(slowText(request)),
+    onSlow: (request) => shown.add(slowText(request)),
   };
+}
+
+/** Clears and ends the progress line of the command's stderr, if it has one (before its last words). */
+export function closeProgress(io: CliIO): void {
+  LINES.get(io.stderr)?.close();
+  LINES.delete(io.stderr);
 }
 
 export interface ProgressReporter {

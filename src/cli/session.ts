@@ -3,7 +3,7 @@
  * the resolved target (the embedded sandbox when none is configured), its service port and the
  * inventory. Opened once per command, closed in `finally`.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
@@ -25,13 +25,14 @@ import type { ObsyncConfig } from '../config/schema.js';
 import { STATE_SCHEMA_NAME, STATE_SCHEMA_RULE } from '../config/state-schema-name.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { colorEnabled, ExitRequest, type CliIO } from './io.js';
-import { terminalProgress } from './progress.js';
+import { closeProgress, terminalProgress } from './progress.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import { githubAnnotation } from './commands/validate.js';
 import { backtestDefaults, backtestSettings, type BacktestDefaults, type RunOptions } from './run-options.js';
 import { manifestFileScope, stateDirectory } from '../config/file-scope.js';
 import type { ResolvedTarget } from '../config/targets.js';
 import { manifestPaths } from '../config/trees.js';
+import { readRegularFile, unreadableReason } from '../manifests/files.js';
 import { ParsedFiles } from '../manifests/load.js';
 import { loadTargetTree, mergeTargetDiagnostics, type TargetTree } from '../manifests/targets.js';
 import { connectTarget, openProject, targetApi, targetName, type Connection, type ConnectInput, type Project } from './wiring.js';
@@ -217,7 +218,7 @@ export async function openConnection(
   });
   const resolved = onlyTarget(project);
   const logger = cliLogger(io, 'warn');
-  return connectTarget({
+  const connection = await connectTarget({
     resolved,
     declared: isDeclared(project, resolved),
     env: io.env,
@@ -230,6 +231,17 @@ export async function openConnection(
     fence: UNFENCED,
     ...waitReporter(io, logger, 'stderr'),
   });
+  return {
+    port: connection.port,
+    identity: connection.identity,
+    async close() {
+      try {
+        await connection.close();
+      } finally {
+        closeProgress(io);
+      }
+    },
+  };
 }
 
 function onlyTarget(project: Project): ResolvedTarget {
@@ -302,6 +314,7 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
       const failed = closed.find((c): c is PromiseRejectedResult => c.status === 'rejected');
       if (failed) throw failed.reason;
     } finally {
+      closeProgress(io);
       await state.close();
       logger.flush();
     }
@@ -469,9 +482,12 @@ function stateUrlFromEnv(io: CliIO): Secret | undefined {
   const file = io.env.OBSYNC_STATE_URL_FILE;
   if (file) {
     try {
-      return new Secret(readFileSync(resolve(io.cwd, file), 'utf8').trim());
+      return new Secret(readRegularFile(resolve(io.cwd, file)).trim());
     } catch (err) {
-      throw new ConfigError(`OBSYNC_STATE_URL_FILE points to ${file}, which cannot be read`, { cause: err });
+      throw new ConfigError(`OBSYNC_STATE_URL_FILE points to ${file}, which cannot be read: ${unreadableReason(err)}`, {
+        hint: 'point it at a regular file holding the connection URL (a mounted secret), of at most 1 MiB',
+        cause: err,
+      });
     }
   }
   return io.env.OBSYNC_STATE_URL ? new Secret(io.env.OBSYNC_STATE_URL) : undefined;

@@ -133,6 +133,15 @@ const common = {
     .max(3600)
     .optional()
     .describe("A request's total time over all its attempts, back-offs and waits, in seconds (default 300)."),
+  /** The largest response body read; a larger one fails the request (every input is bounded). */
+  maxResponseMiB: z
+    .number()
+    .positive()
+    .max(1024)
+    .optional()
+    .describe(
+      'The largest response body obsync reads, in MiB (default 32); a larger answer fails its request while it streams in. Mind the memory limit of the container when raising it.',
+    ),
 };
 const baseUrl = (example: string) =>
   z.url({ protocol: /^https?$/ }).describe(`Base URL of the API, e.g. ${example} (OBSYNC_BASE_URL overrides it).`);

@@ -8,6 +8,7 @@ import { Secret } from '../core/secret.js';
 import { DEFAULT_PATHS, VARIANT_RATE_LIMITS, type Pacing, type Target } from '../core/target.js';
 import { serviceCredentialsSet } from '../manifests/credentials.js';
 import type { ObsyncConfig, TargetConfig } from './schema.js';
+import { unreadableReason } from '../manifests/files.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -233,7 +234,10 @@ function readCredentialFile(readFile: (p: string) => string, key: string, file: 
   try {
     return readFile(file).trim();
   } catch (err) {
-    throw new ConfigError(`${key}_FILE points to ${file}, which cannot be read`, { cause: err });
+    throw new ConfigError(`${key}_FILE points to ${file}, which cannot be read: ${unreadableReason(err)}`, {
+      hint: 'point it at a regular file holding the value (a mounted secret), of at most 1 MiB',
+      cause: err,
+    });
   }
 }
 
@@ -277,6 +281,7 @@ function fromConfig(
     retries: t.retries ?? DEFAULT_RETRIES,
     ...(t.maxWaitSeconds !== undefined ? { maxWaitMs: t.maxWaitSeconds * 1000 } : {}),
     ...(t.deadlineSeconds !== undefined ? { deadlineMs: t.deadlineSeconds * 1000 } : {}),
+    ...(t.maxResponseMiB !== undefined ? { maxResponseBytes: Math.floor(t.maxResponseMiB * 1024 * 1024) } : {}),
     embedded: false,
   };
   if (t.variant === 'self-hosted') {

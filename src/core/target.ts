@@ -24,6 +24,8 @@ interface TargetBase {
   maxWaitMs?: number;
   /** A request's total time over all attempts and waits (default 300 s). */
   deadlineMs?: number;
+  /** The largest response body read (default 32 MiB). */
+  maxResponseBytes?: number;
   /** True for the embedded sandbox started in-process. */
   embedded: boolean;
 }

@@ -50,6 +50,7 @@ export class DaemonHost {
   #watcher: ManifestWatcher | null = null;
   #stream: EventStream | null = null;
   #stopping = false;
+  #started = false;
   readonly #replica: string;
 
   constructor(
@@ -80,6 +81,7 @@ export class DaemonHost {
       this.#watcher = await startWatcher(this.#roots(), this.opts.debounceMs, (changed) => this.#changed(changed), logger);
     logger.info({ targets: this.daemons.map((d) => d.target), watch: this.opts.watch, listen: this.#health.url }, 'daemon started');
     for (const d of this.daemons) d.start();
+    this.#started = true;
   }
 
   /** Ready when every target is; the body says per target why (a down target is named, the others still reconcile). */
@@ -157,6 +159,16 @@ export class DaemonHost {
     this.#stream?.close();
     await this.#health?.close();
     this.opts.logger.info({ targets: this.daemons.map((d) => d.target) }, 'daemon stopped');
+  }
+
+  /**
+   * SIGHUP, as daemons take it: reconcile every target now. Each run reads its manifests afresh
+   * (as every run does); obsync.yaml is read at start-up only, so changing it needs a restart.
+   */
+  reconcileNow(signal: string): void {
+    if (this.#stopping || !this.#started) return;
+    this.opts.logger.info({ signal, targets: this.daemons.map((d) => d.target) }, 'reconcile requested');
+    for (const d of this.daemons) d.trigger('manual');
   }
 
   /** Every path any target reads, once. */

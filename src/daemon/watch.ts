@@ -20,6 +20,8 @@ export interface ManifestWatcher {
 export interface WatchOptions {
   /** How often the roots' identities are checked (default 1 s). */
   checkMs?: number;
+  /** The longest a change waits while others keep coming (default 10 debounces, at least 1 s). */
+  maxWaitMs?: number;
 }
 
 const MANIFEST = /\.ya?ml$/;
@@ -32,19 +34,17 @@ export async function startWatcher(
   logger: Logger,
   opts: WatchOptions = {},
 ): Promise<ManifestWatcher> {
-  let timer: NodeJS.Timeout | null = null;
   let closed = false;
   let pending = new Set<string>();
+  const batches = debouncer(debounceMs, opts.maxWaitMs ?? Math.max(10 * debounceMs, 1_000), () => {
+    const batch = [...pending];
+    pending = new Set();
+    onChange(batch);
+  });
   const fire = (event: string, path: string) => {
     logger.debug({ event, path }, 'manifest changed');
     pending.add(path);
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = null;
-      const batch = [...pending];
-      pending = new Set();
-      onChange(batch);
-    }, debounceMs);
+    batches.poke();
   };
 
   let watcher = await watchTree(paths, fire, logger);
@@ -76,8 +76,48 @@ export async function startWatcher(
     async close() {
       closed = true;
       clearInterval(poll);
-      if (timer) clearTimeout(timer);
+      batches.cancel();
       await watcher.close();
+    },
+  };
+}
+
+export interface Timers {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const REAL_TIMERS: Timers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/**
+ * Calls `flush` once things have been quiet for `quietMs` — and at the latest `maxWaitMs` after the
+ * first change it has not flushed yet: a steady stream of changes (a tool rewriting a file every
+ * half second) must not hold the run back for ever.
+ */
+export function debouncer(quietMs: number, maxWaitMs: number, flush: () => void, timers: Timers = REAL_TIMERS) {
+  let timer: unknown = null;
+  let since: number | null = null;
+  const run = () => {
+    timer = null;
+    since = null;
+    flush();
+  };
+  return {
+    poke(): void {
+      const now = timers.now();
+      since ??= now;
+      if (timer !== null) timers.clearTimeout(timer);
+      timer = timers.setTimeout(run, Math.max(0, Math.min(quietMs, since + maxWaitMs - now)));
+    },
+    cancel(): void {
+      if (timer !== null) timers.clearTimeout(timer);
+      timer = null;
+      since = null;
     },
   };
 }

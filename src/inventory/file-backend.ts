@@ -47,7 +47,7 @@ export class FileStateBackend implements StateBackend {
   }
 
   fingerprintKey(): Promise<Buffer | null> {
-    return readFileKey(this.dir);
+    return Promise.resolve(readFileKey(this.dir));
   }
 
   async setFingerprintKey(key: Buffer): Promise<void> {

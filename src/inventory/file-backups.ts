@@ -2,9 +2,10 @@
  * Backups of deleted objects in the file backend: `<state dir>/backups/<time>/<target>/<Kind>-<name>.json`.
  * Inside the state directory, so they land on the same (writable) volume as the inventory.
  */
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
+import { MAX_STATE_FILE_BYTES, readRegularFile } from '../manifests/files.js';
 import type { InventoryBackup } from '../core/inventory.js';
 import type { Address, Kind } from '../core/plan.js';
 
@@ -36,7 +37,7 @@ export async function readFileBackups(stateDir: string, target: string): Promise
   for (const time of times.sort()) {
     const folder = join(root, time, target);
     for (const file of (await readdir(folder).catch(() => [] as string[])).sort()) {
-      const parsed = backupFile.safeParse(jsonOrNull(await readFile(join(folder, file), 'utf8').catch(() => 'null')));
+      const parsed = backupFile.safeParse(jsonOrNull(readOrNull(join(folder, file))));
       if (!parsed.success) continue;
       const [kind, name] = parsed.data.address.split('/');
       if (!kind || !name) continue;
@@ -59,5 +60,14 @@ function jsonOrNull(raw: string): unknown {
     return JSON.parse(raw);
   } catch {
     return null;
+  }
+}
+
+/** A backup's text; one that cannot be read (not a regular file, too large, gone) is passed over like any non-backup. */
+function readOrNull(path: string): string {
+  try {
+    return readRegularFile(path, MAX_STATE_FILE_BYTES);
+  } catch {
+    return 'null';
   }
 }

@@ -5,7 +5,7 @@
  * (atomic), then truncates the journal. Writes need the target's writer lease (lock.ts).
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { mkdir, readFile, rename, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, rename, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { LeaseLostError, ObsyncError } from '../core/errors.js';
@@ -25,6 +25,7 @@ import { hmacFingerprint, loadOrCreateFileKey } from './fingerprint.js';
 import { writeFileBackup } from './file-backups.js';
 import { acquireFileLease } from './lock.js';
 import { inventoryEntrySchema } from './schema.js';
+import { FileRefusal, MAX_STATE_FILE_BYTES, readRegularBytesIfPresent } from '../manifests/files.js';
 
 export const snapshotSchema = z.object({
   version: z.literal(1),
@@ -225,7 +226,7 @@ interface LoadedTarget {
 export async function loadTarget(dir: string, target: string, opts: { repair: boolean }): Promise<LoadedTarget> {
   const loaded: LoadedTarget = { entries: new Map(), since: new Map() };
   const snapshotPath = join(dir, `${target}.json`);
-  const snapshot = await readFile(snapshotPath, 'utf8').catch(ignoreMissing);
+  const snapshot = readStateFile(snapshotPath)?.toString('utf8');
   if (snapshot !== undefined) {
     const json = parseJson(snapshot);
     if (json === NOT_JSON) throw corruptSnapshot(snapshotPath, 'not valid JSON (truncated or overwritten?)');
@@ -248,7 +249,7 @@ export async function loadTarget(dir: string, target: string, opts: { repair: bo
     }
   }
   const journalPath = join(dir, `${target}.journal`);
-  const journal = await readFile(journalPath).catch(ignoreMissing);
+  const journal = readStateFile(journalPath);
   if (journal) await replayJournal(journalPath, journal, loaded, opts.repair);
   return loaded;
 }
@@ -300,6 +301,18 @@ function applyLine(into: LoadedTarget, line: z.infer<typeof journalLine>): void 
 function issueText(issue: { path: PropertyKey[]; message: string } | undefined): string {
   if (!issue) return 'invalid';
   return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message;
+}
+
+/** A state file's bytes (bounded, regular files only), or undefined before it was first written. */
+function readStateFile(path: string): Buffer | undefined {
+  try {
+    return readRegularBytesIfPresent(path, MAX_STATE_FILE_BYTES);
+  } catch (err) {
+    if (!(err instanceof FileRefusal)) throw err;
+    throw new ObsyncError('INVENTORY_CORRUPT', `the inventory ${path} cannot be read: it is ${err.reason}`, {
+      hint: 'it should be a regular file written by obsync: restore it from a copy, or move it away (obsync then adopts objects again by natural key, and prunes nothing it has not re-adopted)',
+    });
+  }
 }
 
 function corruptSnapshot(path: string, detail: string): ObsyncError {

@@ -7,10 +7,11 @@
  * Take-over and renewal run under a short `.takeover` mutex so two processes never both win.
  */
 import { randomUUID } from 'node:crypto';
-import { link, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import { LockError } from '../core/errors.js';
+import { FileRefusal, readRegularFile } from '../manifests/files.js';
 import { BOGUS_EXPIRY_MS, type LeaseAttempt, type LeaseTiming, type WriterLease } from './backend.js';
 import { bogusExpiry, holderState, thisHolder } from './holder.js';
 import { leaseRefusal } from './lease-refusal.js';
@@ -132,7 +133,8 @@ async function readHolder(path: string, leaseMs: number): Promise<(LeaseFile & {
   let raw: string;
   let mtime: number;
   try {
-    [raw, mtime] = await Promise.all([readFile(path, 'utf8'), stat(path).then((s) => s.mtimeMs)]);
+    raw = readLockFile(path);
+    mtime = (await stat(path)).mtimeMs;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
@@ -141,6 +143,16 @@ async function readHolder(path: string, leaseMs: number): Promise<(LeaseFile & {
   const fallbackExpiry = new Date(mtime + leaseMs).toISOString();
   if (!parsed.success) return { pid: -1, host: '?', command: 'unreadable lock file', expiresAt: fallbackExpiry };
   return { ...parsed.data, expiresAt: parsed.data.expiresAt ?? fallbackExpiry };
+}
+
+/** A lock file is a few hundred bytes; one that is not a regular file or far larger is damaged (read as unreadable, so it expires). */
+function readLockFile(path: string): string {
+  try {
+    return readRegularFile(path, 64 * 1024);
+  } catch (err) {
+    if (err instanceof FileRefusal) return '';
+    throw err;
+  }
 }
 
 function isStale(holder: LeaseFile & { expiresAt: string }, now: number): boolean {

@@ -3,14 +3,23 @@
  * same order. Symbolic links are followed — manifests mounted from a Kubernetes ConfigMap
  * (`file -> ..data/file`) or swapped in by git-sync are links — and each file is read once,
  * however many links lead to it; a directory reached again (a link loop) is not walked twice.
+ *
+ * Discovery fails closed (Trust rule): an entry that may hold manifests and cannot be read — a
+ * broken link, a FIFO, socket or device named like a manifest, a folder that cannot be listed —
+ * is an error, as an invalid file is: skipped, it would make what it declared look deleted, and
+ * prune would delete it. Only a broken link whose name says it is something else (`README.md`)
+ * is a warning.
  */
-import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { extname, join } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
+import { kindOf, type FileType } from './files.js';
 
 const YAML_FILE = /\.ya?ml$/i;
 /** Hidden folders (.git, .obsync, a ConfigMap's ..data and ..2024_… copies) and dependencies never hold manifests to read. */
 const SKIPPED_DIR = (name: string) => name.startsWith('.') || name === 'node_modules';
+/** Until fixed, nothing is applied or pruned: said once in every such error. */
+const BLOCKS = 'nothing is applied or pruned until it can be read';
 
 export interface Discovered {
   /** As the user sees them (through the links), sorted. */
@@ -34,17 +43,22 @@ class Walker {
     let stat: Stats;
     try {
       stat = statSync(p);
-    } catch {
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') return this.#error('io', p, `cannot read the manifest path ${p} (${code ?? String(e)}); ${BLOCKS}`);
       const link = isLink(p) ? ' (a symbolic link to a missing target)' : '';
       this.diagnostics.push({ severity: 'error', code: 'missing-path', message: `manifest path ${p} does not exist${link}`, file: p });
       return;
     }
     if (stat.isDirectory()) this.#walk(p);
-    else if (YAML_FILE.test(p)) this.#add(p);
+    else if (YAML_FILE.test(p)) this.#manifest(p, stat);
     else this.diagnostics.push({ severity: 'error', code: 'not-yaml', message: `${p} is not a .yaml/.yml file`, file: p });
   }
 
-  #add(path: string): void {
+  /** A manifest found: read later if it is a regular file, an error otherwise (a FIFO would block, a device never end). */
+  #manifest(path: string, type: FileType): void {
+    if (!type.isFile())
+      return this.#error('not-regular', path, `cannot read ${path}: it is ${kindOf(type)}, not a regular file; ${BLOCKS}`);
     const real = realOrNull(path) ?? path;
     if (!this.files.has(real)) this.files.set(real, path);
   }
@@ -57,38 +71,65 @@ class Walker {
     try {
       entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (e) {
-      this.diagnostics.push({
-        severity: 'error',
-        code: 'io',
-        message: `cannot read the folder ${dir}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
-        file: dir,
-      });
-      return;
+      return this.#error('io', dir, `cannot read the folder ${dir}: ${(e as NodeJS.ErrnoException).code ?? String(e)}; ${BLOCKS}`);
     }
     for (const entry of entries) {
       const full = join(dir, entry.name);
-      const type = entry.isSymbolicLink() ? this.#followed(full) : entry;
+      const type = entry.isSymbolicLink() || !knownType(entry) ? this.#followed(full, entry.name) : entry;
       if (type === null) continue;
       if (type.isDirectory()) {
         if (!SKIPPED_DIR(entry.name)) this.#walk(full);
-      } else if (type.isFile() && YAML_FILE.test(entry.name)) this.#add(full);
+      } else if (YAML_FILE.test(entry.name)) this.#manifest(full, type);
     }
   }
 
-  /** What a link points at; a dangling link to a manifest is reported (a half-swapped mount), others ignored. */
-  #followed(link: string): Stats | null {
+  /**
+   * What a link (or an entry whose type the file system did not say) points at. One that cannot be
+   * followed is an error when it may hold manifests: named .yaml/.yml, or without an extension (a
+   * folder); `README.md -> gone` is only a warning.
+   */
+  #followed(path: string, name: string): Stats | null {
     try {
-      return statSync(link);
-    } catch {
-      if (YAML_FILE.test(link))
-        this.diagnostics.push({
-          severity: 'warning',
-          code: 'broken-link',
-          message: `skipped ${link}: a symbolic link to a missing file`,
-          file: link,
-        });
+      return statSync(path);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? String(e);
+      const target = linkTarget(path);
+      const what =
+        target === undefined
+          ? `(${code})`
+          : code === 'ENOENT'
+            ? `a symbolic link to ${target}, which does not exist`
+            : `a symbolic link to ${target} (${code})`;
+      const mayHoldManifests = YAML_FILE.test(name) || (target !== undefined && YAML_FILE.test(target)) || extname(name) === '';
+      if (mayHoldManifests) this.#error('broken-link', path, `cannot read ${path}: ${what}; fix or remove the link — ${BLOCKS}`);
+      else this.diagnostics.push({ severity: 'warning', code: 'broken-link', message: `skipped ${path}: ${what}`, file: path });
       return null;
     }
+  }
+
+  #error(code: string, file: string, message: string): void {
+    this.diagnostics.push({ severity: 'error', code, message, file });
+  }
+}
+
+/** Whether the directory entry says what it is (some file systems leave it unknown: then it is stat-ed). */
+function knownType(entry: Dirent): boolean {
+  return (
+    entry.isFile() ||
+    entry.isDirectory() ||
+    entry.isSymbolicLink() ||
+    entry.isFIFO() ||
+    entry.isSocket() ||
+    entry.isCharacterDevice() ||
+    entry.isBlockDevice()
+  );
+}
+
+function linkTarget(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
   }
 }
 

@@ -6,6 +6,7 @@ import type * as z from 'zod';
 import { ApiError, requestLabel } from '../core/errors.js';
 import { scrub } from '../core/scrub.js';
 import type { CallOptions, RequestStats } from '../core/ports.js';
+import { Pager, PagingInconsistent } from './paging.js';
 import type { RequestInit, Response } from './transport.js';
 
 /** What sends a request: the HTTP transport, or the sandbox in-process (tests). */
@@ -62,21 +63,27 @@ export class Api {
     if (res.status >= 300) throw this.error(init, res);
   }
 
-  /** Every page of a limit/offset list, de-duplicated by id (objects may shift between pages). */
+  /**
+   * Every page of a limit/offset list, de-duplicated by id (objects may shift between pages). The
+   * pager ends the list where the service's answers agree it ends; a disagreement fails the read
+   * (paging.ts): a partial list is never returned.
+   */
   async listAll<T extends { id: string }>(path: string, item: z.ZodType<T>, opts?: CallOptions): Promise<T[]> {
     const byId = new Map<string, T>();
-    for (let offset = 0; ; offset += PAGE_SIZE) {
-      const init: RequestInit = { method: 'GET', path, query: { limit: PAGE_SIZE, offset }, signal: opts?.signal };
+    const pager = new Pager(PAGE_SIZE);
+    for (;;) {
+      const init: RequestInit = { method: 'GET', path, query: { limit: PAGE_SIZE, offset: pager.offset }, signal: opts?.signal };
       const res = await this.transport.request(init);
       if (res.status >= 300) throw this.error(init, res);
       const page = this.parseList(init, res, item);
-      const before = byId.size;
       for (const o of page) byId.set(o.id, o);
-      const total = this.envelope.total(res);
-      const more = total !== undefined ? offset + PAGE_SIZE < total : page.length >= PAGE_SIZE && byId.size > before;
-      if (!more || page.length === 0) break;
+      try {
+        if (pager.accept({ ids: page.map((o) => o.id), total: this.envelope.total(res) }) === 'done') return [...byId.values()];
+      } catch (err) {
+        if (err instanceof PagingInconsistent) throw this.pagingError(init, err);
+        throw err;
+      }
     }
-    return [...byId.values()];
   }
 
   async list<T>(path: string, item: z.ZodType<T>, opts?: CallOptions): Promise<T[]> {
@@ -110,8 +117,36 @@ export class Api {
     return parsed.data;
   }
 
+  private pagingError(init: RequestInit, err: PagingInconsistent): ApiError {
+    const host = this.transport.host;
+    return new ApiError({
+      method: init.method,
+      path: init.path,
+      host,
+      status: 200,
+      retryable: false,
+      code: 'API_PAGING',
+      message: `${requestLabel({ ...init, host })}: the service's paging is inconsistent: ${err.message}; obsync does not plan from a partial list`,
+      hint: 'a partial list would make objects look deleted (duplicates, or a prune taking along what it never saw): check the service, or a proxy or cache in front of it, and run again',
+      cause: err,
+    });
+  }
+
   private invalid(init: RequestInit, res: Response, what: string): ApiError {
     const host = this.transport.host;
+    const page = htmlPage(res);
+    if (page)
+      return new ApiError({
+        method: init.method,
+        path: init.path,
+        host,
+        status: res.status,
+        retryable: false,
+        bodyExcerpt: page,
+        code: 'API_HTML',
+        message: `${requestLabel({ ...init, host })}: the server answered HTTP ${res.status} with ${page}, not the API's JSON — probably not the API`,
+        hint: 'check the target baseUrl (the API origin, not a web console or a login page in front of it) and, hosted, its paths',
+      });
     return new ApiError({
       method: init.method,
       path: init.path,
@@ -132,8 +167,12 @@ export class Api {
   error(init: RequestInit, res: Response): ApiError {
     const unrouted = this.unrouted(init, res);
     if (unrouted) return unrouted;
+    if (res.status >= 300 && res.status < 400) return redirectError(init, res, this.transport.host);
     // Scrubbed before the envelope cuts an excerpt from it: a cut secret would no longer match.
-    const { message, requestId } = this.envelope.describe({ ...res, text: scrub(res.text) });
+    const page = htmlPage(res);
+    const { message, requestId } = page
+      ? { message: page, requestId: undefined }
+      : this.envelope.describe({ ...res, text: scrub(res.text) });
     return new ApiError({
       method: init.method,
       path: init.path,
@@ -147,4 +186,43 @@ export class Api {
         : {}),
     });
   }
+}
+
+/**
+ * A 3xx: obsync does not follow redirects for API calls (a redirect would carry the credentials to
+ * wherever it points, and a POST would not survive it), so it says where the server pointed: only
+ * origin and path, never the query (a sign-in redirect may carry tokens there).
+ */
+function redirectError(init: RequestInit, res: Response, host: string | undefined): ApiError {
+  const raw = res.headers.location;
+  const location = Array.isArray(raw) ? raw[0] : raw;
+  let where = 'no Location header';
+  if (location !== undefined) {
+    try {
+      const url = new URL(location, 'http://relative.invalid');
+      where = url.origin === 'http://relative.invalid' ? url.pathname : `${url.origin}${url.pathname}`;
+    } catch {
+      where = 'an unreadable Location';
+    }
+  }
+  return new ApiError({
+    method: init.method,
+    path: init.path,
+    ...(host ? { host } : {}),
+    status: res.status,
+    retryable: false,
+    code: 'API_REDIRECT',
+    message: `${requestLabel({ ...init, host })}: the server answered HTTP ${res.status}, a redirect to ${where}; obsync does not follow redirects for API calls`,
+    hint: 'set the target baseUrl to the address the API really answers on (often https:// instead of http://, or without a path prefix); a redirect to a sign-in page means something in front of the API wants a browser login',
+  });
+}
+
+/** `an HTML page ("Sign in")` when the body is a web page rather than the API's JSON; undefined otherwise. */
+export function htmlPage(res: Response): string | undefined {
+  const type = res.headers['content-type'];
+  const html =
+    /text\/html/i.test(Array.isArray(type) ? type.join(',') : (type ?? '')) || /^\s*<(!doctype html|html|head|body)\b/i.test(res.text);
+  if (!html) return undefined;
+  const title = /<title[^>]*>([^<]{0,200})<\/title>/i.exec(res.text)?.[1]?.trim().replace(/\s+/g, ' ');
+  return title ? `an HTML page ("${scrub(title).slice(0, 80)}")` : 'an HTML page';
 }

@@ -46,6 +46,7 @@ export function createServicePort(target: Target, opts: PortOptions = {}): Servi
     ...(opts.logger ? { logger: opts.logger } : {}),
     ...(opts.onResponse ? { onResponse: opts.onResponse } : {}),
     ...(opts.proxy ? { proxy: opts.proxy } : {}),
+    ...(target.maxResponseBytes ? { maxResponseBytes: target.maxResponseBytes } : {}),
     ...(opts.fence ? { fence: opts.fence } : {}),
     waits: {
       ...(target.maxWaitMs ? { maxWaitMs: target.maxWaitMs } : {}),

@@ -23,7 +23,38 @@ export function createDispatcher(origin: string, connections: number, proxy: Pro
     httpProxy: proxy.httpProxy ?? '',
     httpsProxy: proxy.httpsProxy ?? '',
     noProxy: proxy.noProxy ?? '',
+    clientFactory: proxyClient,
   });
+}
+
+/**
+ * A connection to the proxy failed while setting up the tunnel (refused, reset, closed, no answer):
+ * the request never reached the service. Carried as its own error, never as undici's
+ * UND_ERR_SOCKET: undici 7 takes that code for a recoverable drop of an idle connection, keeps the
+ * request queued and reconnects at once, for ever — a 100 % CPU loop against a proxy that resets
+ * CONNECT (nodejs/undici#3897, fixed only in undici 8, which needs Node 22). As this error, undici
+ * fails the request, and the transport's bounded retries with back-off decide what comes next.
+ */
+export class ProxyConnectError extends Error {
+  override readonly name = 'ProxyConnectError';
+  readonly code = 'PROXY_CONNECT';
+  constructor(readonly reason: unknown) {
+    super(`connection to the proxy failed: ${reason instanceof Error ? reason.message : String(reason)}`, { cause: reason });
+  }
+}
+
+/** The client ProxyAgent sends CONNECT through: its failures become ProxyConnectError. */
+function proxyClient(proxyOrigin: URL, opts: object): Dispatcher {
+  const pool = new Pool(proxyOrigin, opts);
+  const connect: (options: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData> = pool.connect.bind(pool);
+  // ProxyAgent calls connect(options) and awaits the promise.
+  Object.defineProperty(pool, 'connect', {
+    value: (options: Dispatcher.ConnectOptions) =>
+      connect(options).catch((err: unknown) => {
+        throw new ProxyConnectError(err);
+      }),
+  });
+  return pool;
 }
 
 /** OpenSSL's verification failures, as Node reports them in `err.code`. */
@@ -70,6 +101,8 @@ export interface NetworkFailure {
 }
 
 export function classifyFailure(err: unknown, timedOut: boolean): NetworkFailure {
+  const viaProxy = proxyConnectError(err);
+  if (viaProxy) return proxyFailure(viaProxy, timedOut);
   const { code, message } = innermost(err);
   if (code !== undefined && CERTIFICATE_ERRORS.has(code)) return { kind: 'tls-certificate', code, detail: message };
   if (code !== undefined && /^ERR_SSL_/.test(code)) return { kind: 'tls-handshake', code, detail: message };
@@ -77,6 +110,30 @@ export function classifyFailure(err: unknown, timedOut: boolean): NetworkFailure
   if (proxyStatus)
     return { kind: 'proxy', code: `PROXY_${proxyStatus[1] ?? ''}`, detail: `the proxy answered ${proxyStatus[1] ?? '?'} to CONNECT` };
   return { kind: 'network', code: code ?? (timedOut ? 'TIMEOUT' : 'UNKNOWN'), detail: message };
+}
+
+function proxyConnectError(err: unknown): ProxyConnectError | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
+    if (current instanceof ProxyConnectError) return current;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** What went wrong on the way to the proxy, in words that blame the proxy (never its URL: it may hold credentials). */
+function proxyFailure(err: ProxyConnectError, timedOut: boolean): NetworkFailure {
+  const inner = err.reason instanceof Error ? (err.reason as { code?: unknown }).code : undefined;
+  const code = typeof inner === 'string' ? inner : timedOut ? 'TIMEOUT' : 'UNKNOWN';
+  const detail =
+    code === 'ECONNREFUSED'
+      ? 'the proxy refused the connection (nothing listens at the proxy address)'
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? `the proxy's host name could not be resolved (${code})`
+        : code === 'TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT'
+          ? 'the proxy did not answer the CONNECT in time'
+          : `the proxy closed or reset the connection before the tunnel was set up (${code})`;
+  return { kind: 'proxy', code: `PROXY_${code}`, detail };
 }
 
 /** The error that carries a code: undici wraps some (a tunnel through a proxy) in `cause`. */

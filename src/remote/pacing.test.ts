@@ -77,6 +77,43 @@ describe('Pacer', () => {
     expect(clock.now()).toBe(0);
   });
 
+  it('gives the slot of a request that never reached the server back, to a waiting request at once', async () => {
+    let now = 0;
+    const sleeps: { ms: number; signal: AbortSignal | undefined }[] = [];
+    // A sleep that only ends when aborted: the waiter must be woken, not time out.
+    const sleep = (ms: number, signal?: AbortSignal) =>
+      new Promise<void>((_resolve, reject) => {
+        sleeps.push({ ms, signal });
+        signal?.addEventListener('abort', () => reject(signal.reason as Error));
+      });
+    const pacer = new Pacer({ limit: 1, windowMs: 60_000 }, () => now, sleep);
+    const first = await pacer.acquire();
+    let second = false;
+    const waiting = pacer.acquire().then(() => (second = true));
+    await Promise.resolve();
+    expect(sleeps.map((s) => s.ms)).toEqual([60_001]);
+    expect(second).toBe(false);
+    now = 5;
+    pacer.refund(first);
+    await waiting;
+    expect(second).toBe(true);
+    expect(sleeps).toHaveLength(1);
+    // The slot is taken again by the second request: a third still waits.
+    expect(pacer.waitMs()).toBeGreaterThan(59_000);
+  });
+
+  it('begins no wait, and reports none, for a request already cancelled', async () => {
+    const clock = fakeClock();
+    const notices: WaitNotice[] = [];
+    const pacer = new Pacer(null, clock.now, clock.sleep, (n) => notices.push(n));
+    pacer.pause(10_000);
+    const cancelled = new AbortController();
+    cancelled.abort(new Error('closed'));
+    await expect(pacer.acquire(cancelled.signal)).rejects.toThrow('closed');
+    expect(notices).toEqual([]);
+    expect(clock.now()).toBe(0);
+  });
+
   it('honours a pause imposed by the server', async () => {
     const clock = fakeClock();
     const pacer = new Pacer(null, clock.now, clock.sleep);

@@ -47,6 +47,8 @@ export class Pacer {
   #pauseReason: WaitReason = { kind: 'server', header: 'Retry-After' };
   /** The end of the last wait reported: overlapping waits of concurrent requests are reported once. */
   #reportedUntil = 0;
+  /** Ends the waits under way early, to look again (a slot was given back). */
+  readonly #wakers = new Set<() => void>();
 
   constructor(
     private readonly pacing: Pacing | null,
@@ -55,18 +57,52 @@ export class Pacer {
     private readonly onLongWait?: (notice: WaitNotice) => void,
   ) {}
 
-  /** Waits for a slot, then records the start. Throws DeadlineExceeded instead of waiting past `deadline`. */
-  async acquire(signal?: AbortSignal, deadline = Number.POSITIVE_INFINITY): Promise<void> {
+  /**
+   * Waits for a slot, then records the start and returns it (for `refund`). Throws DeadlineExceeded
+   * instead of waiting past `deadline`; a cancelled signal ends the wait, and no wait is begun
+   * (nor announced) once it is cancelled.
+   */
+  async acquire(signal?: AbortSignal, deadline = Number.POSITIVE_INFINITY): Promise<number> {
     for (;;) {
+      if (cancelsInFlight(signal)) throw signal?.reason instanceof Error ? signal.reason : new Error('aborted');
       const wait = this.waitMs();
       if (wait <= 0) break;
       const now = this.clock();
       const reason = this.#pausedUntil - now >= wait ? this.#pauseReason : pacingReason(this.pacing);
       if (now + wait > deadline) throw new DeadlineExceeded(wait, reason);
       this.#announce(now, wait, reason);
-      await this.sleep(wait, signal);
+      await this.#sleepUnlessWoken(wait, signal);
     }
-    this.#starts.push(this.clock());
+    const start = this.clock();
+    this.#starts.push(start);
+    return start;
+  }
+
+  /** A request that never reached the server (refused, no route, the proxy said no) gives its slot back, to a waiting request at once. */
+  refund(start: number): void {
+    const i = this.#starts.indexOf(start);
+    if (i < 0) return;
+    this.#starts.splice(i, 1);
+    for (const wake of [...this.#wakers]) wake();
+  }
+
+  async #sleepUnlessWoken(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    const wait = new AbortController();
+    const fromCaller = () => {
+      if (cancelsInFlight(signal)) wait.abort(signal?.reason);
+    };
+    const wake = () => wait.abort(WOKEN);
+    if (signal?.aborted) fromCaller();
+    signal?.addEventListener('abort', fromCaller);
+    this.#wakers.add(wake);
+    try {
+      await this.sleep(ms, wait.signal);
+    } catch (err) {
+      if (wait.signal.reason !== WOKEN) throw err;
+    } finally {
+      this.#wakers.delete(wake);
+      signal?.removeEventListener('abort', fromCaller);
+    }
   }
 
   #announce(now: number, wait: number, reason: WaitReason): void {
@@ -121,6 +157,9 @@ export class Pacer {
     this.#pauseReason = { kind: 'server', header };
   }
 }
+
+/** The reason a wait is cut short by `refund`: not an error, the waiter looks again. */
+const WOKEN = new Error('woken: a pacing slot was given back');
 
 function pacingReason(pacing: Pacing | null): WaitReason {
   return { kind: 'pacing', limit: pacing?.limit ?? 0, windowMs: pacing?.windowMs ?? 0 };

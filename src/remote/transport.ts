@@ -39,9 +39,14 @@ export interface TransportOptions {
   proxy?: ProxySettings;
   /** Bounds on waiting: server-requested waits are capped, a request's total time bounded, long waits reported. */
   waits?: WaitOptions;
+  /** The largest response body read (default 32 MiB): a larger one fails the request while it streams in. */
+  maxResponseBytes?: number;
   /** Checked immediately before every write is sent (every attempt): the run's writer lease. None: writes are not fenced. */
   fence?: WriteFence;
 }
+
+/** Well under the 256 Mi the shipped container may use: a parsed body takes several times its bytes. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 export interface WaitOptions {
   /** The longest wait a server may ask for; a longer one fails the request (default 60 s). */
@@ -112,6 +117,12 @@ export interface Response {
 
 const MAX_429_RETRIES = 8;
 const NOT_SENT = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN']);
+/**
+ * Nothing listens there, or the name does not exist. Before the host has ever answered, that is a
+ * wrong baseUrl or a service that is down: retrying (and pacing the retries) only delays the error.
+ * Once it has answered, the same failure is a restart, and is retried like any other.
+ */
+const FAIL_FAST = new Set(['ECONNREFUSED', 'ENOTFOUND', 'PROXY_ECONNREFUSED', 'PROXY_ENOTFOUND']);
 
 export class Transport {
   readonly stats: RequestStats = { requests: 0, writes: 0, retries: 0, throttled: 0 };
@@ -123,6 +134,11 @@ export class Transport {
   readonly #pacer: Pacer;
   readonly #maxWaitMs: number;
   readonly #deadlineMs: number;
+  readonly #maxResponseBytes: number;
+  /** Aborted by close(): requests still waiting (a pacing slot, a back-off) end at once and say nothing more. */
+  readonly #closing = new AbortController();
+  /** Whether the host has answered at least once (see FAIL_FAST). */
+  #answered = false;
 
   constructor(private readonly opts: TransportOptions) {
     const url = new URL(opts.baseUrl);
@@ -132,12 +148,22 @@ export class Transport {
     this.#prefix = url.pathname.replace(/\/+$/, '');
     this.#maxWaitMs = opts.waits?.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     this.#deadlineMs = opts.waits?.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.#maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const onWait = opts.waits?.onWait;
     this.#pacer = new Pacer(opts.pacing, undefined, undefined, onWait ? (notice) => onWait(this.#waitReport(notice)) : undefined);
   }
 
-  async request(init: RequestInit): Promise<Response> {
-    const idempotent = init.idempotent ?? (init.method === 'GET' || init.method === 'PUT' || init.method === 'DELETE');
+  async request(caller: RequestInit): Promise<Response> {
+    const { signal, release } = untilClosed(caller.signal, this.#closing.signal);
+    try {
+      return await this.#attempts({ ...caller, signal });
+    } finally {
+      release();
+    }
+  }
+
+  async #attempts(init: RequestInit): Promise<Response> {
+    const idempotent = isIdempotent(init);
     const deadline = Date.now() + this.#deadlineMs;
     const retries = init.retries ?? this.opts.retries;
     let attempt = 0;
@@ -153,17 +179,19 @@ export class Transport {
         }
         if (res.status >= 500 && idempotent && attempt < retries) {
           attempt += 1;
-          await this.#backoff(init, attempt, deadline, `HTTP ${res.status}`);
+          await this.#backoff(init, attempt, retries, deadline, `HTTP ${res.status}`);
           continue;
         }
         return res;
       } catch (err) {
+        if (err instanceof RetryableNetworkError && FAIL_FAST.has(err.failure.code) && !this.#answered)
+          throw err.toApiError(idempotent, this.host, this.#origin);
         if (err instanceof RetryableNetworkError && idempotent && attempt < retries) {
           attempt += 1;
-          await this.#backoff(init, attempt, deadline, `no response (${err.failure.code})`);
+          await this.#backoff(init, attempt, retries, deadline, `no response (${err.failure.code})`);
           continue;
         }
-        if (err instanceof RetryableNetworkError) throw err.toApiError(idempotent, this.host);
+        if (err instanceof RetryableNetworkError) throw err.toApiError(idempotent, this.host, this.#origin);
         if (err instanceof DeadlineExceeded) throw this.#deadlineError(init, err.waitMs, err.reason);
         throw err;
       }
@@ -171,6 +199,7 @@ export class Transport {
   }
 
   async close(): Promise<void> {
+    this.#closing.abort(new Error(`the connection to ${this.host} was closed`));
     await this.#dispatcher.close();
   }
 
@@ -198,7 +227,7 @@ export class Transport {
     this.opts.logger?.debug({ method: init.method, path: init.path, waitMs: wait }, 'rate limited');
   }
 
-  async #backoff(init: RequestInit, attempt: number, deadline: number, cause: string): Promise<void> {
+  async #backoff(init: RequestInit, attempt: number, retries: number, deadline: number, cause: string): Promise<void> {
     this.stats.retries += 1;
     const cap = Math.min(10_000, 250 * 2 ** attempt);
     const wait = Math.floor(Math.random() * cap);
@@ -208,7 +237,7 @@ export class Transport {
       path: init.path,
       host: this.host,
       attempt: attempt + 1,
-      attempts: this.opts.retries + 1,
+      attempts: retries + 1,
       cause,
       waitMs: wait,
     });
@@ -242,6 +271,29 @@ export class Transport {
     });
   }
 
+  /**
+   * A body past maxResponseMiB. Not retried: the same request gets the same answer. A write's
+   * outcome is then unknown (it was received), so it is resolved like a lost response.
+   */
+  #tooLarge(init: RequestInit, err: ResponseTooLarge): ApiError {
+    const mib = formatMiB(err.cap);
+    const size = err.announced === undefined ? `more than ${mib}` : `${formatMiB(err.announced)} (Content-Length)`;
+    const facts = {
+      method: init.method,
+      path: init.path,
+      host: this.host,
+      status: err.status,
+      retryable: false,
+      code: 'RESPONSE_TOO_LARGE',
+      hint: `if the service really holds that much, raise maxResponseMiB on the target in obsync.yaml (mind the memory limit of the container: a parsed body takes several times its size); otherwise check the target baseUrl`,
+      cause: err,
+    };
+    const what = `${requestLabel(facts)}: the response is ${size}, larger than the ${mib} obsync reads (maxResponseMiB); reading stopped`;
+    const idempotent = isIdempotent(init);
+    if (!idempotent) return new AmbiguousWriteError({ ...facts, message: `${what}; the write was received, its outcome is unknown` });
+    return new ApiError({ ...facts, message: what });
+  }
+
   #waitReport(notice: WaitNotice): WaitReport {
     return { seconds: Math.ceil(notice.ms / 1000), host: this.host, reason: describeReason(notice.reason) };
   }
@@ -269,12 +321,22 @@ export class Transport {
     );
   }
 
+  /** The writer lease's check; a refused write was never sent, so its pacing slot is given back. */
+  #checkFence(slot: number): void {
+    try {
+      this.opts.fence?.check();
+    } catch (err) {
+      this.#pacer.refund(slot);
+      throw err;
+    }
+  }
+
   async #once(init: RequestInit, deadline: number, attempt: number): Promise<Response> {
-    await this.#pacer.acquire(init.signal, deadline);
+    const start = await this.#pacer.acquire(init.signal, deadline);
     const write = init.method !== 'GET' && init.readOnly !== true;
     // After every wait (rate limit, back-off): a process paused past its lease sends nothing on resuming.
     // A POST that only reads (a backtest's chart query) is no write: a plan's reads need no lease.
-    if (write) this.opts.fence?.check();
+    if (write) this.#checkFence(start);
     this.stats.requests += 1;
     if (write) this.stats.writes += 1;
     const path = this.#prefix + init.path + queryString(init.query);
@@ -288,24 +350,33 @@ export class Transport {
     }
     const started = performance.now();
     const slowEnded = this.#watchSlow(init);
+    let responded = false;
     try {
       const res = await this.#dispatcher.request({ origin: this.#origin, path, method: init.method, headers, body, signal });
+      responded = true;
+      this.#answered = true;
       this.#pacer.observe(performance.now() - started);
-      const text = await res.body.text();
       this.opts.onResponse?.(init.method, res.statusCode);
       this.#learnLimits(res.headers);
+      const text = await readCapped(res, this.#maxResponseBytes);
       const parsed = parseJson(text);
       const requestId = requestIdOf(res.headers, parsed);
       this.#logRequest(init, attempt, started, { status: res.statusCode, ...(requestId === undefined ? {} : { requestId }) });
       return { status: res.statusCode, headers: res.headers, body: parsed, text };
     } catch (err) {
-      this.opts.onResponse?.(init.method, 0);
+      if (err instanceof ResponseTooLarge) {
+        this.#logRequest(init, attempt, started, { status: err.status, error: 'RESPONSE_TOO_LARGE' });
+        throw this.#tooLarge(init, err);
+      }
+      if (!responded) this.opts.onResponse?.(init.method, 0);
       if (cancelsInFlight(init.signal)) {
         this.#logRequest(init, attempt, started, { status: 0, error: 'aborted' });
         throw init.signal?.reason instanceof Error ? init.signal.reason : new Error('aborted');
       }
       const failure = classifyFailure(err, timedOut());
       this.#logRequest(init, attempt, started, { status: 0, error: failure.code });
+      // It never reached the server: the slot is not spent (a refused target must not wait out the rate limit).
+      if (!responded && (failure.kind !== 'network' || NOT_SENT.has(failure.code))) this.#pacer.refund(start);
       if (failure.kind === 'tls-certificate' || failure.kind === 'tls-handshake')
         throw tlsError(init, this.#origin, this.host, failure, err);
       throw new RetryableNetworkError(init.method, init.path, failure, err);
@@ -328,6 +399,66 @@ export class Transport {
       if (reset !== null) this.#pacer.pause(Math.min(reset.ms, this.#maxWaitMs), reset.header);
     }
   }
+}
+
+/**
+ * The caller's signal, also aborted when the transport closes. A graceful stop of the caller is
+ * not passed on (what is under way finishes, and a later close still cancels it); any other abort
+ * of the caller, and the transport's close, cancel everything.
+ */
+function untilClosed(parent: AbortSignal | undefined, closing: AbortSignal): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const fromParent = () => {
+    if (cancelsInFlight(parent)) controller.abort(parent?.reason);
+  };
+  const fromClose = () => controller.abort(closing.reason);
+  if (closing.aborted) fromClose();
+  else if (parent?.aborted) fromParent();
+  parent?.addEventListener('abort', fromParent, { once: true });
+  closing.addEventListener('abort', fromClose, { once: true });
+  return {
+    signal: controller.signal,
+    release: () => {
+      parent?.removeEventListener('abort', fromParent);
+      closing.removeEventListener('abort', fromClose);
+    },
+  };
+}
+
+/** A response body past the cap: reading stopped there. */
+class ResponseTooLarge extends Error {
+  constructor(
+    readonly status: number,
+    readonly cap: number,
+    /** The Content-Length that announced it, when that is how it was known. */
+    readonly announced: number | undefined,
+  ) {
+    super(`response larger than ${cap} bytes`);
+  }
+}
+
+/**
+ * The body as text, read while it streams and abandoned the moment it passes `cap` bytes (or when
+ * Content-Length already says it will): a huge answer never sits in memory whole.
+ */
+async function readCapped(res: Dispatcher.ResponseData, cap: number): Promise<string> {
+  const header = res.headers['content-length'];
+  const announced = Number(Array.isArray(header) ? header[0] : header);
+  if (header !== undefined && Number.isFinite(announced) && announced > cap) {
+    res.body.destroy();
+    throw new ResponseTooLarge(res.statusCode, cap, announced);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > cap) {
+      res.body.destroy();
+      throw new ResponseTooLarge(res.statusCode, cap, undefined);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 /**
@@ -370,7 +501,7 @@ class RetryableNetworkError extends Error {
     super(`${method} ${path}: ${failure.code}`, { cause });
   }
 
-  toApiError(idempotent: boolean, host: string): ApiError {
+  toApiError(idempotent: boolean, host: string, origin: string): ApiError {
     const { code, kind, detail } = this.failure;
     const init = { method: this.method, path: this.path, host, status: 0, retryable: true, bodyExcerpt: code, cause: this.cause };
     if (kind === 'proxy') {
@@ -378,7 +509,23 @@ class RetryableNetworkError extends Error {
         ...init,
         code: 'PROXY',
         message: `${requestLabel(init)} failed: ${detail}; the request was not sent`,
-        hint: 'check HTTPS_PROXY / HTTP_PROXY (and the proxy credentials in them), or list the service in NO_PROXY',
+        hint: 'check HTTPS_PROXY / HTTP_PROXY (and the proxy credentials in them) and that the proxy runs and allows CONNECT to this host, or list the service in NO_PROXY; the service itself was not reached',
+      });
+    }
+    if (code === 'ECONNREFUSED') {
+      return new ApiError({
+        ...init,
+        code: 'CONNECTION_REFUSED',
+        message: `${requestLabel(init)} failed: connection refused — nothing listens at ${origin}; the request was not sent`,
+        hint: 'check the target baseUrl (host and port) and that the service is running',
+      });
+    }
+    if (code === 'ENOTFOUND') {
+      return new ApiError({
+        ...init,
+        code: 'HOST_NOT_FOUND',
+        message: `${requestLabel(init)} failed: the host name of ${origin} does not resolve (ENOTFOUND); the request was not sent`,
+        hint: 'check the host name in the target baseUrl (and DNS on this machine)',
       });
     }
     if (!idempotent && !NOT_SENT.has(code)) return new AmbiguousWriteError(init);
@@ -409,6 +556,16 @@ function tlsError(init: RequestInit, origin: string, host: string, failure: Netw
       : 'check the target baseUrl: https:// to a port that speaks plain HTTP fails this way',
     cause,
   });
+}
+
+/** GET, PUT and DELETE are; a POST never is; a PATCH when the caller says so. */
+function isIdempotent(init: RequestInit): boolean {
+  return init.idempotent ?? (init.method === 'GET' || init.method === 'PUT' || init.method === 'DELETE');
+}
+
+function formatMiB(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB`;
 }
 
 function formatSeconds(ms: number): string {

@@ -66,12 +66,12 @@ describe('manifest discovery', () => {
     expect(resources.map((r) => r.address)).toEqual(['Dashboard/alpha']);
   });
 
-  it('reports a dangling manifest link (a half-swapped mount) instead of skipping it silently', () => {
+  it('reports a dangling manifest link (a half-swapped mount) as an error instead of skipping it (discovery fails closed)', () => {
     mkdirSync(join(dir, 'm'));
     writeFileSync(join(dir, 'm/a.yaml'), dashboard('alpha'));
     symlinkSync('..data/gone.yaml', join(dir, 'm/gone.yaml'));
     const { diagnostics } = loadManifests([join(dir, 'm')], { env: {} });
-    expect(diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'broken-link', file: join(dir, 'm/gone.yaml') })]);
+    expect(diagnostics).toEqual([expect.objectContaining({ severity: 'error', code: 'broken-link', file: join(dir, 'm/gone.yaml') })]);
   });
 
   it('validate counts the mounted manifests, and says so when there are none, naming the paths searched', async () => {

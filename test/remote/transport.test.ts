@@ -136,15 +136,16 @@ describe('transport', () => {
     await port.close();
   });
 
-  it('reads every page of a paginated list and drops duplicates', async () => {
+  it('reads every page of a paginated list and drops duplicates (an object created meanwhile shifts one over)', async () => {
+    const ids = Array.from({ length: 1002 }, (_, i) => `a${i}`);
     const url = await serve((req, res) => {
       const offset = Number(new URL(req.url ?? '', 'http://x').searchParams.get('offset'));
-      const page = offset === 0 ? [{ id: 'a' }, { id: 'b' }] : [{ id: 'b' }, { id: 'c' }];
-      const items = page.map((p) => ({ ...p, source: 'tile', threshold: 1, thresholdType: 'above', interval: '5m' }));
-      json(res, 200, { data: items, meta: { total: 2000, limit: 1000, offset } }, { 'x-total-count': '2000' });
+      const page = offset === 0 ? ids.slice(0, 1000) : ids.slice(999);
+      const items = page.map((id) => ({ id, source: 'tile', threshold: 1, thresholdType: 'above', interval: '5m' }));
+      json(res, 200, { data: items, meta: { total: 1002, limit: 1000, offset } }, { 'x-total-count': '1002' });
     });
     const port = createServicePort(selfHosted(url));
-    expect((await collectionOf(port, 'Alert').list()).map((a) => a.id)).toEqual(['a', 'b', 'c']);
+    expect((await collectionOf(port, 'Alert').list()).map((a) => a.id)).toEqual(ids);
     expect(seen.map((s) => s.url)).toEqual(['/api/v2/alerts?limit=1000&offset=0', '/api/v2/alerts?limit=1000&offset=1000']);
     await port.close();
   });

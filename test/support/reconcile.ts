@@ -41,12 +41,13 @@ export class TrustHarness {
     readonly dir: string,
   ) {}
 
-  static async start(): Promise<TrustHarness> {
+  /** `via`: the address obsync talks to instead of the sandbox's own (a hostile proxy in front of it). */
+  static async start(opts: { via?: (sandbox: SandboxHandle) => Promise<string> } = {}): Promise<TrustHarness> {
     const sandbox = await startSandbox({ port: 0, rateLimit: 'off' });
     const port = createServicePort({
       name: 'sb',
       variant: 'self-hosted',
-      baseUrl: sandbox.url,
+      baseUrl: opts.via ? await opts.via(sandbox) : sandbox.url,
       apiKey: new Secret(sandbox.credentials.apiKey),
       concurrency: 2,
       timeoutMs: 10_000,

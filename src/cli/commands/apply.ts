@@ -2,7 +2,6 @@
  * `obsync apply`: plan, confirm, execute — on one or more targets, asking once for all; or
  * execute a saved plan's steps that are still valid.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
@@ -10,6 +9,7 @@ import { hasChanges, type Plan } from '../../core/plan.js';
 import { printable } from '../../core/printable.js';
 import type { ApplyReport, StepResult } from '../../applier/context.js';
 import { ConfigError, errorMessage } from '../../core/errors.js';
+import { FileRefusal, MAX_STATE_FILE_BYTES, readRegularFile } from '../../manifests/files.js';
 import { PlanTargetMismatch } from '../../engine/saved-plan.js';
 import type { SavedPlan } from '../../render/plan-json.js';
 import { isAdoption } from '../../render/forms.js';
@@ -41,7 +41,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--concurrency <n>', 'requests in flight at once (1-64)', wholeNumber(1, 64))
     .addOption(new Option('--output <format>', 'report format').choices(['text', 'json']).default('text'));
   allowEmptyKindOption(commonRunOptions(cmd)).action(async (paths: string[], flags: ApplyFlags) => {
-    const saved = await savedPlanArgument(io, paths);
+    const saved = savedPlanArgument(io, paths);
     if (saved) checkSavedTargets(saved, flags.target, paths[0] ?? '');
     const opts = parseRunOptions(flags);
     // Listening before the lock is taken: a Ctrl-C from here on releases it on the way out.
@@ -214,10 +214,17 @@ function checkSavedTargets(saved: SavedPlan, asked: readonly string[], file: str
 }
 
 /** A saved plan (`plan --out FILE`), of one target or several. */
-async function savedPlanArgument(io: CliIO, paths: readonly string[]): Promise<SavedPlan | null> {
+function savedPlanArgument(io: CliIO, paths: readonly string[]): SavedPlan | null {
   const [only, ...rest] = paths;
   if (!only || rest.length > 0 || !only.endsWith('.json')) return null;
-  return parseSavedPlans(await readFile(resolve(io.cwd, only), 'utf8'), only);
+  let text: string;
+  try {
+    text = readRegularFile(resolve(io.cwd, only), MAX_STATE_FILE_BYTES);
+  } catch (err) {
+    if (!(err instanceof FileRefusal)) throw err;
+    throw new ConfigError(`cannot read the saved plan ${only}: it is ${err.reason}`, { hint: 'pass the file `obsync plan --out` wrote' });
+  }
+  return parseSavedPlans(text, only);
 }
 
 async function confirm(io: CliIO, targets: readonly string[]): Promise<void> {

@@ -3,12 +3,12 @@
  * kind, with the editor schema and an env.example of the variables that stand for secrets (the
  * secret values are never written). With --adopt, obsync then owns every exported object.
  */
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { scrub } from '../../core/scrub.js';
-import { isWithin } from '../../manifests/files.js';
+import { isWithin, readRegularFile } from '../../manifests/files.js';
 import type { LiveObject } from '../../core/live.js';
 import type { ExportResult } from '../../export/exporter.js';
 import type { AnyKind } from '../../kinds/registry.js';
@@ -199,6 +199,16 @@ function compileMatch(pattern: string | undefined): RegExp | undefined {
   }
 }
 
+/** Whether a file is there with other content; one that cannot be read as text (a FIFO, a device, a larger file) is other content. */
+function differs(path: string, text: string): boolean {
+  if (!existsSync(path)) return false;
+  try {
+    return readRegularFile(path, Buffer.byteLength(text)) !== text;
+  } catch {
+    return true;
+  }
+}
+
 /**
  * Writes every file below `outDir`, or nothing: refused when one exists with other content
  * (unless forced), and always when a path would leave the directory through a symbolic link — a
@@ -215,10 +225,7 @@ function writeAll(io: CliIO, outDir: string, files: ReadonlyMap<string, string>,
       `${escapes.length} path${escapes.length === 1 ? '' : 's'} in ${outDir} lead outside it through a symbolic link (${list(escapes)}); nothing was written`,
       { hint: 'export never writes through symbolic links: remove them, or export to another --out-dir' },
     );
-  const conflicts = [...files].filter(([file, text]) => {
-    const path = join(outDir, file);
-    return existsSync(path) && readFileSync(path, 'utf8') !== scrub(text);
-  });
+  const conflicts = [...files].filter(([file, text]) => differs(join(outDir, file), scrub(text)));
   if (conflicts.length > 0 && !force) {
     throw new ConfigError(
       `${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${outDir} already exist with other content (${list(conflicts.map(([f]) => f))}); nothing was written`,

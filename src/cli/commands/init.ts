@@ -5,10 +5,11 @@
  * of the project files exists, nothing is written (an existing .gitignore only gains the lines it
  * lacks). The next commands are printed the way they run here (see ./invocation.ts).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { documentJsonSchema } from '../../config/json-schema.js';
+import { MAX_FILE_BYTES, readRegularBytesIfPresent, unreadableReason } from '../../manifests/files.js';
 import { obsyncInvocation, shellWord } from '../invocation.js';
 import type { CommandRegistrar } from '../registrar.js';
 
@@ -102,10 +103,12 @@ export const register: CommandRegistrar = (program, io) => {
         throw new ConfigError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; obsync init never overwrites`, {
           hint: 'run it in an empty directory, or give a new one: obsync init DIR',
         });
+      // Read before anything is written: a .gitignore that cannot be read stops init with nothing created.
+      const ignore = join(root, '.gitignore');
+      const ignoreBefore = readGitignore(ignore, shown(ignore));
       mkdirSync(join(root, 'manifests'), { recursive: true });
       for (const [path, text] of files) writeFileSync(path, text, { flag: 'wx' });
-      const ignore = join(root, '.gitignore');
-      const ignored = updateGitignore(ignore);
+      const ignored = updateGitignore(ignore, ignoreBefore);
       const run = obsyncInvocation(io.env);
       io.stdout.write(
         [
@@ -129,9 +132,19 @@ export const register: CommandRegistrar = (program, io) => {
     });
 };
 
-/** Adds the lines of INIT_GITIGNORE that `path` lacks (creating it when missing). */
-function updateGitignore(path: string): 'created' | 'updated' | 'unchanged' {
-  const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+/** The text of .gitignore, undefined when there is none. */
+function readGitignore(path: string, shown: string): string | undefined {
+  try {
+    return readRegularBytesIfPresent(path, MAX_FILE_BYTES)?.toString('utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read ${shown}: ${unreadableReason(err)}; nothing was created`, {
+      hint: 'make .gitignore a regular file of at most 1 MiB, or run obsync init in another directory',
+    });
+  }
+}
+
+/** Adds the lines of INIT_GITIGNORE that `path` lacks (creating it when missing); `before` is its text. */
+function updateGitignore(path: string, before: string | undefined): 'created' | 'updated' | 'unchanged' {
   const present = new Set((before ?? '').split(/\r?\n/).map((l) => l.trim().replace(/^\//, '')));
   const missing = INIT_GITIGNORE.filter((e) => !present.has(e.line) && !present.has(e.line.replace(/\/$/, '')));
   if (missing.length === 0) return 'unchanged';

@@ -163,12 +163,16 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       elect: flags.mode === 'apply',
       sharding,
     });
+    // SIGHUP (a closed terminal, or `kill -HUP` as to any daemon) reconciles now; by default it would end the process.
+    const hangup = () => host.reconcileNow('SIGHUP');
+    process.on('SIGHUP', hangup);
     try {
       // The first heartbeat assigns the targets before any daemon competes for one.
       await sharding?.start(daemons);
       await host.start();
       if (sharding) sharding.listen = host.url;
     } catch (err) {
+      process.off('SIGHUP', hangup);
       await sharding?.leave();
       await host.stop();
       await notifier?.close(0);
@@ -188,6 +192,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     await sharding?.leave();
     if (urlOut) forgetServedUrl(urlOut);
     await host.stop();
+    process.off('SIGHUP', hangup);
     await notifier?.close(NOTIFY_GRACE_MS);
     await group.close();
   });

@@ -1,6 +1,7 @@
 /** `--data DIR`: each store as one JSON file, written atomically whenever its version moves. */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MAX_STATE_FILE_BYTES, readRegularFile } from '../../manifests/files.js';
 import type { JsonRecord } from '../domain/contract.js';
 
 export interface Persistable {
@@ -22,7 +23,7 @@ export class Persistence {
   load(name: string): JsonRecord | undefined {
     if (!this.dir) return undefined;
     try {
-      return JSON.parse(readFileSync(join(this.dir, `${name}.json`), 'utf8')) as JsonRecord;
+      return JSON.parse(readRegularFile(join(this.dir, `${name}.json`), MAX_STATE_FILE_BYTES)) as JsonRecord;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw new Error(
