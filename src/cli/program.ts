@@ -82,7 +82,7 @@ const commands: CommandEntry[] = [
   {
     name: 'state',
     usage: '',
-    summary: 'inspect and manage what obsync owns (list, show, rm, mv, migrate)',
+    summary: 'inspect and manage what obsync owns (list, show, rm, mv, migrate) and the replicas sharing it (replicas)',
     load: () => import('./commands/state.js'),
   },
   {

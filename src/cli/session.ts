@@ -19,7 +19,7 @@ import type { AdoptPolicy } from '../core/plan.js';
 import type { TargetIdentity } from '../core/target.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { InventoryAccess, StateBackend } from '../inventory/backend.js';
-import { LeaseElector } from '../inventory/elector.js';
+import { LeaseElector, type TargetAssignment } from '../inventory/elector.js';
 import { openStateBackend, type StateSpec } from '../inventory/open.js';
 import type { ObsyncConfig } from '../config/schema.js';
 import { STATE_SCHEMA_NAME, STATE_SCHEMA_RULE } from '../config/state-schema-name.js';
@@ -48,6 +48,8 @@ export interface SessionOptions {
   lock: boolean;
   /** The daemon in apply mode: compete for the writer lease; writes only while leading. */
   elect?: boolean;
+  /** With `elect`, where replicas share the targets: whether this replica may compete for a target. */
+  assignment?: (target: string) => TargetAssignment;
   command: string;
   allowMissingEnv?: boolean;
   /** Default log level (OBSYNC_LOG_LEVEL wins); the daemon logs runs at info. */
@@ -391,7 +393,9 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
       ...waitReporter(io, logger, opts.waits ?? 'stderr'),
     });
     const target = connection.port.target;
-    leadership = opts.elect ? new LeaseElector(state, target, { command: opts.command, logger }) : undefined;
+    leadership = opts.elect
+      ? new LeaseElector(state, target, { command: opts.command, logger, ...(opts.assignment ? { assignment: opts.assignment } : {}) })
+      : undefined;
     const elector = leadership;
     const access: InventoryAccess = elector
       ? { mode: 'elected', lease: () => elector.lease() }

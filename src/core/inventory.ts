@@ -106,6 +106,10 @@ export interface TargetLeadership {
   describe(): string;
   /** Stops competing and releases the lease when held. */
   stop(): Promise<void>;
+  /** Where replicas share targets: releases the lease to the replica the target is now assigned to (after the run ended). */
+  handOver?(): Promise<void>;
+  /** Where replicas share targets: the target is now assigned to this replica, compete at once. */
+  poke?(): void;
 }
 
 /**

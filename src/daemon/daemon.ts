@@ -95,6 +95,7 @@ export class Daemon {
   #stopping = false;
   #failures = 0;
   #leader = false;
+  #handingOver = false;
   #retryAt: Date | null = null;
   #retryTimer: NodeJS.Timeout | null = null;
   #abort = new AbortController();
@@ -200,6 +201,33 @@ export class Daemon {
     logger.info({ target: this.deps.port.target }, 'target stopped');
   }
 
+  /** This replica leads the target now. */
+  get leads(): boolean {
+    return this.deps.leadership?.isLeader() ?? false;
+  }
+
+  /**
+   * The target is assigned to another replica (issue 28): no new run starts; the current one
+   * finishes (never cut between a write and its record), then the lease is released for the new
+   * owner. Repeated calls while it is under way do nothing.
+   */
+  async handOver(): Promise<void> {
+    const leadership = this.deps.leadership;
+    if (!leadership?.handOver || !leadership.isLeader() || this.#handingOver || this.#stopping) return;
+    this.#handingOver = true;
+    try {
+      await this.#queue.idle();
+      if (!this.#stopping) await leadership.handOver();
+    } finally {
+      this.#handingOver = false;
+    }
+  }
+
+  /** The target is assigned to this replica: compete for it now. */
+  claim(): void {
+    this.deps.leadership?.poke?.();
+  }
+
   /** Runs now (tests, manual trigger). */
   trigger(reason: TriggerReason = 'manual'): void {
     this.#queue.trigger(reason);
@@ -265,6 +293,7 @@ export class Daemon {
     metrics.leader.set({ target: port.target }, 0);
     leadership.start((leader) => {
       metrics.leader.set({ target: port.target }, leader ? 1 : 0);
+      if (leader !== this.#leader) metrics.targetsHeld.inc(leader ? 1 : -1);
       if (leader && !this.#leader) this.#emit({ event: 'leader-acquired', holder: leadership.describe() });
       if (!leader && this.#leader) this.#emit({ event: 'leader-lost', holder: leadership.describe() });
       this.#leader = leader;
@@ -274,7 +303,7 @@ export class Daemon {
 
   /** Another replica leads (or the election is undecided): no reads, no writes, no run counted. */
   #standby(): boolean {
-    return this.deps.leadership !== undefined && !this.deps.leadership.isLeader();
+    return this.#handingOver || (this.deps.leadership !== undefined && !this.deps.leadership.isLeader());
   }
 
   /** Aborted on shutdown, and when leadership ends mid-run (the new leader starts over). */

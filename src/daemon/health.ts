@@ -21,6 +21,21 @@ export interface Readiness {
   /** Why not, when not (shutting down, or the targets that are not ready). */
   reason?: string;
   targets: Record<string, TargetReadiness>;
+  /** Apply mode: what this replica leads, and on the PostgreSQL state what is assigned to it. */
+  replica?: ReplicaReadiness;
+}
+
+export interface ReplicaReadiness {
+  id: string;
+  /** The targets this replica leads now. */
+  leads: string[];
+  /** How many (obsync_targets_held). */
+  holds: number;
+  /** `postgres`: targets shared by the live replicas; `off`: the file state, every replica competes for every target. */
+  sharing: 'postgres' | 'off';
+  assigned?: string[];
+  replicas?: number;
+  disagreements?: string[];
 }
 
 export interface HealthServer {

@@ -15,7 +15,8 @@ import { isWithin } from '../manifests/files.js';
 import type { Logger } from '../log/logger.js';
 import type { TargetDetail } from '../render/status-page.js';
 import type { Daemon } from './daemon.js';
-import { startHealthServer, type HealthServer, type Readiness } from './health.js';
+import { startHealthServer, type HealthServer, type Readiness, type ReplicaReadiness } from './health.js';
+import type { Sharding } from './shards.js';
 import type { DaemonMetrics } from './metrics.js';
 import { EventStream } from './sse.js';
 import { statusRoutes } from './status-routes.js';
@@ -34,6 +35,9 @@ export interface HostOptions {
   statusToken?: Secret | undefined;
   /** Clients of /api/events/stream at once (default 100). */
   maxStreamClients?: number;
+  /** Apply mode: replicas elect leaders (`sharding` on the PostgreSQL state, where they share the targets). */
+  elect?: boolean;
+  sharding?: Sharding | undefined;
 }
 
 /** Events of a target shown with its status. */
@@ -47,12 +51,14 @@ export class DaemonHost {
   #stream: EventStream | null = null;
   #stopping = false;
   #started = false;
-  readonly #replica = `${hostname()}/${process.pid}`;
+  readonly #replica: string;
 
   constructor(
     readonly daemons: readonly Daemon[],
     private readonly opts: HostOptions,
-  ) {}
+  ) {
+    this.#replica = opts.sharding?.id ?? `${hostname()}/${process.pid}`;
+  }
 
   get url(): string | undefined {
     return this.#health?.url;
@@ -81,11 +87,35 @@ export class DaemonHost {
   /** Ready when every target is; the body says per target why (a down target is named, the others still reconcile). */
   readiness(): Readiness {
     const targets = Object.fromEntries(this.daemons.map((d) => [d.target, d.readiness()]));
-    if (this.#stopping) return { ready: false, reason: 'shutting down', targets };
+    const replica = this.#replicaReadiness();
+    const extra = replica ? { replica } : {};
+    if (this.#stopping) return { ready: false, reason: 'shutting down', targets, ...extra };
     const waiting = Object.entries(targets)
       .filter(([, r]) => !r.ready)
       .map(([name]) => name);
-    return waiting.length === 0 ? { ready: true, targets } : { ready: false, reason: `not ready: ${waiting.join(', ')}`, targets };
+    return waiting.length === 0
+      ? { ready: true, targets, ...extra }
+      : { ready: false, reason: `not ready: ${waiting.join(', ')}`, targets, ...extra };
+  }
+
+  #leads(): string[] {
+    return this.daemons.filter((d) => d.leads).map((d) => d.target);
+  }
+
+  #replicaReadiness(): ReplicaReadiness | undefined {
+    if (!this.opts.elect) return undefined;
+    const leads = this.#leads();
+    const view = this.opts.sharding?.view();
+    if (!view) return { id: this.#replica, leads, holds: leads.length, sharing: 'off' };
+    return {
+      id: this.#replica,
+      leads,
+      holds: leads.length,
+      sharing: 'postgres',
+      assigned: view.assigned,
+      replicas: view.replicas.length,
+      disagreements: view.disagreements,
+    };
   }
 
   /** Every target as /api/status and the page show it (memory only). */
@@ -94,9 +124,17 @@ export class DaemonHost {
       version: this.opts.version,
       generatedAt: new Date().toISOString(),
       ready: this.readiness().ready,
-      replica: { id: this.#replica },
+      replica: this.#replicaStatus(),
       targets: this.daemons.map((d) => d.status(this.opts.events.recent(d.target, RECENT_EVENTS))),
     };
+  }
+
+  #replicaStatus(): StatusDocument['replica'] {
+    if (!this.opts.elect) return { id: this.#replica };
+    const view = this.opts.sharding?.view();
+    if (!view) return { id: this.#replica, leads: this.#leads() };
+    const { replicas, assigned, disagreements, heartbeatAt } = view;
+    return { id: this.#replica, leads: this.#leads(), sharing: { replicas, assigned, disagreements, heartbeatAt } };
   }
 
   /** One target's page: its status, last plan, drift history and events. */

@@ -61,6 +61,26 @@ export class DaemonMetrics {
     labelNames: ['target'],
     registers: [this.registry],
   });
+  readonly targetsHeld = new Gauge({
+    name: 'obsync_targets_held',
+    help: 'Targets this replica leads now (holds the writer lease of); apply mode only.',
+    registers: [this.registry],
+  });
+  readonly targetsAssigned = new Gauge({
+    name: 'obsync_targets_assigned',
+    help: 'Targets the replica registry assigns to this replica (PostgreSQL state: replicas share the targets).',
+    registers: [this.registry],
+  });
+  readonly replicasLive = new Gauge({
+    name: 'obsync_replicas_live',
+    help: 'Live replicas sharing the targets, this one included, at the last heartbeat (PostgreSQL state).',
+    registers: [this.registry],
+  });
+  readonly replicaDisagreements = new Gauge({
+    name: 'obsync_replica_disagreements',
+    help: 'Differences (target lists, versions, lease settings) between this replica and the other live ones.',
+    registers: [this.registry],
+  });
   readonly events = new Counter({
     name: 'obsync_events_total',
     help: 'Events by name (run-finished, drift, failed…; see docs/events.md).',

@@ -70,6 +70,8 @@ export function describeEvent(e: ObsyncEvent): string {
       return `leader: ${e.holder}`;
     case 'leader-lost':
       return `no longer leader: ${e.holder}`;
+    case 'replicas-disagree':
+      return e.details.length === 0 ? 'replicas agree again' : `replicas disagree: ${e.details.join('; ')}`;
     case 'manifests-invalid': {
       const [first] = e.diagnostics;
       const where = first ? `${first.file ?? ''}${first.line ? `:${first.line}` : ''}${first.col ? `:${first.col}` : ''}` : '';

@@ -73,12 +73,43 @@ export const targetStatusSchema = z
   })
   .meta({ id: 'TargetStatus', description: 'One target as the daemon sees it.' });
 
+export const sharingSchema = z
+  .strictObject({
+    replicas: z
+      .array(
+        z.strictObject({
+          id: z.string(),
+          leads: z.array(z.string()).describe('The targets it leads, as it told at its last heartbeat.'),
+          targets: z.number().int().describe('How many targets its config runs.'),
+          heartbeatAgeMs: z.number().int(),
+          version: z.string(),
+        }),
+      )
+      .describe('The live replicas at the last heartbeat (this one included).'),
+    assigned: z.array(z.string()).describe('The targets assigned to this replica.'),
+    disagreements: z
+      .array(z.string())
+      .describe('What differs between this replica and the others (target lists, versions, lease settings).'),
+    heartbeatAt: time.nullable().describe('The last heartbeat that reached the registry.'),
+  })
+  .meta({ id: 'Sharing', description: 'Replicas sharing the targets over the PostgreSQL state (issue 28).' });
+
+export const replicaSchema = z
+  .strictObject({
+    id: z.string().describe('This process: host name and pid.'),
+    leads: z.array(z.string()).optional().describe('The targets this replica leads now (apply mode).'),
+    sharing: sharingSchema
+      .optional()
+      .describe('Absent on the file state (one leader per target, every replica competes for all) and in plan mode.'),
+  })
+  .meta({ id: 'Replica', description: 'This replica and, on the PostgreSQL state, how the targets are shared.' });
+
 export const statusSchema = z
   .strictObject({
     version: z.string().describe('obsync version.'),
     generatedAt: time,
     ready: z.boolean().describe('What /readyz says: every target ready.'),
-    replica: z.strictObject({ id: z.string().describe('This process: host name and pid.') }),
+    replica: replicaSchema,
     targets: z.array(targetStatusSchema),
   })
   .meta({ id: 'Status', description: 'GET /api/status: every target of this daemon.' });
@@ -86,3 +117,4 @@ export const statusSchema = z
 export type TargetStatus = z.output<typeof targetStatusSchema>;
 export type StatusDocument = z.output<typeof statusSchema>;
 export type LastRun = z.output<typeof lastRunSchema>;
+export type Sharing = z.output<typeof sharingSchema>;

@@ -89,6 +89,10 @@ const BODIES = {
   'non-convergent': { address, paths: paths.describe('Fields the service does not keep as sent.') },
   'leader-acquired': { holder: z.string().describe('This replica, as the lease names it.') },
   'leader-lost': { holder: z.string().describe('Who leads now, when known.') },
+  'replicas-disagree': {
+    replicas: z.array(z.string()).describe('The other live replicas that disagree with this one.'),
+    details: z.array(z.string()).describe('What differs: target lists, obsync versions, lease settings.'),
+  },
   'manifests-invalid': {
     errors: z.number().int().describe('Errors found.'),
     diagnostics: z.array(diagnostic).describe('The first errors (at most 20).'),
@@ -122,6 +126,8 @@ const DESCRIPTIONS: Record<EventName, string> = {
   'non-convergent': 'The service does not keep some fields as sent: reported once, then left out of later plans.',
   'leader-acquired': 'This replica leads the target: it writes.',
   'leader-lost': 'This replica no longer leads the target: it stands by.',
+  'replicas-disagree':
+    'Replicas sharing the PostgreSQL state run different target lists, obsync versions or lease settings (told on each target of this replica when what differs changes; an empty list: they agree again).',
   'manifests-invalid': 'The manifests became invalid: the last good state is kept, nothing is applied or pruned.',
   'manifests-recovered': 'The manifests are valid again.',
   'target-unreachable': 'The service could not be reached or failed (no response, 5xx, 429, deadline).',
@@ -145,6 +151,7 @@ export const EVENT_MESSAGES: Record<EventName, string> = {
   'non-convergent': 'non-convergent',
   'leader-acquired': 'leader acquired',
   'leader-lost': 'leader lost',
+  'replicas-disagree': 'replicas disagree',
   'manifests-invalid': 'manifests invalid',
   'manifests-recovered': 'manifests recovered',
   'target-unreachable': 'target unreachable',
@@ -168,6 +175,7 @@ export const EVENT_LEVELS: Record<EventName, 'info' | 'warn' | 'error'> = {
   'non-convergent': 'warn',
   'leader-acquired': 'info',
   'leader-lost': 'warn',
+  'replicas-disagree': 'warn',
   'manifests-invalid': 'error',
   'manifests-recovered': 'info',
   'target-unreachable': 'error',

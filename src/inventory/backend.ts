@@ -71,8 +71,58 @@ export function leaseMarginMs(timing: LeaseTiming): number {
   return timing.marginMs ?? Math.round(timing.leaseMs / 5);
 }
 
+/** What a replica of `obsync run` tells the others at each heartbeat (PostgreSQL state only). */
+export interface ReplicaHeartbeat {
+  /** host/pid/random: new for every process. */
+  id: string;
+  host: string;
+  pid: number;
+  version: string;
+  leaseMs: number;
+  /** The targets its config declares (that it runs), sorted. */
+  targets: readonly string[];
+  /** The targets it holds the lease of now, sorted. */
+  leads: readonly string[];
+  /** What it found different in the other live replicas (target lists, versions, lease settings). */
+  disagreements: readonly string[];
+  /** Its status server, when it listens. */
+  listen?: string | undefined;
+}
+
+export interface ReplicaRecord extends ReplicaHeartbeat {
+  startedAt: string;
+  heartbeatAt: string;
+  expiresAt: string;
+  /** How long ago the last heartbeat was, in the database's clock. */
+  heartbeatAgeMs: number;
+  /** Its heartbeat lease has not expired. */
+  live: boolean;
+}
+
+/** The replicas sharing a state: registered with a heartbeat lease; one whose lease expired is dead. */
+export interface ReplicaRegistry {
+  /** Registers or renews this replica for one lease; returns the live replicas (itself included), sorted by id. */
+  heartbeat(me: ReplicaHeartbeat): Promise<ReplicaRecord[]>;
+  /** Unregisters at once (SIGTERM): the others re-divide the targets at their next heartbeat. */
+  leave(id: string): Promise<void>;
+  /** Every registered replica, live or recently dead, sorted by id. */
+  list(): Promise<ReplicaRecord[]>;
+  /** The writer leases held now (not expired), sorted by target: who really leads what. */
+  leases(): Promise<HeldLease[]>;
+}
+
+export interface HeldLease {
+  target: string;
+  host: string;
+  pid: number;
+  command: string;
+  expiresAt: string;
+}
+
 export interface StateBackend {
   readonly kind: 'file' | 'postgres';
+  /** The replica registry where replicas can share targets (PostgreSQL); the file backend has none. */
+  readonly replicas?: ReplicaRegistry | undefined;
   /** Where the state lives, safe to print (a database URL without its password). */
   readonly location: string;
   /** What the user should know about the state (a PostgreSQL state not set up yet, read as empty): printed once. */

@@ -53,4 +53,36 @@ describe('LeaseElector', () => {
     expect(seen).toEqual([true, false]);
     await elector.stop();
   });
+
+  it('competes only for a target assigned to it, and hands the lease over when the assignment moves it', async () => {
+    const backend = new FileStateBackend(mkdtempSync(join(tmpdir(), 'obsync-elect-')), timing);
+    let owner: 'a' | 'b' = 'b';
+    const assignment = (who: 'a' | 'b') => () =>
+      owner === who ? { mine: true as const } : { mine: false as const, owner: `assigned to replica ${owner}` };
+    const a = new LeaseElector(backend, 'prod', { command: 'run', assignment: assignment('a') });
+    const b = new LeaseElector(backend, 'prod', { command: 'run', assignment: assignment('b') });
+    const seen: string[] = [];
+    // a starts first, but the target is b's: a stands by without taking the free lease.
+    a.start((l) => seen.push(`a:${l}`));
+    await until(() => a.isStandby());
+    expect(a.describe()).toContain('assigned to replica b');
+    b.start((l) => seen.push(`b:${l}`));
+    await until(() => b.isLeader());
+    expect(a.isLeader()).toBe(false);
+    // Moved to a: a cannot take it while b holds it; b hands over, then a leads.
+    owner = 'a';
+    a.poke();
+    await until(() => /led by another obsync/.test(a.describe()));
+    expect(a.isLeader()).toBe(false);
+    const bLease = b.lease();
+    await b.handOver();
+    expect(bLease?.lost.aborted).toBe(true);
+    expect(b.isLeader()).toBe(false);
+    a.poke();
+    await until(() => a.isLeader());
+    expect(b.describe()).toContain('assigned to replica a');
+    expect(seen).toEqual(['b:true', 'b:false', 'a:true']);
+    await a.stop();
+    await b.stop();
+  });
 });

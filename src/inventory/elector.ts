@@ -10,6 +10,9 @@ import type { TargetLeadership } from '../core/inventory.js';
 import type { Logger } from '../log/logger.js';
 import type { StateBackend, WriterLease } from './backend.js';
 
+/** Who the target is assigned to: this replica, or another (named, for readiness and logs). */
+export type TargetAssignment = { mine: true } | { mine: false; owner: string };
+
 export class LeaseElector implements TargetLeadership {
   #lease: WriterLease | null = null;
   #timer: NodeJS.Timeout | null = null;
@@ -18,11 +21,12 @@ export class LeaseElector implements TargetLeadership {
   #decided = false;
   #started = false;
   #stopped = false;
+  #attempting = false;
 
   constructor(
     private readonly backend: Pick<StateBackend, 'tryLease' | 'timing'>,
     readonly target: string,
-    private readonly opts: { command: string; logger?: Logger },
+    private readonly opts: { command: string; logger?: Logger; assignment?: (target: string) => TargetAssignment },
   ) {}
 
   start(onChange: (leader: boolean) => void): void {
@@ -55,6 +59,28 @@ export class LeaseElector implements TargetLeadership {
       : `target '${this.target}' is led by another obsync (${this.#heldBy})`;
   }
 
+  /** The assignment moved the target to this replica: compete now rather than at the next retry. */
+  poke(): void {
+    if (!this.#started || this.#stopped || this.isLeader() || this.#attempting) return;
+    if (this.#timer) clearTimeout(this.#timer);
+    void this.#attempt();
+  }
+
+  /**
+   * Releases the lease so the replica the target is assigned to can take it (the caller waits for
+   * the run to end first); this elector competes again only once the target is assigned back.
+   */
+  async handOver(): Promise<void> {
+    const lease = this.#lease;
+    if (!lease || this.#stopped) return;
+    this.#lease = null;
+    await lease.release();
+    this.#heldBy = this.#assignedElsewhere() ?? 'handed over';
+    this.opts.logger?.info({ target: this.target, to: this.#heldBy }, 'leadership handed over');
+    this.#onChange(false);
+    this.#schedule(this.backend.timing.renewMs);
+  }
+
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
@@ -63,9 +89,22 @@ export class LeaseElector implements TargetLeadership {
     await lease?.release();
   }
 
+  /** Why this replica does not compete, when the target is assigned to another. */
+  #assignedElsewhere(): string | null {
+    const a = this.opts.assignment?.(this.target);
+    return a && !a.mine ? a.owner : null;
+  }
+
   async #attempt(): Promise<void> {
     if (this.#stopped) return;
     let retryInMs = this.backend.timing.renewMs;
+    const elsewhere = this.#assignedElsewhere();
+    if (elsewhere !== null) {
+      this.#heldBy = elsewhere;
+      this.#decided = true;
+      return this.#schedule(retryInMs);
+    }
+    this.#attempting = true;
     try {
       const attempt = await this.backend.tryLease(this.target, this.opts.command);
       if (this.#stopped) {
@@ -79,6 +118,8 @@ export class LeaseElector implements TargetLeadership {
     } catch (err) {
       this.#heldBy = `unknown: ${errorMessage(err)}`;
       this.opts.logger?.warn({ target: this.target, err: errorMessage(err) }, 'leader election failed');
+    } finally {
+      this.#attempting = false;
     }
     this.#schedule(retryInMs);
   }
@@ -101,6 +142,7 @@ export class LeaseElector implements TargetLeadership {
 
   #schedule(ms: number): void {
     if (this.#stopped) return;
+    if (this.#timer) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => void this.#attempt(), ms);
     this.#timer.unref();
   }

@@ -7,7 +7,7 @@
  */
 import type { Plan } from '../core/plan.js';
 import { describeEvent, eventObject } from '../events/describe.js';
-import type { StatusDocument, TargetStatus } from '../events/status-model.js';
+import type { Sharing, StatusDocument, TargetStatus } from '../events/status-model.js';
 import type { ObsyncEvent } from '../events/vocabulary.js';
 import { text, timeTag, urlPart } from './html.js';
 import { renderPlanHtml } from './plan-html.js';
@@ -46,6 +46,7 @@ export function renderStatusPage(doc: StatusDocument, opts: PageOptions): string
   )}</p>`;
   const main = [
     overview,
+    ...(doc.replica.sharing ? [sharingSection(doc.replica.id, doc.replica.sharing)] : []),
     ...(doc.targets.length === 0
       ? ['<p>No targets.</p>']
       : doc.targets.map((t) => targetSection(t, opts.now, { link: true, events: t.recentEvents.slice(0, RECENT_ON_INDEX) }))),
@@ -107,6 +108,24 @@ ${main}
 </body>
 </html>
 `;
+}
+
+/** Replicas sharing the targets (PostgreSQL state): who is live and what each leads. */
+function sharingSection(me: string, sharing: Sharing): string {
+  const rows = sharing.replicas.map(
+    (r) =>
+      `<tr><th scope="row">${text(r.id)}${r.id === me ? ' (this replica)' : ''}</th><td>${r.leads.length} of ${r.targets}</td><td>${text(
+        r.leads.join(', ') || '—',
+      )}</td><td>${Math.round(r.heartbeatAgeMs / 1000)} s ago</td><td>${text(r.version)}</td></tr>`,
+  );
+  const disagree = sharing.disagreements.length
+    ? `<p class="problem">Replicas disagree:</p><ul>${sharing.disagreements.map((d) => `<li>${text(d)}</li>`).join('')}</ul>`
+    : '';
+  return `<section aria-labelledby="replicas"><h2 id="replicas">Replicas</h2><p>${text(
+    `${sharing.replicas.length} live replica(s) share the targets; ${sharing.assigned.length} assigned to this one.`,
+  )}</p><table><caption class="visually-hidden">Live replicas</caption><thead><tr><th scope="col">Replica</th><th scope="col">Leads</th><th scope="col">Targets</th><th scope="col">Heartbeat</th><th scope="col">Version</th></tr></thead><tbody>${rows.join(
+    '',
+  )}</tbody></table>${disagree}</section>`;
 }
 
 function targetSection(t: TargetStatus, now: Date, opts: { link: boolean; events: ObsyncEvent[] }): string {

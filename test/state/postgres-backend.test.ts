@@ -5,7 +5,7 @@ import { LockError, ObsyncError } from '../../src/core/errors.js';
 import type { InventoryEntry } from '../../src/core/inventory.js';
 import { Secret } from '../../src/core/secret.js';
 import type { WriterLease } from '../../src/inventory/backend.js';
-import { migrate, MIGRATIONS } from '../../src/inventory/postgres/migrations.js';
+import { LATEST_VERSION, migrate, MIGRATIONS } from '../../src/inventory/postgres/migrations.js';
 import { openPostgresState, type PostgresStateBackend } from '../../src/inventory/postgres/backend.js';
 import { startPostgres, type PgServer } from '../support/postgres.js';
 
@@ -61,11 +61,12 @@ describe('postgres state backend', () => {
     try {
       expect(await migrate(pool, schema)).toEqual([]);
       // A later version is applied on top, in order, once.
-      const next = [...MIGRATIONS, { version: 2, name: 'test', sql: (s: string) => `CREATE TABLE ${s}.extra (x int)` }];
-      expect(await migrate(pool, schema, next)).toEqual([2]);
+      const later = LATEST_VERSION + 1;
+      const next = [...MIGRATIONS, { version: later, name: 'test', sql: (s: string) => `CREATE TABLE ${s}.extra (x int)` }];
+      expect(await migrate(pool, schema, next)).toEqual([later]);
       expect(await migrate(pool, schema, next)).toEqual([]);
       // A schema written by a newer obsync is refused, not written.
-      await expect(migrate(pool, schema)).rejects.toThrow(/version 2, newer than this obsync knows \(1\)/);
+      await expect(migrate(pool, schema)).rejects.toThrow(`version ${later}, newer than this obsync knows (${LATEST_VERSION})`);
     } finally {
       await pool.end();
     }

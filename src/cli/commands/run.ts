@@ -1,10 +1,13 @@
 /** `obsync run`: the long-lived reconciler (container entrypoint), for every declared target (or the ones given) in one process. */
+import { hostname } from 'node:os';
 import cron from 'node-cron';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { Daemon, type DaemonOptions } from '../../daemon/daemon.js';
 import { DaemonHost } from '../../daemon/host.js';
 import { DaemonMetrics } from '../../daemon/metrics.js';
+import { Sharding } from '../../daemon/shards.js';
+import type { TargetAssignment } from '../../inventory/elector.js';
 import { EventBus } from '../../events/bus.js';
 import type { Logger } from '../../log/logger.js';
 import type { CliIO } from '../io.js';
@@ -65,12 +68,16 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     const onResponse = (target: string, method: string, status: number) =>
       metrics.apiRequests.inc({ target, method, code: String(status) });
     // Apply mode competes for each target's writer lease: one replica writes, the others stand by.
+    // On the PostgreSQL state the replicas share the targets: each competes only for its own (./shards).
+    let sharding: Sharding | undefined;
+    const assignment = (target: string): TargetAssignment => sharding?.assignment(target) ?? { mine: true };
     const group = await openSessions(io, {
       paths,
       config: flags.config,
       targets: flags.target,
       lock: false,
       elect: flags.mode === 'apply',
+      assignment,
       command: 'run',
       logLevel: 'info',
       onResponse,
@@ -127,6 +134,23 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
           },
         ),
     );
+    const state = group.sessions[0]?.state;
+    if (flags.mode === 'apply' && state?.replicas) {
+      sharding = new Sharding({
+        registry: state.replicas,
+        me: { id: `${hostname()}/${process.pid}`, host: hostname(), pid: process.pid, version: VERSION, leaseMs: state.timing.leaseMs },
+        targets: daemons.map((d) => d.target),
+        intervalMs: state.timing.renewMs,
+        logger: group.logger,
+        metrics,
+        events,
+      });
+    } else if (flags.mode === 'apply') {
+      group.logger.info(
+        { state: state?.kind },
+        'one leader per target: replicas share the targets only on the PostgreSQL state (state.backend: postgres)',
+      );
+    }
     const host = new DaemonHost(daemons, {
       listen,
       watch: flags.watch,
@@ -136,14 +160,21 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       events,
       version: VERSION,
       statusToken: token,
+      elect: flags.mode === 'apply',
+      sharding,
     });
     // SIGHUP (a closed terminal, or `kill -HUP` as to any daemon) reconciles now; by default it would end the process.
     const hangup = () => host.reconcileNow('SIGHUP');
     process.on('SIGHUP', hangup);
     try {
+      // The first heartbeat assigns the targets before any daemon competes for one.
+      await sharding?.start(daemons);
       await host.start();
+      if (sharding) sharding.listen = host.url;
     } catch (err) {
       process.off('SIGHUP', hangup);
+      await sharding?.leave();
+      await host.stop();
       await notifier?.close(0);
       await group.close();
       throw err;
@@ -154,7 +185,11 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     io.stderr.write(
       `obsync run: reconciling target${daemons.length > 1 ? 's' : ''} ${names} (${flags.mode} mode); status page, health and metrics on ${host.url ?? '?'}/\n`,
     );
+    const note = sharingNote(flags.mode, sharding, state?.kind);
+    if (note) io.stderr.write(`obsync run: ${note}\n`);
     await waitForSignal(io);
+    // Out of the registry first (the others re-divide at once), then every run ends and its lease is released.
+    await sharding?.leave();
     if (urlOut) forgetServedUrl(urlOut);
     await host.stop();
     process.off('SIGHUP', hangup);
@@ -162,6 +197,15 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     await group.close();
   });
 };
+
+function sharingNote(mode: string, sharing: Sharding | undefined, kind: string | undefined): string {
+  if (mode !== 'apply') return '';
+  if (sharing)
+    return `replica ${sharing.id} shares the targets with the other replicas on the PostgreSQL state (obsync state replicas lists them)`;
+  return kind === 'file'
+    ? 'the file state elects one leader per target among replicas; sharing the targets between replicas needs the PostgreSQL state'
+    : '';
+}
 
 /** For the image's HEALTHCHECK (src/cli/healthcheck.ts); a file it cannot write costs only that. */
 function recordUrl(logger: Pick<Logger, 'warn'>, file: string, url: string): void {

@@ -19,7 +19,9 @@ interface StateFlags {
 }
 
 export const register: CommandRegistrar = (program: Command, io: CliIO) => {
-  const state = program.command('state').description('inspect and manage what obsync owns (list, show, rm, mv, migrate)');
+  const state = program
+    .command('state')
+    .description('inspect and manage what obsync owns (list, show, rm, mv, migrate) and the replicas sharing it (replicas)');
   const common = (cmd: Command) =>
     cmd
       .option('--config <file>', 'obsync.yaml to use (default: ./obsync.yaml)')
@@ -60,6 +62,24 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       { prepare: true },
     ),
   );
+  state
+    .command('replicas')
+    .description(
+      'the obsync run replicas sharing the PostgreSQL state: heartbeat age, version, lease, the targets each leads, targets led by nobody, disagreements',
+    )
+    .option('--config <file>', 'obsync.yaml to use (default: ./obsync.yaml)')
+    .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action((flags: StateFlags) =>
+      withState(
+        io,
+        flags,
+        async (backend) => {
+          const { printReplicas } = await import('./state-replicas.js');
+          await printReplicas(io, backend, flags.output ?? 'text');
+        },
+        { prepare: false },
+      ),
+    );
   state
     .command('migrate')
     .description('copy the whole state (entries, backups, fingerprint key) to the other backend; the source is left as it was')

@@ -16,6 +16,7 @@ import { tryPgLease } from './lease.js';
 import { emptyInventory } from '../empty-store.js';
 import { migrate, readySchema } from './migrations.js';
 import { PgInventory, readEntries } from './store.js';
+import { PgReplicaRegistry } from './registry.js';
 
 export interface PostgresStateOptions {
   url: Secret;
@@ -42,6 +43,8 @@ export class PostgresStateBackend implements StateBackend {
   readonly kind = 'postgres';
   readonly location: string;
   readonly notice: string | undefined;
+  /** Absent while the state is not set up (a read-only command): there are no replicas to list. */
+  readonly replicas: PgReplicaRegistry | undefined;
   readonly #s: string;
 
   /** `absent`: obsync's tables are not there and this (read-only) command reads the state as empty. */
@@ -53,6 +56,7 @@ export class PostgresStateBackend implements StateBackend {
   ) {
     this.location = conn.location;
     this.#s = pg.escapeIdentifier(schema);
+    this.replicas = absent ? undefined : new PgReplicaRegistry(conn, this.#s);
     this.notice = absent
       ? `the PostgreSQL state at ${conn.location} is not set up yet (schema '${schema}' holds no obsync tables): read as empty, and not created by this read-only command; the first \`obsync apply\` creates it (check state.schema / OBSYNC_STATE_SCHEMA if it should exist)`
       : undefined;

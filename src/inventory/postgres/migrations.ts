@@ -52,6 +52,25 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX backups_by_target ON ${s}.backups (target, backed_up_at);`,
   },
+  {
+    version: 2,
+    name: 'replica registry (targets shared by replicas)',
+    sql: (s) => `
+      CREATE TABLE ${s}.replicas (
+        id text PRIMARY KEY,
+        host text NOT NULL,
+        pid integer NOT NULL,
+        version text NOT NULL,
+        lease_ms integer NOT NULL,
+        targets jsonb NOT NULL,
+        leads jsonb NOT NULL DEFAULT '[]',
+        disagreements jsonb NOT NULL DEFAULT '[]',
+        listen text,
+        started_at timestamptz NOT NULL DEFAULT now(),
+        heartbeat_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL
+      );`,
+  },
 ];
 
 export const LATEST_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
