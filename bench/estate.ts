@@ -40,7 +40,8 @@ export async function adoptedEstate(
   const child = await startChildSandbox({ n, variant, rateLimit: opts.rateLimit ?? 'off' });
   const target = benchTarget(variant, child, opts.pacing ?? NO_PACING);
   const port = createServicePort(target);
-  const inventory = memoryInventory('bench', child.inventory);
+  const seeded = child.takeInventory();
+  const inventory = memoryInventory('bench', seeded);
   const desired = benchManifests(n, variant);
   const request = (extra: Partial<PlanRequest> = {}): PlanRequest => ({
     port,
@@ -51,7 +52,7 @@ export async function adoptedEstate(
     maxDeletes: 0,
     ...extra,
   });
-  const owned = new Set(child.inventory.map(entryAddress));
+  const owned = new Set(seeded.map(entryAddress));
   const only = desired.map((r) => r.address).filter((a) => !owned.has(a));
   if (only.length > 0)
     await applyPlanned(await makePlan(request({ selection: { labels: {}, only } })), { port, inventory, concurrency: 8 });

@@ -14,8 +14,12 @@ export interface ChildSandbox {
   credentials: Credentials;
   /** The sandbox's data directory (also a scratch directory for backups). */
   dir: string;
-  /** What seeding the estate recorded: an inventory that owns every object the child created. */
-  inventory: InventoryEntry[];
+  /**
+   * What seeding the estate recorded: an inventory that owns every object the child created.
+   * Handed over once (later calls answer none), so the bench does not hold a second copy of the
+   * inventory beside the store it builds from it: that copy would count in the measures' RSS.
+   */
+  takeInventory(): InventoryEntry[];
   requests(): Promise<LoggedRequest[]>;
   clear(): Promise<void>;
   close(): Promise<void>;
@@ -44,11 +48,16 @@ export async function startChildSandbox(opts: ChildOptions): Promise<ChildSandbo
       if (request) child.send(request);
     });
   const ready = await next('ready');
+  let seeded: InventoryEntry[] = ready.inventory;
   return {
     url: ready.url,
     credentials: ready.credentials,
     dir: ready.dir,
-    inventory: ready.inventory,
+    takeInventory: () => {
+      const entries = seeded;
+      seeded = [];
+      return entries;
+    },
     requests: async () => (await next('requests', { type: 'requests' })).log,
     clear: async () => void (await next('cleared', { type: 'clear' })),
     close: () =>

@@ -40,9 +40,12 @@ type RefCall =
 /** The inputs of one object's comparison that came out equal. */
 interface Unchanged {
   live: LiveObject;
-  spec: unknown;
-  labels: Readonly<Record<string, string>>;
-  digest: string | undefined;
+  /**
+   * The manifest it was compared as: its document's digest, or (for a resource built in code,
+   * which has none) its spec and labels. Never both: holding the spec of every object loaded
+   * with a digest would keep the previous load's manifests alive while the next is planned.
+   */
+  desired: { digest: string } | { spec: unknown; labels: Readonly<Record<string, string>> };
   fingerprints: Readonly<Record<string, string>>;
   secrets: Readonly<Record<string, string>>;
   parts: ReadonlyMap<string, string> | undefined;
@@ -60,6 +63,7 @@ export class PlanMemo {
   #kept = new Map<Address, Unchanged>();
   #next = new Map<Address, Unchanged>();
   #indexes = new Map<AnyKind, { objects: readonly LiveObject[]; index: LiveIndex }>();
+  #shared = new SharedCalls();
   #scope: string | undefined;
   /** Objects found unchanged from the memo, and compared in full, in the last plan. */
   readonly stats = { reused: 0, compared: 0 };
@@ -72,6 +76,7 @@ export class PlanMemo {
     }
     this.#scope = scope;
     this.#next = new Map();
+    this.#shared = new SharedCalls();
     this.stats.reused = 0;
     this.stats.compared = 0;
   }
@@ -121,10 +126,8 @@ export class PlanMemo {
       return false;
     }
     this.stats.reused += 1;
-    // Kept with this plan's spec and labels, so the caller's previous manifests are not held on to.
-    last.spec = res.spec;
-    last.labels = res.labels;
-    last.digest = res.digest;
+    // A spec is kept as this plan's, so the caller's previous manifests are not held on to (an equal digest is kept as it is).
+    if (!('digest' in last.desired)) last.desired = desiredOf(res);
     last.parts = parts;
     this.#next.set(res.address, last);
     return true;
@@ -141,13 +144,14 @@ export class PlanMemo {
     known: Readonly<Record<string, string>> | undefined,
     calls: readonly RefCall[],
   ): void {
-    this.#next.set(address, { live, spec: res.spec, labels: res.labels, digest: res.digest, fingerprints, secrets, parts, known, calls });
+    this.#next.set(address, { live, desired: desiredOf(res), fingerprints, secrets, parts, known, calls: this.#shared.of(calls) });
   }
 
   /** The plan is complete: only its objects are kept. */
   commit(): void {
     this.#kept = this.#next;
     this.#next = new Map();
+    this.#shared = new SharedCalls();
   }
 
   /** Objects kept from the last plan. */
@@ -201,6 +205,32 @@ export class RecordingRefs implements RefContext, TokenContext {
   }
 }
 
+/**
+ * One copy of each distinct question-and-answer, and of each distinct list of them, per plan: the
+ * objects of a large estate ask the same few questions (every dashboard of the same sources, every
+ * alert of the same webhook), and a copy per object is most of what the memo holds. Kept calls are
+ * never changed, so sharing them is safe; equal JSON means equal for `replay`. Dropped when the
+ * plan is complete.
+ */
+class SharedCalls {
+  /** Each distinct call by its JSON, with its number (lists are keyed by their calls' numbers). */
+  readonly #calls = new Map<string, { call: RefCall; n: number }>();
+  readonly #lists = new Map<string, readonly RefCall[]>();
+
+  of(calls: readonly RefCall[]): readonly RefCall[] {
+    const shared = calls.map((c) => {
+      const key = JSON.stringify(c);
+      let one = this.#calls.get(key);
+      if (!one) this.#calls.set(key, (one = { call: c, n: this.#calls.size }));
+      return one;
+    });
+    const listKey = shared.map((one) => one.n).join(',');
+    let list = this.#lists.get(listKey);
+    if (!list) this.#lists.set(listKey, (list = shared.map((one) => one.call)));
+    return list;
+  }
+}
+
 function replay(calls: readonly RefCall[], refs: RefContext & TokenContext): boolean {
   for (const c of calls) {
     const same =
@@ -218,10 +248,18 @@ function replay(calls: readonly RefCall[], refs: RefContext & TokenContext): boo
   return true;
 }
 
-/** The same resource: by the digest of the document both were loaded from, else by labels and spec. */
+function desiredOf(res: DesiredResource): Unchanged['desired'] {
+  return res.digest !== undefined ? { digest: res.digest } : { spec: res.spec, labels: res.labels };
+}
+
+/**
+ * The same resource: by the digest of the document both were loaded from, else (both built in
+ * code) by labels and spec. One with a digest and one without are taken as different.
+ */
 function sameDesired(last: Unchanged, res: DesiredResource): boolean {
-  if (last.digest !== undefined && res.digest !== undefined) return last.digest === res.digest;
-  return sameStrings(last.labels, res.labels) && sameJson(last.spec as Json, res.spec as Json);
+  const kept = last.desired;
+  if ('digest' in kept) return kept.digest === res.digest;
+  return res.digest === undefined && sameStrings(kept.labels, res.labels) && sameJson(kept.spec as Json, res.spec as Json);
 }
 
 function sameRef(a: NameOrId | undefined, b: NameOrId | undefined): boolean {

@@ -452,7 +452,11 @@ async function readCapped(res: Dispatcher.ResponseData, cap: number): Promise<st
     res.body.destroy();
     throw new ResponseTooLarge(res.statusCode, cap, announced);
   }
-  const chunks: Buffer[] = [];
+  // Decoded chunk by chunk (a character split between chunks is carried over), so the bytes are
+  // let go as they come: a large list is never held as its bytes and its text at once. A BOM is
+  // kept, as Buffer#toString keeps it.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  const parts: string[] = [];
   let size = 0;
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
     size += chunk.length;
@@ -460,9 +464,10 @@ async function readCapped(res: Dispatcher.ResponseData, cap: number): Promise<st
       res.body.destroy();
       throw new ResponseTooLarge(res.statusCode, cap, undefined);
     }
-    chunks.push(chunk);
+    parts.push(decoder.decode(chunk, { stream: true }));
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  parts.push(decoder.decode());
+  return parts.join('');
 }
 
 /**

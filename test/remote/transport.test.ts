@@ -150,6 +150,22 @@ describe('transport', () => {
     await port.close();
   });
 
+  it('reads a body whose characters arrive split between chunks, and keeps a leading BOM an error names', async () => {
+    // 600 KB of three-byte characters: the body comes in many chunks (64 KiB reads), which split characters.
+    const name = `Latenz Ü 📈 ${'✓'.repeat(200_000)}`;
+    const body = Buffer.from(JSON.stringify({ data: [{ id: 'd1', name, tiles: [] }] }));
+    const url = await serve((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(req.url?.includes('bom') ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) : body);
+    });
+    const port = createServicePort(selfHosted(url));
+    expect((await collectionOf(port, 'Dashboard').list())[0]?.name).toBe(name);
+    const bom = createServicePort({ ...selfHosted(url), baseUrl: `${url}/bom` });
+    await expect(collectionOf(bom, 'Dashboard').list()).rejects.toThrow(/unexpected body/);
+    await port.close();
+    await bom.close();
+  });
+
   it('unwraps the hosted envelope and maps 404 to null on get', async () => {
     const url = await serve((req, res) => {
       if (req.url?.endsWith('/dashboards/missing'))
