@@ -4,6 +4,7 @@
  * back-off; any request is retried after a 429 (it was not executed); a non-idempotent write
  * whose outcome is unknown becomes an AmbiguousWriteError, never a blind retry.
  */
+import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { AmbiguousWriteError, ApiError, requestLabel } from '../core/errors.js';
 import type { WriteFence } from '../core/fence.js';
@@ -412,6 +413,9 @@ function untilClosed(parent: AbortSignal | undefined, closing: AbortSignal): { s
     if (cancelsInFlight(parent)) controller.abort(parent?.reason);
   };
   const fromClose = () => controller.abort(closing.reason);
+  // Every request under way listens here until it ends (the listener is removed then): many at
+  // once is by design (a plan's backtest queries wait in the pacer together), not a leak.
+  for (const s of [parent, closing]) if (s) setMaxListeners(0, s);
   if (closing.aborted) fromClose();
   else if (parent?.aborted) fromParent();
   parent?.addEventListener('abort', fromParent, { once: true });

@@ -237,3 +237,22 @@ describe('transport', () => {
     expect(text).toBe('');
   });
 });
+
+describe('many requests under one signal', () => {
+  it('is no leak warning: twenty requests waiting together on one run signal (a plan’s backtest queries) print nothing', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const url = await serve((_req, res) => setTimeout(() => json(res, 200, { data: [] }), 20));
+      const port = createServicePort({ ...selfHosted(url), concurrency: 2 });
+      const run = new AbortController();
+      await Promise.all(Array.from({ length: 20 }, () => collectionOf(port, 'Dashboard').list({ signal: run.signal })));
+      await port.close();
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});
