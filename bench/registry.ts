@@ -14,6 +14,7 @@ export const MEASURES: readonly Measure[] = await Promise.all(
     import('./measures/memory.js'),
     import('./measures/daemon.js'),
     import('./measures/multitarget.js'),
+    import('./measures/shards.js'),
     import('./measures/status.js'),
     import('./measures/backtest.js'),
     import('./measures/startup.js'),

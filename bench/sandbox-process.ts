@@ -11,6 +11,8 @@ import type { ChildOptions, ChildRequest } from './sandbox-child.js';
 
 export interface ChildSandbox {
   url: string;
+  /** The child's process id (for the CPU it spends serving). */
+  pid: number;
   credentials: Credentials;
   /** The sandbox's data directory (also a scratch directory for backups). */
   dir: string;
@@ -51,6 +53,7 @@ export async function startChildSandbox(opts: ChildOptions): Promise<ChildSandbo
   let seeded: InventoryEntry[] = ready.inventory;
   return {
     url: ready.url,
+    pid: child.pid ?? -1,
     credentials: ready.credentials,
     dir: ready.dir,
     takeInventory: () => {
