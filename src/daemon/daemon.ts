@@ -102,8 +102,8 @@ export class Daemon {
   #retryAt: Date | null = null;
   #retryTimer: NodeJS.Timeout | null = null;
   #abort = new AbortController();
-  /** Aborted as the stop begins: a run still waiting for a slot does not start. */
-  #stopWaiting = new AbortController();
+  /** Cancels the wait of a run for a slot (stop, hand-over, leadership lost): that run does not start. */
+  #waitForSlot: AbortController | null = null;
   #task: ScheduledTask | null = null;
   readonly #intervalMs: number;
   /** What the last runs found unchanged: an unchanged estate is re-planned at little more than the cost of reading it. */
@@ -194,7 +194,7 @@ export class Daemon {
     const { logger } = this.deps;
     logger.info({ target: this.deps.port.target }, 'target stopping');
     if (this.#retryTimer) clearTimeout(this.#retryTimer);
-    this.#stopWaiting.abort(new Error('shutting down'));
+    this.#waitForSlot?.abort(new Error('shutting down'));
     await this.#task?.destroy();
     const deadline = setTimeout(() => this.#abort.abort(new Error('shutting down')), this.opts.shutdownMs);
     await this.#queue.stop();
@@ -222,6 +222,7 @@ export class Daemon {
     if (!leadership?.handOver || !leadership.isLeader() || this.#handingOver || this.#stopping) return;
     this.#handingOver = true;
     try {
+      this.#waitForSlot?.abort(new Error('handed over'));
       await this.#queue.idle();
       if (!this.#stopping) await leadership.handOver();
     } finally {
@@ -302,6 +303,7 @@ export class Daemon {
       if (leader !== this.#leader) metrics.targetsHeld.inc(leader ? 1 : -1);
       if (leader && !this.#leader) this.#emit({ event: 'leader-acquired', holder: leadership.describe() });
       if (!leader && this.#leader) this.#emit({ event: 'leader-lost', holder: leadership.describe() });
+      if (!leader) this.#waitForSlot?.abort(new Error('not the leader'));
       this.#leader = leader;
       if (leader) this.#queue.trigger('leader');
     });
@@ -358,14 +360,22 @@ export class Daemon {
     if (!slots) return () => undefined;
     const now = slots.tryTake();
     if (now) return now;
+    if (this.#stopping) return null;
     const { logger } = this.deps;
+    const before = this.#state;
     const why = `waiting for a run slot: ${slots.running} target(s) reconciling, at most ${slots.limit} at once (--parallel-runs), ${slots.waiting} waiting before this one`;
     this.#setState('queued', why);
     logger.info({ target: this.target, running: slots.running, waiting: slots.waiting, limit: slots.limit }, 'run waiting for a slot');
+    const wait = new AbortController();
+    this.#waitForSlot = wait;
     try {
-      return await slots.take(this.#stopWaiting.signal);
+      return await slots.take(wait.signal);
     } catch {
+      // The run will not happen: the target is as it was before it queued.
+      this.#state = before;
       return null;
+    } finally {
+      if (this.#waitForSlot === wait) this.#waitForSlot = null;
     }
   }
 
