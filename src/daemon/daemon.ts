@@ -26,6 +26,7 @@ import type { TargetReadiness } from './health.js';
 import { resourceCounts, type DaemonMetrics, type RunResult } from './metrics.js';
 import { RunMemo } from '../engine/memo.js';
 import { RunQueue, type TriggerReason } from './queue.js';
+import type { RunSlots } from './slots.js';
 import { duration, failureOfRun, manifestsInvalid, manifestsSignature, ownedByKind } from './tracker.js';
 
 export interface DaemonDeps {
@@ -45,6 +46,8 @@ export interface DaemonDeps {
   events: EventBus;
   /** The target is the embedded sandbox (the status page says so). */
   embedded?: boolean;
+  /** Shared by the targets of one process: how many reconcile at once (`--parallel-runs`). */
+  slots?: RunSlots;
   now?: () => Date;
 }
 
@@ -99,6 +102,8 @@ export class Daemon {
   #retryAt: Date | null = null;
   #retryTimer: NodeJS.Timeout | null = null;
   #abort = new AbortController();
+  /** Cancels the wait of a run for a slot (stop, hand-over, leadership lost): that run does not start. */
+  #waitForSlot: AbortController | null = null;
   #task: ScheduledTask | null = null;
   readonly #intervalMs: number;
   /** What the last runs found unchanged: an unchanged estate is re-planned at little more than the cost of reading it. */
@@ -189,6 +194,7 @@ export class Daemon {
     const { logger } = this.deps;
     logger.info({ target: this.deps.port.target }, 'target stopping');
     if (this.#retryTimer) clearTimeout(this.#retryTimer);
+    this.#waitForSlot?.abort(new Error('shutting down'));
     await this.#task?.destroy();
     const deadline = setTimeout(() => this.#abort.abort(new Error('shutting down')), this.opts.shutdownMs);
     await this.#queue.stop();
@@ -216,6 +222,7 @@ export class Daemon {
     if (!leadership?.handOver || !leadership.isLeader() || this.#handingOver || this.#stopping) return;
     this.#handingOver = true;
     try {
+      this.#waitForSlot?.abort(new Error('handed over'));
       await this.#queue.idle();
       if (!this.#stopping) await leadership.handOver();
     } finally {
@@ -296,6 +303,7 @@ export class Daemon {
       if (leader !== this.#leader) metrics.targetsHeld.inc(leader ? 1 : -1);
       if (leader && !this.#leader) this.#emit({ event: 'leader-acquired', holder: leadership.describe() });
       if (!leader && this.#leader) this.#emit({ event: 'leader-lost', holder: leadership.describe() });
+      if (!leader) this.#waitForSlot?.abort(new Error('not the leader'));
       this.#leader = leader;
       if (leader) this.#queue.trigger('leader');
     });
@@ -333,8 +341,46 @@ export class Daemon {
   }
 
   async #run(reasons: ReadonlySet<TriggerReason>): Promise<void> {
-    const { logger, port } = this.deps;
+    const { logger } = this.deps;
     if (this.#standby()) return logger.debug({ target: this.target, reasons: [...reasons] }, 'standby: run skipped');
+    const release = await this.#slot();
+    if (!release) return;
+    try {
+      // Waiting may have taken a while: the target may have been handed over or stopped meanwhile.
+      if (this.#standby() || this.#stopping) return;
+      await this.#runNow(reasons);
+    } finally {
+      release();
+    }
+  }
+
+  /** A slot of the process's parallel runs (none to wait for without a limit); null when stopped while waiting. */
+  async #slot(): Promise<(() => void) | null> {
+    const slots = this.deps.slots;
+    if (!slots) return () => undefined;
+    const now = slots.tryTake();
+    if (now) return now;
+    if (this.#stopping) return null;
+    const { logger } = this.deps;
+    const before = this.#state;
+    const why = `waiting for a run slot: ${slots.running} target(s) reconciling, at most ${slots.limit} at once (--parallel-runs), ${slots.waiting} waiting before this one`;
+    this.#setState('queued', why);
+    logger.info({ target: this.target, running: slots.running, waiting: slots.waiting, limit: slots.limit }, 'run waiting for a slot');
+    const wait = new AbortController();
+    this.#waitForSlot = wait;
+    try {
+      return await slots.take(wait.signal);
+    } catch {
+      // The run will not happen: the target is as it was before it queued.
+      this.#state = before;
+      return null;
+    } finally {
+      if (this.#waitForSlot === wait) this.#waitForSlot = null;
+    }
+  }
+
+  async #runNow(reasons: ReadonlySet<TriggerReason>): Promise<void> {
+    const { port } = this.deps;
     const startedAt = this.#now();
     const started = performance.now();
     const requestsBefore = port.stats.requests;

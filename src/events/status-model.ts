@@ -9,7 +9,17 @@ import { eventSchema } from './vocabulary.js';
 
 const time = z.iso.datetime();
 
-export const TARGET_STATES = ['starting', 'in-sync', 'drifted', 'applying', 'planning', 'failing', 'standby', 'stopping'] as const;
+export const TARGET_STATES = [
+  'starting',
+  'in-sync',
+  'drifted',
+  'applying',
+  'planning',
+  'queued',
+  'failing',
+  'standby',
+  'stopping',
+] as const;
 export type TargetState = (typeof TARGET_STATES)[number];
 
 export const roleSchema = z
@@ -53,7 +63,7 @@ export const targetStatusSchema = z
     state: z
       .enum(TARGET_STATES)
       .describe(
-        'starting (no run finished yet); in-sync; drifted (plan mode: changes not applied); applying / planning (a run is under way); failing (the last run failed, retrying); standby; stopping.',
+        'starting (no run finished yet); in-sync; drifted (plan mode: changes not applied); applying / planning (a run is under way); queued (a run waits for one of the --parallel-runs slots of its process); failing (the last run failed, retrying); standby; stopping.',
       ),
     reason: z.string().describe('Why, in words (the error of a failing target).'),
     since: time.describe('When the target entered this state.'),

@@ -22,7 +22,7 @@ footer { color: var(--muted); border-top: 1px solid var(--line); }
 .state-in-sync { border-left-color: #1e7a3c; } .state-in-sync .badge { color: #14532d; background: #e3f4e8; }
 .state-drifted { border-left-color: #b26a00; } .state-drifted .badge { color: #6b3f00; background: #fff1db; }
 .state-failing { border-left-color: #b3261e; } .state-failing .badge { color: #7f1d1d; background: #fde7e7; }
-.state-applying, .state-planning, .state-starting { border-left-color: #1d4ed8; } .state-applying .badge, .state-planning .badge, .state-starting .badge { color: #1e3a8a; background: #e6eefe; }
+.state-applying, .state-planning, .state-queued, .state-starting { border-left-color: #1d4ed8; } .state-applying .badge, .state-planning .badge, .state-queued .badge, .state-starting .badge { color: #1e3a8a; background: #e6eefe; }
 .state-standby, .state-stopping { border-left-color: #6b6b6b; } .state-standby .badge, .state-stopping .badge { color: #2f2f2f; background: #ececec; }
 .reason { margin: .25rem 0 .75rem; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 0 0 .75rem; }

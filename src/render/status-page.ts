@@ -32,6 +32,7 @@ const STATE_LABEL: Record<TargetStatus['state'], string> = {
   drifted: 'Drifted',
   applying: 'Applying',
   planning: 'Checking',
+  queued: 'Queued',
   failing: 'Failing',
   standby: 'Standby',
   stopping: 'Stopping',

@@ -74,6 +74,7 @@ describe('numeric flags', () => {
     [['run', '--concurrency', '0'], "option '--concurrency <n>' argument '0' is invalid"],
     [['plan', '--max-deletes', 'ten'], "option '--max-deletes <n>' argument 'ten' is invalid. expected a whole number ≥ 0"],
     [['run', '--debounce', 'soon'], "option '--debounce <ms>' argument 'soon' is invalid"],
+    [['run', '--parallel-runs', '0'], "option '--parallel-runs <n>' argument '0' is invalid. expected a whole number from 1 to 256"],
     [['plan', '--timeout', 'abc'], "option '--timeout <seconds>' argument 'abc' is invalid"],
     [['apply', '--timeout', '0'], "option '--timeout <seconds>' argument '0' is invalid"],
     [['query', '--source', 'Logs', '--level', 'high'], "option '--level <q>' argument 'high' is invalid"],

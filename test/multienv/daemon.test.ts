@@ -64,8 +64,8 @@ async function sandbox(opts: Parameters<typeof startSandbox>[0] = {}): Promise<S
 }
 
 /** Starts the daemon on a port it picks itself, and answers the address it logged. */
-async function start(): Promise<string> {
-  child = spawnCli(['run', '--listen', '127.0.0.1:0', '--debounce', '200', '--schedule', '0 0 1 1 *'], { cwd: dir });
+async function start(extra: string[] = []): Promise<string> {
+  child = spawnCli(['run', '--listen', '127.0.0.1:0', '--debounce', '200', '--schedule', '0 0 1 1 *', ...extra], { cwd: dir });
   output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
@@ -200,6 +200,30 @@ describe('obsync run with several targets', () => {
     expect((await readyz(url))?.body.targets.staging).toMatchObject({ ready: false, reason: 'first run not finished' });
     expect((await runsOf(url, 'staging')) + (await runsOf(url, 'staging', 'failure'))).toBe(0);
     // SIGTERM aborts the slow run at the deadline: the process still ends.
+    child?.kill('SIGTERM');
+    expect(await new Promise<number | null>((r) => child?.once('exit', r))).toBe(0);
+  });
+  it('reconciles at most --parallel-runs targets at once: the others wait their turn, queued on the status page (issue 28)', async () => {
+    const slow = await sandbox({ faults: { latencyMs: 60_000 } });
+    const fast = await sandbox();
+    write('obsync.yaml', config(slow.url, fast.url));
+    const url = await start(['--parallel-runs', '1']);
+    const stateOf = async (name: string) => {
+      const body = (await (await fetch(`${url}/api/status`)).json()) as { targets: { name: string; state: string; reason: string }[] };
+      return body.targets.find((t) => t.name === name);
+    };
+    // Staging's run waits on its server and holds the only slot (production may have had its turn first).
+    await until('staging running', async () => ((await stateOf('staging'))?.state === 'applying' ? true : undefined));
+    const before = (await runsOf(url, 'production')) + (await runsOf(url, 'production', 'failure'));
+    write('base/shared.yaml', dashboard('shared', 'Shared v5 (${var:env})'));
+    const queued = await until('production queued', async () => {
+      const p = await stateOf('production');
+      return p?.state === 'queued' ? p : undefined;
+    });
+    expect(queued.reason).toMatch(/waiting for a run slot: 1 target\(s\) reconciling, at most 1 at once \(--parallel-runs\)/);
+    expect(output).toContain('"msg":"run waiting for a slot"');
+    expect((await runsOf(url, 'production')) + (await runsOf(url, 'production', 'failure'))).toBe(before);
+    // SIGTERM: the waiting run never starts, the slow one is aborted at the deadline, the process ends.
     child?.kill('SIGTERM');
     expect(await new Promise<number | null>((r) => child?.once('exit', r))).toBe(0);
   });

@@ -8,6 +8,7 @@ import type { WriterLease } from '../../src/inventory/backend.js';
 import { LATEST_VERSION, migrate, MIGRATIONS } from '../../src/inventory/postgres/migrations.js';
 import { openPostgresState, type PostgresStateBackend } from '../../src/inventory/postgres/backend.js';
 import { startPostgres, type PgServer } from '../support/postgres.js';
+import { until } from '../support/wait.js';
 
 let server: PgServer;
 const opened: PostgresStateBackend[] = [];
@@ -246,5 +247,42 @@ describe('postgres state backend', () => {
     await inv.close();
     await sql(`UPDATE "${schema}".entries SET entry = '{"kind":"Nope"}'`);
     await expect(b.openInventory('prod', { mode: 'read' })).rejects.toThrow(/inventory row of Dashboard\/a .* is not readable/);
+  });
+  it('renews its leases and heartbeats while every connection of the runs is waiting (issue 28)', async () => {
+    const schema = server.freshSchema();
+    const b = await backend(schema, 1.5);
+    const held = await b.tryLease('prod', 'run');
+    if (!('lease' in held)) throw new Error('no lease');
+    const expiry = async () => (await sql<{ e: Date }>(`SELECT expires_at AS e FROM "${schema}".leases`))[0]?.e.getTime() ?? 0;
+    const before = await expiry();
+    // Many targets' runs at once, each waiting on the database: more queries than the runs' pool has connections.
+    const blocker = new pg.Client({ connectionString: server.url });
+    await blocker.connect();
+    await blocker.query(`BEGIN; LOCK TABLE "${schema}".entries IN ACCESS EXCLUSIVE MODE`);
+    const runs = Array.from({ length: 8 }, (_, i) => b.records(`t${i}`));
+    try {
+      const replicas = await b.replicas?.heartbeat({
+        id: 'r1',
+        host: 'h',
+        pid: 1,
+        version: 'v',
+        leaseMs: 1500,
+        targets: ['prod'],
+        leads: ['prod'],
+        disagreements: [],
+      });
+      expect(replicas?.map((r) => r.id)).toEqual(['r1']);
+      // Renewed (its expiry moved on) before the lease could have run out, or lost: it must be the first.
+      const outcome = await until('the lease renewed or lost', async () =>
+        held.lease.lost.aborted ? 'lost' : (await expiry()) > before ? 'renewed' : undefined,
+      );
+      expect(outcome).toBe('renewed');
+      expect(() => held.lease.check()).not.toThrow();
+    } finally {
+      await blocker.query('ROLLBACK');
+      await blocker.end();
+    }
+    expect((await Promise.all(runs)).map((r) => r.length)).toEqual(Array(8).fill(0));
+    await held.lease.release();
   });
 });

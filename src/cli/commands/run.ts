@@ -7,6 +7,7 @@ import { Daemon, type DaemonOptions } from '../../daemon/daemon.js';
 import { DaemonHost } from '../../daemon/host.js';
 import { DaemonMetrics } from '../../daemon/metrics.js';
 import { Sharding } from '../../daemon/shards.js';
+import { DEFAULT_PARALLEL_RUNS, RunSlots } from '../../daemon/slots.js';
 import type { TargetAssignment } from '../../inventory/elector.js';
 import { EventBus } from '../../events/bus.js';
 import type { Logger } from '../../log/logger.js';
@@ -26,6 +27,7 @@ interface RunFlags extends RawRunOptions {
   listen?: string;
   debounce: number;
   concurrency?: number;
+  parallelRuns: number;
 }
 
 const DEFAULT_SCHEDULE = '*/5 * * * *';
@@ -60,7 +62,13 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .addOption(new Option('--mode <mode>', 'apply heals drift; plan only reports it').choices(['apply', 'plan']).default('apply'))
     .option('--listen <host:port>', 'status page, health and metrics address (default 127.0.0.1:9464, env OBSYNC_LISTEN)')
     .option('--debounce <ms>', 'quiet time after a file change before a run', milliseconds, 1_000)
-    .option('--concurrency <n>', 'requests in flight at once (1-64)', wholeNumber(1, 64));
+    .option('--concurrency <n>', 'requests in flight at once (1-64)', wholeNumber(1, 64))
+    .option(
+      '--parallel-runs <n>',
+      'targets reconciled at once by this process (1-256); the others wait their turn',
+      wholeNumber(1, 256),
+      DEFAULT_PARALLEL_RUNS,
+    );
   commonRunOptions(cmd).action(async (paths: string[], flags: RunFlags) => {
     const opts = parseRunOptions(flags);
     const listen = parseListen(flags.listen ?? io.env.OBSYNC_LISTEN ?? '127.0.0.1:9464');
@@ -105,6 +113,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     });
     const notifier = notifierOf(io, group.config, { logger: group.logger, metrics, version: VERSION });
     if (notifier) events.subscribe((e) => notifier.observe(e));
+    // One limit for every target of this process: their runs share its CPU and its state connections.
+    const slots = new RunSlots(flags.parallelRuns);
     const daemons = group.sessions.map(
       (session) =>
         new Daemon(
@@ -118,6 +128,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
             metrics,
             events,
             embedded: session.embedded,
+            slots,
           },
           {
             mode: flags.mode,

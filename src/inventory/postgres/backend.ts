@@ -10,7 +10,7 @@ import type { Address, Kind } from '../../core/plan.js';
 import type { Secret } from '../../core/secret.js';
 import type { InventoryAccess, LeaseAttempt, LeaseTiming, StateBackend, StateRecord, WriterLease } from '../backend.js';
 import { KEY_BYTES, newFingerprintKey } from '../fingerprint.js';
-import { connectPool, guarded, transaction, type PgConnection } from './connection.js';
+import { closeConnection, connectPool, guarded, transaction, type PgConnection } from './connection.js';
 import { leaseRefusal } from '../lease-refusal.js';
 import { tryPgLease } from './lease.js';
 import { emptyInventory } from '../empty-store.js';
@@ -33,7 +33,7 @@ export async function openPostgresState(opts: PostgresStateOptions): Promise<Pos
     if (opts.prepare) found = await guarded(conn, 'preparing the state schema', () => migrate(conn.pool, opts.schema).then(() => 'ready'));
     else found = await guarded(conn, 'reading the state schema', () => readySchema(conn.pool, opts.schema, conn.location));
   } catch (err) {
-    await conn.pool.end().catch(() => undefined);
+    await closeConnection(conn);
     throw err;
   }
   return new PostgresStateBackend(conn, opts.schema, opts.timing, found === 'absent');
@@ -181,7 +181,7 @@ export class PostgresStateBackend implements StateBackend {
   }
 
   async close(): Promise<void> {
-    await this.conn.pool.end().catch(() => undefined);
+    await closeConnection(this.conn);
   }
 
   #notSetUp(): ObsyncError {

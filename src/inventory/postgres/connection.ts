@@ -1,6 +1,6 @@
 /**
- * The connection to the PostgreSQL state: a small pool, a printable location without the
- * password, and database errors turned into messages that name the location and never carry
+ * The connection to the PostgreSQL state: a small pool for the runs, a dedicated one for lease
+ * renewals and replica heartbeats, a printable location without the password, and database errors turned into messages that name the location and never carry
  * the URL's password (the driver's own messages are scrubbed of it too).
  */
 import pg from 'pg';
@@ -9,7 +9,14 @@ import { Scrubber } from '../../core/scrub.js';
 import type { Secret } from '../../core/secret.js';
 
 export interface PgConnection {
+  /** Inventory reads and writes, taking leases, migrations: what the runs of every target share. */
   pool: pg.Pool;
+  /**
+   * Lease renewals and releases, replica heartbeats: kept apart because node-postgres counts the
+   * wait for a free pooled client in connectionTimeoutMillis, so a renewal queued behind many
+   * targets' runs timed out, the lease lapsed and the target changed hands (issue 28).
+   */
+  control: pg.Pool;
   /** postgres://user@host:port/database (schema s): safe to print. */
   location: string;
   /** Removes the password from any text (driver messages). */
@@ -40,17 +47,32 @@ export function connectPool(url: Secret, schema: string): PgConnection {
   for (const secret of [parsed.password, safeDecode(parsed.password)]) passwords.register(secret);
   const scrub = (text: string) => passwords.scrub(text);
   const location = `${parsed.protocol}//${parsed.username ? `${parsed.username}@` : ''}${parsed.host}${parsed.pathname} (schema ${schema})`;
+  const pool = newPool(url, RUN_CONNECTIONS, 'obsync');
+  const control = newPool(url, CONTROL_CONNECTIONS, 'obsync-leases');
+  return { pool, control, location, scrub };
+}
+
+/** Connections a replica opens for its runs, and for its lease renewals and heartbeats (README "Sizing"). */
+export const RUN_CONNECTIONS = 4;
+export const CONTROL_CONNECTIONS = 2;
+
+function newPool(url: Secret, max: number, application: string): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url.reveal(),
-    max: 4,
+    max,
     connectionTimeoutMillis: 10_000,
     query_timeout: 30_000,
     idleTimeoutMillis: 10_000,
-    application_name: 'obsync',
+    application_name: application,
   });
   // An idle connection dropped by a server restart must not crash the process: the next query reconnects.
   pool.on('error', () => undefined);
-  return { pool, location, scrub };
+  return pool;
+}
+
+/** Closes both pools (best effort: the process is leaving or the open failed). */
+export async function closeConnection(conn: Pick<PgConnection, 'pool' | 'control'>): Promise<void> {
+  await Promise.all([conn.pool.end().catch(() => undefined), conn.control.end().catch(() => undefined)]);
 }
 
 function parseUrl(url: Secret): URL {

@@ -99,7 +99,7 @@ class PgLease extends RenewingLease {
     // A pooled connection broken by a server restart fails once; a fresh one is tried before giving up (the lease then expires).
     for (let attempt = 0; attempt < 3; attempt += 1) {
       try {
-        await this.conn.pool.query(`DELETE FROM ${this.s}.leases WHERE target = $1 AND token = $2`, [this.target, this.token]);
+        await this.conn.control.query(`DELETE FROM ${this.s}.leases WHERE target = $1 AND token = $2`, [this.target, this.token]);
         return;
       } catch {
         await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
@@ -114,7 +114,8 @@ class PgLease extends RenewingLease {
     this.#renewing = true;
     const sent = moment();
     try {
-      const { rowCount } = await this.conn.pool.query(
+      // On the dedicated pool: never queued behind the runs of this replica's targets.
+      const { rowCount } = await this.conn.control.query(
         `UPDATE ${this.s}.leases SET expires_at = now() + $3 * interval '1 millisecond' WHERE target = $1 AND token = $2`,
         [this.target, this.token, this.timing.leaseMs],
       );

@@ -33,10 +33,11 @@ export class PgReplicaRegistry implements ReplicaRegistry {
     private readonly s: string,
   ) {}
 
+  /** On the dedicated pool (connection.ts): a heartbeat queued behind the runs would let this replica look dead. */
   async heartbeat(me: ReplicaHeartbeat): Promise<ReplicaRecord[]> {
     const s = this.s;
     return guarded(this.conn, 'renewing this replica in the registry', async () => {
-      await this.conn.pool.query(
+      await this.conn.control.query(
         `INSERT INTO ${s}.replicas AS r (id, host, pid, version, lease_ms, targets, leads, disagreements, listen, expires_at)
          VALUES ($1, $2, $3, $4, $5::integer, $6::jsonb, $7::jsonb, $8::jsonb, $9, now() + $5::integer * interval '1 millisecond')
          ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version, lease_ms = EXCLUDED.lease_ms, targets = EXCLUDED.targets,
@@ -54,15 +55,15 @@ export class PgReplicaRegistry implements ReplicaRegistry {
           me.listen ?? null,
         ],
       );
-      await this.conn.pool.query(`DELETE FROM ${s}.replicas WHERE expires_at < now() - interval '1 hour'`);
-      const { rows } = await this.conn.pool.query<Row>(`SELECT ${COLUMNS} FROM ${s}.replicas WHERE expires_at > now() ORDER BY id`);
+      await this.conn.control.query(`DELETE FROM ${s}.replicas WHERE expires_at < now() - interval '1 hour'`);
+      const { rows } = await this.conn.control.query<Row>(`SELECT ${COLUMNS} FROM ${s}.replicas WHERE expires_at > now() ORDER BY id`);
       return rows.map(record);
     });
   }
 
   async leave(id: string): Promise<void> {
     await guarded(this.conn, 'leaving the replica registry', () =>
-      this.conn.pool.query(`DELETE FROM ${this.s}.replicas WHERE id = $1`, [id]),
+      this.conn.control.query(`DELETE FROM ${this.s}.replicas WHERE id = $1`, [id]),
     );
   }
 
