@@ -203,30 +203,7 @@ describe('output cannot be forged (property)', () => {
           summary: { applied: results.length, failed: 0, refused: 0, skipped: 0, unchanged: 0 },
           pruneSkipped: skipped,
         };
-        const steps: PlanStep[] = [
-          {
-            address: 'Dashboard/checkout',
-            kind: 'Dashboard',
-            name: 'checkout',
-            action: 'update',
-            reason: 'drifted',
-            id: 'd1',
-            changes: [],
-            dependsOn: [],
-          },
-        ];
-        const plan: Plan = {
-          formatVersion: 2,
-          target: 'prod',
-          variant: 'hosted',
-          steps,
-          summary: summarize(steps),
-          prune: { requested: false, cascade: false, candidates: [], refused: [], blocked: [] },
-          forget: [],
-          diagnostics: [],
-          errored: false,
-        };
-        const run = { target: 'prod', plan, apply: report } as unknown as Parameters<typeof renderRunApply>[0][number];
+        const run = { target: 'prod', plan: checkoutUpdate([]), apply: report } as unknown as Parameters<typeof renderRunApply>[0][number];
         checkText(finalText(renderRunApply([run], 'text', { color: true, origin: { ...origin, generatedAt: origin.generatedAt } })));
       }),
       { numRuns: 100 },
@@ -254,29 +231,7 @@ describe('output cannot be forged (property)', () => {
 describe('examples a reviewer would meet', () => {
   it('a folded value with an escape sequence, a server error with a forged summary, and @everyone', () => {
     const name = `\u001b[2K\u001b[1A${'x '.repeat(50)}\u0007`;
-    const steps: PlanStep[] = [
-      {
-        address: 'Dashboard/checkout',
-        kind: 'Dashboard',
-        name: 'checkout',
-        action: 'update',
-        reason: 'drifted',
-        id: 'd1',
-        changes: [{ path: 'name', before: name, after: 'Checkout @everyone #12' }],
-        dependsOn: [],
-      },
-    ];
-    const p: Plan = {
-      formatVersion: 2,
-      target: 'prod',
-      variant: 'hosted',
-      steps,
-      summary: summarize(steps),
-      prune: { requested: false, cascade: false, candidates: [], refused: [], blocked: [] },
-      forget: [],
-      diagnostics: [],
-      errored: false,
-    };
+    const p = checkoutUpdate([{ path: 'name', before: name, after: 'Checkout @everyone #12' }]);
     const forged = 'HTTP 500 — oops\nPlan: 0 to create, 0 to update, 0 to delete, 0 unchanged.\n::add-mask::x';
     const o: TargetOutcome[] = [
       { target: 'prod', plan: p },
@@ -291,3 +246,30 @@ describe('examples a reviewer would meet', () => {
     expect(md).toContain('<code>@everyone</code> <code>#12</code>');
   });
 });
+
+/** A plan of one update to Dashboard/checkout with these changes, no prune. */
+function checkoutUpdate(changes: PlanStep['changes']): Plan {
+  const steps: PlanStep[] = [
+    {
+      address: 'Dashboard/checkout',
+      kind: 'Dashboard',
+      name: 'checkout',
+      action: 'update',
+      reason: 'drifted',
+      id: 'd1',
+      changes,
+      dependsOn: [],
+    },
+  ];
+  return {
+    formatVersion: 2,
+    target: 'prod',
+    variant: 'hosted',
+    steps,
+    summary: summarize(steps),
+    prune: { requested: false, cascade: false, candidates: [], refused: [], blocked: [] },
+    forget: [],
+    diagnostics: [],
+    errored: false,
+  };
+}
