@@ -9,7 +9,7 @@ import { deepFreeze } from '../core/freeze.js';
 import type { ItemMemo } from '../core/item-memo.js';
 import { scrub } from '../core/scrub.js';
 import type { CallOptions, ListOptions, RequestStats } from '../core/ports.js';
-import { listItemTexts } from './list-items.js';
+import { listItemSpans, utf8Text, type Span } from './list-items.js';
 import { Pager, PagingInconsistent } from './paging.js';
 import type { RequestInit, Response } from './transport.js';
 
@@ -107,12 +107,13 @@ export class Api {
   }
 
   /**
-   * A list body's items. With a memo, each item is found in the raw text and parsed only when the
-   * memo has not seen its bytes (see core/item-memo.ts); without one, the body is parsed whole.
+   * A list body's items. With a memo, each item is found in the raw bytes, and decoded and parsed
+   * only when the memo has not seen its bytes (see core/item-memo.ts); without one, the body is
+   * parsed whole.
    */
   private parseList<T>(init: RequestInit, res: Response, item: z.ZodType<T>, memo?: ItemMemo): T[] {
-    const texts = memo ? listItemTexts(res.text, this.envelope.listKey) : null;
-    const items = memo && texts ? this.parseItems(init, res, item, texts, memo) : undefined;
+    const spans = memo ? listItemSpans(res.bytes, this.envelope.listKey) : null;
+    const items = memo && spans ? this.parseItems(init, res, item, spans, memo) : undefined;
     if (items) return items;
     // Not a list the scanner can split, or an item that is not JSON: the whole body, with its errors.
     const payload = this.envelope.unwrap(res.body);
@@ -121,14 +122,15 @@ export class Api {
   }
 
   /** Undefined when an item is not JSON. An item the memo keeps is frozen: the next reads hand out the same object. */
-  private parseItems<T>(init: RequestInit, res: Response, item: z.ZodType<T>, texts: readonly string[], memo: ItemMemo): T[] | undefined {
+  private parseItems<T>(init: RequestInit, res: Response, item: z.ZodType<T>, spans: readonly Span[], memo: ItemMemo): T[] | undefined {
     const out: T[] = [];
+    const { bytes } = res;
     try {
-      for (let i = 0; i < texts.length; i++) {
-        const text = texts[i] as string;
-        const parse = () => deepFreeze(this.parseItem(init, res, item, jsonItem(text), i));
+      for (let i = 0; i < spans.length; i++) {
+        const { from, to } = spans[i] as Span;
+        const parse = () => deepFreeze(this.parseItem(init, res, item, jsonItem(utf8Text(bytes, from, to)), i));
         // One collection's memo holds only what this collection's schema parsed.
-        out.push(memo.take(hash('sha256', text, 'base64'), parse) as T);
+        out.push(memo.take(hash('sha256', bytes.subarray(from, to), 'base64'), parse) as T);
       }
     } catch (err) {
       if (err instanceof SyntaxError) return undefined;

@@ -1,19 +1,29 @@
 /**
- * The raw text of each item of a JSON list body, found without parsing the items: a steady daemon
- * hashes each item's bytes and parses only the items that changed since its last read
- * (core/item-memo.ts). The body is the list itself, or an object holding it under `key` (the
- * variant's envelope, as its `unwrap` reads it: the last member of that name).
+ * Where each item of a JSON list body stands in its raw bytes, found without decoding the body or
+ * parsing the items: a steady daemon hashes each item's bytes and decodes and parses only the
+ * items that changed since its last read (core/item-memo.ts), so a large list is never held as
+ * one string beside its parsed tree. The body is the list itself, or an object holding it under
+ * `key` (the variant's envelope, as its `unwrap` reads it: the last member of that name).
  *
  * Answers null for anything else and for any body that is not well-formed around the items; the
- * caller then parses the body whole, with its usual errors. The text between the items is checked
- * here (separators, brackets, the envelope's other members parsed); each item is valid JSON once
- * parsed by the caller, so an answer other than null means `JSON.parse(text)` would succeed.
+ * caller then parses the body whole, with its usual errors. The bytes between the items are
+ * checked here (separators, brackets, the envelope's other members parsed); each item is valid
+ * JSON once parsed by the caller, so an answer other than null means `JSON.parse(text)` would
+ * succeed. Scanning bytes is scanning the text: every character JSON gives a meaning to is ASCII,
+ * and no byte of a multi-byte UTF-8 character is ASCII.
  */
-export function listItemTexts(text: string, key: string): string[] | null {
-  const scan = new Scanner(text);
+export interface Span {
+  /** The item's first byte. */
+  readonly from: number;
+  /** The byte after its last. */
+  readonly to: number;
+}
+
+export function listItemSpans(bytes: Uint8Array, key: string): Span[] | null {
+  const scan = new Scanner(bytes);
   const start = scan.skipSpace(0);
-  const first = text.charCodeAt(start);
-  let items: string[] | null = null;
+  const first = bytes[start];
+  let items: Span[] | null = null;
   let end: number | null;
   if (first === OPEN_BRACKET) {
     const list = scan.array(start);
@@ -24,14 +34,14 @@ export function listItemTexts(text: string, key: string): string[] | null {
     end = scan.members(start, (name, from) => {
       if (name !== key) {
         const to = scan.skipValue(from);
-        return to !== null && parsed(text.slice(from, to)) !== undefined ? to : null;
+        return to !== null && parsed(bytes, from, to) !== undefined ? to : null;
       }
-      const list = text.charCodeAt(from) === OPEN_BRACKET ? scan.array(from) : null;
+      const list = bytes[from] === OPEN_BRACKET ? scan.array(from) : null;
       items = list?.items ?? null;
       return list?.end ?? null;
     });
   } else return null;
-  if (end === null || scan.skipSpace(end) !== text.length) return null;
+  if (end === null || scan.skipSpace(end) !== bytes.length) return null;
   return items;
 }
 
@@ -40,18 +50,25 @@ export function listItemTexts(text: string, key: string): string[] | null {
  * parsed alone: the other members are only skipped. Undefined when the body is not an object or
  * is not well-formed, or has no such member.
  */
-export function topLevelMember(text: string, key: string): unknown {
-  const scan = new Scanner(text);
+export function topLevelMember(bytes: Uint8Array, key: string): unknown {
+  const scan = new Scanner(bytes);
   const start = scan.skipSpace(0);
-  if (text.charCodeAt(start) !== OPEN_BRACE) return undefined;
+  if (bytes[start] !== OPEN_BRACE) return undefined;
   let value: unknown;
   const end = scan.members(start, (name, from) => {
     const to = scan.skipValue(from);
-    if (to !== null && name === key) value = parsed(text.slice(from, to));
+    if (to !== null && name === key) value = parsed(bytes, from, to);
     return to;
   });
   return end === null ? undefined : value;
 }
+
+/** The text of bytes[from, to), decoded as the whole body would be (a BOM kept, a bad sequence replaced). */
+export function utf8Text(bytes: Uint8Array, from = 0, to = bytes.length): string {
+  return UTF8.decode(bytes.subarray(from, to));
+}
+
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
@@ -63,13 +80,13 @@ const COMMA = 0x2c;
 const COLON = 0x3a;
 
 class Scanner {
-  constructor(private readonly text: string) {}
+  constructor(private readonly bytes: Uint8Array) {}
 
   /** The first position at or after `i` that is not JSON whitespace. */
   skipSpace(i: number): number {
-    const t = this.text;
+    const t = this.bytes;
     for (;;) {
-      const c = t.charCodeAt(i);
+      const c = t[i];
       if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return i;
       i += 1;
     }
@@ -77,12 +94,12 @@ class Scanner {
 
   /** The position after the string starting at `i` (a quote), or null when it never ends. */
   skipString(i: number): number | null {
-    const t = this.text;
+    const t = this.bytes;
     for (;;) {
-      const close = t.indexOf('"', i + 1);
+      const close = t.indexOf(QUOTE, i + 1);
       if (close < 0) return null;
       let backslashes = 0;
-      while (t.charCodeAt(close - 1 - backslashes) === BACKSLASH) backslashes += 1;
+      while (t[close - 1 - backslashes] === BACKSLASH) backslashes += 1;
       if (backslashes % 2 === 0) return close + 1;
       i = close;
     }
@@ -90,13 +107,13 @@ class Scanner {
 
   /** The position after the value starting at `i`, or null. Only its extent is found: the caller parses it. */
   skipValue(i: number): number | null {
-    const t = this.text;
-    const c = t.charCodeAt(i);
+    const t = this.bytes;
+    const c = t[i];
     if (c === QUOTE) return this.skipString(i);
     if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       let depth = 0;
       for (let j = i; j < t.length; j++) {
-        const d = t.charCodeAt(j);
+        const d = t[j];
         if (d === QUOTE) {
           const after = this.skipString(j);
           if (after === null) return null;
@@ -112,7 +129,7 @@ class Scanner {
     // A number or a literal: up to the next separator or space.
     let j = i;
     while (j < t.length) {
-      const d = t.charCodeAt(j);
+      const d = t[j];
       if (d === COMMA || d === CLOSE_BRACKET || d === CLOSE_BRACE || d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) break;
       j += 1;
     }
@@ -120,17 +137,17 @@ class Scanner {
   }
 
   /** The items of the array starting at `i` (a bracket) and the position after it. */
-  array(i: number): { items: string[]; end: number } | null {
-    const t = this.text;
-    const items: string[] = [];
+  array(i: number): { items: Span[]; end: number } | null {
+    const t = this.bytes;
+    const items: Span[] = [];
     let j = this.skipSpace(i + 1);
-    if (t.charCodeAt(j) === CLOSE_BRACKET) return { items, end: j + 1 };
+    if (t[j] === CLOSE_BRACKET) return { items, end: j + 1 };
     for (;;) {
       const end = this.skipValue(j);
       if (end === null) return null;
-      items.push(t.slice(j, end));
+      items.push({ from: j, to: end });
       j = this.skipSpace(end);
-      const c = t.charCodeAt(j);
+      const c = t[j];
       if (c === CLOSE_BRACKET) return { items, end: j + 1 };
       if (c !== COMMA) return null;
       j = this.skipSpace(j + 1);
@@ -143,21 +160,21 @@ class Scanner {
    * answer is then null). Answers the position after the object.
    */
   members(i: number, member: (name: string, from: number) => number | null): number | null {
-    const t = this.text;
+    const t = this.bytes;
     let j = this.skipSpace(i + 1);
-    if (t.charCodeAt(j) === CLOSE_BRACE) return j + 1;
+    if (t[j] === CLOSE_BRACE) return j + 1;
     for (;;) {
-      if (t.charCodeAt(j) !== QUOTE) return null;
+      if (t[j] !== QUOTE) return null;
       const nameEnd = this.skipString(j);
       if (nameEnd === null) return null;
-      const name = parsed(t.slice(j, nameEnd));
+      const name = parsed(t, j, nameEnd);
       if (typeof name !== 'string') return null;
       j = this.skipSpace(nameEnd);
-      if (t.charCodeAt(j) !== COLON) return null;
+      if (t[j] !== COLON) return null;
       const to = member(name, this.skipSpace(j + 1));
       if (to === null) return null;
       j = this.skipSpace(to);
-      const c = t.charCodeAt(j);
+      const c = t[j];
       if (c === CLOSE_BRACE) return j + 1;
       if (c !== COMMA) return null;
       j = this.skipSpace(j + 1);
@@ -165,10 +182,10 @@ class Scanner {
   }
 }
 
-/** JSON.parse that answers undefined for text that is not JSON. */
-function parsed(text: string): unknown {
+/** JSON.parse of bytes[from, to) that answers undefined for text that is not JSON. */
+function parsed(bytes: Uint8Array, from: number, to: number): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(utf8Text(bytes, from, to)) as unknown;
   } catch {
     return undefined;
   }

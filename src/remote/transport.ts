@@ -12,7 +12,7 @@ import type { RequestStats } from '../core/ports.js';
 import { cancelsInFlight } from '../core/stop.js';
 import type { Logger } from '../log/logger.js';
 import { classifyFailure, createDispatcher, type NetworkFailure, type ProxySettings } from './network.js';
-import { topLevelMember } from './list-items.js';
+import { topLevelMember, utf8Text } from './list-items.js';
 import {
   DeadlineExceeded,
   DEFAULT_DEADLINE_MS,
@@ -113,8 +113,12 @@ export interface RequestInit {
 export interface Response {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** The body parsed as JSON (undefined when it is not), on first use. */
   body: unknown;
+  /** The body decoded as UTF-8, on first use. */
   text: string;
+  /** The body as it came: a list is read from these (list-items.ts), never from `text`. */
+  bytes: Uint8Array;
 }
 
 const MAX_429_RETRIES = 8;
@@ -360,10 +364,10 @@ export class Transport {
       this.#pacer.observe(performance.now() - started);
       this.opts.onResponse?.(init.method, res.statusCode);
       this.#learnLimits(res.headers);
-      const text = await readCapped(res, this.#maxResponseBytes);
-      const requestId = requestIdOf(res.headers, text);
+      const bytes = await readCapped(res, this.#maxResponseBytes);
+      const requestId = requestIdOf(res.headers, bytes);
       this.#logRequest(init, attempt, started, { status: res.statusCode, ...(requestId === undefined ? {} : { requestId }) });
-      return response(res.statusCode, res.headers, text);
+      return responseOf(res.statusCode, res.headers, bytes);
     } catch (err) {
       if (err instanceof ResponseTooLarge) {
         this.#logRequest(init, attempt, started, { status: err.status, error: 'RESPONSE_TOO_LARGE' });
@@ -442,21 +446,19 @@ class ResponseTooLarge extends Error {
 }
 
 /**
- * The body as text, read while it streams and abandoned the moment it passes `cap` bytes (or when
- * Content-Length already says it will): a huge answer never sits in memory whole.
+ * The body's bytes, read while it streams and abandoned the moment it passes `cap` bytes (or when
+ * Content-Length already says it will): a huge answer never sits in memory whole. Not decoded
+ * here: a list's unchanged items are recognised by their bytes and never become text (api.ts),
+ * so a large list is not held as its bytes, its text and its parsed items at once.
  */
-async function readCapped(res: Dispatcher.ResponseData, cap: number): Promise<string> {
+async function readCapped(res: Dispatcher.ResponseData, cap: number): Promise<Buffer> {
   const header = res.headers['content-length'];
   const announced = Number(Array.isArray(header) ? header[0] : header);
   if (header !== undefined && Number.isFinite(announced) && announced > cap) {
     res.body.destroy();
     throw new ResponseTooLarge(res.statusCode, cap, announced);
   }
-  // Decoded chunk by chunk (a character split between chunks is carried over), so the bytes are
-  // let go as they come: a large list is never held as its bytes and its text at once. A BOM is
-  // kept, as Buffer#toString keeps it.
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const parts: string[] = [];
+  const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
     size += chunk.length;
@@ -464,10 +466,9 @@ async function readCapped(res: Dispatcher.ResponseData, cap: number): Promise<st
       res.body.destroy();
       throw new ResponseTooLarge(res.statusCode, cap, undefined);
     }
-    parts.push(decoder.decode(chunk, { stream: true }));
+    chunks.push(chunk);
   }
-  parts.push(decoder.decode());
-  return parts.join('');
+  return chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, size);
 }
 
 /**
@@ -593,17 +594,23 @@ function queryString(query: Record<string, string | number> | undefined): string
 }
 
 /**
- * The body is parsed on first use: a list read through an item memo looks only at the raw text
- * of the items that changed (api.ts), and parsing the whole body again would cost what it saves.
+ * A response over the body's bytes, decoded and parsed on first use: a list read through an item
+ * memo looks only at the bytes of the items that changed (api.ts), and decoding or parsing the
+ * whole body again would cost what it saves. The in-process sandbox builds its answers here too.
  */
-function response(status: number, headers: Response['headers'], text: string): Response {
+export function responseOf(status: number, headers: Response['headers'], bytes: Uint8Array): Response {
+  let text: string | undefined;
   let parsed: { value: unknown } | undefined;
   return {
     status,
     headers,
-    text,
+    bytes,
+    get text() {
+      text ??= utf8Text(bytes);
+      return text;
+    },
     get body() {
-      parsed ??= { value: parseJson(text) };
+      parsed ??= { value: parseJson((text ??= utf8Text(bytes))) };
       return parsed.value;
     },
   };
@@ -613,13 +620,13 @@ function response(status: number, headers: Response['headers'], text: string): R
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'x-correlation-id'];
 
 /** From the headers, else the body's top-level `requestId` (found without parsing the rest of the body). */
-function requestIdOf(headers: Record<string, string | string[] | undefined>, text: string): string | undefined {
+function requestIdOf(headers: Record<string, string | string[] | undefined>, bytes: Uint8Array): string | undefined {
   for (const name of REQUEST_ID_HEADERS) {
     const value = headers[name];
     const first = Array.isArray(value) ? value[0] : value;
     if (first) return first.slice(0, 200);
   }
-  const inBody = topLevelMember(text, 'requestId');
+  const inBody = topLevelMember(bytes, 'requestId');
   return typeof inBody === 'string' ? inBody.slice(0, 200) : undefined;
 }
 

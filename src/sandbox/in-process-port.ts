@@ -7,7 +7,7 @@
 import type { RequestStats, ServicePort } from '../core/ports.js';
 import type { Requester } from '../remote/api.js';
 import { servicePortOver } from '../remote/index.js';
-import type { RequestInit, Response } from '../remote/transport.js';
+import { responseOf, type RequestInit, type Response } from '../remote/transport.js';
 import { SANDBOX_DEFAULTS } from './defaults.js';
 import type { CallerVariant, ObservabilityDomain } from './domain/contract.js';
 import { handleHosted, handleSelfHosted, type Credentials, type Domains } from './http/handlers.js';
@@ -51,15 +51,7 @@ function inProcessRequester(domains: Domains, variant: CallerVariant): Requester
         variant === 'hosted'
           ? handleHosted(incoming, domains, CREDENTIALS, noLimit)
           : handleSelfHosted(incoming, domains, CREDENTIALS, noLimit);
-      return Promise.resolve({ status: reply.status, headers: reply.headers, body: parse(reply.body), text: reply.body });
+      return Promise.resolve(responseOf(reply.status, reply.headers, Buffer.from(reply.body)));
     },
   };
-}
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
