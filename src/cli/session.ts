@@ -50,6 +50,8 @@ export interface SessionOptions {
   elect?: boolean;
   /** With `elect`, where replicas share the targets: whether this replica may compete for a target. */
   assignment?: (target: string) => TargetAssignment;
+  /** How many targets run at once (`run --parallel-runs`): the PostgreSQL state opens a connection for each. */
+  parallelRuns?: number;
   command: string;
   allowMissingEnv?: boolean;
   /** Default log level (OBSYNC_LOG_LEVEL wins); the daemon logs runs at info. */
@@ -304,7 +306,10 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
   opts.checkManifests?.(mergeTargetDiagnostics(loaded.map((t) => ({ target: t.name, resources: t.desired, diagnostics: t.diagnostics }))));
   const { config, baseDir } = project;
   const stateDir = fileStateDir(io, config, baseDir);
-  const state = await openStateBackend(stateSpec(io, config, baseDir), { prepare: opts.lock || opts.elect === true });
+  const state = await openStateBackend(stateSpec(io, config, baseDir), {
+    prepare: opts.lock || opts.elect === true,
+    ...(opts.parallelRuns ? { parallelRuns: opts.parallelRuns } : {}),
+  });
   if (state.notice) io.stderr.write(`obsync: ${state.notice}\n`);
   const sessions: Session[] = [];
   const events = new EventBus({ logger, levels: 'info', ringSize: 0 });

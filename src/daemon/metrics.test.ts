@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApplyReport, StepOutcomeKind } from '../applier/context.js';
 import { PLAN_FORMAT_VERSION, summarize, type Action, type Address, type Kind, type Plan, type PlanStep } from '../core/plan.js';
 import { DaemonMetrics, resourceCounts } from './metrics.js';
+import { RunSlots } from './slots.js';
 
 function step(address: Address, action: Action): PlanStep {
   const [kind, name] = address.split('/') as [Kind, string];
@@ -80,5 +81,23 @@ describe('obsync_resources after a run', () => {
     expect(text).toMatch(/obsync_resources\{target="production",kind="Alert",state="drifted"\} 1\n/);
     expect(text).toMatch(/obsync_resources\{target="staging",kind="Pipe",state="drifted"\} 1\n/);
     expect(text).not.toMatch(/obsync_resources\{target="staging",kind="Dashboard"/);
+  });
+
+  it('reports at each scrape how many runs go on and wait for a slot of the process', async () => {
+    const metrics = new DaemonMetrics('test');
+    const slots = new RunSlots(2);
+    metrics.observeSlots(slots);
+    const releases = [slots.tryTake(), slots.tryTake()];
+    const waiting = new AbortController();
+    const third = slots.take(waiting.signal);
+    let text = await metrics.text();
+    expect(text).toMatch(/^obsync_runs_running 2$/m);
+    expect(text).toMatch(/^obsync_runs_queued 1$/m);
+    expect(text).toMatch(/^obsync_parallel_runs 2$/m);
+    for (const release of releases) release?.();
+    (await third)();
+    text = await metrics.text();
+    expect(text).toMatch(/^obsync_runs_running 0$/m);
+    expect(text).toMatch(/^obsync_runs_queued 0$/m);
   });
 });

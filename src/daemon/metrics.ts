@@ -103,6 +103,25 @@ export class DaemonMetrics {
     help: 'Connections to /api/events/stream refused because the client limit was reached.',
     registers: [this.registry],
   });
+  #slots: { running: number; waiting: number; limit: number } | undefined;
+  readonly runsRunning: Gauge = new Gauge({
+    name: 'obsync_runs_running',
+    help: 'Targets reconciling now in this process (at most obsync_parallel_runs).',
+    registers: [this.registry],
+    collect: (): void => this.runsRunning.set(this.#slots?.running ?? 0),
+  });
+  readonly runsQueued: Gauge = new Gauge({
+    name: 'obsync_runs_queued',
+    help: 'Runs waiting for a --parallel-runs slot of this process; lasting above 0, the process has more targets than it can reconcile at once.',
+    registers: [this.registry],
+    collect: (): void => this.runsQueued.set(this.#slots?.waiting ?? 0),
+  });
+  readonly parallelRuns: Gauge = new Gauge({
+    name: 'obsync_parallel_runs',
+    help: 'How many targets this process reconciles at once (--parallel-runs).',
+    registers: [this.registry],
+    collect: (): void => this.parallelRuns.set(this.#slots?.limit ?? 0),
+  });
   readonly buildInfo = new Gauge({
     name: 'obsync_build_info',
     help: 'Build information.',
@@ -116,6 +135,11 @@ export class DaemonMetrics {
     // three are only the sums of nodejs_active_handles{type}, _requests{type}, _resources{type}.
     for (const name of SUMMED_GAUGES) this.registry.removeSingleMetric(name);
     this.buildInfo.set({ version }, 1);
+  }
+
+  /** The run slots whose use obsync_runs_running, _queued and obsync_parallel_runs report at each scrape. */
+  observeSlots(slots: { running: number; waiting: number; limit: number }): void {
+    this.#slots = slots;
   }
 
   /** Series set by the last run of each target: the next run of that target replaces them, and only them. */

@@ -17,25 +17,38 @@ export function moment(): Moment {
   return { mono: performance.now(), wall: Date.now() };
 }
 
+/** Calls `tick` every `ms` until the returned function is called. */
+export type Every = (tick: () => void, ms: number) => () => void;
+
+/** A timer of the lease's own (the default): it never keeps the process alive. */
+export const ownTimer: Every = (tick, ms) => {
+  const timer = setInterval(tick, ms);
+  timer.unref();
+  return () => clearInterval(timer);
+};
+
 export abstract class RenewingLease implements WriterLease {
   readonly #controller = new AbortController();
-  readonly #timer: NodeJS.Timeout;
+  readonly #stopTimer: () => void;
   #released = false;
   /** Writes are allowed until these (monotonic and wall clock): the last acquisition or renewal sent + lease − margin. */
   #until: Moment;
 
-  /** `since`: when the request that took the lease was sent (its expiry is counted from no earlier). */
+  /**
+   * `since`: when the request that took the lease was sent (its expiry is counted from no earlier).
+   * `every`: what ticks the renewals (a backend may tick all its leases together to renew them in one request).
+   */
   constructor(
     readonly target: string,
     readonly token: string,
     protected readonly timing: LeaseTiming,
     since: Moment,
+    every: Every = ownTimer,
   ) {
     this.#until = this.#deadline(since);
-    this.#timer = setInterval(() => {
+    this.#stopTimer = every(() => {
       if (!this.#released && !this.lost.aborted) void this.renew();
     }, timing.renewMs);
-    this.#timer.unref();
   }
 
   get lost(): AbortSignal {
@@ -56,7 +69,7 @@ export abstract class RenewingLease implements WriterLease {
   async release(): Promise<void> {
     if (this.#released) return;
     this.#released = true;
-    clearInterval(this.#timer);
+    this.#stopTimer();
     if (this.lost.aborted) return;
     this.#controller.abort(new LeaseLostError(`the lease on target '${this.target}' was released`));
     await this.giveUp();
@@ -80,7 +93,7 @@ export abstract class RenewingLease implements WriterLease {
   }
 
   protected lose(why: string): void {
-    clearInterval(this.#timer);
+    this.#stopTimer();
     if (this.lost.aborted) return;
     this.#controller.abort(new LeaseLostError(`lost the writer lease on target '${this.target}': ${why}`));
   }

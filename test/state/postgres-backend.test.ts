@@ -7,6 +7,7 @@ import { Secret } from '../../src/core/secret.js';
 import type { WriterLease } from '../../src/inventory/backend.js';
 import { LATEST_VERSION, migrate, MIGRATIONS } from '../../src/inventory/postgres/migrations.js';
 import { openPostgresState, type PostgresStateBackend } from '../../src/inventory/postgres/backend.js';
+import { LeaseRenewals } from '../../src/inventory/postgres/renewals.js';
 import { startPostgres, type PgServer } from '../support/postgres.js';
 import { until } from '../support/wait.js';
 
@@ -284,5 +285,69 @@ describe('postgres state backend', () => {
     }
     expect((await Promise.all(runs)).map((r) => r.length)).toEqual(Array(8).fill(0));
     await held.lease.release();
+  });
+
+  it('renews the leases of all its targets in one statement per tick, and loses only a lease another holder took (issue 28)', async () => {
+    const schema = server.freshSchema();
+    const b = await backend(schema, 1.5);
+    const targets = Array.from({ length: 40 }, (_, i) => `t${i}`);
+    const leases = await Promise.all(
+      targets.map(async (t) => {
+        const attempt = await b.tryLease(t, 'run');
+        if (!('lease' in attempt)) throw new Error(`no lease on ${t}`);
+        return attempt.lease;
+      }),
+    );
+    const expiries = async () =>
+      new Map(
+        (await sql<{ target: string; e: Date }>(`SELECT target, expires_at AS e FROM "${schema}".leases`)).map((r) => [
+          r.target,
+          r.e.getTime(),
+        ]),
+      );
+    const before = await expiries();
+    // Another holder takes t7 over (a new token, as tryLease would give it).
+    await sql(`UPDATE "${schema}".leases SET token = token + 1000 WHERE target = 't7'`);
+    await until('t7 lost', () => (leases[7]?.lost.aborted ? true : undefined));
+    const after = await until('every other lease renewed', async () => {
+      const now = await expiries();
+      return targets.every((t) => t === 't7' || (now.get(t) ?? 0) > (before.get(t) ?? 0)) ? now : undefined;
+    });
+    expect(after.size).toBe(40);
+    expect(String(leases[7]?.lost.reason)).toMatch(/another obsync took it over/);
+    expect(leases.filter((l) => l.lost.aborted)).toHaveLength(1);
+    for (const l of leases) if (!l.lost.aborted) expect(() => l.check()).not.toThrow();
+    await Promise.all(leases.map((l) => l.release()));
+  });
+
+  it('sends the renewals asked for in one turn as one statement, telling each lease whether its row was still its own', async () => {
+    const schema = server.freshSchema();
+    await backend(schema); // creates the tables
+    await sql(
+      `INSERT INTO "${schema}".leases (target, token, holder, pid, host, command, acquired_at, expires_at)
+       SELECT 't' || i, i, 'h', 1, 'host', 'run', now(), now() + interval '1 second' FROM generate_series(1, 30) AS i`,
+    );
+    const pool = new pg.Pool({ connectionString: server.url, max: 2 });
+    const statements: string[] = [];
+    const control = { query: (text: string, values: unknown[]) => (statements.push(text), pool.query(text, values)) };
+    const renewals = new LeaseRenewals({ control: control as unknown as pg.Pool }, `"${schema}"`);
+    try {
+      const asked = Array.from({ length: 30 }, (_, i) => renewals.renew(`t${i + 1}`, String(i === 4 ? 999 : i + 1), 60_000));
+      const answers = await Promise.all(asked);
+      expect(statements).toHaveLength(1);
+      expect(answers.filter((a) => !a)).toHaveLength(1);
+      expect(answers[4]).toBe(false);
+      const rows = await sql<{ target: string; left: number }>(
+        `SELECT target, extract(epoch FROM expires_at - now())::float AS left FROM "${schema}".leases ORDER BY target`,
+      );
+      expect(rows.filter((r) => r.left > 50)).toHaveLength(29);
+      expect(rows.find((r) => r.target === 't5')?.left).toBeLessThan(2);
+      // The next turn's renewals are a statement of their own.
+      await renewals.renew('t1', '1', 60_000);
+      expect(statements).toHaveLength(2);
+    } finally {
+      renewals.close();
+      await pool.end();
+    }
   });
 });

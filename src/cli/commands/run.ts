@@ -86,6 +86,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       lock: false,
       elect: flags.mode === 'apply',
       assignment,
+      parallelRuns: flags.parallelRuns,
       command: 'run',
       logLevel: 'info',
       onResponse,
@@ -115,6 +116,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     if (notifier) events.subscribe((e) => notifier.observe(e));
     // One limit for every target of this process: their runs share its CPU and its state connections.
     const slots = new RunSlots(flags.parallelRuns);
+    metrics.observeSlots(slots);
     const daemons = group.sessions.map(
       (session) =>
         new Daemon(

@@ -10,13 +10,14 @@ import type { Address, Kind } from '../../core/plan.js';
 import type { Secret } from '../../core/secret.js';
 import type { InventoryAccess, LeaseAttempt, LeaseTiming, StateBackend, StateRecord, WriterLease } from '../backend.js';
 import { KEY_BYTES, newFingerprintKey } from '../fingerprint.js';
-import { closeConnection, connectPool, guarded, transaction, type PgConnection } from './connection.js';
+import { closeConnection, connectPool, guarded, runConnections, transaction, type PgConnection } from './connection.js';
 import { leaseRefusal } from '../lease-refusal.js';
 import { tryPgLease } from './lease.js';
 import { emptyInventory } from '../empty-store.js';
 import { migrate, readySchema } from './migrations.js';
 import { PgInventory, readEntries } from './store.js';
 import { PgReplicaRegistry } from './registry.js';
+import { LeaseRenewals } from './renewals.js';
 
 export interface PostgresStateOptions {
   url: Secret;
@@ -24,10 +25,12 @@ export interface PostgresStateOptions {
   timing: LeaseTiming;
   /** Create and migrate the tables when needed (commands that write); otherwise they must be there. */
   prepare: boolean;
+  /** How many targets' runs use the state at once (one connection each); one command's one run by default. */
+  parallelRuns?: number;
 }
 
 export async function openPostgresState(opts: PostgresStateOptions): Promise<PostgresStateBackend> {
-  const conn = connectPool(opts.url, opts.schema);
+  const conn = connectPool(opts.url, opts.schema, runConnections(opts.parallelRuns ?? 1));
   let found: 'ready' | 'absent';
   try {
     if (opts.prepare) found = await guarded(conn, 'preparing the state schema', () => migrate(conn.pool, opts.schema).then(() => 'ready'));
@@ -46,6 +49,7 @@ export class PostgresStateBackend implements StateBackend {
   /** Absent while the state is not set up (a read-only command): there are no replicas to list. */
   readonly replicas: PgReplicaRegistry | undefined;
   readonly #s: string;
+  readonly #renewals: LeaseRenewals;
 
   /** `absent`: obsync's tables are not there and this (read-only) command reads the state as empty. */
   constructor(
@@ -56,6 +60,7 @@ export class PostgresStateBackend implements StateBackend {
   ) {
     this.location = conn.location;
     this.#s = pg.escapeIdentifier(schema);
+    this.#renewals = new LeaseRenewals(conn, this.#s);
     this.replicas = absent ? undefined : new PgReplicaRegistry(conn, this.#s);
     this.notice = absent
       ? `the PostgreSQL state at ${conn.location} is not set up yet (schema '${schema}' holds no obsync tables): read as empty, and not created by this read-only command; the first \`obsync apply\` creates it (check state.schema / OBSYNC_STATE_SCHEMA if it should exist)`
@@ -90,7 +95,7 @@ export class PostgresStateBackend implements StateBackend {
 
   tryLease(target: string, command: string): Promise<LeaseAttempt> {
     if (this.absent) return Promise.reject(this.#notSetUp());
-    return tryPgLease(this.conn, this.#s, target, command, this.timing);
+    return tryPgLease(this.conn, this.#s, target, command, this.timing, this.#renewals);
   }
 
   async targets(): Promise<string[]> {
@@ -181,6 +186,7 @@ export class PostgresStateBackend implements StateBackend {
   }
 
   async close(): Promise<void> {
+    this.#renewals.close();
     await closeConnection(this.conn);
   }
 

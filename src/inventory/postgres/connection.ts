@@ -40,20 +40,28 @@ const UNREACHABLE = new Set([
   '08006',
 ]);
 
-export function connectPool(url: Secret, schema: string): PgConnection {
+export function connectPool(url: Secret, schema: string, connections: number): PgConnection {
   const parsed = parseUrl(url);
   // Any length, unlike the shared scrubber's minimum: a short password is still masked where it stands as a word (never inside one).
   const passwords = new Scrubber(1);
   for (const secret of [parsed.password, safeDecode(parsed.password)]) passwords.register(secret);
   const scrub = (text: string) => passwords.scrub(text);
   const location = `${parsed.protocol}//${parsed.username ? `${parsed.username}@` : ''}${parsed.host}${parsed.pathname} (schema ${schema})`;
-  const pool = newPool(url, RUN_CONNECTIONS, 'obsync');
+  const pool = newPool(url, connections, 'obsync');
   const control = newPool(url, CONTROL_CONNECTIONS, 'obsync-leases');
   return { pool, control, location, scrub };
 }
 
-/** Connections a replica opens for its runs, and for its lease renewals and heartbeats (README "Sizing"). */
-export const RUN_CONNECTIONS = 4;
+/**
+ * Connections for the runs (README "Sizing"): one per run that may go on at once, so a run never
+ * waits for a pooled connection (node-postgres counts that wait in connectionTimeoutMillis: at 200
+ * targets and four connections, runs failed with "timeout exceeded when trying to connect" while
+ * the server idled), and two for what else reads the state meanwhile (the status page, the replica list).
+ */
+export function runConnections(parallelRuns: number): number {
+  return Math.max(1, Math.floor(parallelRuns)) + 2;
+}
+/** For lease renewals (one statement per tick for all leases) and heartbeats. */
 export const CONTROL_CONNECTIONS = 2;
 
 function newPool(url: Secret, max: number, application: string): pg.Pool {

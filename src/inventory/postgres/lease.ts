@@ -10,6 +10,7 @@ import { BOGUS_EXPIRY_MS, type LeaseAttempt, type LeaseTiming } from '../backend
 import { holderState, thisHolder } from '../holder.js';
 import { moment, RenewingLease, type Moment } from '../renewing-lease.js';
 import { guarded, type PgConnection } from './connection.js';
+import type { LeaseRenewals } from './renewals.js';
 
 interface LeaseRow {
   token: string;
@@ -33,6 +34,7 @@ export async function tryPgLease(
   target: string,
   command: string,
   timing: LeaseTiming,
+  renewals: LeaseRenewals,
 ): Promise<LeaseAttempt> {
   const me = thisHolder();
   const holder = `pid ${me.pid} on ${me.host} (${randomUUID().slice(0, 8)})`;
@@ -51,7 +53,7 @@ export async function tryPgLease(
       ),
     );
   const granted = (await take('l.expires_at <= now()', [])).rows[0];
-  if (granted) return { lease: new PgLease(conn, s, target, granted.token, timing, since) };
+  if (granted) return { lease: new PgLease(conn, s, renewals, target, granted.token, timing, since) };
   const held = await guarded(conn, `reading the lease of target '${target}'`, () =>
     conn.pool.query<HolderRow>(
       `SELECT token::text AS token, holder, pid, host, pidns, command, acquired_at, expires_at, greatest(0, extract(epoch FROM expires_at - now()) * 1000)::bigint::text AS remaining_ms FROM ${s}.leases WHERE target = $1`,
@@ -69,7 +71,7 @@ export async function tryPgLease(
   if (state === 'gone' || (bogus && state !== 'here')) {
     since = moment();
     const replaced = (await take('l.token = $8::bigint', [h.token])).rows[0];
-    if (replaced) return { lease: new PgLease(conn, s, target, replaced.token, timing, since) };
+    if (replaced) return { lease: new PgLease(conn, s, renewals, target, replaced.token, timing, since) };
   }
   const who = `${h.command}, ${h.holder}, since ${h.acquired_at.toISOString()}, lease until ${h.expires_at.toISOString()}`;
   return {
@@ -87,12 +89,13 @@ class PgLease extends RenewingLease {
   constructor(
     private readonly conn: PgConnection,
     private readonly s: string,
+    private readonly renewals: LeaseRenewals,
     target: string,
     token: string,
     timing: LeaseTiming,
     since: Moment,
   ) {
-    super(target, token, timing, since);
+    super(target, token, timing, since, renewals.every);
   }
 
   protected async giveUp(): Promise<void> {
@@ -114,12 +117,9 @@ class PgLease extends RenewingLease {
     this.#renewing = true;
     const sent = moment();
     try {
-      // On the dedicated pool: never queued behind the runs of this replica's targets.
-      const { rowCount } = await this.conn.control.query(
-        `UPDATE ${this.s}.leases SET expires_at = now() + $3 * interval '1 millisecond' WHERE target = $1 AND token = $2`,
-        [this.target, this.token, this.timing.leaseMs],
-      );
-      if (rowCount === 0) this.lose('another obsync took it over');
+      // Together with every other lease of this process that renews in this turn (./renewals.ts).
+      const renewed = await this.renewals.renew(this.target, this.token, this.timing.leaseMs);
+      if (!renewed) this.lose('another obsync took it over');
       else this.renewed(sent);
     } catch {
       // The database is away (restart, network): the next tick tries again, until the lease would have run out.
