@@ -73,10 +73,12 @@ afterEach(async () => {
 describe('a server asking for a wait longer than the cap', () => {
   it.each([
     ['Retry-After in seconds', () => ({ 'retry-after': '86400' }), 'Retry-After: 86400'],
-    ['Retry-After as an HTTP date', () => ({ 'retry-after': new Date(Date.now() + 86_400_000).toUTCString() }), 'Retry-After: '],
+    // An HTTP date has whole seconds: the date drops up to 999 ms, so it is set 5 s past the day (86404–86405 s, never 86399).
+    ['Retry-After as an HTTP date', () => ({ 'retry-after': new Date(Date.now() + 86_405_000).toUTCString() }), 'Retry-After: '],
     [
       'an epoch X-RateLimit-Reset in seconds',
-      () => ({ 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 86_400) }),
+      // Whole seconds too: 5 s past the day, as for the HTTP date.
+      () => ({ 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 86_405) }),
       'X-RateLimit-Reset: ',
     ],
     ['an epoch X-RateLimit-Reset in milliseconds', () => ({ 'x-ratelimit-reset': String(Date.now() + 86_400_000) }), 'X-RateLimit-Reset: '],
