@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DeadlineExceeded, Pacer, retryDelayMs, serverWait, type WaitNotice } from './pacing.js';
+import { DeadlineExceeded, Pacer, retryDelayMs, safetyMarginMs, serverWait, type Slot, type WaitNotice } from './pacing.js';
 
 function fakeClock() {
   let now = 0;
@@ -18,43 +19,53 @@ describe('Pacer', () => {
     const pacer = new Pacer({ limit: 3, windowMs: 1000 }, clock.now, clock.sleep);
     const starts: number[] = [];
     for (let i = 0; i < 10; i++) {
-      await pacer.acquire();
+      pacer.settle(await pacer.acquire());
       starts.push(clock.now());
     }
     for (let i = 3; i < starts.length; i++) expect((starts[i] ?? 0) - (starts[i - 3] ?? 0)).toBeGreaterThanOrEqual(1000);
     expect(starts.slice(0, 3)).toEqual([0, 0, 0]);
   });
 
-  it('holds each slot for the window plus the slowest recent round trip', async () => {
+  it('holds each slot until a window (and the safety margin) after its answer, however late the request was sent', async () => {
     const clock = fakeClock();
     const pacer = new Pacer({ limit: 2, windowMs: 1000 }, clock.now, clock.sleep);
+    const a = await pacer.acquire();
+    const b = await pacer.acquire();
+    await clock.sleep(40);
+    pacer.settle(b);
+    // The first one left late (a busy event loop) and was answered 400 ms after its slot was given.
+    await clock.sleep(360);
+    pacer.settle(a);
     await pacer.acquire();
+    expect(clock.now()).toBe(40 + 1000 + safetyMarginMs(1000) + 1);
     await pacer.acquire();
-    pacer.observe(40);
-    pacer.observe(120);
-    await pacer.acquire();
-    // Both earlier requests could have arrived up to 120 ms late; the third waits for that too.
-    expect(clock.now()).toBe(1121);
-    expect(pacer.marginMs()).toBe(120);
-    for (let i = 0; i < 3; i++) pacer.observe(10);
-    expect(pacer.marginMs()).toBe(10);
+    expect(clock.now()).toBe(400 + 1000 + safetyMarginMs(1000) + 1);
+  });
+
+  it('holds a slot while its request is under way, however long', async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer({ limit: 1, windowMs: 1000 }, clock.now, clock.sleep);
+    pacer.tryAcquire();
+    await clock.sleep(5_000);
+    expect(pacer.tryAcquire()).toBeNull();
+    expect(pacer.waitMs()).toBe(1000 + safetyMarginMs(1000) + 1);
   });
 
   it('knows when its own count fills the window', async () => {
     const clock = fakeClock();
     const pacer = new Pacer({ limit: 2, windowMs: 1000 }, clock.now, clock.sleep);
-    await pacer.acquire();
+    pacer.settle(await pacer.acquire());
     expect(pacer.atLimit()).toBe(false);
-    await pacer.acquire();
+    pacer.settle(await pacer.acquire());
     expect(pacer.atLimit()).toBe(true);
-    await clock.sleep(1001);
+    await clock.sleep(1000 + safetyMarginMs(1000));
     expect(pacer.atLimit()).toBe(false);
   });
 
-  it('caps the margin at half a window', () => {
-    const pacer = new Pacer({ limit: 5, windowMs: 1000 });
-    pacer.observe(5000);
-    expect(pacer.marginMs()).toBe(500);
+  it('keeps the safety margin small: half a percent of the window, at most a second', () => {
+    expect(safetyMarginMs(60_000)).toBe(300);
+    expect(safetyMarginMs(10_000)).toBe(50);
+    expect(safetyMarginMs(3_600_000)).toBe(1_000);
   });
 
   it('reports a wait over 2 s once, however many requests wait through it', async () => {
@@ -91,7 +102,7 @@ describe('Pacer', () => {
     let second = false;
     const waiting = pacer.acquire().then(() => (second = true));
     await Promise.resolve();
-    expect(sleeps.map((s) => s.ms)).toEqual([60_001]);
+    expect(sleeps.map((s) => s.ms)).toEqual([60_000 + safetyMarginMs(60_000) + 1]);
     expect(second).toBe(false);
     now = 5;
     pacer.refund(first);
@@ -120,6 +131,63 @@ describe('Pacer', () => {
     pacer.pause(2500);
     await pacer.acquire();
     expect(clock.now()).toBe(2500);
+  });
+});
+
+/**
+ * Requests through one pacer as the server sees them: each waits for its slot, reaches the server
+ * `send` ms after its slot was given (a busy event loop, a slow network) and is answered `answer`
+ * ms after it arrived. Returns the arrival times.
+ */
+function arrivalsOf(limit: number, windowMs: number, requests: { gap: number; send: number; answer: number }[]): number[] {
+  let now = 0;
+  const pacer = new Pacer({ limit, windowMs }, () => now);
+  const arrivals: number[] = [];
+  let inFlight: { slot: Slot; answerAt: number }[] = [];
+  let next = 0;
+  let wantedAt = requests[0]?.gap ?? 0;
+  while (next < requests.length || inFlight.length > 0) {
+    for (const f of inFlight) if (f.answerAt <= now) pacer.settle(f.slot);
+    inFlight = inFlight.filter((f) => f.answerAt > now);
+    for (let r = requests[next]; r && wantedAt <= now; r = requests[next]) {
+      const slot = pacer.tryAcquire();
+      if (!slot) break;
+      arrivals.push(now + r.send);
+      inFlight.push({ slot, answerAt: now + r.send + r.answer });
+      next += 1;
+      wantedAt = now + (requests[next]?.gap ?? 0);
+    }
+    const blocked = next < requests.length && wantedAt <= now;
+    const times = [...inFlight.map((f) => f.answerAt), next < requests.length && !blocked ? wantedAt : Infinity];
+    if (blocked) times.push(now + pacer.waitMs());
+    now = Math.min(...times);
+  }
+  return arrivals.sort((a, b) => a - b);
+}
+
+describe('Pacer against a server that counts arrivals', () => {
+  it('never lets `limit + 1` requests arrive within one window, whatever their delays before and after the server', () => {
+    const request = fc.record({ gap: fc.nat(300), send: fc.nat(600), answer: fc.nat(300) });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.array(request, { minLength: 1, maxLength: 40 }), (limit, requests) => {
+        const arrivals = arrivalsOf(limit, 1000, requests);
+        expect(arrivals).toHaveLength(requests.length);
+        // Any window [x, x + 1000), wherever the server starts it, holds at most `limit` arrivals.
+        for (let i = 0; i + limit < arrivals.length; i++)
+          expect((arrivals[i + limit] ?? 0) - (arrivals[i] ?? 0)).toBeGreaterThanOrEqual(1000);
+      }),
+    );
+  });
+
+  it('sends the successors of a late request a window after its answer (the bench 429 at a boundary)', () => {
+    // Two slots; the first request reaches the server 300 ms after its slot (its process was busy).
+    const arrivals = arrivalsOf(2, 1000, [
+      { gap: 0, send: 300, answer: 10 },
+      { gap: 0, send: 0, answer: 10 },
+      { gap: 0, send: 0, answer: 10 },
+      { gap: 0, send: 0, answer: 10 },
+    ]);
+    expect(arrivals).toEqual([0, 300, 1000 + 10 + safetyMarginMs(1000) + 1, 300 + 10 + 1000 + safetyMarginMs(1000) + 1]);
   });
 });
 

@@ -1,14 +1,14 @@
 /**
- * Client-side pacing: at most `limit` request starts in any `windowMs` (a sliding window, so
- * it stays under both fixed- and sliding-window server limiters), plus a pause the server can
+ * Client-side pacing: at most `limit` requests hold a slot at once, plus a pause the server can
  * impose (429 Retry-After, RateLimit-Remaining: 0). Waits are bounded by the caller's deadline
  * and every wait longer than REPORT_WAIT_MS is reported once (progress line, daemon log).
  *
- * The server counts arrivals, not starts: a slow request can arrive in the next fixed window,
- * beside a fast one started a full window after it. Holding each slot for the window plus the
- * slowest recent round trip bounds that (an arrival is never later than its response), so
- * `limit + 1` requests never arrive within one window. The hosted API sends no RateLimit
- * headers, so this is its only guard.
+ * The server counts arrivals, and an arrival is never earlier than the slot was given nor later
+ * than the answer (or failure) came back. So a slot is held from its start until a window after
+ * its answer (`settle`), plus a small safety margin for the server's timers and clock: whatever
+ * the alignment of the server's fixed (or sliding) window, `limit + 1` requests never arrive
+ * within one window, however long a request waited between its slot and the wire (a busy event
+ * loop) or on the wire. The hosted API sends no RateLimit headers, so this is its only guard.
  */
 import { cancelsInFlight } from '../core/stop.js';
 import type { Pacing } from '../core/target.js';
@@ -39,10 +39,21 @@ export class DeadlineExceeded extends Error {
   }
 }
 
+/** A request's claim on the window: from its start until a window after its answer. */
+export interface Slot {
+  readonly start: number;
+  /** When its answer (or failure) came back; null while the request is under way. */
+  end: number | null;
+}
+
+/** How long past the window a settled slot stays held: the server's timers and clock may run a little late. */
+export function safetyMarginMs(windowMs: number): number {
+  return Math.min(1_000, Math.ceil(windowMs / 200));
+}
+
 export class Pacer {
-  readonly #starts: number[] = [];
-  /** The last `limit` round trips, in ms; their maximum widens the window. */
-  readonly #roundTrips: number[] = [];
+  /** The slots held, in the order they were given. */
+  readonly #slots: Slot[] = [];
   #pausedUntil = 0;
   #pauseReason: WaitReason = { kind: 'server', header: 'Retry-After' };
   /** The end of the last wait reported: overlapping waits of concurrent requests are reported once. */
@@ -58,31 +69,42 @@ export class Pacer {
   ) {}
 
   /**
-   * Waits for a slot, then records the start and returns it (for `refund`). Throws DeadlineExceeded
-   * instead of waiting past `deadline`; a cancelled signal ends the wait, and no wait is begun
-   * (nor announced) once it is cancelled.
+   * Waits for a slot, then takes it and returns it (for `settle` once answered, or `refund`).
+   * Throws DeadlineExceeded instead of waiting past `deadline`; a cancelled signal ends the wait,
+   * and no wait is begun (nor announced) once it is cancelled.
    */
-  async acquire(signal?: AbortSignal, deadline = Number.POSITIVE_INFINITY): Promise<number> {
+  async acquire(signal?: AbortSignal, deadline = Number.POSITIVE_INFINITY): Promise<Slot> {
     for (;;) {
       if (cancelsInFlight(signal)) throw signal?.reason instanceof Error ? signal.reason : new Error('aborted');
+      const slot = this.tryAcquire();
+      if (slot) return slot;
       const wait = this.waitMs();
-      if (wait <= 0) break;
       const now = this.clock();
       const reason = this.#pausedUntil - now >= wait ? this.#pauseReason : pacingReason(this.pacing);
       if (now + wait > deadline) throw new DeadlineExceeded(wait, reason);
       this.#announce(now, wait, reason);
       await this.#sleepUnlessWoken(wait, signal);
     }
-    const start = this.clock();
-    this.#starts.push(start);
-    return start;
+  }
+
+  /** Takes a slot now if one is free (no wait), else null. */
+  tryAcquire(): Slot | null {
+    if (this.waitMs() > 0) return null;
+    const slot: Slot = { start: this.clock(), end: null };
+    if (this.pacing) this.#slots.push(slot);
+    return slot;
+  }
+
+  /** The request's answer (or failure) came back: its arrival, if any, is behind it; the slot is held a window from now. */
+  settle(slot: Slot): void {
+    if (slot.end === null) slot.end = this.clock();
   }
 
   /** A request that never reached the server (refused, no route, the proxy said no) gives its slot back, to a waiting request at once. */
-  refund(start: number): void {
-    const i = this.#starts.indexOf(start);
+  refund(slot: Slot): void {
+    const i = this.#slots.indexOf(slot);
     if (i < 0) return;
-    this.#starts.splice(i, 1);
+    this.#slots.splice(i, 1);
     for (const wake of [...this.#wakers]) wake();
   }
 
@@ -111,42 +133,39 @@ export class Pacer {
     this.onLongWait?.({ ms: wait, reason });
   }
 
-  /** How long the next request must wait now (0 = go). */
+  /**
+   * How long the next request must wait now (0 = go). While every held slot is under way, the
+   * earliest any can free is a full hold from now (the wait is then looked at again).
+   */
   waitMs(): number {
     const now = this.clock();
     let wait = Math.max(0, this.#pausedUntil - now);
-    if (this.pacing) {
-      const held = this.#dropExpired(now);
-      if (this.#starts.length >= this.pacing.limit) wait = Math.max(wait, (this.#starts[0] ?? now) + held - now + 1);
+    if (this.pacing && this.#held(now) >= this.pacing.limit) {
+      const hold = this.#holdMs();
+      const free = Math.min(...this.#slots.map((s) => (s.end ?? now) + hold));
+      wait = Math.max(wait, free - now + 1);
     }
     return wait;
   }
 
   /** Whether the client's own count already fills the window (then the pacing itself waits). */
   atLimit(): boolean {
-    if (!this.pacing) return false;
-    this.#dropExpired(this.clock());
-    return this.#starts.length >= this.pacing.limit;
+    return this.pacing !== null && this.#held(this.clock()) >= this.pacing.limit;
   }
 
-  /** Forgets starts that no longer hold a slot; returns how long a slot is held. */
-  #dropExpired(now: number): number {
-    const held = (this.pacing?.windowMs ?? 0) + this.marginMs();
-    while (this.#starts.length > 0 && (this.#starts[0] ?? 0) <= now - held) this.#starts.shift();
-    return held;
+  /** Forgets the slots a window (and the margin) past their answer; returns how many are held. */
+  #held(now: number): number {
+    const hold = this.#holdMs();
+    for (let i = this.#slots.length - 1; i >= 0; i--) {
+      const end = this.#slots[i]?.end ?? null;
+      if (end !== null && end + hold <= now) this.#slots.splice(i, 1);
+    }
+    return this.#slots.length;
   }
 
-  /** A response came back `ms` after its request started. */
-  observe(ms: number): void {
-    if (!this.pacing) return;
-    this.#roundTrips.push(ms);
-    if (this.#roundTrips.length > this.pacing.limit) this.#roundTrips.shift();
-  }
-
-  /** How long past the window a slot stays held: the slowest recent round trip, at most half a window. */
-  marginMs(): number {
-    if (!this.pacing || this.#roundTrips.length === 0) return 0;
-    return Math.min(Math.ceil(Math.max(...this.#roundTrips)), this.pacing.windowMs / 2);
+  #holdMs(): number {
+    const windowMs = this.pacing?.windowMs ?? 0;
+    return windowMs + safetyMarginMs(windowMs);
   }
 
   /** The server said: no more requests for `ms` (the caller has capped it). */

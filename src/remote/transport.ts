@@ -19,6 +19,7 @@ import {
   DEFAULT_MAX_WAIT_MS,
   defaultSleep,
   Pacer,
+  type Slot,
   serverWait,
   type WaitNotice,
   type WaitReason,
@@ -328,7 +329,7 @@ export class Transport {
   }
 
   /** The writer lease's check; a refused write was never sent, so its pacing slot is given back. */
-  #checkFence(slot: number): void {
+  #checkFence(slot: Slot): void {
     try {
       this.opts.fence?.check();
     } catch (err) {
@@ -338,11 +339,11 @@ export class Transport {
   }
 
   async #once(init: RequestInit, deadline: number, attempt: number): Promise<Response> {
-    const start = await this.#pacer.acquire(init.signal, deadline);
+    const slot = await this.#pacer.acquire(init.signal, deadline);
     const write = init.method !== 'GET' && init.readOnly !== true;
     // After every wait (rate limit, back-off): a process paused past its lease sends nothing on resuming.
     // A POST that only reads (a backtest's chart query) is no write: a plan's reads need no lease.
-    if (write) this.#checkFence(start);
+    if (write) this.#checkFence(slot);
     this.stats.requests += 1;
     if (write) this.stats.writes += 1;
     const path = this.#prefix + init.path + queryString(init.query);
@@ -352,7 +353,7 @@ export class Transport {
     let body: string | undefined;
     if (init.body !== undefined) {
       headers['content-type'] = 'application/json; charset=utf-8';
-      body = JSON.stringify(init.body);
+      body = serialized(init.body, () => this.#pacer.refund(slot));
     }
     const started = performance.now();
     const slowEnded = this.#watchSlow(init);
@@ -361,7 +362,8 @@ export class Transport {
       const res = await this.#dispatcher.request({ origin: this.#origin, path, method: init.method, headers, body, signal });
       responded = true;
       this.#answered = true;
-      this.#pacer.observe(performance.now() - started);
+      // Its arrival is behind it now: the slot is held a window from here.
+      this.#pacer.settle(slot);
       this.opts.onResponse?.(init.method, res.statusCode);
       this.#learnLimits(res.headers);
       const bytes = await readCapped(res, this.#maxResponseBytes);
@@ -381,11 +383,13 @@ export class Transport {
       const failure = classifyFailure(err, timedOut());
       this.#logRequest(init, attempt, started, { status: 0, error: failure.code });
       // It never reached the server: the slot is not spent (a refused target must not wait out the rate limit).
-      if (!responded && (failure.kind !== 'network' || NOT_SENT.has(failure.code))) this.#pacer.refund(start);
+      if (!responded && (failure.kind !== 'network' || NOT_SENT.has(failure.code))) this.#pacer.refund(slot);
       if (failure.kind === 'tls-certificate' || failure.kind === 'tls-handshake')
         throw tlsError(init, this.#origin, this.host, failure, err);
       throw new RetryableNetworkError(init.method, init.path, failure, err);
     } finally {
+      // Answered or failed (a refunded slot is gone already): the request can arrive no later than now.
+      this.#pacer.settle(slot);
       slowEnded();
       release();
     }
@@ -636,5 +640,15 @@ function parseJson(text: string): unknown {
     return JSON.parse(text) as unknown;
   } catch {
     return undefined;
+  }
+}
+
+/** The request body as JSON; one that cannot be serialized was never sent, and gives its pacing slot back. */
+function serialized(body: unknown, giveBack: () => void): string {
+  try {
+    return JSON.stringify(body);
+  } catch (err) {
+    giveBack();
+    throw err;
   }
 }
