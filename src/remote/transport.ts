@@ -347,14 +347,14 @@ export class Transport {
     this.stats.requests += 1;
     if (write) this.stats.writes += 1;
     const path = this.#prefix + init.path + queryString(init.query);
-    // An attempt never outlives the request's deadline.
-    const { signal, timedOut, release } = requestSignal(init.signal, Math.max(1, Math.min(this.opts.timeoutMs, deadline - Date.now())));
     const headers: Record<string, string> = { authorization: this.opts.authorization, accept: 'application/json', 'user-agent': 'obsync' };
     let body: string | undefined;
     if (init.body !== undefined) {
       headers['content-type'] = 'application/json; charset=utf-8';
       body = serialized(init.body, () => this.#pacer.refund(slot));
     }
+    // An attempt never outlives the request's deadline. Made after the body, which may fail to serialize: its timer must not outlive a request never sent.
+    const { signal, timedOut, release } = requestSignal(init.signal, Math.max(1, Math.min(this.opts.timeoutMs, deadline - Date.now())));
     const started = performance.now();
     const slowEnded = this.#watchSlow(init);
     let responded = false;
