@@ -23,3 +23,21 @@ export function daemonUrl(stderr: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Follows a child's log stream line by line (a line split across chunks is joined first), keeping
+ * its first characters: where the daemon logs its address and the inspector its own.
+ */
+export function followLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void, headChars = 16384): { head: () => string } {
+  let head = '';
+  let pending = '';
+  stream.on('data', (d: Buffer) => {
+    const text = d.toString();
+    if (head.length < headChars) head += text;
+    pending += text;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) onLine(line);
+  });
+  return { head: () => head };
+}

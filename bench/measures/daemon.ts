@@ -13,7 +13,7 @@ import { benchManifestsYaml } from '../fixtures.js';
 import { connectInspector, inspectorUrl, type Inspector } from '../inspector.js';
 import { defineMeasure, type BenchContext, type Result } from '../measure.js';
 import { startChildSandbox, type ChildSandbox } from '../sandbox-process.js';
-import { daemonUrl, until } from '../wait.js';
+import { daemonUrl, followLines, until } from '../wait.js';
 
 const DEBOUNCE_MS = 200;
 
@@ -74,22 +74,16 @@ async function daemonBench(opts: { n: number; runs: number; saves: number }, ctx
     { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let finished = 0;
-  let pending = '';
-  let head = '';
   // The daemon logs to stderr, its address among the first lines; so does the inspector, once, with its own.
-  daemon.stderr.on('data', (d: Buffer) => {
-    if (head.length < 16384) head += d.toString();
-    pending += d.toString();
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    finished += lines.filter((l) => l.includes('"msg":"run finished"')).length;
+  const { head } = followLines(daemon.stderr, (l) => {
+    if (l.includes('"msg":"run finished"')) finished += 1;
   });
   let inspector: Inspector | undefined;
   try {
     await until('the start-up run', () => (finished >= 1 ? true : undefined), 120_000);
-    const url = await until('the address the daemon bound', () => daemonUrl(head));
+    const url = await until('the address the daemon bound', () => daemonUrl(head()));
     const metrics = async () => (await fetch(`${url}/metrics`)).text();
-    inspector = await connectInspector(await until('the inspector address', () => inspectorUrl(head)));
+    inspector = await connectInspector(await until('the inspector address', () => inspectorUrl(head())));
     let version = 0;
     const save = async () => {
       const before = finished;

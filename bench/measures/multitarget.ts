@@ -19,7 +19,7 @@ import { benchDocuments, benchManifestsYaml, teamKey } from '../fixtures.js';
 import { connectInspector, inspectorUrl, type Inspector } from '../inspector.js';
 import { defineMeasure, type BenchContext, type Result } from '../measure.js';
 import { startChildSandbox, type ChildSandbox } from '../sandbox-process.js';
-import { until } from '../wait.js';
+import { followLines, until } from '../wait.js';
 
 const DEBOUNCE_MS = 50;
 /** The self-hosted API's published limit, per key (DESIGN §1), enforced by the sandbox. */
@@ -124,19 +124,11 @@ async function multitargetBench(opts: Sizes, ctx: BenchContext): Promise<Result[
     { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const runs = new Runs();
-  let pending = '';
-  let head = '';
-  daemon.stderr.on('data', (d: Buffer) => {
-    if (head.length < 8192) head += d.toString();
-    pending += d.toString();
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const l of lines) runs.add(l);
-  });
+  const { head } = followLines(daemon.stderr, (l) => runs.add(l));
   let inspector: Inspector | undefined;
   try {
     await until('the start-up runs', () => (runs.done(1) === opts.targets ? true : undefined), 600_000);
-    inspector = await connectInspector(await until('the inspector address', () => inspectorUrl(head), 10_000));
+    inspector = await connectInspector(await until('the inspector address', () => inspectorUrl(head()), 10_000));
     const roundMs: number[] = [];
     const round = async (r: number) => {
       const t0 = performance.now();

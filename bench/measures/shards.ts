@@ -22,7 +22,7 @@ import { makeTemplate, PostgresInstance } from '../../test/support/postgres-inst
 import { benchDocuments, benchManifestsYaml, teamKey } from '../fixtures.js';
 import { defineMeasure, median, ratio, type BenchContext } from '../measure.js';
 import { startChildSandbox, type ChildSandbox } from '../sandbox-process.js';
-import { daemonUrl, until } from '../wait.js';
+import { daemonUrl, followLines, until } from '../wait.js';
 
 const DEBOUNCE_MS = 50;
 /** USER_HZ: the unit of /proc/PID/stat's CPU times (100 on every Linux architecture Node runs on). */
@@ -89,17 +89,10 @@ function config(child: ChildSandbox, sizes: Sizes): string {
 class Replica {
   readonly finished: { target: string; at: number; result: string; error?: string }[] = [];
   started = 0;
-  private head = '';
-  private pending = '';
+  private readonly head: () => string;
   constructor(readonly child: ChildProcess) {
-    child.stderr?.on('data', (d: Buffer) => {
-      const text = d.toString();
-      if (this.head.length < 16384) this.head += text;
-      this.pending += text;
-      const lines = this.pending.split('\n');
-      this.pending = lines.pop() ?? '';
-      for (const line of lines) this.read(line);
-    });
+    if (!child.stderr) throw new Error('bench: a replica is started with its stderr piped');
+    this.head = followLines(child.stderr, (line) => this.read(line)).head;
   }
   private read(line: string): void {
     if (line.includes('"msg":"run started"')) this.started += 1;
@@ -111,7 +104,7 @@ class Replica {
     return this.child.pid ?? -1;
   }
   get url(): string | undefined {
-    return daemonUrl(this.head);
+    return daemonUrl(this.head());
   }
   get inFlight(): number {
     return this.started - this.finished.length;
