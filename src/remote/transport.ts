@@ -11,6 +11,7 @@ import type { WriteFence } from '../core/fence.js';
 import type { RequestStats } from '../core/ports.js';
 import { cancelsInFlight } from '../core/stop.js';
 import type { Logger } from '../log/logger.js';
+import { fencingAtSend, withFenceAtSend } from './fence-at-send.js';
 import { classifyFailure, createDispatcher, type NetworkFailure, type ProxySettings } from './network.js';
 import { topLevelMember, utf8Text } from './list-items.js';
 import {
@@ -151,7 +152,7 @@ export class Transport {
     const url = new URL(opts.baseUrl);
     this.host = url.host;
     this.#origin = url.origin;
-    this.#dispatcher = createDispatcher(url.origin, opts.concurrency, opts.proxy);
+    this.#dispatcher = fencingAtSend(createDispatcher(url.origin, opts.concurrency, opts.proxy));
     this.#prefix = url.pathname.replace(/\/+$/, '');
     this.#maxWaitMs = opts.waits?.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     this.#deadlineMs = opts.waits?.deadlineMs ?? DEFAULT_DEADLINE_MS;
@@ -338,6 +339,19 @@ export class Transport {
     }
   }
 
+  #recordingRefusal(fence: WriteFence, refused: (err: unknown) => void): WriteFence {
+    return {
+      check: () => {
+        try {
+          fence.check();
+        } catch (err) {
+          refused(err);
+          throw err;
+        }
+      },
+    };
+  }
+
   async #once(init: RequestInit, deadline: number, attempt: number): Promise<Response> {
     const slot = await this.#pacer.acquire(init.signal, deadline);
     const write = init.method !== 'GET' && init.readOnly !== true;
@@ -358,8 +372,12 @@ export class Transport {
     const started = performance.now();
     const slowEnded = this.#watchSlow(init);
     let responded = false;
+    // Checked again as undici writes it (see fence-at-send): what refused it then is this request's error.
+    let refusedAtSend: { err: unknown } | undefined;
+    const fence = write && this.opts.fence ? this.#recordingRefusal(this.opts.fence, (err) => (refusedAtSend = { err })) : undefined;
     try {
-      const res = await this.#dispatcher.request({ origin: this.#origin, path, method: init.method, headers, body, signal });
+      const options = { origin: this.#origin, path, method: init.method, headers, body, signal };
+      const res = await this.#dispatcher.request(withFenceAtSend(options, fence));
       responded = true;
       this.#answered = true;
       // Its arrival is behind it now: the slot is held a window from here.
@@ -371,6 +389,11 @@ export class Transport {
       this.#logRequest(init, attempt, started, { status: res.statusCode, ...(requestId === undefined ? {} : { requestId }) });
       return responseOf(res.statusCode, res.headers, bytes);
     } catch (err) {
+      if (refusedAtSend) {
+        // Never written: like a refusal before the send, it gives its slot back.
+        this.#pacer.refund(slot);
+        throw refusedAtSend.err;
+      }
       if (err instanceof ResponseTooLarge) {
         this.#logRequest(init, attempt, started, { status: err.status, error: 'RESPONSE_TOO_LARGE' });
         throw this.#tooLarge(init, err);

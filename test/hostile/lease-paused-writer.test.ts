@@ -141,11 +141,14 @@ async function pausedWriter(backend: Backend): Promise<void> {
     const writesOf = (who: string) => log.filter((r) => r.who === who && r.method !== 'GET');
     await until('the first write of A', () => (writesOf('a').length > 0 ? true : undefined), { context: () => outputA });
     child.kill('SIGSTOP');
-    const writesBeforePause = writesOf('a').length;
 
     await until('the lease of A to run out', async () => ((await backend.leaseExpired(dir)) ? true : undefined), {
       context: () => outputA,
     });
+    // Counted now, not at the stop: a write A had already put on the wire (two slots free at once)
+    // reaches the proxy after the signal, and was sent before the pause. A stopped process sends
+    // nothing more, so from here on every write of A is one it sent after resuming.
+    const writesBeforePause = writesOf('a').length;
     const takeover = await runCli(['apply', '--auto-approve', '--config', 'fast.yaml'], {
       cwd: dir,
       env: { ...env, OBSYNC_BASE_URL: proxyUrl(proxyB) },

@@ -158,4 +158,27 @@ describe('the write fence of the HTTP client', () => {
     expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(['DELETE /api/v2/dashboards/d1']);
     await port.close();
   });
+
+  it('is checked again as the request is written: a process paused between the two checks sends nothing on resuming', async () => {
+    const url = await serve((_req, res) => ok(res, { data: [] }));
+    // Passes the transport's check after the rate-limit wait, refuses at the moment undici writes
+    // (as a lease that ran out while this process was stopped waiting for its connection).
+    const fence: WriteFence & { checks: number } = {
+      checks: 0,
+      check() {
+        this.checks += 1;
+        if (this.checks > 1) throw new LeaseLostError("lost the writer lease on target 't': paused");
+      },
+    };
+    // One request a minute: the refused write must give its slot back, or the read below would wait a minute.
+    const port = createServicePort(selfHosted(url, { limit: 1, windowMs: 60_000 }), { fence });
+    const dashboards = requireCollection(port, 'Dashboard');
+    await expect(dashboards.delete('d1')).rejects.toThrow(/paused/);
+    expect(fence.checks).toBe(2);
+    expect(seen).toEqual([]);
+    expect(port.stats.requests).toBe(1);
+    await expect(dashboards.list()).resolves.toEqual([]);
+    expect(seen.map((r) => r.method)).toEqual(['GET']);
+    await port.close();
+  });
 });

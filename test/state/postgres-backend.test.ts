@@ -314,6 +314,8 @@ describe('postgres state backend', () => {
       return targets.every((t) => t === 't7' || (now.get(t) ?? 0) > (before.get(t) ?? 0)) ? now : undefined;
     });
     expect(after.size).toBe(40);
+    // The renewal of the deposed holder left the new holder's row as it was.
+    expect(after.get('t7')).toBe(before.get('t7'));
     expect(String(leases[7]?.lost.reason)).toMatch(/another obsync took it over/);
     expect(leases.filter((l) => l.lost.aborted)).toHaveLength(1);
     for (const l of leases) if (!l.lost.aborted) expect(() => l.check()).not.toThrow();
