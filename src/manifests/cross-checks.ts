@@ -86,10 +86,11 @@ function checkReference(
 ): { path: readonly (string | number)[]; code: string; message: string } | null {
   const target = managedDefinition(ref.kind);
   if (!target || !ref.declaredOnly || typeof ref.ref !== 'string') return null;
-  const names = [...declared.values()].filter((r) => r.kind === ref.kind).map((r) => r.name);
-  const field = String(ref.path.at(-1) ?? target.noun);
   const resource = declared.get(`${ref.kind}/${ref.ref}`);
   if (!resource) {
+    // Only for the message: listing the declared names per reference made loading quadratic.
+    const names = [...declared.values()].filter((r) => r.kind === ref.kind).map((r) => r.name);
+    const field = String(ref.path.at(-1) ?? target.noun);
     const unloaded = failedDeclaration(failed, ref.kind, ref.ref, from);
     if (unloaded) return { path: ref.path, code: 'reference-to-failed', message: `${target.noun} '${ref.ref}' ${unloaded}` };
     const renamed = [...declared.values()].find((r) => r.kind === ref.kind && r.previousNames?.includes(ref.ref as string));

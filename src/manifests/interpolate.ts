@@ -80,6 +80,15 @@ const PLAIN_STRING: FieldInfo = { sensitive: false };
  */
 const resolved = new WeakSet<Scalar>();
 
+/** Whether interpolation would rewrite anything in the document (a value holding `${`); one that would not can be shared as it is. */
+export function interpolates(doc: Document): boolean {
+  let found = false;
+  walk(doc.contents, [], (node) => {
+    if (!found && typeof node.value === 'string' && node.value.includes('${')) found = true;
+  });
+  return found;
+}
+
 export function interpolateDocument(doc: Document, lc: LineCounter, ctx: InterpolationContext): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   walk(doc.contents, [], (node, path) => {
