@@ -33,7 +33,7 @@ import { manifestFileScope, stateDirectory } from '../config/file-scope.js';
 import type { ResolvedTarget } from '../config/targets.js';
 import { manifestPaths } from '../config/trees.js';
 import { readRegularFile, unreadableReason } from '../manifests/files.js';
-import { ParsedFiles } from '../manifests/load.js';
+import { LoadedFiles } from '../manifests/load.js';
 import { loadTargetTree, mergeTargetDiagnostics, type TargetTree } from '../manifests/targets.js';
 import { connectTarget, openProject, targetApi, targetName, type Connection, type ConnectInput, type Project } from './wiring.js';
 
@@ -298,9 +298,9 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
     implicitSandbox: opts.implicitSandbox,
   });
   check?.(project);
-  const parsed = new ParsedFiles();
+  const loadedFiles = new LoadedFiles();
   const loaded = project.targets.map((resolved) => {
-    const tree = targetTree(io, opts, project, resolved, parsed);
+    const tree = targetTree(io, opts, project, resolved, loadedFiles);
     return { ...tree, ...tree.load() };
   });
   opts.checkManifests?.(mergeTargetDiagnostics(loaded.map((t) => ({ target: t.name, resources: t.desired, diagnostics: t.diagnostics }))));
@@ -334,7 +334,7 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
 }
 
 /** One target's manifest paths (top-level plus its own, or the PATH arguments) and how to load them with its vars. */
-function targetTree(io: CliIO, opts: SessionOptions, project: Project, resolved: ResolvedTarget, parsed: ParsedFiles) {
+function targetTree(io: CliIO, opts: SessionOptions, project: Project, resolved: ResolvedTarget, loadedFiles: LoadedFiles) {
   const { config, configPath } = project;
   const name = targetName(resolved);
   const declared = project.declared.find((d) => d.name === name);
@@ -353,7 +353,7 @@ function targetTree(io: CliIO, opts: SessionOptions, project: Project, resolved:
       env: io.env,
       allowMissingEnv: opts.allowMissingEnv ?? false,
       files,
-      parsed,
+      loaded: loadedFiles,
       sensitive: project.sensitive,
     });
     return { desired: resources, diagnostics };

@@ -9,10 +9,9 @@
  * Short values would block ordinary text: values under GUARD_MIN_LENGTH are not looked for, and
  * values under GUARD_WHOLE_WORD_BELOW only where they stand as a whole word.
  */
-import type { Document, LineCounter } from 'yaml';
 import { formatPath, type Diagnostic } from '../core/diagnostics.js';
 import { MultiMatcher, standsAlone } from '../core/matcher.js';
-import { positionAt } from './positions.js';
+import type { Position } from './positions.js';
 
 export const GUARD_MIN_LENGTH = 8;
 export const GUARD_WHOLE_WORD_BELOW = 16;
@@ -63,8 +62,8 @@ function occursIn(text: string, value: string): boolean {
 /** A document as loaded (after interpolation), with what its schema says is sensitive. */
 export interface GuardedDocument {
   file: string;
-  doc: Document;
-  lineCounter: LineCounter;
+  /** Where a path of the document is in its file. */
+  locate: (path: readonly PropertyKey[]) => Position;
   value: unknown;
   sensitive: (path: readonly PropertyKey[]) => boolean;
   address?: string | undefined;
@@ -85,7 +84,7 @@ export function refuseCarried(values: SensitiveValues, documents: readonly Guard
         code: 'credential-in-field',
         message: `${where} contains ${origin} (value not shown): credentials and sensitive values may only be used in sensitive fields (credentials, passwords, keys, webhook URLs), where they are never printed`,
         file: d.file,
-        ...positionAt(d.doc, d.lineCounter, path),
+        ...d.locate(path),
         path: where,
         ...(d.address ? { address: d.address } : {}),
       });

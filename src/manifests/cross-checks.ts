@@ -11,7 +11,6 @@ import { previousNameProblems } from '../kinds/previous-names.js';
 import { isKind, MANAGED, managedDefinition } from '../kinds/registry.js';
 import type { LoadedDocument } from './document.js';
 import type { FailedDocument } from './parse.js';
-import { positionAt } from './positions.js';
 import { didYouMean } from './suggest.js';
 
 /** A problem found on one document; that document must not become a resource. */
@@ -27,7 +26,7 @@ function at(d: LoadedDocument, path: readonly (string | number)[], code: string,
     code,
     message,
     file: d.file,
-    ...positionAt(d.doc, d.lineCounter, [...path]),
+    ...d.locate(path),
     path: pathText,
     address: d.resource.address,
   };

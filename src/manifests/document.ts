@@ -10,10 +10,17 @@ import { specSchemas } from '../kinds/manifest.js';
 import { issuesToDiagnostics } from './issues.js';
 import { documentStart, positionAt, type Position } from './positions.js';
 
+/** Where a path of a document is in its file. */
+export type Locate = (path: readonly PropertyKey[]) => Position;
+
+/**
+ * A valid document and the resource it became. It keeps no YAML tree (a tree costs some 60 times
+ * its text, and a daemon keeps the loads of unchanged files): `locate` finds a position for a
+ * finding made later, across documents.
+ */
 export interface LoadedDocument {
   file: string;
-  doc: Document;
-  lineCounter: LineCounter;
+  locate: Locate;
   resource: DesiredResource;
 }
 
@@ -32,6 +39,7 @@ export function validateDocument(
   doc: Document,
   lineCounter: LineCounter,
   value: unknown,
+  locate: Locate,
 ): { loaded?: LoadedDocument; diagnostics: Diagnostic[] } {
   const start = documentStart(doc, lineCounter);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -85,7 +93,7 @@ export function validateDocument(
   };
   const previous = envelope.data.metadata.previousNames;
   if (previous) resource.previousNames = previous;
-  return { loaded: { file, doc, lineCounter, resource }, diagnostics };
+  return { loaded: { file, locate, resource }, diagnostics };
 }
 
 /** The positions of the fields that name other objects (and their parts), keyed by their YAML path. */

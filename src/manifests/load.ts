@@ -5,7 +5,7 @@
  * anything when `hasErrors(diagnostics)`. Every value at a sensitive path is told to the
  * scrubber as soon as it is known, valid document or not.
  */
-import { dirname } from 'node:path';
+import { dirname, sep } from 'node:path';
 import type { Document } from 'yaml';
 import { credentialValues } from './credentials.js';
 import { refuseCarried, SensitiveValues, type GuardedDocument, type SensitiveValue } from './carried.js';
@@ -17,7 +17,8 @@ import { registerSecret } from '../core/scrub.js';
 import { specSchemas } from '../kinds/manifest.js';
 import { crossCheck } from './cross-checks.js';
 import { discoverFiles } from './discover.js';
-import { validateDocument, type LoadedDocument } from './document.js';
+import { validateDocument, type LoadedDocument, type Locate } from './document.js';
+import { positionAt } from './positions.js';
 import { fieldLookup, sensitivePathsOf, valuesAt } from './fields.js';
 import { FileRefusal, readRegularFile, type FileScope } from './files.js';
 import { interpolateDocument, interpolates, type InterpolationContext, type TargetVars } from './interpolate.js';
@@ -39,33 +40,49 @@ export interface LoadOptions {
   sensitive?: readonly SensitiveValue[];
   /** The target whose vars answer `${var:NAME}` (none: `${var:}` is an error). */
   vars?: TargetVars;
-  /** Parsed files shared by the targets that read them (default: every file parsed afresh). */
-  parsed?: ParsedFiles;
+  /** Loads of unchanged files shared by the targets and runs that read them (default: every file loaded afresh). */
+  loaded?: LoadedFiles;
 }
 
 /**
- * Files parsed once for every target (and, in the daemon, every run) that reads them: a file
- * is parsed again only when its text changed. Each load interpolates its own copy.
+ * The loads of files shared by every target (and, in the daemon, every run) that reads them. A
+ * file without a `${...}` loads the same for any target and environment, so it is parsed and
+ * validated again only when its text changed; a file that interpolates is loaded afresh each time.
+ * What is kept holds no YAML tree (a tree costs some 60 times its text: a daemon of 20,000 objects
+ * kept 520 MB of them), and a file gone from a path it was found under is forgotten.
  */
-export class ParsedFiles {
-  readonly #files = new Map<string, { text: string; parsed: ParsedFile; rewritten: boolean[] }>();
+export class LoadedFiles {
+  readonly #files = new Map<string, { text: string; load: FileLoad }>();
 
-  /**
-   * The file's documents, each a private copy when interpolation rewrites it; one without a
-   * `${` is never written to and is shared as it is (copying a YAML document costs several times
-   * its parse, and a daemon of 20,000 objects spent seconds a run on it).
-   */
-  parse(file: string, text: string): ParsedFile {
-    let cached = this.#files.get(file);
-    if (cached?.text !== text) {
-      const parsed = parseYamlFile(file, text);
-      cached = { text, parsed, rewritten: parsed.docs.map(interpolates) };
-      this.#files.set(file, cached);
-    }
-    const { rewritten } = cached;
-    const { docs, lineCounter, diagnostics, failed } = cached.parsed;
-    return { docs: docs.map((d, i) => (rewritten[i] === false ? d : d.clone())), lineCounter, diagnostics, ...(failed ? { failed } : {}) };
+  /** The kept load of the file, when its text is the one it was loaded from. */
+  get(file: string, text: string): FileLoad | undefined {
+    const kept = this.#files.get(file);
+    return kept?.text === text ? kept.load : undefined;
   }
+
+  keep(file: string, text: string, load: FileLoad): void {
+    this.#files.set(file, { text, load: deepFreeze(load) });
+  }
+
+  /** Forgets the files below `paths` that are not among `found` (deleted, renamed, excluded). */
+  retain(paths: readonly string[], found: readonly string[]): void {
+    const present = new Set(found);
+    for (const file of this.#files.keys())
+      if (!present.has(file) && paths.some((p) => file === p || file.startsWith(p.endsWith(sep) ? p : p + sep))) this.#files.delete(file);
+  }
+
+  get size(): number {
+    return this.#files.size;
+  }
+}
+
+/** Shared between targets and runs: nothing may change it in place. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 export interface LoadResult {
@@ -75,6 +92,7 @@ export interface LoadResult {
 
 export function loadManifests(paths: readonly string[], opts: LoadOptions): LoadResult {
   const { files, diagnostics } = discoverFiles(paths);
+  opts.loaded?.retain(paths, files);
   const resolved: LoadOptions = { ...opts, files: opts.files ?? { roots: paths.map(rootOf) } };
   const loaded: LoadedDocument[] = [];
   const guarded: Guarded[] = [];
@@ -144,7 +162,15 @@ export function loadFile(file: string, opts: LoadOptions): FileLoad {
   } catch (e) {
     return { loaded: [], diagnostics: [unreadable(file, e)], documents: 0, failed: [{ file, line: 1 }], guarded: [], sensitive: [] };
   }
-  const parsed = opts.parsed ? opts.parsed.parse(file, text) : parseYamlFile(file, text);
+  const kept = opts.loaded?.get(file, text);
+  if (kept) {
+    for (const v of kept.sensitive) registerSecret(v.value);
+    return kept;
+  }
+  const parsed = parseYamlFile(file, text);
+  // Judged before interpolation rewrites it.
+  const shareable = !parsed.docs.some(interpolates);
+  const locator = locatorOf(file, text);
   const diagnostics = [...parsed.diagnostics];
   const failed: FailedDocument[] = [...(parsed.failed ?? [])];
   // A limit that refuses the whole file (size, nesting, document count) leaves nothing to read names from.
@@ -161,7 +187,8 @@ export function loadFile(file: string, opts: LoadOptions): FileLoad {
   const guarded: Guarded[] = [];
   const sensitive: SensitiveValue[] = [];
   let documents = 0;
-  for (const doc of parsed.docs) {
+  for (const [index, doc] of parsed.docs.entries()) {
+    const locate = locator(index);
     const kind = kindOf(doc);
     // obsync.yaml may sit among the manifests: it is read (and interpolated) by the config loader.
     if (kind === 'Config') continue;
@@ -178,7 +205,7 @@ export function loadFile(file: string, opts: LoadOptions): FileLoad {
       continue;
     }
     if (kind) sensitive.push(...registerSensitiveValues(kind, value, file));
-    const result = validateDocument(file, doc, parsed.lineCounter, value);
+    const result = validateDocument(file, doc, parsed.lineCounter, value, locate);
     // A value that failed to interpolate is empty: its schema complaint would only repeat the cause.
     const unresolved = new Set(problems.map((r) => r.path));
     diagnostics.push(...result.diagnostics.filter((d) => !unresolved.has(d.path)));
@@ -188,15 +215,29 @@ export function loadFile(file: string, opts: LoadOptions): FileLoad {
     if (kind)
       guarded.push({
         file,
-        doc,
-        lineCounter: parsed.lineCounter,
+        locate,
         value,
         sensitive: (path) => field?.(path).sensitive ?? false,
         address: valid?.resource.address,
         ...(valid ? { loaded: valid } : {}),
       });
   }
-  return { loaded, diagnostics, documents: documents + parsed.diagnostics.length, failed, guarded, sensitive };
+  const load: FileLoad = { loaded, diagnostics, documents: documents + parsed.diagnostics.length, failed, guarded, sensitive };
+  if (opts.loaded && shareable) opts.loaded.keep(file, text, load);
+  return load;
+}
+
+/**
+ * Positions in the documents of a file, for findings made after its load: the file is parsed
+ * again on the first one (positions do not depend on interpolation, which changes values only).
+ */
+function locatorOf(file: string, text: string): (index: number) => Locate {
+  let again: ParsedFile | undefined;
+  return (index) => (path) => {
+    again ??= parseYamlFile(file, text);
+    const doc = again.docs[index];
+    return doc ? positionAt(doc, again.lineCounter, path) : { line: 1, col: 1 };
+  };
 }
 
 function unreadable(file: string, e: unknown): Diagnostic {

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AlertSpec } from '../kinds/alert/schema.js';
-import { ParsedFiles } from './load.js';
+import { LoadedFiles } from './load.js';
 import { loadTargetTree, loadTargetTrees, mergeTargetDiagnostics, type TargetTree } from './targets.js';
 
 let dir: string;
@@ -103,14 +103,58 @@ describe('loadTargetTrees', () => {
     expect(production?.resources.map((r) => r.address)).toEqual(['Pipe/orders']);
   });
 
-  it('parses a file once for every target, and a target never sees another one its values', () => {
-    const file = write('base/alert.yaml', alert);
-    const parsed = new ParsedFiles();
-    const first = parsed.parse(file, alert);
-    expect(parsed.parse(file, alert).docs[0]).not.toBe(first.docs[0]);
-    const a = loadTargetTree(tree('a', 'hosted', { threshold: '1', webhook: 'w' }), { env: {}, parsed });
-    const b = loadTargetTree(tree('b', 'hosted', { threshold: '2', webhook: 'w' }), { env: {}, parsed });
-    expect([(a.resources[0]?.spec as AlertSpec).threshold, (b.resources[0]?.spec as AlertSpec).threshold]).toEqual([1, 2]);
+  it('loads a file without interpolation once for every target and run, and one with it per target: a target never sees another one its values', () => {
+    write('base/alert.yaml', alert);
+    const pipeFile = write('base/pipe.yaml', pipe);
+    const loaded = new LoadedFiles();
+    const load = (target: string, threshold: string) => loadTargetTree(tree(target, 'hosted', { threshold, webhook: 'w' }), { env: {}, loaded });
+    const a = load('a', '1');
+    const b = load('b', '2');
+    const of = (l: typeof a, kind: string) => l.resources.find((r) => r.kind === kind);
+    expect([(of(a, 'Alert')?.spec as AlertSpec).threshold, (of(b, 'Alert')?.spec as AlertSpec).threshold]).toEqual([1, 2]);
+    // The plain file: one load, the same (frozen) resource for both targets and for the next run.
+    expect(of(b, 'Pipe')).toBe(of(a, 'Pipe'));
+    expect(of(load('a', '1'), 'Pipe')).toBe(of(a, 'Pipe'));
+    expect(Object.isFrozen(of(a, 'Pipe')?.spec)).toBe(true);
+    expect(loaded.size).toBe(1);
+    // A changed file is loaded again; a removed one is forgotten.
+    write('base/pipe.yaml', pipe.replace('orders-postgres', 'orders-pg'));
+    expect((of(load('a', '1'), 'Pipe')?.spec as { name: string }).name).toBe('orders-pg');
+    rmSync(pipeFile);
+    expect(of(load('a', '1'), 'Pipe')).toBeUndefined();
+    expect(loaded.size).toBe(0);
+  });
+
+  it('places a finding across documents in a kept file at its line and column, run after run', () => {
+    write(
+      'base/alerts.yaml',
+      `apiVersion: obsync/v1
+kind: Dashboard
+metadata: {name: checkout}
+spec:
+  name: Checkout
+  tiles:
+    - {key: p99-latency, name: p99 latency, x: 0, y: 0, w: 6, h: 2, config: {displayType: markdown}}
+---
+apiVersion: obsync/v1
+kind: Alert
+metadata: {name: slow}
+spec:
+  dashboard: checkuot
+  tile: p99-latency
+  interval: 5m
+  threshold: 1
+  thresholdType: above
+  channel: {type: webhook, webhook: ops-slack}
+`,
+    );
+    const loaded = new LoadedFiles();
+    const findings = () =>
+      loadTargetTree(tree('a', 'self-hosted', {}), { env: {}, loaded }).diagnostics.map((d) => [d.code, d.line, d.col, d.path]);
+    const first = findings();
+    expect(first).toEqual([['unknown-dashboard', 13, 3, 'spec.dashboard']]);
+    expect(findings()).toEqual(first);
+    expect(loaded.size).toBe(1);
   });
 });
 

@@ -1,13 +1,13 @@
 /**
  * One repository, several environments (DESIGN §3): each target reads its own tree — the
  * top-level manifests plus its own — with its own `${var:}` values, and may declare only kinds
- * its API variant serves. Files are parsed once for all targets; each interpolates its own copy.
+ * its API variant serves. A file that does not interpolate is loaded once for all targets; one that does, once per target.
  */
 import { formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { Variant } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
 import { servesKind, variantsServing } from '../kinds/variants.js';
-import { loadManifests, ParsedFiles, sortDiagnostics, type LoadOptions, type LoadResult } from './load.js';
+import { loadManifests, LoadedFiles, sortDiagnostics, type LoadOptions, type LoadResult } from './load.js';
 
 /** What one target reads. */
 export interface TargetTree {
@@ -23,10 +23,10 @@ export interface TargetLoad extends LoadResult {
   target: string;
 }
 
-/** Every target's desired state, the files parsed once between them. */
+/** Every target's desired state, the files that do not interpolate loaded once between them. */
 export function loadTargetTrees(trees: readonly TargetTree[], opts: LoadOptions): TargetLoad[] {
-  const parsed = opts.parsed ?? new ParsedFiles();
-  return trees.map((tree) => loadTargetTree(tree, { ...opts, parsed }));
+  const loaded = opts.loaded ?? new LoadedFiles();
+  return trees.map((tree) => loadTargetTree(tree, { ...opts, loaded }));
 }
 
 export function loadTargetTree(tree: TargetTree, opts: LoadOptions): TargetLoad {

@@ -15,7 +15,7 @@ import type { SensitiveValue } from '../../manifests/carried.js';
 import { credentialValues } from '../../manifests/credentials.js';
 import type { FileScope } from '../../manifests/files.js';
 import type { DesiredResource } from '../../core/resource.js';
-import { ParsedFiles, sortDiagnostics } from '../../manifests/load.js';
+import { LoadedFiles, sortDiagnostics } from '../../manifests/load.js';
 import { loadTargetTree, mergeTargetDiagnostics, type TargetLoad, type TargetTree } from '../../manifests/targets.js';
 import { ExitRequest, type CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
@@ -99,9 +99,9 @@ function findConfigFor(io: CliIO, given: string[], flags: ValidateFlags): string
 
 export function runValidate(io: CliIO, args: string[], flags: ValidateFlags): boolean {
   const { trees, diagnostics: configDiagnostics, sensitive } = validation(io, args, flags);
-  const parsed = new ParsedFiles();
+  const loaded = new LoadedFiles();
   const loads = trees.map(({ tree, files }) =>
-    loadTargetTree(tree, { env: io.env, allowMissingEnv: flags.allowMissingEnv === true, files, parsed, sensitive }),
+    loadTargetTree(tree, { env: io.env, allowMissingEnv: flags.allowMissingEnv === true, files, loaded, sensitive }),
   );
   const shown = (f: string | undefined) => (f === undefined ? undefined : relative(io.cwd, f) || f);
   const diagnostics = sortDiagnostics([...configDiagnostics, ...mergeTargetDiagnostics(loads)]).map((d) => ({ ...d, file: shown(d.file) }));
