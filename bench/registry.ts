@@ -13,6 +13,7 @@ export const MEASURES: readonly Measure[] = await Promise.all(
     import('./measures/apply.js'),
     import('./measures/memory.js'),
     import('./measures/daemon.js'),
+    import('./measures/daemon-scale.js'),
     import('./measures/multitarget.js'),
     import('./measures/shards.js'),
     import('./measures/status.js'),

@@ -84,7 +84,8 @@ const document = {
   machine,
   mode: kept.mode ?? mode,
   date: new Date().toISOString().slice(0, 10),
-  measures: chosen.map((m) => m.name),
+  // Every measure the file has rows of (an --only run keeps the others' rows, so it names them too).
+  measures: MEASURES.filter((m) => Object.keys(m.tables).some((t) => all.some((r) => r.measure === t))).map((m) => m.name),
   results: all,
 };
 writeFileSync(resultsFile, `${JSON.stringify(document, null, 2)}\n`);

@@ -17,7 +17,7 @@ import { daemonUrl, followLines, until } from '../wait.js';
 
 const DEBOUNCE_MS = 200;
 
-function touchDashboard(version: number): string {
+export function touchDashboard(version: number): string {
   return `apiVersion: obsync/v1
 kind: Dashboard
 metadata: {name: touched}
@@ -28,7 +28,7 @@ spec:
 `;
 }
 
-function config(child: ChildSandbox): string {
+export function daemonConfig(child: ChildSandbox): string {
   return `apiVersion: obsync/v1
 kind: Config
 manifests: [manifests]
@@ -64,7 +64,7 @@ async function daemonBench(opts: { n: number; runs: number; saves: number }, ctx
   const child = await startChildSandbox({ n: N, variant: 'self-hosted', rateLimit: 'off' });
   const dir = mkdtempSync(join(tmpdir(), 'obsync-bench-daemon-'));
   mkdirSync(join(dir, 'manifests'));
-  writeFileSync(join(dir, 'obsync.yaml'), config(child));
+  writeFileSync(join(dir, 'obsync.yaml'), daemonConfig(child));
   for (const [name, text] of benchManifestsYaml(N, 'self-hosted')) writeFileSync(join(dir, 'manifests', name), text);
   const touched = join(dir, 'manifests', 'touched.yaml');
   writeFileSync(touched, touchDashboard(0));

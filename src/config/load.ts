@@ -226,7 +226,12 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
   ];
   diagnostics.push(
     ...refuseCarried(new SensitiveValues(sensitive), [
-      { file: path, locate: (p) => positionAt(doc, parsed.lineCounter, p), value, sensitive: (p) => isSensitivePath(p, CONFIG_SENSITIVE_PATHS) },
+      {
+        file: path,
+        locate: (p) => positionAt(doc, parsed.lineCounter, p),
+        value,
+        sensitive: (p) => isSensitivePath(p, CONFIG_SENSITIVE_PATHS),
+      },
     ]),
   );
 

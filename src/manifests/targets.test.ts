@@ -107,7 +107,8 @@ describe('loadTargetTrees', () => {
     write('base/alert.yaml', alert);
     const pipeFile = write('base/pipe.yaml', pipe);
     const loaded = new LoadedFiles();
-    const load = (target: string, threshold: string) => loadTargetTree(tree(target, 'hosted', { threshold, webhook: 'w' }), { env: {}, loaded });
+    const load = (target: string, threshold: string) =>
+      loadTargetTree(tree(target, 'hosted', { threshold, webhook: 'w' }), { env: {}, loaded });
     const a = load('a', '1');
     const b = load('b', '2');
     const of = (l: typeof a, kind: string) => l.resources.find((r) => r.kind === kind);

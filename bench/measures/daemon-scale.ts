@@ -1,0 +1,126 @@
+/**
+ * daemon-scale: `obsync run` (the built CLI) as a user runs it, over N dashboards and N alerts on
+ * disk and a sandbox holding them: its start-up run (which adopts the estate) and then its steady
+ * runs, each triggered by a save that changes one dashboard. Unlike `steady` (the planner alone,
+ * in the bench's process) it counts everything a daemon's run does: reading and validating the
+ * manifests, the plan, the write, the state, the events. Wall time from the daemon's own
+ * `run finished` lines, CPU and peak RSS of the daemon process from /proc (Linux): the peak is
+ * reset after the warm-up runs, so the steady figure is the steady runs' own.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { benchManifestsYaml } from '../fixtures.js';
+import { defineMeasure, fastest, type BenchContext, type Result } from '../measure.js';
+import { startChildSandbox } from '../sandbox-process.js';
+import { followLines, until } from '../wait.js';
+import { daemonConfig, touchDashboard } from './daemon.js';
+
+interface Sizes {
+  n: number;
+  /** Steady runs measured (after two warm-up runs). */
+  runs: number;
+}
+
+export default defineMeasure<Sizes>({
+  name: 'daemon-scale',
+  title: '`obsync run` over N + N objects: start-up run and steady runs (one changed dashboard), wall, CPU and peak RSS',
+  tables: {
+    'daemon-scale': ['n', 'objects', 'startupMs', 'startupPeakRssMb', 'runs', 'steadyMs', 'steadyCpuMs', 'steadyPeakRssMb'],
+  },
+  sizes: { full: { n: 10_000, runs: 5 }, quick: { n: 1000, runs: 5 }, smoke: { n: 5, runs: 2 } },
+  async run(sizes, ctx) {
+    ctx.record(await daemonAtScale(sizes, ctx));
+  },
+});
+
+const TICKS_PER_MS = 100 / 1000; // USER_HZ: 100 on Linux
+
+/** Peak RSS (VmHWM) of a process in MiB, and a reset of it (clear_refs 5). */
+function vmHwmMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
+  return Math.round(Number(line?.split(/\s+/)[1] ?? NaN) / 1024);
+}
+
+function resetPeak(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+/** CPU time (user + system) of a process so far, in ms. */
+function cpuMsOf(pid: number): number {
+  // The fields after the command name, which is in parentheses and may hold spaces.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS;
+}
+
+async function daemonAtScale({ n, runs }: Sizes, ctx: BenchContext): Promise<Result> {
+  const child = await startChildSandbox({ n, variant: 'self-hosted', rateLimit: 'off' });
+  const dir = mkdtempSync(join(tmpdir(), 'obsync-bench-daemon-scale-'));
+  mkdirSync(join(dir, 'manifests'));
+  writeFileSync(join(dir, 'obsync.yaml'), daemonConfig(child));
+  let objects = 0;
+  for (const [name, text] of benchManifestsYaml(n, 'self-hosted')) {
+    writeFileSync(join(dir, 'manifests', name), text);
+    objects += text.split('---\n').length;
+  }
+  const touched = join(dir, 'manifests', 'touched.yaml');
+  writeFileSync(touched, touchDashboard(0));
+  const startedAt = Date.now();
+  const daemon = spawn(process.execPath, [ctx.cli, 'run', '--listen', '127.0.0.1:0', '--debounce', '200', '--schedule', '0 0 1 1 *'], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const durations: number[] = [];
+  let exited = false;
+  daemon.once('exit', () => (exited = true));
+  followLines(daemon.stderr, (line) => {
+    if (!line.includes('"msg":"run finished"')) return;
+    const { durationMs, result } = JSON.parse(line) as { durationMs: number; result: string };
+    durations.push(result === 'success' ? durationMs : NaN);
+  });
+  const pid = daemon.pid ?? NaN;
+  const finished = (count: number) => () =>
+    exited ? Promise.reject(new Error('bench: the daemon exited')) : durations.length >= count ? true : undefined;
+  try {
+    await until('the start-up run', finished(1), 600_000);
+    const startupMs = Date.now() - startedAt;
+    const startupPeakRssMb = vmHwmMb(pid);
+    let version = 0;
+    const save = async () => {
+      const before = durations.length;
+      writeFileSync(touched, touchDashboard(++version));
+      await until('a run after a save', finished(before + 1), 300_000);
+    };
+    await save();
+    await save();
+    resetPeak(pid);
+    const cpuBefore = cpuMsOf(pid);
+    const measured: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      await save();
+      measured.push(durations.at(-1) ?? NaN);
+    }
+    const steadyCpuMs = (cpuMsOf(pid) - cpuBefore) / runs;
+    return {
+      measure: 'daemon-scale',
+      n,
+      objects,
+      startupMs,
+      startupPeakRssMb,
+      runs,
+      steadyMs: fastest(measured),
+      steadyMsSamples: measured,
+      steadyCpuMs: Math.round(steadyCpuMs),
+      steadyPeakRssMb: vmHwmMb(pid),
+    };
+  } finally {
+    daemon.kill('SIGTERM');
+    if (!exited) await new Promise((r) => daemon.once('exit', r));
+    await child.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
