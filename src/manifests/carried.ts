@@ -9,6 +9,7 @@
  * Short values would block ordinary text: values under GUARD_MIN_LENGTH are not looked for, and
  * values under GUARD_WHOLE_WORD_BELOW only where they stand as a whole word.
  */
+import { hash } from 'node:crypto';
 import { formatPath, type Diagnostic } from '../core/diagnostics.js';
 import { MultiMatcher, standsAlone } from '../core/matcher.js';
 import type { Position } from './positions.js';
@@ -25,6 +26,7 @@ export interface SensitiveValue {
 export class SensitiveValues {
   readonly #origins = new Map<string, string>();
   #matcher: MultiMatcher | undefined;
+  #fingerprint: string | undefined;
 
   constructor(values: Iterable<SensitiveValue> = []) {
     for (const v of values) this.add(v.value, v.origin);
@@ -34,10 +36,24 @@ export class SensitiveValues {
     if (value.length < GUARD_MIN_LENGTH || this.#origins.has(value)) return;
     this.#origins.set(value, origin);
     this.#matcher = undefined;
+    this.#fingerprint = undefined;
   }
 
   get size(): number {
     return this.#origins.size;
+  }
+
+  /** Equal for equal values and origins, whatever order they came in (it tells a check made against other values; a hash, never shown). */
+  fingerprint(): string {
+    this.#fingerprint ??= hash(
+      'sha256',
+      [...this.#origins]
+        .map(([value, origin]) => JSON.stringify([value, origin]))
+        .sort()
+        .join('\n'),
+      'base64',
+    );
+    return this.#fingerprint;
   }
 
   /** Where the sensitive value `text` contains comes from; undefined when it contains none. */

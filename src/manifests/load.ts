@@ -52,16 +52,17 @@ export interface LoadOptions {
  * kept 520 MB of them), and a file gone from a path it was found under is forgotten.
  */
 export class LoadedFiles {
-  readonly #files = new Map<string, { text: string; load: FileLoad }>();
+  readonly #files = new Map<string, Kept>();
 
   /** The kept load of the file, when its text is the one it was loaded from. */
-  get(file: string, text: string): FileLoad | undefined {
+  get(file: string, text: string): Kept | undefined {
     const kept = this.#files.get(file);
-    return kept?.text === text ? kept.load : undefined;
+    return kept?.text === text ? kept : undefined;
   }
 
-  keep(file: string, text: string, load: FileLoad): void {
-    this.#files.set(file, { text, load: deepFreeze(load) });
+  /** Keeps a load without its documents' values (what the check needed of them is in `check`). */
+  keep(file: string, text: string, load: FileLoad, check: CarriedCheck): void {
+    this.#files.set(file, deepFreeze({ text, load: { ...load, guarded: [] }, check }));
   }
 
   /** Forgets the files below `paths` that are not among `found` (deleted, renamed, excluded). */
@@ -74,6 +75,36 @@ export class LoadedFiles {
   get size(): number {
     return this.#files.size;
   }
+}
+
+/** A file's load as kept: the text it was loaded from, and its credential check. */
+interface Kept {
+  text: string;
+  load: FileLoad;
+  check: CarriedCheck;
+}
+
+/**
+ * The credential check of one file's documents (trust invariant 5): what it refused, made
+ * against the sensitive values of one load (`against`: their fingerprint). A kept file whose
+ * check was made against other values is loaded again to be checked again.
+ */
+interface CarriedCheck {
+  against: string;
+  refused: readonly Diagnostic[];
+  /** Its documents that carry a sensitive value: they do not become resources. */
+  carrying: ReadonlySet<LoadedDocument>;
+}
+
+function carriedCheck(values: SensitiveValues, against: string, guarded: readonly Guarded[]): CarriedCheck {
+  const refused: Diagnostic[] = [];
+  const carrying = new Set<LoadedDocument>();
+  for (const g of guarded) {
+    const found = refuseCarried(values, [g]);
+    refused.push(...found);
+    if (found.length > 0 && g.loaded) carrying.add(g.loaded);
+  }
+  return { against, refused, carrying };
 }
 
 /** Shared between targets and runs: nothing may change it in place. */
@@ -94,32 +125,67 @@ export function loadManifests(paths: readonly string[], opts: LoadOptions): Load
   const { files, diagnostics } = discoverFiles(paths);
   opts.loaded?.retain(paths, files);
   const resolved: LoadOptions = { ...opts, files: opts.files ?? { roots: paths.map(rootOf) } };
-  const loaded: LoadedDocument[] = [];
-  const guarded: Guarded[] = [];
   const sensitive = new SensitiveValues(opts.sensitive ?? credentialValues(opts.env));
-  const failed: FailedDocument[] = [];
-  let documents = 0;
-  for (const file of files) {
-    const result = loadFile(file, resolved);
-    loaded.push(...result.loaded);
-    guarded.push(...result.guarded);
-    for (const v of result.sensitive) sensitive.add(v.value, v.origin);
-    failed.push(...result.failed);
-    diagnostics.push(...result.diagnostics);
-    documents += result.documents;
-  }
+  const entries = files.map((file) => fileEntry(file, resolved));
+  for (const { load } of entries) for (const v of load.sensitive) sensitive.add(v.value, v.origin);
   // After every file: a value of a sensitive field in one file must not show in another's name.
+  const against = sensitive.fingerprint();
+  const loaded: LoadedDocument[] = [];
+  const failed: FailedDocument[] = [];
   const carrying = new Set<LoadedDocument>();
-  for (const g of guarded) {
-    const refused = refuseCarried(sensitive, [g]);
-    diagnostics.push(...refused);
-    if (refused.length > 0 && g.loaded) carrying.add(g.loaded);
+  let documents = 0;
+  for (const entry of entries) {
+    let { load, check } = entry;
+    if (check && check.against !== against && entry.text !== undefined) {
+      // Checked against other values: its documents are needed again.
+      ({ load } = loadText(entry.file, entry.text, resolved));
+      check = undefined;
+    }
+    if (!check) {
+      check = carriedCheck(sensitive, against, load.guarded);
+      if (entry.keepable && entry.text !== undefined) opts.loaded?.keep(entry.file, entry.text, load, check);
+    }
+    loaded.push(...load.loaded);
+    failed.push(...load.failed);
+    diagnostics.push(...load.diagnostics, ...check.refused);
+    for (const d of check.carrying) carrying.add(d);
+    documents += load.documents;
   }
   const cross = crossCheck(loaded, failed);
   diagnostics.push(...cross.diagnostics);
   const resources = loaded.filter((l) => !cross.rejected.has(l) && !carrying.has(l)).map((l) => l.resource);
   if (documents === 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(noManifests(paths, files.length));
   return { resources, diagnostics: sortDiagnostics(diagnostics) };
+}
+
+/** One file of a load: kept from an earlier load (with its check), or loaded now. */
+interface FileEntry {
+  file: string;
+  /** Undefined when the file could not be read. */
+  text?: string;
+  load: FileLoad;
+  check?: CarriedCheck;
+  /** Loaded now, and the same for any target and environment: kept once checked. */
+  keepable?: boolean;
+}
+
+function fileEntry(file: string, opts: LoadOptions): FileEntry {
+  let text: string;
+  try {
+    text = (opts.readFile ?? readRegularFile)(file);
+  } catch (e) {
+    return {
+      file,
+      load: { loaded: [], diagnostics: [unreadable(file, e)], documents: 0, failed: [{ file, line: 1 }], guarded: [], sensitive: [] },
+    };
+  }
+  const kept = opts.loaded?.get(file, text);
+  if (kept) {
+    for (const v of kept.load.sensitive) registerSecret(v.value);
+    return { file, text, load: kept.load, check: kept.check };
+  }
+  const { load, shareable } = loadText(file, text, opts);
+  return { file, text, load, keepable: shareable };
 }
 
 /** A run that finds nothing says so: a mount that did not happen must not look like "nothing declared". */
@@ -155,18 +221,8 @@ export interface FileLoad {
   sensitive: SensitiveValue[];
 }
 
-export function loadFile(file: string, opts: LoadOptions): FileLoad {
-  let text: string;
-  try {
-    text = (opts.readFile ?? readRegularFile)(file);
-  } catch (e) {
-    return { loaded: [], diagnostics: [unreadable(file, e)], documents: 0, failed: [{ file, line: 1 }], guarded: [], sensitive: [] };
-  }
-  const kept = opts.loaded?.get(file, text);
-  if (kept) {
-    for (const v of kept.sensitive) registerSecret(v.value);
-    return kept;
-  }
+/** The documents of one file's text; `shareable`: none of them interpolates, so the load is the same for any target and environment. */
+function loadText(file: string, text: string, opts: LoadOptions): { load: FileLoad; shareable: boolean } {
   const parsed = parseYamlFile(file, text);
   // Judged before interpolation rewrites it.
   const shareable = !parsed.docs.some(interpolates);
@@ -193,9 +249,10 @@ export function loadFile(file: string, opts: LoadOptions): FileLoad {
     // obsync.yaml may sit among the manifests: it is read (and interpolated) by the config loader.
     if (kind === 'Config') continue;
     documents += 1;
-    const field = kind ? fieldLookup(specSchemas[kind], ['spec']) : undefined;
+    const field = kind ? specFields(kind) : undefined;
+    const isSensitive = kind ? sensitiveIn(kind) : notSensitive;
     const refs = interpolateDocument(doc, parsed.lineCounter, field ? { ...ctx, field } : ctx);
-    const numbers = numberProblems(file, doc, parsed.lineCounter, (path) => field?.(path).sensitive ?? false);
+    const numbers = numberProblems(file, doc, parsed.lineCounter, isSensitive);
     const problems = [...refs, ...numbers];
     diagnostics.push(...problems);
     const { value, diagnostic } = documentValue(file, doc, parsed.lineCounter);
@@ -217,14 +274,32 @@ export function loadFile(file: string, opts: LoadOptions): FileLoad {
         file,
         locate,
         value,
-        sensitive: (path) => field?.(path).sensitive ?? false,
+        sensitive: isSensitive,
         address: valid?.resource.address,
         ...(valid ? { loaded: valid } : {}),
       });
   }
-  const load: FileLoad = { loaded, diagnostics, documents: documents + parsed.diagnostics.length, failed, guarded, sensitive };
-  if (opts.loaded && shareable) opts.loaded.keep(file, text, load);
-  return load;
+  return { load: { loaded, diagnostics, documents: documents + parsed.diagnostics.length, failed, guarded, sensitive }, shareable };
+}
+
+/** Per kind, not per document: a kept load holds one of each for all its documents. */
+const fieldsByKind = new Map<Kind, ReturnType<typeof fieldLookup>>();
+const sensitiveByKind = new Map<Kind, (path: readonly PropertyKey[]) => boolean>();
+const notSensitive = () => false;
+
+function specFields(kind: Kind): ReturnType<typeof fieldLookup> {
+  let field = fieldsByKind.get(kind);
+  if (!field) fieldsByKind.set(kind, (field = fieldLookup(specSchemas[kind], ['spec'])));
+  return field;
+}
+
+function sensitiveIn(kind: Kind): (path: readonly PropertyKey[]) => boolean {
+  let sensitive = sensitiveByKind.get(kind);
+  if (!sensitive) {
+    const field = specFields(kind);
+    sensitiveByKind.set(kind, (sensitive = (path) => field(path).sensitive));
+  }
+  return sensitive;
 }
 
 /**

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { loadManifests } from '../../src/manifests/load.js';
+import { LoadedFiles, loadManifests } from '../../src/manifests/load.js';
 import { assertBuilt, runCli } from '../support/cli.js';
 
 const KEY = 'obsync-key-secret-value-20931';
@@ -200,5 +200,32 @@ targets:
     writeFileSync(join(dir, 'd.yaml'), dashboard('Checkout'));
     const res = await runCli(['validate'], { cwd: dir, env: { OBSYNC_API_KEY: KEY } });
     expect(res.stdout).toBe('valid: 1 resource(s)\n');
+  });
+});
+
+describe('a file a daemon keeps between runs (no interpolation, text unchanged)', () => {
+  it('is checked again when a sensitive value of another file or of the environment changes, and refused as a fresh load would', () => {
+    const url = 'https://hooks.example.com/T0/B0/abcdefgh1234';
+    writeFileSync(join(dir, 'd.yaml'), dashboard('Ops', `post to ${url} now`));
+    writeFileSync(join(dir, 'w.yaml'), webhook('https://hooks.example.com/T0/B0/other-000000'));
+    const kept = new LoadedFiles();
+    const run = (env: Record<string, string> = {}) => {
+      const result = loadManifests([dir], { env, files: { roots: [dir] }, loaded: kept });
+      return { errors: errorsOf(result).map((d) => `${d.code} ${d.file} ${d.path}`), addresses: result.resources.map((r) => r.address) };
+    };
+    const refused = { errors: [`credential-in-field ${join(dir, 'd.yaml')} spec.tiles[0].config.markdown`], addresses: ['Webhook/ops'] };
+    expect(run()).toEqual({ errors: [], addresses: ['Dashboard/leaky', 'Webhook/ops'] });
+    expect(kept.size).toBe(2);
+    // The webhook's URL becomes the one the kept dashboard shows.
+    writeFileSync(join(dir, 'w.yaml'), webhook(url));
+    expect(run()).toEqual(refused);
+    expect(run()).toEqual(refused);
+    writeFileSync(join(dir, 'w.yaml'), webhook('https://hooks.example.com/T0/B0/other-000000'));
+    expect(run()).toEqual({ errors: [], addresses: ['Dashboard/leaky', 'Webhook/ops'] });
+    // A credential of the environment (obsync.yaml's credentials reach the loader the same way).
+    expect(run({ OBSYNC_API_KEY: 'abcdefgh1234' }).errors).toEqual([
+      `credential-in-field ${join(dir, 'd.yaml')} spec.tiles[0].config.markdown`,
+    ]);
+    expect(run().errors).toEqual([]);
   });
 });

@@ -1,0 +1,95 @@
+/**
+ * The loads a daemon keeps between runs (LoadedFiles) are an optimisation only: whatever the
+ * files and the environment become, run after run, a load with them says exactly what a fresh
+ * load says — the same resources, the same diagnostics (credential refusals included, trust
+ * invariant 5), at the same positions.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LoadedFiles, loadManifests } from './load.js';
+
+/** Strings that are, or contain, or are close to each other (a value long enough to be looked for, a word of one). */
+const WORDS = [
+  'Checkout',
+  'hooks.example.com/T0/abcdefgh1234',
+  'https://hooks.example.com/T0/abcdefgh1234',
+  'abcdefgh1234',
+  'p4ss-w0rd-9931',
+];
+const word = fc.constantFrom(...WORDS);
+
+const dashboard = (name: string, words: string[]) => `apiVersion: obsync/v1
+kind: Dashboard
+metadata: {name: ${name}}
+spec:
+  name: ${JSON.stringify(`${name} ${words[0] ?? ''}`)}
+  tiles:
+    - {key: notes, name: Notes, x: 0, y: 0, w: 6, h: 2, config: {displayType: markdown, markdown: ${JSON.stringify(words.join(' '))}}}
+`;
+
+const webhook = (url: string) => `apiVersion: obsync/v1
+kind: Webhook
+metadata: {name: ops}
+spec:
+  service: generic
+  name: ops
+  url: ${JSON.stringify(url.startsWith('https://') ? url : `https://${url}`)}
+`;
+
+type Step =
+  | { file: 'a.yaml' | 'b.yaml'; words: string[] }
+  | { file: 'w.yaml'; url: string }
+  | { file: 'i.yaml'; interpolated: boolean }
+  | { env: 'OBSYNC_API_KEY' | 'NOTE'; value: string | undefined }
+  | { remove: 'a.yaml' | 'w.yaml' };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ file: fc.constantFrom('a.yaml' as const, 'b.yaml' as const), words: fc.array(word, { maxLength: 3 }) }),
+  fc.record({ file: fc.constant('w.yaml' as const), url: word }),
+  fc.record({ file: fc.constant('i.yaml' as const), interpolated: fc.boolean() }),
+  fc.record({ env: fc.constantFrom('OBSYNC_API_KEY' as const, 'NOTE' as const), value: fc.option(word, { nil: undefined }) }),
+  fc.record({ remove: fc.constantFrom('a.yaml' as const, 'w.yaml' as const) }),
+);
+
+function apply(dir: string, s: Step, env: Record<string, string>): void {
+  if ('remove' in s) rmSync(join(dir, s.remove), { force: true });
+  else if ('env' in s) {
+    if (s.value === undefined) delete env[s.env];
+    else env[s.env] = s.value;
+  } else if (s.file === 'w.yaml') writeFileSync(join(dir, s.file), webhook(s.url));
+  else if (s.file === 'i.yaml')
+    // A file that interpolates: never kept, yet its values take part in the others' checks.
+    writeFileSync(join(dir, s.file), dashboard('interp', [s.interpolated ? '${env:NOTE}' : 'plain']));
+  else writeFileSync(join(dir, s.file), dashboard(s.file.slice(0, 1), s.words));
+}
+
+const said = (r: ReturnType<typeof loadManifests>) => ({
+  resources: r.resources.map((x) => [x.address, x.digest]),
+  diagnostics: r.diagnostics.map((d) => JSON.stringify(d)),
+});
+
+describe('loads kept between runs', () => {
+  it('say what a fresh load says, whatever the files and the environment become', () => {
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
+        const dir = mkdtempSync(join(tmpdir(), 'obsync-kept-'));
+        try {
+          const kept = new LoadedFiles();
+          const env: Record<string, string> = { NOTE: 'abcdefgh1234' };
+          writeFileSync(join(dir, 'a.yaml'), dashboard('a', ['Checkout']));
+          for (const s of steps) {
+            apply(dir, s, env);
+            const opts = { env: { ...env }, files: { roots: [dir] }, allowMissingEnv: true };
+            expect(said(loadManifests([dir], { ...opts, loaded: kept }))).toEqual(said(loadManifests([dir], opts)));
+          }
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
