@@ -28,8 +28,15 @@ const leaseFile = z.object({
 });
 type LeaseFile = z.infer<typeof leaseFile>;
 
-/** A crashed take-over leaves its mutex behind; after this long it is removed. */
-const MUTEX_STALE_MS = 10_000;
+/**
+ * A take-over or renewal holds the mutex for a few file operations. One left behind by a process
+ * that crashed, or that was paused inside it, is removed after this long: a quarter of the lease
+ * (between 0.5 and 10 s), so a paused holder never keeps the next writer out past its own lease.
+ * Removing it early is safe: a renewal is never written past its holder's local deadline.
+ */
+function mutexStaleMs(leaseMs: number): number {
+  return Math.min(10_000, Math.max(500, Math.round(leaseMs / 4)));
+}
 
 export interface FileLeaseOptions extends LeaseTiming {
   now?: () => number;
@@ -47,7 +54,7 @@ export async function tryFileLease(path: string, target: string, command: string
     const holder = await readHolder(path, opts.leaseMs);
     if (holder && !isStale(holder, now()))
       return { heldBy: describeHolder(holder, now(), path), holderCommand: holder.command, retryInMs: retryIn(holder, now(), opts) };
-    const took = await withMutex(`${path}.takeover`, async () => {
+    const took = await withMutex(`${path}.takeover`, mutexStaleMs(opts.leaseMs), async () => {
       const current = await readHolder(path, opts.leaseMs);
       if (current && !isStale(current, now())) return false;
       await rename(tmp, path);
@@ -87,7 +94,7 @@ class FileLease extends RenewingLease {
   }
 
   protected async giveUp(): Promise<void> {
-    await withMutex(`${this.path}.takeover`, async () => {
+    await withMutex(`${this.path}.takeover`, mutexStaleMs(this.opts.leaseMs), async () => {
       if ((await readHolder(this.path, this.opts.leaseMs))?.token === this.token) await rm(this.path, { force: true });
     }).catch(() => undefined);
   }
@@ -96,16 +103,23 @@ class FileLease extends RenewingLease {
     const now = (this.opts.now ?? Date.now)();
     const sent = moment();
     try {
-      const kept = await withMutex(`${this.path}.takeover`, async () => {
-        if ((await readHolder(this.path, this.opts.leaseMs))?.token !== this.token) return false;
+      const kept = await withMutex(`${this.path}.takeover`, mutexStaleMs(this.opts.leaseMs), async () => {
+        if ((await readHolder(this.path, this.opts.leaseMs))?.token !== this.token) return 'taken';
         const next = { ...this.#info, expiresAt: new Date(now + this.opts.leaseMs).toISOString() };
         const tmp = `${this.path}.${this.token}.tmp`;
         await writeFile(tmp, JSON.stringify(next), { mode: 0o600 });
+        // Checked last, immediately before the lock file is replaced: a holder paused past its
+        // deadline (its mutex since removed as stale) must not overwrite the lock of its successor.
+        if (this.pastDeadline()) {
+          await rm(tmp, { force: true });
+          return 'late';
+        }
         await rename(tmp, this.path);
         this.#info = next;
-        return true;
+        return 'renewed';
       });
-      if (kept) this.renewed(sent);
+      if (kept === 'renewed') this.renewed(sent);
+      else if (kept === 'late') this.lose('its local deadline passed before the renewal was written (was this process paused?)');
       else this.lose('another obsync took the lease over');
     } catch {
       // A failed renewal (disk full, mutex busy) is retried at the next tick, until the lease runs out.
@@ -172,12 +186,21 @@ function describeHolder(h: LeaseFile & { expiresAt: string }, now: number, path:
   return `${held} — further ahead than any lease obsync grants, so not written by a running obsync with a correct clock; if pid ${h.pid} is not obsync, delete ${path}`;
 }
 
-/** Runs `fn` holding `path` (created exclusively); waits briefly when another holds it. */
-async function withMutex<T>(path: string, fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt += 1) {
+/**
+ * Runs `fn` holding `path` (created exclusively, with a token of this call); waits while another
+ * holds it, removing it once older than `staleMs`. Released only while it is still this call's.
+ */
+async function withMutex<T>(path: string, staleMs: number, fn: () => Promise<T>): Promise<T> {
+  const token = randomUUID();
+  const deadline = Date.now() + staleMs + 1000;
+  for (;;) {
     try {
       const fh = await open(path, 'wx', 0o600);
-      await fh.close();
+      try {
+        await fh.writeFile(token);
+      } finally {
+        await fh.close();
+      }
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -185,15 +208,25 @@ async function withMutex<T>(path: string, fn: () => Promise<T>): Promise<T> {
         (s) => Date.now() - s.mtimeMs,
         () => 0,
       );
-      if (age > MUTEX_STALE_MS) await rm(path, { force: true });
-      else if (attempt >= 50) throw new LockError(`the lock take-over mutex ${path} stays busy`, 'if no obsync is running, delete it');
+      if (age > staleMs) await rm(path, { force: true });
+      else if (Date.now() > deadline)
+        throw new LockError(`the lock take-over mutex ${path} stays busy`, 'if no obsync is running, delete it');
       else await sleep(20);
     }
   }
   try {
     return await fn();
   } finally {
-    await rm(path, { force: true });
+    // Not another's: a holder paused here may find its mutex removed as stale and taken since.
+    if ((await readMutex(path)) === token) await rm(path, { force: true });
+  }
+}
+
+async function readMutex(path: string): Promise<string | undefined> {
+  try {
+    return readRegularFile(path, 1024);
+  } catch {
+    return undefined;
   }
 }
 

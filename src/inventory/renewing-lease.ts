@@ -87,6 +87,15 @@ export abstract class RenewingLease implements WriterLease {
     if (next.mono > this.#until.mono) this.#until = next;
   }
 
+  /**
+   * Past the local deadline: this holder may no longer write, nor extend the lease where it is
+   * kept — a renewal written now could overwrite a successor's (a process paused mid-renewal).
+   */
+  protected pastDeadline(): boolean {
+    const now = moment();
+    return now.mono >= this.#until.mono || now.wall >= this.#until.wall;
+  }
+
   /** Past the whole lease since the last renewal was sent: another holder may have it by now. */
   protected expired(): boolean {
     return performance.now() >= this.#until.mono + leaseMarginMs(this.timing);
