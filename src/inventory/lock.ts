@@ -218,11 +218,11 @@ async function withMutex<T>(path: string, staleMs: number, fn: () => Promise<T>)
     return await fn();
   } finally {
     // Not another's: a holder paused here may find its mutex removed as stale and taken since.
-    if ((await readMutex(path)) === token) await rm(path, { force: true });
+    if (readMutex(path) === token) await rm(path, { force: true });
   }
 }
 
-async function readMutex(path: string): Promise<string | undefined> {
+function readMutex(path: string): string | undefined {
   try {
     return readRegularFile(path, 1024);
   } catch {
