@@ -283,7 +283,7 @@ export async function openSession(io: CliIO, opts: SessionOptions): Promise<Sess
 
 /**
  * Every target the command uses: obsync.yaml read with only those targets' settings and
- * credentials resolved, each target's manifest tree loaded (files parsed once between them),
+ * credentials resolved, each target's manifest tree loaded (a file without interpolation loaded once between them),
  * one state backend, then one connection and inventory per target.
  */
 export async function openSessions(io: CliIO, opts: SessionOptions, check?: (project: Project) => void): Promise<Sessions> {
