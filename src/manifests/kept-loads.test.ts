@@ -92,4 +92,24 @@ describe('loads kept between runs', () => {
       { numRuns: 60 },
     );
   });
+
+  it('keeps a file checked again against new values, so the next run does not load it again', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'obsync-kept-'));
+    try {
+      writeFileSync(join(dir, 'a.yaml'), dashboard('a', ['Checkout']));
+      writeFileSync(join(dir, 'w.yaml'), webhook('https://hooks.example.com/T0/one-000000'));
+      const kept = new LoadedFiles();
+      const dashboardOf = () => loadManifests([dir], { env: {}, loaded: kept }).resources.find((r) => r.kind === 'Dashboard');
+      const first = dashboardOf();
+      expect(dashboardOf()).toBe(first);
+      // Another file's sensitive value changes: a.yaml is loaded and checked again, once.
+      writeFileSync(join(dir, 'w.yaml'), webhook('https://hooks.example.com/T0/two-000000'));
+      const second = dashboardOf();
+      expect(second).not.toBe(first);
+      expect(second).toEqual(first);
+      expect(dashboardOf()).toBe(second);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

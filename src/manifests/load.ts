@@ -135,15 +135,15 @@ export function loadManifests(paths: readonly string[], opts: LoadOptions): Load
   const carrying = new Set<LoadedDocument>();
   let documents = 0;
   for (const entry of entries) {
-    let { load, check } = entry;
+    let { load, check, keepable } = entry;
     if (check && check.against !== against && entry.text !== undefined) {
-      // Checked against other values: its documents are needed again.
-      ({ load } = loadText(entry.file, entry.text, resolved));
+      // Checked against other values: its documents are needed again (and it is kept anew, checked against these).
+      ({ load, shareable: keepable } = loadText(entry.file, entry.text, resolved));
       check = undefined;
     }
     if (!check) {
       check = carriedCheck(sensitive, against, load.guarded);
-      if (entry.keepable && entry.text !== undefined) opts.loaded?.keep(entry.file, entry.text, load, check);
+      if (keepable && entry.text !== undefined) opts.loaded?.keep(entry.file, entry.text, load, check);
     }
     loaded.push(...load.loaded);
     failed.push(...load.failed);
