@@ -3,7 +3,7 @@
  * writer is not kept out past the mutex's staleness (a quarter of the lease), and the paused
  * holder, once it resumes, writes no renewal over its successor's lock.
  */
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -55,5 +55,20 @@ describe('the file lease with a holder paused inside its take-over mutex', () =>
     expect(statSync(path).mtimeMs).toBe(mtime);
     expect(() => lease.check()).toThrow(/lost the writer lease/);
     await lease.release();
+  });
+
+  it('takes nothing when its wait outlasted the deadline of the lease it would take', async () => {
+    const path = lockPath();
+    const expired = JSON.stringify({ token: 'old', ...thisHolder(), command: 'apply', expiresAt: new Date(Date.now() - 1).toISOString() });
+    writeFileSync(path, expired);
+    // A mutex kept fresh for 600 ms, then left: stale 500 ms later, past the 800 ms a 1 s lease
+    // (margin 200 ms) may be written under, and before the waiter gives up (1.5 s).
+    writeFileSync(`${path}.takeover`, 'busy');
+    const fresh = setInterval(() => utimesSync(`${path}.takeover`, new Date(), new Date()), 50);
+    setTimeout(() => clearInterval(fresh), 600);
+    const attempt = await tryFileLease(path, 'prod', 'apply', { leaseMs: 1000, renewMs: 300, marginMs: 200 });
+    clearInterval(fresh);
+    expect('lease' in attempt).toBe(false);
+    expect(readFileSync(path, 'utf8')).toBe(expired);
   });
 });

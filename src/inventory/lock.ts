@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import { LockError } from '../core/errors.js';
 import { FileRefusal, readRegularFile } from '../manifests/files.js';
-import { BOGUS_EXPIRY_MS, type LeaseAttempt, type LeaseTiming, type WriterLease } from './backend.js';
+import { BOGUS_EXPIRY_MS, leaseMarginMs, type LeaseAttempt, type LeaseTiming, type WriterLease } from './backend.js';
 import { bogusExpiry, holderState, thisHolder } from './holder.js';
 import { leaseRefusal } from './lease-refusal.js';
 import { moment, RenewingLease, type Moment } from './renewing-lease.js';
@@ -57,6 +57,9 @@ export async function tryFileLease(path: string, target: string, command: string
     const took = await withMutex(`${path}.takeover`, mutexStaleMs(opts.leaseMs), async () => {
       const current = await readHolder(path, opts.leaseMs);
       if (current && !isStale(current, now())) return false;
+      // A taker paused in here until its new lease's deadline passed takes nothing: its late rename
+      // would only depose a successor, for a lease it could not write under.
+      if (performance.now() >= since.mono + opts.leaseMs - leaseMarginMs(opts)) return false;
       await rename(tmp, path);
       return true;
     });
@@ -198,9 +201,12 @@ async function withMutex<T>(path: string, staleMs: number, fn: () => Promise<T>)
       const fh = await open(path, 'wx', 0o600);
       try {
         await fh.writeFile(token);
-      } finally {
+      } catch (err) {
         await fh.close();
+        await rm(path, { force: true });
+        throw err;
       }
+      await fh.close();
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
