@@ -54,12 +54,13 @@ export async function tryFileLease(path: string, target: string, command: string
     const holder = await readHolder(path, opts.leaseMs);
     if (holder && !isStale(holder, now()))
       return { heldBy: describeHolder(holder, now(), path), holderCommand: holder.command, retryInMs: retryIn(holder, now(), opts) };
-    const took = await withMutex(`${path}.takeover`, mutexStaleMs(opts.leaseMs), async () => {
+    const took = await withMutex(`${path}.takeover`, mutexStaleMs(opts.leaseMs), async (stillHeld) => {
       const current = await readHolder(path, opts.leaseMs);
       if (current && !isStale(current, now())) return false;
-      // A taker paused in here until its new lease's deadline passed takes nothing: its late rename
-      // would only depose a successor, for a lease it could not write under.
-      if (performance.now() >= since.mono + opts.leaseMs - leaseMarginMs(opts)) return false;
+      // A taker stalled in here takes nothing: once its mutex may have been removed as stale,
+      // another may have taken the lease meanwhile, and past its new lease's deadline it could
+      // not write anyway. Its late rename would only put a second writer beside the first.
+      if (!stillHeld() || performance.now() >= since.mono + opts.leaseMs - leaseMarginMs(opts)) return false;
       await rename(tmp, path);
       return true;
     });
@@ -97,8 +98,9 @@ class FileLease extends RenewingLease {
   }
 
   protected async giveUp(): Promise<void> {
-    await withMutex(`${this.path}.takeover`, mutexStaleMs(this.opts.leaseMs), async () => {
-      if ((await readHolder(this.path, this.opts.leaseMs))?.token === this.token) await rm(this.path, { force: true });
+    await withMutex(`${this.path}.takeover`, mutexStaleMs(this.opts.leaseMs), async (stillHeld) => {
+      // Stalled in here, it might remove a successor's lock: it leaves it to expire instead.
+      if ((await readHolder(this.path, this.opts.leaseMs))?.token === this.token && stillHeld()) await rm(this.path, { force: true });
     }).catch(() => undefined);
   }
 
@@ -106,6 +108,7 @@ class FileLease extends RenewingLease {
     const now = (this.opts.now ?? Date.now)();
     const sent = moment();
     try {
+      // A renewal that stalls in here needs no stillHeld(): a successor enters only once this lease expired, after its local deadline.
       const kept = await withMutex(`${this.path}.takeover`, mutexStaleMs(this.opts.leaseMs), async () => {
         if ((await readHolder(this.path, this.opts.leaseMs))?.token !== this.token) return 'taken';
         const next = { ...this.#info, expiresAt: new Date(now + this.opts.leaseMs).toISOString() };
@@ -191,9 +194,12 @@ function describeHolder(h: LeaseFile & { expiresAt: string }, now: number, path:
 
 /**
  * Runs `fn` holding `path` (created exclusively, with a token of this call); waits while another
- * holds it, removing it once older than `staleMs`. Released only while it is still this call's.
+ * holds it, removing it once older than `staleMs`. `fn` is given `stillHeld`: true while the
+ * mutex is certainly still this call's — held for under half its staleness (so no waiter can have
+ * judged it stale) and still carrying its token. `fn` checks it immediately before it writes.
+ * Released only while it is still this call's.
  */
-async function withMutex<T>(path: string, staleMs: number, fn: () => Promise<T>): Promise<T> {
+async function withMutex<T>(path: string, staleMs: number, fn: (stillHeld: () => boolean) => Promise<T>): Promise<T> {
   const token = randomUUID();
   const deadline = Date.now() + staleMs + 1000;
   for (;;) {
@@ -220,8 +226,10 @@ async function withMutex<T>(path: string, staleMs: number, fn: () => Promise<T>)
       else await sleep(20);
     }
   }
+  const acquired = performance.now();
+  const stillHeld = () => performance.now() - acquired < staleMs / 2 && readMutex(path) === token;
   try {
-    return await fn();
+    return await fn(stillHeld);
   } finally {
     // Not another's: a holder paused here may find its mutex removed as stale and taken since.
     if (readMutex(path) === token) await rm(path, { force: true });
