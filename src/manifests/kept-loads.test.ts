@@ -4,7 +4,7 @@
  * load says — the same resources, the same diagnostics (credential refusals included, trust
  * invariant 5), at the same positions.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -82,8 +82,11 @@ describe('loads kept between runs', () => {
           writeFileSync(join(dir, 'a.yaml'), dashboard('a', ['Checkout']));
           for (const s of steps) {
             apply(dir, s, env);
-            const opts = { env: { ...env }, files: { roots: [dir] }, allowMissingEnv: true };
-            expect(said(loadManifests([dir], { ...opts, loaded: kept }))).toEqual(said(loadManifests([dir], opts)));
+            // Two targets sharing the kept files, the second with a credential of its own.
+            for (const own of [{}, { OBSYNC_API_KEY: 'p4ss-w0rd-9931' }]) {
+              const opts = { env: { ...env, ...own }, files: { roots: [dir] }, allowMissingEnv: true };
+              expect(said(loadManifests([dir], { ...opts, loaded: kept }))).toEqual(said(loadManifests([dir], opts)));
+            }
           }
         } finally {
           rmSync(dir, { recursive: true, force: true });
@@ -93,21 +96,26 @@ describe('loads kept between runs', () => {
     );
   });
 
-  it('keeps a file checked again against new values, so the next run does not load it again', () => {
+  it('checks a kept file again only against sensitive values it was not checked against: targets with secrets of their own share it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'obsync-kept-'));
     try {
       writeFileSync(join(dir, 'a.yaml'), dashboard('a', ['Checkout']));
-      writeFileSync(join(dir, 'w.yaml'), webhook('https://hooks.example.com/T0/one-000000'));
+      for (const env of ['staging', 'production']) {
+        mkdirSync(join(dir, env));
+        writeFileSync(join(dir, env, 'w.yaml'), webhook(`https://hooks.example.com/T0/${env}-000000`));
+      }
       const kept = new LoadedFiles();
-      const dashboardOf = () => loadManifests([dir], { env: {}, loaded: kept }).resources.find((r) => r.kind === 'Dashboard');
-      const first = dashboardOf();
-      expect(dashboardOf()).toBe(first);
-      // Another file's sensitive value changes: a.yaml is loaded and checked again, once.
-      writeFileSync(join(dir, 'w.yaml'), webhook('https://hooks.example.com/T0/two-000000'));
-      const second = dashboardOf();
-      expect(second).not.toBe(first);
-      expect(second).toEqual(first);
-      expect(dashboardOf()).toBe(second);
+      const run = (env: string) =>
+        loadManifests([join(dir, 'a.yaml'), join(dir, env)], { env: {}, loaded: kept }).resources.find((r) => r.kind === 'Dashboard');
+      const first = run('staging');
+      expect(run('production')).toBe(first);
+      expect(kept.rechecks).toBe(1);
+      // Run after run, each target finds its check kept.
+      for (let i = 0; i < 3; i++) {
+        expect(run('staging')).toBe(first);
+        expect(run('production')).toBe(first);
+      }
+      expect(kept.rechecks).toBe(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -53,6 +53,7 @@ export interface LoadOptions {
  */
 export class LoadedFiles {
   readonly #files = new Map<string, Kept>();
+  #rechecks = 0;
 
   /** The kept load of the file, when its text is the one it was loaded from. */
   get(file: string, text: string): Kept | undefined {
@@ -60,9 +61,27 @@ export class LoadedFiles {
     return kept?.text === text ? kept : undefined;
   }
 
-  /** Keeps a load without its documents' values (what the check needed of them is in `check`). */
-  keep(file: string, text: string, load: FileLoad, check: CarriedCheck): void {
-    this.#files.set(file, deepFreeze({ text, load: { ...load, guarded: [] }, check }));
+  /** Keeps a load without its documents' values (what the check needed of them is in its checks). */
+  keep(file: string, text: string, load: FileLoad, against: string, check: CarriedCheck): void {
+    const kept: Kept = { text, load: deepFreeze({ ...load, guarded: [] }), checks: new Map() };
+    addCheck(kept, against, deepFreeze(check));
+    this.#files.set(file, kept);
+  }
+
+  /** The kept file's check against these values: one made earlier, or made now by `check` (which loads the file again). */
+  checkOf(kept: Kept, against: string, check: () => CarriedCheck): CarriedCheck {
+    let found = kept.checks.get(against);
+    if (!found) {
+      found = deepFreeze(check());
+      addCheck(kept, against, found);
+      this.#rechecks += 1;
+    }
+    return found;
+  }
+
+  /** How many times a kept file was loaded again to be checked against other sensitive values. */
+  get rechecks(): number {
+    return this.#rechecks;
   }
 
   /** Forgets the files below `paths` that are not among `found` (deleted, renamed, excluded). */
@@ -77,34 +96,47 @@ export class LoadedFiles {
   }
 }
 
-/** A file's load as kept: the text it was loaded from, and its credential check. */
+/**
+ * A file's load as kept: the text it was loaded from, and its credential checks, one per set of
+ * sensitive values it was checked against (targets whose own manifests hold different secrets
+ * check the same shared file against different sets; a few are kept, the oldest forgotten).
+ */
 interface Kept {
   text: string;
   load: FileLoad;
-  check: CarriedCheck;
+  checks: Map<string, CarriedCheck>;
+}
+
+const CHECKS_KEPT = 16;
+
+function addCheck(kept: Kept, against: string, check: CarriedCheck): void {
+  kept.checks.set(against, check);
+  for (const oldest of kept.checks.keys()) {
+    if (kept.checks.size <= CHECKS_KEPT) break;
+    kept.checks.delete(oldest);
+  }
 }
 
 /**
- * The credential check of one file's documents (trust invariant 5): what it refused, made
- * against the sensitive values of one load (`against`: their fingerprint). A kept file whose
- * check was made against other values is loaded again to be checked again.
+ * The credential check of one file's documents (trust invariant 5) against one set of sensitive
+ * values: what it refused, and which of the load's documents carry a value (by their index in
+ * `load.loaded`: a file loaded again to be checked has the same documents in the same order).
  */
 interface CarriedCheck {
-  against: string;
   refused: readonly Diagnostic[];
-  /** Its documents that carry a sensitive value: they do not become resources. */
-  carrying: ReadonlySet<LoadedDocument>;
+  /** Indices in `load.loaded` of the documents that carry a sensitive value: they do not become resources. */
+  carrying: ReadonlySet<number>;
 }
 
-function carriedCheck(values: SensitiveValues, against: string, guarded: readonly Guarded[]): CarriedCheck {
+function carriedCheck(values: SensitiveValues, load: FileLoad): CarriedCheck {
   const refused: Diagnostic[] = [];
-  const carrying = new Set<LoadedDocument>();
-  for (const g of guarded) {
+  const carrying = new Set<number>();
+  for (const g of load.guarded) {
     const found = refuseCarried(values, [g]);
     refused.push(...found);
-    if (found.length > 0 && g.loaded) carrying.add(g.loaded);
+    if (found.length > 0 && g.loaded) carrying.add(load.loaded.indexOf(g.loaded));
   }
-  return { against, refused, carrying };
+  return { refused, carrying };
 }
 
 /** Shared between targets and runs: nothing may change it in place. */
@@ -135,20 +167,23 @@ export function loadManifests(paths: readonly string[], opts: LoadOptions): Load
   const carrying = new Set<LoadedDocument>();
   let documents = 0;
   for (const entry of entries) {
-    let { load, check, keepable } = entry;
-    if (check && check.against !== against && entry.text !== undefined) {
-      // Checked against other values: its documents are needed again (and it is kept anew, checked against these).
-      ({ load, shareable: keepable } = loadText(entry.file, entry.text, resolved));
-      check = undefined;
-    }
+    const { load, kept, text } = entry;
+    // Not yet checked against these values: its documents are needed again (the same, in the same order).
+    let check =
+      kept && text !== undefined
+        ? opts.loaded?.checkOf(kept, against, () => carriedCheck(sensitive, loadText(entry.file, text, resolved).load))
+        : undefined;
     if (!check) {
-      check = carriedCheck(sensitive, against, load.guarded);
-      if (keepable && entry.text !== undefined) opts.loaded?.keep(entry.file, entry.text, load, check);
+      check = carriedCheck(sensitive, load);
+      if (entry.keepable && text !== undefined) opts.loaded?.keep(entry.file, text, load, against, check);
     }
     loaded.push(...load.loaded);
     failed.push(...load.failed);
     diagnostics.push(...load.diagnostics, ...check.refused);
-    for (const d of check.carrying) carrying.add(d);
+    for (const i of check.carrying) {
+      const doc = load.loaded[i];
+      if (doc) carrying.add(doc);
+    }
     documents += load.documents;
   }
   const cross = crossCheck(loaded, failed);
@@ -164,7 +199,7 @@ interface FileEntry {
   /** Undefined when the file could not be read. */
   text?: string;
   load: FileLoad;
-  check?: CarriedCheck;
+  kept?: Kept;
   /** Loaded now, and the same for any target and environment: kept once checked. */
   keepable?: boolean;
 }
@@ -182,7 +217,7 @@ function fileEntry(file: string, opts: LoadOptions): FileEntry {
   const kept = opts.loaded?.get(file, text);
   if (kept) {
     for (const v of kept.load.sensitive) registerSecret(v.value);
-    return { file, text, load: kept.load, check: kept.check };
+    return { file, text, load: kept.load, kept };
   }
   const { load, shareable } = loadText(file, text, opts);
   return { file, text, load, keepable: shareable };
