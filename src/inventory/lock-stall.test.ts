@@ -12,14 +12,28 @@ import { describe, expect, it, vi } from 'vitest';
 import { thisHolder } from './holder.js';
 import { tryFileLease } from './lock.js';
 
-const stall = vi.hoisted(() => ({ path: '', call: 0, at: 0, ms: 0 }));
+const stall = vi.hoisted(() => ({
+  path: '',
+  armed: false,
+  /** Called when the stalled read begins; the read waits until `resume` is called. */
+  began: (): void => undefined,
+  resume: (): void => undefined,
+}));
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof FsPromises>();
+  const { existsSync } = await import('node:fs');
   return {
     ...real,
     stat: async (...args: Parameters<typeof real.stat>) => {
-      if (args[0] === stall.path && ++stall.call === stall.at) await new Promise((r) => setTimeout(r, stall.ms));
+      // The first read of the lock file made inside the take-over mutex: the taker's re-check.
+      if (stall.armed && args[0] === stall.path && existsSync(`${stall.path}.takeover`)) {
+        stall.armed = false;
+        await new Promise<void>((resume) => {
+          stall.resume = resume;
+          stall.began();
+        });
+      }
       return real.stat(...args);
     },
   };
@@ -34,17 +48,20 @@ describe('a taker stalled inside the take-over mutex', () => {
     );
     // Lease 2 s: the mutex is stale after 0.5 s; B's new lease could be written under until 1.6 s.
     const opts = { leaseMs: 2000, renewMs: 600 };
-    Object.assign(stall, { path, call: 0, at: 2, ms: 800 });
+    const stalled = new Promise<void>((began) => Object.assign(stall, { path, armed: true, began }));
     const b = tryFileLease(path, 'prod', 'apply', opts);
-    await new Promise((r) => setTimeout(r, 650));
+    await stalled;
+    // B holds the mutex and stalls; once its mutex is stale, C removes it and takes the lease.
+    await new Promise((r) => setTimeout(r, 600));
     const c = await tryFileLease(path, 'prod', 'apply', opts);
+    stall.resume();
     const bAttempt = await b;
-    const leases = [bAttempt, c].filter((a) => 'lease' in a);
-    expect(leases).toHaveLength(1);
     expect('lease' in c).toBe(true);
+    expect('lease' in bAttempt).toBe(false);
     const holder = JSON.parse(readFileSync(path, 'utf8')) as { token: string };
     if ('lease' in c) {
       expect(holder.token).toBe(c.lease.token);
+      expect(() => c.lease.check()).not.toThrow();
       await c.lease.release();
     }
   });
