@@ -2,42 +2,14 @@
  * A taker that stalls inside the take-over mutex (a long collection, a blocked event loop) past
  * the mutex's staleness, but not past its new lease's deadline: another taker removes the stale
  * mutex and takes the expired lease. The stalled one must then take nothing — two leases at once
- * would be two writers. The stall is made by delaying the stalled taker's read of the lock file.
+ * would be two writers. The stall is made at the lease's `inTakeover` hook.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import type * as FsPromises from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { thisHolder } from './holder.js';
 import { tryFileLease } from './lock.js';
-
-const stall = vi.hoisted(() => ({
-  path: '',
-  armed: false,
-  /** Called when the stalled read begins; the read waits until `resume` is called. */
-  began: (): void => undefined,
-  resume: (): void => undefined,
-}));
-
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const real = await importOriginal<typeof FsPromises>();
-  const { existsSync } = await import('node:fs');
-  return {
-    ...real,
-    stat: async (...args: Parameters<typeof real.stat>) => {
-      // The first read of the lock file made inside the take-over mutex: the taker's re-check.
-      if (stall.armed && args[0] === stall.path && existsSync(`${stall.path}.takeover`)) {
-        stall.armed = false;
-        await new Promise<void>((resume) => {
-          stall.resume = resume;
-          stall.began();
-        });
-      }
-      return real.stat(...args);
-    },
-  };
-});
 
 describe('a taker stalled inside the take-over mutex', () => {
   it('takes nothing once another took the lease behind its stale mutex: never two leases at once', async () => {
@@ -48,13 +20,22 @@ describe('a taker stalled inside the take-over mutex', () => {
     );
     // Lease 2 s: the mutex is stale after 0.5 s; B's new lease could be written under until 1.6 s.
     const opts = { leaseMs: 2000, renewMs: 600 };
-    const stalled = new Promise<void>((began) => Object.assign(stall, { path, armed: true, began }));
-    const b = tryFileLease(path, 'prod', 'apply', opts);
+    let resume = (): void => undefined;
+    let began = (): void => undefined;
+    const stalled = new Promise<void>((r) => (began = r));
+    const b = tryFileLease(path, 'prod', 'apply', {
+      ...opts,
+      inTakeover: () =>
+        new Promise<void>((r) => {
+          resume = r;
+          began();
+        }),
+    });
     await stalled;
     // B holds the mutex and stalls; once its mutex is stale, C removes it and takes the lease.
     await new Promise((r) => setTimeout(r, 600));
     const c = await tryFileLease(path, 'prod', 'apply', opts);
-    stall.resume();
+    resume();
     const bAttempt = await b;
     expect('lease' in c).toBe(true);
     expect('lease' in bAttempt).toBe(false);

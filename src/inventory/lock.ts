@@ -40,6 +40,8 @@ function mutexStaleMs(leaseMs: number): number {
 
 export interface FileLeaseOptions extends LeaseTiming {
   now?: () => number;
+  /** Awaited inside the take-over mutex, after the holder was judged gone and before the lock is replaced (tests stall a taker here). */
+  inTakeover?: () => Promise<void>;
 }
 
 export async function tryFileLease(path: string, target: string, command: string, opts: FileLeaseOptions): Promise<LeaseAttempt> {
@@ -57,6 +59,7 @@ export async function tryFileLease(path: string, target: string, command: string
     const took = await withMutex(`${path}.takeover`, mutexStaleMs(opts.leaseMs), async (stillHeld) => {
       const current = await readHolder(path, opts.leaseMs);
       if (current && !isStale(current, now())) return false;
+      await opts.inTakeover?.();
       // A taker stalled in here takes nothing: once its mutex may have been removed as stale,
       // another may have taken the lease meanwhile, and past its new lease's deadline it could
       // not write anyway. Its late rename would only put a second writer beside the first.
