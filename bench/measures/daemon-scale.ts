@@ -37,7 +37,7 @@ export default defineMeasure<Sizes>({
 
 const TICKS_PER_MS = 100 / 1000; // USER_HZ: 100 on Linux
 
-/** Peak RSS (VmHWM) of a process in MiB, and a reset of it (clear_refs 5). */
+/** Peak RSS (VmHWM) of a process in MiB. */
 function vmHwmMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
@@ -45,6 +45,7 @@ function vmHwmMb(pid: number): number {
   return Math.round(Number(line?.split(/\s+/)[1] ?? NaN) / 1024);
 }
 
+/** Resets a process's peak RSS to its current RSS (clear_refs 5). */
 function resetPeak(pid: number): void {
   writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
