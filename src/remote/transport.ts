@@ -310,9 +310,16 @@ export class Transport {
    * The request log (OBSYNC_LOG_LEVEL=debug): one line per attempt with method, path (no query),
    * status, duration, attempt and the server's request id; never a header or a body.
    */
-  #logRequest(init: RequestInit, attempt: number, started: number, outcome: { status: number; requestId?: string; error?: string }): void {
+  #logRequest(
+    init: RequestInit,
+    attempt: number,
+    started: number,
+    outcome: { status: number; requestId?: () => string | undefined; error?: string },
+  ): void {
     const logger = this.opts.logger;
     if (!logger?.isLevelEnabled('debug')) return;
+    // Found only for this line: in a list's body it means scanning the whole body.
+    const requestId = outcome.requestId?.();
     logger.debug(
       {
         ...(this.opts.name === undefined ? {} : { target: this.opts.name }),
@@ -322,7 +329,7 @@ export class Transport {
         status: outcome.status,
         durationMs: Math.round(performance.now() - started),
         attempt,
-        ...(outcome.requestId === undefined ? {} : { requestId: outcome.requestId }),
+        ...(requestId === undefined ? {} : { requestId }),
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
       },
       'request',
@@ -385,8 +392,7 @@ export class Transport {
       this.opts.onResponse?.(init.method, res.statusCode);
       this.#learnLimits(res.headers);
       const bytes = await readCapped(res, this.#maxResponseBytes);
-      const requestId = requestIdOf(res.headers, bytes);
-      this.#logRequest(init, attempt, started, { status: res.statusCode, ...(requestId === undefined ? {} : { requestId }) });
+      this.#logRequest(init, attempt, started, { status: res.statusCode, requestId: () => requestIdOf(res.headers, bytes) });
       return responseOf(res.statusCode, res.headers, bytes);
     } catch (err) {
       if (refusedAtSend) {
