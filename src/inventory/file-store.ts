@@ -79,6 +79,13 @@ class FileInventory implements InventoryStore {
   readonly #journalPath: string;
   readonly #snapshotPath: string;
   #journalFd: number | null = null;
+  /**
+   * Lines appended to the journal, and how many of them the snapshot holds: a flush with nothing
+   * new rewrites nothing (a daemon's run over an unchanged estate). -1: the state was (re-)read,
+   * and its journal may hold lines of an earlier process.
+   */
+  #appended = 0;
+  #compacted = -1;
   #closed = false;
 
   constructor(
@@ -137,10 +144,12 @@ class FileInventory implements InventoryStore {
     this.#entries = loaded.entries;
     this.#since = loaded.since;
     this.#loadedUnder = lease?.token ?? null;
+    this.#compacted = -1;
   }
 
   async flush(): Promise<void> {
-    if (!this.#writable()) return;
+    if (!this.#writable() || this.#compacted === this.#appended) return;
+    const upTo = this.#appended;
     const entries = [...this.#entries.values()].sort(byAddress);
     const data = {
       version: 1,
@@ -153,6 +162,7 @@ class FileInventory implements InventoryStore {
     await rename(tmp, this.#snapshotPath);
     this.#closeJournal();
     await truncate(this.#journalPath, 0).catch(ignoreMissing);
+    this.#compacted = upTo;
   }
 
   async close(): Promise<void> {
@@ -204,6 +214,7 @@ class FileInventory implements InventoryStore {
   #append(line: z.infer<typeof journalLine>): void {
     this.#requireLease();
     this.#journalFd ??= openSync(this.#journalPath, 'a', 0o600);
+    this.#appended += 1;
     writeSync(this.#journalFd, JSON.stringify(line) + '\n');
   }
 
