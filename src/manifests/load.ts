@@ -10,6 +10,7 @@ import type { Document } from 'yaml';
 import { credentialValues } from './credentials.js';
 import { refuseCarried, SensitiveValues, type GuardedDocument, type SensitiveValue } from './carried.js';
 import type { Diagnostic } from '../core/diagnostics.js';
+import { deepFreeze } from '../core/freeze.js';
 import type { Kind } from '../core/plan.js';
 import { KINDS } from '../kinds/registry.js';
 import type { DesiredResource } from '../core/resource.js';
@@ -137,15 +138,6 @@ function carriedCheck(values: SensitiveValues, load: FileLoad): CarriedCheck {
     if (found.length > 0 && g.loaded) carrying.add(load.loaded.indexOf(g.loaded));
   }
   return { refused, carrying };
-}
-
-/** Shared between targets and runs: nothing may change it in place. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 export interface LoadResult {
