@@ -39,19 +39,41 @@ spec:
   url: ${JSON.stringify(url.startsWith('https://') ? url : `https://${url}`)}
 `;
 
+/** Cross-document findings come and go with the other files: an unknown dashboard or tile. */
+const alert = (dashboard: string, tile: string) => `apiVersion: obsync/v1
+kind: Alert
+metadata: {name: watch}
+spec:
+  dashboard: ${dashboard}
+  tile: ${tile}
+  interval: 5m
+  threshold: 1
+  thresholdType: above
+  channel: {type: webhook, webhook: ops}
+  name: Watch
+`;
+
 type Step =
   | { file: 'a.yaml' | 'b.yaml'; words: string[] }
+  | { file: 'c.yaml'; dashboard: 'a' | 'b' | 'x'; tile: 'notes' | 'nope' }
+  | { file: 'd.yaml'; duplicate: boolean }
   | { file: 'w.yaml'; url: string }
   | { file: 'i.yaml'; interpolated: boolean }
   | { env: 'OBSYNC_API_KEY' | 'NOTE'; value: string | undefined }
-  | { remove: 'a.yaml' | 'w.yaml' };
+  | { remove: 'a.yaml' | 'w.yaml' | 'c.yaml' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ file: fc.constantFrom('a.yaml' as const, 'b.yaml' as const), words: fc.array(word, { maxLength: 3 }) }),
   fc.record({ file: fc.constant('w.yaml' as const), url: word }),
+  fc.record({
+    file: fc.constant('c.yaml' as const),
+    dashboard: fc.constantFrom('a' as const, 'b' as const, 'x' as const),
+    tile: fc.constantFrom('notes' as const, 'nope' as const),
+  }),
+  fc.record({ file: fc.constant('d.yaml' as const), duplicate: fc.boolean() }),
   fc.record({ file: fc.constant('i.yaml' as const), interpolated: fc.boolean() }),
   fc.record({ env: fc.constantFrom('OBSYNC_API_KEY' as const, 'NOTE' as const), value: fc.option(word, { nil: undefined }) }),
-  fc.record({ remove: fc.constantFrom('a.yaml' as const, 'w.yaml' as const) }),
+  fc.record({ remove: fc.constantFrom('a.yaml' as const, 'w.yaml' as const, 'c.yaml' as const) }),
 );
 
 function apply(dir: string, s: Step, env: Record<string, string>): void {
@@ -60,6 +82,8 @@ function apply(dir: string, s: Step, env: Record<string, string>): void {
     if (s.value === undefined) delete env[s.env];
     else env[s.env] = s.value;
   } else if (s.file === 'w.yaml') writeFileSync(join(dir, s.file), webhook(s.url));
+  else if (s.file === 'c.yaml') writeFileSync(join(dir, s.file), alert(s.dashboard, s.tile));
+  else if (s.file === 'd.yaml') writeFileSync(join(dir, s.file), dashboard(s.duplicate ? 'a' : 'd', ['Checkout']));
   else if (s.file === 'i.yaml')
     // A file that interpolates: never kept, yet its values take part in the others' checks.
     writeFileSync(join(dir, s.file), dashboard('interp', [s.interpolated ? '${env:NOTE}' : 'plain']));
@@ -116,6 +140,34 @@ describe('loads kept between runs', () => {
         expect(run('production')).toBe(first);
       }
       expect(kept.rechecks).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('cross-document checks of kept files', () => {
+  it('are made again only when a document changed, and say what they said', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'obsync-kept-'));
+    try {
+      writeFileSync(join(dir, 'a.yaml'), dashboard('a', ['Checkout']));
+      writeFileSync(join(dir, 'c.yaml'), alert('a', 'nope'));
+      const kept = new LoadedFiles();
+      const load = () => said(loadManifests([dir], { env: {}, loaded: kept }));
+      const first = load();
+      expect(first.diagnostics.join('\n')).toMatch(/unknown-tile/);
+      expect(load()).toEqual(first);
+      expect(load()).toEqual(first);
+      expect(kept.crossChecksMade).toBe(1);
+      writeFileSync(join(dir, 'c.yaml'), alert('a', 'notes'));
+      expect(load().diagnostics.join('\n')).not.toMatch(/unknown-tile/);
+      expect(kept.crossChecksMade).toBe(2);
+      // A file that interpolates is loaded afresh each time: its documents are new, the checks too.
+      writeFileSync(join(dir, 'i.yaml'), dashboard('interp', ['${env:NOTE}']));
+      const opts = { env: { NOTE: 'n' }, loaded: kept };
+      loadManifests([dir], opts);
+      loadManifests([dir], opts);
+      expect(kept.crossChecksMade).toBe(4);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

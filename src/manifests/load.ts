@@ -55,6 +55,9 @@ export interface LoadOptions {
 export class LoadedFiles {
   readonly #files = new Map<string, Kept>();
   #rechecks = 0;
+  /** The last cross-document checks, a few (targets whose trees differ check different documents). */
+  #crossChecks: CrossChecked[] = [];
+  #crossChecksMade = 0;
 
   /** The kept load of the file, when its text is the one it was loaded from. */
   get(file: string, text: string): Kept | undefined {
@@ -78,6 +81,32 @@ export class LoadedFiles {
       this.#rechecks += 1;
     }
     return found;
+  }
+
+  /**
+   * The cross-document checks of these documents: the result made for the very same documents,
+   * when every one of them comes from a kept file (frozen, so the same object says the same
+   * thing); otherwise made now by `check`. A daemon's run over an unchanged estate makes none.
+   */
+  crossCheckOf(
+    loaded: readonly LoadedDocument[],
+    failed: readonly FailedDocument[],
+    check: () => ReturnType<typeof crossCheck>,
+  ): ReturnType<typeof crossCheck> {
+    const found = this.#crossChecks.find((c) => sameItems(c.loaded, loaded) && sameItems(c.failed, failed));
+    if (found) return found.result;
+    const result = check();
+    this.#crossChecksMade += 1;
+    if (loaded.every((d) => Object.isFrozen(d)) && failed.every((f) => Object.isFrozen(f))) {
+      deepFreeze(result.diagnostics);
+      this.#crossChecks = [{ loaded, failed, result }, ...this.#crossChecks].slice(0, CROSS_CHECKS_KEPT);
+    }
+    return result;
+  }
+
+  /** How many times the cross-document checks were made (not taken from an earlier load). */
+  get crossChecksMade(): number {
+    return this.#crossChecksMade;
   }
 
   /** How many times a kept file was loaded again to be checked against other sensitive values. */
@@ -109,6 +138,19 @@ interface Kept {
 }
 
 const CHECKS_KEPT = 16;
+const CROSS_CHECKS_KEPT = 4;
+
+interface CrossChecked {
+  loaded: readonly LoadedDocument[];
+  failed: readonly FailedDocument[];
+  result: ReturnType<typeof crossCheck>;
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 function addCheck(kept: Kept, against: string, check: CarriedCheck): void {
   kept.checks.set(against, check);
@@ -178,7 +220,7 @@ export function loadManifests(paths: readonly string[], opts: LoadOptions): Load
     }
     documents += load.documents;
   }
-  const cross = crossCheck(loaded, failed);
+  const cross = opts.loaded ? opts.loaded.crossCheckOf(loaded, failed, () => crossCheck(loaded, failed)) : crossCheck(loaded, failed);
   diagnostics.push(...cross.diagnostics);
   const resources = loaded.filter((l) => !cross.rejected.has(l) && !carrying.has(l)).map((l) => l.resource);
   if (documents === 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(noManifests(paths, files.length));
