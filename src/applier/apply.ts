@@ -5,8 +5,8 @@
  * first with what the service deletes along. Every run records ownership, changes or not.
  * Returns a report; never throws for a failed step.
  */
-import { IdMap } from '../core/id-map.js';
-import { entryAddress, moveRefusal } from '../core/inventory.js';
+import { LazyIdMap, type IdMap } from '../core/id-map.js';
+import { entryAddress, moveRefusal, type InventoryEntry } from '../core/inventory.js';
 import { errorMessage, LeaseLostError, ObsyncError } from '../core/errors.js';
 import type { Address, PartRef, Plan, PlanStep } from '../core/plan.js';
 import type { ApplyContext, ApplyOptions, ApplyReport, ApplyTarget, StepOutcomeKind, StepResult } from './context.js';
@@ -53,7 +53,7 @@ async function applyUntilStopped(
   const moves = await recordMoves(plan, target.inventory, opts.refused, now);
   const ctx: ApplyContext = {
     ...target,
-    ids: seedIds(plan, target),
+    ids: seededIds(plan, target.inventory.entries()),
     answered: new Map(),
     now,
     ...(opts.signal ? { signal: opts.signal } : {}),
@@ -181,12 +181,17 @@ async function recordMoves(
 }
 
 /**
- * The applier's own id map: the inventory's owned objects, then every object the plan matched
- * (its steps' ids, which win); creates complete it as they land.
+ * The applier's own id map: the inventory's owned objects (as they are when the apply starts:
+ * the entries are frozen, their list is taken then), then every object the plan matched (its
+ * steps' ids, which win); creates complete it as they land. Built when first used: a run that
+ * writes nothing (a daemon's run over an unchanged estate) needs no id.
  */
-function seedIds(plan: Plan, target: ApplyTarget): IdMap {
-  const ids = new IdMap();
-  const entries = new Map(target.inventory.entries().map((e) => [entryAddress(e), e]));
+function seededIds(plan: Plan, inventory: readonly InventoryEntry[]): IdMap {
+  return new LazyIdMap((ids) => seedIds(plan, inventory, ids));
+}
+
+function seedIds(plan: Plan, inventory: readonly InventoryEntry[], ids: IdMap): void {
+  const entries = new Map(inventory.map((e) => [entryAddress(e), e]));
   for (const s of plan.steps) {
     if (s.id === undefined || s.action === 'delete') continue;
     const entry = entries.get(s.address);
@@ -197,7 +202,6 @@ function seedIds(plan: Plan, target: ApplyTarget): IdMap {
   for (const [address, e] of entries)
     if (e.status === 'owned' && e.id !== null && ids.id(address) === undefined)
       ids.set(address, e.kind, e.id, e.tiles ? new Map(Object.entries(e.tiles)) : undefined);
-  return ids;
 }
 
 function partsOf(parts: readonly PartRef[]): Map<string, string> {
