@@ -1,7 +1,8 @@
 /**
  * daemon-scale: `obsync run` (the built CLI) as a user runs it, over N dashboards and N alerts on
  * disk and a sandbox holding them: its start-up run (which adopts the estate) and then its steady
- * runs, each triggered by a save that changes one dashboard. Unlike `steady` (the planner alone,
+ * runs, each triggered by a save that changes one dashboard, and its unchanged runs, each triggered
+ * by a save of the same text (what a scheduled run over an unchanged estate does). Unlike `steady` (the planner alone,
  * in the bench's process) it counts everything a daemon's run does: reading and validating the
  * manifests, the plan, the write, the state, the events. Wall time from the daemon's own
  * `run finished` lines, CPU and peak RSS of the daemon process from /proc (Linux): the peak is
@@ -27,7 +28,18 @@ export default defineMeasure<Sizes>({
   name: 'daemon-scale',
   title: '`obsync run` over N + N objects: start-up run and steady runs (one changed dashboard), wall, CPU and peak RSS',
   tables: {
-    'daemon-scale': ['n', 'objects', 'startupMs', 'startupPeakRssMb', 'runs', 'steadyMs', 'steadyCpuMs', 'steadyPeakRssMb'],
+    'daemon-scale': [
+      'n',
+      'objects',
+      'startupMs',
+      'startupPeakRssMb',
+      'runs',
+      'steadyMs',
+      'steadyCpuMs',
+      'steadyPeakRssMb',
+      'unchangedMs',
+      'unchangedCpuMs',
+    ],
   },
   sizes: { full: { n: 10_000, runs: 5 }, quick: { n: 1000, runs: 5 }, smoke: { n: 5, runs: 2 } },
   async run(sizes, ctx) {
@@ -91,9 +103,9 @@ async function daemonAtScale({ n, runs }: Sizes, ctx: BenchContext): Promise<Res
     const startupMs = Date.now() - startedAt;
     const startupPeakRssMb = vmHwmMb(pid);
     let version = 0;
-    const save = async () => {
+    const save = async (change = true) => {
       const before = durations.length;
-      writeFileSync(touched, touchDashboard(++version));
+      writeFileSync(touched, touchDashboard(change ? ++version : version));
       await until('a run after a save', finished(before + 1), 300_000);
     };
     await save();
@@ -106,6 +118,14 @@ async function daemonAtScale({ n, runs }: Sizes, ctx: BenchContext): Promise<Res
       measured.push(durations.at(-1) ?? NaN);
     }
     const steadyCpuMs = (cpuMsOf(pid) - cpuBefore) / runs;
+    const steadyPeakRssMb = vmHwmMb(pid);
+    const cpuUnchanged = cpuMsOf(pid);
+    const unchanged: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      await save(false);
+      unchanged.push(durations.at(-1) ?? NaN);
+    }
+    const unchangedCpuMs = (cpuMsOf(pid) - cpuUnchanged) / runs;
     return {
       measure: 'daemon-scale',
       n,
@@ -116,7 +136,10 @@ async function daemonAtScale({ n, runs }: Sizes, ctx: BenchContext): Promise<Res
       steadyMs: fastest(measured),
       steadyMsSamples: measured,
       steadyCpuMs: Math.round(steadyCpuMs),
-      steadyPeakRssMb: vmHwmMb(pid),
+      steadyPeakRssMb,
+      unchangedMs: fastest(unchanged),
+      unchangedMsSamples: unchanged,
+      unchangedCpuMs: Math.round(unchangedCpuMs),
     };
   } finally {
     daemon.kill('SIGTERM');
