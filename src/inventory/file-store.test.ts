@@ -124,6 +124,28 @@ describe('file inventory', () => {
     expect(snap.entries.map((e) => e.name)).toEqual(['a', 'c']);
     await next.close();
   });
+  it('keeps in the journal a line appended while a flush wrote the snapshot: killed before the next flush, it loses nothing', async () => {
+    const dir = await tempDir();
+    const inv = await openFileInventory({ dir, target: 'prod', lock: true });
+    await inv.put(entry('a', '1'));
+    const flushing = inv.flush();
+    // The snapshot is being written: a create is recorded meanwhile (a line, before its request is sent).
+    await inv.put(entry('late', null, 'pending'));
+    await flushing;
+    expect(await readFile(join(dir, 'prod.journal'), 'utf8')).toContain('"late"');
+    // Killed here: no close, no second flush.
+    await (await import('node:fs/promises')).rm(join(dir, 'prod.lock'));
+    const next = await openFileInventory({ dir, target: 'prod', lock: true });
+    expect(next.get('Dashboard/late')).toMatchObject({ status: 'pending', id: null });
+    expect(next.get('Dashboard/a')?.id).toBe('1');
+    // Its first flush compacts both.
+    await next.flush();
+    expect(await readFile(join(dir, 'prod.journal'), 'utf8')).toBe('');
+    await next.close();
+    const again = await openFileInventory({ dir, target: 'prod', lock: false });
+    expect(again.entries().map((e) => e.name)).toEqual(['a', 'late']);
+  });
+
   it('fingerprints with a key kept in the state directory, stable across runs', async () => {
     const dir = await tempDir();
     const a = await openFileInventory({ dir, target: 'prod', lock: false });

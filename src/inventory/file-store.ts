@@ -4,7 +4,7 @@
  * sent (so a killed process leaves a record). Compaction writes a temp file and renames it
  * (atomic), then truncates the journal. Writes need the target's writer lease (lock.ts).
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, truncateSync, writeSync } from 'node:fs';
 import { mkdir, rename, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
@@ -160,8 +160,12 @@ class FileInventory implements InventoryStore {
     const tmp = `${this.#snapshotPath}.${process.pid}.tmp`;
     await writeFile(tmp, JSON.stringify(data, null, 1) + '\n', { mode: 0o600 });
     await rename(tmp, this.#snapshotPath);
-    this.#closeJournal();
-    await truncate(this.#journalPath, 0).catch(ignoreMissing);
+    // Only lines the snapshot holds may go, checked and cut in one synchronous step: a line
+    // appended while the snapshot was written stays (replaying it over the snapshot is harmless).
+    if (this.#appended === upTo) {
+      this.#closeJournal();
+      truncateJournal(this.#journalPath);
+    }
     this.#compacted = upTo;
   }
 
@@ -339,6 +343,15 @@ function parseJson(raw: string): unknown {
     return JSON.parse(raw);
   } catch {
     return NOT_JSON;
+  }
+}
+
+/** Empties the journal (none yet is fine). */
+function truncateJournal(path: string): void {
+  try {
+    truncateSync(path, 0);
+  } catch (err) {
+    ignoreMissing(err);
   }
 }
 
