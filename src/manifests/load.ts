@@ -10,6 +10,7 @@ import type { Document } from 'yaml';
 import { credentialValues } from './credentials.js';
 import { refuseCarried, SensitiveValues, type GuardedDocument, type SensitiveValue } from './carried.js';
 import type { Diagnostic } from '../core/diagnostics.js';
+import { sameItems } from '../core/collections.js';
 import { deepFreeze } from '../core/freeze.js';
 import type { Kind } from '../core/plan.js';
 import { KINDS } from '../kinds/registry.js';
@@ -144,12 +145,6 @@ interface CrossChecked {
   loaded: readonly LoadedDocument[];
   failed: readonly FailedDocument[];
   result: ReturnType<typeof crossCheck>;
-}
-
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 function addCheck(kept: Kept, against: string, check: CarriedCheck): void {

@@ -25,6 +25,7 @@ import type { Address } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json } from '../core/wire.js';
 import type { AnyKind } from '../core/kind-name.js';
+import { sameItems } from '../core/collections.js';
 import { sameJson } from '../core/json.js';
 import type { LiveIndex } from './live-index.js';
 import type { NameOrId, RefContext, RefToken, RefUse, TokenContext } from '../kinds/refs.js';
@@ -84,7 +85,7 @@ export class PlanMemo {
   /** A kind's index of live objects: the last plan's when the list holds the very same objects, in the same order. */
   index(kind: AnyKind, objects: readonly LiveObject[], build: () => LiveIndex): LiveIndex {
     const last = this.#indexes.get(kind);
-    if (last && sameObjects(last.objects, objects)) return last.index;
+    if (last && sameItems(last.objects, objects)) return last.index;
     const index = build();
     this.#indexes.set(kind, { objects, index });
     return index;
@@ -289,10 +290,4 @@ export function sameStrings(a: Readonly<Record<string, string>>, b: Readonly<Rec
 
 function sameKnown(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean {
   return a === undefined || b === undefined ? a === b : sameStrings(a, b);
-}
-
-function sameObjects(a: readonly LiveObject[], b: readonly LiveObject[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
