@@ -2,18 +2,19 @@
  * daemon-scale: `obsync run` (the built CLI) as a user runs it, over N dashboards and N alerts on
  * disk and a sandbox holding them: its start-up run (which adopts the estate) and then its steady
  * runs, each triggered by a save that changes one dashboard, and its unchanged runs, each triggered
- * by a save of the same text (what a scheduled run over an unchanged estate does). Unlike `steady` (the planner alone,
- * in the bench's process) it counts everything a daemon's run does: reading and validating the
- * manifests, the plan, the write, the state, the events. Wall time from the daemon's own
+ * by a save of the same text (what a scheduled run over an unchanged estate does). Unlike `steady`
+ * (the planner alone, in the bench's process) it counts everything a daemon's run does: reading
+ * and validating the manifests, the plan, the write, the state, the events. Wall time from the daemon's own
  * `run finished` lines, CPU and peak RSS of the daemon process from /proc (Linux): the peak is
  * reset after the warm-up runs, so the steady figure is the steady runs' own.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchManifestsYaml } from '../fixtures.js';
 import { defineMeasure, fastest, type BenchContext, type Result } from '../measure.js';
+import { peakRssMb, processCpuMs, resetPeakRss } from '../proc.js';
 import { startChildSandbox } from '../sandbox-process.js';
 import { followLines, until } from '../wait.js';
 import { daemonConfig, touchDashboard } from './daemon.js';
@@ -26,7 +27,7 @@ interface Sizes {
 
 export default defineMeasure<Sizes>({
   name: 'daemon-scale',
-  title: '`obsync run` over N + N objects: start-up run and steady runs (one changed dashboard), wall, CPU and peak RSS',
+  title: '`obsync run` over N + N objects: start-up run, steady runs (one changed dashboard) and unchanged runs, wall, CPU and peak RSS',
   tables: {
     'daemon-scale': [
       'n',
@@ -46,29 +47,6 @@ export default defineMeasure<Sizes>({
     ctx.record(await daemonAtScale(sizes, ctx));
   },
 });
-
-const TICKS_PER_MS = 100 / 1000; // USER_HZ: 100 on Linux
-
-/** Peak RSS (VmHWM) of a process in MiB. */
-function vmHwmMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmHWM:'));
-  return Math.round(Number(line?.split(/\s+/)[1] ?? NaN) / 1024);
-}
-
-/** Resets a process's peak RSS to its current RSS (clear_refs 5). */
-function resetPeak(pid: number): void {
-  writeFileSync(`/proc/${pid}/clear_refs`, '5');
-}
-
-/** CPU time (user + system) of a process so far, in ms. */
-function cpuMsOf(pid: number): number {
-  // The fields after the command name, which is in parentheses and may hold spaces.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS;
-}
 
 async function daemonAtScale({ n, runs }: Sizes, ctx: BenchContext): Promise<Result> {
   const child = await startChildSandbox({ n, variant: 'self-hosted', rateLimit: 'off' });
@@ -101,31 +79,29 @@ async function daemonAtScale({ n, runs }: Sizes, ctx: BenchContext): Promise<Res
   try {
     await until('the start-up run', finished(1), 600_000);
     const startupMs = Date.now() - startedAt;
-    const startupPeakRssMb = vmHwmMb(pid);
+    const startupPeakRssMb = peakRssMb(pid);
     let version = 0;
     const save = async (change = true) => {
       const before = durations.length;
       writeFileSync(touched, touchDashboard(change ? ++version : version));
       await until('a run after a save', finished(before + 1), 300_000);
     };
+    // `runs` runs, each after a save: their wall times (the daemon's own) and CPU per run.
+    const measured = async (change: boolean) => {
+      const cpu = processCpuMs(pid);
+      const walls: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        await save(change);
+        walls.push(durations.at(-1) ?? NaN);
+      }
+      return { walls, cpuMs: Math.round((processCpuMs(pid) - cpu) / runs) };
+    };
     await save();
     await save();
-    resetPeak(pid);
-    const cpuBefore = cpuMsOf(pid);
-    const measured: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      await save();
-      measured.push(durations.at(-1) ?? NaN);
-    }
-    const steadyCpuMs = (cpuMsOf(pid) - cpuBefore) / runs;
-    const steadyPeakRssMb = vmHwmMb(pid);
-    const cpuUnchanged = cpuMsOf(pid);
-    const unchanged: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      await save(false);
-      unchanged.push(durations.at(-1) ?? NaN);
-    }
-    const unchangedCpuMs = (cpuMsOf(pid) - cpuUnchanged) / runs;
+    if (!resetPeakRss(pid)) throw new Error(`bench: cannot reset the peak RSS of the daemon (/proc/${pid}/clear_refs)`);
+    const steady = await measured(true);
+    const steadyPeakRssMb = peakRssMb(pid);
+    const unchanged = await measured(false);
     return {
       measure: 'daemon-scale',
       n,
@@ -133,13 +109,13 @@ async function daemonAtScale({ n, runs }: Sizes, ctx: BenchContext): Promise<Res
       startupMs,
       startupPeakRssMb,
       runs,
-      steadyMs: fastest(measured),
-      steadyMsSamples: measured,
-      steadyCpuMs: Math.round(steadyCpuMs),
+      steadyMs: fastest(steady.walls),
+      steadyMsSamples: steady.walls,
+      steadyCpuMs: steady.cpuMs,
       steadyPeakRssMb,
-      unchangedMs: fastest(unchanged),
-      unchangedMsSamples: unchanged,
-      unchangedCpuMs: Math.round(unchangedCpuMs),
+      unchangedMs: fastest(unchanged.walls),
+      unchangedMsSamples: unchanged.walls,
+      unchangedCpuMs: unchanged.cpuMs,
     };
   } finally {
     daemon.kill('SIGTERM');

@@ -15,18 +15,17 @@
  * count to the next (same sandbox, same state), so only the first start-up adopts it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeTemplate, PostgresInstance } from '../../test/support/postgres-instance.js';
 import { benchDocuments, benchManifestsYaml, teamKey } from '../fixtures.js';
 import { defineMeasure, median, ratio, type BenchContext } from '../measure.js';
 import { startChildSandbox, type ChildSandbox } from '../sandbox-process.js';
+import { machineCpu, peakRssMb, processCpuMs, resetPeakRss } from '../proc.js';
 import { daemonUrl, followLines, until } from '../wait.js';
 
 const DEBOUNCE_MS = 50;
-/** USER_HZ: the unit of /proc/PID/stat's CPU times (100 on every Linux architecture Node runs on). */
-const TICKS_PER_S = 100;
 
 interface Sizes {
   targets: number;
@@ -125,38 +124,6 @@ class Replica {
     this.child.kill('SIGTERM');
     await exited;
   }
-}
-
-/** User + system CPU of a process so far, in ms. */
-function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
-}
-
-/** Busy and total CPU time of the whole machine so far (jiffies, all cores). */
-function machineCpu(): { busy: number; total: number } {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
-  const busy = (user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0);
-  return { busy, total: busy + (idle ?? 0) + (iowait ?? 0) };
-}
-
-/** Resets a process's peak RSS (Linux ≥ 4.0); false when the kernel refuses. */
-function resetPeakRss(pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function peakRssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmHWM:'));
-  return Math.round(Number(/(\d+)/.exec(line ?? '')?.[1] ?? Number.NaN) / 1024);
 }
 
 interface Round {
