@@ -1,6 +1,7 @@
 import { appendFile, mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LockError } from '../core/errors.js';
 import type { InventoryEntry } from '../core/inventory.js';
@@ -144,6 +145,54 @@ describe('file inventory', () => {
     await next.close();
     const again = await openFileInventory({ dir, target: 'prod', lock: false });
     expect(again.entries().map((e) => e.name)).toEqual(['a', 'late']);
+  });
+
+  it('loses no recorded line, whatever is put, removed or moved while a flush writes, when the writer is then killed', async () => {
+    const names = fc.constantFrom('a', 'b', 'c');
+    const op = fc.record({
+      op: fc.constantFrom('put' as const, 'remove' as const, 'move' as const),
+      name: names,
+      to: names,
+      /** Recorded while a flush is between its serialisation and its truncation of the journal. */
+      duringFlush: fc.boolean(),
+      flushAfter: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 10 }), async (ops) => {
+        const dir = await tempDir();
+        const inv = await openFileInventory({ dir, target: 'prod', lock: true });
+        const model = new Map<string, string | null>();
+        let version = 0;
+        for (const o of ops) {
+          const record = async () => {
+            const address = `Dashboard/${o.name}`;
+            if (o.op === 'put') {
+              const id = `id-${(version += 1)}`;
+              await inv.put(entry(o.name, id));
+              model.set(address, id);
+            } else if (o.op === 'remove') {
+              await inv.remove(address);
+              model.delete(address);
+            } else if (model.has(address) && !model.has(`Dashboard/${o.to}`)) {
+              await inv.move(address, `Dashboard/${o.to}`, '2026-01-02T00:00:00.000Z');
+              model.set(`Dashboard/${o.to}`, model.get(address) ?? null);
+              model.delete(address);
+            }
+          };
+          if (o.duringFlush) {
+            const flushing = inv.flush();
+            await record();
+            await flushing;
+          } else await record();
+          if (o.flushAfter) await inv.flush();
+        }
+        // Killed: no close, no last flush.
+        await (await import('node:fs/promises')).rm(join(dir, 'prod.lock'));
+        const next = await openFileInventory({ dir, target: 'prod', lock: false });
+        expect(new Map(next.entries().map((e) => [`${e.kind}/${e.name}`, e.id]))).toEqual(model);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('fingerprints with a key kept in the state directory, stable across runs', async () => {
