@@ -165,7 +165,7 @@ describe('file inventory', () => {
         let version = 0;
         for (const o of ops) {
           const record = async () => {
-            const address = `Dashboard/${o.name}`;
+            const address = `Dashboard/${o.name}` as const;
             if (o.op === 'put') {
               const id = `id-${(version += 1)}`;
               await inv.put(entry(o.name, id));
@@ -174,7 +174,7 @@ describe('file inventory', () => {
               await inv.remove(address);
               model.delete(address);
             } else if (model.has(address) && !model.has(`Dashboard/${o.to}`)) {
-              await inv.move(address, `Dashboard/${o.to}`, '2026-01-02T00:00:00.000Z');
+              await inv.move(address, `Dashboard/${o.to}` as const, '2026-01-02T00:00:00.000Z');
               model.set(`Dashboard/${o.to}`, model.get(address) ?? null);
               model.delete(address);
             }
