@@ -86,7 +86,7 @@ export function validateDocument(
     kind: record.kind,
     name,
     address,
-    labels: envelope.data.metadata.labels ?? {},
+    labels: labelsOf(envelope.data.metadata.labels),
     spec: spec.data,
     source: { file, ...start, ...(fields ? { fields } : {}) },
     digest: documentDigest(value),
@@ -94,6 +94,14 @@ export function validateDocument(
   const previous = envelope.data.metadata.previousNames;
   if (previous) resource.previousNames = previous;
   return { loaded: { file, locate, resource }, diagnostics };
+}
+
+const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** Most manifests have no labels: one empty record for all of them (20,000 of them took 1 MB). */
+function labelsOf(labels: Record<string, string> | undefined): Record<string, string> {
+  if (labels) for (const _ in labels) return labels;
+  return NO_LABELS;
 }
 
 /** The positions of the fields that name other objects (and their parts), keyed by their YAML path. */

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -121,6 +121,27 @@ describe('loadManifests', () => {
       },
     });
     expect(viaReader.diagnostics[0]).toMatchObject({ code: 'io', message: expect.stringContaining('EACCES') as string });
+  });
+
+  it('places a finding made after the load by reading the file again, and at its first line when the file changed meanwhile', () => {
+    const a = write('a.yaml', dashboard('checkout'));
+    const b = write('b.yaml', `# the same dashboard again\n# two lines down\n${dashboard('checkout')}`);
+    const reads = new Map<string, number>();
+    const reader = (changeOnReread: boolean) => (path: string) => {
+      const n = (reads.get(path) ?? 0) + 1;
+      reads.set(path, n);
+      const text = readFileSync(path, 'utf8');
+      return changeOnReread && n > 1 ? `# edited\n${text}` : text;
+    };
+    const duplicate = (changeOnReread: boolean) => {
+      reads.clear();
+      const { diagnostics } = loadManifests([a, b], { env: {}, readFile: reader(changeOnReread) });
+      return diagnostics.filter((d) => d.code === 'duplicate-identity');
+    };
+    // metadata.name of the second document, read again for its position (the load kept no text).
+    expect(duplicate(false)).toMatchObject([{ file: b, line: 6 }]);
+    expect(reads.get(b)).toBe(2);
+    expect(duplicate(true)).toMatchObject([{ file: b, line: 1, col: 1 }]);
   });
 
   it('checks alert references against the Dashboard manifests of the whole run', () => {

@@ -5,6 +5,7 @@
  * anything when `hasErrors(diagnostics)`. Every value at a sensitive path is told to the
  * scrubber as soon as it is known, valid document or not.
  */
+import { hash } from 'node:crypto';
 import { dirname, sep } from 'node:path';
 import type { Document } from 'yaml';
 import { credentialValues } from './credentials.js';
@@ -12,6 +13,7 @@ import { refuseCarried, SensitiveValues, type GuardedDocument, type SensitiveVal
 import type { Diagnostic } from '../core/diagnostics.js';
 import { sameItems } from '../core/collections.js';
 import { deepFreeze } from '../core/freeze.js';
+import { StringTable } from '../core/intern.js';
 import type { Kind } from '../core/plan.js';
 import { KINDS } from '../kinds/registry.js';
 import type { DesiredResource } from '../core/resource.js';
@@ -51,7 +53,8 @@ export interface LoadOptions {
  * file without a `${...}` loads the same for any target and environment, so it is parsed and
  * validated again only when its text changed; a file that interpolates is loaded afresh each time.
  * What is kept holds no YAML tree (a tree costs some 60 times its text: a daemon of 20,000 objects
- * kept 520 MB of them), and a file gone from a path it was found under is forgotten.
+ * kept 520 MB of them) nor the text (a digest of it: the text of 20,000 objects is 8 MB the daemon
+ * would carry from run to run), and a file gone from a path it was found under is forgotten.
  */
 export class LoadedFiles {
   readonly #files = new Map<string, Kept>();
@@ -63,12 +66,12 @@ export class LoadedFiles {
   /** The kept load of the file, when its text is the one it was loaded from. */
   get(file: string, text: string): Kept | undefined {
     const kept = this.#files.get(file);
-    return kept?.text === text ? kept : undefined;
+    return kept !== undefined && kept.digest === textDigest(text) ? kept : undefined;
   }
 
   /** Keeps a load without its documents' values (what the check needed of them is in its checks). */
   keep(file: string, text: string, load: FileLoad, against: string, check: CarriedCheck): void {
-    const kept: Kept = { text, load: deepFreeze({ ...load, guarded: [] }), checks: new Map() };
+    const kept: Kept = { digest: textDigest(text), load: deepFreeze({ ...load, guarded: [] }), checks: new Map() };
     addCheck(kept, against, deepFreeze(check));
     this.#files.set(file, kept);
   }
@@ -128,12 +131,12 @@ export class LoadedFiles {
 }
 
 /**
- * A file's load as kept: the text it was loaded from, and its credential checks, one per set of
+ * A file's load as kept: the digest of the text it was loaded from, and its credential checks, one per set of
  * sensitive values it was checked against (targets whose own manifests hold different secrets
  * check the same shared file against different sets; a few are kept, the oldest forgotten).
  */
 interface Kept {
-  text: string;
+  digest: string;
   load: FileLoad;
   checks: Map<string, CarriedCheck>;
 }
@@ -222,6 +225,11 @@ export function loadManifests(paths: readonly string[], opts: LoadOptions): Load
   return { resources, diagnostics: sortDiagnostics(diagnostics) };
 }
 
+/** A file's text as kept loads recognise it: SHA-256, so a different text never passes for the kept one. */
+function textDigest(text: string): string {
+  return hash('sha256', text, 'base64');
+}
+
 /** One file of a load: kept from an earlier load (with its check), or loaded now. */
 interface FileEntry {
   file: string;
@@ -290,7 +298,7 @@ function loadText(file: string, text: string, opts: LoadOptions): { load: FileLo
   const parsed = parseYamlFile(file, text);
   // Judged before interpolation rewrites it.
   const shareable = !parsed.docs.some(interpolates);
-  const locator = locatorOf(file, text);
+  const locator = locatorOf(file, textDigest(text), opts.readFile ?? readRegularFile);
   const diagnostics = [...parsed.diagnostics];
   const failed: FailedDocument[] = [...(parsed.failed ?? [])];
   // A limit that refuses the whole file (size, nesting, document count) leaves nothing to read names from.
@@ -306,6 +314,8 @@ function loadText(file: string, text: string, opts: LoadOptions): { load: FileLo
   };
   const guarded: Guarded[] = [];
   const sensitive: SensitiveValue[] = [];
+  // The file's documents share their strings: 500 dashboards need one "Traces", not 500.
+  const strings = new StringTable();
   let documents = 0;
   for (const [index, doc] of parsed.docs.entries()) {
     const locate = locator(index);
@@ -319,12 +329,13 @@ function loadText(file: string, text: string, opts: LoadOptions): { load: FileLo
     const numbers = numberProblems(file, doc, parsed.lineCounter, isSensitive);
     const problems = [...refs, ...numbers];
     diagnostics.push(...problems);
-    const { value, diagnostic } = documentValue(file, doc, parsed.lineCounter);
+    const { value: parsedValue, diagnostic } = documentValue(file, doc, parsed.lineCounter);
     if (diagnostic) {
       diagnostics.push(diagnostic);
       failed.push(statedIdentity(file, doc, parsed.lineCounter));
       continue;
     }
+    const value = strings.internAll(parsedValue);
     if (kind) sensitive.push(...registerSensitiveValues(kind, value, file));
     const result = validateDocument(file, doc, parsed.lineCounter, value, locate);
     // A value that failed to interpolate is empty: its schema complaint would only repeat the cause.
@@ -367,16 +378,27 @@ function sensitiveIn(kind: Kind): (path: readonly PropertyKey[]) => boolean {
 }
 
 /**
- * Positions in the documents of a file, for findings made after its load: the file is parsed
- * again on the first one (positions do not depend on interpolation, which changes values only).
+ * Positions in the documents of a file, for findings made after its load: the file is read and
+ * parsed again on the first one (positions do not depend on interpolation, which changes values
+ * only). It does not hold the text: a daemon keeps the loads of unchanged files from run to run,
+ * and the text of 20,000 objects is 8 MB. A file changed (or gone) since gives the first line.
  */
-function locatorOf(file: string, text: string): (index: number) => Locate {
-  let again: ParsedFile | undefined;
+function locatorOf(file: string, digest: string, read: (file: string) => string): (index: number) => Locate {
+  let again: ParsedFile | null | undefined;
   return (index) => (path) => {
-    again ??= parseYamlFile(file, text);
-    const doc = again.docs[index];
-    return doc ? positionAt(doc, again.lineCounter, path) : { line: 1, col: 1 };
+    again ??= parsedAgain(file, digest, read);
+    const doc = again?.docs[index];
+    return doc && again ? positionAt(doc, again.lineCounter, path) : { line: 1, col: 1 };
   };
+}
+
+function parsedAgain(file: string, digest: string, read: (file: string) => string): ParsedFile | null {
+  try {
+    const text = read(file);
+    return textDigest(text) === digest ? parseYamlFile(file, text) : null;
+  } catch {
+    return null;
+  }
 }
 
 function unreadable(file: string, e: unknown): Diagnostic {
