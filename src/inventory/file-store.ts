@@ -13,6 +13,7 @@ import type { WriteFence } from '../core/fence.js';
 import { deepFreeze } from '../core/freeze.js';
 import {
   entryAddress,
+  keptEntry,
   moveRefusal,
   movedEntry,
   type InventoryBackup,
@@ -110,7 +111,7 @@ class FileInventory implements InventoryStore {
   put(entry: InventoryEntry): Promise<void> {
     this.#append({ op: 'put', entry });
     const address = entryAddress(entry);
-    this.#entries.set(address, deepFreeze(structuredClone(entry)));
+    this.#entries.set(address, keptEntry(entry));
     if (!this.#since.has(address)) this.#since.set(address, entry.updatedAt);
     return Promise.resolve();
   }
@@ -259,7 +260,7 @@ export async function loadTarget(dir: string, target: string, opts: { repair: bo
     }
     for (const e of parsed.data.entries) {
       const address = entryAddress(e);
-      loaded.entries.set(address, deepFreeze(e));
+      loaded.entries.set(address, keptEntry(e));
       loaded.since.set(address, parsed.data.since?.[address] ?? e.updatedAt);
     }
   }
@@ -296,7 +297,7 @@ async function replayJournal(path: string, journal: Buffer, into: LoadedTarget, 
 function applyLine(into: LoadedTarget, line: z.infer<typeof journalLine>): void {
   if (line.op === 'put') {
     const address = entryAddress(line.entry);
-    into.entries.set(address, deepFreeze(line.entry));
+    into.entries.set(address, keptEntry(line.entry));
     if (!into.since.has(address)) into.since.set(address, line.entry.updatedAt);
   } else if (line.op === 'move') {
     const from = line.from as Address;
@@ -305,7 +306,7 @@ function applyLine(into: LoadedTarget, line: z.infer<typeof journalLine>): void 
     const since = into.since.get(from) ?? line.entry.updatedAt;
     into.entries.delete(from);
     into.since.delete(from);
-    into.entries.set(to, deepFreeze(line.entry));
+    into.entries.set(to, keptEntry(line.entry));
     into.since.set(to, since);
   } else {
     into.entries.delete(line.address as Address);

@@ -2,6 +2,7 @@
 import { createHmac } from 'node:crypto';
 import {
   entryAddress,
+  keptEntry,
   moveRefusal,
   movedEntry,
   type InventoryBackup,
@@ -18,7 +19,7 @@ export interface MemoryInventory extends InventoryStore {
 }
 
 export function memoryInventory(target: string, initial: InventoryEntry[] = [], key = 'test-key'): MemoryInventory {
-  const entries = new Map<Address, InventoryEntry>(initial.map((e) => [entryAddress(e), deepFreeze(structuredClone(e))]));
+  const entries = new Map<Address, InventoryEntry>(initial.map((e) => [entryAddress(e), keptEntry(e)]));
   const backups: InventoryBackup[] = [];
   return {
     target,
@@ -26,7 +27,7 @@ export function memoryInventory(target: string, initial: InventoryEntry[] = [], 
     entries: () => [...entries.values()],
     get: (address) => entries.get(address),
     put: (entry) => {
-      entries.set(entryAddress(entry), deepFreeze(structuredClone(entry)));
+      entries.set(entryAddress(entry), keptEntry(entry));
       return Promise.resolve();
     },
     remove: (address) => {

@@ -5,9 +5,9 @@
  */
 import { LeaseLostError, LockError, ObsyncError } from '../../core/errors.js';
 import type { WriteFence } from '../../core/fence.js';
-import { deepFreeze } from '../../core/freeze.js';
 import {
   entryAddress,
+  keptEntry,
   moveRefusal,
   movedEntry,
   type InventoryBackup,
@@ -63,7 +63,7 @@ export class PgInventory implements InventoryStore {
       ),
     );
     if (rowCount === 0) throw this.#fenced();
-    this.#entries.set(address, deepFreeze(structuredClone(entry)));
+    this.#entries.set(address, keptEntry(entry));
   }
 
   async remove(address: Address): Promise<void> {
@@ -103,7 +103,7 @@ export class PgInventory implements InventoryStore {
         `the state of target '${this.target}' changed under this obsync: ${from} could not be moved to ${to}`,
         'run again: the next run reads the state afresh',
       );
-    const frozen = deepFreeze(structuredClone(moved));
+    const frozen = keptEntry(moved);
     this.#entries.delete(from);
     this.#entries.set(to, frozen);
     return frozen;
@@ -195,6 +195,6 @@ export async function readEntries(conn: PgConnection, s: string, target: string)
         },
       );
     }
-    return { entry: deepFreeze(parsed.data), since: row.since.toISOString() };
+    return { entry: keptEntry(parsed.data), since: row.since.toISOString() };
   });
 }
