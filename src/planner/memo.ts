@@ -46,7 +46,7 @@ interface Unchanged {
    * which has none) its spec and labels. Never both: holding the spec of every object loaded
    * with a digest would keep the previous load's manifests alive while the next is planned.
    */
-  desired: { digest: string } | { spec: unknown; labels: Readonly<Record<string, string>> };
+  desired: string | { spec: unknown; labels: Readonly<Record<string, string>> };
   fingerprints: Readonly<Record<string, string>>;
   secrets: Readonly<Record<string, string>>;
   parts: ReadonlyMap<string, string> | undefined;
@@ -128,7 +128,7 @@ export class PlanMemo {
     }
     this.stats.reused += 1;
     // A spec is kept as this plan's, so the caller's previous manifests are not held on to (an equal digest is kept as it is).
-    if (!('digest' in last.desired)) last.desired = desiredOf(res);
+    if (typeof last.desired !== 'string') last.desired = desiredOf(res);
     last.parts = parts;
     this.#next.set(res.address, last);
     return true;
@@ -145,7 +145,15 @@ export class PlanMemo {
     known: Readonly<Record<string, string>> | undefined,
     calls: readonly RefCall[],
   ): void {
-    this.#next.set(address, { live, desired: desiredOf(res), fingerprints, secrets, parts, known, calls: this.#shared.of(calls) });
+    this.#next.set(address, {
+      live,
+      desired: desiredOf(res),
+      fingerprints: kept(fingerprints),
+      secrets: kept(secrets),
+      parts,
+      known,
+      calls: this.#shared.of(calls),
+    });
   }
 
   /** The plan is complete: only its objects are kept. */
@@ -250,7 +258,15 @@ function replay(calls: readonly RefCall[], refs: RefContext & TokenContext): boo
 }
 
 function desiredOf(res: DesiredResource): Unchanged['desired'] {
-  return res.digest !== undefined ? { digest: res.digest } : { spec: res.spec, labels: res.labels };
+  return res.digest ?? { spec: res.spec, labels: res.labels };
+}
+
+const NONE: Readonly<Record<string, string>> = Object.freeze({});
+
+/** Most objects have no fingerprint or secret: one empty record for all of them, not one each. */
+function kept(values: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  for (const _ in values) return values;
+  return NONE;
 }
 
 /**
@@ -258,9 +274,9 @@ function desiredOf(res: DesiredResource): Unchanged['desired'] {
  * code) by labels and spec. One with a digest and one without are taken as different.
  */
 function sameDesired(last: Unchanged, res: DesiredResource): boolean {
-  const kept = last.desired;
-  if ('digest' in kept) return kept.digest === res.digest;
-  return res.digest === undefined && sameStrings(kept.labels, res.labels) && sameJson(kept.spec as Json, res.spec as Json);
+  const was = last.desired;
+  if (typeof was === 'string') return was === res.digest;
+  return res.digest === undefined && sameStrings(was.labels, res.labels) && sameJson(was.spec as Json, res.spec as Json);
 }
 
 function sameRef(a: NameOrId | undefined, b: NameOrId | undefined): boolean {
