@@ -112,12 +112,17 @@ class Scanner {
     if (c === QUOTE) return this.skipString(i);
     if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       let depth = 0;
-      for (let j = i; j < t.length; j++) {
+      const end = t.length;
+      for (let j = i; j < end; j++) {
         const d = t[j];
         if (d === QUOTE) {
-          const after = this.skipString(j);
-          if (after === null) return null;
-          j = after - 1;
+          // The string's end, found here rather than by a call per string: most are a few bytes long.
+          for (j += 1; j < end; j++) {
+            const e = t[j];
+            if (e === QUOTE) break;
+            if (e === BACKSLASH) j += 1;
+          }
+          if (j >= end) return null;
         } else if (d === OPEN_BRACE || d === OPEN_BRACKET) depth += 1;
         else if (d === CLOSE_BRACE || d === CLOSE_BRACKET) {
           depth -= 1;
