@@ -64,6 +64,7 @@ export class PlanMemo {
   #kept = new Map<Address, Unchanged>();
   #next = new Map<Address, Unchanged>();
   #indexes = new Map<AnyKind, { objects: readonly LiveObject[]; index: LiveIndex }>();
+  #orders = new Map<AnyKind, { resources: readonly DesiredResource[]; ordered: readonly DesiredResource[] }>();
   #shared = new SharedCalls();
   #scope: string | undefined;
   /** Objects found unchanged from the memo, and compared in full, in the last plan. */
@@ -74,12 +75,26 @@ export class PlanMemo {
     if (scope !== this.#scope) {
       this.#kept = new Map();
       this.#indexes = new Map();
+      this.#orders = new Map();
     }
     this.#scope = scope;
     this.#next = new Map();
     this.#shared = new SharedCalls();
     this.stats.reused = 0;
     this.stats.compared = 0;
+  }
+
+  /**
+   * A kind's declared objects in the order they are planned: the last plan's order when they are
+   * the very same objects, all frozen (a daemon's kept loads: nothing can have renamed one since).
+   */
+  ordered(kind: AnyKind, resources: readonly DesiredResource[], order: () => DesiredResource[]): readonly DesiredResource[] {
+    const last = this.#orders.get(kind);
+    if (last && sameItems(last.resources, resources)) return last.ordered;
+    const ordered = order();
+    if (resources.every((r) => Object.isFrozen(r))) this.#orders.set(kind, { resources, ordered });
+    else this.#orders.delete(kind);
+    return ordered;
   }
 
   /** A kind's index of live objects: the last plan's when the list holds the very same objects, in the same order. */

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addressOf, type Kind } from '../../src/core/plan.js';
 import type { DesiredResource } from '../../src/core/resource.js';
+import { deepFreeze } from '../../src/core/freeze.js';
 import { RunMemo } from '../../src/engine/memo.js';
 import { applyPlanned, makePlan, type PlanRequest } from '../../src/engine/run.js';
 import { SELECT_ALL, type Selection } from '../../src/engine/selection.js';
@@ -106,16 +107,24 @@ function estate(): Doc[] {
 }
 
 /** As the loader makes them: fresh objects each time, the digest of the document. */
-function load(docs: readonly Doc[]): DesiredResource[] {
-  return docs.map((d) => ({
-    kind: d.kind,
-    name: d.metadata.name,
-    address: addressOf(d.kind, d.metadata.name),
-    labels: { ...(d.metadata.labels ?? {}) },
-    spec: specSchemas[d.kind].parse(structuredClone(d.spec)),
-    source: { file: 'gen.yaml', line: 1, col: 1 },
-    digest: documentDigest(d),
-  }));
+function load(docs: readonly Doc[], kept?: Map<string, DesiredResource>): DesiredResource[] {
+  return docs.map((d) => {
+    const digest = documentDigest(d);
+    const found = kept?.get(digest);
+    if (found) return found;
+    const res: DesiredResource = {
+      kind: d.kind,
+      name: d.metadata.name,
+      address: addressOf(d.kind, d.metadata.name),
+      labels: { ...(d.metadata.labels ?? {}) },
+      spec: specSchemas[d.kind].parse(structuredClone(d.spec)),
+      source: { file: 'gen.yaml', line: 1, col: 1 },
+      digest,
+    };
+    if (!kept) return res;
+    kept.set(digest, deepFreeze(res));
+    return res;
+  });
 }
 
 const pick = fc.nat({ max: 40 });
@@ -201,7 +210,7 @@ describe('the steady-state memo', () => {
   it('never changes a plan: memoised and un-memoised plans are equal over random sequences of changes (property)', async () => {
     let reusedInAll = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 12 }), async (commands) => {
+      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 12 }), fc.boolean(), async (commands, keptLoads) => {
         const domain = createObservabilityDomain({ seed: 'demo' });
         const port = inProcessPort(domain, 'self-hosted', 'memo');
         const inventory = memoryInventory('memo');
@@ -209,10 +218,12 @@ describe('the steady-state memo', () => {
         const all = estate();
         let docs = all.map((d) => structuredClone(d));
         let selection: Selection = SELECT_ALL;
+        // Half the sequences load as a daemon's kept loads do: an unchanged document is the same frozen resource.
+        const kept = keptLoads ? new Map<string, DesiredResource>() : undefined;
         const request = (extra: Partial<PlanRequest> = {}): PlanRequest => ({
           port,
           inventory,
-          desired: load(docs),
+          desired: load(docs, kept),
           sensitive: SENSITIVE_PATHS,
           selection,
           prune: true,
