@@ -24,7 +24,7 @@ describe('the entry a store keeps', () => {
     mine.labels = { team: 'other' };
     (mine.tiles as Record<string, string>).p99 = 't2';
     mine.preexisting?.push('d9');
-    ((mine.nonConvergent?.[0]?.desired as { a: unknown[] }).a).push(2);
+    (mine.nonConvergent?.[0]?.desired as { a: unknown[] }).a.push(2);
     expect(kept).toStrictEqual(entry());
   });
 
