@@ -19,27 +19,34 @@ export interface BodyRef {
 }
 
 export class PlannedView {
-  readonly #byAddress = new Map<Address, PlanStep>();
-  readonly #byId = new Map<string, PlanStep>();
+  /** The steps by address and by id, made on the first question: a plan of unchanged objects asks none (20,000 entries a plan). */
+  #steps: { byAddress: Map<Address, PlanStep>; byId: Map<string, PlanStep> } | undefined;
   readonly #live = new Map<AnyKind, Map<string, LiveObject>>();
 
   constructor(
     readonly steps: readonly PlanStep[],
     readonly live: LiveState,
     readonly ids: IdMap,
-  ) {
-    for (const s of steps) {
-      this.#byAddress.set(s.address, s);
-      if (s.id !== undefined) this.#byId.set(`${s.kind}\u0000${s.id}`, s);
-    }
-  }
+  ) {}
 
   step(address: Address): PlanStep | undefined {
-    return this.#byAddress.get(address);
+    return this.#indexed().byAddress.get(address);
   }
 
   stepOfId(kind: AnyKind, id: string): PlanStep | undefined {
-    return this.#byId.get(`${kind}\u0000${id}`);
+    return this.#indexed().byId.get(`${kind}\u0000${id}`);
+  }
+
+  #indexed(): { byAddress: Map<Address, PlanStep>; byId: Map<string, PlanStep> } {
+    if (this.#steps) return this.#steps;
+    const byAddress = new Map<Address, PlanStep>();
+    const byId = new Map<string, PlanStep>();
+    for (const s of this.steps) {
+      byAddress.set(s.address, s);
+      if (s.id !== undefined) byId.set(`${s.kind}\u0000${s.id}`, s);
+    }
+    this.#steps = { byAddress, byId };
+    return this.#steps;
   }
 
   liveObject(kind: AnyKind, id: string): JsonObject | undefined {
