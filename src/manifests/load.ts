@@ -63,15 +63,15 @@ export class LoadedFiles {
   #crossChecks: CrossChecked[] = [];
   #crossChecksMade = 0;
 
-  /** The kept load of the file, when its text is the one it was loaded from. */
-  get(file: string, text: string): Kept | undefined {
+  /** The kept load of the file, when its text (by its digest) is the one it was loaded from. */
+  get(file: string, digest: string): Kept | undefined {
     const kept = this.#files.get(file);
-    return kept !== undefined && kept.digest === textDigest(text) ? kept : undefined;
+    return kept?.digest === digest ? kept : undefined;
   }
 
   /** Keeps a load without its documents' values (what the check needed of them is in its checks). */
-  keep(file: string, text: string, load: FileLoad, against: string, check: CarriedCheck): void {
-    const kept: Kept = { digest: textDigest(text), load: deepFreeze({ ...load, guarded: [] }), checks: new Map() };
+  keep(file: string, digest: string, load: FileLoad, against: string, check: CarriedCheck): void {
+    const kept: Kept = { digest, load: deepFreeze({ ...load, guarded: [] }), checks: new Map() };
     addCheck(kept, against, deepFreeze(check));
     this.#files.set(file, kept);
   }
@@ -199,15 +199,15 @@ export function loadManifests(paths: readonly string[], opts: LoadOptions): Load
   const carrying = new Set<LoadedDocument>();
   let documents = 0;
   for (const entry of entries) {
-    const { load, kept, text } = entry;
+    const { load, kept, source } = entry;
     // Not yet checked against these values: its documents are needed again (the same, in the same order).
     let check =
-      kept && text !== undefined
-        ? opts.loaded?.checkOf(kept, against, () => carriedCheck(sensitive, loadText(entry.file, text, resolved).load))
+      kept && source
+        ? opts.loaded?.checkOf(kept, against, () => carriedCheck(sensitive, loadText(entry.file, source, resolved).load))
         : undefined;
     if (!check) {
       check = carriedCheck(sensitive, load);
-      if (entry.keepable && text !== undefined) opts.loaded?.keep(entry.file, text, load, against, check);
+      if (entry.keepable && source) opts.loaded?.keep(entry.file, source.digest, load, against, check);
     }
     loaded.push(...load.loaded);
     failed.push(...load.failed);
@@ -225,7 +225,13 @@ export function loadManifests(paths: readonly string[], opts: LoadOptions): Load
   return { resources, diagnostics: sortDiagnostics(diagnostics) };
 }
 
-/** A file's text as kept loads recognise it: SHA-256, so a different text never passes for the kept one. */
+/** A file's text as read, with the digest kept loads recognise it by (taken once per read). */
+interface FileText {
+  text: string;
+  digest: string;
+}
+
+/** SHA-256: a different text never passes for the kept one. */
 function textDigest(text: string): string {
   return hash('sha256', text, 'base64');
 }
@@ -234,7 +240,7 @@ function textDigest(text: string): string {
 interface FileEntry {
   file: string;
   /** Undefined when the file could not be read. */
-  text?: string;
+  source?: FileText;
   load: FileLoad;
   kept?: Kept;
   /** Loaded now, and the same for any target and environment: kept once checked. */
@@ -251,13 +257,14 @@ function fileEntry(file: string, opts: LoadOptions): FileEntry {
       load: { loaded: [], diagnostics: [unreadable(file, e)], documents: 0, failed: [{ file, line: 1 }], guarded: [], sensitive: [] },
     };
   }
-  const kept = opts.loaded?.get(file, text);
+  const source = { text, digest: textDigest(text) };
+  const kept = opts.loaded?.get(file, source.digest);
   if (kept) {
     for (const v of kept.load.sensitive) registerSecret(v.value);
-    return { file, text, load: kept.load, kept };
+    return { file, source, load: kept.load, kept };
   }
-  const { load, shareable } = loadText(file, text, opts);
-  return { file, text, load, keepable: shareable };
+  const { load, shareable } = loadText(file, source, opts);
+  return { file, source, load, keepable: shareable };
 }
 
 /** A run that finds nothing says so: a mount that did not happen must not look like "nothing declared". */
@@ -294,11 +301,11 @@ export interface FileLoad {
 }
 
 /** The documents of one file's text; `shareable`: none of them interpolates, so the load is the same for any target and environment. */
-function loadText(file: string, text: string, opts: LoadOptions): { load: FileLoad; shareable: boolean } {
+function loadText(file: string, { text, digest }: FileText, opts: LoadOptions): { load: FileLoad; shareable: boolean } {
   const parsed = parseYamlFile(file, text);
   // Judged before interpolation rewrites it.
   const shareable = !parsed.docs.some(interpolates);
-  const locator = locatorOf(file, textDigest(text), opts.readFile ?? readRegularFile);
+  const locator = locatorOf(file, digest, opts.readFile ?? readRegularFile);
   const diagnostics = [...parsed.diagnostics];
   const failed: FailedDocument[] = [...(parsed.failed ?? [])];
   // A limit that refuses the whole file (size, nesting, document count) leaves nothing to read names from.
