@@ -2,6 +2,7 @@
 import { hash } from 'node:crypto';
 import type { Document, LineCounter } from 'yaml';
 import { formatPath, type Diagnostic } from '../core/diagnostics.js';
+import { NO_ENTRIES, sharedWhenEmpty } from '../core/freeze.js';
 import { addressOf, type Kind } from '../core/plan.js';
 import { KINDS, managedDefinition } from '../kinds/registry.js';
 import type { DesiredResource } from '../core/resource.js';
@@ -86,7 +87,8 @@ export function validateDocument(
     kind: record.kind,
     name,
     address,
-    labels: labelsOf(envelope.data.metadata.labels),
+    // Most manifests have none: one shared empty record.
+    labels: sharedWhenEmpty(envelope.data.metadata.labels ?? NO_ENTRIES),
     spec: spec.data,
     source: { file, ...start, ...(fields ? { fields } : {}) },
     digest: documentDigest(value),
@@ -94,14 +96,6 @@ export function validateDocument(
   const previous = envelope.data.metadata.previousNames;
   if (previous) resource.previousNames = previous;
   return { loaded: { file, locate, resource }, diagnostics };
-}
-
-const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
-
-/** Most manifests have no labels: one empty record for all of them (20,000 of them took 1 MB). */
-function labelsOf(labels: Record<string, string> | undefined): Record<string, string> {
-  if (labels) for (const _ in labels) return labels;
-  return NO_LABELS;
 }
 
 /** The positions of the fields that name other objects (and their parts), keyed by their YAML path. */

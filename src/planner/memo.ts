@@ -26,6 +26,7 @@ import type { DesiredResource } from '../core/resource.js';
 import type { Json } from '../core/wire.js';
 import type { AnyKind } from '../core/kind-name.js';
 import { sameItems } from '../core/collections.js';
+import { sharedWhenEmpty } from '../core/freeze.js';
 import { sameJson } from '../core/json.js';
 import type { LiveIndex } from './live-index.js';
 import type { NameOrId, RefContext, RefToken, RefUse, TokenContext } from '../kinds/refs.js';
@@ -163,8 +164,8 @@ export class PlanMemo {
     this.#next.set(address, {
       live,
       desired: desiredOf(res),
-      fingerprints: kept(fingerprints),
-      secrets: kept(secrets),
+      fingerprints: sharedWhenEmpty(fingerprints),
+      secrets: sharedWhenEmpty(secrets),
       parts,
       known,
       calls: this.#shared.of(calls),
@@ -274,14 +275,6 @@ function replay(calls: readonly RefCall[], refs: RefContext & TokenContext): boo
 
 function desiredOf(res: DesiredResource): Unchanged['desired'] {
   return res.digest ?? { spec: res.spec, labels: res.labels };
-}
-
-const NONE: Readonly<Record<string, string>> = Object.freeze({});
-
-/** Most objects have no fingerprint or secret: one empty record for all of them, not one each. */
-function kept(values: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
-  for (const _ in values) return values;
-  return NONE;
 }
 
 /**

@@ -2,6 +2,7 @@
  * Plans one desired object: match, compare canonical forms, choose action and reason, and put
  * into the step everything the applier needs (payload, what to record, the expected form).
  */
+import { NO_ENTRIES } from '../core/freeze.js';
 import type { InventoryEntry } from '../core/inventory.js';
 import type { LiveObject } from '../core/live.js';
 import type { Address, Change, PartRef, PlanStep, StepRecord } from '../core/plan.js';
@@ -135,7 +136,7 @@ function compare(
   recalled: Recalled | undefined,
 ): Compared | { errors: string[]; code: string } {
   const { memo, refs } = ctx;
-  const secrets = entry?.status === 'owned' ? (entry.secrets ?? NONE) : NONE;
+  const secrets = entry?.status === 'owned' ? (entry.secrets ?? NO_ENTRIES) : NO_ENTRIES;
   if (memo?.unchanged(recalled, res, fingerprints, secrets, pairing, refs)) return SAME;
   const recording = memo ? new RecordingRefs(refs) : undefined;
   const desired = def.canonicalDesired(res, recording ?? refs, fingerprints);
@@ -180,9 +181,9 @@ function settledRecord(
   keys: readonly string[] | undefined,
 ): void {
   const specHash = entry.specHash === undefined ? ctx.input.specHashes.get(res.address) : undefined;
-  const secrets = ctx.input.fingerprints.get(res.address) ?? NONE;
-  const labelsMoved = !sameStrings(res.labels, entry.labels ?? NONE);
-  const secretsMoved = !sameStrings(secrets, entry.secrets ?? NONE);
+  const secrets = ctx.input.fingerprints.get(res.address) ?? NO_ENTRIES;
+  const labelsMoved = !sameStrings(res.labels, entry.labels ?? NO_ENTRIES);
+  const secretsMoved = !sameStrings(secrets, entry.secrets ?? NO_ENTRIES);
   if (labelsMoved || secretsMoved || specHash !== undefined) {
     const out: StepRecord = {};
     if (labelsMoved) out.labels = res.labels;
@@ -190,10 +191,8 @@ function settledRecord(
     if (secretsMoved) out.secrets = secrets;
     step.record = out;
   }
-  if (pairing && keys && !samePairing(pairing, entry.tiles ?? NONE)) step.parts = partRefs(keys, pairing);
+  if (pairing && keys && !samePairing(pairing, entry.tiles ?? NO_ENTRIES)) step.parts = partRefs(keys, pairing);
 }
-
-const NONE: Readonly<Record<string, string>> = Object.freeze({});
 
 /** A pairing (key → part id) against an entry's part map. */
 function samePairing(a: ReadonlyMap<string, string>, b: Readonly<Record<string, string>>): boolean {
