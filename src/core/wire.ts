@@ -17,28 +17,28 @@ export type JsonObject = { [key: string]: Json };
  * its union tries each type in turn and copies every object and array, 19 KB of allocation per
  * dashboard (tile configs), 385 MB for a daemon's first read of 20,000 objects.
  */
-export const json = z.custom<Json>((v) => isJson(v, 0), { error: 'expected a JSON value' });
-export const jsonObject = z.custom<JsonObject>((v) => isJsonObject(v, 0), { error: 'expected a JSON object' });
+export const json = z.custom<Json>((v) => validJson(v, 0), { error: 'expected a JSON value' });
+export const jsonObject = z.custom<JsonObject>((v) => validJsonObject(v, 0), { error: 'expected a JSON object' });
 
 /** Deeper than this is refused rather than risking the stack (no API object nests near it). */
 const MAX_DEPTH = 256;
 
-function isJson(v: unknown, depth: number): boolean {
+function validJson(v: unknown, depth: number): boolean {
   if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
   if (typeof v === 'number') return Number.isFinite(v);
   if (Array.isArray(v)) {
     if (depth >= MAX_DEPTH) return false;
-    for (let i = 0; i < v.length; i++) if (!isJson(v[i], depth + 1)) return false;
+    for (let i = 0; i < v.length; i++) if (!validJson(v[i], depth + 1)) return false;
     return true;
   }
-  return isJsonObject(v, depth);
+  return validJsonObject(v, depth);
 }
 
-function isJsonObject(v: unknown, depth: number): boolean {
+function validJsonObject(v: unknown, depth: number): boolean {
   if (typeof v !== 'object' || v === null || depth >= MAX_DEPTH) return false;
   const proto: unknown = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return false;
-  for (const key of Object.keys(v)) if (!isJson((v as Record<string, unknown>)[key], depth + 1)) return false;
+  for (const key of Object.keys(v)) if (!validJson((v as Record<string, unknown>)[key], depth + 1)) return false;
   return true;
 }
 
