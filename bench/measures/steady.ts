@@ -1,14 +1,17 @@
 /**
  * steady: a daemon's second and later plans of an unchanged estate, with the memo a daemon keeps
  * per target (src/engine/memo.ts). Each run gets the manifests as a daemon's loader hands over
- * unchanged files (manifests/load.ts, LoadedFiles): the same frozen resources, loaded once. The
- * memo still recognises them by their digests, never by identity. Plan CPU ÷ the parse floor of the
- * same responses (goal ≤ 1.3); peak RSS over the first run and the later ones (goal < 200 MB at
- * N = 10,000); how many objects the memo found unchanged. Each variant and size runs in a process
- * of its own.
+ * unchanged files (manifests/load.ts, LoadedFiles): the same frozen resources, loaded once, so the
+ * run takes its last plan whole (src/engine/last-plan.ts). Plan CPU ÷ the parse floor of the same
+ * responses (goal ≤ 1.3); peak RSS over the first run and the later ones (goal < 200 MB at
+ * N = 10,000). Then runs that each edit one dashboard, which the last plan cannot be taken for:
+ * the memo's per-object path (it recognises manifests by their digests, never by identity), its
+ * CPU ÷ the same floor, and how many objects it found unchanged. Each variant and size runs in a
+ * process of its own.
  */
 import { join } from 'node:path';
 import type { Variant } from '../../src/core/ports.js';
+import type { DesiredResource } from '../../src/core/resource.js';
 import { deepFreeze } from '../../src/core/freeze.js';
 import { RunMemo } from '../../src/engine/memo.js';
 import { makePlan } from '../../src/engine/run.js';
@@ -32,7 +35,20 @@ export default defineMeasure({
   name: 'steady',
   title: "a daemon's later plans of an unchanged N + N estate (memoised): CPU ÷ the parse floor, peak RSS",
   tables: {
-    steady: ['variant', 'n', 'objects', 'firstCpuMs', 'planCpuMs', 'parseCpuMs', 'steadyOverParse', 'reused', 'peakRssMb'],
+    steady: [
+      'variant',
+      'n',
+      'objects',
+      'firstCpuMs',
+      'planCpuMs',
+      'parseCpuMs',
+      'steadyOverParse',
+      'taken',
+      'peakRssMb',
+      'memoisedCpuMs',
+      'memoisedOverParse',
+      'reused',
+    ],
     'steady-profile': ['variant', 'n', 'top'],
   },
   sizes: {
@@ -48,6 +64,15 @@ export default defineMeasure({
       }
   },
 });
+
+/** The manifests with one dashboard's title edited (another each run: the run before cannot be taken whole). */
+function editedOne(desired: readonly DesiredResource[], i: number): DesiredResource[] {
+  const out = [...desired];
+  const j = out.findIndex((r) => r.kind === 'Dashboard');
+  const res = out[j] as DesiredResource<{ name: string }>;
+  out[j] = deepFreeze({ ...res, spec: { ...res.spec, name: `${res.spec.name} (edit ${i})` }, digest: `${res.digest ?? ''}~${i}` });
+  return out;
+}
 
 /** One variant and size, in a process of its own (bench/isolate.ts). */
 export const cases = {
@@ -72,6 +97,12 @@ export const cases = {
       }
       const peak = rss.stop();
       const planCpu = fastest(times);
+      const memoised: number[] = [];
+      for (let i = 0; i < samples; i++) {
+        await estate.child.clear();
+        global.gc?.();
+        memoised.push((await cpuMs(() => makePlan(estate.request({ desired: editedOne(desired, i), memo })))).ms);
+      }
       const log = await estate.child.requests();
       const parseCpu = await parseFloorCpuMs(estate.target, estate.child.url, log, samples);
       ctx.record({
@@ -85,9 +116,13 @@ export const cases = {
         parseCpuMs: Math.round(parseCpu),
         steadyOverParse: ratio(planCpu, parseCpu),
         changes,
+        taken: memo.last.reused,
+        peakRssMb: peak,
+        memoisedCpuMs: Math.round(fastest(memoised)),
+        memoisedCpuSamplesMs: memoised.map(Math.round),
+        memoisedOverParse: ratio(fastest(memoised), parseCpu),
         reused: memo.plan.stats.reused,
         compared: memo.plan.stats.compared,
-        peakRssMb: peak,
       });
       if (ctx.profile && largest) {
         const file = join(ctx.root, `bench/steady-${variant}-${n}.cpuprofile`);

@@ -13,10 +13,15 @@ import { applyPlan } from '../applier/apply.js';
 import type { ApplyReport, StepResult } from '../applier/context.js';
 import { SENSITIVE_PATHS } from '../kinds/sensitive-paths.js';
 import { planWithSubjects } from '../planner/plan.js';
+import type { BacktestSubject } from '../planner/backtest-subjects.js';
+import type { KindDefinition } from '../kinds/kind.js';
+import type { InventoryEntry } from '../core/inventory.js';
+import type { LiveState } from '../core/live.js';
 import { runBacktests, type BacktestOptions } from './backtest.js';
+import type { KeptPlan, PlanInputs } from './last-plan.js';
 import { kindsToRead, readBefore, readLive } from './live.js';
 import type { RunMemo } from './memo.js';
-import { extractSecrets, type SensitivePaths } from './secrets.js';
+import { extractSecrets, valueFingerprint, type SensitivePaths } from './secrets.js';
 import { pruneEligibility, selectedAddresses, type Selection } from './selection.js';
 
 export interface PlanRequest {
@@ -58,16 +63,44 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
   const kinds = kindsToRead(req.port, declaredKinds);
   const live = await readLive(req.port, kinds, { signal: req.signal, memo: req.memo });
   const t1 = performance.now();
-  const secrets = extractSecrets(req.desired, req.sensitive ?? SENSITIVE_PATHS, req.inventory);
+  const inventory = req.inventory.entries();
+  const sensitive = req.sensitive ?? SENSITIVE_PATHS;
+  const inputs = req.memo ? planInputs(req, sensitive, kinds, live, inventory) : undefined;
+  const again = inputs ? req.memo?.last.take(inputs) : undefined;
+  let planned: KeptPlan;
+  let subjects: BacktestSubject[] = [];
+  if (again) planned = again;
+  else {
+    const made = planAfresh(req, sensitive, live, inventory);
+    subjects = made.subjects;
+    planned = inputs && req.memo ? req.memo.last.keep(inputs, made, subjects.length) : made;
+  }
+  const t2 = performance.now();
+  if (req.backtest)
+    await runBacktests(planned.plan, subjects, req.port.charts, req.port.variant, {
+      ...req.backtest,
+      ...(req.signal ? { signal: req.signal } : {}),
+    });
+  const timings = { readMs: t1 - t0, planMs: t2 - t1, backtestMs: performance.now() - t2 };
+  return { plan: planned.plan, secretValues: planned.secretValues, seen: readBefore(live, kinds), timings };
+}
+
+function planAfresh(
+  req: PlanRequest,
+  sensitive: SensitivePaths,
+  live: LiveState,
+  inventory: readonly InventoryEntry[],
+): KeptPlan & { subjects: BacktestSubject[] } {
+  const secrets = extractSecrets(req.desired, sensitive, req.inventory);
   const selected = selectedAddresses(req.desired, req.selection);
-  const { plan: result, subjects } = planWithSubjects({
+  const { plan, subjects } = planWithSubjects({
     target: req.port.target,
     variant: req.port.variant,
     desired: req.desired,
     ...(selected ? { selected } : {}),
     eligibleForPrune: pruneEligibility(req.selection),
     live,
-    inventory: req.inventory.entries(),
+    inventory,
     specHashes: secrets.specHashes,
     fingerprints: secrets.fingerprints,
     fingerprint: secrets.fingerprint,
@@ -79,14 +112,37 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
     ...(req.adopt ? { adopt: req.adopt } : {}),
     ...(req.memo ? { memo: req.memo.plan } : {}),
   });
-  const t2 = performance.now();
-  if (req.backtest)
-    await runBacktests(result, subjects, req.port.charts, req.port.variant, {
-      ...req.backtest,
-      ...(req.signal ? { signal: req.signal } : {}),
-    });
-  const timings = { readMs: t1 - t0, planMs: t2 - t1, backtestMs: performance.now() - t2 };
-  return { plan: result, secretValues: secrets.values, seen: readBefore(live, kinds), timings };
+  return { plan, secretValues: secrets.values, subjects };
+}
+
+/** Everything a plan is made from, for the daemon's next run to recognise (./last-plan.ts). */
+function planInputs(
+  req: PlanRequest,
+  sensitive: SensitivePaths,
+  kinds: readonly KindDefinition[],
+  live: LiveState,
+  inventory: readonly InventoryEntry[],
+): PlanInputs {
+  const options = [
+    req.port.target,
+    req.port.variant,
+    // Stands for the fingerprint key: another key fingerprints every sensitive value otherwise.
+    valueFingerprint(req.inventory)('obsync plan memo'),
+    req.selection,
+    req.prune,
+    req.pruneCascade ?? false,
+    req.allowEmptyKinds ?? [],
+    req.maxDeletes,
+    req.pruneBlockers ?? [],
+    req.adopt ?? null,
+  ];
+  return {
+    scope: JSON.stringify(options),
+    sensitive,
+    desired: req.desired,
+    live: kinds.map((def) => ({ kind: def.kind, objects: live.objects(def.kind) ?? [] })),
+    inventory,
+  };
 }
 
 export interface ApplyRequest {

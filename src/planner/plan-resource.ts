@@ -77,7 +77,7 @@ export function planResource(
   ctx.register(def, address, live.id, pairing);
   const compared = compare(ctx, def, res, entry, live, pairing, fingerprints, recalled);
   if ('errors' in compared) return compared;
-  // A fresh array even when the memo found the object unchanged: nothing shared between plans reaches a plan.
+  // A fresh array even when the memo found the object unchanged: nothing shared between plans reaches a plan (one taken whole is frozen, engine/last-plan.ts).
   const changes = compared.same ? [] : compared.changes;
   const { ignored } = compared;
   const id = live.id;

@@ -4,7 +4,8 @@
  * service (a referenced source renamed, an object deleted, a volatile field moved, a look-alike
  * created), applies, inventory entries forgotten, narrowed selections — a plan made with the memo
  * a daemon keeps across its runs equals a plan made without any, step for step and secret for
- * secret. The manifests are rebuilt for every plan, as a daemon reloads them.
+ * secret, whether the memo found objects unchanged or took the last plan whole. The manifests are
+ * rebuilt for every plan, as a daemon reloads them (or kept, as its kept loads are).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -106,11 +107,11 @@ function estate(): Doc[] {
   return docs;
 }
 
-/** As the loader makes them: fresh objects each time, the digest of the document. */
-function load(docs: readonly Doc[], kept?: Map<string, DesiredResource>): DesiredResource[] {
+/** As the loader makes them: fresh objects each time (or the kept one of an equal document at the same line), the digest of the document. */
+function load(docs: readonly Doc[], kept?: Map<string, DesiredResource>, line = 1): DesiredResource[] {
   return docs.map((d) => {
     const digest = documentDigest(d);
-    const found = kept?.get(digest);
+    const found = kept?.get(`${line}:${digest}`);
     if (found) return found;
     const res: DesiredResource = {
       kind: d.kind,
@@ -118,11 +119,11 @@ function load(docs: readonly Doc[], kept?: Map<string, DesiredResource>): Desire
       address: addressOf(d.kind, d.metadata.name),
       labels: { ...(d.metadata.labels ?? {}) },
       spec: specSchemas[d.kind].parse(structuredClone(d.spec)),
-      source: { file: 'gen.yaml', line: 1, col: 1 },
+      source: { file: 'gen.yaml', line, col: 1 },
       digest,
     };
     if (!kept) return res;
-    kept.set(digest, deepFreeze(res));
+    kept.set(`${line}:${digest}`, deepFreeze(res));
     return res;
   });
 }
@@ -161,6 +162,8 @@ const command = fc.oneof(
   { arbitrary: fc.record({ type: fc.constant('forget' as const), i: pick }), weight: 1 },
   { arbitrary: fc.record({ type: fc.constant('select' as const), i: pick }), weight: 1 },
   { arbitrary: fc.constant({ type: 'nothing' as const }), weight: 2 },
+  // The documents move down their file: equal manifests at other lines (a plan's errors point at them).
+  { arbitrary: fc.constant({ type: 'move' as const }), weight: 1 },
 );
 type Command = typeof command extends fc.Arbitrary<infer C> ? C : never;
 
@@ -209,6 +212,7 @@ function applyEdit(docs: Doc[], e: Extract<Command, { type: 'edit' }>): void {
 describe('the steady-state memo', () => {
   it('never changes a plan: memoised and un-memoised plans are equal over random sequences of changes (property)', async () => {
     let reusedInAll = 0;
+    let plansTaken = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 12 }), fc.boolean(), async (commands, keptLoads) => {
         const domain = createObservabilityDomain({ seed: 'demo' });
@@ -218,12 +222,13 @@ describe('the steady-state memo', () => {
         const all = estate();
         let docs = all.map((d) => structuredClone(d));
         let selection: Selection = SELECT_ALL;
+        let line = 1;
         // Half the sequences load as a daemon's kept loads do: an unchanged document is the same frozen resource.
         const kept = keptLoads ? new Map<string, DesiredResource>() : undefined;
         const request = (extra: Partial<PlanRequest> = {}): PlanRequest => ({
           port,
           inventory,
-          desired: load(docs, kept),
+          desired: load(docs, kept, line),
           sensitive: SENSITIVE_PATHS,
           selection,
           prune: true,
@@ -246,6 +251,7 @@ describe('the steady-state memo', () => {
           if (c.type === 'restore')
             docs = all.map((d) => docs.find((x) => x.kind === d.kind && x.metadata.name === d.metadata.name) ?? structuredClone(d));
           if (c.type === 'drift') drift(domain, c.what, c.i);
+          if (c.type === 'move') line += 1;
           if (c.type === 'forget') {
             const entries = inventory.entries();
             const entry = entries[c.i % Math.max(1, entries.length)];
@@ -258,11 +264,13 @@ describe('the steady-state memo', () => {
           const fresh = await compare();
           if (c.type === 'apply' && !fresh.plan.errored) await applyPlanned(fresh, { port, inventory, concurrency: 2 });
         }
+        plansTaken += memo.last.reused;
       }),
       { numRuns: 40 },
     );
-    // A memo that never found anything unchanged would pass the comparisons above trivially.
+    // A memo that never found anything unchanged, or never took a plan whole (src/engine/last-plan.ts), would pass the comparisons above trivially.
     expect(reusedInAll).toBeGreaterThan(0);
+    expect(plansTaken).toBeGreaterThan(0);
   }, 240_000);
 
   it('finds every object of an unchanged estate unchanged, and compares again only what moved', async () => {
@@ -270,10 +278,12 @@ describe('the steady-state memo', () => {
     const port = inProcessPort(domain, 'self-hosted', 'memo');
     const inventory = memoryInventory('memo');
     const docs = estate();
+    // Each load at another line: the last plan is never taken whole (src/engine/last-plan.ts), the objects are memoised one by one.
+    let line = 0;
     const req = (memo?: RunMemo): PlanRequest => ({
       port,
       inventory,
-      desired: load(docs),
+      desired: load(docs, undefined, (line += 1)),
       sensitive: SENSITIVE_PATHS,
       selection: SELECT_ALL,
       prune: false,
