@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { CallOptions, ChartsPort, SeriesQuery } from '../core/ports.js';
 import { wireSeriesRow } from '../core/wire.js';
 import type { Api, Envelope } from './api.js';
+import { topLevelMember } from './list-items.js';
 import type { Response } from './transport.js';
 
 export const selfHostedEnvelope: Envelope = {
@@ -12,7 +13,8 @@ export const selfHostedEnvelope: Envelope = {
     const header = res.headers['x-total-count'];
     const fromHeader = Number(Array.isArray(header) ? header[0] : header);
     if (Number.isFinite(fromHeader) && header !== undefined) return fromHeader;
-    const meta = (res.body as { meta?: { total?: unknown } } | undefined)?.meta;
+    // Only the envelope's `meta` parsed: the page's items are found in its bytes (a proxy may drop the header).
+    const meta = topLevelMember(res.bytes, 'meta') as { total?: unknown } | undefined;
     return typeof meta?.total === 'number' ? meta.total : undefined;
   },
   describe(res: Response) {
