@@ -28,7 +28,9 @@ export interface DesiredResource<Spec = unknown> {
   /**
    * A hash of the document the resource was loaded from, after interpolation: two resources with
    * the same digest are the same resource (kind, name, labels and spec). Absent for resources
-   * built in code. A daemon's planner memo compares digests instead of whole specs.
+   * built in code. A daemon's planner memo, and its taking of the last plan whole, compare
+   * digests instead of whole specs: a resource derived from another (`{ ...res, spec }`) must
+   * carry a digest of its own, or none.
    */
   digest?: string;
 }

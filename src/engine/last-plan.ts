@@ -59,12 +59,15 @@ export class LastPlan {
     const last = this.#last;
     if (!last || !sameInputs(last.inputs, inputs)) return undefined;
     this.reused += 1;
+    // Equal inputs, but this run's: the last run's manifests and entries (reloaded as other objects) are not held on to.
+    if (keepable(inputs)) last.inputs = inputs;
     return { plan: { ...last.kept.plan }, secretValues: last.kept.secretValues };
   }
 
   /**
    * Keeps a plan just made (frozen: the caller gets it back as a copy of its top level) for the
-   * next run to take, or forgets the last one when this one cannot be kept.
+   * next run to take, or forgets the last one when this one cannot be kept. `backtests`: the
+   * alerts this run backtests (none when backtests are off).
    */
   keep(inputs: PlanInputs, made: KeptPlan, backtests: number): KeptPlan {
     if (backtests > 0 || !keepable(inputs)) {

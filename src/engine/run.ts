@@ -73,7 +73,7 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
   else {
     const made = planAfresh(req, sensitive, live, inventory);
     subjects = made.subjects;
-    planned = inputs && req.memo ? req.memo.last.keep(inputs, made, subjects.length) : made;
+    planned = inputs && req.memo ? req.memo.last.keep(inputs, made, req.backtest ? subjects.length : 0) : made;
   }
   const t2 = performance.now();
   if (req.backtest)
@@ -135,6 +135,8 @@ function planInputs(
     req.maxDeletes,
     req.pruneBlockers ?? [],
     req.adopt ?? null,
+    // A plan kept while backtests were off holds alert changes no backtest ran for.
+    req.backtest !== undefined,
   ];
   return {
     scope: JSON.stringify(options),

@@ -211,6 +211,19 @@ describe('the last plan, taken whole', () => {
     expect((await e.plan()).planned.plan.backtest).toBeUndefined();
   });
 
+  it('with an alert change and backtests off, is taken; a run with backtests on plans afresh and backtests the alert', async () => {
+    const e = await appliedEstate();
+    const changed = withLast(e.kept, (r) => ({ ...r, spec: { ...(r.spec as object), threshold: 9 }, digest: 'threshold 9' }));
+    await makePlan({ ...e.base(), desired: changed, memo: e.memo });
+    const again = await makePlan({ ...e.base(), desired: changed, memo: e.memo });
+    expect(e.memo.last.reused).toBe(1);
+    expect(again.plan.steps.find((s) => s.address === 'Alert/a0')?.action).toBe('update');
+    const backtest = { windowMs: 86_400_000, window: '1d', budget: 10, perAlert: 2, now: new Date('2026-01-01T00:00:00Z') };
+    const withBacktests = await makePlan({ ...e.base(), desired: changed, backtest, memo: e.memo });
+    expect(e.memo.last.reused).toBe(1);
+    expect(withBacktests.plan.backtest?.alerts).toBe(1);
+  });
+
   it('is never kept when it backtests alerts: their series are read at the time of each run', async () => {
     const e = await appliedEstate();
     const changed = [...e.kept.slice(0, -1), deepFreeze({ ...(e.kept.at(-1) as DesiredResource), digest: 'other' })];
