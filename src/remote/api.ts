@@ -119,8 +119,13 @@ export class Api {
     // Not a list the scanner can split, or an item that is not JSON: the whole body, with its errors.
     const payload = this.envelope.unwrap(res.body);
     if (!Array.isArray(payload)) throw this.invalid(init, res, 'expected a list');
-    const strings = new StringTable();
-    return payload.map((raw, i) => strings.internAll(this.parseItem(init, res, item, raw, i)));
+    const parsed = payload.map((raw, i) => this.parseItem(init, res, item, raw, i));
+    // Shared strings pay off only in items kept from read to read (a daemon's): a one-shot read drops them after its plan.
+    if (memo) {
+      const strings = new StringTable();
+      for (const one of parsed) strings.internAll(one);
+    }
+    return parsed;
   }
 
   /** Undefined when an item is not JSON. An item the memo keeps is frozen: the next reads hand out the same object. */
