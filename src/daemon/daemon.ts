@@ -508,6 +508,7 @@ export class Daemon {
       counts,
       requests: run.requests,
       planned: outcome.report !== undefined,
+      ...(outcome.report?.planTaken ? { planTaken: true } : {}),
       ...(outcome.error ? { error: outcome.error } : {}),
     });
   }

@@ -35,6 +35,8 @@ export interface RunReport {
   /** Absent in plan mode. */
   apply?: ApplyReport;
   timings: { readMs: number; planMs: number; applyMs: number; totalMs: number };
+  /** The plan was the last run's, taken whole: nothing it was made from had changed. */
+  planTaken?: true;
   /** Requests of this run. */
   requests: { total: number; writes: number; retries: number; throttled: number };
 }
@@ -80,6 +82,7 @@ export async function reconcile(req: ReconcileRequest): Promise<RunReport> {
     plan,
     ...(apply ? { apply } : {}),
     timings: { readMs: planned.timings.readMs, planMs: planned.timings.planMs, applyMs, totalMs: performance.now() - t0 },
+    ...(planned.taken ? { planTaken: true as const } : {}),
     requests: {
       total: stats.requests - before.requests,
       writes: stats.writes - before.writes,

@@ -55,6 +55,8 @@ export interface Planned {
   /** What this run read before it writes: an id in it is never owned through a create. */
   seen: ReadBefore;
   timings: { readMs: number; planMs: number; backtestMs: number };
+  /** The last plan, taken whole: nothing it was made from had changed (./last-plan.ts). */
+  taken?: true;
 }
 
 export async function makePlan(req: PlanRequest): Promise<Planned> {
@@ -82,7 +84,13 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
       ...(req.signal ? { signal: req.signal } : {}),
     });
   const timings = { readMs: t1 - t0, planMs: t2 - t1, backtestMs: performance.now() - t2 };
-  return { plan: planned.plan, secretValues: planned.secretValues, seen: readBefore(live, kinds), timings };
+  return {
+    plan: planned.plan,
+    secretValues: planned.secretValues,
+    seen: readBefore(live, kinds),
+    timings,
+    ...(again ? { taken: true as const } : {}),
+  };
 }
 
 function planAfresh(

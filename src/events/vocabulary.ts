@@ -53,6 +53,12 @@ const BODIES = {
     counts,
     requests: z.number().int().describe('HTTP requests the run made to the service.'),
     planned: z.boolean().describe('The run read the service and planned (false when it failed before).'),
+    planTaken: z
+      .literal(true)
+      .optional()
+      .describe(
+        'Nothing the last plan was made from had changed (manifests, live objects, ownership, options): the run took that plan as it was instead of planning again.',
+      ),
     error: z.string().optional().describe('Why it failed: the first failure of the run.'),
   },
   drift: {

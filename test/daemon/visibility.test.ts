@@ -141,6 +141,16 @@ describe('obsync run tells what it does', () => {
     expect(kinds()).toEqual(['adopted', 'drift', 'healed']);
     expect(leaderNotes()).toEqual([expect.objectContaining({ summary: 'this replica now leads target sb' })]);
 
+    // Saves that change nothing: once the heal is read back, a run takes its last plan whole, and says so.
+    const planned = () => daemon?.events('run-finished') ?? [];
+    for (let i = 0; i < 3; i++) {
+      const before = planned().length;
+      touch();
+      await until('a run over the unchanged estate', () => (planned().length > before ? true : undefined));
+    }
+    expect(planned().at(-1)).toMatchObject({ result: 'success', planned: true, planTaken: true });
+    expect(planned()[0]).not.toHaveProperty('planTaken');
+
     const page = await (await api('/')).text();
     expect(page).toContain('In sync');
     const everything = `${daemon.output()}${JSON.stringify(receiver.bodies)}${page}${JSON.stringify(status)}`;
