@@ -16,7 +16,8 @@
  * - inventory entries: the same or equal entries in the same order (a PostgreSQL store reloads
  *   its entries as new objects);
  * - everything else a plan depends on: target, variant, the fingerprint key, the sensitive paths,
- *   selection, prune settings, adoption policy and prune blockers.
+ *   selection, prune settings, adoption policy, prune blockers, and whether backtests are on (a
+ *   plan kept while they were off holds alert changes no backtest ran for).
  *
  * Never a plan that backtests alerts: their series are read at the time of each run. A plan kept
  * is frozen, and each run gets a copy of its top level (a run records its backtest summary there).
