@@ -12,6 +12,7 @@ import type { Json } from '../core/wire.js';
 import { applyPlan } from '../applier/apply.js';
 import type { ApplyReport, StepResult } from '../applier/context.js';
 import { SENSITIVE_PATHS } from '../kinds/sensitive-paths.js';
+import { KEY_PROBE } from '../planner/memo.js';
 import { planWithSubjects } from '../planner/plan.js';
 import type { BacktestSubject } from '../planner/backtest-subjects.js';
 import type { KindDefinition } from '../kinds/kind.js';
@@ -135,7 +136,7 @@ function planInputs(
     req.port.target,
     req.port.variant,
     // Stands for the fingerprint key: another key fingerprints every sensitive value otherwise.
-    valueFingerprint(req.inventory)('obsync plan memo'),
+    valueFingerprint(req.inventory)(KEY_PROBE),
     req.selection,
     req.prune,
     req.pruneCascade ?? false,

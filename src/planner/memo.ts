@@ -61,6 +61,9 @@ export interface Recalled {
   readonly parts: ReadonlyMap<string, string> | undefined;
 }
 
+/** A fixed value whose fingerprint stands for the fingerprint key in a memo's scope: another key, another fingerprint. */
+export const KEY_PROBE = 'obsync plan memo';
+
 export class PlanMemo {
   #kept = new Map<Address, Unchanged>();
   #next = new Map<Address, Unchanged>();

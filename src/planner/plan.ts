@@ -18,6 +18,7 @@ import { PlannedView } from './planned-view.js';
 import { PlanContext, type PlanInput } from './context.js';
 import { refusedAdoption } from './adoption.js';
 import { matchLive, type MatchResult } from './match.js';
+import { KEY_PROBE } from './memo.js';
 import { describeMoves } from './move-steps.js';
 import { planMoves } from './moves.js';
 import { planResource } from './plan-resource.js';
@@ -50,7 +51,7 @@ export function plan(input: PlanInput): Plan {
 /** The plan, with the alerts it should backtest (the engine runs their series requests). */
 export function planWithSubjects(input: PlanInput): { plan: Plan; subjects: BacktestSubject[] } {
   // What a memoised comparison depends on beyond each object's inputs: another target, variant or fingerprint key changes every form.
-  input.memo?.begin(`${input.target}\u0000${input.variant}\u0000${input.fingerprint('obsync plan memo')}`);
+  input.memo?.begin(`${input.target}\u0000${input.variant}\u0000${input.fingerprint(KEY_PROBE)}`);
   const ctx = new PlanContext(input);
   const moves = planMoves(input.desired, input.inventory);
   const entries = moves.entries;
