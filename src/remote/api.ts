@@ -85,8 +85,10 @@ export class Api {
       if (res.status >= 300) throw this.error(init, res);
       const page = this.parseList(init, res, item, opts?.memo);
       for (const o of page) byId.set(o.id, o);
+      const total = this.envelope.total(res);
+      res.release?.();
       try {
-        if (pager.accept({ ids: page.map((o) => o.id), total: this.envelope.total(res) }) === 'done') {
+        if (pager.accept({ ids: page.map((o) => o.id), total }) === 'done') {
           opts?.memo?.commit();
           return [...byId.values()];
         }
@@ -103,6 +105,7 @@ export class Api {
     if (res.status >= 300) throw this.error(init, res);
     opts?.memo?.begin();
     const items = this.parseList(init, res, item, opts?.memo);
+    res.release?.();
     opts?.memo?.commit();
     return items;
   }

@@ -121,6 +121,11 @@ export interface Response {
   text: string;
   /** The body as it came: a list is read from these (list-items.ts), never from `text`. */
   bytes: Uint8Array;
+  /**
+   * Frees the body's bytes now, once what was wanted of them has been taken: the body is
+   * unusable after (its getters throw). See `releaseBytes`.
+   */
+  release?(): void;
 }
 
 const MAX_429_RETRIES = 8;
@@ -632,21 +637,50 @@ function queryString(query: Record<string, string | number> | undefined): string
  * whole body again would cost what it saves. The in-process sandbox builds its answers here too.
  */
 export function responseOf(status: number, headers: Response['headers'], bytes: Uint8Array): Response {
+  let body: Uint8Array | null = bytes;
   let text: string | undefined;
   let parsed: { value: unknown } | undefined;
+  const readable = (): Uint8Array => {
+    if (body === null) throw new Error('internal: a response body was read after it was released');
+    return body;
+  };
   return {
     status,
     headers,
-    bytes,
+    get bytes() {
+      return readable();
+    },
     get text() {
-      text ??= utf8Text(bytes);
+      text ??= utf8Text(readable());
       return text;
     },
     get body() {
-      parsed ??= { value: parseJson((text ??= utf8Text(bytes))) };
+      parsed ??= { value: parseJson((text ??= utf8Text(readable()))) };
       return parsed.value;
     },
+    release() {
+      if (body !== null) releaseBytes(body);
+      body = null;
+      text = undefined;
+      parsed = undefined;
+    },
   };
+}
+
+/**
+ * Gives the memory of a body's bytes back at the next young-generation collection instead of the
+ * next full one. A list body is read while its items are parsed, long enough for the scavenger
+ * to move its (small) ArrayBuffer object to the old generation, and the megabytes behind it then
+ * stayed until V8's first full collection: 15–23 MB at the peak of a first plan of 10,000 +
+ * 10,000 objects. Transferring the buffer detaches it (every view of it reads as empty) and hands
+ * its memory to a new, unreferenced buffer the scavenger frees. Only a buffer the bytes span
+ * whole: a small body can be a slice of Node's shared pool, which other Buffers use.
+ */
+export function releaseBytes(bytes: Uint8Array): void {
+  const buffer = bytes.buffer;
+  if (!(buffer instanceof ArrayBuffer) || bytes.byteOffset !== 0 || bytes.byteLength !== buffer.byteLength || buffer.byteLength === 0)
+    return;
+  structuredClone(buffer, { transfer: [buffer] });
 }
 
 /** Headers servers name their request id with; the hosted API puts it in the body's envelope. */
