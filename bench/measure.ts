@@ -3,6 +3,8 @@
  * RSS while it runs, ratios. A measure states its sizes for every mode, so `--smoke` (tiny sizes,
  * run by the test suite) covers each one without anyone remembering to add it.
  */
+import { peakRssMb, resetPeakRss } from './proc.js';
+
 export type Mode = 'full' | 'quick' | 'smoke';
 
 /** One row of bench/results.json; `measure` names its table. */
@@ -49,8 +51,13 @@ export async function cpuMs<T>(f: () => Promise<T>): Promise<{ ms: number; value
   return { ms: (d.user + d.system) / 1000, value };
 }
 
-/** Samples RSS every 10 ms until stopped; answers the peak in MiB. */
+/**
+ * The peak RSS from now until stopped, in MiB: the kernel's high-water mark (VmHWM, reset now)
+ * where Linux lets it be reset, which sees a peak inside a long synchronous stretch that no timer
+ * can sample; else RSS sampled every 10 ms.
+ */
 export function peakRss(): { stop(): number } {
+  const kernel = resetPeakRss(process.pid);
   let peak = process.memoryUsage.rss();
   const timer = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage.rss());
@@ -58,9 +65,21 @@ export function peakRss(): { stop(): number } {
   return {
     stop() {
       clearInterval(timer);
-      return Math.round(Math.max(peak, process.memoryUsage.rss()) / 1048576);
+      const sampled = Math.round(Math.max(peak, process.memoryUsage.rss()) / 1048576);
+      return kernel ? Math.max(sampled, peakRssMb(process.pid)) : sampled;
     },
   };
+}
+
+/**
+ * A full collection whose freed memory has been given back: array buffers' memory is freed by a
+ * background sweeper after the collection returns (the estate a harness seeded left 20–50 MB of
+ * them), so a peak measured from here counts what follows, not the harness's set-up.
+ */
+export async function settledHeap(): Promise<void> {
+  global.gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  global.gc?.();
 }
 
 export function ratio(a: number, b: number): number {

@@ -17,7 +17,7 @@ import { RunMemo } from '../../src/engine/memo.js';
 import { makePlan } from '../../src/engine/run.js';
 import { adoptedEstate } from '../estate.js';
 import { inFreshProcess } from '../isolate.js';
-import { cpuMs, defineMeasure, fastest, peakRss, ratio, type BenchContext } from '../measure.js';
+import { cpuMs, defineMeasure, fastest, peakRss, ratio, settledHeap, type BenchContext } from '../measure.js';
 import { parseFloorCpuMs } from '../parse-floor.js';
 import { profilePlan } from '../profile.js';
 
@@ -83,7 +83,7 @@ export const cases = {
       // Not a clone per run: that is a daemon without kept loads, holding a second copy of the
       // estate (30 MB at N = 10,000) while it plans.
       const desired = deepFreeze(estate.desired);
-      global.gc?.();
+      await settledHeap();
       const rss = peakRss();
       const first = await cpuMs(() => makePlan(estate.request({ desired, memo })));
       const times: number[] = [];
