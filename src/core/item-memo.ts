@@ -4,16 +4,46 @@
  * again, and is the same (frozen) object as last time, which is how the planner's memo knows it
  * unchanged. Owned by whoever reads the collection again and again (the daemon, per target).
  *
- * Bounded: it holds the items of the last complete read only (a read that fails half-way leaves
- * the previous one in place).
+ * It also keeps each page's ETag when the service gave one, with the page's items in order: the
+ * next read asks for the page conditionally, and a 304 hands out the kept items without a body
+ * being sent at all (remote/api.ts).
+ *
+ * Bounded: it holds the items and pages of the last complete read only (a read that fails
+ * half-way leaves the previous one in place).
  */
 export class ItemMemo<T = unknown> {
   #kept = new Map<string, T>();
   #next: Map<string, T> | null = null;
+  #pages = new Map<string, KeptPage<T>>();
+  #nextPages: Map<string, KeptPage<T>> | null = null;
 
   /** Starts a read (of every page of a list): the items taken until `commit` replace the kept ones. */
   begin(): void {
     this.#next = new Map();
+    this.#nextPages = new Map();
+  }
+
+  /** The ETag of the page last read from this request, to ask the service whether it is still current. */
+  validator(request: string): string | undefined {
+    return this.#pages.get(request)?.etag;
+  }
+
+  /** A page read in full, with the hash of each item's bytes: its ETag lets the next read ask for it conditionally. */
+  keepPage(request: string, page: KeptPage<T>): void {
+    (this.#nextPages ??= new Map()).set(request, page);
+  }
+
+  /**
+   * The service answered that the page last read from this request is current (304): its items,
+   * kept as they were, the same objects, in the same order. Undefined when no page is kept for it.
+   */
+  reusePage(request: string): KeptPage<T> | undefined {
+    const page = this.#pages.get(request);
+    if (page === undefined) return undefined;
+    const next = this.#next ?? (this.#next = new Map<string, T>());
+    for (let i = 0; i < page.items.length; i++) next.set(page.hashes[i] as string, page.items[i] as T);
+    (this.#nextPages ??= new Map()).set(request, page);
+    return page;
   }
 
   /** The item kept under this hash, or the one `parse` makes of the raw bytes now. */
@@ -30,10 +60,20 @@ export class ItemMemo<T = unknown> {
     if (this.#next === null) return;
     this.#kept = this.#next;
     this.#next = null;
+    this.#pages = this.#nextPages ?? new Map<string, KeptPage<T>>();
+    this.#nextPages = null;
   }
 
   /** Items kept from the last complete read. */
   get size(): number {
     return this.#kept.size;
   }
+}
+
+/** A page of a list as last read: its ETag, its items in order and the hash of each one's bytes, the list's total its body gave. */
+export interface KeptPage<T> {
+  readonly etag: string;
+  readonly hashes: readonly string[];
+  readonly items: readonly T[];
+  readonly bodyTotal: number | undefined;
 }

@@ -30,6 +30,8 @@ export interface Envelope {
   readonly listKey: string;
   /** Total count of a paginated list, when the variant reports it. */
   total(res: Response): number | undefined;
+  /** The total as the body gives it (what a body's ETag vouches for; a header's total it does not). */
+  bodyTotal?(res: Response): number | undefined;
   /** A readable message and request id from an error response. */
   describe(res: Response): { message: string; requestId?: string };
   /**
@@ -81,14 +83,10 @@ export class Api {
     opts?.memo?.begin();
     for (;;) {
       const init: RequestInit = { method: 'GET', path, query: { limit: PAGE_SIZE, offset: pager.offset }, signal: opts?.signal };
-      const res = await this.transport.request(init);
-      if (res.status >= 300) throw this.error(init, res);
-      const page = this.parseList(init, res, item, opts?.memo);
-      for (const o of page) byId.set(o.id, o);
-      const total = this.envelope.total(res);
-      res.release?.();
+      const page = await this.readPage(init, item, opts?.memo);
+      for (const o of page.items) byId.set(o.id, o);
       try {
-        if (pager.accept({ ids: page.map((o) => o.id), total }) === 'done') {
+        if (pager.accept({ ids: page.items.map((o) => o.id), total: page.total }) === 'done') {
           opts?.memo?.commit();
           return [...byId.values()];
         }
@@ -100,25 +98,52 @@ export class Api {
   }
 
   async list<T>(path: string, item: z.ZodType<T>, opts?: ListOptions): Promise<T[]> {
-    const init: RequestInit = { method: 'GET', path, signal: opts?.signal };
-    const res = await this.transport.request(init);
-    if (res.status >= 300) throw this.error(init, res);
     opts?.memo?.begin();
-    const items = this.parseList(init, res, item, opts?.memo);
-    res.release?.();
+    const { items } = await this.readPage({ method: 'GET', path, signal: opts?.signal }, item, opts?.memo);
     opts?.memo?.commit();
     return items;
   }
 
   /**
-   * A list body's items. With a memo, each item is found in the raw bytes, and decoded and parsed
-   * only when the memo has not seen its bytes (see core/item-memo.ts); without one, the body is
-   * parsed whole.
+   * One list body's items and the list's total as it gives it. With a memo (a daemon's), the page
+   * is asked for conditionally when its last answer had an ETag: a 304 (the self-hosted server's
+   * Express answers one when the body would be byte for byte the same) gives the kept items,
+   * nothing sent, scanned or parsed. The body is released once its items are taken.
    */
-  private parseList<T>(init: RequestInit, res: Response, item: z.ZodType<T>, memo?: ItemMemo): T[] {
+  private async readPage<T>(
+    init: RequestInit,
+    item: z.ZodType<T>,
+    memo: ItemMemo | undefined,
+  ): Promise<{ items: T[]; total: number | undefined }> {
+    const key = requestKey(init);
+    const validator = memo?.validator(key);
+    const res = await this.transport.request(validator === undefined ? init : { ...init, ifNoneMatch: validator });
+    if (res.status === 304 && validator !== undefined) {
+      const kept = memo?.reusePage(key);
+      // The 304's own total (its headers), else the one its body gave: a total from the last answer's headers may be stale.
+      if (kept) return { items: [...kept.items] as T[], total: this.envelope.total(res) ?? kept.bodyTotal };
+    }
+    if (res.status >= 300) throw this.error(init, res);
+    const hashes: string[] | undefined = memo ? [] : undefined;
+    const items = this.parseList(init, res, item, memo, hashes);
+    const total = this.envelope.total(res);
+    const etag = res.headers.etag;
+    if (memo && hashes?.length === items.length && typeof etag === 'string' && ENTITY_TAG.test(etag))
+      memo.keepPage(key, { etag, hashes, items, bodyTotal: this.envelope.bodyTotal?.(res) });
+    res.release?.();
+    return { items, total };
+  }
+
+  /**
+   * A list body's items. With a memo, each item is found in the raw bytes, and decoded and parsed
+   * only when the memo has not seen its bytes (see core/item-memo.ts), the hash of each item's
+   * bytes going into `hashes`; without one, the body is parsed whole.
+   */
+  private parseList<T>(init: RequestInit, res: Response, item: z.ZodType<T>, memo?: ItemMemo, hashes?: string[]): T[] {
     const spans = memo ? listItemSpans(res.bytes, this.envelope.listKey) : null;
-    const items = memo && spans ? this.parseItems(init, res, item, spans, memo) : undefined;
+    const items = memo && spans ? this.parseItems(init, res, item, spans, memo, hashes) : undefined;
     if (items) return items;
+    if (hashes) hashes.length = 0;
     // Not a list the scanner can split, or an item that is not JSON: the whole body, with its errors.
     const payload = this.envelope.unwrap(res.body);
     if (!Array.isArray(payload)) throw this.invalid(init, res, 'expected a list');
@@ -132,7 +157,14 @@ export class Api {
   }
 
   /** Undefined when an item is not JSON. An item the memo keeps is frozen: the next reads hand out the same object. */
-  private parseItems<T>(init: RequestInit, res: Response, item: z.ZodType<T>, spans: readonly Span[], memo: ItemMemo): T[] | undefined {
+  private parseItems<T>(
+    init: RequestInit,
+    res: Response,
+    item: z.ZodType<T>,
+    spans: readonly Span[],
+    memo: ItemMemo,
+    hashes: string[] | undefined,
+  ): T[] | undefined {
     const out: T[] = [];
     const { bytes } = res;
     // The items share their strings (the team id, the source and webhook ids they name, ...): kept
@@ -142,8 +174,10 @@ export class Api {
       for (let i = 0; i < spans.length; i++) {
         const { from, to } = spans[i] as Span;
         const parse = () => deepFreeze(strings.internAll(this.parseItem(init, res, item, jsonItem(utf8Text(bytes, from, to)), i)));
+        const itemHash = hash('sha256', bytes.subarray(from, to), 'base64');
+        hashes?.push(itemHash);
         // One collection's memo holds only what this collection's schema parsed.
-        out.push(memo.take(hash('sha256', bytes.subarray(from, to), 'base64'), parse) as T);
+        out.push(memo.take(itemHash, parse) as T);
       }
     } catch (err) {
       if (err instanceof SyntaxError) return undefined;
@@ -282,3 +316,15 @@ export function htmlPage(res: Response): string | undefined {
   const title = /<title[^>]*>([^<]{0,200})<\/title>/i.exec(res.text)?.[1]?.trim().replace(/\s+/g, ' ');
   return title ? `an HTML page ("${scrub(title).slice(0, 80)}")` : 'an HTML page';
 }
+
+/** What a kept page is found by: the request's path and query. */
+function requestKey(init: RequestInit): string {
+  if (!init.query) return init.path;
+  return `${init.path}?${new URLSearchParams(Object.entries(init.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
+}
+
+/**
+ * An entity tag as RFC 9110 §8.8.3 writes it (ASCII only), and not long: one that is not is never sent back (a
+ * header undici refuses would fail every read of the list, and the service's tag is kept in memory).
+ */
+const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7e]{0,200}"$/;

@@ -13,6 +13,9 @@ export const selfHostedEnvelope: Envelope = {
     const header = res.headers['x-total-count'];
     const fromHeader = Number(Array.isArray(header) ? header[0] : header);
     if (Number.isFinite(fromHeader) && header !== undefined) return fromHeader;
+    return selfHostedEnvelope.bodyTotal?.(res);
+  },
+  bodyTotal(res: Response) {
     // Only the envelope's `meta` parsed: the page's items are found in its bytes (a proxy may drop the header).
     const meta = topLevelMember(res.bytes, 'meta') as { total?: unknown } | undefined;
     return typeof meta?.total === 'number' ? meta.total : undefined;

@@ -109,6 +109,8 @@ export interface RequestInit {
   retries?: number | undefined;
   /** A POST that only reads (a chart query): not counted as a write. */
   readOnly?: boolean;
+  /** A GET's `If-None-Match`: the ETag of the answer the caller still holds (a 304 then means it is current). */
+  ifNoneMatch?: string | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -374,6 +376,7 @@ export class Transport {
     if (write) this.stats.writes += 1;
     const path = this.#prefix + init.path + queryString(init.query);
     const headers: Record<string, string> = { authorization: this.opts.authorization, accept: 'application/json', 'user-agent': 'obsync' };
+    if (init.ifNoneMatch !== undefined) headers['if-none-match'] = init.ifNoneMatch;
     let body: string | undefined;
     if (init.body !== undefined) {
       headers['content-type'] = 'application/json; charset=utf-8';

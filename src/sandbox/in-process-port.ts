@@ -12,6 +12,7 @@ import { SANDBOX_DEFAULTS } from './defaults.js';
 import type { CallerVariant, ObservabilityDomain } from './domain/contract.js';
 import { handleHosted, handleSelfHosted, type Credentials, type Domains } from './http/handlers.js';
 import { FixedWindowLimiter } from './http/rate-limit.js';
+import { conditionalReply } from './http/conditional.js';
 
 const CREDENTIALS: Credentials = { ...SANDBOX_DEFAULTS };
 const PATHS = { observability: 'observability', pipes: 'pipes' };
@@ -50,7 +51,7 @@ function inProcessRequester(domains: Domains, variant: CallerVariant): Requester
       const reply =
         variant === 'hosted'
           ? handleHosted(incoming, domains, CREDENTIALS, noLimit)
-          : handleSelfHosted(incoming, domains, CREDENTIALS, noLimit);
+          : conditionalReply(init.method, init.ifNoneMatch, handleSelfHosted(incoming, domains, CREDENTIALS, noLimit));
       return Promise.resolve(responseOf(reply.status, reply.headers, Buffer.from(reply.body)));
     },
   };

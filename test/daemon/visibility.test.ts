@@ -145,10 +145,15 @@ describe('obsync run tells what it does', () => {
     const planned = () => daemon?.events('run-finished') ?? [];
     for (let i = 0; i < 3; i++) {
       const before = planned().length;
+      if (i === 2) sandbox.clearRequests();
       touch();
       await until('a run over the unchanged estate', () => (planned().length > before ? true : undefined));
     }
     expect(planned().at(-1)).toMatchObject({ result: 'success', planned: true, planTaken: true });
+    // It read the unchanged lists conditionally: the server sent none of them again.
+    const reads = sandbox.requests().filter((r) => r.method === 'GET');
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.map((r) => r.status)).toEqual(reads.map(() => 304));
     expect(planned()[0]).not.toHaveProperty('planTaken');
 
     const page = await (await api('/')).text();

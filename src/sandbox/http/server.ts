@@ -5,6 +5,7 @@ import type { Faults } from './faults.js';
 import { handleHosted, handleSelfHosted, persistables, type Credentials, type Domains, type Incoming } from './handlers.js';
 import type { Persistence } from './persistence.js';
 import type { FixedWindowLimiter } from './rate-limit.js';
+import { conditionalReply } from './conditional.js';
 import { hosted429, hostedError, json, text, write, type Reply, type Variant } from './respond.js';
 
 export interface LoggedRequest {
@@ -89,7 +90,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
   const reply =
     variant === 'hosted'
       ? handleHosted(incoming, parts.domains, parts.credentials, parts.limiters.hosted)
-      : handleSelfHosted(incoming, parts.domains, parts.credentials, parts.limiters.selfHosted);
+      : conditionalReply(
+          method,
+          oneHeader(req, 'if-none-match'),
+          handleSelfHosted(incoming, parts.domains, parts.credentials, parts.limiters.selfHosted),
+        );
   parts.persistence.save(persistables(parts.domains));
   if (fault === 'resetAfter') {
     // The write has committed; the client never hears about it.
@@ -150,4 +155,9 @@ async function readBody(req: IncomingMessage): Promise<string | null> {
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function oneHeader(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
