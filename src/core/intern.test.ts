@@ -32,4 +32,24 @@ describe('a string table', () => {
     expect(table.of('Logs')).toBe('Logs');
     expect(table.size).toBe(4);
   });
+
+  it('holds at most its capacity: a full table starts over, and values stay what they were', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 3 }), { maxLength: 200 }), fc.integer({ min: 1, max: 8 }), (strings, capacity) => {
+        const table = new StringTable(capacity);
+        const value = structuredClone(strings);
+        expect(table.internAll(value)).toStrictEqual(strings);
+        expect(table.size).toBeLessThanOrEqual(capacity);
+      }),
+    );
+    const table = new StringTable(2);
+    const shared = ['team', 'team'].map((s) => `${s}-${'x'.repeat(3)}`);
+    const [a, b] = table.internAll(shared);
+    expect(a).toBe(b);
+    table.of('one');
+    expect(table.size).toBe(2);
+    // Full: the next new string starts a new round.
+    table.of('two');
+    expect(table.size).toBe(1);
+  });
 });
