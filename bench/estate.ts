@@ -9,10 +9,9 @@ import { SELECT_ALL } from '../src/engine/selection.js';
 import { memoryInventory } from '../src/inventory/memory-store.js';
 import { createServicePort } from '../src/remote/index.js';
 import { benchManifests } from './fixtures.js';
-import { benchTarget, startChildSandbox, type ChildSandbox } from './sandbox-process.js';
+import { startChildSandbox, type ChildSandbox } from './sandbox-process.js';
+import { benchTarget, NO_PACING } from './target.js';
 import type { ChildOptions } from './sandbox-child.js';
-
-export const NO_PACING: Pacing = { limit: 0, windowMs: 1 };
 
 export interface Estate {
   child: ChildSandbox;
@@ -29,8 +28,8 @@ export interface Estate {
  * N dashboards and alerts and a few of every other kind on a sandbox of their own; the inventory
  * owns them all, as in a daemon's every run. It is the inventory the child recorded while seeding
  * (a plan and an apply of the whole estate here would leave this process's RSS at their peak
- * before anything is measured); only what the child could not seed (the demo pipes, served by the
- * HTTP sandbox alone) is adopted here, by a plan of those objects only.
+ * before anything is measured; the child adopts the pipes too, over HTTP). Anything the child's
+ * inventory still lacks is adopted here, by a plan selecting those objects.
  */
 export async function adoptedEstate(
   variant: Variant,

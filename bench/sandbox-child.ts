@@ -13,7 +13,9 @@ import { memoryInventory } from '../src/inventory/memory-store.js';
 import { createObservabilityDomain } from '../src/sandbox/domain/index.js';
 import { inProcessPort } from '../src/sandbox/in-process-port.js';
 import { startSandbox, type SandboxOptions } from '../src/sandbox/index.js';
+import { createServicePort } from '../src/remote/index.js';
 import { benchManifests, teamKey } from './fixtures.js';
+import { benchTarget, NO_PACING } from './target.js';
 
 export interface ChildOptions {
   n: number;
@@ -30,8 +32,9 @@ const dir = mkdtempSync(join(tmpdir(), 'obsync-bench-'));
 const domain = createObservabilityDomain({ seed: 'demo' });
 const port = inProcessPort(domain, opts.variant, 'seed');
 const inventory = memoryInventory('seed');
-// The in-process port serves the observability API only; the estate's pipes are the demo seed's own.
-const seeded = benchManifests(opts.n, opts.variant).filter((r) => r.kind !== 'Pipe');
+const manifests = benchManifests(opts.n, opts.variant);
+// The in-process port serves the observability API only; the estate's pipes are adopted over HTTP below.
+const seeded = manifests.filter((r) => r.kind !== 'Pipe');
 await applyPlanned(await makePlan({ port, inventory, desired: seeded, selection: SELECT_ALL, prune: false, maxDeletes: 0 }), {
   port,
   inventory,
@@ -44,6 +47,25 @@ const teams = Array.from({ length: opts.teams ?? 0 }, (_, i) => ({ apiKey: teamK
 teams.forEach((_t, i) => writeFileSync(join(dir, `observability-selfhosted-team-${i + 1}.json`), snapshot));
 // Not written back: re-serialising 20,000 objects after every write would time the sandbox, not obsync.
 const sandbox = await startSandbox({ port: 0, dataDir: dir, persist: false, rateLimit: opts.rateLimit, teams });
+await adoptPipes();
+
+/**
+ * The estate's pipes (the demo seed's own, served by the HTTP sandbox alone), adopted here over
+ * loopback: the measuring process is handed an inventory that owns everything, and never plans
+ * the whole estate before it measures (that left 25 MB more resident in it than it would hold).
+ */
+async function adoptPipes(): Promise<void> {
+  const pipes = manifests.filter((r) => r.kind === 'Pipe');
+  if (pipes.length === 0) return;
+  const http = createServicePort(benchTarget(opts.variant, sandbox, NO_PACING));
+  try {
+    const plan = await makePlan({ port: http, inventory, desired: pipes, selection: SELECT_ALL, prune: false, maxDeletes: 0 });
+    await applyPlanned(plan, { port: http, inventory, concurrency: 8 });
+  } finally {
+    await http.close();
+    sandbox.clearRequests();
+  }
+}
 
 const send = (message: unknown) => process.send?.(message);
 process.on('message', (message: ChildRequest) => {

@@ -2,9 +2,6 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import type { InventoryEntry } from '../src/core/inventory.js';
-import type { Variant } from '../src/core/ports.js';
-import { Secret } from '../src/core/secret.js';
-import { DEFAULT_PATHS, type Pacing, type Target } from '../src/core/target.js';
 import type { Credentials } from '../src/sandbox/http/handlers.js';
 import type { LoggedRequest } from '../src/sandbox/http/server.js';
 import type { ChildOptions, ChildRequest } from './sandbox-child.js';
@@ -69,21 +66,4 @@ export async function startChildSandbox(opts: ChildOptions): Promise<ChildSandbo
         child.send({ type: 'close' } satisfies ChildRequest);
       }),
   };
-}
-
-export function benchTarget(variant: Variant, child: ChildSandbox, pacing: Pacing): Target {
-  const common = { name: 'bench', baseUrl: child.url, concurrency: 8, timeoutMs: 120_000, retries: 3, pacing, embedded: false };
-  if (variant === 'hosted') {
-    const c = child.credentials;
-    return {
-      ...common,
-      variant,
-      organizationId: c.organizationId,
-      serviceId: c.serviceId,
-      keyId: c.keyId,
-      keySecret: new Secret(c.keySecret),
-      paths: DEFAULT_PATHS,
-    };
-  }
-  return { ...common, variant, apiKey: new Secret(child.credentials.apiKey) };
 }

@@ -18,7 +18,8 @@ import { memoryInventory } from '../../src/inventory/memory-store.js';
 import { createServicePort } from '../../src/remote/index.js';
 import { benchManifests } from '../fixtures.js';
 import { defineMeasure, type Result } from '../measure.js';
-import { benchTarget, startChildSandbox } from '../sandbox-process.js';
+import { startChildSandbox } from '../sandbox-process.js';
+import { benchTarget } from '../target.js';
 
 const REAL: Pacing = { limit: 100, windowMs: 60_000 };
 const NOW = new Date(Date.UTC(2026, 10, 26, 12));
