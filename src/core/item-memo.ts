@@ -23,9 +23,9 @@ export class ItemMemo<T = unknown> {
     this.#nextPages = new Map();
   }
 
-  /** The ETag of the page last read from this request, to ask the service whether it is still current. */
-  validator(request: string): string | undefined {
-    return this.#pages.get(request)?.etag;
+  /** The page last read in full from this request: its ETag asks the service whether it is still current. */
+  keptPage(request: string): KeptPage<T> | undefined {
+    return this.#pages.get(request);
   }
 
   /** A page read in full, with the hash of each item's bytes: its ETag lets the next read ask for it conditionally. */
@@ -34,16 +34,15 @@ export class ItemMemo<T = unknown> {
   }
 
   /**
-   * The service answered that the page last read from this request is current (304): its items,
-   * kept as they were, the same objects, in the same order. Undefined when no page is kept for it.
+   * The service answered that `page` — the one whose ETag the request sent, as `keptPage` gave it
+   * then — is current (304): its items are taken as they were, the same objects in the same order.
+   * Not looked up again: another read of the collection may have kept a newer page meanwhile,
+   * which the 304 does not vouch for.
    */
-  reusePage(request: string): KeptPage<T> | undefined {
-    const page = this.#pages.get(request);
-    if (page === undefined) return undefined;
+  reusePage(request: string, page: KeptPage<T>): void {
     const next = this.#next ?? (this.#next = new Map<string, T>());
     for (let i = 0; i < page.items.length; i++) next.set(page.hashes[i] as string, page.items[i] as T);
     (this.#nextPages ??= new Map()).set(request, page);
-    return page;
   }
 
   /** The item kept under this hash, or the one `parse` makes of the raw bytes now. */
@@ -76,4 +75,6 @@ export interface KeptPage<T> {
   readonly hashes: readonly string[];
   readonly items: readonly T[];
   readonly bodyTotal: number | undefined;
+  /** The answer gave a total (in its body or its headers): a 304 that gives none cannot stand for it. */
+  readonly hadTotal: boolean;
 }

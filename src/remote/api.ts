@@ -7,7 +7,7 @@ import type * as z from 'zod';
 import { ApiError, requestLabel } from '../core/errors.js';
 import { deepFreeze } from '../core/freeze.js';
 import { StringTable } from '../core/intern.js';
-import type { ItemMemo } from '../core/item-memo.js';
+import type { ItemMemo, KeptPage } from '../core/item-memo.js';
 import { scrub } from '../core/scrub.js';
 import type { CallOptions, ListOptions, RequestStats } from '../core/ports.js';
 import { listItemSpans, utf8Text, type Span } from './list-items.js';
@@ -114,14 +114,22 @@ export class Api {
     init: RequestInit,
     item: z.ZodType<T>,
     memo: ItemMemo | undefined,
+    conditional = true,
   ): Promise<{ items: T[]; total: number | undefined }> {
     const key = requestKey(init);
-    const validator = memo?.validator(key);
-    const res = await this.transport.request(validator === undefined ? init : { ...init, ifNoneMatch: validator });
-    if (res.status === 304 && validator !== undefined) {
-      const kept = memo?.reusePage(key);
-      // The 304's own total (its headers), else the one its body gave: a total from the last answer's headers may be stale.
-      if (kept) return { items: [...kept.items] as T[], total: this.envelope.total(res) ?? kept.bodyTotal };
+    const kept = conditional ? (memo?.keptPage(key) as KeptPage<T> | undefined) : undefined;
+    const res = await this.transport.request(kept === undefined ? init : { ...init, ifNoneMatch: kept.etag });
+    if (res.status === 304 && kept !== undefined && memo !== undefined) {
+      // The 304's own total (its headers), else the one its body gave: a total from the last
+      // answer's headers may be stale. A short page whose answer gave a total only in headers the
+      // 304 no longer carries is asked for again in full: without a total, a short page ends the
+      // list, and it may be short of rows the service could not serialise, not the last.
+      const total = this.envelope.total(res) ?? kept.bodyTotal;
+      const limit = init.query?.limit;
+      const short = typeof limit === 'number' && kept.items.length < limit;
+      if (total === undefined && kept.hadTotal && short) return this.readPage(init, item, memo, false);
+      memo.reusePage(key, kept);
+      return { items: [...kept.items], total };
     }
     if (res.status >= 300) throw this.error(init, res);
     const hashes: string[] | undefined = memo ? [] : undefined;
@@ -129,7 +137,7 @@ export class Api {
     const total = this.envelope.total(res);
     const etag = res.headers.etag;
     if (memo && hashes?.length === items.length && typeof etag === 'string' && ENTITY_TAG.test(etag))
-      memo.keepPage(key, { etag, hashes, items, bodyTotal: this.envelope.bodyTotal?.(res) });
+      memo.keepPage(key, { etag, hashes, items, bodyTotal: this.envelope.bodyTotal?.(res), hadTotal: total !== undefined });
     res.release?.();
     return { items, total };
   }

@@ -76,5 +76,9 @@ export function resultReply(variant: Variant, result: DomainResult<unknown>, opt
 }
 
 export function write(res: ServerResponse, reply: Reply): void {
-  res.writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) }).end(reply.body);
+  // Express sends no Content-Length with a 204 or a 304 (they have no body).
+  const bodiless = reply.status === 204 || reply.status === 304;
+  res
+    .writeHead(reply.status, bodiless ? reply.headers : { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) })
+    .end(bodiless ? undefined : reply.body);
 }
