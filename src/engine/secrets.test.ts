@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DesiredResource } from '../core/resource.js';
+import { stableJson } from '../planner/diff.js';
 import { extractSecrets } from './secrets.js';
 
 const fingerprint = (v: string) => `fp(${v.length})-${[...v].reduce((a, c) => (a * 31 + c.charCodeAt(0)) % 1_000_003, 7)}`;
@@ -32,6 +33,17 @@ describe('extractSecrets', () => {
     const c = extractSecrets([pipe('two')], paths, { fingerprint }).specHashes.get('Pipe/orders');
     expect(a).toBe(b);
     expect(a).not.toBe(c);
+  });
+
+  it("hashes each spec with its labels, its secrets as their fingerprints, and never a secret's value", () => {
+    const plain = { ...pipe('x'), address: 'Pipe/plain' as const, name: 'plain', labels: { team: 'a' }, spec: { name: 'plain' } };
+    const out = extractSecrets([pipe('s3cret'), plain], paths, { fingerprint });
+    const fp = out.fingerprints.get('Pipe/orders')?.['source.kafka.credentials'] ?? '';
+    const masked = { name: 'orders-kafka', source: { kafka: { credentials: { $sensitive: fp } } } };
+    expect(out.specHashes.get('Pipe/orders')).toBe(fingerprint(stableJson({ labels: {}, spec: masked })));
+    expect(out.specHashes.get('Pipe/plain')).toBe(fingerprint(stableJson({ labels: { team: 'a' }, spec: { name: 'plain' } })));
+    expect(out.specHashes.get('Pipe/absent')).toBeUndefined();
+    expect(out.fingerprints.has('Pipe/plain')).toBe(false);
   });
 
   it('ignores paths the spec does not declare', () => {
