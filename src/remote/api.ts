@@ -12,7 +12,7 @@ import { scrub } from '../core/scrub.js';
 import type { CallOptions, ListOptions, RequestStats } from '../core/ports.js';
 import { listItemSpans, utf8Text, type Span } from './list-items.js';
 import { Pager, PagingInconsistent } from './paging.js';
-import type { RequestInit, Response } from './transport.js';
+import { queryString, type RequestInit, type Response } from './transport.js';
 
 /** What sends a request: the HTTP transport, or the sandbox in-process (tests). */
 export interface Requester {
@@ -327,8 +327,7 @@ export function htmlPage(res: Response): string | undefined {
 
 /** What a kept page is found by: the request's path and query. */
 function requestKey(init: RequestInit): string {
-  if (!init.query) return init.path;
-  return `${init.path}?${new URLSearchParams(Object.entries(init.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
+  return init.path + queryString(init.query);
 }
 
 /**

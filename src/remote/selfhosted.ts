@@ -13,13 +13,9 @@ export const selfHostedEnvelope: Envelope = {
     const header = res.headers['x-total-count'];
     const fromHeader = Number(Array.isArray(header) ? header[0] : header);
     if (Number.isFinite(fromHeader) && header !== undefined) return fromHeader;
-    return selfHostedEnvelope.bodyTotal?.(res);
+    return metaTotal(res);
   },
-  bodyTotal(res: Response) {
-    // Only the envelope's `meta` parsed: the page's items are found in its bytes (a proxy may drop the header).
-    const meta = topLevelMember(res.bytes, 'meta') as { total?: unknown } | undefined;
-    return typeof meta?.total === 'number' ? meta.total : undefined;
-  },
+  bodyTotal: metaTotal,
   describe(res: Response) {
     const body = res.body as { message?: unknown; error?: unknown } | undefined;
     const message =
@@ -53,4 +49,10 @@ export function selfHostedCapabilities(api: Api): { charts: ChartsPort } {
         ),
     },
   };
+}
+
+/** The body's `meta.total`, only the envelope's `meta` parsed: the page's items are found in its bytes (a proxy may drop the header). */
+function metaTotal(res: Response): number | undefined {
+  const meta = topLevelMember(res.bytes, 'meta') as { total?: unknown } | undefined;
+  return typeof meta?.total === 'number' ? meta.total : undefined;
 }

@@ -628,7 +628,8 @@ function describeReason(reason: WaitReason): string {
   return `rate limit of ${reason.limit} requests per ${reason.windowMs / 1000} s`;
 }
 
-function queryString(query: Record<string, string | number> | undefined): string {
+/** `?name=value&...` of a request's query, or '' without one. */
+export function queryString(query: Record<string, string | number> | undefined): string {
   if (!query) return '';
   const params = new URLSearchParams(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])));
   return `?${params.toString()}`;
