@@ -35,9 +35,13 @@ export function copyJson<T>(value: T): T {
   if (Array.isArray(value)) return value.map((item: unknown) => copyJson(item)) as T;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    const inner = copyJson((value as Record<string, unknown>)[key]);
-    if (key === '__proto__') Object.defineProperty(out, key, { value: inner, enumerable: true, writable: true, configurable: true });
-    else out[key] = inner;
+    setOwn(out, key, copyJson((value as Record<string, unknown>)[key]));
   }
   return out as T;
+}
+
+/** Sets a key of a plain object as its own data property: a `__proto__` key (JSON may have one) stays a key, never the prototype. */
+export function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }

@@ -4,7 +4,7 @@
  * normalising a server response again changes nothing.
  */
 import type { Json } from '../../core/wire.js';
-import { isJsonObject as isObj } from '../../core/json.js';
+import { isJsonObject as isObj, setOwn } from '../../core/json.js';
 
 export { isObj };
 
@@ -23,7 +23,7 @@ function copyWithout(obj: Obj, drop: (key: string) => boolean): Obj {
   const out: Obj = {};
   for (const key in obj) {
     const value = obj[key];
-    if (value !== undefined && !drop(key)) out[key] = value;
+    if (value !== undefined && !drop(key)) setOwn(out, key, value);
   }
   return out;
 }
