@@ -1,7 +1,8 @@
 /** An estate on the bench sandbox (a child process), adopted by a fresh inventory: what the plan and apply measures start from. */
 import type { Variant } from '../src/core/ports.js';
 import type { Pacing, Target } from '../src/core/target.js';
-import { entryAddress, type InventoryStore } from '../src/core/inventory.js';
+import { entryAddress, type InventoryEntry, type InventoryStore } from '../src/core/inventory.js';
+import type { Address } from '../src/core/plan.js';
 import type { DesiredResource } from '../src/core/resource.js';
 import type { ServicePort } from '../src/core/ports.js';
 import { applyPlanned, makePlan, type PlanRequest } from '../src/engine/run.js';
@@ -22,6 +23,16 @@ export interface Estate {
   /** A plan of the whole estate, pruning nothing. */
   request(extra?: Partial<PlanRequest>): PlanRequest;
   close(): Promise<void>;
+}
+
+/**
+ * The manifests the child's inventory does not own yet. A function of its own: a set made in
+ * `adoptedEstate` would share the closure context `request` keeps, and stay resident through
+ * every measure (20,000 addresses, about 2 MB at N = 10,000).
+ */
+function notOwned(desired: readonly DesiredResource[], seeded: readonly InventoryEntry[]): Address[] {
+  const owned = new Set(seeded.map(entryAddress));
+  return desired.map((r) => r.address).filter((a) => !owned.has(a));
 }
 
 /**
@@ -51,8 +62,7 @@ export async function adoptedEstate(
     maxDeletes: 0,
     ...extra,
   });
-  const owned = new Set(seeded.map(entryAddress));
-  const only = desired.map((r) => r.address).filter((a) => !owned.has(a));
+  const only = notOwned(desired, seeded);
   if (only.length > 0)
     await applyPlanned(await makePlan(request({ selection: { labels: {}, only } })), { port, inventory, concurrency: 8 });
   return {
