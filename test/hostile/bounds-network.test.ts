@@ -149,6 +149,26 @@ describe('response bodies are bounded', () => {
     expect(err.message).toContain('larger than the 1 MiB obsync reads (maxResponseMiB); reading stopped; the write was received');
   });
 
+  it('a large body under the cap is read whole, announced or streamed in pieces', async () => {
+    const name = 'é'.repeat(1.5 * MiB);
+    const body = Buffer.from(JSON.stringify({ data: [{ id: 'a', name, tiles: [] }], meta: { total: 1 } }));
+    let answered = 0;
+    const url = await serve((_req, res) => {
+      const announced = answered++ % 2 === 0;
+      res.writeHead(200, { 'content-type': 'application/json', ...(announced ? { 'content-length': String(body.length) } : {}) });
+      for (let at = 0; at < body.length; at += 50_000) res.write(body.subarray(at, at + 50_000));
+      res.end();
+    });
+    const port = createServicePort(target(url));
+    const dashboards = collectionOf(port, 'Dashboard');
+    for (const _read of ['announced', 'streamed']) {
+      const got = (await dashboards.list()) as { name: string }[];
+      expect(got.map((d) => d.name === name)).toEqual([true]);
+    }
+    await port.close();
+    expect(answered).toBe(2);
+  });
+
   it('maxResponseMiB in obsync.yaml sets the cap', async () => {
     const url = await serve((req, res) => {
       const big = req.url?.startsWith('/api/v2/dashboards') ? [{ id: 'a', name: 'x'.repeat(3 * MiB), tiles: [] }] : [];
