@@ -44,7 +44,29 @@ export interface PlanInput {
   memo?: PlanMemo;
 }
 
-const EMPTY = new Set<string>();
+/**
+ * Live ids of one kind no desired object may adopt: the ids the inventory owns, and those adopted
+ * earlier in this plan. Made on first use: a plan whose objects are all owned never asks (matching
+ * an owned object looks it up by its id), and the set of 20,000 owned ids was 1.2 MB of a first
+ * plan's large tables.
+ */
+export class TakenIds {
+  #ids: Set<string> | undefined;
+
+  constructor(private readonly owned: () => Iterable<string>) {}
+
+  has(id: string): boolean {
+    return this.#all().has(id);
+  }
+
+  add(id: string): void {
+    this.#all().add(id);
+  }
+
+  #all(): Set<string> {
+    return (this.#ids ??= new Set(this.owned()));
+  }
+}
 
 /** Kinds some kind refers to. */
 const REFERABLE: ReadonlySet<string> = new Set(REGISTRY.flatMap((d) => d.refersTo));
@@ -54,15 +76,14 @@ export class PlanContext {
   readonly refs: PlanRefs;
   readonly memo: PlanMemo | undefined;
   readonly #indexes = new Map<Kind, LiveIndex | null>();
-  readonly #taken = new Map<Kind, Set<string>>();
+  readonly #taken = new Map<Kind, TakenIds>();
   readonly #once = new Map<string, unknown>();
   /** Renames of this plan (set by the planner before any object is planned). */
   moves: MovePlan | undefined;
 
   constructor(readonly input: PlanInput) {
     // Built up front, not on first use: a lazy branch inside a hot function deoptimizes it once per plan.
-    for (const def of MANAGED) this.#taken.set(def.kind, new Set());
-    for (const e of input.inventory) if (e.status === 'owned' && e.id !== null) this.#taken.get(e.kind)?.add(e.id);
+    for (const def of MANAGED) this.#taken.set(def.kind, new TakenIds(() => ownedIds(input.inventory, def.kind)));
     const selected = input.selected;
     this.refs = new PlanRefs(input.live, input.desired, (a) => !selected || selected.has(a), this.ids);
     this.memo = input.memo;
@@ -82,8 +103,10 @@ export class PlanContext {
   }
 
   /** Live ids no desired object may adopt: owned by the inventory, or adopted earlier in this plan. */
-  taken(kind: Kind): Set<string> {
-    return this.#taken.get(kind) ?? EMPTY;
+  taken(kind: Kind): TakenIds {
+    let taken = this.#taken.get(kind);
+    if (taken === undefined) this.#taken.set(kind, (taken = new TakenIds(() => ownedIds(this.input.inventory, kind))));
+    return taken;
   }
 
   /** A value computed once per plan, on first use (what only rare paths need). */
@@ -105,4 +128,8 @@ export class PlanContext {
   register(def: ManagedKind, address: Address, id: string, parts: ReadonlyMap<string, string> | undefined): void {
     if (REFERABLE.has(def.kind)) this.ids.set(address, def.kind, id, parts);
   }
+}
+
+function* ownedIds(inventory: readonly InventoryEntry[], kind: Kind): Iterable<string> {
+  for (const e of inventory) if (e.kind === kind && e.status === 'owned' && e.id !== null) yield e.id;
 }

@@ -26,7 +26,7 @@ export function matchLive(
   entry: InventoryEntry | undefined,
   index: LiveIndex,
   /** Ids the inventory owns for this kind, and ids adopted earlier in this plan (never adopted twice). */
-  taken: ReadonlySet<string>,
+  taken: { has(id: string): boolean },
   refs: RefContext,
 ): MatchResult {
   if (entry?.status === 'owned' && entry.id !== null) {
