@@ -112,22 +112,32 @@ class ReadableRefs implements KindRefs {
 
 /** A managed kind: a name is a declared object first, else one unmanaged live object; tokens of unmanaged ones are ids. */
 class ManagedRefs implements KindRefs {
-  /** metadata.name → address of every declared object of the kind (the manifests' strings, hashed once). */
-  readonly #declared = new Map<string, Address>();
+  /**
+   * metadata.name → address of every declared object of the kind (the manifests' strings, hashed
+   * once), made on the first reference to the kind: most kinds are referred to by none (10,000
+   * alerts' names were 0.9 MB of a first plan's large tables).
+   */
+  #declared: Map<string, Address> | undefined;
   #index: NameIndex | null | undefined;
 
   constructor(
     private readonly def: KindDefinition,
     private readonly shared: Shared,
+    private readonly declarations: () => Iterable<{ name: string; address: Address }>,
   ) {}
 
-  declare(name: string, address: Address): void {
-    this.#declared.set(name, address);
+  #declaredAt(name: string): Address | undefined {
+    let declared = this.#declared;
+    if (declared === undefined) {
+      declared = this.#declared = new Map();
+      for (const d of this.declarations()) declared.set(d.name, d.address);
+    }
+    return declared.get(name);
   }
 
   ref(ref: NameOrId): RefUse {
     if (typeof ref !== 'string') return { ok: true, token: this.token(ref.id), id: ref.id };
-    const address = this.#declared.get(ref);
+    const address = this.#declaredAt(ref);
     if (address === undefined) return this.#byDisplayName(ref);
     this.shared.use(address);
     const id = this.shared.ids.id(address) ?? null;
@@ -139,13 +149,13 @@ class ManagedRefs implements KindRefs {
   part(parent: NameOrId, part: NameOrId): RefUse {
     const noun = (this.def.managed ? this.def.parts?.noun : undefined) ?? 'part';
     if (typeof part !== 'string') {
-      const parentAddress = typeof parent === 'string' ? this.#declared.get(parent) : undefined;
+      const parentAddress = typeof parent === 'string' ? this.#declaredAt(parent) : undefined;
       const parentId = typeof parent === 'string' ? parentAddress && this.shared.ids.id(parentAddress) : parent.id;
       return { ok: true, token: parentId === undefined ? { id: part.id } : this.partToken(parentId, part.id), id: part.id };
     }
     if (typeof parent !== 'string')
       return { ok: false, error: `a ${this.def.noun} given by {id} has no ${noun} keys: give the ${noun} as {id: ...}` };
-    const address = this.#declared.get(parent);
+    const address = this.#declaredAt(parent);
     if (address === undefined)
       return { ok: false, error: `${this.def.kind}/${parent} is not declared, so ${noun} '${part}' cannot be found` };
     this.shared.use(address);
@@ -158,7 +168,7 @@ class ManagedRefs implements KindRefs {
   wire(ref: NameOrId, part?: NameOrId): Json | null {
     const use = part === undefined ? this.ref(ref) : this.part(ref, part);
     if (!use.ok) return null;
-    const address = typeof ref === 'string' ? this.#declared.get(ref) : undefined;
+    const address = typeof ref === 'string' ? this.#declaredAt(ref) : undefined;
     // A managed object planned in this run: the applier fills its id (it may be created, or re-created, first).
     if (address !== undefined && this.shared.planned(address)) {
       if (part === undefined) return this.shared.placeholder(address);
@@ -215,15 +225,11 @@ export class PlanRefs implements RefContext, TokenContext {
     ids: IdMap,
   ) {
     const shared: Shared = { live, ids, planned, use: (a) => this.#use(a), placeholder: (a, p) => this.#placeholder(a, p) };
-    const managed = new Map<string, ManagedRefs>();
-    for (const def of REGISTRY as readonly KindDefinition[]) {
-      if (def.managed) {
-        const refs = new ManagedRefs(def, shared);
-        managed.set(def.kind, refs);
-        this.#kinds.set(def.kind, refs);
-      } else this.#kinds.set(def.kind, new ReadableRefs(def, live));
-    }
-    for (const r of desired) managed.get(r.kind)?.declare(r.name, r.address);
+    for (const def of REGISTRY as readonly KindDefinition[])
+      this.#kinds.set(
+        def.kind,
+        def.managed ? new ManagedRefs(def, shared, () => declaredOf(desired, def.kind)) : new ReadableRefs(def, live),
+      );
   }
 
   /** Starts collecting the declared objects one desired object refers to. */
@@ -293,4 +299,11 @@ export class PlanRefs implements RefContext, TokenContext {
       if (used !== address) this.#used = [used, address];
     } else if (!used.includes(address)) used.push(address);
   }
+}
+
+function* declaredOf(
+  desired: readonly { kind: string; name: string; address: Address }[],
+  kind: string,
+): Iterable<{ name: string; address: Address }> {
+  for (const r of desired) if (r.kind === kind) yield r;
 }
