@@ -252,7 +252,12 @@ class SharedCalls {
   #count = 0;
 
   of(calls: readonly RefCall[]): readonly RefCall[] {
+    const seenBefore = this.#count;
     const shared = calls.map((c) => this.#one(c));
+    // A list with a call never seen before cannot equal a kept list: kept only once its calls are
+    // all shared (the second object that asks the same), so an object whose questions are its own
+    // (an alert about its own dashboard) costs no key and no entry.
+    if (shared.some((one) => one.n >= seenBefore)) return shared.map((one) => one.call);
     const listKey = shared.map((one) => one.n).join(',');
     let list = this.#lists.get(listKey);
     if (!list) this.#lists.set(listKey, (list = shared.map((one) => one.call)));
