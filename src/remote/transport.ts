@@ -11,6 +11,7 @@ import type { WriteFence } from '../core/fence.js';
 import type { RequestStats } from '../core/ports.js';
 import { cancelsInFlight } from '../core/stop.js';
 import type { Logger } from '../log/logger.js';
+import { BodyBytes } from './body-bytes.js';
 import { fencingAtSend, withFenceAtSend } from './fence-at-send.js';
 import { classifyFailure, createDispatcher, type NetworkFailure, type ProxySettings } from './network.js';
 import { topLevelMember, utf8Text } from './list-items.js';
@@ -499,17 +500,15 @@ async function readCapped(res: Dispatcher.ResponseData, cap: number): Promise<Bu
     res.body.destroy();
     throw new ResponseTooLarge(res.statusCode, cap, announced);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
+  const body = new BodyBytes(header !== undefined && Number.isSafeInteger(announced) && announced >= 0 ? announced : undefined);
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > cap) {
+    if (body.size + chunk.length > cap) {
       res.body.destroy();
       throw new ResponseTooLarge(res.statusCode, cap, undefined);
     }
-    chunks.push(chunk);
+    body.push(chunk);
   }
-  return chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, size);
+  return body.bytes();
 }
 
 /**
