@@ -4,9 +4,8 @@ import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import { ConfigError } from '../core/errors.js';
 import type { WriteFence } from '../core/fence.js';
 import type { ServicePort } from '../core/ports.js';
-import { Secret } from '../core/secret.js';
 import type { Variant } from '../core/ports.js';
-import { VARIANT_RATE_LIMITS, DEFAULT_PATHS, printableBaseUrl, type Target, type TargetIdentity } from '../core/target.js';
+import { VARIANT_RATE_LIMITS, printableBaseUrl, type Target, type TargetIdentity } from '../core/target.js';
 import { loadConfig, type DeclaredTarget, type LoadConfigOptions } from '../config/load.js';
 import type { ObsyncConfig } from '../config/schema.js';
 import { chooseTargets, resolveTargets, type EmbeddedTarget, type ResolvedTarget } from '../config/targets.js';
@@ -17,6 +16,7 @@ import { readRegularFile } from '../manifests/files.js';
 import { createServicePort, type PortOptions } from '../remote/index.js';
 import type { WaitReport } from '../remote/transport.js';
 import { startSandbox } from '../sandbox/index.js';
+import { sandboxTarget } from '../sandbox/target.js';
 import { proxyFromEnv } from './network.js';
 
 export interface ReadConfigOptions {
@@ -207,28 +207,14 @@ async function connectEmbedded(embedded: EmbeddedTarget, input: ConnectInput): P
       ? `obsync: target '${embedded.name}' is the embedded sandbox (${embedded.api} API, data in ${dataDir})`
       : `obsync: no target configured — using the embedded sandbox (${embedded.api} API, data in ${dataDir})`,
   );
-  const common = {
+  const target = sandboxTarget(embedded.api, sandbox, {
     name: embedded.name,
-    baseUrl: sandbox.url,
     concurrency: embedded.concurrency,
     timeoutMs: input.timeoutMs ?? 30_000,
     retries: 3,
+    pacing: { ...VARIANT_RATE_LIMITS[embedded.api], limit: 0 },
     embedded: true,
-  };
-  const c = sandbox.credentials;
-  const target: Target =
-    embedded.api === 'hosted'
-      ? {
-          ...common,
-          variant: 'hosted',
-          organizationId: c.organizationId,
-          serviceId: c.serviceId,
-          keyId: c.keyId,
-          keySecret: new Secret(c.keySecret),
-          paths: { ...DEFAULT_PATHS },
-          pacing: { ...VARIANT_RATE_LIMITS.hosted, limit: 0 },
-        }
-      : { ...common, variant: 'self-hosted', apiKey: new Secret(c.apiKey), pacing: { ...VARIANT_RATE_LIMITS['self-hosted'], limit: 0 } };
+  });
   const port = createServicePort(target, portOptions(target, input));
   return {
     port,

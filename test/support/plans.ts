@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import type { InventoryStore } from '../../src/core/inventory.js';
 import type { ServicePort } from '../../src/core/ports.js';
 import { collectionOf } from '../../src/kinds/registry.js';
-import { Secret } from '../../src/core/secret.js';
 import type { Variant } from '../../src/core/ports.js';
 import { reconcile, type RunReport } from '../../src/engine/reconcile.js';
 import { SELECT_ALL } from '../../src/engine/selection.js';
@@ -19,6 +18,7 @@ import { openFileInventory } from '../../src/inventory/file-store.js';
 import { loadManifests } from '../../src/manifests/load.js';
 import { createServicePort } from '../../src/remote/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { sandboxTarget } from '../../src/sandbox/target.js';
 
 export const PIPE_SECRET = 'plan-fixture-secret-key-4417';
 
@@ -34,28 +34,17 @@ export class PlanFixture {
 
   static async start(variant: Variant): Promise<PlanFixture> {
     const sandbox = await startSandbox({ port: 0, rateLimit: 'off', pipeTransitionMs: 5 });
-    const c = sandbox.credentials;
-    const common = {
-      name: `sandbox-${variant}`,
-      baseUrl: sandbox.url,
-      concurrency: 2,
-      timeoutMs: 10_000,
-      retries: 0,
-      pacing: { limit: 0, windowMs: 1 },
-      embedded: false,
-    };
-    const port =
-      variant === 'hosted'
-        ? createServicePort({
-            ...common,
-            variant,
-            organizationId: c.organizationId,
-            serviceId: c.serviceId,
-            keyId: c.keyId,
-            keySecret: new Secret(c.keySecret),
-            paths: { observability: 'observability', pipes: 'pipes' },
-          })
-        : createServicePort({ ...common, variant, apiKey: new Secret(c.apiKey) });
+    const port = createServicePort(
+      sandboxTarget(variant, sandbox, {
+        name: `sandbox-${variant}`,
+        concurrency: 2,
+        timeoutMs: 10_000,
+        retries: 0,
+        pacing: { limit: 0, windowMs: 1 },
+        embedded: false,
+        paths: { observability: 'observability', pipes: 'pipes' },
+      }),
+    );
     const fixture = new PlanFixture(sandbox, port, variant);
     fixture.inventory = await openFileInventory({ dir: join(fixture.dir, 'state'), target: port.target, lock: true });
     return fixture;

@@ -21,7 +21,7 @@ import { loadManifests } from '../../src/manifests/load.js';
 import { createObservabilityDomain } from '../../src/sandbox/domain/index.js';
 import { inProcessPort } from '../../src/sandbox/in-process-port.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { Secret } from '../../src/core/secret.js';
+import { sandboxTarget } from '../../src/sandbox/target.js';
 import { createServicePort } from '../../src/remote/index.js';
 
 export class World {
@@ -94,18 +94,6 @@ export class World {
 
 /** The real client of one variant, on a sandbox served over HTTP (its default credentials and paths). */
 export function sandboxPort(sandbox: SandboxHandle, variant: Variant): ServicePort {
-  const c = sandbox.credentials;
-  const common = { name: 'world', baseUrl: sandbox.url, concurrency: 2, timeoutMs: 10_000, retries: 0, pacing: { limit: 0, windowMs: 1 } };
-  return variant === 'hosted'
-    ? createServicePort({
-        ...common,
-        variant,
-        organizationId: c.organizationId,
-        serviceId: c.serviceId,
-        keyId: c.keyId,
-        keySecret: new Secret(c.keySecret),
-        paths: { observability: 'clickstack', pipes: 'clickpipes' },
-        embedded: false,
-      })
-    : createServicePort({ ...common, variant, apiKey: new Secret(c.apiKey), embedded: false });
+  const settings = { name: 'world', concurrency: 2, timeoutMs: 10_000, retries: 0, pacing: { limit: 0, windowMs: 1 }, embedded: false };
+  return createServicePort(sandboxTarget(variant, sandbox, settings));
 }
