@@ -50,7 +50,7 @@ export interface PlanInput {
  * an owned object looks it up by its id), and the set of 20,000 owned ids was 1.2 MB of a first
  * plan's large tables.
  */
-export class TakenIds {
+class TakenIds {
   #ids: Set<string> | undefined;
 
   constructor(private readonly owned: () => Iterable<string>) {}
@@ -83,7 +83,7 @@ export class PlanContext {
 
   constructor(readonly input: PlanInput) {
     // Built up front, not on first use: a lazy branch inside a hot function deoptimizes it once per plan.
-    for (const def of MANAGED) this.#taken.set(def.kind, new TakenIds(() => ownedIds(input.inventory, def.kind)));
+    for (const def of MANAGED) this.#taken.set(def.kind, this.#newTaken(def.kind));
     const selected = input.selected;
     this.refs = new PlanRefs(input.live, input.desired, (a) => !selected || selected.has(a), this.ids);
     this.memo = input.memo;
@@ -105,8 +105,12 @@ export class PlanContext {
   /** Live ids no desired object may adopt: owned by the inventory, or adopted earlier in this plan. */
   taken(kind: Kind): TakenIds {
     let taken = this.#taken.get(kind);
-    if (taken === undefined) this.#taken.set(kind, (taken = new TakenIds(() => ownedIds(this.input.inventory, kind))));
+    if (taken === undefined) this.#taken.set(kind, (taken = this.#newTaken(kind)));
     return taken;
+  }
+
+  #newTaken(kind: Kind): TakenIds {
+    return new TakenIds(() => ownedIds(this.input.inventory, kind));
   }
 
   /** A value computed once per plan, on first use (what only rare paths need). */
