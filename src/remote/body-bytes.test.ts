@@ -1,8 +1,7 @@
 /** A body's bytes as they stream in: exactly the bytes sent, copied into one buffer of their own when their length was announced. */
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BodyBytes, PREALLOCATE_FROM } from './body-bytes.js';
-import { releaseBytes } from './transport.js';
+import { BodyBytes, PREALLOCATE_FROM, releaseBytes } from './body-bytes.js';
 
 function chunked(bytes: Buffer, sizes: number[]): Buffer[] {
   const out: Buffer[] = [];
@@ -16,10 +15,16 @@ function chunked(bytes: Buffer, sizes: number[]): Buffer[] {
   return out;
 }
 
+/** Chunks as a socket gives them: each a buffer of its own, which BodyBytes may free once copied. */
+function owned(chunks: Buffer[]): Buffer[] {
+  return chunks.map((c) => Buffer.from(Uint8Array.prototype.slice.call(c).buffer));
+}
+
 function read(chunks: Buffer[], announced?: number): Buffer {
+  const size = chunks.reduce((n, c) => n + c.length, 0);
   const body = new BodyBytes(announced);
   for (const chunk of chunks) body.push(chunk);
-  expect(body.size).toBe(chunks.reduce((n, c) => n + c.length, 0));
+  expect(body.size).toBe(size);
   return body.bytes();
 }
 
@@ -38,7 +43,7 @@ describe('BodyBytes', () => {
         (size, sizes, announced, exact) => {
           const sent = Buffer.alloc(size);
           for (let i = 0; i < size; i++) sent[i] = (i * 7) % 251;
-          const got = read(chunked(sent, sizes), exact ? size : announced);
+          const got = read(owned(chunked(sent, sizes)), exact ? size : announced);
           expect(got.equals(sent)).toBe(true);
           // What the body was copied into is never handed out beyond its bytes.
           expect(got.length).toBe(size);
@@ -68,5 +73,41 @@ describe('BodyBytes', () => {
     const one = Buffer.from('{"data":[]}');
     expect(read([one], one.length)).toBe(one);
     expect(read([one])).toBe(one);
+  });
+
+  it('frees each chunk it copied into an announced body, and never a chunk it keeps or one that shares its buffer', () => {
+    const sent = Buffer.alloc(3 * PREALLOCATE_FROM, 5);
+    const chunks = owned(chunked(sent, [40_000, 100_000]));
+    const body = new BodyBytes(sent.length);
+    for (const chunk of chunks) body.push(chunk);
+    expect(chunks.map((c) => c.length)).toEqual([0, 0, 0]);
+    expect(body.bytes().equals(sent)).toBe(true);
+
+    // Unannounced: the chunks are the body.
+    const kept = owned(chunked(sent, [100_000]));
+    const whole = new BodyBytes();
+    for (const chunk of kept) whole.push(chunk);
+    expect(kept.every((c) => c.length > 0)).toBe(true);
+    expect(whole.bytes().equals(sent)).toBe(true);
+
+    // Slices of one buffer: copied, and the buffer left to its other views.
+    const shared = Buffer.from(sent);
+    const slices = chunked(shared, [70_000]);
+    const sliced = new BodyBytes(sent.length);
+    for (const chunk of slices) sliced.push(chunk);
+    expect(shared.equals(sent)).toBe(true);
+    expect(sliced.bytes().equals(sent)).toBe(true);
+  });
+});
+
+describe('releaseBytes', () => {
+  it('gives the memory back at once, with no collection between (Node drops what is posted to a closed port)', () => {
+    const size = 64 * 1024 * 1024;
+    const before = process.memoryUsage().arrayBuffers;
+    const big = Buffer.allocUnsafeSlow(size);
+    expect(process.memoryUsage().arrayBuffers - before).toBeGreaterThanOrEqual(size);
+    releaseBytes(big);
+    expect(big.length).toBe(0);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(size / 2);
   });
 });

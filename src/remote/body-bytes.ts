@@ -1,9 +1,13 @@
 /**
- * A response body's bytes as they stream in. A body whose length the server announced is copied
- * into one buffer of that size as each chunk arrives, so no chunk is held once copied: Node's
- * socket buffers go at the next young collection, instead of all of them being kept until the
- * last arrives and then copied whole (a first read of 10,000 dashboards held its 9 MB twice).
+ * A response body's bytes as they stream in, and their memory given back the moment they are no
+ * longer wanted. A body whose length the server announced is copied into one buffer of that size
+ * as each chunk arrives, and each chunk's memory is freed as soon as it is copied; a list body is
+ * freed once its items are taken (api.ts). Otherwise Node frees a buffer's memory only when the
+ * garbage collector finds its object dead, and a daemon's run that reads 14 MB of lists and then
+ * allocates little brings no collection: the bodies of one run were still resident when the next
+ * read its own.
  */
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 
 /** From this announced length a body gets its buffer up front (below it, Node's chunks are as cheap). */
 export const PREALLOCATE_FROM = 64 * 1024;
@@ -22,23 +26,56 @@ export class BodyBytes {
     return this.#size;
   }
 
+  /** Takes a chunk the caller hands over for good: once copied, its memory is freed (see `releaseBytes`). */
   push(chunk: Buffer): void {
     const into = this.#into;
-    if (into !== null && this.#size + chunk.length <= into.length) chunk.copy(into, this.#size);
-    else {
+    const size = this.#size;
+    // Counted before the copy: a released chunk's length reads 0.
+    this.#size = size + chunk.length;
+    if (into !== null && this.#size <= into.length) {
+      chunk.copy(into, size);
+      releaseBytes(chunk);
+    } else {
       // Longer than announced: collected chunk by chunk from here, what came so far first.
-      if (into !== null) this.#chunks.push(into.subarray(0, this.#size));
+      if (into !== null) this.#chunks.push(into.subarray(0, size));
       this.#into = null;
       this.#chunks.push(chunk);
     }
-    this.#size += chunk.length;
   }
 
-  /** The body, exactly its bytes; a buffer of its own when it was announced (a released body can then be detached whole). */
+  /** The body, exactly its bytes; a buffer of its own when it was announced (a released body can then be freed whole). */
   bytes(): Buffer {
     const into = this.#into;
     if (into !== null) return this.#size === into.length ? into : Buffer.concat([into.subarray(0, this.#size)], this.#size);
     const chunks = this.#chunks;
     return chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, this.#size);
   }
+}
+
+/**
+ * Frees the memory of bytes that span their buffer whole, now: the buffer is detached (every view
+ * of it reads as empty after). Anything else is left alone: a small Buffer can be a slice of
+ * Node's shared pool, and a slice's neighbours are other bytes someone may still read.
+ *
+ * Detaching is a transfer to a MessagePort that is closed: Node still serialises a message posted
+ * there (it must throw what a live port would) and then drops it, and with it the memory (Node 20
+ * has no `ArrayBuffer.prototype.transfer`; `structuredClone` with a transfer hands the memory to a
+ * new, unreferenced buffer, which only the next collection frees). A test holds Node to it.
+ */
+export function releaseBytes(bytes: Uint8Array): void {
+  const buffer = bytes.buffer;
+  if (!(buffer instanceof ArrayBuffer) || bytes.byteOffset !== 0 || bytes.byteLength !== buffer.byteLength || buffer.byteLength === 0)
+    return;
+  dropping().postMessage(null, [buffer]);
+}
+
+let closedPort: MessagePort | undefined;
+
+function dropping(): MessagePort {
+  if (closedPort === undefined) {
+    const { port1 } = new MessageChannel();
+    port1.close();
+    closedPort = port1;
+  }
+  return closedPort;
 }

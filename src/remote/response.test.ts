@@ -5,7 +5,8 @@ import { ItemMemo } from '../core/item-memo.js';
 import type { RequestStats } from '../core/ports.js';
 import { Api, type Requester } from './api.js';
 import { selfHostedEnvelope } from './selfhosted.js';
-import { releaseBytes, responseOf, type RequestInit, type Response } from './transport.js';
+import { releaseBytes } from './body-bytes.js';
+import { responseOf, type RequestInit, type Response } from './transport.js';
 
 const item = z.object({ id: z.string(), name: z.string(), tags: z.array(z.string()) });
 

@@ -11,7 +11,7 @@ import type { WriteFence } from '../core/fence.js';
 import type { RequestStats } from '../core/ports.js';
 import { cancelsInFlight } from '../core/stop.js';
 import type { Logger } from '../log/logger.js';
-import { BodyBytes } from './body-bytes.js';
+import { BodyBytes, releaseBytes } from './body-bytes.js';
 import { fencingAtSend, withFenceAtSend } from './fence-at-send.js';
 import { classifyFailure, createDispatcher, type NetworkFailure, type ProxySettings } from './network.js';
 import { topLevelMember, utf8Text } from './list-items.js';
@@ -668,22 +668,6 @@ export function responseOf(status: number, headers: Response['headers'], bytes: 
       parsed = undefined;
     },
   };
-}
-
-/**
- * Gives the memory of a body's bytes back at the next young-generation collection instead of the
- * next full one. A list body is read while its items are parsed, long enough for the scavenger
- * to move its (small) ArrayBuffer object to the old generation, and the megabytes behind it then
- * stayed until V8's first full collection: 15–23 MB at the peak of a first plan of 10,000 +
- * 10,000 objects. Transferring the buffer detaches it (every view of it reads as empty) and hands
- * its memory to a new, unreferenced buffer the scavenger frees. Only a buffer the bytes span
- * whole: a small body can be a slice of Node's shared pool, which other Buffers use.
- */
-export function releaseBytes(bytes: Uint8Array): void {
-  const buffer = bytes.buffer;
-  if (!(buffer instanceof ArrayBuffer) || bytes.byteOffset !== 0 || bytes.byteLength !== buffer.byteLength || buffer.byteLength === 0)
-    return;
-  structuredClone(buffer, { transfer: [buffer] });
 }
 
 /** Headers servers name their request id with; the hosted API puts it in the body's envelope. */
