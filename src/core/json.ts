@@ -20,10 +20,15 @@ export function sameJson(a: Json | undefined, b: Json | undefined): boolean {
     const value = a[key];
     if (value === undefined) continue;
     count += 1;
-    if (!sameJson(value, b[key])) return false;
+    if (!sameJson(value, member(b, key))) return false;
   }
   for (const key in b) if (b[key] !== undefined) count -= 1;
   return count === 0;
+}
+
+/** `obj[key]`, but a `__proto__` the object does not own is absent (read plainly it is Object.prototype, which equals `{}`). */
+function member(obj: JsonObject, key: string): Json | undefined {
+  return key === '__proto__' && !Object.hasOwn(obj, key) ? undefined : obj[key];
 }
 
 /**
@@ -43,5 +48,12 @@ export function copyJson<T>(value: T): T {
 /** Sets a key of a plain object as its own data property: a `__proto__` key (JSON may have one) stays a key, never the prototype. */
 export function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  // eslint-disable-next-line no-restricted-syntax -- the one place a computed key is set: not __proto__ here
   else out[key] = value;
+}
+
+/** `Object.assign(target, source)` for data: a `__proto__` key of `source` is copied as a key, never as the prototype. */
+export function assignOwn<T extends Record<string, unknown>>(target: T, source: Readonly<Record<string, unknown>>): T {
+  for (const key of Object.keys(source)) setOwn(target, key, source[key]);
+  return target;
 }

@@ -3,7 +3,7 @@
  * normalisation would fill in anyway, so exported manifests carry only what differs from the
  * defaults, and stay equal to the live object once normalised again.
  */
-import { isJsonObject, sameJson } from '../core/json.js';
+import { isJsonObject, sameJson, setOwn } from '../core/json.js';
 import type { Json, JsonObject } from '../core/wire.js';
 
 export { isJsonObject };
@@ -23,11 +23,11 @@ export function withoutDefaults(obj: JsonObject, canonical: (o: JsonObject) => J
   return out;
 }
 
-/** `out[key] = value` unless the value is absent, null, '' or an empty list. */
+/** Sets `key` of `out` (as an own key) unless the value is absent, null, '' or an empty list. */
 export function setPresent(out: JsonObject, key: string, value: Json | undefined): void {
   if (value === undefined || value === null || value === '') return;
   if (Array.isArray(value) && value.length === 0) return;
-  out[key] = value;
+  setOwn(out, key, value);
 }
 
 /** A reference as an exported manifest writes it: a name, or `{id: ...}`. */

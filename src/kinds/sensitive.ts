@@ -4,6 +4,7 @@
  * `(sensitive)` in a copy. Everything that prints a spec goes through these two.
  */
 import * as z from 'zod';
+import { setOwn } from '../core/json.js';
 import { SENSITIVE } from '../core/secret.js';
 
 /**
@@ -61,7 +62,7 @@ function maskAt(value: unknown, path: readonly string[]): unknown {
   const keys = head === '*' ? Object.keys(obj) : head !== undefined && head in obj ? [head] : [];
   if (keys.length === 0) return value;
   const out: Record<string, unknown> = { ...obj };
-  for (const k of keys) out[k] = maskAt(obj[k], rest);
+  for (const k of keys) setOwn(out, k, maskAt(obj[k], rest));
   return out;
 }
 

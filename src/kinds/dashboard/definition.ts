@@ -6,6 +6,7 @@
  * makes the service delete the alerts on it.
  */
 import { wireDashboard, type Json, type JsonObject, type WireDashboard } from '../../core/wire.js';
+import { setOwn } from '../../core/json.js';
 import type { Canonical, LiveRef, ManagedKind, SpecRef } from '../kind.js';
 import { isNameOrId, type RefContext } from '../refs.js';
 import { canonicalDashboardFields, canonicalTileConfig } from './canonical.js';
@@ -117,7 +118,7 @@ export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboar
   /** POST assigns tile and filter ids itself. */
   recreatePayload(payload) {
     const out: JsonObject = {};
-    for (const [k, v] of Object.entries(payload)) out[k] = k === 'tiles' || k === 'filters' ? withoutIds(v) : v;
+    for (const [k, v] of Object.entries(payload)) setOwn(out, k, k === 'tiles' || k === 'filters' ? withoutIds(v) : v);
     return out;
   },
 };
@@ -135,7 +136,7 @@ const DASHBOARD_FIELDS = ['name', 'tags', 'savedQuery', 'savedQueryLanguage', 's
 
 function dashboardFields(body: Obj): Obj {
   const out: Obj = {};
-  for (const f of DASHBOARD_FIELDS) if (body[f] !== undefined) out[f] = body[f];
+  for (const f of DASHBOARD_FIELDS) if (body[f] !== undefined) setOwn(out, f, body[f]);
   return out;
 }
 
@@ -189,7 +190,7 @@ function canonicalBody(body: Obj & { tiles: { key: string; body: Obj }[] }): Jso
     const tile = t.body;
     const config = tile.config;
     tile.config = typeof config === 'object' && config !== null && !Array.isArray(config) ? canonicalTileConfig(config) : (config ?? null);
-    keyed[t.key] = tile;
+    setOwn(keyed, t.key, tile);
   }
   fields.tiles = keyed;
   fields.tileOrder = body.tiles.map((t) => t.key);

@@ -3,6 +3,7 @@
  * in the dashboard), sources and connections by name, ids of tiles and filters left out, and
  * every value the server's normalisation (./canonical.ts) would fill in anyway left out too.
  */
+import { assignOwn, setOwn } from '../../core/json.js';
 import type { Json, JsonObject, WireDashboard, WireTile } from '../../core/wire.js';
 import { isJsonObject, nameOrIdJson, setPresent, withoutDefaults } from '../export-helpers.js';
 import type { ExportContext } from '../kind.js';
@@ -77,7 +78,7 @@ function configToManifest(config: { [k: string]: Json }, ctx: ExportContext): Js
   // The references first, as a person writes them: the source (or connection), then the chart.
   if (typeof connectionId === 'string') out.connection = nameOrIdJson(ctx.ref('Connection', connectionId));
   if (typeof sourceId === 'string') out.source = nameOrIdJson(ctx.ref('Source', sourceId));
-  return Object.assign(out, minimal);
+  return assignOwn(out, minimal);
 }
 
 function filterToManifest(filter: JsonObject, ctx: ExportContext): JsonObject {
@@ -87,7 +88,7 @@ function filterToManifest(filter: JsonObject, ctx: ExportContext): JsonObject {
     if (k === 'variableName' && rest.isVariableEnabled !== true) continue;
     if (k === 'appliesToSourceIds' && rest.isBroadcastEnabled === false) continue;
     if (k === 'source') continue;
-    out[k] = v;
+    setOwn(out, k, v);
     if (k === 'expression' && typeof sourceId === 'string') out.source = nameOrIdJson(ctx.ref('Source', sourceId));
   }
   if (out.source === undefined && typeof sourceId === 'string') out.source = nameOrIdJson(ctx.ref('Source', sourceId));

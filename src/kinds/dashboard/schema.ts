@@ -4,6 +4,7 @@
  * sources and connections are references by name or `{id}`.
  */
 import * as z from 'zod';
+import { assignOwn } from '../../core/json.js';
 import { refTo } from '../ref-schema.js';
 import { METRIC_TYPES } from './select.js';
 import { tileConfig } from './tile-config.js';
@@ -54,8 +55,10 @@ const tile = z
  * map per object: 7 MB of maps for 30,000 tiles.
  */
 function withKey<T extends { key?: string | undefined; name: string }>(t: T): T & { key: string } {
-  if (t.key === undefined) return Object.assign({}, t, { key: slugify(t.name) });
-  return t as T & { key: string };
+  if (t.key !== undefined) return t as T & { key: string };
+  const out = assignOwn({}, t) as T & { key: string };
+  out.key = slugify(t.name);
+  return out;
 }
 
 const filter = z

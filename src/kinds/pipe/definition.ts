@@ -15,7 +15,7 @@ import { parseCount, parseGigabytes, parseMillicores } from './quantity.js';
 import { pipeSpecSchema } from './schema.js';
 import { pipeToManifest } from './export.js';
 import { stateOf, TRANSITIONAL } from './states.js';
-import { isJsonObject as isObj } from '../../core/json.js';
+import { isJsonObject as isObj, setOwn } from '../../core/json.js';
 
 type Obj = { [k: string]: Json };
 
@@ -109,7 +109,7 @@ function desiredCanonical(spec: PipeSpecView, fingerprints: Readonly<Record<stri
   if (spec.scaling) out.scaling = definedOnly(spec.scaling);
   if (spec.source) {
     const source: Obj = {};
-    for (const [kind, members] of Object.entries(spec.source)) if (members) source[kind] = definedOnly(members);
+    for (const [kind, members] of Object.entries(spec.source)) if (members) setOwn(source, kind, definedOnly(members));
     out.source = source;
   }
   if (spec.destination) out.destination = { columns: spec.destination.columns };
@@ -132,11 +132,15 @@ function liveCanonical(expected: Obj, live: WirePipe, secrets: Readonly<Record<s
       if (!isObj(members)) continue;
       const liveMembers = live.source[kind];
       const liveObj = isObj(liveMembers ?? undefined) ? (liveMembers as Obj) : {};
-      source[kind] = Object.fromEntries(
-        Object.keys(members).map((m) => {
-          const fp = secrets[`source.${kind}.${m}`];
-          return [m, fp !== undefined ? { $sensitive: fp } : (liveObj[m] ?? null)];
-        }),
+      setOwn(
+        source,
+        kind,
+        Object.fromEntries(
+          Object.keys(members).map((m) => {
+            const fp = secrets[`source.${kind}.${m}`];
+            return [m, fp !== undefined ? { $sensitive: fp } : (liveObj[m] ?? null)];
+          }),
+        ),
       );
     }
     out.source = source;
@@ -158,7 +162,7 @@ function setAt(target: Obj, path: string[], value: Json): void {
   const [head, ...rest] = path;
   if (head === undefined) return;
   if (rest.length === 0) {
-    target[head] = value;
+    setOwn(target, head, value);
     return;
   }
   const next = target[head];
@@ -192,7 +196,7 @@ function membersChanged(desired: Json | undefined, field: string, changedPaths: 
   for (const p of changedPaths) {
     const member = p.startsWith(`${field}.`) ? p.slice(field.length + 1).split(/[.[]/)[0] : undefined;
     const value = member === undefined ? undefined : desired[member];
-    if (member !== undefined && value !== undefined) out[member] = value;
+    if (member !== undefined && value !== undefined) setOwn(out, member, value);
   }
   return Object.keys(out).length > 0 ? out : null;
 }
@@ -210,7 +214,7 @@ function sourcePatch(desired: Obj, changedPaths: readonly string[]): JsonObject 
     if (!changed) continue;
     const all = members as Obj;
     if ((kind as PipeSourceKind) === 'postgres' && all.credentials !== undefined) changed.credentials = all.credentials;
-    out[kind] = changed;
+    setOwn(out, kind, changed);
   }
   return Object.keys(out).length > 0 ? out : null;
 }

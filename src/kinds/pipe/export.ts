@@ -3,6 +3,7 @@
  * its current settings, scaling and state only — the fields obsync then owns. Source
  * credentials are never exported (the service never returns them).
  */
+import { setOwn } from '../../core/json.js';
 import type { JsonObject, WirePipe } from '../../core/wire.js';
 import type { ExportContext } from '../kind.js';
 import { parseCount, parseGigabytes, parseMillicores } from './quantity.js';
@@ -17,7 +18,7 @@ export function pipeToManifest(live: WirePipe, ctx: ExportContext): JsonObject {
   const settings: JsonObject = {};
   for (const key of Object.keys(pipeSettingsSchema.shape)) {
     const value = live.settings?.[key];
-    if (value !== undefined && value !== null) settings[key] = value;
+    if (value !== undefined && value !== null) setOwn(settings, key, value);
   }
   if (Object.keys(settings).length > 0) spec.settings = settings;
   const scaling: JsonObject = {};
@@ -28,7 +29,7 @@ export function pipeToManifest(live: WirePipe, ctx: ExportContext): JsonObject {
   };
   for (const key of Object.keys(pipeScalingSchema.shape) as (keyof typeof parsed)[]) {
     const value = parsed[key];
-    if (typeof value === 'number') scaling[key] = value;
+    if (typeof value === 'number') setOwn(scaling, key, value);
   }
   if (Object.keys(scaling).length > 0) spec.scaling = scaling;
   return spec;

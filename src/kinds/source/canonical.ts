@@ -5,7 +5,7 @@
  * defaults to 3, and the hosted API answers unset expressions as "".
  */
 import type { Json } from '../../core/wire.js';
-import { isJsonObject as isObj } from '../../core/json.js';
+import { isJsonObject as isObj, setOwn } from '../../core/json.js';
 
 type Obj = { [k: string]: Json };
 
@@ -23,7 +23,7 @@ export function canonicalSource(fields: Obj): Obj {
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) continue;
     if (key === 'disabled' && value === false) continue;
-    out[key] = value;
+    setOwn(out, key, value);
   }
   if (out.kind === 'trace') out.durationPrecision ??= 3;
   if (Array.isArray(out.materializedViews)) out.materializedViews = out.materializedViews.map((v) => (isObj(v) ? canonicalView(v) : v));
@@ -41,6 +41,6 @@ function canonicalView(view: Obj): Obj {
 
 function withoutNulls(obj: Obj): Obj {
   const out: Obj = {};
-  for (const [k, v] of Object.entries(obj)) if (v !== null && v !== undefined && v !== '') out[k] = v;
+  for (const [k, v] of Object.entries(obj)) if (v !== null && v !== undefined && v !== '') setOwn(out, k, v);
   return out;
 }

@@ -8,6 +8,7 @@
  * that exists needs no order). Deleting a source or a connection deletes nothing with it: the
  * service leaves what named it pointing at nothing (selfhosted-api §7.2).
  */
+import { setOwn } from '../../core/json.js';
 import type { Json, JsonObject } from '../../core/wire.js';
 import type { Canonical, LiveRef, ManagedKind, SpecRef } from '../kind.js';
 import { isNameOrId, tokenJson, type RefContext, type TokenContext } from '../refs.js';
@@ -70,7 +71,7 @@ export const source: ManagedKind<'Source', SourceSpecView, SourceLive> = {
       const ref = res.spec[field];
       if (!isNameOrId(ref)) continue;
       const use = refs.ref('Source', ref);
-      if (use.ok) fields[field] = tokenJson(use.token);
+      if (use.ok) setOwn(fields, field, tokenJson(use.token));
       else errors.push(`${use.error} (at spec.${field})`);
     }
     return errors.length > 0 ? { ok: false, errors } : { ok: true, value: canonicalSource(fields) };
@@ -94,7 +95,7 @@ function specFields(spec: SourceSpecView): Obj {
   const out: Obj = {};
   for (const [key, value] of Object.entries(spec)) {
     if (key === 'connection' || (LINK_FIELDS as string[]).includes(key) || value === undefined) continue;
-    out[key] = value;
+    setOwn(out, key, value);
   }
   return out;
 }
@@ -111,11 +112,11 @@ function liveFields(live: Obj, tokens: TokenContext): Obj {
     }
     if ((LINK_FIELDS as string[]).includes(field)) {
       const id = live[LINKS[field as LinkField]];
-      if (typeof id === 'string' && id !== '') out[field] = tokenJson(tokens.token('Source', id));
+      if (typeof id === 'string' && id !== '') setOwn(out, field, tokenJson(tokens.token('Source', id)));
       continue;
     }
     const value = live[field];
-    if (value !== undefined) out[field] = value;
+    if (value !== undefined) setOwn(out, field, value);
   }
   return out;
 }
@@ -127,7 +128,7 @@ function payload(spec: SourceSpecView, refs: RefContext): JsonObject {
   body.connection = refs.wire('Connection', spec.connection) ?? '';
   for (const field of LINK_FIELDS) {
     const ref = spec[field];
-    if (isNameOrId(ref)) body[LINKS[field]] = refs.wire('Source', ref) ?? '';
+    if (isNameOrId(ref)) setOwn(body, LINKS[field], refs.wire('Source', ref) ?? '');
   }
   return body;
 }

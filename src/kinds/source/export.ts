@@ -3,6 +3,7 @@
  * the linked sources by name, and what the service's normalisation (./canonical.ts) fills in
  * anyway (empty values, `disabled: false`, a trace's default precision) left out.
  */
+import { setOwn } from '../../core/json.js';
 import type { Json, JsonObject } from '../../core/wire.js';
 import { nameOrIdJson } from '../export-helpers.js';
 import { withoutDefaults } from '../export-helpers.js';
@@ -19,16 +20,16 @@ export function sourceToManifest(live: SourceLive, ctx: ExportContext): JsonObje
   const plain: JsonObject = {};
   for (const field of fields) {
     const value = raw[field];
-    if (!REFERENCES.has(field) && value !== undefined) plain[field] = value;
+    if (!REFERENCES.has(field) && value !== undefined) setOwn(plain, field, value);
   }
   const minimal = withoutDefaults(plain, canonicalSource, ['kind', 'name']);
   const spec: JsonObject = { kind: live.kind, name: live.name };
   if (typeof raw.connection === 'string') spec.connection = nameOrIdJson(ctx.ref('Connection', raw.connection));
-  for (const [key, value] of Object.entries(minimal)) if (key !== 'kind' && key !== 'name') spec[key] = value;
+  for (const [key, value] of Object.entries(minimal)) if (key !== 'kind' && key !== 'name') setOwn(spec, key, value);
   for (const field of Object.keys(LINKS) as LinkField[]) {
     if (!fields.includes(field)) continue;
     const id = raw[LINKS[field]];
-    if (typeof id === 'string' && id !== '') spec[field] = nameOrIdJson(ctx.ref('Source', id));
+    if (typeof id === 'string' && id !== '') setOwn(spec, field, nameOrIdJson(ctx.ref('Source', id)));
   }
   return spec;
 }

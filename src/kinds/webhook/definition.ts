@@ -9,6 +9,7 @@
  * destination changed. The service refuses to delete a webhook an alert still uses (409); alerts
  * refer to webhooks, so their deletes come first.
  */
+import { setOwn } from '../../core/json.js';
 import type { Json, JsonObject } from '../../core/wire.js';
 import type { Canonical, LiveView, ManagedKind } from '../kind.js';
 import { webhookLive, type WebhookLive, type WebhookSpecView } from './model.js';
@@ -54,7 +55,7 @@ export const webhook: ManagedKind<'Webhook', WebhookSpecView, WebhookLive> = {
       description: spec.description ?? null,
       body: spec.body === undefined ? null : sensitive(fingerprints, 'body'),
     };
-    for (const field of WRITE_ONLY) if (nonEmpty(spec[field])) value[field] = sensitive(fingerprints, field);
+    for (const field of WRITE_ONLY) if (nonEmpty(spec[field])) setOwn(value, field, sensitive(fingerprints, field));
     return { ok: true, value };
   },
 
@@ -70,14 +71,14 @@ export const webhook: ManagedKind<'Webhook', WebhookSpecView, WebhookLive> = {
     const none = view.fingerprint({});
     for (const field of WRITE_ONLY) {
       const sent = view.secrets[field];
-      if (sent !== undefined && sent !== none) value[field] = { $sensitive: sent };
+      if (sent !== undefined && sent !== none) setOwn(value, field, { $sensitive: sent });
     }
     return value;
   },
 
   createPayload(res, _refs, fingerprints) {
     const body = common(res.spec, fingerprints);
-    for (const field of WRITE_ONLY) if (nonEmpty(res.spec[field])) body[field] = sensitive(fingerprints, field);
+    for (const field of WRITE_ONLY) if (nonEmpty(res.spec[field])) setOwn(body, field, sensitive(fingerprints, field));
     return body;
   },
 
@@ -89,7 +90,7 @@ export const webhook: ManagedKind<'Webhook', WebhookSpecView, WebhookLive> = {
       // Slack takes none, not even `{}`; a change of destination clears them anyway.
       if (res.spec.service === 'slack') continue;
       // `{}` clears what an earlier apply sent.
-      body[field] = nonEmpty(res.spec[field]) ? sensitive(fingerprints, field) : {};
+      setOwn(body, field, nonEmpty(res.spec[field]) ? sensitive(fingerprints, field) : {});
     }
     return { payload: body };
   },
