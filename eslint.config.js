@@ -77,6 +77,37 @@ export default tseslint.config(
       },
     ]),
   },
+  // obsync copies service and manifest data: `out[key] = value` with the key `__proto__` (JSON and
+  // YAML may have one) sets the copy's prototype instead of a key, and so does Object.assign. Keys
+  // go through setOwn / assignOwn / copyJson (src/core/json.ts); src/kinds/proto-keys.test.ts checks
+  // the kinds' results. Arithmetic on a counter (`+=`) cannot set a prototype and is allowed; the
+  // sandbox simulates the service and keeps its own data.
+  {
+    files: ['src/**/*.ts'],
+    // Arrays by index only: an automaton's tables, a ring, an edit-distance row, column shares.
+    ignores: [
+      '**/*.test.ts',
+      'src/sandbox/**',
+      'src/core/matcher.ts',
+      'src/events/ring.ts',
+      'src/manifests/suggest.ts',
+      'src/render/plan-markdown.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "AssignmentExpression[operator=/^(=|\\?\\?=|\\|\\|=|&&=)$/][left.type='MemberExpression'][left.computed=true]:not([left.property.type='Literal'])",
+          message: 'Set a computed key with setOwn(out, key, value) (src/core/json.ts): a __proto__ key would set the prototype.',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Object'][callee.property.name='assign']",
+          message: 'Use assignOwn(target, source) (src/core/json.ts): Object.assign sets the prototype for a __proto__ key.',
+        },
+      ],
+    },
+  },
   {
     files: ['src/**/*.ts'],
     ignores: ['src/cli/**', '**/*.test.ts'],

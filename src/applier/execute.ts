@@ -17,6 +17,7 @@ import { newWithKey, unprovenCreate, unprovenError } from './ownership.js';
 import type { ApplyContext, StepResult } from './context.js';
 import { resolvePayload } from './resolve.js';
 import { verifyWrite } from './verify.js';
+import { setOwn } from '../core/json.js';
 
 type Outcome = Omit<StepResult, 'durationMs' | 'address' | 'action'>;
 
@@ -216,7 +217,7 @@ function storedParts(def: ManagedKind, step: PlanStep, live: LiveObject): Map<st
 function partIds(step: PlanStep): Record<string, string> | undefined {
   if (!step.parts) return undefined;
   const out: Record<string, string> = {};
-  for (const p of step.parts) if (p.id !== undefined) out[p.key] = p.id;
+  for (const p of step.parts) if (p.id !== undefined) setOwn(out, p.key, p.id);
   return out;
 }
 

@@ -8,6 +8,7 @@ import { ObsyncError } from '../core/errors.js';
 import type { IdMap } from '../core/id-map.js';
 import type { Address } from '../core/plan.js';
 import type { Json, JsonObject } from '../core/wire.js';
+import { setOwn } from '../core/json.js';
 
 export function resolvePayload(payload: JsonObject, ids: IdMap, secrets: ReadonlyMap<string, Json>, owner: Address): JsonObject {
   return resolveValue(payload, ids, secrets, owner) as JsonObject;
@@ -29,7 +30,7 @@ function resolveValue(value: Json, ids: IdMap, secrets: ReadonlyMap<string, Json
     return secret;
   }
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(value)) out[k] = resolveValue(v, ids, secrets, owner);
+  for (const [k, v] of Object.entries(value)) setOwn(out, k, resolveValue(v, ids, secrets, owner));
   return out;
 }
 

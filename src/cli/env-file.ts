@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { ConfigError } from '../core/errors.js';
 import { FileRefusal, readRegularFile } from '../manifests/files.js';
+import { setOwn } from '../core/json.js';
 
 export const DEFAULT_ENV_FILE = '.env';
 
@@ -33,7 +34,7 @@ export function withEnvFile(
   }
   const fromFile = parseEnv(text);
   const merged: Record<string, string | undefined> = { ...fromFile };
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) merged[name] = value;
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) setOwn(merged, name, value);
   return merged;
 }
 

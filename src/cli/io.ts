@@ -65,7 +65,7 @@ export function outputWriter(target: NodeJS.WriteStream): Writable & { isTTY?: b
   for (const key of ['isTTY', 'columns', 'rows'] as const)
     Object.defineProperty(writer, key, {
       get: () => target[key],
-      set: (value: unknown) => Object.assign(target, { [key]: value }),
+      set: (value: unknown) => Reflect.set(target, key, value),
       enumerable: true,
     });
   for (const method of ['getColorDepth', 'hasColors', 'getWindowSize', 'cursorTo', 'moveCursor', 'clearLine'] as const) {

@@ -12,6 +12,7 @@ import { KINDS, parseAddress } from '../kinds/registry.js';
 import type { BacktestSetting } from '../config/schema.js';
 import type { CliIO } from './io.js';
 import { timeoutSeconds, wholeNumber } from './numbers.js';
+import { setOwn } from '../core/json.js';
 
 export interface RawRunOptions {
   /** --target, repeatable. */
@@ -153,7 +154,7 @@ export function parseRunOptions(raw: RawRunOptions): RunOptions {
   for (const s of raw.selector) {
     const eq = s.indexOf('=');
     if (eq <= 0) throw new ConfigError(`--selector '${s}' is not of the form key=value`);
-    labels[s.slice(0, eq)] = s.slice(eq + 1);
+    setOwn(labels, s.slice(0, eq), s.slice(eq + 1));
   }
   for (const a of raw.only)
     if (!isAddress(a)) throw new ConfigError(`--only '${a}' is not an address like Dashboard/checkout (kinds: ${KINDS.join(', ')})`);

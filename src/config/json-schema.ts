@@ -12,6 +12,7 @@ import { ALERT_INTERVALS } from '../kinds/alert/schema.js';
 import { manifestSchemaList } from '../kinds/manifest.js';
 import { KINDS } from '../kinds/registry.js';
 import { SENSITIVE_KEYWORD } from '../kinds/sensitive.js';
+import { setOwn } from '../core/json.js';
 
 type Json = Record<string, unknown>;
 
@@ -136,7 +137,7 @@ function override(ctx: { zodSchema: z.core.$ZodType; jsonSchema: Json }): void {
   const { zodSchema, jsonSchema } = ctx;
   if (jsonSchema.sensitive === true) {
     delete jsonSchema.sensitive;
-    jsonSchema[SENSITIVE_KEYWORD] = true;
+    setOwn(jsonSchema, SENSITIVE_KEYWORD, true);
   }
   discriminate(zodSchema, jsonSchema);
   const id = z.globalRegistry.get(zodSchema)?.id;
@@ -194,7 +195,7 @@ function allowReferences(value: unknown): void {
   };
   if (typeof node.properties === 'object' && node.properties !== null) {
     const props = node.properties as Json;
-    for (const key of Object.keys(props)) props[key] = wrap(props[key]);
+    for (const key of Object.keys(props)) setOwn(props, key, wrap(props[key]));
   }
   if (node.items !== undefined && !Array.isArray(node.items)) node.items = wrap(node.items);
   if (typeof node.additionalProperties === 'object') node.additionalProperties = wrap(node.additionalProperties);

@@ -22,6 +22,7 @@ import { positionAt } from '../manifests/positions.js';
 import { stateDirectory } from './file-scope.js';
 import { EMBEDDED_NAME, ENV_TARGET_NAME } from './targets.js';
 import { configSchema, targetConfig, targetTreeSchema, type ObsyncConfig, type TargetConfig } from './schema.js';
+import { setOwn } from '../core/json.js';
 
 export interface LoadedConfig {
   /** Undefined when the file has errors. Its `targets` are the resolved ones only (see `select`). */
@@ -447,7 +448,7 @@ function stillTemplate(item: unknown, path: readonly PropertyKey[] | undefined):
 /** Var values as they are substituted: numbers and booleans in their YAML spelling. */
 function stringVars(vars: Readonly<Record<string, string | number | boolean>> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(vars ?? {})) out[k] = String(v);
+  for (const [k, v] of Object.entries(vars ?? {})) setOwn(out, k, String(v));
   return out;
 }
 

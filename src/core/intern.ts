@@ -5,6 +5,8 @@
  * which copy a value holds changes nothing but the memory. A table lives as long as one load or
  * one read: it keeps nothing alive after it.
  */
+import { setOwn } from './json.js';
+
 export class StringTable {
   #strings = new Map<string, string>();
 
@@ -35,11 +37,12 @@ export class StringTable {
     if (typeof value === 'string') return this.of(value) as T;
     if (typeof value !== 'object' || value === null) return value;
     if (Array.isArray(value)) {
+      // eslint-disable-next-line no-restricted-syntax -- an array, by index
       for (let i = 0; i < value.length; i++) value[i] = this.internAll(value[i] as unknown);
       return value;
     }
     const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) record[key] = this.internAll(record[key]);
+    for (const key of Object.keys(record)) setOwn(record, key, this.internAll(record[key]));
     return value;
   }
 

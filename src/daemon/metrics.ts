@@ -2,6 +2,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ApplyReport, StepOutcomeKind } from '../applier/context.js';
 import type { Plan } from '../core/plan.js';
+import { setOwn } from '../core/json.js';
 
 export type RunResult = 'success' | 'failure' | 'invalid_manifests';
 export type ResourceState = 'in_sync' | 'drifted' | 'error';
@@ -186,8 +187,9 @@ export function resourceCounts(plan: Plan, applied?: ApplyReport): ResourceCount
   const outcomes = new Map(applied?.results.map((r) => [r.address, r.outcome]));
   const counts: ResourceCounts = {};
   const bump = (kind: string, state: ResourceState) => {
-    const byState = (counts[kind] ??= { in_sync: 0, drifted: 0, error: 0 });
-    byState[state] += 1;
+    const byState = Object.hasOwn(counts, kind) ? counts[kind] : undefined;
+    if (byState) byState[state] += 1;
+    else setOwn(counts, kind, { in_sync: 0, drifted: 0, error: 0, [state]: 1 });
   };
   for (const step of plan.steps) {
     if (step.action === 'noop') {

@@ -7,6 +7,7 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { ApiError, ObsyncError, errorMessage } from '../core/errors.js';
 import type { InventoryEntry } from '../core/inventory.js';
 import type { EventBody } from '../events/vocabulary.js';
+import { setOwn } from '../core/json.js';
 
 /** At most this many diagnostics travel in a manifests-invalid event. */
 const DIAGNOSTICS_IN_EVENT = 20;
@@ -51,7 +52,7 @@ export function manifestsSignature(diagnostics: readonly Diagnostic[]): string {
 /** Owned objects by kind (pending creates are not owned yet). */
 export function ownedByKind(entries: readonly InventoryEntry[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const e of entries) if (e.status === 'owned') out[e.kind] = (out[e.kind] ?? 0) + 1;
+  for (const e of entries) if (e.status === 'owned') setOwn(out, e.kind, (out[e.kind] ?? 0) + 1);
   return out;
 }
 

@@ -8,6 +8,7 @@ import type { Address, Kind } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json } from '../core/wire.js';
 import { stableJson } from '../planner/diff.js';
+import { setOwn } from '../core/json.js';
 
 /** Schema paths of sensitive fields per kind; `*` stands for any array item. */
 export type SensitivePaths = ReadonlyMap<Kind, readonly (readonly string[])[]>;
@@ -48,7 +49,7 @@ export function extractSecrets(
     let spec = res.spec as Json;
     for (const { path, value } of found) {
       const fp = fingerprint(value);
-      fps[path] = fp;
+      setOwn(fps, path, fp);
       values.set(fp, value);
       spec = replaceAt(spec, path.split('.'), { $sensitive: fp });
     }

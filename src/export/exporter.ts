@@ -16,6 +16,7 @@ import { naturalKeyOf, type ExportContext, type KindDefinition, type ManagedKind
 import type { NameOrId } from '../kinds/refs.js';
 import { definitionOf, folderOf, MANAGED, type AnyKind, type Kind } from '../kinds/registry.js';
 import { envField, envPrefix, exportNames } from './names.js';
+import { setOwn } from '../core/json.js';
 
 export interface ExportInput {
   /** Live objects of a kind; undefined when the target does not serve it (or it was not read). */
@@ -158,7 +159,7 @@ function inert(value: Json, path: string, placeholders: ReadonlyMap<string, stri
   if (Array.isArray(value)) return value.map((item, i) => inert(item, `${path}[${i}]`, placeholders));
   if (value === null || typeof value !== 'object') return value;
   const out: JsonObject = {};
-  for (const [key, item] of Object.entries(value)) out[key] = inert(item, path === '' ? key : `${path}.${key}`, placeholders);
+  for (const [key, item] of Object.entries(value)) setOwn(out, key, inert(item, path === '' ? key : `${path}.${key}`, placeholders));
   return out;
 }
 

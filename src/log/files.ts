@@ -10,7 +10,7 @@ export async function writeScrubbedFile(path: string, text: string, options: { m
   try {
     await writeFile(path, finalText(text), { mode: options.mode ?? 0o600 });
   } catch (err) {
-    if (err instanceof Error && (err as NodeJS.ErrnoException).path === undefined) Object.assign(err, { path });
+    if (err instanceof Error && (err as NodeJS.ErrnoException).path === undefined) (err as NodeJS.ErrnoException).path = path;
     throw err;
   }
 }

@@ -10,6 +10,7 @@ import { envelopeSchema } from '../kinds/envelope.js';
 import { specSchemas } from '../kinds/manifest.js';
 import { issuesToDiagnostics } from './issues.js';
 import { documentStart, positionAt, type Position } from './positions.js';
+import { setOwn } from '../core/json.js';
 
 /** Where a path of a document is in its file. */
 export type Locate = (path: readonly PropertyKey[]) => Position;
@@ -106,7 +107,7 @@ function referencePositions(kind: Kind, spec: unknown, doc: Document, lc: LineCo
   for (const ref of refs) {
     for (const path of ref.part ? [ref.path, ref.part.path] : [ref.path]) {
       const full = ['spec', ...path];
-      out[formatPath(full)] = positionAt(doc, lc, full);
+      setOwn(out, formatPath(full), positionAt(doc, lc, full));
     }
   }
   return out;

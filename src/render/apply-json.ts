@@ -8,6 +8,7 @@ import type { StepOutcomeKind, StepResult } from '../applier/context.js';
 import type { RunReport } from '../engine/reconcile.js';
 import { isAdoption, type OutputSummary } from './forms.js';
 import { OUTPUT_FORMAT_VERSION, summarySchema } from './plan-json.js';
+import { setOwn } from '../core/json.js';
 
 const change = z.object({ path: z.string(), before: z.json().optional(), after: z.json().optional(), sensitive: z.boolean().optional() });
 
@@ -146,6 +147,6 @@ function resultOf(r: StepResult, adopting: boolean): TargetReport['results'][num
 
 function sum<T extends Record<string, number>>(zero: T, items: readonly T[]): T {
   const out: Record<string, number> = { ...zero };
-  for (const item of items) for (const [k, v] of Object.entries(item)) out[k] = (out[k] ?? 0) + v;
+  for (const item of items) for (const [k, v] of Object.entries(item)) setOwn(out, k, (out[k] ?? 0) + v);
   return out as T;
 }

@@ -4,11 +4,12 @@ import type { Plan } from '../core/plan.js';
 import { joinLines } from '../core/printable.js';
 import { alongText, deletedAlong, isAdoption } from './forms.js';
 import type { Style } from './style.js';
+import { setOwn } from '../core/json.js';
 
 /** `plan`: the plan applied (what the service deleted along with the steps, which objects were adopted). */
 export function renderApplyText(report: ApplyReport, plan: Plan, style: Style, target?: string): string {
   const counts: Record<string, number> = { create: 0, update: 0, delete: 0 };
-  for (const r of report.results) if (r.outcome === 'applied') counts[r.action] = (counts[r.action] ?? 0) + 1;
+  for (const r of report.results) if (r.outcome === 'applied') setOwn(counts, r.action, (counts[r.action] ?? 0) + 1);
   const done = new Set(report.results.filter((r) => r.outcome === 'applied' || r.outcome === 'unchanged').map((r) => r.address));
   const adopted = plan.steps.filter((s) => isAdoption(s) && done.has(s.address)).length;
   const applied = new Set(report.results.filter((r) => r.outcome === 'applied').map((r) => r.address));

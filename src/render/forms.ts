@@ -8,6 +8,7 @@ import { SENSITIVE } from '../core/secret.js';
 import type { Json } from '../core/wire.js';
 import { managedDefinition } from '../kinds/registry.js';
 import { isPlainObject, isSensitive } from '../planner/diff.js';
+import { setOwn } from '../core/json.js';
 
 /** Where a value holds sensitive parts, as Terraform's `before_sensitive`: `true` at a masked value, `false` where nothing is. */
 export type Sensitivity = boolean | Sensitivity[] | { [key: string]: Sensitivity };
@@ -31,9 +32,9 @@ export function mask(value: Json): Masked {
     let any = false;
     for (const [key, item] of Object.entries(value)) {
       const m = mask(item);
-      out[key] = m.value;
+      setOwn(out, key, m.value);
       if (m.sensitive !== false) {
-        where[key] = m.sensitive;
+        setOwn(where, key, m.sensitive);
         any = true;
       }
     }

@@ -19,6 +19,7 @@ import { KINDS, REGISTRY } from '../kinds/registry.js';
 import { invertChanges } from './drift.js';
 import { hasWrites, isAdoption, isDrift, planErrorCount, planSummary, stepForms, type Masked, type Sensitivity } from './forms.js';
 import { knownAfterUnknown, moduleAddress, providerName, resourceAddress, TERRAFORM_PLAN_FORMAT_VERSION } from './terraform-address.js';
+import { assignOwn } from '../core/json.js';
 
 /**
  * obsync's version of the JSON documents it prints (plan: `obsync_format_version`; apply report:
@@ -449,7 +450,7 @@ function resourceChangeOf(step: PlanStep): StepChange {
   };
   if (step.action !== 'noop') {
     const { before, after } = stepForms(step);
-    Object.assign(out.change, forms(before, after));
+    assignOwn(out.change, forms(before, after));
   }
   if (isAdoption(step) && step.id !== undefined) out.change.importing = { id: step.id };
   if (step.cascade) out.cascade = step.cascade.map(({ object: _object, ...item }) => item);

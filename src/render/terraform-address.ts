@@ -7,7 +7,7 @@
  */
 import type { Address } from '../core/plan.js';
 import type { Json } from '../core/wire.js';
-import { isJsonObject } from '../core/json.js';
+import { isJsonObject, setOwn } from '../core/json.js';
 
 /**
  * Terraform's JSON plan format version the document follows. 0.1 is the one version every
@@ -46,7 +46,7 @@ export function knownAfterUnknown(value: Json): Json {
     const out: { [key: string]: Json } = {};
     for (const [key, item] of Object.entries(value)) {
       const shape = knownAfterUnknown(item);
-      if (shape !== false) out[key] = shape;
+      if (shape !== false) setOwn(out, key, shape);
     }
     return out;
   }

@@ -15,6 +15,7 @@ import type { AnyKind } from '../../kinds/registry.js';
 import type { CliIO } from '../io.js';
 import type { Session } from '../session.js';
 import type { CommandRegistrar } from '../registrar.js';
+import { setOwn } from '../../core/json.js';
 
 interface ExportFlags {
   config?: string;
@@ -154,7 +155,7 @@ function warnDeclaredElsewhere(io: CliIO, session: Session, result: ExportResult
 async function adopt(io: CliIO, session: Session, outDir: string, result: ExportResult): Promise<void> {
   const { loadManifests } = await import('../../manifests/load.js');
   const env: Record<string, string | undefined> = { ...io.env };
-  for (const v of result.variables) env[v.name] = v.value;
+  for (const v of result.variables) setOwn(env, v.name, v.value);
   const loaded = loadManifests(
     result.manifests.map((m) => join(outDir, m.file)),
     { env },

@@ -14,6 +14,7 @@ import { decimal, timeoutSeconds } from '../numbers.js';
 import type { CommandRegistrar } from '../registrar.js';
 import { openConnection } from '../session.js';
 import { formatTable } from '../table.js';
+import { setOwn } from '../../core/json.js';
 
 interface QueryFlags {
   target?: string;
@@ -135,7 +136,7 @@ function valueLabel(flags: QueryFlags): string {
 export function seriesPoint(row: WireSeriesRow, groupBy: readonly string[]): SeriesPoint {
   const groupValues = Array.isArray(row.group) ? row.group : groupBy.map((g) => row[g] ?? null);
   const group: Record<string, string> = {};
-  groupBy.forEach((g, i) => (group[g] = textOf(groupValues[i] ?? null)));
+  groupBy.forEach((g, i) => setOwn(group, g, textOf(groupValues[i] ?? null)));
   return {
     time: timeOf(row.ts_bucket ?? row.__hdx_time_bucket ?? null),
     group,

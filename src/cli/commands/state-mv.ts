@@ -12,6 +12,7 @@ import type { StateBackend } from '../../inventory/backend.js';
 import { metadataName } from '../../kinds/envelope.js';
 import { managedDefinition, parseAddress } from '../../kinds/registry.js';
 import type { CliIO } from '../io.js';
+import { setOwn } from '../../core/json.js';
 
 /** `Kind/name`, or `Kind/name/<parts>/<key>` for a keyed part (a dashboard's tile). */
 interface StateAddress {
@@ -92,7 +93,7 @@ async function movePart(
       `${from.address} already has a ${noun} '${keys.to}' (id ${parts[keys.to]}): moving '${keys.from}' there would lose track of one of them`,
     );
   const renamed: Record<string, string> = {};
-  for (const [key, partId] of Object.entries(parts)) renamed[key === keys.from ? keys.to : key] = partId;
+  for (const [key, partId] of Object.entries(parts)) setOwn(renamed, key === keys.from ? keys.to : key, partId);
   await inventory.put({ ...entry, tiles: renamed, updatedAt: new Date().toISOString() });
   io.stdout.write(
     `Moved ${noun} '${keys.from}' of ${from.address} to '${keys.to}' in target '${inventory.target}' (${noun} id ${id}): it keeps its id and what hangs on it.\n`,
