@@ -20,14 +20,14 @@ export function sameJson(a: Json | undefined, b: Json | undefined): boolean {
     const value = a[key];
     if (value === undefined) continue;
     count += 1;
-    if (!sameJson(value, member(b, key))) return false;
+    if (!sameJson(value, ownMember(b, key))) return false;
   }
   for (const key in b) if (b[key] !== undefined) count -= 1;
   return count === 0;
 }
 
 /** `obj[key]`, but a `__proto__` the object does not own is absent (read plainly it is Object.prototype, which equals `{}`). */
-function member(obj: JsonObject, key: string): Json | undefined {
+export function ownMember(obj: JsonObject, key: string): Json | undefined {
   return key === '__proto__' && !Object.hasOwn(obj, key) ? undefined : obj[key];
 }
 

@@ -55,6 +55,35 @@ describe('diffCanonical', () => {
   });
 });
 
+describe('a __proto__ key (JSON may carry one as an own key)', () => {
+  // The twin sorts where `__proto__` does (changes come in key order).
+  const TWIN = '__proto_';
+  const withProto = (json: Json): Json => JSON.parse(JSON.stringify(json).replaceAll(`"${TWIN}":`, '"__proto__":')) as Json;
+  /** The changes as JSON with every `__proto__` (in paths and in the values shown) spelled as the twin. */
+  const asTwin = (changes: ReturnType<typeof diffCanonical>) => JSON.stringify(changes).replaceAll('__proto__', TWIN);
+
+  it('is a change of that key, with its whole value, never of an inherited one', () => {
+    const after = withProto({ a: 1, [TWIN]: { polluted: 1 } });
+    expect(diffCanonical({ a: 1 }, after)).toEqual([{ path: '__proto__', after: { polluted: 1 } }]);
+    expect(diffCanonical(after, { a: 1 })).toEqual([{ path: '__proto__', before: { polluted: 1 } }]);
+    expect(valueAt(after, '__proto__')).toEqual({ polluted: 1 });
+    expect(valueAt({ a: 1 }, '__proto__')).toBeUndefined();
+  });
+
+  it('is diffed exactly as the same data under an ordinary key', () => {
+    const key = fc.constantFrom(TWIN, 'a', 'b');
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 0 }), fc.dictionary(key, tie('v'), { maxKeys: 3 })),
+    })).v as fc.Arbitrary<Json>;
+    fc.assert(
+      fc.property(value, value, (a, b) => {
+        expect(asTwin(diffCanonical(withProto(a), withProto(b)))).toBe(JSON.stringify(diffCanonical(a, b)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('stableJson', () => {
   it('ignores key order', () => {
     expect(stableJson({ b: 1, a: [{ d: 1, c: 2 }] })).toBe(stableJson({ a: [{ c: 2, d: 1 }], b: 1 }));

@@ -6,7 +6,7 @@
 import type { Change } from '../core/plan.js';
 import { SENSITIVE } from '../core/secret.js';
 import type { Json } from '../core/wire.js';
-import { isJsonObject as isPlainObject, sameJson } from '../core/json.js';
+import { isJsonObject as isPlainObject, ownMember, sameJson } from '../core/json.js';
 
 export { isPlainObject, sameJson };
 
@@ -27,7 +27,7 @@ function walk(before: Canonical, after: Canonical, path: string, out: Change[]):
   }
   if (isPlainObject(before) && isPlainObject(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-    for (const key of keys) walk(before[key], after[key], joinKey(path, key), out);
+    for (const key of keys) walk(ownMember(before, key), ownMember(after, key), joinKey(path, key), out);
     return;
   }
   if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
@@ -92,7 +92,7 @@ export function valueAt(root: Canonical, path: string): Canonical {
   for (const seg of splitPath(path)) {
     if (cur === undefined || cur === null) return undefined;
     if (Array.isArray(cur)) cur = typeof seg === 'number' ? cur[seg] : undefined;
-    else cur = isPlainObject(cur) ? cur[String(seg)] : undefined;
+    else cur = isPlainObject(cur) ? ownMember(cur, String(seg)) : undefined;
   }
   return cur;
 }
