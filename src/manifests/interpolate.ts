@@ -130,7 +130,8 @@ function resolveOne(kind: string, arg: string, ref: RefContext): Outcome {
 const NOUN: Record<string, string> = { env: 'environment variable', file: 'file', var: 'var' };
 
 function resolveEnv(name: string, { ctx }: RefContext): Outcome {
-  const value = ctx.env[name];
+  // Own names only: `${env:constructor}` is not set, whatever the object inherits.
+  const value = Object.hasOwn(ctx.env, name) ? ctx.env[name] : undefined;
   return value === undefined ? { missing: `environment variable ${name} is not set (referenced as \${env:${name}})` } : { value };
 }
 

@@ -88,6 +88,21 @@ describe('loadManifests', () => {
     expect(printed).toContain('"credentials":"(sensitive)"');
   });
 
+  it('a variable named like an inherited property (constructor, toString, __proto__) is not set unless the environment has it', () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const file = write(`inherited-${name}.yaml`, pipe(`  source:\n    postgres:\n      host: \${env:${name}}\n`));
+      const { diagnostics, resources } = loadManifests([file], { env: {} });
+      expect(resources).toEqual([]);
+      expect(diagnostics).toEqual([
+        expect.objectContaining({ severity: 'error', message: expect.stringContaining(`${name} is not set`) as string }),
+      ]);
+      const env = JSON.parse(`{"${name}": "db.internal"}`) as Record<string, string>;
+      const set = loadManifests([file], { env });
+      expect(set.diagnostics).toEqual([]);
+      expect((set.resources[0]?.spec as PipeSpec).source).toMatchObject({ postgres: { host: 'db.internal' } });
+    }
+  });
+
   it('names the file and line of a missing variable; --allow-missing-env makes it a warning', () => {
     const file = write('p.yaml', pipe('  source:\n    postgres:\n      host: ${env:PG_HOST}\n'));
     const strict = loadManifests([file], { env: {} });
