@@ -59,7 +59,7 @@ function maskAt(value: unknown, path: readonly string[]): unknown {
   if (Array.isArray(value)) return head === '*' ? value.map((v: unknown) => maskAt(v, rest)) : value;
   if (typeof value !== 'object' || value === null) return value;
   const obj = value as Record<string, unknown>;
-  const keys = head === '*' ? Object.keys(obj) : head !== undefined && head in obj ? [head] : [];
+  const keys = head === '*' ? Object.keys(obj) : head !== undefined && Object.hasOwn(obj, head) ? [head] : [];
   if (keys.length === 0) return value;
   const out: Record<string, unknown> = { ...obj };
   for (const k of keys) setOwn(out, k, maskAt(obj[k], rest));

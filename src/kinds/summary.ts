@@ -6,7 +6,7 @@
  */
 import type { Json } from '../core/wire.js';
 import type { RefToken } from './refs.js';
-import { isJsonObject } from '../core/json.js';
+import { isJsonObject, ownMember } from '../core/json.js';
 
 /** Whether a value is a JSON object (summaries read both sides of a change with it). */
 export const isRecord = (value: Json | null | undefined): value is { [key: string]: Json } => isJsonObject(value ?? null);
@@ -66,7 +66,9 @@ export function leafChanges(before: Json | undefined, after: Json | undefined, p
   if (isRecord(before ?? null) && isRecord(after ?? null)) {
     const b = before as { [key: string]: Json };
     const a = after as { [key: string]: Json };
-    return [...new Set([...Object.keys(b), ...Object.keys(a)])].flatMap((k) => leafChanges(b[k], a[k], path === '' ? k : `${path}.${k}`));
+    return [...new Set([...Object.keys(b), ...Object.keys(a)])].flatMap((k) =>
+      leafChanges(ownMember(b, k), ownMember(a, k), path === '' ? k : `${path}.${k}`),
+    );
   }
   if (Array.isArray(before) && Array.isArray(after) && before.length === after.length)
     return before.flatMap((item, i) => leafChanges(item, after[i], `${path}[${i}]`));

@@ -30,7 +30,7 @@ type Seg = PropertyKey;
 function valueAt(value: unknown, path: readonly Seg[]): { found: boolean; value: unknown } {
   let v = value;
   for (const seg of path) {
-    if (typeof v !== 'object' || v === null || !(seg in v)) return { found: false, value: undefined };
+    if (typeof v !== 'object' || v === null || !Object.hasOwn(v, seg)) return { found: false, value: undefined };
     v = (v as Record<PropertyKey, unknown>)[seg];
   }
   return { found: true, value: v };

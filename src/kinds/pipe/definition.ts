@@ -15,7 +15,7 @@ import { parseCount, parseGigabytes, parseMillicores } from './quantity.js';
 import { pipeSpecSchema } from './schema.js';
 import { pipeToManifest } from './export.js';
 import { stateOf, TRANSITIONAL } from './states.js';
-import { isJsonObject as isObj, setOwn } from '../../core/json.js';
+import { isJsonObject as isObj, ownMember, setOwn } from '../../core/json.js';
 
 type Obj = { [k: string]: Json };
 
@@ -165,7 +165,7 @@ function setAt(target: Obj, path: string[], value: Json): void {
     setOwn(target, head, value);
     return;
   }
-  const next = target[head];
+  const next = ownMember(target, head);
   if (!isObj(next)) return;
   setAt(next, rest, value);
 }
@@ -195,7 +195,7 @@ function membersChanged(desired: Json | undefined, field: string, changedPaths: 
   const out: JsonObject = {};
   for (const p of changedPaths) {
     const member = p.startsWith(`${field}.`) ? p.slice(field.length + 1).split(/[.[]/)[0] : undefined;
-    const value = member === undefined ? undefined : desired[member];
+    const value = member === undefined ? undefined : ownMember(desired, member);
     if (member !== undefined && value !== undefined) setOwn(out, member, value);
   }
   return Object.keys(out).length > 0 ? out : null;
