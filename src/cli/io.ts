@@ -65,6 +65,7 @@ export function outputWriter(target: NodeJS.WriteStream): Writable & { isTTY?: b
   for (const key of ['isTTY', 'columns', 'rows'] as const)
     Object.defineProperty(writer, key, {
       get: () => target[key],
+      // eslint-disable-next-line no-restricted-syntax -- fixed keys: isTTY, columns, rows
       set: (value: unknown) => Reflect.set(target, key, value),
       enumerable: true,
     });

@@ -54,6 +54,7 @@ export class MultiMatcher {
         }
         state = next;
       }
+      // eslint-disable-next-line no-restricted-syntax -- an array by state number
       (this.#out[state] ??= []).push(index);
     });
     this.#fail = new Int32Array(parent.length);
@@ -69,7 +70,9 @@ export class MultiMatcher {
         target = this.#goto.get(f * UNITS + unit);
       }
       const fail = target ?? ROOT;
+      // eslint-disable-next-line no-restricted-syntax -- an array by state number
       this.#fail[state] = fail;
+      // eslint-disable-next-line no-restricted-syntax -- an array by state number
       this.#dict[state] = this.#out[fail] ? fail : (this.#dict[fail] ?? ROOT);
     }
   }
@@ -141,12 +144,14 @@ export class MultiMatcher {
     const units = new Uint16Array(pattern.text.length);
     for (let i = 0; i < units.length; i++) {
       const unit = pattern.text.charCodeAt(i);
+      // eslint-disable-next-line no-restricted-syntax -- an array by index
       units[i] = pattern.foldCase ? fold(unit) : unit;
     }
     const failure = new Int32Array(units.length);
     for (let i = 1, k = 0; i < units.length; i++) {
       while (k > 0 && units[i] !== units[k]) k = failure[k - 1] ?? 0;
       if (units[i] === units[k]) k++;
+      // eslint-disable-next-line no-restricted-syntax -- an array by index
       failure[i] = k;
     }
     table = { units, failure };
@@ -167,6 +172,7 @@ function dedupe(patterns: readonly Pattern[]): Pattern[] {
 /** States in breadth-first order (by depth), so a state's failure link is known before its children's. */
 function byDepth(depth: readonly number[]): number[] {
   const buckets: number[][] = [];
+  // eslint-disable-next-line no-restricted-syntax -- an array by depth
   depth.forEach((d, state) => (buckets[d] ??= []).push(state));
   return buckets.flat();
 }
@@ -224,6 +230,7 @@ export function fold(unit: number): number {
   const upper = char.toUpperCase();
   const lower = (upper.length === 1 ? upper : char).toLowerCase();
   const folded = lower.length === 1 ? lower.charCodeAt(0) : unit;
+  // eslint-disable-next-line no-restricted-syntax -- a typed array by code unit
   folds[unit] = folded;
   return folded;
 }

@@ -10,6 +10,7 @@ export class Ring<T> {
   }
 
   push(item: T): void {
+    // eslint-disable-next-line no-restricted-syntax -- an array by index
     this.#items[this.#next] = item;
     this.#next = (this.#next + 1) % this.capacity;
     this.#size = Math.min(this.#size + 1, this.capacity);

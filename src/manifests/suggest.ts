@@ -6,6 +6,7 @@ export function levenshtein(a: string, b: string): number {
     const cur = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      // eslint-disable-next-line no-restricted-syntax -- an array by index
       cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
     }
     prev = cur;

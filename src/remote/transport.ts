@@ -160,6 +160,8 @@ export class Transport {
     const url = new URL(opts.baseUrl);
     this.host = url.host;
     this.#origin = url.origin;
+    // No interceptor may keep a response's body chunks (undici's cache interceptor does): the body
+    // reader frees each chunk's memory once it has copied it (body-bytes.ts).
     this.#dispatcher = fencingAtSend(createDispatcher(url.origin, opts.concurrency, opts.proxy));
     this.#prefix = url.pathname.replace(/\/+$/, '');
     this.#maxWaitMs = opts.waits?.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;

@@ -104,9 +104,11 @@ export function fairShares(demands: readonly number[], available: number): numbe
     const smallest = open[0] ?? 0;
     const need = demands[smallest] ?? 0;
     if (need > equal) {
+      // eslint-disable-next-line no-restricted-syntax -- an array by index
       for (const i of open) shares[i] = equal;
       break;
     }
+    // eslint-disable-next-line no-restricted-syntax -- an array by index
     shares[smallest] = need;
     left -= need;
     open.shift();
