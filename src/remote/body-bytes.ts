@@ -57,17 +57,31 @@ export class BodyBytes {
  * of it reads as empty after). Anything else is left alone: a small Buffer can be a slice of
  * Node's shared pool, and a slice's neighbours are other bytes someone may still read.
  *
- * Detaching is a transfer to a MessagePort that is closed: Node still serialises a message posted
- * there (it must throw what a live port would) and then drops it, and with it the memory (Node 20
- * has no `ArrayBuffer.prototype.transfer`; `structuredClone` with a transfer hands the memory to a
- * new, unreferenced buffer, which only the next collection frees). A test holds Node to it.
+ * Detaching is `ArrayBuffer.prototype.transfer(0)` where the runtime has it (Node 21 and later,
+ * the container's Node 24). Node 20 has not: there it is a transfer to a MessagePort that is
+ * closed, which Node still serialises (it must throw what a live port would) and then drops, and
+ * with it the memory. `structuredClone` with a transfer would hand the memory to a new,
+ * unreferenced buffer, which only the next collection frees; it is the fallback should a port
+ * refuse. Releasing never fails a read. A test holds the runtime to freeing at once.
  */
 export function releaseBytes(bytes: Uint8Array): void {
   const buffer = bytes.buffer;
   if (!(buffer instanceof ArrayBuffer) || bytes.byteOffset !== 0 || bytes.byteLength !== buffer.byteLength || buffer.byteLength === 0)
     return;
-  dropping().postMessage(null, [buffer]);
+  try {
+    if (TRANSFER) TRANSFER.call(buffer, 0);
+    else dropping().postMessage(null, [buffer]);
+  } catch {
+    try {
+      structuredClone(buffer, { transfer: [buffer] });
+    } catch {
+      // Not detachable here: the collector frees it as any other buffer.
+    }
+  }
 }
+
+/** Node 21 and later (ES2024); absent from Node 20's types and runtime. */
+const TRANSFER = (ArrayBuffer.prototype as { transfer?: (this: ArrayBuffer, length?: number) => ArrayBuffer }).transfer;
 
 let closedPort: MessagePort | undefined;
 
