@@ -6,7 +6,7 @@
  * For every managed kind: generated live objects and specs get own `__proto__` keys (holding
  * `polluted` values) at arbitrary depths, and every canonical, export and payload function of
  * the kind must give plain objects only, and treat the key exactly as it treats the same data
- * under an ordinary unknown name (`proto_`): kept in the same places, dropped in the same places,
+ * under an ordinary unknown name (the twin, `__proto_`): kept in the same places, dropped in the same places,
  * seen by the diff in the same places.
  */
 import fc from 'fast-check';
@@ -17,9 +17,7 @@ import { wireDashboard, type Json, type JsonObject } from '../core/wire.js';
 import type { ExportContext, LiveView, ManagedKind } from './kind.js';
 import type { RefContext, TokenContext } from './refs.js';
 import { MANAGED, type Kind } from './registry.js';
-
-const PROTO = '__proto__';
-const TWIN = 'proto_';
+import { foreignParts, PROTO, renamedKey, TWIN } from '../../test/support/proto-keys.js';
 
 // ---------------------------------------------------------------- generators
 
@@ -386,30 +384,6 @@ function inject<T>(value: T, how: Injection, key: string): T {
   return copy;
 }
 
-/** A copy with every own `from` key named `to` (order kept); what is not an own key is not copied. */
-function renamed(value: unknown, from: string, to: string): unknown {
-  if (Array.isArray(value)) return value.map((item: unknown) => renamed(item, from, to));
-  if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) setOwn(out, k === from ? to : k, renamed(v, from, to));
-  return out;
-}
-
-/** Objects whose prototype is not the plain one, and keys a `for…in` reaches that are not own keys. */
-function foreign(value: unknown, path = '$', out: string[] = []): string[] {
-  if (typeof value !== 'object' || value === null) return out;
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (Array.isArray(value)) {
-    if (proto !== Array.prototype) out.push(`${path}: an array with another prototype`);
-    value.forEach((item: unknown, i) => foreign(item, `${path}[${i}]`, out));
-    return out;
-  }
-  if (proto !== Object.prototype && proto !== null) out.push(`${path}: prototype is ${JSON.stringify(proto)?.slice(0, 80) ?? '?'}`);
-  for (const key in value) if (!Object.hasOwn(value, key)) out.push(`${path}: inherits enumerable ${key}`);
-  for (const [key, item] of Object.entries(value)) foreign(item, `${path}.${key}`, out);
-  return out;
-}
-
 type Outcome = { ok: true; value: unknown } | { ok: false; error: string };
 type Outcomes = Record<string, Outcome>;
 
@@ -423,8 +397,8 @@ function attempt(run: () => unknown): Outcome {
 
 /**
  * The invariant over the outcomes of the same functions for data with `__proto__` keys (a),
- * with those keys named `proto_` instead (b), and without them (none): plain objects only, the
- * key kept or dropped exactly where `proto_` is, and the diff seeing it exactly where it sees `proto_`.
+ * with those keys named as the twin instead (b), and without them (none): plain objects only, the
+ * key kept or dropped exactly where the twin is, and the diff seeing it exactly where it sees the twin.
  */
 function violations(a: Outcomes, b: Outcomes, none: Outcomes): string[] {
   const out: string[] = [];
@@ -434,16 +408,16 @@ function violations(a: Outcomes, b: Outcomes, none: Outcomes): string[] {
     if (!twin || !plain) continue;
     if (!outcome.ok || !twin.ok) {
       if (outcome.ok !== twin.ok)
-        out.push(`${fn}: ${outcome.ok ? 'ok' : outcome.error} with __proto__, ${twin.ok ? 'ok' : twin.error} with proto_`);
+        out.push(`${fn}: ${outcome.ok ? 'ok' : outcome.error} with __proto__, ${twin.ok ? 'ok' : twin.error} with the twin`);
       continue;
     }
-    for (const problem of foreign(outcome.value)) out.push(`${fn}: ${problem}`);
-    if (!sameJson(renamed(outcome.value, PROTO, TWIN) as Json, twin.value as Json))
+    for (const problem of foreignParts(outcome.value)) out.push(`${fn}: ${problem}`);
+    if (!sameJson(renamedKey(outcome.value, PROTO, TWIN) as Json, twin.value as Json))
       out.push(
-        `${fn}: __proto__ kept or dropped where proto_ is not: ${JSON.stringify(renamed(outcome.value, PROTO, TWIN))?.slice(0, 300)}`,
+        `${fn}: __proto__ kept or dropped where its twin is not: ${JSON.stringify(renamedKey(outcome.value, PROTO, TWIN))?.slice(0, 300)}`,
       );
     if (plain.ok && sameJson(outcome.value as Json, plain.value as Json) !== sameJson(twin.value as Json, plain.value as Json))
-      out.push(`${fn}: the diff sees __proto__ where it does not see proto_, or the reverse`);
+      out.push(`${fn}: the diff sees __proto__ where it does not see the twin, or the reverse`);
   }
   if (Object.hasOwn(Object.prototype, 'polluted')) out.push('Object.prototype was polluted');
   return out;
@@ -531,7 +505,7 @@ describe('__proto__ keys in live and manifest data are keys, never prototypes', 
         fc.property(cases.live, injection, (raw, how) => {
           const parsed = def.live.safeParse(inject(raw, how, PROTO));
           expect(parsed.error).toBeUndefined();
-          expect(foreign(parsed.data)).toEqual([]);
+          expect(foreignParts(parsed.data)).toEqual([]);
         }),
         runs,
       );
@@ -550,7 +524,7 @@ describe('__proto__ keys in live and manifest data are keys, never prototypes', 
           if (!parse) expect(sameJson(a as Json, raw)).toBe(false);
           const problems = violations(
             liveOutcomes(def, a, spec),
-            liveOutcomes(def, renamed(a, PROTO, TWIN), spec),
+            liveOutcomes(def, renamedKey(a, PROTO, TWIN), spec),
             liveOutcomes(def, edge(raw), spec),
           );
           expect(problems).toEqual([]);
@@ -563,7 +537,7 @@ describe('__proto__ keys in live and manifest data are keys, never prototypes', 
       fc.assert(
         fc.property(cases.spec, injection, (rawSpec, how) => {
           const parsed = def.spec.safeParse(inject(rawSpec, how, PROTO));
-          if (parsed.success) expect(foreign(parsed.data)).toEqual([]);
+          if (parsed.success) expect(foreignParts(parsed.data)).toEqual([]);
         }),
         runs,
       );
@@ -577,7 +551,7 @@ describe('__proto__ keys in live and manifest data are keys, never prototypes', 
           const a = inject(spec, how, PROTO);
           const problems = violations(
             desiredOutcomes(def, a, live),
-            desiredOutcomes(def, renamed(a, PROTO, TWIN), live),
+            desiredOutcomes(def, renamedKey(a, PROTO, TWIN), live),
             desiredOutcomes(def, spec, live),
           );
           expect(problems).toEqual([]);
@@ -601,6 +575,6 @@ describe('the live schemas of zod 4 at the HTTP boundary', () => {
     expect(Object.hasOwn(live.filters[0] ?? {}, PROTO)).toBe(false);
     const config = live.tiles[0]?.config ?? {};
     expect(Object.keys(config)).toEqual(['displayType', PROTO]);
-    expect(foreign(live)).toEqual([]);
+    expect(foreignParts(live)).toEqual([]);
   });
 });

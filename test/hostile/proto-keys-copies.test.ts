@@ -4,7 +4,7 @@
  * a file or a screen: the applier's payloads, the exporter's manifests, the plan's shown forms and
  * their Terraform-style shapes, the string tables of a read. Each is fed JSON with own `__proto__`
  * keys at arbitrary depths and must answer what it answers for the same data under an ordinary
- * name (`proto_`), with plain objects only.
+ * name (the twin, `__proto_`), with plain objects only.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -16,48 +16,10 @@ import type { Json, JsonObject } from '../../src/core/wire.js';
 import { inertSpec } from '../../src/export/exporter.js';
 import { mask } from '../../src/render/forms.js';
 import { knownAfterUnknown } from '../../src/render/terraform-address.js';
+import { foreignParts, PROTO, renamedKey, TWIN, twinnedJson, withProto } from '../support/proto-keys.js';
 
-const PROTO = '__proto__';
-const TWIN = 'proto_';
-
-/** A JSON object holding `proto_` keys at arbitrary depths (values of every JSON type, objects with a `polluted` key among them). */
-const twinned: fc.Arbitrary<JsonObject> = fc
-  .letrec((tie) => ({
-    value: fc.oneof(
-      { depthSize: 'small', withCrossShrink: true },
-      fc.jsonValue({ maxDepth: 0 }),
-      fc.constant({ polluted: 'yes' }),
-      fc.array(tie('value'), { maxLength: 3 }),
-      tie('object'),
-    ),
-    object: fc.dictionary(fc.constantFrom(TWIN, 'a', 'b', 'polluted', 'toString'), tie('value'), { maxKeys: 4 }),
-  }))
-  .object.map((o) => ({ [TWIN]: { polluted: 'yes' }, ...(o as JsonObject) }));
-
-/** The same data with every `proto_` key named `__proto__`, as JSON.parse gives it (own keys). */
-function withProto(value: JsonObject): JsonObject {
-  return JSON.parse(JSON.stringify(value).replaceAll(`"${TWIN}":`, `"${PROTO}":`)) as JsonObject;
-}
-
-/** Back: every own `__proto__` key named `proto_` again, keys in the same order. */
-function renamed(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(renamed);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.keys(value).map((k) => [k === PROTO ? TWIN : k, renamed((value as Record<string, unknown>)[k])]));
-}
-
-/** Every object reachable is plain (its prototype Object.prototype or Array.prototype), and for…in sees only own keys. */
-function plainEverywhere(value: unknown, path = '$'): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== Array.prototype) return `${path}: prototype is ${JSON.stringify(proto)}`;
-  for (const key in value) if (!Object.hasOwn(value, key)) return `${path}: inherits ${key}`;
-  for (const key of Object.keys(value)) {
-    const wrong = plainEverywhere((value as Record<string, unknown>)[key], `${path}.${key}`);
-    if (wrong) return wrong;
-  }
-  return undefined;
-}
+/** A JSON object holding twin keys at arbitrary depths, one at its top. */
+const twinned: fc.Arbitrary<JsonObject> = twinnedJson.map((value) => ({ [TWIN]: { polluted: 'yes' }, value }));
 
 const COPIES: Record<string, (value: JsonObject) => unknown> = {
   "the applier's payload (resolvePayload)": (v) => resolvePayload(v, new IdMap(), new Map(), 'Dashboard/x'),
@@ -73,8 +35,8 @@ describe('a __proto__ key stays data in every copy obsync makes', () => {
       fc.assert(
         fc.property(twinned, (twin) => {
           const got = copy(withProto(twin));
-          expect(plainEverywhere(got)).toBeUndefined();
-          expect(renamed(got)).toEqual(copy(twin));
+          expect(foreignParts(got)).toEqual([]);
+          expect(renamedKey(got, PROTO, TWIN)).toEqual(copy(twin));
           expect(Object.prototype).not.toHaveProperty('polluted');
         }),
         { numRuns: 200 },
