@@ -139,7 +139,12 @@ export function cliLogger(io: CliIO, level: string): Logger {
 
 /** What a command adds to a reconcile run of the session (mode, saved plan, callbacks). */
 export type SessionRun = Pick<ReconcileRequest, 'mode'> &
-  Partial<Pick<ReconcileRequest, 'saved' | 'beforeApply' | 'onStepDone' | 'onStepStart' | 'concurrency' | 'signal' | 'applySignal'>>;
+  Partial<
+    Pick<
+      ReconcileRequest,
+      'saved' | 'beforeApply' | 'onStepDone' | 'onStepStart' | 'concurrency' | 'signal' | 'applySignal' | 'unchangedForms'
+    >
+  >;
 
 /**
  * One reconcile run of the session's manifests against its target, with the run flags over

@@ -144,6 +144,12 @@ export interface PlanStep {
    * values as fingerprints): the plan output's `before`. Absent for creates and unchanged objects.
    */
   current?: Json;
+  /**
+   * An unchanged object's form (the same comparable form as `current`), only when the plan was
+   * asked for them (`unchangedForms`: a JSON plan shows every object's values, as Terraform's
+   * planned_values and prior_state do). Absent otherwise: a plan of 20,000 unchanged objects keeps none.
+   */
+  form?: Json;
   /** What the service deletes with this step (deletes, and updates that remove parts). */
   cascade?: CascadeItem[];
   /** Deletes: the object as read, written to the backups first. */

@@ -46,6 +46,8 @@ export interface PlanRequest {
   memo?: RunMemo;
   /** Backtest the alerts the plan creates or updates (and those its changes touch); absent: off. */
   backtest?: Omit<BacktestOptions, 'signal'>;
+  /** Keep each unchanged object's form in the plan (a JSON plan shows every object's values). */
+  unchangedForms?: boolean;
   signal?: AbortSignal;
 }
 
@@ -120,6 +122,7 @@ function planAfresh(
     ...(req.pruneBlockers ? { pruneBlockers: req.pruneBlockers } : {}),
     ...(req.adopt ? { adopt: req.adopt } : {}),
     ...(req.memo ? { memo: req.memo.plan } : {}),
+    ...(req.unchangedForms ? { unchangedForms: true } : {}),
   });
   return { plan, secretValues: secrets.values, subjects };
 }
@@ -146,6 +149,8 @@ function planInputs(
     req.adopt ?? null,
     // A plan kept while backtests were off holds alert changes no backtest ran for.
     req.backtest !== undefined,
+    // One kept without the unchanged objects' forms has none to show.
+    req.unchangedForms === true,
   ];
   return {
     scope: JSON.stringify(options),

@@ -42,6 +42,8 @@ export interface PlanInput {
   adopt?: AdoptPolicy;
   /** What the last plans of this target found unchanged (a daemon's; memo.ts): read and renewed by this plan. */
   memo?: PlanMemo;
+  /** Keep each unchanged object's form in its step (`form`): a JSON plan shows every object's values. */
+  unchangedForms?: boolean;
 }
 
 /**

@@ -84,6 +84,7 @@ export function planResource(
   const step: PlanStep = { address, kind, name, dependsOn, id, action: 'noop', reason: 'unchanged', changes };
   if (match.kind === 'adopted') step.adopt = true;
   if (ignored.length > 0) step.nonConvergent = ignored;
+  if (changes.length === 0 && input.unchangedForms && !compared.same) step.form = compared.current;
   if (changes.length === 0 && entry?.status === 'owned' && entry.id === live.id) {
     settledRecord(ctx, step, res, entry, def.parts ? pairing : undefined, def.parts?.keys(res.spec));
     return { step, pairing };
@@ -137,7 +138,8 @@ function compare(
 ): Compared | { errors: string[]; code: string } {
   const { memo, refs } = ctx;
   const secrets = entry?.status === 'owned' ? (entry.secrets ?? NO_ENTRIES) : NO_ENTRIES;
-  if (memo?.unchanged(recalled, res, fingerprints, secrets, pairing, refs)) return SAME;
+  // The memo knows an object is unchanged without its forms; a plan asked for them makes them.
+  if (!ctx.input.unchangedForms && memo?.unchanged(recalled, res, fingerprints, secrets, pairing, refs)) return SAME;
   const recording = memo ? new RecordingRefs(refs) : undefined;
   const desired = def.canonicalDesired(res, recording ?? refs, fingerprints);
   if (!desired.ok) return { errors: desired.errors, code: 'unresolved-reference' };
