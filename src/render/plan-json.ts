@@ -1,9 +1,10 @@
 /**
  * The plan as JSON: one document for one or more targets, readable by the tools written for
- * `terraform show -json` (terraform-json, jq gates): Terraform's `format_version`, top-level
- * `resource_changes` and `resource_drift` with each target as a module (`target.<name>`) and each
- * object as a managed resource of it, `change.actions` with whole `before`/`after` forms, their
- * `*_sensitive` masks and `after_unknown`, `applyable`. obsync's own version of the document is
+ * `terraform show -json` (terraform-json, jq gates, policy scanners): Terraform's `format_version`,
+ * top-level `resource_changes` and `resource_drift` with each target as a module (`module.<name>`)
+ * and each object as a managed resource of it, `change.actions` with whole `before`/`after` forms,
+ * their `*_sensitive` masks and `after_unknown`, `planned_values`, `prior_state` and
+ * `configuration` (./plan-values.ts), `applyable`, `complete`, `errored` and `timestamp`. obsync's own version of the document is
  * `obsync_format_version`; per target it adds what apply needs. The same document is the
  * saved plan: `obsync apply plan.json` executes each target's `steps`, which carry everything
  * apply needs (payloads, recorded ids, expected forms) and never a secret. One format, so any
@@ -18,7 +19,15 @@ import type { Json } from '../core/wire.js';
 import { KINDS, REGISTRY } from '../kinds/registry.js';
 import { invertChanges } from './drift.js';
 import { hasWrites, isAdoption, isDrift, planErrorCount, planSummary, stepForms, type Masked, type Sensitivity } from './forms.js';
-import { knownAfterUnknown, moduleAddress, providerName, resourceAddress, TERRAFORM_PLAN_FORMAT_VERSION } from './terraform-address.js';
+import { documentForms, planValues, planValuesShape } from './plan-values.js';
+import {
+  knownAfterUnknown,
+  moduleAddress,
+  providerName,
+  resourceAddress,
+  resourceAddressPattern,
+  TERRAFORM_PLAN_FORMAT_VERSION,
+} from './terraform-address.js';
 import { assignOwn } from '../core/json.js';
 
 /**
@@ -26,9 +35,11 @@ import { assignOwn } from '../core/json.js';
  * `format_version`). A minor version only adds fields. 4.0: the plan's `format_version` is
  * Terraform's, `resource_changes`/`resource_drift` moved to the top level with module addresses
  * (kept from 3.x: 3.2's backtest and impact per change and each target's backtest summary, 3.3's
- * target_identity per target).
+ * target_identity per target). 5.0: addresses in Terraform's grammar (`module.<target>`, was
+ * `target.<target>`); planned_values, prior_state, configuration, complete and timestamp added;
+ * an unchanged object's change carries its form as before and after (plans made for JSON).
  */
-export const OUTPUT_FORMAT_VERSION = '4.0';
+export const OUTPUT_FORMAT_VERSION = '5.0';
 
 const json = z.json();
 const object = z.record(z.string(), json);
@@ -41,8 +52,8 @@ const address = z
 const reason = z.enum(['missing', 'drifted', 'spec-changed', 'not-declared', 'unchanged']);
 const absoluteAddress = z
   .string()
-  .regex(new RegExp(String.raw`^target\.[^.\s]+\.(${KINDS.join('|')})\.[^.\s]+$`))
-  .describe('As Terraform: target.<target>.<Kind>.<metadata.name>, e.g. target.prod.Dashboard.checkout');
+  .regex(resourceAddressPattern(KINDS))
+  .describe('As Terraform: module.<target>.<Kind>.<metadata.name>, e.g. module.prod.Dashboard.checkout');
 const change = z.object({
   path: z.string().describe("Path in the manifest's terms, e.g. tiles[p99].config.select[0].aggFn ('' for the whole object)"),
   before: json.optional(),
@@ -195,7 +206,7 @@ export const summarySchema = z
 const resourceChange = z
   .object({
     address: absoluteAddress,
-    module_address: z.string().describe('The target as a Terraform module: target.<target>'),
+    module_address: z.string().describe('The target as a Terraform module: module.<target>'),
     mode: z.literal('managed'),
     type: kind.describe("The kind, as Terraform's resource type"),
     name: z.string().describe('metadata.name'),
@@ -217,8 +228,10 @@ const resourceChange = z
         .min(1)
         .max(2)
         .describe('As Terraform: ["create"], ["update"], ["delete"], ["no-op"]'),
-      before: json.optional().describe('The whole object before (null for a create); absent for no-op'),
-      after: json.optional().describe('The whole object after (null for a delete); absent for no-op'),
+      before: json
+        .optional()
+        .describe('The whole object before (null for a create); for a no-op the same as after, absent in a plan made for text output'),
+      after: json.optional().describe('The whole object after (null for a delete); see before for a no-op'),
       after_unknown: json
         .optional()
         .describe(
@@ -277,7 +290,7 @@ const targetIdentity = z
 const targetPlan = z.object({
   target: z.string(),
   variant: z.string(),
-  module_address: z.string().describe("The target's module address in resource_changes: target.<target>"),
+  module_address: z.string().describe("The target's module address in resource_changes: module.<target>"),
   target_identity: targetIdentity.optional(),
   manifests: z
     .array(z.string())
@@ -328,6 +341,12 @@ export const planDocumentSchema = z
     config: z.string().optional().describe('The obsync.yaml used'),
     applyable: z.boolean().describe('Some target is applyable'),
     errored: z.boolean().describe('Some target has errors (the exit code is 1)'),
+    complete: z
+      .boolean()
+      .describe(
+        'As Terraform: applying this plan leaves nothing for the next plan — every target planned, every object, no --only/--selector, no prune refused or delete blocked',
+      ),
+    timestamp: z.string().describe('As Terraform: when the plan was made (RFC 3339, the same time as generated_at)'),
     summary: summarySchema,
     resource_changes: z
       .array(resourceChange)
@@ -335,6 +354,7 @@ export const planDocumentSchema = z
     resource_drift: z
       .array(resourceChange)
       .describe('Objects changed on the service while their manifest did not: before = as obsync last applied it, after = as it is now'),
+    ...planValuesShape,
     targets: z.array(targetPlan),
     failed: z
       .array(z.object({ target: z.string(), error: z.string() }))
@@ -353,6 +373,8 @@ export interface PlanOrigin {
   config?: string;
   /** With several targets, each target's own manifest paths (apply of the saved plan reads each target's from them). */
   manifestsByTarget?: Readonly<Record<string, string[]>>;
+  /** Only some objects were planned (--only, --selector): the plan is not complete. */
+  narrowed?: boolean;
 }
 
 export function planDocument(plans: readonly Plan[], origin: PlanOrigin): PlanDocument {
@@ -370,9 +392,12 @@ export function planDocument(plans: readonly Plan[], origin: PlanOrigin): PlanDo
     ...(origin.config ? { config: origin.config } : {}),
     applyable: targets.some((t) => t.applyable),
     errored: targets.some((t) => t.errored),
+    complete: origin.narrowed !== true && plans.every((plan) => planErrorCount(plan) === 0),
+    timestamp: origin.generatedAt.toISOString(),
     summary: planSummary(plans),
     resource_changes: plans.flatMap((plan) => plan.steps.map((step) => placed(plan, step, resourceChangeOf(step)))),
     resource_drift: plans.flatMap((plan) => plan.steps.filter(isDrift).map((step) => placed(plan, step, driftOf(step)))),
+    ...planValues(plans, { obsyncVersion: origin.obsyncVersion, manifestsByTarget: own }),
     targets,
   };
 }
@@ -394,9 +419,16 @@ function targetDocument(plan: Plan): TargetPlanDocument {
     prune: plan.prune,
     forget: plan.forget,
     diagnostics: plan.diagnostics,
-    steps: plan.steps,
+    steps: plan.steps.map(withoutForm),
     ...(plan.backtest ? { backtest: plan.backtest } : {}),
   };
+}
+
+/** An unchanged object's form is shown in planned_values and prior_state; apply does not need it in its step. */
+function withoutForm(step: PlanStep): PlanStep {
+  if (step.form === undefined) return step;
+  const { form: _shown, ...rest } = step;
+  return rest;
 }
 
 function identityDocument(id: TargetIdentity): z.output<typeof targetIdentity> {
@@ -448,10 +480,8 @@ function resourceChangeOf(step: PlanStep): StepChange {
     changes: step.changes,
     depends_on: step.dependsOn,
   };
-  if (step.action !== 'noop') {
-    const { before, after } = stepForms(step);
-    assignOwn(out.change, forms(before, after));
-  }
+  const known = documentForms(step);
+  if (known) assignOwn(out.change, forms(known.before, known.after));
   if (isAdoption(step) && step.id !== undefined) out.change.importing = { id: step.id };
   if (step.cascade) out.cascade = step.cascade.map(({ object: _object, ...item }) => item);
   if (step.notes) out.notes = step.notes;

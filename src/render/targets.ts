@@ -29,7 +29,7 @@ export function renderTargetsPlan(
   if (format === 'json') {
     const manifestsByTarget = Object.fromEntries(planned.flatMap((o) => (o.manifests ? [[o.target, o.manifests]] : [])));
     const doc = planDocument(plans, { ...opts.origin, manifestsByTarget });
-    return renderPlanJson(failed.length > 0 ? { ...doc, failed } : doc);
+    return renderPlanJson(failed.length > 0 ? { ...doc, complete: false, failed } : doc);
   }
   const body =
     plans.length === 0

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { ObsyncError } from '../core/errors.js';
 import type { Json } from '../core/wire.js';
 import { parsePlanDocument } from './plan-json.js';
-import { knownAfterUnknown, moduleAddress, providerName, resourceAddress, TERRAFORM_PLAN_FORMAT_VERSION } from './terraform-address.js';
+import {
+  knownAfterUnknown,
+  localAddress,
+  moduleAddress,
+  providerName,
+  resourceAddress,
+  TERRAFORM_PLAN_FORMAT_VERSION,
+} from './terraform-address.js';
 
 /** Every leaf of a value. */
 function leaves(value: Json): Json[] {
@@ -14,9 +21,10 @@ function leaves(value: Json): Json[] {
 
 describe('Terraform addresses', () => {
   it('puts each object of a target in that target as a module', () => {
-    expect(moduleAddress('prod')).toBe('target.prod');
-    expect(resourceAddress('prod', 'Dashboard/checkout')).toBe('target.prod.Dashboard.checkout');
-    expect(resourceAddress('staging-eu', 'SavedSearch/errors-5xx')).toBe('target.staging-eu.SavedSearch.errors-5xx');
+    expect(moduleAddress('prod')).toBe('module.prod');
+    expect(resourceAddress('prod', 'Dashboard/checkout')).toBe('module.prod.Dashboard.checkout');
+    expect(resourceAddress('staging-eu', 'SavedSearch/errors-5xx')).toBe('module.staging-eu.SavedSearch.errors-5xx');
+    expect(localAddress('Alert/checkout-p99')).toBe('Alert.checkout-p99');
     expect(providerName('self-hosted')).toBe('obsync/self-hosted');
   });
 });
@@ -60,19 +68,22 @@ describe('a saved plan that is not of this format', () => {
     throw new Error('accepted');
   };
 
-  it('is refused naming its version: an obsync 3.x plan (its version was then format_version), a newer one', () => {
+  it('is refused naming its version: an obsync 3.x plan (its version was then format_version), a 4.x one (target.* addresses), a newer one', () => {
     expect(refusal({ format_version: '3.1', targets: [] })).toBe(
-      'plan.json has plan format version 3.1; this obsync applies version 4.0 plans only',
+      'plan.json has plan format version 3.1; this obsync applies version 5.0 plans only',
     );
-    expect(refusal({ format_version: TERRAFORM_PLAN_FORMAT_VERSION, obsync_format_version: '4.9', targets: [] })).toContain(
-      'plan format version 4.9',
+    expect(refusal({ format_version: TERRAFORM_PLAN_FORMAT_VERSION, obsync_format_version: '4.0', targets: [] })).toBe(
+      'plan.json has plan format version 4.0; this obsync applies version 5.0 plans only',
+    );
+    expect(refusal({ format_version: TERRAFORM_PLAN_FORMAT_VERSION, obsync_format_version: '5.9', targets: [] })).toContain(
+      'plan format version 5.9',
     );
   });
 
   it("is refused when it is Terraform's own plan", () => {
     for (const format_version of ['0.1', '1.2'])
       expect(refusal({ format_version, terraform_version: '1.9.0', resource_changes: [] })).toBe(
-        'plan.json has no obsync plan format version (is it a plan of obsync?); this obsync applies version 4.0 plans only',
+        'plan.json has no obsync plan format version (is it a plan of obsync?); this obsync applies version 5.0 plans only',
       );
   });
 });

@@ -1,9 +1,10 @@
 /**
  * What makes the JSON plan readable by the tools written for `terraform show -json`
  * (HashiCorp's terraform-json, jq gates in CI, policy engines): Terraform's plan format version,
- * each target as a module (`target.<name>`), each object as a managed resource of that module
- * (`target.<name>.<Kind>.<name>`, type = kind, name = metadata.name), and the `after_unknown`
- * shape Terraform prints for a value known at plan time.
+ * each target as a module call of the root module (`module.<name>`, Terraform's grammar), each
+ * object as a managed resource of that module (`module.<name>.<Kind>.<name>`, type = kind, name =
+ * metadata.name), and the `after_unknown` shape Terraform prints for a value known at plan time.
+ * Every address of the document is made (and its schema's pattern built) here.
  */
 import type { Address } from '../core/plan.js';
 import type { Json } from '../core/wire.js';
@@ -18,15 +19,30 @@ import { isJsonObject, setOwn } from '../core/json.js';
  */
 export const TERRAFORM_PLAN_FORMAT_VERSION = '0.1';
 
-/** The module address of a target: Terraform's `module.x`, spelt for obsync's targets. */
+/** The module address of a target, as Terraform's grammar addresses a module call: `module.prod`. */
 export function moduleAddress(target: string): string {
-  return `target.${target}`;
+  return `module.${target}`;
 }
 
-/** `target.prod.Dashboard.checkout` for Dashboard/checkout of target prod (names never hold a dot or a slash). */
-export function resourceAddress(target: string, address: Address): string {
+/** `Dashboard.checkout` for Dashboard/checkout: the address within its module (as a configuration's resources are addressed). */
+export function localAddress(address: Address): string {
   const slash = address.indexOf('/');
-  return `${moduleAddress(target)}.${address.slice(0, slash)}.${address.slice(slash + 1)}`;
+  return `${address.slice(0, slash)}.${address.slice(slash + 1)}`;
+}
+
+/** `module.prod.Dashboard.checkout` for Dashboard/checkout of target prod (names never hold a dot or a slash). */
+export function resourceAddress(target: string, address: Address): string {
+  return `${moduleAddress(target)}.${localAddress(address)}`;
+}
+
+/** The pattern of every absolute address `resourceAddress` makes, for the kinds given (the plan schema's). */
+export function resourceAddressPattern(kinds: readonly string[]): RegExp {
+  return new RegExp(String.raw`^module\.[^.\s]+\.(${kinds.join('|')})\.[^.\s]+$`);
+}
+
+/** The provider configuration a target's objects use: opaque to readers, one per target (`prod:obsync`). */
+export function providerConfigKey(target: string): string {
+  return `${target}:obsync`;
 }
 
 /** The "provider" of a target's objects: its API variant, as terraform-json's provider_name. */

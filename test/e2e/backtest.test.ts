@@ -43,7 +43,7 @@ function targetDoc(text: string): TargetDoc {
   expect(check.errors ?? []).toEqual([]);
   const [only] = doc.targets;
   if (!only) throw new Error('no target in the plan');
-  return { ...only, resource_changes: doc.resource_changes.filter((r) => r.module_address === `target.${only.target}`) };
+  return { ...only, resource_changes: doc.resource_changes.filter((r) => r.module_address === `module.${only.target}`) };
 }
 
 function config(defaults = ''): void {

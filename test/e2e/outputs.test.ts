@@ -10,6 +10,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli } from '../support/cli.js';
+import { OUTPUT_FORMAT_VERSION } from '../../src/render/plan-json.js';
 import { alertYaml, dashboardYaml } from '../support/plans.js';
 
 let sandbox: SandboxHandle;
@@ -80,8 +81,8 @@ describe.each(['hosted', 'selfhosted'])('plan and apply outputs (%s)', (target) 
     expect(doc.applyable).toBe(true);
     expect(doc.targets.map((t) => t.target)).toEqual([target]);
     expect(doc.resource_changes.map((c) => `${c.change.actions.join('+')} ${c.address}`)).toEqual([
-      `create target.${target}.Dashboard.board`,
-      `create target.${target}.Alert.board-p99`,
+      `create module.${target}.Dashboard.board`,
+      `create module.${target}.Alert.board-p99`,
     ]);
     expect((await cli('plan', '--output', 'json')).code).toBe(0);
 
@@ -144,7 +145,7 @@ describe('a saved plan', () => {
     writeFileSync(join(dir, 'old.json'), JSON.stringify({ formatVersion: 2, target: 'hosted', steps: [] }));
     const res = await runCli(['apply', 'old.json'], { cwd: dir });
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain('old.json has plan format version 2; this obsync applies version 4.0 plans only');
+    expect(res.stderr).toContain(`old.json has plan format version 2; this obsync applies version ${OUTPUT_FORMAT_VERSION} plans only`);
     expect(res.stderr).toContain('obsync plan --out FILE');
   });
 });

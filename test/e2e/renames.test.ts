@@ -129,12 +129,12 @@ describe.each(COMBINATIONS)('renames end to end (%s, %s state)', (variant, backe
       'update Dashboard/checkout-service',
     ]);
     expect(changes.find((c) => c.obsync_address === 'Dashboard/checkout-service')).toMatchObject({
-      address: 'target.prod.Dashboard.checkout-service',
-      previous_address: 'target.prod.Dashboard.checkout',
+      address: 'module.prod.Dashboard.checkout-service',
+      previous_address: 'module.prod.Dashboard.checkout',
       moved_parts: [{ from: 'p99', to: 'latency' }],
     });
     expect(changes.find((c) => c.obsync_address === 'Alert/checkout-latency-high')?.previous_address).toBe(
-      'target.prod.Alert.checkout-p99',
+      'module.prod.Alert.checkout-p99',
     );
 
     // Applied as the saved plan that was reviewed.

@@ -39,12 +39,34 @@ interface ReadChange {
   importing_id?: string;
   action_reason?: string;
   after_sensitive: boolean;
+  has_before: boolean;
+  before: unknown;
+  after: unknown;
+}
+interface ReadResource {
+  address: string;
+  module: string;
+  mode: string;
+  type: string;
+  name: string;
+  provider: string;
+  values: Record<string, unknown> | null;
+  sensitive_values?: unknown;
+  depends_on?: string[];
 }
 interface ReadPlan {
   file: string;
   format_version: string;
   resource_changes: ReadChange[];
   resource_drift: ReadChange[];
+  planned_values: ReadResource[];
+  prior_state: ReadResource[];
+  prior_state_format_version: string;
+  configuration: ReadResource[];
+  complete?: boolean;
+  applyable?: boolean;
+  errored?: boolean;
+  timestamp: string;
 }
 
 let dir: string;
@@ -156,7 +178,7 @@ const ACTION = { create: 'create', update: 'update', delete: 'delete', noop: 'no
 /** What obsync will do, from the executable steps of each target (not from resource_changes). */
 function stepsOf(doc: PlanDocument) {
   return doc.targets.flatMap((t) =>
-    t.steps.map((s) => ({ address: `target.${t.target}.${s.kind}.${s.name}`, target: t, step: s, action: ACTION[s.action] })),
+    t.steps.map((s) => ({ address: `module.${t.target}.${s.kind}.${s.name}`, target: t, step: s, action: ACTION[s.action] })),
   );
 }
 
@@ -172,14 +194,14 @@ describe.skipIf(missing !== null)('terraform-json (the release installed here) r
       for (const [i, c] of (read?.resource_changes ?? []).entries()) {
         const s = steps[i];
         expect(c).toMatchObject({
-          module_address: `target.${s?.target.target}`,
+          module_address: `module.${s?.target.target}`,
           mode: 'managed',
           type: s?.step.kind,
           name: s?.step.name,
           provider_name: `obsync/${s?.target.variant}`,
           actions: [s?.action],
           verb: s?.action,
-          has_after_unknown: s?.action !== 'no-op',
+          has_after_unknown: true, // a no-op too: its form is known (before = after), as Terraform's
         });
       }
     }
@@ -190,19 +212,53 @@ describe.skipIf(missing !== null)('terraform-json (the release installed here) r
     const [create, change] = await readPlans('create.json', 'change.json');
     const by = (read: ReadPlan | undefined, address: string) => read?.resource_changes.find((c) => c.address === address);
     for (const target of ['staging', 'production'])
-      expect(by(change, `target.${target}.Alert.storefront-p99-high`)?.verb, target).toBe('update');
-    expect(by(change, 'target.staging.Dashboard.storefront-canary')).toMatchObject({
+      expect(by(change, `module.${target}.Alert.storefront-p99-high`)?.verb, target).toBe('update');
+    expect(by(change, 'module.staging.Dashboard.storefront-canary')).toMatchObject({
       verb: 'delete',
       action_reason: 'delete_because_no_resource_config',
     });
-    expect(by(change, 'target.production.Alert.storefront-errors')?.previous_address).toBe('target.production.Alert.storefront-error-logs');
-    expect(change?.resource_drift.map((c) => [c.address, c.verb])).toEqual([['target.production.Dashboard.storefront', 'update']]);
-    expect(by(change, 'target.production.Dashboard.storefront')?.verb).toBe('update');
+    expect(by(change, 'module.production.Alert.storefront-errors')?.previous_address).toBe('module.production.Alert.storefront-error-logs');
+    expect(change?.resource_drift.map((c) => [c.address, c.verb])).toEqual([['module.production.Dashboard.storefront', 'update']]);
+    expect(by(change, 'module.production.Dashboard.storefront')?.verb).toBe('update');
     const adopted = created.targets.flatMap((t) =>
-      t.steps.filter((s) => s.adopt === true).map((s) => [`target.${t.target}.${s.kind}.${s.name}`, s.id]),
+      t.steps.filter((s) => s.adopt === true).map((s) => [`module.${t.target}.${s.kind}.${s.name}`, s.id]),
     );
     expect(adopted.length).toBeGreaterThan(0);
     for (const [address, id] of adopted) expect(by(create, address ?? '')?.importing_id, address).toBe(id);
+  });
+
+  it('loads planned_values, prior_state and configuration, each object with the values of its change (none left out, none added)', async () => {
+    const reads = await readPlans('create.json', 'change.json');
+    for (const [read, doc] of [
+      [reads[0], created],
+      [reads[1], changed],
+    ] as const) {
+      if (!read) throw new Error('no plan read');
+      const sections = { planned: read.planned_values, prior: read.prior_state, configuration: read.configuration };
+      for (const [name, resources] of Object.entries(sections)) {
+        // Where an object is: planned after the apply unless deleted; prior if it exists now; declared unless pruned.
+        const expected = read.resource_changes.filter((c) =>
+          name === 'planned' ? c.verb !== 'delete' : name === 'prior' ? c.verb !== 'create' : c.verb !== 'delete',
+        );
+        expect(resources.map((r) => r.address).sort(), `${read.file} ${name}`).toEqual(expected.map((c) => c.address).sort());
+        for (const c of expected) {
+          const r = resources.find((x) => x.address === c.address);
+          expect(r, `${read.file} ${name} ${c.address}`).toMatchObject({
+            module: c.module_address,
+            mode: 'managed',
+            type: c.type,
+            name: c.name,
+            provider: name === 'configuration' ? 'obsync' : c.provider_name,
+          });
+          // An unchanged object shows its values too (before = after, as Terraform's no-op).
+          expect(r?.values, `${read.file} ${name} ${c.address}`).toEqual(name === 'prior' ? c.before : c.after);
+          expect(r?.values).not.toBeNull();
+        }
+      }
+      expect(read.prior_state_format_version).toBe('0.1');
+      expect(read).toMatchObject({ complete: true, errored: false, applyable: doc.applyable, timestamp: doc.generated_at });
+      expect(read.resource_changes.filter((c) => c.verb === 'no-op').every((c) => c.has_before)).toBe(true);
+    }
   });
 
   it('accepts the format version under both releases, and refuses what obsync 3.x wrote', async () => {
@@ -267,7 +323,7 @@ describe.skipIf(missing !== null)('jq idioms of Terraform CI guides', () => {
         '-r',
       ),
     ).toBe('1m');
-    expect(jq('.resource_drift[].address', 'change.json', '-r')).toBe('target.production.Dashboard.storefront');
+    expect(jq('.resource_drift[].address', 'change.json', '-r')).toBe('module.production.Dashboard.storefront');
     expect(Number(jq('[.resource_changes[] | select(.change.importing != null)] | length', 'create.json'))).toBe(
       created.targets.flatMap((t) => t.steps).filter((s) => s.adopt === true).length,
     );

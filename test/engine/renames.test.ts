@@ -128,8 +128,8 @@ describe.each(['self-hosted', 'hosted'] as const)('declared renames (%s)', (vari
     expect(doc.targets[0]?.applyable).toBe(true);
     const target = doc.targets[0]?.target ?? '';
     expect(doc.resource_changes.filter((c) => c.previous_address).map((c) => [c.previous_address, c.address])).toEqual([
-      [`target.${target}.Dashboard.checkout`, `target.${target}.Dashboard.checkout-service`],
-      [`target.${target}.Alert.checkout-p99`, `target.${target}.Alert.checkout-latency-high`],
+      [`module.${target}.Dashboard.checkout`, `module.${target}.Dashboard.checkout-service`],
+      [`module.${target}.Alert.checkout-p99`, `module.${target}.Alert.checkout-latency-high`],
     ]);
     expectValid('plan.schema.json', doc);
     // A saved plan carries the moves back to the applier.

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli } from '../support/cli.js';
+import { OUTPUT_FORMAT_VERSION } from '../../src/render/plan-json.js';
 
 let sandboxes: SandboxHandle[] = [];
 let dir: string;
@@ -55,7 +56,7 @@ describe('a saved plan', () => {
     const keyEnv = { KEY_SECRET: sb(0).credentials.keySecret };
     expect((await runCli(['plan', '--out', 'plan.json'], { cwd: dir, env: keyEnv })).code).toBe(0);
     const doc = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as { obsync_format_version: string; targets: unknown[] };
-    expect(doc.obsync_format_version).toBe('4.0');
+    expect(doc.obsync_format_version).toBe(OUTPUT_FORMAT_VERSION);
     const c = sb(0).credentials;
     expect(doc.targets[0]).toMatchObject({
       target_identity: { name: 'prod', variant: 'hosted', base_url: sb(0).url, organization_id: c.organizationId, service_id: c.serviceId },

@@ -57,7 +57,7 @@ export class PlanFixture {
     for (const [name, text] of Object.entries(files)) writeFileSync(join(this.dir, 'manifests', name), text);
   }
 
-  run(mode: 'plan' | 'apply', opts: { prune?: boolean } = {}): Promise<RunReport> {
+  run(mode: 'plan' | 'apply', opts: { prune?: boolean; unchangedForms?: boolean } = {}): Promise<RunReport> {
     const { resources, diagnostics } = loadManifests([join(this.dir, 'manifests')], { env: { PIPE_SECRET } });
     const invalid = diagnostics.filter((d) => d.severity === 'error');
     if (invalid.length > 0) throw new Error(`fixture manifests are invalid: ${JSON.stringify(invalid)}`);
@@ -71,6 +71,7 @@ export class PlanFixture {
       pruneCascade: false,
       maxDeletes: 10,
       concurrency: 2,
+      ...(opts.unchangedForms ? { unchangedForms: true } : {}),
     });
   }
 
@@ -106,7 +107,7 @@ export function alertYaml(
   return `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: ${name}}\nspec: {dashboard: ${opts.dashboard}, tile: ${opts.tile}, threshold: ${opts.threshold}, thresholdType: above, interval: ${opts.interval}, channel: {type: webhook, webhook: ${opts.webhook}}, name: ${name}}\n`;
 }
 
-const PIPE = `apiVersion: obsync/v1
+export const PIPE = `apiVersion: obsync/v1
 kind: Pipe
 metadata: {name: events-s3}
 spec:

@@ -1,6 +1,7 @@
 /** `obsync plan`: what apply would do, on one or more targets, as text, JSON (saved plan) or a pull-request comment. */
 import { Option, type Command } from 'commander';
 import { hasChanges } from '../../core/plan.js';
+import { isNarrowed } from '../../engine/selection.js';
 import { writeScrubbedFile } from '../../log/files.js';
 import type { PlanOrigin } from '../../render/run.js';
 import { renderTargetsPlan, type TargetOutcome } from '../../render/targets.js';
@@ -43,7 +44,11 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     try {
       const { sessions } = group;
       checkSelectionAcross(opts.selection, sessions);
-      const runs = await eachTarget(sessions, new Slots(TARGET_CONCURRENCY), (s) => reconcileSession(s, opts, { mode: 'plan' }));
+      // A JSON plan shows every object's values (planned_values, prior_state), unchanged ones too.
+      const unchangedForms = flags.out !== undefined || flags.output === 'json';
+      const runs = await eachTarget(sessions, new Slots(TARGET_CONCURRENCY), (s) =>
+        reconcileSession(s, opts, { mode: 'plan', ...(unchangedForms ? { unchangedForms } : {}) }),
+      );
       const { unavailable } = group;
       // One target: its error is the command's error, as it always was.
       const [only] = runs;
@@ -58,7 +63,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         // A target whose settings could not be resolved (a variable not set) is reported like an unreachable one.
         ...unavailable.map((u) => ({ target: u.target, error: u.error.message })),
       ];
-      const origin = originOf(sessions, generatedAt);
+      const origin = { ...originOf(sessions, generatedAt), ...(isNarrowed(opts.selection) ? { narrowed: true } : {}) };
       const reports = runs.flatMap((r) => ('value' in r ? [r.value] : []));
       if (flags.out) await writeScrubbedFile(flags.out, renderTargetsPlan(outcomes, 'json', { color: false, origin }));
       const format = flags.output === 'github' ? 'text' : flags.output;
