@@ -91,7 +91,7 @@ function seriesProblem(store: Store, req: SeriesBody): ReturnType<typeof failErr
   for (const [i, s] of req.series.entries()) {
     const source = found[i];
     const connected = source !== undefined && store.state.connections.some((c) => c.id === source.connection);
-    const syntax = connected && (s.whereLanguage ?? 'lucene') === 'lucene' ? luceneSyntaxError(s.where.trim()) : undefined;
+    const syntax = connected && (s.whereLanguage ?? 'lucene') === 'lucene' ? luceneSyntaxError(s.where) : undefined;
     if (syntax) return failErrorKey(500, syntax);
   }
   for (const [i, source] of found.entries()) {
