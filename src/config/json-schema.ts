@@ -9,9 +9,12 @@
 import * as z from 'zod';
 import { configSchema } from './schema.js';
 import { ALERT_INTERVALS } from '../kinds/alert/schema.js';
+import { KEYABLE_NAME_PATTERN } from '../kinds/dashboard/schema.js';
 import { manifestSchemaList } from '../kinds/manifest.js';
 import { KINDS } from '../kinds/registry.js';
 import { SENSITIVE_KEYWORD } from '../kinds/sensitive.js';
+import { whenJsonSchema } from '../kinds/rules.js';
+import { SLACK_RULES } from '../kinds/webhook/schema.js';
 import { setOwn } from '../core/json.js';
 
 type Json = Record<string, unknown>;
@@ -78,7 +81,11 @@ export const EXTRA_RULES: Record<string, Json[]> = {
     },
     { if: when('aggFn', { const: 'quantile' }), then: present('level'), else: { not: present('level') } },
   ],
-  Tile: [{ dependencies: { tabId: ['containerId'] } }],
+  Tile: [
+    { dependencies: { tabId: ['containerId'] } },
+    // Without a key, the key is the slug of the name: it must have one.
+    { if: { not: present('key') }, then: { properties: { name: string({ pattern: KEYABLE_NAME_PATTERN }) } } },
+  ],
   DashboardSpec: [{ if: when('savedQuery', { type: 'string' }), then: { properties: { savedQueryLanguage: { type: 'string' } } } }],
   DashboardFilter: [
     {
@@ -98,6 +105,8 @@ export const EXTRA_RULES: Record<string, Json[]> = {
     { if: when('formulas', array({ minItems: 1 })), else: { properties: { select: array({ maxItems: 1 }) } } },
   ],
   PipeSpec: [{ anyOf: [present('id'), present('name')] }],
+  // Made from the rule validate checks (src/kinds/rules.ts), not written again here.
+  WebhookSpec: [whenJsonSchema(SLACK_RULES)],
   PipeSource: [{ type: 'object', minProperties: 1, maxProperties: 1 }],
 };
 

@@ -187,7 +187,7 @@ targets:
     const out = loadConfig('/repo/obsync.yaml', staging, { readFile: files({ '/repo/obsync.yaml': typo }), select: () => ['staging'] });
     expect(out.config).toBeUndefined();
     expect(out.diagnostics.map((d) => `${d.path}: ${d.message}`)).toEqual([
-      'targets[1].baseUrl: Invalid URL',
+      'targets[1].baseUrl: the base URL must be an http:// or https:// URL',
       "targets[1].manifest: unknown key 'manifest' — did you mean 'manifests'?",
     ]);
   });

@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { durationMs, MAX_BACKTEST_MS } from '../core/duration.js';
 import { NOTIFICATION_CLASSES } from '../events/vocabulary.js';
 import { STATE_SCHEMA_NAME, STATE_SCHEMA_RULE } from './state-schema-name.js';
+import { httpUrl } from '../kinds/rules.js';
 
 const nonEmpty = z.string().min(1);
 
@@ -144,7 +145,9 @@ const common = {
     ),
 };
 const baseUrl = (example: string) =>
-  z.url({ protocol: /^https?$/ }).describe(`Base URL of the API, e.g. ${example} (OBSYNC_BASE_URL overrides it).`);
+  httpUrl('the base URL must be an http:// or https:// URL').describe(
+    `Base URL of the API, e.g. ${example} (OBSYNC_BASE_URL overrides it).`,
+  );
 /** A credential: `${env:OBSYNC_*}` credentials may be used here, and its value is never printed. */
 const credential = (what: string, env: string) =>
   nonEmpty.optional().meta({

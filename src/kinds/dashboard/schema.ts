@@ -17,6 +17,13 @@ export function slugify(name: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
+/**
+ * A tile name whose slug is a usable default key: it has a letter or a digit (İ and the Kelvin
+ * sign are the two other characters that lower-case to one). The editor schema asks it of a tile
+ * without a key (src/config/json-schema.ts); a property test keeps it equal to `slugify(name) !== ''`.
+ */
+export const KEYABLE_NAME_PATTERN = '[A-Za-z0-9\u0130\u212A]';
+
 const id256 = z.string().min(1).max(256);
 
 const tileKey = z

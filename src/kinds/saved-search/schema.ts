@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { refTo } from '../ref-schema.js';
 import type { SavedSearchSpecView } from './model.js';
+import { NOT_BLANK_PATTERN } from '../rules.js';
 
 const conditionFilter = z
   .strictObject({
@@ -37,7 +38,7 @@ export const savedSearchSpecSchema = z
     name: z
       .string()
       .trim()
-      .min(1)
+      .regex(new RegExp(NOT_BLANK_PATTERN), { error: 'a saved search name cannot be blank' })
       .max(1024)
       .describe(
         'Name of the saved search on the service (1-1,024 characters, surrounding spaces dropped). Alerts name it; with the source, how an existing search is adopted.',

@@ -7,13 +7,14 @@
 import * as z from 'zod';
 import type { WebhookSpecView } from './model.js';
 import { WEBHOOK_SERVICES } from './model.js';
+import { checkWhen, httpUrl, NO_CONTROL_PATTERN, NOT_BLANK_PATTERN, type WhenRule } from '../rules.js';
 
 const SECRET = 'Sensitive: never printed, logged or exported; compared by a keyed fingerprint. Use ${env:NAME} or ${file:PATH}.';
 const secret = (description: string) => ({ sensitive: true, description: `${description} ${SECRET}` });
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\r\n\t\x00-\x1F\x7F]/;
-const noControl = (what: string) => [(v: string) => !CONTROL.test(v), { error: `${what} cannot contain control characters` }] as const;
+const noControl = (what: string) => [new RegExp(NO_CONTROL_PATTERN), { error: `${what} cannot contain control characters` }] as const;
 
 /** HTTP token characters, not starting with a digit (the service's rule). */
 function headerNameProblem(name: string): string | null {
@@ -25,13 +26,33 @@ function headerNameProblem(name: string): string | null {
 const headerValue = z
   .string()
   .max(4096)
-  .refine(...noControl('header values'));
+  .regex(...noControl('header values'));
 const queryValue = z
   .string()
   .max(4096)
-  .refine(...noControl('query parameter values'));
+  .regex(...noControl('query parameter values'));
 const atMost100 = (what: string) =>
   [(m: Record<string, string>) => Object.keys(m).length <= 100, { error: `a webhook has at most 100 ${what}` }] as const;
+
+/**
+ * The service's rules for a slack webhook: its URL on a host ending in slack.com (any letter case;
+ * user info and port allowed), and no headers, query parameters or body. Validate checks them and
+ * the editor schema states them (src/config/json-schema.ts), both from this definition.
+ */
+export const SLACK_RULES: WhenRule = {
+  when: { field: 'service', equals: 'slack' },
+  patterns: [
+    {
+      field: 'url',
+      pattern: String.raw`^[hH][tT][tT][pP][sS]?://([^\s/?#@]*@)?[^\s/?#@:]*[sS][lL][aA][cC][kK]\.[cC][oO][mM](:[0-9]*)?([/?#]\S*)?$`,
+      message: "a slack webhook's URL is on a host ending in slack.com",
+    },
+  ],
+  absent: (['headers', 'queryParams', 'body'] as const).map((field) => ({
+    field,
+    message: `${field} is not supported for the slack webhook service`,
+  })),
+};
 
 export const webhookSpecSchema = z
   .strictObject({
@@ -43,13 +64,12 @@ export const webhookSpecSchema = z
     name: z
       .string()
       .trim()
-      .min(1)
+      .regex(new RegExp(NOT_BLANK_PATTERN), { error: 'a webhook name cannot be blank' })
       .max(1024)
       .describe(
         'Name of the webhook on the service (1-1,024 characters, surrounding spaces dropped); unique per service. Alerts name it; with service, how an existing webhook is adopted.',
       ),
-    url: z
-      .url({ protocol: /^https?$/, error: 'the URL must be an http:// or https:// URL' })
+    url: httpUrl('the URL must be an http:// or https:// URL')
       .max(2048)
       .meta(secret('Where notifications are sent: an http(s) URL of at most 2,048 characters; for slack, on a host ending in slack.com.')),
     description: z.string().max(2048).optional().describe('What the webhook is for (at most 2,048 characters).'),
@@ -90,28 +110,11 @@ export const webhookSpecSchema = z
       .optional()
       .meta(secret('Query parameters added to the URL, name → value (at most 100; not for slack). The service never returns them.')),
   })
-  .superRefine((spec, ctx) => {
-    if (spec.service === 'slack') {
-      if (!slackHost(spec.url))
-        ctx.addIssue({ code: 'custom', path: ['url'], message: "a slack webhook's URL is on a host ending in slack.com" });
-      for (const key of ['headers', 'queryParams', 'body'] as const) {
-        if (spec[key] !== undefined)
-          ctx.addIssue({ code: 'custom', path: [key], message: `${key} is not supported for the slack webhook service` });
-      }
-    }
-  })
+  .superRefine((spec, ctx) => checkWhen(SLACK_RULES, spec, ctx))
   .meta({
     id: 'WebhookSpec',
     description: 'A webhook of the service: where alerts send notifications (Slack, a generic HTTP endpoint, or incident.io).',
   });
-
-function slackHost(url: string): boolean {
-  try {
-    return new URL(url).hostname.toLowerCase().endsWith('slack.com');
-  } catch {
-    return true; // the url check itself reports it
-  }
-}
 
 export type WebhookSpec = z.output<typeof webhookSpecSchema>;
 // The definition (./definition.ts) reads specs through WebhookSpecView: keep the schema assignable.
