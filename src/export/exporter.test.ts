@@ -114,4 +114,28 @@ describe('exporter', () => {
     expect(logs.every((n) => /^logs-[0-9a-f]{6}$/.test(n))).toBe(true);
     expect(a.sharedKeys.sort()).toEqual(logs.map((n) => `Source/${n}`).sort());
   });
+
+  it("names an alert without its threshold or the target's name, and says how to move an owned one to that name", () => {
+    const titled = (name: string): Record<string, LiveObject[]> => ({
+      ...live,
+      Alert: [{ ...(live.Alert?.[0] as object), name }] as unknown as LiveObject[],
+    });
+    const objects = (name: string) => (k: AnyKind) => titled(name)[k] ?? [];
+    const fresh = exportLive(input({ objects: objects('Checkout p99 above 900 ms (staging)'), target: 'staging' }));
+    expect(fresh.manifests.find((m) => m.kind === 'Alert')?.name).toBe('checkout-p99');
+    expect(fresh.renames).toEqual([]);
+    const owned = exportLive(
+      input({
+        objects: objects('Checkout p99 above 500 ms (staging)'),
+        target: 'staging',
+        owned: [{ kind: 'Alert', name: 'checkout-p99-above-900-ms-staging', id: 'a1', status: 'owned', naturalKey: 'k', updatedAt: '' }],
+      }),
+    );
+    const alert = owned.manifests.find((m) => m.kind === 'Alert');
+    expect(alert?.name).toBe('checkout-p99-above-900-ms-staging');
+    expect(owned.renames).toEqual([{ address: 'Alert/checkout-p99-above-900-ms-staging', to: 'checkout-p99' }]);
+    expect(alert?.text).toContain(
+      '# Note: obsync owns this alert as checkout-p99-above-900-ms-staging; its stable name is checkout-p99 (no threshold or environment in it). To rename it, set metadata.name: checkout-p99 and metadata.previousNames: [checkout-p99-above-900-ms-staging]',
+    );
+  });
 });

@@ -15,7 +15,7 @@ import { API_VERSION } from '../kinds/envelope.js';
 import { naturalKeyOf, type ExportContext, type KindDefinition, type ManagedKind } from '../kinds/kind.js';
 import type { NameOrId } from '../kinds/refs.js';
 import { definitionOf, folderOf, MANAGED, type AnyKind, type Kind } from '../kinds/registry.js';
-import { envField, envPrefix, exportNames } from './names.js';
+import { envField, envPrefix, exportNames, renames } from './names.js';
 import { setOwn } from '../core/json.js';
 
 export interface ExportInput {
@@ -27,6 +27,8 @@ export interface ExportInput {
   match?: RegExp | undefined;
   /** The target's inventory: an object obsync owns keeps the name it is owned under. */
   owned: readonly InventoryEntry[];
+  /** The target's name: display names that name it (`Storefront (staging)`) are named without it. */
+  target?: string | undefined;
 }
 
 export interface ExportedManifest {
@@ -42,6 +44,8 @@ export interface ExportedManifest {
   /** Relative path in the output directory: `<kind folder>/<name>.yaml`. */
   file: string;
   text: string;
+  /** Owned under a name that is not its stable one: the name it would take (see its note). */
+  stableName?: string;
 }
 
 /** A sensitive value replaced by `${env:name}`. The value stays in memory (for --adopt); it is never written. */
@@ -62,18 +66,24 @@ export interface ExportResult {
    * cannot tell them apart by it, so it matches them only once obsync owns them (--adopt, import).
    */
   sharedKeys: Address[];
+  /** Exported objects kept under the name obsync owns them by, which is not their stable one: how to rename them. */
+  renames: { address: Address; to: string }[];
 }
 
 export const SCHEMA_FILE = 'obsync.schema.json';
 
 export function exportLive(input: ExportInput): ExportResult {
   const names = new Map<AnyKind, Map<string, string>>();
+  const stable = new Map<AnyKind, Map<string, string>>();
   const ownedNames = ownedByKind(input.owned);
   for (const def of MANAGED) {
     const objects = input.objects(def.kind);
     if (!objects) continue;
     const candidates = objects.map((o) => ({ id: o.id, displayName: displayNameOf(def, o) }));
-    names.set(def.kind, exportNames(candidates, folderOf(def.kind), ownedNames.get(def.kind) ?? new Map<string, string>()));
+    const owned = ownedNames.get(def.kind) ?? new Map<string, string>();
+    const rules = { environment: input.target, measures: def.namedWithMeasures === true };
+    names.set(def.kind, exportNames(candidates, folderOf(def.kind), owned, rules));
+    stable.set(def.kind, new Map(renames(candidates, folderOf(def.kind), owned, rules).map((r) => [r.id, r.to])));
   }
   const chosen = new Map<AnyKind, Set<string>>();
   for (const def of MANAGED) {
@@ -87,17 +97,26 @@ export function exportLive(input: ExportInput): ExportResult {
   for (const def of MANAGED) {
     const ids = chosen.get(def.kind);
     if (!ids) continue;
-    const exported = (input.objects(def.kind) ?? []).filter((o) => ids.has(o.id)).map((live) => exportOne(def, live, refs, variables));
+    const exported = (input.objects(def.kind) ?? [])
+      .filter((o) => ids.has(o.id))
+      .map((live) => exportOne(def, live, refs, variables, stable.get(def.kind)?.get(live.id)));
     manifests.push(...exported.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
   }
   variables.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { manifests, variables, envExample: envExample(variables), sharedKeys: sharedKeys(input, manifests) };
+  const moves = manifests.flatMap((m) => (m.stableName === undefined ? [] : [{ address: m.address, to: m.stableName }]));
+  return { manifests, variables, envExample: envExample(variables), sharedKeys: sharedKeys(input, manifests), renames: moves };
 }
 
-function exportOne(def: ManagedKind, live: LiveObject, refs: ExportRefs, variables: ExportVariable[]): ExportedManifest {
+function exportOne(
+  def: ManagedKind,
+  live: LiveObject,
+  refs: ExportRefs,
+  variables: ExportVariable[],
+  stableName: string | undefined,
+): ExportedManifest {
   const name = refs.nameOf(def.kind, live.id) ?? live.id;
   const address: Address = `${def.kind}/${name}`;
-  const notes: string[] = [];
+  const notes: string[] = stableName === undefined ? [] : [renameNote(def, name, stableName)];
   const placeholders = new Map<string, string>();
   const ctx: ExportContext = {
     ref: (kind, id) => refs.ref(kind, id),
@@ -128,7 +147,13 @@ function exportOne(def: ManagedKind, live: LiveObject, refs: ExportRefs, variabl
     notes,
     file,
     text: render(def.kind, name, displayName, live.id, spec, notes),
+    ...(stableName === undefined ? {} : { stableName }),
   };
+}
+
+/** How to move an owned object to its stable name: the rename keeps the object and what refers to it. */
+export function renameNote(def: KindDefinition, name: string, stable: string): string {
+  return `obsync owns this ${def.noun} as ${name}; its stable name is ${stable} (no threshold or environment in it). To rename it, set metadata.name: ${stable} and metadata.previousNames: [${name}], and change what refers to it by name; the next apply moves the ownership, the ${def.noun} is kept`;
 }
 
 /** Exported objects whose natural key another live object of their kind has too (exported or not). */

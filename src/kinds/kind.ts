@@ -46,6 +46,8 @@ interface KindCommon<K extends AnyKind, Live extends LiveObject> {
   readonly read: 'always' | 'when-declared';
   /** The name other objects use to refer to a live object (absent: by {id} only). */
   displayName?(live: Live): string;
+  /** Its display names carry measures (an alert's `p99 above 900 ms`): export leaves them out of the names it derives. */
+  readonly namedWithMeasures?: boolean;
   /** Fields the service changes on its own: they do not make an object "moved" since a plan. */
   readonly volatile?: readonly string[];
   /** What takes this kind's objects along when it is deleted (or updated). */

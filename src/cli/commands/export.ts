@@ -68,7 +68,13 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
       );
     const { exportLive, SCHEMA_FILE } = await import('../../export/exporter.js');
     const objects = await readExportable(io, session, kinds);
-    const result = exportLive({ objects, kinds: kinds ? new Set(kinds) : undefined, match, owned: session.inventory.entries() });
+    const result = exportLive({
+      objects,
+      kinds: kinds ? new Set(kinds) : undefined,
+      match,
+      owned: session.inventory.entries(),
+      target: session.port.target,
+    });
     const { documentJsonSchema } = await import('../../config/json-schema.js');
     const files = new Map<string, string>(result.manifests.map((m) => [m.file, m.text]));
     files.set(SCHEMA_FILE, `${JSON.stringify(documentJsonSchema(), null, 2)}\n`);
@@ -124,6 +130,15 @@ function printExported(io: CliIO, target: string, shown: string, result: ExportR
   if (result.variables.length > 0) {
     io.stdout.write(`\nSecrets were not written. Set these variables (listed in ${shown}/env.example) before validate, plan or apply:\n`);
     for (const v of result.variables) io.stdout.write(`  ${v.name}  (${v.address} spec.${v.path})\n`);
+  }
+  if (result.renames.length > 0) {
+    const some = result.renames
+      .slice(0, 3)
+      .map((r) => `${r.address} → ${r.to}`)
+      .join(', ');
+    io.stderr.write(
+      `note: ${result.renames.length} exported object${result.renames.length === 1 ? ' keeps' : 's keep'} the name obsync owns ${result.renames.length === 1 ? 'it' : 'them'} under, not the stable one (${some}${result.renames.length > 3 ? ', …' : ''}): to rename, set metadata.name to the new name and metadata.previousNames: [the old one] (the note in each file says it); the next apply moves the ownership\n`,
+    );
   }
   if (adopting) return;
   if (result.sharedKeys.length > 0) {

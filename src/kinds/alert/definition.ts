@@ -22,6 +22,7 @@ export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
   description: 'An alert on a dashboard tile or a saved search, notifying webhooks. obsync creates, updates and (with --prune) deletes it.',
   managed: true,
   noun: 'alert',
+  namedWithMeasures: true,
   refersTo: ['Dashboard', 'SavedSearch', 'Webhook'],
   live: wireAlert,
   routes: {
