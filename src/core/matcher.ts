@@ -8,13 +8,29 @@
  * proportion to its length, never a trie node per character.
  */
 
+import { fragmentRuns, kmpTable, recordAnchor, uncovered, type KmpTable } from './fragments.js';
+
 export interface Pattern {
   text: string;
   /** Letters compare without case (UTF-16 unit by unit): a server that upper-cases a URL it echoes. */
   foldCase: boolean;
   /** Counts only where it stands as a whole word: no letter, digit or `_` joined to it on either side. */
   wholeWord: boolean;
+  /**
+   * Also its prefixes and suffixes of at least `min` units (a server that echoes a secret cut
+   * short, or its end after `****`), each as long as it goes; one shorter than `wholeWordBelow`
+   * only where it stands as a word and looks like a token (./fragments.ts).
+   */
+  fragments?: { min: number; wholeWordBelow: number };
 }
+
+/** What a key of the automaton stands for: the pattern's start (its whole), or the start or end of its fragments. */
+const WHOLE = 0;
+const PREFIX = 1;
+const SUFFIX = 2;
+/** An entry of the automaton is `pattern index << ROLE_BITS | role`. */
+const ROLE_BITS = 2;
+const ROLE_MASK = 3;
 
 /** Where a text holds patterns: `[start, end)`, sorted, overlapping and touching occurrences merged. */
 export type Range = [start: number, end: number];
@@ -31,18 +47,18 @@ export class MultiMatcher {
   readonly #fail: Int32Array;
   /** The nearest state along the failure links that ends a pattern's key (ROOT: none). */
   readonly #dict: Int32Array;
-  readonly #long = new Map<number, { units: Uint16Array; failure: Int32Array }>();
+  readonly #long = new Map<number, KmpTable>();
+  readonly #reversed = new Map<number, KmpTable>();
 
   constructor(patterns: readonly Pattern[]) {
     this.#patterns = dedupe(patterns);
     const parent = [ROOT];
     const via = [0];
     const depth = [0];
-    this.#patterns.forEach((pattern, index) => {
+    for (const { key, entry } of this.#patterns.flatMap(keysOf)) {
       let state = ROOT;
-      const keyLength = Math.min(pattern.text.length, ANCHOR);
-      for (let i = 0; i < keyLength; i++) {
-        const unit = fold(pattern.text.charCodeAt(i));
+      for (let i = 0; i < key.length; i++) {
+        const unit = fold(key.charCodeAt(i));
         let next = this.#goto.get(state * UNITS + unit);
         if (next === undefined) {
           next = parent.length;
@@ -55,8 +71,8 @@ export class MultiMatcher {
         state = next;
       }
       // eslint-disable-next-line no-restricted-syntax -- an array by state number
-      (this.#out[state] ??= []).push(index);
-    });
+      (this.#out[state] ??= []).push(entry);
+    }
     this.#fail = new Int32Array(parent.length);
     this.#dict = new Int32Array(parent.length);
     for (const state of byDepth(depth)) {
@@ -81,17 +97,28 @@ export class MultiMatcher {
     return this.#patterns.length;
   }
 
-  /** Every occurrence of every pattern in `text`, merged into sorted, disjoint ranges. */
+  /** Every occurrence of every pattern in `text` (and of the fragments it knows), merged into sorted, disjoint ranges. */
   ranges(text: string): Range[] {
     const found: Range[] = [];
     const longFrom = new Map<number, number>();
+    const fragments = new Map<number, { prefixStarts: Range[]; suffixEnds: Range[] }>();
     let state = ROOT;
     for (let i = 0; i < text.length; i++) {
       state = this.#step(state, fold(text.charCodeAt(i)));
       for (let node = this.#out[state] ? state : (this.#dict[state] ?? ROOT); node !== ROOT; node = this.#dict[node] ?? ROOT) {
-        for (const index of this.#out[node] ?? []) {
+        for (const entry of this.#out[node] ?? []) {
+          const index = entry >> ROLE_BITS;
           const pattern = this.#patterns[index];
           if (!pattern) continue;
+          const role = entry & ROLE_MASK;
+          if (role !== WHOLE) {
+            let seen = fragments.get(index);
+            if (!seen) fragments.set(index, (seen = { prefixStarts: [], suffixEnds: [] }));
+            const min = pattern.fragments?.min ?? 1;
+            if (role === PREFIX) recordAnchor(seen.prefixStarts, i + 1 - min, min);
+            else recordAnchor(seen.suffixEnds, i + 1, min);
+            continue;
+          }
           if (pattern.text.length > ANCHOR) {
             if (!longFrom.has(index)) longFrom.set(index, i + 1 - ANCHOR);
             continue;
@@ -101,10 +128,35 @@ export class MultiMatcher {
         }
       }
     }
-    if (longFrom.size === 0) return found;
+    if (longFrom.size === 0 && fragments.size === 0) return found;
     const all = [...found];
     for (const [index, from] of longFrom) all.push(...this.#search(index, text, from));
+    const wholes = union(all);
+    for (const [index, anchors] of fragments) all.push(...this.#fragments(index, text, anchors, wholes));
     return union(all);
+  }
+
+  /** The prefixes and suffixes of a pattern in `text`, from where their anchors were seen. */
+  #fragments(index: number, text: string, seen: { prefixStarts: Range[]; suffixEnds: Range[] }, wholes: readonly Range[]): Range[] {
+    const pattern = this.#patterns[index];
+    const rule = pattern?.fragments;
+    if (!pattern || !rule) return [];
+    const length = pattern.text.length;
+    const anchors = {
+      prefixStarts: uncovered(seen.prefixStarts, wholes, ([first, last]) => [first, last + length - 1]),
+      suffixEnds: uncovered(seen.suffixEnds, wholes, ([first, last]) => [first - length + 1, last]),
+    };
+    if (anchors.prefixStarts.length === 0 && anchors.suffixEnds.length === 0) return [];
+    const forward = this.#table(index, pattern);
+    let reversed = this.#reversed.get(index);
+    if (!reversed) {
+      reversed = kmpTable(forward.units.slice().reverse());
+      this.#reversed.set(index, reversed);
+    }
+    const unitAt = pattern.foldCase ? (i: number) => fold(text.charCodeAt(i)) : (i: number) => text.charCodeAt(i);
+    const accept = (start: number, end: number, length: number) =>
+      length >= rule.wholeWordBelow || (standsAlone(text, start, end) && tokenLike(text, start, end));
+    return fragmentRuns(text.length, unitAt, { forward, reversed }, anchors, rule.min, accept);
   }
 
   #step(state: number, unit: number): number {
@@ -138,7 +190,7 @@ export class MultiMatcher {
     return out;
   }
 
-  #table(index: number, pattern: Pattern): { units: Uint16Array; failure: Int32Array } {
+  #table(index: number, pattern: Pattern): KmpTable {
     let table = this.#long.get(index);
     if (table) return table;
     const units = new Uint16Array(pattern.text.length);
@@ -147,24 +199,47 @@ export class MultiMatcher {
       // eslint-disable-next-line no-restricted-syntax -- an array by index
       units[i] = pattern.foldCase ? fold(unit) : unit;
     }
-    const failure = new Int32Array(units.length);
-    for (let i = 1, k = 0; i < units.length; i++) {
-      while (k > 0 && units[i] !== units[k]) k = failure[k - 1] ?? 0;
-      if (units[i] === units[k]) k++;
-      // eslint-disable-next-line no-restricted-syntax -- an array by index
-      failure[i] = k;
-    }
-    table = { units, failure };
+    table = kmpTable(units);
     this.#long.set(index, table);
     return table;
   }
 }
 
+/** The keys a pattern enters the automaton by: its start (ANCHOR units at most) and, with fragments, its first and last `min` units. */
+function keysOf(pattern: Pattern, index: number): { key: string; entry: number }[] {
+  const keys = [{ key: pattern.text.slice(0, ANCHOR), entry: (index << ROLE_BITS) | WHOLE }];
+  const min = pattern.fragments?.min ?? 0;
+  if (min > 0 && min <= ANCHOR && pattern.text.length > min)
+    keys.push(
+      { key: pattern.text.slice(0, min), entry: (index << ROLE_BITS) | PREFIX },
+      { key: pattern.text.slice(-min), entry: (index << ROLE_BITS) | SUFFIX },
+    );
+  return keys;
+}
+
+/** A fragment short enough to be a word is masked only when it looks like part of a token: a digit in it, or both letter cases. */
+function tokenLike(text: string, start: number, end: number): boolean {
+  let upper = false;
+  let lower = false;
+  for (let i = start; i < end; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0x30 && unit <= 0x39) return true;
+    const char = text.charAt(i);
+    if (char !== char.toLowerCase()) upper = true;
+    else if (char !== char.toUpperCase()) lower = true;
+    if (upper && lower) return true;
+  }
+  return false;
+}
+
+/** One pattern per text and matching rule; the same text with and without fragments is one, with them. */
 function dedupe(patterns: readonly Pattern[]): Pattern[] {
   const seen = new Map<string, Pattern>();
   for (const p of patterns) {
     if (p.text === '') continue;
-    seen.set(`${p.foldCase ? 1 : 0}${p.wholeWord ? 1 : 0}${p.text}`, p);
+    const key = `${p.foldCase ? 1 : 0}${p.wholeWord ? 1 : 0}${p.text}`;
+    const known = seen.get(key);
+    if (!known?.fragments || (p.fragments && p.fragments.min < known.fragments.min)) seen.set(key, p);
   }
   return [...seen.values()];
 }
@@ -207,7 +282,7 @@ function addSorted(ranges: Range[], start: number, end: number): void {
   ranges.push([from, end]);
 }
 
-function union(ranges: Range[]): Range[] {
+export function union(ranges: Range[]): Range[] {
   ranges.sort((a, b) => a[0] - b[0]);
   const out: Range[] = [];
   for (const [start, end] of ranges) {

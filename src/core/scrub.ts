@@ -1,22 +1,34 @@
 /**
  * The one scrubber (DESIGN §4 "Trust rules"): it is told every secret value in play — target
  * credentials (every `Secret` registers itself), values of sensitive manifest fields after
- * interpolation, the state URL's password, secrets the service returns — and masks each
- * occurrence in any text obsync prints, logs or writes, whatever the key or text around it.
+ * interpolation, the state URL's password, the credentials the drivers read for themselves
+ * (PGPASSWORD, ~/.pgpass, a proxy's user and password), secrets the service returns — and masks
+ * each occurrence in any text obsync prints, logs, serves or sends, whatever the key or text around it.
  *
  * Besides the value as it is, it knows the forms a value takes on the way out (`formsOf`):
  * JSON-escaped once and twice (a server echoing a JSON body inside its JSON error), URL-encoded,
- * hex, base64 at any alignment in both alphabets (an HTTP Basic token), and any letter case (a
- * server that upper-cases what it echoes). A secret URL also registers the parts a server echoes
- * alone: its password, and the path segments and query values that look like tokens.
+ * hex, base64 at any alignment in both alphabets (an HTTP Basic token), any letter case (a server
+ * that upper-cases what it echoes), and cut short: a prefix or suffix of FRAGMENT_MIN units or more
+ * (a server that echoes the first 10 characters of a key, or `****` and the last ones). Escapes of
+ * every style a server writes — JSON as PHP, Java and Go escape it (`\/`, `\u0026`), HTML
+ * (`&amp;`, `&#47;`), percent-encoding of some or every byte in either case — are undone before
+ * matching, nested and mixed (./unescape.ts), so each form is found under any of them (an echoed
+ * `Authorization: Basic …\/…`). The parts of a secret a server echoes alone are secrets of their
+ * own (./secret-parts.ts): a URL's password and token-like segments, a JSON body compact and each
+ * of its long strings, the token-like words of a text.
  *
- * It cannot crash and cannot leak through its own failure: matching is one linear pass
- * (./matcher.ts, no regular expression), and an unexpected failure masks the whole text instead
- * of returning it or throwing a message. Values shorter than MIN_LENGTH are not masked (code that
- * prints values at sensitive paths leaves them out itself); values shorter than WHOLE_WORD_BELOW
- * only where they stand as a whole word, so a short value never garbles the words around it.
+ * It cannot crash and cannot leak through its own failure: matching is linear (./matcher.ts, no
+ * regular expression), and an unexpected failure masks the whole text instead of returning it or
+ * throwing a message. Values shorter than MIN_LENGTH are not masked (code that prints values at
+ * sensitive paths leaves them out itself); values (and fragments) shorter than WHOLE_WORD_BELOW
+ * only where they stand as a whole word, so a short value never garbles the words around it — the
+ * rule of every path that masks values in text (a `Scrubber` of its own where it must mask shorter ones).
  */
-import { MultiMatcher, type Pattern, type Range } from './matcher.js';
+import { MultiMatcher, union, type Pattern, type Range } from './matcher.js';
+import { isUrl, looksLikeJson, partsOf } from './secret-parts.js';
+import { decodedViews } from './unescape.js';
+
+export { connectionSecrets } from './secret-parts.js';
 
 /** How a sensitive value is shown in plans, logs, errors and exports. */
 export const SENSITIVE = '(sensitive)';
@@ -25,6 +37,9 @@ export const MIN_LENGTH = 4;
 
 /** Shorter values are masked only as whole words (`h(sensitive)aders` is what masking inside words gives). */
 export const WHOLE_WORD_BELOW = 12;
+
+/** A prefix or suffix of a secret this long is masked too (shorter than WHOLE_WORD_BELOW: as a word that looks like a token). */
+export const FRAGMENT_MIN = 8;
 
 export class Scrubber {
   readonly #values = new Set<string>();
@@ -40,7 +55,7 @@ export class Scrubber {
     this.#matcher = null;
     try {
       this.#patterns.push(...formsOf(value, this.minLength));
-      for (const part of urlParts(value)) this.register(part);
+      for (const part of partsOf(value, WHOLE_WORD_BELOW)) this.register(part);
     } catch {
       // Whatever a form's encoder refuses, the value itself is still masked.
       this.#patterns.push({ text: value, foldCase: true, wholeWord: value.length < WHOLE_WORD_BELOW });
@@ -51,12 +66,23 @@ export class Scrubber {
   scrub(text: string): string {
     if (this.#values.size === 0 || text.length < this.minLength) return text;
     try {
-      this.#matcher ??= new MultiMatcher(this.#patterns);
-      return masked(text, this.#matcher.ranges(text));
+      return masked(text, this.#rangesIn(text));
     } catch {
       // Fail closed, and without a message: an error from here could quote what it was matching.
       return SENSITIVE;
     }
+  }
+
+  /** Where `text` holds a secret: as written, and under the escapes a server wrote it in (mapped back to `text`). */
+  #rangesIn(text: string): Range[] {
+    this.#matcher ??= new MultiMatcher(this.#patterns);
+    const found = this.#matcher.ranges(text);
+    const views = decodedViews(text);
+    if (views.length === 0) return found;
+    const all = [...found];
+    for (const view of views)
+      for (const [start, end] of this.#matcher.ranges(view.text)) all.push([view.starts[start] ?? 0, view.ends[end - 1] ?? text.length]);
+    return union(all);
   }
 
   /** Whether `text` holds a known secret in any form (the same matching as `scrub`). */
@@ -95,6 +121,9 @@ function masked(text: string, ranges: readonly Range[]): string {
 export function formsOf(value: string, minLength = MIN_LENGTH): Pattern[] {
   const wholeWord = value.length < WHOLE_WORD_BELOW;
   const text = (t: string): Pattern => ({ text: t, foldCase: true, wholeWord });
+  // A URL or a JSON document is not cut short as a whole (`https://` or `{"text":` would mask
+  // everywhere): its parts are secrets of their own, and they are.
+  const cut = !isUrl(value) && !looksLikeJson(value) ? { fragments: { min: FRAGMENT_MIN, wholeWordBelow: WHOLE_WORD_BELOW } } : {};
   // Encodings are found inside longer encoded runs (a Basic token holds `id:secret`), never as words.
   const encoded = (t: string, foldCase = false): Pattern => ({ text: t, foldCase, wholeWord: false });
   // A lone surrogate goes out as U+FFFD (what TextEncoder sends); encodeURIComponent would throw on it.
@@ -104,8 +133,15 @@ export function formsOf(value: string, minLength = MIN_LENGTH): Pattern[] {
   const uri = encodeURIComponent(wellFormed);
   const bytes = new TextEncoder().encode(wellFormed);
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  const forms = [text(value), text(once), text(twice), text(uri), encoded(hex, true), ...base64Cores(bytes).map((core) => encoded(core))];
-  if (uri.includes('%20')) forms.push(text(uri.replace(/%20/g, '+')));
+  const forms = [
+    { ...text(value), ...cut },
+    text(once),
+    text(twice),
+    text(uri),
+    encoded(hex, true),
+    ...base64Cores(bytes).map((core) => encoded(core)),
+  ];
+  if (uri.includes('%20')) forms.push(text(uri.replace(/%20/g, '+')), text(value.replace(/ /g, '+')));
   return forms.filter((f) => f.text.length >= minLength && (f.wholeWord || f.text.length >= 6));
 }
 
@@ -125,45 +161,6 @@ function base64Cores(bytes: Uint8Array): string[] {
     if (core.length >= 6) cores.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
   }
   return cores;
-}
-
-/** A path segment or query value worth masking alone: a token (digits in it, or long), not a word like `services`. */
-function tokenLike(part: string): boolean {
-  return part.length >= 20 || (part.length >= 8 && /\d/.test(part));
-}
-
-/**
- * The parts of a secret URL (`https://hooks.example.com/services/T0/B0/XXXX?token=…`,
- * `postgres://u:p@host/db`) that a server may echo on their own: the password, always, and the
- * path segments and query values that look like tokens — each as written and decoded.
- */
-function urlParts(value: string): string[] {
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return [];
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return [];
-  }
-  const parts = new Set<string>();
-  const add = (raw: string, always = false) => {
-    for (const form of [raw, decoded(raw)]) if (form !== value && (always || tokenLike(form))) parts.add(form);
-  };
-  if (url.password !== '') add(url.password, true);
-  for (const segment of url.pathname.split('/')) if (segment !== '') add(segment);
-  for (const pair of url.search.replace(/^\?/, '').split('&')) {
-    const raw = pair.slice(pair.indexOf('=') + 1);
-    if (raw !== '') add(raw.replace(/\+/g, ' '));
-  }
-  return [...parts];
-}
-
-function decoded(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 /** A copy of a JSON-like value (events, status documents) with every string in it, keys included, scrubbed. */
