@@ -463,7 +463,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
 export function stateSpec(io: CliIO, config: ObsyncConfig | undefined, baseDir: string): StateSpec {
   const configured = config?.state;
   const leaseSeconds = configured?.leaseSeconds;
-  const url = stateUrlFromEnv(io) ?? (configured?.backend === 'postgres' ? new Secret(configured.url) : undefined);
+  const url = stateUrlFromEnv(io) ?? (configured?.backend === 'postgres' ? Secret.connection(configured.url) : undefined);
   if (url) {
     const schema = stateSchemaFromEnv(io) ?? (configured?.backend === 'postgres' ? configured.schema : 'obsync');
     return { backend: 'postgres', url, schema, leaseSeconds };
@@ -492,7 +492,7 @@ function stateUrlFromEnv(io: CliIO): Secret | undefined {
   const file = io.env.OBSYNC_STATE_URL_FILE;
   if (file) {
     try {
-      return new Secret(readRegularFile(resolve(io.cwd, file)).trim());
+      return Secret.connection(readRegularFile(resolve(io.cwd, file)).trim());
     } catch (err) {
       throw new ConfigError(`OBSYNC_STATE_URL_FILE points to ${file}, which cannot be read: ${unreadableReason(err)}`, {
         hint: 'point it at a regular file holding the connection URL (a mounted secret), of at most 1 MiB',
@@ -500,7 +500,7 @@ function stateUrlFromEnv(io: CliIO): Secret | undefined {
       });
     }
   }
-  return io.env.OBSYNC_STATE_URL ? new Secret(io.env.OBSYNC_STATE_URL) : undefined;
+  return io.env.OBSYNC_STATE_URL ? Secret.connection(io.env.OBSYNC_STATE_URL) : undefined;
 }
 
 /** A `checkManifests` for plan and apply: prints the diagnostics; any error stops the command (exit 1) before anything is opened. */

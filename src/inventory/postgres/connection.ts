@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { ConfigError, ObsyncError } from '../../core/errors.js';
-import { Scrubber } from '../../core/scrub.js';
+import { connectionSecrets, Scrubber } from '../../core/scrub.js';
 import type { Secret } from '../../core/secret.js';
 
 export interface PgConnection {
@@ -44,7 +44,7 @@ export function connectPool(url: Secret, schema: string, connections: number): P
   const parsed = parseUrl(url);
   // Any length, unlike the shared scrubber's minimum: a short password is still masked where it stands as a word (never inside one).
   const passwords = new Scrubber(1);
-  for (const secret of [parsed.password, safeDecode(parsed.password)]) passwords.register(secret);
+  for (const secret of connectionSecrets(url.reveal())) passwords.register(secret);
   const scrub = (text: string) => passwords.scrub(text);
   const location = `${parsed.protocol}//${parsed.username ? `${parsed.username}@` : ''}${parsed.host}${parsed.pathname} (schema ${schema})`;
   const pool = newPool(url, connections, 'obsync');
@@ -98,14 +98,6 @@ function parseUrl(url: Secret): URL {
     });
   }
   return parsed;
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 /** A database failure as an ObsyncError naming the state location, with what to do. */
