@@ -152,8 +152,12 @@ async function programWith(io: CliIO, load: ReadonlySet<string>): Promise<Comman
     .hook('preAction', async (root) => {
       const opts = root.opts<{ color?: boolean; dotenv?: string }>();
       if (opts.color === false) io.color = false;
-      const { withEnvFile } = await import('./env-file.js');
+      const [{ withEnvFile }, { registerImplicitCredentials }] = await Promise.all([
+        import('./env-file.js'),
+        import('./implicit-credentials.js'),
+      ]);
       io.env = withEnvFile(io.env, io.cwd, opts.dotenv);
+      registerImplicitCredentials(io.env);
     });
   const stubTerms = new Map<Command, string>();
   for (const entry of commands) {

@@ -1,8 +1,11 @@
 /**
- * obsync's own credential variables (DESIGN §3): their values (and the contents of the files
- * their `*_FILE` twins name) are credentials wherever they appear, so no non-sensitive field may
- * carry them (./carried.ts), whichever variable or file brought them in.
+ * Every credential the process authenticates with, as the environment gives it: obsync's own
+ * credential variables (DESIGN §3) — their values and the contents of the files their `*_FILE`
+ * twins name — and the credentials the libraries obsync uses read for themselves (`implicitCredentials`).
+ * They are credentials wherever they appear, so no non-sensitive field may carry them (./carried.ts),
+ * whichever variable or file brought them in; the CLI tells the scrubber the implicit ones too.
  */
+import { join } from 'node:path';
 import { readRegularFile } from './files.js';
 import type { SensitiveValue } from './carried.js';
 
@@ -26,9 +29,9 @@ export function serviceCredentialsSet(env: Readonly<Record<string, string | unde
   return SERVICE_CREDENTIAL_VARIABLES.flatMap((name) => [name, `${name}_FILE`]).filter((name) => (env[name] ?? '') !== '');
 }
 
-/** The values of the credential variables that are set, and of the files their `*_FILE` twins name (with the state URL's password). */
+/** The values of the credential variables that are set, and of the files their `*_FILE` twins name (with the state URL's password), and the implicit credentials. */
 export function credentialValues(env: Readonly<Record<string, string | undefined>>): SensitiveValue[] {
-  const out: SensitiveValue[] = [];
+  const out: SensitiveValue[] = implicitCredentials(env);
   for (const name of CREDENTIAL_VARIABLES) {
     const value = env[name];
     if (value) out.push(...withPassword(value, `the value of ${name}`));
@@ -59,4 +62,92 @@ export function withPassword(value: string, origin: string): SensitiveValue[] {
     }
   }
   return out;
+}
+
+/** The proxy variables undici's EnvHttpProxyAgent is given (src/cli/network.ts reads either case). */
+const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'] as const;
+
+/**
+ * The credentials drivers and libraries read without obsync passing them (issue 53, item 1):
+ * - node-postgres logs in to the PostgreSQL state with PGPASSWORD when the URL has no password,
+ *   and else with a line of the password file (PGPASSFILE, else ~/.pgpass, or
+ *   %APPDATA%\postgresql\pgpass.conf on Windows): every password in that file counts;
+ * - undici sends the user and password of HTTP_PROXY / HTTPS_PROXY (either case) to the proxy,
+ *   as `Proxy-Authorization: Basic base64(user:password)`: the password, `user:password` and
+ *   that token count (a proxy URL without them is no credential).
+ * Nothing else obsync loads reads a credential by itself: the service's keys, the status token and
+ * the sinks' URLs come from obsync's own settings. A file that cannot be read adds nothing (the driver
+ * would not read it either).
+ */
+export function implicitCredentials(env: Readonly<Record<string, string | undefined>>): SensitiveValue[] {
+  const out: SensitiveValue[] = [];
+  if (env.PGPASSWORD) out.push({ value: env.PGPASSWORD, origin: 'the value of PGPASSWORD' });
+  for (const file of passwordFiles(env)) {
+    let text: string;
+    try {
+      text = readRegularFile(file);
+    } catch {
+      continue;
+    }
+    for (const password of pgpassPasswords(text)) out.push({ value: password, origin: `a password in ${file}` });
+  }
+  for (const name of PROXY_VARIABLES) {
+    const value = env[name];
+    if (value) out.push(...proxyCredentials(value, name));
+  }
+  return out;
+}
+
+/** Where node-postgres (its pgpass module) looks for the password file. */
+function passwordFiles(env: Readonly<Record<string, string | undefined>>): string[] {
+  if (env.PGPASSFILE) return [env.PGPASSFILE];
+  const files = [join(env.HOME || './', '.pgpass')];
+  if (env.APPDATA) files.push(join(env.APPDATA, 'postgresql', 'pgpass.conf'));
+  return files;
+}
+
+/** The password of every line (`host:port:database:user:password`, `\:` and `\\` escaped), as written and unescaped. */
+export function pgpassPasswords(text: string): string[] {
+  const out = new Set<string>();
+  for (const line of text.split(/\r?\n/)) {
+    if (line.trimStart().startsWith('#')) continue;
+    let fields = 0;
+    let at = 0;
+    for (; at < line.length && fields < 4; at++) {
+      if (line[at] === '\\') at++;
+      else if (line[at] === ':') fields++;
+    }
+    const raw = line.slice(at);
+    if (fields < 4 || raw === '') continue;
+    out.add(raw);
+    out.add(raw.replace(/\\(.)/g, '$1'));
+  }
+  return [...out];
+}
+
+function proxyCredentials(value: string, name: string): SensitiveValue[] {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return [];
+  }
+  if (url.username === '' && url.password === '') return [];
+  const user = safeDecode(url.username);
+  const password = safeDecode(url.password);
+  const origin = `the user and password of ${name}`;
+  const out = [
+    ...withPassword(value, `the value of ${name}`),
+    { value: `${user}:${password}`, origin },
+    { value: Buffer.from(`${user}:${password}`).toString('base64'), origin },
+  ];
+  return out;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

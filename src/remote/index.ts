@@ -1,5 +1,7 @@
 /** `createServicePort(target)`: the engine's view of one target, over HTTP. */
 import type { WriteFence } from '../core/fence.js';
+import { registerSecret } from '../core/scrub.js';
+import type { Secret } from '../core/secret.js';
 import type { LiveObject } from '../core/live.js';
 import type { CollectionPort, ServicePort } from '../core/ports.js';
 import type { Target } from '../core/target.js';
@@ -32,9 +34,7 @@ export type PortLocation = { name: string; variant: 'self-hosted' } | ({ name: s
 
 export function createServicePort(target: Target, opts: PortOptions = {}): ServicePort {
   const authorization =
-    target.variant === 'hosted'
-      ? `Basic ${Buffer.from(`${target.keyId}:${target.keySecret.reveal()}`).toString('base64')}`
-      : `Bearer ${target.apiKey.reveal()}`;
+    target.variant === 'hosted' ? `Basic ${basicToken(target.keyId, target.keySecret)}` : `Bearer ${target.apiKey.reveal()}`;
   const transport = new Transport({
     name: target.name,
     baseUrl: target.baseUrl,
@@ -56,6 +56,16 @@ export function createServicePort(target: Target, opts: PortOptions = {}): Servi
     },
   });
   return servicePortOver(transport, target, opts.logger);
+}
+
+/**
+ * `base64(keyId:keySecret)`, told to the scrubber as a whole: its secret's part alone is masked
+ * anyway, but an echoed header must not give away the key id beside it (issue 53).
+ */
+function basicToken(keyId: string, keySecret: Secret): string {
+  const token = Buffer.from(`${keyId}:${keySecret.reveal()}`).toString('base64');
+  registerSecret(token);
+  return token;
 }
 
 /** The service port over any requester: each kind's collection comes from the routes its definition declares. */
