@@ -23,6 +23,7 @@ import type { LastRun, TargetState, TargetStatus } from '../events/status-model.
 import type { EventBody } from '../events/vocabulary.js';
 import type { Logger } from '../log/logger.js';
 import type { TargetReadiness } from './health.js';
+import type { ReadinessCode } from './readiness.js';
 import { resourceCounts, type DaemonMetrics, type RunResult } from './metrics.js';
 import { RunMemo } from '../engine/memo.js';
 import { RunQueue, type TriggerReason } from './queue.js';
@@ -74,6 +75,8 @@ export interface DaemonOptions {
 interface Failing {
   since: Date;
   reason: string;
+  /** The failure's code (`API`, `NETWORK`, `refused`…), for the unauthenticated /readyz. */
+  code: string;
   runs: number;
 }
 
@@ -82,6 +85,8 @@ interface RunOutcome {
   result: LastRun['result'];
   report?: RunReport;
   error?: string;
+  /** The error's code (what /readyz may say of it). */
+  code?: string;
 }
 
 export class Daemon {
@@ -145,18 +150,29 @@ export class Daemon {
    */
   readiness(): TargetReadiness {
     const leader = this.deps.leadership ? this.deps.leadership.isLeader() : undefined;
-    const state = (ready: boolean, reason: string): TargetReadiness => ({ ready, reason, ...(leader === undefined ? {} : { leader }) });
-    if (this.#stopping) return state(false, 'shutting down');
-    if (this.deps.leadership?.isStandby()) return state(true, `standby: ${this.deps.leadership.describe()}`);
+    const state = (ready: boolean, code: ReadinessCode, reason: string): TargetReadiness => ({
+      ready,
+      code,
+      reason,
+      ...(leader === undefined ? {} : { leader }),
+    });
+    if (this.#stopping) return state(false, 'shutting-down', 'shutting down');
+    if (this.deps.leadership?.isStandby()) return state(true, 'standby', `standby: ${this.deps.leadership.describe()}`);
     if (this.#lastGood === null)
-      return state(false, this.#manifests.loaded ? 'manifests not loaded: they are invalid' : 'manifests not loaded yet');
-    if (this.#lastRun === null) return state(false, 'first run not finished');
-    if (this.#failing)
-      return state(false, `${this.#lastSuccess === null ? 'no successful run yet: ' : ''}${this.#failingText(this.#failing)}`);
-    if (this.#lastSuccess === null) return state(false, 'no successful run yet');
+      return this.#manifests.loaded
+        ? state(false, 'manifests-invalid', 'manifests not loaded: they are invalid')
+        : state(false, 'manifests-not-loaded', 'manifests not loaded yet');
+    if (this.#lastRun === null) return state(false, 'first-run', 'first run not finished');
+    if (this.#failing) {
+      const f = this.#failing;
+      const reason = `${this.#lastSuccess === null ? 'no successful run yet: ' : ''}${this.#failingText(f)}`;
+      return { ...state(false, 'failing', reason), failure: { code: f.code, since: f.since, runs: f.runs } };
+    }
+    if (this.#lastSuccess === null) return state(false, 'no-success-yet', 'no successful run yet');
     const age = (this.#now().getTime() - this.#lastSuccess) / 1000;
-    if (age * 1000 > 3 * this.#intervalMs) return state(false, `last successful run ${Math.round(age)} s ago (more than three intervals)`);
-    return state(true, `last successful run ${Math.round(age)} s ago`);
+    if (age * 1000 > 3 * this.#intervalMs)
+      return state(false, 'stale', `last successful run ${Math.round(age)} s ago (more than three intervals)`);
+    return state(true, 'ready', `last successful run ${Math.round(age)} s ago`);
   }
 
   /** The target as /api/status and the page show it: in-memory state only, never a request. */
@@ -410,7 +426,7 @@ export class Daemon {
     this.#manifestsLoaded(diagnostics, invalid);
     if (!invalid) this.#lastGood = desired;
     const current = this.#lastGood;
-    if (current === null) return { result: 'invalid-manifests', error: 'the manifests are invalid' };
+    if (current === null) return { result: 'invalid-manifests', error: 'the manifests are invalid', code: 'manifests-invalid' };
     const ownedBefore = new Set(
       this.deps.inventory
         .entries()
@@ -451,7 +467,11 @@ export class Daemon {
     return {
       result: invalid ? 'invalid-manifests' : failed ? 'failure' : 'success',
       report,
-      ...(invalid ? { error: 'the manifests are invalid: running on the last good state' } : error ? { error } : {}),
+      ...(invalid
+        ? { error: 'the manifests are invalid: running on the last good state', code: 'manifests-invalid' }
+        : error
+          ? { error, code: firstFailureCode(events) }
+          : {}),
     };
   }
 
@@ -460,7 +480,7 @@ export class Daemon {
     const body = failureOfRun(err);
     if (body.event === 'failed' || this.#unreachableSince === null) this.#emit(body);
     if (body.event === 'target-unreachable') this.#unreachableSince ??= this.#now();
-    return { result: 'failure', error: errorMessage(err) };
+    return { result: 'failure', error: errorMessage(err), code: body.code };
   }
 
   #reachable(): void {
@@ -525,7 +545,10 @@ export class Daemon {
 
   #failed(outcome: RunOutcome, result: LastRun['result']): void {
     const reason = outcome.error ?? 'the run failed';
-    this.#failing = this.#failing ? { ...this.#failing, reason, runs: this.#failing.runs + 1 } : { since: this.#now(), reason, runs: 1 };
+    const code = outcome.code ?? 'ERROR';
+    this.#failing = this.#failing
+      ? { ...this.#failing, reason, code, runs: this.#failing.runs + 1 }
+      : { since: this.#now(), reason, code, runs: 1 };
     if (result === 'failure') this.#scheduleRetry();
   }
 
@@ -583,4 +606,13 @@ export function scheduleIntervalMs(expression: string): number {
     // validated by the command before we get here
   }
   return 300_000;
+}
+
+/** The code of the run's first failure, as firstFailure words it: a failed step's code, or `refused:<guard>`. */
+function firstFailureCode(events: readonly EventBody[]): string {
+  for (const e of events) {
+    if (e.event === 'failed') return e.code;
+    if (e.event === 'refused' && e.guard !== 'prune') return `refused:${e.guard}`;
+  }
+  return 'ERROR';
 }

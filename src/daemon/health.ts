@@ -1,17 +1,23 @@
 /**
  * The daemon's HTTP server on node:http: `/livez`, `/healthz` (alias), `/readyz` and `/metrics`
  * (always open, for probes), then the status routes (./status-routes.ts). `/readyz` also says per
- * target why (`{ready, targets: {name: {ready, reason, leader}}}`).
+ * target why, as a code (`{ready, targets: {name: {ready, code, error, since, leader}}}`, ./readiness.ts):
+ * it needs no token, so no text from the service reaches it.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DaemonMetrics } from './metrics.js';
+import { probeBody, type ReadinessCode } from './readiness.js';
 import type { Route } from './status-routes.js';
 
 /** One target's readiness; `leader` only where replicas elect a leader (apply mode). */
 export interface TargetReadiness {
   ready: boolean;
+  code: ReadinessCode;
+  /** For people, where a token guards it (/api/status): a failure's reason quotes the service. */
   reason: string;
+  /** A failing target: the failure's code, since when, how many runs in a row. */
+  failure?: { code: string; since: Date; runs: number };
   leader?: boolean;
 }
 
@@ -67,7 +73,7 @@ export async function startHealthServer(
     }
     if (path === '/readyz') {
       const r = readiness();
-      res.writeHead(r.ready ? 200 : 503, { 'content-type': 'application/json' }).end(`${JSON.stringify(r)}\n`);
+      res.writeHead(r.ready ? 200 : 503, { 'content-type': 'application/json' }).end(`${JSON.stringify(probeBody(r))}\n`);
       return;
     }
     if (path === '/metrics') {
