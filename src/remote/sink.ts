@@ -2,10 +2,11 @@
  * HTTP to a notification sink (a Slack or generic webhook): one POST of JSON, answered by its
  * status and the wait the sink asks for. The URL is a secret (a Slack webhook URL is its own
  * credential): it is registered with the scrubber, and no error carries it — only the network
- * code (ECONNREFUSED, TIMEOUT…). Through the target's proxy settings, like the service's requests.
+ * code (ECONNREFUSED, TIMEOUT…). Every payload passes the scrubber as it is sent. Through the target's
+ * proxy settings, like the service's requests.
  */
 import type { Dispatcher } from 'undici';
-import { registerSecret } from '../core/scrub.js';
+import { registerSecret, scrubDeep } from '../core/scrub.js';
 import { classifyFailure, createDispatcher, type ProxySettings } from './network.js';
 import { serverWait } from './pacing.js';
 
@@ -44,7 +45,8 @@ export function sinkPoster(url: string, opts: SinkPosterOptions = {}) {
           path: `${parsed.pathname}${parsed.search}`,
           method: 'POST',
           headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'obsync' },
-          body: JSON.stringify(body),
+          // The one scrubber again at the door: whatever built the payload, and secrets learnt since the event was made.
+          body: JSON.stringify(scrubDeep(body)),
           signal: timeout,
         });
         // The answer's body is not read (a sink's error page may be large): only its status matters.
