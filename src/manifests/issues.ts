@@ -3,6 +3,7 @@
  * enums and discriminators list their allowed values, missing keys are named. A value at a
  * sensitive path (or inside one) is never shown: only its type.
  */
+import { Scrubber } from '../core/scrub.js';
 import type * as z from 'zod';
 import type { Document, LineCounter } from 'yaml';
 import { formatPath, type Diagnostic } from '../core/diagnostics.js';
@@ -177,17 +178,19 @@ function withoutExplainedMissing(found: readonly { path: Seg[]; code: string; me
   return found.filter((f) => f.code !== 'missing-key' || !explained.has(formatPath(f.path)));
 }
 
-/** A schema's own message at a sensitive path, with any rendering of the value taken out. */
+/**
+ * A schema's own message at a sensitive path, with any rendering of the value taken out: by a
+ * scrubber of its own that masks values of any length, under the one rule for short values (a
+ * whole word only: a one-character header value must not turn `headers` into `h(sensitive)aders`, issue 40).
+ */
 function withoutValue(message: string, value: unknown): string {
-  const leaves: string[] = [];
+  const values = new Scrubber(1);
   const collect = (v: unknown): void => {
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') leaves.push(String(v));
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') values.register(String(v));
     else if (typeof v === 'object' && v !== null) Object.values(v).forEach(collect);
   };
   collect(value);
-  let out = message;
-  for (const leaf of leaves.filter((l) => l.length > 0).sort((a, b) => b.length - a.length)) out = out.split(leaf).join('(sensitive)');
-  return out;
+  return values.scrub(message);
 }
 
 export function issuesToDiagnostics(issues: readonly z.core.$ZodIssue[], ctx: IssueContext): Diagnostic[] {
