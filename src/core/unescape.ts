@@ -98,6 +98,7 @@ interface Escape {
 const BACKSLASH = 0x5c;
 const AMPERSAND = 0x26;
 const PERCENT = 0x25;
+const SEMICOLON = 0x3b;
 
 const SIMPLE: Record<string, string> = {
   '/': '/',
@@ -165,8 +166,14 @@ const NAMED: Record<string, string> = {
 const MAX_ENTITY = 12;
 
 function entity(text: string, at: number): Escape | null {
-  const semi = text.indexOf(';', at + 1);
-  if (semi < 0 || semi - at > MAX_ENTITY) return null;
+  // Looked for within MAX_ENTITY units only: a text of many `&` and no `;` stays linear.
+  let semi = -1;
+  for (let k = at + 1; k < text.length && k - at <= MAX_ENTITY; k++)
+    if (text.charCodeAt(k) === SEMICOLON) {
+      semi = k;
+      break;
+    }
+  if (semi < 0) return null;
   const body = text.slice(at + 1, semi);
   if (body.startsWith('#')) {
     const hex = body.charAt(1) === 'x' || body.charAt(1) === 'X';
