@@ -132,9 +132,13 @@ describe('obsync run', () => {
     await until('the refusal', () => (output.includes(`obsync import Dashboard/checkout ${hand.id}`) ? true : undefined));
     expect(output).toMatch(/"event":"refused","guard":"adoption","address":"Dashboard\/checkout".*"msg":"refused"/);
     expect(await status(url, '/readyz')).toBe(503);
-    const ready = (await (await fetch(`${url}/readyz`)).json()) as { targets: Record<string, { reason: string }> };
-    expect(ready.targets.sb?.reason).toContain(`Dashboard/checkout: `);
-    expect(ready.targets.sb?.reason).toContain(hand.id);
+    // The probe says a code; the reason, which quotes the service (the id), is on /api/status.
+    const ready = (await (await fetch(`${url}/readyz`)).json()) as { targets: Record<string, { code: string; error?: string }> };
+    expect(ready.targets.sb).toMatchObject({ code: 'failing', error: 'refused:adoption' });
+    expect(JSON.stringify(ready)).not.toContain(hand.id);
+    const doc = (await (await fetch(`${url}/api/status`)).json()) as { targets: { readyReason: string }[] };
+    expect(doc.targets[0]?.readyReason).toContain(`Dashboard/checkout: `);
+    expect(doc.targets[0]?.readyReason).toContain(hand.id);
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
     expect((await dashboards()).map((d) => [d.name, d.tags])).toEqual([['Checkout service', ['hand-made']]]);
   });

@@ -171,8 +171,11 @@ describe('obsync run tells what it does', () => {
     // Within one retry: the first failed run already makes the target not ready, with why and since when.
     const readyz = await fetch(`${daemon.url}/readyz`);
     expect(readyz.status).toBe(503);
-    const body = (await readyz.json()) as { targets: { sb: { ready: boolean; reason: string } } };
-    expect(body.targets.sb.reason).toMatch(
+    // A code and since when (the probe needs no token); the reason quoting the server is on /api/status.
+    const body = (await readyz.json()) as { targets: { sb: Record<string, unknown> } };
+    expect(body.targets.sb).toEqual({ ready: false, code: 'failing', error: 'API', since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), failedRuns: 1, leader: true });
+    const reasons = (await (await api('/api/status')).json()) as { targets: { readyReason: string }[] };
+    expect(reasons.targets[0]?.readyReason).toMatch(
       /^failing since \d{4}-\d\d-\d\dT[\d:.]+Z \(\d+ s, 1 failed run\): GET \/api\/v2\/\S+ on 127\.0\.0\.1:\d+ failed: HTTP 5\d\d.*; retry at \d{4}-/,
     );
     expect(daemon.events('target-unreachable')).toHaveLength(1);

@@ -75,7 +75,7 @@ async function start(extra: string[] = []): Promise<string> {
 interface ReadyBody {
   ready: boolean;
   reason?: string;
-  targets: Record<string, { ready: boolean; reason: string; leader?: boolean }>;
+  targets: Record<string, { ready: boolean; code: string; error?: string; leader?: boolean }>;
 }
 
 async function readyz(url: string): Promise<{ status: number; body: ReadyBody } | undefined> {
@@ -173,13 +173,15 @@ describe('obsync run with several targets', () => {
       const r = await readyz(url);
       return r?.status === 503 &&
         r.body.targets.production?.ready === true &&
-        r.body.targets.staging?.reason.includes('no successful run yet:')
+        r.body.targets.staging?.code === 'failing'
         ? r.body
         : undefined;
     });
     expect(body.ready).toBe(false);
     expect(body.reason).toBe('not ready: staging');
     expect(body.targets.staging?.ready).toBe(false);
+    // A code, never the error's text (the probe needs no token): the text is on /api/status.
+    expect(body.targets.staging?.error).toMatch(/^[A-Z][A-Z_]*$/);
     // Production keeps applying changes while staging fails and backs off.
     const before = writesTo(s, /\/clickstack\/dashboards/).length;
     write('base/shared.yaml', dashboard('shared', 'Shared v3 (${var:env})'));
@@ -197,7 +199,7 @@ describe('obsync run with several targets', () => {
     write('base/shared.yaml', dashboard('shared', 'Shared v4 (${var:env})'));
     await until('production ran again', async () => ((await runsOf(url, 'production')) > before ? true : undefined));
     // Staging's first run is still waiting on its server.
-    expect((await readyz(url))?.body.targets.staging).toMatchObject({ ready: false, reason: 'first run not finished' });
+    expect((await readyz(url))?.body.targets.staging).toMatchObject({ ready: false, code: 'first-run' });
     expect((await runsOf(url, 'staging')) + (await runsOf(url, 'staging', 'failure'))).toBe(0);
     // SIGTERM aborts the slow run at the deadline: the process still ends.
     child?.kill('SIGTERM');
