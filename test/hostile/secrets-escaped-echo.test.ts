@@ -2,8 +2,9 @@
  * Issue 53 item 2 and issue 50 item 1, end to end: a server that answers a write with a 400
  * echoing the Authorization header and the request — escaped as PHP and Java (`\/`), Go
  * (`\u0026`, `\u003c`) and HTML (`&#47;`, `&amp;`) write it, percent-encoded in lower case, and cut
- * to its first 10 characters — against a hosted target (HTTP Basic `keyId:keySecret`, the secret
- * holding `/` and `+`) and a self-hosted one (a Bearer key holding `/`). Neither key, nor the key
+ * to its first 10 characters, and a generic webhook's body re-serialised compactly, its routing
+ * key alone and 11 of 16 characters of a header value — against a hosted target (HTTP Basic
+ * `keyId:keySecret`, the secret holding `/` and `+`) and a self-hosted one (a Bearer key holding `/`). Neither key, nor the key
  * id inside the Basic token, nor a piece of either, shows in the CLI's output, the daemon's log,
  * /readyz (no token), /api/status, or the generic and Slack notification payloads.
  */
@@ -24,6 +25,10 @@ const KEY_ID = 'hosted-key-id-5d2e';
 const KEY_SECRET = 'Hk9s/ecr3t+Value/Zq4W';
 const API_KEY = 'sk9Q/api+key/8f2c91d0e7';
 const TOKEN = 'status-token-echo-0c4e91f2a7';
+/** A generic webhook's body (as written: spaced) with a routing key, and a header value: sensitive fields. */
+const ROUTING_KEY = 'R0UT1NGKEY0c9d4e7fa2b1';
+const BODY = `{ "routing_key": "${ROUTING_KEY}", "event_action": "trigger" }`;
+const HEADER_VALUE = 'Hv7kQ2mN9pL4vR8t';
 
 let sandbox: SandboxHandle;
 let proxy: Proxy;
@@ -43,6 +48,14 @@ function echo(authorization: string, body: string): string {
     `url: ?auth=${percentEncoded(credential, [false])}`,
     `cut: ${credential.slice(0, 10)}… and ****${credential.slice(-12)}`,
   ];
+  // A webhook: its body as the server re-serialised it (compact), its routing key alone, 11 of 16 characters of a header.
+  const sent = JSON.parse(body) as { body?: string; headers?: Record<string, string> };
+  if (sent.body !== undefined) {
+    const parsed = JSON.parse(sent.body) as { routing_key: string };
+    parts.unshift(
+      `webhook: ${php(JSON.stringify(parsed))} key ${parsed.routing_key} header ${(sent.headers?.['X-Auth'] ?? '').slice(0, 11)}*****`,
+    );
+  }
   return `{"status":400,"error":"${parts.join(' | ')}","requestId":"r-echo"}`;
 }
 
@@ -50,6 +63,7 @@ function echo(authorization: string, body: string): string {
 function leaks(text: string): string[] {
   const basic = Buffer.from(`${KEY_ID}:${KEY_SECRET}`).toString('base64');
   const pieces = [KEY_SECRET, API_KEY, basic, basic.slice(0, 12), basic.slice(-12), API_KEY.slice(0, 10), KEY_SECRET.slice(0, 10), TOKEN];
+  pieces.push(ROUTING_KEY, HEADER_VALUE.slice(0, 11), JSON.stringify(JSON.parse(BODY)));
   const views = [text, ...decodedViews(text).map((v) => v.text)];
   return pieces.filter((p) => views.some((v) => v.includes(p)));
 }
@@ -85,6 +99,10 @@ statusToken: "\${env:OBSYNC_STATUS_TOKEN}"
   writeFileSync(
     join(dir, 'manifests/d.yaml'),
     'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: checkout}\nspec: {name: Checkout, tiles: []}\n',
+  );
+  writeFileSync(
+    join(dir, 'manifests/w.yaml'),
+    `apiVersion: obsync/v1\nkind: Webhook\nmetadata: {name: pager}\nspec:\n  service: generic\n  name: pager\n  url: https://events.example.com/v2/enqueue\n  body: ${JSON.stringify(BODY)}\n  headers: {X-Auth: ${HEADER_VALUE}}\n`,
   );
 }
 
@@ -128,6 +146,7 @@ describe('a server echoing the credentials escaped, encoded and cut', () => {
       // The server really echoed them, in every style.
       expect(proxy.arrivals.some((r) => r.method === 'POST')).toBe(true);
       expect(all).toMatch(/HTTP 400/);
+      expect(all).toMatch(/webhook: \(sensitive\) key \(sensitive\) header \(sensitive\)\*{5}/);
       expect(all).toContain('(sensitive)');
       expect(leaks(all), output).toEqual([]);
     }
