@@ -70,14 +70,16 @@ export function prefixRuns(n: number, unitAt: (i: number) => number, table: KmpT
 }
 
 /**
- * The anchor runs of which a fragment could reach outside the ranges already masked (`reach`: the
- * units a fragment may cover, from a prefix anchor's start or to a suffix anchor's end). The usual
- * echo is the whole secret, whose own anchors need no scan.
+ * The anchor runs of which a fragment could reach outside the ranges already masked: a fragment of
+ * a pattern `length` units long runs from a prefix anchor's start (`from: 'start'`) or to a suffix
+ * anchor's end. The usual echo is the whole secret, whose own anchors need no scan.
  */
-export function uncovered(anchors: readonly Range[], masked: readonly Range[], reach: (run: Range) => Range): Range[] {
-  if (masked.length === 0) return [...anchors];
-  return anchors.filter((run) => {
-    const [start, end] = reach(run);
+export function uncovered(anchors: readonly Range[], masked: readonly Range[], length: number, from: 'start' | 'end'): Range[] {
+  if (masked.length === 0) return anchors.slice();
+  const out: Range[] = [];
+  for (const run of anchors) {
+    const start = from === 'start' ? run[0] : run[0] - length + 1;
+    const end = from === 'start' ? run[1] + length - 1 : run[1];
     let lo = 0;
     let hi = masked.length - 1;
     while (lo < hi) {
@@ -86,8 +88,9 @@ export function uncovered(anchors: readonly Range[], masked: readonly Range[], r
       else hi = mid - 1;
     }
     const around = masked[lo];
-    return !(around && around[0] <= start && end <= around[1]);
-  });
+    if (!(around && around[0] <= start && end <= around[1])) out.push(run);
+  }
+  return out;
 }
 
 /**

@@ -101,7 +101,7 @@ export class MultiMatcher {
   ranges(text: string): Range[] {
     const found: Range[] = [];
     const longFrom = new Map<number, number>();
-    const fragments = new Map<number, { prefixStarts: Range[]; suffixEnds: Range[] }>();
+    const fragments = new Map<number, Anchors>();
     let state = ROOT;
     for (let i = 0; i < text.length; i++) {
       state = this.#step(state, fold(text.charCodeAt(i)));
@@ -113,10 +113,11 @@ export class MultiMatcher {
           const role = entry & ROLE_MASK;
           if (role !== WHOLE) {
             let seen = fragments.get(index);
-            if (!seen) fragments.set(index, (seen = { prefixStarts: [], suffixEnds: [] }));
+            if (!seen) fragments.set(index, (seen = { prefixStarts: [], suffixEnds: [], wholeEnd: -1 }));
             const min = pattern.fragments?.min ?? 1;
             if (role === PREFIX) recordAnchor(seen.prefixStarts, i + 1 - min, min);
-            else recordAnchor(seen.suffixEnds, i + 1, min);
+            // The end of the whole pattern just found (its key is longer, so it came first): nothing to scan for.
+            else if (seen.wholeEnd !== i + 1) recordAnchor(seen.suffixEnds, i + 1, min);
             continue;
           }
           if (pattern.text.length > ANCHOR) {
@@ -124,7 +125,9 @@ export class MultiMatcher {
             continue;
           }
           const start = i + 1 - pattern.text.length;
-          if (confirmed(pattern, text, start)) addSorted(found, start, i + 1);
+          if (!confirmed(pattern, text, start)) continue;
+          addSorted(found, start, i + 1);
+          if (pattern.fragments) wholeFound(fragments, index, start, i + 1);
         }
       }
     }
@@ -137,14 +140,14 @@ export class MultiMatcher {
   }
 
   /** The prefixes and suffixes of a pattern in `text`, from where their anchors were seen. */
-  #fragments(index: number, text: string, seen: { prefixStarts: Range[]; suffixEnds: Range[] }, wholes: readonly Range[]): Range[] {
+  #fragments(index: number, text: string, seen: Anchors, wholes: readonly Range[]): Range[] {
     const pattern = this.#patterns[index];
     const rule = pattern?.fragments;
     if (!pattern || !rule) return [];
     const length = pattern.text.length;
     const anchors = {
-      prefixStarts: uncovered(seen.prefixStarts, wholes, ([first, last]) => [first, last + length - 1]),
-      suffixEnds: uncovered(seen.suffixEnds, wholes, ([first, last]) => [first - length + 1, last]),
+      prefixStarts: uncovered(seen.prefixStarts, wholes, length, 'start'),
+      suffixEnds: uncovered(seen.suffixEnds, wholes, length, 'end'),
     };
     if (anchors.prefixStarts.length === 0 && anchors.suffixEnds.length === 0) return [];
     const forward = this.#table(index, pattern);
@@ -203,6 +206,27 @@ export class MultiMatcher {
     this.#long.set(index, table);
     return table;
   }
+}
+
+/** Where a pattern's fragments may be: runs of its prefix anchors (by start) and suffix anchors (by end). */
+interface Anchors {
+  prefixStarts: Range[];
+  suffixEnds: Range[];
+  /** Where the last whole occurrence found ends (-1: none). */
+  wholeEnd: number;
+}
+
+/**
+ * A whole occurrence `[start, end)` of a pattern with fragments: the prefix anchor it began with
+ * needs no scan (every fragment from there lies inside it), and the suffix anchor ending with it is
+ * not noted. The usual echo is the whole secret: its fragments then cost nothing.
+ */
+function wholeFound(fragments: Map<number, Anchors>, index: number, start: number, end: number): void {
+  let seen = fragments.get(index);
+  if (!seen) fragments.set(index, (seen = { prefixStarts: [], suffixEnds: [], wholeEnd: -1 }));
+  const last = seen.prefixStarts.at(-1);
+  if (last && last[0] === start && last[1] === start) seen.prefixStarts.pop();
+  seen.wholeEnd = end;
 }
 
 /** The keys a pattern enters the automaton by: its start (ANCHOR units at most) and, with fragments, its first and last `min` units. */

@@ -26,7 +26,7 @@
  */
 import { MultiMatcher, union, type Pattern, type Range } from './matcher.js';
 import { isUrl, looksLikeJson, partsOf } from './secret-parts.js';
-import { decodedViews } from './unescape.js';
+import { decodedViews, sourceRange } from './unescape.js';
 
 export { connectionSecrets } from './secret-parts.js';
 
@@ -80,8 +80,7 @@ export class Scrubber {
     const views = decodedViews(text);
     if (views.length === 0) return found;
     const all = [...found];
-    for (const view of views)
-      for (const [start, end] of this.#matcher.ranges(view.text)) all.push([view.starts[start] ?? 0, view.ends[end - 1] ?? text.length]);
+    for (const view of views) for (const [start, end] of this.#matcher.ranges(view.text)) all.push(sourceRange(view, start, end));
     return union(all);
   }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { escapedPerCharacter, STYLES } from '../../test/support/echoes.js';
-import { decodedViews, decodeOnce } from './unescape.js';
+import { decodedViews, decodeOnce, sourceRange } from './unescape.js';
 
 describe('decodeOnce', () => {
   it.each([
@@ -21,7 +21,14 @@ describe('decodeOnce', () => {
     const view = decodeOnce('a%2Fb&amp;c');
     expect(view.text).toBe('a/b&c');
     expect([...view.starts]).toEqual([0, 1, 4, 5, 10]);
-    expect([...view.ends]).toEqual([1, 4, 5, 10, 11]);
+    expect([0, 1, 2, 3, 4].map((k) => sourceRange(view, k, k + 1))).toEqual([
+      [0, 1],
+      [1, 4],
+      [4, 5],
+      [5, 10],
+      [10, 11],
+    ]);
+    expect(sourceRange(decodeOnce('x%F0%9F%94%91y'), 1, 2)).toEqual([1, 13]);
   });
 
   it('undoes any mix of escape styles, character by character, and maps each unit back (property)', () => {
@@ -34,7 +41,7 @@ describe('decodeOnce', () => {
           const view = decodeOnce(text);
           expect(view.text).toBe(chars.join(''));
           for (let k = 0; k < view.text.length; k++) {
-            const piece = text.slice(view.starts[k], view.ends[k]);
+            const piece = text.slice(...sourceRange(view, k, k + 1));
             // The piece decodes to the character this unit belongs to (a surrogate pair comes from one escape).
             expect(decodeOnce(piece).text).toContain(view.text.charAt(k));
           }
@@ -70,8 +77,9 @@ describe('decodedViews', () => {
     const views = decodedViews(text);
     expect(views.map((v) => v.text)).toEqual(['k=&amp;#47; and \\u002f', 'k=&#47; and /', 'k=/ and /']);
     const last = views.at(-1);
-    expect(text.slice(last?.starts[2], last?.ends[2])).toBe('%26amp%3B%2347%3B');
-    expect(text.slice(last?.starts[8], last?.ends[8])).toBe('\\\\u002f');
+    if (!last) throw new Error('no view');
+    expect(text.slice(...sourceRange(last, 2, 3))).toBe('%26amp%3B%2347%3B');
+    expect(text.slice(...sourceRange(last, 8, 9))).toBe('\\\\u002f');
   });
 
   it('costs nothing on text without an escape', () => {

@@ -13,9 +13,23 @@
 
 export interface DecodedView {
   text: string;
-  /** For each unit of `text`: where the input characters it came from start, and where they end. */
+  /**
+   * For each unit of `text`, where the input characters it came from start; they end where the
+   * next unit's start (`sourceRange`). Units of one escape (a surrogate pair) share their start.
+   */
   starts: Int32Array;
-  ends: Int32Array;
+  /** The length of the text the view was decoded from (the end of its last unit). */
+  sourceLength: number;
+}
+
+/** The characters of the source that `[start, end)` of the view came from. */
+export function sourceRange(view: DecodedView, start: number, end: number): [number, number] {
+  const { starts } = view;
+  const from = starts[start] ?? view.sourceLength;
+  const last = starts[end - 1] ?? from;
+  let next = end;
+  while (next < starts.length && starts[next] === last) next++;
+  return [from, next < starts.length ? (starts[next] ?? view.sourceLength) : view.sourceLength];
 }
 
 /** How many times a text is decoded again (an escape inside an escape inside an escape). */
@@ -34,19 +48,17 @@ export function decodedViews(text: string): DecodedView[] {
   const views: DecodedView[] = [];
   let current = text;
   let starts: Int32Array | null = null;
-  let ends: Int32Array | null = null;
   for (let level = 0; level < VIEW_LEVELS && mayHoldEscapes(current); level++) {
     const view = decodeOnce(current);
     if (view.text === current) break;
     // Back to the original text through the previous level's map.
-    const s = starts;
-    const e = ends;
-    const mapped: DecodedView =
-      s && e ? { text: view.text, starts: view.starts.map((i) => s[i] ?? 0), ends: view.ends.map((i) => e[i - 1] ?? 0) } : view;
+    const previous = starts;
+    const mapped: DecodedView = previous
+      ? { text: view.text, starts: view.starts.map((i) => previous[i] ?? 0), sourceLength: text.length }
+      : view;
     views.push(mapped);
     current = mapped.text;
     starts = mapped.starts;
-    ends = mapped.ends;
   }
   return views;
 }
@@ -55,18 +67,13 @@ export function decodedViews(text: string): DecodedView[] {
 export function decodeOnce(text: string): DecodedView {
   // A decoded escape is never longer than the escape: the view fits in the text's length.
   const starts = new Int32Array(text.length);
-  const ends = new Int32Array(text.length);
   let out = '';
   let n = 0;
   let plainFrom = 0;
   const keepPlain = (to: number) => {
     out += text.slice(plainFrom, to);
-    for (let k = plainFrom; k < to; k++, n++) {
-      // eslint-disable-next-line no-restricted-syntax -- a typed array by index
-      starts[n] = k;
-      // eslint-disable-next-line no-restricted-syntax -- a typed array by index
-      ends[n] = k + 1;
-    }
+    // eslint-disable-next-line no-restricted-syntax -- a typed array by index
+    for (let k = plainFrom; k < to; k++, n++) starts[n] = k;
   };
   let i = 0;
   while (i < text.length) {
@@ -80,13 +87,12 @@ export function decodeOnce(text: string): DecodedView {
     keepPlain(i);
     out += escape.decoded;
     starts.fill(i, n, n + escape.decoded.length);
-    ends.fill(escape.end, n, n + escape.decoded.length);
     n += escape.decoded.length;
     i = escape.end;
     plainFrom = i;
   }
   keepPlain(text.length);
-  return { text: out, starts: starts.subarray(0, n), ends: ends.subarray(0, n) };
+  return { text: out, starts: starts.subarray(0, n), sourceLength: text.length };
 }
 
 interface Escape {
