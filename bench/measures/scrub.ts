@@ -1,8 +1,9 @@
 /**
  * The scrubber (issue 24.5): CPU time to mask a text as the text grows, with 100 ordinary secrets
  * and one of 200,000 characters registered, on plain text, on text full of the secrets' forms,
- * and on text built to make a naive matcher quadratic (the long secret's start repeated). Time per
- * MB should stay flat as the text grows: linear. Measured, never asserted.
+ * on text built to make a naive matcher quadratic (the long secret's start repeated), and on error
+ * bodies echoing the secrets escaped (PHP `\/`, HTML entities, percent-encoding) and cut short.
+ * Time per MB should stay flat as the text grows: linear. Measured, never asserted.
  */
 import { Scrubber } from '../../src/core/scrub.js';
 import { defineMeasure, type Result } from '../measure.js';
@@ -59,6 +60,16 @@ function scrubBench(opts: Sizes): Result[] {
         .repeat(Math.ceil(n / 5000))
         .slice(0, n),
     'anchor repeated': (n) => `${'東'.repeat(99_999)}x`.repeat(Math.ceil(n / 100_000)).slice(0, n),
+    // Issue 53: JSON error bodies whose echoes are escaped as PHP (`\/`), HTML (`&#47;`) and percent-encoded, cut short too.
+    'escaped echoes': (n) =>
+      secrets
+        .map((s) => {
+          const pct = [...Buffer.from(s)].map((b) => `%${b.toString(16)}`).join('');
+          return `{"error":"bad token on \\/api\\/v2: ${s} &lt;${s.replace(/-/g, '&#45;')}&gt; q=${pct} cut ${s.slice(0, 12)}…"} `;
+        })
+        .join('')
+        .repeat(Math.ceil(n / 20_000))
+        .slice(0, n),
   };
   const results: Result[] = [];
   for (const [kind, make] of Object.entries(texts))
