@@ -173,7 +173,14 @@ describe('obsync run tells what it does', () => {
     expect(readyz.status).toBe(503);
     // A code and since when (the probe needs no token); the reason quoting the server is on /api/status.
     const body = (await readyz.json()) as { targets: { sb: Record<string, unknown> } };
-    expect(body.targets.sb).toEqual({ ready: false, code: 'failing', error: 'API', since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), failedRuns: 1, leader: true });
+    expect(body.targets.sb).toEqual({
+      ready: false,
+      code: 'failing',
+      error: 'API',
+      since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as string,
+      failedRuns: 1,
+      leader: true,
+    });
     const reasons = (await (await api('/api/status')).json()) as { targets: { readyReason: string }[] };
     expect(reasons.targets[0]?.readyReason).toMatch(
       /^failing since \d{4}-\d\d-\d\dT[\d:.]+Z \(\d+ s, 1 failed run\): GET \/api\/v2\/\S+ on 127\.0\.0\.1:\d+ failed: HTTP 5\d\d.*; retry at \d{4}-/,

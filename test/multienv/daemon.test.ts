@@ -171,9 +171,7 @@ describe('obsync run with several targets', () => {
     const url = await start();
     const body = await until('production ready while staging is down', async () => {
       const r = await readyz(url);
-      return r?.status === 503 &&
-        r.body.targets.production?.ready === true &&
-        r.body.targets.staging?.code === 'failing'
+      return r?.status === 503 && r.body.targets.production?.ready === true && r.body.targets.staging?.code === 'failing'
         ? r.body
         : undefined;
     });
