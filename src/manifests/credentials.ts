@@ -36,27 +36,54 @@ export function credentialValues(env: Readonly<Record<string, string | undefined
     const value = env[name];
     if (value) out.push(...withPassword(value, `the value of ${name}`));
     const file = env[`${name}_FILE`];
-    if (!file) continue;
+    let contents: string | undefined;
     try {
-      out.push(...withPassword(readRegularFile(file).trim(), `the contents of ${name}_FILE`));
+      contents = file ? readRegularFile(file).trim() : undefined;
     } catch {
       // An unreadable credential file is reported where the target is resolved.
     }
+    if (contents) out.push(...withPassword(contents, `the contents of ${name}_FILE`));
+    if (name === 'OBSYNC_STATE_URL')
+      for (const url of [value, contents]) if (url) out.push(...connectionKeys(url).map((key) => ({ value: key, origin: `the TLS key ${name} names` })));
   }
   return out;
 }
 
-/** A value and, for a URL with credentials (a state URL), its password on its own. */
+/**
+ * The client key a PostgreSQL URL names (`?sslkey=/path/client.key`): node-postgres reads the file
+ * (pg-connection-string) and logs in with it, so its contents are a credential. A file that cannot
+ * be read adds nothing: the connection fails and says so.
+ */
+export function connectionKeys(url: string): string[] {
+  let path: string | null;
+  try {
+    path = new URL(url).searchParams.get('sslkey');
+  } catch {
+    return [];
+  }
+  if (!path) return [];
+  try {
+    const key = readRegularFile(path).trim();
+    return key === '' ? [] : [key];
+  } catch {
+    return [];
+  }
+}
+
+/** A value and, for a URL with credentials (a state URL), its password on its own (in the userinfo, or a `password` parameter). */
 export function withPassword(value: string, origin: string): SensitiveValue[] {
   const out = [{ value, origin }];
-  if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(value)) {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
     try {
-      const password = new URL(value).password;
+      const url = new URL(value);
+      const password = url.password;
       if (password !== '')
         out.push(
           { value: password, origin: `the password in ${origin}` },
           { value: decodeURIComponent(password), origin: `the password in ${origin}` },
         );
+      const parameter = url.searchParams.get('password');
+      if (parameter) out.push({ value: parameter, origin: `the password in ${origin}` });
     } catch {
       // Not a URL after all: the whole value is still guarded.
     }
