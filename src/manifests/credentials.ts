@@ -44,7 +44,8 @@ export function credentialValues(env: Readonly<Record<string, string | undefined
     }
     if (contents) out.push(...withPassword(contents, `the contents of ${name}_FILE`));
     if (name === 'OBSYNC_STATE_URL')
-      for (const url of [value, contents]) if (url) out.push(...connectionKeys(url).map((key) => ({ value: key, origin: `the TLS key ${name} names` })));
+      for (const url of [value, contents])
+        if (url) out.push(...connectionKeys(url).map((key) => ({ value: key, origin: `the TLS key ${name} names` })));
   }
   return out;
 }
