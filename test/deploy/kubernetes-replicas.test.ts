@@ -1,24 +1,27 @@
 /**
- * deploy/kubernetes/obsync-replicas.yaml (issue 28) works as shipped, as far as it can be checked
- * without a cluster: every object valid against the official schemas (strict on unknown fields);
- * Pod Security "restricted"; three replicas of `obsync run` (flags the CLI accepts) on the
- * PostgreSQL state, whose URL and the targets' keys come from Secrets; a config obsync loads, with
- * several targets to share; a rollout and a PodDisruptionBudget that take one replica at a time;
- * probes and /metrics on the port obsync listens on.
+ * deploy/kubernetes/replicas (issue 28) works as shipped, as far as it can be checked without a
+ * cluster: every object valid against the official schemas (strict on unknown fields); Pod
+ * Security "restricted"; three replicas of `obsync run` (flags the CLI accepts) on the PostgreSQL
+ * state, whose URL and the targets' keys come from the Secrets the header's commands create; a
+ * config obsync loads, with several targets to share; a rollout and a PodDisruptionBudget that
+ * take one replica at a time; probes and /metrics on the port obsync listens on (the optional
+ * ServiceMonitor of deploy/kubernetes/prometheus-operator too). Applying it as documented, twice,
+ * is ./kubernetes-apply.test.ts.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { parseObsyncArgs } from './cli-args.js';
 import { execForm, last, parseDockerfile, type Stage } from './dockerfile.js';
 import { envVarsObsyncReads } from './env-vars.js';
 import { schemaErrors, typeErrors, type K8sObject } from './k8s-schema.js';
+import { createdSecrets, manifestObjects } from './kubectl-sim.js';
 
 const REPO = join(import.meta.dirname, '../..');
-const FILE = join(REPO, 'deploy/kubernetes/obsync-replicas.yaml');
+const FILE = join(REPO, 'deploy/kubernetes/replicas/obsync.yaml');
+const MONITOR_FILE = join(REPO, 'deploy/kubernetes/prometheus-operator/servicemonitor.yaml');
 
 interface Container {
   name: string;
@@ -33,10 +36,7 @@ interface Container {
 }
 type Doc = K8sObject & { metadata: { name: string; labels?: Record<string, string> } };
 
-const docs = parseAllDocuments(readFileSync(FILE, 'utf8')).map((d) => {
-  if (d.errors.length > 0) throw new Error(`${FILE}: ${d.errors.map((e) => e.message).join('; ')}`);
-  return d.toJS() as Doc;
-});
+const docs = [...manifestObjects(FILE), ...manifestObjects(MONITOR_FILE)] as Doc[];
 const all = (kind: string) => docs.filter((d) => d.kind === kind);
 const one = <T>(kind: string): T & Doc => {
   const found = all(kind);
@@ -94,10 +94,10 @@ function loaded(env: Record<string, string>) {
   }
 }
 
-describe('deploy/kubernetes/obsync-replicas.yaml', () => {
+describe('deploy/kubernetes/replicas/obsync.yaml', () => {
   it('is valid against the official Kubernetes and prometheus-operator schemas, with no unknown field', () => {
     expect(docs.map((d) => d.kind)).toEqual(
-      expect.arrayContaining(['Deployment', 'PodDisruptionBudget', 'ConfigMap', 'Secret', 'Service', 'ServiceMonitor']),
+      expect.arrayContaining(['Deployment', 'PodDisruptionBudget', 'ConfigMap', 'Service', 'ServiceMonitor']),
     );
     expect(docs.flatMap((d) => schemaErrors(d).map((e) => `${d.kind}/${d.metadata.name}: ${e}`))).toEqual([]);
     expect(typeErrors(docs, (i) => `${docs[i]?.kind}/${docs[i]?.metadata.name}`)).toEqual([]);
@@ -127,7 +127,7 @@ describe('deploy/kubernetes/obsync-replicas.yaml', () => {
     expect(pod.terminationGracePeriodSeconds ?? 30).toBeGreaterThanOrEqual(15);
   });
 
-  it('shares several targets over the PostgreSQL state, its URL and the keys from Secrets, and sets only variables obsync reads', () => {
+  it('shares several targets over the PostgreSQL state, its URL and the keys from the Secrets the header creates, and sets only variables obsync reads', () => {
     const env = Object.fromEntries(
       [...referenced].map((name) => [name, name === 'OBSYNC_STATE_URL' ? 'postgres://u:p@db:5432/obsync' : 'k']),
     );
@@ -135,14 +135,13 @@ describe('deploy/kubernetes/obsync-replicas.yaml', () => {
     expect(diagnostics).toEqual([]);
     expect(config?.state?.backend).toBe('postgres');
     expect(config?.targets?.length ?? 0).toBeGreaterThanOrEqual(3);
-    const secrets = all('Secret') as (Doc & { stringData?: Record<string, string>; data?: Record<string, string> })[];
+    const created = createdSecrets(readFileSync(FILE, 'utf8'));
     const known = envVarsObsyncReads();
     for (const e of obsync.env ?? []) {
       expect(known.has(e.name) || referenced.has(e.name), `${e.name} is neither read by obsync nor used by the config`).toBe(true);
       const ref = e.valueFrom?.secretKeyRef;
       if (!ref) continue;
-      const secret = secrets.find((s) => s.metadata.name === ref.name);
-      expect(Object.keys({ ...secret?.stringData, ...secret?.data }), `${e.name} from ${ref.name}/${ref.key}`).toContain(ref.key);
+      expect(created.get(ref.name) ?? [], `${e.name} from ${ref.name}/${ref.key}`).toContain(ref.key);
     }
     for (const name of referenced)
       expect(

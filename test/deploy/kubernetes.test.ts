@@ -1,12 +1,11 @@
 /**
- * deploy/kubernetes works as shipped, as far as it can be checked without a cluster: every object
- * is valid against the official schemas (strict on unknown fields); every container and init
- * container meets Pod Security "restricted"; obsync's command line and environment are ones the
- * CLI accepts; obsync reads its manifests from git-sync's checkout, its config from the ConfigMap
- * (valid for obsync's own loader), its credentials from the Secret, and keeps its state on the
- * claim; the Service and the ServiceMonitor reach /metrics. The file the header says to apply
- * holds neither the Secret (a second apply would overwrite the real one with the placeholder)
- * nor the ServiceMonitor (optional: it needs the Prometheus Operator's CRDs).
+ * deploy/kubernetes/single works as shipped, as far as it can be checked without a cluster: every
+ * object is valid against the official schemas (strict on unknown fields); every container and
+ * init container meets Pod Security "restricted"; obsync's command line and environment are ones
+ * the CLI accepts; obsync reads its manifests from git-sync's checkout, its config from the
+ * ConfigMap (valid for obsync's own loader), its credentials from the Secret the header's command
+ * creates, and keeps its state on the claim; the Service and the optional ServiceMonitor reach
+ * /metrics. Applying it as documented, twice, is ./kubernetes-apply.test.ts.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,13 +17,13 @@ import { parseObsyncArgs } from './cli-args.js';
 import { envPairs, execForm, last, parseDockerfile, type Stage } from './dockerfile.js';
 import { envVarsObsyncReads } from './env-vars.js';
 import { schemaErrors, typeErrors, type K8sObject } from './k8s-schema.js';
+import { createdSecrets } from './kubectl-sim.js';
 
 const REPO = join(import.meta.dirname, '../..');
 const DIR = join(REPO, 'deploy/kubernetes');
 /** What the header says to `kubectl apply -f`; the Secret and the ServiceMonitor are apart. */
-const FILE = join(DIR, 'obsync.yaml');
-const MONITOR_FILE = join(DIR, 'servicemonitor.yaml');
-const SECRET_EXAMPLE = join(DIR, 'secret.yaml.example');
+const FILE = join(DIR, 'single/obsync.yaml');
+const MONITOR_FILE = join(DIR, 'prometheus-operator/servicemonitor.yaml');
 
 interface Mount {
   name: string;
@@ -74,9 +73,8 @@ function documents(file: string): Doc[] {
 }
 const applied = documents(FILE);
 const monitorDocs = documents(MONITOR_FILE);
-const secretDocs = documents(SECRET_EXAMPLE);
 /** Every object of the example, wherever it is written. */
-const docs = [...applied, ...monitorDocs, ...secretDocs];
+const docs = [...applied, ...monitorDocs];
 const one = <T>(kind: string): T & Doc => {
   const found = docs.filter((d) => d.kind === kind);
   if (found.length !== 1) throw new Error(`deploy/kubernetes: expected one ${kind}, found ${found.length}`);
@@ -110,7 +108,7 @@ const flag = (args: readonly string[], name: string) => {
   return value;
 };
 
-describe('deploy/kubernetes/obsync.yaml', () => {
+describe('deploy/kubernetes/single/obsync.yaml', () => {
   it('is valid against the official Kubernetes and prometheus-operator schemas', () => {
     expect(applied.map((d) => d.kind)).toEqual(expect.arrayContaining(['Deployment', 'Service', 'PersistentVolumeClaim', 'ConfigMap']));
     expect(docs.flatMap((d) => schemaErrors(d).map((e) => `${d.kind}/${d.metadata.name}: ${e}`))).toEqual([]);
@@ -120,28 +118,10 @@ describe('deploy/kubernetes/obsync.yaml', () => {
     expect(typeErrors(docs, (i) => `${docs[i]?.kind}/${docs[i]?.metadata.name}`)).toEqual([]);
   });
 
-  it('holds no Secret, so applying it again never overwrites the real credentials', () => {
-    expect(applied.filter((d) => d.kind === 'Secret')).toEqual([]);
-    // The placeholder's shape is kept where `kubectl apply -f deploy/kubernetes/` does not read (.json, .yaml, .yml only).
-    expect(SECRET_EXAMPLE).not.toMatch(/\.(json|ya?ml)$/);
-    expect(secretDocs.map((d) => d.kind)).toEqual(['Secret']);
-  });
-
-  it('says how to create the Secret the pod mounts, with the keys obsync reads, in the namespace', () => {
-    const command = /kubectl -n (\S+) create secret generic (\S+)((?:\s+\\?\s*#?\s*--from-file=\S+)+)/.exec(header);
-    expect(command, 'a kubectl create secret command in the header').not.toBeNull();
-    const [, namespace, name, files = ''] = command ?? [];
-    const secret = one<{ stringData?: Record<string, string> }>('Secret');
-    expect(namespace).toBe(one('Namespace').metadata.name);
-    expect(name).toBe(secret.metadata.name);
-    const keys = [...files.matchAll(/--from-file=([\w.-]+)=/g)].map((m) => m[1]);
-    expect(keys.sort()).toEqual(Object.keys(secret.stringData ?? {}).sort());
-  });
-
   it('keeps the ServiceMonitor apart and optional: the applied file needs no CRD of the Prometheus Operator', () => {
     expect(applied.filter((d) => !['v1', 'apps/v1'].includes(d.apiVersion)).map((d) => d.kind)).toEqual([]);
     expect(monitorDocs.map((d) => d.kind)).toEqual(['ServiceMonitor']);
-    expect(header).toMatch(/servicemonitor\.yaml\s+# optional/);
+    expect(header).toMatch(/kubectl apply -f deploy\/kubernetes\/prometheus-operator\/\s+# optional/);
   });
 
   // https://kubernetes.io/docs/concepts/security/pod-security-standards/ (baseline and restricted)
@@ -241,14 +221,17 @@ describe('deploy/kubernetes/obsync.yaml', () => {
       }
     });
 
-    it('sets only environment variables obsync reads, with credential files from the mounted Secret', () => {
+    it('sets only environment variables obsync reads, with credential files from the Secret the header creates', () => {
       const known = envVarsObsyncReads();
       for (const e of obsync.env ?? []) expect(known.has(e.name), `${e.name} is not read by obsync`).toBe(true);
-      const secret = one<{ stringData?: Record<string, string>; data?: Record<string, string> }>('Secret');
-      for (const e of (obsync.env ?? []).filter((x) => x.name.endsWith('_FILE'))) {
+      const created = createdSecrets(header);
+      const credentialFiles = (obsync.env ?? []).filter((x) => x.name.endsWith('_FILE'));
+      expect(credentialFiles.map((e) => e.name).sort()).toEqual(['OBSYNC_KEY_ID_FILE', 'OBSYNC_KEY_SECRET_FILE']);
+      for (const e of credentialFiles) {
         const mount = mountOf(obsync, e.value ?? '');
-        expect((volume(mount?.name ?? '')?.secret as { secretName?: string } | undefined)?.secretName, e.name).toBe(secret.metadata.name);
-        expect(Object.keys({ ...secret.stringData, ...secret.data })).toContain(posix.relative(mount?.mountPath ?? '', e.value ?? ''));
+        const secretName = (volume(mount?.name ?? '')?.secret as { secretName?: string } | undefined)?.secretName ?? '';
+        expect(created.get(secretName), `${e.name}: the Secret ${secretName} is created in the header`).toBeDefined();
+        expect(created.get(secretName)).toContain(posix.relative(mount?.mountPath ?? '', e.value ?? ''));
       }
     });
 
