@@ -3,18 +3,26 @@
  * of that tarball into an empty prefix with production dependencies only, as on a fresh machine.
  * Offline: the dependencies come from this checkout's node_modules through a registry on
  * loopback (test/support/local-registry.ts), with an empty npm cache and no user config.
+ * The tarball carries the LICENSE package.json names and every file its Markdown links to, and
+ * installs without a warning (its package.json has no install script).
  * From the installed `obsync`: --version, init, and every command init prints, exactly as printed.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt } from '../support/cli.js';
 import { startLocalRegistry, type LocalRegistry } from '../support/local-registry.js';
+import { unresolvedLinks } from './markdown-links.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  license: string;
+  files: string[];
+  dependencies: Record<string, string>;
+};
 
 interface Run {
   code: number;
@@ -78,17 +86,38 @@ afterAll(async () => {
 
 describe('installing the packed tarball on a fresh machine', () => {
   it('packs, installs with production dependencies only, and runs version, init, validate, plan and apply from there', async () => {
-    // The release tarball (dist/ is built by `npm test` before vitest; prepare would only rebuild it).
-    const packed = await npm(['pack', '--ignore-scripts', '--json', `--pack-destination=${dir}`], ROOT);
+    // The release tarball, packed with its prepack and postpack as `npm pack` runs them, from a copy
+    // of the package's files (they rewrite package.json while packing: not this checkout's, which other
+    // tests read). dist/ is built by `npm test` before vitest.
+    const source = join(dir, 'source');
+    for (const entry of ['package.json', 'scripts', ...pkg.files]) cpSync(join(ROOT, entry), join(source, entry), { recursive: true });
+    const packed = await npm(['pack', '--json', `--pack-destination=${dir}`], source);
     expect(packed.code, packed.stderr).toBe(0);
+    expect(readFileSync(join(source, 'package.json'), 'utf8')).toBe(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
     const inTarball = info?.files.map((f) => f.path) ?? [];
     expect(inTarball).toContain('dist/cli/main.js');
     expect(inTarball.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.test.js'))).toBe(false);
+    // The license package.json names, and every relative link of the packed Markdown, inside the tarball.
+    expect(pkg.license).toBe('Apache-2.0');
+    expect(inTarball).toContain('LICENSE');
+    expect(readFileSync(join(source, 'LICENSE'), 'utf8')).toMatch(
+      /^\s*Apache License\s+Version 2\.0, January 2004\b[\s\S]*END OF TERMS AND CONDITIONS/,
+    );
+    const markdown = inTarball.filter((f) => f.endsWith('.md'));
+    expect(markdown).toContain('README.md');
+    expect(markdown.flatMap((f) => unresolvedLinks(f, readFileSync(join(source, f), 'utf8'), inTarball))).toEqual([]);
 
     const prefix = join(dir, 'prefix');
     const installed = await npm(['install', '--global', `--prefix=${prefix}`, '--omit=dev', join(dir, info?.filename ?? '')], dir);
     expect(installed.code, installed.stderr).toBe(0);
+    // No warning at all (npm 11 warns of every install script: a `prepare` in the packed package.json was one).
+    expect(installed.stderr).toBe('');
+    const manifest = JSON.parse(readFileSync(join(prefix, 'lib', 'node_modules', 'obsync', 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(manifest.scripts).toBeUndefined();
     expect(registry.missed).toEqual([]);
     expect([...registry.downloaded].sort()).toEqual(expect.arrayContaining(Object.keys(pkg.dependencies).sort()));
     const modules = join(prefix, 'lib', 'node_modules', 'obsync', 'node_modules');
