@@ -1,12 +1,13 @@
 /**
  * `.env`: variables for `${env:…}` and obsync's own settings, read before a command runs — from
- * `./.env` in the working directory when it exists, or from `--dotenv FILE` (which must exist).
- * Precedence, as docker compose and the dotenv tools have it: a variable set in the environment
- * wins over the file; the file wins over obsync.yaml (it is environment). Node's own parser
- * (`KEY=value`, quotes, `#` comments, `export KEY=…`); the file is read like every other input:
- * a regular file of at most 1 MiB.
+ * `.env` beside the obsync.yaml in use and `.env` in the working directory, each when it exists,
+ * or from `--dotenv FILE` alone (which must exist). Precedence, as docker compose and the dotenv
+ * tools have it: a variable set in the environment wins over the files, the working directory's
+ * file over the config's (the nearer to the command wins); the files win over obsync.yaml (they
+ * are environment). Node's own parser (`KEY=value`, quotes, `#` comments, `export KEY=…`); a file
+ * is read like every other input: a regular file of at most 1 MiB.
  */
-import { resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { ConfigError } from '../core/errors.js';
 import { FileRefusal, readRegularFile } from '../manifests/files.js';
@@ -14,28 +15,43 @@ import { setOwn } from '../core/json.js';
 
 export const DEFAULT_ENV_FILE = '.env';
 
-/** The environment with the file's variables under it, or `env` itself when there is no file to read. */
+/**
+ * The environment with the files' variables under it, or `env` itself when there is no file to
+ * read. `configPath`: the obsync.yaml the command uses, if any.
+ */
 export function withEnvFile(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
   flag: string | undefined,
+  configPath?: string,
 ): Readonly<Record<string, string | undefined>> {
-  const path = resolve(cwd, flag ?? DEFAULT_ENV_FILE);
+  const files =
+    flag !== undefined
+      ? [resolve(cwd, flag)]
+      : [...new Set([...(configPath ? [resolve(dirname(configPath), DEFAULT_ENV_FILE)] : []), resolve(cwd, DEFAULT_ENV_FILE)])];
+  const read = files.map((path) => readEnvFile(path, cwd, flag)).filter((vars) => vars !== undefined);
+  if (read.length === 0) return env;
+  const merged: Record<string, string | undefined> = {};
+  for (const vars of read) for (const [name, value] of Object.entries(vars)) setOwn(merged, name, value);
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) setOwn(merged, name, value);
+  return merged;
+}
+
+/** A file's variables; undefined when a default `.env` is not there. */
+function readEnvFile(path: string, cwd: string, flag: string | undefined): Record<string, string> | undefined {
   let text: string;
   try {
     text = readRegularFile(path);
   } catch (err) {
-    if (flag === undefined && isMissing(err)) return env;
+    if (flag === undefined && isMissing(err)) return undefined;
     const reason = err instanceof Error ? err.message : String(err);
-    throw new ConfigError(`${flag === undefined ? DEFAULT_ENV_FILE : `--dotenv ${flag}`} cannot be read: ${reason}`, {
+    const name = flag === undefined ? relative(cwd, path) || path : `--dotenv ${flag}`;
+    throw new ConfigError(`${name} cannot be read: ${reason}`, {
       hint: flag === undefined ? `fix or remove ${path}` : 'give a readable file of KEY=value lines',
       cause: err,
     });
   }
-  const fromFile = parseEnv(text);
-  const merged: Record<string, string | undefined> = { ...fromFile };
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) setOwn(merged, name, value);
-  return merged;
+  return parseEnv(text) as Record<string, string>;
 }
 
 function isMissing(err: unknown): boolean {

@@ -142,21 +142,26 @@ async function programWith(io: CliIO, load: ReadonlySet<string>): Promise<Comman
     .version(versionText(), '-V, --version', 'print the versions of obsync and Node.js, and the platform')
     .option('--no-color', 'no colour in the output or the logs (also: NO_COLOR=1)')
     // Not --env-file: Node 20 takes that flag for itself wherever it appears on the command line.
-    .option('--dotenv <file>', 'read variables from this file instead of ./.env (variables already set in the environment win)')
+    .option(
+      '--dotenv <file>',
+      'read variables from this file instead of .env beside obsync.yaml and ./.env (variables already set in the environment win)',
+    )
     .exitOverride()
     .configureHelp({ showGlobalOptions: true, subcommandTerm: (cmd) => stubTerms.get(cmd) ?? new Help().subcommandTerm(cmd) })
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
     })
-    .hook('preAction', async (root) => {
+    .hook('preAction', async (root, action) => {
       const opts = root.opts<{ color?: boolean; dotenv?: string }>();
       if (opts.color === false) io.color = false;
-      const [{ withEnvFile }, { registerImplicitCredentials }] = await Promise.all([
+      const [{ withEnvFile }, { configInUse }, { registerImplicitCredentials }] = await Promise.all([
         import('./env-file.js'),
+        import('./config-path.js'),
         import('./implicit-credentials.js'),
       ]);
-      io.env = withEnvFile(io.env, io.cwd, opts.dotenv);
+      const config = configInUse(io.cwd, action.args, action.opts<{ config?: string }>().config);
+      io.env = withEnvFile(io.env, io.cwd, opts.dotenv, config);
       registerImplicitCredentials(io.env);
     });
   const stubTerms = new Map<Command, string>();

@@ -3,8 +3,6 @@
  * the resolved target (the embedded sandbox when none is configured), its service port and the
  * inventory. Opened once per command, closed in `finally`.
  */
-import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
@@ -24,7 +22,9 @@ import { openStateBackend, type StateSpec } from '../inventory/open.js';
 import type { ObsyncConfig } from '../config/schema.js';
 import { STATE_SCHEMA_NAME, STATE_SCHEMA_RULE } from '../config/state-schema-name.js';
 import { createLogger, type Logger } from '../log/logger.js';
+import { resolve } from 'node:path';
 import { colorEnabled, ExitRequest, type CliIO } from './io.js';
+import { configInUse } from './config-path.js';
 import { closeProgress, terminalProgress } from './progress.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import { githubAnnotation } from './commands/validate.js';
@@ -120,14 +120,7 @@ export const DEFAULT_MAX_DELETES = 10;
 
 /** `--config`, else `obsync.yaml` in the single directory given, else in the working directory. */
 export function findConfig(io: CliIO, paths: readonly string[], flag: string | undefined): string | undefined {
-  if (flag) return resolve(io.cwd, flag);
-  const [only, ...rest] = paths;
-  if (only && rest.length === 0) {
-    const dir = resolve(io.cwd, only);
-    if (existsSync(dir) && statSync(dir).isDirectory() && existsSync(join(dir, 'obsync.yaml'))) return join(dir, 'obsync.yaml');
-  }
-  const here = join(io.cwd, 'obsync.yaml');
-  return existsSync(here) ? here : undefined;
+  return configInUse(io.cwd, paths, flag);
 }
 
 /** Logs go to stderr: pretty on a terminal (coloured unless NO_COLOR / --no-color), JSON lines otherwise; OBSYNC_LOG_LEVEL wins over the command's default. */

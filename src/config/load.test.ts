@@ -33,7 +33,7 @@ describe('loadConfig', () => {
     expect(out.config).toBeUndefined();
     expect(out.diagnostics.map((d) => `${d.line}:${d.col} ${d.path} ${d.message}`)).toEqual([
       "3:1 manifest unknown key 'manifest' — did you mean 'manifests'?",
-      '7:14 targets[0].baseUrl environment variable OBS_URL is not set (referenced as ${env:OBS_URL})',
+      '7:14 targets[0].baseUrl environment variable OBS_URL is not set (referenced as ${env:OBS_URL}): set it, or put it in .env or a file given with --dotenv',
     ]);
   });
 

@@ -132,7 +132,10 @@ const NOUN: Record<string, string> = { env: 'environment variable', file: 'file'
 function resolveEnv(name: string, { ctx }: RefContext): Outcome {
   // Own names only: `${env:constructor}` is not set, whatever the object inherits.
   const value = Object.hasOwn(ctx.env, name) ? ctx.env[name] : undefined;
-  return value === undefined ? { missing: `environment variable ${name} is not set (referenced as \${env:${name}})` } : { value };
+  if (value !== undefined) return { value };
+  return {
+    missing: `environment variable ${name} is not set (referenced as \${env:${name}}): set it, or put it in .env or a file given with --dotenv`,
+  };
 }
 
 function resolveVar(name: string, { ctx }: RefContext): Outcome {

@@ -1,7 +1,8 @@
 /**
- * `.env` as a user meets it: `./.env` is read before a command runs (for `${env:}` and obsync's
- * own settings), a variable already set in the environment wins, `--dotenv FILE` reads another
- * file instead, and an unreadable file is an error that changes nothing.
+ * `.env` as a user meets it: `./.env` and the `.env` beside the obsync.yaml in use are read before
+ * a command runs (for `${env:}` and obsync's own settings), a variable already set in the
+ * environment wins, `--dotenv FILE` reads another file instead, and an unreadable file is an error
+ * that changes nothing. A variable that is missing says where it may come from.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +36,11 @@ describe('.env', () => {
     const unset = await runCli(['validate'], { cwd });
     expect(unset.code).toBe(1);
     expect(unset.stdout + unset.stderr).toContain('environment variable THRESHOLD is not set');
+    expect(unset.stdout + unset.stderr).toContain('put it in .env or a file given with --dotenv');
     writeFileSync(join(cwd, '.env'), '# thresholds\nTHRESHOLD=700\n');
+    // From elsewhere, with --config: the .env beside that obsync.yaml.
+    const elsewhere = await runCli(['validate', '--config', join(cwd, 'obsync.yaml')], { cwd: tmpdir() });
+    expect(elsewhere).toMatchObject({ code: 0, stdout: 'valid: 2 resource(s)\n' });
     expect(await runCli(['validate'], { cwd })).toMatchObject({ code: 0, stdout: 'valid: 2 resource(s)\n' });
     const fromFile = await runCli(['plan'], { cwd });
     expect(fromFile.stdout).toContain('+ threshold: 700');

@@ -84,7 +84,7 @@ describe('plan with several targets', () => {
     expect(res.stdout).toContain("obsync will perform these actions on target 'staging' (self-hosted):");
     expect(res.stdout).toMatch(/^Targets: staging: 4 to create, 0 to update, 0 to delete, 0 unchanged; production: not planned$/m);
     const missing =
-      /obsync\.yaml:\d+:\d+: error: environment variable PROD_KEY_SECRET is not set \(referenced as \$\{env:PROD_KEY_SECRET\}\) \(at targets\[1\]\.credentials\.keySecret\)/;
+      /obsync\.yaml:\d+:\d+: error: environment variable PROD_KEY_SECRET is not set \(referenced as \$\{env:PROD_KEY_SECRET\}\): set it, or put it in \.env or a file given with --dotenv \(at targets\[1\]\.credentials\.keySecret\)/;
     expect(res.stdout).toMatch(
       new RegExp(`Target 'production' could not be planned: its settings in \\S+ cannot be resolved:\\n  \\S*${missing.source}`),
     );
