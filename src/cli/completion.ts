@@ -90,15 +90,15 @@ function bashScript(commands: CommandInfo[]): string {
     '# obsync completion for bash. Load it with: source <(obsync completion bash)',
     '_obsync() {',
     '  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"',
-    '  local path="" i next',
+    '  local cmdpath="" i candidate',
     '  for ((i = 1; i < COMP_CWORD; i++)); do',
-    '    next="${path:+$path }${COMP_WORDS[i]}"',
-    '    case "$next" in',
-    `      ${pathCases(commands)}) path="$next" ;;`,
+    '    candidate="${cmdpath:+$cmdpath }${COMP_WORDS[i]}"',
+    '    case "$candidate" in',
+    `      ${pathCases(commands)}) cmdpath="$candidate" ;;`,
     '    esac',
     '  done',
     '  local subcommands="" flags="" choices=""',
-    '  case "$path" in',
+    '  case "$cmdpath" in',
   ];
   for (const c of commands) {
     lines.push(`    "${c.path}")`);
@@ -146,16 +146,17 @@ function zshScript(commands: CommandInfo[]): string {
     '# obsync completion for zsh. Save it as _obsync in a directory of $fpath, e.g.',
     '#   obsync completion zsh > "${fpath[1]}/_obsync"   (then start a new shell)',
     '_obsync() {',
-    '  local path="" i next',
+    // No local named after a special parameter of any shell: in zsh `path` is $PATH as an array.
+    '  local cmdpath="" i candidate',
     '  for ((i = 2; i < CURRENT; i++)); do',
-    '    next="${path:+$path }${words[i]}"',
-    '    case "$next" in',
-    `      ${pathCases(commands)}) path="$next" ;;`,
+    '    candidate="${cmdpath:+$cmdpath }${words[i]}"',
+    '    case "$candidate" in',
+    `      ${pathCases(commands)}) cmdpath="$candidate" ;;`,
     '    esac',
     '  done',
     '  local -a subcommands flags choices',
     '  local prev="${words[CURRENT-1]}"',
-    '  case "$path" in',
+    '  case "$cmdpath" in',
   ];
   for (const c of commands) {
     lines.push(`    "${c.path}")`);
@@ -190,7 +191,12 @@ function zshScript(commands: CommandInfo[]): string {
     '    _files',
     '  fi',
     '}',
-    'compdef _obsync obsync',
+    // Autoloaded from $fpath the file is _obsync's body: complete now (a bare compdef would make the first Tab offer nothing).
+    'if [[ "${funcstack[1]}" == _obsync ]]; then',
+    '  _obsync "$@"',
+    'else',
+    '  compdef _obsync obsync',
+    'fi',
     '',
   );
   return lines.join('\n');

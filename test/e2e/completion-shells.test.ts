@@ -1,0 +1,139 @@
+/**
+ * Shell completion in the real shells, driven through a pseudo-terminal (tmux): zsh, bash and
+ * fish, each set up as the script's own header says (zsh: the file `_obsync` in $fpath, then
+ * compinit; bash: `source <(obsync completion bash)`; fish: ~/.config/fish/completions), complete
+ * `obsync plan --target <Tab>` to the targets of ./obsync.yaml and a unique prefix to the whole
+ * name. The three run at once in one tmux server on a socket of their own. And no script names a
+ * variable after a special parameter of any of the shells (zsh's `path` is $PATH: a `local path`
+ * emptied PATH inside the function and every command in it was "not found"), as the shells
+ * themselves list them.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHELLS, type Shell } from '../../src/cli/completion.js';
+import { assertBuilt, CLI } from '../support/cli.js';
+import { declaredNames, specialParameters } from './shell-names.js';
+
+const run = promisify(execFile);
+const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
+const TARGETS = ['prod-eu', 'prod-us', 'staging'];
+const DIST = join(dirname(CLI), '..');
+const PROMPT = 'ready> ';
+
+let dir: string;
+let scripts: Record<Shell, string>;
+let special: Set<string>;
+let env: Record<string, string>;
+const tmux = (...args: string[]) =>
+  run('tmux', ['-S', join(dir, 'tmux.sock'), '-f', '/dev/null', ...args], { env, cwd: join(dir, 'project') });
+
+beforeAll(async () => {
+  assertBuilt();
+  // What `obsync completion SHELL` prints, for the three shells from one process of the built CLI.
+  const printAll = `const { buildFullProgram } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'cli/program.js')).href)});
+    const { completionScript, SHELLS } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'cli/completion.js')).href)});
+    const program = await buildFullProgram({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {}, cwd: process.cwd() });
+    process.stdout.write(JSON.stringify(Object.fromEntries(SHELLS.map((s) => [s, completionScript(program, s)]))));`;
+  scripts = JSON.parse((await run(process.execPath, ['--input-type=module', '-e', printAll])).stdout) as Record<Shell, string>;
+  special = specialParameters();
+  dir = mkdtempSync(join(tmpdir(), 'obsync-completion-'));
+  const file = (path: string, text: string, mode = 0o644) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text, { mode });
+  };
+  // `obsync` as the user types it: this checkout's CLI.
+  file('bin/obsync', `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, 0o755);
+  file(
+    'project/obsync.yaml',
+    `apiVersion: obsync/v1\nkind: Config\ntargets:\n${TARGETS.map((n) => `  - {name: ${n}, variant: sandbox}\n`).join('')}`,
+  );
+  file('zfunc/_obsync', scripts.zsh);
+  file('zdot/.zshrc', `fpath=(${join(dir, 'zfunc')} $fpath)\nautoload -Uz compinit && compinit -u -D\nPS1='${PROMPT}'\n`);
+  file('obsync.bash', scripts.bash);
+  // As `source <(obsync completion bash)` loads it, from the script printed above.
+  file('bashrc', `source ${join(dir, 'obsync.bash')}\nPS1='${PROMPT}'\n`);
+  file('xdg/fish/completions/obsync.fish', scripts.fish);
+  file('xdg/fish/config.fish', `set -g fish_greeting ''\nfunction fish_prompt; echo -n '${PROMPT}'; end\n`);
+  env = {
+    PATH: `${join(dir, 'bin')}:${dirname(process.execPath)}:/usr/bin:/bin`,
+    HOME: join(dir, 'home'),
+    ZDOTDIR: join(dir, 'zdot'),
+    XDG_CONFIG_HOME: join(dir, 'xdg'),
+    XDG_DATA_HOME: join(dir, 'xdg-data'),
+    XDG_CACHE_HOME: join(dir, 'xdg-cache'),
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    NO_COLOR: '1',
+  };
+});
+
+afterAll(async () => {
+  // Only this test's own server, on its own socket.
+  if (dir) await tmux('kill-server').catch(() => undefined);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** How each shell starts (its own rc files only) and what lists the candidates: readline lists them on the second Tab. */
+const session = (shell: Shell): { command: string; tab: string[] } =>
+  ({
+    zsh: { command: 'zsh -d -i', tab: ['Tab'] },
+    bash: { command: `bash --noprofile --rcfile ${join(dir, 'bashrc')} -i`, tab: ['Tab', 'Tab'] },
+    fish: { command: 'fish -i', tab: ['Tab'] },
+  })[shell];
+
+/** The pane's text once `done` holds for it; the last text seen in the error otherwise. */
+async function paneWhen(session: string, done: (text: string) => boolean): Promise<string> {
+  let text = '';
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+    text = (await tmux('capture-pane', '-p', '-J', '-t', session)).stdout;
+    if (done(text)) return text;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${session}: the pane never showed what was expected; it shows:\n${text}`);
+}
+
+async function completeInShell(shell: Shell): Promise<{ listed: string; completed: string }> {
+  const { tab } = session(shell);
+  await paneWhen(shell, (t) => t.includes(PROMPT));
+  await tmux('send-keys', '-t', shell, '-l', 'obsync plan --target ');
+  await tmux('send-keys', '-t', shell, ...tab);
+  const listed = await paneWhen(shell, (t) => TARGETS.every((n) => t.includes(n)));
+  await tmux('send-keys', '-t', shell, 'C-c');
+  await tmux('send-keys', '-t', shell, '-l', 'obsync plan --target st');
+  await tmux('send-keys', '-t', shell, 'Tab');
+  const completed = await paneWhen(shell, (t) => t.includes('--target staging'));
+  return { listed, completed };
+}
+
+describe('completion in the real shells, through a pseudo-terminal', () => {
+  const shells = SHELLS.filter(has);
+
+  it.skipIf(!has('tmux') || shells.length === 0)(
+    `${shells.join(', ')}: obsync plan --target <Tab> offers the config's targets`,
+    async () => {
+      // One server, started by the first session (clients starting at once could each start one), then the shells at once.
+      for (const shell of shells) await tmux('new-session', '-d', '-s', shell, '-x', '150', '-y', '40', session(shell).command);
+      const results = await Promise.all(shells.map(async (s) => [s, await completeInShell(s)] as const));
+      for (const [shell, { listed, completed }] of results) {
+        for (const text of [listed, completed]) expect(text, shell).not.toMatch(/not found|command not found|Unknown command/i);
+        expect(listed.slice(listed.indexOf('--target')), shell).toMatch(/prod-eu[\s\S]*prod-us[\s\S]*staging|staging[\s\S]*prod-eu/);
+        expect(completed, shell).toMatch(/obsync plan --target staging\b/);
+      }
+      expect(shells.length).toBe(SHELLS.length);
+    },
+  );
+});
+
+describe('completion scripts', () => {
+  it.each(SHELLS)('%s: no variable is named after a special parameter of bash, zsh or fish', (shell) => {
+    expect(special.size).toBeGreaterThan(100);
+    const declared = declaredNames(scripts[shell], shell);
+    expect(declared.undeclared).toEqual([]);
+    expect(declared.names.filter((n) => special.has(n.toLowerCase()))).toEqual([]);
+  });
+});
