@@ -16,6 +16,8 @@ export interface CliIO {
   onInterrupt?: (handler: () => void) => () => void;
   /** Ends the process at once (a second Ctrl-C). */
   exitNow?: (code: number) => never;
+  /** The streams are the process's own: what Node itself prints (process warnings) lands on them too. */
+  isProcess?: boolean;
 }
 
 /** The process's streams, each opened on first use (opening stdin costs start-up time most commands never need). */
@@ -41,6 +43,7 @@ export function processIO(): CliIO {
     exitNow(code) {
       process.exit(code);
     },
+    isProcess: true,
   };
 }
 
@@ -99,17 +102,18 @@ export function colorEnabled(io: CliIO, stream: 'stdout' | 'stderr', flag?: bool
   return io[stream].isTTY === true;
 }
 
+/** What an error is reported with: its message and hint (a Node system error as a plain sentence). */
+export function errorReport(err: unknown): { message: string; hint?: string } {
+  if (err instanceof ObsyncError) return err.hint ? { message: err.message, hint: err.hint } : { message: err.message };
+  return systemErrorMessage(err) ?? { message: errorMessage(err) };
+}
+
 /** One error report on stderr: the message, its hint, never a stack unless asked. Control characters are shown escaped. */
 export function reportError(io: CliIO, err: unknown, verbose = false): void {
   const say = (line: string) => io.stderr.write(`${printableLines(line)}\n`);
-  if (err instanceof ObsyncError) {
-    say(`error: ${err.message}`);
-    if (err.hint) say(`  hint: ${err.hint}`);
-  } else {
-    const system = systemErrorMessage(err);
-    say(`error: ${system?.message ?? errorMessage(err)}`);
-    if (system?.hint) say(`  hint: ${system.hint}`);
-  }
+  const { message, hint } = errorReport(err);
+  say(`error: ${message}`);
+  if (hint) say(`  hint: ${hint}`);
   if (verbose && err instanceof Error && err.stack) say(err.stack);
 }
 

@@ -22,6 +22,7 @@ import { openStateBackend, type StateSpec } from '../inventory/open.js';
 import type { ObsyncConfig } from '../config/schema.js';
 import { STATE_SCHEMA_NAME, STATE_SCHEMA_RULE } from '../config/state-schema-name.js';
 import { createLogger, type Logger } from '../log/logger.js';
+import { serverFields } from '../log/fields.js';
 import { resolve } from 'node:path';
 import { colorEnabled, ExitRequest, type CliIO } from './io.js';
 import { configInUse } from './config-path.js';
@@ -265,7 +266,9 @@ function isDeclared(project: Project, resolved: ResolvedTarget): boolean {
  */
 function waitReporter(io: CliIO, logger: Logger, how: 'stderr' | 'log'): Pick<ConnectInput, 'onWait' | 'progress'> {
   if (how === 'log')
-    return { onWait: (target, w) => logger.info({ target, seconds: w.seconds, host: w.host, reason: w.reason }, 'rate limit wait') };
+    return {
+      onWait: (target, w) => logger.info({ target, seconds: w.seconds, ...serverFields(w.host), reason: w.reason }, 'rate limit wait'),
+    };
   const terminal = terminalProgress(io);
   if (terminal) return { onWait: (_target, w) => terminal.onWait(w), progress: { onRetry: terminal.onRetry, onSlow: terminal.onSlow } };
   return { onWait: (_target, w) => io.stderr.write(`obsync: waiting ${w.seconds} s before the next request to ${w.host} (${w.reason})\n`) };

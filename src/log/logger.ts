@@ -10,6 +10,7 @@ import { finalText, isOutputWriter } from '../core/output.js';
 import { printable, styled, type Format } from '../core/printable.js';
 import { scrub } from '../core/scrub.js';
 import { SENSITIVE } from '../core/secret.js';
+import { withoutReservedKeys } from './fields.js';
 
 export type Logger = pino.Logger;
 export type LogFormat = 'json' | 'pretty';
@@ -52,7 +53,7 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     redact: { paths: REDACT_PATHS, censor: SENSITIVE },
     base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
+    formatters: { level: (label) => ({ level: label }), log: withoutReservedKeys },
   };
   if (opts.format === 'pretty')
     return pino(options, scrubbing(prettyStream(opts.stream ?? (opts.fd === 1 ? process.stdout : process.stderr), opts.color)));

@@ -11,6 +11,7 @@ import type { WriteFence } from '../core/fence.js';
 import type { RequestStats } from '../core/ports.js';
 import { cancelsInFlight } from '../core/stop.js';
 import type { Logger } from '../log/logger.js';
+import { serverFields, statusField } from '../log/fields.js';
 import { BodyBytes, releaseBytes } from './body-bytes.js';
 import { fencingAtSend, withFenceAtSend } from './fence-at-send.js';
 import { classifyFailure, createDispatcher, type NetworkFailure, type ProxySettings } from './network.js';
@@ -330,17 +331,20 @@ export class Transport {
     if (!logger?.isLevelEnabled('debug')) return;
     // Found only for this line: in a list's body it means scanning the whole body.
     const requestId = outcome.requestId?.();
+    // OpenTelemetry's HTTP client conventions (src/log/fields.ts).
+    const [path = '', query] = init.path.split(/\?(.*)/s, 2);
     logger.debug(
       {
         ...(this.opts.name === undefined ? {} : { target: this.opts.name }),
-        method: init.method,
-        host: this.host,
-        path: this.#prefix + init.path,
-        status: outcome.status,
+        'http.request.method': init.method,
+        ...serverFields(this.host),
+        'url.path': this.#prefix + path,
+        ...(query ? { 'url.query': query } : {}),
+        ...statusField(outcome.status),
+        ...(attempt > 1 ? { 'http.request.resend_count': attempt - 1 } : {}),
+        ...(outcome.error === undefined ? {} : { 'error.type': outcome.error }),
         durationMs: Math.round(performance.now() - started),
-        attempt,
         ...(requestId === undefined ? {} : { requestId }),
-        ...(outcome.error === undefined ? {} : { error: outcome.error }),
       },
       'request',
     );

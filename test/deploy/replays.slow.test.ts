@@ -252,7 +252,7 @@ describe('the image, built and run without Docker', () => {
     daemon.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => daemon?.once('exit', (c) => resolve(c)));
     expect(code).toBe(0);
-    expect(output).toMatch(/SIGTERM received, shutting down/);
+    expect(output).toMatch(/"signal":"SIGTERM","msg":"signal received: shutting down"/);
     // Stopped: the record of the address is gone with the process.
     expect(existsSync(env.OBSYNC_URL_OUT ?? ''), 'OBSYNC_URL_OUT removed at exit').toBe(false);
   });

@@ -214,7 +214,7 @@ describe('waits shown by the CLI and the daemon', () => {
     await until(
       'the wait in the log',
       () =>
-        /"level":"info".*"seconds":3,"host":"127\.0\.0\.1:\d+","reason":"the server asked: Retry-After: 3","msg":"rate limit wait"/.test(
+        /"level":"info".*"seconds":3,"server\.address":"127\.0\.0\.1","server\.port":\d+,"reason":"the server asked: Retry-After: 3","msg":"rate limit wait"/.test(
           output,
         )
           ? true

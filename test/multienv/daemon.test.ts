@@ -134,7 +134,9 @@ describe('obsync run with several targets', () => {
       ['staging', true, true],
       ['production', true, true],
     ]);
-    expect(output).toContain("reconciling targets 'staging', 'production' (apply mode)");
+    expect(output).toMatch(
+      /"targets":\["staging","production"\],"mode":"apply",.*"msg":"reconciling: status page, health and metrics served"/,
+    );
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toMatch(/obsync_resources\{target="staging",kind="Dashboard",state="in_sync"\} 2/);
     expect(metrics).toMatch(/obsync_resources\{target="production",kind="Dashboard",state="in_sync"\} 1/);

@@ -180,7 +180,7 @@ describe('transport', () => {
     await port.close();
   });
 
-  it('logs one debug line per request attempt: method, path, status, duration, attempt, request id; never a header, a body or a credential', async () => {
+  it('logs one debug line per request attempt in the OpenTelemetry HTTP fields: method, server, path, status, resends, duration, request id; never a header, a body or a credential', async () => {
     let calls = 0;
     const url = await serve((req, res) => {
       calls += 1;
@@ -200,16 +200,17 @@ describe('transport', () => {
       .filter(Boolean)
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .filter((l) => l.msg === 'request');
+    // OpenTelemetry's HTTP semantic conventions; no top-level key a log backend reserves (status, host).
+    const server = { 'server.address': new URL(url).hostname, 'server.port': Number(new URL(url).port) };
     expect(lines.map(({ time: _t, durationMs, ...rest }) => ({ ...rest, durationMs: typeof durationMs }))).toEqual([
       {
         level: 'debug',
         msg: 'request',
         target: 't',
-        method: 'GET',
-        host: new URL(url).host,
-        path: '/api/v2/dashboards',
-        status: 503,
-        attempt: 1,
+        'http.request.method': 'GET',
+        ...server,
+        'url.path': '/api/v2/dashboards',
+        'http.response.status_code': 503,
         requestId: 'req-503',
         durationMs: 'number',
       },
@@ -217,11 +218,11 @@ describe('transport', () => {
         level: 'debug',
         msg: 'request',
         target: 't',
-        method: 'GET',
-        host: new URL(url).host,
-        path: '/api/v2/dashboards',
-        status: 200,
-        attempt: 2,
+        'http.request.method': 'GET',
+        ...server,
+        'url.path': '/api/v2/dashboards',
+        'http.response.status_code': 200,
+        'http.request.resend_count': 1,
         requestId: 'req-ok',
         durationMs: 'number',
       },
@@ -229,11 +230,10 @@ describe('transport', () => {
         level: 'debug',
         msg: 'request',
         target: 't',
-        method: 'POST',
-        host: new URL(url).host,
-        path: '/api/v2/dashboards',
-        status: 200,
-        attempt: 1,
+        'http.request.method': 'POST',
+        ...server,
+        'url.path': '/api/v2/dashboards',
+        'http.response.status_code': 200,
         durationMs: 'number',
       },
     ]);

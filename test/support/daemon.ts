@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spawnCli } from './cli.js';
-import { until } from './wait.js';
+import { daemonUrl, until } from './wait.js';
 
 export interface RunningDaemon {
   child: ChildProcess;
@@ -34,7 +34,7 @@ export async function startDaemon(cwd: string, args: string[], env: Record<strin
     'the daemon to listen',
     () => {
       if (child.exitCode !== null) throw new Error(`obsync run exited (${child.exitCode}):\n${output}`);
-      return /status page, health and metrics on (http:\/\/\S+?)\/?\n/.exec(output)?.[1];
+      return daemonUrl(output);
     },
     { context: () => output },
   );

@@ -17,7 +17,8 @@ import { VERSION } from '../version.js';
 import { forgetServedUrl, recordServedUrl } from '../healthcheck-url.js';
 import { wholeNumber } from '../numbers.js';
 import { backtestSettings, commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
-import { openSessions } from '../session.js';
+import { cliLogger, openSessions } from '../session.js';
+import { daemonOutput } from '../daemon-output.js';
 import { notifierOf, statusToken } from '../visibility.js';
 
 interface RunFlags extends RawRunOptions {
@@ -70,154 +71,160 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       DEFAULT_PARALLEL_RUNS,
     );
   commonRunOptions(cmd).action(async (paths: string[], flags: RunFlags) => {
-    const opts = parseRunOptions(flags);
-    const listen = parseListen(flags.listen ?? io.env.OBSYNC_LISTEN ?? '127.0.0.1:9464');
-    const metrics = new DaemonMetrics(VERSION);
-    const onResponse = (target: string, method: string, status: number) =>
-      metrics.apiRequests.inc({ target, method, code: String(status) });
-    // Apply mode competes for each target's writer lease: one replica writes, the others stand by.
-    // On the PostgreSQL state the replicas share the targets: each competes only for its own (./shards).
-    let sharding: Sharding | undefined;
-    const assignment = (target: string): TargetAssignment => sharding?.assignment(target) ?? { mine: true };
-    const group = await openSessions(io, {
-      paths,
-      config: flags.config,
-      targets: flags.target,
-      lock: false,
-      elect: flags.mode === 'apply',
-      assignment,
-      parallelRuns: flags.parallelRuns,
-      command: 'run',
-      logLevel: 'info',
-      onResponse,
-      timeoutMs: opts.timeoutMs,
-      allowFileOutside: flags.allowFileOutside,
-      waits: 'log',
-      implicitSandbox: false,
-    });
-    const schedule = flags.schedule ?? group.sessions[0]?.schedule ?? DEFAULT_SCHEDULE;
-    if (!cron.validate(schedule)) {
-      await group.close();
-      throw new ConfigError(`the schedule '${schedule}' is not a cron expression (5 fields, UTC; e.g. "*/5 * * * *")`);
-    }
-    let token: ReturnType<typeof statusToken>;
+    let logger: Logger | undefined;
+    const output = daemonOutput(io, () => (logger ??= cliLogger(output.io, 'info')));
     try {
-      token = statusToken(io, group.config);
+      await runDaemon(output.io, paths, flags);
     } catch (err) {
-      await group.close();
-      throw err;
+      throw output.failure(err);
+    } finally {
+      output.close();
     }
-    const events = new EventBus({
-      logger: group.logger,
-      levels: 'by-event',
-      count: (target, event) => metrics.events.inc({ target, event }),
-    });
-    const notifier = notifierOf(io, group.config, { logger: group.logger, metrics, version: VERSION });
-    if (notifier) events.subscribe((e) => notifier.observe(e));
-    // One limit for every target of this process: their runs share its CPU and its state connections.
-    const slots = new RunSlots(flags.parallelRuns);
-    metrics.observeSlots(slots);
-    const daemons = group.sessions.map(
-      (session) =>
-        new Daemon(
-          {
-            port: session.port,
-            inventory: session.inventory,
-            ...(session.leadership ? { leadership: session.leadership } : {}),
-            loadDesired: () => session.reload(),
-            watchPaths: session.manifestPaths,
-            logger: session.logger,
-            metrics,
-            events,
-            embedded: session.embedded,
-            slots,
-          },
-          {
-            mode: flags.mode,
-            schedule,
-            jitterMs: 10_000,
-            prune: opts.prune ?? session.defaults.prune,
-            pruneCascade: opts.pruneCascade ?? false,
-            maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
-            concurrency: flags.concurrency ?? session.defaults.concurrency,
-            selection: opts.selection,
-            adopt: session.adopt,
-            shutdownMs: SHUTDOWN_MS,
-            ...daemonBacktest(backtestSettings(opts, session.defaults.backtest, true)),
-          },
-        ),
-    );
-    const state = group.sessions[0]?.state;
-    if (flags.mode === 'apply' && state?.replicas) {
-      sharding = new Sharding({
-        registry: state.replicas,
-        me: { id: `${hostname()}/${process.pid}`, host: hostname(), pid: process.pid, version: VERSION, leaseMs: state.timing.leaseMs },
-        targets: daemons.map((d) => d.target),
-        intervalMs: state.timing.renewMs,
-        logger: group.logger,
-        metrics,
-        events,
-      });
-    } else if (flags.mode === 'apply') {
-      group.logger.info(
-        { state: state?.kind },
-        'one leader per target: replicas share the targets only on the PostgreSQL state (state.backend: postgres)',
-      );
-    }
-    const host = new DaemonHost(daemons, {
-      listen,
-      watch: flags.watch,
-      debounceMs: flags.debounce,
-      logger: group.logger,
-      metrics,
-      events,
-      version: VERSION,
-      statusToken: token,
-      elect: flags.mode === 'apply',
-      sharding,
-    });
-    // SIGHUP (a closed terminal, or `kill -HUP` as to any daemon) reconciles now; by default it would end the process.
-    const hangup = () => host.reconcileNow('SIGHUP');
-    process.on('SIGHUP', hangup);
-    try {
-      // The first heartbeat assigns the targets before any daemon competes for one.
-      await sharding?.start(daemons);
-      await host.start();
-      if (sharding) sharding.listen = host.url;
-    } catch (err) {
-      process.off('SIGHUP', hangup);
-      await sharding?.leave();
-      await host.stop();
-      await notifier?.close(0);
-      await group.close();
-      throw err;
-    }
-    const urlOut = io.env.OBSYNC_URL_OUT;
-    if (urlOut && host.url) recordUrl(group.logger, urlOut, host.url);
-    const names = daemons.map((d) => `'${d.target}'`).join(', ');
-    io.stderr.write(
-      `obsync run: reconciling target${daemons.length > 1 ? 's' : ''} ${names} (${flags.mode} mode); status page, health and metrics on ${host.url ?? '?'}/\n`,
-    );
-    const note = sharingNote(flags.mode, sharding, state?.kind);
-    if (note) io.stderr.write(`obsync run: ${note}\n`);
-    await waitForSignal(io);
-    // Out of the registry first (the others re-divide at once), then every run ends and its lease is released.
-    await sharding?.leave();
-    if (urlOut) forgetServedUrl(urlOut);
-    await host.stop();
-    process.off('SIGHUP', hangup);
-    await notifier?.close(NOTIFY_GRACE_MS);
-    await group.close();
   });
 };
 
-function sharingNote(mode: string, sharing: Sharding | undefined, kind: string | undefined): string {
-  if (mode !== 'apply') return '';
-  if (sharing)
-    return `replica ${sharing.id} shares the targets with the other replicas on the PostgreSQL state (obsync state replicas lists them)`;
-  return kind === 'file'
-    ? 'the file state elects one leader per target among replicas; sharing the targets between replicas needs the PostgreSQL state'
-    : '';
+async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<void> {
+  const opts = parseRunOptions(flags);
+  const listen = parseListen(flags.listen ?? io.env.OBSYNC_LISTEN ?? '127.0.0.1:9464');
+  const metrics = new DaemonMetrics(VERSION);
+  const onResponse = (target: string, method: string, status: number) => metrics.apiRequests.inc({ target, method, code: String(status) });
+  // Apply mode competes for each target's writer lease: one replica writes, the others stand by.
+  // On the PostgreSQL state the replicas share the targets: each competes only for its own (./shards).
+  let sharding: Sharding | undefined;
+  const assignment = (target: string): TargetAssignment => sharding?.assignment(target) ?? { mine: true };
+  const group = await openSessions(io, {
+    paths,
+    config: flags.config,
+    targets: flags.target,
+    lock: false,
+    elect: flags.mode === 'apply',
+    assignment,
+    parallelRuns: flags.parallelRuns,
+    command: 'run',
+    logLevel: 'info',
+    onResponse,
+    timeoutMs: opts.timeoutMs,
+    allowFileOutside: flags.allowFileOutside,
+    waits: 'log',
+    implicitSandbox: false,
+  });
+  const schedule = flags.schedule ?? group.sessions[0]?.schedule ?? DEFAULT_SCHEDULE;
+  if (!cron.validate(schedule)) {
+    await group.close();
+    throw new ConfigError(`the schedule '${schedule}' is not a cron expression (5 fields, UTC; e.g. "*/5 * * * *")`);
+  }
+  let token: ReturnType<typeof statusToken>;
+  try {
+    token = statusToken(io, group.config);
+  } catch (err) {
+    await group.close();
+    throw err;
+  }
+  const events = new EventBus({
+    logger: group.logger,
+    levels: 'by-event',
+    count: (target, event) => metrics.events.inc({ target, event }),
+  });
+  const notifier = notifierOf(io, group.config, { logger: group.logger, metrics, version: VERSION });
+  if (notifier) events.subscribe((e) => notifier.observe(e));
+  // One limit for every target of this process: their runs share its CPU and its state connections.
+  const slots = new RunSlots(flags.parallelRuns);
+  metrics.observeSlots(slots);
+  const daemons = group.sessions.map(
+    (session) =>
+      new Daemon(
+        {
+          port: session.port,
+          inventory: session.inventory,
+          ...(session.leadership ? { leadership: session.leadership } : {}),
+          loadDesired: () => session.reload(),
+          watchPaths: session.manifestPaths,
+          logger: session.logger,
+          metrics,
+          events,
+          embedded: session.embedded,
+          slots,
+        },
+        {
+          mode: flags.mode,
+          schedule,
+          jitterMs: 10_000,
+          prune: opts.prune ?? session.defaults.prune,
+          pruneCascade: opts.pruneCascade ?? false,
+          maxDeletes: opts.maxDeletes ?? session.defaults.maxDeletes,
+          concurrency: flags.concurrency ?? session.defaults.concurrency,
+          selection: opts.selection,
+          adopt: session.adopt,
+          shutdownMs: SHUTDOWN_MS,
+          ...daemonBacktest(backtestSettings(opts, session.defaults.backtest, true)),
+        },
+      ),
+  );
+  const state = group.sessions[0]?.state;
+  if (flags.mode === 'apply' && state?.replicas) {
+    sharding = new Sharding({
+      registry: state.replicas,
+      me: { id: `${hostname()}/${process.pid}`, host: hostname(), pid: process.pid, version: VERSION, leaseMs: state.timing.leaseMs },
+      targets: daemons.map((d) => d.target),
+      intervalMs: state.timing.renewMs,
+      logger: group.logger,
+      metrics,
+      events,
+    });
+  } else if (flags.mode === 'apply') {
+    group.logger.info(
+      { state: state?.kind },
+      'one leader per target: replicas share the targets only on the PostgreSQL state (state.backend: postgres)',
+    );
+  }
+  const host = new DaemonHost(daemons, {
+    listen,
+    watch: flags.watch,
+    debounceMs: flags.debounce,
+    logger: group.logger,
+    metrics,
+    events,
+    version: VERSION,
+    statusToken: token,
+    elect: flags.mode === 'apply',
+    sharding,
+  });
+  // SIGHUP (a closed terminal, or `kill -HUP` as to any daemon) reconciles now; by default it would end the process.
+  const hangup = () => host.reconcileNow('SIGHUP');
+  process.on('SIGHUP', hangup);
+  try {
+    // The first heartbeat assigns the targets before any daemon competes for one.
+    await sharding?.start(daemons);
+    await host.start();
+    if (sharding) sharding.listen = host.url;
+  } catch (err) {
+    process.off('SIGHUP', hangup);
+    await sharding?.leave();
+    await host.stop();
+    await notifier?.close(0);
+    await group.close();
+    throw err;
+  }
+  const urlOut = io.env.OBSYNC_URL_OUT;
+  if (urlOut && host.url) recordUrl(group.logger, urlOut, host.url);
+  // A log line like every other (JSON for a collector), not text on stderr; sharing is logged where it is decided.
+  group.logger.info(
+    {
+      targets: daemons.map((d) => d.target),
+      mode: flags.mode,
+      url: `${host.url ?? '?'}/`,
+      ...(sharding ? { replica: sharding.id } : {}),
+    },
+    'reconciling: status page, health and metrics served',
+  );
+  await waitForSignal(group.logger);
+  // Out of the registry first (the others re-divide at once), then every run ends and its lease is released.
+  await sharding?.leave();
+  if (urlOut) forgetServedUrl(urlOut);
+  await host.stop();
+  process.off('SIGHUP', hangup);
+  await notifier?.close(NOTIFY_GRACE_MS);
+  await group.close();
 }
 
 /** For the image's HEALTHCHECK (src/cli/healthcheck.ts); a file it cannot write costs only that. */
@@ -234,16 +241,17 @@ function daemonBacktest(settings: ReturnType<typeof backtestSettings>): Pick<Dae
 }
 
 /** Resolves on the first SIGTERM/SIGINT; a second one exits at once. */
-function waitForSignal(io: CliIO): Promise<void> {
+function waitForSignal(logger: Logger): Promise<void> {
   return new Promise((resolve) => {
     let received = false;
     const handler = (signal: NodeJS.Signals) => {
       if (received) {
-        io.stderr.write(`obsync run: second ${signal}, exiting now\n`);
+        logger.warn({ signal }, 'second signal: exiting now');
+        logger.flush();
         process.exit(130);
       }
       received = true;
-      io.stderr.write(`obsync run: ${signal} received, shutting down\n`);
+      logger.info({ signal }, 'signal received: shutting down');
       resolve();
     };
     process.on('SIGTERM', handler);
