@@ -89,12 +89,10 @@ describe('obsync run in JSON mode', () => {
     const requests = lines.filter((l) => l.msg === 'request');
     expect(requests.length).toBeGreaterThan(0);
     for (const r of requests) {
-      expect(r).toMatchObject({
-        'http.request.method': expect.any(String),
-        'url.path': expect.stringMatching(/^\//),
-        'server.address': '127.0.0.1',
-      });
-      expect(r['http.response.status_code']).toEqual(expect.any(Number));
+      expect(r['http.request.method']).toMatch(/^(GET|POST|PUT|PATCH|DELETE)$/);
+      expect(r['url.path']).toMatch(/^\//);
+      expect(r['server.address']).toBe('127.0.0.1');
+      expect(typeof r['http.response.status_code']).toBe('number');
     }
     for (const l of lines) expect(Object.keys(l).filter((k) => k === 'status' || k === 'host')).toEqual([]);
   });
@@ -103,8 +101,8 @@ describe('obsync run in JSON mode', () => {
     const { out, exit } = daemon(['--config', 'missing.yaml', '--listen', '127.0.0.1:0']);
     expect(await exit).toBe(1);
     expect(notJson(out)).toEqual([]);
-    expect(records(out.stderr)).toContainEqual(
-      expect.objectContaining({ level: 'error', msg: 'obsync run failed', error: expect.stringContaining('missing.yaml') }),
-    );
+    const failed = records(out.stderr).find((r) => r.msg === 'obsync run failed');
+    expect(failed?.level).toBe('error');
+    expect(failed?.error).toContain('missing.yaml');
   });
 });
