@@ -64,6 +64,19 @@ describe('deploy/github-actions/obsync.yml', () => {
     for (const [name, job] of jobs) expect(JSON.stringify((job as { env?: unknown }).env ?? {}), `job ${name}`).not.toMatch(/secrets\./);
   });
 
+  // GitHub runs the actions on Node 24 from their majors below (checkout v5+, setup-node v5+, github-script v8+ moved
+  // off Node 20, which now warns on every job); the newest majors as of 2026-11. Raise them here when a new one ships.
+  it("uses each action's current major, all on Node 24", () => {
+    const CURRENT: Record<string, number> = { 'actions/checkout': 7, 'actions/setup-node': 7, 'actions/github-script': 9 };
+    const used = steps.flatMap((s) => (s.uses ? [s.uses] : []));
+    expect(used.length).toBeGreaterThan(0);
+    for (const ref of used) {
+      const [action = '', version = ''] = ref.split('@');
+      expect(CURRENT[action], `${action} has a known current major`).toBeDefined();
+      expect(version, ref).toBe(`v${CURRENT[action]}`);
+    }
+  });
+
   it('keeps the state between runs in PostgreSQL, from a repository secret', () => {
     expect(readFileSync(CONFIG, 'utf8')).toMatch(/state: \{backend: postgres, url: "\$\{env:OBSYNC_STATE_URL\}"/);
     for (const job of [plan, apply]) {
