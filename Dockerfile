@@ -24,6 +24,14 @@ RUN npm ci --omit=dev --no-audit --no-fund
 
 # 3. The image: compiled code and runtime dependencies, run as the unprivileged `node` user (uid 1000).
 FROM node:24.18.1-alpine3.24@sha256:f70403e87646dc51b45295f4b8b70cdad0b63d2297c4c9899119b03f7af7a6b3
+# OCI annotations (registries link the source and show the version and licence): package.json's
+# repository, version and license, kept equal by test/deploy/container.test.ts. A CI build adds
+# `--label org.opencontainers.image.revision=$(git rev-parse HEAD)` and `.created`.
+LABEL org.opencontainers.image.title="obsync" \
+      org.opencontainers.image.description="GitOps reconciler for observability configuration" \
+      org.opencontainers.image.source="https://github.com/obsync/obsync" \
+      org.opencontainers.image.version="0.1.0" \
+      org.opencontainers.image.licenses="Apache-2.0"
 ENV NODE_ENV=production \
     OBSYNC_STATE_DIR=/var/lib/obsync/state \
     OBSYNC_LISTEN=0.0.0.0:9464 \

@@ -1,13 +1,14 @@
 /**
  * The container image's rules, as far as they are read from the Dockerfile: pinned base, non-root
- * numeric user, exec forms, state under the volume, COPYs of files that exist and are not ignored.
+ * numeric user, exec forms, state under the volume, COPYs of files that exist and are not ignored,
+ * the OCI labels of package.json's repository, version and license.
  * Its stages run for real (without Docker) in ./replays.slow.test.ts.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseObsyncArgs } from './cli-args.js';
-import { copyArgs, execForm, last } from './dockerfile.js';
+import { copyArgs, execForm, labelPairs, last } from './dockerfile.js';
 import { cmd, entrypoint, image, imageEnv, isIgnored, REPO, stages, under, volumes } from './image.js';
 
 describe('the Dockerfile', () => {
@@ -47,5 +48,30 @@ describe('the Dockerfile', () => {
         expect(isIgnored(join(REPO, source)), `COPY ${source} is excluded by .dockerignore`).toBe(false);
       }
     }
+  });
+
+  it('carries the OCI labels: the source repository, the version and the licences of package.json', () => {
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+      license: string;
+      repository: { url: string };
+    };
+    const labels = Object.fromEntries(image.instructions.filter((i) => i.keyword === 'LABEL').flatMap((i) => labelPairs(i.args)));
+    const repository = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+    expect(repository).toMatch(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/);
+    expect(labels).toMatchObject({
+      'org.opencontainers.image.title': pkg.name,
+      'org.opencontainers.image.source': repository,
+      'org.opencontainers.image.version': pkg.version,
+      'org.opencontainers.image.licenses': pkg.license,
+    });
+    // Labels of a build stage are not the image's: only the last stage's count.
+    expect(
+      stages
+        .slice(0, -1)
+        .flatMap((s) => s.instructions)
+        .filter((i) => i.keyword === 'LABEL'),
+    ).toEqual([]);
   });
 });

@@ -56,6 +56,19 @@ export function envPairs(args: string): [string, string][] {
   });
 }
 
+/** `LABEL a=b "c.d"="e f"` pairs: keys and values bare or double-quoted (a value's `\"` and `\\` unescaped). */
+export function labelPairs(args: string): [string, string][] {
+  const word = String.raw`"(?:[^"\\]|\\.)*"|[^\s="]+`;
+  const pairs: [string, string][] = [];
+  const unquote = (w: string) => (w.startsWith('"') ? w.slice(1, -1).replace(/\\(.)/g, '$1') : w);
+  const rest = args.replace(new RegExp(`\\s*(${word})=(${word})\\s*`, 'gy'), (_m, key: string, value: string) => {
+    pairs.push([unquote(key), unquote(value)]);
+    return '';
+  });
+  if (rest !== '') throw new Error(`LABEL '${args}': not key=value pairs at '${rest}'`);
+  return pairs;
+}
+
 export interface Copy {
   from: string | undefined;
   sources: string[];
