@@ -16,6 +16,7 @@ import { SENSITIVE_KEYWORD } from '../kinds/sensitive.js';
 import { whenJsonSchema } from '../kinds/rules.js';
 import { SLACK_RULES } from '../kinds/webhook/schema.js';
 import { setOwn } from '../core/json.js';
+import { EDITOR_SCHEMA_URL } from '../core/published.js';
 
 type Json = Record<string, unknown>;
 
@@ -222,5 +223,5 @@ export function documentJsonSchema(): Json {
   const { $schema, ...rest } = simplify(schema) as Json;
   allowReferences(rest);
   rest.definitions = { ...(rest.definitions as Json | undefined), Interpolation: INTERPOLATION_DEFINITION };
-  return { $schema, title: `obsync documents: ${KINDS.join(', ')} manifests and obsync.yaml (Config)`, ...rest };
+  return { $schema, $id: EDITOR_SCHEMA_URL, title: `obsync documents: ${KINDS.join(', ')} manifests and obsync.yaml (Config)`, ...rest };
 }

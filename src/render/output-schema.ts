@@ -4,13 +4,12 @@
  * them; a test keeps the files equal to this and validates real outputs against them).
  */
 import * as z from 'zod';
+import { OUTPUT_SCHEMA_BASE_URL } from '../core/published.js';
 import { statusSchema } from '../events/status-model.js';
 import { eventSchema } from '../events/vocabulary.js';
 import { genericPayloadSchema } from '../notify/payload.js';
 import { applyReportSchema } from './apply-json.js';
 import { OUTPUT_FORMAT_VERSION, planDocumentSchema } from './plan-json.js';
-
-const BASE = 'https://github.com/obsync/obsync/blob/main/docs/schema';
 
 export const OUTPUT_SCHEMAS = {
   'plan.schema.json': { schema: planDocumentSchema, title: `obsync plan, format ${OUTPUT_FORMAT_VERSION}` },
@@ -25,7 +24,7 @@ export type OutputSchemaFile = keyof typeof OUTPUT_SCHEMAS;
 export function outputJsonSchema(file: OutputSchemaFile): Record<string, unknown> {
   const { schema, title } = OUTPUT_SCHEMAS[file];
   const generated = z.toJSONSchema(schema, { target: 'draft-07', io: 'output' }) as Record<string, unknown>;
-  return { ...generated, $id: `${BASE}/${file}`, title };
+  return { ...generated, $id: `${OUTPUT_SCHEMA_BASE_URL}/${file}`, title };
 }
 
 export function outputJsonSchemaText(file: OutputSchemaFile): string {
