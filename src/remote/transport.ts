@@ -331,15 +331,14 @@ export class Transport {
     if (!logger?.isLevelEnabled('debug')) return;
     // Found only for this line: in a list's body it means scanning the whole body.
     const requestId = outcome.requestId?.();
-    // OpenTelemetry's HTTP client conventions (src/log/fields.ts).
-    const [path = '', query] = init.path.split(/\?(.*)/s, 2);
+    // OpenTelemetry's HTTP client conventions (src/log/fields.ts); no query string (docs/daemon-visibility.md).
+    const path = init.path.replace(/\?.*$/s, '');
     logger.debug(
       {
         ...(this.opts.name === undefined ? {} : { target: this.opts.name }),
         'http.request.method': init.method,
         ...serverFields(this.host),
         'url.path': this.#prefix + path,
-        ...(query ? { 'url.query': query } : {}),
         ...statusField(outcome.status),
         ...(attempt > 1 ? { 'http.request.resend_count': attempt - 1 } : {}),
         ...(outcome.error === undefined ? {} : { 'error.type': outcome.error }),
