@@ -450,9 +450,7 @@ export class Daemon {
       memo: this.#memo,
       signal,
       concurrency: this.opts.concurrency,
-      beforeApply: (plan) => this.#countDrift(plan),
     });
-    if (report.mode === 'plan') this.#countDrift(report.plan);
     this.#logBacktests(report.plan);
     this.#reachable();
     this.#lastPlan = { plan: report.plan, at: this.#now() };
@@ -587,11 +585,6 @@ export class Daemon {
           },
           'predicted',
         );
-  }
-
-  /** Counts the changes the plan found, before the apply heals them (obsync_drift_total). */
-  #countDrift(plan: Plan): void {
-    for (const step of plan.steps) if (step.action !== 'noop') this.deps.metrics.driftTotal.inc({ target: this.target, kind: step.kind });
   }
 }
 

@@ -1,6 +1,8 @@
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ApplyReport, StepOutcomeKind } from '../applier/context.js';
 import { PLAN_FORMAT_VERSION, summarize, type Action, type Address, type Kind, type Plan, type PlanStep } from '../core/plan.js';
+import type { ObsyncEvent } from '../events/vocabulary.js';
 import { DaemonMetrics, resourceCounts } from './metrics.js';
 import { RunSlots } from './slots.js';
 
@@ -101,3 +103,43 @@ describe('obsync_resources after a run', () => {
     expect(text).toMatch(/^obsync_runs_queued 0$/m);
   });
 });
+
+describe('obsync_drift_total', () => {
+  const series = async (metrics: DaemonMetrics) =>
+    [...(await metrics.text()).matchAll(/^obsync_drift_total\{target="(\w+)",kind="(\w+)"\} (\d+)$/gm)]
+      .map((m) => `${m[1]} ${m[2]} ${m[3]}`)
+      .sort();
+
+  it('counts drift events and nothing else: a first apply that creates 7 objects counts none', async () => {
+    const metrics = new DaemonMetrics('test');
+    for (let i = 0; i < 7; i++) metrics.observeEvent(event('t', 'created', `Dashboard/d${i}`));
+    expect(await series(metrics)).toEqual([]);
+  });
+
+  it('whatever the events, each (target, kind) counts exactly its drift events', async () => {
+    const names = ['created', 'updated', 'healed', 'drift', 'adopted', 'deleted'] as const;
+    const arb = fc.array(
+      fc.record({ target: fc.constantFrom('a', 'b'), name: fc.constantFrom(...names), kind: fc.constantFrom('Dashboard', 'Alert') }),
+      { maxLength: 40 },
+    );
+    await fc.assert(
+      fc.asyncProperty(arb, async (events) => {
+        const metrics = new DaemonMetrics('test');
+        for (const e of events) metrics.observeEvent(event(e.target, e.name, `${e.kind}/x`));
+        const expected = new Map<string, number>();
+        for (const e of events)
+          if (e.name === 'drift') expected.set(`${e.target} ${e.kind}`, (expected.get(`${e.target} ${e.kind}`) ?? 0) + 1);
+        expect(await series(metrics)).toEqual([...expected].map(([k, n]) => `${k} ${n}`).sort());
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+function event(target: string, name: 'created' | 'updated' | 'healed' | 'drift' | 'adopted' | 'deleted', address: string): ObsyncEvent {
+  const envelope = { seq: 1, time: '2026-11-26T12:00:00.000Z', target };
+  if (name === 'drift') return { ...envelope, event: 'drift', address, action: 'update', reason: 'drifted', paths: ['name'] };
+  if (name === 'updated' || name === 'healed') return { ...envelope, event: name, address, paths: ['name'] };
+  if (name === 'adopted') return { ...envelope, event: 'adopted', address, id: '1', paths: [] };
+  return { ...envelope, event: name, address };
+}

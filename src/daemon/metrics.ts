@@ -3,6 +3,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { ApplyReport, StepOutcomeKind } from '../applier/context.js';
 import type { Plan } from '../core/plan.js';
 import { setOwn } from '../core/json.js';
+import type { ObsyncEvent } from '../events/vocabulary.js';
 
 export type RunResult = 'success' | 'failure' | 'invalid_manifests';
 export type ResourceState = 'in_sync' | 'drifted' | 'error';
@@ -34,7 +35,7 @@ export class DaemonMetrics {
   });
   readonly driftTotal = new Counter({
     name: 'obsync_drift_total',
-    help: 'Drifted objects found, by kind.',
+    help: 'Drift events, by kind of object (apply mode: owned objects changed or deleted on the service; plan mode: every pending change).',
     labelNames: ['target', 'kind'],
     registers: [this.registry],
   });
@@ -136,6 +137,14 @@ export class DaemonMetrics {
     // three are only the sums of nodejs_active_handles{type}, _requests{type}, _resources{type}.
     for (const name of SUMMED_GAUGES) this.registry.removeSingleMetric(name);
     this.buildInfo.set({ version }, 1);
+  }
+
+  /**
+   * Called for every event: obsync_drift_total counts the drift events and nothing else, so the
+   * counter and the event stream cannot disagree (a first-time create is no drift).
+   */
+  observeEvent(event: ObsyncEvent): void {
+    if (event.event === 'drift') this.driftTotal.inc({ target: event.target, kind: event.address.split('/')[0] ?? 'unknown' });
   }
 
   /** The run slots whose use obsync_runs_running, _queued and obsync_parallel_runs report at each scrape. */

@@ -125,6 +125,7 @@ async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<v
     levels: 'by-event',
     count: (target, event) => metrics.events.inc({ target, event }),
   });
+  events.subscribe((e) => metrics.observeEvent(e));
   const notifier = notifierOf(io, group.config, { logger: group.logger, metrics, version: VERSION });
   if (notifier) events.subscribe((e) => notifier.observe(e));
   // One limit for every target of this process: their runs share its CPU and its state connections.
