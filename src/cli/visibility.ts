@@ -12,6 +12,7 @@ import type { ObsyncConfig } from '../config/schema.js';
 import type { DaemonMetrics } from '../daemon/metrics.js';
 import type { Logger } from '../log/logger.js';
 import { readRegularFile } from '../manifests/files.js';
+import type { ChangesLookup } from '../notify/changes.js';
 import { Notifier, type SinkSpec } from '../notify/notifier.js';
 import { sinkPoster } from '../remote/sink.js';
 import type { CliIO } from './io.js';
@@ -46,7 +47,7 @@ export function statusToken(io: CliIO, config: ObsyncConfig | undefined): Secret
 export function notifierOf(
   io: CliIO,
   config: ObsyncConfig | undefined,
-  deps: { logger: Logger; metrics: DaemonMetrics; version: string },
+  deps: { logger: Logger; metrics: DaemonMetrics; version: string; changes?: ChangesLookup },
 ): Notifier | undefined {
   const sinks = config?.notifications ?? [];
   if (sinks.length === 0) return undefined;
@@ -54,15 +55,22 @@ export function notifierOf(
   const specs: SinkSpec[] = sinks.map((sink, index) => ({
     index,
     type: sink.type,
+    format: sink.format,
     events: sink.events,
     targets: sink.targets,
     maxPerMinute: sink.maxPerMinute,
-    poster: sinkPoster(sink.url, { proxy }),
+    poster: sinkPoster(sink.url, {
+      proxy,
+      path: sink.type === 'alertmanager' ? 'api/v2/alerts' : undefined,
+      headers: sink.headers,
+      signingSecret: sink.signingSecret,
+    }),
   }));
   return new Notifier(specs, {
     logger: deps.logger,
     version: deps.version,
     replica: `${hostname()}/${process.pid}`,
     count: (sink, type, result) => deps.metrics.notifications.inc({ sink, type, result }),
+    ...(deps.changes ? { changes: deps.changes } : {}),
   });
 }

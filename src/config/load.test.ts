@@ -253,7 +253,7 @@ describe('notifications and statusToken', () => {
 
   it('an invalid setting is an error at its key and position; a sink URL is never shown', () => {
     expect(problems('notifications:\n  - {type: teams, url: "http://127.0.0.1:9/h"}\n')).toEqual([
-      "7:6 notifications[0].type invalid value 'teams' — expected one of: slack, generic",
+      "7:6 notifications[0].type invalid value 'teams' — expected one of: slack, generic, alertmanager",
     ]);
     expect(problems('notifications:\n  - {type: slack, url: "ftp://x.example/secret-path"}\n')).toEqual([
       '7:19 notifications[0].url Invalid URL',
@@ -269,5 +269,45 @@ describe('notifications and statusToken', () => {
       '6:1 statusToken must be at least 16 characters, (value not shown: sensitive field)',
     ]);
     expect(problems('statusToken: short\n').join()).not.toContain('short\n');
+  });
+
+  it('signed generic sinks, custom headers, CloudEvents and Alertmanager: read, and refused where they do not apply, values never shown', () => {
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const out = read(
+      'notifications:\n  - {type: generic, url: "http://127.0.0.1:9/h", format: cloudevents, signingSecret: "${env:S}", headers: {X-Api-Key: "${env:K}"}}\n  - {type: alertmanager, url: "http://127.0.0.1:9093", headers: {Authorization: "Basic abcdefgh"}}\n',
+      { S: secret, K: 'key-value-of-the-header-42' },
+    );
+    expect(out.diagnostics).toEqual([]);
+    expect(out.config?.notifications?.[0]).toMatchObject({
+      format: 'cloudevents',
+      signingSecret: secret,
+      headers: { 'X-Api-Key': 'key-value-of-the-header-42' },
+    });
+    expect(out.sensitive.map((v) => v.value)).toEqual(expect.arrayContaining([secret, 'key-value-of-the-header-42', 'Basic abcdefgh']));
+
+    const bad = [
+      'notifications:\n  - {type: generic, url: "http://127.0.0.1:9/h", signingSecret: "whsec_short-secret-value"}\n',
+      'notifications:\n  - {type: generic, url: "http://127.0.0.1:9/h", signingSecret: "whsec_c2hvcnQtc2VjcmV0LXZhbHVl"}\n',
+      'notifications:\n  - {type: slack, url: "http://127.0.0.1:9/h", headers: {X-Key: "header-value-secret-1"}}\n',
+      'notifications:\n  - {type: alertmanager, url: "http://127.0.0.1:9/h", format: cloudevents}\n',
+      'notifications:\n  - {type: generic, url: "http://127.0.0.1:9/h", headers: {Content-Type: "text/plain-secret-2", "a b": "x-secret-3"}}\n',
+      'notifications:\n  - {type: alertmanager, url: "http://127.0.0.1:9/h", events: [failed, drift]}\n',
+    ].map((extra) => problems(extra));
+    expect(bad).toEqual([
+      [expect.stringMatching(/^7:\d+ notifications\[0\]\.signingSecret a signing secret is whsec_ and base64/)],
+      [expect.stringMatching(/^7:\d+ notifications\[0\]\.signingSecret a signing secret holds 24 to 64 random bytes/)],
+      [
+        expect.stringMatching(
+          /^7:\d+ notifications\[0\]\.headers headers is for type generic or alertmanager, not slack \(a Slack webhook URL is its own credential\)/,
+        ),
+      ],
+      [expect.stringMatching(/^7:\d+ notifications\[0\]\.format format is for type generic, not alertmanager/)],
+      [
+        expect.stringMatching(/notifications\[0\]\.headers\.Content-Type obsync sets the content-type header itself/),
+        expect.stringMatching(/notifications\[0\]\.headers\.a b a header name is/),
+      ],
+      [expect.stringMatching(/^7:\d+ notifications\[0\]\.events an alertmanager sink takes failed and recovered together/)],
+    ]);
+    expect(bad.flat().join()).not.toMatch(/short-secret-value|c2hvcnQ|header-value-secret|plain-secret|x-secret-3/);
   });
 });

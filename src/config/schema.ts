@@ -5,17 +5,14 @@
  */
 import * as z from 'zod';
 import { durationMs, MAX_BACKTEST_MS } from '../core/duration.js';
-import { NOTIFICATION_CLASSES } from '../events/vocabulary.js';
+import { notificationSinkConfig } from './notification-sink.js';
 import { STATE_SCHEMA_NAME, STATE_SCHEMA_RULE } from './state-schema-name.js';
 import { httpUrl } from '../kinds/rules.js';
+import { targetName } from './target-name.js';
 
 const nonEmpty = z.string().min(1);
 
-/** Names are used in file names (inventory, lock) and flags. */
-export const targetName = z
-  .string()
-  .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, 'a target name is lowercase letters, digits and "-" (at most 63)')
-  .describe('Name of the target, chosen with --target (lowercase letters, digits and "-"); also names its inventory and lock.');
+export { targetName };
 
 const rateLimit = z
   .strictObject({
@@ -271,38 +268,7 @@ export const stateConfig = z
   .meta({ id: 'State', description: 'Where obsync keeps what it owns (the inventory), its writer lease and backups.' });
 export type StateConfig = z.infer<typeof stateConfig>;
 
-/** A sink of `notifications:` (issue 25): where the daemon tells people of state changes. */
-export const notificationSinkConfig = z
-  .strictObject({
-    type: z
-      .enum(['slack', 'generic'])
-      .describe(
-        "slack: a Slack incoming webhook (or any Slack-compatible one: text and blocks); generic: obsync's JSON document (docs/notifications.md).",
-      ),
-    url: z.url({ protocol: /^https?$/ }).meta({
-      sensitive: true,
-      description:
-        'Where to POST, usually "${env:SLACK_WEBHOOK_URL}": a webhook URL is a secret (it is never printed or logged; the sink is named by its position, notifications[0]).',
-    }),
-    events: z
-      .array(z.enum(NOTIFICATION_CLASSES))
-      .min(1)
-      .optional()
-      .describe(
-        'What to tell (default: all): drift (an owned object changed on the service), healed, failed (a target starts failing), recovered (its first good run after), adopted, refused, non-convergent, leader (leadership gained or lost).',
-      ),
-    targets: z.array(targetName).min(1).optional().describe('Only these targets (default: every target of the daemon).'),
-    maxPerMinute: z
-      .number()
-      .int()
-      .min(1)
-      .max(600)
-      .optional()
-      .describe(
-        'At most this many notifications a minute to this sink (default 20); more are dropped, counted and announced with the next one.',
-      ),
-  })
-  .meta({ id: 'NotificationSink', description: 'A notification sink of obsync run: a webhook told once per state change.' });
+export { notificationSinkConfig };
 
 export const configSchema = z
   .strictObject({

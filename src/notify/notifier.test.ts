@@ -1,8 +1,10 @@
 import { PassThrough } from 'node:stream';
+import { type CloudEvent, HTTP } from 'cloudevents';
 import { describe, expect, it } from 'vitest';
 import type { ObsyncEvent } from '../events/vocabulary.js';
+import type { ChangesLookup } from './changes.js';
 import { createLogger } from '../log/logger.js';
-import { Notifier, type SinkPoster, type SinkSpec } from './notifier.js';
+import { Notifier, type SinkMessage, type SinkPoster, type SinkSpec } from './notifier.js';
 
 let seq = 0;
 const failingRun = (target = 'prod'): ObsyncEvent => ({
@@ -28,13 +30,16 @@ const adopted = (address: string, target = 'prod'): ObsyncEvent => ({
   paths: [],
 });
 
-/** A poster answering from a script of statuses (a thrown code for no response); records every body. */
-function poster(script: (number | 'ECONNRESET')[]): SinkPoster & { bodies: unknown[]; release?: () => void } {
+/** A poster answering from a script of statuses (a thrown code for no response); records every message. */
+function poster(script: (number | 'ECONNRESET')[]): SinkPoster & { bodies: unknown[]; messages: SinkMessage[] } {
   const bodies: unknown[] = [];
+  const messages: SinkMessage[] = [];
   return {
     bodies,
-    post(body) {
-      bodies.push(body);
+    messages,
+    post(message) {
+      bodies.push(message.body);
+      messages.push(message);
       const next = script.shift() ?? 200;
       if (next === 'ECONNRESET') return Promise.reject(Object.assign(new Error('reset'), { code: 'ECONNRESET' }));
       return Promise.resolve({ status: next });
@@ -43,7 +48,7 @@ function poster(script: (number | 'ECONNRESET')[]): SinkPoster & { bodies: unkno
   };
 }
 
-function notifier(sinks: Omit<SinkSpec, 'index'>[], now = () => 0) {
+function notifier(sinks: Omit<SinkSpec, 'index'>[], now = () => 0, changes?: ChangesLookup) {
   const out = new PassThrough();
   let log = '';
   out.on('data', (d: Buffer) => (log += d.toString()));
@@ -57,6 +62,8 @@ function notifier(sinks: Omit<SinkSpec, 'index'>[], now = () => 0) {
       replica: 'h/1',
       count: (sink, type, result) => counted.push(`${sink} ${type} ${result}`),
       now,
+      resendTimer: false,
+      ...(changes ? { changes } : {}),
       sleep: (ms) => {
         sleeps.push(ms);
         return Promise.resolve();
@@ -132,5 +139,114 @@ describe('Notifier', () => {
     expect(all.bodies.map((b) => (b as { kind: string }).kind)).toEqual(['adopted', 'failed']);
     expect(onlyFailed.bodies.map((b) => (b as { kind: string }).kind)).toEqual(['failed']);
     expect(onlyStaging.bodies).toEqual([]);
+  });
+});
+
+describe('Notifier: what a run found, in each sink’s form', () => {
+  const at = (target: string, body: Record<string, unknown>) =>
+    ({ seq: ++seq, time: '2026-11-26T12:00:00.000Z', target, ...body }) as ObsyncEvent;
+  const runOf = (target: string, inner: ObsyncEvent[], result: 'success' | 'failure' = 'success'): ObsyncEvent[] => [
+    at(target, { event: 'run-started', mode: 'apply', trigger: ['manual'] }),
+    ...inner,
+    at(target, {
+      event: 'run-finished',
+      mode: 'apply',
+      result,
+      durationMs: 5,
+      counts: { create: 0, update: 0, delete: 0, unchanged: 0, adopted: 0, failed: 0 },
+      requests: 1,
+      planned: result === 'success',
+      ...(result === 'failure' ? { error: 'GET /api/v2/dashboards failed: HTTP 503' } : {}),
+    }),
+  ];
+  const drifted = (target: string, address: string) => [
+    at(target, { event: 'drift', address, action: 'update', reason: 'drifted', paths: ['threshold'] }),
+    at(target, { event: 'healed', address, id: '1', paths: ['threshold'] }),
+  ];
+  const changes: ChangesLookup = (_target, addresses) => new Map(addresses.map((a) => [a, [`threshold 1500 → 900 (${a})`]]));
+
+  it('one notification per class with every object and its field changes; one id for every sink and every retry', async () => {
+    const a = poster([503, 200]);
+    const b = poster([]);
+    const { n } = notifier(
+      [
+        { type: 'generic', poster: a },
+        { type: 'generic', poster: b, events: ['drift'] },
+      ],
+      () => 0,
+      changes,
+    );
+    for (const e of runOf('prod', [...drifted('prod', 'Alert/x'), ...drifted('prod', 'Alert/y')])) n.observe(e);
+    await n.idle();
+    const docs = a.bodies as { id: string; kind: string; count: number; objects: { changes: string[] }[] }[];
+    expect(docs.map((d) => `${d.kind} ${d.count}`)).toEqual(['drift 2', 'drift 2', 'healed 2']);
+    expect(docs[0]?.objects.map((o) => o.changes)).toEqual([['threshold 1500 → 900 (Alert/x)'], ['threshold 1500 → 900 (Alert/y)']]);
+    // The retry is the same message; the other sink gets the same id.
+    expect(a.messages[0]?.id).toBe(a.messages[1]?.id);
+    expect((b.bodies[0] as { id: string }).id).toBe(a.messages[0]?.id);
+    expect(new Set(a.messages.map((m) => m.id)).size).toBe(2);
+  });
+
+  it('cloudevents: a CloudEvent 1.0 in structured mode whose data is the document, valid for the CloudEvents SDK', async () => {
+    const p = poster([]);
+    const { n } = notifier([{ type: 'generic', format: 'cloudevents', poster: p }], () => 0, changes);
+    for (const e of runOf('prod', drifted('prod', 'Alert/x'))) n.observe(e);
+    await n.idle();
+    expect(p.messages).toHaveLength(2);
+    for (const m of p.messages) {
+      expect(m.contentType).toBe('application/cloudevents+json; charset=utf-8');
+      const event = HTTP.toEvent({ headers: { 'content-type': m.contentType }, body: JSON.stringify(m.body) }) as CloudEvent<unknown>;
+      expect(event.validate()).toBe(true);
+      expect(event).toMatchObject({ specversion: '1.0', id: m.id, source: '/obsync/targets/prod', subject: 'Alert/x' });
+      expect((event.data as { id: string }).id).toBe(m.id);
+    }
+    expect(p.messages.map((m) => (m.body as { type: string }).type)).toEqual([
+      'com.github.obsync.notification.drift',
+      'com.github.obsync.notification.healed',
+    ]);
+  });
+
+  it('alertmanager: a failing target fires one alert, sent again while it fails, resolved by its recovery', async () => {
+    let clock = Date.parse('2026-11-26T12:00:00Z');
+    const p = poster([]);
+    const { n } = notifier([{ type: 'alertmanager', poster: p }], () => clock);
+    const alerts = () => p.bodies.at(-1) as { labels: Record<string, string>; startsAt: string; endsAt: string }[];
+    for (const e of runOf('prod', [], 'failure')) n.observe(e);
+    await n.idle();
+    expect(alerts()).toEqual([
+      expect.objectContaining({
+        labels: { alertname: 'ObsyncTargetFailing', target: 'prod', severity: 'critical' },
+        endsAt: '2026-11-26T12:04:00.000Z',
+      }),
+    ]);
+    clock += 60_000;
+    n.resend();
+    await n.idle();
+    expect(p.bodies).toHaveLength(2);
+    expect(alerts()[0]?.endsAt).toBe('2026-11-26T12:05:00.000Z');
+    for (const e of runOf('prod', [])) n.observe(e);
+    await n.idle();
+    expect(alerts()).toEqual([
+      expect.objectContaining({ labels: { alertname: 'ObsyncTargetFailing', target: 'prod', severity: 'critical' } }),
+    ]);
+    expect(Date.parse(alerts()[0]?.endsAt ?? '')).toBe(clock);
+    // Nothing fires any more: nothing to send again.
+    n.resend();
+    await n.idle();
+    expect(p.bodies).toHaveLength(3);
+  });
+
+  it('alertmanager: each state change is an alert of its own that ends by itself', async () => {
+    const clock = Date.parse('2026-11-26T12:00:00Z');
+    const p = poster([]);
+    const { n } = notifier([{ type: 'alertmanager', poster: p }], () => clock, changes);
+    for (const e of runOf('prod', drifted('prod', 'Alert/x'))) n.observe(e);
+    await n.idle();
+    const [drift, healed] = p.bodies as { labels: Record<string, string>; annotations: Record<string, string>; endsAt: string }[][];
+    expect(drift?.[0]?.labels).toMatchObject({ alertname: 'ObsyncDrift', target: 'prod', severity: 'warning' });
+    expect(healed?.[0]?.labels).toMatchObject({ alertname: 'ObsyncHealed', severity: 'info' });
+    expect(drift?.[0]?.labels.notification).not.toBe(healed?.[0]?.labels.notification);
+    expect(drift?.[0]?.annotations).toMatchObject({ description: 'Alert/x: threshold 1500 → 900 (Alert/x)', objects: '1' });
+    expect(drift?.[0]?.endsAt).toBe('2026-11-26T12:10:00.000Z');
   });
 });

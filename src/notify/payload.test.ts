@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ObsyncEvent } from '../events/vocabulary.js';
-import { genericPayload, slackPayload, slackText } from './payload.js';
-import type { Notification } from './policy.js';
+import { genericPayload, type PreparedNotification } from './payload.js';
 
 const event: ObsyncEvent = {
   seq: 7,
@@ -17,13 +15,16 @@ const event: ObsyncEvent = {
   reason: 'drifted',
   paths: ['threshold'],
 };
-const drift: Notification = {
+const drift: PreparedNotification = {
+  id: '5f0c3e43-8f55-4a57-9d0c-0b3f54b8d5d1',
   kind: 'drift',
   target: 'prod',
   time: event.time,
   severity: 'warning',
-  summary: 'Alert/checkout-p99-high changed on the service: threshold',
+  summary: 'Alert/checkout-p99-high was changed on prod and was put back: threshold',
   event,
+  count: 1,
+  items: [{ event, changes: ['threshold 1500 → 900'] }],
 };
 const ctx = { version: '0.1.0', replica: 'host/1', dropped: 0 };
 
@@ -36,33 +37,16 @@ describe('notification payloads', () => {
     expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
     expect(doc).toMatchObject({
       schema: 'obsync.notification/v1',
+      id: drift.id,
       kind: 'drift',
       dropped: 2,
       event: { seq: 7, address: 'Alert/checkout-p99-high' },
+      count: 1,
+      objects: [{ event: { address: 'Alert/checkout-p99-high' }, changes: ['threshold 1500 → 900'] }],
     });
-  });
-
-  it('slack: a text and blocks, the title and the summary', () => {
-    const p = slackPayload(drift, ctx);
-    expect(p.text).toBe(':warning: Drift on prod: Alert/checkout-p99-high changed on the service: threshold');
-    expect(p.blocks[0]).toEqual({
-      type: 'section',
-      text: { type: 'mrkdwn', text: ':warning: *Drift on prod*\nAlert/checkout-p99-high changed on the service: threshold' },
-    });
-    expect(JSON.stringify(p.blocks[1])).toContain('obsync 0.1.0 · host/1');
-  });
-
-  it('slack: hostile text makes no mention, link or markup, and control characters are shown escaped', () => {
-    const hostile = slackPayload({ ...drift, summary: 'name <!channel> <https://evil.example|click> & \u001b[2J \u202e' }, ctx);
-    expect(hostile.text).toContain('&lt;!channel&gt; &lt;https://evil.example|click&gt; &amp; \\u001b[2J \\u202e');
-    fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), (s) => {
-        const out = slackText(s);
-        expect(out).not.toMatch(/[<>]/);
-        expect(out).not.toMatch(/&(?!amp;|lt;|gt;)/);
-        // eslint-disable-next-line no-control-regex -- the point
-        expect(out).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
-      }),
-    );
+    // A notification about no object (a target failing) has neither.
+    const failing = genericPayload({ ...drift, kind: 'failed', count: 0, items: [] }, ctx);
+    expect(validate(failing), JSON.stringify(validate.errors)).toBe(true);
+    expect(failing).not.toHaveProperty('objects');
   });
 });

@@ -97,3 +97,84 @@ describe('NotificationPolicy', () => {
     );
   });
 });
+
+describe('NotificationPolicy: one notification per target and class for what a run found', () => {
+  const missing = (target: string, address: string) =>
+    at(target, { event: 'drift', address, action: 'create', reason: 'missing', paths: [] });
+  const created = (target: string, address: string) => at(target, { event: 'created', address, id: address });
+  const healed = (target: string, address: string, paths: string[] = []) => at(target, { event: 'healed', address, id: address, paths });
+  const names = (n: number) => Array.from({ length: n }, (_, i) => `Dashboard/d${i}`);
+
+  it('an emptied service with 100 objects on each of two targets: one drift and one healed notification per target', () => {
+    const p = new NotificationPolicy();
+    const out = ['staging', 'prod'].flatMap((t) =>
+      run(
+        p,
+        t,
+        'success',
+        names(100).flatMap((a) => [missing(t, a), created(t, a), healed(t, a)]),
+      ),
+    );
+    expect(out.map((n) => `${n.kind} ${n.target} ${n.objects?.length}`)).toEqual([
+      'drift staging 100',
+      'healed staging 100',
+      'drift prod 100',
+      'healed prod 100',
+    ]);
+    expect(out[0]?.summary).toBe(
+      '100 objects were missing on staging and were recreated: Dashboard/d0, Dashboard/d1, Dashboard/d2 and 97 more',
+    );
+    expect(out[1]?.summary).toBe('100 objects were recreated on staging: Dashboard/d0, Dashboard/d1, Dashboard/d2 and 97 more');
+    expect(out[0]?.event).toBe(out[0]?.objects?.[0]);
+  });
+
+  it('one object reads as itself; several reasons in one run are told in one notification', () => {
+    const p = new NotificationPolicy();
+    const [one] = run(p, 'prod', 'success', [drift('prod', 'Alert/x')]);
+    expect(one?.summary).toBe('Alert/x was changed on prod: threshold');
+    const mixed = run(p, 'prod', 'success', [
+      ...['Dashboard/a', 'Dashboard/b'].flatMap((a) => [missing('prod', a), healed('prod', a)]),
+      drift('prod', 'Alert/y'),
+      healed('prod', 'Alert/y', ['threshold']),
+    ]);
+    expect(mixed.map((n) => n.summary)).toEqual([
+      '3 objects drifted on prod: 2 were missing and were recreated (Dashboard/a and Dashboard/b); 1 was changed and was put back (Alert/y)',
+      '3 objects were put back on prod: 2 were recreated (Dashboard/a and Dashboard/b); 1 was put back as declared (Alert/y)',
+    ]);
+  });
+
+  it('whatever the runs, each (run, target, class) is at most one notification, and every object event is told exactly once', () => {
+    const objectEvent = fc.record({
+      kind: fc.constantFrom('missing', 'drift', 'healed', 'adopted', 'created'),
+      n: fc.integer({ min: 0, max: 30 }),
+    });
+    const runs = fc.array(fc.record({ target: fc.constantFrom('a', 'b'), events: fc.array(objectEvent, { maxLength: 40 }) }), {
+      maxLength: 8,
+    });
+    fc.assert(
+      fc.property(runs, (rs) => {
+        const p = new NotificationPolicy();
+        for (const r of rs) {
+          const events = r.events.map(({ kind, n }) => {
+            const address = `Dashboard/d${n}`;
+            if (kind === 'missing') return missing(r.target, address);
+            if (kind === 'drift') return drift(r.target, address);
+            if (kind === 'healed') return healed(r.target, address);
+            if (kind === 'created') return created(r.target, address);
+            return at(r.target, { event: 'adopted', address, id: address, paths: [] });
+          });
+          const out = run(p, r.target, 'success', events);
+          const classes = out.map((n) => n.kind);
+          expect(new Set(classes).size).toBe(classes.length);
+          expect(out.every((n) => n.target === r.target)).toBe(true);
+          // healed and adopted are told each time: every one is in exactly one notification of its class.
+          for (const kind of ['healed', 'adopted'] as const) {
+            const told = out.filter((n) => n.kind === kind).flatMap((n) => n.objects ?? []);
+            expect(told).toEqual(events.filter((e) => e.event === kind));
+          }
+        }
+      }),
+      { numRuns: 50 },
+    );
+  });
+});

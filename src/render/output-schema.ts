@@ -21,10 +21,15 @@ export const OUTPUT_SCHEMAS = {
 
 export type OutputSchemaFile = keyof typeof OUTPUT_SCHEMAS;
 
+/** Where a schema is published (its `$id`; a CloudEvent's `dataschema`). */
+export function outputSchemaId(file: OutputSchemaFile): string {
+  return `${OUTPUT_SCHEMA_BASE_URL}/${file}`;
+}
+
 export function outputJsonSchema(file: OutputSchemaFile): Record<string, unknown> {
   const { schema, title } = OUTPUT_SCHEMAS[file];
   const generated = z.toJSONSchema(schema, { target: 'draft-07', io: 'output' }) as Record<string, unknown>;
-  return { ...generated, $id: `${OUTPUT_SCHEMA_BASE_URL}/${file}`, title };
+  return { ...generated, $id: outputSchemaId(file), title };
 }
 
 export function outputJsonSchemaText(file: OutputSchemaFile): string {

@@ -10,6 +10,7 @@ import { Sharding } from '../../daemon/shards.js';
 import { DEFAULT_PARALLEL_RUNS, RunSlots } from '../../daemon/slots.js';
 import type { TargetAssignment } from '../../inventory/elector.js';
 import { EventBus } from '../../events/bus.js';
+import { planChanges, type ChangesLookup } from '../../notify/changes.js';
 import type { Logger } from '../../log/logger.js';
 import type { CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
@@ -126,7 +127,10 @@ async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<v
     count: (target, event) => metrics.events.inc({ target, event }),
   });
   events.subscribe((e) => metrics.observeEvent(e));
-  const notifier = notifierOf(io, group.config, { logger: group.logger, metrics, version: VERSION });
+  // Field changes in notifications come from each target's last plan: read when its run finishes.
+  const changes: ChangesLookup = (target, addresses) =>
+    planChanges(daemons.find((d) => d.target === target)?.lastPlan()?.plan, addresses);
+  const notifier = notifierOf(io, group.config, { logger: group.logger, metrics, version: VERSION, changes });
   if (notifier) events.subscribe((e) => notifier.observe(e));
   // One limit for every target of this process: their runs share its CPU and its state connections.
   const slots = new RunSlots(flags.parallelRuns);
