@@ -52,9 +52,19 @@ export async function startDaemon(cwd: string, args: string[], env: Record<strin
   };
 }
 
+/** A POST the receiver answered 200: its path, headers and body as sent. */
+export interface ReceivedRequest {
+  path: string;
+  headers: Record<string, string>;
+  raw: string;
+}
+
 export interface Receiver {
   url: string;
+  /** The receiver's origin (http://127.0.0.1:PORT), for sinks on other paths. */
+  origin: string;
   bodies: unknown[];
+  requests: ReceivedRequest[];
   /** Answer the next requests with these statuses (then 200). */
   failNext: (statuses: number[]) => void;
   close: () => Promise<void>;
@@ -62,20 +72,28 @@ export interface Receiver {
 
 export async function startReceiver(): Promise<Receiver> {
   const bodies: unknown[] = [];
+  const requests: ReceivedRequest[] = [];
   const script: number[] = [];
   const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const status = script.shift() ?? 200;
-      if (status === 200) bodies.push(JSON.parse(body) as unknown);
+      const raw = Buffer.concat(chunks).toString('utf8');
+      if (status === 200) {
+        bodies.push(JSON.parse(raw) as unknown);
+        requests.push({ path: req.url ?? '', headers: req.headers as Record<string, string>, raw });
+      }
       res.writeHead(status).end();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook/secret-part-of-the-hook-url`,
+    url: `${origin}/hook/secret-part-of-the-hook-url`,
+    origin,
     bodies,
+    requests,
     failNext: (statuses) => script.push(...statuses),
     close: () => new Promise((r) => server.close(() => r())),
   };
