@@ -128,8 +128,7 @@ async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<v
   });
   events.subscribe((e) => metrics.observeEvent(e));
   // Field changes in notifications come from each target's last plan: read when its run finishes.
-  const changes: ChangesLookup = (target, addresses) =>
-    planChanges(daemons.find((d) => d.target === target)?.lastPlan()?.plan, addresses);
+  const changes: ChangesLookup = (target, addresses) => planChanges(daemons.find((d) => d.target === target)?.lastPlan()?.plan, addresses);
   const notifier = notifierOf(io, group.config, { logger: group.logger, metrics, version: VERSION, changes });
   if (notifier) events.subscribe((e) => notifier.observe(e));
   // One limit for every target of this process: their runs share its CPU and its state connections.
