@@ -158,7 +158,7 @@ export class MultiMatcher {
     }
     const unitAt = pattern.foldCase ? (i: number) => fold(text.charCodeAt(i)) : (i: number) => text.charCodeAt(i);
     const accept = (start: number, end: number, length: number) =>
-      length >= rule.wholeWordBelow || (standsAlone(text, start, end) && tokenLike(text, start, end));
+      variedEnough(text, start, end) && (length >= rule.wholeWordBelow || (standsAlone(text, start, end) && tokenLike(text, start, end)));
     return fragmentRuns(text.length, unitAt, { forward, reversed }, anchors, rule.min, accept);
   }
 
@@ -206,6 +206,19 @@ export class MultiMatcher {
     this.#long.set(index, table);
     return table;
   }
+}
+
+/**
+ * A fragment of fewer than FRAGMENT_DISTINCT_MIN different characters (a run of zeros a secret ends
+ * with, padding) tells nothing of a random secret and is what ids and numbers are made of: it is
+ * not masked on its own (the whole secret always is).
+ */
+const FRAGMENT_DISTINCT_MIN = 4;
+
+function variedEnough(text: string, start: number, end: number): boolean {
+  const seen = new Set<number>();
+  for (let i = start; i < end && seen.size < FRAGMENT_DISTINCT_MIN; i++) seen.add(text.charCodeAt(i));
+  return seen.size >= FRAGMENT_DISTINCT_MIN;
 }
 
 /** Where a pattern's fragments may be: runs of its prefix anchors (by start) and suffix anchors (by end). */

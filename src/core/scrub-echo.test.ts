@@ -147,6 +147,14 @@ describe('a secret echoed in part (issue 50 item 1)', () => {
     expect(s.scrub('fG2kQ7x')).toBe('fG2kQ7x');
   });
 
+  it('leaves a fragment of fewer than four different characters alone (an id ending in the zeros a secret ends with), masks a varied one', () => {
+    const s = scrubberOf('4b1dsandboxsecret0000000000000000000000000');
+    const id = 'service 0b0f0000-0000-4000-8000-000000000000';
+    expect(s.scrub(id)).toBe(id);
+    expect(s.scrub('echo: 4b1dsandboxsec')).toBe(`echo: ${SENSITIVE}`);
+    expect(s.scrub('echo: secret0000000000000000000000000')).toBe(`echo: ${SENSITIVE}`);
+  });
+
   it('every long string of a JSON body is a secret of its own, and the body re-serialised compactly is one (property)', () => {
     const leaf = fc.oneof(fc.stringMatching(/^[A-Za-z0-9]{12,32}$/), fc.constantFrom('trigger', 'critical', '{{title}}'));
     fc.assert(
