@@ -111,9 +111,10 @@ async function completeInShell(shell: Shell): Promise<{ listed: string; complete
 }
 
 describe('completion in the real shells, through a pseudo-terminal', () => {
-  const shells = SHELLS.filter(has);
+  // CI installs tmux and the three shells (.ci/run): there a missing one fails instead of skipping.
+  const shells = process.env.CI ? [...SHELLS] : SHELLS.filter(has);
 
-  it.skipIf(!has('tmux') || shells.length === 0)(
+  it.skipIf(!process.env.CI && (!has('tmux') || shells.length === 0))(
     `${shells.join(', ')}: obsync plan --target <Tab> offers the config's targets`,
     async () => {
       // One server, started by the first session (clients starting at once could each start one), then the shells at once.
