@@ -97,14 +97,31 @@ async function paneWhen(session: string, done: (text: string) => boolean): Promi
   throw new Error(`${session}: the pane never showed what was expected; it shows:\n${text}`);
 }
 
+/**
+ * Types `line` at the prompt and waits until the pane shows it. A shell that has drawn its prompt
+ * may still be setting up its line editor and drop what arrives meanwhile (seen on a loaded
+ * machine): the line is cleared (C-u) and typed again until it shows.
+ */
+async function typeLine(shell: Shell, line: string): Promise<void> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    await tmux('send-keys', '-t', shell, 'C-u');
+    await tmux('send-keys', '-t', shell, '-l', line);
+    for (const until = Date.now() + 2_000; Date.now() < until; ) {
+      if ((await tmux('capture-pane', '-p', '-J', '-t', shell)).stdout.includes(`${PROMPT}${line.trimEnd()}`)) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${shell}: '${line}' never showed at the prompt`);
+}
+
 async function completeInShell(shell: Shell): Promise<{ listed: string; completed: string }> {
   const { tab } = session(shell);
   await paneWhen(shell, (t) => t.includes(PROMPT));
-  await tmux('send-keys', '-t', shell, '-l', 'obsync plan --target ');
+  await typeLine(shell, 'obsync plan --target ');
   await tmux('send-keys', '-t', shell, ...tab);
   const listed = await paneWhen(shell, (t) => TARGETS.every((n) => t.includes(n)));
   await tmux('send-keys', '-t', shell, 'C-c');
-  await tmux('send-keys', '-t', shell, '-l', 'obsync plan --target st');
+  await typeLine(shell, 'obsync plan --target st');
   await tmux('send-keys', '-t', shell, 'Tab');
   const completed = await paneWhen(shell, (t) => t.includes('--target staging'));
   return { listed, completed };
