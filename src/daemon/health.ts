@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ConnectionGuard, DEFAULT_HTTP_LIMITS, requestDeadlines, type HttpLimits } from './connections.js';
 import type { DaemonMetrics } from './metrics.js';
 import { probeBody, type ReadinessCode } from './readiness.js';
 import type { Route } from './status-routes.js';
@@ -46,7 +47,16 @@ export interface ReplicaReadiness {
 
 export interface HealthServer {
   url: string;
+  /** Its connections now (the flood tests read it). */
+  guard: ConnectionGuard;
   close(): Promise<void>;
+}
+
+export interface HealthServerOptions {
+  /** The status routes (./status-routes.ts), answered after the probes. */
+  route?: Route;
+  /** Connection limits and deadlines (./connections.ts); the defaults otherwise. */
+  limits?: Partial<HttpLimits>;
 }
 
 export async function startHealthServer(
@@ -54,9 +64,10 @@ export async function startHealthServer(
   port: number,
   readiness: () => Readiness,
   metrics: DaemonMetrics,
-  routes?: { route: Route; maxConnections: number },
+  opts: HealthServerOptions = {},
 ): Promise<HealthServer> {
-  const server: Server = createServer((req, res) => {
+  const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...opts.limits };
+  const server: Server = createServer(requestDeadlines(limits), (req, res) => {
     const url = URL.parse(req.url ?? '/', 'http://obsync.invalid');
     if (url === null || !(req.url ?? '/').startsWith('/')) {
       res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request\n');
@@ -83,12 +94,14 @@ export async function startHealthServer(
       );
       return;
     }
-    if (routes?.route(req, res, url)) return;
+    if (opts.route?.(req, res, url)) return;
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
   });
-  server.keepAliveTimeout = 5_000;
-  // Bounded: past this many open connections a new one is closed at once (probes count too, so it is generous).
-  if (routes) server.maxConnections = routes.maxConnections;
+  server.keepAliveTimeout = limits.keepAliveMs;
+  server.timeout = limits.inactiveMs;
+  // No server.maxConnections: it refuses the newest connection, which may be a probe; the guard closes a quiet one instead.
+  const guard = new ConnectionGuard(limits);
+  guard.attach(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -97,6 +110,7 @@ export async function startHealthServer(
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return {
     url: `http://${shownHost}:${addr.port}`,
+    guard,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

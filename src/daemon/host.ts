@@ -16,6 +16,7 @@ import type { Logger } from '../log/logger.js';
 import type { TargetDetail } from '../render/status-page.js';
 import type { Daemon } from './daemon.js';
 import { startHealthServer, type HealthServer, type Readiness, type ReplicaReadiness } from './health.js';
+import type { ConnectionCounts, HttpLimits } from './connections.js';
 import type { Sharding } from './shards.js';
 import type { DaemonMetrics } from './metrics.js';
 import { EventStream } from './sse.js';
@@ -35,6 +36,8 @@ export interface HostOptions {
   statusToken?: Secret | undefined;
   /** Clients of /api/events/stream at once (default 100). */
   maxStreamClients?: number;
+  /** Connection limits and deadlines of the HTTP server (tests); the defaults otherwise. */
+  http?: { limits?: Partial<HttpLimits> };
   /** Apply mode: replicas elect leaders (`sharding` on the PostgreSQL state, where they share the targets). */
   elect?: boolean;
   sharding?: Sharding | undefined;
@@ -64,6 +67,11 @@ export class DaemonHost {
     return this.#health?.url;
   }
 
+  /** The HTTP server's connections now. */
+  get connections(): ConnectionCounts | undefined {
+    return this.#health?.guard.counts();
+  }
+
   async start(): Promise<void> {
     const { logger, metrics, listen, events } = this.opts;
     const maxClients = this.opts.maxStreamClients ?? 100;
@@ -73,10 +81,7 @@ export class DaemonHost {
       onRefused: () => metrics.statusRefused.inc(),
     }));
     const route = statusRoutes({ source: this, bus: events, stream, token: this.opts.statusToken });
-    this.#health = await startHealthServer(listen.host, listen.port, () => this.readiness(), metrics, {
-      route,
-      maxConnections: maxClients + 256,
-    });
+    this.#health = await startHealthServer(listen.host, listen.port, () => this.readiness(), metrics, { route, ...this.opts.http });
     if (this.opts.watch)
       this.#watcher = await startWatcher(this.#roots(), this.opts.debounceMs, (changed) => this.#changed(changed), logger);
     logger.info({ targets: this.daemons.map((d) => d.target), watch: this.opts.watch, listen: this.#health.url }, 'daemon started');

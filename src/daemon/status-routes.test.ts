@@ -54,7 +54,7 @@ async function start(opts: { token?: string; maxClients?: number } = {}) {
   const metrics = new DaemonMetrics('0.1.0');
   stream = new EventStream(bus, { maxClients: opts.maxClients ?? 5, onRefused: () => metrics.statusRefused.inc() });
   const route = statusRoutes({ source, bus, stream, token: opts.token ? new Secret(opts.token) : undefined });
-  server = await startHealthServer('127.0.0.1', 0, () => ({ ready: true, targets: {} }), metrics, { route, maxConnections: 64 });
+  server = await startHealthServer('127.0.0.1', 0, () => ({ ready: true, targets: {} }), metrics, { route });
   return { url: server.url, bus, metrics };
 }
 
