@@ -3,7 +3,7 @@
  * past the limit is refused with 503 (a flood is refused, not served); a client that stops
  * reading is dropped once its unsent data passes a bound, so a slow reader never holds memory or
  * the daemon. Each event is serialised once for all clients; a client reconnecting with
- * `Last-Event-ID` first gets what it missed from the ring.
+ * `Last-Event-ID` first gets what it missed from the ring. Each message is named by its event.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventBus } from '../events/bus.js';
@@ -110,6 +110,10 @@ export class EventStream {
   }
 }
 
+/**
+ * One message: named by its event (`drift`, `run-finished`…, the vocabulary's names, so a browser's
+ * `EventSource.addEventListener('drift', …)` gets exactly those), numbered for `Last-Event-ID`.
+ */
 function frame(event: ObsyncEvent, json: string): string {
-  return `id: ${event.seq}\ndata: ${json}\n\n`;
+  return `event: ${event.event}\nid: ${event.seq}\ndata: ${json}\n\n`;
 }

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Secret } from '../core/secret.js';
 import { EventBus } from '../events/bus.js';
 import type { StatusDocument } from '../events/status-model.js';
+import { EVENT_NAMES } from '../events/vocabulary.js';
 import { nullLogger } from '../log/logger.js';
 import { startHealthServer, type HealthServer } from './health.js';
 import { DaemonMetrics } from './metrics.js';
@@ -119,7 +120,7 @@ describe('status routes', () => {
     expect(await (await get(`${url}/`)).text()).not.toContain(TOKEN);
   });
 
-  it('streams events as Server-Sent Events, each with its id; a reconnect with Last-Event-ID gets what it missed', async () => {
+  it('streams events as Server-Sent Events, each named by its event and with its id; a reconnect with Last-Event-ID gets what it missed', async () => {
     const { url, bus } = await start();
     const all = await openStream(`${url}/api/events/stream`);
     const prodOnly = await openStream(`${url}/api/events/stream?target=prod`);
@@ -127,13 +128,21 @@ describe('status routes', () => {
     bus.emit('prod', { event: 'manifests-recovered' });
     bus.emit('other', { event: 'manifests-recovered' });
     await waitFor(() => all.text().includes('id: 2\n'));
-    expect(all.text()).toMatch(/^retry: 3000\n\nid: 1\ndata: \{"seq":1,.*"target":"prod".*\}\n\nid: 2\ndata: /);
+    expect(all.text()).toMatch(
+      /^retry: 3000\n\nevent: manifests-recovered\nid: 1\ndata: \{"seq":1,.*"target":"prod".*\}\n\nevent: manifests-recovered\nid: 2\ndata: /,
+    );
     await waitFor(() => prodOnly.text().includes('id: 1\n'));
     expect(prodOnly.text()).not.toContain('id: 2\n');
     const again = await openStream(`${url}/api/events/stream`, { 'last-event-id': '1' });
     await waitFor(() => again.text().includes('id: 2\n'));
     expect(again.text()).not.toContain('id: 1\n');
+    // What it missed comes named as it was sent live.
+    expect(again.text()).toMatch(/^retry: 3000\n\nevent: manifests-recovered\nid: 2\ndata: \{"seq":2,/);
     for (const s of [all, prodOnly, again]) s.close();
+  });
+
+  it('every event name is a plain SSE event name (one token, no line break or colon)', () => {
+    for (const name of EVENT_NAMES) expect(name).toMatch(/^[a-z][a-z-]*$/);
   });
 
   it('refuses a flood of stream clients with 503 (bounded), and takes new ones once others leave', async () => {

@@ -3,7 +3,9 @@
  * step, nothing from another host; the page's Content-Security-Policy allows only these). The
  * script is optional: without it the page is complete and a reload shows new data. With it, each
  * event on `/api/events/stream` re-fetches the page's main part (server-rendered, escaped there).
+ * The stream names each message by its event, so the script listens to every name of the vocabulary.
  */
+import { EVENT_NAMES } from '../events/vocabulary.js';
 
 export const STATUS_CSS = `:root { color-scheme: light; --fg: #1b1b1b; --muted: #4a4a4a; --line: #c9c9c9; --bg: #ffffff; --panel: #f6f7f9; }
 * { box-sizing: border-box; }
@@ -64,7 +66,9 @@ export const STATUS_JS = `'use strict';
   }
   var stream = new EventSource('/api/events/stream' + (target ? '?target=' + encodeURIComponent(target) : ''));
   stream.onopen = function () { live.textContent = 'Live: connected'; };
-  stream.onmessage = function () { if (pending === null) pending = setTimeout(refresh, 250); };
+  ${JSON.stringify(EVENT_NAMES)}.forEach(function (name) {
+    stream.addEventListener(name, function () { if (pending === null) pending = setTimeout(refresh, 250); });
+  });
   stream.onerror = function () { live.textContent = 'Live updates reconnecting…'; };
 })();
 `;

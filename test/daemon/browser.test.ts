@@ -102,6 +102,34 @@ describe.skipIf(missing !== null)('the status page in Chromium', () => {
     expect(await page.locator('.target td', { hasText: 'service answers again' }).count()).toBeGreaterThan(0);
   });
 
+  it("names each streamed event by its event: a browser's EventSource.addEventListener gets it, with its data and id", async () => {
+    await page.goto(`${daemon.url}/`);
+    await page.evaluate(`(() => {
+      window.named = [];
+      window.unnamed = 0;
+      const stream = new EventSource('/api/events/stream?target=shop');
+      window.namedStream = stream;
+      for (const name of ['run-started', 'updated', 'run-finished'])
+        stream.addEventListener(name, (e) => {
+          const data = JSON.parse(e.data);
+          window.named.push({ type: e.type, event: data.event, id: e.lastEventId, seq: String(data.seq) });
+        });
+      stream.onmessage = () => { window.unnamed += 1; };
+    })()`);
+    editTags('payments, named-events');
+    type Named = { type: string; event: string; id: string; seq: string };
+    const named = () => page.evaluate('window.named') as Promise<Named[]>;
+    await expect
+      .poll(async () => (await named()).map((n) => n.type), { timeout: 20_000 })
+      .toEqual(expect.arrayContaining(['run-started', 'updated', 'run-finished']));
+    for (const n of await named()) {
+      expect(n.type).toBe(n.event);
+      expect(n.id).toBe(n.seq);
+    }
+    expect(await page.evaluate('window.unnamed')).toBe(0);
+    await page.evaluate('window.namedStream.close()');
+  });
+
   it('has no console error, no secret in the DOM, and loads nothing from another host', async () => {
     const dom = await page.content();
     for (const secret of [TOKEN, sandbox.credentials.apiKey]) expect(dom).not.toContain(secret);
