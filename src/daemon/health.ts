@@ -1,11 +1,12 @@
 /**
  * The daemon's HTTP server on node:http: `/livez`, `/healthz` (alias), `/readyz` and `/metrics`
- * (always open, for probes), then the status routes (./status-routes.ts). `/readyz` also says per
- * target why, as a code (`{ready, targets: {name: {ready, code, error, since, leader}}}`, ./readiness.ts):
+ * (always open, for probes; `/metrics` in OpenMetrics when the scraper asks for it), then the status
+ * routes (./status-routes.ts). `/readyz` also says per target why, as a code (`{ready, targets: {name: {ready, code, error, since, leader}}}`, ./readiness.ts):
  * it needs no token, so no text from the service reaches it.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { exposition } from './accept.js';
 import { ConnectionGuard, DEFAULT_HTTP_LIMITS, requestDeadlines, type HttpLimits } from './connections.js';
 import type { DaemonMetrics } from './metrics.js';
 import { probeBody, type ReadinessCode } from './readiness.js';
@@ -88,8 +89,8 @@ export async function startHealthServer(
       return;
     }
     if (path === '/metrics') {
-      metrics.text().then(
-        (body) => res.writeHead(200, { 'content-type': metrics.contentType }).end(body),
+      metrics.exposition(exposition(req.headers.accept)).then(
+        ({ body, contentType }) => res.writeHead(200, { 'content-type': contentType, vary: 'Accept' }).end(body),
         () => res.writeHead(500).end(),
       );
       return;

@@ -1,7 +1,8 @@
 /** Prometheus metrics of the daemon (DESIGN §6). Labels are low-cardinality only: no object names, no messages. */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric, type OpenMetricsContentType } from 'prom-client';
 import type { ApplyReport, StepOutcomeKind } from '../applier/context.js';
 import type { Plan } from '../core/plan.js';
+import type { Exposition } from './accept.js';
 import { setOwn } from '../core/json.js';
 import type { ObsyncEvent } from '../events/vocabulary.js';
 
@@ -169,6 +170,17 @@ export class DaemonMetrics {
 
   text(): Promise<string> {
     return this.registry.metrics();
+  }
+
+  /** `/metrics` in the format the scraper asked for (./accept.ts), with its content type. */
+  async exposition(format: Exposition): Promise<{ body: string; contentType: string }> {
+    if (format === 'text') return { body: await this.registry.metrics(), contentType: this.registry.contentType };
+    // prom-client writes OpenMetrics by renaming each counter it renders in place (…_total → …), which would
+    // rename it for the text format too: it renders stand-ins made per scrape, reading each metric through their prototype.
+    const openMetrics = new Registry<OpenMetricsContentType>();
+    openMetrics.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+    for (const metric of this.registry.getMetricsAsArray()) openMetrics.registerMetric(Object.create(metric) as Metric);
+    return { body: await openMetrics.metrics(), contentType: openMetrics.contentType };
   }
 
   get contentType(): string {
