@@ -5,7 +5,7 @@ import { registerSecret } from '../core/scrub.js';
 import { createLogger } from '../log/logger.js';
 import { EventBus } from './bus.js';
 import { Ring } from './ring.js';
-import { eventSchema } from './vocabulary.js';
+import { EVENT_NAMES, eventSchema, type EventBody, type EventName } from './vocabulary.js';
 
 function bus(opts: Partial<ConstructorParameters<typeof EventBus>[0]> = {}) {
   const out = new PassThrough();
@@ -109,6 +109,44 @@ describe('Ring', () => {
         expect(ring.size).toBe(expected.length);
         expect(ring.newest(3)).toEqual(expected.slice(-3).reverse());
       }),
+    );
+  });
+
+  it('logs each event at the level of what it says: failures at error, degraded states at warn, the rest at info', () => {
+    const counts = { create: 0, update: 0, delete: 0, unchanged: 3, adopted: 0, failed: 1 };
+    const run = { mode: 'apply', durationMs: 10, counts, requests: 2, planned: true } as const;
+    const cases: [EventBody, 'info' | 'warn' | 'error'][] = [
+      [{ event: 'run-finished', ...run, result: 'failure', error: 'Dashboard/x: HTTP 500' }, 'error'],
+      [{ event: 'run-finished', ...run, planned: false, result: 'failure', error: 'no response' }, 'error'],
+      [{ event: 'run-finished', ...run, result: 'invalid-manifests' }, 'warn'],
+      [{ event: 'run-finished', ...run, result: 'success' }, 'info'],
+      [{ event: 'failed', code: 'API', message: 'HTTP 500' }, 'error'],
+      [{ event: 'target-unreachable', code: 'API', status: 503, message: 'HTTP 503' }, 'error'],
+      [{ event: 'manifests-invalid', errors: 1, diagnostics: [] }, 'error'],
+      [{ event: 'drift', address: 'Dashboard/x', action: 'update', reason: 'drifted', paths: [] }, 'warn'],
+      [{ event: 'refused', guard: 'prune', message: 'more than 10 deletes' }, 'warn'],
+      [{ event: 'non-convergent', address: 'Dashboard/x', paths: ['name'] }, 'warn'],
+      [{ event: 'adopted', address: 'Dashboard/x', id: '1', paths: [] }, 'warn'],
+      [{ event: 'leader-lost', holder: 'other/2' }, 'warn'],
+      [{ event: 'replicas-disagree', replicas: ['other/2'], details: ['other/2 runs 0.2.0'] }, 'warn'],
+      [{ event: 'replicas-disagree', replicas: [], details: [] }, 'info'],
+      [{ event: 'run-started', mode: 'apply', trigger: ['schedule'] }, 'info'],
+      [{ event: 'healed', address: 'Dashboard/x', paths: [] }, 'info'],
+      [{ event: 'created', address: 'Dashboard/x' }, 'info'],
+      [{ event: 'updated', address: 'Dashboard/x', paths: [] }, 'info'],
+      [{ event: 'deleted', address: 'Dashboard/x' }, 'info'],
+      [{ event: 'imported', address: 'Dashboard/x', id: '1', via: 'import' }, 'info'],
+      [{ event: 'moved', address: 'Dashboard/x', from: 'Dashboard/y' }, 'info'],
+      [{ event: 'leader-acquired', holder: 'me/1' }, 'info'],
+      [{ event: 'manifests-recovered' }, 'info'],
+      [{ event: 'target-recovered', downSince: '2026-11-26T11:00:00.000Z' }, 'info'],
+    ];
+    const covered = new Set<EventName>(cases.map(([body]) => body.event));
+    expect(EVENT_NAMES.filter((n) => !covered.has(n))).toEqual([]);
+    const { b, lines } = bus();
+    for (const [body] of cases) b.emit('prod', body);
+    expect(lines().map((l) => `${String(l.event)} ${typeof l.result === 'string' ? l.result : ''} ${String(l.level)}`)).toEqual(
+      cases.map(([body, level]) => `${body.event} ${'result' in body ? body.result : ''} ${level}`),
     );
   });
 });

@@ -9,7 +9,7 @@ import { errorMessage } from '../core/errors.js';
 import { scrubDeep } from '../core/scrub.js';
 import type { Logger } from '../log/logger.js';
 import { Ring } from './ring.js';
-import { EVENT_LEVELS, EVENT_MESSAGES, type EventBody, type EventName, type ObsyncEvent } from './vocabulary.js';
+import { EVENT_MESSAGES, eventLevel, type EventBody, type EventName, type ObsyncEvent } from './vocabulary.js';
 
 export const DEFAULT_RING_SIZE = 500;
 export const DEFAULT_HISTORY_SIZE = 100;
@@ -104,7 +104,7 @@ export class EventBus {
 
   #log(event: ObsyncEvent): void {
     const { time: _time, ...fields } = event;
-    const level = this.opts.levels === 'info' ? 'info' : EVENT_LEVELS[event.event];
+    const level = this.opts.levels === 'info' ? 'info' : eventLevel(event);
     this.opts.logger[level](fields, EVENT_MESSAGES[event.event]);
   }
 }

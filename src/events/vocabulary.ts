@@ -164,10 +164,29 @@ export const EVENT_MESSAGES: Record<EventName, string> = {
   'target-recovered': 'target recovered',
 };
 
-/** The daemon's log level of each event (the CLI logs them all at info: its plan output already says it). */
-export const EVENT_LEVELS: Record<EventName, 'info' | 'warn' | 'error'> = {
+export type EventLevel = 'info' | 'warn' | 'error';
+
+/**
+ * The daemon's log level of each event, the one place it is decided (the CLI logs them all at
+ * info: its plan output already says it), so collectors' level filters and alerts mean something:
+ * `error` when something failed (a run, an object, the service, the manifests); `warn` when the
+ * target runs degraded or something needs a look (drift, a refusal, a field the service does not
+ * keep, an adoption, leadership lost, replicas that disagree, a run on the last good manifests);
+ * `info` for the rest, recoveries included.
+ */
+export function eventLevel(e: ObsyncEvent): EventLevel {
+  switch (e.event) {
+    case 'run-finished':
+      return e.result === 'success' ? 'info' : e.result === 'failure' ? 'error' : 'warn';
+    case 'replicas-disagree':
+      return e.details.length > 0 ? 'warn' : 'info';
+    default:
+      return FIXED_LEVELS[e.event];
+  }
+}
+
+const FIXED_LEVELS: Record<Exclude<EventName, 'run-finished' | 'replicas-disagree'>, EventLevel> = {
   'run-started': 'info',
-  'run-finished': 'info',
   drift: 'warn',
   healed: 'info',
   created: 'info',
@@ -181,7 +200,6 @@ export const EVENT_LEVELS: Record<EventName, 'info' | 'warn' | 'error'> = {
   'non-convergent': 'warn',
   'leader-acquired': 'info',
   'leader-lost': 'warn',
-  'replicas-disagree': 'warn',
   'manifests-invalid': 'error',
   'manifests-recovered': 'info',
   'target-unreachable': 'error',
