@@ -75,8 +75,10 @@ export async function startHealthServer(
       return;
     }
     const path = url.pathname;
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+    // Read only: the one POST is the sign-in form of the status page (it sets a cookie, changes nothing).
+    const post = req.method === 'POST' && path === '/login';
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !post) {
+      res.writeHead(405, { allow: path === '/login' ? 'GET, HEAD, POST' : 'GET, HEAD' }).end();
       return;
     }
     if (path === '/livez' || path === '/healthz') {

@@ -23,7 +23,7 @@ afterEach(async () => {
 
 const doc: StatusDocument = { version: '0.1.0', generatedAt: '2026-11-26T12:00:00.000Z', ready: true, replica: { id: 'h/1' }, targets: [] };
 
-async function start(opts: { token?: string; maxClients?: number } = {}) {
+async function start(opts: { token?: string; maxClients?: number; now?: () => Date } = {}) {
   const bus = new EventBus({ logger: nullLogger(), levels: 'by-event' });
   const withTarget: StatusDocument = {
     ...doc,
@@ -54,7 +54,13 @@ async function start(opts: { token?: string; maxClients?: number } = {}) {
   };
   const metrics = new DaemonMetrics('0.1.0');
   stream = new EventStream(bus, { maxClients: opts.maxClients ?? 5, onRefused: () => metrics.statusRefused.inc() });
-  const route = statusRoutes({ source, bus, stream, token: opts.token ? new Secret(opts.token) : undefined });
+  const route = statusRoutes({
+    source,
+    bus,
+    stream,
+    token: opts.token ? new Secret(opts.token) : undefined,
+    ...(opts.now ? { now: opts.now } : {}),
+  });
   server = await startHealthServer('127.0.0.1', 0, () => ({ ready: true, targets: {} }), metrics, { route });
   return { url: server.url, bus, metrics };
 }
@@ -159,5 +165,61 @@ describe('status routes', () => {
     const later = await openStream(`${url}/api/events/stream`);
     expect(later.status).toBe(200);
     for (const s of [...open, later]) s.close();
+  });
+
+  it('a browser signs in once with the token in a form (a POST body), then its HttpOnly session cookie opens the pages', async () => {
+    let clock = new Date('2026-11-26T12:00:00Z');
+    const { url } = await start({ token: TOKEN, now: () => clock });
+    const html = { accept: 'text/html,application/xhtml+xml' };
+    // A browser asking for a page gets the form (401); a script asking /api/* gets JSON.
+    const asked = await get(`${url}/targets/prod`, html);
+    expect(asked.status).toBe(401);
+    expect(asked.headers.get('content-security-policy')).toContain("form-action 'self'");
+    const form = await asked.text();
+    expect(form).toContain('<form class="login" method="post" action="/login">');
+    expect(form).toContain('<input type="hidden" name="next" value="/targets/prod">');
+    expect((await get(`${url}/api/status`, html)).headers.get('content-type')).toBe('application/json');
+    // The token in a URL opens nothing.
+    expect((await get(`${url}/login?token=${TOKEN}`, html)).headers.get('set-cookie')).toBeNull();
+    expect((await get(`${url}/?token=${TOKEN}`, html)).status).toBe(401);
+
+    const signIn = (token: string, next = '/targets/prod') =>
+      fetch(`${url}/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token, next }).toString(),
+      });
+    const wrong = await signIn(`${TOKEN}x`);
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('set-cookie')).toBeNull();
+    expect(await wrong.text()).toContain('That is not the status token');
+    const right = await signIn(TOKEN);
+    expect(right.status).toBe(303);
+    expect(right.headers.get('location')).toBe('/targets/prod');
+    const cookie = right.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^obsync_status=\d+\.[\w-]{43}; Path=\/; Max-Age=43200; HttpOnly; SameSite=Strict$/);
+    expect(cookie).not.toContain(TOKEN);
+    const session = cookie.split(';')[0] ?? '';
+    for (const path of ['/', '/targets/prod', '/api/status', '/api/events'])
+      expect((await get(`${url}${path}`, { cookie: session })).status, path).toBe(200);
+    // Elsewhere than a page of this daemon, a sign-in leads to /.
+    for (const next of ['//evil.example/', 'https://evil.example/', '/targets/a/../../x', '/api/status'])
+      expect((await signIn(TOKEN, next)).headers.get('location'), next).toBe('/');
+    // A changed signature, another token's session and an expired one open nothing.
+    const [name, value = ''] = session.split('=');
+    const forged = `${name}=${value.slice(0, -1)}${value.endsWith('A') ? 'B' : 'A'}`;
+    expect((await get(`${url}/api/status`, { cookie: forged })).status).toBe(401);
+    clock = new Date(clock.getTime() + 12 * 3600_000 + 1000);
+    expect((await get(`${url}/api/status`, { cookie: session })).status).toBe(401);
+    const big = await fetch(`${url}/login`, { method: 'POST', body: 'x'.repeat(10_000) });
+    expect(big.status).toBe(413);
+  });
+
+  it('without a status token there is nothing to sign in to', async () => {
+    const { url } = await start();
+    const res = await fetch(`${url}/login`, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/');
   });
 });

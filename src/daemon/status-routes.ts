@@ -12,8 +12,10 @@ import type { Secret } from '../core/secret.js';
 import type { EventBus } from '../events/bus.js';
 import type { StatusDocument } from '../events/status-model.js';
 import { STATUS_CSS, STATUS_JS } from '../render/status-assets.js';
+import { renderLoginPage } from '../render/status-login.js';
 import { renderStatusPage, renderTargetPage, type TargetDetail } from '../render/status-page.js';
 import type { EventStream } from './sse.js';
+import { MAX_LOGIN_BODY, readForm, StatusSessions } from './status-session.js';
 
 export interface StatusSource {
   status(): StatusDocument;
@@ -45,14 +47,17 @@ export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => boo
 /** Answers the status routes; false for any other path (the health server goes on). */
 export function statusRoutes(opts: StatusRoutesOptions): Route {
   const digest = opts.token ? sha256(opts.token.reveal()) : undefined;
+  const sessions = opts.token ? new StatusSessions(opts.token) : undefined;
   const now = () => opts.now?.() ?? new Date();
   return (req, res, url) => {
     const path = url.pathname;
     if (path === '/static/status.css') return asset(res, 'text/css; charset=utf-8', STATUS_CSS);
     if (path === '/static/status.js') return asset(res, 'text/javascript; charset=utf-8', STATUS_JS);
+    if (path === '/login') return login(req, res, url, digest && sessions ? { digest, sessions, now: now() } : undefined);
     const page = path === '/' || path.startsWith('/targets/');
     if (!page && !path.startsWith('/api/')) return false;
-    if (digest && !authorized(req, digest)) {
+    if (digest && !authorized(req, digest) && !sessions?.valid(req, now())) {
+      if (page && acceptsHtml(req)) return loginPage(res, 401, { next: path, failed: false });
       res
         .writeHead(401, {
           ...SECURITY_HEADERS,
@@ -61,7 +66,7 @@ export function statusRoutes(opts: StatusRoutesOptions): Route {
           'www-authenticate': 'Bearer realm="obsync"',
         })
         .end(
-          `${JSON.stringify({ error: 'this status page needs Authorization: Bearer <status token> (OBSYNC_STATUS_TOKEN or statusToken)' })}\n`,
+          `${JSON.stringify({ error: 'this status page needs Authorization: Bearer <status token> (OBSYNC_STATUS_TOKEN or statusToken), or a browser session from /login' })}\n`,
         );
       return true;
     }
@@ -98,6 +103,62 @@ function events(res: ServerResponse, url: URL, opts: StatusRoutesOptions): boole
       return json(res, 400, { error: `since '${raw}' is neither an event number nor a time (e.g. 42 or 2026-11-26T12:00:00Z)` });
   }
   return json(res, 200, { events: opts.bus.list({ target, since }), next: opts.bus.lastSeq });
+}
+
+/**
+ * `GET /login`: the form; `POST /login` (the form's body): the token, checked as the bearer token
+ * is; right, a session cookie and on to the page asked for; wrong, the form again (401). Without
+ * a status token there is nothing to sign in to.
+ */
+function login(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  auth: { digest: Buffer; sessions: StatusSessions; now: Date } | undefined,
+): boolean {
+  if (!auth) return redirect(res, '/');
+  if (req.method !== 'POST') return loginPage(res, 200, { next: pagePath(url.searchParams.get('next')), failed: false });
+  readForm(req, MAX_LOGIN_BODY).then(
+    (form) => {
+      if (form === null) return json(res, 413, { error: `a sign-in form has at most ${MAX_LOGIN_BODY} bytes` });
+      const next = pagePath(form.get('next'));
+      const token = form.get('token') ?? '';
+      if (!timingSafeEqual(sha256(token), auth.digest)) return loginPage(res, 401, { next, failed: true });
+      const secure = req.headers['x-forwarded-proto'] === 'https';
+      return redirect(res, next, { 'set-cookie': auth.sessions.issue(auth.now, secure) });
+    },
+    () => res.destroy(),
+  );
+  return true;
+}
+
+/** Where a sign-in may lead: a page of this daemon (`/`, `/targets/NAME`), nothing else (no other host). */
+function pagePath(raw: string | null): string {
+  return raw !== null && /^\/(targets\/[\w.~%-]+)?$/.test(raw) ? raw : '/';
+}
+
+function acceptsHtml(req: IncomingMessage): boolean {
+  return /\btext\/html\b/.test(req.headers.accept ?? '');
+}
+
+/** The sign-in form: its own policy lets it post to this daemon (the pages post nowhere). */
+function loginPage(res: ServerResponse, status: number, page: { next: string; failed: boolean }): boolean {
+  const csp = SECURITY_HEADERS['content-security-policy']?.replace("form-action 'none'", "form-action 'self'") ?? '';
+  res
+    .writeHead(status, {
+      ...SECURITY_HEADERS,
+      ...NO_STORE,
+      'content-security-policy': csp,
+      'content-type': 'text/html; charset=utf-8',
+      ...(status === 401 ? { 'www-authenticate': 'Bearer realm="obsync"' } : {}),
+    })
+    .end(renderLoginPage(page));
+  return true;
+}
+
+function redirect(res: ServerResponse, location: string, headers: Record<string, string> = {}): boolean {
+  res.writeHead(303, { ...SECURITY_HEADERS, ...NO_STORE, location, ...headers }).end();
+  return true;
 }
 
 function known(opts: StatusRoutesOptions, target: string): boolean {

@@ -43,6 +43,9 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f1f1f1; paddi
 .callout.error { border-left-color: #b3261e; } .callout.warning { border-left-color: #b26a00; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 #live { font-size: .9rem; }
+.problem { color: #7f1d1d; font-weight: 600; }
+form.login { display: grid; grid-template-columns: max-content minmax(12rem, 24rem) max-content; gap: .5rem; align-items: center; margin: 1rem 0; }
+form.login input, form.login button { font: inherit; padding: .3rem .5rem; }
 `;
 
 export const STATUS_JS = `'use strict';

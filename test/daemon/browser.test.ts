@@ -118,7 +118,7 @@ describe.skipIf(missing !== null)('the status page in Chromium', () => {
     })()`);
     editTags('payments, named-events');
     type Named = { type: string; event: string; id: string; seq: string };
-    const named = () => page.evaluate('window.named') as Promise<Named[]>;
+    const named = () => page.evaluate<Named[]>('window.named');
     await expect
       .poll(async () => (await named()).map((n) => n.type), { timeout: 20_000 })
       .toEqual(expect.arrayContaining(['run-started', 'updated', 'run-finished']));
@@ -158,6 +158,37 @@ describe.skipIf(missing !== null)('the status page in Chromium', () => {
     await page.goto(`${daemon.url}/targets/shop`);
     expect(await axeProblems(page)).toEqual([]);
     expect(consoleErrors).toEqual([]);
+  });
+
+  it('signs in a browser without a proxy: the token once in a form, then an HttpOnly cookie, never the token in a URL', async () => {
+    const own = await launchBrowser();
+    try {
+      const p = own.context.pages()[0] ?? (await own.context.newPage());
+      const errors: string[] = [];
+      p.on('pageerror', (e) => errors.push(e.message));
+      await p.goto(`${daemon.url}/targets/shop`);
+      expect(await p.locator('h1').textContent()).toBe('obsync status');
+      expect(await axeProblems(p)).toEqual([]);
+      await p.locator('#token').fill(`${TOKEN}-wrong`);
+      await p.locator('button[type=submit]').click();
+      await p.locator('[role=alert]').waitFor();
+      expect(await own.context.cookies()).toEqual([]);
+      await p.locator('#token').fill(TOKEN);
+      await p.locator('button[type=submit]').click();
+      await p.waitForURL(`${daemon.url}/targets/shop`);
+      expect(await p.locator('h1').textContent()).toBe('Target shop');
+      // The session reaches the event stream too: the page goes live.
+      await expect.poll(() => p.locator('#live').textContent(), { timeout: 10_000 }).toMatch(/^Live: /);
+      const cookies = await own.context.cookies();
+      expect(cookies).toEqual([expect.objectContaining({ name: 'obsync_status', httpOnly: true, sameSite: 'Strict' })]);
+      expect(cookies[0]?.value).not.toContain(TOKEN);
+      expect(await p.evaluate('document.cookie')).toBe('');
+      expect(p.url()).not.toContain(TOKEN);
+      expect(await p.content()).not.toContain(TOKEN);
+      expect(errors).toEqual([]);
+    } finally {
+      await own.close();
+    }
   });
 
   it('is readable without JavaScript', async () => {
