@@ -26,6 +26,7 @@ import type { TargetReadiness } from './health.js';
 import type { ReadinessCode } from './readiness.js';
 import { resourceCounts, type DaemonMetrics, type RunResult } from './metrics.js';
 import { RunMemo } from '../engine/memo.js';
+import { ScheduleJitter } from './jitter.js';
 import { RunQueue, type TriggerReason } from './queue.js';
 import type { RunSlots } from './slots.js';
 import { duration, failureOfRun, manifestsInvalid, manifestsSignature, ownedByKind } from './tracker.js';
@@ -55,7 +56,7 @@ export interface DaemonDeps {
 export interface DaemonOptions {
   mode: 'apply' | 'plan';
   schedule: string;
-  /** Random delay before a scheduled run, so many daemons (and targets) do not hit the API at once. */
+  /** Random delay before a scheduled run, so many daemons (and targets) do not hit the API at once (at most half the schedule's interval). */
   jitterMs: number;
   prune: boolean;
   /** `--prune-cascade`: deletes and updates may take along objects obsync does not own. */
@@ -110,6 +111,9 @@ export class Daemon {
   /** Cancels the wait of a run for a slot (stop, hand-over, leadership lost): that run does not start. */
   #waitForSlot: AbortController | null = null;
   #task: ScheduledTask | null = null;
+  /** Drawn a fire ahead, so the status tells when the next scheduled run really starts. */
+  readonly #jitter: ScheduleJitter;
+  #jitterTimer: NodeJS.Timeout | null = null;
   readonly #intervalMs: number;
   /** What the last runs found unchanged: an unchanged estate is re-planned at little more than the cost of reading it. */
   readonly #memo = new RunMemo();
@@ -120,6 +124,7 @@ export class Daemon {
   ) {
     this.#queue = new RunQueue((reasons) => this.#run(reasons));
     this.#intervalMs = scheduleIntervalMs(opts.schedule);
+    this.#jitter = ScheduleJitter.forSchedule(opts.jitterMs, this.#intervalMs);
     this.#state = { state: 'starting', reason: 'the first run has not finished', since: this.#now() };
   }
 
@@ -212,6 +217,7 @@ export class Daemon {
     if (this.#retryTimer) clearTimeout(this.#retryTimer);
     this.#waitForSlot?.abort(new Error('shutting down'));
     await this.#task?.destroy();
+    if (this.#jitterTimer) clearTimeout(this.#jitterTimer);
     const deadline = setTimeout(() => this.#abort.abort(new Error('shutting down')), this.opts.shutdownMs);
     await this.#queue.stop();
     clearTimeout(deadline);
@@ -303,9 +309,10 @@ export class Daemon {
     return { kind: 'electing', detail: leadership.describe() };
   }
 
+  /** The next run as it will really start: a scheduled one after its jitter; none while standby (it runs when it leads). */
   #nextRun(): TargetStatus['nextRun'] {
-    if (this.#stopping) return null;
-    const scheduled = this.#task?.getNextRun() ?? null;
+    if (this.#stopping || this.#standby()) return null;
+    const scheduled = this.#jitter.nextStart(this.#task?.getNextRun() ?? null);
     if (this.#retryAt && (!scheduled || this.#retryAt < scheduled)) return { at: this.#retryAt.toISOString(), why: 'retry' };
     return scheduled ? { at: scheduled.toISOString(), why: 'schedule' } : null;
   }
@@ -351,9 +358,13 @@ export class Daemon {
   }
 
   #scheduled(): void {
-    const delay = Math.floor(Math.random() * this.opts.jitterMs);
-    const timer = setTimeout(() => this.#queue.trigger('schedule'), delay);
-    timer.unref();
+    if (this.#jitterTimer) clearTimeout(this.#jitterTimer);
+    this.#jitterTimer = setTimeout(() => {
+      this.#jitterTimer = null;
+      this.#jitter.started();
+      this.#queue.trigger('schedule');
+    }, this.#jitter.fire(this.#now()));
+    this.#jitterTimer.unref();
   }
 
   async #run(reasons: ReadonlySet<TriggerReason>): Promise<void> {

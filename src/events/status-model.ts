@@ -73,7 +73,9 @@ export const targetStatusSchema = z
     nextRun: z
       .strictObject({ at: time, why: z.enum(['schedule', 'retry']) })
       .nullable()
-      .describe('The next run the daemon has planned (a file change may come first); scheduled runs add up to 10 s of jitter.'),
+      .describe(
+        "The next run the daemon has planned (a file change may come first): a scheduled run's time includes its jitter. Null while another replica leads the target (a standby runs when it leads) and while stopping.",
+      ),
     owned: z.record(z.string(), z.number().int()).describe('Objects obsync owns on the target, by kind.'),
     manifests: z.strictObject({
       valid: z.boolean().describe('The manifests loaded without errors at the last run.'),
