@@ -11,6 +11,8 @@ import { Sharding } from './shards.js';
 /** The registry as the database keeps it: every replica that beat is live until `kill`ed. */
 class MemoryRegistry implements ReplicaRegistry {
   readonly rows = new Map<string, ReplicaHeartbeat>();
+  /** How old each replica's last heartbeat is when listed (default 0: it just beat). */
+  readonly ages = new Map<string, number>();
   heartbeat(me: ReplicaHeartbeat): Promise<ReplicaRecord[]> {
     this.rows.set(me.id, { ...me });
     return this.list();
@@ -24,7 +26,7 @@ class MemoryRegistry implements ReplicaRegistry {
     return Promise.resolve(
       [...this.rows.values()]
         .sort((a, b) => (a.id < b.id ? -1 : 1))
-        .map((r) => ({ ...r, startedAt: at, heartbeatAt: at, expiresAt: at, heartbeatAgeMs: 0, live: true })),
+        .map((r) => ({ ...r, startedAt: at, heartbeatAt: at, expiresAt: at, heartbeatAgeMs: this.ages.get(r.id) ?? 0, live: true })),
     );
   }
   leases() {
@@ -50,7 +52,12 @@ function fakeDaemon(target: string) {
   return d;
 }
 
-function replica(id: string, registry: MemoryRegistry, targets: string[], extra: { version?: string; leaseMs?: number } = {}) {
+function replica(
+  id: string,
+  registry: MemoryRegistry,
+  targets: string[],
+  extra: { version?: string; leaseMs?: number; now?: () => Date } = {},
+) {
   const events: { target: string; body: EventBody }[] = [];
   const log = new PassThrough();
   let logged = '';
@@ -63,6 +70,7 @@ function replica(id: string, registry: MemoryRegistry, targets: string[], extra:
     logger: createLogger({ stream: log }),
     metrics: new DaemonMetrics('1.0.0'),
     events: { emit: (target: string, body: EventBody) => events.push({ target, body }) } as unknown as EventBus,
+    ...(extra.now ? { now: extra.now } : {}),
   });
   const daemons = targets.map(fakeDaemon);
   return {
@@ -142,6 +150,26 @@ describe('Sharding', () => {
     await two.sharding.leave();
     await one.beat();
     expect(one.events.at(-1)?.body).toEqual({ event: 'replicas-disagree', replicas: [], details: [] });
+    await one.sharding.leave();
+  });
+
+  it('marks late a replica whose heartbeat is older than two intervals, itself included when its own beats stop reaching the registry', async () => {
+    const registry = new MemoryRegistry();
+    let clock = Date.parse('2026-11-26T12:00:00Z');
+    const one = replica('r1', registry, ['a'], { now: () => new Date(clock) });
+    const two = replica('r2', registry, ['a']);
+    await two.beat();
+    registry.ages.set('r2', 125_000);
+    await one.beat();
+    const late = () => Object.fromEntries(one.sharding.view().replicas.map((r) => [r.id, [r.heartbeatAgeMs, r.late]]));
+    expect(late()).toEqual({ r1: [0, false], r2: [125_000, true] });
+    registry.ages.set('r2', 120_000);
+    await one.beat();
+    expect(late()).toEqual({ r1: [0, false], r2: [120_000, false] });
+    // No beat of its own for two intervals and a second: the ages grow as of now, and r1 is late too.
+    clock += 121_000;
+    expect(late()).toEqual({ r1: [121_000, true], r2: [241_000, true] });
+    await two.sharding.leave();
     await one.sharding.leave();
   });
 });

@@ -25,13 +25,17 @@ export interface ShardingOptions {
   logger: Logger;
   metrics: DaemonMetrics;
   events: EventBus;
+  now?: () => Date;
 }
+
+/** A replica whose last heartbeat is older than this many intervals is shown late. */
+const LATE_AFTER_BEATS = 2;
 
 /** What /readyz, /api/status and the page say about the sharing. */
 export interface ShardingView {
   replica: string;
   /** Live replicas at the last heartbeat, with what each leads (as it last told). */
-  replicas: { id: string; leads: string[]; targets: number; heartbeatAgeMs: number; version: string }[];
+  replicas: { id: string; leads: string[]; targets: number; heartbeatAgeMs: number; late: boolean; version: string }[];
   /** The targets assigned to this replica. */
   assigned: string[];
   /** The targets this replica leads now. */
@@ -97,22 +101,33 @@ export class Sharding {
     this.opts.logger.info({ replica: this.id }, 'replica left the registry');
   }
 
+  /** Heartbeat ages are as of now (the registry's ages plus the time since this replica read them: its own beats may fail too). */
   view(): ShardingView {
     const assigned = this.#targets.filter((t) => this.assignment(t).mine && this.#assignment !== null);
+    const sinceRead = this.#heartbeatAt ? Math.max(0, this.#now().getTime() - this.#heartbeatAt.getTime()) : 0;
     return {
       replica: this.id,
-      replicas: this.#live.map((r) => ({
-        id: r.id,
-        leads: r.id === this.id ? this.#leads() : [...r.leads],
-        targets: r.targets.length,
-        heartbeatAgeMs: r.heartbeatAgeMs,
-        version: r.version,
-      })),
+      replicas: this.#live.map((r) => {
+        const heartbeatAgeMs = Math.round(r.heartbeatAgeMs + sinceRead);
+        return {
+          id: r.id,
+          leads: r.id === this.id ? this.#leads() : [...r.leads],
+          targets: r.targets.length,
+          heartbeatAgeMs,
+          // A beat missed (with room for a slow one): it may be stuck or gone before its lease says so.
+          late: heartbeatAgeMs > LATE_AFTER_BEATS * this.opts.intervalMs,
+          version: r.version,
+        };
+      }),
       assigned,
       leads: this.#leads(),
       disagreements: [...this.#disagreements],
       heartbeatAt: this.#heartbeatAt?.toISOString() ?? null,
     };
+  }
+
+  #now(): Date {
+    return this.opts.now?.() ?? new Date();
   }
 
   #leads(): string[] {
@@ -149,7 +164,7 @@ export class Sharding {
       return;
     }
     if (this.#stopped) return;
-    this.#heartbeatAt = new Date();
+    this.#heartbeatAt = this.#now();
     this.#live = live;
     this.#assignment = assignTargets(live.map((r) => ({ id: r.id, targets: r.targets })));
     this.#found(disagreements({ id: this.id, targets: this.#targets, version: me.version, leaseMs: me.leaseMs }, live));

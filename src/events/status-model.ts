@@ -94,6 +94,7 @@ export const sharingSchema = z
           leads: z.array(z.string()).describe('The targets it leads, as it told at its last heartbeat.'),
           targets: z.number().int().describe('How many targets its config runs.'),
           heartbeatAgeMs: z.number().int(),
+          late: z.boolean().describe('Its last heartbeat is older than two heartbeat intervals: it may be stuck or gone.'),
           version: z.string(),
         }),
       )
