@@ -13,6 +13,7 @@ import { errorMessage } from '../core/errors.js';
 import { entryAddress, type InventoryStore, type TargetLeadership } from '../core/inventory.js';
 import type { AdoptPolicy, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
+import type { TargetIdentity } from '../core/target.js';
 import type { DesiredResource } from '../core/resource.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import type { SensitivePaths } from '../engine/secrets.js';
@@ -48,6 +49,8 @@ export interface DaemonDeps {
   events: EventBus;
   /** The target is the embedded sandbox (the status page says so). */
   embedded?: boolean;
+  /** Where the target points (the status page shows it). */
+  identity: Pick<TargetIdentity, 'baseUrl' | 'organizationId' | 'serviceId'>;
   /** Shared by the targets of one process: how many reconcile at once (`--parallel-runs`). */
   slots?: RunSlots;
   now?: () => Date;
@@ -184,10 +187,17 @@ export class Daemon {
   status(recentEvents: TargetStatus['recentEvents']): TargetStatus {
     const readiness = this.readiness();
     const { state, reason, since } = this.#currentState();
+    const { baseUrl, organizationId, serviceId } = this.deps.identity;
+    const f = this.#failing;
     return {
       name: this.target,
       variant: this.deps.port.variant,
       embedded: this.deps.embedded ?? false,
+      endpoint: {
+        baseUrl,
+        ...(organizationId === undefined ? {} : { organizationId }),
+        ...(serviceId === undefined ? {} : { serviceId }),
+      },
       mode: this.opts.mode,
       role: this.#role(),
       state,
@@ -195,6 +205,8 @@ export class Daemon {
       since: since.toISOString(),
       ready: readiness.ready,
       readyReason: readiness.reason,
+      failing:
+        f && !this.#stopping && !this.deps.leadership?.isStandby() ? { since: f.since.toISOString(), runs: f.runs, error: f.reason } : null,
       lastRun: this.#lastRun,
       nextRun: this.#nextRun(),
       owned: { ...this.#owned },
@@ -525,6 +537,7 @@ export class Daemon {
       trigger: [...run.reasons],
       counts,
       requests: run.requests,
+      planned: outcome.report !== undefined,
       ...(outcome.error ? { error: outcome.error } : {}),
     };
     if (result === 'success') this.#succeeded(outcome);

@@ -13,16 +13,28 @@ function pathList(paths: readonly string[]): string {
   return paths.length > MAX_PATHS ? `${shown} and ${paths.length - MAX_PATHS} more` : shown;
 }
 
-function counts(c: { create: number; update: number; delete: number; unchanged: number; adopted: number; failed: number }): string {
+type Counts = { create: number; update: number; delete: number; unchanged: number; adopted: number; failed: number };
+
+/** What a run did (apply mode: `1 updated`) or found to do (plan mode: `1 to update`); zeros left out but for unchanged. */
+export function countsText(c: Counts, mode: 'apply' | 'plan'): string {
+  const done = (n: number, verb: string, past: string) => (n ? `${n} ${mode === 'plan' ? `to ${verb}` : past}` : '');
   const parts = [
-    c.create ? `${c.create} created` : '',
-    c.update ? `${c.update} updated` : '',
-    c.delete ? `${c.delete} deleted` : '',
-    c.adopted ? `${c.adopted} adopted` : '',
+    done(c.create, 'create', 'created'),
+    done(c.update, 'update', 'updated'),
+    done(c.delete, 'delete', 'deleted'),
+    done(c.adopted, 'adopt', 'adopted'),
     c.failed ? `${c.failed} failed` : '',
     `${c.unchanged} unchanged`,
   ];
   return parts.filter(Boolean).join(', ');
+}
+
+/** An instant as every text of obsync's pages shows it: `2026-11-26 12:00:00 UTC`. */
+export function utcText(iso: string): string {
+  return iso
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC')
+    .replace(/Z$/, ' UTC');
 }
 
 /** The object an event is about, when it has one. */
@@ -36,7 +48,8 @@ export function describeEvent(e: ObsyncEvent): string {
     case 'run-started':
       return `${e.mode} run started (${e.trigger.join(', ')})`;
     case 'run-finished':
-      return `${e.mode} run: ${e.result} in ${(e.durationMs / 1000).toFixed(1)} s — ${counts(e.counts)}${e.error ? `; ${e.error}` : ''}`;
+      // Its error is told once, by the failure event of the run (or the target's state), not again here.
+      return `${e.mode} run: ${e.result} in ${(e.durationMs / 1000).toFixed(1)} s — ${e.planned ? countsText(e.counts, e.mode) : 'failed before planning'}`;
     case 'drift': {
       const fields = e.paths.length ? `: ${pathList(e.paths)}` : '';
       if (e.reason === 'missing') return 'not on the service (deleted there, or not created yet)';
@@ -82,6 +95,6 @@ export function describeEvent(e: ObsyncEvent): string {
     case 'target-unreachable':
       return `service unreachable (${e.status === 0 ? 'no response' : `HTTP ${e.status}`}): ${e.message}`;
     case 'target-recovered':
-      return `service answers again (unreachable since ${e.downSince})`;
+      return `service answers again (unreachable since ${utcText(e.downSince)})`;
   }
 }

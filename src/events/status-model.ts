@@ -49,15 +49,23 @@ export const lastRunSchema = z
       failed: z.number().int(),
     }),
     requests: z.number().int().describe('HTTP requests to the service.'),
+    planned: z.boolean().describe('The run read the service and planned (false: it failed before, and its counts say nothing).'),
     error: z.string().optional().describe('Why it failed.'),
   })
-  .meta({ id: 'LastRun', description: 'The last finished run.' });
+  .meta({ id: 'LastRun', description: 'The last finished run (counts: plan mode, what it found to do; apply mode, what it did).' });
 
 export const targetStatusSchema = z
   .strictObject({
     name: z.string(),
     variant: z.enum(['hosted', 'self-hosted']),
     embedded: z.boolean().describe('The embedded sandbox (a simulator), not a real service.'),
+    endpoint: z
+      .strictObject({
+        baseUrl: z.string().describe('The API it talks to: scheme, host, port and path, never a credential.'),
+        organizationId: z.string().optional().describe('Hosted: the organisation.'),
+        serviceId: z.string().optional().describe('Hosted: the service it writes to.'),
+      })
+      .describe('Where the target points.'),
     mode: z.enum(['apply', 'plan']),
     role: roleSchema,
     state: z
@@ -69,6 +77,14 @@ export const targetStatusSchema = z
     since: time.describe('When the target entered this state.'),
     ready: z.boolean().describe('What /readyz says for this target.'),
     readyReason: z.string(),
+    failing: z
+      .strictObject({
+        since: time.describe('The first failed run of this streak.'),
+        runs: z.number().int().describe('Failed runs since.'),
+        error: z.string().describe('Why the last one failed.'),
+      })
+      .nullable()
+      .describe('Every run since `since` failed (null: the last run did not fail).'),
     lastRun: lastRunSchema.nullable(),
     nextRun: z
       .strictObject({ at: time, why: z.enum(['schedule', 'retry']) })

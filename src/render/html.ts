@@ -4,6 +4,7 @@
  * are shown escaped (`\u202e`), never obeyed. The status pages build every text node with `text()`.
  */
 import { printable } from '../core/printable.js';
+import { utcText } from '../events/describe.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
 /** Zero-width and invisible formatting characters a reader cannot see (printable() covers the bidi ones). */
@@ -23,10 +24,7 @@ export function urlPart(value: string): string {
 
 /** `<time>` of an ISO instant, shown in UTC, with how long ago when `now` is given. */
 export function timeTag(iso: string, now?: Date): string {
-  const when = iso
-    .replace('T', ' ')
-    .replace(/\.\d+Z$/, ' UTC')
-    .replace(/Z$/, ' UTC');
+  const when = utcText(iso);
   const ago = now ? relative(Date.parse(iso) - now.getTime()) : '';
   return `<time datetime="${text(iso)}">${text(when)}</time>${ago ? ` <span class="ago">(${ago})</span>` : ''}`;
 }

@@ -34,7 +34,9 @@ table { border-collapse: collapse; width: 100%; margin: .25rem 0 1rem; backgroun
 caption { text-align: left; font-weight: 600; padding: .25rem 0; }
 th, td { text-align: left; vertical-align: top; border-bottom: 1px solid var(--line); padding: .3rem .5rem; overflow-wrap: break-word; }
 td.event, td.when { white-space: nowrap; }
-.overview { font-weight: 600; margin: 0 0 1rem; }
+.overview { font-weight: 600; margin: 0 0 1rem; border-left: .5rem solid #1e7a3c; padding: .25rem .75rem; }
+.overview.problem { border-left-color: #b3261e; color: #7f1d1d; background: #fde7e7; }
+tr.late td, tr.late th { background: #fff1db; }
 th { background: #eceef1; }
 code, pre { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f1f1f1; padding: .5rem; }
@@ -63,7 +65,7 @@ export const STATUS_JS = `'use strict';
         var focused = document.activeElement && document.activeElement.id;
         main.innerHTML = html;
         if (focused) { var again = document.getElementById(focused); if (again) again.focus(); }
-        live.textContent = 'Live: updated ' + new Date().toLocaleTimeString();
+        live.textContent = 'Live: updated ' + new Date().toISOString().slice(0, 19).replace('T', ' ') + ' UTC';
       })
       .catch(function () { live.textContent = 'Live updates paused (the daemon did not answer); reload to try again'; });
   }

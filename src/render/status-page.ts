@@ -6,7 +6,7 @@
  * messages are hostile). `partial` renders only the inside of `<main>`, which the script swaps in.
  */
 import type { Plan } from '../core/plan.js';
-import { describeEvent, eventObject } from '../events/describe.js';
+import { countsText, describeEvent, eventObject } from '../events/describe.js';
 import type { Sharing, StatusDocument, TargetStatus } from '../events/status-model.js';
 import type { ObsyncEvent } from '../events/vocabulary.js';
 import { text, timeTag, urlPart } from './html.js';
@@ -40,17 +40,37 @@ const STATE_LABEL: Record<TargetStatus['state'], string> = {
 
 const RECENT_ON_INDEX = 8;
 
+/** Told once, in the page's headline: not again in each target's recent events. */
+const IN_HEADLINE: ReadonlySet<ObsyncEvent['event']> = new Set(['replicas-disagree']);
+
+/** A target's recent events on the index, less what a headline already tells: the disagreement, the failure it is failing with. */
+function recentEvents(t: TargetStatus): ObsyncEvent[] {
+  const told = (e: ObsyncEvent) => IN_HEADLINE.has(e.event) || (t.failing !== null && failureText(e) === t.failing.error);
+  return t.recentEvents.filter((e) => !told(e)).slice(0, RECENT_ON_INDEX);
+}
+
+/** A failure event as the target's `failing.error` words it (src/events/derive.ts firstFailure, the daemon's thrown runs). */
+function failureText(e: ObsyncEvent): string | undefined {
+  if (e.event !== 'failed' && e.event !== 'target-unreachable' && e.event !== 'refused') return undefined;
+  const address = 'address' in e ? e.address : undefined;
+  return address ? `${address}: ${e.message}` : e.message;
+}
+
 export function renderStatusPage(doc: StatusDocument, opts: PageOptions): string {
   const failing = doc.targets.filter((t) => t.state === 'failing').length;
-  const overview = `<p class="overview">${text(
+  const disagreements = doc.replica.sharing?.disagreements ?? [];
+  const problem = !doc.ready || disagreements.length > 0;
+  const headline = [
     `${doc.targets.length} target(s): ${doc.ready ? 'all ready' : `not all ready${failing ? ` (${failing} failing)` : ''}`}.`,
-  )}</p>`;
+    ...(disagreements.length > 0 ? [`Replicas disagree: ${disagreements.join('; ')}.`] : []),
+  ];
+  const overview = `<p class="overview ${problem ? 'problem' : 'ok'}">${headline.map(text).join('<br>')}</p>`;
   const main = [
     overview,
     ...(doc.replica.sharing ? [sharingSection(doc.replica.id, doc.replica.sharing)] : []),
     ...(doc.targets.length === 0
       ? ['<p>No targets.</p>']
-      : doc.targets.map((t) => targetSection(t, opts.now, { link: true, events: t.recentEvents.slice(0, RECENT_ON_INDEX) }))),
+      : doc.targets.map((t) => targetSection(t, opts.now, { link: true, events: recentEvents(t) }))),
   ].join('\n');
   if (opts.partial) return main;
   const title = `obsync: ${doc.targets.length} target(s)${failing ? `, ${failing} failing` : ''}`;
@@ -115,33 +135,28 @@ ${main}
 function sharingSection(me: string, sharing: Sharing): string {
   const rows = sharing.replicas.map(
     (r) =>
-      `<tr><th scope="row">${text(r.id)}${r.id === me ? ' (this replica)' : ''}</th><td>${r.leads.length} of ${r.targets}</td><td>${text(
+      `<tr${r.late ? ' class="late"' : ''}><th scope="row">${text(r.id)}${r.id === me ? ' (this replica)' : ''}</th><td>${r.leads.length} of ${r.targets}</td><td>${text(
         r.leads.join(', ') || '—',
-      )}</td><td>${Math.round(r.heartbeatAgeMs / 1000)} s ago</td><td>${text(r.version)}</td></tr>`,
+      )}</td><td>${Math.round(r.heartbeatAgeMs / 1000)} s ago${r.late ? ' <strong class="problem">late</strong>' : ''}</td><td>${text(r.version)}</td></tr>`,
   );
-  const disagree = sharing.disagreements.length
-    ? `<p class="problem">Replicas disagree:</p><ul>${sharing.disagreements.map((d) => `<li>${text(d)}</li>`).join('')}</ul>`
-    : '';
   return `<section aria-labelledby="replicas"><h2 id="replicas">Replicas</h2><p>${text(
     `${sharing.replicas.length} live replica(s) share the targets; ${sharing.assigned.length} assigned to this one.`,
   )}</p><table><caption class="visually-hidden">Live replicas</caption><thead><tr><th scope="col">Replica</th><th scope="col">Leads</th><th scope="col">Targets</th><th scope="col">Heartbeat</th><th scope="col">Version</th></tr></thead><tbody>${rows.join(
     '',
-  )}</tbody></table>${disagree}</section>`;
+  )}</tbody></table></section>`;
 }
 
 function targetSection(t: TargetStatus, now: Date, opts: { link: boolean; events: ObsyncEvent[] }): string {
   const id = `target-${urlPart(t.name)}`;
   const name = opts.link ? `<a href="/targets/${urlPart(t.name)}">${text(t.name)}</a>` : text(t.name);
   const facts: [string, string][] = [
-    ['Service', `${text(t.variant)}${t.embedded ? ' (the embedded sandbox: a simulator)' : ''}`],
+    ['Service', service(t)],
     ['Mode', t.mode === 'apply' ? 'apply (heals drift)' : 'plan (reports drift only)'],
     ['Role', `${text(t.role.kind)}: ${text(t.role.detail)}`],
-    ['Ready', `${t.ready ? 'yes' : 'no'}: ${text(t.readyReason)}`],
-    ['Last run', t.lastRun ? lastRun(t.lastRun, now) : 'none yet'],
-    [
-      'Next run',
-      t.nextRun ? `${timeTag(t.nextRun.at, now)} (${t.nextRun.why === 'retry' ? 'retry after a failure' : 'schedule'})` : 'none planned',
-    ],
+    // A failing target's failure is its headline: told once.
+    ['Ready', t.failing ? 'no: failing (above)' : `${t.ready ? 'yes' : 'no'}: ${text(t.readyReason)}`],
+    ['Last run', t.lastRun ? lastRun(t.lastRun, t.mode, now, { error: t.failing === null }) : 'none yet'],
+    ['Next run', nextRun(t, now)],
     ['Owned objects', owned(t.owned)],
     ['Manifests', t.manifests.valid ? 'valid' : `invalid: ${t.manifests.errors} error(s) (running on the last good state)`],
   ];
@@ -151,7 +166,7 @@ function targetSection(t: TargetStatus, now: Date, opts: { link: boolean; events
       : '';
   return `<section class="target state-${t.state}" aria-labelledby="${id}">
 <h2 id="${id}">${name} <span class="badge">${STATE_LABEL[t.state]}</span></h2>
-<p class="reason">Since ${timeTag(t.since, now)}: ${text(t.reason)}</p>
+<p class="reason">${headlineOf(t, now)}</p>
 <dl class="facts">
 ${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('\n')}
 </dl>
@@ -159,17 +174,31 @@ ${events}
 </section>`;
 }
 
-function lastRun(run: NonNullable<TargetStatus['lastRun']>, now: Date): string {
-  const c = run.counts;
-  const changes = [
-    `${c.create} created`,
-    `${c.update} updated`,
-    `${c.delete} deleted`,
-    ...(c.adopted ? [`${c.adopted} adopted`] : []),
-    ...(c.failed ? [`${c.failed} failed`] : []),
-    `${c.unchanged} unchanged`,
-  ].join(', ');
-  const error = run.error ? `<br><span class="muted">${text(run.error)}</span>` : '';
+/** Why the target is as it is, since when: a failing one's failure from its fields (the error once, every time as a time tag). */
+function headlineOf(t: TargetStatus, now: Date): string {
+  const f = t.failing;
+  if (!f) return `Since ${timeTag(t.since, now)}: ${text(t.reason)}`;
+  return `Failing since ${timeTag(f.since, now)} (${f.runs === 1 ? '1 failed run' : `${f.runs} failed runs`}): ${text(f.error)}`;
+}
+
+/** Where the target points: the API's address and, hosted, the service. */
+function service(t: TargetStatus): string {
+  const { baseUrl, serviceId } = t.endpoint;
+  if (t.embedded) return `${text(t.variant)}: ${text(baseUrl)} (a simulator)`;
+  return `${text(t.variant)} at <code>${text(baseUrl)}</code>${serviceId === undefined ? '' : `, service <code>${text(serviceId)}</code>`}`;
+}
+
+function nextRun(t: TargetStatus, now: Date): string {
+  if (t.nextRun) return `${timeTag(t.nextRun.at, now)} (${t.nextRun.why === 'retry' ? 'retry after a failure' : 'schedule'})`;
+  if (t.role.kind === 'standby') return 'when this replica leads the target (another replica runs it now)';
+  if (t.role.kind === 'electing') return 'when this replica leads the target (the election is not decided yet)';
+  return 'none planned';
+}
+
+/** Plan mode: what the run found to do (`1 to update`); a run that failed before planning has no counts. */
+function lastRun(run: NonNullable<TargetStatus['lastRun']>, mode: TargetStatus['mode'], now: Date, show: { error: boolean }): string {
+  const changes = run.planned ? countsText(run.counts, mode) : 'failed before planning';
+  const error = show.error && run.error ? `<br><span class="muted">${text(run.error)}</span>` : '';
   return `${timeTag(run.finishedAt, now)}: ${text(run.result)} in ${(run.durationMs / 1000).toFixed(1)} s (${text(run.trigger.join(', '))}); ${changes}${error}`;
 }
 

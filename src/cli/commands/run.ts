@@ -147,6 +147,7 @@ async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<v
           metrics,
           events,
           embedded: session.embedded,
+          identity: session.identity,
           slots,
         },
         {
