@@ -308,7 +308,8 @@ function fenced(lang: string, text: string): string {
 /**
  * Text from manifests and servers, inert in markdown: on one line, punctuation escaped, and every
  * word that GitHub could turn into a notification or a link — `@user`, `@org/team` (and a chat's
- * `@everyone`), `#123`, `owner/repo#123`, `GH-123` — set as code, where GitHub leaves it alone.
+ * `@everyone`), `#123`, `owner/repo#123`, `GH-123`, and the bare URLs GFM links by itself
+ * (`https://…`, `www.…`, `mailto:`, `xmpp:`) — set as code, where GitHub leaves it alone.
  * Whole words, not the references alone: `@a#1` must not leave a `#1` that starts a text of its own.
  */
 export function escape(text: string): string {
@@ -319,7 +320,7 @@ export function escape(text: string): string {
     .join('');
 }
 
-const REFERENCE = /@|#\d|GH-\d/i;
+const REFERENCE = /@|#\d|GH-\d|:\/\/|www\.|mailto:|xmpp:/i;
 
 /** An inline code span of server or manifest text (HTML when backticks or pipes would break it). */
 function code(text: string): string {

@@ -140,7 +140,7 @@ function checkText(out: string, annotations = 0): void {
   for (const line of withoutOwnEscapes(out).split('\n')) if (line !== '' && !/^\s/.test(line)) expect(line).toMatch(OWN_TEXT_LINE);
 }
 
-/** `@name`, `#123`, `GH-1`, `owner/repo#1` that GitHub would still act on: outside code, after markdown's escapes are read. */
+/** `@name`, `#123`, `GH-1`, `owner/repo#1` and the bare URLs GFM links (`https://…`, `www.…`, `mailto:`) that GitHub would still act on: outside code, after markdown's escapes are read. */
 function liveReferences(md: string): string[] {
   const text = md
     .replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1$/gm, ' ')
@@ -148,7 +148,9 @@ function liveReferences(md: string): string[] {
     .replace(/\\`/g, "'")
     .replace(/(`+)[\s\S]*?\1/g, ' ')
     .replace(/\\(.)/g, '$1');
-  return [...text.matchAll(/(?:^|\W)(@[a-z0-9][a-z0-9-]*|(?:[\w.-]+\/[\w.-]+)?#\d+|GH-\d+)/gi)].map((m) => m[1] ?? '');
+  return [
+    ...text.matchAll(/(?:^|\W)(@[a-z0-9][a-z0-9-]*|(?:[\w.-]+\/[\w.-]+)?#\d+|GH-\d+|https?:\/\/\S|www\.\S|(?:mailto|xmpp):\S)/gi),
+  ].map((m) => m[1] ?? '');
 }
 
 describe('output cannot be forged (property)', () => {
