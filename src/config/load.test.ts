@@ -256,7 +256,7 @@ describe('notifications and statusToken', () => {
       "7:6 notifications[0].type invalid value 'teams' — expected one of: slack, generic, alertmanager",
     ]);
     expect(problems('notifications:\n  - {type: slack, url: "ftp://x.example/secret-path"}\n')).toEqual([
-      '7:19 notifications[0].url Invalid URL',
+      '7:19 notifications[0].url the sink url must be an http(s) URL, e.g. "${env:SLACK_WEBHOOK_URL}"',
     ]);
     expect(problems('notifications:\n  - {type: slack, url: "ftp://x.example/secret-path"}\n').join()).not.toContain('secret-path');
     expect(problems('notifications:\n  - {type: slack, url: "http://127.0.0.1:9/h", events: [drfit]}\n')).toEqual([
