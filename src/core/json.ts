@@ -32,6 +32,14 @@ export function ownMember(obj: JsonObject, key: string): Json | undefined {
 }
 
 /**
+ * `record[key]` for a key that is data (a tile key, a label, a path): only the record's own value,
+ * never one it inherits (`constructor`, `toString`, `__proto__` read plainly are Object.prototype's).
+ */
+export function ownValue<V>(record: Readonly<Record<string, V>> | undefined, key: string): V | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/**
  * A deep copy of a plain JSON-like value that shares its strings (structuredClone copies every
  * string: a store of 20,000 entries held 20,000 copies of "owned"). A `__proto__` key stays a key.
  */

@@ -12,7 +12,7 @@ import type { StateBackend } from '../../inventory/backend.js';
 import { metadataName } from '../../kinds/envelope.js';
 import { managedDefinition, parseAddress } from '../../kinds/registry.js';
 import type { CliIO } from '../io.js';
-import { setOwn } from '../../core/json.js';
+import { ownValue, setOwn } from '../../core/json.js';
 
 /** `Kind/name`, or `Kind/name/<parts>/<key>` for a keyed part (a dashboard's tile). */
 interface StateAddress {
@@ -79,7 +79,9 @@ async function movePart(
       hint: '`obsync state list` shows what obsync owns',
     });
   const parts = entry.tiles ?? {};
-  const id = parts[keys.from];
+  // Keys are data: only the map's own keys count (`tiles/constructor` is no tile).
+  const id = ownValue(parts, keys.from);
+  const occupant = ownValue(parts, keys.to);
   if (keys.from === keys.to)
     throw new ObsyncError('STATE_MOVE', `${noun} '${keys.from}' of ${from.address}: the same key, nothing to move`);
   if (id === undefined)
@@ -87,10 +89,10 @@ async function movePart(
       'STATE_MOVE',
       `${from.address} has no ${noun} '${keys.from}' in the state of target '${inventory.target}' (recorded: ${Object.keys(parts).join(', ') || 'none'})`,
     );
-  if (parts[keys.to] !== undefined)
+  if (occupant !== undefined)
     throw new ObsyncError(
       'STATE_MOVE',
-      `${from.address} already has a ${noun} '${keys.to}' (id ${parts[keys.to]}): moving '${keys.from}' there would lose track of one of them`,
+      `${from.address} already has a ${noun} '${keys.to}' (id ${occupant}): moving '${keys.from}' there would lose track of one of them`,
     );
   const renamed: Record<string, string> = {};
   for (const [key, partId] of Object.entries(parts)) setOwn(renamed, key === keys.from ? keys.to : key, partId);

@@ -5,6 +5,7 @@
  * paired ids back on update is what keeps the service from deleting the alerts on those tiles
  * (selfhosted-api §4.4).
  */
+import { ownValue } from '../../core/json.js';
 import type { WireTile } from '../../core/wire.js';
 import type { TileSpecView } from './model.js';
 
@@ -47,10 +48,10 @@ function knownId(
   usable: (id: string) => boolean,
 ): string | undefined {
   if (!known) return undefined;
-  const own = known[tile.key];
+  const own = ownValue(known, tile.key);
   if (own !== undefined) return usable(own) ? own : undefined;
   for (const previous of tile.previousKeys ?? []) {
-    const id = known[previous];
+    const id = ownValue(known, previous);
     if (id !== undefined && usable(id)) return id;
   }
   return undefined;
