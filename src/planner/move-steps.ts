@@ -4,6 +4,7 @@
  * a create that looks like a rename nobody declared (said, never guessed).
  */
 import type { Diagnostic } from '../core/diagnostics.js';
+import { ownValue } from '../core/json.js';
 import { entryAddress, type InventoryEntry } from '../core/inventory.js';
 import type { Address, Kind, PartMove, PlanStep } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
@@ -24,7 +25,10 @@ export function describeMoves(
   if (from !== undefined) step.movedFrom = from;
   const done = moves?.done.get(res.address);
   if (done !== undefined) diagnostics.push(warning(res, 'previous-name-done', `${res.address}: ${done}`));
-  if (def.parts && pairing && entry?.tiles) partMoves(def, res, entry.tiles, pairing, step, diagnostics);
+  if (def.parts && pairing && entry?.tiles) {
+    partMoves(def, res, entry.tiles, pairing, step, diagnostics);
+    strayParts(def, res, entry.tiles, pairing, diagnostics);
+  }
   if (step.action === 'create') {
     const hint = renameHint(ctx, def, res);
     if (hint) diagnostics.push(warning(res, 'looks-like-rename', hint));
@@ -46,12 +50,12 @@ function partMoves(
   const moved: PartMove[] = [];
   const done: string[] = [];
   for (const [key, previous] of previousKeys) {
-    if (known[key] !== undefined) {
-      if (previous.every((p) => known[p] === undefined)) done.push(key);
+    if (ownValue(known, key) !== undefined) {
+      if (previous.every((p) => ownValue(known, p) === undefined)) done.push(key);
       continue;
     }
     const id = pairing.get(key);
-    const source = id === undefined ? undefined : previous.find((p) => known[p] === id);
+    const source = id === undefined ? undefined : previous.find((p) => ownValue(known, p) === id);
     if (source !== undefined) moved.push({ from: source, to: key });
   }
   if (moved.length > 0) step.movedParts = moved;
@@ -63,6 +67,45 @@ function partMoves(
         `${res.address}: previousKeys of ${noun}(s) ${done.map((k) => `'${k}'`).join(', ')} have nothing left to move on this target: the ${noun} ids are recorded under the new keys; remove previousKeys once every target has applied the rename`,
       ),
     );
+}
+
+/**
+ * Part keys the state records that the manifest does not declare, while it declares keys the state
+ * does not record: most likely a key renamed on one side only (`obsync state mv` of a tile with the
+ * manifest unchanged, or a manifest edited without previousKeys). Said as a warning naming both keys,
+ * the file and the fix; the plan itself is unchanged.
+ */
+function strayParts(
+  def: ManagedKind,
+  res: DesiredResource,
+  known: Readonly<Record<string, string>>,
+  pairing: ReadonlyMap<string, string>,
+  diagnostics: Diagnostic[],
+): void {
+  const parts = def.parts;
+  if (!parts) return;
+  const declared = parts.keys(res.spec);
+  const claimed = new Set([...declared, ...[...parts.previousKeys(res.spec).values()].flat()]);
+  const stray = Object.keys(known).filter((key) => !claimed.has(key));
+  const unrecorded = declared.filter((key) => ownValue(known, key) === undefined);
+  if (stray.length === 0 || unrecorded.length === 0) return;
+  const { noun } = parts;
+  const file = res.source.file;
+  for (const key of stray) {
+    const id = ownValue(known, key);
+    const takenBy = unrecorded.find((k) => pairing.get(k) === id);
+    const to = takenBy ?? unrecorded[0] ?? '';
+    const undo = `or undo the state's rename: \`obsync state mv ${res.address}/${noun}s/${key} ${res.address}/${noun}s/${to}\``;
+    diagnostics.push(
+      warning(
+        res,
+        'state-part-not-declared',
+        takenBy !== undefined
+          ? `${res.address}: the state records ${noun} id ${id} under key '${key}' (renamed with \`obsync state mv\`?), but ${file} declares no ${noun} '${key}'; the ${noun} '${takenBy}' it declares matches that ${noun}, and applying records it back under '${takenBy}'. To keep the key '${key}', rename key: ${takenBy} to key: ${key} in ${file} (or add previousKeys: [${takenBy}] there), ${undo}`
+          : `${res.address}: the state records ${noun} id ${id} under key '${key}' (renamed with \`obsync state mv\`?), but ${file} declares no ${noun} '${key}' and declares '${unrecorded.join("', '")}', which the state does not record: applying deletes ${noun} '${key}' (with what hangs on it, such as alerts) and creates the new one. If '${to}' is that ${noun}, rename its key to ${key} in ${file}, ${undo}`,
+      ),
+    );
+  }
 }
 
 /**

@@ -18,6 +18,9 @@ import { renderPlansMarkdown } from '../../src/render/plan-markdown.js';
 import { applyReportDocument } from '../../src/render/apply-json.js';
 import type { RunReport } from '../../src/engine/reconcile.js';
 import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { moveState } from '../../src/cli/commands/state-mv.js';
+import type { StateBackend } from '../../src/inventory/backend.js';
 import { Ajv } from 'ajv';
 
 const worlds: World[] = [];
@@ -351,6 +354,49 @@ describe('rename detection', () => {
         ],
       },
     );
+  });
+});
+
+describe('a tile key renamed in the state only (issue 40)', () => {
+  it('warns on the next plan, naming the key, the manifest file and what to do, after `obsync state mv` of a tile the manifest still calls by its old key', async () => {
+    const w = world('self-hosted');
+    await w.apply(beforeRefactor());
+    // `obsync state mv Dashboard/checkout/tiles/p99 Dashboard/checkout/tiles/latency`, the manifest left as it was.
+    const store = Object.assign({}, w.inventory, { close: () => Promise.resolve() });
+    const backend = { openInventory: () => Promise.resolve(store) } as unknown as StateBackend;
+    const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {}, cwd: '/' };
+    await moveState(io, backend, 'world', 'Dashboard/checkout/tiles/p99', 'Dashboard/checkout/tiles/latency');
+    const plan = await w.plan(beforeRefactor());
+    const stray = plan.diagnostics.filter((d) => d.code === 'state-part-not-declared');
+    expect(stray.map((d) => [d.severity, d.address, d.file?.endsWith('checkout.yaml')])).toEqual([['warning', 'Dashboard/checkout', true]]);
+    const file = stray[0]?.file ?? '';
+    const id = w.inventory.get('Dashboard/checkout')?.tiles?.latency;
+    expect(stray[0]?.message).toBe(
+      `Dashboard/checkout: the state records tile id ${id} under key 'latency' (renamed with \`obsync state mv\`?), but ${file} declares no tile 'latency'; the tile 'p99' it declares matches that tile, and applying records it back under 'p99'. To keep the key 'latency', rename key: p99 to key: latency in ${file} (or add previousKeys: [p99] there), or undo the state's rename: \`obsync state mv Dashboard/checkout/tiles/latency Dashboard/checkout/tiles/p99\``,
+    );
+    // With the tile's name changed as well, nothing pairs them: the warning says what the apply would delete.
+    const renamed = beforeRefactor();
+    renamed['checkout.yaml'] = dashboardDoc('checkout', DISPLAY, [
+      { key: 'p99', name: 'Latency' },
+      { key: 'errors', name: 'Errors' },
+    ]);
+    const second = (await w.plan(renamed)).diagnostics.filter((d) => d.code === 'state-part-not-declared');
+    expect(second.map((d) => d.message)).toEqual([
+      expect.stringContaining(
+        `declares no tile 'latency' and declares 'p99', which the state does not record: applying deletes tile 'latency' (with what hangs on it, such as alerts) and creates the new one. If 'p99' is that tile, rename its key to latency in ${file}`,
+      ),
+    ]);
+    // Once the manifest follows the state, nothing is said.
+    const followed = beforeRefactor();
+    followed['checkout.yaml'] = dashboardDoc('checkout', DISPLAY, [
+      { key: 'latency', name: 'p99 latency' },
+      { key: 'errors', name: 'Errors' },
+    ]);
+    followed['alerts.yaml'] = [
+      alertDoc('checkout-p99', 'checkout', 'latency', 'Checkout p99 high'),
+      alertDoc('checkout-errors', 'checkout', 'errors', 'Checkout errors high'),
+    ].join('---\n');
+    expect((await w.plan(followed)).diagnostics).toEqual([]);
   });
 });
 
