@@ -40,10 +40,29 @@ export interface InventoryEntry {
   updatedAt: string;
 }
 
+/**
+ * A row of the state obsync could not take as what it should be (not readable as one): left out
+ * of what the state gives, and named wherever it is read.
+ */
+export interface SkippedRow {
+  /** Where it lives: a table of the PostgreSQL state (`entries`, `replicas`, …) or a file. */
+  table: string;
+  /** Its key there: an address, a replica id, a target. */
+  key: string;
+  reason: string;
+  /** How to repair it. */
+  hint?: string;
+}
+
 export interface InventoryStore {
   readonly target: string;
   /** Every entry. Entries are frozen: callers build new ones and `put` them. */
   entries(): InventoryEntry[];
+  /**
+   * Rows of this target's inventory left out of `entries()`, keyed by the address they name: the
+   * planner plans nothing at those addresses and prune is off until they are repaired or forgotten.
+   */
+  skipped(): readonly SkippedRow[];
   get(address: Address): InventoryEntry | undefined;
   /** Records the entry durably before resolving (a crash right after keeps it). */
   put(entry: InventoryEntry): Promise<void>;
@@ -158,4 +177,9 @@ export function moveRefusal(store: Pick<InventoryStore, 'get' | 'target'>, from:
 /** The entry of `from`, renamed to `to` (what every backend stores for a move). */
 export function movedEntry(entry: InventoryEntry, to: Address, updatedAt: string): InventoryEntry {
   return { ...entry, name: to.slice(to.indexOf('/') + 1), updatedAt };
+}
+
+/** One sentence naming a skipped row, why, and how to repair it (the state commands' warnings, the plan's errors). */
+export function skippedRowText(row: SkippedRow): string {
+  return `the state row ${row.key} (${row.table}) cannot be taken and is left out: ${row.reason}${row.hint ? `; ${row.hint}` : ''}`;
 }

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { EventBus } from '../events/bus.js';
 import type { EventBody } from '../events/vocabulary.js';
-import type { ReplicaHeartbeat, ReplicaRecord, ReplicaRegistry } from '../inventory/backend.js';
+import type { LeasesRead, RegistryRead, ReplicaHeartbeat, ReplicaRegistry } from '../inventory/backend.js';
 import { createLogger } from '../log/logger.js';
 import type { Daemon } from './daemon.js';
 import { DaemonMetrics } from './metrics.js';
@@ -13,7 +13,7 @@ class MemoryRegistry implements ReplicaRegistry {
   readonly rows = new Map<string, ReplicaHeartbeat>();
   /** How old each replica's last heartbeat is when listed (default 0: it just beat). */
   readonly ages = new Map<string, number>();
-  heartbeat(me: ReplicaHeartbeat): Promise<ReplicaRecord[]> {
+  heartbeat(me: ReplicaHeartbeat): Promise<RegistryRead> {
     this.rows.set(me.id, { ...me });
     return this.list();
   }
@@ -21,16 +21,15 @@ class MemoryRegistry implements ReplicaRegistry {
     this.rows.delete(id);
     return Promise.resolve();
   }
-  list(): Promise<ReplicaRecord[]> {
+  list(): Promise<RegistryRead> {
     const at = new Date().toISOString();
-    return Promise.resolve(
-      [...this.rows.values()]
-        .sort((a, b) => (a.id < b.id ? -1 : 1))
-        .map((r) => ({ ...r, startedAt: at, heartbeatAt: at, expiresAt: at, heartbeatAgeMs: this.ages.get(r.id) ?? 0, live: true })),
-    );
+    const replicas = [...this.rows.values()]
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .map((r) => ({ ...r, startedAt: at, heartbeatAt: at, expiresAt: at, heartbeatAgeMs: this.ages.get(r.id) ?? 0, live: true }));
+    return Promise.resolve({ replicas, skipped: [] });
   }
-  leases() {
-    return Promise.resolve([]);
+  leases(): Promise<LeasesRead> {
+    return Promise.resolve({ leases: [], skipped: [] });
   }
 }
 

@@ -7,6 +7,7 @@
  * that momentarily see different live sets never write the same target at once.
  */
 import { errorMessage } from '../core/errors.js';
+import type { SkippedRow } from '../core/inventory.js';
 import type { EventBus } from '../events/bus.js';
 import { assignTargets, disagreements, type Assignment } from '../inventory/assignment.js';
 import type { ReplicaHeartbeat, ReplicaRecord, ReplicaRegistry } from '../inventory/backend.js';
@@ -50,6 +51,8 @@ export class Sharding {
   #live: ReplicaRecord[] = [];
   #assignment: Assignment | null = null;
   #disagreements: string[] = [];
+  /** The registry rows left out at the last heartbeat, as told in the log (`table\0key`). */
+  #skipped = new Set<string>();
   #heartbeatAt: Date | null = null;
   #timer: NodeJS.Timeout | null = null;
   #tick: Promise<void> | null = null;
@@ -150,14 +153,15 @@ export class Sharding {
 
   async #beat(): Promise<void> {
     const { registry, logger, metrics, me } = this.opts;
+    let skipped: SkippedRow[];
     let live: ReplicaRecord[];
     try {
-      live = await registry.heartbeat({
+      ({ replicas: live, skipped } = await registry.heartbeat({
         ...me,
         targets: this.#targets,
         leads: this.#leads(),
         disagreements: this.#disagreements,
-      });
+      }));
     } catch (err) {
       // The last assignment stands; the target leases (renewed on the same database) decide who writes.
       logger.warn({ replica: this.id, err: errorMessage(err) }, 'replica heartbeat failed');
@@ -165,6 +169,7 @@ export class Sharding {
     }
     if (this.#stopped) return;
     this.#heartbeatAt = this.#now();
+    this.#told(skipped);
     this.#live = live;
     this.#assignment = assignTargets(live.map((r) => ({ id: r.id, targets: r.targets })));
     this.#found(disagreements({ id: this.id, targets: this.#targets, version: me.version, leaseMs: me.leaseMs }, live));
@@ -174,6 +179,21 @@ export class Sharding {
       if (this.assignment(d.target).mine) d.claim();
       else if (d.leads) void d.handOver();
     }
+  }
+
+  /** Rows the registry left out (a hand-written or damaged row never stops a replica): a warning each, when first seen. */
+  #told(skipped: readonly SkippedRow[]): void {
+    const now = new Set<string>();
+    for (const row of skipped) {
+      const id = `${row.table}\u0000${row.key}`;
+      now.add(id);
+      if (!this.#skipped.has(id))
+        this.opts.logger.warn(
+          { replica: this.id, table: row.table, key: row.key, reason: row.reason, hint: row.hint },
+          'state row skipped',
+        );
+    }
+    this.#skipped = now;
   }
 
   /** Disagreements are told when they change: a log line, and an event on each target of this replica. */

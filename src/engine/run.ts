@@ -112,6 +112,7 @@ function planAfresh(
     eligibleForPrune: pruneEligibility(req.selection),
     live,
     inventory,
+    ...(req.inventory.skipped().length > 0 ? { skipped: req.inventory.skipped() } : {}),
     specHashes: secrets.specHashes,
     fingerprints: secrets.fingerprints,
     fingerprint: secrets.fingerprint,
@@ -146,6 +147,7 @@ function planInputs(
     req.allowEmptyKinds ?? [],
     req.maxDeletes,
     req.pruneBlockers ?? [],
+    req.inventory.skipped(),
     req.adopt ?? null,
     // A plan kept while backtests were off holds alert changes no backtest ran for.
     req.backtest !== undefined,

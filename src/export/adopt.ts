@@ -94,6 +94,7 @@ function withEntries(inventory: InventoryStore, added: readonly InventoryEntry[]
     target: inventory.target,
     entries: () => [...inventory.entries().filter((e) => !byAddress.has(entryAddress(e))), ...added],
     get: (address) => byAddress.get(address) ?? inventory.get(address),
+    skipped: () => inventory.skipped(),
     fingerprint: (value) => inventory.fingerprint(value),
     put: readOnly,
     remove: readOnly,

@@ -5,7 +5,7 @@
  * secret fingerprints, backups of deleted objects, and a writer lease per target.
  */
 import type { WriteFence } from '../core/fence.js';
-import type { InventoryBackup, InventoryEntry, InventoryStore } from '../core/inventory.js';
+import type { InventoryBackup, InventoryEntry, InventoryStore, SkippedRow } from '../core/inventory.js';
 
 /**
  * The right to write one target. Renewed in the background while held; `lost` is aborted when
@@ -40,6 +40,17 @@ export interface StateRecord {
   since: string;
 }
 
+/** A target's entries as read, and the rows left out of them (the inventory's `skipped()`). */
+export interface StateRecords {
+  records: StateRecord[];
+  skipped: SkippedRow[];
+}
+
+export interface StateBackups {
+  backups: InventoryBackup[];
+  skipped: SkippedRow[];
+}
+
 export interface LeaseTiming {
   /** How long a lease lives without renewal: a dead holder is replaced after at most this. */
   leaseMs: number;
@@ -51,10 +62,6 @@ export interface LeaseTiming {
    */
   marginMs?: number;
 }
-
-/** The longest lease obsync grants (leaseSeconds ≤ 600): an expiry further ahead than this and a minute of clock skew is bogus. */
-export const MAX_LEASE_MS = 600_000;
-export const BOGUS_EXPIRY_MS = MAX_LEASE_MS + 60_000;
 
 /** The lease when this process may still write under it (not lost, within its local deadline), else null. */
 export function heldLease(lease: WriterLease | null): WriterLease | null {
@@ -95,20 +102,31 @@ export interface ReplicaRecord extends ReplicaHeartbeat {
   expiresAt: string;
   /** How long ago the last heartbeat was, in the database's clock. */
   heartbeatAgeMs: number;
-  /** Its heartbeat lease has not expired. */
+  /** Its last heartbeat is less than one lease ago (./liveness.ts). */
   live: boolean;
+}
+
+/** The registry as read: its replicas, and the rows left out (not readable, or claiming a lease no obsync grants). */
+export interface RegistryRead {
+  replicas: ReplicaRecord[];
+  skipped: SkippedRow[];
+}
+
+export interface LeasesRead {
+  leases: HeldLease[];
+  skipped: SkippedRow[];
 }
 
 /** The replicas sharing a state: registered with a heartbeat lease; one whose lease expired is dead. */
 export interface ReplicaRegistry {
   /** Registers or renews this replica for one lease; returns the live replicas (itself included), sorted by id. */
-  heartbeat(me: ReplicaHeartbeat): Promise<ReplicaRecord[]>;
+  heartbeat(me: ReplicaHeartbeat): Promise<RegistryRead>;
   /** Unregisters at once (SIGTERM): the others re-divide the targets at their next heartbeat. */
   leave(id: string): Promise<void>;
   /** Every registered replica, live or recently dead, sorted by id. */
-  list(): Promise<ReplicaRecord[]>;
+  list(): Promise<RegistryRead>;
   /** The writer leases held now (not expired), sorted by target: who really leads what. */
-  leases(): Promise<HeldLease[]>;
+  leases(): Promise<LeasesRead>;
 }
 
 export interface HeldLease {
@@ -133,8 +151,8 @@ export interface StateBackend {
   tryLease(target: string, command: string): Promise<LeaseAttempt>;
   /** Targets that have state, sorted. */
   targets(): Promise<string[]>;
-  records(target: string): Promise<StateRecord[]>;
-  backups(target: string): Promise<InventoryBackup[]>;
+  records(target: string): Promise<StateRecords>;
+  backups(target: string): Promise<StateBackups>;
   /** The fingerprint key, or null before the first write created one. */
   fingerprintKey(): Promise<Buffer | null>;
   /** `state migrate`: sets the key (the destination must hold no entries). */

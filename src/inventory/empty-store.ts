@@ -18,6 +18,7 @@ export function emptyInventory(target: string, where: string): InventoryStore {
     target,
     entries: () => [],
     get: () => undefined,
+    skipped: () => [],
     put: () => Promise.reject(refusal()),
     remove: () => Promise.reject(refusal()),
     move: () => Promise.reject(refusal()),

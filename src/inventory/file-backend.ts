@@ -3,7 +3,16 @@ import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LockError, ObsyncError } from '../core/errors.js';
 import type { InventoryBackup, InventoryStore } from '../core/inventory.js';
-import type { InventoryAccess, LeaseAttempt, LeaseTiming, StateBackend, StateRecord, WriterLease } from './backend.js';
+import type {
+  InventoryAccess,
+  LeaseAttempt,
+  LeaseTiming,
+  StateBackend,
+  StateBackups,
+  StateRecord,
+  StateRecords,
+  WriterLease,
+} from './backend.js';
 import { readFileBackups, writeFileBackup } from './file-backups.js';
 import { loadTarget, openFileTarget } from './file-store.js';
 import { readFileKey, writeFileKey } from './fingerprint.js';
@@ -37,12 +46,13 @@ export class FileStateBackend implements StateBackend {
     return [...names].sort();
   }
 
-  async records(target: string): Promise<StateRecord[]> {
+  async records(target: string): Promise<StateRecords> {
     const loaded = await loadTarget(this.dir, target, { repair: false });
-    return [...loaded.entries].map(([address, entry]) => ({ target, entry, since: loaded.since.get(address) ?? entry.updatedAt }));
+    const records = [...loaded.entries].map(([address, entry]) => ({ target, entry, since: loaded.since.get(address) ?? entry.updatedAt }));
+    return { records, skipped: [] };
   }
 
-  backups(target: string): Promise<InventoryBackup[]> {
+  backups(target: string): Promise<StateBackups> {
     return readFileBackups(this.dir, target);
   }
 

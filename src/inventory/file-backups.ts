@@ -6,7 +6,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { MAX_STATE_FILE_BYTES, readRegularFile } from '../manifests/files.js';
-import type { InventoryBackup } from '../core/inventory.js';
+import type { InventoryBackup, SkippedRow } from '../core/inventory.js';
 import type { Address, Kind } from '../core/plan.js';
 
 const backupFile = z.object({
@@ -29,18 +29,26 @@ export async function writeFileBackup(stateDir: string, backup: InventoryBackup)
   return file;
 }
 
-/** Every backup of one target, oldest first; files that are not backups are passed over. */
-export async function readFileBackups(stateDir: string, target: string): Promise<InventoryBackup[]> {
+/** Every backup of one target, oldest first; files that are not backups are left out and named. */
+export async function readFileBackups(stateDir: string, target: string): Promise<{ backups: InventoryBackup[]; skipped: SkippedRow[] }> {
   const root = fileBackupsDir(stateDir);
   const times = await readdir(root).catch(() => [] as string[]);
   const out: InventoryBackup[] = [];
+  const skipped: SkippedRow[] = [];
   for (const time of times.sort()) {
     const folder = join(root, time, target);
     for (const file of (await readdir(folder).catch(() => [] as string[])).sort()) {
       const parsed = backupFile.safeParse(jsonOrNull(readOrNull(join(folder, file))));
-      if (!parsed.success) continue;
-      const [kind, name] = parsed.data.address.split('/');
-      if (!kind || !name) continue;
+      const [kind, name] = parsed.success ? parsed.data.address.split('/') : [];
+      if (!parsed.success || !kind || !name) {
+        skipped.push({
+          table: folder,
+          key: file,
+          reason: 'not a backup obsync wrote (not readable as one)',
+          hint: 'move it out of the backups folder',
+        });
+        continue;
+      }
       out.push({
         target,
         address: parsed.data.address as Address,
@@ -52,7 +60,7 @@ export async function readFileBackups(stateDir: string, target: string): Promise
       });
     }
   }
-  return out;
+  return { backups: out, skipped };
 }
 
 function jsonOrNull(raw: string): unknown {

@@ -11,6 +11,7 @@ import * as z from 'zod';
 import { LeaseLostError, ObsyncError } from '../core/errors.js';
 import type { WriteFence } from '../core/fence.js';
 import { deepFreeze } from '../core/freeze.js';
+import { ownValue } from '../core/json.js';
 import {
   entryAddress,
   keptEntry,
@@ -19,6 +20,7 @@ import {
   type InventoryBackup,
   type InventoryEntry,
   type InventoryStore,
+  type SkippedRow,
 } from '../core/inventory.js';
 import type { Address } from '../core/plan.js';
 import { heldLease, leaseTiming, type InventoryAccess, type LeaseTiming, type WriterLease } from './backend.js';
@@ -106,6 +108,11 @@ class FileInventory implements InventoryStore {
 
   get(address: Address): InventoryEntry | undefined {
     return this.#entries.get(address);
+  }
+
+  /** Every row of a file that reads at all is an entry: a file that does not read fails whole (loadTarget). */
+  skipped(): readonly SkippedRow[] {
+    return [];
   }
 
   put(entry: InventoryEntry): Promise<void> {
@@ -261,7 +268,7 @@ export async function loadTarget(dir: string, target: string, opts: { repair: bo
     for (const e of parsed.data.entries) {
       const address = entryAddress(e);
       loaded.entries.set(address, keptEntry(e));
-      loaded.since.set(address, parsed.data.since?.[address] ?? e.updatedAt);
+      loaded.since.set(address, ownValue(parsed.data.since, address) ?? e.updatedAt);
     }
   }
   const journalPath = join(dir, `${target}.journal`);

@@ -37,15 +37,6 @@ export function holderState(holder: HolderIdentity): 'gone' | 'here' | 'unknown'
   }
 }
 
-/**
- * An expiry further ahead than any lease obsync grants (plus clock skew) was not written by a
- * live obsync with a sane clock: a damaged lock, a hand edit, a clock far ahead. Such a lease is
- * stale unless its holder is a live process on this machine (then the lock-out names it).
- */
-export function bogusExpiry(expiresAtMs: number, nowMs: number, boundMs: number): boolean {
-  return expiresAtMs - nowMs > boundMs;
-}
-
 let cachedNamespace: string | undefined | null = null;
 
 function pidNamespace(): string | undefined {

@@ -12,8 +12,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import { LockError } from '../core/errors.js';
 import { FileRefusal, readRegularFile } from '../manifests/files.js';
-import { BOGUS_EXPIRY_MS, leaseMarginMs, type LeaseAttempt, type LeaseTiming, type WriterLease } from './backend.js';
-import { bogusExpiry, holderState, thisHolder } from './holder.js';
+import { leaseMarginMs, type LeaseAttempt, type LeaseTiming, type WriterLease } from './backend.js';
+import { holderState, thisHolder } from './holder.js';
+import { beyondAnyLease } from './liveness.js';
 import { leaseRefusal } from './lease-refusal.js';
 import { moment, RenewingLease, type Moment } from './renewing-lease.js';
 
@@ -182,7 +183,8 @@ function isStale(holder: LeaseFile & { expiresAt: string }, now: number): boolea
   const expiresAt = Date.parse(holder.expiresAt);
   const state = holderState(holder);
   if (expiresAt <= now || state === 'gone') return true;
-  return bogusExpiry(expiresAt, now, BOGUS_EXPIRY_MS) && state !== 'here';
+  // A claim beyond any lease obsync grants (liveness.ts) is stale, unless its holder is a live process here (the lock-out names it).
+  return beyondAnyLease(expiresAt - now) && state !== 'here';
 }
 
 function retryIn(holder: { expiresAt: string }, now: number, opts: LeaseTiming): number {
@@ -191,7 +193,7 @@ function retryIn(holder: { expiresAt: string }, now: number, opts: LeaseTiming):
 
 function describeHolder(h: LeaseFile & { expiresAt: string }, now: number, path: string): string {
   const held = `${h.command ?? 'running'}, pid ${h.pid} on ${h.host}${h.since ? ` since ${h.since}` : ''}, lease until ${h.expiresAt}`;
-  if (!bogusExpiry(Date.parse(h.expiresAt), now, BOGUS_EXPIRY_MS)) return held;
+  if (!beyondAnyLease(Date.parse(h.expiresAt) - now)) return held;
   return `${held} — further ahead than any lease obsync grants, so not written by a running obsync with a correct clock; if pid ${h.pid} is not obsync, delete ${path}`;
 }
 

@@ -26,6 +26,7 @@ export function memoryInventory(target: string, initial: InventoryEntry[] = [], 
     backups,
     entries: () => [...entries.values()],
     get: (address) => entries.get(address),
+    skipped: () => [],
     put: (entry) => {
       entries.set(entryAddress(entry), keptEntry(entry));
       return Promise.resolve();

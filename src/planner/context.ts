@@ -1,6 +1,6 @@
 /** What the planner keeps while planning one target: ids matched so far, live indexes, references. */
 import { IdMap } from '../core/id-map.js';
-import type { InventoryEntry } from '../core/inventory.js';
+import type { InventoryEntry, SkippedRow } from '../core/inventory.js';
 import type { LiveState } from '../core/live.js';
 import type { Address, AdoptPolicy, Kind } from '../core/plan.js';
 import type { Variant } from '../core/ports.js';
@@ -24,6 +24,8 @@ export interface PlanInput {
   eligibleForPrune: (entry: InventoryEntry) => boolean;
   live: LiveState;
   inventory: readonly InventoryEntry[];
+  /** Rows of the inventory left out (not readable): nothing is planned at their addresses, prune is off. */
+  skipped?: readonly SkippedRow[];
   /** Hash of each desired spec (engine-computed). */
   specHashes: Pick<ReadonlyMap<Address, string>, 'get'>;
   /** Fingerprints of each desired object's sensitive values, by path. */

@@ -22,6 +22,7 @@ import { KEY_PROBE } from './memo.js';
 import { describeMoves } from './move-steps.js';
 import { planMoves } from './moves.js';
 import { planResource } from './plan-resource.js';
+import { refuseSkipped, undeclaredSkipped } from './skipped-rows.js';
 import { decidePrune, type PlannedDelete } from './prune.js';
 
 export type { PlanInput };
@@ -54,8 +55,16 @@ export function planWithSubjects(input: PlanInput): { plan: Plan; subjects: Back
   input.memo?.begin(`${input.target}\u0000${input.variant}\u0000${input.fingerprint(KEY_PROBE)}`);
   const ctx = new PlanContext(input);
   const moves = planMoves(input.desired, input.inventory);
+  refuseSkipped(input.desired, input.skipped ?? [], moves);
   const entries = moves.entries;
-  const planned: Planned = { steps: [], diagnostics: [], declaredEntries: new Set(), failed: new Set(), withParts: [], unselected: [] };
+  const planned: Planned = {
+    steps: [],
+    diagnostics: undeclaredSkipped(input.desired, input.skipped ?? []),
+    declaredEntries: new Set(),
+    failed: new Set(),
+    withParts: [],
+    unselected: [],
+  };
   ctx.moves = moves;
   const byKind = groupBy(input.desired, (r) => r.kind);
   for (const def of MANAGED) {

@@ -156,8 +156,9 @@ describe("obsync's own files (state, plans, sandbox data)", () => {
       JSON.stringify({ address: 'Dashboard/a', id: '1', backedUpAt: '2026-01-01T00:00:00Z', object: { id: '1' } }),
     );
     HOSTILE.fifo(join(folder, 'Dashboard-b.json'));
-    const backups = await readFileBackups(join(dir, 'state'), 't');
+    const { backups, skipped } = await readFileBackups(join(dir, 'state'), 't');
     expect(backups.map((b) => b.address)).toEqual(['Dashboard/a']);
+    expect(skipped.map((r) => r.key)).toEqual(['Dashboard-b.json']);
   });
 
   it('export over a FIFO with the name of a file it writes: a conflict, not a hang', async () => {

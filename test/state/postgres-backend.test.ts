@@ -87,7 +87,7 @@ describe('postgres state backend', () => {
     const fresh = await backend(schema);
     const again = await fresh.openInventory('prod', { mode: 'read' });
     expect(again.entries()).toEqual([{ ...entry('a', '1'), updatedAt: '2026-02-01T00:00:00.000Z' }]);
-    const records = await fresh.records('prod');
+    const { records } = await fresh.records('prod');
     expect(records.map((r) => [r.entry.name, r.since])).toEqual([['a', '2026-01-01T00:00:00.000Z']]);
     expect(await fresh.targets()).toEqual(['prod']);
     await inv.close();
@@ -147,7 +147,7 @@ describe('postgres state backend', () => {
     await inv.put(entry('other', '2'));
     const moved = await inv.move('Dashboard/old', 'Dashboard/new', '2026-02-02T00:00:00.000Z');
     expect(moved).toMatchObject({ name: 'new', id: '1', tiles: { p99: 't1' } });
-    expect((await b.records('prod')).map((r) => [`${r.entry.kind}/${r.entry.name}`, r.entry.id, r.since])).toEqual([
+    expect((await b.records('prod')).records.map((r) => [`${r.entry.kind}/${r.entry.name}`, r.entry.id, r.since])).toEqual([
       ['Dashboard/new', '1', '2026-01-01T00:00:00.000Z'],
       ['Dashboard/other', '2', '2026-01-01T00:00:00.000Z'],
     ]);
@@ -195,7 +195,7 @@ describe('postgres state backend', () => {
       object: { name: 'A' },
     });
     expect(where).toMatch(/backups #\d+/);
-    expect(await b.backups('prod')).toEqual([
+    expect((await b.backups('prod')).backups).toEqual([
       {
         target: 'prod',
         address: 'Dashboard/a',
@@ -240,15 +240,26 @@ describe('postgres state backend', () => {
     expect((err as Error).message).not.toContain(server.password);
   });
 
-  it('names an unreadable row instead of reading the inventory as empty', async () => {
+  it('leaves an unreadable row out and names it, instead of failing the whole inventory (issue 53)', async () => {
     const b = await backend(server.freshSchema());
     const schema = b.location.replace(/.*schema (\w+)\)$/, '$1');
     const inv = await b.openInventory('prod', { mode: 'write', command: 'apply' });
     await inv.put(entry('a', '1'));
+    await inv.put(entry('b', '2'));
     await inv.close();
-    await sql(`UPDATE "${schema}".entries SET entry = '{"kind":"Nope"}'`);
-    await expect(b.openInventory('prod', { mode: 'read' })).rejects.toThrow(/inventory row of Dashboard\/a .* is not readable/);
+    await sql(`UPDATE "${schema}".entries SET entry = '{"kind":"Nope"}' WHERE address = 'Dashboard/a'`);
+    const reader = await b.openInventory('prod', { mode: 'read' });
+    expect(reader.entries().map((e) => e.name)).toEqual(['b']);
+    expect(reader.skipped()).toEqual([
+      expect.objectContaining({
+        table: "table entries of target 'prod'",
+        key: 'Dashboard/a',
+        reason: expect.stringMatching(/^entry\.kind: /) as unknown,
+      }),
+    ]);
+    expect((await b.records('prod')).skipped.map((r) => r.key)).toEqual(['Dashboard/a']);
   });
+
   it('renews its leases and heartbeats while every connection of the runs is waiting (issue 28)', async () => {
     const schema = server.freshSchema();
     const b = await backend(schema, 1.5);
@@ -272,7 +283,7 @@ describe('postgres state backend', () => {
         leads: ['prod'],
         disagreements: [],
       });
-      expect(replicas?.map((r) => r.id)).toEqual(['r1']);
+      expect(replicas?.replicas.map((r) => r.id)).toEqual(['r1']);
       // Renewed (its expiry moved on) before the lease could have run out, or lost: it must be the first.
       const outcome = await until('the lease renewed or lost', async () =>
         held.lease.lost.aborted ? 'lost' : (await expiry()) > before ? 'renewed' : undefined,
@@ -283,7 +294,7 @@ describe('postgres state backend', () => {
       await blocker.query('ROLLBACK');
       await blocker.end();
     }
-    expect((await Promise.all(runs)).map((r) => r.length)).toEqual(Array(8).fill(0));
+    expect((await Promise.all(runs)).map((r) => r.records.length)).toEqual(Array(8).fill(0));
     await held.lease.release();
   });
 

@@ -6,6 +6,7 @@
  */
 import { Option, type Command } from 'commander';
 import type { ObsyncConfig } from '../../config/schema.js';
+import type { SkippedRow } from '../../core/inventory.js';
 import type { Address } from '../../core/plan.js';
 import type { StateBackend, StateRecord } from '../../inventory/backend.js';
 import type { CliIO } from '../io.js';
@@ -126,7 +127,12 @@ async function withState(
 async function list(io: CliIO, backend: StateBackend, flags: StateFlags): Promise<void> {
   const targets = flags.target ? [flags.target] : await backend.targets();
   const records: StateRecord[] = [];
-  for (const t of targets) records.push(...(await backend.records(t)));
+  const { reportSkipped } = await import('./skipped-rows.js');
+  for (const t of targets) {
+    const read = await backend.records(t);
+    records.push(...read.records);
+    reportSkipped(io, read.skipped);
+  }
   if (flags.output === 'json') {
     io.stdout.write(
       JSON.stringify(
@@ -158,8 +164,9 @@ async function list(io: CliIO, backend: StateBackend, flags: StateFlags): Promis
 
 async function show(io: CliIO, backend: StateBackend, loaded: LoadedConfig, address: string, flags: StateFlags): Promise<void> {
   const { target, key } = await locate(io, backend, loaded, address, flags);
-  const record = (await backend.records(target)).find((r) => `${r.entry.kind}/${r.entry.name}` === key);
-  if (!record) throw await notOwned(key, target, backend);
+  const read = await backend.records(target);
+  const record = read.records.find((r) => `${r.entry.kind}/${r.entry.name}` === key);
+  if (!record) throw await notOwned(key, target, backend, read.skipped);
   const e = record.entry;
   // Fingerprints and the spec hash are keyed hashes, not secrets, but nobody needs them: secret paths only.
   const view = {
@@ -188,10 +195,12 @@ async function forget(io: CliIO, backend: StateBackend, loaded: LoadedConfig, ad
   const inventory = await backend.openInventory(target, { mode: 'write', command: 'state rm' });
   try {
     const entry = inventory.get(key);
-    if (!entry) throw await notOwned(key, target, backend);
+    // A row left out as unreadable can be forgotten too: that is its repair.
+    const skipped = inventory.skipped().some((r) => r.key === key);
+    if (!entry && !skipped) throw await notOwned(key, target, backend);
     await inventory.remove(key);
     io.stdout.write(
-      `Forgot ${key} in target '${target}'${entry.id ? ` (id ${entry.id})` : ''}: obsync no longer owns it and will never delete it; the object itself is untouched.\n`,
+      `Forgot ${key} in target '${target}'${entry?.id ? ` (id ${entry.id})` : skipped ? ' (a row left out as not readable)' : ''}: obsync no longer owns it and will never delete it; the object itself is untouched.\n`,
     );
     io.stderr.write(
       `note: while a manifest still declares ${key}, the next apply adopts it again by natural key (or with \`obsync import\` for targets with adopt: explicit)\n`,
@@ -227,8 +236,11 @@ async function targetOf(io: CliIO, backend: StateBackend, loaded: LoadedConfig, 
   return inState[0] ?? '';
 }
 
-async function notOwned(key: string, target: string, backend: StateBackend): Promise<Error> {
+async function notOwned(key: string, target: string, backend: StateBackend, skipped: readonly SkippedRow[] = []): Promise<Error> {
   const { ObsyncError } = await import('../../core/errors.js');
+  const { skippedRowText } = await import('../../core/inventory.js');
+  const row = skipped.find((r) => r.key === key);
+  if (row) return new ObsyncError('STATE_ROW_SKIPPED', skippedRowText(row));
   return new ObsyncError('NOT_OWNED', `${key} is not in the state of target '${target}' (${backend.location})`, {
     hint: '`obsync state list` shows what obsync owns',
   });
@@ -256,6 +268,8 @@ async function migrate(io: CliIO, flags: { to: 'file' | 'postgres'; config?: str
     const to = await openStateBackend(toSpec, { prepare: true });
     try {
       const report = await migrateState(from, to);
+      const { reportSkipped } = await import('./skipped-rows.js');
+      reportSkipped(io, report.skipped);
       for (const t of report.targets) io.stdout.write(`target '${t.target}': ${t.entries} entries and ${t.backups} backups copied\n`);
       io.stdout.write(
         `Copied the state from ${from.location} to ${to.location}${report.keyCopied ? ', with its fingerprint key' : ''}. The source is unchanged.\n`,

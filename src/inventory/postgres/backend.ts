@@ -8,7 +8,16 @@ import { LockError, ObsyncError } from '../../core/errors.js';
 import type { InventoryBackup, InventoryStore } from '../../core/inventory.js';
 import type { Address, Kind } from '../../core/plan.js';
 import type { Secret } from '../../core/secret.js';
-import type { InventoryAccess, LeaseAttempt, LeaseTiming, StateBackend, StateRecord, WriterLease } from '../backend.js';
+import type {
+  InventoryAccess,
+  LeaseAttempt,
+  LeaseTiming,
+  StateBackend,
+  StateBackups,
+  StateRecord,
+  StateRecords,
+  WriterLease,
+} from '../backend.js';
 import { KEY_BYTES, newFingerprintKey } from '../fingerprint.js';
 import { closeConnection, connectPool, guarded, runConnections, transaction, type PgConnection } from './connection.js';
 import { leaseRefusal } from '../lease-refusal.js';
@@ -17,6 +26,7 @@ import { emptyInventory } from '../empty-store.js';
 import { migrate, readySchema } from './migrations.js';
 import { PgInventory, readEntries } from './store.js';
 import { PgReplicaRegistry } from './registry.js';
+import { backupRow, keyRow, readRows, sqlText, targetRow } from './rows.js';
 import { LeaseRenewals } from './renewals.js';
 
 export interface PostgresStateOptions {
@@ -101,25 +111,33 @@ export class PostgresStateBackend implements StateBackend {
   async targets(): Promise<string[]> {
     if (this.absent) return [];
     const { rows } = await guarded(this.conn, 'listing targets', () =>
-      this.conn.pool.query<{ target: string }>(`SELECT DISTINCT target FROM ${this.#s}.entries ORDER BY target`),
+      this.conn.pool.query(`SELECT DISTINCT target FROM ${this.#s}.entries ORDER BY target`),
     );
-    return rows.map((r) => r.target);
+    return readRows('table entries', rows, targetRow, 'target').rows.map((r) => r.target);
   }
 
-  async records(target: string): Promise<StateRecord[]> {
-    if (this.absent) return [];
-    return (await readEntries(this.conn, this.#s, target)).map((r) => ({ target, ...r }));
+  async records(target: string): Promise<StateRecords> {
+    if (this.absent) return { records: [], skipped: [] };
+    const read = await readEntries(this.conn, this.#s, target);
+    return { records: read.records.map((r) => ({ target, ...r })), skipped: read.skipped };
   }
 
-  async backups(target: string): Promise<InventoryBackup[]> {
-    if (this.absent) return [];
+  async backups(target: string): Promise<StateBackups> {
+    if (this.absent) return { backups: [], skipped: [] };
     const { rows } = await guarded(this.conn, `reading the backups of target '${target}'`, () =>
-      this.conn.pool.query<{ address: string; object_id: string; backed_up_at: Date; body: unknown }>(
-        `SELECT address, object_id, backed_up_at, body FROM ${this.#s}.backups WHERE target = $1 ORDER BY backed_up_at, id`,
+      this.conn.pool.query(
+        `SELECT id::text AS id, address, object_id, backed_up_at, body FROM ${this.#s}.backups WHERE target = $1 ORDER BY backed_up_at, id`,
         [target],
       ),
     );
-    return rows.map((r) => {
+    const read = readRows(
+      `table backups of target '${target}'`,
+      rows,
+      backupRow,
+      'id',
+      (id) => `DELETE FROM ${this.#s}.backups WHERE id = ${sqlText(id)}`,
+    );
+    const backups = read.rows.map((r): InventoryBackup => {
       const [kind = '', name = ''] = r.address.split('/');
       return {
         target,
@@ -131,14 +149,16 @@ export class PostgresStateBackend implements StateBackend {
         object: r.body,
       };
     });
+    return { backups, skipped: read.skipped };
   }
 
   async fingerprintKey(): Promise<Buffer | null> {
     if (this.absent) return null;
     const { rows } = await guarded(this.conn, 'reading the fingerprint key', () =>
-      this.conn.pool.query<{ fingerprint_key: Buffer }>(`SELECT fingerprint_key FROM ${this.#s}.meta`),
+      this.conn.pool.query(`SELECT fingerprint_key FROM ${this.#s}.meta`),
     );
-    return rows[0]?.fingerprint_key ?? null;
+    if (rows.length === 0) return null;
+    return this.#validKey(rows);
   }
 
   async setFingerprintKey(key: Buffer): Promise<void> {
@@ -200,13 +220,18 @@ export class PostgresStateBackend implements StateBackend {
   /** One key for the whole schema, created by the first obsync that needs it. */
   async #keyOrCreate(): Promise<Buffer> {
     const { rows } = await guarded(this.conn, 'reading the fingerprint key', () =>
-      this.conn.pool.query<{ fingerprint_key: Buffer }>(
+      this.conn.pool.query(
         `WITH made AS (INSERT INTO ${this.#s}.meta (fingerprint_key) VALUES ($1) ON CONFLICT (singleton) DO NOTHING RETURNING fingerprint_key)
          SELECT fingerprint_key FROM made UNION ALL SELECT fingerprint_key FROM ${this.#s}.meta LIMIT 1`,
         [newFingerprintKey()],
       ),
     );
-    const key = rows[0]?.fingerprint_key;
+    return this.#validKey(rows);
+  }
+
+  /** The one key of the schema: a row that is not one fails every run that needs it (there is no other key to go on with). */
+  #validKey(rows: readonly unknown[]): Buffer {
+    const key = readRows('table meta', rows, keyRow, 'singleton').rows[0]?.fingerprint_key;
     if (!key || key.length < KEY_BYTES)
       throw new ObsyncError('INVENTORY_CORRUPT', `the fingerprint key in ${this.location} (table meta) is missing or damaged`, {
         hint: 'restore it from a copy; without it every write-only secret is seen as changed and sent again once',

@@ -6,27 +6,13 @@
  * gives the lease up locally once a renewal has not succeeded for a whole lease time.
  */
 import { randomUUID } from 'node:crypto';
-import { BOGUS_EXPIRY_MS, type LeaseAttempt, type LeaseTiming } from '../backend.js';
+import type { LeaseAttempt, LeaseTiming } from '../backend.js';
+import { beyondAnyLease } from '../liveness.js';
 import { holderState, thisHolder } from '../holder.js';
 import { moment, RenewingLease, type Moment } from '../renewing-lease.js';
 import { guarded, type PgConnection } from './connection.js';
+import { holderRow, issueText, keyOf, msFromNow, readRows, sqlText, tokenRow } from './rows.js';
 import type { LeaseRenewals } from './renewals.js';
-
-interface LeaseRow {
-  token: string;
-}
-
-interface HolderRow {
-  token: string;
-  holder: string;
-  pid: number;
-  host: string;
-  pidns: string | null;
-  command: string;
-  acquired_at: Date;
-  expires_at: Date;
-  remaining_ms: string;
-}
 
 export async function tryPgLease(
   conn: PgConnection,
@@ -42,7 +28,7 @@ export async function tryPgLease(
   let since: Moment = moment();
   const take = (condition: string, extra: unknown[]) =>
     guarded(conn, `taking the lease of target '${target}'`, () =>
-      conn.pool.query<LeaseRow>(
+      conn.pool.query(
         `INSERT INTO ${s}.leases AS l (target, token, holder, pid, host, pidns, command, acquired_at, expires_at)
          VALUES ($1, nextval('${s.replace(/'/g, "''")}.lease_tokens'), $2, $3, $4, $5, $6, now(), now() + $7 * interval '1 millisecond')
          ON CONFLICT (target) DO UPDATE SET token = EXCLUDED.token, holder = EXCLUDED.holder, pid = EXCLUDED.pid, host = EXCLUDED.host,
@@ -52,35 +38,56 @@ export async function tryPgLease(
         [target, holder, me.pid, me.host, me.pidns ?? null, command, timing.leaseMs, ...extra],
       ),
     );
-  const granted = (await take('l.expires_at <= now()', [])).rows[0];
-  if (granted) return { lease: new PgLease(conn, s, renewals, target, granted.token, timing, since) };
+  const granted = tokenOf((await take('l.expires_at <= now()', [])).rows);
+  if (granted) return { lease: new PgLease(conn, s, renewals, target, granted, timing, since) };
   const held = await guarded(conn, `reading the lease of target '${target}'`, () =>
-    conn.pool.query<HolderRow>(
-      `SELECT token::text AS token, holder, pid, host, pidns, command, acquired_at, expires_at, greatest(0, extract(epoch FROM expires_at - now()) * 1000)::bigint::text AS remaining_ms FROM ${s}.leases WHERE target = $1`,
+    conn.pool.query(
+      `SELECT token::text AS token, target, holder, pid, host, pidns, command, acquired_at, expires_at, ${msFromNow('expires_at')} AS expires_in_ms FROM ${s}.leases WHERE target = $1`,
       [target],
     ),
   );
-  const h = held.rows[0];
-  if (!h) return { heldBy: 'nobody (released meanwhile)', retryInMs: 50 };
-  const remaining = Number(h.remaining_ms);
+  if (held.rows.length === 0) return { heldBy: 'nobody (released meanwhile)', retryInMs: 50 };
+  const read = readRows('table leases', held.rows, holderRow, 'target');
+  const h = read.rows[0];
+  if (!h) {
+    // A row no obsync wrote (hand-edited, damaged): skipped like any unreadable row, so the lease is taken over (by its token only).
+    const token = keyOf(held.rows[0], 'token');
+    since = moment();
+    const replaced = /^\d+$/.test(token) ? tokenOf((await take('l.token = $8::bigint', [token])).rows) : undefined;
+    if (replaced) return { lease: new PgLease(conn, s, renewals, target, replaced, timing, since) };
+    return {
+      heldBy: `an unreadable lease row (${read.skipped[0]?.reason ?? 'not readable'}); clear it: DELETE FROM ${s}.leases WHERE target = ${sqlText(target)}`,
+      retryInMs: timing.renewMs,
+    };
+  }
+  const remaining = Math.max(0, h.expires_in_ms);
   const state = holderState({ pid: h.pid, host: h.host, pidns: h.pidns ?? undefined });
   // The database's clock counts every expiry, so one further ahead than any lease obsync grants was
-  // never written by obsync (a hand edit): stale, unless its holder is a live process of this machine.
-  const bogus = remaining > BOGUS_EXPIRY_MS;
+  // never written by obsync (a hand edit, liveness.ts): stale, unless its holder is a live process of this machine.
+  const bogus = beyondAnyLease(remaining);
   // A holder of this machine whose process is gone (a killed apply) is replaced at once; only that exact lease.
   if (state === 'gone' || (bogus && state !== 'here')) {
     since = moment();
-    const replaced = (await take('l.token = $8::bigint', [h.token])).rows[0];
-    if (replaced) return { lease: new PgLease(conn, s, renewals, target, replaced.token, timing, since) };
+    const replaced = tokenOf((await take('l.token = $8::bigint', [h.token])).rows);
+    if (replaced) return { lease: new PgLease(conn, s, renewals, target, replaced, timing, since) };
   }
   const who = `${h.command}, ${h.holder}, since ${h.acquired_at.toISOString()}, lease until ${h.expires_at.toISOString()}`;
   return {
     heldBy: bogus
-      ? `${who} — further ahead than any lease obsync grants; if pid ${h.pid} on ${h.host} is not obsync, clear it: DELETE FROM ${s}.leases WHERE target = '${target.replace(/'/g, "''")}'`
+      ? `${who} — further ahead than any lease obsync grants; if pid ${h.pid} on ${h.host} is not obsync, clear it: DELETE FROM ${s}.leases WHERE target = ${sqlText(target)}`
       : who,
     holderCommand: h.command,
     retryInMs: Math.max(50, Math.min(timing.renewMs, remaining + 50)),
   };
+}
+
+/** The token a take returned (none: the lease was not granted). */
+function tokenOf(rows: readonly unknown[]): string | undefined {
+  const [first] = rows;
+  if (first === undefined) return undefined;
+  const parsed = tokenRow.safeParse(first);
+  if (!parsed.success) throw new Error(`the lease token the database returned is not a number: ${issueText(parsed.error.issues[0])}`);
+  return parsed.data.token;
 }
 
 class PgLease extends RenewingLease {

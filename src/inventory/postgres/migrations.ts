@@ -4,8 +4,10 @@
  * A migration is never edited once released: add the next version instead.
  */
 import pg from 'pg';
+import * as z from 'zod';
 import { ObsyncError } from '../../core/errors.js';
 import { transaction } from './connection.js';
+import { versionRow } from './rows.js';
 
 export interface Migration {
   version: number;
@@ -73,6 +75,11 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/** The version a schema is at (0: none applied yet). */
+function schemaVersion(rows: readonly unknown[]): number {
+  return z.array(versionRow).parse(rows)[0]?.v ?? 0;
+}
+
 export const LATEST_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
 
 /** Brings the schema to the latest version; refuses a schema written by a newer obsync. Returns the versions applied. */
@@ -85,8 +92,7 @@ export async function migrate(pool: pg.Pool, schema: string, migrations: readonl
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
-    const { rows } = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${s}.schema_migrations`);
-    const current = rows[0]?.v ?? 0;
+    const current = schemaVersion((await client.query(`SELECT max(version) AS v FROM ${s}.schema_migrations`)).rows);
     if (current > latest) {
       throw new ObsyncError(
         'STATE_TOO_NEW',
@@ -114,7 +120,7 @@ export async function readySchema(pool: pg.Pool, schema: string, location: strin
   const s = pg.escapeIdentifier(schema);
   const { rows } = await pool.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [`${s}.schema_migrations`]);
   if (!rows[0]?.t) return 'absent';
-  const current = (await pool.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${s}.schema_migrations`)).rows[0]?.v ?? 0;
+  const current = schemaVersion((await pool.query(`SELECT max(version) AS v FROM ${s}.schema_migrations`)).rows);
   if (current === LATEST_VERSION) return 'ready';
   if (current > LATEST_VERSION) {
     throw new ObsyncError(

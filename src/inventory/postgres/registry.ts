@@ -1,31 +1,18 @@
 /**
  * The replica registry in PostgreSQL (issue 28): one row per `obsync run` process, renewed by a
- * heartbeat that extends its expiry by one lease in the database's clock. A row past its expiry
- * is a dead replica: the others stop counting it at their next heartbeat. Rows dead for an hour
- * are removed by the next heartbeat of anyone.
+ * heartbeat in the database's clock. A replica is live for one lease after its last heartbeat
+ * (../liveness.ts): the others stop counting it at their next heartbeat. Rows dead for an hour
+ * are removed by the next heartbeat of anyone. A row that is not readable, or claims a lease no
+ * obsync grants, is skipped and named (./rows.ts): it never stops the others.
  */
-import type { HeldLease, ReplicaHeartbeat, ReplicaRecord, ReplicaRegistry } from '../backend.js';
+import type { SkippedRow } from '../../core/inventory.js';
+import type { HeldLease, LeasesRead, RegistryRead, ReplicaHeartbeat, ReplicaRecord, ReplicaRegistry } from '../backend.js';
+import { beyondAnyLease, replicaLiveness } from '../liveness.js';
 import { guarded, type PgConnection } from './connection.js';
-
-interface Row {
-  id: string;
-  host: string;
-  pid: number;
-  version: string;
-  lease_ms: number;
-  targets: string[];
-  leads: string[];
-  disagreements: string[];
-  listen: string | null;
-  started_at: Date;
-  heartbeat_at: Date;
-  expires_at: Date;
-  age_ms: string;
-  live: boolean;
-}
+import { leaseRow, msFromNow, readRows, replicaRow, sqlText } from './rows.js';
 
 const COLUMNS = `id, host, pid, version, lease_ms, targets, leads, disagreements, listen, started_at, heartbeat_at, expires_at,
-  greatest(0, extract(epoch FROM now() - heartbeat_at) * 1000)::bigint::text AS age_ms, expires_at > now() AS live`;
+  ${msFromNow('heartbeat_at')} AS heartbeat_in_ms, ${msFromNow('expires_at')} AS expires_in_ms`;
 
 export class PgReplicaRegistry implements ReplicaRegistry {
   constructor(
@@ -34,7 +21,7 @@ export class PgReplicaRegistry implements ReplicaRegistry {
   ) {}
 
   /** On the dedicated pool (connection.ts): a heartbeat queued behind the runs would let this replica look dead. */
-  async heartbeat(me: ReplicaHeartbeat): Promise<ReplicaRecord[]> {
+  async heartbeat(me: ReplicaHeartbeat): Promise<RegistryRead> {
     const s = this.s;
     return guarded(this.conn, 'renewing this replica in the registry', async () => {
       await this.conn.control.query(
@@ -55,9 +42,11 @@ export class PgReplicaRegistry implements ReplicaRegistry {
           me.listen ?? null,
         ],
       );
-      await this.conn.control.query(`DELETE FROM ${s}.replicas WHERE expires_at < now() - interval '1 hour'`);
-      const { rows } = await this.conn.control.query<Row>(`SELECT ${COLUMNS} FROM ${s}.replicas WHERE expires_at > now() ORDER BY id`);
-      return rows.map(record);
+      // Dead for an hour by its heartbeat, whatever expiry it claims.
+      await this.conn.control.query(`DELETE FROM ${s}.replicas WHERE heartbeat_at < now() - interval '1 hour'`);
+      const { rows } = await this.conn.control.query(`SELECT ${COLUMNS} FROM ${s}.replicas ORDER BY id`);
+      const read = this.#replicas(rows);
+      return { replicas: read.replicas.filter((r) => r.live), skipped: read.skipped };
     });
   }
 
@@ -67,38 +56,78 @@ export class PgReplicaRegistry implements ReplicaRegistry {
     );
   }
 
-  async list(): Promise<ReplicaRecord[]> {
+  async list(): Promise<RegistryRead> {
     const { rows } = await guarded(this.conn, 'reading the replica registry', () =>
-      this.conn.pool.query<Row>(`SELECT ${COLUMNS} FROM ${this.s}.replicas ORDER BY id`),
+      this.conn.pool.query(`SELECT ${COLUMNS} FROM ${this.s}.replicas ORDER BY id`),
     );
-    return rows.map(record);
+    return this.#replicas(rows);
   }
 
-  async leases(): Promise<HeldLease[]> {
+  async leases(): Promise<LeasesRead> {
     const { rows } = await guarded(this.conn, 'reading the writer leases', () =>
-      this.conn.pool.query<{ target: string; host: string; pid: number; command: string; expires_at: Date }>(
-        `SELECT target, host, pid, command, expires_at FROM ${this.s}.leases WHERE expires_at > now() ORDER BY target`,
+      this.conn.pool.query(
+        `SELECT target, host, pid, command, expires_at, ${msFromNow('expires_at')} AS expires_in_ms FROM ${this.s}.leases ORDER BY target`,
       ),
     );
-    return rows.map((r) => ({ target: r.target, host: r.host, pid: r.pid, command: r.command, expiresAt: r.expires_at.toISOString() }));
+    const read = readRows(
+      'table leases',
+      rows,
+      leaseRow,
+      'target',
+      (t) => `the next obsync to compete for target '${t}' replaces it, or: ${this.#delete('leases', 'target', t)}`,
+    );
+    const leases: HeldLease[] = [];
+    const skipped: SkippedRow[] = [...read.skipped];
+    for (const r of read.rows) {
+      if (beyondAnyLease(r.expires_in_ms)) {
+        skipped.push({
+          table: 'table leases',
+          key: r.target,
+          reason: `its expiry lies ${Math.round(r.expires_in_ms / 1000)} s ahead, further than any lease obsync grants`,
+          hint: `unless pid ${r.pid} on ${r.host} is a running obsync, ${this.#delete('leases', 'target', r.target)}`,
+        });
+      } else if (r.expires_in_ms > 0) {
+        leases.push({ target: r.target, host: r.host, pid: r.pid, command: r.command, expiresAt: r.expires_at.toISOString() });
+      }
+    }
+    return { leases, skipped };
   }
-}
 
-function record(r: Row): ReplicaRecord {
-  return {
-    id: r.id,
-    host: r.host,
-    pid: r.pid,
-    version: r.version,
-    leaseMs: r.lease_ms,
-    targets: r.targets,
-    leads: r.leads,
-    disagreements: r.disagreements,
-    listen: r.listen ?? undefined,
-    startedAt: r.started_at.toISOString(),
-    heartbeatAt: r.heartbeat_at.toISOString(),
-    expiresAt: r.expires_at.toISOString(),
-    heartbeatAgeMs: Number(r.age_ms),
-    live: r.live,
-  };
+  /** Every readable replica with its liveness; unreadable rows and rows claiming more than any lease, skipped. */
+  #replicas(rows: readonly unknown[]): RegistryRead {
+    const hint = (id: string) =>
+      `a running replica writes its row again at its next heartbeat; otherwise ${this.#delete('replicas', 'id', id)}`;
+    const read = readRows('table replicas', rows, replicaRow, 'id', hint);
+    const replicas: ReplicaRecord[] = [];
+    const skipped = [...read.skipped];
+    for (const r of read.rows) {
+      const heartbeatAgeMs = -r.heartbeat_in_ms;
+      const liveness = replicaLiveness({ leaseMs: r.lease_ms, heartbeatAgeMs, expiresInMs: r.expires_in_ms });
+      if ('beyond' in liveness) {
+        skipped.push({ table: 'table replicas', key: r.id, reason: liveness.beyond, hint: hint(r.id) });
+        continue;
+      }
+      replicas.push({
+        id: r.id,
+        host: r.host,
+        pid: r.pid,
+        version: r.version,
+        leaseMs: r.lease_ms,
+        targets: r.targets,
+        leads: r.leads,
+        disagreements: r.disagreements,
+        listen: r.listen ?? undefined,
+        startedAt: r.started_at.toISOString(),
+        heartbeatAt: r.heartbeat_at.toISOString(),
+        expiresAt: r.expires_at.toISOString(),
+        heartbeatAgeMs: Math.max(0, heartbeatAgeMs),
+        live: liveness.live,
+      });
+    }
+    return { replicas, skipped };
+  }
+
+  #delete(table: string, column: string, key: string): string {
+    return `DELETE FROM ${this.s}.${table} WHERE ${column} = ${sqlText(key)}`;
+  }
 }

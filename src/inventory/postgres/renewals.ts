@@ -9,6 +9,7 @@
  */
 import type { Every } from '../renewing-lease.js';
 import type { PgConnection } from './connection.js';
+import { readRows, renewedRow } from './rows.js';
 
 interface Pending {
   target: string;
@@ -76,14 +77,15 @@ export class LeaseRenewals {
     this.#batches.delete(leaseMs);
     try {
       // On the dedicated pool: never queued behind the runs of this replica's targets.
-      const { rows } = await this.conn.control.query<{ target: string; token: string }>(
+      const { rows } = await this.conn.control.query(
         `UPDATE ${this.s}.leases AS l SET expires_at = now() + $3 * interval '1 millisecond'
          FROM unnest($1::text[], $2::bigint[]) AS r(target, token)
          WHERE l.target = r.target AND l.token = r.token
          RETURNING l.target, l.token::text AS token`,
         [batch.map((p) => p.target), batch.map((p) => p.token), leaseMs],
       );
-      const renewed = new Set(rows.map((r) => `${r.target}\u0000${r.token}`));
+      // Rows that are not a target and its token renew nothing (./rows.ts): that lease is then lost, never assumed renewed.
+      const renewed = new Set(readRows('table leases', rows, renewedRow, 'target').rows.map((r) => `${r.target}\u0000${r.token}`));
       for (const p of batch) p.settle(renewed.has(`${p.target}\u0000${p.token}`));
     } catch (err) {
       for (const p of batch) p.fail(err);

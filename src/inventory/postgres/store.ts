@@ -13,24 +13,20 @@ import {
   type InventoryBackup,
   type InventoryEntry,
   type InventoryStore,
+  type SkippedRow,
 } from '../../core/inventory.js';
 import type { Address } from '../../core/plan.js';
 import { heldLease, type WriterLease } from '../backend.js';
 import { hmacFingerprint } from '../fingerprint.js';
-import { inventoryEntrySchema } from '../schema.js';
 import { guarded, type PgConnection } from './connection.js';
+import { entryRow, readRows, sqlText } from './rows.js';
 
 const FENCE = (s: string) =>
   `fence AS (SELECT 1 FROM ${s}.leases WHERE target = $1 AND token = $2::bigint AND expires_at > now() FOR SHARE)`;
 
-export interface EntryRow {
-  address: string;
-  entry: unknown;
-  since: Date;
-}
-
 export class PgInventory implements InventoryStore {
   #entries = new Map<Address, InventoryEntry>();
+  #skipped: SkippedRow[] = [];
   #loadedUnder: string | null | undefined = undefined;
   #closed = false;
 
@@ -51,6 +47,10 @@ export class PgInventory implements InventoryStore {
     return this.#entries.get(address);
   }
 
+  skipped(): readonly SkippedRow[] {
+    return this.#skipped;
+  }
+
   async put(entry: InventoryEntry): Promise<void> {
     const token = this.#token();
     const address = entryAddress(entry);
@@ -64,6 +64,7 @@ export class PgInventory implements InventoryStore {
     );
     if (rowCount === 0) throw this.#fenced();
     this.#entries.set(address, keptEntry(entry));
+    this.#forgetSkipped(address);
   }
 
   async remove(address: Address): Promise<void> {
@@ -78,6 +79,7 @@ export class PgInventory implements InventoryStore {
     );
     if (!rows[0]?.ok) throw this.#fenced();
     this.#entries.delete(address);
+    this.#forgetSkipped(address);
   }
 
   /** One statement: the row changes its address and entry, fenced, and only onto a free address. */
@@ -116,9 +118,9 @@ export class PgInventory implements InventoryStore {
   async refresh(): Promise<void> {
     const lease = this.#usableLease();
     if (lease && lease.token === this.#loadedUnder) return;
-    this.#entries = await readEntries(this.conn, this.s, this.target).then(
-      (rows) => new Map(rows.map((r) => [entryAddress(r.entry), r.entry])),
-    );
+    const read = await readEntries(this.conn, this.s, this.target);
+    this.#entries = new Map(read.records.map((r) => [entryAddress(r.entry), r.entry]));
+    this.#skipped = read.skipped;
     this.#loadedUnder = lease?.token ?? null;
   }
 
@@ -172,6 +174,10 @@ export class PgInventory implements InventoryStore {
     return lease.token;
   }
 
+  #forgetSkipped(address: Address): void {
+    if (this.#skipped.some((r) => r.key === address)) this.#skipped = this.#skipped.filter((r) => r.key !== address);
+  }
+
   #fenced(): LeaseLostError {
     return new LeaseLostError(
       `the write to target '${this.target}' was refused: this obsync no longer holds its writer lease`,
@@ -180,21 +186,20 @@ export class PgInventory implements InventoryStore {
   }
 }
 
-export async function readEntries(conn: PgConnection, s: string, target: string): Promise<{ entry: InventoryEntry; since: string }[]> {
+/**
+ * A target's entries as read: every row parsed at the edge (./rows.ts); a row that is not an entry
+ * is left out and named, and nothing is planned at its address.
+ */
+export async function readEntries(
+  conn: PgConnection,
+  s: string,
+  target: string,
+): Promise<{ records: { entry: InventoryEntry; since: string }[]; skipped: SkippedRow[] }> {
   const { rows } = await guarded(conn, `reading the inventory of target '${target}'`, () =>
-    conn.pool.query<EntryRow>(`SELECT address, entry, since FROM ${s}.entries WHERE target = $1 ORDER BY address`, [target]),
+    conn.pool.query(`SELECT address, entry, since FROM ${s}.entries WHERE target = $1 ORDER BY address`, [target]),
   );
-  return rows.map((row) => {
-    const parsed = inventoryEntrySchema.safeParse(row.entry);
-    if (!parsed.success || entryAddress(parsed.data) !== row.address) {
-      throw new ObsyncError(
-        'INVENTORY_CORRUPT',
-        `the inventory row of ${row.address} (target '${target}') in ${conn.location}, table entries, is not readable: ${parsed.error?.issues[0]?.message ?? 'its address does not match its entry'}`,
-        {
-          hint: `fix the row, or delete it (DELETE FROM ${s}.entries WHERE target = '${target}' AND address = '${row.address}'): obsync then adopts the object again by natural key`,
-        },
-      );
-    }
-    return { entry: keptEntry(parsed.data), since: row.since.toISOString() };
-  });
+  const hint = (address: string) =>
+    `fix the row, or forget it: \`obsync state rm --target ${target} ${address}\` (or DELETE FROM ${s}.entries WHERE target = ${sqlText(target)} AND address = ${sqlText(address)}); obsync then adopts the object again by natural key`;
+  const read = readRows(`table entries of target '${target}'`, rows, entryRow, 'address', hint);
+  return { records: read.rows.map((r) => ({ entry: keptEntry(r.entry), since: r.since.toISOString() })), skipped: read.skipped };
 }
