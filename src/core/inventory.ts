@@ -2,6 +2,7 @@
  * Ownership (DESIGN §4): what obsync created or adopted on one target. Prune only ever deletes
  * entries of this record; losing it only disables prune until objects are adopted again.
  */
+import { pushTo } from './collections.js';
 import { ObsyncError } from './errors.js';
 import type { WriteFence } from './fence.js';
 import { deepFreeze } from './freeze.js';
@@ -41,8 +42,8 @@ export interface InventoryEntry {
 }
 
 /**
- * A row of the state obsync could not take as what it should be (not readable as one): left out
- * of what the state gives, and named wherever it is read.
+ * A row of the state obsync could not take as what it should be (not readable as one, or a second
+ * owner of one object): left out of what the state gives, and named wherever it is read.
  */
 export interface SkippedRow {
   /** Where it lives: a table of the PostgreSQL state (`entries`, `replicas`, …) or a file. */
@@ -177,6 +178,64 @@ export function moveRefusal(store: Pick<InventoryStore, 'get' | 'target'>, from:
 /** The entry of `from`, renamed to `to` (what every backend stores for a move). */
 export function movedEntry(entry: InventoryEntry, to: Address, updatedAt: string): InventoryEntry {
   return { ...entry, name: to.slice(to.indexOf('/') + 1), updatedAt };
+}
+
+/**
+ * One object, one owner (issue 53): who owns each object (kind and id) of one inventory. Every
+ * backend refuses a write that would record a second owner, and leaves out both owners of an
+ * object it finds owned twice (an object would flip between two manifests).
+ */
+export class Owners {
+  readonly #by = new Map<string, Address>();
+
+  constructor(entries: Iterable<InventoryEntry> = []) {
+    for (const e of entries) this.set(e);
+  }
+
+  /** Why `entry` cannot be recorded in `target`: another address owns its object. */
+  refusal(target: string, entry: InventoryEntry): ObsyncError | null {
+    if (entry.id === null) return null;
+    const owner = this.#by.get(ownerKey(entry.kind, entry.id));
+    const address = entryAddress(entry);
+    if (owner === undefined || owner === address) return null;
+    return new ObsyncError(
+      'STATE_OWNER',
+      `${address} cannot be recorded with id ${entry.id} in the state of target '${target}': ${owner} owns that object already`,
+      {
+        hint: `one object has one address: to rename it, \`obsync state mv ${owner} ${address}\`; to stop managing it as ${owner}, \`obsync state rm ${owner}\``,
+      },
+    );
+  }
+
+  set(entry: InventoryEntry): void {
+    if (entry.id !== null) this.#by.set(ownerKey(entry.kind, entry.id), entryAddress(entry));
+  }
+
+  delete(entry: InventoryEntry | undefined): void {
+    if (entry?.id != null && this.#by.get(ownerKey(entry.kind, entry.id)) === entryAddress(entry))
+      this.#by.delete(ownerKey(entry.kind, entry.id));
+  }
+}
+
+function ownerKey(kind: Kind, id: string): string {
+  return `${kind}\u0000${id}`;
+}
+
+/** The entries that alone own their object, and every owner of an object owned twice as a skipped row of `table`. */
+export function soleOwners(entries: readonly InventoryEntry[], table: string): { kept: InventoryEntry[]; skipped: SkippedRow[] } {
+  const owners = new Map<string, InventoryEntry[]>();
+  for (const e of entries) if (e.id !== null) pushTo(owners, ownerKey(e.kind, e.id), e);
+  const doubled = new Set([...owners.values()].filter((list) => list.length > 1).flat());
+  const skipped = [...doubled].map((e) => {
+    const others = (owners.get(ownerKey(e.kind, e.id ?? '')) ?? []).filter((o) => o !== e).map(entryAddress);
+    return {
+      table,
+      key: entryAddress(e),
+      reason: `it owns ${e.kind} ${e.id}, which ${others.join(' and ')} also own${others.length > 1 ? '' : 's'}: one object has one owner`,
+      hint: `keep the address the manifests declare for that object and forget the other: \`obsync state rm ${others[0] ?? entryAddress(e)}\` (or \`obsync state rm ${entryAddress(e)}\`)`,
+    };
+  });
+  return { kept: entries.filter((e) => !doubled.has(e)), skipped };
 }
 
 /** One sentence naming a skipped row, why, and how to repair it (the state commands' warnings, the plan's errors). */

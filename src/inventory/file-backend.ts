@@ -14,7 +14,7 @@ import type {
   WriterLease,
 } from './backend.js';
 import { readFileBackups, writeFileBackup } from './file-backups.js';
-import { loadTarget, openFileTarget } from './file-store.js';
+import { loadTarget, openFileTarget, ownedOnce } from './file-store.js';
 import { readFileKey, writeFileKey } from './fingerprint.js';
 import { tryFileLease } from './lock.js';
 
@@ -48,8 +48,9 @@ export class FileStateBackend implements StateBackend {
 
   async records(target: string): Promise<StateRecords> {
     const loaded = await loadTarget(this.dir, target, { repair: false });
-    const records = [...loaded.entries].map(([address, entry]) => ({ target, entry, since: loaded.since.get(address) ?? entry.updatedAt }));
-    return { records, skipped: [] };
+    const once = ownedOnce(loaded, join(this.location, `${target}.json`));
+    const records = [...once.entries].map(([address, entry]) => ({ target, entry, since: loaded.since.get(address) ?? entry.updatedAt }));
+    return { records, skipped: once.skipped };
   }
 
   backups(target: string): Promise<StateBackups> {

@@ -268,4 +268,39 @@ describe('file inventory', () => {
     await expect(reader.move('Dashboard/a', 'Dashboard/b', 'now')).rejects.toThrow(/opened read-only/);
     expect(reader.get('Dashboard/a')?.id).toBe('1');
   });
+
+  it('refuses a second owner of one object, and leaves out (named, kept on disk) both owners of one owned twice (issue 53)', async () => {
+    const dir = await tempDir();
+    const inv = await openFileInventory({ dir, target: 'prod', lock: true });
+    await inv.put(entry('a', '1'));
+    await expect(inv.put(entry('b', '1'))).rejects.toMatchObject({
+      code: 'STATE_OWNER',
+      message: expect.stringContaining('Dashboard/a owns that object already') as unknown,
+    });
+    await inv.close();
+    expect(await readFile(join(dir, 'prod.journal'), 'utf8')).toBe('');
+    // Two owners written by hand (or an older obsync): neither is taken, both are named, and the file keeps them for the user to decide.
+    const doubled = { version: 1, target: 'prod', entries: [entry('a', '1'), entry('b', '1'), entry('c', '2')] };
+    await writeFile(join(dir, 'prod.json'), JSON.stringify(doubled));
+    const again = await openFileInventory({ dir, target: 'prod', lock: true });
+    expect(again.entries().map((e) => e.name)).toEqual(['c']);
+    expect(again.skipped().map((r) => [r.key, r.reason])).toEqual([
+      ['Dashboard/a', 'it owns Dashboard 1, which Dashboard/b also owns: one object has one owner'],
+      ['Dashboard/b', 'it owns Dashboard 1, which Dashboard/a also owns: one object has one owner'],
+    ]);
+    await expect(again.put(entry('d', '1'))).rejects.toMatchObject({ code: 'STATE_OWNER' });
+    await again.put(entry('e', '3'));
+    await again.close();
+    expect(
+      (JSON.parse(await readFile(join(dir, 'prod.json'), 'utf8')) as { entries: InventoryEntry[] }).entries.map((e) => e.name),
+    ).toEqual(['a', 'b', 'c', 'e']);
+    // Forgetting one owner (`obsync state rm`) repairs it: the other is taken again.
+    const repair = await openFileInventory({ dir, target: 'prod', lock: true });
+    await repair.remove('Dashboard/b');
+    await expect(repair.put(entry('f', '1'))).rejects.toMatchObject({ code: 'STATE_OWNER' });
+    await repair.close();
+    const repaired = await openFileInventory({ dir, target: 'prod', lock: false });
+    expect(repaired.entries().map((e) => e.name)).toEqual(['a', 'c', 'e']);
+    expect(repaired.skipped()).toEqual([]);
+  });
 });

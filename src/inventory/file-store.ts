@@ -17,6 +17,8 @@ import {
   keptEntry,
   moveRefusal,
   movedEntry,
+  Owners,
+  soleOwners,
   type InventoryBackup,
   type InventoryEntry,
   type InventoryStore,
@@ -77,6 +79,10 @@ export async function openFileTarget(dir: string, target: string, access: Invent
 class FileInventory implements InventoryStore {
   #entries = new Map<Address, InventoryEntry>();
   #since = new Map<Address, string>();
+  #owners = new Owners();
+  /** Entries of objects owned twice: left out of `entries()`, but written back as they were until one is forgotten. */
+  #doubled = new Map<Address, InventoryEntry>();
+  #skipped: SkippedRow[] = [];
   /** The lease token the entries were read under: a write under another lease must re-read first. */
   #loadedUnder: string | null | undefined = undefined;
   readonly #journalPath: string;
@@ -110,24 +116,37 @@ class FileInventory implements InventoryStore {
     return this.#entries.get(address);
   }
 
-  /** Every row of a file that reads at all is an entry: a file that does not read fails whole (loadTarget). */
   skipped(): readonly SkippedRow[] {
-    return [];
+    return this.#skipped;
   }
 
   put(entry: InventoryEntry): Promise<void> {
+    const refusal = this.#owners.refusal(this.target, entry);
+    if (refusal) return Promise.reject(refusal);
     this.#append({ op: 'put', entry });
     const address = entryAddress(entry);
+    this.#owners.delete(this.#entries.get(address));
     this.#entries.set(address, keptEntry(entry));
+    this.#owners.set(entry);
+    this.#forgetDoubled(address);
     if (!this.#since.has(address)) this.#since.set(address, entry.updatedAt);
     return Promise.resolve();
   }
 
   remove(address: Address): Promise<void> {
     this.#append({ op: 'remove', address });
+    this.#owners.delete(this.#entries.get(address) ?? this.#doubled.get(address));
     this.#entries.delete(address);
+    this.#forgetDoubled(address);
     this.#since.delete(address);
     return Promise.resolve();
+  }
+
+  #forgetDoubled(address: Address): void {
+    if (!this.#doubled.delete(address)) return;
+    this.#skipped = this.#skipped.filter((r) => r.key !== address);
+    // The other owner of that object still owns it (left out until the next read): no third may be recorded.
+    this.#owners = new Owners([...this.#entries.values(), ...this.#doubled.values()]);
   }
 
   async move(from: Address, to: Address, updatedAt: string): Promise<InventoryEntry> {
@@ -137,6 +156,8 @@ class FileInventory implements InventoryStore {
     const moved = deepFreeze(movedEntry(entry, to, updatedAt));
     this.#append({ op: 'move', from, entry: moved });
     applyLine({ entries: this.#entries, since: this.#since }, { op: 'move', from, entry: moved });
+    this.#owners.delete(entry);
+    this.#owners.set(moved);
     return Promise.resolve(moved);
   }
 
@@ -149,7 +170,12 @@ class FileInventory implements InventoryStore {
     if (lease && lease.token === this.#loadedUnder) return;
     this.#closeJournal();
     const loaded = await loadTarget(this.dir, this.target, { repair: lease !== null });
-    this.#entries = loaded.entries;
+    const once = ownedOnce(loaded, this.#snapshotPath);
+    this.#entries = once.entries;
+    this.#doubled = once.doubled;
+    // Both owners of an object owned twice count: a write may not record a third.
+    this.#owners = new Owners(loaded.entries.values());
+    this.#skipped = once.skipped;
     this.#since = loaded.since;
     this.#loadedUnder = lease?.token ?? null;
     this.#compacted = -1;
@@ -158,7 +184,7 @@ class FileInventory implements InventoryStore {
   async flush(): Promise<void> {
     if (!this.#writable() || this.#compacted === this.#appended) return;
     const upTo = this.#appended;
-    const entries = [...this.#entries.values()].sort(byAddress);
+    const entries = [...this.#entries.values(), ...this.#doubled.values()].sort(byAddress);
     const data = {
       version: 1,
       target: this.target,
@@ -236,7 +262,7 @@ class FileInventory implements InventoryStore {
   }
 }
 
-interface LoadedTarget {
+export interface LoadedTarget {
   entries: Map<Address, InventoryEntry>;
   since: Map<Address, string>;
 }
@@ -275,6 +301,20 @@ export async function loadTarget(dir: string, target: string, opts: { repair: bo
   const journal = readStateFile(journalPath);
   if (journal) await replayJournal(journalPath, journal, loaded, opts.repair);
   return loaded;
+}
+
+/** A target's entries split: those alone owning their object, and both owners of an object owned twice (skipped, named). */
+export function ownedOnce(
+  loaded: LoadedTarget,
+  table: string,
+): { entries: Map<Address, InventoryEntry>; doubled: Map<Address, InventoryEntry>; skipped: SkippedRow[] } {
+  const owners = soleOwners([...loaded.entries.values()], table);
+  const kept = new Set(owners.kept);
+  return {
+    entries: new Map([...loaded.entries].filter(([, e]) => kept.has(e))),
+    doubled: new Map([...loaded.entries].filter(([, e]) => !kept.has(e))),
+    skipped: owners.skipped,
+  };
 }
 
 async function replayJournal(path: string, journal: Buffer, into: LoadedTarget, repair: boolean): Promise<void> {

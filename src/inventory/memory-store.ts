@@ -5,6 +5,7 @@ import {
   keptEntry,
   moveRefusal,
   movedEntry,
+  Owners,
   type InventoryBackup,
   type InventoryEntry,
   type InventoryStore,
@@ -20,6 +21,7 @@ export interface MemoryInventory extends InventoryStore {
 
 export function memoryInventory(target: string, initial: InventoryEntry[] = [], key = 'test-key'): MemoryInventory {
   const entries = new Map<Address, InventoryEntry>(initial.map((e) => [entryAddress(e), keptEntry(e)]));
+  const owners = new Owners(entries.values());
   const backups: InventoryBackup[] = [];
   return {
     target,
@@ -28,10 +30,15 @@ export function memoryInventory(target: string, initial: InventoryEntry[] = [], 
     get: (address) => entries.get(address),
     skipped: () => [],
     put: (entry) => {
+      const refusal = owners.refusal(target, entry);
+      if (refusal) return Promise.reject(refusal);
+      owners.delete(entries.get(entryAddress(entry)));
       entries.set(entryAddress(entry), keptEntry(entry));
+      owners.set(entry);
       return Promise.resolve();
     },
     remove: (address) => {
+      owners.delete(entries.get(address));
       entries.delete(address);
       return Promise.resolve();
     },
@@ -40,8 +47,10 @@ export function memoryInventory(target: string, initial: InventoryEntry[] = [], 
       const entry = entries.get(from);
       if (refusal || !entry) return Promise.reject(refusal ?? new Error(`no entry ${from}`));
       const moved = deepFreeze(movedEntry(entry, to, updatedAt));
+      owners.delete(entry);
       entries.delete(from);
       entries.set(to, moved);
+      owners.set(moved);
       return Promise.resolve(moved);
     },
     fingerprint: (value) => 'hmac-sha256:' + createHmac('sha256', key).update(value).digest('base64url'),

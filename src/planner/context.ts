@@ -24,7 +24,7 @@ export interface PlanInput {
   eligibleForPrune: (entry: InventoryEntry) => boolean;
   live: LiveState;
   inventory: readonly InventoryEntry[];
-  /** Rows of the inventory left out (not readable): nothing is planned at their addresses, prune is off. */
+  /** Rows of the inventory left out (not readable, or a second owner of one object): nothing is planned at their addresses, prune is off. */
   skipped?: readonly SkippedRow[];
   /** Hash of each desired spec (engine-computed). */
   specHashes: Pick<ReadonlyMap<Address, string>, 'get'>;

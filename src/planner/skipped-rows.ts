@@ -1,5 +1,5 @@
 /**
- * Rows of the state the store left out (not readable): the
+ * Rows of the state the store left out (not readable, or a second owner of one object): the
  * object they name is not planned — neither created again nor adopted — until the row is repaired
  * or forgotten, and the run reports an error, so prune is off. The rest of the target is planned.
  */

@@ -2,7 +2,8 @@
  * Issue 53 items 4 and 7, against a real PostgreSQL: inventory and backup rows are parsed at the
  * edge — random malformed rows never fail a read, each is kept or left out and named; the object a
  * skipped row names is not planned (never created again) while the rest of the target is, and
- * prune is off; `state list` names it and `state rm` repairs it.
+ * prune is off; `state list` names it and `state rm` repairs it. One object has one owner: the
+ * database refuses a second, and the migration that adds the rule names existing double owners.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryAddress, type InventoryEntry } from '../../src/core/inventory.js';
 import { Secret } from '../../src/core/secret.js';
+import { migrate, MIGRATIONS } from '../../src/inventory/postgres/migrations.js';
 import { openPostgresState, type PostgresStateBackend } from '../../src/inventory/postgres/backend.js';
 import { inventoryEntrySchema } from '../../src/inventory/schema.js';
 import { fakeIO, runInProcess } from '../support/cli-io.js';
@@ -56,7 +58,7 @@ const entryJson = fc.oneof(
 );
 
 describe('inventory and backup rows (issue 53)', () => {
-  it('random rows never fail a read: each is an entry, or left out and named with its repair; (property)', async () => {
+  it('random rows never fail a read: each is an entry, or left out and named with its repair; the database takes one owner per object (property)', async () => {
     const { b, s } = await backend();
     await fc.assert(
       fc.asyncProperty(
@@ -79,7 +81,12 @@ describe('inventory and backup rows (issue 53)', () => {
                 `INSERT INTO ${s}.entries (target, address, entry, since) VALUES ('prod', $1, $2::jsonb, now()) ON CONFLICT DO NOTHING`,
                 [address.replaceAll('\u0000', ''), JSON.stringify(json)],
               )
-              .then((r) => r.rowCount === 1);
+              .then((r) => r.rowCount === 1)
+              .catch((err: { code?: string; constraint?: string }) => {
+                // The database's rule: no second row owning one (kind, id) of a target.
+                expect([err.code, err.constraint]).toEqual(['23505', 'entries_one_owner']);
+                return false;
+              });
             if (inserted) stored.set(address.replaceAll('\u0000', ''), json);
           }
           const inv = await b.openInventory('prod', { mode: 'read' });
@@ -93,6 +100,12 @@ describe('inventory and backup rows (issue 53)', () => {
             );
           }
           for (const r of inv.skipped()) expect(r.hint).toContain(`obsync state rm --target prod ${r.key}`);
+          // What the database took holds no object twice.
+          const owned = [...stored.values()].flatMap((json) => {
+            const e = inventoryEntrySchema.safeParse(json);
+            return e.success && e.data.id !== null ? [`${e.data.kind}/${e.data.id}`] : [];
+          });
+          expect(new Set(owned).size).toBe(owned.length);
           const records = await b.records('prod');
           expect(records.records.map((r) => entryAddress(r.entry))).toEqual(kept);
         },
@@ -180,6 +193,60 @@ describe('inventory and backup rows (issue 53)', () => {
     } finally {
       await h.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('one object, one owner in PostgreSQL (issue 53)', () => {
+  it('a write of a second owner is refused, by obsync and by the database (a skipped row owning it)', async () => {
+    const { b, s } = await backend();
+    const inv = await b.openInventory('prod', { mode: 'write', command: 'apply' });
+    await inv.put(entry('a', '1'));
+    await expect(inv.put(entry('b', '1'))).rejects.toMatchObject({
+      code: 'STATE_OWNER',
+      message: expect.stringContaining('Dashboard/a owns that object already') as unknown,
+    });
+    await inv.close();
+    await db.query(`INSERT INTO ${s}.entries (target, address, entry, since) VALUES ('prod', 'Dashboard/z', $1::jsonb, now())`, [
+      JSON.stringify({ ...entry('z', '7'), status: 'odd' }),
+    ]);
+    const again = await b.openInventory('prod', { mode: 'write', command: 'apply' });
+    expect(again.skipped().map((r) => r.key)).toEqual(['Dashboard/z']);
+    await expect(again.put(entry('c', '7'))).rejects.toMatchObject({
+      code: 'STATE_OWNER',
+      message: expect.stringContaining('another row of') as unknown,
+    });
+    await again.close();
+  });
+
+  it('the migration to one owner names the objects owned twice and what to delete, changing nothing, then goes through once repaired', async () => {
+    const schema = server.freshSchema('dup');
+    const pool = new pg.Pool({ connectionString: server.url });
+    try {
+      await migrate(pool, schema, MIGRATIONS.slice(0, 2));
+      for (const [address, e] of [
+        ['Dashboard/a', entry('a', '1')],
+        ['Dashboard/b', entry('b', '1')],
+        ['Dashboard/c', entry('c', '2')],
+      ] as const)
+        await db.query(`INSERT INTO "${schema}".entries (target, address, entry, since) VALUES ('prod', $1, $2::jsonb, now())`, [
+          address,
+          JSON.stringify(e),
+        ]);
+      const err = await backend(schema).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'STATE_DOUBLE_OWNER' });
+      expect((err as Error).message).toContain(
+        "records 1 object(s) under two addresses at once, which this obsync no longer accepts (an object would flip between two manifests): target 'prod': Dashboard 1 is owned by Dashboard/a and Dashboard/b. Nothing was changed",
+      );
+      expect((err as { hint?: string }).hint).toContain(
+        `DELETE FROM "${schema}".entries WHERE target = 'prod' AND address IN ('Dashboard/b')`,
+      );
+      expect((await db.query(`SELECT max(version) AS v FROM "${schema}".schema_migrations`)).rows[0]).toEqual({ v: 2 });
+      await db.query(`DELETE FROM "${schema}".entries WHERE address = 'Dashboard/b'`);
+      const { b } = await backend(schema);
+      expect((await b.records('prod')).records.map((r) => r.entry.name)).toEqual(['a', 'c']);
+    } finally {
+      await pool.end();
     }
   });
 });

@@ -1,4 +1,4 @@
-/** The state commands' word on rows of the state they left out (not readable). */
+/** The state commands' word on rows of the state they left out (not readable, or a second owner of one object). */
 import { skippedRowText, type SkippedRow } from '../../core/inventory.js';
 import { printable } from '../../core/printable.js';
 import type { CliIO } from '../io.js';

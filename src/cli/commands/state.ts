@@ -195,7 +195,7 @@ async function forget(io: CliIO, backend: StateBackend, loaded: LoadedConfig, ad
   const inventory = await backend.openInventory(target, { mode: 'write', command: 'state rm' });
   try {
     const entry = inventory.get(key);
-    // A row left out as unreadable can be forgotten too: that is its repair.
+    // A row left out (unreadable, or a second owner of one object) can be forgotten too: that is its repair.
     const skipped = inventory.skipped().some((r) => r.key === key);
     if (!entry && !skipped) throw await notOwned(key, target, backend);
     await inventory.remove(key);

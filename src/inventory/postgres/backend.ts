@@ -43,7 +43,10 @@ export async function openPostgresState(opts: PostgresStateOptions): Promise<Pos
   const conn = connectPool(opts.url, opts.schema, runConnections(opts.parallelRuns ?? 1));
   let found: 'ready' | 'absent';
   try {
-    if (opts.prepare) found = await guarded(conn, 'preparing the state schema', () => migrate(conn.pool, opts.schema).then(() => 'ready'));
+    if (opts.prepare)
+      found = await guarded(conn, 'preparing the state schema', () =>
+        migrate(conn.pool, opts.schema, undefined, conn.location).then(() => 'ready'),
+      );
     else found = await guarded(conn, 'reading the state schema', () => readySchema(conn.pool, opts.schema, conn.location));
   } catch (err) {
     await closeConnection(conn);

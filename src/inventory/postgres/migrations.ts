@@ -7,13 +7,18 @@ import pg from 'pg';
 import * as z from 'zod';
 import { ObsyncError } from '../../core/errors.js';
 import { transaction } from './connection.js';
-import { versionRow } from './rows.js';
+import { doubleOwnerRow, sqlText, versionRow } from './rows.js';
 
 export interface Migration {
   version: number;
   name: string;
+  /** Refuses, with what to do, a state this migration cannot take as it is (run first, in the migration's transaction). */
+  check?(client: pg.ClientBase, schema: string, location: string): Promise<void>;
   sql(schema: string): string;
 }
+
+/** One object, one owner (issue 53): no two entries of a target record one id of one kind. */
+export const ONE_OWNER_INDEX = 'entries_one_owner';
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -73,7 +78,43 @@ export const MIGRATIONS: readonly Migration[] = [
         expires_at timestamptz NOT NULL
       );`,
   },
+  {
+    version: 3,
+    name: 'one owner per object (unique kind and id per target)',
+    check: refuseDoubleOwners,
+    sql: (s) => `
+      CREATE UNIQUE INDEX ${ONE_OWNER_INDEX} ON ${s}.entries (target, (entry->>'kind'), (entry->>'id')) WHERE entry->>'id' IS NOT NULL;`,
+  },
 ];
+
+/**
+ * Objects two entries own already (written before the index, or by hand): the index cannot be
+ * made, and which owner is right is the user's call. Named, with the statements that repair it.
+ */
+async function refuseDoubleOwners(client: pg.ClientBase, s: string, location: string): Promise<void> {
+  // What the index counts: rows with a kind and an id (NULLs are distinct in a unique index).
+  const { rows } = await client.query(
+    `SELECT target, entry->>'kind' AS kind, entry->>'id' AS id, array_agg(address ORDER BY address) AS addresses
+     FROM ${s}.entries WHERE entry->>'kind' IS NOT NULL AND entry->>'id' IS NOT NULL GROUP BY 1, 2, 3 HAVING count(*) > 1 ORDER BY 1, 2, 3`,
+  );
+  if (rows.length === 0) return;
+  const doubles = z.array(doubleOwnerRow).parse(rows);
+  const listed = doubles.map((d) => `target '${d.target}': ${d.kind} ${d.id} is owned by ${d.addresses.join(' and ')}`);
+  const example = doubles[0];
+  const keep = example?.addresses[0] ?? '';
+  throw new ObsyncError(
+    'STATE_DOUBLE_OWNER',
+    `the PostgreSQL state at ${location} records ${doubles.length} object(s) under two addresses at once, which this obsync no longer accepts (an object would flip between two manifests): ${listed.slice(0, 10).join('; ')}${listed.length > 10 ? `; and ${listed.length - 10} more` : ''}. Nothing was changed`,
+    {
+      hint: `for each, keep the address a manifest declares and delete the other rows, e.g. DELETE FROM ${s}.entries WHERE target = ${sqlText(example?.target ?? '')} AND address IN (${(
+        example?.addresses ?? []
+      )
+        .filter((a) => a !== keep)
+        .map(sqlText)
+        .join(', ')}); then run again`,
+    },
+  );
+}
 
 /** The version a schema is at (0: none applied yet). */
 function schemaVersion(rows: readonly unknown[]): number {
@@ -83,7 +124,12 @@ function schemaVersion(rows: readonly unknown[]): number {
 export const LATEST_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
 
 /** Brings the schema to the latest version; refuses a schema written by a newer obsync. Returns the versions applied. */
-export async function migrate(pool: pg.Pool, schema: string, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+export async function migrate(
+  pool: pg.Pool,
+  schema: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+  location = `schema ${schema}`,
+): Promise<number[]> {
   const s = pg.escapeIdentifier(schema);
   const latest = Math.max(...migrations.map((m) => m.version));
   return transaction(pool, async (client) => {
@@ -103,6 +149,7 @@ export async function migrate(pool: pg.Pool, schema: string, migrations: readonl
     const applied: number[] = [];
     for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
       if (m.version <= current) continue;
+      await m.check?.(client, s, location);
       await client.query(m.sql(s));
       await client.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [m.version, m.name]);
       applied.push(m.version);

@@ -75,6 +75,8 @@ export const targetRow = z.object({ target: z.string() });
 export const renewedRow = tokenRow.extend({ target: z.string() });
 export const keyRow = z.object({ fingerprint_key: z.instanceof(Buffer) });
 export const versionRow = z.object({ v: z.number().int().nullable() });
+/** An object two entries of one target own (the migration to one owner, ./migrations.ts). */
+export const doubleOwnerRow = z.object({ target: z.string(), kind: z.string(), id: z.string(), addresses: z.array(z.string()) });
 
 /** The rows that fit `schema`, and every other one as a skipped row of `table` keyed by `keyColumn`. */
 export function readRows<S extends z.ZodType>(

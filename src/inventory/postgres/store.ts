@@ -10,6 +10,8 @@ import {
   keptEntry,
   moveRefusal,
   movedEntry,
+  Owners,
+  soleOwners,
   type InventoryBackup,
   type InventoryEntry,
   type InventoryStore,
@@ -19,6 +21,7 @@ import type { Address } from '../../core/plan.js';
 import { heldLease, type WriterLease } from '../backend.js';
 import { hmacFingerprint } from '../fingerprint.js';
 import { guarded, type PgConnection } from './connection.js';
+import { ONE_OWNER_INDEX } from './migrations.js';
 import { entryRow, readRows, sqlText } from './rows.js';
 
 const FENCE = (s: string) =>
@@ -26,6 +29,7 @@ const FENCE = (s: string) =>
 
 export class PgInventory implements InventoryStore {
   #entries = new Map<Address, InventoryEntry>();
+  #owners = new Owners();
   #skipped: SkippedRow[] = [];
   #loadedUnder: string | null | undefined = undefined;
   #closed = false;
@@ -54,16 +58,24 @@ export class PgInventory implements InventoryStore {
   async put(entry: InventoryEntry): Promise<void> {
     const token = this.#token();
     const address = entryAddress(entry);
+    const refusal = this.#owners.refusal(this.target, entry);
+    if (refusal) throw refusal;
     const { rowCount } = await guarded(this.conn, `recording ${address}`, () =>
-      this.conn.pool.query(
-        `WITH ${FENCE(this.s)}
+      this.conn.pool
+        .query(
+          `WITH ${FENCE(this.s)}
          INSERT INTO ${this.s}.entries (target, address, entry, since) SELECT $1, $3, $4::jsonb, $5::timestamptz FROM fence
          ON CONFLICT (target, address) DO UPDATE SET entry = EXCLUDED.entry, updated_at = now()`,
-        [this.target, token, address, JSON.stringify(entry), entry.updatedAt],
-      ),
+          [this.target, token, address, JSON.stringify(entry), entry.updatedAt],
+        )
+        .catch((err: unknown) => {
+          throw this.#secondOwner(err, entry) ?? err;
+        }),
     );
     if (rowCount === 0) throw this.#fenced();
+    this.#owners.delete(this.#entries.get(address));
     this.#entries.set(address, keptEntry(entry));
+    this.#owners.set(entry);
     this.#forgetSkipped(address);
   }
 
@@ -78,6 +90,7 @@ export class PgInventory implements InventoryStore {
       ),
     );
     if (!rows[0]?.ok) throw this.#fenced();
+    this.#owners.delete(this.#entries.get(address));
     this.#entries.delete(address);
     this.#forgetSkipped(address);
   }
@@ -106,8 +119,10 @@ export class PgInventory implements InventoryStore {
         'run again: the next run reads the state afresh',
       );
     const frozen = keptEntry(moved);
+    this.#owners.delete(entry);
     this.#entries.delete(from);
     this.#entries.set(to, frozen);
+    this.#owners.set(frozen);
     return frozen;
   }
 
@@ -120,6 +135,7 @@ export class PgInventory implements InventoryStore {
     if (lease && lease.token === this.#loadedUnder) return;
     const read = await readEntries(this.conn, this.s, this.target);
     this.#entries = new Map(read.records.map((r) => [entryAddress(r.entry), r.entry]));
+    this.#owners = new Owners(this.#entries.values());
     this.#skipped = read.skipped;
     this.#loadedUnder = lease?.token ?? null;
   }
@@ -178,6 +194,19 @@ export class PgInventory implements InventoryStore {
     if (this.#skipped.some((r) => r.key === address)) this.#skipped = this.#skipped.filter((r) => r.key !== address);
   }
 
+  /** The database's own refusal of a second owner (another obsync recorded one since this one read, or a skipped row owns it). */
+  #secondOwner(err: unknown, entry: InventoryEntry): ObsyncError | undefined {
+    const e = err as { code?: string; constraint?: string };
+    if (e.code !== '23505' || e.constraint !== ONE_OWNER_INDEX) return undefined;
+    return new ObsyncError(
+      'STATE_OWNER',
+      `${entryAddress(entry)} cannot be recorded with id ${entry.id ?? ''} in the state of target '${this.target}': another row of ${this.conn.location}, table entries, owns that object already`,
+      {
+        hint: `\`obsync state list --target ${this.target}\` shows its owner: one object has one address (\`obsync state mv\` renames, \`obsync state rm\` forgets)`,
+      },
+    );
+  }
+
   #fenced(): LeaseLostError {
     return new LeaseLostError(
       `the write to target '${this.target}' was refused: this obsync no longer holds its writer lease`,
@@ -187,8 +216,8 @@ export class PgInventory implements InventoryStore {
 }
 
 /**
- * A target's entries as read: every row parsed at the edge (./rows.ts); a row that is not an entry
- * is left out and named, and nothing is planned at its address.
+ * A target's entries as read: every row parsed at the edge (./rows.ts); a row that is not an entry,
+ * or one of two owners of one object, is left out and named, and nothing is planned at its address.
  */
 export async function readEntries(
   conn: PgConnection,
@@ -201,5 +230,13 @@ export async function readEntries(
   const hint = (address: string) =>
     `fix the row, or forget it: \`obsync state rm --target ${target} ${address}\` (or DELETE FROM ${s}.entries WHERE target = ${sqlText(target)} AND address = ${sqlText(address)}); obsync then adopts the object again by natural key`;
   const read = readRows(`table entries of target '${target}'`, rows, entryRow, 'address', hint);
-  return { records: read.rows.map((r) => ({ entry: keptEntry(r.entry), since: r.since.toISOString() })), skipped: read.skipped };
+  const since = new Map(read.rows.map((r) => [entryAddress(r.entry), r.since.toISOString()]));
+  const owners = soleOwners(
+    read.rows.map((r) => r.entry),
+    `table entries of target '${target}'`,
+  );
+  return {
+    records: owners.kept.map((e) => ({ entry: keptEntry(e), since: since.get(entryAddress(e)) ?? e.updatedAt })),
+    skipped: [...read.skipped, ...owners.skipped],
+  };
 }
