@@ -11,6 +11,33 @@ const fileReaders = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises'].map((na
   importNames: ['readFile', 'readFileSync', 'createReadStream', 'readSync'],
   message: BOUNDED_READS,
 }));
+/**
+ * Every file obsync writes into the user's project (export, init, schema, a saved plan, keys --out)
+ * is written whole or not at all, never through a link (src/manifests/atomic-write.ts): the ways
+ * around it are not importable where those files are written.
+ */
+const ATOMIC_WRITES =
+  'Write files into the project with writeFileAtomically / writeFilesAtomically (src/manifests/atomic-write.ts): whole or not at all.';
+const fileWriters = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises'].map((name) => ({
+  name,
+  importNames: [
+    'writeFile',
+    'writeFileSync',
+    'appendFile',
+    'appendFileSync',
+    'createWriteStream',
+    'open',
+    'openSync',
+    'writeSync',
+    'truncate',
+    'truncateSync',
+    'copyFile',
+    'copyFileSync',
+    'rename',
+    'renameSync',
+  ],
+  message: ATOMIC_WRITES,
+}));
 const restrict = (patterns, paths = []) => ({ 'no-restricted-imports': ['error', { patterns, paths }] });
 
 export default tseslint.config(
@@ -62,6 +89,11 @@ export default tseslint.config(
     files: ['src/remote/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: restrict([], fileReaders),
+  },
+  {
+    files: ['src/cli/**/*.ts', 'src/export/**/*.ts', 'src/log/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: restrict([{ group: ['undici'], message: 'Only src/remote talks HTTP (DESIGN §8).' }], [...fileReaders, ...fileWriters]),
   },
   {
     files: ['src/planner/**/*.ts', 'src/kinds/**/*.ts', 'src/core/**/*.ts'],

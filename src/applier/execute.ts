@@ -248,6 +248,8 @@ function entryFor(
   if (specHash) entry.specHash = specHash;
   const secrets = record?.secrets ?? kept?.secrets;
   if (secrets && Object.keys(secrets).length > 0 && fields.status === 'owned') entry.secrets = secrets;
+  const source = record?.source ?? kept?.source;
+  if (source !== undefined) entry.source = source;
   if (fields.tiles) entry.tiles = fields.tiles;
   if (fields.nonConvergent) entry.nonConvergent = fields.nonConvergent;
   if (fields.preexisting && fields.status === 'pending') entry.preexisting = fields.preexisting;

@@ -4,7 +4,8 @@
  * the file OBSYNC_URL_OUT names; the healthcheck reads it back. A wildcard address is probed on
  * loopback, as the process answers there too.
  */
-import { writeFileSync, renameSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { writeFileAtomically } from '../manifests/atomic-write.js';
 
 /** The URL to probe for a URL the daemon reported (`http://0.0.0.0:9464` → `http://127.0.0.1:9464`). */
 export function probeUrl(served: string): string | null {
@@ -30,9 +31,7 @@ export function probeUrlOfListen(listen: string): string | null {
 
 /** Records the URL the daemon serves, whole (a reader never sees half a line). */
 export function recordServedUrl(file: string, url: string): void {
-  const partial = `${file}.${process.pid}.tmp`;
-  writeFileSync(partial, `${url}\n`, { mode: 0o644 });
-  renameSync(partial, file);
+  writeFileAtomically(file, `${url}\n`, { mode: 0o644 });
 }
 
 export function forgetServedUrl(file: string): void {

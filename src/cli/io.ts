@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { ObsyncError, errorMessage } from '../core/errors.js';
 import { printableLines } from '../core/printable.js';
 import { finalText, OUTPUT_WRITER } from '../core/output.js';
+import { SYSTEM_ERRORS } from '../core/system-errors.js';
 
 export interface CliIO {
   stdout: Writable & { isTTY?: boolean };
@@ -116,18 +117,6 @@ export function reportError(io: CliIO, err: unknown, verbose = false): void {
   if (hint) say(`  hint: ${hint}`);
   if (verbose && err instanceof Error && err.stack) say(err.stack);
 }
-
-const SYSTEM_ERRORS: Record<string, { what: string; hint?: string }> = {
-  ENOSPC: { what: 'no space left on the device', hint: 'free some disk space and run again' },
-  EDQUOT: { what: 'the disk quota is exhausted', hint: 'free some space or raise the quota and run again' },
-  EROFS: { what: 'the file system is read-only', hint: 'choose a writable location (e.g. OBSYNC_STATE_DIR or --out)' },
-  EACCES: { what: 'permission denied', hint: 'check the permissions of the file and its folder' },
-  EPERM: { what: 'operation not permitted', hint: 'check the permissions of the file and its folder' },
-  EISDIR: { what: 'it is a directory' },
-  ENOTDIR: { what: 'a part of the path is not a directory' },
-  ENOENT: { what: 'no such file or directory' },
-  EMFILE: { what: 'too many open files', hint: 'raise the open-file limit (ulimit -n)' },
-};
 
 /** A plain sentence for a Node system error (`ENOSPC: no space left on device, write`), naming the file when known. */
 export function systemErrorMessage(err: unknown): { message: string; hint?: string } | undefined {

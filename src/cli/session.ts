@@ -15,7 +15,7 @@ import { Secret } from '../core/secret.js';
 import type { ServicePort } from '../core/ports.js';
 import type { AdoptPolicy } from '../core/plan.js';
 import type { TargetIdentity } from '../core/target.js';
-import type { DesiredResource } from '../core/resource.js';
+import type { DesiredResource, ManifestFiles } from '../core/resource.js';
 import type { InventoryAccess, StateBackend } from '../inventory/backend.js';
 import { LeaseElector, type TargetAssignment } from '../inventory/elector.js';
 import { openStateBackend, type StateSpec } from '../inventory/open.js';
@@ -75,6 +75,13 @@ export interface SessionOptions {
   isolateTargets?: boolean;
 }
 
+/** A load of a target's manifests: what they declare, what is wrong with them, and which files declare nothing. */
+export interface LoadedManifests {
+  desired: DesiredResource[];
+  diagnostics: Diagnostic[];
+  manifests: ManifestFiles;
+}
+
 /** One target of a command: its service port, inventory and desired state. */
 export interface Session {
   port: ServicePort;
@@ -83,6 +90,8 @@ export interface Session {
   inventory: InventoryStore;
   desired: DesiredResource[];
   diagnostics: Diagnostic[];
+  /** The files the desired state was loaded from that declare nothing, and the project folder the inventory records files relative to. */
+  manifests?: ManifestFiles;
   manifestPaths: string[];
   configPath?: string;
   /** The file backend's directory (also the source or destination of `state migrate`). */
@@ -101,7 +110,7 @@ export interface Session {
   /** The command's events (src/events): logged at info; the daemon has its own bus. */
   events: EventBus;
   /** Re-reads the manifests (the daemon calls it before each run). */
-  reload(): { desired: DesiredResource[]; diagnostics: Diagnostic[] };
+  reload(): LoadedManifests;
   close(): Promise<void>;
 }
 
@@ -189,6 +198,7 @@ function reconcileOnce(session: Session, opts: RunOptions, run: SessionRun): Pro
     port: session.port,
     inventory: session.inventory,
     desired: session.desired,
+    ...(session.manifests ? { manifests: session.manifests } : {}),
     selection: opts.selection,
     prune: opts.prune ?? session.defaults.prune,
     pruneCascade: opts.pruneCascade ?? false,
@@ -350,14 +360,14 @@ function targetTree(io: CliIO, opts: SessionOptions, project: Project, resolved:
   // A declared target without vars still answers ${var:} (with "target 'x' has no var").
   const tree: TargetTree = { target: name, api: targetApi(resolved), paths, vars: declared ? (declared.tree?.vars ?? {}) : undefined };
   const load = () => {
-    const { resources, diagnostics } = loadTargetTree(tree, {
+    const { resources, diagnostics, emptyFiles } = loadTargetTree(tree, {
       env: io.env,
       allowMissingEnv: opts.allowMissingEnv ?? false,
       files,
       loaded: loadedFiles,
       sensitive: project.sensitive,
     });
-    return { desired: resources, diagnostics };
+    return { desired: resources, diagnostics, manifests: { root: project.baseDir, empty: emptyFiles } };
   };
   return { name, resolved, paths, load, declared: declared !== undefined };
 }
@@ -368,7 +378,8 @@ interface TargetSessionInput {
   paths: string[];
   desired: DesiredResource[];
   diagnostics: Diagnostic[];
-  load: () => { desired: DesiredResource[]; diagnostics: Diagnostic[] };
+  manifests: ManifestFiles;
+  load: () => LoadedManifests;
   project: Project;
   state: StateBackend;
   stateDir: string;
@@ -424,6 +435,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
     inventory,
     desired: input.desired,
     diagnostics: input.diagnostics,
+    manifests: input.manifests,
     manifestPaths: input.paths,
     ...(project.configPath ? { configPath: project.configPath } : {}),
     stateDir: input.stateDir,

@@ -38,6 +38,8 @@ export interface InventoryEntry {
   /** Write-only values last sent, as HMAC fingerprints (path → fingerprint). */
   secrets?: Record<string, string>;
   nonConvergent?: NonConvergentField[];
+  /** The manifest file that declared the object when last planned, relative to the project: a file that declares nothing any more is named with what it declared. */
+  source?: string;
   updatedAt: string;
 }
 
@@ -98,6 +100,8 @@ export interface InventoryStore {
 
 /** The kinds and statuses entries name, one copy of each for the process (a closed set: stores validate both). */
 const ENTRY_WORDS = new StringTable();
+/** The manifest files entries name: a few hundred files for 20,000 entries, one copy of each. */
+const SOURCE_FILES = new StringTable();
 
 /**
  * The frozen entry a store keeps: a copy (the caller may go on changing its own) that shares the
@@ -108,6 +112,7 @@ export function keptEntry(entry: InventoryEntry): InventoryEntry {
   const copy = copyJson(entry);
   copy.kind = ENTRY_WORDS.of(copy.kind) as Kind;
   copy.status = ENTRY_WORDS.of(copy.status) as InventoryEntry['status'];
+  if (copy.source !== undefined) copy.source = SOURCE_FILES.of(copy.source);
   return deepFreeze(copy);
 }
 

@@ -57,6 +57,8 @@ export interface StepRecord {
   specHash?: string;
   /** Fingerprints of the write-only values, by path (the values never are in a plan). */
   secrets?: Record<string, string>;
+  /** The manifest file that declares the object, relative to the project (what a file that declares nothing any more declared). */
+  source?: string;
 }
 
 /** A sub-object the manifest keys (a dashboard tile), in manifest order, with its live id when known. */

@@ -34,3 +34,17 @@ export interface DesiredResource<Spec = unknown> {
    */
   digest?: string;
 }
+
+/** The manifest files of a load, for what the inventory remembers of where each owned object was declared. */
+export interface ManifestFiles {
+  /** The project's folder: files are recorded relative to it, so a checkout elsewhere (another CI runner) records the same. */
+  root: string;
+  /** The files read without error that declare nothing: empty, or only `---` or comments. */
+  empty: readonly string[];
+}
+
+/** Where the planner finds a declared object's file as the inventory records it, and the files that declare nothing now (same form). */
+export interface DeclaringFiles {
+  of(res: DesiredResource): string;
+  empty: ReadonlySet<string>;
+}

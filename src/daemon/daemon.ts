@@ -14,7 +14,7 @@ import { entryAddress, type InventoryStore, type TargetLeadership } from '../cor
 import type { AdoptPolicy, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { TargetIdentity } from '../core/target.js';
-import type { DesiredResource } from '../core/resource.js';
+import type { DesiredResource, ManifestFiles } from '../core/resource.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import type { SensitivePaths } from '../engine/secrets.js';
 import type { Selection } from '../engine/selection.js';
@@ -40,7 +40,7 @@ export interface DaemonDeps {
   /** With a shared state (apply mode): only the elected leader runs; the others stay ready as standby. */
   leadership?: TargetLeadership;
   /** Re-reads the manifests (called at each run). */
-  loadDesired(): { desired: DesiredResource[]; diagnostics: Diagnostic[] };
+  loadDesired(): { desired: DesiredResource[]; diagnostics: Diagnostic[]; manifests?: ManifestFiles };
   /** The manifest paths the target reads: a change below them triggers a run. */
   watchPaths: readonly string[];
   logger: Logger;
@@ -96,6 +96,8 @@ interface RunOutcome {
 export class Daemon {
   readonly #queue: RunQueue;
   #lastGood: DesiredResource[] | null = null;
+  /** The files of the last good load that declare nothing (with the desired state they go with). */
+  #lastGoodFiles: ManifestFiles | undefined;
   #manifests = { loaded: false, valid: false, errors: 0, signature: '' };
   #lastSuccess: number | null = null;
   #lastRun: LastRun | null = null;
@@ -443,11 +445,14 @@ export class Daemon {
     const { metrics } = this.deps;
     const target = this.target;
     await this.deps.inventory.refresh();
-    const { desired, diagnostics } = this.deps.loadDesired();
+    const { desired, diagnostics, manifests } = this.deps.loadDesired();
     const invalid = hasErrors(diagnostics);
     metrics.manifestErrors.set({ target }, diagnostics.filter((d) => d.severity === 'error').length);
     this.#manifestsLoaded(diagnostics, invalid);
-    if (!invalid) this.#lastGood = desired;
+    if (!invalid) {
+      this.#lastGood = desired;
+      this.#lastGoodFiles = manifests;
+    }
     const current = this.#lastGood;
     if (current === null) return { result: 'invalid-manifests', error: 'the manifests are invalid', code: 'manifests-invalid' };
     const ownedBefore = new Set(
@@ -462,6 +467,7 @@ export class Daemon {
       port: this.deps.port,
       inventory: this.deps.inventory,
       desired: current,
+      ...(this.#lastGoodFiles ? { manifests: this.#lastGoodFiles } : {}),
       ...(this.deps.sensitive ? { sensitive: this.deps.sensitive } : {}),
       selection: this.opts.selection,
       prune: this.opts.prune,

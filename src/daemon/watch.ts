@@ -11,7 +11,9 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { watch, type FSWatcher } from 'chokidar';
+import { basename } from 'node:path';
 import type { Logger } from '../log/logger.js';
+import { isEditorScratch } from '../manifests/editor-files.js';
 
 export interface ManifestWatcher {
   close(): Promise<void>;
@@ -125,7 +127,8 @@ export function debouncer(quietMs: number, maxWaitMs: number, flush: () => void,
 async function watchTree(paths: readonly string[], fire: (event: string, path: string) => void, logger: Logger): Promise<FSWatcher> {
   const watcher = watch([...paths], {
     ignoreInitial: true,
-    ignored: (path, stats) => stats?.isFile() === true && !MANIFEST.test(path),
+    // An editor's lock and swap files come and go while someone types: not a change of the manifests.
+    ignored: (path, stats) => isEditorScratch(basename(path)) || (stats?.isFile() === true && !MANIFEST.test(path)),
     awaitWriteFinish: false,
   });
   watcher

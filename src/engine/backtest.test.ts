@@ -179,4 +179,25 @@ describe('runBacktests', () => {
     await runBacktests(emptyPlan(), [subject('a', '', results)], hanging, 'self-hosted', opts({ deadlineMs: 50 }));
     expect(results.get('a')).toMatchObject({ status: 'unavailable', reason: 'the backtests timed out after 50 ms' });
   });
+
+  it('reads an answer matching none of the asked buckets or series as unavailable, not as a week that never fired', async () => {
+    const rewrites: [string, (row: WireSeriesRow) => WireSeriesRow][] = [
+      ['half a window late', (row) => ({ ...row, ts_bucket: (row.ts_bucket as number) + 150_000 })],
+      ['a year earlier', (row) => ({ ...row, ts_bucket: (row.ts_bucket as number) - 365 * 86_400_000 })],
+      ['another series', (row) => ({ ts_bucket: row.ts_bucket ?? 0, group: [], 'series_5.data': '12' })],
+    ];
+    for (const [label, rewrite] of rewrites) {
+      const results = new Map<string, Backtest>();
+      const honest = fakeCharts('0');
+      const hostile: ChartsPort = { series: async (q) => (await honest.series(q)).map(rewrite) };
+      await runBacktests(emptyPlan(), [subject('a', 'level:error', results, {}, 'level:warn')], hostile, 'self-hosted', opts());
+      const got = results.get('a');
+      expect(got, label).toMatchObject({ status: 'unavailable', before: { status: 'unavailable' } });
+      expect(got?.reason, label).toMatch(/^the chart series answer does not answer the request: none of its 500 row\(s\)/);
+    }
+    // No rows is an answer: nothing happened, and the windows are evaluated (a below alert would fire).
+    const results = new Map<string, Backtest>();
+    await runBacktests(emptyPlan(), [subject('a', 'level:error', results)], { series: () => Promise.resolve([]) }, 'self-hosted', opts());
+    expect(results.get('a')).toMatchObject({ status: 'ok', evaluated: 2016, firing: 0 });
+  });
 });

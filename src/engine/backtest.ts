@@ -12,6 +12,7 @@ import type { Plan } from '../core/plan.js';
 import type { ChartsPort, Variant } from '../core/ports.js';
 import type { WireSeriesRow } from '../core/wire.js';
 import { alertWindows, evaluateWindows, INTERVAL_MS, seriesPoints, type Windows } from '../kinds/alert/checker.js';
+import { unansweredRequest } from '../kinds/alert/series-answer.js';
 import { seriesRequests, type AlertEvaluation, type SeriesRequest } from '../kinds/alert/series-query.js';
 import type { BacktestSubject } from '../planner/backtest-subjects.js';
 import { stableJson } from '../planner/diff.js';
@@ -82,7 +83,7 @@ export async function runBacktests(
   const outcomes = await fetchAll(charts, requests, at);
   for (const [i, subject] of subjects.entries()) {
     const p = planned[i];
-    if (p) subject.attach(result(p, outcomes, at));
+    if (p) subject.attach(result(p, outcomes, requests, at));
   }
   return run;
 }
@@ -177,25 +178,38 @@ async function fetchAll(
   return new Map(settled);
 }
 
-function result(reserved: Reserved, outcomes: ReadonlyMap<string, Outcome>, opts: BacktestOptions): Backtest {
-  const after = evaluated(reserved.after, outcomes);
+function result(
+  reserved: Reserved,
+  outcomes: ReadonlyMap<string, Outcome>,
+  requests: ReadonlyMap<string, SeriesRequest>,
+  opts: BacktestOptions,
+): Backtest {
+  const after = evaluated(reserved.after, outcomes, requests);
   const out: Backtest = { ...after, window: opts.window };
   if ('evaluation' in reserved.after) {
     out.granularity = reserved.after.evaluation.condition.interval;
     out.requests = reserved.requests;
   }
   if (reserved.note && after.status === 'ok') out.reason = reserved.note;
-  if (reserved.before) out.before = evaluated(reserved.before, outcomes);
+  if (reserved.before) out.before = evaluated(reserved.before, outcomes, requests);
   return out;
 }
 
-function evaluated(s: Side | BacktestSide, outcomes: ReadonlyMap<string, Outcome>): BacktestSide {
+/** One side's counts from its answers; an answer that failed, or that answers none of what was asked, makes it unavailable. */
+function evaluated(
+  s: Side | BacktestSide,
+  outcomes: ReadonlyMap<string, Outcome>,
+  requests: ReadonlyMap<string, SeriesRequest>,
+): BacktestSide {
   if (!('evaluation' in s)) return s;
   const rows: WireSeriesRow[] = [];
   for (const key of s.keys) {
     const outcome = outcomes.get(key);
-    if (!outcome) return { status: 'unavailable', reason: 'a series request was not made' };
+    const request = requests.get(key);
+    if (!outcome || !request) return { status: 'unavailable', reason: 'a series request was not made' };
     if ('error' in outcome) return { status: 'unavailable', reason: outcome.error };
+    const unanswered = unansweredRequest(request, outcome.rows);
+    if (unanswered !== null) return { status: 'unavailable', reason: unanswered };
     rows.push(...outcome.rows);
   }
   const { condition, query } = s.evaluation;

@@ -6,7 +6,7 @@
 import type { InventoryStore } from '../core/inventory.js';
 import type { Address, AdoptPolicy, Kind, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
-import type { DesiredResource } from '../core/resource.js';
+import type { DesiredResource, ManifestFiles } from '../core/resource.js';
 import type { ReadBefore } from '../core/live.js';
 import type { Json } from '../core/wire.js';
 import { applyPlan } from '../applier/apply.js';
@@ -20,6 +20,7 @@ import type { InventoryEntry } from '../core/inventory.js';
 import type { LiveState } from '../core/live.js';
 import { runBacktests, type BacktestOptions } from './backtest.js';
 import type { KeptPlan, PlanInputs } from './last-plan.js';
+import { declaringFiles } from './declaring-files.js';
 import { kindsToRead, readBefore, readLive } from './live.js';
 import type { RunMemo } from './memo.js';
 import { extractSecrets, valueFingerprint, type SensitivePaths } from './secrets.js';
@@ -29,6 +30,8 @@ export interface PlanRequest {
   port: ServicePort;
   inventory: InventoryStore;
   desired: readonly DesiredResource[];
+  /** The files they were loaded from that declare nothing, and the project folder (absent: no file is recorded or checked). */
+  manifests?: ManifestFiles;
   /** Defaults to the marks in the kinds' schemas. */
   sensitive?: SensitivePaths;
   selection: Selection;
@@ -108,6 +111,7 @@ function planAfresh(
     target: req.port.target,
     variant: req.port.variant,
     desired: req.desired,
+    ...(req.manifests ? { declaringFiles: declaringFiles(req.manifests) } : {}),
     ...(selected ? { selected } : {}),
     eligibleForPrune: pruneEligibility(req.selection),
     live,
@@ -153,6 +157,8 @@ function planInputs(
     req.backtest !== undefined,
     // One kept without the unchanged objects' forms has none to show.
     req.unchangedForms === true,
+    // A file that declares nothing now changes what the plan says of the objects it declared.
+    req.manifests ?? null,
   ];
   return {
     scope: JSON.stringify(options),

@@ -14,5 +14,6 @@ export const inventoryEntrySchema: z.ZodType<InventoryEntry> = z.object({
   tiles: z.record(z.string(), z.string()).optional(),
   secrets: z.record(z.string(), z.string()).optional(),
   nonConvergent: z.array(z.object({ path: z.string(), desired: z.json() })).optional(),
+  source: z.string().optional(),
   updatedAt: z.string(),
 });

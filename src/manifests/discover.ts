@@ -8,11 +8,13 @@
  * broken link, a FIFO, socket or device named like a manifest, a folder that cannot be listed —
  * is an error, as an invalid file is: skipped, it would make what it declared look deleted, and
  * prune would delete it. Only a broken link whose name says it is something else (`README.md`)
- * is a warning.
+ * is a warning. The lock, swap and backup files editors keep beside a manifest (an emacs lock is
+ * a link that never resolves) are skipped by name (./editor-files.ts).
  */
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
+import { isEditorScratch } from './editor-files.js';
 import { kindOf, type FileType } from './files.js';
 
 const YAML_FILE = /\.ya?ml$/i;
@@ -74,6 +76,7 @@ class Walker {
       return this.#error('io', dir, `cannot read the folder ${dir}: ${(e as NodeJS.ErrnoException).code ?? String(e)}; ${BLOCKS}`);
     }
     for (const entry of entries) {
+      if (isEditorScratch(entry.name)) continue;
       const full = join(dir, entry.name);
       const type = entry.isSymbolicLink() || !knownType(entry) ? this.#followed(full, entry.name) : entry;
       if (type === null) continue;

@@ -183,6 +183,8 @@ function carriedCheck(values: SensitiveValues, load: FileLoad): CarriedCheck {
 export interface LoadResult {
   resources: DesiredResource[];
   diagnostics: Diagnostic[];
+  /** Files read without error that declare nothing (empty, or only `---` or comments): what they declared before is not deleted without a word. */
+  emptyFiles: string[];
 }
 
 export function loadManifests(paths: readonly string[], opts: LoadOptions): LoadResult {
@@ -222,7 +224,8 @@ export function loadManifests(paths: readonly string[], opts: LoadOptions): Load
   diagnostics.push(...cross.diagnostics);
   const resources = loaded.filter((l) => !cross.rejected.has(l) && !carrying.has(l)).map((l) => l.resource);
   if (documents === 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(noManifests(paths, files.length));
-  return { resources, diagnostics: sortDiagnostics(diagnostics) };
+  const emptyFiles = entries.filter((e) => e.load.documents === 0 && e.load.failed.length === 0).map((e) => e.file);
+  return { resources, diagnostics: sortDiagnostics(diagnostics), emptyFiles };
 }
 
 /** A file's text as read, with the digest kept loads recognise it by (taken once per read). */

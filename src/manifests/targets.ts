@@ -39,6 +39,7 @@ export function loadTargetTree(tree: TargetTree, opts: LoadOptions): TargetLoad 
     target: tree.target,
     resources: loaded.resources.filter((r) => servesKind(api, r.kind)),
     diagnostics: sortDiagnostics([...loaded.diagnostics, ...unserved.map((r) => notServed(tree.target, api, r))]),
+    emptyFiles: loaded.emptyFiles,
   };
 }
 
@@ -57,7 +58,7 @@ function notServed(target: string, api: Variant, r: DesiredResource): Diagnostic
  * The diagnostics of several targets' loads as one list: a problem of a shared file is shown
  * once; one that only some targets have (a var's value, a kind one variant lacks) names them.
  */
-export function mergeTargetDiagnostics(loads: readonly TargetLoad[]): Diagnostic[] {
+export function mergeTargetDiagnostics(loads: readonly Pick<TargetLoad, 'target' | 'diagnostics'>[]): Diagnostic[] {
   const byKey = new Map<string, { diagnostic: Diagnostic; targets: string[] }>();
   for (const load of loads) {
     for (const d of load.diagnostics) {

@@ -4,7 +4,7 @@ import type { InventoryEntry, SkippedRow } from '../core/inventory.js';
 import type { LiveState } from '../core/live.js';
 import type { Address, AdoptPolicy, Kind } from '../core/plan.js';
 import type { Variant } from '../core/ports.js';
-import type { DesiredResource } from '../core/resource.js';
+import type { DeclaringFiles, DesiredResource } from '../core/resource.js';
 import type { Json } from '../core/wire.js';
 import type { ManagedKind } from '../kinds/kind.js';
 import { MANAGED, REGISTRY } from '../kinds/registry.js';
@@ -18,6 +18,8 @@ export interface PlanInput {
   variant: Variant;
   /** Every declared resource (references resolve against all of them; prune never touches them). */
   desired: readonly DesiredResource[];
+  /** Each object's manifest file as the inventory records it, and the files that declare nothing now (absent: none recorded or checked). */
+  declaringFiles?: DeclaringFiles;
   /** The resources to plan steps for (--selector / --only); all when absent. */
   selected?: ReadonlySet<Address>;
   /** Which inventory entries this run may prune (the narrowing applied to entries). */

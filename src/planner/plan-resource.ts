@@ -166,6 +166,8 @@ function record(ctx: PlanContext, res: DesiredResource, naturalKey: string | und
   if (specHash !== undefined) out.specHash = specHash;
   const secrets = ctx.input.fingerprints.get(res.address);
   if (secrets && hasKeys(secrets)) out.secrets = secrets;
+  const source = ctx.input.declaringFiles?.of(res);
+  if (source !== undefined) out.source = source;
   return out;
 }
 
@@ -186,11 +188,14 @@ function settledRecord(
   const secrets = ctx.input.fingerprints.get(res.address) ?? NO_ENTRIES;
   const labelsMoved = !sameStrings(res.labels, entry.labels ?? NO_ENTRIES);
   const secretsMoved = !sameStrings(secrets, entry.secrets ?? NO_ENTRIES);
-  if (labelsMoved || secretsMoved || specHash !== undefined) {
+  const source = ctx.input.declaringFiles?.of(res);
+  const sourceMoved = source !== undefined && source !== entry.source;
+  if (labelsMoved || secretsMoved || specHash !== undefined || sourceMoved) {
     const out: StepRecord = {};
     if (labelsMoved) out.labels = res.labels;
     if (specHash !== undefined) out.specHash = specHash;
     if (secretsMoved) out.secrets = secrets;
+    if (sourceMoved) out.source = source;
     step.record = out;
   }
   if (pairing && keys && !samePairing(pairing, entry.tiles ?? NO_ENTRIES)) step.parts = partRefs(keys, pairing);

@@ -189,7 +189,9 @@ function finish(
       ...(input.pruneBlockers ?? []),
       ...(diagnostics.some((d) => d.severity === 'error') ? ['some objects could not be planned (see the errors)'] : []),
     ],
+    ...(input.declaringFiles ? { emptyFiles: input.declaringFiles.empty } : {}),
   });
+  diagnostics.push(...prune.warnings);
   const ordered = [...kept, ...deleteSteps(prune.deletes, ctx)];
   addImpacts(ordered, impacts, deletedByPlan(ordered));
   const result: Plan = {

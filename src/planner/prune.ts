@@ -1,6 +1,7 @@
 /**
  * Prune (DESIGN §4): only owned inventory entries missing from the manifests. Refused as a whole
- * when any guard trips — no manifests at all, an empty kind that the inventory still owns, more
+ * when any guard trips — no manifests at all, an empty kind that the inventory still owns, a
+ * manifest file that declared some of them and now declares nothing (./emptied-files.ts), more
  * deletes (with what the service deletes along) than the limit, or a run that had an error or an
  * invalid manifest. A delete whose cascade would take an object obsync would not delete on its
  * own (unowned, declared, or outside this run's selection) is kept back, unless `--prune-cascade`.
@@ -9,8 +10,10 @@ import type { InventoryEntry } from '../core/inventory.js';
 import { entryAddress } from '../core/inventory.js';
 import type { LiveObject } from '../core/live.js';
 import type { ImpactItem } from '../core/backtest.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { Address, BlockedDelete, CascadeItem, Kind, PruneReport } from '../core/plan.js';
 import { describeItem } from './cascade.js';
+import { emptiedFileRefusal, emptiedFiles, emptiedFileWarning } from './emptied-files.js';
 
 export interface PruneInput {
   requested: boolean;
@@ -37,6 +40,8 @@ export interface PruneInput {
   heldBy?: (kind: Kind, id: string, deleted: ReadonlySet<string>) => ImpactItem[];
   /** Problems that forbid pruning in this run. */
   blockers: readonly string[];
+  /** The manifest files read that declare nothing, as entries record theirs (`InventoryEntry.source`). */
+  emptyFiles?: ReadonlySet<string>;
 }
 
 export interface PlannedDelete {
@@ -49,6 +54,8 @@ export interface PruneDecision {
   report: PruneReport;
   /** Deletes to make (empty when refused or not requested). */
   deletes: PlannedDelete[];
+  /** For the plan, pruning or not: each file that declares nothing now, with the owned objects it declared. */
+  warnings: Diagnostic[];
 }
 
 export function decidePrune(input: PruneInput): PruneDecision {
@@ -67,12 +74,17 @@ export function decidePrune(input: PruneInput): PruneDecision {
     refused: [],
     blocked: [],
   };
-  if (!input.requested || candidates.length === 0) return { report, deletes: [] };
+  const emptied = emptiedFiles(
+    candidates.map((c) => c.entry),
+    input.emptyFiles,
+  );
+  const warnings = emptied.map(emptiedFileWarning);
+  if (!input.requested || candidates.length === 0) return { report, deletes: [], warnings };
 
-  const refused = [...input.blockers, ...emptyGuards(input, candidates)];
+  const refused = [...input.blockers, ...emptyGuards(input, candidates), ...emptied.map(emptiedFileRefusal)];
   if (refused.length > 0) {
     report.refused = refused;
-    return { report, deletes: [] };
+    return { report, deletes: [], warnings };
   }
 
   const doomed = new Set(candidates.map((c) => itemKey(c.entry.kind, c.entry.id)));
@@ -90,9 +102,9 @@ export function decidePrune(input: PruneInput): PruneDecision {
   if (total > input.maxDeletes) {
     const along = alongside.size > 0 ? ` (${deletes.length} owned objects and ${alongside.size} the service deletes with them)` : '';
     report.refused = [`${total} deletes${along} exceed the limit of ${input.maxDeletes}; raise it with --max-deletes if this is intended`];
-    return { report, deletes: [] };
+    return { report, deletes: [], warnings };
   }
-  return { report, deletes };
+  return { report, deletes, warnings };
 }
 
 /**

@@ -162,6 +162,7 @@ const step = z.object({
       labels: z.record(z.string(), z.string()).optional(),
       specHash: z.string().optional(),
       secrets: z.record(z.string(), z.string()).optional(),
+      source: z.string().optional(),
     })
     .optional(),
   parts: z.array(z.object({ key: z.string(), id: z.string().optional() })).optional(),

@@ -30,6 +30,8 @@ export interface RunFlags {
   saved?: Plan;
   /** Backtest the plan's alerts (off unless given, as in the engine). */
   backtest?: ReconcileRequest['backtest'];
+  /** Tell the run which files declare nothing, and record each object's file (as the CLI and the daemon do). */
+  files?: boolean;
 }
 
 export class TrustHarness {
@@ -88,13 +90,14 @@ export class TrustHarness {
   }
 
   run(flags: RunFlags = {}): Promise<RunReport> {
-    const { resources, diagnostics } = loadManifests([join(this.dir, 'manifests')], { env: {} });
+    const { resources, diagnostics, emptyFiles } = loadManifests([join(this.dir, 'manifests')], { env: {} });
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     return reconcile({
       mode: flags.mode ?? 'apply',
       port: this.port,
       inventory: this.inventory,
       desired: resources,
+      ...(flags.files ? { manifests: { root: this.dir, empty: emptyFiles } } : {}),
       selection: SELECT_ALL,
       prune: flags.prune ?? false,
       pruneCascade: flags.pruneCascade ?? false,

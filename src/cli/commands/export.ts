@@ -3,11 +3,12 @@
  * kind, with the editor schema and an env.example of the variables that stand for secrets (the
  * secret values are never written). With --adopt, obsync then owns every exported object.
  */
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { scrub } from '../../core/scrub.js';
+import { writeFilesAtomically } from '../../manifests/atomic-write.js';
 import { isWithin, readRegularFile } from '../../manifests/files.js';
 import type { LiveObject } from '../../core/live.js';
 import type { ExportResult } from '../../export/exporter.js';
@@ -228,8 +229,10 @@ function differs(path: string, text: string): boolean {
 /**
  * Writes every file below `outDir`, or nothing: refused when one exists with other content
  * (unless forced), and always when a path would leave the directory through a symbolic link — a
- * folder whose real path is elsewhere, or a link where a file goes. Files are opened with
- * O_NOFOLLOW, and each folder's real path is checked again right before its files are written.
+ * folder whose real path is elsewhere, or a link where a file goes. Each folder's real path is
+ * checked again right before its files are written; each file is written whole, beside its old
+ * one, and the files are renamed into place only once all are written (src/manifests/atomic-write.ts):
+ * an export cut short (a full disk, a file-size limit) leaves the old files whole.
  * Their text passes the scrubber: a secret the service holds in a name is written as `(sensitive)`.
  */
 function writeAll(io: CliIO, outDir: string, files: ReadonlyMap<string, string>, force: boolean): void {
@@ -251,14 +254,16 @@ function writeAll(io: CliIO, outDir: string, files: ReadonlyMap<string, string>,
     );
   }
   const masked: string[] = [];
+  const written: { path: string; data: string }[] = [];
   for (const [file, text] of files) {
     const path = join(outDir, file);
     mkdirSync(dirname(path), { recursive: true });
-    if (leavesRoot(root, path)) throw new ConfigError(`${file} in ${outDir} leads outside it through a symbolic link; export stopped`);
-    const written = scrub(text);
-    if (written !== text) masked.push(file);
-    writeNoFollow(path, written);
+    if (leavesRoot(root, path)) throw new ConfigError(`${file} in ${outDir} leads outside it through a symbolic link; nothing was written`);
+    const data = scrub(text);
+    if (data !== text) masked.push(file);
+    written.push({ path, data });
   }
+  writeFilesAtomically(written, { within: outDir });
   if (masked.length > 0)
     io.stderr.write(
       `warning: ${list(masked)}: a value the service holds contains a secret obsync knows (a credential, a webhook URL); it is written as (sensitive) — review the object on the service\n`,
@@ -282,16 +287,6 @@ function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> | undefine
     return lstatSync(path);
   } catch {
     return undefined;
-  }
-}
-
-/** Creates or replaces a regular file, never following a symbolic link in its place (ELOOP instead). */
-function writeNoFollow(path: string, text: string): void {
-  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
-  try {
-    writeFileSync(fd, text);
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -5,11 +5,12 @@
  * of the project files exists, nothing is written (an existing .gitignore only gains the lines it
  * lacks). The next commands are printed the way they run here (see ./invocation.ts).
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { documentJsonSchema } from '../../config/json-schema.js';
-import { MAX_FILE_BYTES, readRegularBytesIfPresent, unreadableReason } from '../../manifests/files.js';
+import { writeFileAtomically, writeFilesAtomically } from '../../manifests/atomic-write.js';
+import { isWithin, MAX_FILE_BYTES, readRegularBytesIfPresent, unreadableReason } from '../../manifests/files.js';
 import { obsyncInvocation, shellWord } from '../invocation.js';
 import type { CommandRegistrar } from '../registrar.js';
 
@@ -98,17 +99,21 @@ export const register: CommandRegistrar = (program, io) => {
         [join(root, 'obsync.schema.json'), `${JSON.stringify(documentJsonSchema(), null, 2)}\n`],
       ];
       const shown = (p: string) => relative(io.cwd, p) || p;
-      const existing = files.filter(([path]) => existsSync(path)).map(([path]) => shown(path));
+      // A link counts as there, whether or not it leads anywhere: init never writes through one.
+      const existing = files.filter(([path]) => lstatSync(path, { throwIfNoEntry: false })).map(([path]) => shown(path));
       if (existing.length > 0)
         throw new ConfigError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; obsync init never overwrites`, {
           hint: 'run it in an empty directory, or give a new one: obsync init DIR',
         });
-      // Read before anything is written: a .gitignore that cannot be read stops init with nothing created.
-      const ignore = join(root, '.gitignore');
-      const ignoreBefore = readGitignore(ignore, shown(ignore));
+      // Read before anything is written: a .gitignore that cannot be read, or that links out of the project, stops init with nothing created.
+      const ignoreBefore = readGitignore(join(root, '.gitignore'), shown(join(root, '.gitignore')));
+      const ignore = gitignoreFile(root, shown);
       mkdirSync(join(root, 'manifests'), { recursive: true });
-      for (const [path, text] of files) writeFileSync(path, text, { flag: 'wx' });
-      const ignored = updateGitignore(ignore, ignoreBefore);
+      writeFilesAtomically(
+        files.map(([path, data]) => ({ path, data })),
+        { existing: 'create', within: root },
+      );
+      const ignored = updateGitignore(ignore, ignoreBefore, root);
       const run = obsyncInvocation(io.env);
       io.stdout.write(
         [
@@ -132,6 +137,36 @@ export const register: CommandRegistrar = (program, io) => {
     });
 };
 
+/**
+ * The file init adds its lines to: the project's .gitignore, or, when that is a symbolic link, the
+ * file it leads to — refused when that is outside the project (init would write into another
+ * repository, or a file of the user's home) or nowhere.
+ */
+function gitignoreFile(root: string, shown: (p: string) => string): string {
+  const path = join(root, '.gitignore');
+  if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() !== true) return path;
+  const target = readlinkSync(path);
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch (err) {
+    throw new ConfigError(
+      `${shown(path)} is a symbolic link to ${target}, which cannot be followed (${unreadableReason(err)}); nothing was created`,
+      {
+        hint: 'remove the link or point it at a file in the project, then run obsync init again',
+      },
+    );
+  }
+  if (!isWithin(realpathSync(root), real))
+    throw new ConfigError(
+      `${shown(path)} is a symbolic link to ${target}${real === target ? '' : ` (${real})`}, which is outside the project ${root}: init does not write through it; nothing was created`,
+      {
+        hint: `add the lines yourself (${INIT_GITIGNORE.map((e) => e.line).join(', ')}), or replace the link with a file, and run obsync init again`,
+      },
+    );
+  return real;
+}
+
 /** The text of .gitignore, undefined when there is none. */
 function readGitignore(path: string, shown: string): string | undefined {
   try {
@@ -144,11 +179,11 @@ function readGitignore(path: string, shown: string): string | undefined {
 }
 
 /** Adds the lines of INIT_GITIGNORE that `path` lacks (creating it when missing); `before` is its text. */
-function updateGitignore(path: string, before: string | undefined): 'created' | 'updated' | 'unchanged' {
+function updateGitignore(path: string, before: string | undefined, root: string): 'created' | 'updated' | 'unchanged' {
   const present = new Set((before ?? '').split(/\r?\n/).map((l) => l.trim().replace(/^\//, '')));
   const missing = INIT_GITIGNORE.filter((e) => !present.has(e.line) && !present.has(e.line.replace(/\/$/, '')));
   if (missing.length === 0) return 'unchanged';
   const lead = before === undefined || before === '' ? '' : before.endsWith('\n') ? '\n' : '\n\n';
-  writeFileSync(path, `${before ?? ''}${lead}${missing.map((e) => `${e.why}\n${e.line}\n`).join('')}`);
+  writeFileAtomically(path, `${before ?? ''}${lead}${missing.map((e) => `${e.why}\n${e.line}\n`).join('')}`, { within: root });
   return before === undefined ? 'created' : 'updated';
 }

@@ -4,13 +4,14 @@
  * prints it once; `list` never shows a secret (the service never returns one); a key is named by
  * its id or by its name when that is unique; `delete` asks first (or needs --auto-approve).
  */
-import { open, rm, type FileHandle } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
 import { ApiError, ConfigError } from '../../core/errors.js';
 import { requireCapability, type KeyCreateRequest, type KeysPort } from '../../core/ports.js';
 import type { WireApiKey } from '../../core/wire.js';
+import { FileWriteError, writeFileAtomically } from '../../manifests/atomic-write.js';
 import { ExitRequest, type CliIO } from '../io.js';
 import { timeoutSeconds } from '../numbers.js';
 import type { CommandRegistrar } from '../registrar.js';
@@ -261,7 +262,7 @@ function registerCreate(keys: Command, io: CliIO): void {
       if (flags.ip.length === 0) io.stderr.write('note: without --ip the key is usable from any address (0.0.0.0/0)\n');
       // Refuse an existing --out file before the key exists, so a secret is never lost.
       const outPath = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
-      const file = outPath ? await createKeyFile(outPath) : undefined;
+      if (outPath) reserveKeyFile(outPath);
       let created = false;
       try {
         const connection = await openConnection(io, {
@@ -274,8 +275,9 @@ function registerCreate(keys: Command, io: CliIO): void {
           created = true;
           io.stdout.write(JSON.stringify(key.key, null, 2) + '\n');
           const secret = { keyId: key.keyId, keySecret: key.keySecret };
-          if (file) {
-            await file.writeFile(JSON.stringify(secret, null, 2) + '\n');
+          if (outPath) {
+            // Over the empty file reserved above: whole, or that empty file stays (and the error names it).
+            writeFileAtomically(outPath, JSON.stringify(secret, null, 2) + '\n', { mode: 0o600 });
             io.stderr.write(`the key id and secret were written to ${flags.out} (mode 0600); they cannot be shown again\n`);
           } else {
             io.stderr.write('warning: the secret is printed once below and cannot be shown again; prefer --out FILE\n');
@@ -285,7 +287,6 @@ function registerCreate(keys: Command, io: CliIO): void {
           await connection.close();
         }
       } finally {
-        await file?.close();
         // No key, no file: the empty placeholder would block the next attempt.
         if (outPath && !created) await rm(outPath, { force: true });
       }
@@ -293,16 +294,17 @@ function registerCreate(keys: Command, io: CliIO): void {
 }
 
 /** The --out file, created empty (0600) now; an existing file or a missing directory is refused before any key exists. */
-async function createKeyFile(path: string): Promise<FileHandle> {
+function reserveKeyFile(path: string): void {
   try {
-    return await open(path, 'wx', 0o600);
+    writeFileAtomically(path, '', { existing: 'create', mode: 0o600 });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = err instanceof FileWriteError ? err.errno : undefined;
     if (code === 'EEXIST')
       throw new ConfigError(`--out ${path} already exists; no key was created`, {
         hint: 'keys create never overwrites a file (it may hold another key): give a new file name',
       });
     if (code === 'ENOENT') throw new ConfigError(`--out ${path}: its directory does not exist; no key was created`);
-    throw new ConfigError(`--out ${path} cannot be created (${code ?? 'error'}); no key was created`, { cause: err });
+    const why = err instanceof FileWriteError ? err.reason : (code ?? 'error');
+    throw new ConfigError(`--out ${path} cannot be created (${why}); no key was created`, { cause: err });
   }
 }

@@ -65,7 +65,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       ];
       const origin = { ...originOf(sessions, generatedAt), ...(isNarrowed(opts.selection) ? { narrowed: true } : {}) };
       const reports = runs.flatMap((r) => ('value' in r ? [r.value] : []));
-      if (flags.out) await writeScrubbedFile(flags.out, renderTargetsPlan(outcomes, 'json', { color: false, origin }));
+      if (flags.out) writeScrubbedFile(flags.out, renderTargetsPlan(outcomes, 'json', { color: false, origin }));
       const format = flags.output === 'github' ? 'text' : flags.output;
       io.stdout.write(renderTargetsPlan(outcomes, format, { color: colorEnabled(io, 'stdout', flags.color), origin }));
       if (flags.output === 'github')

@@ -1,7 +1,8 @@
 /** `obsync schema [--out FILE] [--docs DIR]`: the draft-07 JSON Schema of every document obsync reads, for editors, and its reference pages. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { documentJsonSchema } from '../../config/json-schema.js';
+import { writeFileAtomically, writeFilesAtomically } from '../../manifests/atomic-write.js';
 import { referencePages } from '../../manifests/schema-docs.js';
 import type { CommandRegistrar } from '../registrar.js';
 
@@ -19,7 +20,7 @@ export const register: CommandRegistrar = (program, io) => {
       if (flags.docs !== undefined) {
         const dir = resolve(io.cwd, flags.docs);
         mkdirSync(dir, { recursive: true });
-        for (const [file, page] of referencePages(schema)) writeFileSync(join(dir, file), page);
+        writeFilesAtomically([...referencePages(schema)].map(([file, page]) => ({ path: join(dir, file), data: page })));
         io.stderr.write(`wrote the reference pages in ${dir}\n`);
         if (flags.out === undefined) return;
       }
@@ -28,7 +29,7 @@ export const register: CommandRegistrar = (program, io) => {
         return;
       }
       const target = resolve(io.cwd, flags.out);
-      writeFileSync(target, text);
+      writeFileAtomically(target, text, { streams: 'write' });
       io.stderr.write(`wrote ${target}\n`);
     });
 };
