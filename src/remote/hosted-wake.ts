@@ -10,6 +10,7 @@ import { ApiError } from '../core/errors.js';
 import type { Logger } from '../log/logger.js';
 import type { Api } from './api.js';
 import { defaultSleep } from './pacing.js';
+import { below } from './paths.js';
 
 /** How long a woken service may take to run (the provider's serviceWakeMaxWaitSeconds). */
 export const WAKE_TIMEOUT_MS = 10 * 60_000;
@@ -73,7 +74,7 @@ async function wake(api: Api, opts: WakeOptions, signal: AbortSignal | undefined
   opts.logger?.info({ target: opts.target, service: opts.servicePath }, 'service idle: waking it for ClickPipes');
   try {
     await api.call(
-      { method: 'PATCH', path: `${opts.servicePath}/state`, body: { command: 'awake' }, idempotent: true, signal },
+      { method: 'PATCH', path: below(opts.servicePath, 'state'), body: { command: 'awake' }, idempotent: true, signal },
       z.unknown(),
     );
   } catch (err) {
@@ -81,7 +82,7 @@ async function wake(api: Api, opts: WakeOptions, signal: AbortSignal | undefined
     if (!(err instanceof ApiError)) throw err;
     throw new ApiError({
       method: 'PATCH',
-      path: `${opts.servicePath}/state`,
+      path: below(opts.servicePath, 'state'),
       status: err.status,
       retryable: false,
       bodyExcerpt: err.bodyExcerpt,

@@ -9,6 +9,7 @@ import { wireApiKey, wireKeyCreated, type JsonObject } from '../core/wire.js';
 import type { Logger } from '../log/logger.js';
 import type { Api, Envelope } from './api.js';
 import { serviceWaker } from './hosted-wake.js';
+import { apiPath, below } from './paths.js';
 import type { RequestInit, Response } from './transport.js';
 
 /** What locates a hosted service (a target, or the in-process sandbox). */
@@ -58,21 +59,17 @@ function unroutedError(init: RequestInit, res: Response, paths: HostedLocation['
   });
 }
 
-function enc(s: string): string {
-  return encodeURIComponent(s);
-}
-
 function orgPath(at: HostedLocation): string {
-  return `/v1/organizations/${enc(at.organizationId)}`;
+  return apiPath('v1', 'organizations', at.organizationId);
 }
 
 function servicePath(at: HostedLocation): string {
-  return `${orgPath(at)}/services/${enc(at.serviceId)}`;
+  return below(orgPath(at), 'services', at.serviceId);
 }
 
 export function hostedRoots(at: HostedLocation): Record<'observability' | 'pipes', string> {
   const service = servicePath(at);
-  return { observability: `${service}/${at.paths.observability}`, pipes: `${service}/${at.paths.pipes}` };
+  return { observability: below(service, at.paths.observability), pipes: below(service, at.paths.pipes) };
 }
 
 /**
@@ -99,17 +96,14 @@ export function pipesAwake(
 }
 
 export function hostedCapabilities(api: Api, at: HostedLocation): { keys: KeysPort } {
-  const keys = `${orgPath(at)}/keys`;
+  const keys = below(orgPath(at), 'keys');
   return {
     keys: {
       list: (o) => api.list(keys, wireApiKey, o),
       create: (req: KeyCreateRequest, o) => api.call({ method: 'POST', path: keys, body: keyBody(req), signal: o?.signal }, wireKeyCreated),
       update: (id, req, o) =>
-        api.call(
-          { method: 'PATCH', path: `${keys}/${encodeURIComponent(id)}`, body: { ...req }, idempotent: true, signal: o?.signal },
-          wireApiKey,
-        ),
-      delete: (id, o) => api.remove(`${keys}/${encodeURIComponent(id)}`, o),
+        api.call({ method: 'PATCH', path: below(keys, id), body: { ...req }, idempotent: true, signal: o?.signal }, wireApiKey),
+      delete: (id, o) => api.remove(below(keys, id), o),
     },
   };
 }
