@@ -146,6 +146,8 @@ function planInputs(
     req.adopt ?? null,
     // A plan kept while backtests were off holds alert changes no backtest ran for.
     req.backtest !== undefined,
+    // A kind left unread (an idle service's pipes) is not one read empty.
+    kinds.map((def) => live.unread?.(def.kind) ?? null),
   ];
   return {
     scope: JSON.stringify(options),

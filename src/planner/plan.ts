@@ -113,6 +113,13 @@ function planOne(
     for (const r of refused) planned.diagnostics.push(resourceError(res, r.message, r.code));
     return;
   }
+  // Its kind could not be read without changing the service (a read-only command on an idle service): the rest is planned.
+  const unread = input.live.unread?.(def.kind);
+  if (unread !== undefined) {
+    planned.failed.add(res.address);
+    planned.diagnostics.push({ ...resourceError(res, `not planned: ${unread}`, 'not-read'), severity: 'warning' });
+    return;
+  }
   if (input.selected && !input.selected.has(res.address)) {
     const id = matchForIds(ctx, def, res, entry, matched);
     if (id === null) planned.failed.add(res.address);

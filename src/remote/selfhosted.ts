@@ -42,7 +42,6 @@ export function selfHostedCapabilities(api: Api): { charts: ChartsPort } {
             path: below(ROOT, 'charts', 'series'),
             body: query,
             idempotent: true,
-            readOnly: true,
             retries: o?.retries,
             signal: o?.signal,
           },
