@@ -155,6 +155,19 @@ export class ServiceIdleError extends ObsyncError {
   }
 }
 
+/**
+ * A key change that would lock obsync out of its own target: disabling or deleting the key the
+ * target authenticates with. Refused before the request is sent.
+ */
+export class OwnKeyError extends ObsyncError {
+  override readonly name = 'OwnKeyError';
+  constructor(message: string) {
+    super('OWN_KEY', message, {
+      hint: 'point the target at another key first (OBSYNC_KEY_ID and OBSYNC_KEY_SECRET, or credentials in obsync.yaml; `obsync keys create` makes one), then run this again with that target',
+    });
+  }
+}
+
 /** The plan cannot be built as asked (ambiguous adoption, missing reference, a guard refused). */
 export class PlanError extends ObsyncError {
   override readonly name = 'PlanError';

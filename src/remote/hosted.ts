@@ -3,9 +3,9 @@
  * `.../{pipes}/...`, `/v1/organizations/{org}/keys`; HTTP Basic; `{status, requestId, result}`
  * envelopes.
  */
-import { ApiError } from '../core/errors.js';
-import type { CollectionPort, KeyCreateRequest, KeysPort } from '../core/ports.js';
-import { wireApiKey, wireKeyCreated, type JsonObject } from '../core/wire.js';
+import { ApiError, OwnKeyError } from '../core/errors.js';
+import type { CallOptions, CollectionPort, KeyCreateRequest, KeysPort } from '../core/ports.js';
+import { wireApiKey, wireKeyCreated, type JsonObject, type WireApiKey } from '../core/wire.js';
 import type { Logger } from '../log/logger.js';
 import type { Api, Envelope } from './api.js';
 import { serviceWaker } from './hosted-wake.js';
@@ -95,17 +95,46 @@ export function pipesAwake(
   });
 }
 
-export function hostedCapabilities(api: Api, at: HostedLocation): { keys: KeysPort } {
+export function hostedCapabilities(api: Api, at: HostedLocation, ownKeyId: string): { keys: KeysPort } {
   const keys = below(orgPath(at), 'keys');
+  /** Throws when the key is (or may be) the one this port authenticates with; read by id, so no caller can skip it. */
+  const refuseOwn = async (id: string, verb: string, o?: CallOptions) => {
+    const key = await api.find(below(keys, id), wireApiKey, o);
+    if (key) refuseOwnKey(key, ownKeyId, verb);
+  };
   return {
     keys: {
       list: (o) => api.list(keys, wireApiKey, o),
       create: (req: KeyCreateRequest, o) => api.call({ method: 'POST', path: keys, body: keyBody(req), signal: o?.signal }, wireKeyCreated),
-      update: (id, req, o) =>
-        api.call({ method: 'PATCH', path: below(keys, id), body: { ...req }, idempotent: true, signal: o?.signal }, wireApiKey),
-      delete: (id, o) => api.remove(below(keys, id), o),
+      async update(id, req, o) {
+        if (req.state === 'disabled') await refuseOwn(id, 'disable', o);
+        return api.call({ method: 'PATCH', path: below(keys, id), body: { ...req }, idempotent: true, signal: o?.signal }, wireApiKey);
+      },
+      async delete(id, o) {
+        await refuseOwn(id, 'delete', o);
+        await api.remove(below(keys, id), o);
+      },
     },
   };
+}
+
+/**
+ * obsync never cuts off its own access (issue 50): a key whose `keySuffix` (the last characters of
+ * its authentication key id, hosted-api §4) ends the key id this target authenticates with is
+ * that key as far as the API lets anyone tell, and a key without a suffix cannot be told apart:
+ * both are refused, naming the way out.
+ */
+export function refuseOwnKey(key: WireApiKey, ownKeyId: string, verb: string): void {
+  const suffix = key.keySuffix;
+  const named = `'${key.name}' (id ${key.id}${suffix ? `, key id ending ${suffix}` : ''})`;
+  if (suffix === undefined || suffix === '')
+    throw new OwnKeyError(
+      `refusing to ${verb} key ${named}: the service does not say which key id it has, so obsync cannot tell it from the key this target authenticates with; nothing was sent`,
+    );
+  if (ownKeyId.endsWith(suffix))
+    throw new OwnKeyError(
+      `refusing to ${verb} key ${named}: it is the key this target authenticates with (its key id ends the same), and obsync would lock itself out; nothing was sent`,
+    );
 }
 
 function keyBody(req: KeyCreateRequest): JsonObject {

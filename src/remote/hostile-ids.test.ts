@@ -30,6 +30,7 @@ const MINIMAL: Record<AnyKind, (id: string) => Record<string, unknown>> = {
 const LOCATION = {
   name: 't',
   variant: 'hosted' as const,
+  keyId: 'kid',
   organizationId: '1f6ca2a4-0000-4000-8000-000000000001',
   serviceId: '1f6ca2a4-0000-4000-8000-000000000002',
   paths: { observability: 'clickstack', pipes: 'clickpipes' },

@@ -24,6 +24,7 @@ export function inProcessPort(domain: ObservabilityDomain, variant: CallerVarian
     ? servicePortOver(requester, {
         name: target,
         variant,
+        keyId: CREDENTIALS.keyId,
         organizationId: CREDENTIALS.organizationId,
         serviceId: CREDENTIALS.serviceId,
         paths: PATHS,
