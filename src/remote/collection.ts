@@ -19,9 +19,14 @@ export function collectionPort<T extends { id: string }>(
 ): CollectionPort<T> {
   const base = root + literalPath(routes.path);
   const one = (id: string) => below(base, id);
-  const get = (id: string, o?: CallOptions) => api.find(one(id), schema, o);
+  const list = (o?: CallOptions) => (routes.paging === 'offset' ? api.listAll(base, schema, o) : api.list(base, schema, o));
+  // Without a GET by id, one object is found in a fresh read of the list.
+  const get =
+    routes.read === 'list'
+      ? async (id: string, o?: CallOptions) => (await list(o)).find((x) => x.id === id) ?? null
+      : (id: string, o?: CallOptions) => api.find(one(id), schema, o);
   return {
-    list: (o) => (routes.paging === 'offset' ? api.listAll(base, schema, o) : api.list(base, schema, o)),
+    list,
     get,
     create: (body: JsonObject, o) => api.call({ method: 'POST', path: base, body, signal: o?.signal }, schema),
     update: (id, body, o) => api.call({ method: routes.update ?? 'PUT', path: one(id), body, signal: o?.signal }, schema),
