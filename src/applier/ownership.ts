@@ -1,9 +1,9 @@
 /**
  * Trust invariant 2 (DESIGN §4): ownership is proven, never taken from the service's word. The
  * id a create answers (or a re-list finds after a lost answer) becomes owned only when
- *  - it did not exist in the live state the run read (of any kind), is owned by no inventory
- *    entry and was not taken by another step of this run: the create made it, as far as the run
- *    could see; and
+ *  - it did not exist in the live state the run read (of any kind, objects its lists left out
+ *    but a GET by id found included), is owned by no inventory entry and was not taken by another
+ *    step of this run: the create made it, as far as the run could see; and
  *  - the object as the service answered has the natural key of the body that was sent; and
  *  - the object read back by its id (a GET of its own, after the create) is what was sent: its
  *    natural key, and every field the plan compares, in the plan's own terms.

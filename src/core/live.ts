@@ -19,6 +19,16 @@ export interface LiveState {
 }
 
 /**
+ * An owned object the list of its kind left out although it exists (its GET by id found it): the
+ * list is inconsistent, and the run creates nothing (engine/list-gaps.ts).
+ */
+export interface ListGap {
+  kind: AnyKind;
+  address: string;
+  id: string;
+}
+
+/**
  * What a run read before it wrote: the proof that an id a create answers is new (DESIGN §4, trust
  * invariant 2). An id in this read existed before obsync's create, so the create did not make it.
  */

@@ -51,7 +51,7 @@ export async function readLive(
 }
 
 /** A live object's secrets (a webhook's URL, in a pruned webhook's backup) are masked in everything printed. */
-function registerLiveSecrets(def: KindDefinition, objects: readonly LiveObject[]): void {
+export function registerLiveSecrets(def: KindDefinition, objects: readonly LiveObject[]): void {
   const secretsOf = def.liveSecrets?.bind(def);
   if (!secretsOf) return;
   for (const live of objects) for (const value of secretsOf(live)) registerSecret(value);

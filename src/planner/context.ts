@@ -1,7 +1,7 @@
 /** What the planner keeps while planning one target: ids matched so far, live indexes, references. */
 import { IdMap } from '../core/id-map.js';
 import type { InventoryEntry } from '../core/inventory.js';
-import type { LiveState } from '../core/live.js';
+import type { ListGap, LiveState } from '../core/live.js';
 import type { Address, AdoptPolicy, Kind } from '../core/plan.js';
 import type { Variant } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
@@ -42,6 +42,10 @@ export interface PlanInput {
   adopt?: AdoptPolicy;
   /** What the last plans of this target found unchanged (a daemon's; memo.ts): read and renewed by this plan. */
   memo?: PlanMemo;
+  /** Owned objects the service's lists left out although they exist (engine/list-gaps.ts): this run creates nothing. */
+  listGaps?: readonly ListGap[];
+  /** A daemon's addresses created run after run (engine/repeated-creates.ts), with the spec hash they were created with: not created again. */
+  refusedCreates?: ReadonlyMap<Address, string | undefined>;
 }
 
 /**

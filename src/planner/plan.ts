@@ -21,7 +21,7 @@ import { matchLive, type MatchResult } from './match.js';
 import { KEY_PROBE } from './memo.js';
 import { describeMoves } from './move-steps.js';
 import { planMoves } from './moves.js';
-import { planResource } from './plan-resource.js';
+import { inconsistentLists, planResource } from './plan-resource.js';
 import { decidePrune, type PlannedDelete } from './prune.js';
 
 export type { PlanInput };
@@ -159,6 +159,8 @@ function finish(
 ): { plan: Plan; subjects: BacktestSubject[] } {
   const { input } = ctx;
   const { steps, diagnostics, declaredEntries, withParts, unselected } = planned;
+  if (input.listGaps && input.listGaps.length > 0)
+    diagnostics.push({ severity: 'error', code: 'inconsistent-list', message: inconsistentLists(input.listGaps) });
   const cascades = new Cascades(input.live, input.inventory, () => matchedObjects(steps, unselected));
   const blockedUpdates = updateCascades(withParts, cascades, input.pruneCascade, diagnostics);
   const blocked = new Set([...blockedUpdates, ...planned.failed, ...sameKindCycles(steps, input.desired, diagnostics)]);
