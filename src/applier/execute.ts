@@ -13,7 +13,7 @@ import { naturalKeyOf, type ManagedKind } from '../kinds/kind.js';
 import { managedDefinition } from '../kinds/registry.js';
 import { sameJson, stableJson } from '../planner/diff.js';
 import { writeBackup, type BackedUp } from './backup.js';
-import { newWithKey, unprovenCreate, unprovenError } from './ownership.js';
+import { newWithKey, unprovenCreate, unprovenError, unprovenReadBack } from './ownership.js';
 import type { ApplyContext, StepResult } from './context.js';
 import { resolvePayload } from './resolve.js';
 import { verifyWrite } from './verify.js';
@@ -68,7 +68,29 @@ async function createStep(step: PlanStep, def: ManagedKind, ctx: ApplyContext): 
     await ctx.inventory.remove(step.address);
     throw await unprovenError(api, def, step, naturalKey, unproven, ctx);
   }
-  return recordWritten(def, step, live, ctx, resolvedAmbiguous);
+  // Never on the service's word alone: the object is read back by its id and must be what was sent.
+  const readBack = await readBackCreated(api, live.id, ctx);
+  const parts = readBack ? storedParts(def, step, readBack) : undefined;
+  const differs = unprovenReadBack(def, step, naturalKey, live.id, readBack, ctx, parts);
+  if (differs !== null) {
+    await ctx.inventory.remove(step.address);
+    throw await unprovenError(api, def, step, naturalKey, differs, ctx);
+  }
+  return recordWritten(def, step, readBack ?? live, ctx, resolvedAmbiguous);
+}
+
+/**
+ * The created object by its id; null when the service says there is none (a 4xx). Any other
+ * failure leaves the step's pending entry in place (the object may well exist: the next run
+ * resolves it by natural key, with the same proof) and fails the step.
+ */
+async function readBackCreated(api: CollectionPort, id: string, ctx: ApplyContext): Promise<LiveObject | null> {
+  try {
+    return await api.get(id, signalOpt(ctx));
+  } catch (err) {
+    if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429) return null;
+    throw err;
+  }
 }
 
 /** After a create whose response was lost: the object is there exactly when the natural key finds one new, unowned match. */

@@ -1,12 +1,15 @@
 /**
  * Trust invariant 2 (DESIGN §4): ownership is proven, never taken from the service's word. The
  * id a create answers (or a re-list finds after a lost answer) becomes owned only when
- *  - it did not exist in the live state the run read (of any kind), is owned by no inventory
- *    entry and was not taken by another step of this run: the create made it; and
- *  - the object as the service returned it has the natural key of the body that was sent, by
- *    the kind's own key (which follows the service's normalisation: names, references as ids).
- * Other fields the service did not keep are reported as non-convergent, as after any write; they
- * do not make an object someone else's. A create that fails the proof records nothing.
+ *  - it did not exist in the live state the run read (of any kind, objects its lists left out
+ *    but a GET by id found included), is owned by no inventory entry and was not taken by another
+ *    step of this run: the create made it, as far as the run could see; and
+ *  - the object as the service answered has the natural key of the body that was sent; and
+ *  - the object read back by its id (a GET of its own, after the create) is what was sent: its
+ *    natural key, and every field the plan compares, in the plan's own terms.
+ * A server that hides an object from its list and answers a create with that object's id gets
+ * it owned only if that object is, field for field, what the manifest declares. A create that
+ * fails the proof records nothing (docs/ownership.md says exactly what is proven).
  */
 import { ObsyncError } from '../core/errors.js';
 import { entryAddress } from '../core/inventory.js';
@@ -15,14 +18,19 @@ import type { Address, PlanStep } from '../core/plan.js';
 import type { CollectionPort } from '../core/ports.js';
 import { naturalKeyOf, type ManagedKind } from '../kinds/kind.js';
 import { KINDS } from '../kinds/registry.js';
+import { stableJson } from '../planner/diff.js';
 import { keyMatches } from '../planner/match.js';
 import type { ApplyContext } from './context.js';
+import { verifyWrite } from './verify.js';
+
+/** The code of a create that was sent and answered, but not proven (the service may have made something). */
+export const OWNERSHIP_UNPROVEN = 'OWNERSHIP_UNPROVEN';
 
 /** A create whose answer obsync could not prove it made: nothing was recorded. */
 export class OwnershipError extends ObsyncError {
   override readonly name = 'OwnershipError';
   constructor(message: string, hint: string) {
-    super('OWNERSHIP_UNPROVEN', message, { hint });
+    super(OWNERSHIP_UNPROVEN, message, { hint });
   }
 }
 
@@ -39,6 +47,30 @@ export function unprovenCreate(def: ManagedKind, step: PlanStep, sentKey: string
   if (!keyMatches(def.liveKey(live), sentKey))
     return `the service answered with id ${live.id}, whose natural key is ${naturalKeyOf(def, live)}, not the ${sentKey} that was sent`;
   return null;
+}
+
+/**
+ * The proof's last part: the object read back by the id the service answered (null: not found) is
+ * what was sent. `parts`: its part ids, paired with the step's keys. Null when proven.
+ */
+export function unprovenReadBack(
+  def: ManagedKind,
+  step: PlanStep,
+  sentKey: string,
+  answeredId: string,
+  readBack: LiveObject | null,
+  ctx: ApplyContext,
+  parts: ReadonlyMap<string, string> | undefined,
+): string | null {
+  if (readBack === null || readBack.id !== answeredId)
+    return `the service answered with id ${answeredId}, and reading it back by that id finds no such ${def.noun}`;
+  if (!keyMatches(def.liveKey(readBack), sentKey))
+    return `${def.noun} ${answeredId}, read back, has the natural key ${naturalKeyOf(def, readBack)}, not the ${sentKey} that was sent`;
+  const { changes } = verifyWrite(def, step, readBack, ctx.ids, (value) => ctx.inventory.fingerprint(stableJson(value)), parts);
+  if (changes.length === 0) return null;
+  const paths = changes.map((c) => c.path || '(the whole object)');
+  const listed = `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ` and ${paths.length - 5} more` : ''}`;
+  return `${def.noun} ${answeredId}, read back, is not what was sent: it differs in ${listed}`;
 }
 
 /** Objects a create may have made: the natural key that was sent, and new to this run (for the error, never owned). */

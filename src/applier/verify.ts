@@ -17,19 +17,23 @@ export interface Verification {
   fields: NonConvergentField[];
 }
 
-/** `fingerprint`: the keyed fingerprint of a value, as the plan compared sensitive values. */
+/**
+ * `fingerprint`: the keyed fingerprint of a value, as the plan compared sensitive values. `parts`:
+ * the object's part ids when they are not in the id map yet (a create being proven).
+ */
 export function verifyWrite(
   def: ManagedKind,
   step: PlanStep,
   live: LiveObject,
   ids: IdMap,
   fingerprint: (value: Json) => string,
+  parts?: ReadonlyMap<string, string>,
 ): Verification {
   const expected = step.expected;
   if (!expected) return { changes: [], fields: [] };
   const view = {
     tokens: new ApplyTokens(ids, expected.names),
-    parts: ids.parts(step.address),
+    parts: parts ?? ids.parts(step.address),
     expected: expected.value,
     secrets: step.record?.secrets ?? {},
     fingerprint,

@@ -10,7 +10,7 @@ import { ConfigError, errorMessage } from '../core/errors.js';
 import { entryAddress } from '../core/inventory.js';
 import { EventBus } from '../events/bus.js';
 import { eventsOfRun, firstFailure, runCounts } from '../events/derive.js';
-import { FenceSlot, UNFENCED } from '../core/fence.js';
+import { FenceSlot, READ_ONLY, UNFENCED } from '../core/fence.js';
 import { Secret } from '../core/secret.js';
 import type { ServicePort } from '../core/ports.js';
 import type { AdoptPolicy } from '../core/plan.js';
@@ -45,8 +45,14 @@ export interface SessionOptions {
   config?: string | undefined;
   /** --target (repeatable); none: OBSYNC_TARGET, defaults.target, else every declared target. */
   targets?: readonly string[] | undefined;
-  /** Take the inventory's writer lease (apply). */
+  /** Take the inventory's writer lease (apply; export --adopt, import and state commands write only the inventory). */
   lock: boolean;
+  /**
+   * apply: writes go to the service, under the writer lease. Every other command's port refuses
+   * them before they leave (core/fence.ts READ_ONLY): it reads the service and writes nothing
+   * there, a hosted wake-up included. `elect` (the daemon in apply mode) implies it.
+   */
+  writeService?: boolean;
   /** The daemon in apply mode: compete for the writer lease; writes only while leading. */
   elect?: boolean;
   /** With `elect`, where replicas share the targets: whether this replica may compete for a target. */
@@ -420,8 +426,9 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
         ? { mode: 'write', command: opts.command }
         : { mode: 'read' };
     inventory = await state.openInventory(target, access);
-    // A read-only run (plan) holds no lease; its only write is waking an idle hosted service.
-    fence.bind(access.mode === 'read' ? UNFENCED : inventory.writeFence());
+    // Only apply writes to the service (under the lease): every other command's writes are refused before they leave.
+    const writesService = opts.elect === true || opts.writeService === true;
+    fence.bind(writesService ? inventory.writeFence() : READ_ONLY);
   } catch (err) {
     await leadership?.stop();
     await connection?.close();

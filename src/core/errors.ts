@@ -127,6 +127,47 @@ export class LeaseLostError extends LockError {
   }
 }
 
+/**
+ * A write a read-only command tried to send (plan, export, import, a plan-mode daemon): refused
+ * before it left (core/fence.ts `READ_ONLY`). Only `apply` and an apply-mode daemon write to the
+ * service, under the writer lease.
+ */
+export class ReadOnlyError extends ObsyncError {
+  override readonly name = 'ReadOnlyError';
+  constructor(request: string) {
+    super('READ_ONLY', `${request}: this command only reads the service, and the request would change it; it was not sent`, {
+      hint: 'only `obsync apply` (and `obsync run --mode apply`) write to the service, under the writer lease',
+    });
+  }
+}
+
+/**
+ * The hosted service is idle, and the ClickPipes API answers only a running one: reading pipes
+ * would mean waking it, which a read-only command never does. The command plans (or exports)
+ * the rest and says what it could not read.
+ */
+export class ServiceIdleError extends ObsyncError {
+  override readonly name = 'ServiceIdleError';
+  constructor(target: string) {
+    super('SERVICE_IDLE', `target '${target}': the service is idle; ClickPipes cannot be read without waking it`, {
+      hint: '`obsync apply` wakes it (under the writer lease); or wake it in the ClickHouse Cloud console and run this again',
+    });
+  }
+}
+
+/**
+ * A key change that would lock obsync out of its own target: disabling or deleting the key the
+ * target authenticates with. Refused before the request is sent.
+ */
+export class OwnKeyError extends ObsyncError {
+  override readonly name = 'OwnKeyError';
+  constructor(message: string) {
+    super('OWN_KEY', message, {
+      hint: 'point the target at another key first (OBSYNC_KEY_ID and OBSYNC_KEY_SECRET, or credentials in obsync.yaml; `obsync keys create` makes one), then run this again with that target',
+    });
+  }
+}
+
 /** The plan cannot be built as asked (ambiguous adoption, missing reference, a guard refused). */
 export class PlanError extends ObsyncError {
   override readonly name = 'PlanError';

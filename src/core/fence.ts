@@ -6,15 +6,32 @@
  * writer lease: it passes only while this process holds the lease it read the inventory under,
  * within the lease's local deadline on the monotonic clock.
  */
-import { InvariantError } from './errors.js';
+import { InvariantError, ReadOnlyError } from './errors.js';
+
+/** The write a fence is asked about, for its error. */
+export interface WriteRequest {
+  method: string;
+  path: string;
+}
 
 export interface WriteFence {
   /** Returns when a write may be sent now; throws (a LeaseLostError under a lease) when it may not. */
-  check(): void;
+  check(write?: WriteRequest): void;
 }
 
-/** No lease to hold: commands that are not a run (keys, query) and read-only runs (plan; a hosted wake-up). */
+/** No lease to hold: commands that are not a run and write by design (keys) or never write (query). */
 export const UNFENCED: WriteFence = Object.freeze({ check: () => undefined });
+
+/**
+ * The fence of every command that only reads the service (plan, export, import, a plan-mode
+ * daemon): it refuses every write, a hosted wake-up included. What counts as a read is decided
+ * in one place (src/remote/read-only.ts): GET, and the POSTs listed there.
+ */
+export const READ_ONLY: WriteFence = Object.freeze({
+  check(write?: WriteRequest): void {
+    throw new ReadOnlyError(write ? `${write.method} ${write.path}` : 'a write');
+  },
+});
 
 /**
  * The fence of a service port opened before its run's lease is known (a command connects first,
@@ -28,8 +45,8 @@ export class FenceSlot implements WriteFence {
     this.#fence = fence;
   }
 
-  check(): void {
+  check(write?: WriteRequest): void {
     if (!this.#fence) throw new InvariantError('a service write before the run chose its write fence');
-    this.#fence.check();
+    this.#fence.check(write);
   }
 }

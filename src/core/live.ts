@@ -10,6 +10,22 @@ export interface LiveState {
   objects(kind: AnyKind): readonly LiveObject[] | undefined;
   /** Version (hash) of a live object, computed on first ask (only changing steps record one). */
   versionOf(kind: AnyKind, id: string): string | undefined;
+  /**
+   * Why a kind the run meant to read could not be read without changing the service (an idle
+   * hosted service's pipes, in a read-only command); undefined when it was read. Its objects are
+   * undefined: nothing of the kind is planned, adopted or pruned.
+   */
+  unread?(kind: AnyKind): string | undefined;
+}
+
+/**
+ * An owned object the list of its kind left out although it exists (its GET by id found it): the
+ * list is inconsistent, and the run creates nothing (engine/list-gaps.ts).
+ */
+export interface ListGap {
+  kind: AnyKind;
+  address: string;
+  id: string;
 }
 
 /**

@@ -37,6 +37,11 @@ export interface KindRoutes {
   path: string;
   /** `offset`: limit/offset pages of 1,000 (total from X-Total-Count or meta.total); `none`: one response. */
   paging: 'none' | 'offset';
+  /**
+   * How one object is read: `GET …/{id}` (the default), or its list, filtered by id, where the
+   * API has no GET by id (webhooks, hosted-api §2; as the Terraform provider reads them).
+   */
+  read?: 'by-id' | 'list';
   /** How a whole object is replaced; absent when the kind changes only through `calls`. */
   update?: 'PUT' | 'PATCH';
   /** Extra update calls by name. */

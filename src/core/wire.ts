@@ -7,7 +7,23 @@
  */
 import * as z from 'zod';
 
+/** A part's id (a tile's, a filter's): data inside an object, never a path segment. */
 const id = z.string().min(1);
+
+/**
+ * The id of an object the service lists (a dashboard, an alert, a pipe, a key...): obsync owns it,
+ * records it and puts it in request paths, so its form is checked here, at the edge. Real ids are
+ * 24-hex ObjectIds and UUIDs; this admits any short run of letters, digits and `. _ ~ : @ + = -`
+ * that is not dots only — never `..` (a dot segment a front end resolves away), a slash, a
+ * space, a control, bidi or zero-width character. A list holding another id is refused whole.
+ */
+export const OBJECT_ID_RULE = 'an id of 1 to 200 letters, digits and . _ ~ : @ + = - (not dots only)';
+const OBJECT_ID = /^(?!\.+$)[A-Za-z0-9._~:@+=-]{1,200}$/;
+export const objectId = z.string().regex(OBJECT_ID, { error: `not ${OBJECT_ID_RULE}` });
+
+export function isObjectId(value: string): boolean {
+  return OBJECT_ID.test(value);
+}
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -65,7 +81,7 @@ export const wireFilter = z.looseObject({
 export type WireFilter = z.infer<typeof wireFilter>;
 
 export const wireDashboard = z.looseObject({
-  id,
+  id: objectId,
   name: z.string(),
   tiles: z.array(wireTile),
   tags: z.array(z.string()).default([]),
@@ -80,7 +96,7 @@ export type WireDashboard = z.infer<typeof wireDashboard>;
 export const wireChannel = z.looseObject({ type: z.string() });
 
 export const wireAlert = z.looseObject({
-  id,
+  id: objectId,
   source: z.string(),
   name: z.string().nullish(),
   message: z.string().nullish(),
@@ -104,11 +120,11 @@ export const wireAlert = z.looseObject({
 });
 export type WireAlert = z.infer<typeof wireAlert>;
 
-export const wireSource = z.looseObject({ id, name: z.string(), kind: z.string() });
+export const wireSource = z.looseObject({ id: objectId, name: z.string(), kind: z.string() });
 export type WireSource = z.infer<typeof wireSource>;
 
 export const wireWebhook = z.looseObject({
-  id,
+  id: objectId,
   name: z.string(),
   service: z.string(),
   url: z.string().optional(),
@@ -116,7 +132,7 @@ export const wireWebhook = z.looseObject({
 });
 export type WireWebhook = z.infer<typeof wireWebhook>;
 
-export const wireSavedSearch = z.looseObject({ id, name: z.string(), sourceId: z.string().optional() });
+export const wireSavedSearch = z.looseObject({ id: objectId, name: z.string(), sourceId: z.string().optional() });
 export type WireSavedSearch = z.infer<typeof wireSavedSearch>;
 
 /** Kubernetes quantity strings ("500m", "2Gi") have been seen in place of numbers (hosted reference §3.7). */
@@ -134,7 +150,7 @@ export const wirePipeSettings = z.record(z.string(), z.union([z.string(), z.numb
 export type WirePipeSettings = z.infer<typeof wirePipeSettings>;
 
 export const wirePipe = z.looseObject({
-  id,
+  id: objectId,
   serviceId: z.string().optional(),
   name: z.string(),
   state: z.string(),
@@ -149,7 +165,7 @@ export const wirePipe = z.looseObject({
 export type WirePipe = z.infer<typeof wirePipe>;
 
 export const wireApiKey = z.looseObject({
-  id,
+  id: objectId,
   name: z.string(),
   state: z.string(),
   roles: z.array(z.string()).nullish(),

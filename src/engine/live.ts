@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { AnyKind } from '../core/kind-name.js';
 import type { LiveObject, LiveState, ReadBefore } from '../core/live.js';
+import { ServiceIdleError } from '../core/errors.js';
 import type { CallOptions, ServicePort } from '../core/ports.js';
 import { registerSecret } from '../core/scrub.js';
 import type { Json } from '../core/wire.js';
@@ -29,15 +30,28 @@ export async function readLive(
 ): Promise<LiveState> {
   const { signal, memo } = opts;
   const options = (def: KindDefinition) => (memo ? { signal, memo: memo.list(def.kind) } : { signal });
-  const lists = await Promise.all(kinds.map((def) => port.collection(def.kind)?.list(options(def)) ?? Promise.resolve([])));
+  const unread = new Map<AnyKind, string>();
+  const lists = await Promise.all(
+    kinds.map((def) =>
+      (port.collection(def.kind)?.list(options(def)) ?? Promise.resolve([])).catch((err: unknown) => {
+        // Read only by changing the service (waking it), which this command does not do: planned without.
+        if (!(err instanceof ServiceIdleError)) throw err;
+        unread.set(def.kind, err.message);
+        return null;
+      }),
+    ),
+  );
   const objects = new Map<string, readonly LiveObject[]>();
-  kinds.forEach((def, i) => objects.set(def.kind, lists[i] ?? []));
+  kinds.forEach((def, i) => {
+    const list = lists[i];
+    if (list !== null) objects.set(def.kind, list ?? []);
+  });
   for (const def of kinds) registerLiveSecrets(def, objects.get(def.kind) ?? []);
-  return { objects: (kind) => objects.get(kind), versionOf: lazyVersions(kinds, objects) };
+  return { objects: (kind) => objects.get(kind), versionOf: lazyVersions(kinds, objects), unread: (kind) => unread.get(kind) };
 }
 
 /** A live object's secrets (a webhook's URL, in a pruned webhook's backup) are masked in everything printed. */
-function registerLiveSecrets(def: KindDefinition, objects: readonly LiveObject[]): void {
+export function registerLiveSecrets(def: KindDefinition, objects: readonly LiveObject[]): void {
   const secretsOf = def.liveSecrets?.bind(def);
   if (!secretsOf) return;
   for (const live of objects) for (const value of secretsOf(live)) registerSecret(value);

@@ -8,11 +8,14 @@ import { ItemMemo } from '../core/item-memo.js';
 import type { AnyKind } from '../core/kind-name.js';
 import { PlanMemo } from '../planner/memo.js';
 import { LastPlan } from './last-plan.js';
+import { RepeatedCreates } from './repeated-creates.js';
 
 export class RunMemo {
   readonly plan = new PlanMemo();
   /** The last plan, taken as it was when nothing it was made from changed. */
   readonly last = new LastPlan();
+  /** The addresses the last runs created, to stop creating one run after run (./repeated-creates.ts). */
+  readonly creates = new RepeatedCreates();
   readonly #lists = new Map<AnyKind, ItemMemo>();
 
   /** The parsed items of one kind's list. */

@@ -73,6 +73,7 @@ export async function reconcile(req: ReconcileRequest): Promise<RunReport> {
       { ...req, ...(signal ? { signal } : {}), ...(check ? { refused: check.refused } : {}) },
     );
     applyMs = performance.now() - t1;
+    req.memo?.creates.record(plan, apply);
   }
   const stats = req.port.stats;
   return {

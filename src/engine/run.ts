@@ -17,10 +17,11 @@ import { planWithSubjects } from '../planner/plan.js';
 import type { BacktestSubject } from '../planner/backtest-subjects.js';
 import type { KindDefinition } from '../kinds/kind.js';
 import type { InventoryEntry } from '../core/inventory.js';
-import type { LiveState } from '../core/live.js';
+import type { ListGap, LiveState } from '../core/live.js';
 import { runBacktests, type BacktestOptions } from './backtest.js';
 import type { KeptPlan, PlanInputs } from './last-plan.js';
 import { declaringFiles } from './declaring-files.js';
+import { confirmOmitted } from './list-gaps.js';
 import { kindsToRead, readBefore, readLive } from './live.js';
 import type { RunMemo } from './memo.js';
 import { extractSecrets, valueFingerprint, type SensitivePaths } from './secrets.js';
@@ -69,17 +70,19 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
   const t0 = performance.now();
   const declaredKinds = new Set<string>(req.desired.map((r) => r.kind));
   const kinds = kindsToRead(req.port, declaredKinds);
-  const live = await readLive(req.port, kinds, { signal: req.signal, memo: req.memo });
-  const t1 = performance.now();
+  const read = await readLive(req.port, kinds, { signal: req.signal, memo: req.memo });
   const inventory = req.inventory.entries();
+  // An owned object a list left out is looked up by its id before anything may be created in its place.
+  const { live, gaps } = await confirmOmitted(req.port, kinds, read, inventory, req.signal ? { signal: req.signal } : {});
+  const t1 = performance.now();
   const sensitive = req.sensitive ?? SENSITIVE_PATHS;
-  const inputs = req.memo ? planInputs(req, sensitive, kinds, live, inventory) : undefined;
+  const inputs = req.memo ? planInputs(req, sensitive, kinds, live, inventory, gaps) : undefined;
   const again = inputs ? req.memo?.last.take(inputs) : undefined;
   let planned: KeptPlan;
   let subjects: BacktestSubject[] = [];
   if (again) planned = again;
   else {
-    const made = planAfresh(req, sensitive, live, inventory);
+    const made = planAfresh(req, sensitive, live, inventory, gaps);
     subjects = made.subjects;
     planned = inputs && req.memo ? req.memo.last.keep(inputs, made, req.backtest ? subjects.length : 0) : made;
   }
@@ -104,8 +107,10 @@ function planAfresh(
   sensitive: SensitivePaths,
   live: LiveState,
   inventory: readonly InventoryEntry[],
+  gaps: readonly ListGap[],
 ): KeptPlan & { subjects: BacktestSubject[] } {
   const secrets = extractSecrets(req.desired, sensitive, req.inventory);
+  const refusedCreates = req.memo?.creates.refused();
   const selected = selectedAddresses(req.desired, req.selection);
   const { plan, subjects } = planWithSubjects({
     target: req.port.target,
@@ -128,6 +133,8 @@ function planAfresh(
     ...(req.adopt ? { adopt: req.adopt } : {}),
     ...(req.memo ? { memo: req.memo.plan } : {}),
     ...(req.unchangedForms ? { unchangedForms: true } : {}),
+    ...(gaps.length > 0 ? { listGaps: gaps } : {}),
+    ...(refusedCreates && refusedCreates.size > 0 ? { refusedCreates } : {}),
   });
   return { plan, secretValues: secrets.values, subjects };
 }
@@ -139,6 +146,7 @@ function planInputs(
   kinds: readonly KindDefinition[],
   live: LiveState,
   inventory: readonly InventoryEntry[],
+  gaps: readonly ListGap[],
 ): PlanInputs {
   const options = [
     req.port.target,
@@ -159,6 +167,10 @@ function planInputs(
     req.unchangedForms === true,
     // A file that declares nothing now changes what the plan says of the objects it declared.
     req.manifests ?? null,
+    // A kind left unread (an idle service's pipes) is not one read empty.
+    kinds.map((def) => live.unread?.(def.kind) ?? null),
+    gaps,
+    [...(req.memo?.creates.refused() ?? [])],
   ];
   return {
     scope: JSON.stringify(options),

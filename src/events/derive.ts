@@ -11,6 +11,8 @@ import type { EventBody } from './vocabulary.js';
 
 /** The plan diagnostic of an adoption refused by `adopt: explicit` (src/planner). */
 const ADOPTION_REFUSED = 'adoption-not-allowed';
+/** The plan diagnostic of a create a daemon stopped repeating (src/planner, engine/repeated-creates.ts). */
+const REPEATED_CREATE = 'non-convergent';
 
 export interface RunContext {
   /** Addresses the inventory owned before the run: a missing owned object was deleted by hand (drift). */
@@ -84,6 +86,8 @@ function diagnosticEvents(diagnostics: readonly Diagnostic[]): EventBody[] {
     .filter((d) => d.severity === 'error')
     .map((d): EventBody => {
       const address = d.address === undefined ? {} : { address: d.address };
+      // A create a daemon stopped repeating (engine/repeated-creates.ts): the service does not keep the object at all.
+      if (d.code === REPEATED_CREATE && d.address !== undefined) return { event: 'non-convergent', address: d.address, paths: [] };
       return d.code === ADOPTION_REFUSED
         ? { event: 'refused', guard: 'adoption', ...address, message: d.message }
         : { event: 'failed', ...address, code: d.code, message: d.message };

@@ -78,7 +78,9 @@ export function describeEvent(e: ObsyncEvent): string {
     case 'failed':
       return `failed (${e.code}): ${e.message}`;
     case 'non-convergent':
-      return `the service does not keep ${pathList(e.paths)}`;
+      return e.paths.length > 0
+        ? `the service does not keep ${pathList(e.paths)}`
+        : 'the service does not keep the object: created again and again, found missing each time; not created again';
     case 'leader-acquired':
       return `leader: ${e.holder}`;
     case 'leader-lost':

@@ -92,7 +92,10 @@ const BODIES = {
     code: z.string().describe('Stable short code (e.g. API, unresolved-reference, DEADLINE).'),
     message,
   },
-  'non-convergent': { address, paths: paths.describe('Fields the service does not keep as sent.') },
+  'non-convergent': {
+    address,
+    paths: paths.describe('Fields the service does not keep as sent; none: the object itself (a daemon stopped creating it).'),
+  },
   'leader-acquired': { holder: z.string().describe('This replica, as the lease names it.') },
   'leader-lost': { holder: z.string().describe('Who leads now, when known.') },
   'replicas-disagree': {
@@ -129,7 +132,8 @@ const DESCRIPTIONS: Record<EventName, string> = {
   moved: 'A rename was recorded (metadata.previousNames, tile previousKeys): the object kept its id; nothing was created or deleted.',
   refused: 'A safety rule refused an action (prune guard, a delete kept back, adoption policy, a moved object).',
   failed: 'An object could not be planned or its write failed; or the run failed for another reason.',
-  'non-convergent': 'The service does not keep some fields as sent: reported once, then left out of later plans.',
+  'non-convergent':
+    'The service does not keep some fields as sent (reported once, then left out of later plans), or an object a daemon created run after run (not created again).',
   'leader-acquired': 'This replica leads the target: it writes.',
   'leader-lost': 'This replica no longer leads the target: it stands by.',
   'replicas-disagree':

@@ -1,7 +1,7 @@
 /** What the planner keeps while planning one target: ids matched so far, live indexes, references. */
 import { IdMap } from '../core/id-map.js';
 import type { InventoryEntry, SkippedRow } from '../core/inventory.js';
-import type { LiveState } from '../core/live.js';
+import type { ListGap, LiveState } from '../core/live.js';
 import type { Address, AdoptPolicy, Kind } from '../core/plan.js';
 import type { Variant } from '../core/ports.js';
 import type { DeclaringFiles, DesiredResource } from '../core/resource.js';
@@ -48,6 +48,10 @@ export interface PlanInput {
   memo?: PlanMemo;
   /** Keep each unchanged object's form in its step (`form`): a JSON plan shows every object's values. */
   unchangedForms?: boolean;
+  /** Owned objects the service's lists left out although they exist (engine/list-gaps.ts): this run creates nothing. */
+  listGaps?: readonly ListGap[];
+  /** A daemon's addresses created run after run (engine/repeated-creates.ts), with the spec hash they were created with: not created again. */
+  refusedCreates?: ReadonlyMap<Address, string | undefined>;
 }
 
 /**

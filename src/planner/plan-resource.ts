@@ -4,7 +4,7 @@
  */
 import { NO_ENTRIES } from '../core/freeze.js';
 import type { InventoryEntry } from '../core/inventory.js';
-import type { LiveObject } from '../core/live.js';
+import type { ListGap, LiveObject } from '../core/live.js';
 import type { Address, Change, PartRef, PlanStep, StepRecord } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json } from '../core/wire.js';
@@ -45,6 +45,17 @@ export function planResource(
     };
   }
   if (match.kind === 'missing') {
+    const repeated = input.refusedCreates;
+    if (repeated?.has(address) && repeated.get(address) === input.specHashes.get(address))
+      return {
+        errors: [
+          'not created again: this daemon created it in each of its last runs, and each next run found it missing (the service does not keep it, or hides it from its list and its GET); obsync stops creating copies until the object is found, its manifest changes or the daemon restarts',
+        ],
+        code: 'non-convergent',
+      };
+    // A list shown to leave out objects that exist is no proof this one is missing: nothing is created.
+    if (def.creatable && input.listGaps && input.listGaps.length > 0)
+      return { errors: [`not created: ${inconsistentLists(input.listGaps)}`], code: 'inconsistent-list' };
     if (!def.creatable || !def.createPayload)
       return {
         errors: [`no matching ${def.kind.toLowerCase()} exists on the target, and obsync does not create ${def.kind} objects`],
@@ -238,4 +249,14 @@ function dropNonConvergent(changes: Change[], desired: Json, entry: InventoryEnt
     return !hit;
   });
   return { changes: kept, ignored: [...ignored] };
+}
+
+/** Why a run whose lists left out objects that exist creates nothing (the plan's diagnostic, and each create's). */
+export function inconsistentLists(gaps: readonly ListGap[]): string {
+  const shown = gaps
+    .slice(0, 3)
+    .map((g) => `${g.address} (id ${g.id})`)
+    .join(', ');
+  const more = gaps.length > 3 ? ` and ${gaps.length - 3} more` : '';
+  return `the service's list left out ${shown}${more}, which it still finds by id: its lists are inconsistent, so this run creates nothing (a create could duplicate an object a list hides); check the service, or a proxy or cache in front of it, and run again`;
 }

@@ -21,7 +21,7 @@ import { matchLive, type MatchResult } from './match.js';
 import { KEY_PROBE } from './memo.js';
 import { describeMoves } from './move-steps.js';
 import { planMoves } from './moves.js';
-import { planResource } from './plan-resource.js';
+import { inconsistentLists, planResource } from './plan-resource.js';
 import { refuseSkipped, undeclaredSkipped } from './skipped-rows.js';
 import { decidePrune, type PlannedDelete } from './prune.js';
 
@@ -122,6 +122,13 @@ function planOne(
     for (const r of refused) planned.diagnostics.push(resourceError(res, r.message, r.code));
     return;
   }
+  // Its kind could not be read without changing the service (a read-only command on an idle service): the rest is planned.
+  const unread = input.live.unread?.(def.kind);
+  if (unread !== undefined) {
+    planned.failed.add(res.address);
+    planned.diagnostics.push({ ...resourceError(res, `not planned: ${unread}`, 'not-read'), severity: 'warning' });
+    return;
+  }
   if (input.selected && !input.selected.has(res.address)) {
     const id = matchForIds(ctx, def, res, entry, matched);
     if (id === null) planned.failed.add(res.address);
@@ -161,6 +168,8 @@ function finish(
 ): { plan: Plan; subjects: BacktestSubject[] } {
   const { input } = ctx;
   const { steps, diagnostics, declaredEntries, withParts, unselected } = planned;
+  if (input.listGaps && input.listGaps.length > 0)
+    diagnostics.push({ severity: 'error', code: 'inconsistent-list', message: inconsistentLists(input.listGaps) });
   const cascades = new Cascades(input.live, input.inventory, () => matchedObjects(steps, unselected));
   const blockedUpdates = updateCascades(withParts, cascades, input.pruneCascade, diagnostics);
   const blocked = new Set([...blockedUpdates, ...planned.failed, ...sameKindCycles(steps, input.desired, diagnostics)]);

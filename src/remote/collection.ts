@@ -7,12 +7,9 @@ import type { CallOptions, CollectionPort, KindRoutes } from '../core/ports.js';
 import type { JsonObject } from '../core/wire.js';
 import type { Api } from './api.js';
 import { defaultSleep } from './pacing.js';
+import { below, literalPath } from './paths.js';
 
 const anything = z.unknown();
-
-function enc(s: string): string {
-  return encodeURIComponent(s);
-}
 
 export function collectionPort<T extends { id: string }>(
   api: Api,
@@ -20,11 +17,16 @@ export function collectionPort<T extends { id: string }>(
   routes: KindRoutes,
   schema: z.ZodType<T>,
 ): CollectionPort<T> {
-  const base = routes.path === '' ? root : `${root}/${routes.path}`;
-  const one = (id: string) => `${base}/${enc(id)}`;
-  const get = (id: string, o?: CallOptions) => api.find(one(id), schema, o);
+  const base = root + literalPath(routes.path);
+  const one = (id: string) => below(base, id);
+  const list = (o?: CallOptions) => (routes.paging === 'offset' ? api.listAll(base, schema, o) : api.list(base, schema, o));
+  // Without a GET by id, one object is found in a fresh read of the list.
+  const get =
+    routes.read === 'list'
+      ? async (id: string, o?: CallOptions) => (await list(o)).find((x) => x.id === id) ?? null
+      : (id: string, o?: CallOptions) => api.find(one(id), schema, o);
   return {
-    list: (o) => (routes.paging === 'offset' ? api.listAll(base, schema, o) : api.list(base, schema, o)),
+    list,
     get,
     create: (body: JsonObject, o) => api.call({ method: 'POST', path: base, body, signal: o?.signal }, schema),
     update: (id, body, o) => api.call({ method: routes.update ?? 'PUT', path: one(id), body, signal: o?.signal }, schema),
@@ -33,7 +35,7 @@ export function collectionPort<T extends { id: string }>(
       const call = routes.calls?.[name];
       if (!call) throw new Error(`no call '${name}' on ${base}`);
       await api.call(
-        { method: call.method, path: `${one(id)}${call.path}`, body, idempotent: call.idempotent, signal: o?.signal },
+        { method: call.method, path: one(id) + literalPath(call.path), body, idempotent: call.idempotent, signal: o?.signal },
         anything,
       );
     },

@@ -23,7 +23,8 @@ export function withFenceAtSend(options: Dispatcher.RequestOptions, fence: Write
 export function fencingAtSend(dispatcher: Dispatcher): Dispatcher {
   return dispatcher.compose((dispatch) => (opts, handler) => {
     const fence = (opts as FencedRequestOptions)[FENCE];
-    return dispatch(opts, fence ? checkedBeforeWrite(handler, fence) : handler);
+    const write = { method: String(opts.method), path: String(opts.path) };
+    return dispatch(opts, fence ? checkedBeforeWrite(handler, { check: () => fence.check(write) }) : handler);
   });
 }
 

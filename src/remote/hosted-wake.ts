@@ -4,12 +4,15 @@
  * (internal/api/clickpipe.go doClickPipeRequest), an idle service is woken (`PATCH
  * …/state {command: awake}`), polled until `running`, and the call is sent once more; a stopped
  * service is never started (stopping it was someone's decision): that is a clear error.
+ * The wake-up is a write like any other: a read-only command's fence refuses it before it
+ * leaves, and the call fails with `ServiceIdleError` (the engine then plans without pipes).
  */
 import * as z from 'zod';
-import { ApiError } from '../core/errors.js';
+import { ApiError, ReadOnlyError, ServiceIdleError } from '../core/errors.js';
 import type { Logger } from '../log/logger.js';
 import type { Api } from './api.js';
 import { defaultSleep } from './pacing.js';
+import { below } from './paths.js';
 
 /** How long a woken service may take to run (the provider's serviceWakeMaxWaitSeconds). */
 export const WAKE_TIMEOUT_MS = 10 * 60_000;
@@ -48,7 +51,13 @@ export function serviceWaker(api: Api, opts: WakeOptions): ServiceWaker {
         if (state === undefined) throw err;
         if (state !== 'idle') throw notRunning(err as ApiError, state, opts);
         waking ??= wake(api, opts, signal).finally(() => (waking = null));
-        await waking;
+        try {
+          await waking;
+        } catch (wakeErr) {
+          // This command only reads: it does not wake the service, and says what it could not read.
+          if (wakeErr instanceof ReadOnlyError) throw new ServiceIdleError(opts.target);
+          throw wakeErr;
+        }
         return call();
       }
     },
@@ -70,10 +79,9 @@ function notRunning(err: ApiError, state: string, opts: WakeOptions): ApiError {
 }
 
 async function wake(api: Api, opts: WakeOptions, signal: AbortSignal | undefined): Promise<void> {
-  opts.logger?.info({ target: opts.target, service: opts.servicePath }, 'service idle: waking it for ClickPipes');
   try {
     await api.call(
-      { method: 'PATCH', path: `${opts.servicePath}/state`, body: { command: 'awake' }, idempotent: true, signal },
+      { method: 'PATCH', path: below(opts.servicePath, 'state'), body: { command: 'awake' }, idempotent: true, signal },
       z.unknown(),
     );
   } catch (err) {
@@ -81,7 +89,7 @@ async function wake(api: Api, opts: WakeOptions, signal: AbortSignal | undefined
     if (!(err instanceof ApiError)) throw err;
     throw new ApiError({
       method: 'PATCH',
-      path: `${opts.servicePath}/state`,
+      path: below(opts.servicePath, 'state'),
       status: err.status,
       retryable: false,
       bodyExcerpt: err.bodyExcerpt,
@@ -91,6 +99,7 @@ async function wake(api: Api, opts: WakeOptions, signal: AbortSignal | undefined
       cause: err,
     });
   }
+  opts.logger?.info({ target: opts.target, service: opts.servicePath }, 'service idle: woken for ClickPipes');
   await untilRunning(api, opts, signal);
   opts.logger?.info({ target: opts.target, service: opts.servicePath }, 'service awake');
 }

@@ -3,12 +3,13 @@
  * `.../{pipes}/...`, `/v1/organizations/{org}/keys`; HTTP Basic; `{status, requestId, result}`
  * envelopes.
  */
-import { ApiError } from '../core/errors.js';
-import type { CollectionPort, KeyCreateRequest, KeysPort } from '../core/ports.js';
-import { wireApiKey, wireKeyCreated, type JsonObject } from '../core/wire.js';
+import { ApiError, OwnKeyError } from '../core/errors.js';
+import type { CallOptions, CollectionPort, KeyCreateRequest, KeysPort } from '../core/ports.js';
+import { wireApiKey, wireKeyCreated, type JsonObject, type WireApiKey } from '../core/wire.js';
 import type { Logger } from '../log/logger.js';
 import type { Api, Envelope } from './api.js';
 import { serviceWaker } from './hosted-wake.js';
+import { apiPath, below } from './paths.js';
 import type { RequestInit, Response } from './transport.js';
 
 /** What locates a hosted service (a target, or the in-process sandbox). */
@@ -58,21 +59,17 @@ function unroutedError(init: RequestInit, res: Response, paths: HostedLocation['
   });
 }
 
-function enc(s: string): string {
-  return encodeURIComponent(s);
-}
-
 function orgPath(at: HostedLocation): string {
-  return `/v1/organizations/${enc(at.organizationId)}`;
+  return apiPath('v1', 'organizations', at.organizationId);
 }
 
 function servicePath(at: HostedLocation): string {
-  return `${orgPath(at)}/services/${enc(at.serviceId)}`;
+  return below(orgPath(at), 'services', at.serviceId);
 }
 
 export function hostedRoots(at: HostedLocation): Record<'observability' | 'pipes', string> {
   const service = servicePath(at);
-  return { observability: `${service}/${at.paths.observability}`, pipes: `${service}/${at.paths.pipes}` };
+  return { observability: below(service, at.paths.observability), pipes: below(service, at.paths.pipes) };
 }
 
 /**
@@ -98,20 +95,46 @@ export function pipesAwake(
   });
 }
 
-export function hostedCapabilities(api: Api, at: HostedLocation): { keys: KeysPort } {
-  const keys = `${orgPath(at)}/keys`;
+export function hostedCapabilities(api: Api, at: HostedLocation, ownKeyId: string): { keys: KeysPort } {
+  const keys = below(orgPath(at), 'keys');
+  /** Throws when the key is (or may be) the one this port authenticates with; read by id, so no caller can skip it. */
+  const refuseOwn = async (id: string, verb: string, o?: CallOptions) => {
+    const key = await api.find(below(keys, id), wireApiKey, o);
+    if (key) refuseOwnKey(key, ownKeyId, verb);
+  };
   return {
     keys: {
       list: (o) => api.list(keys, wireApiKey, o),
       create: (req: KeyCreateRequest, o) => api.call({ method: 'POST', path: keys, body: keyBody(req), signal: o?.signal }, wireKeyCreated),
-      update: (id, req, o) =>
-        api.call(
-          { method: 'PATCH', path: `${keys}/${encodeURIComponent(id)}`, body: { ...req }, idempotent: true, signal: o?.signal },
-          wireApiKey,
-        ),
-      delete: (id, o) => api.remove(`${keys}/${encodeURIComponent(id)}`, o),
+      async update(id, req, o) {
+        if (req.state === 'disabled') await refuseOwn(id, 'disable', o);
+        return api.call({ method: 'PATCH', path: below(keys, id), body: { ...req }, idempotent: true, signal: o?.signal }, wireApiKey);
+      },
+      async delete(id, o) {
+        await refuseOwn(id, 'delete', o);
+        await api.remove(below(keys, id), o);
+      },
     },
   };
+}
+
+/**
+ * obsync never cuts off its own access (issue 50): a key whose `keySuffix` (the last characters of
+ * its authentication key id, hosted-api §4) ends the key id this target authenticates with is
+ * that key as far as the API lets anyone tell, and a key without a suffix cannot be told apart:
+ * both are refused, naming the way out.
+ */
+export function refuseOwnKey(key: WireApiKey, ownKeyId: string, verb: string): void {
+  const suffix = key.keySuffix;
+  const named = `'${key.name}' (id ${key.id}${suffix ? `, key id ending ${suffix}` : ''})`;
+  if (suffix === undefined || suffix === '')
+    throw new OwnKeyError(
+      `refusing to ${verb} key ${named}: the service does not say which key id it has, so obsync cannot tell it from the key this target authenticates with; nothing was sent`,
+    );
+  if (ownKeyId.endsWith(suffix))
+    throw new OwnKeyError(
+      `refusing to ${verb} key ${named}: it is the key this target authenticates with (its key id ends the same), and obsync would lock itself out; nothing was sent`,
+    );
 }
 
 function keyBody(req: KeyCreateRequest): JsonObject {

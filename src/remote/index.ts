@@ -29,8 +29,11 @@ export interface PortOptions {
   fence?: WriteFence;
 }
 
-/** Which service a port talks to: a target's name and variant (and, hosted, where the service is). */
-export type PortLocation = { name: string; variant: 'self-hosted' } | ({ name: string; variant: 'hosted' } & HostedLocation);
+/**
+ * Which service a port talks to: a target's name and variant (and, hosted, where the service is,
+ * and the key id it authenticates with: the keys port never disables or deletes that key).
+ */
+export type PortLocation = { name: string; variant: 'self-hosted' } | ({ name: string; variant: 'hosted'; keyId: string } & HostedLocation);
 
 export function createServicePort(target: Target, opts: PortOptions = {}): ServicePort {
   const authorization =
@@ -85,6 +88,6 @@ export function servicePortOver(requester: Requester, at: PortLocation, logger?:
     // The definition's live schema is the kind's live form (the registry ties the two).
     return ports.get(kind) as CollectionPort<LiveOf<K>> | null;
   };
-  const capabilities = at.variant === 'hosted' ? hostedCapabilities(api, at) : selfHostedCapabilities(api);
+  const capabilities = at.variant === 'hosted' ? hostedCapabilities(api, at, at.keyId) : selfHostedCapabilities(api);
   return { target: at.name, variant: at.variant, stats: requester.stats, collection, close: () => requester.close(), ...capabilities };
 }

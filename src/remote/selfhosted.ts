@@ -4,6 +4,7 @@ import type { CallOptions, ChartsPort, SeriesQuery } from '../core/ports.js';
 import { wireSeriesRow } from '../core/wire.js';
 import type { Api, Envelope } from './api.js';
 import { topLevelMember } from './list-items.js';
+import { apiPath, below } from './paths.js';
 import type { Response } from './transport.js';
 
 export const selfHostedEnvelope: Envelope = {
@@ -24,7 +25,7 @@ export const selfHostedEnvelope: Envelope = {
   },
 };
 
-const ROOT = '/api/v2';
+const ROOT = apiPath('api', 'v2');
 
 /** Where each API is rooted on this variant; it has no pipes API. */
 export function selfHostedRoots(): Record<'observability' | 'pipes', string | null> {
@@ -38,10 +39,9 @@ export function selfHostedCapabilities(api: Api): { charts: ChartsPort } {
         api.call(
           {
             method: 'POST',
-            path: `${ROOT}/charts/series`,
+            path: below(ROOT, 'charts', 'series'),
             body: query,
             idempotent: true,
-            readOnly: true,
             retries: o?.retries,
             signal: o?.signal,
           },

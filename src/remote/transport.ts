@@ -7,7 +7,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { AmbiguousWriteError, ApiError, requestLabel } from '../core/errors.js';
-import type { WriteFence } from '../core/fence.js';
+import type { WriteFence, WriteRequest } from '../core/fence.js';
 import type { RequestStats } from '../core/ports.js';
 import { cancelsInFlight } from '../core/stop.js';
 import type { Logger } from '../log/logger.js';
@@ -16,6 +16,7 @@ import { BodyBytes, releaseBytes } from './body-bytes.js';
 import { fencingAtSend, withFenceAtSend } from './fence-at-send.js';
 import { classifyFailure, createDispatcher, type NetworkFailure, type ProxySettings } from './network.js';
 import { topLevelMember, utf8Text } from './list-items.js';
+import { isRead } from './read-only.js';
 import {
   DeadlineExceeded,
   DEFAULT_DEADLINE_MS,
@@ -109,8 +110,6 @@ export interface RequestInit {
   idempotent?: boolean;
   /** Retries after a 5xx or a lost connection, for this request (default: the target's). */
   retries?: number | undefined;
-  /** A POST that only reads (a chart query): not counted as a write. */
-  readOnly?: boolean;
   /** A GET's `If-None-Match`: the ETag of the answer the caller still holds (a 304 then means it is current). */
   ifNoneMatch?: string | undefined;
   signal?: AbortSignal | undefined;
@@ -350,9 +349,9 @@ export class Transport {
   }
 
   /** The writer lease's check; a refused write was never sent, so its pacing slot is given back. */
-  #checkFence(slot: Slot): void {
+  #checkFence(slot: Slot, write: WriteRequest): void {
     try {
-      this.opts.fence?.check();
+      this.opts.fence?.check(write);
     } catch (err) {
       this.#pacer.refund(slot);
       throw err;
@@ -361,9 +360,9 @@ export class Transport {
 
   #recordingRefusal(fence: WriteFence, refused: (err: unknown) => void): WriteFence {
     return {
-      check: () => {
+      check: (write) => {
         try {
-          fence.check();
+          fence.check(write);
         } catch (err) {
           refused(err);
           throw err;
@@ -374,10 +373,11 @@ export class Transport {
 
   async #once(init: RequestInit, deadline: number, attempt: number): Promise<Response> {
     const slot = await this.#pacer.acquire(init.signal, deadline);
-    const write = init.method !== 'GET' && init.readOnly !== true;
+    // What is a read is decided in one place (read-only.ts): every other request passes the fence.
+    const write = !isRead(init);
     // After every wait (rate limit, back-off): a process paused past its lease sends nothing on resuming.
     // A POST that only reads (a backtest's chart query) is no write: a plan's reads need no lease.
-    if (write) this.#checkFence(slot);
+    if (write) this.#checkFence(slot, { method: init.method, path: init.path });
     this.stats.requests += 1;
     if (write) this.stats.writes += 1;
     const path = this.#prefix + init.path + queryString(init.query);

@@ -7,6 +7,7 @@
 import type { RequestStats, ServicePort } from '../core/ports.js';
 import type { Requester } from '../remote/api.js';
 import { servicePortOver } from '../remote/index.js';
+import { isRead } from '../remote/read-only.js';
 import { responseOf, type RequestInit, type Response } from '../remote/transport.js';
 import { SANDBOX_DEFAULTS } from './defaults.js';
 import type { CallerVariant, ObservabilityDomain } from './domain/contract.js';
@@ -23,6 +24,7 @@ export function inProcessPort(domain: ObservabilityDomain, variant: CallerVarian
     ? servicePortOver(requester, {
         name: target,
         variant,
+        keyId: CREDENTIALS.keyId,
         organizationId: CREDENTIALS.organizationId,
         serviceId: CREDENTIALS.serviceId,
         paths: PATHS,
@@ -42,7 +44,7 @@ function inProcessRequester(domains: Domains, variant: CallerVariant): Requester
     close: () => Promise.resolve(),
     request(init: RequestInit): Promise<Response> {
       stats.requests += 1;
-      if (init.method !== 'GET' && init.readOnly !== true) stats.writes += 1;
+      if (!isRead(init)) stats.writes += 1;
       const query: Record<string, string> = {};
       for (const [k, v] of Object.entries(init.query ?? {})) query[k] = String(v);
       // Through JSON, as over HTTP: the domain never holds the caller's objects.

@@ -82,10 +82,21 @@ describe('obsync keys', () => {
       'obsync-2026-12',
     ]);
 
-    // The key a request authenticates with cannot be deleted: said plainly, with the way round it.
-    const self = await keys(['delete', 'obsync-2026-12', '--auto-approve'], now);
-    expect(self.code).toBe(1);
-    expect(self.stderr).toContain('it is the key this target authenticates with\n  hint: point the target at another key first');
+    // The key obsync authenticates with is neither disabled nor deleted (issue 50): refused before anything is sent,
+    // with the way round it.
+    sandbox.clearRequests();
+    for (const verb of ['disable', 'delete']) {
+      const self = await keys([verb, 'obsync-2026-12', '--auto-approve'].slice(0, verb === 'delete' ? 3 : 2), now);
+      expect(self.code).toBe(1);
+      expect(self.stderr).toContain(`refusing to ${verb} key 'obsync-2026-12'`);
+      expect(self.stderr).toMatch(
+        /it is the key this target authenticates with .*; nothing was sent\n {2}hint: point the target at another key first/,
+      );
+    }
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    expect((JSON.parse((await keys(['list', '--output', 'json'], now)).stdout) as { state: string }[]).map((k) => k.state)).toEqual([
+      'enabled',
+    ]);
   });
 
   it('asks before a delete on a terminal; only yes deletes', async () => {

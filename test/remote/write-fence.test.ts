@@ -6,12 +6,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LeaseLostError } from '../../src/core/errors.js';
-import type { WriteFence } from '../../src/core/fence.js';
+import fc from 'fast-check';
+import { LeaseLostError, ReadOnlyError } from '../../src/core/errors.js';
+import { READ_ONLY, type WriteFence } from '../../src/core/fence.js';
 import { requireCapability, requireCollection } from '../../src/core/ports.js';
 import { Secret } from '../../src/core/secret.js';
 import type { HostedTarget, SelfHostedTarget } from '../../src/core/target.js';
 import { createServicePort } from '../../src/remote/index.js';
+import { Transport } from '../../src/remote/transport.js';
 
 let server: Server | undefined;
 const seen: { method: string; url: string }[] = [];
@@ -180,5 +182,51 @@ describe('the write fence of the HTTP client', () => {
     await expect(dashboards.list()).resolves.toEqual([]);
     expect(seen.map((r) => r.method)).toEqual(['GET']);
     await port.close();
+  });
+});
+
+describe('the fence of a read-only command (plan, export, import, a plan-mode daemon)', () => {
+  it('lets through GETs and exactly the POSTs listed as read-only, and sends nothing else (property)', async () => {
+    const url = await serve((_req, res) => ok(res, { data: [] }));
+    const transport = new Transport({
+      baseUrl: url,
+      authorization: 'Bearer k',
+      concurrency: 2,
+      timeoutMs: 5000,
+      retries: 0,
+      pacing: null,
+      fence: READ_ONLY,
+    });
+    const paths = [
+      '/api/v2/charts/series',
+      '/api/v2/charts/series/x',
+      '/api/v2/charts',
+      '/api/v2/dashboards',
+      '/api/v2/dashboards/d1',
+      '/v1/organizations/o/services/s/state',
+      '/v1/organizations/o/keys',
+      '/v1/organizations/o/services/s/clickpipes/p/state',
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE' as const),
+        fc.constantFrom(...paths),
+        async (method, path) => {
+          seen.length = 0;
+          const listed = method === 'GET' || (method === 'POST' && path === '/api/v2/charts/series');
+          const sent = await transport.request({ method, path, ...(method === 'GET' ? {} : { body: {} }) }).then(
+            () => true,
+            (err: unknown) => {
+              expect(err).toBeInstanceOf(ReadOnlyError);
+              return false;
+            },
+          );
+          expect(sent).toBe(listed);
+          expect(seen).toHaveLength(listed ? 1 : 0);
+        },
+      ),
+    );
+    expect(transport.stats.writes).toBe(0);
+    await transport.close();
   });
 });

@@ -54,6 +54,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       config: flags.config ?? saved?.document.config,
       targets: flags.target.length > 0 ? flags.target : saved ? saved.plans.map((p) => p.target) : [],
       lock: true,
+      writeService: true,
       command: 'apply',
       timeoutMs: opts.timeoutMs,
       allowFileOutside: flags.allowFileOutside,

@@ -114,7 +114,12 @@ async function readExportable(
   const optional = new Map<string, readonly LiveObject[]>();
   for (const def of served.filter((d) => d.read !== 'always' && (!kinds || kinds.includes(d.kind)))) {
     try {
-      optional.set(def.kind, (await readLive(port, [def])).objects(def.kind) ?? []);
+      const read = await readLive(port, [def]);
+      const unread = read.unread?.(def.kind);
+      // An idle service's pipes: export reads, it never wakes the service.
+      if (unread !== undefined && kinds?.includes(def.kind)) throw new ConfigError(`${def.noun}s not exported: ${unread}`);
+      if (unread !== undefined) io.stderr.write(`note: ${def.noun}s not exported: ${unread} (\`obsync apply\` wakes it)\n`);
+      else optional.set(def.kind, read.objects(def.kind) ?? []);
     } catch (err) {
       if (!(err instanceof ApiError) || kinds?.includes(def.kind) || ![403, 404, 501].includes(err.status)) throw err;
       io.stderr.write(`note: ${def.noun}s not exported: the target does not serve them (${err.message})\n`);

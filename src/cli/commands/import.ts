@@ -43,6 +43,8 @@ async function importCommand(io: CliIO, address: string, id: string, flags: Impo
     const { readLive } = await import('../../engine/live.js');
     const served = REGISTRY.filter((d) => session.port.collection(d.kind) !== null);
     const live = await readLive(session.port, served);
+    const unread = live.unread?.(def.kind);
+    if (unread !== undefined) throw new ConfigError(`${def.noun} ${id} not imported: ${unread}`);
     const { importEntry } = await import('../../export/import.js');
     const key = `${def.kind}/${parsed.name}`;
     const outcome = importEntry({

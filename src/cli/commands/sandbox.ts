@@ -72,7 +72,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .addOption(new Option('--rate-limit <mode>', 'enforce the published rate limits').choices(['real', 'off']).default('real'))
     .option(
       '--faults <spec>',
-      'inject faults, e.g. latency=50,error5xx=0.1,burst429=3,resetBefore=0.05,resetAfter=0.05,idle424=0.2,seed=7',
+      'inject faults, e.g. latency=50,error5xx=0.1,burst429=3,resetBefore=0.05,resetAfter=0.05,idle424=0.2,listOmit=0.3,seed=7',
       faults,
     )
     .action(async (flags: SandboxFlags) => {

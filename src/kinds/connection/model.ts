@@ -1,5 +1,6 @@
 /** The parts of a Connection spec the definition reads (the schema in ./schema.ts is the full truth), and its live form. */
 import * as z from 'zod';
+import { objectId } from '../../core/wire.js';
 
 export interface ConnectionSpecView {
   name: string;
@@ -12,7 +13,7 @@ export interface ConnectionSpecView {
 
 /** A connection as the service returns it (selfhosted-api §4.3): never its password. */
 export const connectionLive = z.looseObject({
-  id: z.string().min(1),
+  id: objectId,
   name: z.string(),
   host: z.string(),
   username: z.string(),

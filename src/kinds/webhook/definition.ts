@@ -30,8 +30,8 @@ export const webhook: ManagedKind<'Webhook', WebhookSpecView, WebhookLive> = {
   refersTo: [],
   live: webhookLive,
   routes: {
-    'self-hosted': { api: 'observability', path: 'webhooks', paging: 'offset', update: 'PUT' },
-    hosted: { api: 'observability', path: 'webhooks', paging: 'offset', update: 'PUT' },
+    'self-hosted': { api: 'observability', path: 'webhooks', paging: 'offset', read: 'list', update: 'PUT' },
+    hosted: { api: 'observability', path: 'webhooks', paging: 'offset', read: 'list', update: 'PUT' },
   },
   read: 'always',
   displayName: (live) => live.name,

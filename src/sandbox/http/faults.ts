@@ -1,4 +1,7 @@
-/** Fault injection for tests and soak runs: latency, 5xx, 429 bursts, resets before/after the write, idle 424. */
+/**
+ * Fault injection for tests and soak runs: latency, 5xx, 429 bursts, resets before/after the
+ * write, idle 424, and lists that leave out objects a GET by id still finds.
+ */
 export interface FaultSpec {
   latencyMs?: number;
   /** Probability (0..1) of a 503 that changes nothing. */
@@ -11,6 +14,8 @@ export interface FaultSpec {
   resetAfter?: number;
   /** Probability that the service idles before a hosted pipes request (then 424 until a client wakes it). */
   idle424?: number;
+  /** Probability that a list leaves out each of its objects (a GET by id still finds them): a list that lies by omission. */
+  listOmit?: number;
   /** Seed of the PRNG (deterministic runs). */
   seed?: number;
 }
@@ -23,10 +28,11 @@ const KEYS: Record<string, keyof FaultSpec> = {
   resetBefore: 'resetBefore',
   resetAfter: 'resetAfter',
   idle424: 'idle424',
+  listOmit: 'listOmit',
   seed: 'seed',
 };
 
-/** `latency=50,error5xx=0.1,burst429=3,resetBefore=0.05,resetAfter=0.05,idle424=1,seed=7` */
+/** `latency=50,error5xx=0.1,burst429=3,resetBefore=0.05,resetAfter=0.05,idle424=1,listOmit=0.3,seed=7` */
 export function parseFaultSpec(text: string): FaultSpec {
   const spec: FaultSpec = {};
   for (const part of text
@@ -38,7 +44,7 @@ export function parseFaultSpec(text: string): FaultSpec {
     const n = Number(value);
     if (!key) throw new Error(`unknown fault '${name ?? part}' (known: ${Object.keys(KEYS).join(', ')})`);
     if (value === undefined || !Number.isFinite(n) || n < 0) throw new Error(`fault '${name}' needs a number ≥ 0`);
-    if (['error5xx', 'resetBefore', 'resetAfter', 'idle424'].includes(key) && n > 1)
+    if (['error5xx', 'resetBefore', 'resetAfter', 'idle424', 'listOmit'].includes(key) && n > 1)
       throw new Error(`fault '${name}' is a probability (0..1)`);
     spec[key] = n;
   }
@@ -57,7 +63,7 @@ function prng(seed: number): () => number {
   };
 }
 
-export type FaultDecision = 'none' | 'error5xx' | 'burst429' | 'resetBefore' | 'resetAfter' | 'idle424';
+export type FaultDecision = 'none' | 'error5xx' | 'burst429' | 'resetBefore' | 'resetAfter' | 'idle424' | 'listOmit';
 
 export class Faults {
   #spec: FaultSpec = {};
@@ -70,6 +76,7 @@ export class Faults {
     resetBefore: 0,
     resetAfter: 0,
     idle424: 0,
+    listOmit: 0,
   };
 
   set(spec: FaultSpec): void {
@@ -90,6 +97,33 @@ export class Faults {
     const decision = this.#decide(pipesRoute);
     if (decision !== 'none') this.injected[decision] += 1;
     return decision;
+  }
+
+  /**
+   * A successful list's body with each object left out at the `listOmit` probability (counted
+   * per object left out); any other body as it is. Paged lists keep their totals, so a paging
+   * client may see the gap as inconsistent paging.
+   */
+  thinList(body: string): string {
+    const p = this.#spec.listOmit ?? 0;
+    if (p <= 0) return body;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return body;
+    }
+    if (typeof parsed !== 'object' || parsed === null) return body;
+    const envelope = parsed as Record<string, unknown>;
+    const key = Array.isArray(envelope.data) ? 'data' : Array.isArray(envelope.result) ? 'result' : undefined;
+    const items = key === undefined ? undefined : (envelope[key] as unknown[]);
+    if (key === undefined || !items) return body;
+    const kept = items.filter(() => {
+      const omit = this.#random() < p;
+      if (omit) this.injected.listOmit += 1;
+      return !omit;
+    });
+    return JSON.stringify({ ...envelope, [key]: kept });
   }
 
   #decide(pipesRoute: boolean): FaultDecision {
