@@ -326,8 +326,14 @@ export const planDocumentSchema = z
     generated_at: z.string().describe('ISO 8601 time the plan was made'),
     manifests: z.array(z.string()).describe('Manifest paths the plan was made from (apply reads the secret values from them)'),
     config: z.string().optional().describe('The obsync.yaml used'),
-    applyable: z.boolean().describe('Some target is applyable'),
-    errored: z.boolean().describe('Some target has errors (the exit code is 1)'),
+    applyable: z
+      .boolean()
+      .describe(
+        '`obsync apply` of this document would change something: some target is applyable, and every target was planned (see failed)',
+      ),
+    errored: z
+      .boolean()
+      .describe('Some target has errors, or could not be planned at all (see failed): the plan is incomplete and the exit code is 1'),
     summary: summarySchema,
     resource_changes: z
       .array(resourceChange)
@@ -339,7 +345,7 @@ export const planDocumentSchema = z
     failed: z
       .array(z.object({ target: z.string(), error: z.string() }))
       .optional()
-      .describe('Targets that could not be planned (a saved plan with any is not applied)'),
+      .describe('Targets that could not be planned: errored is then true and applyable false (a saved plan with any is not applied)'),
   })
   .describe('An obsync plan (obsync plan --output json / --out FILE)');
 
@@ -355,7 +361,17 @@ export interface PlanOrigin {
   manifestsByTarget?: Readonly<Record<string, string[]>>;
 }
 
-export function planDocument(plans: readonly Plan[], origin: PlanOrigin): PlanDocument {
+/** A target with no plan: its API down, its settings unresolved, its lease held. */
+export interface FailedTarget {
+  target: string;
+  error: string;
+}
+
+/**
+ * The document of the targets planned and of those that could not be (`failed`): the top-level
+ * verdicts cover both, so a gate on `errored` or `applyable` alone never passes an incomplete plan.
+ */
+export function planDocument(plans: readonly Plan[], origin: PlanOrigin, failed: readonly FailedTarget[] = []): PlanDocument {
   const own = origin.manifestsByTarget ?? {};
   const targets = plans.map((plan) => {
     const manifests = own[plan.target];
@@ -368,12 +384,13 @@ export function planDocument(plans: readonly Plan[], origin: PlanOrigin): PlanDo
     generated_at: origin.generatedAt.toISOString(),
     manifests: [...new Set([...origin.manifests, ...Object.values(own).flat()])],
     ...(origin.config ? { config: origin.config } : {}),
-    applyable: targets.some((t) => t.applyable),
-    errored: targets.some((t) => t.errored),
+    applyable: failed.length === 0 && targets.some((t) => t.applyable),
+    errored: failed.length > 0 || targets.some((t) => t.errored),
     summary: planSummary(plans),
     resource_changes: plans.flatMap((plan) => plan.steps.map((step) => placed(plan, step, resourceChangeOf(step)))),
     resource_drift: plans.flatMap((plan) => plan.steps.filter(isDrift).map((step) => placed(plan, step, driftOf(step)))),
     targets,
+    ...(failed.length > 0 ? { failed: failed.map((f) => ({ target: f.target, error: f.error })) } : {}),
   };
 }
 
