@@ -180,17 +180,17 @@ export const summarySchema = z
     create: z.number().int(),
     update: z.number().int(),
     delete: z.number().int(),
-    noop: z.number().int().describe('unchanged objects'),
-    adopt: z.number().int().describe('existing objects obsync takes over (not created by it); counted also under their action'),
+    noop: z.number().int().describe('unchanged objects: not changed, adopted or moved'),
+    adopt: z.number().int().describe('existing objects obsync takes over (not created by it), whatever else changes in them'),
     move: z
       .number()
       .int()
       .optional()
-      .describe(
-        'renamed objects (previousNames) or tile keys (previousKeys) whose new address apply records; counted also under their action',
-      ),
+      .describe('renamed objects (previousNames) or tile keys (previousKeys) with no other change: apply records their new address'),
   })
-  .describe('Objects per action; the apply report has the same keys, counting what was done');
+  .describe(
+    'Objects per action, each counted once (the counts add up to the objects): adoptions under adopt, renames with no other change under move, the rest by action; the apply report has the same keys, counting what was done',
+  );
 
 const resourceChange = z
   .object({

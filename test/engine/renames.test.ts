@@ -115,7 +115,7 @@ describe.each(['self-hosted', 'hosted'] as const)('declared renames (%s)', (vari
     await w.apply(beforeRefactor());
     const plan = await w.plan(afterRefactor(true));
     const markdown = renderPlansMarkdown([plan]);
-    expect(markdown).toContain('**Plan: 0 to create, 1 to update, 0 to delete, 2 to move, 2 unchanged.**');
+    expect(markdown).toContain('**Plan: 0 to create, 1 to update, 0 to delete, 1 to move, 1 unchanged.**');
     expect(markdown).toContain(
       '| 🟡 update | `Dashboard/checkout-service` | moved: Dashboard/checkout → Dashboard/checkout-service; moved: tile p99 → latency;',
     );
@@ -124,7 +124,7 @@ describe.each(['self-hosted', 'hosted'] as const)('declared renames (%s)', (vari
     );
     expect(markdown).toContain('- moved: Dashboard/checkout → Dashboard/checkout-service\n- moved: tile p99 → latency\n');
     const doc = planDocument([plan], { generatedAt: new Date(0), obsyncVersion: 'test', manifests: [] });
-    expect(doc.summary).toMatchObject({ create: 0, delete: 0, move: 2 });
+    expect(doc.summary).toMatchObject({ create: 0, update: 1, delete: 0, move: 1, noop: 1 });
     expect(doc.targets[0]?.applyable).toBe(true);
     const target = doc.targets[0]?.target ?? '';
     expect(doc.resource_changes.filter((c) => c.previous_address).map((c) => [c.previous_address, c.address])).toEqual([
