@@ -26,7 +26,10 @@ describe('the CLI writers', () => {
 describe('reportError', () => {
   const io = (): { io: CliIO; err: () => string } => {
     const e = captured();
-    return { io: { stdout: new PassThrough(), stderr: e.stream, stdin: new PassThrough(), env: {}, cwd: '/' }, err: e.text };
+    return {
+      io: { stdout: new PassThrough(), stderr: e.stream, stdin: new PassThrough(), terminal: e.stream, env: {}, cwd: '/' },
+      err: e.text,
+    };
   };
 
   it('turns a full disk into a plain message naming the file, without a stack', () => {

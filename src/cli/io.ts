@@ -9,6 +9,11 @@ export interface CliIO {
   stdout: Writable & { isTTY?: boolean };
   stderr: Writable & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /**
+   * The terminal itself (the process's stderr, without the output pass): only for cursor control
+   * obsync makes, readline's prompt (./prompt.ts). Text never goes here unless it took the pass.
+   */
+  terminal: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   /** false after the global --no-color (set by the program before a command runs). */
@@ -35,6 +40,7 @@ export function processIO(): CliIO {
     get stdin() {
       return process.stdin;
     },
+    terminal: process.stderr,
     env: process.env,
     cwd: process.cwd(),
     onInterrupt(handler) {

@@ -7,7 +7,8 @@ import { buildFullProgram, buildProgram, COMMAND_NAMES, commandsFor } from './pr
 import { VERSION } from './version.js';
 
 function io(): CliIO {
-  return { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {}, cwd: '/' };
+  const stderr = new PassThrough();
+  return { stdout: new PassThrough(), stderr, stdin: new PassThrough(), terminal: stderr, env: {}, cwd: '/' };
 }
 
 describe('lazy command loading', () => {

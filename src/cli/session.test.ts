@@ -12,6 +12,7 @@ async function logLine(env: Record<string, string>, color?: boolean): Promise<st
     stdout: new PassThrough(),
     stderr,
     stdin: new PassThrough(),
+    terminal: stderr,
     env,
     cwd: '/',
     ...(color === undefined ? {} : { color }),

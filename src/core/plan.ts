@@ -232,6 +232,20 @@ export function summarize(steps: readonly PlanStep[]): PlanSummary {
   return s;
 }
 
+/** The counts every output shows of a plan or an apply: `noop` is unchanged. */
+export type CountKey = 'create' | 'update' | 'delete' | 'noop' | 'adopt' | 'move';
+
+/**
+ * The one count an object falls under, so the counts of every output (text, JSON, markdown, the
+ * apply report, a run's counts) add up to the objects: an adoption is counted once, as adopted
+ * (whatever else it changes); a rename with no other change as a move; anything else by its action.
+ */
+export function countKey(action: Action, adopted: boolean, moved: boolean): CountKey {
+  if (adopted) return 'adopt';
+  if (action !== 'noop') return action;
+  return moved ? 'move' : 'noop';
+}
+
 /** A step that records a rename: of the object (`previousNames`) or of some of its parts (`previousKeys`). */
 export function isMove(step: PlanStep): boolean {
   return step.movedFrom !== undefined || (step.movedParts !== undefined && step.movedParts.length > 0);

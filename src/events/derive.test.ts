@@ -1,3 +1,4 @@
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StepResult } from '../applier/context.js';
 import type { Plan, PlanStep } from '../core/plan.js';
@@ -191,5 +192,44 @@ describe('renames', () => {
       },
       { event: 'moved', address: 'Alert/b', from: 'Alert/a', id: 'a1' },
     ]);
+  });
+});
+
+describe('runCounts', () => {
+  const shape = fc.record({
+    action: fc.constantFrom<PlanStep['action']>('create', 'update', 'delete', 'noop'),
+    adopt: fc.boolean(),
+    moved: fc.boolean(),
+    outcome: fc.constantFrom<StepResult['outcome']>('applied', 'unchanged', 'failed'),
+  });
+
+  it('count each object once, as every output does: a rename with previousNames or an adoption is not also unchanged or updated', () => {
+    fc.assert(
+      fc.property(fc.array(shape, { maxLength: 10 }), (shapes) => {
+        const steps = shapes.map((s, i) =>
+          step(`Dashboard/d${i}`, {
+            action: s.action,
+            ...(s.adopt ? { adopt: true } : {}),
+            ...(s.moved ? { movedFrom: `Dashboard/old${i}` } : {}),
+          }),
+        );
+        const results = shapes.map(
+          (s, i): StepResult =>
+            s.outcome === 'unchanged'
+              ? { address: `Dashboard/d${i}`, action: s.action, outcome: 'unchanged', durationMs: 0 }
+              : applied(`Dashboard/d${i}`, s.action, { outcome: s.outcome }),
+        );
+        const sum = (c: ReturnType<typeof runCounts>) => c.create + c.update + c.delete + c.unchanged + c.adopted;
+        expect(sum(runCounts(report(steps, undefined)))).toBe(shapes.length);
+        expect(sum(runCounts(report(steps, results)))).toBe(shapes.filter((s) => s.outcome !== 'failed').length);
+      }),
+    );
+    const renamed = report(
+      [step('Dashboard/new', { action: 'noop', reason: 'unchanged', movedFrom: 'Dashboard/old', changes: [] })],
+      undefined,
+    );
+    expect(runCounts(renamed)).toEqual({ create: 0, update: 0, delete: 0, unchanged: 1, adopted: 0, failed: 0 });
+    const adopted = report([step('Dashboard/hand', { adopt: true, id: 'x1' })], [applied('Dashboard/hand', 'update', { id: 'x1' })]);
+    expect(runCounts(adopted)).toEqual({ create: 0, update: 0, delete: 0, unchanged: 0, adopted: 1, failed: 0 });
   });
 });

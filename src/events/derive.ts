@@ -5,7 +5,7 @@
  */
 import type { StepResult } from '../applier/context.js';
 import type { Diagnostic } from '../core/diagnostics.js';
-import type { Address, PlanStep } from '../core/plan.js';
+import { countKey, isMove, type Address, type PlanStep } from '../core/plan.js';
 import type { RunReport } from '../engine/reconcile.js';
 import type { EventBody } from './vocabulary.js';
 
@@ -105,25 +105,22 @@ export function runCounts(report: RunReport): {
 } {
   const { plan, apply } = report;
   const errors = plan.diagnostics.filter((d) => d.severity === 'error').length;
-  const adopting = new Set(plan.steps.filter((s) => s.adopt).map((s) => s.address));
-  if (!apply)
-    return {
-      create: plan.summary.create,
-      update: plan.summary.update,
-      delete: plan.summary.delete,
-      unchanged: plan.summary.noop,
-      adopted: adopting.size,
-      failed: errors,
-    };
-  const applied = (action: string) => apply.results.filter((r) => r.outcome === 'applied' && r.action === action).length;
-  return {
-    create: applied('create'),
-    update: applied('update'),
-    delete: applied('delete'),
-    unchanged: apply.results.filter((r) => r.outcome === 'unchanged').length,
-    adopted: apply.results.filter((r) => adopting.has(r.address) && (r.outcome === 'applied' || r.outcome === 'unchanged')).length,
-    failed: errors + apply.summary.failed,
+  const counts = { create: 0, update: 0, delete: 0, unchanged: 0, adopted: 0, failed: errors + (apply?.summary.failed ?? 0) };
+  // Each object once, as every output counts it (countKey); a rename alone is unchanged here.
+  const add = (step: PlanStep, action: PlanStep['action']) => {
+    const key = countKey(action, step.adopt === true, isMove(step));
+    counts[key === 'adopt' ? 'adopted' : key === 'noop' || key === 'move' ? 'unchanged' : key] += 1;
   };
+  if (!apply) {
+    for (const step of plan.steps) add(step, step.action);
+    return counts;
+  }
+  const steps = new Map(plan.steps.map((step) => [step.address, step]));
+  for (const r of apply.results) {
+    const step = steps.get(r.address);
+    if (step && (r.outcome === 'applied' || r.outcome === 'unchanged')) add(step, r.outcome === 'applied' ? step.action : 'noop');
+  }
+  return counts;
 }
 
 /** The first failure of a run, for the run-finished event, readiness and notifications. */

@@ -26,7 +26,11 @@ const counts = z
     adopted: z.number().int().describe('Existing objects taken over by natural key.'),
     failed: z.number().int().describe('Objects that failed or could not be planned.'),
   })
-  .meta({ id: 'RunCounts', description: 'What a run did (apply mode) or found to do (plan mode).' });
+  .meta({
+    id: 'RunCounts',
+    description:
+      'What a run did (apply mode) or found to do (plan mode), each object counted once: an adopted one under adopted only, a rename with no other change under unchanged.',
+  });
 
 const guard = z
   .enum(['prune', 'cascade', 'adoption', 'saved-plan'])

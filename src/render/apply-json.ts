@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import type { StepOutcomeKind, StepResult } from '../applier/context.js';
 import type { RunReport } from '../engine/reconcile.js';
-import { isAdoption, type OutputSummary } from './forms.js';
+import { applySummary, isAdoption } from './forms.js';
 import { OUTPUT_FORMAT_VERSION, summarySchema } from './plan-json.js';
 import { setOwn } from '../core/json.js';
 
@@ -105,13 +105,7 @@ function targetReportOf(report: RunReport, interrupted: boolean): TargetReport {
   const apply = report.apply;
   const adopting = new Set(report.plan.steps.filter(isAdoption).map((s) => s.address));
   const results = (apply?.results ?? []).map((r) => resultOf(r, adopting.has(r.address)));
-  const summary: OutputSummary = { create: 0, update: 0, delete: 0, noop: 0, adopt: 0, move: 0 };
-  for (const r of results) {
-    if (r.outcome === 'applied' && r.action !== 'noop') summary[r.action] += 1;
-    if (r.outcome === 'unchanged') summary.noop += 1;
-    if (r.adopted) summary.adopt += 1;
-    if (r.moved_from !== undefined || r.moved_parts !== undefined) summary.move += 1;
-  }
+  const summary = applySummary(apply?.results ?? [], report.plan);
   const outcomes: Outcomes = { applied: 0, unchanged: 0, failed: 0, skipped: 0, refused: 0, ...apply?.summary };
   return {
     target: report.target,

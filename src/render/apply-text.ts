@@ -2,16 +2,14 @@
 import type { ApplyReport } from '../applier/context.js';
 import type { Plan } from '../core/plan.js';
 import { joinLines } from '../core/printable.js';
-import { alongText, deletedAlong, isAdoption } from './forms.js';
+import { alongText, applySummary, deletedAlong } from './forms.js';
 import type { Style } from './style.js';
-import { setOwn } from '../core/json.js';
 
 /** `plan`: the plan applied (what the service deleted along with the steps, which objects were adopted). */
 export function renderApplyText(report: ApplyReport, plan: Plan, style: Style, target?: string): string {
-  const counts: Record<string, number> = { create: 0, update: 0, delete: 0 };
-  for (const r of report.results) if (r.outcome === 'applied') setOwn(counts, r.action, (counts[r.action] ?? 0) + 1);
-  const done = new Set(report.results.filter((r) => r.outcome === 'applied' || r.outcome === 'unchanged').map((r) => r.address));
-  const adopted = plan.steps.filter((s) => isAdoption(s) && done.has(s.address)).length;
+  const counts = applySummary(report.results, plan);
+  const adopted = counts.adopt;
+  const moved = counts.move;
   const applied = new Set(report.results.filter((r) => r.outcome === 'applied').map((r) => r.address));
   const along = deletedAlong(plan, (s) => applied.has(s.address));
   const lines: string[] = [''];
@@ -29,9 +27,6 @@ export function renderApplyText(report: ApplyReport, plan: Plan, style: Style, t
   const failed = s.failed + s.refused + s.skipped;
   const head = failed > 0 ? style('red', 'Apply finished with errors:') : style('green', 'Apply complete:');
   const where = target === undefined ? '' : ` target '${target}':`;
-  const moved = report.results.filter(
-    (r) => (r.outcome === 'applied' || r.outcome === 'unchanged') && (r.movedFrom || r.movedParts),
-  ).length;
   lines.push(
     `${head}${where} ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted${alongText(along, 'deleted')}${adopted > 0 ? `, ${adopted} adopted` : ''}${moved > 0 ? `, ${moved} moved` : ''}, ${s.failed} failed, ${s.refused} refused, ${s.skipped} skipped.`,
   );

@@ -3,7 +3,8 @@
  * comparable forms, in manifest terms) with sensitive values masked, and which steps are
  * adoptions or drift. Shared by the text, markdown and JSON renderers so they cannot disagree.
  */
-import { isMove, type Plan, type PlanStep } from '../core/plan.js';
+import type { StepResult } from '../applier/context.js';
+import { countKey, isMove, type CountKey, type Plan, type PlanStep } from '../core/plan.js';
 import { SENSITIVE } from '../core/secret.js';
 import type { Json } from '../core/wire.js';
 import { managedDefinition } from '../kinds/registry.js';
@@ -79,23 +80,25 @@ export function moveLines(step: PlanStep): string[] {
   return lines;
 }
 
-export interface OutputSummary {
-  create: number;
-  update: number;
-  delete: number;
-  noop: number;
-  adopt: number;
-  move: number;
-}
+/** Objects per count, each counted once (core/plan.ts countKey). */
+export type OutputSummary = Record<CountKey, number>;
 
 export function planSummary(plans: readonly Plan[]): OutputSummary {
   const s: OutputSummary = { create: 0, update: 0, delete: 0, noop: 0, adopt: 0, move: 0 };
-  for (const plan of plans) {
-    for (const step of plan.steps) {
-      s[step.action] += 1;
-      if (isAdoption(step)) s.adopt += 1;
-      if (isMove(step)) s.move += 1;
-    }
+  for (const plan of plans) for (const step of plan.steps) s[countKey(step.action, isAdoption(step), isMove(step))] += 1;
+  return s;
+}
+
+/** What an apply did, per count: each object once, as its plan counts it (core/plan.ts countKey); failed, skipped and refused steps are not counted. */
+export function applySummary(results: readonly StepResult[], plan: Plan): OutputSummary {
+  const steps = new Map(plan.steps.map((step) => [step.address, step]));
+  const s: OutputSummary = { create: 0, update: 0, delete: 0, noop: 0, adopt: 0, move: 0 };
+  for (const r of results) {
+    if (r.outcome !== 'applied' && r.outcome !== 'unchanged') continue;
+    const step = steps.get(r.address);
+    const action = r.outcome === 'applied' && step ? step.action : 'noop';
+    const moved = r.movedFrom !== undefined || (r.movedParts?.length ?? 0) > 0;
+    s[countKey(action, step !== undefined && isAdoption(step), moved)] += 1;
   }
   return s;
 }

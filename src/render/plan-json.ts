@@ -192,17 +192,17 @@ export const summarySchema = z
     create: z.number().int(),
     update: z.number().int(),
     delete: z.number().int(),
-    noop: z.number().int().describe('unchanged objects'),
-    adopt: z.number().int().describe('existing objects obsync takes over (not created by it); counted also under their action'),
+    noop: z.number().int().describe('unchanged objects: not changed, adopted or moved'),
+    adopt: z.number().int().describe('existing objects obsync takes over (not created by it), whatever else changes in them'),
     move: z
       .number()
       .int()
       .optional()
-      .describe(
-        'renamed objects (previousNames) or tile keys (previousKeys) whose new address apply records; counted also under their action',
-      ),
+      .describe('renamed objects (previousNames) or tile keys (previousKeys) with no other change: apply records their new address'),
   })
-  .describe('Objects per action; the apply report has the same keys, counting what was done');
+  .describe(
+    'Objects per action, each counted once (the counts add up to the objects): adoptions under adopt, renames with no other change under move, the rest by action; the apply report has the same keys, counting what was done',
+  );
 
 const resourceChange = z
   .object({
@@ -340,8 +340,14 @@ export const planDocumentSchema = z
     generated_at: z.string().describe('ISO 8601 time the plan was made'),
     manifests: z.array(z.string()).describe('Manifest paths the plan was made from (apply reads the secret values from them)'),
     config: z.string().optional().describe('The obsync.yaml used'),
-    applyable: z.boolean().describe('Some target is applyable'),
-    errored: z.boolean().describe('Some target has errors (the exit code is 1)'),
+    applyable: z
+      .boolean()
+      .describe(
+        '`obsync apply` of this document would change something: some target is applyable, and every target was planned (see failed)',
+      ),
+    errored: z
+      .boolean()
+      .describe('Some target has errors, or could not be planned at all (see failed): the plan is incomplete and the exit code is 1'),
     complete: z
       .boolean()
       .describe(
@@ -360,7 +366,7 @@ export const planDocumentSchema = z
     failed: z
       .array(z.object({ target: z.string(), error: z.string() }))
       .optional()
-      .describe('Targets that could not be planned (a saved plan with any is not applied)'),
+      .describe('Targets that could not be planned: errored is then true and applyable false (a saved plan with any is not applied)'),
   })
   .describe('An obsync plan (obsync plan --output json / --out FILE)');
 
@@ -378,7 +384,17 @@ export interface PlanOrigin {
   narrowed?: boolean;
 }
 
-export function planDocument(plans: readonly Plan[], origin: PlanOrigin): PlanDocument {
+/** A target with no plan: its API down, its settings unresolved, its lease held. */
+export interface FailedTarget {
+  target: string;
+  error: string;
+}
+
+/**
+ * The document of the targets planned and of those that could not be (`failed`): the top-level
+ * verdicts cover both, so a gate on `errored` or `applyable` alone never passes an incomplete plan.
+ */
+export function planDocument(plans: readonly Plan[], origin: PlanOrigin, failed: readonly FailedTarget[] = []): PlanDocument {
   const own = origin.manifestsByTarget ?? {};
   const targets = plans.map((plan) => {
     const manifests = own[plan.target];
@@ -391,15 +407,16 @@ export function planDocument(plans: readonly Plan[], origin: PlanOrigin): PlanDo
     generated_at: origin.generatedAt.toISOString(),
     manifests: [...new Set([...origin.manifests, ...Object.values(own).flat()])],
     ...(origin.config ? { config: origin.config } : {}),
-    applyable: targets.some((t) => t.applyable),
-    errored: targets.some((t) => t.errored),
-    complete: origin.narrowed !== true && plans.every((plan) => planErrorCount(plan) === 0),
+    applyable: failed.length === 0 && targets.some((t) => t.applyable),
+    errored: failed.length > 0 || targets.some((t) => t.errored),
+    complete: failed.length === 0 && origin.narrowed !== true && plans.every((plan) => planErrorCount(plan) === 0),
     timestamp: origin.generatedAt.toISOString(),
     summary: planSummary(plans),
     resource_changes: plans.flatMap((plan) => plan.steps.map((step) => placed(plan, step, resourceChangeOf(step)))),
     resource_drift: plans.flatMap((plan) => plan.steps.filter(isDrift).map((step) => placed(plan, step, driftOf(step)))),
     ...planValues(plans, { obsyncVersion: origin.obsyncVersion, manifestsByTarget: own }),
     targets,
+    ...(failed.length > 0 ? { failed: failed.map((f) => ({ target: f.target, error: f.error })) } : {}),
   };
 }
 

@@ -1,5 +1,7 @@
 /**
- * Markdown for a pull-request comment, one section per target: errors first, adoptions called
+ * Markdown for a pull-request comment. Anything that makes the plan incomplete leads it, in one
+ * banner: targets that could not be planned, objects that could not be, a refused prune (the
+ * summary line then says "Incomplete"). Then one section per target: adoptions called
  * out, the summary, a table of objects with a domain-level summary each, then a folded section
  * per object (dashboards: a row per tile added/removed/moved/resized/query changed; alerts in
  * words; every changed field below). GitHub refuses comments over 65,536 characters: past the
@@ -13,6 +15,7 @@ import type { ChangeSummary } from '../kinds/summary.js';
 import { backtestCell, backtestRunSentence, backtestSentence, impactHeadline, impactObject } from './backtest.js';
 import { domainSummary } from './domain.js';
 import { isAdoption, moveLines, planErrorCount, reviewedSteps } from './forms.js';
+import type { FailedTarget } from './plan-json.js';
 import { summaryLine } from './plan-text.js';
 import { inlineValue, valueLines } from './value.js';
 
@@ -40,10 +43,18 @@ interface Block {
   address?: string;
 }
 
-export function renderPlansMarkdown(plans: readonly Plan[], maxLength = MAX_MARKDOWN_LENGTH): string {
-  const several = plans.length > 1;
+/** `failed`: the targets that could not be planned (their API down, their settings unresolved). */
+export function renderPlansMarkdown(plans: readonly Plan[], maxLength = MAX_MARKDOWN_LENGTH, failed: readonly FailedTarget[] = []): string {
+  const several = plans.length + failed.length > 1;
   const sections = plans.map((plan) => targetBlocks(plan, several));
-  const head = several ? `## obsync plan (${plans.length} targets)\n\n**${escape(summaryLine(plans))}**\n\n` : '';
+  const summary = `**${escape(
+    summaryLine(
+      plans,
+      failed.map((f) => f.target),
+    ),
+  )}**\n\n`;
+  const title = several ? `## obsync plan (${plans.length + failed.length} targets)\n\n${summary}` : plans.length === 0 ? summary : '';
+  const head = incompleteBanner(plans, failed, several) + title;
   const budget = maxLength - head.length - NOTICE_ROOM * plans.length;
   const chosen = choose(sections, budget);
   let out = head;
@@ -152,13 +163,6 @@ function targetBlocks(plan: Plan, several: boolean): Block[] {
   const essential = (text: string): Block => ({ text, kind: 'essential' });
   const title = `obsync plan for ${code(plan.target)} (${escape(plan.variant)})`;
   const blocks: Block[] = [essential(several ? `### Target ${code(plan.target)} (${escape(plan.variant)})\n\n` : `### ${title}\n\n`)];
-  const errors = errorItems(plan);
-  if (errors.length > 0)
-    blocks.push(
-      essential(
-        `> [!CAUTION]\n> **${errors.length} error(s)** — nothing is applied for these (the changes below can be):\n${errors.map((e) => `> - ${e}\n`).join('')}\n`,
-      ),
-    );
   const adoptions = plan.steps.filter(isAdoption);
   if (adoptions.length > 0) {
     const lines = adoptions.map(
@@ -196,6 +200,25 @@ function targetBlocks(plan: Plan, several: boolean): Block[] {
   const notes = pruneNotes(plan);
   if (notes) blocks.push(essential(notes));
   return blocks;
+}
+
+/**
+ * What makes the plan incomplete, first in the comment, in one banner whatever it is: a target
+ * not planned at all, an object not planned, a refused prune, a delete kept back.
+ */
+function incompleteBanner(plans: readonly Plan[], failed: readonly FailedTarget[], several: boolean): string {
+  const where = (target: string) => (several ? `${code(target)}: ` : '');
+  const items = [
+    ...failed.map((f) => `**Target ${code(f.target)} was not planned:** ${escape(f.error)}`),
+    ...plans.flatMap((plan) => errorItems(plan).map((e) => `${where(plan.target)}${e}`)),
+  ];
+  if (items.length === 0) return '';
+  const errors = plans.reduce((n, p) => n + planErrorCount(p), 0);
+  const what = [
+    ...(failed.length > 0 ? [`${failed.length} target(s) not planned`] : []),
+    ...(errors > 0 ? [`${errors} error(s)`] : []),
+  ].join(', ');
+  return `> [!CAUTION]\n> **Incomplete plan: ${what}** — nothing is applied for these (the changes below can be):\n${items.map((e) => `> - ${e}\n`).join('')}\n`;
 }
 
 function errorItems(plan: Plan): string[] {

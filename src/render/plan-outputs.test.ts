@@ -14,6 +14,7 @@ import { outputJsonSchemaText, type OutputSchemaFile } from './output-schema.js'
 import { parsePlanDocument, planDocument, renderPlanJson, type PlanDocument, type ResourceChange } from './plan-json.js';
 import { renderPlansMarkdown } from './plan-markdown.js';
 import { renderPlansText } from './plan-text.js';
+import { renderTargetsPlan } from './targets.js';
 
 const ORIGIN = { generatedAt: new Date('2026-01-02T03:04:05Z'), obsyncVersion: '0.1.0', manifests: ['/m'] };
 const VARIANTS = ['hosted', 'self-hosted'] as const;
@@ -120,6 +121,63 @@ describe.each(VARIANTS)('the JSON plan (%s)', (variant) => {
   });
 });
 
+/**
+ * Issue 40 item 2 and issue 52 item 1: a plan with a target that could not be planned, or with any
+ * error, is incomplete in every format — JSON `errored: true` (and `applyable: false` when a
+ * target is missing), the markdown led by one banner whatever the cause, the summary line saying
+ * "Incomplete".
+ */
+describe('an incomplete plan', () => {
+  const down = { target: 'down', error: 'GET /api/v2/dashboards on 127.0.0.1:1 failed: connection refused' };
+  const outcomes = (plans: Plan[], failed: (typeof down)[]) => [
+    ...plans.map((plan) => ({ target: plan.target, plan })),
+    ...failed.map((f) => ({ ...f })),
+  ];
+
+  it('says so in the JSON verdicts when a target could not be planned (a gate on errored or applyable fails)', () => {
+    const r = runs.hosted as ScenarioReports;
+    const doc = JSON.parse(renderTargetsPlan(outcomes([r.update.plan], [down]), 'json', { color: false, origin: ORIGIN })) as PlanDocument;
+    expect(doc.failed).toEqual([down]);
+    expect(doc.errored).toBe(true);
+    expect(doc.applyable).toBe(false);
+    expectValid(validator('plan.schema.json'), doc);
+  });
+
+  it('leads the markdown with the same banner for a target not planned and for an error, and agrees with the JSON', () => {
+    const r = runs.hosted as ScenarioReports;
+    const cases: [Plan[], (typeof down)[]][] = [
+      [[r.update.plan], []],
+      [[r.unchanged.plan], []],
+      [[r.error.plan], []],
+      [[r.update.plan], [down]],
+      [[], [down]],
+      [[r.update.plan, r.unchanged.plan], [down]],
+      [[r.update.plan, r.error.plan], []],
+      [[r.update.plan, r.unchanged.plan], []],
+    ];
+    for (const [plans, failed] of cases) {
+      const o = outcomes(plans, failed);
+      const md = renderTargetsPlan(o, 'markdown', { color: false, origin: ORIGIN });
+      const doc = JSON.parse(renderTargetsPlan(o, 'json', { color: false, origin: ORIGIN })) as PlanDocument;
+      const what = `${plans.map((p) => p.target).join('+')} / ${failed.length} not planned`;
+      expect(md.startsWith('> [!CAUTION]\n> **Incomplete plan'), what).toBe(doc.errored);
+      expect(/^\*\*Plan.*Incomplete: /m.test(md), what).toBe(doc.errored);
+      if (failed.length > 0) {
+        expect(doc.applyable, what).toBe(false);
+        const notice = md.indexOf('**Target `down` was not planned:**');
+        expect(notice, what).toBeGreaterThan(-1);
+        expect(notice, what).toBeLessThan(Math.max(md.indexOf('### '), 0) || md.length);
+      }
+    }
+  });
+
+  it('says "Incomplete" on the text summary line too', () => {
+    const r = runs.hosted as ScenarioReports;
+    expect(text(r.error.plan)).toMatch(/^Plan: .* unchanged\. Incomplete: \d+ error\(s\), listed above/m);
+    expect(text(r.update.plan)).not.toContain('Incomplete');
+  });
+});
+
 describe('secrets in the JSON plan', () => {
   it('are masked in before and after, and located by before_sensitive / after_sensitive', () => {
     const doc = planDocument([(runs.hosted as ScenarioReports).create.plan], ORIGIN);
@@ -141,7 +199,7 @@ describe.each(VARIANTS)('the text plan (%s)', (variant) => {
     expect(out.indexOf('+ Dashboard/extra')).toBeGreaterThan(out.indexOf('no-such-webhook'));
     expect(out).not.toContain('No changes');
     expect(out.trimEnd().split('\n').at(-1)).toMatch(
-      /^Plan: 1 to create, 0 to update, 0 to delete, \d+ unchanged\. 1 error\(s\), listed above/,
+      /^Plan: 1 to create, 0 to update, 0 to delete, \d+ unchanged\. Incomplete: 1 error\(s\), listed above/,
     );
     const none = renderPlansText([{ ...r().error.plan, steps: r().error.plan.steps.filter((s) => s.action === 'noop') }], { color: false });
     expect(none).not.toContain('No changes');

@@ -27,7 +27,7 @@ export interface TextOptions {
   showNoop?: boolean;
 }
 
-export function renderPlansText(plans: readonly Plan[], opts: TextOptions): string {
+export function renderPlansText(plans: readonly Plan[], opts: TextOptions, notPlanned: readonly string[] = []): string {
   const style = makeStyle(opts.color);
   const width = opts.width ?? DEFAULT_WIDTH;
   const several = plans.length > 1;
@@ -43,7 +43,7 @@ export function renderPlansText(plans: readonly Plan[], opts: TextOptions): stri
       );
     lines.push(...targetLines(plan, style, width, opts.showNoop === true));
   }
-  lines.push(summaryLine(plans));
+  lines.push(summaryLine(plans, notPlanned));
   // One string per line: a line break inside one came from data (a cascade's name, a note) and is shown escaped.
   return joinLines(lines) + '\n';
 }
@@ -88,17 +88,26 @@ function errorLines(plan: Plan, style: Style): string[] {
   return lines;
 }
 
-/** The one-line summary of all targets. */
-export function summaryLine(plans: readonly Plan[]): string {
+/**
+ * The one-line summary of all targets; `notPlanned`: the targets that could not be planned. A plan
+ * with any error, or without a target, says it is incomplete (every format: text, markdown).
+ */
+export function summaryLine(plans: readonly Plan[], notPlanned: readonly string[] = []): string {
   const s = planSummary(plans);
   const along = plans.reduce((n, p) => n + deletedAlong(p), 0);
   const errors = plans.reduce((n, p) => n + planErrorCount(p), 0);
-  const where = plans.length > 1 ? ` (${plans.length} targets)` : '';
+  const targets = plans.length + notPlanned.length;
+  const where = targets > 1 ? ` (${targets} targets)` : '';
   const adopt = s.adopt > 0 ? `, ${s.adopt} to ADOPT` : '';
   const move = s.move > 0 ? `, ${s.move} to move` : '';
-  const failed =
-    errors > 0 ? ` ${errors} error(s), listed above${plans.some((p) => p.errored) ? ': some objects could not be planned' : ''}.` : '';
-  return `Plan${where}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${alongText(along, 'deletes')}${adopt}${move}, ${s.noop} unchanged.${failed}`;
+  const missing = notPlanned.map((t) => `'${t}'`).join(', ');
+  const gaps = [
+    ...(errors > 0 ? [`${errors} error(s), listed above${plans.some((p) => p.errored) ? ': some objects could not be planned' : ''}`] : []),
+    ...(notPlanned.length > 0 ? [`target${notPlanned.length > 1 ? 's' : ''} ${missing} could not be planned`] : []),
+  ];
+  const incomplete = gaps.length > 0 ? ` Incomplete: ${gaps.join('; ')}.` : '';
+  if (plans.length === 0) return `Plan${where}: nothing was planned.${incomplete}`;
+  return `Plan${where}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${alongText(along, 'deletes')}${adopt}${move}, ${s.noop} unchanged.${incomplete}`;
 }
 
 function stepLines(step: PlanStep, style: Style, width: number): string[] {

@@ -10,7 +10,7 @@ import { printable } from '../core/printable.js';
 import type { Plan } from '../core/plan.js';
 import { alongText, deletedAlong, planErrorCount, planSummary } from './forms.js';
 import { parsePlanDocument, planDocument, renderPlanJson, type PlanOrigin, type SavedPlan } from './plan-json.js';
-import { escape, renderPlansMarkdown } from './plan-markdown.js';
+import { MAX_MARKDOWN_LENGTH, renderPlansMarkdown } from './plan-markdown.js';
 import { renderPlansText } from './plan-text.js';
 import type { PlanFormat } from './run.js';
 
@@ -28,17 +28,20 @@ export function renderTargetsPlan(
   const plans = planned.map((o) => o.plan);
   if (format === 'json') {
     const manifestsByTarget = Object.fromEntries(planned.flatMap((o) => (o.manifests ? [[o.target, o.manifests]] : [])));
-    const doc = planDocument(plans, { ...opts.origin, manifestsByTarget });
-    return renderPlanJson(failed.length > 0 ? { ...doc, complete: false, failed } : doc);
+    return renderPlanJson(planDocument(plans, { ...opts.origin, manifestsByTarget }, failed));
   }
+  // Markdown leads with what was not planned (a pull request's reviewer reads from the top); text ends with it, where a terminal shows it.
+  if (format === 'markdown') {
+    const body = renderPlansMarkdown(plans, MAX_MARKDOWN_LENGTH, failed);
+    return outcomes.length === 1 ? body : `${body}\n${overview(outcomes, format)}`;
+  }
+  const notPlanned = failed.map((o) => o.target);
   const body =
-    plans.length === 0
+    plans.length === 0 && outcomes.length === 1
       ? ''
-      : format === 'markdown'
-        ? renderPlansMarkdown(plans)
-        : renderPlansText(plans, { color: opts.color, ...(opts.width !== undefined ? { width: opts.width } : {}) });
+      : renderPlansText(plans, { color: opts.color, ...(opts.width !== undefined ? { width: opts.width } : {}) }, notPlanned);
   if (outcomes.length === 1) return body;
-  const sections = failed.map((o) => failedSection(o.target, o.error, format));
+  const sections = failed.map((o) => failedSection(o.target, o.error));
   return `${body}${sections.length > 0 ? `\n${sections.join('\n')}` : ''}\n${overview(outcomes, format)}`;
 }
 
@@ -53,8 +56,7 @@ export function parseSavedPlans(text: string, file: string): SavedPlan {
   return saved;
 }
 
-function failedSection(target: string, error: string, format: PlanFormat): string {
-  if (format === 'markdown') return `### Target \`${target}\`\n\n**Not planned:** ${escape(error)}\n`;
+function failedSection(target: string, error: string): string {
   // obsync lays a long error out in indented lines (a config error's diagnostics); those line
   // breaks stay, any other is data and is escaped, so no text of a server starts a line of its own.
   return `Target '${target}' could not be planned: ${error

@@ -19,7 +19,8 @@ const sink = () => new Writable({ write: (_c, _e, done) => done() });
 
 /** Parses `argv` (without the leading `obsync`); throws commander's error for anything the CLI would refuse. */
 export async function parseObsyncArgs(argv: readonly string[]): Promise<ParsedCommand> {
-  const io: CliIO = { stdout: sink(), stderr: sink(), stdin: Readable.from([]), env: {}, cwd: process.cwd() };
+  const stderr = sink();
+  const io: CliIO = { stdout: sink(), stderr, stdin: Readable.from([]), terminal: stderr, env: {}, cwd: process.cwd() };
   const program = await buildFullProgram(io);
   let parsed: ParsedCommand | undefined;
   const prepare = (cmd: Command, path: string[]) => {

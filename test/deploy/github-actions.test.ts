@@ -7,17 +7,18 @@
  * obsync.yaml without secrets, as its comment says. The example obsync.yaml is checked by obsync's
  * own loader once the config schema knows the PostgreSQL backend.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
-import { assertBuilt, runCli } from '../support/cli.js';
+import { assertBuilt, CLI, runCli } from '../support/cli.js';
 import { parseObsyncArgs } from './cli-args.js';
 import { envVarsObsyncReads } from './env-vars.js';
-import { apply, commands, CONFIG, jobs, obsyncCommands, plan, REPO, steps, text, workflow } from './workflow.js';
+import { apply, commands, CONFIG, jobs, obsyncCommands, plan, REPO, steps, text, workflow, type Step } from './workflow.js';
 
 describe('deploy/github-actions/obsync.yml', () => {
   it('passes actionlint', async () => {
@@ -38,7 +39,8 @@ describe('deploy/github-actions/obsync.yml', () => {
   it('gives obsync only environment variables it reads or its obsync.yaml references', () => {
     const referenced = [...readFileSync(CONFIG, 'utf8').matchAll(/\$\{env:([A-Z0-9_]+)\}/g)].map((m) => m[1]);
     const known = new Set([...envVarsObsyncReads(), ...referenced, 'NO_COLOR']);
-    const given = [...Object.keys(workflow.env), ...steps.flatMap((s) => Object.keys(s.env ?? {}))].filter(
+    // Steps that run an action (github-script) do not run obsync: their environment is their own.
+    const given = [...Object.keys(workflow.env), ...steps.flatMap((s) => (s.run === undefined ? [] : Object.keys(s.env ?? {})))].filter(
       (n) => !['OBSYNC_REPOSITORY', 'OBSYNC_REF'].includes(n),
     );
     for (const name of given) expect(known.has(name), `${name} is not read by obsync`).toBe(true);
@@ -170,5 +172,137 @@ describe('the validate step', () => {
     const res = await validateIn(readFileSync(CONFIG, 'utf8'), { 'pipe.yaml': pipe });
     expect(res.code, res.stdout + res.stderr).toBe(0);
     expect(res.stdout).not.toMatch(/::error/);
+  });
+});
+
+/**
+ * Issue 40, item 2: a plan that fails must not leave the previous push's plan comment looking
+ * current. The Plan step's own script (bash, as the runner runs it) and the comment step's own
+ * script (with a stand-in for GitHub's client), on a target that refuses connections.
+ */
+describe('the plan and comment steps when the plan fails', () => {
+  const planStep = plan.steps.find((s) => s.id === 'plan');
+  const commentStep = plan.steps.find((s) => s.uses?.startsWith('actions/github-script@'));
+  const failStep = plan.steps.find((s) => s.name === 'Fail when the plan failed');
+  const OLD = '<!-- obsync-plan -->\n**Plan: 1 to create, 0 to update, 0 to delete, 0 unchanged.**\n';
+
+  /** The runner's `if:` of a step, for the expressions this workflow uses (`a == 'b'`, `!cancelled()`, `&&`). */
+  function runs(step: Step | undefined, state: { planOutcome: string; exitcode: string }): boolean {
+    const values: Record<string, string> = { 'steps.plan.outcome': state.planOutcome, 'steps.plan.outputs.exitcode': state.exitcode };
+    const terms = (step?.if ?? 'success()').replace(/^\$\{\{|\}\}$/g, '').split('&&');
+    return terms.every((term) => {
+      const t = term.trim();
+      if (t === '!cancelled()' || t === 'github.event.pull_request.head.repo.full_name == github.repository') return true;
+      const m = /^([\w.]+) == '([^']*)'$/.exec(t);
+      const known = m?.[1] !== undefined && m[1] in values;
+      expect(known, `an expression this test knows: ${t}`).toBe(true);
+      return values[m?.[1] ?? ''] === m?.[2];
+    });
+  }
+
+  function runPlanStep(workspace: string): { planOutcome: string; exitcode: string } {
+    assertBuilt();
+    const bin = join(workspace, '.bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'obsync'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 });
+    const output = join(workspace, '.github-output');
+    writeFileSync(output, '');
+    const res = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', planStep?.run ?? ''], {
+      cwd: workspace,
+      encoding: 'utf8',
+      env: {
+        PATH: `${bin}:${process.env.PATH ?? ''}`,
+        ...workflow.env,
+        OBSYNC_KEY_ID: 'key-id',
+        OBSYNC_KEY_SECRET: 'key-secret',
+        GITHUB_OUTPUT: output,
+        GITHUB_STEP_SUMMARY: join(workspace, '.step-summary'),
+      },
+    });
+    const exitcode = /^exitcode=(\d+)$/m.exec(readFileSync(output, 'utf8'))?.[1] ?? '';
+    return { planOutcome: res.status === 0 ? 'success' : 'failure', exitcode };
+  }
+
+  /** The comment step's script against a pull request that has `existing` comments; returns the comment written. */
+  async function runCommentStep(workspace: string, env: Record<string, string>, existing: string[]): Promise<string | undefined> {
+    const written: string[] = [];
+    const issues = {
+      listComments: () => undefined,
+      updateComment: ({ body }: { body: string }) => written.push(body),
+      createComment: ({ body }: { body: string }) => written.push(body),
+    };
+    const github = { paginate: () => existing.map((body, id) => ({ id, body, user: { type: 'Bot' } })), rest: { issues } };
+    const context = {
+      payload: { pull_request: { head: { sha: 'abcdef0123456789' } } },
+      serverUrl: 'https://github.example',
+      repo: { owner: 'o', repo: 'r' },
+      runId: 42,
+      issue: { number: 7 },
+    };
+    const fs = {
+      existsSync: (p: string) => existsSync(join(workspace, p)),
+      readFileSync: (p: string, enc: BufferEncoding) => readFileSync(join(workspace, p), enc),
+    };
+    const script = String(commentStep?.with?.script);
+    // github-script runs the script as the body of an async function with these names in scope.
+    type Script = (...values: unknown[]) => Promise<void>;
+    const asyncPrototype = Object.getPrototypeOf(async () => {
+      await Promise.resolve();
+    }) as { constructor: new (...parameters: string[]) => Script };
+    await new asyncPrototype.constructor('require', 'github', 'context', 'process', script)(() => fs, github, context, { env });
+    return written.at(-1);
+  }
+
+  function workspaceWithUnreachableTarget(): string {
+    const workspace = mkdtempSync(join(tmpdir(), 'obsync-gha-plan-'));
+    const config = readFileSync(CONFIG, 'utf8')
+      .replace(/^state: .*$/m, 'state: {backend: file}')
+      .replace('https://api.example.com', 'http://127.0.0.1:1');
+    writeFileSync(join(workspace, 'obsync.yaml'), config);
+    mkdirSync(join(workspace, 'observability'));
+    writeFileSync(
+      join(workspace, 'observability', 'd.yaml'),
+      'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: d}\nspec: {name: D, tiles: []}\n',
+    );
+    return workspace;
+  }
+
+  it('posts the errors over the earlier plan, then fails the job', async () => {
+    const workspace = workspaceWithUnreachableTarget();
+    try {
+      const state = runPlanStep(workspace);
+      expect(state.exitcode).toBe('1');
+      expect(runs(commentStep, state), 'the comment step runs').toBe(true);
+      const body = await runCommentStep(workspace, { PLAN_OUTCOME: state.planOutcome, PLAN_EXIT_CODE: state.exitcode }, [OLD]);
+      expect(body).toBeDefined();
+      expect(body).not.toContain('1 to create');
+      expect(body).toMatch(/^<!-- obsync-plan -->\n> \[!CAUTION\]\n> \*\*Incomplete plan/);
+      expect(body).toContain('Target `prod` was not planned');
+      expect(body).toContain('connection refused');
+      expect(body).toContain('obsync plan failed (exit code 1)');
+      expect(body).toContain('abcdef0');
+      expect(runs(failStep, state), 'the job fails').toBe(true);
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+
+  it('marks the earlier plan stale when the run failed before planning (validate), once however often', async () => {
+    const workspace = workspaceWithUnreachableTarget();
+    try {
+      const state = { planOutcome: 'skipped', exitcode: '' };
+      expect(runs(commentStep, state)).toBe(true);
+      const env = { PLAN_OUTCOME: 'skipped', PLAN_EXIT_CODE: '' };
+      const once = await runCommentStep(workspace, env, [OLD]);
+      expect(once).toMatch(
+        /^<!-- obsync-plan -->\n> \[!WARNING\]\n> \*\*Stale: this plan is of an earlier commit\.\*\* The run for abcdef0/,
+      );
+      expect(once).toContain('**Plan: 1 to create');
+      const twice = await runCommentStep(workspace, env, [once ?? '']);
+      expect(twice?.match(/Stale/g)).toHaveLength(1);
+      expect(await runCommentStep(workspace, env, []), 'no comment yet: none is written').toBeUndefined();
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
   });
 });

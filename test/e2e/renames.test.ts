@@ -121,7 +121,7 @@ describe.each(COMBINATIONS)('renames end to end (%s, %s state)', (variant, backe
     expect(text.code, text.stderr).toBe(2);
     expect(text.stdout).toContain('      moved: Dashboard/checkout → Dashboard/checkout-service\n      moved: tile p99 → latency\n');
     expect(text.stdout).toContain('  > Alert/checkout-latency-high  (moved, id');
-    expect(text.stdout).toContain('Plan: 0 to create, 1 to update, 0 to delete, 2 to move, 2 unchanged.');
+    expect(text.stdout).toContain('Plan: 0 to create, 1 to update, 0 to delete, 1 to move, 1 unchanged.');
     const changes = resourceChanges(join(p.dir, 'plan.json'));
     expect(actions(changes)).toEqual([
       'no-op Alert/checkout-errors',
@@ -142,7 +142,7 @@ describe.each(COMBINATIONS)('renames end to end (%s, %s state)', (variant, backe
     expect(apply.code, apply.stderr).toBe(0);
     expect(apply.stderr).toMatch(/Dashboard\/checkout-service: updated \(moved from Dashboard\/checkout, p99 → latency\) \[id=\w+\]/);
     expect(apply.stderr).toMatch(/Alert\/checkout-latency-high: moved from Alert\/checkout-p99 \[id=\w+\]/);
-    expect(apply.stdout).toMatch(/Apply complete: 0 created, 1 updated, 0 deleted, 2 moved, 0 failed/);
+    expect(apply.stdout).toMatch(/Apply complete: 0 created, 1 updated, 0 deleted, 1 moved, 0 failed/);
 
     expect(await p.live()).toEqual({ ...before, dashboards: before.dashboards.map((d) => ({ ...d })) });
     const owned = JSON.parse((await p.obsync('state', 'list', '--output', 'json')).stdout) as { kind: string; name: string; id: string }[];

@@ -118,7 +118,7 @@ describe.each(['self-hosted', 'hosted'] as const)('declared renames (%s)', (vari
     await w.apply(beforeRefactor());
     const plan = await w.plan(afterRefactor(true));
     const markdown = renderPlansMarkdown([plan]);
-    expect(markdown).toContain('**Plan: 0 to create, 1 to update, 0 to delete, 2 to move, 2 unchanged.**');
+    expect(markdown).toContain('**Plan: 0 to create, 1 to update, 0 to delete, 1 to move, 1 unchanged.**');
     expect(markdown).toContain(
       '| 🟡 update | `Dashboard/checkout-service` | moved: Dashboard/checkout → Dashboard/checkout-service; moved: tile p99 → latency;',
     );
@@ -127,7 +127,7 @@ describe.each(['self-hosted', 'hosted'] as const)('declared renames (%s)', (vari
     );
     expect(markdown).toContain('- moved: Dashboard/checkout → Dashboard/checkout-service\n- moved: tile p99 → latency\n');
     const doc = planDocument([plan], { generatedAt: new Date(0), obsyncVersion: 'test', manifests: [] });
-    expect(doc.summary).toMatchObject({ create: 0, delete: 0, move: 2 });
+    expect(doc.summary).toMatchObject({ create: 0, update: 1, delete: 0, move: 1, noop: 1 });
     expect(doc.targets[0]?.applyable).toBe(true);
     const target = doc.targets[0]?.target ?? '';
     expect(doc.resource_changes.filter((c) => c.previous_address).map((c) => [c.previous_address, c.address])).toEqual([
@@ -364,7 +364,8 @@ describe('a tile key renamed in the state only (issue 40)', () => {
     // `obsync state mv Dashboard/checkout/tiles/p99 Dashboard/checkout/tiles/latency`, the manifest left as it was.
     const store = Object.assign({}, w.inventory, { close: () => Promise.resolve() });
     const backend = { openInventory: () => Promise.resolve(store) } as unknown as StateBackend;
-    const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {}, cwd: '/' };
+    const stderr = new PassThrough();
+    const io = { stdout: new PassThrough(), stderr, stdin: new PassThrough(), terminal: stderr, env: {}, cwd: '/' };
     await moveState(io, backend, 'world', 'Dashboard/checkout/tiles/p99', 'Dashboard/checkout/tiles/latency');
     const plan = await w.plan(beforeRefactor());
     const stray = plan.diagnostics.filter((d) => d.code === 'state-part-not-declared');

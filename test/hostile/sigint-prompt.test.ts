@@ -27,7 +27,7 @@ function terminalIO(): { io: CliIO; stdin: PassThrough; err: () => string } {
   stderr.on('data', (c: Buffer) => (err += c.toString()));
   const stdout = new PassThrough();
   stdout.resume();
-  return { io: { stdout, stderr, stdin, env: { NO_COLOR: '1' }, cwd: dir }, stdin, err: () => err };
+  return { io: { stdout, stderr, stdin, terminal: stderr, env: { NO_COLOR: '1' }, cwd: dir }, stdin, err: () => err };
 }
 
 describe('Ctrl-C at the confirmation prompt', () => {

@@ -120,6 +120,7 @@ function capture(): { io: CliIO; out: () => string; err: () => string } {
     stdout: outputWriter(out as unknown as NodeJS.WriteStream),
     stderr: outputWriter(err as unknown as NodeJS.WriteStream),
     stdin: new PassThrough(),
+    terminal: err,
     env: {},
     cwd: '/',
   };

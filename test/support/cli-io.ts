@@ -21,7 +21,8 @@ export function fakeIO(cwd: string, opts: { env?: Record<string, string>; tty?: 
   if (opts.input !== undefined) stdin.end(opts.input);
   // Through the writers a real process has (scrubber and output pass), as processIO gives them.
   const writer = (stream: PassThrough) => outputWriter(stream as unknown as NodeJS.WriteStream);
-  const io: CliIO = { stdout: writer(stdout), stderr: writer(stderr), stdin, env: { NO_COLOR: '1', ...opts.env }, cwd };
+  // The terminal is the raw stream: readline's prompt is not passed through the output pass.
+  const io: CliIO = { stdout: writer(stdout), stderr: writer(stderr), stdin, terminal: stderr, env: { NO_COLOR: '1', ...opts.env }, cwd };
   return { io, out: () => out.join(''), err: () => err.join('') };
 }
 

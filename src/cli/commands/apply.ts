@@ -3,7 +3,6 @@
  * execute a saved plan's steps that are still valid.
  */
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
 import { hasChanges, type Plan } from '../../core/plan.js';
 import { printable } from '../../core/printable.js';
@@ -21,6 +20,7 @@ import type { CommandRegistrar } from '../registrar.js';
 import { VERSION } from '../version.js';
 import { wholeNumber } from '../numbers.js';
 import { allowEmptyKindOption, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
+import { askOnTerminal } from '../prompt.js';
 import { openSessions, reconcileSession, refuseInvalid } from '../session.js';
 import { ApprovalGate, checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONCURRENCY } from '../targets.js';
 
@@ -233,25 +233,16 @@ async function confirm(io: CliIO, targets: readonly string[]): Promise<void> {
     io.stderr.write('error: not on a terminal: refusing to apply without --auto-approve\n');
     throw new ExitRequest(1);
   }
-  const rl = createInterface({ input: io.stdin, output: io.stderr });
+  const named = targets.map((t) => `'${t}'`).join(', ');
+  const answer = await askOnTerminal(
+    io,
+    `\nApply these changes to target${targets.length > 1 ? 's' : ''} ${named}? Only 'yes' is accepted: `,
+  );
   // On a terminal, readline takes Ctrl-C itself: it means "stop", as anywhere else before the apply.
-  const cancelled = new AbortController();
-  rl.once('SIGINT', () => cancelled.abort(new InterruptedBeforeApply()));
-  try {
-    const named = targets.map((t) => `'${t}'`).join(', ');
-    const answer = await rl
-      .question(`\nApply these changes to target${targets.length > 1 ? 's' : ''} ${named}? Only 'yes' is accepted: `, {
-        signal: cancelled.signal,
-      })
-      .catch((err: unknown) => {
-        throw cancelled.signal.aborted ? new InterruptedBeforeApply() : err;
-      });
-    if (answer.trim() !== 'yes') {
-      io.stderr.write('Apply cancelled.\n');
-      throw new ExitRequest(1);
-    }
-  } finally {
-    rl.close();
+  if (answer === null) throw new InterruptedBeforeApply();
+  if (answer.trim() !== 'yes') {
+    io.stderr.write('Apply cancelled.\n');
+    throw new ExitRequest(1);
   }
 }
 

@@ -6,13 +6,14 @@
  */
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
 import { ApiError, ConfigError } from '../../core/errors.js';
 import { requireCapability, type KeyCreateRequest, type KeysPort } from '../../core/ports.js';
 import type { WireApiKey } from '../../core/wire.js';
 import { FileWriteError, writeFileAtomically } from '../../manifests/atomic-write.js';
+import { INTERRUPTED_EXIT } from '../interrupt.js';
 import { ExitRequest, type CliIO } from '../io.js';
+import { askOnTerminal } from '../prompt.js';
 import { timeoutSeconds } from '../numbers.js';
 import type { CommandRegistrar } from '../registrar.js';
 import { openConnection } from '../session.js';
@@ -170,15 +171,14 @@ async function confirmDelete(io: CliIO, key: WireApiKey): Promise<void> {
     io.stderr.write('error: not on a terminal: refusing to delete a key without --auto-approve\n');
     throw new ExitRequest(1);
   }
-  const rl = createInterface({ input: io.stdin, output: io.stderr });
-  try {
-    const answer = await rl.question(`Delete API key ${describeKey(key)}? Anything using it stops working. Only 'yes' is accepted: `);
-    if (answer.trim() !== 'yes') {
-      io.stderr.write('Delete cancelled.\n');
-      throw new ExitRequest(1);
-    }
-  } finally {
-    rl.close();
+  const answer = await askOnTerminal(io, `Delete API key ${describeKey(key)}? Anything using it stops working. Only 'yes' is accepted: `);
+  if (answer === null) {
+    io.stderr.write('\nInterrupted: the key was not deleted.\n');
+    throw new ExitRequest(INTERRUPTED_EXIT);
+  }
+  if (answer.trim() !== 'yes') {
+    io.stderr.write('Delete cancelled.\n');
+    throw new ExitRequest(1);
   }
 }
 

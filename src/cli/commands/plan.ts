@@ -50,9 +50,12 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         reconcileSession(s, opts, { mode: 'plan', ...(unchangedForms ? { unchangedForms } : {}) }),
       );
       const { unavailable } = group;
-      // One target: its error is the command's error, as it always was.
+      // One target: its error is the command's error, as it always was. A document is still
+      // written for machines and reviewers (JSON, --out, the pull-request comment): an empty one
+      // would pass a gate such as `jq -e '.errored == false'` (jq reads no input as success).
       const [only] = runs;
-      if (runs.length === 1 && unavailable.length === 0 && only && 'error' in only) throw only.error;
+      const alone = runs.length === 1 && unavailable.length === 0 && only && 'error' in only ? only : undefined;
+      if (alone && flags.output !== 'json' && flags.output !== 'markdown' && !flags.out) throw alone.error;
       const generatedAt = new Date();
       const outcomes: TargetOutcome[] = [
         ...runs.map((r) =>
@@ -67,7 +70,9 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       const reports = runs.flatMap((r) => ('value' in r ? [r.value] : []));
       if (flags.out) writeScrubbedFile(flags.out, renderTargetsPlan(outcomes, 'json', { color: false, origin }));
       const format = flags.output === 'github' ? 'text' : flags.output;
-      io.stdout.write(renderTargetsPlan(outcomes, format, { color: colorEnabled(io, 'stdout', flags.color), origin }));
+      if (!alone || format !== 'text')
+        io.stdout.write(renderTargetsPlan(outcomes, format, { color: colorEnabled(io, 'stdout', flags.color), origin }));
+      if (alone) throw alone.error;
       if (flags.output === 'github')
         for (const r of reports) for (const d of r.plan.diagnostics) io.stdout.write(`${githubAnnotation(d)}\n`);
       for (const r of runs) if ('error' in r) reportTargetError(io, r.session.port.target, r.error);

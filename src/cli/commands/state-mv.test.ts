@@ -21,7 +21,10 @@ const INHERITED = [
 ];
 const aKey = fc.oneof(fc.constantFrom(...INHERITED), fc.stringMatching(/^[a-z0-9_-]{1,8}$/));
 
-const io = (): CliIO => ({ stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {}, cwd: '/' });
+const io = (): CliIO => {
+  const stderr = new PassThrough();
+  return { stdout: new PassThrough(), stderr, stdin: new PassThrough(), terminal: stderr, env: {}, cwd: '/' };
+};
 
 function dashboard(tiles: Record<string, string>): InventoryEntry {
   return { kind: 'Dashboard', name: 'd', id: 'd1', status: 'owned', naturalKey: 'name:D', tiles, updatedAt: '2026-01-01T00:00:00.000Z' };

@@ -17,7 +17,7 @@ function fakeIO(cwd: string, env: Record<string, string> = {}) {
   stdout.on('data', (c: Buffer) => out.push(c.toString()));
   stderr.on('data', (c: Buffer) => err.push(c.toString()));
   const writer = (stream: PassThrough) => outputWriter(stream as unknown as NodeJS.WriteStream);
-  const io: CliIO = { stdout: writer(stdout), stderr: writer(stderr), stdin: new PassThrough(), env, cwd };
+  const io: CliIO = { stdout: writer(stdout), stderr: writer(stderr), stdin: new PassThrough(), terminal: stderr, env, cwd };
   return { io, out: () => out.join(''), err: () => err.join('') };
 }
 
