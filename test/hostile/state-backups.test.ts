@@ -3,7 +3,7 @@
  * to dirname(state)/backups — with the image's OBSYNC_STATE_DIR=/var/lib/obsync that is
  * /var/lib/backups, outside the volume and not writable, so every prune failed in the container.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,7 +29,8 @@ describe('backups of pruned objects', () => {
       );
       const env = { OBSYNC_STATE_DIR: stateDir };
       expect((await runCli(['apply', '--auto-approve'], { cwd: root, env })).code).toBe(0);
-      writeFileSync(join(root, 'manifests/b.yaml'), '');
+      // Deleted, not emptied: an emptied file's objects are not pruned (test/hostile/prune-emptied-file.test.ts).
+      rmSync(join(root, 'manifests/b.yaml'));
       const pruned = await runCli(['apply', '--auto-approve', '--prune'], { cwd: root, env });
       expect(pruned.code, pruned.stderr).toBe(0);
       expect(pruned.stderr).toMatch(/Dashboard\/gone: deleted/);
