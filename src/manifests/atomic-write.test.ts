@@ -104,7 +104,7 @@ describe('writeFileAtomically', () => {
         expect(bytes).toEqual(old);
         expect((error as Error).message).toContain(old ? `${path} is unchanged` : 'nothing was written there');
       }),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 
@@ -179,7 +179,7 @@ describe('writeFilesAtomically', () => {
         expect(readdirSync(dir).sort()).toEqual(files.map((_, i) => `f${i}.yaml`).sort());
         pairs.forEach(([old, next], i) => expect(readFileSync(join(dir, `f${i}.yaml`))).toEqual(failed ? old : next));
       }),
-      { numRuns: 150 },
+      { numRuns: 80 },
     );
   });
 });

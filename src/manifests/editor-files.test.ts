@@ -49,7 +49,7 @@ describe('discovery beside an editor at work', () => {
         }
         expect(discoverFiles([dir])).toEqual({ files: [join(dir, name)], diagnostics: [] });
       }),
-      { numRuns: 60 },
+      { numRuns: 30 },
     );
   });
 
