@@ -12,65 +12,13 @@
  * written directly when the caller allows it, refused otherwise.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fchmodSync,
-  fsyncSync,
-  linkSync,
-  lstatSync,
-  openSync,
-  realpathSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-  type Stats,
-} from 'node:fs';
+import { constants, existsSync, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ObsyncError } from '../core/errors.js';
-import { SYSTEM_ERRORS, systemErrorCode } from '../core/system-errors.js';
+import { systemErrorCode } from '../core/system-errors.js';
 import { isWithin, kindOf } from './files.js';
+import { FileWriteError, NODE_WRITE_SYSTEM, systemError, withAlso, writeFailure, type Left, type WriteSystem } from './write-system.js';
 
-/** The file-system calls a write makes: the real ones, or a test's (a failure injected at any byte). */
-export interface WriteSystem {
-  open(path: string, flags: number, mode: number): number;
-  /** Writes some of `data` at the file's position; answers how many bytes. */
-  write(fd: number, data: Uint8Array, offset: number, length: number): number;
-  fsync(fd: number): void;
-  fchmod(fd: number, mode: number): void;
-  close(fd: number): void;
-  rename(from: string, to: string): void;
-  link(existing: string, created: string): void;
-  unlink(path: string): void;
-  lstat(path: string): Stats | undefined;
-  /** Makes a rename in `dir` durable; best effort (not every system can open a directory). */
-  syncDirectory(dir: string): void;
-}
-
-export const NODE_WRITE_SYSTEM: WriteSystem = {
-  open: (path, flags, mode) => openSync(path, flags, mode),
-  write: (fd, data, offset, length) => writeSync(fd, data, offset, length),
-  fsync: (fd) => fsyncSync(fd),
-  fchmod: (fd, mode) => fchmodSync(fd, mode),
-  close: (fd) => closeSync(fd),
-  rename: (from, to) => renameSync(from, to),
-  link: (existing, created) => linkSync(existing, created),
-  unlink: (path) => unlinkSync(path),
-  lstat: (path) => lstatSync(path, { throwIfNoEntry: false }),
-  syncDirectory(dir) {
-    try {
-      const fd = openSync(dir, constants.O_RDONLY);
-      try {
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-    } catch {
-      // Windows cannot open a directory; the rename itself is atomic either way.
-    }
-  },
-};
+export { FileWriteError, NODE_WRITE_SYSTEM, type WriteSystem } from './write-system.js';
 
 export interface AtomicWriteOptions {
   /** Permissions of a new file (default 0o644, less the umask); a replaced file keeps its own. */
@@ -82,31 +30,6 @@ export interface AtomicWriteOptions {
   /** The project's folder: the target's folder must really be inside it (a folder on the way that links out of it is refused). */
   within?: string;
   system?: WriteSystem;
-}
-
-/** What became of the target when a write failed. */
-export type Left = 'unchanged' | 'absent' | 'stream';
-
-/** A file obsync could not write, named, with what it left there: the old file whole, or nothing. */
-export class FileWriteError extends ObsyncError {
-  override readonly name = 'FileWriteError';
-  constructor(
-    readonly path: string,
-    /** Why, without the path: `no space left on the device (ENOSPC)`. */
-    readonly reason: string,
-    readonly left: Left,
-    options: { hint?: string | undefined; cause?: unknown; also?: string; errno?: string } = {},
-  ) {
-    const kept = left === 'unchanged' ? `; ${path} is unchanged` : left === 'absent' ? '; nothing was written there' : '';
-    super('FILE_WRITE', `cannot write ${path}: ${reason}${kept}${options.also ? `; ${options.also}` : ''}`, {
-      ...(options.hint === undefined ? {} : { hint: options.hint }),
-      cause: options.cause,
-    });
-    this.errno = options.errno ?? systemErrorCode(options.cause);
-  }
-
-  /** The system's code (`ENOSPC`, `EEXIST`), when there is one. */
-  readonly errno: string | undefined;
 }
 
 /** A file written beside its target, not yet in its place. */
@@ -177,7 +100,7 @@ export function stageFile(path: string, data: string | Uint8Array, options: Atom
   } catch (err) {
     if (fd !== undefined) quietly(() => sys.close(fd as number));
     quietly(() => sys.unlink(temp));
-    throw failure(path, err, left);
+    throw writeFailure(path, err, left);
   }
   let done = false;
   return {
@@ -190,7 +113,7 @@ export function stageFile(path: string, data: string | Uint8Array, options: Atom
         else sys.rename(temp, path);
       } catch (err) {
         quietly(() => sys.unlink(temp));
-        throw failure(path, err, left);
+        throw writeFailure(path, err, left);
       }
     },
     discard() {
@@ -206,7 +129,7 @@ function statTarget(sys: WriteSystem, path: string): Stats | undefined {
   try {
     return sys.lstat(path);
   } catch (err) {
-    throw failure(path, err, 'absent');
+    throw writeFailure(path, err, 'absent');
   }
 }
 
@@ -258,32 +181,9 @@ function writeStream(sys: WriteSystem, path: string, bytes: Uint8Array): StagedF
     sys.close(closing);
   } catch (err) {
     if (fd !== undefined) quietly(() => sys.close(fd as number));
-    throw failure(path, err, 'stream');
+    throw writeFailure(path, err, 'stream');
   }
   return { path, commit() {}, discard() {} };
-}
-
-function failure(path: string, err: unknown, left: Left): FileWriteError {
-  if (err instanceof FileWriteError) return err;
-  const code = systemErrorCode(err);
-  const known = code === undefined ? undefined : SYSTEM_ERRORS[code];
-  const reason = known ? `${known.what} (${code})` : err instanceof Error ? err.message : String(err);
-  return new FileWriteError(path, reason, left, { hint: known?.hint, cause: err });
-}
-
-function withAlso(err: FileWriteError, also: string): FileWriteError {
-  return new FileWriteError(err.path, err.reason, err.left, {
-    hint: err.hint,
-    cause: err.cause,
-    also,
-    ...(err.errno ? { errno: err.errno } : {}),
-  });
-}
-
-function systemError(code: string, message: string): NodeJS.ErrnoException {
-  const err: NodeJS.ErrnoException = new Error(message);
-  err.code = code;
-  return err;
 }
 
 function quietly(f: () => void): void {
