@@ -47,8 +47,9 @@ const TOKEN = 'flood-status-token-7c1f0a9e2b';
 let host: DaemonHost;
 let port: number;
 
-beforeAll(async () => {
-  host = new DaemonHost([], {
+/** A daemon host with no targets on a loopback port, `extra` over the defaults. */
+function hostWith(extra: Partial<ConstructorParameters<typeof DaemonHost>[1]>): DaemonHost {
+  return new DaemonHost([], {
     listen: { host: '127.0.0.1', port: 0 },
     watch: false,
     debounceMs: 0,
@@ -56,8 +57,12 @@ beforeAll(async () => {
     metrics: new DaemonMetrics('test'),
     events: new EventBus({ logger: nullLogger(), levels: 'by-event' }),
     version: 'test',
-    statusToken: new Secret(TOKEN),
+    ...extra,
   });
+}
+
+beforeAll(async () => {
+  host = hostWith({ statusToken: new Secret(TOKEN) });
   await host.start();
   port = Number(new URL(host.url ?? '').port);
 });
@@ -125,16 +130,7 @@ describe('the probes under a connection flood', () => {
 
 describe('a request head that takes too long', () => {
   it('is answered 408 and closed at the head deadline', async () => {
-    const slow = new DaemonHost([], {
-      listen: { host: '127.0.0.1', port: 0 },
-      watch: false,
-      debounceMs: 0,
-      logger: nullLogger(),
-      metrics: new DaemonMetrics('test'),
-      events: new EventBus({ logger: nullLogger(), levels: 'by-event' }),
-      version: 'test',
-      http: { limits: { headersTimeoutMs: 300, checkEveryMs: 100 } },
-    });
+    const slow = hostWith({ http: { limits: { headersTimeoutMs: 300, checkEveryMs: 100 } } });
     await slow.start();
     try {
       const url = new URL(slow.url ?? '');
