@@ -103,7 +103,8 @@ async function statusBench(opts: Sizes, ctx: BenchContext): Promise<Result[]> {
     for (const line of lines) {
       const m = /"event":"run-finished".*"durationMs":(\d+)/.exec(line);
       if (m) durations.push(Number(m[1]));
-      const at = /status page, health and metrics on (http:\/\/\S+?)\/?$/.exec(line);
+      // The daemon's JSON log record that it serves: `{"url":"http://…/", "msg":"reconciling: …served"}`.
+      const at = /"url":"(http:\/\/[^"]+?)\/?".*"msg":"reconciling: status page, health and metrics served"/.exec(line);
       if (at) url = at[1];
     }
   });

@@ -6,7 +6,8 @@
  * pattern whatever the text (a secret of one repeated letter in a long run of that letter stays
  * linear). Suffixes are prefixes of the reversed pattern in the reversed text: the same scan.
  */
-import type { Range } from './matcher.js';
+/** Where a text holds patterns: `[start, end)`, sorted, overlapping and touching occurrences merged. */
+export type Range = [start: number, end: number];
 
 export interface KmpTable {
   units: Uint16Array;

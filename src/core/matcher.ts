@@ -8,7 +8,7 @@
  * proportion to its length, never a trie node per character.
  */
 
-import { fragmentRuns, kmpTable, recordAnchor, uncovered, type KmpTable } from './fragments.js';
+import { fragmentRuns, kmpTable, recordAnchor, uncovered, type KmpTable, type Range } from './fragments.js';
 
 export interface Pattern {
   text: string;
@@ -32,8 +32,7 @@ const SUFFIX = 2;
 const ROLE_BITS = 2;
 const ROLE_MASK = 3;
 
-/** Where a text holds patterns: `[start, end)`, sorted, overlapping and touching occurrences merged. */
-export type Range = [start: number, end: number];
+export type { Range } from './fragments.js';
 
 const ANCHOR = 64;
 const ROOT = 0;

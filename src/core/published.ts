@@ -10,3 +10,8 @@ export const EDITOR_SCHEMA_URL = `${PUBLISHED_BASE_URL}/config-examples/obsync.s
 
 /** The schemas of the JSON outputs, committed in docs/schema/. */
 export const OUTPUT_SCHEMA_BASE_URL = `${PUBLISHED_BASE_URL}/docs/schema`;
+
+/** Where one of them is published (its `$id`; a CloudEvent's `dataschema`). */
+export function outputSchemaId(file: string): string {
+  return `${OUTPUT_SCHEMA_BASE_URL}/${file}`;
+}

@@ -9,42 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { exposition } from './accept.js';
 import { ConnectionGuard, DEFAULT_HTTP_LIMITS, requestDeadlines, type HttpLimits } from './connections.js';
 import type { DaemonMetrics } from './metrics.js';
-import { probeBody, type ReadinessCode } from './readiness.js';
+import { probeBody, type Readiness } from './readiness.js';
 import type { Route } from './status-routes.js';
 
-/** One target's readiness; `leader` only where replicas elect a leader (apply mode). */
-export interface TargetReadiness {
-  ready: boolean;
-  code: ReadinessCode;
-  /** For people, where a token guards it (/api/status): a failure's reason quotes the service. */
-  reason: string;
-  /** A failing target: the failure's code, since when, how many runs in a row. */
-  failure?: { code: string; since: Date; runs: number };
-  leader?: boolean;
-}
-
-/** The process: ready only when every target is. */
-export interface Readiness {
-  ready: boolean;
-  /** Why not, when not (shutting down, or the targets that are not ready). */
-  reason?: string;
-  targets: Record<string, TargetReadiness>;
-  /** Apply mode: what this replica leads, and on the PostgreSQL state what is assigned to it. */
-  replica?: ReplicaReadiness;
-}
-
-export interface ReplicaReadiness {
-  id: string;
-  /** The targets this replica leads now. */
-  leads: string[];
-  /** How many (obsync_targets_held). */
-  holds: number;
-  /** `postgres`: targets shared by the live replicas; `off`: the file state, every replica competes for every target. */
-  sharing: 'postgres' | 'off';
-  assigned?: string[];
-  replicas?: number;
-  disagreements?: string[];
-}
+export type { Readiness, ReplicaReadiness, TargetReadiness } from './readiness.js';
 
 export interface HealthServer {
   url: string;

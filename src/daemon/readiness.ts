@@ -6,7 +6,6 @@
  * scrubber on its way out, as everything obsync serves.
  */
 import { scrubDeep } from '../core/scrub.js';
-import type { Readiness, TargetReadiness } from './health.js';
 
 /** Why a target is (not) ready, as a probe and a script read it. */
 export type ReadinessCode =
@@ -19,6 +18,40 @@ export type ReadinessCode =
   | 'failing'
   | 'no-success-yet'
   | 'stale';
+
+/** One target's readiness; `leader` only where replicas elect a leader (apply mode). */
+export interface TargetReadiness {
+  ready: boolean;
+  code: ReadinessCode;
+  /** For people, where a token guards it (/api/status): a failure's reason quotes the service. */
+  reason: string;
+  /** A failing target: the failure's code, since when, how many runs in a row. */
+  failure?: { code: string; since: Date; runs: number };
+  leader?: boolean;
+}
+
+/** The process: ready only when every target is. */
+export interface Readiness {
+  ready: boolean;
+  /** Why not, when not (shutting down, or the targets that are not ready). */
+  reason?: string;
+  targets: Record<string, TargetReadiness>;
+  /** Apply mode: what this replica leads, and on the PostgreSQL state what is assigned to it. */
+  replica?: ReplicaReadiness;
+}
+
+export interface ReplicaReadiness {
+  id: string;
+  /** The targets this replica leads now. */
+  leads: string[];
+  /** How many (obsync_targets_held). */
+  holds: number;
+  /** `postgres`: targets shared by the live replicas; `off`: the file state, every replica competes for every target. */
+  sharing: 'postgres' | 'off';
+  assigned?: string[];
+  replicas?: number;
+  disagreements?: string[];
+}
 
 /** One target as `/readyz` shows it: codes, counts and times obsync made, nothing a server or a file wrote. */
 export interface ProbeTarget {

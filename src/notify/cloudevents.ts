@@ -4,7 +4,7 @@
  * CloudEvents 1.0), whose `data` is the obsync document itself — so event routers (Knative,
  * Argo Events, EventBridge, Azure Event Grid) take it as it is, and the document keeps its schema.
  */
-import { outputSchemaId } from '../render/output-schema.js';
+import { outputSchemaId } from '../core/published.js';
 import type { GenericPayload } from './payload.js';
 
 export const CLOUDEVENTS_CONTENT_TYPE = 'application/cloudevents+json; charset=utf-8';

@@ -10,7 +10,7 @@ import { summarize, type Plan } from '../core/plan.js';
 import type { RunReport } from '../engine/reconcile.js';
 import { dashboardYaml, PIPE_SECRET, PlanFixture, scenario, type ScenarioReports } from '../../test/support/plans.js';
 import { applyReportDocument } from './apply-json.js';
-import { outputJsonSchemaText, type OutputSchemaFile } from './output-schema.js';
+import { outputJsonSchemaText, type OutputSchemaFile } from '../cli/output-schemas.js';
 import { parsePlanDocument, planDocument, renderPlanJson, type PlanDocument, type ResourceChange } from './plan-json.js';
 import { renderPlansMarkdown } from './plan-markdown.js';
 import { renderPlansText } from './plan-text.js';

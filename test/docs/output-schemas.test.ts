@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { OUTPUT_SCHEMAS, outputJsonSchemaText, type OutputSchemaFile } from '../../src/render/output-schema.js';
+import { OUTPUT_SCHEMAS, outputJsonSchemaText, type OutputSchemaFile } from '../../src/cli/output-schemas.js';
 
 const files = Object.keys(OUTPUT_SCHEMAS) as OutputSchemaFile[];
 const CATALOG_ENTRY = 'schemastore-catalog-entry.json';

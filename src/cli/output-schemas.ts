@@ -4,12 +4,12 @@
  * them; a test keeps the files equal to this and validates real outputs against them).
  */
 import * as z from 'zod';
-import { OUTPUT_SCHEMA_BASE_URL } from '../core/published.js';
+import { outputSchemaId } from '../core/published.js';
 import { statusSchema } from '../events/status-model.js';
 import { eventSchema } from '../events/vocabulary.js';
 import { genericPayloadSchema } from '../notify/payload.js';
-import { applyReportSchema } from './apply-json.js';
-import { OUTPUT_FORMAT_VERSION, planDocumentSchema } from './plan-json.js';
+import { applyReportSchema } from '../render/apply-json.js';
+import { OUTPUT_FORMAT_VERSION, planDocumentSchema } from '../render/plan-json.js';
 
 export const OUTPUT_SCHEMAS = {
   'plan.schema.json': { schema: planDocumentSchema, title: `obsync plan, format ${OUTPUT_FORMAT_VERSION}` },
@@ -20,11 +20,6 @@ export const OUTPUT_SCHEMAS = {
 } as const;
 
 export type OutputSchemaFile = keyof typeof OUTPUT_SCHEMAS;
-
-/** Where a schema is published (its `$id`; a CloudEvent's `dataschema`). */
-export function outputSchemaId(file: OutputSchemaFile): string {
-  return `${OUTPUT_SCHEMA_BASE_URL}/${file}`;
-}
 
 export function outputJsonSchema(file: OutputSchemaFile): Record<string, unknown> {
   const { schema, title } = OUTPUT_SCHEMAS[file];
