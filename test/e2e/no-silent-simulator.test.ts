@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli } from '../support/cli.js';
+import { assertBuilt, runCli, runFailure } from '../support/cli.js';
 import { startDaemon, type RunningDaemon } from '../support/daemon.js';
 import { until } from '../support/wait.js';
 
@@ -50,13 +50,14 @@ describe('never a silent simulator', () => {
     ]) {
       const res = await runCli([...args, '--listen', '127.0.0.1:0'], { cwd: dir });
       expect(res.code, args.join(' ')).toBe(1);
-      expect(res.stderr).toContain('error: obsync run has no target: it reconciles only a service that is configured');
-      expect(res.stderr).toMatch(/hint: set OBSYNC_BASE_URL .*declare targets in obsync\.yaml .*variant: sandbox/);
+      const failure = runFailure(res.stderr);
+      expect(failure.error).toContain('obsync run has no target: it reconciles only a service that is configured');
+      expect(failure.hint).toMatch(/^set OBSYNC_BASE_URL .*declare targets in obsync\.yaml .*variant: sandbox/);
     }
     writeFileSync(join(dir, 'obsync.yaml'), 'apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\n');
     const withConfig = await runCli(['run', '--listen', '127.0.0.1:0'], { cwd: dir });
     expect(withConfig.code).toBe(1);
-    expect(withConfig.stderr).toContain(`declare targets in ${join(dir, 'obsync.yaml')}`);
+    expect(runFailure(withConfig.stderr).hint).toContain(`declare targets in ${join(dir, 'obsync.yaml')}`);
     expect(existsSync(join(dir, '.obsync'))).toBe(false);
   });
 

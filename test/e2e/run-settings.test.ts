@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { assertBuilt, runCli } from '../support/cli.js';
+import { assertBuilt, runCli, runFailure } from '../support/cli.js';
 
 let dir: string;
 const config = (extra = '') =>
@@ -19,12 +19,12 @@ it('refuses a status token too short, from the environment or obsync.yaml, witho
   config();
   const env = await runCli(['run', '--listen', '127.0.0.1:0'], { cwd: dir, env: { OBSYNC_STATUS_TOKEN: 'short-tok' } });
   expect(env.code).toBe(1);
-  expect(env.stderr).toContain('error: OBSYNC_STATUS_TOKEN: a status token has at least 16 printable ASCII characters and no spaces');
+  expect(runFailure(env.stderr).error).toBe('OBSYNC_STATUS_TOKEN: a status token has at least 16 printable ASCII characters and no spaces');
   expect(env.stderr).not.toContain('short-tok');
   config('statusToken: short-token\n');
   const yaml = await runCli(['run', '--listen', '127.0.0.1:0'], { cwd: dir });
   expect(yaml.code).toBe(1);
-  expect(yaml.stderr).toMatch(
+  expect(runFailure(yaml.stderr).error).toMatch(
     /obsync\.yaml:5:1: error: must be at least 16 characters, \(value not shown: sensitive field\) \(at statusToken\)/,
   );
   expect(yaml.stderr).not.toContain('short-token');

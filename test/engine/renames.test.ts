@@ -156,7 +156,7 @@ describe.each(['self-hosted', 'hosted'] as const)('declared renames (%s)', (vari
     };
     const doc = applyReportDocument([run], { generatedAt: new Date(0), obsyncVersion: 'test' });
     expectValid('apply-report.schema.json', doc);
-    expect(doc.summary).toMatchObject({ create: 0, update: 1, delete: 0, move: 2 });
+    expect(doc.summary).toMatchObject({ create: 0, update: 1, delete: 0, move: 1 });
     const results = doc.targets[0]?.results ?? [];
     expect(results.filter((r) => r.moved_from).map((r) => [r.address, r.moved_from, r.outcome])).toEqual([
       ['Dashboard/checkout-service', 'Dashboard/checkout', 'applied'],

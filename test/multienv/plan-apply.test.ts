@@ -57,7 +57,7 @@ describe('plan with several targets', () => {
     expect(res.stdout).toContain('Storefront canary (staging)');
     expect(res.stdout.slice(production)).not.toContain('storefront-canary');
     expect(res.stdout).toMatch(
-      /^Targets: staging: 4 to create, 0 to update, 0 to delete, 0 unchanged; production: 3 to create, 0 to update, 0 to delete, 1 to adopt, 1 unchanged\n$/m,
+      /^Targets: staging: 4 to create, 0 to update, 0 to delete, 0 unchanged; production: 3 to create, 0 to update, 0 to delete, 1 to adopt, 0 unchanged\n$/m,
     );
     expect(writes()).toEqual([]);
   });

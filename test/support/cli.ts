@@ -35,3 +35,13 @@ export function spawnCli(args: string[], opts: { cwd: string; env?: Record<strin
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
+
+/** The record `obsync run` logs when it cannot start (its stderr is JSON lines): its error, hint and code. */
+export function runFailure(stderr: string): { error: string; hint?: string; code?: string } {
+  for (const line of stderr.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const record = JSON.parse(line) as { msg?: string; error?: string; hint?: string; code?: string };
+    if (record.msg === 'obsync run failed' && typeof record.error === 'string') return { ...record, error: record.error };
+  }
+  throw new Error(`no 'obsync run failed' record in:\n${stderr}`);
+}
