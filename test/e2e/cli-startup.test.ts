@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli } from '../support/cli.js';
+import { assertBuilt, cliInChildProcesses, runCli } from '../support/cli.js';
+
+// What a process loads at start-up is the subject here.
+cliInChildProcesses();
 
 const ROOT = resolve(import.meta.dirname, '../..');
 let dir: string;

@@ -9,8 +9,11 @@ import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildFullProgram } from '../../src/cli/program.js';
-import { assertBuilt, CLI, runCli } from '../support/cli.js';
+import { assertBuilt, CLI, cliInChildProcesses, runCli } from '../support/cli.js';
 import { fakeIO, runInProcess } from '../support/cli-io.js';
+
+// init prints the command that ran it (node and the binary's path): the binary itself.
+cliInChildProcesses();
 
 let dir: string;
 beforeAll(() => assertBuilt());

@@ -7,8 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { assertBuilt, runCli } from '../support/cli.js';
+import { assertBuilt, cliInChildProcesses, runCli } from '../support/cli.js';
 import { httpsFront, makePki, opensslMissing, type HttpsFront, type TestPki } from './tls-cert.js';
+
+// Node reads NODE_EXTRA_CA_CERTS when a process starts.
+cliInChildProcesses();
 
 const noOpenssl = opensslMissing();
 let pki: TestPki;
