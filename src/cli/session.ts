@@ -143,7 +143,8 @@ export function findConfig(io: CliIO, paths: readonly string[], flag: string | u
 export function cliLogger(io: CliIO, level: string): Logger {
   const lvl = io.env.OBSYNC_LOG_LEVEL ?? level;
   // The process's own stderr is written at its file descriptor (synchronously, nothing lost at exit); any other (a test's) as a stream.
-  if (io.stderr.isTTY !== true) return createLogger({ format: 'json', level: lvl, ...(io.isProcess === true ? {} : { stream: io.stderr }) });
+  if (io.stderr.isTTY !== true)
+    return createLogger({ format: 'json', level: lvl, ...(io.isProcess === true ? {} : { stream: io.stderr }) });
   return createLogger({ format: 'pretty', level: lvl, stream: io.stderr, color: colorEnabled(io, 'stderr') });
 }
 
