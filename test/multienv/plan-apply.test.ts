@@ -32,13 +32,18 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The example's obsync.yaml with each target at the given base URL. */
+// The hosted default limit (10 requests per 10 s) makes an apply of this size wait 10 s; the waits
+// have their own tests (test/hostile/waits-server.test.ts), these are about the targets.
+const SERVICE_LINE = '    serviceId: b0000000-0000-4000-8000-000000000001\n';
+const NO_WAITS = '    rateLimit: {requests: 1000, perSeconds: 1}\n';
+
+/** The example's obsync.yaml with each target at the given base URL (and no client-side waits). */
 function pointAt(urls: { staging: string; production: string }): void {
   const original = readFileSync('config-examples/multi-env/obsync.yaml', 'utf8');
   const [head, production] = original.split('  - name: production');
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `${(head ?? '').replace('http://127.0.0.1:8000', urls.staging)}  - name: production${(production ?? '').replace('http://127.0.0.1:8000', urls.production)}`,
+    `${(head ?? '').replace('http://127.0.0.1:8000', urls.staging)}  - name: production${(production ?? '').replace('http://127.0.0.1:8000', urls.production).replace(SERVICE_LINE, `${SERVICE_LINE}${NO_WAITS}`)}`,
   );
 }
 
