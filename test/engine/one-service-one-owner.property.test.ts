@@ -130,13 +130,12 @@ class Pair {
         return;
       }
       case 'adopt-export': {
-        const exported = all.map((d) => ({
-          kind: 'Dashboard' as const,
-          name: `d-${d.id}`,
-          address: addressOf('Dashboard', `d-${d.id}`),
-          id: d.id,
-          naturalKey: '',
-        }));
+        // As export names them: an object this target owns under its own name, any other after its id.
+        const mine = new Map(this.inventory[op.who].entries().map((e) => [e.id, e.name]));
+        const exported = all.map((d) => {
+          const n = mine.get(d.id) ?? `d-${d.id}`;
+          return { kind: 'Dashboard' as const, name: n, address: addressOf('Dashboard', n), id: d.id, naturalKey: '' };
+        });
         try {
           for (const entry of bindings(exported, this.inventory[op.who], new Date(), this.elsewhere(op.who)))
             await this.inventory[op.who].put(entry);
