@@ -14,6 +14,7 @@ import { FenceSlot, READ_ONLY, UNFENCED } from '../core/fence.js';
 import { Secret } from '../core/secret.js';
 import type { ServicePort } from '../core/ports.js';
 import type { AdoptPolicy } from '../core/plan.js';
+import type { OwnersElsewhere } from '../core/owners-elsewhere.js';
 import type { TargetIdentity } from '../core/target.js';
 import type { DesiredResource, ManifestFiles } from '../core/resource.js';
 import type { InventoryAccess, StateBackend } from '../inventory/backend.js';
@@ -36,6 +37,7 @@ import { manifestPaths } from '../config/trees.js';
 import { readRegularFile, unreadableReason } from '../manifests/files.js';
 import { LoadedFiles } from '../manifests/load.js';
 import { loadTargetTree, mergeTargetDiagnostics, type TargetTree } from '../manifests/targets.js';
+import { ownersElsewhereReader } from './neighbours.js';
 import { connectTarget, openProject, targetApi, targetName, type Connection, type ConnectInput, type Project } from './wiring.js';
 
 export interface SessionOptions {
@@ -117,6 +119,8 @@ export interface Session {
   events: EventBus;
   /** Re-reads the manifests (the daemon calls it before each run). */
   reload(): LoadedManifests;
+  /** What the other targets on this target's service own now (one service, one owner; ./neighbours.ts). */
+  ownersElsewhere(): Promise<OwnersElsewhere>;
   close(): Promise<void>;
 }
 
@@ -201,7 +205,8 @@ export async function reconcileSession(session: Session, opts: RunOptions, run: 
   return report;
 }
 
-function reconcileOnce(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
+async function reconcileOnce(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
+  const ownersElsewhere = await session.ownersElsewhere();
   return reconcile({
     port: session.port,
     inventory: session.inventory,
@@ -215,6 +220,7 @@ function reconcileOnce(session: Session, opts: RunOptions, run: SessionRun): Pro
     concurrency: session.defaults.concurrency,
     adopt: session.adopt,
     identity: session.identity,
+    ...(ownersElsewhere.size > 0 ? { ownersElsewhere } : {}),
     ...backtestOf(backtestSettings(opts, session.defaults.backtest, false)),
     ...run,
   });
@@ -462,6 +468,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
     logger,
     events: input.events,
     reload: input.load,
+    ownersElsewhere: ownersElsewhereReader(state, connection.identity, input.resolved.kind === 'embedded', project.services),
     async close() {
       try {
         await inventory.close();

@@ -7,6 +7,7 @@ import type { ServicePort } from '../core/ports.js';
 import type { Variant } from '../core/ports.js';
 import { VARIANT_RATE_LIMITS, printableBaseUrl, type Target, type TargetIdentity } from '../core/target.js';
 import { loadConfig, type DeclaredTarget, type LoadConfigOptions } from '../config/load.js';
+import type { DeclaredService } from '../config/services.js';
 import type { ObsyncConfig } from '../config/schema.js';
 import { chooseTargets, resolveTargets, type EmbeddedTarget, type ResolvedTarget } from '../config/targets.js';
 import type { Logger } from '../log/logger.js';
@@ -31,6 +32,8 @@ export interface ReadConfigOptions {
 export interface ReadConfig {
   config: ObsyncConfig;
   declared: DeclaredTarget[];
+  /** The service each declared target writes to, as far as can be told (one service, one owner). */
+  services: ReadonlyMap<string, DeclaredService>;
   /** Credentials and sensitive values obsync.yaml and the environment put in play (no manifest field may carry one). */
   sensitive: SensitiveValue[];
   /** Targets left out because their own settings have errors (with `isolateTargets`). */
@@ -57,7 +60,7 @@ export function readConfig(path: string, env: Readonly<Record<string, string | u
       },
     ),
   }));
-  return { config: loaded.config, declared: loaded.declared, failed, sensitive: loaded.sensitive };
+  return { config: loaded.config, declared: loaded.declared, services: loaded.services ?? new Map(), failed, sensitive: loaded.sensitive };
 }
 
 /** obsync.yaml (if any) with the targets the command uses resolved, and only those. */
@@ -65,6 +68,8 @@ export interface Project {
   configPath: string | undefined;
   config: ObsyncConfig | undefined;
   declared: readonly DeclaredTarget[];
+  /** The service each declared target writes to, as far as can be told (one service, one owner). */
+  services: ReadonlyMap<string, DeclaredService>;
   /** The directory of obsync.yaml, else the working directory. */
   baseDir: string;
   targets: ResolvedTarget[];
@@ -107,6 +112,7 @@ export function openProject(input: {
     configPath,
     config,
     declared: read?.declared ?? [],
+    services: read?.services ?? new Map(),
     baseDir: configPath ? dirname(configPath) : input.cwd,
     targets,
     sensitive: read?.sensitive ?? credentialValues(env),

@@ -20,6 +20,7 @@ import { sortDiagnostics } from '../manifests/load.js';
 import { documentValue, parseYamlFile } from '../manifests/parse.js';
 import { positionAt } from '../manifests/positions.js';
 import { stateDirectory } from './file-scope.js';
+import { declaredService, type DeclaredService } from './services.js';
 import { EMBEDDED_NAME, ENV_TARGET_NAME } from './targets.js';
 import { configSchema, targetConfig, targetTreeSchema, type ObsyncConfig, type TargetConfig } from './schema.js';
 import { setOwn } from '../core/json.js';
@@ -32,6 +33,8 @@ export interface LoadedConfig {
   dir: string;
   /** Every target the file declares, in file order, resolved or not. */
   declared: DeclaredTarget[];
+  /** The service each declared target writes to, as far as obsync.yaml and the environment tell (./services.ts). */
+  services?: ReadonlyMap<string, DeclaredService>;
   /**
    * The credentials and sensitive values in play, resolved: the environment's credential
    * variables and every resolved value of a sensitive field here (target credentials, the state
@@ -188,6 +191,7 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
     );
   const items = targetItems(first.value);
   const declared = items.map(declaredOf);
+  const services = new Map(items.map((item, i) => [declared[i]?.name ?? '', declaredService(item, env)] as const));
   diagnostics.push(...duplicateNames(declared, issueBase));
   const defaultTarget = top.success ? top.data.defaults?.target : undefined;
   if (defaultTarget !== undefined && defaultTarget !== EMBEDDED_NAME && !declared.some((d) => d.name === defaultTarget)) {
@@ -280,6 +284,7 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
     diagnostics: sortDiagnostics(diagnostics),
     dir,
     declared,
+    services,
     sensitive,
     ...(failedTargets.size > 0
       ? {

@@ -13,6 +13,7 @@ import { errorMessage } from '../core/errors.js';
 import { entryAddress, type InventoryStore, type TargetLeadership } from '../core/inventory.js';
 import type { AdoptPolicy, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
+import type { OwnersElsewhere } from '../core/owners-elsewhere.js';
 import type { TargetIdentity } from '../core/target.js';
 import type { DesiredResource, ManifestFiles } from '../core/resource.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
@@ -41,6 +42,8 @@ export interface DaemonDeps {
   leadership?: TargetLeadership;
   /** Re-reads the manifests (called at each run). */
   loadDesired(): { desired: DesiredResource[]; diagnostics: Diagnostic[]; manifests?: ManifestFiles };
+  /** What the other targets on this target's service own now (read at each run; one service, one owner). */
+  ownersElsewhere?: () => Promise<OwnersElsewhere>;
   /** The manifest paths the target reads: a change below them triggers a run. */
   watchPaths: readonly string[];
   logger: Logger;
@@ -455,6 +458,7 @@ export class Daemon {
     }
     const current = this.#lastGood;
     if (current === null) return { result: 'invalid-manifests', error: 'the manifests are invalid', code: 'manifests-invalid' };
+    const ownersElsewhere = await this.deps.ownersElsewhere?.();
     const ownedBefore = new Set(
       this.deps.inventory
         .entries()
@@ -477,6 +481,7 @@ export class Daemon {
       ...(this.opts.backtest ? { backtest: this.opts.backtest } : {}),
       ...(invalid ? { pruneBlockers: ['the manifests are invalid'] } : {}),
       memo: this.#memo,
+      ...(ownersElsewhere && ownersElsewhere.size > 0 ? { ownersElsewhere } : {}),
       signal,
       concurrency: this.opts.concurrency,
     });

@@ -3,6 +3,7 @@
  * manifests and the inventory (`makePlan`), and execute a plan (`applyPlanned`). `reconcile()`
  * (./reconcile.ts) runs them for plan, apply and the daemon alike.
  */
+import { createHash } from 'node:crypto';
 import type { InventoryStore } from '../core/inventory.js';
 import type { Address, AdoptPolicy, Kind, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
@@ -18,6 +19,7 @@ import type { BacktestSubject } from '../planner/backtest-subjects.js';
 import type { KindDefinition } from '../kinds/kind.js';
 import type { InventoryEntry } from '../core/inventory.js';
 import type { ListGap, LiveState } from '../core/live.js';
+import type { OwnersElsewhere } from '../core/owners-elsewhere.js';
 import { runBacktests, type BacktestOptions } from './backtest.js';
 import type { KeptPlan, PlanInputs } from './last-plan.js';
 import { declaringFiles } from './declaring-files.js';
@@ -48,6 +50,8 @@ export interface PlanRequest {
   adopt?: AdoptPolicy;
   /** What this target's last runs found unchanged (the daemon's, one per target): read and renewed by this plan. */
   memo?: RunMemo;
+  /** The objects the other targets on this target's service own: never adopted, imported or pruned here. */
+  ownersElsewhere?: OwnersElsewhere;
   /** Backtest the alerts the plan creates or updates (and those its changes touch); absent: off. */
   backtest?: Omit<BacktestOptions, 'signal'>;
   /** Keep each unchanged object's form in the plan (a JSON plan shows every object's values). */
@@ -135,6 +139,7 @@ function planAfresh(
     ...(req.unchangedForms ? { unchangedForms: true } : {}),
     ...(gaps.length > 0 ? { listGaps: gaps } : {}),
     ...(refusedCreates && refusedCreates.size > 0 ? { refusedCreates } : {}),
+    ...(req.ownersElsewhere && req.ownersElsewhere.size > 0 ? { ownersElsewhere: req.ownersElsewhere } : {}),
   });
   return { plan, secretValues: secrets.values, subjects };
 }
@@ -171,6 +176,7 @@ function planInputs(
     kinds.map((def) => live.unread?.(def.kind) ?? null),
     gaps,
     [...(req.memo?.creates.refused() ?? [])],
+    req.ownersElsewhere ? createHash('sha256').update(req.ownersElsewhere.lines().join('\n')).digest('base64url') : null,
   ];
   return {
     scope: JSON.stringify(options),

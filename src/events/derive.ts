@@ -7,9 +7,10 @@ import type { StepResult } from '../applier/context.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { countKey, isMove, type Address, type PlanStep } from '../core/plan.js';
 import type { RunReport } from '../engine/reconcile.js';
+import { OWNED_ELSEWHERE } from '../core/owners-elsewhere.js';
 import type { EventBody } from './vocabulary.js';
 
-/** The plan diagnostic of an adoption refused by `adopt: explicit` (src/planner). */
+/** The plan diagnostic of an adoption refused by `adopt: explicit` (src/planner); OWNED_ELSEWHERE: by another target's ownership. */
 const ADOPTION_REFUSED = 'adoption-not-allowed';
 /** The plan diagnostic of a create a daemon stopped repeating (src/planner, engine/repeated-creates.ts). */
 const REPEATED_CREATE = 'non-convergent';
@@ -88,7 +89,7 @@ function diagnosticEvents(diagnostics: readonly Diagnostic[]): EventBody[] {
       const address = d.address === undefined ? {} : { address: d.address };
       // A create a daemon stopped repeating (engine/repeated-creates.ts): the service does not keep the object at all.
       if (d.code === REPEATED_CREATE && d.address !== undefined) return { event: 'non-convergent', address: d.address, paths: [] };
-      return d.code === ADOPTION_REFUSED
+      return d.code === ADOPTION_REFUSED || d.code === OWNED_ELSEWHERE
         ? { event: 'refused', guard: 'adoption', ...address, message: d.message }
         : { event: 'failed', ...address, code: d.code, message: d.message };
     });

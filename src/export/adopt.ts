@@ -9,6 +9,7 @@
 import type { ApplyReport } from '../applier/context.js';
 import { entryAddress, type InventoryEntry, type InventoryStore } from '../core/inventory.js';
 import { PlanError } from '../core/errors.js';
+import { OwnersElsewhere } from '../core/owners-elsewhere.js';
 import type { Address, Plan } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
@@ -33,6 +34,8 @@ export interface AdoptRequest {
   exported: readonly ExportedBinding[];
   concurrency: number;
   now: Date;
+  /** What the other targets on this target's service own: none of it is adopted. */
+  elsewhere?: OwnersElsewhere;
 }
 
 /** Refuses (before anything is recorded) when the exported tree would change the service. */
@@ -48,11 +51,26 @@ export function refuseChanges(plan: Plan): void {
   });
 }
 
-/** The entries binding exported manifests to their ids; an address already owned by another id is an error. */
-export function bindings(exported: readonly ExportedBinding[], inventory: InventoryStore, now: Date): InventoryEntry[] {
+/**
+ * The entries binding exported manifests to their ids; an address already owned by another id, or
+ * an object another target on the service owns, is an error (nothing is adopted).
+ */
+export function bindings(
+  exported: readonly ExportedBinding[],
+  inventory: InventoryStore,
+  now: Date,
+  elsewhere = OwnersElsewhere.NONE,
+): InventoryEntry[] {
   const out: InventoryEntry[] = [];
   const clashes: string[] = [];
+  const owners = new Set<string>();
   for (const b of exported) {
+    const owner = elsewhere.owner(b.kind, b.id);
+    if (owner) {
+      clashes.push(`${b.address}: ${elsewhere.refusal(`the object ${b.id}`, owner)}`);
+      owners.add(owner.target);
+      continue;
+    }
     const current = inventory.get(b.address);
     if (current?.status === 'owned' && current.id === b.id) continue;
     if (current?.status === 'owned' && current.id !== null) {
@@ -61,14 +79,20 @@ export function bindings(exported: readonly ExportedBinding[], inventory: Invent
     }
     out.push({ kind: b.kind, name: b.name, id: b.id, status: 'owned', naturalKey: b.naturalKey, updatedAt: now.toISOString() });
   }
-  if (clashes.length > 0)
-    throw new PlanError(`nothing was adopted:\n  ${clashes.join('\n  ')}`, { hint: '`obsync state rm <address>` forgets a stale entry' });
+  if (clashes.length > 0) {
+    const shared = [...owners].map((t) => `'${t}'`).join(', ');
+    const hint =
+      owners.size > 0
+        ? `leave out what ${shared} own${owners.size > 1 ? '' : 's'} (export --kind/--match), or point the targets at different services; \`obsync state rm <address>\` forgets a stale entry`
+        : '`obsync state rm <address>` forgets a stale entry';
+    throw new PlanError(`nothing was adopted:\n  ${clashes.join('\n  ')}`, { hint });
+  }
   return out;
 }
 
 /** `bound`: how many exported objects were not owned before (`added`: their entries). */
 export async function adoptExported(req: AdoptRequest): Promise<{ report: ApplyReport; bound: number; added: InventoryEntry[] }> {
-  const added = bindings(req.exported, req.inventory, req.now);
+  const added = bindings(req.exported, req.inventory, req.now, req.elsewhere);
   const planned = await makePlan({
     port: req.port,
     inventory: withEntries(req.inventory, added),

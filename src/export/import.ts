@@ -5,6 +5,7 @@
  */
 import type { InventoryEntry } from '../core/inventory.js';
 import type { LiveObject } from '../core/live.js';
+import type { OwnersElsewhere } from '../core/owners-elsewhere.js';
 import { PlanError } from '../core/errors.js';
 import type { Address } from '../core/plan.js';
 import { naturalKeyOf, type ManagedKind } from '../kinds/kind.js';
@@ -20,6 +21,8 @@ export interface ImportRequest {
   entries: readonly InventoryEntry[];
   /** Whether a manifest declares the address (importing an undeclared object would let prune delete it). */
   declared: boolean;
+  /** What the other targets on this target's service own: never imported here. */
+  elsewhere?: OwnersElsewhere;
   now: Date;
 }
 
@@ -42,6 +45,8 @@ export function importEntry(req: ImportRequest): ImportOutcome {
     throw new PlanError(`${def.noun} ${id} is already owned as ${other.kind}/${other.name}`, {
       hint: `one object has one address: to rename it, \`obsync state mv ${other.kind}/${other.name} ${address}\` (or metadata.previousNames: [${other.name}] in the manifest of ${address})`,
     });
+  const owner = req.elsewhere?.owner(def.kind, id);
+  if (req.elsewhere && owner) throw new PlanError(req.elsewhere.refusal(`${def.noun} ${id}`, owner), { hint: req.elsewhere.hint(owner) });
   if (!req.declared) {
     throw new PlanError(`no manifest declares ${address}: obsync would own an object nothing declares, and prune would delete it`, {
       hint: `write the manifest first (\`obsync export --kind ${def.kind} --match ...\` writes one), then import`,

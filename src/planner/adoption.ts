@@ -1,6 +1,7 @@
 /**
  * Whether a match by natural key may be taken, wherever a match is made (the object planned, an
  * object outside the selection, a same-kind reference):
+ *  - an object another target on the same service owns is never taken (one service, one owner);
  *  - under `adopt: explicit` an existing object is never taken by natural key;
  *  - a pending entry (obsync's own create whose answer was lost) resolves only to the object that
  *    create made (trust invariant 2): one that did not exist before it, with the natural key it
@@ -11,6 +12,7 @@
  */
 import type { InventoryEntry } from '../core/inventory.js';
 import type { LiveObject } from '../core/live.js';
+import { OWNED_ELSEWHERE } from '../core/owners-elsewhere.js';
 import type { DesiredResource } from '../core/resource.js';
 import { naturalKeyOf, type ManagedKind } from '../kinds/kind.js';
 import type { PlanContext } from './context.js';
@@ -32,6 +34,10 @@ export function refusedAdoption(
 ): RefusedAdoption | null {
   if (match.kind !== 'adopted') return null;
   const live = match.live;
+  const elsewhere = ctx.input.ownersElsewhere;
+  const owner = elsewhere?.owner(def.kind, live.id);
+  if (elsewhere && owner)
+    return { code: OWNED_ELSEWHERE, message: `${elsewhere.refusal(`${def.noun} ${live.id}`, owner)}; ${elsewhere.hint(owner)}` };
   const explicit = ctx.input.adopt === 'explicit';
   if (match.pending && entry) {
     const unproven = pendingUnproven(ctx, def, res, entry, live);

@@ -5,6 +5,7 @@ import type { ListGap, LiveState } from '../core/live.js';
 import type { Address, AdoptPolicy, Kind } from '../core/plan.js';
 import type { Variant } from '../core/ports.js';
 import type { DeclaringFiles, DesiredResource } from '../core/resource.js';
+import type { OwnersElsewhere } from '../core/owners-elsewhere.js';
 import type { Json } from '../core/wire.js';
 import type { ManagedKind } from '../kinds/kind.js';
 import { MANAGED, REGISTRY } from '../kinds/registry.js';
@@ -52,6 +53,8 @@ export interface PlanInput {
   listGaps?: readonly ListGap[];
   /** A daemon's addresses created run after run (engine/repeated-creates.ts), with the spec hash they were created with: not created again. */
   refusedCreates?: ReadonlyMap<Address, string | undefined>;
+  /** The objects other targets on this target's service own: never adopted here (core/owners-elsewhere.ts). */
+  ownersElsewhere?: OwnersElsewhere;
 }
 
 /**

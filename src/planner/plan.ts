@@ -8,6 +8,7 @@ import { entryAddress, type InventoryEntry } from '../core/inventory.js';
 import { PLAN_FORMAT_VERSION, summarize, type Address, type Kind, type Plan, type PlanStep } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { LiveObject } from '../core/live.js';
+import type { OwnersElsewhere } from '../core/owners-elsewhere.js';
 import type { Json, JsonObject } from '../core/wire.js';
 import type { ManagedKind } from '../kinds/kind.js';
 import { MANAGED, managedDefinition } from '../kinds/registry.js';
@@ -194,6 +195,7 @@ function finish(
     },
     cascadeOf: (kind, id) => cascades.of(kind, id),
     heldBy: (kind, id, deleted) => heldBy(kind, id, deleted, impacts),
+    ...(input.ownersElsewhere && input.ownersElsewhere.size > 0 ? { ownedElsewhere: ownedElsewhere(input.ownersElsewhere) } : {}),
     blockers: [
       ...(input.pruneBlockers ?? []),
       ...(diagnostics.some((d) => d.severity === 'error') ? ['some objects could not be planned (see the errors)'] : []),
@@ -215,6 +217,14 @@ function finish(
     errored: diagnostics.some((d) => d.severity === 'error'),
   };
   return { plan: result, subjects: backtestSubjects(view) };
+}
+
+/** The prune guard of one service, one owner: an object another target on the service owns too is not deleted here. */
+function ownedElsewhere(elsewhere: OwnersElsewhere): (kind: Kind, id: string) => string | undefined {
+  return (kind, id) => {
+    const owner = elsewhere.owner(kind, id);
+    return owner && elsewhere.refusal(`${managedDefinition(kind)?.noun ?? kind} ${id}`, owner, 'delete it');
+  };
 }
 
 /** `kind\0id` of every object the plan deletes, directly or by a cascade. */

@@ -42,6 +42,8 @@ export interface PruneInput {
   blockers: readonly string[];
   /** The manifest files read that declare nothing, as entries record theirs (`InventoryEntry.source`). */
   emptyFiles?: ReadonlySet<string>;
+  /** Why an owned object may not be deleted by this target: another target on the service owns it too (recorded before that was refused). */
+  ownedElsewhere?: (kind: Kind, id: string) => string | undefined;
 }
 
 export interface PlannedDelete {
@@ -60,10 +62,14 @@ export interface PruneDecision {
 
 export function decidePrune(input: PruneInput): PruneDecision {
   const candidates: PlannedDelete[] = [];
+  const kept: BlockedDelete[] = [];
   for (const e of input.inventory) {
     if (e.status !== 'owned' || e.id === null || !input.deletableKinds.has(e.kind) || input.isDeclared(e) || !input.eligible(e)) continue;
     const live = input.live(e.kind, e.id);
-    if (live) candidates.push({ entry: { ...e, id: e.id }, live, cascade: [] });
+    if (!live) continue;
+    const elsewhere = input.ownedElsewhere?.(e.kind, e.id);
+    if (elsewhere === undefined) candidates.push({ entry: { ...e, id: e.id }, live, cascade: [] });
+    else kept.push({ address: entryAddress(e), reason: `not deleted: ${elsewhere}` });
   }
   const allowed = [...(input.allowEmptyKinds ?? [])].sort();
   const report: PruneReport = {
@@ -72,7 +78,7 @@ export function decidePrune(input: PruneInput): PruneDecision {
     ...(allowed.length > 0 ? { allowEmptyKinds: allowed } : {}),
     candidates: candidates.map((c) => entryAddress(c.entry)).sort(),
     refused: [],
-    blocked: [],
+    blocked: input.requested ? kept : [],
   };
   const emptied = emptiedFiles(
     candidates.map((c) => c.entry),

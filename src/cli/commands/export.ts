@@ -197,6 +197,7 @@ async function adopt(io: CliIO, session: Session, outDir: string, result: Export
     exported: result.manifests,
     concurrency: session.defaults.concurrency,
     now: new Date(),
+    elsewhere: await session.ownersElsewhere(),
   });
   for (const entry of added)
     if (entry.id !== null)

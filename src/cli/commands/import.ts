@@ -55,6 +55,7 @@ async function importCommand(io: CliIO, address: string, id: string, flags: Impo
       served: served.map((d) => d.kind),
       entries: session.inventory.entries(),
       declared: session.desired.some((r) => r.address === key),
+      elsewhere: await session.ownersElsewhere(),
       now: new Date(),
     });
     if (outcome.already) {

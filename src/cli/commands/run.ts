@@ -142,6 +142,7 @@ async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<v
           inventory: session.inventory,
           ...(session.leadership ? { leadership: session.leadership } : {}),
           loadDesired: () => session.reload(),
+          ownersElsewhere: () => session.ownersElsewhere(),
           watchPaths: session.manifestPaths,
           logger: session.logger,
           metrics,

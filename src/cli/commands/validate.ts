@@ -8,6 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { Option } from 'commander';
 import { manifestFileScope } from '../../config/file-scope.js';
 import { loadConfig } from '../../config/load.js';
+import { sharedServiceWarnings } from '../../config/services.js';
 import { manifestPaths } from '../../config/trees.js';
 import { formatDiagnostic, hasErrors, type Diagnostic } from '../../core/diagnostics.js';
 import { printableBlock, workflowCommand } from '../../core/printable.js';
@@ -73,8 +74,9 @@ function validation(io: CliIO, args: string[], flags: ValidateFlags): Validation
   const config = loaded?.config;
   // With PATH arguments (other than the project's own folder), obsync.yaml only says where ${file:} may read and what each target's vars are.
   const projectOnly = given.length === 0 || (given.length === 1 && loaded !== undefined && given[0] === loaded.dir);
-  const diagnostics = loaded && projectOnly ? loaded.diagnostics : [];
   const declared = loaded?.declared ?? [];
+  const shared = configPath && loaded?.services ? sharedServiceWarnings(loaded.services, configPath) : [];
+  const diagnostics = loaded && projectOnly ? [...loaded.diagnostics, ...shared] : [];
   const top = config?.manifests ?? (loaded && !config ? [] : undefined);
   const treeOf = (name: string, api: TargetTree['api'], own: readonly string[] | undefined, vars: TargetTree['vars']) => {
     const paths = manifestPaths({ cwd: io.cwd, given, configPath, top, own });
