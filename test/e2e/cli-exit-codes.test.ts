@@ -8,11 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { assertBuilt, cliInChildProcesses, runCli } from '../support/cli.js';
+import { assertBuilt, runCli } from '../support/cli.js';
 import { fakeIO, runInProcess } from '../support/cli-io.js';
 
-// The exit codes a shell sees, from the built binary.
-cliInChildProcesses();
 
 let sandbox: SandboxHandle;
 let dir: string;

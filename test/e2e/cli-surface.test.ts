@@ -9,11 +9,9 @@ import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildFullProgram } from '../../src/cli/program.js';
-import { assertBuilt, CLI, cliInChildProcesses, runCli } from '../support/cli.js';
+import { assertBuilt, CLI, runCli, runCliProcess } from '../support/cli.js';
 import { fakeIO, runInProcess } from '../support/cli-io.js';
 
-// init prints the command that ran it (node and the binary's path): the binary itself.
-cliInChildProcesses();
 
 let dir: string;
 beforeAll(() => assertBuilt());
@@ -132,7 +130,8 @@ describe('obsync init', () => {
       .map((l) => l.trim().replace(/\s+#.*$/, ''));
 
   it('writes a project whose printed next commands work as printed (obsync not on PATH: named in full)', async () => {
-    const res = await runCli(['init', 'proj'], { cwd: tmp() });
+    // init prints the command that ran it (node and the binary's path): the binary itself.
+    const res = await runCliProcess(['init', 'proj'], { cwd: tmp() });
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('created proj/obsync.yaml');
     expect(res.stdout).toContain('created proj/.gitignore');
@@ -164,7 +163,7 @@ describe('obsync init', () => {
 
   it('adds what it ignores to an existing .gitignore, once', async () => {
     writeFileSync(join(tmp(), '.gitignore'), 'node_modules/\n/.env\n');
-    const res = await runCli(['init'], { cwd: dir });
+    const res = await runCliProcess(['init'], { cwd: dir });
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('updated .gitignore');
     const text = readFileSync(join(dir, '.gitignore'), 'utf8');
