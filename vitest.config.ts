@@ -1,3 +1,4 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -15,11 +16,42 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * process, started by the global setup (test/support/fixtures.ts).
  */
 const workers = Number(process.env.OBSYNC_TEST_WORKERS ?? 3);
+
+/**
+ * The files that take longest (each 20 s to 100 s on a CI machine) start first. vitest orders by the
+ * durations it cached on an earlier run, and without them (CI's clean checkout) by file size, which
+ * put the bench smoke (a small file, the longest run) last, alone, at the tail of the run.
+ */
+const LONGEST_FIRST = [
+  'test/bench/smoke.test.ts',
+  'test/multienv/daemon.test.ts',
+  'test/deploy/package-install.test.ts',
+  'test/state/shards.test.ts',
+  'test/daemon/visibility.test.ts',
+  'test/multienv/example.test.ts',
+  'test/hostile/lease-paused-writer.test.ts',
+  'test/state/failover.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const at = LONGEST_FIRST.findIndex((path) => f.moduleId.endsWith(path));
+      return at < 0 ? LONGEST_FIRST.length : at;
+    };
+    return sorted
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .map(({ f }) => f);
+  }
+}
 const fixtures = ['test/support/global-setup.ts'];
 
 export default defineConfig({
   test: {
     maxWorkers: workers,
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {

@@ -8,10 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { assertBuilt, cliInChildProcesses, runCli } from '../support/cli.js';
+import { assertBuilt, runCli } from '../support/cli.js';
 
-// The built binary end to end, as a user runs it.
-cliInChildProcesses();
 
 let sandbox: SandboxHandle;
 let dir: string;
