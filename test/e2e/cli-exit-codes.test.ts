@@ -11,7 +11,6 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli } from '../support/cli.js';
 import { fakeIO, runInProcess } from '../support/cli-io.js';
 
-
 let sandbox: SandboxHandle;
 let dir: string;
 

@@ -12,7 +12,6 @@ import { buildFullProgram } from '../../src/cli/program.js';
 import { assertBuilt, CLI, runCli, runCliProcess } from '../support/cli.js';
 import { fakeIO, runInProcess } from '../support/cli-io.js';
 
-
 let dir: string;
 beforeAll(() => assertBuilt());
 afterEach(() => {

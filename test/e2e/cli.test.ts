@@ -10,7 +10,6 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli } from '../support/cli.js';
 
-
 let sandbox: SandboxHandle;
 let dir: string;
 const PASSWORD = 'e2e-very-secret-password-91';
