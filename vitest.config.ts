@@ -9,8 +9,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * Files run in parallel. vitest's default is one worker fewer than the cores — one on the 2-core
  * machines this suite runs on, so nothing ran in parallel. Most integration files spend their
  * time waiting on child processes and loopback servers, so three at a time keep two cores busy
- * (OBSYNC_TEST_WORKERS overrides). Integration files run in forked processes, as the CLI they
- * start does; unit files in worker threads, which start faster.
+ * (OBSYNC_TEST_WORKERS overrides). Integration files run in forked processes (the CLI runs in
+ * them, test/support/cli.ts, and changes the working directory, which a thread cannot), several
+ * files one after another in each; unit files in worker threads, which start faster.
  *
  * Fixtures too costly to make per file (one PostgreSQL per worker) come from a server in this
  * process, started by the global setup (test/support/fixtures.ts).
@@ -70,6 +71,11 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'test/**/*.slow.test.ts'],
           pool: 'forks',
+          // A fork per file and every module loaded again in each cost as much CPU as the tests
+          // themselves (40 e2e and hostile files, one worker: 222 s of CPU isolated, 121 s not).
+          // Files share a worker's modules: a test leaves process-wide state as it found it
+          // (test/support/cli.ts restores the environment, the working directory, the exit code).
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
           globalSetup: fixtures,

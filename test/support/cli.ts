@@ -18,6 +18,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { CommanderError } from 'commander';
+import { afterAll } from 'vitest';
 import { ExitRequest, outputWriter, reportError, type CliIO } from '../../src/cli/io.js';
 import { buildProgram } from '../../src/cli/program.js';
 
@@ -45,6 +46,10 @@ export function assertBuilt(): void {
 /** Every `runCli` of the calling test file starts the built binary as a child process. */
 export function cliInChildProcesses(): void {
   childOnly = true;
+  // Test files may share this module (vitest's isolate: false): the next file starts from the default.
+  afterAll(() => {
+    childOnly = process.env.OBSYNC_TEST_CLI === 'process';
+  });
 }
 
 export async function runCli(args: string[], opts: CliOptions): Promise<CliResult> {
