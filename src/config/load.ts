@@ -24,6 +24,7 @@ import { declaredService, type DeclaredService } from './services.js';
 import { EMBEDDED_NAME, ENV_TARGET_NAME } from './targets.js';
 import { configSchema, targetConfig, targetTreeSchema, type ObsyncConfig, type TargetConfig } from './schema.js';
 import { setOwn } from '../core/json.js';
+import { writeBackProblems } from './write-back.js';
 
 export interface LoadedConfig {
   /** Undefined when the file has errors. Its `targets` are the resolved ones only (see `select`). */
@@ -207,6 +208,7 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
     });
   }
   diagnostics.push(...unknownNotificationTargets(first.value, declared, issueBase));
+  diagnostics.push(...writeBackProblems(first.value, issueBase));
   const selected = new Set(
     (opts.select ?? ((names) => names))(
       declared.map((d) => d.name),
