@@ -208,7 +208,6 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
     });
   }
   diagnostics.push(...unknownNotificationTargets(first.value, declared, issueBase));
-  diagnostics.push(...writeBackProblems(first.value, issueBase));
   const selected = new Set(
     (opts.select ?? ((names) => names))(
       declared.map((d) => d.name),
@@ -280,6 +279,8 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
       if (tree.success) entry.tree = { manifests: tree.data.manifests ?? [], vars: stringVars(tree.data.vars) };
     }
   });
+  // After the schema's own issues: a diagnostic at a path hides the schema's issue there (see `keep`).
+  diagnostics.push(...writeBackProblems(first.value, issueBase));
   const config = top.success && !hasErrors(diagnostics) ? { ...top.data, ...(top.data.targets ? { targets: resolved } : {}) } : undefined;
   return {
     config: config as ObsyncConfig | undefined,

@@ -13,7 +13,7 @@ import { ConfigError } from '../core/errors.js';
 import { Secret } from '../core/secret.js';
 import { positionAt } from '../manifests/positions.js';
 import { readCredentialFile, type Env } from './targets.js';
-import type { DriftMode, ForgeType, WriteBackConfig } from './write-back-schema.js';
+import { DRIFT_MODES, type DriftMode, type ForgeType, type WriteBackConfig } from './write-back-schema.js';
 
 export const FORGE_TOKEN_VARIABLE = 'OBSYNC_FORGE_TOKEN';
 
@@ -133,24 +133,36 @@ function forgeToken(configured: string | undefined, input: ResolveWriteBackInput
 
 /**
  * obsync.yaml's write-back errors, each at its line: a target (or defaults) whose drift is
- * `propose` with no repository, and a github or gitlab forge without its project.
+ * `propose` with no repository, and a github or gitlab forge without its project; and a warning
+ * on every `drift:` while the daemon does not act on it.
  */
 export function writeBackProblems(value: unknown, base: { file: string; doc: Document; lineCounter: LineCounter }): Diagnostic[] {
   const root = record(value);
   const defaults = record(root.defaults) as Layer;
   const targets = Array.isArray(root.targets) ? root.targets : [];
   const out: Diagnostic[] = [];
-  const problem = (path: readonly PropertyKey[], code: string, message: string) =>
+  const problem = (path: readonly PropertyKey[], code: string, message: string, severity: 'error' | 'warning' = 'error') =>
     out.push({
-      severity: 'error',
+      severity,
       code,
       message,
       file: base.file,
       ...positionAt(base.doc, base.lineCounter, path),
       path: formatPath(path),
     });
+  // Until the daemon acts on it (docs/write-back.md, "Not yet wired"), a setting that changes nothing says so.
+  const notWired = (path: readonly PropertyKey[]) =>
+    problem(
+      path,
+      'drift-not-wired',
+      'obsync run does not act on drift: yet: drift is still handled as --mode says (see docs/write-back.md)',
+      'warning',
+    );
+  const valid = (drift: unknown) => DRIFT_MODES.some((mode) => mode === drift);
+  if (valid(defaults.drift)) notWired(['defaults', 'drift']);
   targets.forEach((item: unknown, index) => {
     const target = record(item) as Layer & { name?: unknown };
+    if (valid(target.drift)) notWired(['targets', index, 'drift']);
     if (effectiveDrift(target, defaults) !== 'propose') return;
     const name = typeof target.name === 'string' ? target.name : `targets[${index}]`;
     const wb = mergedWriteBack(target, defaults);
