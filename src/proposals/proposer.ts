@@ -6,7 +6,7 @@
  * branch deleted. Title, body and commit message pass the one scrubber and the one output pass.
  */
 import { mkdirSync } from 'node:fs';
-import { join, posix, relative, resolve, sep } from 'node:path';
+import { join } from 'node:path';
 import type { WriteBackSettings } from '../config/write-back.js';
 import { printable, safeOutput } from '../core/printable.js';
 import { scrub } from '../core/scrub.js';
@@ -14,6 +14,7 @@ import type { ForgeClient, ReviewRequest } from '../remote/forge/index.js';
 import { commitMessage, MAX_BODY_LENGTH, proposalTitle, type ProposalConflict } from './body.js';
 import type { Git } from './git.js';
 import { mergeFile } from './merge.js';
+import { repositoryPath } from './paths.js';
 import { ProposalRepository, type BranchState } from './repository.js';
 
 export type { ProposalConflict };
@@ -110,7 +111,7 @@ export function createProposer(deps: ProposerDeps): Proposer {
     const files = new Map<string, string | null>();
     const conflicts: ProposalConflict[] = [];
     for (const f of proposed) {
-      const path = repositoryPath(f.file);
+      const path = repositoryPath(settings.localRoot, settings.path, f.file);
       if (path === undefined) {
         conflicts.push(fileConflict(f.file, `the file is outside ${settings.localRoot}, which writeBack.path stands for`));
         continue;
@@ -120,12 +121,6 @@ export function createProposer(deps: ProposerDeps): Proposer {
       else conflicts.push(fileConflict(path, merged.reason));
     }
     return { files, conflicts };
-  }
-
-  function repositoryPath(file: string): string | undefined {
-    const rel = relative(settings.localRoot, resolve(settings.localRoot, file)).split(sep).join('/');
-    if (rel === '' || rel.startsWith('../') || rel === '..' || posix.isAbsolute(rel)) return undefined;
-    return settings.path === '' ? rel : `${settings.path}/${rel}`;
   }
 
   /** obsync's commit of `tree`: on its previous one while that holds the base's tip, else re-made on the base. */
