@@ -24,6 +24,7 @@ import { declaredService, type DeclaredService } from './services.js';
 import { EMBEDDED_NAME, ENV_TARGET_NAME } from './targets.js';
 import { configSchema, targetConfig, targetTreeSchema, type ObsyncConfig, type TargetConfig } from './schema.js';
 import { setOwn } from '../core/json.js';
+import { writeBackProblems } from './write-back.js';
 
 export interface LoadedConfig {
   /** Undefined when the file has errors. Its `targets` are the resolved ones only (see `select`). */
@@ -278,6 +279,8 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
       if (tree.success) entry.tree = { manifests: tree.data.manifests ?? [], vars: stringVars(tree.data.vars) };
     }
   });
+  // After the schema's own issues: a diagnostic at a path hides the schema's issue there (see `keep`).
+  diagnostics.push(...writeBackProblems(first.value, issueBase));
   const config = top.success && !hasErrors(diagnostics) ? { ...top.data, ...(top.data.targets ? { targets: resolved } : {}) } : undefined;
   return {
     config: config as ObsyncConfig | undefined,

@@ -9,6 +9,7 @@ import { notificationSinkConfig } from './notification-sink.js';
 import { STATE_SCHEMA_NAME, STATE_SCHEMA_RULE } from './state-schema-name.js';
 import { httpUrl } from '../kinds/rules.js';
 import { targetName } from './target-name.js';
+import { driftSetting, writeBackConfig } from './write-back-schema.js';
 
 const nonEmpty = z.string().min(1);
 
@@ -97,6 +98,10 @@ const common = {
     .max(64)
     .optional()
     .describe('Requests in flight at once (1-64; default: defaults.concurrency, else 4).'),
+  /** What obsync run does with drift (issue 41); default: as --mode says. */
+  drift: driftSetting.optional(),
+  /** Where drift: propose sends the live state (laid over defaults.writeBack). */
+  writeBack: writeBackConfig.optional(),
   /** Per-request deadline. */
   timeoutSeconds: z
     .number()
@@ -305,6 +310,8 @@ export const configSchema = z
           .describe('Delete owned objects that are no longer declared, with every guard (default false; --prune).'),
         concurrency: z.number().int().min(1).max(64).optional().describe('Requests in flight at once (1-64; default 4).'),
         maxDeletes: z.number().int().min(0).optional().describe('Most deletes one prune may make (default 10; --max-deletes).'),
+        drift: driftSetting.optional(),
+        writeBack: writeBackConfig.optional(),
         backtest: backtestSetting
           .optional()
           .describe(

@@ -230,7 +230,7 @@ function refuseSharedSandboxData(resolved: readonly ResolvedTarget[]): void {
   }
 }
 
-function readCredentialFile(readFile: (p: string) => string, key: string, file: string): string {
+export function readCredentialFile(readFile: (p: string) => string, key: string, file: string): string {
   try {
     return readFile(file).trim();
   } catch (err) {

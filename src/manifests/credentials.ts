@@ -15,6 +15,7 @@ export const CREDENTIAL_VARIABLES = [
   'OBSYNC_KEY_SECRET',
   'OBSYNC_STATE_URL',
   'OBSYNC_STATUS_TOKEN',
+  'OBSYNC_FORGE_TOKEN',
 ] as const;
 
 /**

@@ -1,0 +1,55 @@
+/**
+ * The text of a proposal: its title, its pull or merge request body (the plan's markdown from
+ * src/render/plan-markdown.ts, which escapes and bounds it, after a lead saying what merging does,
+ * and the conflicts obsync would not decide, escaped the same way), and its commit message. Every
+ * piece passes the one scrubber on its way out (./proposer.ts).
+ */
+import type { Plan } from '../core/plan.js';
+import { escape, renderPlansMarkdown } from '../render/plan-markdown.js';
+
+/** GitHub refuses a body over 65,536 characters; GitLab's limit is higher. */
+export const MAX_BODY_LENGTH = 65_000;
+const CONFLICTS_ROOM = 4_000;
+
+export interface ProposalConflict {
+  address: string;
+  file: string;
+  line: number;
+  /** `spec.threshold`, or '' for the whole file. */
+  path: string;
+  message: string;
+}
+
+export function proposalTitle(target: string, objects: readonly string[]): string {
+  const what = objects.length === 1 ? (objects[0] ?? '1 object') : `${objects.length} objects`;
+  return `obsync: ${what} changed on the service (${target})`;
+}
+
+export function proposalBody(target: string, plan: Plan, conflicts: readonly ProposalConflict[]): string {
+  const lead =
+    `**Changes made on the service for target ${escape(target)}.** Merging this brings the manifests to the live state; ` +
+    'while it is open obsync does not put these objects back. The plan below is what obsync would otherwise apply.\n\n';
+  const conflictText = conflictSection(conflicts);
+  const plans = renderPlansMarkdown([plan], MAX_BODY_LENGTH - lead.length - conflictText.length - 200);
+  return `${lead}${conflictText}${plans}`;
+}
+
+export function commitMessage(target: string, objects: readonly string[]): string {
+  const shown = objects.slice(0, 50).map((a) => `- ${a}`);
+  if (objects.length > shown.length) shown.push(`- … and ${objects.length - shown.length} more`);
+  return `obsync: bring the manifests of ${target} to the live state\n\n${shown.join('\n')}`;
+}
+
+function conflictSection(conflicts: readonly ProposalConflict[]): string {
+  if (conflicts.length === 0) return '';
+  let out = `### ⚠️ ${conflicts.length} conflict(s) obsync did not decide\n\n`;
+  for (const [i, c] of conflicts.entries()) {
+    const line = `- ${escape(`${c.file}:${c.line}`)}${c.path ? ` ${escape(c.path)}` : ''} (${escape(c.address)}): ${escape(c.message)}\n`;
+    if (out.length + line.length > CONFLICTS_ROOM) {
+      out += `- … and ${conflicts.length - i} more\n`;
+      break;
+    }
+    out += line;
+  }
+  return `${out}\n`;
+}
