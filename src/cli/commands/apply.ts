@@ -22,6 +22,7 @@ import { wholeNumber } from '../numbers.js';
 import { allowEmptyKindOption, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
 import { askOnTerminal } from '../prompt.js';
 import { openSessions, reconcileSession, refuseInvalid } from '../session.js';
+import { projectPaths } from '../project-paths.js';
 import { ApprovalGate, checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONCURRENCY } from '../targets.js';
 
 interface ApplyFlags extends RawRunOptions {
@@ -167,7 +168,7 @@ interface Approval {
 async function approve(io: CliIO, interrupts: ApplyInterrupts, { arrived, failed, flags, color, saved }: Approval): Promise<void> {
   const outcomes: TargetOutcome[] = [
     ...arrived.map((a) => ({ target: a.target, plan: a.plan })),
-    ...failed.map((f) => ({ target: f.target, error: errorMessage(f.error) })),
+    ...failed.map((f) => ({ target: f.target, error: projectPaths(io.cwd).text(errorMessage(f.error)) })),
   ];
   if (flags.output === 'text' && arrived.length > 0)
     io.stdout.write(

@@ -4,7 +4,7 @@
  * Exit 0 when valid (warnings allowed), 1 when any error.
  */
 import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Option } from 'commander';
 import { manifestFileScope } from '../../config/file-scope.js';
 import { loadConfig } from '../../config/load.js';
@@ -19,6 +19,7 @@ import type { DesiredResource } from '../../core/resource.js';
 import { LoadedFiles, sortDiagnostics } from '../../manifests/load.js';
 import { loadTargetTree, mergeTargetDiagnostics, type TargetLoad, type TargetTree } from '../../manifests/targets.js';
 import { ExitRequest, type CliIO } from '../io.js';
+import { projectPaths } from '../project-paths.js';
 import type { CommandRegistrar } from '../registrar.js';
 
 type Output = 'text' | 'json' | 'github';
@@ -105,8 +106,9 @@ export function runValidate(io: CliIO, args: string[], flags: ValidateFlags): bo
   const loads = trees.map(({ tree, files }) =>
     loadTargetTree(tree, { env: io.env, allowMissingEnv: flags.allowMissingEnv === true, files, loaded, sensitive }),
   );
-  const shown = (f: string | undefined) => (f === undefined ? undefined : relative(io.cwd, f) || f);
-  const diagnostics = sortDiagnostics([...configDiagnostics, ...mergeTargetDiagnostics(loads)]).map((d) => ({ ...d, file: shown(d.file) }));
+  const paths = projectPaths(io.cwd);
+  const shown = (f: string) => paths.file(f);
+  const diagnostics = sortDiagnostics([...configDiagnostics, ...mergeTargetDiagnostics(loads)]).map(paths.diagnostic);
   const valid = !hasErrors(diagnostics);
   const named = loads.filter((l) => l.target !== '');
   if (flags.output === 'json') io.stdout.write(`${JSON.stringify(jsonReport(valid, loads, diagnostics, shown), null, 2)}\n`);
@@ -121,7 +123,7 @@ export function runValidate(io: CliIO, args: string[], flags: ValidateFlags): bo
   return valid;
 }
 
-function jsonReport(valid: boolean, loads: readonly TargetLoad[], diagnostics: Diagnostic[], shown: (f: string) => string | undefined) {
+function jsonReport(valid: boolean, loads: readonly TargetLoad[], diagnostics: Diagnostic[], shown: (f: string) => string) {
   const view = (r: DesiredResource) => ({ address: r.address, file: shown(r.source.file), line: r.source.line });
   const every = new Map(
     loads.flatMap((l) => l.resources.map((r) => [`${r.address}\u0000${r.source.file}\u0000${r.source.line}`, view(r)] as const)),
