@@ -26,6 +26,8 @@ export interface FailedDocument {
   line: number;
   kind?: string;
   name?: string;
+  /** It failed only for want of unset values (validate --allow-missing-env): a reference to it is not checked. */
+  unchecked?: true;
 }
 
 /** The kind and metadata.name a document states, read loosely (a document with errors may still say them). */

@@ -104,7 +104,15 @@ export function runValidate(io: CliIO, args: string[], flags: ValidateFlags): bo
   const { trees, diagnostics: configDiagnostics, sensitive } = validation(io, args, flags);
   const loaded = new LoadedFiles();
   const loads = trees.map(({ tree, files }) =>
-    loadTargetTree(tree, { env: io.env, allowMissingEnv: flags.allowMissingEnv === true, files, loaded, sensitive }),
+    loadTargetTree(tree, {
+      env: io.env,
+      allowMissingEnv: flags.allowMissingEnv === true,
+      // Everything that does not depend on an unset value is still checked (validate writes nothing).
+      standIns: flags.allowMissingEnv === true,
+      files,
+      loaded,
+      sensitive,
+    }),
   );
   const paths = projectPaths(io.cwd);
   const shown = (f: string) => paths.file(f);
@@ -142,7 +150,9 @@ function writeText(io: CliIO, valid: boolean, count: number | string[], diagnost
   for (const d of diagnostics) io.stdout.write(`${formatDiagnostic(d)}\n`);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
-  const tail = warnings > 0 ? `, ${warnings} warning(s)` : '';
+  const unset = diagnostics.filter((d) => d.code === 'missing-reference' && d.severity === 'warning').length;
+  const unchecked = unset > 0 ? `; not checked: ${unset} unset value(s) and what depends on them (see the warnings)` : '';
+  const tail = `${warnings > 0 ? `, ${warnings} warning(s)` : ''}${unchecked}`;
   const resources = typeof count === 'number' ? `${count} resource(s)` : `resources per target: ${count.join(', ')}`;
   io.stdout.write(valid ? `valid: ${resources}${tail}\n` : `invalid: ${errors} error(s)${tail}\n`);
 }
