@@ -142,7 +142,7 @@ function withValues(value: unknown, paths: readonly Path[], values: readonly unk
 
 /** validate --allow-missing-env: the warning of an unset value says that it, and what depends on it, is not checked. */
 export function notChecked(d: Diagnostic): Diagnostic {
-  return d.code === 'missing-reference' ? { ...d, message: `${d.message}: this value, and what depends on it, is not checked` } : d;
+  return d.code === 'missing-reference' ? { ...d, message: `${d.message}; not checked: this value and what depends on it` } : d;
 }
 
 /** A document that does not load without its unset values: nothing can be checked against it. */

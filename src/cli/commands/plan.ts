@@ -68,7 +68,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         // A target whose settings could not be resolved (a variable not set) is reported like an unreachable one.
         ...unavailable.map((u) => ({ target: u.target, error: shown.text(u.error.message) })),
       ];
-      const origin = { ...originOf(sessions, generatedAt), ...(isNarrowed(opts.selection) ? { narrowed: true } : {}) };
+      const origin = { ...originOf(io, sessions, generatedAt), ...(isNarrowed(opts.selection) ? { narrowed: true } : {}) };
       const reports = runs.flatMap((r) => ('value' in r ? [r.value] : []));
       if (flags.out) writeScrubbedFile(flags.out, renderTargetsPlan(outcomes, 'json', { color: false, origin }));
       const format = flags.output === 'github' ? 'text' : flags.output;
@@ -89,7 +89,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
   });
 };
 
-function originOf(sessions: readonly Session[], generatedAt: Date): PlanOrigin {
+function originOf(io: CliIO, sessions: readonly Session[], generatedAt: Date): PlanOrigin {
   const configPath = sessions[0]?.configPath;
-  return { generatedAt, obsyncVersion: VERSION, manifests: [], ...(configPath ? { config: configPath } : {}) };
+  return { generatedAt, obsyncVersion: VERSION, manifests: [], root: io.cwd, ...(configPath ? { config: configPath } : {}) };
 }
