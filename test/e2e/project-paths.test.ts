@@ -60,6 +60,19 @@ describe('paths relative to the project', () => {
     expect(applied.output).not.toContain(dir);
   });
 
+  it('in a plan-time unknown reference, with the closest live name, as validate suggests (issue 40.5)', async () => {
+    writeFileSync(
+      join(dir, 'm/alert.yaml'),
+      alertYaml('board-p99', { dashboard: 'board', tile: 'p99', threshold: 1, interval: '5m', webhook: 'ops-slak' }),
+    );
+    const { code, output } = await obsync('plan');
+    expect(code).toBe(1);
+    expect(output).toMatch(
+      /m\/alert\.yaml:4:\d+: error: Alert\/board-p99: webhook 'ops-slak' does not exist on the target — did you mean 'ops-slack'\?/,
+    );
+    expect(output).not.toContain(dir);
+  });
+
   it('in the manifest errors plan and apply print before they stop, and in the messages that name another file', async () => {
     writeFileSync(
       join(dir, 'm/alert.yaml'),
@@ -77,5 +90,18 @@ describe('paths relative to the project', () => {
       expect(output, args.join(' ')).not.toContain(dir);
     }
     rmSync(join(dir, 'm/again.yaml'));
+  });
+
+  it("in obsync.yaml's own errors, which say what a URL setting wants (issue 40.5)", async () => {
+    writeFileSync(
+      join(dir, 'bad.yaml'),
+      'apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\ntargets:\n  - {name: sh, variant: self-hosted, baseUrl: hyperdx.example.com, credentials: {apiKey: k}}\n',
+    );
+    const { code, output } = await obsync('plan', '--config', 'bad.yaml');
+    expect(code).not.toBe(0);
+    expect(output).toContain('error: bad.yaml is invalid:');
+    expect(output).toMatch(/bad\.yaml:5:\d+: error: the base URL must be http\(s\):\/\/host\[:port\]\[\/path\] .*: it has no scheme/);
+    expect(output).not.toContain(dir);
+    rmSync(join(dir, 'bad.yaml'));
   });
 });
