@@ -30,6 +30,19 @@ describe('URL settings', () => {
     expect(loadConfig('/r/obsync.yaml', {}, { readFile: () => deferred, deferState: true }).diagnostics).toEqual([]);
   });
 
+  it('of write-back: the forge API URL, under the same rule', () => {
+    const text = config('')
+      .replace(
+        'credentials: {apiKey: k}}',
+        'credentials: {apiKey: k}, writeBack: {repository: "https://git.example/o/r.git", forge: {type: github, apiUrl: api.github.com}}}',
+      )
+      .replace('hyperdx.example.com:8000', 'http://127.0.0.1:9');
+    const said = loadConfig('/r/obsync.yaml', {}, { readFile: () => text }).diagnostics.map((d) => `${d.path} ${d.message}`);
+    expect(said).toEqual([
+      'targets[0].writeBack.forge.apiUrl the forge API URL must be http(s)://host[:port][/path] (e.g. https://api.github.com): it has no scheme: write https:// or http:// in front of the host',
+    ]);
+  });
+
   it('from the environment: the variable named, the same rule', () => {
     expect(() => proxyFromEnv({ HTTPS_PROXY: 'user:pw@proxy.internal:3128' })).toThrow(
       /^HTTPS_PROXY must be http\(s\):\/\/host\[:port\]\[\/path\] \(e\.g\. http:\/\/proxy\.internal:3128\): it has no scheme/,
