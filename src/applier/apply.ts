@@ -8,6 +8,7 @@
 import { LazyIdMap, type IdMap } from '../core/id-map.js';
 import { entryAddress, moveRefusal, type InventoryEntry } from '../core/inventory.js';
 import { errorMessage, LeaseLostError, ObsyncError } from '../core/errors.js';
+import { measuringWaits } from '../remote/waits.js';
 import type { Address, PartRef, Plan, PlanStep } from '../core/plan.js';
 import type { ApplyContext, ApplyOptions, ApplyReport, ApplyTarget, StepOutcomeKind, StepResult } from './context.js';
 import { executeStep } from './execute.js';
@@ -78,30 +79,30 @@ async function applyUntilStopped(
     const movedFrom = moves.recorded.get(step.address);
     const moved = movedFrom === undefined ? {} : { movedFrom };
     if (step.action !== 'noop') opts.onStepStart?.(step.address, step.action);
-    try {
-      const partial = await executeStep(step, ctx, startedAt);
-      const parts = step.movedParts && step.movedParts.length > 0 ? { movedParts: step.movedParts } : {};
-      record({
-        address: step.address,
-        action: step.action,
-        durationMs: Math.round(performance.now() - t0),
-        ...moved,
-        ...parts,
-        ...partial,
-      });
-    } catch (err) {
-      record({
-        address: step.address,
-        action: step.action,
-        outcome: 'failed',
-        message: errorMessage(err),
-        code: err instanceof ObsyncError ? err.code : 'ERROR',
-        durationMs: Math.round(performance.now() - t0),
-        ...moved,
-      });
-      stop.halt(err);
-      throw err;
-    }
+    await measuringWaits(async (waitedMs) => {
+      // A step's time includes its requests' waits for the rate limit: each result says how much.
+      const timing = () => {
+        const waited = waitedMs();
+        return { durationMs: Math.round(performance.now() - t0), ...(waited > 0 ? { rateLimitWaitMs: waited } : {}) };
+      };
+      try {
+        const partial = await executeStep(step, ctx, startedAt);
+        const parts = step.movedParts && step.movedParts.length > 0 ? { movedParts: step.movedParts } : {};
+        record({ address: step.address, action: step.action, ...timing(), ...moved, ...parts, ...partial });
+      } catch (err) {
+        record({
+          address: step.address,
+          action: step.action,
+          outcome: 'failed',
+          message: errorMessage(err),
+          code: err instanceof ObsyncError ? err.code : 'ERROR',
+          ...timing(),
+          ...moved,
+        });
+        stop.halt(err);
+        throw err;
+      }
+    });
   };
 
   // Unchanged objects only refresh their inventory entries, without a request. They take no
@@ -121,14 +122,22 @@ async function applyUntilStopped(
   collectSkips(writes, first, results, record);
   const why = stopReason(stopped);
   for (const step of noops)
-    if (!results.has(step.address)) record({ address: step.address, action: 'noop', outcome: 'skipped', message: why, durationMs: 0 });
+    if (!results.has(step.address))
+      record({ address: step.address, action: 'noop', outcome: 'skipped', message: why, durationMs: 0, notStarted: true });
 
   let pruneSkipped: string | undefined;
   const failures = [...results.values()].filter((r) => r.outcome === 'failed' || r.outcome === 'refused').length;
   if (deletes.length > 0 && (failures > 0 || stopped.aborted)) {
     pruneSkipped = stopped.aborted ? why : `${failures} step(s) failed: no deletes in a run with a failure`;
     for (const step of deletes)
-      record({ address: step.address, action: 'delete', outcome: 'skipped', message: pruneSkipped, durationMs: 0 });
+      record({
+        address: step.address,
+        action: 'delete',
+        outcome: 'skipped',
+        message: pruneSkipped,
+        durationMs: 0,
+        ...(stopped.aborted ? { notStarted: true as const } : {}),
+      });
   } else if (deletes.length > 0) {
     // One at a time, in the planned order (alerts before the dashboards they sit on).
     const second = await runScheduled(deletes, run, { concurrency: 1, signal: stopped });
@@ -137,7 +146,15 @@ async function applyUntilStopped(
   await ctx.inventory.flush();
 
   const ordered = plan.steps.map((s) => results.get(s.address)).filter((r): r is StepResult => r !== undefined);
-  return { target: plan.target, results: ordered, summary: countOutcomes(ordered), ...(pruneSkipped ? { pruneSkipped } : {}) };
+  // Stopped, and not by a lost lease (that is a failure, said as one): the run was interrupted.
+  const interrupted = stopped.aborted && !(stopped.reason instanceof LeaseLostError);
+  return {
+    target: plan.target,
+    results: ordered,
+    summary: countOutcomes(ordered),
+    ...(pruneSkipped ? { pruneSkipped } : {}),
+    ...(interrupted ? { interrupted: true } : {}),
+  };
 }
 
 function stopReason(signal: AbortSignal): string {
@@ -233,7 +250,14 @@ function collectSkips(
   for (const step of steps) {
     const outcome = outcomes.get(step.address);
     if (outcome?.status === 'skipped' && !results.has(step.address))
-      record({ address: step.address, action: step.action, outcome: 'skipped', message: outcome.reason, durationMs: 0 });
+      record({
+        address: step.address,
+        action: step.action,
+        outcome: 'skipped',
+        message: outcome.reason,
+        durationMs: 0,
+        ...(outcome.stopped ? { notStarted: true as const } : {}),
+      });
   }
 }
 

@@ -59,6 +59,10 @@ export interface StepResult {
   /** Backups of the objects the service deleted along with this one. */
   cascadeBackups?: string[];
   durationMs: number;
+  /** Of durationMs, the time its requests waited for obsync's own rate limit (and a 429's pause); absent when none. */
+  rateLimitWaitMs?: number;
+  /** Skipped because the run stopped (Ctrl-C, shutdown, the writer lease lost) before it started. */
+  notStarted?: true;
 }
 
 export interface ApplyReport {
@@ -67,6 +71,6 @@ export interface ApplyReport {
   summary: Record<StepOutcomeKind, number>;
   /** Deletes were skipped because something failed earlier in the run. */
   pruneSkipped?: string;
-  /** A Ctrl-C stopped the apply: the steps not started are skipped. */
+  /** A Ctrl-C (or a shutdown) stopped the apply: the steps not started are skipped (notStarted). */
   interrupted?: boolean;
 }

@@ -13,7 +13,7 @@ import { eventsOfRun, firstFailure, runCounts } from '../events/derive.js';
 import { FenceSlot, READ_ONLY, UNFENCED } from '../core/fence.js';
 import { Secret } from '../core/secret.js';
 import type { ServicePort } from '../core/ports.js';
-import type { AdoptPolicy } from '../core/plan.js';
+import type { AdoptPolicy, Plan } from '../core/plan.js';
 import type { OwnersElsewhere } from '../core/owners-elsewhere.js';
 import type { TargetIdentity } from '../core/target.js';
 import type { DesiredResource, ManifestFiles } from '../core/resource.js';
@@ -30,6 +30,7 @@ import { configInUse } from './config-path.js';
 import { closeProgress, terminalProgress } from './progress.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
 import { githubAnnotation } from './commands/validate.js';
+import { projectPaths, type ProjectPaths } from './project-paths.js';
 import { backtestDefaults, backtestSettings, type BacktestDefaults, type RunOptions } from './run-options.js';
 import { manifestFileScope, stateDirectory } from '../config/file-scope.js';
 import type { ResolvedTarget } from '../config/targets.js';
@@ -117,6 +118,8 @@ export interface Session {
   logger: Logger;
   /** The command's events (src/events): logged at info; the daemon has its own bus. */
   events: EventBus;
+  /** Paths in what the command writes: relative to the project (./project-paths.ts). */
+  shown: ProjectPaths;
   /** Re-reads the manifests (the daemon calls it before each run). */
   reload(): LoadedManifests;
   /** What the other targets on this target's service own now (one service, one owner; ./neighbours.ts). */
@@ -189,8 +192,12 @@ export async function reconcileSession(session: Session, opts: RunOptions, run: 
       ...(rest.error === undefined ? {} : { error: rest.error }),
     });
   let report: RunReport;
+  // What the command shows (the plan before the prompt, every output after) names files as the project does.
+  const before = run.beforeApply;
+  const shown = before ? { ...run, beforeApply: (plan: Plan) => before(session.shown.plan(plan)) } : run;
   try {
-    report = await reconcileOnce(session, opts, run);
+    const made = await reconcileOnce(session, opts, shown);
+    report = { ...made, plan: session.shown.plan(made.plan) };
   } catch (err) {
     finished('failure', { error: errorMessage(err) });
     throw err;
@@ -467,6 +474,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
     embedded: input.resolved.kind === 'embedded',
     logger,
     events: input.events,
+    shown: projectPaths(io.cwd),
     reload: input.load,
     ownersElsewhere: ownersElsewhereReader(state, connection.identity, input.resolved.kind === 'embedded', project.services),
     async close() {
@@ -534,9 +542,10 @@ export function refuseInvalid(io: CliIO, format: 'text' | 'github'): (diagnostic
   };
 }
 
-/** Prints load diagnostics to stderr; true when any is an error (nothing may be written). */
+/** Prints load diagnostics to stderr (paths relative to the project); true when any is an error (nothing may be written). */
 export function printDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[], format: 'text' | 'github'): boolean {
-  for (const d of diagnostics) {
+  const shown = projectPaths(io.cwd);
+  for (const d of diagnostics.map(shown.diagnostic)) {
     if (format === 'github') io.stdout.write(`${githubAnnotation(d)}\n`);
     else io.stderr.write(`${formatDiagnostic(d)}\n`);
   }

@@ -1,6 +1,6 @@
 /** Glue from the CLI to config, manifests, targets, the remote client and the embedded sandbox. */
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
+import { formatDiagnostic, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { ConfigError } from '../core/errors.js';
 import type { WriteFence } from '../core/fence.js';
 import type { ServicePort } from '../core/ports.js';
@@ -19,6 +19,7 @@ import type { WaitReport } from '../remote/transport.js';
 import { startSandbox } from '../sandbox/index.js';
 import { sandboxTarget } from '../sandbox/target.js';
 import { proxyFromEnv } from './network.js';
+import { projectPaths } from './project-paths.js';
 
 export interface ReadConfigOptions {
   allowFileOutside?: boolean | undefined;
@@ -27,6 +28,8 @@ export interface ReadConfigOptions {
   allTrees?: boolean;
   /** Several targets: one whose own settings cannot be resolved fails alone (see `failed`). */
   isolateTargets?: boolean;
+  /** The project: the problems name obsync.yaml relative to it, as every output does (./project-paths.ts). */
+  cwd?: string;
 }
 
 export interface ReadConfig {
@@ -48,17 +51,17 @@ export function readConfig(path: string, env: Readonly<Record<string, string | u
     ...(opts.allTrees ? { allTrees: true } : {}),
     ...(opts.isolateTargets ? { isolateTargets: true } : {}),
   });
+  const shown = opts.cwd === undefined ? undefined : projectPaths(opts.cwd);
+  const listed = (ds: readonly Diagnostic[]) => ds.map((d) => `  ${formatDiagnostic(shown ? shown.diagnostic(d) : d)}`).join('\n');
+  const file = shown ? shown.file(path) : path;
   if (hasErrors(loaded.diagnostics) || !loaded.config) {
-    throw new ConfigError(`${path} is invalid:\n${loaded.diagnostics.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`);
+    throw new ConfigError(`${file} is invalid:\n${listed(loaded.diagnostics)}`);
   }
   const failed = (loaded.failedTargets ?? []).map((f) => ({
     target: f.name,
-    error: new ConfigError(
-      `its settings in ${path} cannot be resolved:\n${f.diagnostics.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`,
-      {
-        hint: 'set the variables it names (or plan the other targets with --target)',
-      },
-    ),
+    error: new ConfigError(`its settings in ${file} cannot be resolved:\n${listed(f.diagnostics)}`, {
+      hint: 'set the variables it names (or plan the other targets with --target)',
+    }),
   }));
   return { config: loaded.config, declared: loaded.declared, services: loaded.services ?? new Map(), failed, sensitive: loaded.sensitive };
 }
@@ -94,7 +97,12 @@ export function openProject(input: {
   const select = (declared: readonly string[], defaultTarget: string | undefined) =>
     (chosen = chooseTargets(declared, input.targets, env, defaultTarget));
   const read = configPath
-    ? readConfig(configPath, env, { allowFileOutside: input.allowFileOutside, select, isolateTargets: input.isolateTargets === true })
+    ? readConfig(configPath, env, {
+        allowFileOutside: input.allowFileOutside,
+        select,
+        isolateTargets: input.isolateTargets === true,
+        cwd: input.cwd,
+      })
     : undefined;
   if (!read) select([], undefined);
   const config = read?.config;

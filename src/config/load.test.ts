@@ -187,7 +187,7 @@ targets:
     const out = loadConfig('/repo/obsync.yaml', staging, { readFile: files({ '/repo/obsync.yaml': typo }), select: () => ['staging'] });
     expect(out.config).toBeUndefined();
     expect(out.diagnostics.map((d) => `${d.path}: ${d.message}`)).toEqual([
-      'targets[1].baseUrl: the base URL must be an http:// or https:// URL',
+      'targets[1].baseUrl: the base URL must be http(s)://host[:port][/path] (e.g. https://api.example.com): it starts with ftp://, not https:// or http://',
       "targets[1].manifest: unknown key 'manifest' — did you mean 'manifests'?",
     ]);
   });
@@ -256,7 +256,7 @@ describe('notifications and statusToken', () => {
       "7:6 notifications[0].type invalid value 'teams' — expected one of: slack, generic, alertmanager",
     ]);
     expect(problems('notifications:\n  - {type: slack, url: "ftp://x.example/secret-path"}\n')).toEqual([
-      '7:19 notifications[0].url the sink url must be an http(s) URL, e.g. "${env:SLACK_WEBHOOK_URL}"',
+      '7:19 notifications[0].url the sink url must be http(s)://host[:port][/path] (e.g. "${env:SLACK_WEBHOOK_URL}"): it starts with ftp://, not https:// or http://',
     ]);
     expect(problems('notifications:\n  - {type: slack, url: "ftp://x.example/secret-path"}\n').join()).not.toContain('secret-path');
     expect(problems('notifications:\n  - {type: slack, url: "http://127.0.0.1:9/h", events: [drfit]}\n')).toEqual([

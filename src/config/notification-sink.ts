@@ -4,7 +4,7 @@
  * and with custom headers if asked), or an Alertmanager (its API, so its routes deliver). The URL,
  * the headers and the signing secret are secrets: never printed, masked wherever they appear.
  */
-import { httpUrl } from '../kinds/rules.js';
+import { HTTP_URL, urlSetting } from './url-setting.js';
 import * as z from 'zod';
 import { NOTIFICATION_CLASSES } from '../events/vocabulary.js';
 import { targetName } from './target-name.js';
@@ -48,7 +48,7 @@ export const notificationSinkConfig = z
       .describe(
         "slack: a Slack incoming webhook (text and blocks); generic: obsync's JSON document (format: cloudevents for a CloudEvent); alertmanager: alerts posted to an Alertmanager's API, routed by its configuration (docs/notifications.md).",
       ),
-    url: httpUrl('the sink url must be an http(s) URL, e.g. "${env:SLACK_WEBHOOK_URL}"').meta({
+    url: urlSetting('the sink url', HTTP_URL, '"${env:SLACK_WEBHOOK_URL}"').meta({
       sensitive: true,
       description:
         'Where to POST, usually "${env:SLACK_WEBHOOK_URL}"; alertmanager: its base URL (obsync adds api/v2/alerts). A secret: never printed or logged; the sink is named by its position, notifications[0].',

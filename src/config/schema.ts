@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { durationMs, MAX_BACKTEST_MS } from '../core/duration.js';
 import { notificationSinkConfig } from './notification-sink.js';
 import { STATE_SCHEMA_NAME, STATE_SCHEMA_RULE } from './state-schema-name.js';
-import { httpUrl } from '../kinds/rules.js';
+import { HTTP_URL, POSTGRES_URL, urlSetting } from './url-setting.js';
 import { targetName } from './target-name.js';
 import { driftSetting, writeBackConfig } from './write-back-schema.js';
 
@@ -147,9 +147,7 @@ const common = {
     ),
 };
 const baseUrl = (example: string) =>
-  httpUrl('the base URL must be an http:// or https:// URL').describe(
-    `Base URL of the API, e.g. ${example} (OBSYNC_BASE_URL overrides it).`,
-  );
+  urlSetting('the base URL', HTTP_URL, example).describe(`Base URL of the API, e.g. ${example} (OBSYNC_BASE_URL overrides it).`);
 /** A credential: `${env:OBSYNC_*}` credentials may be used here, and its value is never printed. */
 const credential = (what: string, env: string) =>
   nonEmpty.optional().meta({
@@ -250,7 +248,7 @@ export const fileStateConfig = z
 export const postgresStateConfig = z
   .strictObject({
     backend: z.literal('postgres').describe('postgres: a PostgreSQL database, shared by CI runs and daemon replicas.'),
-    url: nonEmpty.meta({
+    url: urlSetting('the state URL', POSTGRES_URL, '"${env:OBSYNC_STATE_URL}"').meta({
       sensitive: true,
       description:
         'Connection URL, usually "${env:OBSYNC_STATE_URL}" (the variable, or OBSYNC_STATE_URL_FILE, also overrides it). Sensitive: its password is never printed.',

@@ -4,6 +4,7 @@
  * embedded sandbox.
  */
 import { ConfigError } from '../core/errors.js';
+import { HTTP_URL, urlMessage, urlProblem } from './url-setting.js';
 import { Secret } from '../core/secret.js';
 import { DEFAULT_PATHS, VARIANT_RATE_LIMITS, type Pacing, type Target } from '../core/target.js';
 import { serviceCredentialsSet } from '../manifests/credentials.js';
@@ -252,15 +253,10 @@ function pacingOf(t: TargetConfig, variant: 'hosted' | 'self-hosted'): Pacing {
   return t.rateLimit ? { limit: t.rateLimit.requests, windowMs: t.rateLimit.perSeconds * 1000 } : VARIANT_RATE_LIMITS[variant];
 }
 
-function checkUrl(url: string, target: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new ConfigError(`target '${target}': baseUrl '${url}' is not a URL`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw new ConfigError(`target '${target}': baseUrl must be http(s), not ${parsed.protocol}`);
+/** obsync.yaml's baseUrl was checked where it is written (file:line); OBSYNC_BASE_URL, which overrides it, here. */
+function checkUrl(url: string, target: string, from: 'OBSYNC_BASE_URL' | 'baseUrl'): string {
+  const problem = urlProblem(url, HTTP_URL);
+  if (problem !== undefined) throw new ConfigError(`target '${target}': ${urlMessage(from, HTTP_URL, 'https://api.example.com', problem)}`);
   return url;
 }
 
@@ -275,7 +271,7 @@ function fromConfig(
 ): Target {
   const common = {
     name: t.name,
-    baseUrl: checkUrl(env.OBSYNC_BASE_URL ?? t.baseUrl, t.name),
+    baseUrl: checkUrl(env.OBSYNC_BASE_URL ?? t.baseUrl, t.name, env.OBSYNC_BASE_URL === undefined ? 'baseUrl' : 'OBSYNC_BASE_URL'),
     concurrency: t.concurrency ?? concurrency,
     timeoutMs: (t.timeoutSeconds ?? DEFAULT_TIMEOUT_S) * 1000,
     retries: t.retries ?? DEFAULT_RETRIES,

@@ -5,6 +5,7 @@
  * the defaults' (./write-back.ts) and the result must then be complete.
  */
 import * as z from 'zod';
+import { HTTP_URL, urlSetting } from './url-setting.js';
 
 export const DRIFT_MODES = ['revert', 'report', 'propose'] as const;
 export type DriftMode = (typeof DRIFT_MODES)[number];
@@ -54,9 +55,7 @@ const forgeConfig = z
       .describe(
         'github (pull requests), gitlab (merge requests) or none (the branch is pushed, nothing is opened; any Git host). Default none.',
       ),
-    apiUrl: z
-      .url({ error: 'the forge API URL must be an http:// or https:// URL' })
-      .regex(/^[hH][tT][tT][pP][sS]?:\/\/\S+$/, 'the forge API URL must be an http:// or https:// URL')
+    apiUrl: urlSetting('the forge API URL', HTTP_URL, 'https://api.github.com')
       .optional()
       .describe('Base URL of the forge API (default https://api.github.com for github, https://gitlab.com/api/v4 for gitlab).'),
     token: z.string().min(1).optional().meta({

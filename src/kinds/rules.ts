@@ -11,7 +11,8 @@ export const HTTP_URL_PATTERN = String.raw`^[hH][tT][tT][pP][sS]?://[^\s/?#]+([/
 
 /** An http(s) URL: zod's URL check and the pattern, which the editor schema carries beside `format: uri`. */
 export function httpUrl(error: string) {
-  return z.url({ error }).regex(new RegExp(HTTP_URL_PATTERN), { error }).meta({ format: 'uri' });
+  // One message: the pattern is not checked again once the URL check failed.
+  return z.url({ error, abort: true }).regex(new RegExp(HTTP_URL_PATTERN), { error }).meta({ format: 'uri' });
 }
 
 /** A name that is more than spaces (validate trims it first): one character that is not white space. */

@@ -3,7 +3,7 @@
  * kind declares as "to a manifest" names a declared object (and an existing part key); and each
  * kind's own checks (src/kinds/<kind>: one Pipe manifest per pipe…).
  */
-import type { Diagnostic } from '../core/diagnostics.js';
+import { formatPath, type Diagnostic } from '../core/diagnostics.js';
 import type { Address } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { CrossFinding, ManagedKind, SpecRef } from '../kinds/kind.js';
@@ -40,7 +40,9 @@ export function crossCheck(
   docs: readonly LoadedDocument[],
   failed: readonly FailedDocument[] = [],
 ): { diagnostics: Diagnostic[]; rejected: Set<LoadedDocument> } {
-  const findings = [...duplicateIdentities(docs), ...references(docs, failed), ...kindChecks(docs), ...previousNames(docs)];
+  const found = [...duplicateIdentities(docs), ...references(docs, failed), ...kindChecks(docs), ...previousNames(docs)];
+  // validate --allow-missing-env: a finding at an unset value (a stand-in) is about the stand-in, not the manifest.
+  const findings = found.filter((f) => !f.doc.unset?.has(f.diagnostic.path ?? ''));
   return { diagnostics: findings.map((f) => f.diagnostic), rejected: new Set(findings.map((f) => f.doc)) };
 }
 
@@ -66,15 +68,32 @@ function duplicateIdentities(docs: readonly LoadedDocument[]): Finding[] {
 /** References that must name a manifest (and one of its part keys), from what each kind declares. */
 function references(docs: readonly LoadedDocument[], failed: readonly FailedDocument[]): Finding[] {
   const declared = new Map<Address, DesiredResource>(docs.map((d) => [d.resource.address, d.resource]));
+  const unsetKeys = new Set(docs.filter((d) => d.unsetKeys).map((d) => d.resource.address));
   const out: Finding[] = [];
   for (const d of docs) {
     const def = managedDefinition(d.resource.kind);
     for (const ref of def?.references(d.resource.spec) ?? []) {
-      const finding = checkReference(ref, declared, failed, d.file);
+      const checked = checkedPart(ref, d, unsetKeys);
+      if (!checked) continue;
+      const finding = checkReference(checked, declared, failed, d.file);
       if (finding) out.push(at(d, ['spec', ...finding.path], finding.code, finding.message));
     }
   }
   return out;
+}
+
+/**
+ * The part of a reference that can be checked (validate --allow-missing-env): none when the name
+ * is unset; the name alone when the part key is unset or the referenced object's keys depend on
+ * an unset value.
+ */
+function checkedPart(ref: SpecRef, d: LoadedDocument, unsetKeys: ReadonlySet<string>): SpecRef | null {
+  const unset = (path: readonly (string | number)[]) => d.unset?.has(formatPath(['spec', ...path])) === true;
+  if (unset(ref.path)) return null;
+  const keysUnset = typeof ref.ref === 'string' && unsetKeys.has(`${ref.kind}/${ref.ref}`);
+  if (!ref.part || (!unset(ref.part.path) && !keysUnset)) return ref;
+  const { part: _part, ...name } = ref;
+  return name;
 }
 
 function checkReference(
@@ -90,6 +109,9 @@ function checkReference(
     // Only for the message: listing the declared names per reference made loading quadratic.
     const names = [...declared.values()].filter((r) => r.kind === ref.kind).map((r) => r.name);
     const field = String(ref.path.at(-1) ?? target.noun);
+    // Declared, perhaps, by a manifest that does not load without an unset value: not checked (validate says so there).
+    if (failed.some((f) => f.unchecked && (f.name === ref.ref || f.name === undefined) && (f.kind === ref.kind || !isKind(f.kind ?? ''))))
+      return null;
     const unloaded = failedDeclaration(failed, ref.kind, ref.ref, from);
     if (unloaded) return { path: ref.path, code: 'reference-to-failed', message: `${target.noun} '${ref.ref}' ${unloaded}` };
     const renamed = [...declared.values()].find((r) => r.kind === ref.kind && r.previousNames?.includes(ref.ref as string));

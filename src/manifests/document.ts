@@ -24,6 +24,10 @@ export interface LoadedDocument {
   file: string;
   locate: Locate;
   resource: DesiredResource;
+  /** validate --allow-missing-env: the paths whose values are unset (stand-ins in the resource); checks that read them are not made. */
+  unset?: ReadonlySet<string>;
+  /** Its part keys (tile keys) depend on an unset value: references to them are not checked. */
+  unsetKeys?: true;
 }
 
 /**

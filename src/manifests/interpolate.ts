@@ -43,6 +43,8 @@ export interface InterpolationContext {
   vars?: TargetVars;
   /** Only scalars at these paths are interpolated (default: all); the others are left as written. */
   only?: (path: readonly PropertyKey[]) => boolean;
+  /** Told the path of each value left unset (an unset variable, an unreadable file). */
+  onMissing?: (path: readonly PropertyKey[]) => void;
 }
 
 /** `targets[].vars` of one target, already interpolated. */
@@ -105,14 +107,15 @@ export function interpolateDocument(doc: Document, lc: LineCounter, ctx: Interpo
       const name = kind ?? '';
       const outcome = resolveOne(name, (arg ?? '').trim(), { ctx, field, where });
       if ('value' in outcome) return outcome.value;
-      if ('missing' in outcome)
+      if ('missing' in outcome) {
+        ctx.onMissing?.(path);
         diagnostics.push({
           severity: ctx.allowMissingEnv ? 'warning' : 'error',
           code: 'missing-reference',
           message: outcome.missing,
           ...at,
         });
-      else diagnostics.push({ severity: 'error', code: outcome.code, message: outcome.refused, ...at });
+      } else diagnostics.push({ severity: 'error', code: outcome.code, message: outcome.refused, ...at });
       return '';
     });
     node.value = node.type === Scalar.PLAIN && WHOLE_REF.test(original) ? typed(value, field) : value;

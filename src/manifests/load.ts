@@ -10,7 +10,7 @@ import { dirname, sep } from 'node:path';
 import type { Document } from 'yaml';
 import { credentialValues } from './credentials.js';
 import { refuseCarried, SensitiveValues, type GuardedDocument, type SensitiveValue } from './carried.js';
-import type { Diagnostic } from '../core/diagnostics.js';
+import { formatPath, type Diagnostic } from '../core/diagnostics.js';
 import { sameItems } from '../core/collections.js';
 import { deepFreeze } from '../core/freeze.js';
 import { StringTable } from '../core/intern.js';
@@ -23,6 +23,7 @@ import { crossCheck } from './cross-checks.js';
 import { discoverFiles } from './discover.js';
 import { validateDocument, type LoadedDocument, type Locate } from './document.js';
 import { positionAt } from './positions.js';
+import { checkWithStandIns, notChecked, uncheckedDocument, uncheckedIdentity, type StandInCheck } from './unset.js';
 import { fieldLookup, sensitivePathsOf, valuesAt } from './fields.js';
 import { FileRefusal, readRegularFile, type FileScope } from './files.js';
 import { interpolateDocument, interpolates, type InterpolationContext, type TargetVars } from './interpolate.js';
@@ -34,6 +35,12 @@ export interface LoadOptions {
   readFile?: (path: string) => string;
   /** Report unset `${env:...}` / unreadable `${file:...}` as warnings (value: empty string). */
   allowMissingEnv?: boolean;
+  /**
+   * With allowMissingEnv, for validate only: a document with an unset value is checked with
+   * stand-ins in its place (./unset.ts), so everything that does not depend on the value is
+   * checked; its resource is for checks only and must never be planned.
+   */
+  standIns?: boolean;
   /** Where `${file:...}` may read (default: below the paths given). */
   files?: FileScope;
   /**
@@ -335,9 +342,12 @@ function loadText(file: string, { text, digest }: FileText, opts: LoadOptions): 
     documents += 1;
     const field = kind ? specFields(kind) : undefined;
     const isSensitive = kind ? sensitiveIn(kind) : notSensitive;
-    const refs = interpolateDocument(doc, parsed.lineCounter, field ? { ...ctx, field } : ctx);
+    const missing = new Map<string, readonly PropertyKey[]>();
+    const onMissing = (path: readonly PropertyKey[]) => missing.set(formatPath(path), path);
+    const refs = interpolateDocument(doc, parsed.lineCounter, { ...ctx, ...(field ? { field } : {}), onMissing });
+    const standIns = opts.standIns === true && ctx.allowMissingEnv && missing.size > 0;
     const numbers = numberProblems(file, doc, parsed.lineCounter, isSensitive);
-    const problems = [...refs, ...numbers];
+    const problems = [...(standIns ? refs.map(notChecked) : refs), ...numbers];
     diagnostics.push(...problems);
     const { value: parsedValue, diagnostic } = documentValue(file, doc, parsed.lineCounter);
     if (diagnostic) {
@@ -347,13 +357,16 @@ function loadText(file: string, { text, digest }: FileText, opts: LoadOptions): 
     }
     const value = strings.internAll(parsedValue);
     if (kind) sensitive.push(...registerSensitiveValues(kind, value, file));
-    const result = validateDocument(file, doc, parsed.lineCounter, value, locate);
+    const result: StandInCheck = standIns
+      ? checkWithStandIns(file, doc, parsed.lineCounter, value, locate, [...missing.values()], index)
+      : validateDocument(file, doc, parsed.lineCounter, value, locate);
     // A value that failed to interpolate is empty: its schema complaint would only repeat the cause.
     const unresolved = new Set(problems.map((r) => r.path));
     diagnostics.push(...result.diagnostics.filter((d) => !unresolved.has(d.path)));
     const valid = result.loaded && !problems.some((r) => r.severity === 'error') ? result.loaded : undefined;
     if (valid) loaded.push(valid);
-    else failed.push(statedIdentity(file, doc, parsed.lineCounter));
+    else failed.push(uncheckedIdentity(statedIdentity(file, doc, parsed.lineCounter), result.unchecked, missing));
+    if (!valid && result.unchecked !== undefined) diagnostics.push(uncheckedDocument(file, doc, parsed.lineCounter, result.unchecked));
     if (kind)
       guarded.push({
         file,

@@ -3,11 +3,13 @@
  * documents, nesting depth 64, and alias expansion capped by yaml's maxAliasCount (a "billion
  * laughs" file fails instead of eating memory). `parseAllDocuments` never throws; `toJS` can.
  * Numbers that JavaScript cannot hold (`1e400` becomes Infinity, 2^64 loses digits) are errors
- * at their position, never a silently different value.
+ * at their position, never a silently different value. Merge keys (`<<: *defaults`) are expanded
+ * in the document (./merge-keys.ts).
  */
 import { isCollection, isMap, isPair, isScalar, isSeq, LineCounter, Parser, parseAllDocuments, type CST, type Document } from 'yaml';
 import { formatPath, type Diagnostic } from '../core/diagnostics.js';
 import { documentStart, type Position } from './positions.js';
+import { expandMergeKeys } from './merge-keys.js';
 import { explainYamlErrors } from './yaml-errors.js';
 
 export const LIMITS = { fileBytes: 1024 * 1024, documents: 500, depth: 64, aliases: 100 } as const;
@@ -26,6 +28,8 @@ export interface FailedDocument {
   line: number;
   kind?: string;
   name?: string;
+  /** It failed only for want of unset values (validate --allow-missing-env): a reference to it is not checked. */
+  unchecked?: true;
 }
 
 /** The kind and metadata.name a document states, read loosely (a document with errors may still say them). */
@@ -74,6 +78,8 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
   const failed: FailedDocument[] = [];
   for (const doc of all) {
     const problems = explainYamlErrors(file, text, doc.errors, lineCounter);
+    const merge = problems.length === 0 ? expandMergeKeys(doc) : undefined;
+    if (merge) problems.push(err(file, 'yaml-merge', merge.message, lineCounter.linePos(merge.offset)));
     if (problems.length === 0) {
       const deep = tooDeep(doc.contents, 0);
       if (deep) problems.push(err(file, 'limit', `nesting deeper than ${LIMITS.depth} levels`, lineCounter.linePos(deep)));

@@ -42,6 +42,8 @@ interface Planned {
   /** The inventory entries of declared objects, by identity (prune looks every entry up). */
   declaredEntries: Set<InventoryEntry>;
   failed: Set<Address>;
+  /** Why an object outside the selection has no id to refer to (its dependants say it). */
+  unselectedWhy: Map<Address, string>;
   withParts: PlannedUpdate[];
   unselected: { address: Address; kind: Kind; id: string }[];
 }
@@ -63,6 +65,7 @@ export function planWithSubjects(input: PlanInput): { plan: Plan; subjects: Back
     diagnostics: undeclaredSkipped(input.desired, input.skipped ?? []),
     declaredEntries: new Set(),
     failed: new Set(),
+    unselectedWhy: new Map(),
     withParts: [],
     unselected: [],
   };
@@ -131,9 +134,12 @@ function planOne(
     return;
   }
   if (input.selected && !input.selected.has(res.address)) {
-    const id = matchForIds(ctx, def, res, entry, matched);
-    if (id === null) planned.failed.add(res.address);
-    else planned.unselected.push({ address: res.address, kind: res.kind, id });
+    const found = matchForIds(ctx, def, res, entry, matched);
+    if ('id' in found) planned.unselected.push({ address: res.address, kind: res.kind, id: found.id });
+    else {
+      planned.failed.add(res.address);
+      planned.unselectedWhy.set(res.address, found.why);
+    }
     return;
   }
   ctx.refs.startObject();
@@ -142,10 +148,8 @@ function planOne(
   const blocked = dependsOn.length > 0 ? dependsOn.find((d) => planned.failed.has(d)) : undefined;
   if (blocked) {
     planned.failed.add(res.address);
-    const why =
-      input.selected && !input.selected.has(blocked)
-        ? 'which is not selected and does not exist on the target yet'
-        : 'which could not be planned';
+    const unselected = planned.unselectedWhy.get(blocked);
+    const why = unselected === undefined ? 'which could not be planned' : `which is not selected, and ${unselected}`;
     planned.diagnostics.push(resourceError(res, `not planned: it depends on ${blocked}, ${why}`, 'dependency-failed'));
     return;
   }
@@ -244,13 +248,16 @@ function matchForIds(
   res: DesiredResource,
   entry: InventoryEntry | undefined,
   matched: MatchResult | undefined,
-): string | null {
+): { id: string } | { why: string } {
   const index = ctx.index(def);
   const match = matched ?? (index ? matchLive(def, res, entry, index, ctx.taken(def.kind), ctx.refs) : null);
-  if (!match || (match.kind !== 'owned' && match.kind !== 'adopted') || refusedAdoption(ctx, def, res, entry, match)) return null;
+  if (!match || (match.kind !== 'owned' && match.kind !== 'adopted')) return { why: 'does not exist on the target yet' };
+  // A live object matches but may not be taken (adopt: explicit, another target's, an unproven create): say which, and the way out.
+  const refused = refusedAdoption(ctx, def, res, entry, match);
+  if (refused) return { why: `obsync does not own it yet: ${refused.message}` };
   if (match.kind === 'adopted') ctx.claim(def.kind, match.live.id);
   ctx.register(def, res.address, match.live.id, def.parts?.pair(res.spec, match.live, entry?.tiles));
-  return match.live.id;
+  return { id: match.live.id };
 }
 
 /** Every declared object this plan matched with a live one (for what a cascade would take along). */

@@ -58,4 +58,24 @@ describe('references, resolved the same way for every kind', () => {
     expect(r.token('Webhook', 'w-2')).toEqual({ id: 'w-2' });
     expect(r.ref('Webhook', 'nope')).toEqual({ ok: false, error: "webhook 'nope' does not exist on the target" });
   });
+
+  it("suggest the closest name when a reference names nothing, as validate does: live names, and the manifests' own", () => {
+    const { refs: r } = refs(() => true);
+    expect(r.ref('Webhook', 'ops-slak')).toEqual({
+      ok: false,
+      error: "webhook 'ops-slak' does not exist on the target — did you mean 'ops-slack'?",
+    });
+    expect(r.ref('Dashboard', 'chekout')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/ — did you mean 'checkout'\?$/) as unknown,
+    });
+    expect(r.ref('Dashboard', 'Made by hnd')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/ — did you mean 'Made by hand'\?$/) as unknown,
+    });
+    expect(r.part('Dashboard', 'chekout', 'p99')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^Dashboard\/chekout is not declared, .* — did you mean 'checkout'\?$/) as unknown,
+    });
+  });
 });

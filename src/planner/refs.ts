@@ -18,6 +18,7 @@ import type { Json } from '../core/wire.js';
 import type { KindDefinition, SpecRef } from '../kinds/kind.js';
 import { placeholder, tokenJson, type NameOrId, type RefContext, type RefToken, type RefUse, type TokenContext } from '../kinds/refs.js';
 import { REGISTRY, type AnyKind } from '../kinds/registry.js';
+import { didYouMean } from '../manifests/suggest.js';
 
 /** Live objects of one kind by display name. */
 class NameIndex {
@@ -37,11 +38,16 @@ class NameIndex {
     for (const [name, ids] of this.byName) if (ids.length === 1 && ids[0] !== undefined) this.uniqueName.set(ids[0], name);
   }
 
-  resolve(noun: string, name: string): RefUse {
+  /** `declared`: the names the manifests give objects of the kind, suggested beside the live ones. */
+  resolve(noun: string, name: string, declared: Iterable<string> = []): RefUse {
     const found = this.byName.get(name) ?? [];
     const [only] = found;
     if (found.length === 1 && only !== undefined) return { ok: true, token: this.uniqueName.get(only) ?? { id: only }, id: only };
-    if (found.length === 0) return { ok: false, error: `${noun} '${name}' does not exist on the target` };
+    if (found.length === 0)
+      return {
+        ok: false,
+        error: `${noun} '${name}' does not exist on the target${didYouMean(name, [...declared, ...this.byName.keys()])}`,
+      };
     return {
       ok: false,
       error: `${found.length} ${noun}s are named '${name}' on the target; refer to one by {id: ...} (${found.join(', ')})`,
@@ -127,12 +133,16 @@ class ManagedRefs implements KindRefs {
   ) {}
 
   #declaredAt(name: string): Address | undefined {
+    return this.#declaredByName().get(name);
+  }
+
+  #declaredByName(): Map<string, Address> {
     let declared = this.#declared;
     if (declared === undefined) {
       declared = this.#declared = new Map();
       for (const d of this.declarations()) declared.set(d.name, d.address);
     }
-    return declared.get(name);
+    return declared;
   }
 
   ref(ref: NameOrId): RefUse {
@@ -157,7 +167,10 @@ class ManagedRefs implements KindRefs {
       return { ok: false, error: `a ${this.def.noun} given by {id} has no ${noun} keys: give the ${noun} as {id: ...}` };
     const address = this.#declaredAt(parent);
     if (address === undefined)
-      return { ok: false, error: `${this.def.kind}/${parent} is not declared, so ${noun} '${part}' cannot be found` };
+      return {
+        ok: false,
+        error: `${this.def.kind}/${parent} is not declared, so ${noun} '${part}' cannot be found${didYouMean(parent, this.#declaredByName().keys())}`,
+      };
     this.shared.use(address);
     const id = this.shared.ids.partId(address, part) ?? null;
     if (id === null && !this.shared.planned(address))
@@ -197,8 +210,13 @@ class ManagedRefs implements KindRefs {
   /** No manifest declares the name: one unmanaged live object of that display name (rare: built on first use). */
   #byDisplayName(name: string): RefUse {
     const index = this.#names();
-    if (!index) return { ok: false, error: `${this.def.noun} '${name}' is not declared by any ${this.def.kind} manifest` };
-    const use = index.resolve(this.def.noun, name);
+    const declared = this.#declaredByName().keys();
+    if (!index)
+      return {
+        ok: false,
+        error: `${this.def.noun} '${name}' is not declared by any ${this.def.kind} manifest${didYouMean(name, declared)}`,
+      };
+    const use = index.resolve(this.def.noun, name, declared);
     return use.ok && use.id !== null ? { ok: true, token: this.token(use.id), id: use.id } : use;
   }
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { measuringWaits } from './waits.js';
 import { DeadlineExceeded, Pacer, retryDelayMs, safetyMarginMs, serverWait, type Slot, type WaitNotice } from './pacing.js';
 
 function fakeClock() {
@@ -14,6 +15,36 @@ function fakeClock() {
 }
 
 describe('Pacer', () => {
+  it("counts each wait to the work it was for, concurrent works apart (an apply step's time says its rate-limit wait)", async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer({ limit: 1, windowMs: 1000 }, clock.now, clock.sleep);
+    const margin = safetyMarginMs(1000);
+    const first = await measuringWaits(async (waited) => {
+      pacer.settle(await pacer.acquire());
+      return waited();
+    });
+    expect(first).toBe(0);
+    const before = clock.now();
+    const second = await measuringWaits(async (waited) => {
+      pacer.settle(await pacer.acquire());
+      return waited();
+    });
+    // The whole wait for the window (and its margin) to pass, as the clock saw it.
+    expect(second).toBe(clock.now() - before);
+    expect(second).toBeGreaterThanOrEqual(1000 + margin);
+    // Outside a measured work nothing is counted, and a work's count is its own.
+    pacer.settle(await pacer.acquire());
+    const third = await measuringWaits(async (waited) => {
+      const inner = await measuringWaits(async (own) => {
+        pacer.settle(await pacer.acquire());
+        return own();
+      });
+      return { inner, outer: waited() };
+    });
+    expect(third.inner).toBeGreaterThanOrEqual(1000 + margin);
+    expect(third.outer).toBe(0);
+  });
+
   it('never lets more than `limit` requests start in any window', async () => {
     const clock = fakeClock();
     const pacer = new Pacer({ limit: 3, windowMs: 1000 }, clock.now, clock.sleep);

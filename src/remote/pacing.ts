@@ -11,6 +11,7 @@
  * loop) or on the wire. The hosted API sends no RateLimit headers, so this is its only guard.
  */
 import { cancelsInFlight } from '../core/stop.js';
+import { countWait } from './waits.js';
 import type { Pacing } from '../core/target.js';
 
 /** The longest wait a server may impose before a request fails instead (target `maxWaitSeconds`). */
@@ -74,10 +75,15 @@ export class Pacer {
    * and no wait is begun (nor announced) once it is cancelled.
    */
   async acquire(signal?: AbortSignal, deadline = Number.POSITIVE_INFINITY): Promise<Slot> {
+    const began = this.clock();
     for (;;) {
       if (cancelsInFlight(signal)) throw signal?.reason instanceof Error ? signal.reason : new Error('aborted');
       const slot = this.tryAcquire();
-      if (slot) return slot;
+      if (slot) {
+        // The work this request is for (an apply's step) says how much of its time was this wait.
+        countWait(this.clock() - began);
+        return slot;
+      }
       const wait = this.waitMs();
       const now = this.clock();
       const reason = this.#pausedUntil - now >= wait ? this.#pauseReason : pacingReason(this.pacing);

@@ -42,13 +42,24 @@ const result = z.object({
   backup: z.string().optional(),
   cascade_backups: z.array(z.string()).optional(),
   duration_ms: z.number(),
+  rate_limit_wait_ms: z
+    .number()
+    .optional()
+    .describe("Of duration_ms, the time the step's requests waited for the rate limit (obsync's pacing, a 429's pause); absent when none"),
+  not_started: z
+    .boolean()
+    .optional()
+    .describe('Skipped because the run stopped (Ctrl-C, shutdown, the writer lease lost) before it started'),
 });
 
 const targetReport = z.object({
   target: z.string(),
   variant: z.string(),
   errored: z.boolean(),
-  interrupted: z.boolean().optional().describe('A Ctrl-C stopped the apply: steps not started are skipped'),
+  interrupted: z
+    .boolean()
+    .optional()
+    .describe('A Ctrl-C (or a shutdown) stopped the apply: the steps not started are skipped (not_started)'),
   summary: summarySchema,
   outcomes,
   prune_skipped: z.string().optional().describe('Why the deletes were skipped (something failed earlier in the run)'),
@@ -136,6 +147,8 @@ function resultOf(r: StepResult, adopting: boolean): TargetReport['results'][num
     ...(r.backup !== undefined ? { backup: r.backup } : {}),
     ...(r.cascadeBackups && r.cascadeBackups.length > 0 ? { cascade_backups: r.cascadeBackups } : {}),
     duration_ms: r.durationMs,
+    ...(r.rateLimitWaitMs !== undefined ? { rate_limit_wait_ms: r.rateLimitWaitMs } : {}),
+    ...(r.notStarted ? { not_started: true } : {}),
   };
 }
 

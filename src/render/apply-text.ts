@@ -1,5 +1,5 @@
 /** The end of an apply in text: warnings for fields the service did not keep, skipped prune, the counts. */
-import type { ApplyReport } from '../applier/context.js';
+import type { ApplyReport, StepResult } from '../applier/context.js';
 import type { Plan } from '../core/plan.js';
 import { joinLines } from '../core/printable.js';
 import { alongText, applySummary, deletedAlong } from './forms.js';
@@ -24,11 +24,25 @@ export function renderApplyText(report: ApplyReport, plan: Plan, style: Style, t
   }
   if (report.pruneSkipped) lines.push(style('yellow', `Prune skipped: ${report.pruneSkipped}.`));
   const s = report.summary;
-  const failed = s.failed + s.refused + s.skipped;
-  const head = failed > 0 ? style('red', 'Apply finished with errors:') : style('green', 'Apply complete:');
+  // Steps the run stopped before (Ctrl-C): not started, not failures; unchanged ones are not counted.
+  const stopped = report.results.filter((r) => r.notStarted);
+  const notStarted = stopped.filter((r) => r.action !== 'noop').length;
+  const skipped = s.skipped - stopped.length;
+  const failed = s.failed + s.refused + skipped + (report.interrupted ? 0 : notStarted);
+  const head = report.interrupted
+    ? style('yellow', 'Apply interrupted:')
+    : failed > 0
+      ? style('red', 'Apply finished with errors:')
+      : style('green', 'Apply complete:');
   const where = target === undefined ? '' : ` target '${target}':`;
   lines.push(
-    `${head}${where} ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted${alongText(along, 'deleted')}${adopted > 0 ? `, ${adopted} adopted` : ''}${moved > 0 ? `, ${moved} moved` : ''}, ${s.failed} failed, ${s.refused} refused, ${s.skipped} skipped.`,
+    `${head}${where} ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted${alongText(along, 'deleted')}${adopted > 0 ? `, ${adopted} adopted` : ''}${moved > 0 ? `, ${moved} moved` : ''}, ${s.failed} failed, ${s.refused} refused, ${skipped} skipped${notStarted > 0 || report.interrupted ? `, ${notStarted} not started` : ''}.`,
   );
   return joinLines(lines) + '\n';
+}
+
+/** A step's time, and how much of it was a wait for the rate limit (`1200 ms, 1000 ms of it waiting for the rate limit`). */
+export function stepTime(r: Pick<StepResult, 'durationMs' | 'rateLimitWaitMs'>): string {
+  const waited = r.rateLimitWaitMs ?? 0;
+  return waited > 0 ? `${r.durationMs} ms, ${waited} ms of it waiting for the rate limit` : `${r.durationMs} ms`;
 }

@@ -382,6 +382,8 @@ export interface PlanOrigin {
   manifestsByTarget?: Readonly<Record<string, string[]>>;
   /** Only some objects were planned (--only, --selector): the plan is not complete. */
   narrowed?: boolean;
+  /** The project: paths shown to a reader (not those apply reads again) are relative to it. */
+  root?: string;
 }
 
 /** A target with no plan: its API down, its settings unresolved, its lease held. */
@@ -414,7 +416,11 @@ export function planDocument(plans: readonly Plan[], origin: PlanOrigin, failed:
     summary: planSummary(plans),
     resource_changes: plans.flatMap((plan) => plan.steps.map((step) => placed(plan, step, resourceChangeOf(step)))),
     resource_drift: plans.flatMap((plan) => plan.steps.filter(isDrift).map((step) => placed(plan, step, driftOf(step)))),
-    ...planValues(plans, { obsyncVersion: origin.obsyncVersion, manifestsByTarget: own }),
+    ...planValues(plans, {
+      obsyncVersion: origin.obsyncVersion,
+      manifestsByTarget: own,
+      ...(origin.root === undefined ? {} : { root: origin.root }),
+    }),
     targets,
     ...(failed.length > 0 ? { failed: failed.map((f) => ({ target: f.target, error: f.error })) } : {}),
   };

@@ -5,6 +5,7 @@
  * these (Checkov's plan scan, Regula, terraform-compliance, Rego policies) see the same objects
  * and values as `resource_changes`: one form per step (forms.ts, sensitive values masked) feeds all.
  */
+import { relative } from 'node:path';
 import * as z from 'zod';
 import { isJsonObject, setOwn } from '../core/json.js';
 import type { Plan, PlanStep } from '../core/plan.js';
@@ -95,8 +96,10 @@ export function documentForms(step: PlanStep): StepForms | undefined {
 
 export function planValues(
   plans: readonly Plan[],
-  origin: { obsyncVersion: string; manifestsByTarget?: Readonly<Record<string, string[]>> },
+  origin: { obsyncVersion: string; manifestsByTarget?: Readonly<Record<string, string[]>>; root?: string },
 ): PlanValues {
+  const { root } = origin;
+  const shown = (path: string) => (root === undefined ? path : relative(root, path) || '.');
   const planned: PlanValues['planned_values']['root_module']['child_modules'] = [];
   const prior: PlanValues['planned_values']['root_module']['child_modules'] = [];
   const providers: PlanValues['configuration']['provider_config'] = {};
@@ -115,7 +118,10 @@ export function planValues(
     planned.push({ address, resources: after });
     prior.push({ address, resources: before });
     setOwn(providers, providerConfigKey(plan.target), { name: 'obsync', full_name: providerName(plan.variant), module_address: address });
-    setOwn(calls, plan.target, { source: (origin.manifestsByTarget?.[plan.target] ?? []).join(', '), module: { resources: declared } });
+    setOwn(calls, plan.target, {
+      source: (origin.manifestsByTarget?.[plan.target] ?? []).map(shown).join(', '),
+      module: { resources: declared },
+    });
   }
   return {
     planned_values: { root_module: { child_modules: planned } },

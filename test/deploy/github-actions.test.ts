@@ -173,6 +173,25 @@ describe('the validate step', () => {
     expect(res.code, res.stdout + res.stderr).toBe(0);
     expect(res.stdout).not.toMatch(/::error/);
   });
+
+  // Issue 40, item 2: a document with an unset variable was dropped from the checks (and the count): a tile-key typo passed.
+  it('checks everything that does not depend on an unset variable, and says what it could not check', async () => {
+    const board = readFileSync(join(REPO, 'config-examples/kinds/dashboard.yaml'), 'utf8');
+    const alert = (tile: string) =>
+      `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: p95-high}\nspec:\n  dashboard: example-service\n  tile: ${tile}\n  threshold: \${env:P95_THRESHOLD}\n  thresholdType: above\n  interval: 5m\n  channel: {type: webhook, webhook: ops-slack}\n  name: p95 high\n`;
+    const typo = await validateIn(readFileSync(CONFIG, 'utf8'), { 'dashboard.yaml': board, 'alert.yaml': alert('p59') });
+    expect(typo.code, typo.stdout + typo.stderr).toBe(1);
+    expect(typo.stdout).toMatch(
+      /::error file=observability\/alert\.yaml,line=6,col=3::tile 'p59' is not a tile key of Dashboard\/example-service — did you mean 'p95'\?/,
+    );
+    const unset =
+      /::warning file=observability\/alert\.yaml,line=7,col=\d+::environment variable P95_THRESHOLD is not set \(referenced as \$\{env:P95_THRESHOLD\}\)[^\n]*; not checked: this value and what depends on it \(at spec\.threshold\)/;
+    expect(typo.stdout).toMatch(unset);
+    const fixed = await validateIn(readFileSync(CONFIG, 'utf8'), { 'dashboard.yaml': board, 'alert.yaml': alert('p95') });
+    expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
+    expect(fixed.stdout).toMatch(unset);
+    expect(fixed.stdout).not.toMatch(/::error/);
+  });
 });
 
 /**

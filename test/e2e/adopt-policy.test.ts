@@ -13,6 +13,7 @@ import { Secret } from '../../src/core/secret.js';
 import { createServicePort } from '../../src/remote/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli } from '../support/cli.js';
+import { alertYaml, dashboardYaml } from '../support/plans.js';
 
 let sandbox: SandboxHandle;
 let port: ServicePort;
@@ -114,6 +115,30 @@ describe('adoption policy', () => {
       expect(owned.code, owned.stdout + owned.stderr).toBe(2);
       expect(owned.stdout).not.toContain('ADOPTED');
       expect(owned.stdout).toContain('tiles.notes.config.markdown');
+    } finally {
+      await collectionOf(port, 'Dashboard').delete(made.id);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('explicit: an alert selected alone, on a dashboard made by hand, says the dashboard exists unowned and how to take it (issue 40.5)', async () => {
+    const made = await collectionOf(port, 'Dashboard').create({
+      name: 'Latency',
+      tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hand made' } }],
+    });
+    const dir = project('explicit');
+    writeFileSync(
+      join(dir, 'm.yaml'),
+      `${dashboardYaml('latency', 'Latency', [{ key: 'p99' }])}---\n${alertYaml('latency-p99', { dashboard: 'latency', tile: 'p99', threshold: 1, interval: '5m', webhook: 'ops-slack' })}`,
+    );
+    try {
+      const plan = await runCli(['plan', '--only', 'Alert/latency-p99'], { cwd: dir });
+      expect(plan.code).toBe(1);
+      const said = plan.stdout + plan.stderr;
+      expect(said).not.toContain('does not exist on the target');
+      expect(said).toContain('it depends on Dashboard/latency, which is not selected, and obsync does not own it yet');
+      expect(said).toContain(`an existing dashboard (id ${made.id})`);
+      expect(said).toContain(`obsync import Dashboard/latency ${made.id}`);
     } finally {
       await collectionOf(port, 'Dashboard').delete(made.id);
       rmSync(dir, { recursive: true, force: true });

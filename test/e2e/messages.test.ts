@@ -54,7 +54,8 @@ describe('plan-time reference errors', () => {
     const webhookLine = lineOf(text, 'webhook: ops-slak');
     const sourceLine = lineOf(text, 'source: Tracez');
     expect(plan.stdout).toContain(
-      `::error file=${file},line=${sourceLine},col=9::Dashboard/example-service: source 'Tracez' does not exist on the target (at spec.tiles[0].config.source)`,
+      // Relative to the project (issue 52.4), with the closest live name (issue 40.5).
+      `::error file=manifests/example.yaml,line=${sourceLine},col=9::Dashboard/example-service: source 'Tracez' does not exist on the target — did you mean 'Traces'? (at spec.tiles[0].config.source)`,
     );
     const text2 = readFileSync(file, 'utf8').replace('source: Tracez', 'source: Traces');
     writeFileSync(file, text2);
@@ -62,7 +63,7 @@ describe('plan-time reference errors', () => {
     const diagnostics = (JSON.parse(json.stdout) as { targets: { diagnostics: Record<string, unknown>[] }[] }).targets[0]?.diagnostics;
     expect(diagnostics).toEqual([
       expect.objectContaining({
-        message: "Alert/example-p95-high: webhook 'ops-slak' does not exist on the target",
+        message: "Alert/example-p95-high: webhook 'ops-slak' does not exist on the target — did you mean 'ops-slack'?",
         path: 'spec.channels[1].webhook',
         line: webhookLine,
         col: (text2.split('\n')[webhookLine - 1]?.indexOf('webhook: ops-slak') ?? 0) + 1,

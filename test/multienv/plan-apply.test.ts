@@ -93,7 +93,7 @@ describe('plan with several targets', () => {
     expect(res.stdout).toMatch(
       new RegExp(`Target 'production' could not be planned: its settings in \\S+ cannot be resolved:\\n  \\S*${missing.source}`),
     );
-    expect(res.stderr).toMatch(/^error: target 'production': its settings in \S+obsync\.yaml cannot be resolved:$/m);
+    expect(res.stderr).toMatch(/^error: target 'production': its settings in obsync\.yaml cannot be resolved:$/m);
     expect(res.stderr).toContain('hint: set the variables it names (or plan the other targets with --target)');
     // In JSON the target is under `failed`, so `apply FILE` refuses the file as incomplete.
     const json = await runCli(['plan', '--output', 'json'], { cwd: dir, env: partial });
@@ -108,7 +108,7 @@ describe('plan with several targets', () => {
     // The one target asked for, with its variable missing: the command's own error, nothing planned.
     const one = await runCli(['plan', '--target', 'production'], { cwd: dir, env: partial });
     expect(one.code).toBe(1);
-    expect(one.stderr).toMatch(/^error: \S+obsync\.yaml is invalid:\n.*PROD_KEY_SECRET is not set/m);
+    expect(one.stderr).toMatch(/^error: obsync\.yaml is invalid:\n.*PROD_KEY_SECRET is not set/m);
     // A literal mistake in one target is still the whole file's error.
     writeFileSync(join(dir, 'obsync.yaml'), readFileSync(join(dir, 'obsync.yaml'), 'utf8').replace('variant: hosted', 'variant: hostd'));
     const literal = await runCli(['plan'], { cwd: dir, env: ENV });

@@ -11,6 +11,7 @@ import { ConfigError, errorMessage } from '../../core/errors.js';
 import { FileRefusal, MAX_STATE_FILE_BYTES, readRegularFile } from '../../manifests/files.js';
 import { PlanTargetMismatch } from '../../engine/saved-plan.js';
 import type { SavedPlan } from '../../render/plan-json.js';
+import { stepTime } from '../../render/apply-text.js';
 import { isAdoption } from '../../render/forms.js';
 import { renderRunApply } from '../../render/run.js';
 import { parseSavedPlans, renderTargetsPlan, type TargetOutcome } from '../../render/targets.js';
@@ -22,6 +23,7 @@ import { wholeNumber } from '../numbers.js';
 import { allowEmptyKindOption, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
 import { askOnTerminal } from '../prompt.js';
 import { openSessions, reconcileSession, refuseInvalid } from '../session.js';
+import { projectPaths } from '../project-paths.js';
 import { ApprovalGate, checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONCURRENCY } from '../targets.js';
 
 interface ApplyFlags extends RawRunOptions {
@@ -167,7 +169,7 @@ interface Approval {
 async function approve(io: CliIO, interrupts: ApplyInterrupts, { arrived, failed, flags, color, saved }: Approval): Promise<void> {
   const outcomes: TargetOutcome[] = [
     ...arrived.map((a) => ({ target: a.target, plan: a.plan })),
-    ...failed.map((f) => ({ target: f.target, error: errorMessage(f.error) })),
+    ...failed.map((f) => ({ target: f.target, error: projectPaths(io.cwd).text(errorMessage(f.error)) })),
   ];
   if (flags.output === 'text' && arrived.length > 0)
     io.stdout.write(
@@ -193,13 +195,14 @@ async function approve(io: CliIO, interrupts: ApplyInterrupts, { arrived, failed
   interrupts.applying();
 }
 
-/** What an interrupted apply did and did not do (unchanged objects are not counted as skipped). */
+/** What an interrupted apply did and did not do (unchanged objects are not counted as not started). */
 function interruptedSummary(reports: readonly ApplyReport[]): string {
   const changes = reports.flatMap((report) => report.results.filter((r) => r.action !== 'noop'));
   const applied = changes.filter((r) => r.outcome === 'applied').length;
-  const skipped = changes.filter((r) => r.outcome === 'skipped').length;
+  const notStarted = changes.filter((r) => r.notStarted).length;
+  const skipped = changes.filter((r) => r.outcome === 'skipped' && !r.notStarted).length;
   const failed = changes.filter((r) => r.outcome === 'failed').length;
-  return `Interrupted: ${applied} change(s) applied, ${failed} failed, ${skipped} not started; the inventory lock is released. Run apply again to finish.`;
+  return `Interrupted: ${applied} change(s) applied, ${failed} failed, ${skipped > 0 ? `${skipped} skipped, ` : ''}${notStarted} not started; the inventory lock is released. Run apply again to finish.`;
 }
 
 /** A saved plan applies to its own targets only: a --target it does not hold would be applied unreviewed. */
@@ -257,6 +260,6 @@ function progress(io: CliIO, r: StepResult, target: string | undefined): void {
   const detail = r.message ? `: ${r.message}` : '';
   // Server error bodies and ids are text from outside: shown, never obeyed (escape sequences).
   io.stderr.write(
-    `${printable(`${target ? `${target}: ` : ''}${r.address}: ${what}${r.id ? ` [id=${r.id}]` : ''} (${r.durationMs} ms)${detail}`)}\n`,
+    `${printable(`${target ? `${target}: ` : ''}${r.address}: ${what}${r.id ? ` [id=${r.id}]` : ''} (${stepTime(r)})${detail}`)}\n`,
   );
 }

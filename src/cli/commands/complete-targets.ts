@@ -44,7 +44,7 @@ function configFor(cwd: string, words: readonly string[]): string | undefined {
 function targetNames(path: string | undefined): string[] {
   if (path === undefined) return ['sandbox'];
   try {
-    const doc: unknown = parseDocument(readRegularFile(path)).toJS({ maxAliasCount: 10 });
+    const doc: unknown = parseDocument(readRegularFile(path), { merge: true }).toJS({ maxAliasCount: 10 });
     const targets = typeof doc === 'object' && doc !== null ? (doc as { targets?: unknown }).targets : undefined;
     const names = Array.isArray(targets)
       ? targets.flatMap((t: unknown) => {

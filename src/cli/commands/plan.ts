@@ -11,6 +11,7 @@ import { VERSION } from '../version.js';
 import { allowEmptyKindOption, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
 import { checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONCURRENCY } from '../targets.js';
 import { githubAnnotation } from './validate.js';
+import { projectPaths } from '../project-paths.js';
 import { openSessions, reconcileSession, refuseInvalid, type Session } from '../session.js';
 
 interface PlanFlags extends RawRunOptions {
@@ -57,16 +58,17 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       const alone = runs.length === 1 && unavailable.length === 0 && only && 'error' in only ? only : undefined;
       if (alone && flags.output !== 'json' && flags.output !== 'markdown' && !flags.out) throw alone.error;
       const generatedAt = new Date();
+      const shown = projectPaths(io.cwd);
       const outcomes: TargetOutcome[] = [
         ...runs.map((r) =>
           'error' in r
-            ? { target: r.session.port.target, error: r.message }
+            ? { target: r.session.port.target, error: shown.text(r.message) }
             : { target: r.value.target, plan: r.value.plan, manifests: r.session.manifestPaths },
         ),
         // A target whose settings could not be resolved (a variable not set) is reported like an unreachable one.
-        ...unavailable.map((u) => ({ target: u.target, error: u.error.message })),
+        ...unavailable.map((u) => ({ target: u.target, error: shown.text(u.error.message) })),
       ];
-      const origin = { ...originOf(sessions, generatedAt), ...(isNarrowed(opts.selection) ? { narrowed: true } : {}) };
+      const origin = { ...originOf(io, sessions, generatedAt), ...(isNarrowed(opts.selection) ? { narrowed: true } : {}) };
       const reports = runs.flatMap((r) => ('value' in r ? [r.value] : []));
       if (flags.out) writeScrubbedFile(flags.out, renderTargetsPlan(outcomes, 'json', { color: false, origin }));
       const format = flags.output === 'github' ? 'text' : flags.output;
@@ -87,7 +89,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
   });
 };
 
-function originOf(sessions: readonly Session[], generatedAt: Date): PlanOrigin {
+function originOf(io: CliIO, sessions: readonly Session[], generatedAt: Date): PlanOrigin {
   const configPath = sessions[0]?.configPath;
-  return { generatedAt, obsyncVersion: VERSION, manifests: [], ...(configPath ? { config: configPath } : {}) };
+  return { generatedAt, obsyncVersion: VERSION, manifests: [], root: io.cwd, ...(configPath ? { config: configPath } : {}) };
 }

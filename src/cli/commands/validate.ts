@@ -4,7 +4,7 @@
  * Exit 0 when valid (warnings allowed), 1 when any error.
  */
 import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Option } from 'commander';
 import { manifestFileScope } from '../../config/file-scope.js';
 import { loadConfig } from '../../config/load.js';
@@ -19,6 +19,7 @@ import type { DesiredResource } from '../../core/resource.js';
 import { LoadedFiles, sortDiagnostics } from '../../manifests/load.js';
 import { loadTargetTree, mergeTargetDiagnostics, type TargetLoad, type TargetTree } from '../../manifests/targets.js';
 import { ExitRequest, type CliIO } from '../io.js';
+import { projectPaths } from '../project-paths.js';
 import type { CommandRegistrar } from '../registrar.js';
 
 type Output = 'text' | 'json' | 'github';
@@ -103,10 +104,19 @@ export function runValidate(io: CliIO, args: string[], flags: ValidateFlags): bo
   const { trees, diagnostics: configDiagnostics, sensitive } = validation(io, args, flags);
   const loaded = new LoadedFiles();
   const loads = trees.map(({ tree, files }) =>
-    loadTargetTree(tree, { env: io.env, allowMissingEnv: flags.allowMissingEnv === true, files, loaded, sensitive }),
+    loadTargetTree(tree, {
+      env: io.env,
+      allowMissingEnv: flags.allowMissingEnv === true,
+      // Everything that does not depend on an unset value is still checked (validate writes nothing).
+      standIns: flags.allowMissingEnv === true,
+      files,
+      loaded,
+      sensitive,
+    }),
   );
-  const shown = (f: string | undefined) => (f === undefined ? undefined : relative(io.cwd, f) || f);
-  const diagnostics = sortDiagnostics([...configDiagnostics, ...mergeTargetDiagnostics(loads)]).map((d) => ({ ...d, file: shown(d.file) }));
+  const paths = projectPaths(io.cwd);
+  const shown = (f: string) => paths.file(f);
+  const diagnostics = sortDiagnostics([...configDiagnostics, ...mergeTargetDiagnostics(loads)]).map(paths.diagnostic);
   const valid = !hasErrors(diagnostics);
   const named = loads.filter((l) => l.target !== '');
   if (flags.output === 'json') io.stdout.write(`${JSON.stringify(jsonReport(valid, loads, diagnostics, shown), null, 2)}\n`);
@@ -121,7 +131,7 @@ export function runValidate(io: CliIO, args: string[], flags: ValidateFlags): bo
   return valid;
 }
 
-function jsonReport(valid: boolean, loads: readonly TargetLoad[], diagnostics: Diagnostic[], shown: (f: string) => string | undefined) {
+function jsonReport(valid: boolean, loads: readonly TargetLoad[], diagnostics: Diagnostic[], shown: (f: string) => string) {
   const view = (r: DesiredResource) => ({ address: r.address, file: shown(r.source.file), line: r.source.line });
   const every = new Map(
     loads.flatMap((l) => l.resources.map((r) => [`${r.address}\u0000${r.source.file}\u0000${r.source.line}`, view(r)] as const)),
@@ -140,7 +150,9 @@ function writeText(io: CliIO, valid: boolean, count: number | string[], diagnost
   for (const d of diagnostics) io.stdout.write(`${formatDiagnostic(d)}\n`);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
-  const tail = warnings > 0 ? `, ${warnings} warning(s)` : '';
+  const unset = diagnostics.filter((d) => d.code === 'missing-reference' && d.severity === 'warning').length;
+  const unchecked = unset > 0 ? `; not checked: ${unset} unset value(s) and what depends on them (see the warnings)` : '';
+  const tail = `${warnings > 0 ? `, ${warnings} warning(s)` : ''}${unchecked}`;
   const resources = typeof count === 'number' ? `${count} resource(s)` : `resources per target: ${count.join(', ')}`;
   io.stdout.write(valid ? `valid: ${resources}${tail}\n` : `invalid: ${errors} error(s)${tail}\n`);
 }

@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { ConfigError, ObsyncError } from '../../core/errors.js';
 import { connectionSecrets, Scrubber } from '../../core/scrub.js';
+import { POSTGRES_URL, urlMessage, urlProblem } from '../../config/url-setting.js';
 import type { Secret } from '../../core/secret.js';
 
 export interface PgConnection {
@@ -84,20 +85,11 @@ export async function closeConnection(conn: Pick<PgConnection, 'pool' | 'control
 }
 
 function parseUrl(url: Secret): URL {
-  let parsed: URL;
-  try {
-    parsed = new URL(url.reveal());
-  } catch {
-    throw new ConfigError('the state URL is not a URL', {
-      hint: 'state.url (or OBSYNC_STATE_URL) is postgres://user:password@host:5432/database',
-    });
-  }
-  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-    throw new ConfigError(`the state URL must start with postgres:// or postgresql://, not ${parsed.protocol}//`, {
-      hint: 'state.url (or OBSYNC_STATE_URL) is postgres://user:password@host:5432/database',
-    });
-  }
-  return parsed;
+  // obsync.yaml's state.url was checked where it is written; OBSYNC_STATE_URL (or its _FILE twin) is checked here.
+  const problem = urlProblem(url.reveal(), POSTGRES_URL);
+  if (problem !== undefined)
+    throw new ConfigError(urlMessage('the state URL (state.url or OBSYNC_STATE_URL)', POSTGRES_URL, '"${env:OBSYNC_STATE_URL}"', problem));
+  return new URL(url.reveal());
 }
 
 /** A database failure as an ObsyncError naming the state location, with what to do. */

@@ -52,6 +52,10 @@ describe('webhook spec schema', () => {
     expect(messages({ service: 'generic', name: 'ops', url: 'ftp://example.com/secret-token' })).toEqual([
       'url: the URL must be an http:// or https:// URL',
     ]);
+    // Without a scheme: said once, not once per check (issue 40.5).
+    expect(messages({ service: 'generic', name: 'ops', url: 'example.com/secret-token' })).toEqual([
+      'url: the URL must be an http:// or https:// URL',
+    ]);
     expect(messages({ service: 'generic', name: 'ops', url: 'https://example.com', headers: { '1x': 'v' } })[0]).toContain(
       'cannot start with a digit',
     );
