@@ -47,8 +47,7 @@ function diffLists(before: Json[], after: Json[], path: Path): Edit[] {
   const newIds = identities(after);
   if (before.length === after.length && (!oldIds || !newIds || oldIds.every((id, i) => id === newIds[i])))
     return before.flatMap((item, i) => diffValues(item, after[i] ?? null, [...path, i]));
-  const same = (a: number, b: number) =>
-    oldIds && newIds ? oldIds[a] === newIds[b] : sameJson(before[a], after[b]);
+  const same = (a: number, b: number) => (oldIds && newIds ? oldIds[a] === newIds[b] : sameJson(before[a], after[b]));
   const pairs = longestCommon(before.length, after.length, same);
   if (pairs.length === 0) return [{ op: 'set', path, value: after }];
   const out: Edit[] = [];

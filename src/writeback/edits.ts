@@ -69,7 +69,8 @@ export function applyEdits(root: Json, edits: readonly Edit[]): Json {
   let replaced: Json = out;
   for (const edit of edits) {
     if (edit.op === 'insert') listOf(edit.path).inserted.push({ index: edit.index, value: copyJson(edit.value) });
-    else if (edit.op === 'remove' && typeof edit.path.at(-1) === 'number') listOf(edit.path.slice(0, -1)).removed.add(edit.path.at(-1) as number);
+    else if (edit.op === 'remove' && typeof edit.path.at(-1) === 'number')
+      listOf(edit.path.slice(0, -1)).removed.add(edit.path.at(-1) as number);
     else if (edit.path.length === 0 && edit.op === 'set') replaced = copyJson(edit.value);
     else fieldEdit(out, edit);
   }

@@ -77,7 +77,12 @@ export function targetAsks(t: TargetPlan, file: (path: string) => YamlFile | und
     }
     const ask: DocumentAsk = { target: t.target, ...where, index, edits: [], shown: [], refused: [], remove: deleted, edited: false };
     if (drifted && step.reason === 'spec-changed') ask.edited = true;
-    else if (drifted) Object.assign(ask, objectAsk(t, step, res, entry, yaml, index));
+    else if (drifted) {
+      const { edits, shown, refused } = objectAsk(t, step, res, entry, yaml, index);
+      ask.edits = edits;
+      ask.shown = shown;
+      ask.refused = refused;
+    }
     out.asks.push(ask);
   }
   return out;

@@ -108,7 +108,9 @@ describe('editing a manifest in place', () => {
       { op: 'set', path: ['spec', 'tiles', 0, 'x'], value: 3 },
       { op: 'add', path: ['spec', 'tiles', 0], key: 'tabId', value: 't1' },
     ]);
-    expect(after).toBe(crlf.replace('x: 0   # left', 'x: 3   # left').replace('source: Traces}\r\n', 'source: Traces}\r\n      tabId: t1\r\n'));
+    expect(after).toBe(
+      crlf.replace('x: 0   # left', 'x: 3   # left').replace('source: Traces}\r\n', 'source: Traces}\r\n      tabId: t1\r\n'),
+    );
     expect(after?.replaceAll('\r\n', '')).not.toContain('\n');
   });
 

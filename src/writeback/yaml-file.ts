@@ -40,7 +40,11 @@ export function documentValue(doc: Document): Json | undefined {
 /** The index of the document that starts at `line` and declares kind/name. */
 export function documentAt(file: YamlFile, line: number, kind: string, name: string): number | undefined {
   const i = file.docs.findIndex(
-    (d) => d.contents !== null && documentStart(d, file.lineCounter).line === line && d.get('kind') === kind && d.getIn(['metadata', 'name']) === name,
+    (d) =>
+      d.contents !== null &&
+      documentStart(d, file.lineCounter).line === line &&
+      d.get('kind') === kind &&
+      d.getIn(['metadata', 'name']) === name,
   );
   return i < 0 ? undefined : i;
 }

@@ -10,7 +10,16 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, Scalar, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { Json } from '../core/wire.js';
 import type { Edit, Path } from './edits.js';
-import { isCollection, renderBlock, renderFlow, renderItem, renderKey, renderLiteral, renderPairValue, renderScalar } from './yaml-render.js';
+import {
+  isCollection,
+  renderBlock,
+  renderFlow,
+  renderItem,
+  renderKey,
+  renderLiteral,
+  renderPairValue,
+  renderScalar,
+} from './yaml-render.js';
 import { afterLine, column, layoutOf, lineBreakAt, lineEnding, lineStart, linesAt, type Splice } from './yaml-text.js';
 import type { Layout } from './yaml-render.js';
 
@@ -166,7 +175,6 @@ function entryEnd(item: Pair | Node): number {
   if (isPair(item)) return item.value && (item.value as Node).range ? rangeOf(item.value as Node)[1] : rangeOf(item.key as Node)[1];
   return rangeOf(item)[1];
 }
-
 
 function removeEntry(ctx: Ctx, parent: Collection, last: string | number): Splice[] {
   const { text } = ctx;
