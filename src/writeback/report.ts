@@ -5,7 +5,7 @@
  * service text (printable), like every plan.
  */
 import { relative } from 'node:path';
-import { printableLines } from '../core/printable.js';
+import { printable } from '../core/printable.js';
 import { scrub } from '../core/scrub.js';
 import type { Json } from '../core/wire.js';
 import type { PullResult } from './result.js';
@@ -47,7 +47,7 @@ export function renderPull(result: PullResult, options: { cwd: string; check: bo
       ? 'The manifests are up to date with the live objects.'
       : `${changed} file${changed === 1 ? '' : 's'} ${verb}, ${result.conflicts.length} conflict${result.conflicts.length === 1 ? '' : 's'}.`,
   );
-  return `${printableLines(scrub(lines.join('\n')))}\n`;
+  return `${lines.map((line) => printable(scrub(line))).join('\n')}\n`;
 }
 
 function value(v: Json | undefined): string {
