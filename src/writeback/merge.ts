@@ -88,13 +88,15 @@ function targetsDiffer(asks: readonly DocumentAsk[], readers: readonly string[],
 
 function refusalConflict(ask: DocumentAsk, r: Refused, file: YamlFile): PullConflict {
   const sensitive = r.reason === 'sensitive';
-  const path = r.change ? r.change.path : formatEditPath(['spec', ...r.path]);
+  // A plan's path (`tiles[p99].config`) names a document path only when it is one plain field.
+  const field = r.change && /^[A-Za-z_]\w*$/.test(r.change.path) ? ['spec', r.change.path] : undefined;
+  const path = field ? formatEditPath(field) : r.change ? r.change.path : formatEditPath(['spec', ...r.path]);
   const manifest = r.change ? r.change.before : r.manifest;
   const live = r.change ? r.change.after : r.live;
   return {
     address: ask.address,
     file: ask.file,
-    line: lineAt(file, ask.index, r.change ? ['spec'] : ['spec', ...r.path]),
+    line: lineAt(file, ask.index, field ?? (r.change ? ['spec'] : ['spec', ...r.path])),
     path,
     reason: r.reason,
     message: MESSAGES[r.reason],

@@ -78,6 +78,16 @@ spec:
   name: Checkout slow
 `;
 
+const HOOK = `apiVersion: obsync/v1
+kind: Webhook
+metadata:
+  name: pager
+spec:
+  name: pager
+  service: generic
+  url: \${env:PAGER_URL}
+`;
+
 const GONE = `apiVersion: obsync/v1
 kind: Dashboard
 metadata:
@@ -91,7 +101,8 @@ function config(): string {
   return `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: .obsync/state}\ntargets:\n  - name: t\n    variant: self-hosted\n    baseUrl: ${sandbox.url}\n    credentials: {apiKey: ${sandbox.credentials.apiKey}}\n    rateLimit: {requests: 1000, perSeconds: 1}\n    vars: {threshold: 900}\n`;
 }
 
-const run = (...args: string[]) => runCli(args, { cwd: dir });
+const PAGER_URL = 'https://hooks.example.com/pager/0123456789abcdef';
+const run = (...args: string[]) => runCli(args, { cwd: dir, env: { PAGER_URL } });
 const read = (file: string) => readFileSync(join(dir, 'manifests', file), 'utf8');
 
 async function liveDashboard(name: string) {
@@ -110,6 +121,7 @@ describe('obsync pull', () => {
     writeFileSync(join(dir, 'manifests/checkout.yaml'), DASHBOARD);
     writeFileSync(join(dir, 'manifests/alert.yaml'), ALERT);
     writeFileSync(join(dir, 'manifests/gone.yaml'), GONE);
+    writeFileSync(join(dir, 'manifests/hook.yaml'), HOOK);
     const applied = await run('apply', '--auto-approve');
     expect(applied.code, applied.stderr + applied.stdout).toBe(0);
     expect((await run('pull', '--check')).code).toBe(0);
@@ -141,6 +153,21 @@ describe('obsync pull', () => {
     );
     expect(read('alert.yaml')).toBe(ALERT);
     await collectionOf(port, 'Alert').update(alert.id, { ...alert, threshold: 900 } as never);
+
+    // A sensitive field changed in the UI: a conflict whose two values are masked; neither URL is printed.
+    const hooks = await collectionOf(port, 'Webhook').list();
+    const hook = hooks.find((h) => h.name === 'pager');
+    if (!hook) throw new Error('no webhook');
+    const moved = 'https://hooks.example.com/pager/fedcba9876543210';
+    await collectionOf(port, 'Webhook').update(hook.id, { name: hook.name, service: hook.service, url: moved });
+    const secret = await run('pull');
+    expect(secret.code).toBe(1);
+    expect(secret.stdout).toContain('conflict: manifests/hook.yaml:8  Webhook/pager spec.url (sensitive)');
+    expect(secret.stdout).toContain('spec.url (sensitive): manifest "(sensitive)", live "(sensitive)"');
+    expect(secret.stdout + secret.stderr).not.toContain('fedcba9876543210');
+    expect(secret.stdout + secret.stderr).not.toContain('0123456789abcdef');
+    expect(read('hook.yaml')).toBe(HOOK);
+    await collectionOf(port, 'Webhook').update(hook.id, { name: hook.name, service: hook.service, url: PAGER_URL });
 
     // Deleted in the UI: reported, removed only with --prune (the file goes with its last document).
     const gone = await liveDashboard('Gone soon');
