@@ -3,7 +3,8 @@
  * documents, which are YAML), k of its dashboards drifted on the service (a tag added, as a UI edit
  * would): pull CPU (reading the live state, planning, the minimal edits and the new texts) ÷ the
  * CPU to merely parse and validate the same responses (the issue's target: ≤ 2), and how many
- * files it rewrites against how many hold a drifted object (they must be equal).
+ * files it rewrites against how many hold a drifted object (they must be equal); and pull ÷ a plan of
+ * the same estate (pull makes that plan, then its edits).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,20 @@ interface Args {
 export default defineMeasure({
   name: 'pull',
   title: 'pull over N + N owned objects with k drifted: CPU ÷ the plan parse floor, files rewritten',
-  tables: { pull: ['variant', 'n', 'drifted', 'pullCpuMs', 'parseCpuMs', 'pullOverParse', 'filesRewritten', 'filesInvolved'] },
+  tables: {
+    pull: [
+      'variant',
+      'n',
+      'drifted',
+      'pullCpuMs',
+      'planCpuMs',
+      'parseCpuMs',
+      'pullOverParse',
+      'pullOverPlan',
+      'filesRewritten',
+      'filesInvolved',
+    ],
+  },
   sizes: {
     full: { sizes: [1000, 10000], k: 100, samples: 3 },
     quick: { sizes: [1000], k: 100, samples: 3 },
@@ -79,6 +93,15 @@ export const cases = {
         conflicts = run.value.conflicts.length;
       }
       const pullCpu = fastest(times);
+      // The plan of the same estate, for scale: pull plans it too, then edits.
+      const plans: number[] = [];
+      for (let i = 0; i < samples; i++) {
+        global.gc?.();
+        plans.push((await cpuMs(() => makePlan(req))).ms);
+      }
+      const planCpu = fastest(plans);
+      await estate.child.clear();
+      await once();
       const parseCpu = await parseFloorCpuMs(estate.target, estate.child.url, await estate.child.requests(), samples);
       ctx.record({
         measure: 'pull',
@@ -86,8 +109,10 @@ export const cases = {
         n,
         drifted: k,
         pullCpuMs: Math.round(pullCpu),
+        planCpuMs: Math.round(planCpu),
         parseCpuMs: Math.round(parseCpu),
         pullOverParse: ratio(pullCpu, parseCpu),
+        pullOverPlan: ratio(pullCpu, planCpu),
         filesRewritten: rewritten,
         filesInvolved: involved.size,
         conflicts,
