@@ -60,35 +60,49 @@ export type FileEdit = { text: string | null } | { error: string; document: numb
 /**
  * The file's new text with `edits` made (by document index) and the `removed` documents taken
  * out; null when no document is left (the file goes). Values in the edits are as written (escaped).
+ * Each edited document's new text (from its `---` to the next) is parsed again on its own and must
+ * read exactly as the edits say; the splices of a document never leave it, so every other document
+ * keeps its bytes (a file of thousands of documents is not parsed again whole).
  */
 export function editFile(file: YamlFile, edits: ReadonlyMap<number, readonly Edit[]>, removed: ReadonlySet<number>): FileEdit {
   const splices: Splice[] = [];
-  const wanted: Json[] = [];
+  let kept = 0;
   for (const [i, doc] of file.docs.entries()) {
     if (removed.has(i)) {
       splices.push(documentRegion(file, i));
       continue;
     }
-    if (doc.contents === null) continue;
+    if (doc.contents !== null) kept += 1;
+    const own = edits.get(i) ?? [];
+    if (own.length === 0) continue;
     const value = documentValue(doc);
     if (value === undefined) return { error: 'the document cannot be read', document: i };
-    const own = edits.get(i) ?? [];
-    if (own.length > 0) {
-      const made = spliceEdits(file.text, doc, own);
-      if (!made.ok) return { error: made.reason, document: i, path: made.path };
-      splices.push(...made.splices);
-    }
-    wanted.push(own.length > 0 ? applyEdits(value, own) : value);
+    const made = spliceEdits(file.text, doc, own);
+    if (!made.ok) return { error: made.reason, document: i, path: made.path };
+    const checked = checkDocument(file, i, made.splices, applyEdits(value, own));
+    if (checked !== undefined) return { error: checked, document: i };
+    splices.push(...made.splices);
   }
   const text = applySplices(file.text, splices);
   if (text === undefined) return { error: 'two edits overlap', document: 0 };
+  return { text: kept === 0 && text.replace(/^[ \t]*(#.*|---|\.\.\.)?\r?$/gm, '').trim() === '' ? null : text };
+}
+
+/** Why the document's new text is not right (undefined: it reads as `wanted`, and its splices stay inside it). */
+function checkDocument(file: YamlFile, index: number, splices: readonly Splice[], wanted: Json): string | undefined {
+  const { start, end } = documentRegion(file, index);
+  if (splices.some((s) => s.start < start || s.end > end)) return 'an edit reaches outside its document';
+  const text = applySplices(
+    file.text.slice(start, end),
+    splices.map((s) => ({ start: s.start - start, end: s.end - start, text: s.text })),
+  );
+  if (text === undefined) return 'two edits overlap';
   const again = parseFile(file.path, text);
-  if (!again) return { error: 'the edited text does not parse', document: 0 };
-  const kept = again.docs.filter((d) => d.contents !== null);
-  if (kept.length !== wanted.length) return { error: 'the edited text has another number of documents', document: 0 };
-  for (const [i, doc] of kept.entries())
-    if (!isDeepStrictEqual(documentValue(doc), wanted[i])) return { error: 'the edited document does not read as intended', document: i };
-  return { text: kept.length === 0 && text.replace(/^[ \t]*(#.*|---|\.\.\.)?\r?$/gm, '').trim() === '' ? null : text };
+  if (!again) return 'the edited text does not parse';
+  const docs = again.docs.filter((d) => d.contents !== null);
+  const [doc] = docs;
+  if (docs.length !== 1 || !doc) return 'the edited text has another number of documents';
+  return isDeepStrictEqual(documentValue(doc), wanted) ? undefined : 'the edited document does not read as intended';
 }
 
 /**
