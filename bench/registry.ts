@@ -20,5 +20,6 @@ export const MEASURES: readonly Measure[] = await Promise.all(
     import('./measures/backtest.js'),
     import('./measures/startup.js'),
     import('./measures/scrub.js'),
+    import('./measures/pull.js'),
   ].map(async (module) => (await module).default),
 );

@@ -54,6 +54,12 @@ const commands: CommandEntry[] = [
     load: () => import('./commands/export.js'),
   },
   {
+    name: 'pull',
+    usage: '[options] [paths...]',
+    summary: 'bring the manifests up to date with the live objects (edits made in the UI), editing the files in place',
+    load: () => import('./commands/pull.js'),
+  },
+  {
     name: 'import',
     usage: '[options] <address> <id>',
     summary: 'adopt one live object by id: obsync owns it under Kind/name (a manifest must declare it)',

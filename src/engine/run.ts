@@ -14,7 +14,7 @@ import { applyPlan } from '../applier/apply.js';
 import type { ApplyReport, StepResult } from '../applier/context.js';
 import { SENSITIVE_PATHS } from '../kinds/sensitive-paths.js';
 import { KEY_PROBE } from '../planner/memo.js';
-import { planWithSubjects } from '../planner/plan.js';
+import { planWithSubjects, type PlanInput } from '../planner/plan.js';
 import type { BacktestSubject } from '../planner/backtest-subjects.js';
 import type { KindDefinition } from '../kinds/kind.js';
 import type { InventoryEntry } from '../core/inventory.js';
@@ -113,10 +113,26 @@ function planAfresh(
   inventory: readonly InventoryEntry[],
   gaps: readonly ListGap[],
 ): KeptPlan & { subjects: BacktestSubject[] } {
+  const { input, secretValues } = planInputOf(req, live, inventory, gaps, sensitive);
+  const { plan, subjects } = planWithSubjects(input);
+  return { plan, secretValues, subjects };
+}
+
+/**
+ * What the planner is given for this request against a live state already read (pure from here):
+ * `makePlan` plans it; `obsync pull` plans it and compares edited manifests in the same context.
+ */
+export function planInputOf(
+  req: Omit<PlanRequest, 'port'> & { port: Pick<ServicePort, 'target' | 'variant'> },
+  live: LiveState,
+  inventory: readonly InventoryEntry[],
+  gaps: readonly ListGap[] = [],
+  sensitive: SensitivePaths = req.sensitive ?? SENSITIVE_PATHS,
+): { input: PlanInput; secretValues: Planned['secretValues'] } {
   const secrets = extractSecrets(req.desired, sensitive, req.inventory);
   const refusedCreates = req.memo?.creates.refused();
   const selected = selectedAddresses(req.desired, req.selection);
-  const { plan, subjects } = planWithSubjects({
+  const input: PlanInput = {
     target: req.port.target,
     variant: req.port.variant,
     desired: req.desired,
@@ -140,8 +156,8 @@ function planAfresh(
     ...(gaps.length > 0 ? { listGaps: gaps } : {}),
     ...(refusedCreates && refusedCreates.size > 0 ? { refusedCreates } : {}),
     ...(req.ownersElsewhere && req.ownersElsewhere.size > 0 ? { ownersElsewhere: req.ownersElsewhere } : {}),
-  });
-  return { plan, secretValues: secrets.values, subjects };
+  };
+  return { input, secretValues: secrets.values };
 }
 
 /** Everything a plan is made from, for the daemon's next run to recognise (./last-plan.ts). */

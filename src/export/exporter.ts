@@ -29,6 +29,19 @@ export interface ExportInput {
   owned: readonly InventoryEntry[];
   /** The target's name: display names that name it (`Storefront (staging)`) are named without it. */
   target?: string | undefined;
+  /** Only the objects this accepts (besides --kind and --match): `obsync pull --include-unmanaged`. */
+  include?: ((kind: AnyKind, live: LiveObject) => boolean) | undefined;
+  /** Objects the manifests already declare (pull): references to them use their names and tile keys. */
+  declared?: DeclaredObjects | undefined;
+}
+
+/** The manifests' names for live objects, by id. */
+export interface DeclaredObjects {
+  name(kind: AnyKind, id: string): string | undefined;
+  /** Whether a manifest of the kind has this metadata.name. */
+  declares(kind: AnyKind, name: string): boolean;
+  /** A declared object's tile keys, by tile id. */
+  partKeys(kind: AnyKind, id: string): ReadonlyMap<string, string> | undefined;
 }
 
 export interface ExportedManifest {
@@ -89,7 +102,8 @@ export function exportLive(input: ExportInput): ExportResult {
   for (const def of MANAGED) {
     if (input.kinds && !input.kinds.has(def.kind)) continue;
     const objects = input.objects(def.kind) ?? [];
-    chosen.set(def.kind, new Set(objects.filter((o) => !input.match || input.match.test(displayNameOf(def, o))).map((o) => o.id)));
+    const wanted = (o: LiveObject) => (!input.match || input.match.test(displayNameOf(def, o))) && (input.include?.(def.kind, o) ?? true);
+    chosen.set(def.kind, new Set(objects.filter(wanted).map((o) => o.id)));
   }
   const refs = new ExportRefs(input, names, chosen);
   const manifests: ExportedManifest[] = [];
@@ -243,8 +257,10 @@ class ExportRefs {
     private readonly chosen: ReadonlyMap<AnyKind, ReadonlySet<string>>,
   ) {}
 
-  /** The metadata.name of an object; with `exportedOnly`, only when it is exported in this run. */
+  /** The metadata.name of an object; with `exportedOnly`, only when it is exported in this run (or declared). */
   nameOf(kind: AnyKind, id: string, exportedOnly = false): string | undefined {
+    const declared = this.input.declared?.name(kind, id);
+    if (declared !== undefined) return declared;
     if (exportedOnly && !this.chosen.get(kind)?.has(id)) return undefined;
     return this.names.get(kind)?.get(id);
   }
@@ -255,11 +271,14 @@ class ExportRefs {
     const live = this.#index(kind).get(id);
     if (!live) return { id };
     const display = displayNameOf(definitionOf(kind), live);
-    // A display name another exported manifest uses as its metadata.name would resolve to that one.
-    return display !== '' && this.uniqueDisplayName(kind, id) && !this.#exported(kind).has(display) ? display : { id };
+    // A display name another exported (or declared) manifest uses as its metadata.name would resolve to that one.
+    const taken = this.#exported(kind).has(display) || this.input.declared?.declares(kind, display) === true;
+    return display !== '' && this.uniqueDisplayName(kind, id) && !taken ? display : { id };
   }
 
   partKey(kind: AnyKind, parentId: string, partId: string): string | undefined {
+    const declared = this.input.declared?.partKeys(kind, parentId);
+    if (declared) return declared.get(partId);
     if (this.nameOf(kind, parentId, true) === undefined) return undefined;
     const def = definitionOf(kind);
     if (!def.managed || !def.parts) return undefined;

@@ -134,6 +134,11 @@ export interface ExportContext {
   secret(path: string, value: string): string;
   /** Something whoever reads the export must know about this object (e.g. a value the service never returns). */
   note(text: string): void;
+  /**
+   * The keys this object's own parts (tiles) already have in its manifest, by part id (`obsync
+   * pull` keeps them); parts not listed get keys that do not clash with these. Absent: export's own keys.
+   */
+  readonly partKeys?: ReadonlyMap<string, string>;
 }
 
 export interface UpdateContext {

@@ -82,6 +82,17 @@ const PLAIN_STRING: FieldInfo = { sensitive: false };
  */
 const resolved = new WeakSet<Scalar>();
 
+/** Whether a string as written in a manifest holds a reference (`${env:…}`, `${file:…}`, `${var:…}`), not only escaped `$${`. */
+export function holdsReference(text: string): boolean {
+  for (const m of text.matchAll(REF)) if (m[0] !== '$${') return true;
+  return false;
+}
+
+/** A string without references as interpolation reads it: each `$${` a literal `${`. */
+export function literalText(text: string): string {
+  return text.replaceAll('$${', () => '${');
+}
+
 /** Whether interpolation would rewrite anything in the document (a value holding `${`); one that would not can be shared as it is. */
 export function interpolates(doc: Document): boolean {
   let found = false;

@@ -122,6 +122,24 @@ export function planResource(
   return { step, pairing };
 }
 
+/**
+ * The changes a plan would show between `res` and its live object, in the context of a finished
+ * plan (`planWithContext`): `obsync pull` asks it of specs it edits in memory, so that a field is
+ * only rewritten where the canonical forms differ. Nothing is remembered (no memo, no registration).
+ */
+export function changesOf(
+  ctx: PlanContext,
+  def: ManagedKind,
+  res: DesiredResource,
+  entry: InventoryEntry | undefined,
+  live: LiveObject,
+): Change[] | { errors: string[]; code: string } {
+  const pairing = def.parts?.pair(res.spec, live, entry?.tiles);
+  const fingerprints = ctx.input.fingerprints.get(res.address) ?? {};
+  const compared = compare(ctx, def, res, entry, live, pairing, fingerprints, undefined, false);
+  return 'errors' in compared ? compared : compared.changes;
+}
+
 /** How a matched object compares with its manifest: its changes, and the two forms when there are any. */
 type Compared = { changes: Change[]; ignored: string[] } & ({ same: true } | { same: false; desired: Json; current: Json });
 
@@ -146,8 +164,10 @@ function compare(
   pairing: ReadonlyMap<string, string> | undefined,
   fingerprints: Readonly<Record<string, string>>,
   recalled: Recalled | undefined,
+  remember = true,
 ): Compared | { errors: string[]; code: string } {
-  const { memo, refs } = ctx;
+  const { refs } = ctx;
+  const memo = remember ? ctx.memo : undefined;
   const secrets = entry?.status === 'owned' ? (entry.secrets ?? NO_ENTRIES) : NO_ENTRIES;
   // The memo knows an object is unchanged without its forms; a plan asked for them makes them.
   if (!ctx.input.unchangedForms && memo?.unchanged(recalled, res, fingerprints, secrets, pairing, refs)) return SAME;

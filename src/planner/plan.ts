@@ -54,6 +54,15 @@ export function plan(input: PlanInput): Plan {
 
 /** The plan, with the alerts it should backtest (the engine runs their series requests). */
 export function planWithSubjects(input: PlanInput): { plan: Plan; subjects: BacktestSubject[] } {
+  const { plan: made, subjects } = planWithContext(input);
+  return { plan: made, subjects };
+}
+
+/**
+ * The plan with the context it was made in: every declared object matched, its id (and parts)
+ * known to the references. `obsync pull` compares edited specs in it (plan-resource.ts `changesOf`).
+ */
+export function planWithContext(input: PlanInput): { plan: Plan; subjects: BacktestSubject[]; context: PlanContext } {
   // What a memoised comparison depends on beyond each object's inputs: another target, variant or fingerprint key changes every form.
   input.memo?.begin(`${input.target}\u0000${input.variant}\u0000${input.fingerprint(KEY_PROBE)}`);
   const ctx = new PlanContext(input);
@@ -81,7 +90,7 @@ export function planWithSubjects(input: PlanInput): { plan: Plan; subjects: Back
   }
   const result = finish(ctx, planned, byKind);
   input.memo?.commit();
-  return result;
+  return { ...result, context: ctx };
 }
 
 /**

@@ -12,11 +12,22 @@ import { slugify } from './schema.js';
 
 const MAX_KEY = 64;
 
-/** Tile id → key: the slug of the tile's name, `-2`, `-3`… on a clash, `tile` when the name has none. */
-export function tileKeys(live: Pick<WireDashboard, 'tiles'>): Map<string, string> {
+/**
+ * Tile id → key: the slug of the tile's name, `-2`, `-3`… on a clash, `tile` when the name has
+ * none. `kept`: tiles that already have a key (a manifest's, for pull), which the others avoid.
+ */
+export function tileKeys(live: Pick<WireDashboard, 'tiles'>, kept?: ReadonlyMap<string, string>): Map<string, string> {
   const keys = new Map<string, string>();
   const used = new Set<string>();
   for (const tile of live.tiles) {
+    const known = kept?.get(tile.id);
+    if (known !== undefined) {
+      keys.set(tile.id, known);
+      used.add(known);
+    }
+  }
+  for (const tile of live.tiles) {
+    if (keys.has(tile.id)) continue;
     const base =
       slugify(tile.name)
         .slice(0, MAX_KEY - 4)
@@ -30,7 +41,7 @@ export function tileKeys(live: Pick<WireDashboard, 'tiles'>): Map<string, string
 }
 
 export function dashboardToManifest(live: WireDashboard, ctx: ExportContext): JsonObject {
-  const keys = tileKeys(live);
+  const keys = tileKeys(live, ctx.partKeys);
   const spec: JsonObject = { name: live.name };
   setPresent(spec, 'tags', live.tags);
   const language = live.savedQueryLanguage ?? null;
