@@ -48,28 +48,20 @@ export function checkWithStandIns(
   if (!schema || missing.some((p) => p[0] !== 'spec')) return { diagnostics: [], unchecked: `its identity needs ${named}` };
   const pairs = missing.map((path, i) => standInPair(schema, path.slice(1), `${where}-${i}`));
   if (pairs.some((p) => p === undefined)) return { diagnostics: [], unchecked: `no value of ${named} could stand in for the unset one` };
-  const a = validateDocument(
-    file,
-    doc,
-    lineCounter,
-    withValues(
-      value,
-      missing,
-      pairs.map((p) => p?.[0]),
-    ),
-    locate,
-  );
-  const b = validateDocument(
-    file,
-    doc,
-    lineCounter,
-    withValues(
-      value,
-      missing,
-      pairs.map((p) => p?.[1]),
-    ),
-    locate,
-  );
+  const withStandIn = (side: 0 | 1) =>
+    validateDocument(
+      file,
+      doc,
+      lineCounter,
+      withValues(
+        value,
+        missing,
+        pairs.map((p) => p?.[side]),
+      ),
+      locate,
+    );
+  const a = withStandIn(0);
+  const b = withStandIn(1);
   const unset = new Set(missing.map(formatPath));
   const inB = new Set(b.diagnostics.map(problemKey));
   const diagnostics = a.diagnostics.filter((d) => inB.has(problemKey(d)) && !unset.has(d.path ?? ''));

@@ -178,27 +178,25 @@ function addNewManifests(
       dir,
       declared,
     });
-    for (const m of taken)
+    // A new object whose name or file is taken is not written: a conflict at the top of that file.
+    const notWritten = (m: { address: Address; file: string }, message: string) =>
       result.conflicts.push({
         address: m.address,
         file: m.file,
         line: 1,
         path: 'metadata.name',
         reason: 'not-editable',
-        message: `a manifest already declares ${m.address}: the new object (id ${m.id}) is not written; export it by hand under another name`,
+        message,
         targets: [t.target],
       });
+    for (const m of taken)
+      notWritten(
+        m,
+        `a manifest already declares ${m.address}: the new object (id ${m.id}) is not written; export it by hand under another name`,
+      );
     for (const m of created) {
       if (written.has(m.file) || read(m.file) !== undefined) {
-        result.conflicts.push({
-          address: m.address,
-          file: m.file,
-          line: 1,
-          path: 'metadata.name',
-          reason: 'not-editable',
-          message: `${m.file} already exists: the new object (id ${m.id}) is not written`,
-          targets: [t.target],
-        });
+        notWritten(m, `${m.file} already exists: the new object (id ${m.id}) is not written`);
         continue;
       }
       written.add(m.file);
