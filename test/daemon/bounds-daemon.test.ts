@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, spawnCli } from '../support/cli.js';
-import { daemonUrl, httpStatus, sandboxDashboards, until as waitUntil } from '../support/wait.js';
+import { httpStatus, sandboxDashboards, until as waitUntil, untilListening } from '../support/wait.js';
 
 let sandbox: SandboxHandle;
 let dir: string;
@@ -34,7 +34,7 @@ async function start(extra: string[]): Promise<string> {
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const proc = child;
   exited = new Promise((r) => proc.once('exit', (code, signal) => r({ code, signal })));
-  return until('the health address', () => daemonUrl(output));
+  return untilListening(() => output, 'the health address');
 }
 
 beforeAll(() => assertBuilt());

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, CLI } from '../support/cli.js';
-import { daemonUrl, until } from '../support/wait.js';
+import { until, untilListening } from '../support/wait.js';
 
 let dir: string;
 
@@ -73,7 +73,7 @@ describe('obsync run in JSON mode', () => {
   it('writes only JSON lines on stdout and stderr, from start-up to shutdown, requests in OpenTelemetry fields', async () => {
     const { child, out, exit } = daemon(['--listen', '127.0.0.1:0', '--no-watch', '--schedule', '0 0 1 1 *']);
     const context = () => `${out.stderr}\n${out.stdout}`;
-    await until('the daemon to listen', () => daemonUrl(out.stderr), { context });
+    await untilListening(() => out.stderr);
     await until('the first run to finish', () => (out.stderr.includes('"msg":"run finished"') ? true : undefined), { context });
     child.kill('SIGTERM');
     expect(await exit).toBe(0);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, spawnCli } from '../support/cli.js';
-import { daemonUrl, httpStatus, sandboxDashboards, until as waitUntil } from '../support/wait.js';
+import { httpStatus, sandboxDashboards, until as waitUntil, untilListening } from '../support/wait.js';
 
 let sandbox: SandboxHandle;
 let dir: string;
@@ -42,7 +42,7 @@ async function start(extra: string[] = []): Promise<{ url: string }> {
   output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  return { url: await until('the address the daemon listens on', () => daemonUrl(output)) };
+  return { url: await untilListening(() => output) };
 }
 
 const status = (url: string, path: string) => httpStatus(`${url}${path}`);

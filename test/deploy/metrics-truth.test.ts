@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, spawnCli } from '../support/cli.js';
-import { daemonUrl, sandboxDashboards, until } from '../support/wait.js';
+import { sandboxDashboards, until, untilListening } from '../support/wait.js';
 
 let sandbox: SandboxHandle;
 let dir: string;
@@ -45,7 +45,7 @@ it('reports the objects the first run created as in sync after that run, and no 
   expect(output).toMatch(/"result":"success"/);
   const created = (await sandboxDashboards(sandbox)).length;
   expect(created).toBeGreaterThan(0);
-  const url = await until('the address the daemon listens on', () => daemonUrl(output), { context: () => output });
+  const url = await untilListening(() => output);
   const metrics = await (await fetch(`${url}/metrics`)).text();
   expect(metrics).toMatch(new RegExp(`obsync_resources\\{target="sb",kind="Dashboard",state="in_sync"\\} ${created}\\n`));
   expect(metrics).toMatch(/obsync_resources\{target="sb",kind="Dashboard",state="drifted"\} 0\n/);

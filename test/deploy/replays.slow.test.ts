@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, posix, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { daemonUrl, httpStatus, sandboxDashboards, until } from '../support/wait.js';
+import { httpStatus, sandboxDashboards, until, untilListening } from '../support/wait.js';
 import { copyArgs, envPairs, type Stage } from './dockerfile.js';
 import { cmd, entrypoint, image, imageEnv, isIgnored, REPO, stages, under, volumes } from './image.js';
 import { npmChildEnv } from './npm-env.js';
@@ -232,7 +232,7 @@ describe('the image, built and run without Docker', () => {
     daemon.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     const context = () => output.slice(-4000);
 
-    const served = await until('the address the daemon listens on', () => daemonUrl(output), { context });
+    const served = await untilListening(() => output);
     await until('ready after the first run', async () => ((await httpStatus(`${served}/readyz`)) === 200 ? true : undefined), { context });
     expect((await sandboxDashboards(sandbox)).map((d) => d.name)).toContain('Checkout service');
     // The HEALTHCHECK's command: exit 0 while /livez answers at the address the process serves,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, spawnCli } from '../support/cli.js';
-import { daemonUrl, httpStatus, sandboxDashboards, until as waitUntil } from '../support/wait.js';
+import { httpStatus, sandboxDashboards, until as waitUntil, untilListening } from '../support/wait.js';
 
 let sandbox: SandboxHandle;
 let dir: string;
@@ -34,7 +34,7 @@ async function start(): Promise<string> {
   child = spawnCli(['run', '--listen', '127.0.0.1:0', '--debounce', '200', '--schedule', '0 0 1 1 *'], { cwd: dir });
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  return until('the address the daemon listens on', () => daemonUrl(output));
+  return untilListening(() => output);
 }
 
 const tagsNow = async () => (await sandboxDashboards(sandbox)).find((d) => d.name === 'Checkout')?.tags.join(',');

@@ -12,7 +12,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, spawnCli } from '../support/cli.js';
-import { daemonUrl, NOTHING_LISTENS, until as waitUntil } from '../support/wait.js';
+import { NOTHING_LISTENS, until as waitUntil, untilListening } from '../support/wait.js';
 
 let dir: string;
 let child: ChildProcess | undefined;
@@ -69,7 +69,7 @@ async function start(extra: string[] = []): Promise<string> {
   output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  return until('the address the daemon listens on', () => daemonUrl(output));
+  return untilListening(() => output);
 }
 
 interface ReadyBody {

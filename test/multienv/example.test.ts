@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli, spawnCli } from '../support/cli.js';
-import { daemonUrl, until } from '../support/wait.js';
+import { until, untilListening } from '../support/wait.js';
 
 const EXAMPLE = 'config-examples/multi-env';
 const ENV = { STAGING_API_KEY: SANDBOX_DEFAULTS.apiKey, PROD_KEY_ID: SANDBOX_DEFAULTS.keyId, PROD_KEY_SECRET: SANDBOX_DEFAULTS.keySecret };
@@ -95,7 +95,7 @@ describe('config-examples/multi-env', () => {
     let output = '';
     daemon.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     try {
-      const url = await until('the address the daemon listens on', () => daemonUrl(output), { context: () => output.slice(-3000) });
+      const url = await untilListening(() => output);
       const ready = await until(
         'both targets ready',
         async () => {

@@ -11,7 +11,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, spawnCli } from '../support/cli.js';
-import { daemonUrl, httpStatus, sandboxDashboards, until as waitUntil } from '../support/wait.js';
+import { httpStatus, sandboxDashboards, until as waitUntil, untilListening } from '../support/wait.js';
 
 const corpus = join(import.meta.dirname, '../manifests/invalid');
 const files = readdirSync(corpus)
@@ -93,7 +93,7 @@ targets:
   daemon = spawnCli(['run', '--listen', '127.0.0.1:0', '--debounce', '100', '--schedule', '0 0 1 1 *'], { cwd: dir });
   daemon.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   daemon.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  url = await until('the address the daemon listens on', () => daemonUrl(output));
+  url = await untilListening(() => output);
   await until('readiness after the start-up run', async () => ((await status('/readyz')) === 200 ? true : undefined));
   expect((await dashboards()).map((d) => d.tags)).toEqual([['v0']]);
 });

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, spawnCli } from '../support/cli.js';
 import { startPostgres, type PgServer } from '../support/postgres.js';
-import { daemonUrl, httpStatus, until } from '../support/wait.js';
+import { httpStatus, until, untilListening } from '../support/wait.js';
 
 const COUNT = 30;
 const RUNS = Number(process.env.OBSYNC_FAILOVER_RUNS ?? 2);
@@ -126,7 +126,7 @@ async function failoverOnce(round: number): Promise<void> {
         child.stderr?.on('data', (d: Buffer) => (output[who] += d.toString()));
         children.push(child);
         // The daemon takes a free port itself and logs it: host:port, as /metrics and /readyz are read below.
-        const listen = new URL(await until(`the address daemon ${who} listens on`, () => daemonUrl(output[who] ?? ''))).host;
+        const listen = new URL(await untilListening(() => output[who] ?? '', `the address daemon ${who} listens on`)).host;
         return { who, listen, child };
       }),
     );

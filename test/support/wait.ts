@@ -50,6 +50,16 @@ export function daemonUrl(output: string): string | undefined {
 }
 
 /**
+ * The address a daemon listens on, once its `daemon started` line is in `output()`. A daemon on a
+ * PostgreSQL state, started while the rest of the suite and the typecheck load both cores, has
+ * been seen to take over 20 s, so this waits a minute and shows the daemon's output if it never
+ * comes.
+ */
+export function untilListening(output: () => string, what = 'the address the daemon listens on'): Promise<string> {
+  return until(what, () => daemonUrl(output()), { timeoutMs: 60_000, context: () => output().slice(-3000) });
+}
+
+/**
  * A loopback address where nothing listens (port 1, tcpmux, is never served here): a target whose
  * server is down. Not a port found free by a probe socket, which another process may take first.
  */
