@@ -5,6 +5,7 @@
  * the defaults' (./write-back.ts) and the result must then be complete.
  */
 import * as z from 'zod';
+import { durationMs } from '../core/duration.js';
 import { HTTP_URL, urlSetting } from './url-setting.js';
 
 export const DRIFT_MODES = ['revert', 'report', 'propose'] as const;
@@ -86,6 +87,13 @@ export const writeBackConfig = z
       .optional()
       .describe('Who proposal commits are by.'),
     forge: forgeConfig.optional(),
+    proposalMaxAge: z
+      .string()
+      .refine((text) => durationMs(text, 'mhd') !== null, 'an age like 90m, 72h or 7d (minutes, hours or days)')
+      .optional()
+      .describe(
+        'A proposal open longer than this falls back to revert: the daemon puts the objects back as the manifests say and closes the request (default: never).',
+      ),
   })
   .meta({
     id: 'WriteBack',

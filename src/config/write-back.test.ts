@@ -24,7 +24,7 @@ describe('drift and writeBack in obsync.yaml', () => {
         `targets:\n${target}    writeBack:\n      path: envs/prod\n      author: {email: prod-bot@example.com}\n      forge: {token: "\${env:GH_TOKEN}"}\n`,
       { GH_TOKEN: token },
     );
-    expect(out.diagnostics.map((d) => `${d.severity} ${d.line}:${d.col} ${d.code}`)).toEqual(['warning 4:3 drift-not-wired']);
+    expect(out.diagnostics.map((d) => `${d.severity} ${d.line}:${d.col} ${d.code}`)).toEqual([]);
     const [prod] = out.config?.targets ?? [];
     if (!prod) throw new Error('no target');
     expect(effectiveDrift(prod, out.config?.defaults)).toBe('propose');
@@ -54,15 +54,11 @@ describe('drift and writeBack in obsync.yaml', () => {
 
   it('names the line of a propose without a repository, a forge without its project, and a bad repository URL', () => {
     expect(errors(`targets:\n${target}    drift: propose\n`)).toEqual([
-      '7:5 targets[0].drift obsync run does not act on drift: yet: drift is still handled as --mode says (see docs/write-back.md)',
       "7:5 targets[0].drift target 'prod' has drift: propose but no writeBack.repository (set it on the target or under defaults)",
     ]);
     expect(
       errors(`defaults: {drift: propose, writeBack: {repository: "file:///r.git", forge: {type: gitlab}}}\ntargets:\n${target}`),
-    ).toEqual([
-      '3:12 defaults.drift obsync run does not act on drift: yet: drift is still handled as --mode says (see docs/write-back.md)',
-      "3:12 defaults.drift target 'prod': writeBack.forge.type gitlab needs writeBack.forge.project (OWNER/NAME)",
-    ]);
+    ).toEqual(["3:12 defaults.drift target 'prod': writeBack.forge.type gitlab needs writeBack.forge.project (OWNER/NAME)"]);
     expect(errors(`targets:\n${target}    writeBack: {repository: "https://user:tok@git.example.com/r.git"}\n`)).toEqual([
       '7:17 targets[0].writeBack.repository the repository URL must not hold credentials (a token or password): give the token as writeBack.forge.token',
     ]);

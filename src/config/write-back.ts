@@ -9,11 +9,12 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Document, LineCounter } from 'yaml';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { formatPath } from '../core/diagnostics.js';
+import { durationMs } from '../core/duration.js';
 import { ConfigError } from '../core/errors.js';
 import { Secret } from '../core/secret.js';
 import { positionAt } from '../manifests/positions.js';
 import { readCredentialFile, type Env } from './targets.js';
-import { DRIFT_MODES, type DriftMode, type ForgeType, type WriteBackConfig } from './write-back-schema.js';
+import { type DriftMode, type ForgeType, type WriteBackConfig } from './write-back-schema.js';
 
 export const FORGE_TOKEN_VARIABLE = 'OBSYNC_FORGE_TOKEN';
 
@@ -46,6 +47,8 @@ export interface WriteBackSettings {
   cloneDir: string;
   /** The local directory `path` stands for: the directory of obsync.yaml. */
   localRoot: string;
+  /** A proposal open longer falls back to revert (undefined: never). */
+  proposalMaxAgeMs?: number | undefined;
 }
 
 interface Layer {
@@ -120,6 +123,7 @@ export function resolveWriteBack(input: ResolveWriteBackInput): WriteBackSetting
     proposalBranch: proposalBranch(name),
     cloneDir: join(input.stateDir, 'write-back', name),
     localRoot: isAbsolute(input.baseDir) ? input.baseDir : resolve(input.baseDir),
+    proposalMaxAgeMs: wb.proposalMaxAge === undefined ? undefined : (durationMs(wb.proposalMaxAge, 'mhd') ?? undefined),
   };
 }
 
@@ -133,8 +137,7 @@ function forgeToken(configured: string | undefined, input: ResolveWriteBackInput
 
 /**
  * obsync.yaml's write-back errors, each at its line: a target (or defaults) whose drift is
- * `propose` with no repository, and a github or gitlab forge without its project; and a warning
- * on every `drift:` while the daemon does not act on it.
+ * `propose` with no repository, and a github or gitlab forge without its project.
  */
 export function writeBackProblems(value: unknown, base: { file: string; doc: Document; lineCounter: LineCounter }): Diagnostic[] {
   const root = record(value);
@@ -150,19 +153,8 @@ export function writeBackProblems(value: unknown, base: { file: string; doc: Doc
       ...positionAt(base.doc, base.lineCounter, path),
       path: formatPath(path),
     });
-  // Until the daemon acts on it (docs/write-back.md, "Not yet wired"), a setting that changes nothing says so.
-  const notWired = (path: readonly PropertyKey[]) =>
-    problem(
-      path,
-      'drift-not-wired',
-      'obsync run does not act on drift: yet: drift is still handled as --mode says (see docs/write-back.md)',
-      'warning',
-    );
-  const valid = (drift: unknown) => DRIFT_MODES.some((mode) => mode === drift);
-  if (valid(defaults.drift)) notWired(['defaults', 'drift']);
   targets.forEach((item: unknown, index) => {
     const target = record(item) as Layer & { name?: unknown };
-    if (valid(target.drift)) notWired(['targets', index, 'drift']);
     if (effectiveDrift(target, defaults) !== 'propose') return;
     const name = typeof target.name === 'string' ? target.name : `targets[${index}]`;
     const wb = mergedWriteBack(target, defaults);

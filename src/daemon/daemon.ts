@@ -9,9 +9,10 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { hasErrors } from '../core/diagnostics.js';
-import { errorMessage } from '../core/errors.js';
+import { errorMessage, ObsyncError } from '../core/errors.js';
+import { isServiceDrift } from '../core/drift.js';
 import { entryAddress, type InventoryStore, type TargetLeadership } from '../core/inventory.js';
-import type { AdoptPolicy, Plan } from '../core/plan.js';
+import type { AdoptPolicy, Plan, PlanStep } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { OwnersElsewhere } from '../core/owners-elsewhere.js';
 import type { TargetIdentity } from '../core/target.js';
@@ -22,12 +23,14 @@ import type { Selection } from '../engine/selection.js';
 import type { EventBus } from '../events/bus.js';
 import { eventsOfRun, firstFailure, runCounts } from '../events/derive.js';
 import type { LastRun, TargetState, TargetStatus } from '../events/status-model.js';
-import type { EventBody } from '../events/vocabulary.js';
+import type { EventBody, ProposalOutcome } from '../events/vocabulary.js';
 import type { Logger } from '../log/logger.js';
 import type { TargetReadiness } from './health.js';
 import type { ReadinessCode } from './readiness.js';
 import { resourceCounts, type DaemonMetrics, type RunResult } from './metrics.js';
 import { RunMemo } from '../engine/memo.js';
+import type { DriftMode } from '../config/write-back-schema.js';
+import type { WriteBack } from './write-back.js';
 import { ScheduleJitter } from './jitter.js';
 import { RunQueue, type TriggerReason } from './queue.js';
 import type { RunSlots } from './slots.js';
@@ -56,6 +59,8 @@ export interface DaemonDeps {
   identity: Pick<TargetIdentity, 'baseUrl' | 'organizationId' | 'serviceId'>;
   /** Shared by the targets of one process: how many reconcile at once (`--parallel-runs`). */
   slots?: RunSlots;
+  /** `drift: propose`: where held drift goes (./write-back.ts). */
+  writeBack?: WriteBack;
   now?: () => Date;
 }
 
@@ -76,6 +81,8 @@ export interface DaemonOptions {
   shutdownMs: number;
   /** Backtests of changed alerts in each run's plan (only when configured: they spend the rate limit). */
   backtest?: ReconcileRequest['backtest'];
+  /** Apply mode: drift is put back (revert, the default), only reported, or proposed to Git (with `writeBack`). */
+  drift?: DriftMode;
 }
 
 /** A target failing since `since`: every run since has failed. */
@@ -125,6 +132,8 @@ export class Daemon {
   readonly #intervalMs: number;
   /** What the last runs found unchanged: an unchanged estate is re-planned at little more than the cost of reading it. */
   readonly #memo = new RunMemo();
+  /** `drift: propose`: the proposal has been looked for since start-up. */
+  #proposalLooked = false;
 
   constructor(
     private readonly deps: DaemonDeps,
@@ -217,6 +226,23 @@ export class Daemon {
       owned: { ...this.#owned },
       manifests: { valid: this.#manifests.valid, errors: this.#manifests.errors },
       recentEvents,
+      ...(this.opts.drift === 'propose' && this.deps.writeBack ? { proposal: this.#proposalStatus(this.deps.writeBack) } : {}),
+    };
+  }
+
+  #proposalStatus(writeBack: WriteBack): TargetStatus['proposal'] {
+    const p = writeBack.proposal;
+    if (!p || p.status === 'closed' || p.status === 'none') return null;
+    const opened = p.openedAt === undefined ? Number.NaN : Date.parse(p.openedAt);
+    return {
+      status: p.status,
+      branch: p.branch,
+      ...(p.url ? { url: p.url } : {}),
+      ...(p.openedAt && !Number.isNaN(opened)
+        ? { openedAt: new Date(opened).toISOString(), ageSeconds: Math.max(0, Math.round((this.#now().getTime() - opened) / 1000)) }
+        : {}),
+      objects: p.objects,
+      conflicts: p.conflicts,
     };
   }
 
@@ -465,6 +491,7 @@ export class Daemon {
         .filter((e) => e.status === 'owned')
         .map(entryAddress),
     );
+    const hold = invalid ? undefined : this.#holds(ownedBefore);
     // Invalid manifests: report drift against the last good state, write nothing (not even ownership).
     const report = await reconcile({
       mode: invalid ? 'plan' : this.opts.mode,
@@ -484,7 +511,9 @@ export class Daemon {
       ...(ownersElsewhere && ownersElsewhere.size > 0 ? { ownersElsewhere } : {}),
       signal,
       concurrency: this.opts.concurrency,
+      ...(hold ? { hold } : {}),
     });
+    const proposeFailure = invalid ? undefined : await this.#propose({ report, desired: current, ownersElsewhere, signal });
     this.#logBacktests(report.plan);
     this.#reachable();
     this.#lastPlan = { plan: report.plan, at: this.#now() };
@@ -493,8 +522,12 @@ export class Daemon {
     // The state after this run's apply, so a healed object is not shown as drifted until the next run.
     metrics.setResources(target, resourceCounts(report.plan, report.apply));
     const events = eventsOfRun(report, { ownedBefore });
+    if (proposeFailure) events.push(proposeFailure);
     for (const e of events) this.#emit(e);
-    const failed = (report.apply ? report.apply.summary.failed + report.apply.summary.refused > 0 : false) || report.plan.errored;
+    const failed =
+      (report.apply ? report.apply.summary.failed + report.apply.summary.refused > 0 : false) ||
+      report.plan.errored ||
+      proposeFailure !== undefined;
     const error = failed ? (firstFailure(events) ?? 'a step failed') : undefined;
     return {
       result: invalid ? 'invalid-manifests' : failed ? 'failure' : 'success',
@@ -505,6 +538,65 @@ export class Daemon {
           ? { error, code: firstFailureCode(events) }
           : {}),
     };
+  }
+
+  /** The steps this run holds back (`drift: report | propose`, apply mode); undefined: every step is applied. */
+  #holds(ownedBefore: ReadonlySet<string>): ((step: PlanStep) => boolean) | undefined {
+    if (this.opts.mode !== 'apply') return undefined;
+    if (this.opts.drift === 'report') return (step) => isServiceDrift(step, ownedBefore);
+    const writeBack = this.deps.writeBack;
+    if (this.opts.drift !== 'propose' || !writeBack) return undefined;
+    // Past proposalMaxAge the proposal is given up: this run reverts, and the request is closed after it.
+    if (writeBack.expired()) return undefined;
+    return writeBack.holds(ownedBefore);
+  }
+
+  /**
+   * `drift: propose`: what the run held goes to the target's proposal (opened, updated, or closed
+   * when nothing is held). The first run always looks, so a request left open before a restart is
+   * found. A failure is returned as the run's failed event: the apply stands, the run fails.
+   */
+  async #propose(run: {
+    report: RunReport;
+    desired: DesiredResource[];
+    ownersElsewhere: OwnersElsewhere | undefined;
+    signal: AbortSignal;
+  }): Promise<EventBody | undefined> {
+    const writeBack = this.deps.writeBack;
+    if (this.opts.mode !== 'apply' || this.opts.drift !== 'propose' || !writeBack) return undefined;
+    const held = run.report.held ?? [];
+    if (held.length === 0 && writeBack.proposal === null && this.#proposalLooked) return undefined;
+    const before = writeBack.proposal;
+    const expired = held.length === 0 && writeBack.expired();
+    try {
+      const proposal = await writeBack.propose({
+        target: this.target,
+        port: this.deps.port,
+        inventory: this.deps.inventory,
+        desired: run.desired,
+        manifests: this.#lastGoodFiles,
+        adopt: this.opts.adopt ?? 'by-name',
+        ownersElsewhere: run.ownersElsewhere,
+        plan: run.report.plan,
+        held,
+        signal: run.signal,
+      });
+      this.#proposalLooked = true;
+      const news = proposal.status === 'conflicted' ? before?.status !== 'conflicted' : !['unchanged', 'none'].includes(proposal.status);
+      if (news)
+        this.#emit({
+          event: 'proposal',
+          outcome: proposal.status as ProposalOutcome,
+          branch: proposal.branch,
+          ...(proposal.url ? { url: proposal.url } : {}),
+          objects: proposal.objects,
+          conflicts: writeBack.proposal?.conflicts ?? 0,
+          ...(expired && proposal.status === 'closed' ? { expired: true } : {}),
+        });
+      return undefined;
+    } catch (err) {
+      return { event: 'failed', code: err instanceof ObsyncError ? err.code : 'ERROR', message: `write-back: ${errorMessage(err)}` };
+    }
   }
 
   /** A run that threw before its report: the service unreachable (a state change), or another failure. */
@@ -572,8 +664,17 @@ export class Daemon {
     this.#lastSuccess = this.#now().getTime();
     this.deps.metrics.lastSuccess.set({ target: this.target }, Math.floor(this.#lastSuccess / 1000));
     const pending = outcome.report && this.opts.mode === 'plan' ? outcome.report.plan.steps.filter((s) => s.action !== 'noop').length : 0;
+    const held = outcome.report?.held?.length ?? 0;
     if (pending > 0) this.#setState('drifted', `${pending} object(s) differ from the manifests (plan mode: not applied)`);
+    else if (held > 0) this.#setState('drifted', this.#heldReason(held));
     else this.#setState('in-sync', this.opts.mode === 'plan' ? 'the service matches the manifests' : 'every object is as declared');
+  }
+
+  #heldReason(held: number): string {
+    const proposal = this.deps.writeBack?.proposal;
+    if (this.opts.drift !== 'propose') return `${held} object(s) changed on the service: reported, not put back (drift: report)`;
+    const where = proposal?.url ?? (proposal ? `branch ${proposal.branch}` : 'no proposal yet');
+    return `${held} object(s) changed on the service: proposed to Git (${where}), not put back (drift: propose)`;
   }
 
   #failed(outcome: RunOutcome, result: LastRun['result']): void {

@@ -5,7 +5,7 @@
  * ownership is re-established by every run after an inventory was lost.
  */
 import type { ApplyReport } from '../applier/context.js';
-import type { Plan } from '../core/plan.js';
+import type { Address, Plan, PlanStep } from '../core/plan.js';
 import type { Variant } from '../core/ports.js';
 import type { TargetIdentity } from '../core/target.js';
 import { applyPlanned, makePlan, type ApplyRequest, type PlanRequest } from './run.js';
@@ -24,6 +24,8 @@ export interface ReconcileRequest extends PlanRequest, Omit<ApplyRequest, 'port'
    * planning's reads short, but only stops new steps of an apply (StopRequested).
    */
   applySignal?: AbortSignal;
+  /** Steps planned but not applied (the daemon's `drift: report | propose` holds drift back); the report names them. */
+  hold?: (step: PlanStep) => boolean;
 }
 
 export interface RunReport {
@@ -35,6 +37,8 @@ export interface RunReport {
   /** Absent in plan mode. */
   apply?: ApplyReport;
   timings: { readMs: number; planMs: number; applyMs: number; totalMs: number };
+  /** Steps of the plan held back from the apply (`hold`): planned, reported, not written. */
+  held?: Address[];
   /** The plan was the last run's, taken whole: nothing it was made from had changed. */
   planTaken?: true;
   /** Requests of this run. */
@@ -64,16 +68,18 @@ export async function reconcile(req: ReconcileRequest): Promise<RunReport> {
   const plan = check ? check.plan : made;
   let apply: ApplyReport | undefined;
   let applyMs = 0;
+  const held = req.mode === 'apply' && req.hold ? plan.steps.filter(req.hold).map((s) => s.address) : [];
   if (req.mode === 'apply') {
     await req.beforeApply?.(plan);
     const t1 = performance.now();
     const signal = req.applySignal ?? req.signal;
+    const applied = held.length === 0 ? plan : withoutSteps(plan, new Set(held));
     apply = await applyPlanned(
-      { plan, secretValues: planned.secretValues, seen: planned.seen },
+      { plan: applied, secretValues: planned.secretValues, seen: planned.seen },
       { ...req, ...(signal ? { signal } : {}), ...(check ? { refused: check.refused } : {}) },
     );
     applyMs = performance.now() - t1;
-    req.memo?.creates.record(plan, apply);
+    req.memo?.creates.record(applied, apply);
   }
   const stats = req.port.stats;
   return {
@@ -82,6 +88,7 @@ export async function reconcile(req: ReconcileRequest): Promise<RunReport> {
     mode: req.mode,
     plan,
     ...(apply ? { apply } : {}),
+    ...(held.length > 0 ? { held } : {}),
     timings: { readMs: planned.timings.readMs, planMs: planned.timings.planMs, applyMs, totalMs: performance.now() - t0 },
     ...(planned.taken ? { planTaken: true as const } : {}),
     requests: {
@@ -91,4 +98,9 @@ export async function reconcile(req: ReconcileRequest): Promise<RunReport> {
       throttled: stats.throttled - before.throttled,
     },
   };
+}
+
+/** The plan without the held steps: nothing is sent for them, and their inventory entries stay as they are. */
+function withoutSteps(plan: Plan, held: ReadonlySet<Address>): Plan {
+  return { ...plan, steps: plan.steps.filter((s) => !held.has(s.address)) };
 }

@@ -140,6 +140,8 @@ describe('Ring', () => {
       [{ event: 'leader-acquired', holder: 'me/1' }, 'info'],
       [{ event: 'manifests-recovered' }, 'info'],
       [{ event: 'target-recovered', downSince: '2026-11-26T11:00:00.000Z' }, 'info'],
+      [{ event: 'proposal', outcome: 'opened', branch: 'obsync/propose/t', objects: ['Dashboard/x'], conflicts: 0 }, 'info'],
+      [{ event: 'proposal', outcome: 'conflicted', branch: 'obsync/propose/t', objects: ['Dashboard/x'], conflicts: 1 }, 'warn'],
     ];
     const covered = new Set<EventName>(cases.map(([body]) => body.event));
     expect(EVENT_NAMES.filter((n) => !covered.has(n))).toEqual([]);

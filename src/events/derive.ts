@@ -5,6 +5,7 @@
  */
 import type { StepResult } from '../applier/context.js';
 import type { Diagnostic } from '../core/diagnostics.js';
+import { isServiceDrift } from '../core/drift.js';
 import { countKey, isMove, type Address, type PlanStep } from '../core/plan.js';
 import type { RunReport } from '../engine/reconcile.js';
 import { OWNED_ELSEWHERE } from '../core/owners-elsewhere.js';
@@ -41,8 +42,7 @@ export function eventsOfRun(report: RunReport, ctx: RunContext): EventBody[] {
 function driftOf(step: PlanStep, mode: RunReport['mode'], ctx: RunContext): EventBody | null {
   if (step.action === 'noop') return null;
   const paths = step.changes.map((c) => c.path);
-  const serviceSide = step.reason === 'drifted' || (step.reason === 'missing' && ctx.ownedBefore.has(step.address));
-  if (!serviceSide && mode === 'apply') return null;
+  if (!isServiceDrift(step, ctx.ownedBefore) && mode === 'apply') return null;
   if (step.reason === 'unchanged') return null;
   return { event: 'drift', address: step.address, action: step.action, reason: step.reason, paths };
 }

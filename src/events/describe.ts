@@ -98,5 +98,11 @@ export function describeEvent(e: ObsyncEvent): string {
       return `service unreachable (${e.status === 0 ? 'no response' : `HTTP ${e.status}`}): ${e.message}`;
     case 'target-recovered':
       return `service answers again (unreachable since ${utcText(e.downSince)})`;
+    case 'proposal': {
+      const where = e.url ?? `branch ${e.branch}`;
+      const what = `${e.objects.length} object(s)${e.conflicts > 0 ? `, ${e.conflicts} conflict(s) to decide` : ''}`;
+      if (e.outcome === 'closed') return `proposal closed${e.expired ? ' (older than proposalMaxAge: put back)' : ''}: ${where}`;
+      return `proposal ${e.outcome}: ${where} (${what})`;
+    }
   }
 }

@@ -98,6 +98,19 @@ export const targetStatusSchema = z
       errors: z.number().int(),
     }),
     recentEvents: z.array(eventSchema).describe('The newest events of the target, newest first (at most 20).'),
+    proposal: z
+      .strictObject({
+        status: z.enum(['opened', 'updated', 'unchanged', 'conflicted']).describe('What the last run made of it.'),
+        branch: z.string(),
+        url: z.string().optional().describe('The pull or merge request (absent with forge type none).'),
+        openedAt: time.optional(),
+        ageSeconds: z.number().int().optional(),
+        objects: z.array(z.string()).describe('The objects it carries: not put back while it is open.'),
+        conflicts: z.number().int().describe('Conflicts obsync did not decide.'),
+      })
+      .nullable()
+      .optional()
+      .describe('drift: propose — the open proposal of changes made on the service (null: none). Absent for other targets.'),
   })
   .meta({ id: 'TargetStatus', description: 'One target as the daemon sees it.' });
 

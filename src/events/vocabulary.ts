@@ -47,6 +47,10 @@ const diagnostic = z.strictObject({
   message,
 });
 
+/** What a `proposal` event tells of the target's proposal (drift: propose). */
+export const PROPOSAL_OUTCOMES = ['opened', 'updated', 'closed', 'conflicted'] as const;
+export type ProposalOutcome = (typeof PROPOSAL_OUTCOMES)[number];
+
 /** Each event's own fields, by its `event` name. */
 const BODIES = {
   'run-started': { mode, trigger: z.array(z.string()).describe('What started it: startup, schedule, watch, retry, leader, manual, cli.') },
@@ -117,6 +121,21 @@ const BODIES = {
     message,
   },
   'target-recovered': { downSince: z.iso.datetime().describe('When it became unreachable.') },
+  proposal: {
+    outcome: z
+      .enum(PROPOSAL_OUTCOMES)
+      .describe(
+        'opened, updated (what it carries changed), closed (nothing left to propose: the drift is gone or was merged; or expired), conflicted (Git and the service both changed an object: a person decides).',
+      ),
+    branch: z.string().describe("obsync's branch of the target: obsync/propose/<target>."),
+    url: z.string().optional().describe('The pull or merge request (absent with forge type none).'),
+    objects: z.array(address).describe('The objects it carries.'),
+    conflicts: z.number().int().describe('Conflicts obsync did not decide (the request body lists them field by field).'),
+    expired: z
+      .literal(true)
+      .optional()
+      .describe('Closed because it was open longer than writeBack.proposalMaxAge: the objects were put back.'),
+  },
 } as const;
 
 export type EventName = keyof typeof BODIES;
@@ -146,6 +165,8 @@ const DESCRIPTIONS: Record<EventName, string> = {
   'manifests-recovered': 'The manifests are valid again.',
   'target-unreachable': 'The service could not be reached or failed (no response, 5xx, 429, deadline).',
   'target-recovered': 'The service answers again.',
+  proposal:
+    "The target's proposal of changes made on the service (drift: propose) was opened, updated, closed, or has a conflict a person must decide.",
 };
 
 /** The message of each event's log line (fixed: search logs by `event`, or by this). */
@@ -170,6 +191,7 @@ export const EVENT_MESSAGES: Record<EventName, string> = {
   'manifests-recovered': 'manifests recovered',
   'target-unreachable': 'target unreachable',
   'target-recovered': 'target recovered',
+  proposal: 'proposal',
 };
 
 export type EventLevel = 'info' | 'warn' | 'error';
@@ -178,7 +200,7 @@ export type EventLevel = 'info' | 'warn' | 'error';
  * The daemon's log level of each event, the one place it is decided (the CLI logs them all at
  * info: its plan output already says it), so collectors' level filters and alerts mean something:
  * `error` when something failed (a run, an object, the service, the manifests); `warn` when the
- * target runs degraded or something needs a look (drift, a refusal, a field the service does not
+ * target runs degraded or something needs a look (drift, a refusal, a proposal conflict, a field the service does not
  * keep, an adoption, leadership lost, replicas that disagree, a run on the last good manifests);
  * `info` for the rest, recoveries included.
  */
@@ -188,12 +210,14 @@ export function eventLevel(e: ObsyncEvent): EventLevel {
       return e.result === 'success' ? 'info' : e.result === 'failure' ? 'error' : 'warn';
     case 'replicas-disagree':
       return e.details.length > 0 ? 'warn' : 'info';
+    case 'proposal':
+      return e.outcome === 'conflicted' ? 'warn' : 'info';
     default:
       return FIXED_LEVELS[e.event];
   }
 }
 
-const FIXED_LEVELS: Record<Exclude<EventName, 'run-finished' | 'replicas-disagree'>, EventLevel> = {
+const FIXED_LEVELS: Record<Exclude<EventName, 'run-finished' | 'replicas-disagree' | 'proposal'>, EventLevel> = {
   'run-started': 'info',
   drift: 'warn',
   healed: 'info',
@@ -252,5 +276,15 @@ export const eventListSchema = z
  * state change (DESIGN §3), not one event — `failed` is a target starting to fail, `recovered`
  * its first good run after.
  */
-export const NOTIFICATION_CLASSES = ['drift', 'healed', 'failed', 'recovered', 'adopted', 'refused', 'non-convergent', 'leader'] as const;
+export const NOTIFICATION_CLASSES = [
+  'drift',
+  'healed',
+  'failed',
+  'recovered',
+  'adopted',
+  'refused',
+  'non-convergent',
+  'leader',
+  'proposal',
+] as const;
 export type NotificationClass = (typeof NOTIFICATION_CLASSES)[number];

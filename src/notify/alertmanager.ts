@@ -39,6 +39,7 @@ const ALERT_NAME: Record<PreparedNotification['kind'], string> = {
   refused: 'ObsyncRefused',
   'non-convergent': 'ObsyncNonConvergent',
   leader: 'ObsyncLeadership',
+  proposal: 'ObsyncProposal',
 };
 /** The severities Alertmanager routes by convention (kube-prometheus and most runbooks). */
 const SEVERITY: Record<PreparedNotification['severity'], string> = { error: 'critical', warning: 'warning', info: 'info' };

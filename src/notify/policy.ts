@@ -87,6 +87,15 @@ export class NotificationPolicy {
         return [notification('leader', event, 'info', `this replica now leads target ${event.target}`)];
       case 'leader-lost':
         return [notification('leader', event, 'warning', `this replica no longer leads target ${event.target}: ${event.holder}`)];
+      case 'proposal':
+        return [
+          notification(
+            'proposal',
+            event,
+            event.outcome === 'conflicted' ? 'warning' : 'info',
+            `target ${event.target}: changes made on the service, proposal ${event.outcome}: ${event.url ?? event.branch}`,
+          ),
+        ];
       default:
         return [];
     }

@@ -18,6 +18,7 @@ const TITLE: Record<PreparedNotification['kind'], string> = {
   refused: 'Refused',
   'non-convergent': 'Not converging',
   leader: 'Leadership',
+  proposal: 'Proposal to Git',
 };
 const ICON: Record<PreparedNotification['severity'], string> = {
   info: ':white_check_mark:',

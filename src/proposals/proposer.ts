@@ -33,6 +33,8 @@ export interface ProposalRequest {
   body: string;
   /** The addresses of the objects the proposal carries. */
   objects: readonly string[];
+  /** Conflicts the caller found (pull's, Git against the service): with nothing to commit, an open proposal is kept for them. */
+  conflicts?: readonly ProposalConflict[];
 }
 
 export type ProposalStatus = 'opened' | 'updated' | 'unchanged' | 'closed' | 'none' | 'conflicted';
@@ -76,16 +78,17 @@ export function createProposer(deps: ProposerDeps): Proposer {
       const { files, conflicts } = await mergedFiles(request.files, state.baseTip);
       const tree = await repo.treeWith(state.baseTip, files);
       const objects = [...request.objects];
-      if (tree === (await repo.treeOf(state.baseTip))) {
-        if (conflicts.length > 0) return outcome('conflicted', undefined, state.tip, state.openedAt, objects, conflicts);
-        return withdraw(state, objects);
-      }
-      const openedAt = state.openedAt ?? new Date(now()).toISOString();
-      const commit = await commitIfChanged(state, tree, objects, openedAt);
       const text = {
         title: printable(scrub(proposalTitle(settings.target, objects))),
         body: safeOutput(scrub(request.body)).slice(0, MAX_BODY_LENGTH),
       };
+      if (tree === (await repo.treeOf(state.baseTip))) {
+        const undecided = [...conflicts, ...(request.conflicts ?? [])];
+        if (undecided.length > 0) return keepConflicted(state, objects, undecided, text);
+        return withdraw(state, objects);
+      }
+      const openedAt = state.openedAt ?? new Date(now()).toISOString();
+      const commit = await commitIfChanged(state, tree, objects, openedAt);
       if (!forge)
         return outcome(
           commit === state.tip ? 'unchanged' : state.tip ? 'updated' : 'opened',
@@ -130,6 +133,22 @@ export function createProposer(deps: ProposerDeps): Proposer {
     const commit = await repo.commit(tree, parent, commitMessage(settings.target, objects), openedAt);
     await repo.push(commit, state.tip);
     return commit;
+  }
+
+  /**
+   * Nothing to commit, but conflicts a person must decide: an open proposal stays as it is (its
+   * branch untouched) and its body says what conflicts; none is opened for conflicts alone.
+   */
+  async function keepConflicted(
+    state: BranchState,
+    objects: string[],
+    conflicts: ProposalConflict[],
+    text: { title: string; body: string },
+  ): Promise<Proposal> {
+    const found = forge && state.tip ? await forge.findOpen(settings.proposalBranch, settings.branch) : undefined;
+    const shown =
+      forge && found && (found.title !== text.title || found.body !== text.body) ? await forge.update(found.number, text) : found;
+    return outcome('conflicted', shown, state.tip, found?.createdAt ?? state.openedAt, objects, conflicts);
   }
 
   /** Nothing left to propose (the drift is gone, or merged): the request is closed and obsync's branch deleted. */

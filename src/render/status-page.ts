@@ -159,6 +159,7 @@ function targetSection(t: TargetStatus, now: Date, opts: { link: boolean; events
     ['Next run', nextRun(t, now)],
     ['Owned objects', owned(t.owned)],
     ['Manifests', t.manifests.valid ? 'valid' : `invalid: ${t.manifests.errors} error(s) (running on the last good state)`],
+    ...(t.proposal === undefined ? [] : [['Proposal', proposal(t.proposal, now)] as [string, string]]),
   ];
   const events =
     opts.events.length > 0
@@ -179,6 +180,20 @@ function headlineOf(t: TargetStatus, now: Date): string {
   const f = t.failing;
   if (!f) return `Since ${timeTag(t.since, now)}: ${text(t.reason)}`;
   return `Failing since ${timeTag(f.since, now)} (${f.runs === 1 ? '1 failed run' : `${f.runs} failed runs`}): ${text(f.error)}`;
+}
+
+/** drift: propose — the open proposal: a link to the request (only an http(s) URL is a link), its age, its objects. */
+function proposal(p: TargetStatus['proposal'], now: Date): string {
+  if (!p) return 'none open (changes made on the service are proposed to Git)';
+  const where =
+    p.url && /^https?:\/\//i.test(p.url)
+      ? `<a href="${text(p.url)}" rel="noreferrer">${text(p.url)}</a>`
+      : `branch <code>${text(p.branch)}</code>`;
+  const since = p.openedAt ? `, open since ${timeTag(p.openedAt, now)}` : '';
+  const shown = p.objects.slice(0, 10).map((o) => `<code>${text(o)}</code>`);
+  if (p.objects.length > shown.length) shown.push(`and ${p.objects.length - shown.length} more`);
+  const conflicts = p.conflicts > 0 ? ` <strong class="problem">${p.conflicts} conflict(s) to decide</strong>` : '';
+  return `${where}${since}: ${shown.join(', ') || 'no objects'} (not put back while open)${conflicts}`;
 }
 
 /** Where the target points: the API's address and, hosted, the service. */

@@ -30,6 +30,8 @@ export interface PullOptions {
   prune: boolean;
   /** Unmanaged objects to write as new manifests (`--include-unmanaged`). */
   include?: UnmanagedRule;
+  /** Targets not pulled here that read the document at (file, line) too (the daemon pulls one target): it is then a conflict. */
+  otherReaders?: (file: string, line: number) => readonly string[];
 }
 
 /** The text of a manifest file (absolute path), or undefined when it cannot be read. */
@@ -75,7 +77,8 @@ export function computePull(targets: readonly PullTarget[], read: ReadText, opti
     const [first] = asks;
     const yaml = first ? fileOf(first.file) : undefined;
     if (!first || !yaml) continue;
-    const decision = decide(asks, readers.get(key) ?? [first.target], yaml);
+    const others = options.otherReaders?.(first.file, first.line) ?? [];
+    const decision = decide(asks, [...new Set([...(readers.get(key) ?? [first.target]), ...others])], yaml);
     const s = slot(first.file);
     if (decision.kind === 'conflicts') {
       result.conflicts.push(...decision.conflicts);

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import cron from 'node-cron';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
+import { targetWriteBack, type TargetWriteBack } from '../write-back.js';
 import { Daemon, type DaemonOptions } from '../../daemon/daemon.js';
 import { DaemonHost } from '../../daemon/host.js';
 import { DaemonMetrics } from '../../daemon/metrics.js';
@@ -134,8 +135,22 @@ async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<v
   // One limit for every target of this process: their runs share its CPU and its state connections.
   const slots = new RunSlots(flags.parallelRuns);
   metrics.observeSlots(slots);
+  let writeBacks: TargetWriteBack[];
+  try {
+    writeBacks = group.sessions.map((session) => targetWriteBack(io, group.config, session, group.sessions));
+  } catch (err) {
+    await notifier?.close(0);
+    await group.close();
+    throw err;
+  }
+  for (const [i, w] of writeBacks.entries())
+    if (flags.mode === 'plan' && w.drift !== undefined && w.drift !== 'report')
+      group.logger.warn(
+        { target: group.sessions[i]?.port.target, drift: w.drift },
+        'drift setting not used: obsync run --mode plan writes nothing, drift is reported',
+      );
   const daemons = group.sessions.map(
-    (session) =>
+    (session, i) =>
       new Daemon(
         {
           port: session.port,
@@ -150,6 +165,7 @@ async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<v
           embedded: session.embedded,
           identity: session.identity,
           slots,
+          ...(writeBacks[i]?.writeBack ? { writeBack: writeBacks[i].writeBack } : {}),
         },
         {
           mode: flags.mode,
@@ -162,6 +178,7 @@ async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<v
           selection: opts.selection,
           adopt: session.adopt,
           shutdownMs: SHUTDOWN_MS,
+          ...(writeBacks[i]?.drift ? { drift: writeBacks[i].drift } : {}),
           ...daemonBacktest(backtestSettings(opts, session.defaults.backtest, true)),
         },
       ),
@@ -208,6 +225,7 @@ async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<v
     await sharding?.leave();
     await host.stop();
     await notifier?.close(0);
+    await Promise.all(writeBacks.map((w) => w.dispose()));
     await group.close();
     throw err;
   }
@@ -230,6 +248,7 @@ async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<v
   await host.stop();
   process.off('SIGHUP', hangup);
   await notifier?.close(NOTIFY_GRACE_MS);
+  await Promise.all(writeBacks.map((w) => w.dispose()));
   await group.close();
 }
 
