@@ -13,7 +13,7 @@ import type { Edit } from './edits.js';
 import type { LiveNames } from './live-manifest.js';
 import { pullObject, type Refused } from './object-pull.js';
 import type { YamlFile } from './yaml-file.js';
-import { documentAt, documentValue } from './yaml-file.js';
+import { documentAt, documentOf, documentValue } from './yaml-file.js';
 
 /** A document, by its file and the line it starts at (what a resource's source says). */
 export function documentKey(file: string, line: number): string {
@@ -101,7 +101,7 @@ function objectAsk(
   index: number,
 ): Pick<DocumentAsk, 'edits' | 'shown' | 'refused'> {
   const def = managedDefinition(res.kind);
-  const doc = yaml.docs[index];
+  const doc = documentOf(yaml, index);
   const written = doc ? documentValue(doc) : undefined;
   const live = def ? t.context.index(def)?.get(step.id ?? '') : undefined;
   if (!def || !doc || written === undefined || !live) return { edits: [], shown: [], refused: [{ path: [], reason: 'unresolved' }] };
