@@ -31,9 +31,17 @@ export function policyRules(
   env: Readonly<Record<string, string | undefined>>,
 ): { rules: PolicyRule[]; diagnostics: Diagnostic[] } {
   const found = paths.length > 0 ? loadManifests(paths, { env }) : { policies: [], diagnostics: [] };
-  const rules = new Map<string, PolicyRule>();
-  for (const r of [...fromManifests, ...found.policies]) rules.set(`${r.file}\u0000${r.line}\u0000${r.col}`, r);
-  return { rules: [...rules.values()], diagnostics: found.diagnostics.filter((d) => d.code !== 'no-manifests') };
+  return {
+    rules: uniqueRules([...fromManifests, ...found.policies]),
+    diagnostics: found.diagnostics.filter((d) => d.code !== 'no-manifests'),
+  };
+}
+
+/** Each rule once (by where it is written): a policies folder inside the manifests is read twice. */
+export function uniqueRules(rules: readonly PolicyRule[]): PolicyRule[] {
+  const unique = new Map<string, PolicyRule>();
+  for (const r of rules) unique.set(`${r.file}\u0000${r.line}\u0000${r.col}`, r);
+  return [...unique.values()];
 }
 
 /** The findings of several targets as one list: the same finding on several targets is shown once. */

@@ -7,21 +7,10 @@
 
 export type Severity = 'error' | 'warning';
 
-/** One problem a rule found, at the manifest's file:line. */
-export interface Finding {
-  /** The rule's stable id: a built-in (`unused-webhook`) or a custom rule's `id`. */
-  rule: string;
-  severity: Severity;
-  message: string;
-  /** The object concerned (`Alert/checkout-p99`), absent for a problem of a Policy manifest itself. */
-  address?: string;
-  /** Where: the object's manifest (a custom rule that fails to compile: the rule's own line). */
-  file?: string;
-  line?: number;
-  col?: number;
-  /** The manifest waives this rule for this object (`metadata.waivers`): reported, but it blocks nothing. */
-  waived?: string;
-}
+import type { PolicyFinding } from '../core/finding.js';
+
+/** One problem a rule found, at the manifest's file:line (a rule that does not compile: the rule's own line). */
+export type Finding = PolicyFinding;
 
 /** `metadata.waivers[]` of a manifest. */
 export interface Waiver {

@@ -62,31 +62,22 @@ export function policySummary(section: PolicySection): string {
   return `Policy: ${section.passed ? 'passed' : 'failed'} — ${parts.join(', ')}`;
 }
 
-/** The text lines of the plan's policy section (none when there is nothing to say). */
+/** The text lines of the plan's policy section, after a blank line (none when there is nothing to say). */
 export function policyTextLines(findings: readonly Finding[]): string[] {
   if (findings.length === 0) return [];
   return ['', policySummary(policySection(findings)), ...findings.map((f) => `  ${findingLine(f)}`)];
 }
 
-/** The markdown of the plan's policy section: a table escaped for markdown (pipes, backticks) after the output pass. */
-export function policyMarkdownLines(findings: readonly Finding[]): string[] {
-  if (findings.length === 0) return [];
-  const cell = (text: string) =>
-    printable(text)
-      .replace(/\\/g, '\\\\')
-      .replace(/\|/g, '\\|')
-      .replace(/`/g, '\\`')
-      .replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'));
-  const rows = findings.map(
-    (f) =>
-      `| ${f.waived === undefined ? f.severity : `waived ${f.severity}`} | \`${cell(f.rule)}\` | ${cell(f.address ?? '')} | ${cell(f.message)}${f.waived === undefined ? '' : ` (waived: ${cell(f.waived)})`} | ${cell(f.file ? `${f.file}:${f.line ?? 1}` : '')} |`,
-  );
-  return [
-    '',
-    `### ${policySummary(policySection(findings))}`,
-    '',
-    '| severity | rule | object | finding | where |',
-    '| --- | --- | --- | --- | --- |',
-    ...rows,
-  ];
+/** The markdown of the plan's policy section; `escape` is the markdown renderer's (text made inert there). */
+export function policyMarkdown(findings: readonly Finding[], escape: (text: string) => string): string {
+  if (findings.length === 0) return '';
+  const cell = escape;
+  const rows = findings.map((f) => {
+    const level = f.waived === undefined ? f.severity : `waived ${f.severity}`;
+    const why = f.waived === undefined ? '' : ` (waived: ${cell(f.waived)})`;
+    const where = f.file ? cell(`${f.file}:${f.line ?? 1}`) : '';
+    return `| ${level} | ${cell(f.rule)} | ${cell(f.message)}${why} | ${where} |\n`;
+  });
+  const head = `**${escape(policySummary(policySection(findings)))}**\n\n| | rule | finding | where |\n|---|---|---|---|\n`;
+  return `${head}${rows.join('')}\n`;
 }

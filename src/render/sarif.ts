@@ -45,14 +45,15 @@ function sarifRule(id: string, text: string, level: 'error' | 'warning'): SarifR
 
 function sarifResult(f: Finding, ruleIndex: number | undefined): Record<string, unknown> {
   const region = f.line !== undefined ? { region: { startLine: f.line, ...(f.col !== undefined ? { startColumn: f.col } : {}) } } : {};
-  const locations = f.file ? [{ physicalLocation: { artifactLocation: { uri: fileUri(f.file), uriBaseId: '%SRCROOT%' }, ...region } }] : [];
+  const physical = f.file ? { physicalLocation: { artifactLocation: { uri: fileUri(f.file), uriBaseId: '%SRCROOT%' }, ...region } } : {};
+  const logical = f.address ? { logicalLocations: [{ fullyQualifiedName: f.address, kind: 'resource' }] } : {};
+  const location = { ...physical, ...logical };
   return {
     ruleId: f.rule,
     ...(ruleIndex !== undefined ? { ruleIndex } : {}),
     level: f.severity,
     message: { text: f.message },
-    ...(locations.length > 0 ? { locations } : {}),
-    ...(f.address ? { logicalLocations: [{ fullyQualifiedName: f.address, kind: 'resource' }] } : {}),
+    ...(Object.keys(location).length > 0 ? { locations: [location] } : {}),
     ...(f.waived !== undefined ? { suppressions: [{ kind: 'inSource', justification: f.waived }] } : {}),
   };
 }

@@ -114,7 +114,7 @@ function diagnosticFinding(d: Diagnostic): Finding {
 }
 
 /** A finding as a workflow annotation: a waived one is a notice-free warning naming its reason. */
-function findingDiagnostic(f: Finding): Diagnostic {
+export function findingDiagnostic(f: Finding): Diagnostic {
   const waived = f.waived !== undefined;
   return {
     severity: waived ? 'warning' : f.severity,
