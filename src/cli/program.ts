@@ -29,6 +29,12 @@ const commands: CommandEntry[] = [
     load: () => import('./jitless.js').then(() => import('./commands/validate.js')),
   },
   {
+    name: 'lint',
+    usage: '[options] [paths...]',
+    summary: 'check the policy rules offline: built-in rules, Policy manifests (CEL), waivers (text, json, github, sarif)',
+    load: () => import('./jitless.js').then(() => import('./commands/lint.js')),
+  },
+  {
     name: 'plan',
     usage: '[options] [paths...]',
     summary: 'show the changes apply would make (reads the service, writes nothing)',

@@ -21,6 +21,10 @@ import type { InventoryAccess, StateBackend } from '../inventory/backend.js';
 import { LeaseElector, type TargetAssignment } from '../inventory/elector.js';
 import { openStateBackend, type StateSpec } from '../inventory/open.js';
 import type { ObsyncConfig } from '../config/schema.js';
+import { checkPolicy } from '../policy/check.js';
+import type { PolicyRule } from '../policy/policy-manifest.js';
+import type { PolicySettings } from '../policy/settings.js';
+import { policyPaths, policyRules, projectFinding, uniqueRules } from './policy-rules.js';
 import { STATE_SCHEMA_NAME, STATE_SCHEMA_RULE } from '../config/state-schema-name.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { serverFields } from '../log/fields.js';
@@ -89,6 +93,8 @@ export interface LoadedManifests {
   desired: DesiredResource[];
   diagnostics: Diagnostic[];
   manifests: ManifestFiles;
+  /** The rules of the Policy manifests among them. */
+  policies: PolicyRule[];
 }
 
 /** One target of a command: its service port, inventory and desired state. */
@@ -120,6 +126,8 @@ export interface Session {
   events: EventBus;
   /** Paths in what the command writes: relative to the project (./project-paths.ts). */
   shown: ProjectPaths;
+  /** The policy rules plan and apply check (./policy-rules.ts): Policy manifests and `policy:` of obsync.yaml. */
+  policy: { rules: PolicyRule[]; settings: PolicySettings | undefined };
   /** Re-reads the manifests (the daemon calls it before each run). */
   reload(): LoadedManifests;
   /** What the other targets on this target's service own now (one service, one owner; ./neighbours.ts). */
@@ -229,6 +237,15 @@ async function reconcileOnce(session: Session, opts: RunOptions, run: SessionRun
     identity: session.identity,
     ...(ownersElsewhere.size > 0 ? { ownersElsewhere } : {}),
     ...backtestOf(backtestSettings(opts, session.defaults.backtest, false)),
+    // Named as the project names its files: the findings go into the plan, its outputs and a refusal's message.
+    policy: (plan) =>
+      checkPolicy({
+        resources: session.desired,
+        rules: session.policy.rules,
+        settings: session.policy.settings,
+        target: { name: session.port.target, variant: session.port.variant },
+        plan,
+      }).map((f) => projectFinding(session.shown, f)),
     ...run,
   });
 }
@@ -331,9 +348,12 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
   });
   check?.(project);
   const loadedFiles = new LoadedFiles();
+  const policyFolder = policyRules(policyPaths(io.cwd, project.configPath, project.config), [], io.env);
   const loaded = project.targets.map((resolved) => {
     const tree = targetTree(io, opts, project, resolved, loadedFiles);
-    return { ...tree, ...tree.load() };
+    const load = tree.load();
+    const policies = uniqueRules([...load.policies, ...policyFolder.rules]);
+    return { ...tree, ...load, diagnostics: [...load.diagnostics, ...policyFolder.diagnostics], policies };
   });
   opts.checkManifests?.(mergeTargetDiagnostics(loaded.map((t) => ({ target: t.name, resources: t.desired, diagnostics: t.diagnostics }))));
   const { config, baseDir } = project;
@@ -381,14 +401,14 @@ function targetTree(io: CliIO, opts: SessionOptions, project: Project, resolved:
   // A declared target without vars still answers ${var:} (with "target 'x' has no var").
   const tree: TargetTree = { target: name, api: targetApi(resolved), paths, vars: declared ? (declared.tree?.vars ?? {}) : undefined };
   const load = () => {
-    const { resources, diagnostics, emptyFiles } = loadTargetTree(tree, {
+    const { resources, diagnostics, emptyFiles, policies } = loadTargetTree(tree, {
       env: io.env,
       allowMissingEnv: opts.allowMissingEnv ?? false,
       files,
       loaded: loadedFiles,
       sensitive: project.sensitive,
     });
-    return { desired: resources, diagnostics, manifests: { root: project.baseDir, empty: emptyFiles } };
+    return { desired: resources, diagnostics, manifests: { root: project.baseDir, empty: emptyFiles }, policies };
   };
   return { name, resolved, paths, load, declared: declared !== undefined };
 }
@@ -400,6 +420,7 @@ interface TargetSessionInput {
   desired: DesiredResource[];
   diagnostics: Diagnostic[];
   manifests: ManifestFiles;
+  policies: PolicyRule[];
   load: () => LoadedManifests;
   project: Project;
   state: StateBackend;
@@ -459,6 +480,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
     diagnostics: input.diagnostics,
     manifests: input.manifests,
     manifestPaths: input.paths,
+    policy: { rules: input.policies, settings: config?.policy },
     ...(project.configPath ? { configPath: project.configPath } : {}),
     stateDir: input.stateDir,
     state,

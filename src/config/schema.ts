@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { durationMs, MAX_BACKTEST_MS } from '../core/duration.js';
+import { policySettingsSchema } from '../policy/settings.js';
 import { notificationSinkConfig } from './notification-sink.js';
 import { STATE_SCHEMA_NAME, STATE_SCHEMA_RULE } from './state-schema-name.js';
 import { HTTP_URL, POSTGRES_URL, urlSetting } from './url-setting.js';
@@ -331,6 +332,7 @@ export const configSchema = z
       .describe(
         'Where obsync run tells people of state changes (drift, failing, recovered…), each sink once per change (at most 20 sinks).',
       ),
+    policy: policySettingsSchema.optional(),
     statusToken: z
       .string()
       .min(16, 'a status token has at least 16 characters')

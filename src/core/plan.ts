@@ -6,6 +6,7 @@
  */
 import type { Backtest, BacktestRun, Impact, ImpactItem } from './backtest.js';
 import type { Diagnostic } from './diagnostics.js';
+import type { PolicyFinding } from './finding.js';
 import type { AnyKind, Kind } from './kind-name.js';
 import type { TargetIdentity } from './target.js';
 import type { Json, JsonObject } from './wire.js';
@@ -221,6 +222,8 @@ export interface Plan {
   errored: boolean;
   /** The plan's backtests as a whole (absent when backtests are off). */
   backtest?: BacktestRun;
+  /** The policy rules' findings over the manifests and this plan (absent: not checked); an unwaived error refuses apply. */
+  policy?: PolicyFinding[];
 }
 
 export function summarize(steps: readonly PlanStep[]): PlanSummary {

@@ -22,6 +22,8 @@ export interface DesiredResource<Spec = unknown> {
    * an owned object from `Kind/<previous name>` to this address instead of creating a new one.
    */
   previousNames?: readonly string[];
+  /** `metadata.waivers`: policy rules waived for this object, each with the reason reviewers see (src/policy). */
+  waivers?: readonly { rule: string; reason: string }[];
   /** The validated spec (zod output of the kind's schema: defaults applied). */
   spec: Spec;
   source: SourceLocation;

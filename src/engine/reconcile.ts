@@ -8,6 +8,8 @@ import type { ApplyReport } from '../applier/context.js';
 import type { Address, Plan, PlanStep } from '../core/plan.js';
 import type { Variant } from '../core/ports.js';
 import type { TargetIdentity } from '../core/target.js';
+import type { PolicyFinding } from '../core/finding.js';
+import { PolicyRefusal } from '../policy/refusal.js';
 import { applyPlanned, makePlan, type ApplyRequest, type PlanRequest } from './run.js';
 import { checkSavedPlan, checkSavedTarget } from './saved-plan.js';
 
@@ -26,6 +28,8 @@ export interface ReconcileRequest extends PlanRequest, Omit<ApplyRequest, 'port'
   applySignal?: AbortSignal;
   /** Steps planned but not applied (the daemon's `drift: report | propose` holds drift back); the report names them. */
   hold?: (step: PlanStep) => boolean;
+  /** The policy check of the plan (src/policy): its findings go into the plan; an unwaived error refuses apply. Never changes a step. */
+  policy?: (plan: Plan) => PolicyFinding[];
 }
 
 export interface RunReport {
@@ -65,11 +69,13 @@ export async function reconcile(req: ReconcileRequest): Promise<RunReport> {
   const planned = await makePlan(saved ? savedPlanCheck(req, saved) : req);
   const made = req.identity ? { ...planned.plan, identity: req.identity } : planned.plan;
   const check = saved ? checkSavedPlan(saved, made) : null;
-  const plan = check ? check.plan : made;
+  const checked = check ? check.plan : made;
+  const plan = req.policy ? { ...checked, policy: req.policy(checked) } : checked;
   let apply: ApplyReport | undefined;
   let applyMs = 0;
   const held = req.mode === 'apply' && req.hold ? plan.steps.filter(req.hold).map((s) => s.address) : [];
   if (req.mode === 'apply') {
+    PolicyRefusal.check(plan);
     await req.beforeApply?.(plan);
     const t1 = performance.now();
     const signal = req.applySignal ?? req.signal;

@@ -42,18 +42,34 @@ export const previousNamesSchema = z
     'Names this object had before (a rename): an object obsync owns under Kind/<previous name> is taken over by this name instead of being re-created, and the objects referring to it keep it. Harmless once the move is applied (the plan says when it can be removed).',
   );
 
+/** Policy rules waived for this object (src/policy), each with a reason shown wherever the finding is. */
+export const waiversSchema = z
+  .array(
+    z.strictObject({
+      rule: z.string().min(1).max(128).describe('The id of the rule waived: a built-in rule or a Policy rule.'),
+      reason: z.string().trim().min(1, { error: 'a waiver needs a reason' }).max(1024).describe('Why: shown in the plan and lint output.'),
+    }),
+  )
+  .min(1)
+  .max(50)
+  .describe('Policy rules waived for this object only, each with its reason (docs/policy.md). A waived finding is reported, not enforced.');
+
 export const metadataSchema = z
   .strictObject({
     name: metadataName,
     labels: labelsSchema.optional(),
     previousNames: previousNamesSchema.optional(),
+    waivers: waiversSchema.optional(),
   })
   .superRefine((m, ctx) => {
     const i = m.previousNames?.indexOf(m.name) ?? -1;
     if (i >= 0)
       ctx.addIssue({ code: 'custom', path: ['previousNames', i], message: `previousNames lists the object's own name '${m.name}'` });
   })
-  .meta({ id: 'Metadata', description: "The object's identity (name), labels, and the names it had before (previousNames)." });
+  .meta({
+    id: 'Metadata',
+    description: "The object's identity (name), labels, the names it had before (previousNames) and the policy rules it waives (waivers).",
+  });
 
 export const envelopeSchema = z.strictObject({
   apiVersion: z.literal(API_VERSION, { error: `apiVersion must be '${API_VERSION}'` }),

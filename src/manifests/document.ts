@@ -100,6 +100,8 @@ export function validateDocument(
   };
   const previous = envelope.data.metadata.previousNames;
   if (previous) resource.previousNames = previous;
+  const waivers = envelope.data.metadata.waivers;
+  if (waivers) resource.waivers = waivers;
   return { loaded: { file, locate, resource }, diagnostics };
 }
 

@@ -22,7 +22,9 @@ import { specSchemas } from '../kinds/manifest.js';
 import { crossCheck } from './cross-checks.js';
 import { discoverFiles } from './discover.js';
 import { validateDocument, type LoadedDocument, type Locate } from './document.js';
+import { policyOf } from './policies.js';
 import { positionAt } from './positions.js';
+import type { PolicyRule } from '../policy/policy-manifest.js';
 import { checkWithStandIns, notChecked, uncheckedDocument, uncheckedIdentity, type StandInCheck } from './unset.js';
 import { fieldLookup, sensitivePathsOf, valuesAt } from './fields.js';
 import { FileRefusal, readRegularFile, type FileScope } from './files.js';
@@ -192,6 +194,8 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
   /** Files read without error that declare nothing (empty, or only `---` or comments): what they declared before is not deleted without a word. */
   emptyFiles: string[];
+  /** The rules of `kind: Policy` documents (src/policy): never objects on the service, so never among `resources`. */
+  policies: PolicyRule[];
 }
 
 export function loadManifests(paths: readonly string[], opts: LoadOptions): LoadResult {
@@ -232,7 +236,8 @@ export function loadManifests(paths: readonly string[], opts: LoadOptions): Load
   const resources = loaded.filter((l) => !cross.rejected.has(l) && !carrying.has(l)).map((l) => l.resource);
   if (documents === 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(noManifests(paths, files.length));
   const emptyFiles = entries.filter((e) => e.load.documents === 0 && e.load.failed.length === 0).map((e) => e.file);
-  return { resources, diagnostics: sortDiagnostics(diagnostics), emptyFiles };
+  const policies = entries.flatMap((e) => e.load.policies);
+  return { resources, diagnostics: sortDiagnostics(diagnostics), emptyFiles, policies };
 }
 
 /** A file's text as read, with the digest kept loads recognise it by (taken once per read). */
@@ -264,7 +269,15 @@ function fileEntry(file: string, opts: LoadOptions): FileEntry {
   } catch (e) {
     return {
       file,
-      load: { loaded: [], diagnostics: [unreadable(file, e)], documents: 0, failed: [{ file, line: 1 }], guarded: [], sensitive: [] },
+      load: {
+        loaded: [],
+        diagnostics: [unreadable(file, e)],
+        documents: 0,
+        failed: [{ file, line: 1 }],
+        guarded: [],
+        sensitive: [],
+        policies: [],
+      },
     };
   }
   const source = { text, digest: textDigest(text) };
@@ -308,6 +321,8 @@ export interface FileLoad {
   guarded: Guarded[];
   /** The values of the file's sensitive fields, after interpolation. */
   sensitive: SensitiveValue[];
+  /** The rules of its Policy documents. */
+  policies: PolicyRule[];
 }
 
 /** The documents of one file's text; `shareable`: none of them interpolates, so the load is the same for any target and environment. */
@@ -331,6 +346,7 @@ function loadText(file: string, { text, digest }: FileText, opts: LoadOptions): 
   };
   const guarded: Guarded[] = [];
   const sensitive: SensitiveValue[] = [];
+  const policies: PolicyRule[] = [];
   // The file's documents share their strings: 500 dashboards need one "Traces", not 500.
   const strings = new StringTable();
   let documents = 0;
@@ -340,6 +356,13 @@ function loadText(file: string, { text, digest }: FileText, opts: LoadOptions): 
     // obsync.yaml may sit among the manifests: it is read (and interpolated) by the config loader.
     if (kind === 'Config') continue;
     documents += 1;
+    // A Policy is read for the rules, as written (no interpolation), and is never a resource.
+    if (kind === 'Policy') {
+      const read = policyOf(file, doc, parsed.lineCounter);
+      policies.push(...read.rules);
+      diagnostics.push(...read.diagnostics);
+      continue;
+    }
     const field = kind ? specFields(kind) : undefined;
     const isSensitive = kind ? sensitiveIn(kind) : notSensitive;
     const missing = new Map<string, readonly PropertyKey[]>();
@@ -377,7 +400,10 @@ function loadText(file: string, { text, digest }: FileText, opts: LoadOptions): 
         ...(valid ? { loaded: valid } : {}),
       });
   }
-  return { load: { loaded, diagnostics, documents: documents + parsed.diagnostics.length, failed, guarded, sensitive }, shareable };
+  return {
+    load: { loaded, diagnostics, documents: documents + parsed.diagnostics.length, failed, guarded, sensitive, policies },
+    shareable,
+  };
 }
 
 /** Per kind, not per document: a kept load holds one of each for all its documents. */
@@ -440,9 +466,9 @@ function unreadable(file: string, e: unknown): Diagnostic {
 
 const isKind = (k: unknown): k is Kind => typeof k === 'string' && (KINDS as readonly string[]).includes(k);
 
-function kindOf(doc: Document): Kind | 'Config' | undefined {
+function kindOf(doc: Document): Kind | 'Config' | 'Policy' | undefined {
   const kind = doc.get('kind');
-  return kind === 'Config' || isKind(kind) ? kind : undefined;
+  return kind === 'Config' || kind === 'Policy' || isKind(kind) ? kind : undefined;
 }
 
 /** Every value at a sensitive path of a document's spec, told to the scrubber and returned for the credential rule. */

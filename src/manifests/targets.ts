@@ -40,6 +40,7 @@ export function loadTargetTree(tree: TargetTree, opts: LoadOptions): TargetLoad 
     resources: loaded.resources.filter((r) => servesKind(api, r.kind)),
     diagnostics: sortDiagnostics([...loaded.diagnostics, ...unserved.map((r) => notServed(tree.target, api, r))]),
     emptyFiles: loaded.emptyFiles,
+    policies: loaded.policies,
   };
 }
 

@@ -11,6 +11,7 @@
  * JSON plan a reviewer or a CI artifact holds can be applied exactly; its JSON Schema is
  * docs/schema/plan.schema.json (generated from the zod schemas below, which also parse it back).
  */
+import { policySection, policySectionSchema } from './policy.js';
 import * as z from 'zod';
 import { ObsyncError } from '../core/errors.js';
 import { isMove, PLAN_FORMAT_VERSION, summarize, type Address, type AnyKind, type Plan, type PlanStep } from '../core/plan.js';
@@ -323,6 +324,7 @@ const targetPlan = z.object({
   diagnostics: z.array(diagnostic),
   steps: z.array(step).describe('What `obsync apply plan.json` executes; for tools, resource_changes is the stable view'),
   backtest: backtestRun.optional(),
+  policy: policySectionSchema.optional(),
 });
 
 export type TargetPlanDocument = z.output<typeof targetPlan>;
@@ -445,6 +447,7 @@ function targetDocument(plan: Plan): TargetPlanDocument {
     diagnostics: plan.diagnostics,
     steps: plan.steps.map(withoutForm),
     ...(plan.backtest ? { backtest: plan.backtest } : {}),
+    ...(plan.policy ? { policy: policySection(plan.policy) } : {}),
   };
 }
 
@@ -612,6 +615,7 @@ function planOf(t: TargetPlanDocument): Plan {
     diagnostics: t.diagnostics,
     errored: t.diagnostics.some((d) => d.severity === 'error'),
     ...(t.backtest ? { backtest: t.backtest } : {}),
+    ...(t.policy ? { policy: t.policy.findings } : {}),
   };
 }
 

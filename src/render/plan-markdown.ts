@@ -12,6 +12,7 @@ import { formatDiagnostic } from '../core/diagnostics.js';
 import { joinLines } from '../core/printable.js';
 import { isMove, type Plan, type PlanStep } from '../core/plan.js';
 import type { ChangeSummary } from '../kinds/summary.js';
+import { policyMarkdown } from './policy.js';
 import { backtestCell, backtestRunSentence, backtestSentence, impactHeadline, impactObject } from './backtest.js';
 import { domainSummary } from './domain.js';
 import { isAdoption, moveLines, planErrorCount, reviewedSteps } from './forms.js';
@@ -197,6 +198,8 @@ function targetBlocks(plan: Plan, several: boolean): Block[] {
   }
   const run = plan.backtest ? backtestRunSentence(plan.backtest) : null;
   if (run) blocks.push(essential(`${escape(run)}\n\n`));
+  const policy = policyMarkdown(plan.policy ?? [], escape);
+  if (policy) blocks.push(essential(policy));
   const notes = pruneNotes(plan);
   if (notes) blocks.push(essential(notes));
   return blocks;

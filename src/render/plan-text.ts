@@ -5,6 +5,7 @@
  * at the end.
  */
 import { formatDiagnostic } from '../core/diagnostics.js';
+import { policyTextLines } from './policy.js';
 import type { Impact } from '../core/backtest.js';
 import { joinLines } from '../core/printable.js';
 import { isMove, type Action, type CascadeItem, type Change, type Plan, type PlanStep } from '../core/plan.js';
@@ -63,6 +64,8 @@ function targetLines(plan: Plan, style: Style, width: number, showNoop: boolean)
     for (const step of plan.steps.filter((s) => s.action === 'noop' && !isAdoption(s))) lines.push(`    ${step.address} (unchanged)`);
   const backtest = plan.backtest ? backtestRunSentence(plan.backtest) : null;
   if (backtest) lines.push(style('gray', backtest), '');
+  const policy = policyTextLines(plan.policy ?? []);
+  if (policy.length > 0) lines.push(...policy.slice(1), '');
   lines.push(...pruneNotes(plan, style));
   return lines;
 }

@@ -209,7 +209,7 @@ describe('obsync completion', () => {
     expect(spawnSync('bash', ['-n'], { input: source }).status).toBe(0);
     expect(bashComplete(source, ['obsync', 'pl'])).toEqual(['plan']);
     expect(bashComplete(source, ['obsync', 'plan', '--out'])).toEqual(['--out', '--output']);
-    expect(bashComplete(source, ['obsync', 'plan', '--output', ''])).toEqual(['text', 'json', 'markdown', 'github']);
+    expect(bashComplete(source, ['obsync', 'plan', '--output', ''])).toEqual(['text', 'json', 'markdown', 'github', 'sarif']);
     expect(bashComplete(source, ['obsync', 'plan', '--no-c'])).toEqual(['--no-color']);
     expect(bashComplete(source, ['obsync', 'keys', ''])).toEqual(['create', 'list', 'disable', 'enable', 'delete']);
     expect(bashComplete(source, ['obsync', 'keys', 'create', '--ro'])).toEqual(['--role']);
@@ -265,7 +265,7 @@ describe('obsync completion', () => {
         .filter(Boolean)
         .map((l) => l.split('\t')[0]);
     expect(complete('obsync pl')).toEqual(['plan']);
-    expect(complete('obsync plan --output ')).toEqual(['github', 'json', 'markdown', 'text']);
+    expect(complete('obsync plan --output ')).toEqual(['github', 'json', 'markdown', 'sarif', 'text']);
     expect(complete('obsync keys ')).toEqual(['create', 'delete', 'disable', 'enable', 'list']);
     expect(complete('obsync completion ')).toEqual(['bash', 'fish', 'zsh']);
   });

@@ -11,12 +11,16 @@ import { VERSION } from '../version.js';
 import { allowEmptyKindOption, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
 import { checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONCURRENCY } from '../targets.js';
 import { githubAnnotation } from './validate.js';
+import { findingDiagnostic } from './lint.js';
+import { blocking } from '../../policy/model.js';
+import { sarifLog } from '../../render/sarif.js';
+import { mergeFindings } from '../policy-rules.js';
 import { projectPaths } from '../project-paths.js';
 import { openSessions, reconcileSession, refuseInvalid, type Session } from '../session.js';
 
 interface PlanFlags extends RawRunOptions {
   out?: string;
-  output: 'text' | 'json' | 'markdown' | 'github';
+  output: 'text' | 'json' | 'markdown' | 'github' | 'sarif';
   detailedExitcode?: boolean;
 }
 
@@ -26,7 +30,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .description('show the changes apply would make (reads the service, writes nothing)')
     .argument('[paths...]', 'manifest files or directories (default: obsync.yaml manifests, else .)')
     .option('--out <file>', 'also save the plan as JSON for `obsync apply FILE`')
-    .addOption(new Option('--output <format>', 'output format').choices(['text', 'json', 'markdown', 'github']).default('text'))
+    .addOption(new Option('--output <format>', 'output format').choices(['text', 'json', 'markdown', 'github', 'sarif']).default('text'))
     .option('--detailed-exitcode', 'exit 2 when there are changes (0: none, 1: error)');
   allowEmptyKindOption(commonRunOptions(cmd)).action(async (paths: string[], flags: PlanFlags) => {
     const opts = parseRunOptions(flags);
@@ -72,15 +76,21 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       const reports = runs.flatMap((r) => ('value' in r ? [r.value] : []));
       if (flags.out) writeScrubbedFile(flags.out, renderTargetsPlan(outcomes, 'json', { color: false, origin }));
       const format = flags.output === 'github' ? 'text' : flags.output;
-      if (!alone || format !== 'text')
+      const findings = mergeFindings(reports.map((r) => r.plan.policy ?? []));
+      if (format === 'sarif') io.stdout.write(`${JSON.stringify(sarifLog(findings, sessions[0]?.policy.rules ?? [], VERSION), null, 2)}\n`);
+      else if (!alone || format !== 'text')
         io.stdout.write(renderTargetsPlan(outcomes, format, { color: colorEnabled(io, 'stdout', flags.color), origin }));
       if (alone) throw alone.error;
-      if (flags.output === 'github')
+      if (flags.output === 'github') {
         for (const r of reports) for (const d of r.plan.diagnostics) io.stdout.write(`${githubAnnotation(d)}\n`);
+        for (const f of findings) io.stdout.write(`${githubAnnotation(findingDiagnostic(f))}\n`);
+      }
       for (const r of runs) if ('error' in r) reportTargetError(io, r.session.port.target, r.error);
       for (const u of unavailable) reportTargetError(io, u.target, u.error);
       const refused = reports.filter((r) => refusedPrune(io, r.plan, flags.output)).length > 0;
-      if (unavailable.length > 0 || runs.some((r) => 'error' in r) || reports.some((r) => r.plan.errored) || refused)
+      // An error finding of the policy rules fails the plan as it would refuse the apply.
+      const policyFailed = blocking(findings).length > 0;
+      if (unavailable.length > 0 || runs.some((r) => 'error' in r) || reports.some((r) => r.plan.errored) || refused || policyFailed)
         throw new ExitRequest(1);
       if (flags.detailedExitcode && reports.some((r) => hasChanges(r.plan))) throw new ExitRequest(2);
     } finally {

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { Option } from 'commander';
 import { manifestFileScope } from '../../config/file-scope.js';
 import { loadConfig } from '../../config/load.js';
+import type { ObsyncConfig } from '../../config/schema.js';
 import { sharedServiceWarnings } from '../../config/services.js';
 import { manifestPaths } from '../../config/trees.js';
 import { formatDiagnostic, hasErrors, type Diagnostic } from '../../core/diagnostics.js';
@@ -24,7 +25,7 @@ import type { CommandRegistrar } from '../registrar.js';
 
 type Output = 'text' | 'json' | 'github';
 
-interface ValidateFlags {
+export interface ValidateFlags {
   output: Output;
   allowMissingEnv?: boolean;
   allowFileOutside?: boolean;
@@ -47,8 +48,11 @@ export const register: CommandRegistrar = (program, io) => {
 };
 
 /** What validate reads: one tree per declared target (one tree without targets), and problems of obsync.yaml itself. */
-interface Validation {
+export interface Validation {
   trees: { tree: TargetTree; files: FileScope }[];
+  /** obsync.yaml's path and its settings, when it was read and valid (lint reads `policy:`). */
+  configPath?: string;
+  config?: ObsyncConfig;
   diagnostics: Diagnostic[];
   /** Credentials and sensitive values obsync.yaml and the environment put in play. */
   sensitive: SensitiveValue[];
@@ -59,7 +63,7 @@ interface Validation {
  * both), interpolated with its vars and checked against the kinds its variant serves. No
  * target's settings or credentials are resolved: validate runs without secrets.
  */
-function validation(io: CliIO, args: string[], flags: ValidateFlags): Validation {
+export function validation(io: CliIO, args: string[], flags: ValidateFlags): Validation {
   const allowFlag = flags.allowFileOutside === true;
   const given = args.map((p) => resolve(io.cwd, p));
   const configPath = findConfigFor(io, given, flags);
@@ -88,9 +92,10 @@ function validation(io: CliIO, args: string[], flags: ValidateFlags): Validation
   };
   // obsync.yaml invalid: where the manifests are is not known, so there is no tree to read (not "no manifests found").
   const sensitive = loaded?.sensitive ?? credentialValues(io.env);
-  if (loaded && !config && projectOnly) return { trees: [], diagnostics, sensitive };
-  if (declared.length === 0) return { trees: [treeOf('', undefined, undefined, undefined)], diagnostics, sensitive };
-  return { trees: declared.map((d) => treeOf(d.name, d.api, d.tree?.manifests, d.tree?.vars ?? {})), diagnostics, sensitive };
+  const settings = { ...(configPath ? { configPath } : {}), ...(config ? { config } : {}) };
+  if (loaded && !config && projectOnly) return { trees: [], diagnostics, sensitive, ...settings };
+  if (declared.length === 0) return { trees: [treeOf('', undefined, undefined, undefined)], diagnostics, sensitive, ...settings };
+  return { trees: declared.map((d) => treeOf(d.name, d.api, d.tree?.manifests, d.tree?.vars ?? {})), diagnostics, sensitive, ...settings };
 }
 
 /** --config; with PATH arguments, the obsync.yaml plan/apply would use (the single folder's, or the working directory's). */

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { checkPolicy } from './check.js';
+import type { PolicySettings } from './settings.js';
+import { alert, dashboard, webhook } from './test-resources.js';
+import type { DesiredResource } from '../core/resource.js';
+
+const lint = (resources: DesiredResource[], settings?: PolicySettings) =>
+  checkPolicy({ resources, rules: [], settings, target: { name: '', variant: '' } });
+const rules = (resources: DesiredResource[], settings?: PolicySettings) => lint(resources, settings).map((f) => `${f.rule} ${f.address}`);
+
+describe('built-in manifest rules: each fails on one fixture and passes on its fix', () => {
+  it('alert-channel: an alert whose channel names no declared webhook', () => {
+    expect(rules([alert('a', 'nowhere'), alert('b', { id: 'abc' })])).toEqual(['alert-channel Alert/a', 'alert-channel Alert/b']);
+    expect(rules([alert('a', 'ops'), webhook('ops')])).toEqual([]);
+  });
+
+  it('unused-webhook: a declared webhook no alert notifies, found by metadata.name or its name on the service', () => {
+    expect(rules([webhook('ops'), webhook('spare'), alert('a', 'ops')])).toEqual(['unused-webhook Webhook/spare']);
+    const named = webhook('ops');
+    expect(rules([{ ...named, spec: { ...(named.spec as object), name: 'Ops Slack' } }, alert('a', 'Ops Slack')])).toEqual([]);
+  });
+
+  it('required-tags: a dashboard without the tag (exact or tag:value), an alert without the label key', () => {
+    const settings = { requiredTags: ['owner'] };
+    const found = lint([dashboard('d', { tags: ['team'] }), alert('a', 'ops'), webhook('ops')], settings);
+    expect(found.map((f) => `${f.rule} ${f.address} ${f.severity}`).sort()).toEqual([
+      'required-tags Alert/a error',
+      'required-tags Dashboard/d error',
+    ]);
+    const fixed = [dashboard('d', { tags: ['owner:payments'] }), alert('a', 'ops', { labels: { owner: 'payments' } }), webhook('ops')];
+    expect(rules(fixed, settings)).toEqual([]);
+    expect(rules([dashboard('d')])).toEqual([]);
+  });
+
+  it('name-pattern: a display name off the pattern of its kind (spec.name, else metadata.name)', () => {
+    const settings = { namePatterns: { Dashboard: '^[A-Z]' } };
+    const found = lint([dashboard('lower')], settings);
+    expect(found.map((f) => f.rule)).toEqual(['name-pattern']);
+    expect(found[0]?.message).toContain("'lower' does not match ^[A-Z]");
+    expect(rules([dashboard('x', { name: 'Checkout' })], settings)).toEqual([]);
+  });
+
+  it('policy.rules sets a severity or turns a rule off', () => {
+    expect(lint([webhook('spare')], { rules: { 'unused-webhook': 'error' } }).map((f) => f.severity)).toEqual(['error']);
+    expect(rules([webhook('spare')], { rules: { 'unused-webhook': 'off' } })).toEqual([]);
+  });
+
+  it('a finding sits at its manifest file:line', () => {
+    const w = webhook('spare');
+    expect(lint([w])[0]).toMatchObject({ file: w.source.file, line: w.source.line, address: 'Webhook/spare' });
+  });
+});
