@@ -12,6 +12,8 @@ import { hasErrors } from '../core/diagnostics.js';
 import { errorMessage, ObsyncError } from '../core/errors.js';
 import { isServiceDrift } from '../core/drift.js';
 import { entryAddress, type InventoryStore, type TargetLeadership } from '../core/inventory.js';
+import type { PolicyFinding } from '../core/finding.js';
+import type { PolicyRule } from '../policy/policy-manifest.js';
 import type { AdoptPolicy, Plan, PlanStep } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import type { OwnersElsewhere } from '../core/owners-elsewhere.js';
@@ -44,7 +46,12 @@ export interface DaemonDeps {
   /** With a shared state (apply mode): only the elected leader runs; the others stay ready as standby. */
   leadership?: TargetLeadership;
   /** Re-reads the manifests (called at each run). */
-  loadDesired(): { desired: DesiredResource[]; diagnostics: Diagnostic[]; manifests?: ManifestFiles };
+  loadDesired(): { desired: DesiredResource[]; diagnostics: Diagnostic[]; manifests?: ManifestFiles; policies?: readonly PolicyRule[] };
+  /**
+   * The policy check of each run's plan (src/policy), with the rules of the load it was made from:
+   * an unwaived error finding refuses the apply, and the run fails, as `obsync apply` does.
+   */
+  policy?: (plan: Plan, desired: readonly DesiredResource[], rules: readonly PolicyRule[]) => PolicyFinding[];
   /** What the other targets on this target's service own now (read at each run; one service, one owner). */
   ownersElsewhere?: () => Promise<OwnersElsewhere>;
   /** The manifest paths the target reads: a change below them triggers a run. */
@@ -106,6 +113,8 @@ interface RunOutcome {
 export class Daemon {
   readonly #queue: RunQueue;
   #lastGood: DesiredResource[] | null = null;
+  /** The Policy rules of the last good load. */
+  #lastGoodPolicies: readonly PolicyRule[] = [];
   /** The files of the last good load that declare nothing (with the desired state they go with). */
   #lastGoodFiles: ManifestFiles | undefined;
   #manifests = { loaded: false, valid: false, errors: 0, signature: '' };
@@ -474,13 +483,14 @@ export class Daemon {
     const { metrics } = this.deps;
     const target = this.target;
     await this.deps.inventory.refresh();
-    const { desired, diagnostics, manifests } = this.deps.loadDesired();
+    const { desired, diagnostics, manifests, policies } = this.deps.loadDesired();
     const invalid = hasErrors(diagnostics);
     metrics.manifestErrors.set({ target }, diagnostics.filter((d) => d.severity === 'error').length);
     this.#manifestsLoaded(diagnostics, invalid);
     if (!invalid) {
       this.#lastGood = desired;
       this.#lastGoodFiles = manifests;
+      this.#lastGoodPolicies = policies ?? [];
     }
     const current = this.#lastGood;
     if (current === null) return { result: 'invalid-manifests', error: 'the manifests are invalid', code: 'manifests-invalid' };
@@ -512,6 +522,7 @@ export class Daemon {
       signal,
       concurrency: this.opts.concurrency,
       ...(hold ? { hold } : {}),
+      ...(this.deps.policy ? { policy: (plan: Plan) => this.#policy(plan, current) } : {}),
     });
     const proposeFailure = invalid ? undefined : await this.#propose({ report, desired: current, ownersElsewhere, signal });
     this.#logBacktests(report.plan);
@@ -538,6 +549,10 @@ export class Daemon {
           ? { error, code: firstFailureCode(events) }
           : {}),
     };
+  }
+
+  #policy(plan: Plan, desired: readonly DesiredResource[]): PolicyFinding[] {
+    return this.deps.policy?.(plan, desired, this.#lastGoodPolicies) ?? [];
   }
 
   /** The steps this run holds back (`drift: report | propose`, apply mode); undefined: every step is applied. */

@@ -3,6 +3,8 @@ import { hostname } from 'node:os';
 import cron from 'node-cron';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
+import { checkPolicy } from '../../policy/check.js';
+import { projectFinding } from '../policy-rules.js';
 import { targetWriteBack, type TargetWriteBack } from '../write-back.js';
 import { Daemon, type DaemonOptions } from '../../daemon/daemon.js';
 import { DaemonHost } from '../../daemon/host.js';
@@ -157,6 +159,14 @@ async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<v
           inventory: session.inventory,
           ...(session.leadership ? { leadership: session.leadership } : {}),
           loadDesired: () => session.reload(),
+          policy: (plan, desired, rules) =>
+            checkPolicy({
+              resources: desired,
+              rules,
+              settings: session.policy.settings,
+              target: { name: session.port.target, variant: session.port.variant },
+              plan,
+            }).map((f) => projectFinding(session.shown, f)),
           ownersElsewhere: () => session.ownersElsewhere(),
           watchPaths: session.manifestPaths,
           logger: session.logger,
