@@ -1,4 +1,5 @@
 /** A desired object as loaded from the manifests (src/manifests produces these). */
+import type { IgnoreRule } from './ignore.js';
 import type { Address, Kind } from './plan.js';
 
 export interface SourceLocation {
@@ -22,6 +23,11 @@ export interface DesiredResource<Spec = unknown> {
    * an owned object from `Kind/<previous name>` to this address instead of creating a new one.
    */
   previousNames?: readonly string[];
+  /**
+   * Fields the UI owns (issue 48): `metadata.ignore`, then the target's rules for the kind
+   * (obsync.yaml), each with where it was declared. The planner leaves differences there out.
+   */
+  ignore?: readonly IgnoreRule[];
   /** The validated spec (zod output of the kind's schema: defaults applied). */
   spec: Spec;
   source: SourceLocation;

@@ -42,18 +42,31 @@ export const previousNamesSchema = z
     'Names this object had before (a rename): an object obsync owns under Kind/<previous name> is taken over by this name instead of being re-created, and the objects referring to it keep it. Harmless once the move is applied (the plan says when it can be removed).',
   );
 
+/** Fields of this object the people at the screen own (issue 48), checked against the kind's spec schema when the document is loaded. */
+export const ignoreSchema = z
+  .array(z.string().min(1).max(256))
+  .min(1)
+  .max(50)
+  .describe(
+    "Fields of this object that the service's UI owns, as paths in spec terms (tiles[*].x, savedFilterValues): a difference there is neither planned, reverted, pulled nor proposed; the plan shows it as ignored. A create still sends the manifest's value. Added to the ignore rules of obsync.yaml (defaults.ignore, targets[].ignore).",
+  );
+
 export const metadataSchema = z
   .strictObject({
     name: metadataName,
     labels: labelsSchema.optional(),
     previousNames: previousNamesSchema.optional(),
+    ignore: ignoreSchema.optional(),
   })
   .superRefine((m, ctx) => {
     const i = m.previousNames?.indexOf(m.name) ?? -1;
     if (i >= 0)
       ctx.addIssue({ code: 'custom', path: ['previousNames', i], message: `previousNames lists the object's own name '${m.name}'` });
   })
-  .meta({ id: 'Metadata', description: "The object's identity (name), labels, and the names it had before (previousNames)." });
+  .meta({
+    id: 'Metadata',
+    description: "The object's identity (name), labels, the names it had before (previousNames), and the fields the UI owns (ignore).",
+  });
 
 export const envelopeSchema = z.strictObject({
   apiVersion: z.literal(API_VERSION, { error: `apiVersion must be '${API_VERSION}'` }),

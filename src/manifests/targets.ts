@@ -5,7 +5,10 @@
  */
 import { formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { Variant } from '../core/ports.js';
+import type { IgnoreRule } from '../core/ignore.js';
+import type { Kind } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
+import { documentDigest } from './document.js';
 import { servesKind, variantsServing } from '../kinds/variants.js';
 import { loadManifests, LoadedFiles, sortDiagnostics, type LoadOptions, type LoadResult } from './load.js';
 
@@ -17,6 +20,8 @@ export interface TargetTree {
   paths: readonly string[];
   /** Its vars (none: no target gives `${var:}` a value). */
   vars: Readonly<Record<string, string>> | undefined;
+  /** Its ignore rules per kind from obsync.yaml (defaults and its own), added to each resource's metadata.ignore. */
+  ignore?: Partial<Record<Kind, readonly IgnoreRule[]>>;
 }
 
 export interface TargetLoad extends LoadResult {
@@ -30,7 +35,8 @@ export function loadTargetTrees(trees: readonly TargetTree[], opts: LoadOptions)
 }
 
 export function loadTargetTree(tree: TargetTree, opts: LoadOptions): TargetLoad {
-  const loaded = loadManifests(tree.paths, { ...opts, ...(tree.vars ? { vars: { target: tree.target, values: tree.vars } } : {}) });
+  const read = loadManifests(tree.paths, { ...opts, ...(tree.vars ? { vars: { target: tree.target, values: tree.vars } } : {}) });
+  const loaded = tree.ignore ? { ...read, resources: withIgnoreRules(read.resources, tree.ignore) } : read;
   const { api } = tree;
   if (api === undefined) return { target: tree.target, ...loaded };
   const unserved = loaded.resources.filter((r) => !servesKind(api, r.kind));
@@ -41,6 +47,21 @@ export function loadTargetTree(tree: TargetTree, opts: LoadOptions): TargetLoad 
     diagnostics: sortDiagnostics([...loaded.diagnostics, ...unserved.map((r) => notServed(tree.target, api, r))]),
     emptyFiles: loaded.emptyFiles,
   };
+}
+
+/**
+ * Each resource of a kind the target has rules for, with those rules after its own: a new object
+ * (a load may be shared with other targets) with a digest of its own, so a daemon's memo and its
+ * last plan tell rules that changed from rules that did not.
+ */
+function withIgnoreRules(resources: DesiredResource[], rules: Partial<Record<Kind, readonly IgnoreRule[]>>): DesiredResource[] {
+  return resources.map((res) => {
+    const added = rules[res.kind];
+    if (!added || added.length === 0) return res;
+    const ignore = [...(res.ignore ?? []), ...added];
+    const { digest, ...rest } = res;
+    return { ...rest, ignore, ...(digest === undefined ? {} : { digest: documentDigest([digest, ignore]) }) };
+  });
 }
 
 function notServed(target: string, api: Variant, r: DesiredResource): Diagnostic {
