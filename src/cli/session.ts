@@ -38,7 +38,7 @@ import { manifestPaths } from '../config/trees.js';
 import { readRegularFile, unreadableReason } from '../manifests/files.js';
 import { LoadedFiles } from '../manifests/load.js';
 import { loadTargetTree, mergeTargetDiagnostics, type TargetTree } from '../manifests/targets.js';
-import { targetIgnoreRules, targetMark } from '../config/field-rules.js';
+import { targetIgnoreRules } from '../config/field-rules.js';
 import { ownersElsewhereReader } from './neighbours.js';
 import { connectTarget, openProject, targetApi, targetName, type Connection, type ConnectInput, type Project } from './wiring.js';
 
