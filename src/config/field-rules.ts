@@ -10,14 +10,14 @@ import type { ObsyncConfig } from './schema.js';
 export type KindIgnoreRules = Partial<Record<Kind, readonly IgnoreRule[]>>;
 
 export function targetIgnoreRules(config: ObsyncConfig | undefined, target: string): KindIgnoreRules {
-  const out: Partial<Record<Kind, IgnoreRule[]>> = {};
+  const byKind = new Map<Kind, IgnoreRule[]>();
   const add = (setting: IgnoreSetting | undefined, from: string) => {
     for (const [kind, paths] of Object.entries(setting ?? {}) as [Kind, readonly string[] | undefined][])
-      for (const path of paths ?? []) (out[kind] ??= []).push({ path, from: `${from}.${kind}` });
+      for (const path of paths ?? []) byKind.set(kind, [...(byKind.get(kind) ?? []), { path, from: `${from}.${kind}` }]);
   };
   add(config?.defaults?.ignore, 'defaults.ignore');
   add(config?.targets?.find((t) => t.name === target)?.ignore, `targets[${target}].ignore`);
-  return out;
+  return Object.fromEntries(byKind);
 }
 
 export function targetMark(config: ObsyncConfig | undefined, target: string): MarkSetting | undefined {

@@ -23,7 +23,9 @@ describe('ignore paths', () => {
     expect(ignorePathProblem('Dashboard', 'tiles[*].config.select[*].aggFn')).toBeUndefined();
     expect(ignorePathProblem('Dashboard', 'savedFilterValues')).toBeUndefined();
     expect(ignorePathProblem('Alert', 'threshold')).toBeUndefined();
-    expect(ignorePathProblem('Dashboard', 'tiles[*].xx')).toBe("ignore path 'tiles[*].xx': Dashboard has no field spec.tiles[*].xx — did you mean 'x'?");
+    expect(ignorePathProblem('Dashboard', 'tiles[*].xx')).toBe(
+      "ignore path 'tiles[*].xx': Dashboard has no field spec.tiles[*].xx — did you mean 'x'?",
+    );
     expect(ignorePathProblem('Dashboard', 'savedFilterValue')).toContain("did you mean 'savedFilterValues'?");
     expect(ignorePathProblem('Dashboard', 'tiles.x')).toBe("ignore path 'tiles.x': spec.tiles is a list: write tiles[*].x");
     expect(ignorePathProblem('Dashboard', 'name[*]')).toBe("ignore path 'name[*]': spec.name is not a list (leave out [*])");
@@ -37,12 +39,29 @@ describe('ignore paths', () => {
   });
 
   it('overlay the live value at the path only, tiles paired by key, without touching the manifest', () => {
-    const spec = { name: 'a', tiles: [{ key: 'p', x: 0, y: 1 }, { key: 'q', x: 2, y: 3 }, { key: 'new', x: 9, y: 9 }] };
-    const live = { name: 'b', tiles: [{ key: 'q', x: 7, y: 8 }, { key: 'p', x: 5, y: 6 }] };
+    const spec = {
+      name: 'a',
+      tiles: [
+        { key: 'p', x: 0, y: 1 },
+        { key: 'q', x: 2, y: 3 },
+        { key: 'new', x: 9, y: 9 },
+      ],
+    };
+    const live = {
+      name: 'b',
+      tiles: [
+        { key: 'q', x: 7, y: 8 },
+        { key: 'p', x: 5, y: 6 },
+      ],
+    };
     const frozen = structuredClone(spec);
     expect(overlay(spec, live, ['tiles', '*', 'x'])).toEqual({
       name: 'a',
-      tiles: [{ key: 'p', x: 5, y: 1 }, { key: 'q', x: 7, y: 3 }, { key: 'new', x: 9, y: 9 }],
+      tiles: [
+        { key: 'p', x: 5, y: 1 },
+        { key: 'q', x: 7, y: 3 },
+        { key: 'new', x: 9, y: 9 },
+      ],
     });
     expect(spec).toEqual(frozen);
     expect(overlay({ name: 'a', tags: ['x'] }, { name: 'a' }, ['tags'])).toEqual({ name: 'a' });

@@ -9,6 +9,8 @@ import type { IgnoreRule } from '../core/ignore.js';
 import type { Kind } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import { documentDigest } from './document.js';
+import { markInSpec, type Mark } from '../kinds/mark.js';
+import { managedDefinition } from '../kinds/registry.js';
 import { servesKind, variantsServing } from '../kinds/variants.js';
 import { loadManifests, LoadedFiles, sortDiagnostics, type LoadOptions, type LoadResult } from './load.js';
 
@@ -22,6 +24,8 @@ export interface TargetTree {
   vars: Readonly<Record<string, string>> | undefined;
   /** Its ignore rules per kind from obsync.yaml (defaults and its own), added to each resource's metadata.ignore. */
   ignore?: Partial<Record<Kind, readonly IgnoreRule[]>>;
+  /** Its mark (obsync.yaml `mark`): a manifest that spells it itself is refused. */
+  mark?: Mark;
 }
 
 export interface TargetLoad extends LoadResult {
@@ -36,7 +40,8 @@ export function loadTargetTrees(trees: readonly TargetTree[], opts: LoadOptions)
 
 export function loadTargetTree(tree: TargetTree, opts: LoadOptions): TargetLoad {
   const read = loadManifests(tree.paths, { ...opts, ...(tree.vars ? { vars: { target: tree.target, values: tree.vars } } : {}) });
-  const loaded = tree.ignore ? { ...read, resources: withIgnoreRules(read.resources, tree.ignore) } : read;
+  const ruled = tree.ignore ? { ...read, resources: withIgnoreRules(read.resources, tree.ignore) } : read;
+  const loaded = tree.mark ? withoutMarkedSpecs(ruled, tree.target, tree.mark) : ruled;
   const { api } = tree;
   if (api === undefined) return { target: tree.target, ...loaded };
   const unserved = loaded.resources.filter((r) => !servesKind(api, r.kind));
@@ -62,6 +67,29 @@ function withIgnoreRules(resources: DesiredResource[], rules: Partial<Record<Kin
     const { digest, ...rest } = res;
     return { ...rest, ignore, ...(digest === undefined ? {} : { digest: documentDigest([digest, ignore]) }) };
   });
+}
+
+/** A manifest that lists the target's mark itself is an error: the mark is taken out of what is read, so it would differ forever. */
+function withoutMarkedSpecs(loaded: LoadResult, target: string, mark: Mark): LoadResult {
+  const found = loaded.resources.flatMap((r) => {
+    const field = managedDefinition(r.kind)?.markField;
+    const problem = field && markInSpec(field, r.spec, mark);
+    return problem ? [{ r, problem }] : [];
+  });
+  if (found.length === 0) return loaded;
+  const refused = new Set(found.map((f) => f.r));
+  const diagnostics: Diagnostic[] = found.map(({ r, problem }) => ({
+    severity: 'error',
+    code: 'mark-in-manifest',
+    message: `${r.address}: ${problem} (target '${target}')`,
+    ...r.source,
+    address: r.address,
+  }));
+  return {
+    ...loaded,
+    resources: loaded.resources.filter((r) => !refused.has(r)),
+    diagnostics: sortDiagnostics([...loaded.diagnostics, ...diagnostics]),
+  };
 }
 
 function notServed(target: string, api: Variant, r: DesiredResource): Diagnostic {

@@ -65,7 +65,9 @@ const ignoredChange = change
     rule: z.string().describe('The ignore rule that left it out, e.g. tiles[*].x'),
     from: z.string().describe('Where the rule is declared: defaults.ignore.<Kind>, targets[<name>].ignore.<Kind> or metadata.ignore'),
   })
-  .describe('A difference an ignore rule left out (the UI owns the field): before is the service\'s value, after the manifest\'s; never applied');
+  .describe(
+    "A difference an ignore rule left out (the UI owns the field): before is the service's value, after the manifest's; never applied",
+  );
 const cascadeItem = z.object({
   kind: anyKind,
   id: z.string(),

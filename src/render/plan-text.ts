@@ -66,7 +66,11 @@ function targetLines(plan: Plan, style: Style, width: number, showNoop: boolean)
   if (changing) lines.push(`obsync will perform these actions on target '${plan.target}' (${plan.variant}):`, '');
   for (const step of reviewed) lines.push(...stepLines(step, style, width), '');
   for (const step of ignoredOnlySteps(plan))
-    lines.push(style('gray', `    ${step.address} (unchanged: its differences are at fields ignore rules leave to the UI)`), ...ignoredLines(step, style, width), '');
+    lines.push(
+      style('gray', `    ${step.address} (unchanged: its differences are at fields ignore rules leave to the UI)`),
+      ...ignoredLines(step, style, width),
+      '',
+    );
   if (!changing && planErrorCount(plan) === 0) {
     // Adoptions that change nothing on the service are still announced, above the verdict.
     const owning = reviewed.length > 0 ? `; apply takes ownership of the ${reviewed.length} existing object(s) above` : '';

@@ -85,7 +85,7 @@ describe('ignore rules (property)', () => {
     await alerts.update(alert.id, { ...body, ...changed } as never);
   }
 
-  function withRules(rules: fc.RecordValue<typeof rulesOf>): DesiredResource[] {
+  function withRules(rules: { dashboards: [number, string[]][]; alerts: [number, string[]][] }): DesiredResource[] {
     const add = new Map<string, string[]>();
     for (const [i, paths] of rules.dashboards) add.set(`Dashboard/${names[i]}`, [...(add.get(`Dashboard/${names[i]}`) ?? []), ...paths]);
     for (const [i, paths] of rules.alerts) add.set(`Alert/${names[i]}-slow`, [...(add.get(`Alert/${names[i]}-slow`) ?? []), ...paths]);
@@ -133,7 +133,11 @@ describe('ignore rules (property)', () => {
             const p = parseIgnorePath(r.path);
             return 'segments' in p ? p.segments : [];
           });
-          for (const c of ignored) expect(segments.some((seg) => ruleCovers(seg, splitPath(c.path))), c.path).toBe(true);
+          for (const c of ignored)
+            expect(
+              segments.some((seg) => ruleCovers(seg, splitPath(c.path))),
+              c.path,
+            ).toBe(true);
           expect(s1.action).toBe(s1.changes.length === 0 && s0.action === 'update' ? 'noop' : s0.action);
           expect(s1.dependsOn).toEqual(s0.dependsOn);
           if (s1.action === 'update') expect(s1.reason).toBe(s0.reason);

@@ -52,7 +52,13 @@ describe('ignore rules in a plan, an apply and a pull', () => {
     const [p99, errors] = live?.tiles ?? [];
     if (!live || !p99 || !errors) throw new Error('no dashboard');
     // The UI moves a tile (ignored) and renames the other (not ignored).
-    await dashboards.update(live.id, { ...live, tiles: [{ ...p99, x: 6, y: 4 }, { ...errors, name: 'Errors (UI)' }] } as never);
+    await dashboards.update(live.id, {
+      ...live,
+      tiles: [
+        { ...p99, x: 6, y: 4 },
+        { ...errors, name: 'Errors (UI)' },
+      ],
+    } as never);
 
     const plan = await world.plan(files);
     const step = plan.steps.find((s) => s.address === 'Dashboard/checkout');
