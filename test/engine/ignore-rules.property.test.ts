@@ -143,9 +143,9 @@ describe('ignore rules (property)', () => {
           if (s1.action === 'update') expect(s1.reason).toBe(s0.reason);
         }
       }),
-      { numRuns: 40 },
+      { numRuns: 25 },
     );
     // Not vacuous: the runs did leave differences out.
-    expect(ignoredSeen).toBeGreaterThan(10);
+    expect(ignoredSeen).toBeGreaterThan(5);
   });
 });
