@@ -42,6 +42,7 @@ import { manifestPaths } from '../config/trees.js';
 import { readRegularFile, unreadableReason } from '../manifests/files.js';
 import { LoadedFiles } from '../manifests/load.js';
 import { loadTargetTree, mergeTargetDiagnostics, type TargetTree } from '../manifests/targets.js';
+import { targetIgnoreRules, targetMark } from '../config/field-rules.js';
 import { ownersElsewhereReader } from './neighbours.js';
 import { connectTarget, openProject, targetApi, targetName, type Connection, type ConnectInput, type Project } from './wiring.js';
 
@@ -399,7 +400,16 @@ function targetTree(io: CliIO, opts: SessionOptions, project: Project, resolved:
   });
   const files = manifestFileScope({ configPath, config, cwd: io.cwd, paths, allowFlag: opts.allowFileOutside === true, env: io.env });
   // A declared target without vars still answers ${var:} (with "target 'x' has no var").
-  const tree: TargetTree = { target: name, api: targetApi(resolved), paths, vars: declared ? (declared.tree?.vars ?? {}) : undefined };
+  const ignore = targetIgnoreRules(config, name);
+  const mark = targetMark(config, name);
+  const tree: TargetTree = {
+    target: name,
+    api: targetApi(resolved),
+    paths,
+    vars: declared ? (declared.tree?.vars ?? {}) : undefined,
+    ...(Object.keys(ignore).length > 0 ? { ignore } : {}),
+    ...(mark ? { mark } : {}),
+  };
   const load = () => {
     const { resources, diagnostics, emptyFiles, policies } = loadTargetTree(tree, {
       env: io.env,
@@ -449,6 +459,7 @@ async function openTargetSession(io: CliIO, opts: SessionOptions, input: TargetS
       onResponse: opts.onResponse,
       timeoutMs: opts.timeoutMs,
       fence,
+      mark: targetMark(config, targetName(input.resolved)),
       ...waitReporter(io, logger, opts.waits ?? 'stderr'),
     });
     const target = connection.port.target;

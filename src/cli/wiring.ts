@@ -1,4 +1,5 @@
 /** Glue from the CLI to config, manifests, targets, the remote client and the embedded sandbox. */
+import type { Mark } from '../kinds/mark.js';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { formatDiagnostic, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { ConfigError } from '../core/errors.js';
@@ -164,6 +165,8 @@ export interface ConnectInput {
   progress?: PortOptions['progress'];
   /** The gate of every write to the target: the run's writer lease, or UNFENCED outside a run. */
   fence: WriteFence;
+  /** The target's "managed in Git" mark (obsync.yaml `mark`): added to what is sent, out of what is read. */
+  mark?: Mark | undefined;
 }
 
 function portOptions(target: Target, input: ConnectInput): PortOptions {
@@ -175,6 +178,7 @@ function portOptions(target: Target, input: ConnectInput): PortOptions {
     ...(onResponse ? { onResponse: (method: string, status: number) => onResponse(target.name, method, status) } : {}),
     ...(onWait ? { onWait: (wait: WaitReport) => onWait(target.name, wait) } : {}),
     ...(proxy ? { proxy } : {}),
+    ...(input.mark ? { mark: input.mark } : {}),
     ...(input.progress ? { progress: input.progress } : {}),
     fence: input.fence,
   };

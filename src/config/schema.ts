@@ -11,6 +11,7 @@ import { STATE_SCHEMA_NAME, STATE_SCHEMA_RULE } from './state-schema-name.js';
 import { HTTP_URL, POSTGRES_URL, urlSetting } from './url-setting.js';
 import { targetName } from './target-name.js';
 import { driftSetting, writeBackConfig } from './write-back-schema.js';
+import { ignoreSetting, markSetting } from './field-rules-schema.js';
 
 const nonEmpty = z.string().min(1);
 
@@ -103,6 +104,10 @@ const common = {
   drift: driftSetting.optional(),
   /** Where drift: propose sends the live state (laid over defaults.writeBack). */
   writeBack: writeBackConfig.optional(),
+  /** Fields the UI owns on this target, per kind (added to defaults.ignore). */
+  ignore: ignoreSetting.optional(),
+  /** The mark put on this target's managed objects (replaces defaults.mark). */
+  mark: markSetting.optional(),
   /** Per-request deadline. */
   timeoutSeconds: z
     .number()
@@ -311,6 +316,8 @@ export const configSchema = z
         maxDeletes: z.number().int().min(0).optional().describe('Most deletes one prune may make (default 10; --max-deletes).'),
         drift: driftSetting.optional(),
         writeBack: writeBackConfig.optional(),
+        ignore: ignoreSetting.optional(),
+        mark: markSetting.optional(),
         backtest: backtestSetting
           .optional()
           .describe(

@@ -43,6 +43,14 @@ export interface Change {
   sensitive?: boolean;
 }
 
+/** A difference left out by an ignore rule (issue 48): shown as "ignored by rule …", never planned. */
+export interface IgnoredChange extends Change {
+  /** The rule's path, e.g. `tiles[*].x`. */
+  rule: string;
+  /** Where the rule is declared: `defaults.ignore.Dashboard`, `targets[prod].ignore.Dashboard`, `metadata.ignore`. */
+  from: string;
+}
+
 /** One extra update call of a kind that is changed through several calls (pipes), sent in order. */
 export interface UpdateCall {
   call: string;
@@ -137,6 +145,8 @@ export interface PlanStep {
   dependsOn: Address[];
   /** Paths left out because an earlier apply showed the service does not keep them. */
   nonConvergent?: string[];
+  /** Differences left out by ignore rules: the UI owns those fields (a noop step may have some). */
+  ignored?: IgnoredChange[];
   /** Plain-language notes. */
   notes?: string[];
   record?: StepRecord;

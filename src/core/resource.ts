@@ -1,4 +1,5 @@
 /** A desired object as loaded from the manifests (src/manifests produces these). */
+import type { IgnoreRule } from './ignore.js';
 import type { Address, Kind } from './plan.js';
 
 export interface SourceLocation {
@@ -24,6 +25,11 @@ export interface DesiredResource<Spec = unknown> {
   previousNames?: readonly string[];
   /** `metadata.waivers`: policy rules waived for this object, each with the reason reviewers see (src/policy). */
   waivers?: readonly { rule: string; reason: string }[];
+  /**
+   * Fields the UI owns (issue 48): `metadata.ignore`, then the target's rules for the kind
+   * (obsync.yaml), each with where it was declared. The planner leaves differences there out.
+   */
+  ignore?: readonly IgnoreRule[];
   /** The validated spec (zod output of the kind's schema: defaults applied). */
   spec: Spec;
   source: SourceLocation;

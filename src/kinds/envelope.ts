@@ -53,6 +53,14 @@ export const waiversSchema = z
   .min(1)
   .max(50)
   .describe('Policy rules waived for this object only, each with its reason (docs/policy.md). A waived finding is reported, not enforced.');
+/** Fields of this object the people at the screen own (issue 48), checked against the kind's spec schema when the document is loaded. */
+export const ignoreSchema = z
+  .array(z.string().min(1).max(256))
+  .min(1)
+  .max(50)
+  .describe(
+    "Fields of this object that the service's UI owns, as paths in spec terms (tiles[*].x, savedFilterValues): a difference there is neither planned, reverted, pulled nor proposed; the plan shows it as ignored. A create still sends the manifest's value. Added to the ignore rules of obsync.yaml (defaults.ignore, targets[].ignore).",
+  );
 
 export const metadataSchema = z
   .strictObject({
@@ -60,6 +68,7 @@ export const metadataSchema = z
     labels: labelsSchema.optional(),
     previousNames: previousNamesSchema.optional(),
     waivers: waiversSchema.optional(),
+    ignore: ignoreSchema.optional(),
   })
   .superRefine((m, ctx) => {
     const i = m.previousNames?.indexOf(m.name) ?? -1;
@@ -68,7 +77,8 @@ export const metadataSchema = z
   })
   .meta({
     id: 'Metadata',
-    description: "The object's identity (name), labels, the names it had before (previousNames) and the policy rules it waives (waivers).",
+    description:
+      "The object's identity (name), labels, the names it had before (previousNames), the fields the UI owns (ignore) and the policy rules it waives (waivers).",
   });
 
 export const envelopeSchema = z.strictObject({

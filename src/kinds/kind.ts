@@ -12,6 +12,7 @@ import type { KindRoutes, Variant } from '../core/ports.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json, JsonObject } from '../core/wire.js';
 import type { NameOrId, RefContext, TokenContext } from './refs.js';
+import type { MarkField } from './mark.js';
 import type { Summariser } from './summary.js';
 import type { AnyKind, Kind } from '../core/kind-name.js';
 
@@ -201,6 +202,8 @@ export interface ManagedKind<K extends Kind = Kind, Spec = unknown, Live extends
   toManifest(live: Live, ctx: ExportContext): JsonObject;
   /** The change in the kind's own words for reviewers (./summary.ts); absent: field by field. */
   readonly summarise?: Summariser;
+  /** Where its objects carry a target's "managed in Git" mark (./mark.ts); absent: they carry none. */
+  readonly markField?: MarkField;
 }
 
 export type KindDefinition = ReadableKind | ManagedKind;

@@ -11,6 +11,7 @@ import { specSchemas } from '../kinds/manifest.js';
 import { issuesToDiagnostics } from './issues.js';
 import { documentStart, positionAt, type Position } from './positions.js';
 import { setOwn } from '../core/json.js';
+import { ignorePathProblem } from './ignore-rules.js';
 
 /** Where a path of a document is in its file. */
 export type Locate = (path: readonly PropertyKey[]) => Position;
@@ -102,6 +103,12 @@ export function validateDocument(
   if (previous) resource.previousNames = previous;
   const waivers = envelope.data.metadata.waivers;
   if (waivers) resource.waivers = waivers;
+  const ignore = envelope.data.metadata.ignore;
+  if (ignore) {
+    const problems = ignoreProblems(record.kind, ignore, (i) => ({ file, ...locate(['metadata', 'ignore', i]), address }));
+    if (problems.length > 0) return { diagnostics: [...diagnostics, ...problems] };
+    resource.ignore = ignore.map((path) => ({ path, from: 'metadata.ignore' }));
+  }
   return { loaded: { file, locate, resource }, diagnostics };
 }
 
@@ -117,4 +124,18 @@ function referencePositions(kind: Kind, spec: unknown, doc: Document, lc: LineCo
     }
   }
   return out;
+}
+
+/** Each `metadata.ignore` path that names no ignorable field of the kind: an error at its line. */
+function ignoreProblems(
+  kind: Kind,
+  paths: readonly string[],
+  at: (index: number) => Pick<Diagnostic, 'file' | 'line' | 'col' | 'address'>,
+): Diagnostic[] {
+  return paths.flatMap((path, i) => {
+    const problem = ignorePathProblem(kind, path);
+    return problem === undefined
+      ? []
+      : [{ severity: 'error' as const, code: 'ignore-path', message: problem, path: `metadata.ignore[${i}]`, ...at(i) }];
+  });
 }

@@ -5,7 +5,12 @@
  */
 import { formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { Variant } from '../core/ports.js';
+import type { IgnoreRule } from '../core/ignore.js';
+import type { Kind } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
+import { documentDigest } from './document.js';
+import { markInSpec, type Mark } from '../kinds/mark.js';
+import { managedDefinition } from '../kinds/registry.js';
 import { servesKind, variantsServing } from '../kinds/variants.js';
 import { loadManifests, LoadedFiles, sortDiagnostics, type LoadOptions, type LoadResult } from './load.js';
 
@@ -17,6 +22,10 @@ export interface TargetTree {
   paths: readonly string[];
   /** Its vars (none: no target gives `${var:}` a value). */
   vars: Readonly<Record<string, string>> | undefined;
+  /** Its ignore rules per kind from obsync.yaml (defaults and its own), added to each resource's metadata.ignore. */
+  ignore?: Partial<Record<Kind, readonly IgnoreRule[]>>;
+  /** Its mark (obsync.yaml `mark`): a manifest that spells it itself is refused. */
+  mark?: Mark;
 }
 
 export interface TargetLoad extends LoadResult {
@@ -30,7 +39,9 @@ export function loadTargetTrees(trees: readonly TargetTree[], opts: LoadOptions)
 }
 
 export function loadTargetTree(tree: TargetTree, opts: LoadOptions): TargetLoad {
-  const loaded = loadManifests(tree.paths, { ...opts, ...(tree.vars ? { vars: { target: tree.target, values: tree.vars } } : {}) });
+  const read = loadManifests(tree.paths, { ...opts, ...(tree.vars ? { vars: { target: tree.target, values: tree.vars } } : {}) });
+  const ruled = tree.ignore ? { ...read, resources: withIgnoreRules(read.resources, tree.ignore) } : read;
+  const loaded = tree.mark ? withoutMarkedSpecs(ruled, tree.target, tree.mark) : ruled;
   const { api } = tree;
   if (api === undefined) return { target: tree.target, ...loaded };
   const unserved = loaded.resources.filter((r) => !servesKind(api, r.kind));
@@ -41,6 +52,44 @@ export function loadTargetTree(tree: TargetTree, opts: LoadOptions): TargetLoad 
     diagnostics: sortDiagnostics([...loaded.diagnostics, ...unserved.map((r) => notServed(tree.target, api, r))]),
     emptyFiles: loaded.emptyFiles,
     policies: loaded.policies,
+  };
+}
+
+/**
+ * Each resource of a kind the target has rules for, with those rules after its own: a new object
+ * (a load may be shared with other targets) with a digest of its own, so a daemon's memo and its
+ * last plan tell rules that changed from rules that did not.
+ */
+function withIgnoreRules(resources: DesiredResource[], rules: Partial<Record<Kind, readonly IgnoreRule[]>>): DesiredResource[] {
+  return resources.map((res) => {
+    const added = rules[res.kind];
+    if (!added || added.length === 0) return res;
+    const ignore = [...(res.ignore ?? []), ...added];
+    const { digest, ...rest } = res;
+    return { ...rest, ignore, ...(digest === undefined ? {} : { digest: documentDigest([digest, ignore]) }) };
+  });
+}
+
+/** A manifest that lists the target's mark itself is an error: the mark is taken out of what is read, so it would differ forever. */
+function withoutMarkedSpecs(loaded: LoadResult, target: string, mark: Mark): LoadResult {
+  const found = loaded.resources.flatMap((r) => {
+    const field = managedDefinition(r.kind)?.markField;
+    const problem = field && markInSpec(field, r.spec, mark);
+    return problem ? [{ r, problem }] : [];
+  });
+  if (found.length === 0) return loaded;
+  const refused = new Set(found.map((f) => f.r));
+  const diagnostics: Diagnostic[] = found.map(({ r, problem }) => ({
+    severity: 'error',
+    code: 'mark-in-manifest',
+    message: `${r.address}: ${problem} (target '${target}')`,
+    ...r.source,
+    address: r.address,
+  }));
+  return {
+    ...loaded,
+    resources: loaded.resources.filter((r) => !refused.has(r)),
+    diagnostics: sortDiagnostics([...loaded.diagnostics, ...diagnostics]),
   };
 }
 

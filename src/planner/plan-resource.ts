@@ -5,13 +5,14 @@
 import { NO_ENTRIES } from '../core/freeze.js';
 import type { InventoryEntry } from '../core/inventory.js';
 import type { ListGap, LiveObject } from '../core/live.js';
-import type { Address, Change, PartRef, PlanStep, StepRecord } from '../core/plan.js';
+import type { Address, Change, IgnoredChange, PartRef, PlanStep, StepRecord } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json } from '../core/wire.js';
 import { naturalKeyOf, type ManagedKind } from '../kinds/kind.js';
 import { diffCanonical, sameJson, valueAt } from './diff.js';
 import type { PlanContext } from './context.js';
 import { refusedAdoption } from './adoption.js';
+import { applyIgnoreRules } from './ignore.js';
 import { matchLive, type MatchResult } from './match.js';
 import { RecordingRefs, sameStrings, type Recalled } from './memo.js';
 
@@ -96,6 +97,9 @@ export function planResource(
   if (match.kind === 'adopted') step.adopt = true;
   if (ignored.length > 0) step.nonConvergent = ignored;
   if (changes.length === 0 && input.unchangedForms && !compared.same) step.form = compared.current;
+  if (!compared.same && compared.byRule && compared.byRule.length > 0) step.ignored = compared.byRule;
+  // Planned as the manifest with the live values at its ignored fields: an update sends those back.
+  const planned = (!compared.same && compared.res) || res;
   if (changes.length === 0 && entry?.status === 'owned' && entry.id === live.id) {
     settledRecord(ctx, step, res, entry, def.parts ? pairing : undefined, def.parts?.keys(res.spec));
     return { step, pairing };
@@ -109,15 +113,15 @@ export function planResource(
   step.reason = specUnchanged ? 'drifted' : 'spec-changed';
   const liveVersion = input.live.versionOf(kind, id);
   if (liveVersion !== undefined) step.liveVersion = liveVersion;
-  const update = def.update(res, live, { refs, fingerprints, changedPaths: changes.map((c) => c.path), parts: pairing });
+  const update = def.update(planned, live, { refs, fingerprints, changedPaths: changes.map((c) => c.path), parts: pairing });
   if ('payload' in update) step.payload = update.payload;
   else {
     step.calls = update.calls;
     if (update.settle) step.settle = true;
   }
-  step.expected = { value: compared.desired, names: refs.namesOf(def.references(res.spec)) };
+  step.expected = { value: compared.desired, names: refs.namesOf(def.references(planned.spec)) };
   step.current = compared.current;
-  const notes = def.notes?.(res, live) ?? [];
+  const notes = [...(def.notes?.(planned, live) ?? []), ...(compared.ruleNote ? [compared.ruleNote] : [])];
   if (notes.length > 0) step.notes = notes;
   return { step, pairing };
 }
@@ -141,7 +145,19 @@ export function changesOf(
 }
 
 /** How a matched object compares with its manifest: its changes, and the two forms when there are any. */
-type Compared = { changes: Change[]; ignored: string[] } & ({ same: true } | { same: false; desired: Json; current: Json });
+type Compared = { changes: Change[]; ignored: string[] } & (
+  | { same: true }
+  | {
+      same: false;
+      desired: Json;
+      current: Json;
+      /** Differences ignore rules left out, and the resource planned in its place (the live values at the ignored fields). */
+      byRule?: IgnoredChange[];
+      res?: DesiredResource;
+      /** Why the object's ignore rules were not applied. */
+      ruleNote?: string;
+    }
+);
 
 /** Found unchanged by the memo. */
 const SAME: Compared = Object.freeze({
@@ -184,8 +200,17 @@ function compare(
   const diff = diffCanonical(current, desired.value);
   if (diff.length === 0 && memo && recording)
     memo.keep(res.address, live, res, fingerprints, secrets, pairing, entry?.tiles, recording.calls);
+  const rules = res.ignore;
+  const ruled =
+    rules && rules.length > 0 && diff.length > 0
+      ? applyIgnoreRules({ ctx, def, res, live, pairing, refs, fingerprints, current, changes: diff }, rules)
+      : undefined;
+  if (ruled?.applied) {
+    const { changes, ignored } = dropNonConvergent(ruled.changes, ruled.desired, entry);
+    return { same: false, changes, ignored, desired: ruled.desired, current, byRule: ruled.ignored, res: ruled.res };
+  }
   const { changes, ignored } = dropNonConvergent(diff, desired.value, entry);
-  return { same: false, changes, ignored, desired: desired.value, current };
+  return { same: false, changes, ignored, desired: desired.value, current, ...(ruled ? { ruleNote: ruled.note } : {}) };
 }
 
 /** Everything the applier records for an object it writes or adopts. */

@@ -1,4 +1,5 @@
 /** `createServicePort(target)`: the engine's view of one target, over HTTP. */
+import type * as z from 'zod';
 import type { WriteFence } from '../core/fence.js';
 import { registerSecret } from '../core/scrub.js';
 import type { Secret } from '../core/secret.js';
@@ -6,6 +7,7 @@ import type { LiveObject } from '../core/live.js';
 import type { CollectionPort, ServicePort } from '../core/ports.js';
 import type { Target } from '../core/target.js';
 import { definitionOf, type AnyKind, type LiveOf } from '../kinds/registry.js';
+import { withMark, withoutMark, type Mark, type MarkField } from '../kinds/mark.js';
 import type { Logger } from '../log/logger.js';
 import { Api, type Requester } from './api.js';
 import { collectionPort } from './collection.js';
@@ -27,6 +29,8 @@ export interface PortOptions {
   progress?: Pick<WaitOptions, 'onSlow' | 'onRetry'>;
   /** The gate of every write (the run's writer lease); none: writes are not fenced. */
   fence?: WriteFence;
+  /** The target's "managed in Git" mark: added to every body sent, taken out of every object read. */
+  mark?: Mark;
 }
 
 /**
@@ -58,7 +62,7 @@ export function createServicePort(target: Target, opts: PortOptions = {}): Servi
       ...opts.progress,
     },
   });
-  return servicePortOver(transport, target, opts.logger);
+  return servicePortOver(transport, target, opts.logger, opts.mark);
 }
 
 /**
@@ -72,7 +76,7 @@ function basicToken(keyId: string, keySecret: Secret): string {
 }
 
 /** The service port over any requester: each kind's collection comes from the routes its definition declares. */
-export function servicePortOver(requester: Requester, at: PortLocation, logger?: Logger): ServicePort {
+export function servicePortOver(requester: Requester, at: PortLocation, logger?: Logger, mark?: Mark): ServicePort {
   const api = new Api(requester, at.variant === 'hosted' ? hostedEnvelope(at.paths) : selfHostedEnvelope);
   const roots: Record<'observability' | 'pipes', string | null> = at.variant === 'hosted' ? hostedRoots(at) : selfHostedRoots();
   const awake = at.variant === 'hosted' ? pipesAwake(api, at, at.name, logger) : undefined;
@@ -82,7 +86,10 @@ export function servicePortOver(requester: Requester, at: PortLocation, logger?:
       const def = definitionOf(kind);
       const routes = def.routes[at.variant];
       const root = routes ? roots[routes.api] : null;
-      const port = routes && root !== null ? collectionPort(api, root, routes, def.live) : null;
+      const field = mark && def.managed ? def.markField : undefined;
+      const plain =
+        routes && root !== null ? collectionPort(api, root, routes, field && mark ? unmarked(def.live, field, mark) : def.live) : null;
+      const port = plain && field && mark ? marking(plain, field, mark) : plain;
       ports.set(kind, port && routes?.api === 'pipes' && awake ? awake(port) : port);
     }
     // The definition's live schema is the kind's live form (the registry ties the two).
@@ -90,4 +97,21 @@ export function servicePortOver(requester: Requester, at: PortLocation, logger?:
   };
   const capabilities = at.variant === 'hosted' ? hostedCapabilities(api, at, at.keyId) : selfHostedCapabilities(api);
   return { target: at.name, variant: at.variant, stats: requester.stats, collection, close: () => requester.close(), ...capabilities };
+}
+
+/**
+ * The mark is taken out of an object as it is parsed (before the item memo keeps it): the planner,
+ * plans, pull and export never see it, and a daemon's unchanged objects stay the same objects.
+ */
+function unmarked<T extends object>(schema: z.ZodType<T>, field: MarkField, mark: Mark): z.ZodType<T> {
+  return schema.transform((live) => withoutMark(field, live, mark));
+}
+
+/** Every create and update body gets the mark: what obsync writes says it is managed in Git. */
+function marking<T extends { id: string }>(port: CollectionPort<T>, field: MarkField, mark: Mark): CollectionPort<T> {
+  return {
+    ...port,
+    create: (body, o) => port.create(withMark(field, body, mark), o),
+    update: (id, body, o) => port.update(id, withMark(field, body, mark), o),
+  };
 }

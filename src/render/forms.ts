@@ -4,12 +4,13 @@
  * adoptions or drift. Shared by the text, markdown and JSON renderers so they cannot disagree.
  */
 import type { StepResult } from '../applier/context.js';
-import { countKey, isMove, type CountKey, type Plan, type PlanStep } from '../core/plan.js';
+import { countKey, isMove, type CountKey, type IgnoredChange, type Plan, type PlanStep } from '../core/plan.js';
 import { SENSITIVE } from '../core/secret.js';
 import type { Json } from '../core/wire.js';
 import { managedDefinition } from '../kinds/registry.js';
 import { isPlainObject, isSensitive } from '../planner/diff.js';
 import { setOwn } from '../core/json.js';
+import { inlineValue } from './value.js';
 
 /** Where a value holds sensitive parts, as Terraform's `before_sensitive`: `true` at a masked value, `false` where nothing is. */
 export type Sensitivity = boolean | Sensitivity[] | { [key: string]: Sensitivity };
@@ -69,6 +70,17 @@ export function isDrift(step: PlanStep): boolean {
 /** Steps a reviewer must see: changes, adoptions and renames (each changes ownership even when the object does not change). */
 export function reviewedSteps(plan: Plan): PlanStep[] {
   return plan.steps.filter((s) => s.action !== 'noop' || isAdoption(s) || isMove(s));
+}
+
+/** Unchanged objects that differ only at fields ignore rules leave out (issue 48): every output shows them, so nothing is hidden. */
+export function ignoredOnlySteps(plan: Plan): PlanStep[] {
+  return plan.steps.filter((s) => s.action === 'noop' && !isAdoption(s) && !isMove(s) && (s.ignored?.length ?? 0) > 0);
+}
+
+/** `tiles.p99.x: ignored by rule tiles[*].x (defaults.ignore.Dashboard) — the service has 6, the manifest 0` */
+export function ignoredSentence(c: IgnoredChange): string {
+  const has = (value: IgnoredChange['before']) => (value === undefined ? 'nothing' : inlineValue(value));
+  return `${c.path || '(object)'}: ignored by rule ${c.rule} (${c.from}) — the service has ${has(c.before)}, the manifest ${has(c.after)}`;
 }
 
 /** `Dashboard/old → Dashboard/new`, and each renamed part key: `tile p99 → latency-p99`. */

@@ -61,6 +61,14 @@ const change = z.object({
   after: json.optional(),
   sensitive: z.boolean().optional().describe('The value is secret: before/after are "(sensitive)"'),
 });
+const ignoredChange = change
+  .extend({
+    rule: z.string().describe('The ignore rule that left it out, e.g. tiles[*].x'),
+    from: z.string().describe('Where the rule is declared: defaults.ignore.<Kind>, targets[<name>].ignore.<Kind> or metadata.ignore'),
+  })
+  .describe(
+    "A difference an ignore rule left out (the UI owns the field): before is the service's value, after the manifest's; never applied",
+  );
 const cascadeItem = z.object({
   kind: anyKind,
   id: z.string(),
@@ -156,6 +164,7 @@ const step = z.object({
   liveVersion: z.string().optional(),
   dependsOn: z.array(address),
   nonConvergent: z.array(z.string()).optional(),
+  ignored: z.array(ignoredChange).optional(),
   notes: z.array(z.string()).optional(),
   record: z
     .object({
@@ -267,6 +276,7 @@ const resourceChange = z
       .describe('What the service deletes along with this change'),
     notes: z.array(z.string()).optional(),
     non_convergent: z.array(z.string()).optional().describe('Paths left out: the service did not keep them last time'),
+    ignored: z.array(ignoredChange).optional().describe('Differences ignore rules left out: shown, never planned (also on a no-op)'),
     backtest: backtest.optional().describe('A created or updated alert: how often it would have fired over the history'),
     impact: impact.optional(),
   })
@@ -513,6 +523,7 @@ function resourceChangeOf(step: PlanStep): StepChange {
   if (step.cascade) out.cascade = step.cascade.map(({ object: _object, ...item }) => item);
   if (step.notes) out.notes = step.notes;
   if (step.nonConvergent) out.non_convergent = step.nonConvergent;
+  if (step.ignored) out.ignored = step.ignored;
   if (step.backtest) out.backtest = step.backtest;
   if (step.impact) out.impact = step.impact;
   return out;

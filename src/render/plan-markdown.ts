@@ -15,7 +15,7 @@ import type { ChangeSummary } from '../kinds/summary.js';
 import { policyMarkdown } from './policy.js';
 import { backtestCell, backtestRunSentence, backtestSentence, impactHeadline, impactObject } from './backtest.js';
 import { domainSummary } from './domain.js';
-import { isAdoption, moveLines, planErrorCount, reviewedSteps } from './forms.js';
+import { ignoredOnlySteps, ignoredSentence, isAdoption, moveLines, planErrorCount, reviewedSteps } from './forms.js';
 import type { FailedTarget } from './plan-json.js';
 import { summaryLine } from './plan-text.js';
 import { inlineValue, valueLines } from './value.js';
@@ -196,6 +196,13 @@ function targetBlocks(plan: Plan, several: boolean): Block[] {
     blocks.push(essential('\n'));
     for (const [step, sum] of summaries) blocks.push({ text: stepDetails(step, sum), kind: 'details', address: step.address });
   }
+  const ignoredOnly = ignoredOnlySteps(plan);
+  if (ignoredOnly.length > 0)
+    blocks.push(
+      essential(
+        `Unchanged, with differences at fields ignore rules leave to the UI:\n${ignoredOnly.map((s) => `- ${code(s.address)}\n${fenced('text', joinLines(s.ignored?.map(ignoredSentence) ?? []))}`).join('')}\n`,
+      ),
+    );
   const run = plan.backtest ? backtestRunSentence(plan.backtest) : null;
   if (run) blocks.push(essential(`${escape(run)}\n\n`));
   const policy = policyMarkdown(plan.policy ?? [], escape);
@@ -316,6 +323,7 @@ function diffLines(step: PlanStep): string[] {
     const [marker, value] = c.before === undefined ? ['+', c.after] : ['-', c.before];
     lines.push(...valueLines(path, value, 2, 100).map((l, i) => (i === 0 ? `${marker} ${l.slice(2)}` : `${marker}${l.slice(1)}`)));
   }
+  for (const c of step.ignored ?? []) lines.push(`# ${ignoredSentence(c)}`);
   for (const note of step.notes ?? []) lines.push(`# note: ${note}`);
   for (const item of step.cascade ?? [])
     lines.push(

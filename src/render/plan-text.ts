@@ -10,7 +10,18 @@ import type { Impact } from '../core/backtest.js';
 import { joinLines } from '../core/printable.js';
 import { isMove, type Action, type CascadeItem, type Change, type Plan, type PlanStep } from '../core/plan.js';
 import { backtestRunSentence, backtestSentence, impactHeadline, impactObject } from './backtest.js';
-import { alongText, deletedAlong, isAdoption, moveLines, planErrorCount, planSummary, reviewedSteps, stepForms } from './forms.js';
+import {
+  alongText,
+  deletedAlong,
+  ignoredOnlySteps,
+  ignoredSentence,
+  isAdoption,
+  moveLines,
+  planErrorCount,
+  planSummary,
+  reviewedSteps,
+  stepForms,
+} from './forms.js';
 import { makeStyle, type Style } from './style.js';
 import { inlineValue, textLines, valueLines } from './value.js';
 
@@ -55,6 +66,12 @@ function targetLines(plan: Plan, style: Style, width: number, showNoop: boolean)
   const changing = reviewed.some((s) => s.action !== 'noop' || isMove(s));
   if (changing) lines.push(`obsync will perform these actions on target '${plan.target}' (${plan.variant}):`, '');
   for (const step of reviewed) lines.push(...stepLines(step, style, width), '');
+  for (const step of ignoredOnlySteps(plan))
+    lines.push(
+      style('gray', `    ${step.address} (unchanged: its differences are at fields ignore rules leave to the UI)`),
+      ...ignoredLines(step, style, width),
+      '',
+    );
   if (!changing && planErrorCount(plan) === 0) {
     // Adoptions that change nothing on the service are still announced, above the verdict.
     const owning = reviewed.length > 0 ? `; apply takes ownership of the ${reviewed.length} existing object(s) above` : '';
@@ -144,11 +161,17 @@ function stepLines(step: PlanStep, style: Style, width: number): string[] {
   for (const change of fields) out.push(...changeLines(change, step.action, style, width));
   for (const path of step.nonConvergent ?? [])
     out.push(style('gray', `      ! ${path}: ignored — the service did not keep this value last time (non-convergent)`));
+  out.push(...ignoredLines(step, style, width));
   for (const note of step.notes ?? []) out.push(style('cyan', `      note: ${note}`));
   for (const item of step.cascade ?? []) out.push(renderCascade(item, style));
   if (step.backtest) out.push(...sentenceLines(backtestSentence(step.backtest), FIELD_INDENT, width).map((l) => style('cyan', l)));
   for (const impact of step.impact ?? []) out.push(...impactLines(impact, style, width));
   return out;
+}
+
+/** Each difference an ignore rule left out: `= path: ignored by rule …`. */
+function ignoredLines(step: PlanStep, style: Style, width: number): string[] {
+  return (step.ignored ?? []).flatMap((c) => sentenceLines(`= ${ignoredSentence(c)}`, FIELD_INDENT, width).map((l) => style('gray', l)));
 }
 
 /** What else the change touches: a headline, then each object (with its backtest when it has one). */

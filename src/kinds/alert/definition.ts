@@ -60,6 +60,7 @@ export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
   spec: alertSpecSchema,
   creatable: true,
   deletable: true,
+  markField: 'note',
   summarise: summariseAlert,
 
   references(spec) {

@@ -48,6 +48,7 @@ export const dashboard: ManagedKind<'Dashboard', DashboardSpecView, WireDashboar
   creatable: true,
   deletable: true,
   summarise: summariseDashboard,
+  markField: 'tags',
 
   references(spec) {
     const refs: SpecRef[] = [];

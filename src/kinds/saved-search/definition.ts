@@ -29,6 +29,7 @@ export const savedSearch: ManagedKind<'SavedSearch', SavedSearchSpecView, SavedS
   spec: savedSearchSpecSchema,
   creatable: true,
   deletable: true,
+  markField: 'tags',
 
   references: (spec) => [{ kind: 'Source', ref: spec.source, path: ['source'] }],
 
