@@ -222,6 +222,7 @@ export class Daemon {
         ...(serviceId === undefined ? {} : { serviceId }),
       },
       mode: this.opts.mode,
+      ...(this.opts.mode === 'apply' ? { drift: this.opts.drift ?? 'revert' } : {}),
       role: this.#role(),
       state,
       reason,

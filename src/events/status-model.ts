@@ -67,6 +67,10 @@ export const targetStatusSchema = z
       })
       .describe('Where the target points.'),
     mode: z.enum(['apply', 'plan']),
+    drift: z
+      .enum(['revert', 'report', 'propose'])
+      .optional()
+      .describe('Apply mode: what the daemon does with drift (drift: of obsync.yaml); absent in plan mode, where nothing is applied.'),
     role: roleSchema,
     state: z
       .enum(TARGET_STATES)

@@ -146,12 +146,18 @@ function sharingSection(me: string, sharing: Sharing): string {
   )}</tbody></table></section>`;
 }
 
+const DRIFT_MODE: Record<NonNullable<TargetStatus['drift']>, string> = {
+  revert: 'apply (heals drift)',
+  report: 'apply; drift is reported, not put back (drift: report)',
+  propose: 'apply; drift is proposed to Git, not put back (drift: propose)',
+};
+
 function targetSection(t: TargetStatus, now: Date, opts: { link: boolean; events: ObsyncEvent[] }): string {
   const id = `target-${urlPart(t.name)}`;
   const name = opts.link ? `<a href="/targets/${urlPart(t.name)}">${text(t.name)}</a>` : text(t.name);
   const facts: [string, string][] = [
     ['Service', service(t)],
-    ['Mode', t.mode === 'apply' ? 'apply (heals drift)' : 'plan (reports drift only)'],
+    ['Mode', t.mode === 'plan' ? 'plan (reports drift only)' : DRIFT_MODE[t.drift ?? 'revert']],
     ['Role', `${text(t.role.kind)}: ${text(t.role.detail)}`],
     // A failing target's failure is its headline: told once.
     ['Ready', t.failing ? 'no: failing (above)' : `${t.ready ? 'yes' : 'no'}: ${text(t.readyReason)}`],

@@ -189,6 +189,10 @@ describe('obsync run with drift: propose', () => {
       state: 'drifted',
       proposal: { url: opened?.url, objects: ['Dashboard/checkout'], conflicts: 0 },
     });
+    const page = await (await fetch(`${daemon.url}/`)).text();
+    expect(page).toContain('apply; drift is proposed to Git, not put back (drift: propose)');
+    expect(page).toContain(`<a href="${String(opened?.url)}" rel="noreferrer">`);
+    expect(page).toContain('<code>Dashboard/checkout</code> (not put back while open)');
 
     // Merged by a person, synced: the daemon writes nothing and closes its proposal.
     git(someone, 'fetch', '--quiet', 'origin');
