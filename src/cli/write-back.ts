@@ -13,7 +13,9 @@ import { WriteBack } from '../daemon/write-back.js';
 import { readRegularFile } from '../manifests/files.js';
 import { proposerFor } from '../proposals/index.js';
 import { documentKey } from '../writeback/proposals.js';
+import { parseUnmanagedSelector } from '../writeback/selector.js';
 import type { CliIO } from './io.js';
+import { newManifestsDir } from './new-manifests-dir.js';
 import { proxyFromEnv } from './network.js';
 import type { Session } from './session.js';
 
@@ -46,6 +48,9 @@ export function targetWriteBack(io: CliIO, config: ObsyncConfig | undefined, ses
       read: readText,
       maxAgeMs: settings.proposalMaxAgeMs,
       otherReaders: () => readersOf(others),
+      ...(settings.include === undefined
+        ? {}
+        : { include: { rule: parseUnmanagedSelector(settings.include), dir: newManifestsDir(session) } }),
     },
     () => new Date(),
   );

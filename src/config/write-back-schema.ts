@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { durationMs } from '../core/duration.js';
+import { parseUnmanagedSelector } from '../writeback/selector.js';
 import { HTTP_URL, urlSetting } from './url-setting.js';
 
 export const DRIFT_MODES = ['revert', 'report', 'propose'] as const;
@@ -87,6 +88,16 @@ export const writeBackConfig = z
       .optional()
       .describe('Who proposal commits are by.'),
     forge: forgeConfig.optional(),
+    include: z
+      .string()
+      .superRefine((text, ctx) => {
+        const problem = selectorProblem(text);
+        if (problem) ctx.addIssue({ code: 'custom', message: `a selector of objects made on the service: ${problem}` });
+      })
+      .optional()
+      .describe(
+        'Objects made in the service\'s UI that this selector picks (Kind, tag=NAME, name=REGEX; a comma: all must hold, e.g. "tag=gitops") are proposed as new manifests (drift: propose), where obsync export would put them; obsync pull writes them too when --include-unmanaged is not given (the defaults\' selector). Default: none.',
+      ),
     proposalMaxAge: z
       .string()
       .refine((text) => durationMs(text, 'mhd') !== null, 'an age like 90m, 72h or 7d (minutes, hours or days)')
@@ -108,4 +119,13 @@ function hasUserinfo(url: string): boolean {
   const userinfo = authority.includes('@') ? authority.slice(0, authority.lastIndexOf('@')) : undefined;
   if (userinfo === undefined) return false;
   return scheme.toLowerCase() !== 'ssh' || userinfo.includes(':');
+}
+
+function selectorProblem(text: string): string | undefined {
+  try {
+    parseUnmanagedSelector(text);
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
 }

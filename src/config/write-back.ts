@@ -49,6 +49,8 @@ export interface WriteBackSettings {
   localRoot: string;
   /** A proposal open longer falls back to revert (undefined: never). */
   proposalMaxAgeMs?: number | undefined;
+  /** The selector of objects made on the service that are proposed as new manifests (undefined: none). */
+  include?: string | undefined;
 }
 
 interface Layer {
@@ -124,6 +126,7 @@ export function resolveWriteBack(input: ResolveWriteBackInput): WriteBackSetting
     cloneDir: join(input.stateDir, 'write-back', name),
     localRoot: isAbsolute(input.baseDir) ? input.baseDir : resolve(input.baseDir),
     proposalMaxAgeMs: wb.proposalMaxAge === undefined ? undefined : (durationMs(wb.proposalMaxAge, 'mhd') ?? undefined),
+    include: wb.include,
   };
 }
 

@@ -581,7 +581,7 @@ export class Daemon {
     const writeBack = this.deps.writeBack;
     if (this.opts.mode !== 'apply' || this.opts.drift !== 'propose' || !writeBack) return undefined;
     const held = run.report.held ?? [];
-    if (held.length === 0 && writeBack.proposal === null && this.#proposalLooked) return undefined;
+    if (held.length === 0 && writeBack.proposal === null && this.#proposalLooked && !writeBack.looksForNew) return undefined;
     const before = writeBack.proposal;
     const expired = held.length === 0 && writeBack.expired();
     try {

@@ -15,9 +15,10 @@ import type { OwnersElsewhere } from '../core/owners-elsewhere.js';
 import type { AdoptPolicy } from '../core/plan.js';
 import type { ServicePort } from '../core/ports.js';
 import { pullInput } from '../engine/pull-input.js';
-import { proposalBody, type Proposal, type ProposalConflict, type Proposer } from '../proposals/index.js';
+import { proposalBody, type NewObject, type Proposal, type ProposalConflict, type Proposer } from '../proposals/index.js';
 import { computePull, filesToWrite, type ReadText } from '../writeback/pull.js';
-import type { PullConflict } from '../writeback/result.js';
+import type { NewManifest, PullConflict } from '../writeback/result.js';
+import type { UnmanagedRule } from '../writeback/selector.js';
 
 export interface WriteBackDeps {
   proposer: Proposer;
@@ -29,6 +30,8 @@ export interface WriteBackDeps {
   otherReaders?: () => (file: string, line: number) => readonly string[];
   /** A proposal open longer falls back to revert. */
   maxAgeMs?: number | undefined;
+  /** writeBack.include: objects made on the service that this rule picks are proposed as new manifests below `dir`. */
+  include?: { rule: UnmanagedRule; dir: string } | undefined;
 }
 
 /** What the pull of one run reads: the target and what the run planned from. */
@@ -63,6 +66,11 @@ export class WriteBack {
     private readonly now: () => Date,
   ) {}
 
+  /** Every run looks for new objects to propose (writeBack.include), held drift or not. */
+  get looksForNew(): boolean {
+    return this.deps.include !== undefined;
+  }
+
   /** The open proposal (null: none, or not known yet). */
   get proposal(): ProposalView | null {
     return this.#proposal;
@@ -89,7 +97,10 @@ export class WriteBack {
     const held = new Set(input.held);
     const steps = input.plan.steps.filter((s) => held.has(s.address));
     const both = steps.filter((s) => s.reason === 'spec-changed');
-    const pulled = steps.length === both.length ? undefined : await this.#pull(input, input.held);
+    const include = this.deps.include;
+    // With an include rule the whole estate is pulled (a new object can appear anywhere); else only what the run held.
+    const pulled = steps.length === both.length && !include ? undefined : await this.#pull(input, include ? [] : input.held);
+    const created = (pulled?.files ?? []).flatMap((f) => f.created);
     const conflicts = [
       ...(pulled?.conflicts ?? [])
         .filter((c) => !(c.reason === 'manifest-changed' && both.some((s) => s.address === c.address)))
@@ -99,8 +110,16 @@ export class WriteBack {
     const plan = heldPlan(input.plan, steps);
     const proposal = await this.deps.proposer.propose({
       files: pulled ? filesToWrite(pulled).map((f) => ({ file: f.file, before: f.before, after: f.after })) : [],
-      body: steps.length === 0 ? '' : proposalBody(input.target, plan, conflicts),
-      objects: steps.map((s) => s.address),
+      body:
+        steps.length === 0 && created.length === 0
+          ? ''
+          : proposalBody(
+              input.target,
+              plan,
+              conflicts,
+              created.map((m) => newObject(m, this.deps.root)),
+            ),
+      objects: [...steps.map((s) => s.address), ...created.map((m) => m.address)],
       conflicts,
     });
     this.#proposal =
@@ -131,10 +150,13 @@ export class WriteBack {
         ...(input.ownersElsewhere ? { ownersElsewhere: input.ownersElsewhere } : {}),
         ...(input.signal ? { signal: input.signal } : {}),
       },
-      { allKinds: false },
+      { allKinds: this.deps.include !== undefined },
     );
-    return computePull([{ target: input.target, adopt: input.adopt, input: planInput }], this.deps.read, {
+    const include = this.deps.include;
+    const target = { target: input.target, adopt: input.adopt, input: planInput, ...(include ? { newManifestsDir: include.dir } : {}) };
+    return computePull([target], this.deps.read, {
       prune: true,
+      ...(include ? { include: include.rule } : {}),
       ...(this.deps.otherReaders ? { otherReaders: this.deps.otherReaders() } : {}),
     });
   }
@@ -152,6 +174,10 @@ function heldPlan(plan: Plan, steps: PlanStep[]): Plan {
     errored: false,
     prune: { ...plan.prune, requested: false, candidates: [], refused: [], blocked: [] },
   };
+}
+
+function newObject(m: NewManifest, root: string): NewObject {
+  return { address: m.address, file: relative(root, m.file), ...(m.adoption.by === 'import' ? { importCommand: m.adoption.command } : {}) };
 }
 
 function shown(c: PullConflict): ProposalConflict {

@@ -25,13 +25,43 @@ export function proposalTitle(target: string, objects: readonly string[]): strin
   return `obsync: ${what} changed on the service (${target})`;
 }
 
-export function proposalBody(target: string, plan: Plan, conflicts: readonly ProposalConflict[]): string {
+/** An object made on the service that the proposal adds a manifest for (writeBack.include). */
+export interface NewObject {
+  address: string;
+  /** Its new file, relative to the project. */
+  file: string;
+  /** Set when merging does not make it owned by itself (adopt: explicit, or a shared key): the command that binds it. */
+  importCommand?: string;
+}
+
+export function proposalBody(
+  target: string,
+  plan: Plan,
+  conflicts: readonly ProposalConflict[],
+  created: readonly NewObject[] = [],
+): string {
   const lead =
     `**Changes made on the service for target ${escape(target)}.** Merging this brings the manifests to the live state; ` +
     'while it is open obsync does not put these objects back. The plan below is what obsync would otherwise apply.\n\n';
   const conflictText = conflictSection(conflicts);
-  const plans = renderPlansMarkdown([plan], MAX_BODY_LENGTH - lead.length - conflictText.length - 200);
-  return `${lead}${conflictText}${plans}`;
+  const createdText = createdSection(created);
+  const plans = renderPlansMarkdown([plan], MAX_BODY_LENGTH - lead.length - conflictText.length - createdText.length - 200);
+  return `${lead}${conflictText}${createdText}${plans}`;
+}
+
+function createdSection(created: readonly NewObject[]): string {
+  if (created.length === 0) return '';
+  let out = `### ${created.length} object(s) made on the service, added as new manifests\n\n`;
+  for (const [i, c] of created.entries()) {
+    const how = c.importCommand ? ` — after merging, bind it with \`${escape(c.importCommand)}\`` : ' — the next apply adopts it';
+    const line = `- ${escape(c.address)} in ${escape(c.file)}${how}\n`;
+    if (out.length + line.length > CONFLICTS_ROOM) {
+      out += `- … and ${created.length - i} more\n`;
+      break;
+    }
+    out += line;
+  }
+  return `${out}\n`;
 }
 
 export function commitMessage(target: string, objects: readonly string[]): string {

@@ -11,7 +11,7 @@ import type { ProxySettings } from '../remote/network.js';
 import { gitRunner } from './git.js';
 import { createProposer, type Proposer } from './proposer.js';
 
-export { proposalBody, proposalTitle, type ProposalConflict } from './body.js';
+export { proposalBody, proposalTitle, type NewObject, type ProposalConflict } from './body.js';
 export { GitError } from './git.js';
 export { BranchMovedError, ForeignCommitsError } from './repository.js';
 export type { Proposal, ProposalRequest, ProposalStatus, ProposedFile, Proposer } from './proposer.js';

@@ -2,7 +2,9 @@
  * `drift: propose` end to end (issue 41): `obsync run` reads a clone of a real Git repository (as
  * git-sync gives it), writes to the sandbox, and proposes to a loopback GitHub. A tile moved in
  * the UI is not put back: one pull request with the x line changed and nothing else; once merged
- * (and synced), the daemon writes nothing and closes its proposal. A threshold changed in the UI
+ * (and synced), the daemon writes nothing and closes its proposal. A dashboard made in the UI with
+ * the opt-in tag is proposed as a new manifest (one without it is not), and adopted once merged. A
+ * threshold changed in the UI
  * and then in Git is applied by neither side: the proposal names the field with both values.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -82,6 +84,7 @@ defaults:
     branch: main
     author: {name: obsync bot, email: bot@example.com}
     forge: {type: github, apiUrl: "${forge.apiUrl}", project: acme/obs, token: "\${env:GH_TOKEN}"}
+    include: tag=gitops
 targets:
   - name: t
     variant: self-hosted
@@ -206,6 +209,22 @@ describe('obsync run with drift: propose', () => {
     expect(forge.stored[0]?.open).toBe(false);
     expect(remote.tip(BRANCH)).toBeUndefined();
     expect(await status()).toMatchObject({ state: 'in-sync', proposal: null });
+
+    // A dashboard made in the UI with the opt-in tag: proposed as a new manifest; merged, it is adopted.
+    await collectionOf(port, 'Dashboard').create({ name: 'Made in the UI', tags: ['gitops'], tiles: [] });
+    await collectionOf(port, 'Dashboard').create({ name: 'Not for Git', tags: ['scratch'], tiles: [] });
+    await runOnce();
+    const made = daemon.events('proposal').at(-1);
+    expect(made).toMatchObject({ outcome: 'opened', objects: ['Dashboard/made-in-the-ui'] });
+    expect(remote.show(BRANCH, 'manifests/dashboard/made-in-the-ui.yaml')).toContain('name: Made in the UI');
+    expect(forge.stored.find((p) => p.open)?.body).toContain('Dashboard/made-in-the-ui in manifests/dashboard/made-in-the-ui.yaml');
+    git(someone, 'fetch', '--quiet', 'origin');
+    git(someone, 'merge', '--quiet', '--ff-only', `origin/${BRANCH}`);
+    git(someone, 'push', '--quiet', 'origin', 'HEAD:refs/heads/main');
+    sync();
+    const adopted = await runOnce();
+    expect(adopted.counts, daemon.output()).toMatchObject({ adopted: 1, create: 0 });
+    expect(daemon.events('proposal').at(-1)).toMatchObject({ outcome: 'closed' });
 
     // The threshold changed in the UI (proposed), then in Git: neither side is applied; the proposal names the field.
     const alert = await liveAlert('Checkout slow');

@@ -4,7 +4,6 @@
  * files were brought up to date (or nothing differed); 2 with --check when something would
  * change; 1 on an error or a conflict (the files with a conflict are left as they are).
  */
-import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
@@ -12,6 +11,7 @@ import { readRegularFile } from '../../manifests/files.js';
 import { ExitRequest, type CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
 import { parseRunOptions } from '../run-options.js';
+import { newManifestsDir } from '../new-manifests-dir.js';
 import { checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONCURRENCY } from '../targets.js';
 import { openSessions, refuseInvalid, type Session } from '../session.js';
 
@@ -66,6 +66,9 @@ async function pullCommand(io: CliIO, paths: string[], flags: PullFlags): Promis
   try {
     const { sessions, unavailable } = group;
     checkSelectionAcross(selection, sessions);
+    // No --include-unmanaged: the opt-in rule of obsync.yaml (defaults.writeBack.include), checked when it was loaded.
+    const configured = group.config?.defaults?.writeBack?.include;
+    if (include === undefined && configured !== undefined) include = parseUnmanagedSelector(configured);
     const { pullInput } = await import('../../engine/pull-input.js');
     const inputs = await eachTarget(sessions, new Slots(TARGET_CONCURRENCY), async (s) => ({
       target: s.port.target,
@@ -123,18 +126,4 @@ function readText(path: string): string | undefined {
 function projectRoot(io: CliIO, sessions: readonly Session[]): string {
   const config = sessions[0]?.configPath;
   return config ? dirname(resolve(config)) : resolve(io.cwd);
-}
-
-/** Where export would put a target's new manifests: its last manifest folder (a target's own overlay follows the shared ones). */
-function newManifestsDir(s: Session): string {
-  const dirs = s.manifestPaths.filter((p) => {
-    try {
-      return statSync(p).isDirectory();
-    } catch {
-      return false;
-    }
-  });
-  const dir = dirs.at(-1);
-  if (dir === undefined) throw new ConfigError(`target '${s.port.target}' reads no manifest folder to write new manifests into`);
-  return resolve(dir);
 }
