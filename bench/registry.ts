@@ -21,5 +21,6 @@ export const MEASURES: readonly Measure[] = await Promise.all(
     import('./measures/startup.js'),
     import('./measures/scrub.js'),
     import('./measures/pull.js'),
+    import('./measures/lint.js'),
   ].map(async (module) => (await module).default),
 );

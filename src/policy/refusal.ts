@@ -1,11 +1,16 @@
 /** Policy refuses an apply as a whole when an error finding is not waived (issue 43: error blocks apply, warning reports). */
 import { ObsyncError } from '../core/errors.js';
 import type { Plan } from '../core/plan.js';
-import { blocking } from './model.js';
+import { blocking, type Finding } from './model.js';
 
 export class PolicyRefusal extends ObsyncError {
   override readonly name = 'PolicyRefusal';
-  constructor(target: string, lines: readonly string[]) {
+  constructor(
+    target: string,
+    lines: readonly string[],
+    /** Every finding of the refused plan (warnings and waived ones too): `apply --output sarif` reports them. */
+    readonly findings: readonly Finding[] = [],
+  ) {
     super('POLICY', `apply refused on target '${target}': ${lines.length} policy error(s)\n${lines.join('\n')}`, {
       hint: 'fix the objects, or waive the rule for one object with metadata.waivers: [{rule, reason}] in its manifest (docs/policy.md)',
     });
@@ -19,6 +24,7 @@ export class PolicyRefusal extends ObsyncError {
     throw new PolicyRefusal(
       plan.target,
       errors.map((f) => `${where(f)}${f.message} [${f.rule}]`),
+      plan.policy ?? [],
     );
   }
 }

@@ -1,27 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { sarifValidator } from '../../test/support/sarif.js';
 import { githubAnnotation } from '../cli/commands/validate.js';
 import { findingDiagnostic } from '../cli/commands/lint.js';
 import type { Finding } from '../policy/model.js';
 import { sarifLog } from './sarif.js';
-
-/**
- * The official SARIF 2.1.0 schema (OASIS sarif-spec, sarif-2.1/schema/sarif-schema-2.1.0.json),
- * vendored unchanged. It is draft-04; Ajv 8 reads it as draft-07 once its root `id` is `$id` (no
- * other draft-04 feature, such as a boolean exclusiveMinimum, is used in it).
- */
-function sarifValidator() {
-  const {
-    id,
-    $schema: _draft04,
-    ...schema
-  } = JSON.parse(readFileSync('test/support/schemas/sarif-schema-2.1.0.json', 'utf8')) as Record<string, unknown>;
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats.default(ajv);
-  return ajv.compile({ ...schema, $id: String(id) });
-}
 
 const findings: Finding[] = [
   {

@@ -39,6 +39,11 @@ export function sarifLog(findings: readonly Finding[], custom: readonly PolicyRu
   };
 }
 
+/** The SARIF log as a command prints it on stdout. */
+export function sarifText(findings: readonly Finding[], custom: readonly PolicyRule[], version: string): string {
+  return `${JSON.stringify(sarifLog(findings, custom, version), null, 2)}\n`;
+}
+
 function sarifRule(id: string, text: string, level: 'error' | 'warning'): SarifRule {
   return { id, shortDescription: { text }, defaultConfiguration: { level } };
 }

@@ -1,7 +1,8 @@
 /**
  * `obsync lint` end to end, in-process (issue 43): built-in and custom rules over a project with
  * obsync.yaml's policy: settings, a policies/ folder and a waiver; exit codes and the JSON form.
- * Then apply on the embedded sandbox is refused by the same error finding before anything is written.
+ * An apply refused by an error finding: test/engine/policy-hook.test.ts (the engine's hook, with a
+ * property) and test/e2e/outputs.test.ts (`apply --output sarif` on the sandbox, nothing written).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,13 +62,6 @@ describe('obsync lint', () => {
     expect(r.stdout).toContain('(waived: paged by hand during incidents)');
     expect(r.stdout).toContain('Policy: failed — 1 error(s), 0 warning(s), 1 waived');
     expect(r.stdout).not.toContain('hooks.example.com/spare');
-  });
-
-  it('apply is refused by the error finding, before any write', async () => {
-    const apply = await runCli(['apply', '--auto-approve'], { cwd: dir });
-    expect(apply.code).toBe(1);
-    expect(apply.stderr).toContain("apply refused on target 'sandbox': 1 policy error(s)");
-    expect(apply.stderr).toContain('manifests/all.yaml:1: Dashboard/checkout');
   });
 
   it('passes (exit 0) once fixed; the custom rule reports a warning in JSON', async () => {

@@ -1,7 +1,8 @@
 /**
  * Issue 20, outputs, end to end: the CLI as a child process against the sandbox, both variants.
  * `plan --output json|markdown|text` with their exit codes, the JSON validated by the committed
- * schemas, a saved plan applied, the apply report, errors in every format.
+ * schemas, a saved plan applied, the apply report, errors in every format; plan and apply's
+ * policy findings as SARIF (issue 43).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli } from '../support/cli.js';
 import { OUTPUT_FORMAT_VERSION } from '../../src/render/plan-json.js';
 import { alertYaml, dashboardYaml } from '../support/plans.js';
+import { sarifValidator } from '../support/sarif.js';
 
 let sandbox: SandboxHandle;
 let dir: string;
@@ -149,3 +151,55 @@ describe('a saved plan', () => {
     expect(res.stderr).toContain('obsync plan --out FILE');
   });
 });
+
+const POLICY = `apiVersion: obsync/v1
+kind: Policy
+metadata: {name: house-rules}
+spec:
+  rules:
+    - id: team-prefix
+      severity: error
+      kinds: [Dashboard]
+      expression: object.spec.name.startsWith("Team ")
+      message: dashboard names start with the team
+    - id: low-threshold
+      severity: warning
+      kinds: [Alert]
+      expression: object.spec.threshold < 100
+      message: keep thresholds low
+`;
+
+describe('policy findings as SARIF', () => {
+  it('plan and apply --output sarif print every finding as SARIF 2.1.0; the apply is refused on the error, nothing written', async () => {
+    mkdirSync(join(dir, 'policies'));
+    writeFileSync(join(dir, 'policies/house.yaml'), POLICY);
+    const validate = sarifValidator();
+    // A built-in rule's finding too: the alert's webhook is declared by no manifest.
+    const expected = [
+      ['alert-channel', 'warning', 'm/alert.yaml', 1],
+      ['low-threshold', 'warning', 'm/alert.yaml', 1],
+      ['team-prefix', 'error', 'm/board.yaml', 1],
+    ];
+    sandbox.clearRequests();
+    let stderr = '';
+    for (const command of [['plan'], ['apply', '--auto-approve']]) {
+      const r = await runCli([...command, '--output', 'sarif', '--no-backtest', '--target', 'selfhosted'], { cwd: dir });
+      expect(r.code, r.stderr).toBe(1);
+      const log = JSON.parse(r.stdout) as { runs: { results: { ruleId: string; level: string; locations: SarifLocation[] }[] }[] };
+      expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
+      const results = log.runs[0]?.results ?? [];
+      expect(results.map((x) => [x.ruleId, x.level, ...where(x.locations)])).toEqual(expected);
+      stderr = r.stderr;
+    }
+    expect(stderr).toContain("apply refused on target 'selfhosted': 1 policy error(s)");
+    expect(stderr).toContain('m/board.yaml:1: Dashboard/board: dashboard names start with the team [team-prefix]');
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+});
+
+type SarifLocation = { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } };
+
+function where(locations: readonly SarifLocation[]): [string, number] {
+  const at = locations[0]?.physicalLocation;
+  return [at?.artifactLocation.uri ?? '', at?.region.startLine ?? 0];
+}

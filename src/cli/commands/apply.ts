@@ -24,12 +24,17 @@ import { allowEmptyKindOption, commonRunOptions, parseRunOptions, refusedPrune, 
 import { askOnTerminal } from '../prompt.js';
 import { openSessions, reconcileSession, refuseInvalid } from '../session.js';
 import { projectPaths } from '../project-paths.js';
-import { ApprovalGate, checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONCURRENCY } from '../targets.js';
+import { ApprovalGate, checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONCURRENCY, type Outcome } from '../targets.js';
+import type { RunReport } from '../../engine/reconcile.js';
+import type { Finding } from '../../policy/model.js';
+import { PolicyRefusal } from '../../policy/refusal.js';
+import { sarifText } from '../../render/sarif.js';
+import { mergeFindings } from '../policy-rules.js';
 
 interface ApplyFlags extends RawRunOptions {
   autoApprove?: boolean;
   concurrency?: number;
-  output: 'text' | 'json';
+  output: 'text' | 'json' | 'sarif';
 }
 
 const VERB: Record<string, string> = { create: 'created', update: 'updated', delete: 'deleted', noop: 'unchanged' };
@@ -41,7 +46,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .argument('[paths...]', 'manifest files or directories, or one saved plan.json')
     .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
     .option('--concurrency <n>', 'requests in flight at once (1-64)', wholeNumber(1, 64))
-    .addOption(new Option('--output <format>', 'report format').choices(['text', 'json']).default('text'));
+    .addOption(new Option('--output <format>', 'report format').choices(['text', 'json', 'sarif']).default('text'));
   allowEmptyKindOption(commonRunOptions(cmd)).action(async (paths: string[], flags: ApplyFlags) => {
     const saved = savedPlanArgument(io, paths);
     if (saved) checkSavedTargets(saved, flags.target, paths[0] ?? '');
@@ -118,6 +123,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
           'error' in r && (r.error instanceof ExitRequest || r.error instanceof InterruptedBeforeApply),
       );
       if (stop) throw stop.error;
+      // SARIF: the policy findings only (a refused apply's too), for code scanning; progress and errors stay on stderr.
+      if (flags.output === 'sarif') io.stdout.write(sarifText(policyFindings(runs), sessions[0]?.policy.rules ?? [], VERSION));
       const [only] = runs;
       if (!several && only && 'error' in only) throw only.error;
       const reports = runs.flatMap((r) => ('value' in r ? [r.value] : []));
@@ -125,7 +132,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       const interrupted = interrupts.stopped;
       const origin = { generatedAt: new Date(), obsyncVersion: VERSION, interrupted };
       if (flags.output === 'json') io.stdout.write(renderRunApply(reports, 'json', { color, origin }));
-      else {
+      else if (flags.output === 'text') {
         // Every apply that did something ends with its counts: changes, adoptions (ownership changes too), failures.
         const shown = reports.filter(
           (r) =>
@@ -193,6 +200,13 @@ async function approve(io: CliIO, interrupts: ApplyInterrupts, { arrived, failed
   const changing = arrived.filter((a) => hasChanges(a.plan)).map((a) => a.target);
   if (changing.length > 0 && !flags.autoApprove && !saved) await interrupts.beforeApply(confirm(io, changing));
   interrupts.applying();
+}
+
+/** The policy findings of every target: of the plan it applied, or of the plan a policy refusal stopped. */
+function policyFindings(runs: readonly Outcome<RunReport>[]): Finding[] {
+  return mergeFindings(
+    runs.map((r) => ('value' in r ? (r.value.plan.policy ?? []) : r.error instanceof PolicyRefusal ? r.error.findings : [])),
+  );
 }
 
 /** What an interrupted apply did and did not do (unchanged objects are not counted as not started). */

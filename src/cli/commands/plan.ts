@@ -13,7 +13,7 @@ import { checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONC
 import { githubAnnotation } from './validate.js';
 import { findingDiagnostic } from './lint.js';
 import { blocking } from '../../policy/model.js';
-import { sarifLog } from '../../render/sarif.js';
+import { sarifText } from '../../render/sarif.js';
 import { mergeFindings } from '../policy-rules.js';
 import { projectPaths } from '../project-paths.js';
 import { openSessions, reconcileSession, refuseInvalid, type Session } from '../session.js';
@@ -77,7 +77,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       if (flags.out) writeScrubbedFile(flags.out, renderTargetsPlan(outcomes, 'json', { color: false, origin }));
       const format = flags.output === 'github' ? 'text' : flags.output;
       const findings = mergeFindings(reports.map((r) => r.plan.policy ?? []));
-      if (format === 'sarif') io.stdout.write(`${JSON.stringify(sarifLog(findings, sessions[0]?.policy.rules ?? [], VERSION), null, 2)}\n`);
+      if (format === 'sarif') io.stdout.write(sarifText(findings, sessions[0]?.policy.rules ?? [], VERSION));
       else if (!alone || format !== 'text')
         io.stdout.write(renderTargetsPlan(outcomes, format, { color: colorEnabled(io, 'stdout', flags.color), origin }));
       if (alone) throw alone.error;
