@@ -9,9 +9,11 @@ const lint = (resources: DesiredResource[], settings?: PolicySettings) =>
 const rules = (resources: DesiredResource[], settings?: PolicySettings) => lint(resources, settings).map((f) => `${f.rule} ${f.address}`);
 
 describe('built-in manifest rules: each fails on one fixture and passes on its fix', () => {
-  it('alert-channel: an alert whose channel names no declared webhook', () => {
-    expect(rules([alert('a', 'nowhere'), alert('b', { id: 'abc' })])).toEqual(['alert-channel Alert/a', 'alert-channel Alert/b']);
-    expect(rules([alert('a', 'ops'), webhook('ops')])).toEqual([]);
+  it('alert-channel (off unless turned on): an alert whose channel names no declared webhook', () => {
+    const on: PolicySettings = { rules: { 'alert-channel': 'warning' } };
+    expect(rules([alert('a', 'nowhere'), alert('b', { id: 'abc' })], on)).toEqual(['alert-channel Alert/a', 'alert-channel Alert/b']);
+    expect(rules([alert('a', 'ops'), webhook('ops')], on)).toEqual([]);
+    expect(rules([alert('a', 'nowhere')])).toEqual([]);
   });
 
   it('unused-webhook: a declared webhook no alert notifies, found by metadata.name or its name on the service', () => {

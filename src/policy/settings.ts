@@ -3,14 +3,15 @@ import * as z from 'zod';
 
 /** The built-in rules, by stable id (docs/policy.md documents each with a failing and a passing example). */
 export const BUILTIN_RULES = {
-  'alert-channel': { severity: 'warning', about: 'an alert notifies no webhook the manifests declare' },
+  // Off unless turned on: an alert may well notify a webhook made on the service and not managed here.
+  'alert-channel': { severity: 'off', about: 'an alert notifies no webhook the manifests declare' },
   'unused-webhook': { severity: 'warning', about: 'a declared webhook that no alert notifies' },
   'required-tags': { severity: 'error', about: 'a dashboard or alert without the tags policy.requiredTags lists' },
   'name-pattern': { severity: 'error', about: 'a display name that does not match policy.namePatterns for its kind' },
   'protected-delete': { severity: 'error', about: 'a plan deletes an object on a target listed in policy.protectedTargets' },
   'noisy-alert': { severity: 'warning', about: "an alert's backtest fires in too many windows or too many episodes a day" },
   'dead-alert': { severity: 'warning', about: "an alert's backtest never fires over the window" },
-} as const satisfies Record<string, { severity: 'error' | 'warning'; about: string }>;
+} as const satisfies Record<string, { severity: 'error' | 'warning' | 'off'; about: string }>;
 
 export type BuiltinRule = keyof typeof BUILTIN_RULES;
 export const BUILTIN_RULE_IDS = Object.keys(BUILTIN_RULES) as BuiltinRule[];
@@ -68,6 +69,6 @@ export const DEFAULT_MAX_EPISODES_PER_DAY = 5;
 /** The severity a built-in rule reports at under these settings; null when turned off. */
 export function severityOf(rule: BuiltinRule, settings: PolicySettings | undefined): 'error' | 'warning' | null {
   const set = settings?.rules?.[rule];
-  if (set === 'off') return null;
-  return set ?? BUILTIN_RULES[rule].severity;
+  const severity = set ?? BUILTIN_RULES[rule].severity;
+  return severity === 'off' ? null : severity;
 }

@@ -14,7 +14,7 @@ export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/erra
 interface SarifRule {
   id: string;
   shortDescription: { text: string };
-  defaultConfiguration: { level: 'error' | 'warning' };
+  defaultConfiguration: { level: 'error' | 'warning' } | { enabled: false };
 }
 
 export function sarifLog(findings: readonly Finding[], custom: readonly PolicyRule[], version: string): Record<string, unknown> {
@@ -44,8 +44,8 @@ export function sarifText(findings: readonly Finding[], custom: readonly PolicyR
   return `${JSON.stringify(sarifLog(findings, custom, version), null, 2)}\n`;
 }
 
-function sarifRule(id: string, text: string, level: 'error' | 'warning'): SarifRule {
-  return { id, shortDescription: { text }, defaultConfiguration: { level } };
+function sarifRule(id: string, text: string, level: 'error' | 'warning' | 'off'): SarifRule {
+  return { id, shortDescription: { text }, defaultConfiguration: level === 'off' ? { enabled: false } : { level } };
 }
 
 function sarifResult(f: Finding, ruleIndex: number | undefined): Record<string, unknown> {
