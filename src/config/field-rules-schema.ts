@@ -4,6 +4,7 @@
  * screen know an edit there will be reverted or proposed.
  */
 import * as z from 'zod';
+import { durationMs } from '../core/duration.js';
 import type { Kind } from '../core/plan.js';
 import { KINDS } from '../kinds/registry.js';
 import { ignorePathProblem } from '../manifests/ignore-rules.js';
@@ -52,3 +53,23 @@ export const markSetting = z
       'A visible "managed in Git" mark on the objects obsync writes (opt-in): obsync adds it to what it sends and keeps it out of every comparison, diff, pull and export, so it never shows as a change. A target\'s mark replaces the one under defaults.',
   });
 export type MarkSetting = z.infer<typeof markSetting>;
+
+/** Learned suggestions of ignore rules (issue 48 item 2): how often a field must drift, and within how long. */
+export const ignoreSuggestionsSetting = z
+  .union([
+    z.literal(false),
+    z.strictObject({
+      after: z.number().int().min(2).max(100).optional().describe('Runs that found the field changed on the service (2-100; default 3).'),
+      within: z
+        .string()
+        .refine((text) => durationMs(text, 'd') !== null, 'a window in days, like 30d')
+        .optional()
+        .describe('How far back they count, in days (default 30d).'),
+    }),
+  ])
+  .meta({
+    id: 'IgnoreSuggestions',
+    description:
+      "obsync run: when the same field of the same object changes on the service again and again (default 3 runs in 30d), suggest an ignore rule (an ignore-suggested event and notification, the target's status) with the lines to add; obsync never adds one itself. false turns it off. A target's setting replaces the one under defaults.",
+  });
+export type IgnoreSuggestionsSetting = z.infer<typeof ignoreSuggestionsSetting>;

@@ -260,7 +260,7 @@ describe('notifications and statusToken', () => {
     ]);
     expect(problems('notifications:\n  - {type: slack, url: "ftp://x.example/secret-path"}\n').join()).not.toContain('secret-path');
     expect(problems('notifications:\n  - {type: slack, url: "http://127.0.0.1:9/h", events: [drfit]}\n')).toEqual([
-      "7:57 notifications[0].events[0] invalid value 'drfit' — expected one of: drift, healed, failed, recovered, adopted, refused, non-convergent, leader, proposal — did you mean 'drift'?",
+      "7:57 notifications[0].events[0] invalid value 'drfit' — expected one of: drift, healed, failed, recovered, adopted, refused, non-convergent, leader, proposal, ignore-suggested — did you mean 'drift'?",
     ]);
     expect(problems('notifications:\n  - {type: slack, url: "http://127.0.0.1:9/h", targets: [prod, prdo]}\n')).toEqual([
       "7:64 notifications[0].targets[1] notifications[0].targets names 'prdo', which is not a target here: obsync.yaml declares prod, staging",

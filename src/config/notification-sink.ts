@@ -97,7 +97,7 @@ export const notificationSinkConfig = z
       .min(1)
       .optional()
       .describe(
-        'What to tell (default: all): drift (an owned object changed on the service), healed, failed (a target starts failing), recovered (its first good run after), adopted, refused, non-convergent, leader (leadership gained or lost).',
+        'What to tell (default: all): drift (an owned object changed on the service), healed, failed (a target starts failing), recovered (its first good run after), adopted, refused, non-convergent, leader (leadership gained or lost), proposal (drift: propose), ignore-suggested (a field keeps changing on the service: an ignore rule is suggested).',
       ),
     targets: z.array(targetName).min(1).optional().describe('Only these targets (default: every target of the daemon).'),
     maxPerMinute: z

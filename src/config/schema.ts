@@ -11,7 +11,7 @@ import { STATE_SCHEMA_NAME, STATE_SCHEMA_RULE } from './state-schema-name.js';
 import { HTTP_URL, POSTGRES_URL, urlSetting } from './url-setting.js';
 import { targetName } from './target-name.js';
 import { driftSetting, writeBackConfig } from './write-back-schema.js';
-import { ignoreSetting, markSetting } from './field-rules-schema.js';
+import { ignoreSetting, ignoreSuggestionsSetting, markSetting } from './field-rules-schema.js';
 
 const nonEmpty = z.string().min(1);
 
@@ -108,6 +108,8 @@ const common = {
   ignore: ignoreSetting.optional(),
   /** The mark put on this target's managed objects (replaces defaults.mark). */
   mark: markSetting.optional(),
+  /** When obsync run suggests an ignore rule for a field that keeps drifting (replaces defaults.ignoreSuggestions). */
+  ignoreSuggestions: ignoreSuggestionsSetting.optional(),
   /** Per-request deadline. */
   timeoutSeconds: z
     .number()
@@ -318,6 +320,7 @@ export const configSchema = z
         writeBack: writeBackConfig.optional(),
         ignore: ignoreSetting.optional(),
         mark: markSetting.optional(),
+        ignoreSuggestions: ignoreSuggestionsSetting.optional(),
         backtest: backtestSetting
           .optional()
           .describe(

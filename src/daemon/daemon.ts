@@ -33,6 +33,8 @@ import { resourceCounts, type DaemonMetrics, type RunResult } from './metrics.js
 import { RunMemo } from '../engine/memo.js';
 import type { DriftMode } from '../config/write-back-schema.js';
 import type { WriteBack } from './write-back.js';
+import { DEFAULT_IGNORE_SUGGESTIONS, type IgnoreSuggestionSettings } from '../config/field-rules.js';
+import { DriftHistory, suggestionEvent } from './drift-history.js';
 import { ScheduleJitter } from './jitter.js';
 import { RunQueue, type TriggerReason } from './queue.js';
 import type { RunSlots } from './slots.js';
@@ -90,6 +92,8 @@ export interface DaemonOptions {
   backtest?: ReconcileRequest['backtest'];
   /** Apply mode: drift is put back (revert, the default), only reported, or proposed to Git (with `writeBack`). */
   drift?: DriftMode;
+  /** When a field that keeps drifting gets an ignore rule suggested (./drift-history.ts; default 3 runs in 30 days); false: never. */
+  ignoreSuggestions?: IgnoreSuggestionSettings | false;
 }
 
 /** A target failing since `since`: every run since has failed. */
@@ -143,6 +147,7 @@ export class Daemon {
   readonly #memo = new RunMemo();
   /** `drift: propose`: the proposal has been looked for since start-up. */
   #proposalLooked = false;
+  readonly #driftHistory: DriftHistory | null;
 
   constructor(
     private readonly deps: DaemonDeps,
@@ -152,6 +157,8 @@ export class Daemon {
     this.#intervalMs = scheduleIntervalMs(opts.schedule);
     this.#jitter = ScheduleJitter.forSchedule(opts.jitterMs, this.#intervalMs);
     this.#state = { state: 'starting', reason: 'the first run has not finished', since: this.#now() };
+    const suggest = opts.ignoreSuggestions ?? DEFAULT_IGNORE_SUGGESTIONS;
+    this.#driftHistory = suggest ? new DriftHistory(this.target, suggest, () => this.#now()) : null;
   }
 
   get target(): string {
@@ -237,6 +244,7 @@ export class Daemon {
       manifests: { valid: this.#manifests.valid, errors: this.#manifests.errors },
       recentEvents,
       ...(this.opts.drift === 'propose' && this.deps.writeBack ? { proposal: this.#proposalStatus(this.deps.writeBack) } : {}),
+      ...(this.#driftHistory ? { ignoreSuggestions: this.#driftHistory.open() } : {}),
     };
   }
 
@@ -535,6 +543,7 @@ export class Daemon {
     metrics.setResources(target, resourceCounts(report.plan, report.apply));
     const events = eventsOfRun(report, { ownedBefore });
     if (proposeFailure) events.push(proposeFailure);
+    events.push(...(this.#driftHistory?.record(report).map(suggestionEvent) ?? []));
     for (const e of events) this.#emit(e);
     const failed =
       (report.apply ? report.apply.summary.failed + report.apply.summary.refused > 0 : false) ||

@@ -142,6 +142,17 @@ describe('Ring', () => {
       [{ event: 'target-recovered', downSince: '2026-11-26T11:00:00.000Z' }, 'info'],
       [{ event: 'proposal', outcome: 'opened', branch: 'obsync/propose/t', objects: ['Dashboard/x'], conflicts: 0 }, 'info'],
       [{ event: 'proposal', outcome: 'conflicted', branch: 'obsync/propose/t', objects: ['Dashboard/x'], conflicts: 1 }, 'warn'],
+      [
+        {
+          event: 'ignore-suggested',
+          address: 'Dashboard/x',
+          path: 'tiles[*].x',
+          times: 3,
+          withinDays: 30,
+          lines: { manifest: 'metadata:\n  ignore: ["tiles[*].x"]', config: 'targets: []' },
+        },
+        'info',
+      ],
     ];
     const covered = new Set<EventName>(cases.map(([body]) => body.event));
     expect(EVENT_NAMES.filter((n) => !covered.has(n))).toEqual([]);

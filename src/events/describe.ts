@@ -3,7 +3,7 @@
  * text is plain (the page escapes it, Slack texts are escaped for Slack): it never carries a
  * field value, only addresses, paths, codes and (scrubbed) messages.
  */
-import type { ObsyncEvent } from './vocabulary.js';
+import type { EventOf, ObsyncEvent } from './vocabulary.js';
 
 const MAX_PATHS = 5;
 
@@ -104,5 +104,14 @@ export function describeEvent(e: ObsyncEvent): string {
       if (e.outcome === 'closed') return `proposal closed${e.expired ? ' (older than proposalMaxAge: put back)' : ''}: ${where}`;
       return `proposal ${e.outcome}: ${where} (${what})`;
     }
+    case 'ignore-suggested':
+      return `${ignoreSuggestionText(e)}; obsync does not add it`;
   }
+}
+
+/** A suggested ignore rule in one line (the event's text, the notification's summary). */
+export function ignoreSuggestionText(e: EventOf<'ignore-suggested'>): string {
+  const path = JSON.stringify(e.path);
+  const kind = e.address.slice(0, e.address.indexOf('/'));
+  return `${e.path} of ${e.address} changed on the service in ${e.times} runs within ${e.withinDays} days: suggest metadata.ignore: [${path}] in its manifest, or ${kind}: [${path}] under the target's ignore in obsync.yaml`;
 }

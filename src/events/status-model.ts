@@ -5,7 +5,7 @@
  * the targets will add (a target assigned to another replica).
  */
 import * as z from 'zod';
-import { eventSchema } from './vocabulary.js';
+import { eventSchema, ignoreSuggestionFields } from './vocabulary.js';
 
 const time = z.iso.datetime();
 
@@ -115,6 +115,18 @@ export const targetStatusSchema = z
       .nullable()
       .optional()
       .describe('drift: propose — the open proposal of changes made on the service (null: none). Absent for other targets.'),
+    ignoreSuggestions: z
+      .array(
+        z.strictObject({
+          ...ignoreSuggestionFields,
+          since: time.describe('The first drift counted (within the window).'),
+          last: time.describe('The last drift counted.'),
+        }),
+      )
+      .optional()
+      .describe(
+        'Ignore rules suggested for fields that keep changing on the service and not yet ignored, oldest first (ignoreSuggestions). Absent when turned off.',
+      ),
   })
   .meta({ id: 'TargetStatus', description: 'One target as the daemon sees it.' });
 

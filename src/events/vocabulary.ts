@@ -51,6 +51,20 @@ const diagnostic = z.strictObject({
 export const PROPOSAL_OUTCOMES = ['opened', 'updated', 'closed', 'conflicted'] as const;
 export type ProposalOutcome = (typeof PROPOSAL_OUTCOMES)[number];
 
+/** What an `ignore-suggested` event tells (the target's status lists the same, daemon/drift-history.ts). */
+export const ignoreSuggestionFields = {
+  address,
+  path: z.string().describe('The ignore rule suggested, in spec terms (`tiles[*].x`): a field that keeps changing on the service.'),
+  times: z.number().int().describe('Runs that found the field changed on the service within the window.'),
+  withinDays: z.number().int().describe('The window, in days (ignoreSuggestions.within).'),
+  lines: z
+    .strictObject({
+      manifest: z.string().describe("YAML to add to the object's manifest (metadata.ignore: this object only)."),
+      config: z.string().describe("YAML to add to obsync.yaml (the target's ignore: every object of the kind on the target)."),
+    })
+    .describe('The exact lines to add, either one; obsync never adds a rule itself.'),
+};
+
 /** Each event's own fields, by its `event` name. */
 const BODIES = {
   'run-started': { mode, trigger: z.array(z.string()).describe('What started it: startup, schedule, watch, retry, leader, manual, cli.') },
@@ -136,6 +150,7 @@ const BODIES = {
       .optional()
       .describe('Closed because it was open longer than writeBack.proposalMaxAge: the objects were put back.'),
   },
+  'ignore-suggested': ignoreSuggestionFields,
 } as const;
 
 export type EventName = keyof typeof BODIES;
@@ -167,6 +182,8 @@ const DESCRIPTIONS: Record<EventName, string> = {
   'target-recovered': 'The service answers again.',
   proposal:
     "The target's proposal of changes made on the service (drift: propose) was opened, updated, closed, or has a conflict a person must decide.",
+  'ignore-suggested':
+    'A field of an object keeps changing on the service (ignoreSuggestions: by default 3 runs in 30 days): an ignore rule is suggested, with the lines to add (told once per object and field while it keeps drifting).',
 };
 
 /** The message of each event's log line (fixed: search logs by `event`, or by this). */
@@ -192,6 +209,7 @@ export const EVENT_MESSAGES: Record<EventName, string> = {
   'target-unreachable': 'target unreachable',
   'target-recovered': 'target recovered',
   proposal: 'proposal',
+  'ignore-suggested': 'ignore rule suggested',
 };
 
 export type EventLevel = 'info' | 'warn' | 'error';
@@ -236,6 +254,7 @@ const FIXED_LEVELS: Record<Exclude<EventName, 'run-finished' | 'replicas-disagre
   'manifests-recovered': 'info',
   'target-unreachable': 'error',
   'target-recovered': 'info',
+  'ignore-suggested': 'info',
 };
 
 const envelope = {
@@ -286,5 +305,6 @@ export const NOTIFICATION_CLASSES = [
   'non-convergent',
   'leader',
   'proposal',
+  'ignore-suggested',
 ] as const;
 export type NotificationClass = (typeof NOTIFICATION_CLASSES)[number];

@@ -40,6 +40,7 @@ const ALERT_NAME: Record<PreparedNotification['kind'], string> = {
   'non-convergent': 'ObsyncNonConvergent',
   leader: 'ObsyncLeadership',
   proposal: 'ObsyncProposal',
+  'ignore-suggested': 'ObsyncIgnoreSuggested',
 };
 /** The severities Alertmanager routes by convention (kube-prometheus and most runbooks). */
 const SEVERITY: Record<PreparedNotification['severity'], string> = { error: 'critical', warning: 'warning', info: 'info' };

@@ -33,7 +33,9 @@ export const genericPayloadSchema = z
       ),
     kind: z
       .enum(NOTIFICATION_CLASSES)
-      .describe('The state change: drift, healed, failed, recovered, adopted, refused, non-convergent or leader.'),
+      .describe(
+        'The state change: drift, healed, failed, recovered, adopted, refused, non-convergent, leader, proposal or ignore-suggested.',
+      ),
     target: z.string().describe('The target it is about.'),
     time: z.iso.datetime().describe('When it happened (UTC).'),
     severity: z.enum(['info', 'warning', 'error']),

@@ -26,6 +26,24 @@ function run(policy: NotificationPolicy, target: string, result: 'success' | 'fa
 }
 
 describe('NotificationPolicy', () => {
+  it('tells a suggested ignore rule at once, with the rule and the manifest line (issue 48)', () => {
+    const p = new NotificationPolicy();
+    const lines = { manifest: 'metadata:\n  ignore: ["tiles[*].x"]', config: '' };
+    const suggested = at('prod', {
+      event: 'ignore-suggested',
+      address: 'Dashboard/checkout',
+      path: 'tiles[*].x',
+      times: 3,
+      withinDays: 30,
+      lines,
+    });
+    const out = run(p, 'prod', 'success', [suggested]);
+    expect(out.map((n) => [n.kind, n.severity])).toEqual([['ignore-suggested', 'info']]);
+    expect(out[0]?.summary).toBe(
+      'target prod: tiles[*].x of Dashboard/checkout changed on the service in 3 runs within 30 days: suggest metadata.ignore: ["tiles[*].x"] in its manifest, or Dashboard: ["tiles[*].x"] under the target\'s ignore in obsync.yaml',
+    );
+  });
+
   it('a target down for several runs: one failed, then one recovered', () => {
     const p = new NotificationPolicy();
     const out = [

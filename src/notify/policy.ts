@@ -14,6 +14,7 @@
  *   outside a run is told at once.
  */
 import type { EventOf, NotificationClass, ObsyncEvent } from '../events/vocabulary.js';
+import { ignoreSuggestionText } from '../events/describe.js';
 import { groupSummary, OBJECT_CLASSES, type ObjectClass } from './group.js';
 
 export interface Notification {
@@ -96,6 +97,8 @@ export class NotificationPolicy {
             `target ${event.target}: changes made on the service, proposal ${event.outcome}: ${event.url ?? event.branch}`,
           ),
         ];
+      case 'ignore-suggested':
+        return [notification('ignore-suggested', event, 'info', `target ${event.target}: ${ignoreSuggestionText(event)}`)];
       default:
         return [];
     }

@@ -19,6 +19,7 @@ const TITLE: Record<PreparedNotification['kind'], string> = {
   'non-convergent': 'Not converging',
   leader: 'Leadership',
   proposal: 'Proposal to Git',
+  'ignore-suggested': 'Ignore rule suggested',
 };
 const ICON: Record<PreparedNotification['severity'], string> = {
   info: ':white_check_mark:',

@@ -68,6 +68,25 @@ describe('status pages', () => {
     expect(html).not.toMatch(/<script>|style=/);
   });
 
+  it('a suggested ignore rule: the field, the object, how often, and the manifest line (escaped); none: no row', () => {
+    const suggestion = {
+      address: 'Dashboard/<b>x</b>',
+      path: 'tiles[*].x',
+      times: 3,
+      withinDays: 30,
+      lines: { manifest: 'metadata:\n  ignore: ["tiles[*].x"]', config: 'targets: []' },
+      since: '2026-11-20T12:00:00.000Z',
+      last: '2026-11-26T12:00:00.000Z',
+    };
+    const t = target({ ignoreSuggestions: [suggestion] });
+    expect(statusSchema.safeParse(doc([t])).success).toBe(true);
+    const html = renderStatusPage(doc([t]), { partial: false, now });
+    expect(html).toContain(
+      '<dt>Ignore rules suggested</dt><dd><code>tiles[*].x</code> of <code>Dashboard/&lt;b&gt;x&lt;/b&gt;</code> (3 runs in 30 days): add <code>metadata.ignore: [&quot;tiles[*].x&quot;]</code>',
+    );
+    expect(renderStatusPage(doc([target({ ignoreSuggestions: [] })]), { partial: false, now })).not.toContain('Ignore rules suggested');
+  });
+
   it('partial: only what goes inside <main>', () => {
     const part = renderStatusPage(doc([target()]), { partial: true, now });
     expect(part).not.toContain('<html');

@@ -166,6 +166,9 @@ function targetSection(t: TargetStatus, now: Date, opts: { link: boolean; events
     ['Owned objects', owned(t.owned)],
     ['Manifests', t.manifests.valid ? 'valid' : `invalid: ${t.manifests.errors} error(s) (running on the last good state)`],
     ...(t.proposal === undefined ? [] : [['Proposal', proposal(t.proposal, now)] as [string, string]]),
+    ...(t.ignoreSuggestions && t.ignoreSuggestions.length > 0
+      ? [['Ignore rules suggested', ignoreSuggestions(t.ignoreSuggestions)] as [string, string]]
+      : []),
   ];
   const events =
     opts.events.length > 0
@@ -200,6 +203,18 @@ function proposal(p: TargetStatus['proposal'], now: Date): string {
   if (p.objects.length > shown.length) shown.push(`and ${p.objects.length - shown.length} more`);
   const conflicts = p.conflicts > 0 ? ` <strong class="problem">${p.conflicts} conflict(s) to decide</strong>` : '';
   return `${where}${since}: ${shown.join(', ') || 'no objects'} (not put back while open)${conflicts}`;
+}
+
+/** Fields that keep changing on the service: each rule with the manifest line that would add it (obsync never does). */
+function ignoreSuggestions(list: NonNullable<TargetStatus['ignoreSuggestions']>): string {
+  const items = list
+    .slice(0, 10)
+    .map(
+      (s) =>
+        `<code>${text(s.path)}</code> of <code>${text(s.address)}</code> (${s.times} runs in ${s.withinDays} days): add <code>${text(`metadata.ignore: [${JSON.stringify(s.path)}]`)}</code>`,
+    );
+  if (list.length > items.length) items.push(`and ${list.length - items.length} more (/api/status)`);
+  return `${items.join('; ')} — or the target's ignore in obsync.yaml`;
 }
 
 /** Where the target points: the API's address and, hosted, the service. */

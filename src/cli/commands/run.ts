@@ -6,6 +6,7 @@ import { ConfigError } from '../../core/errors.js';
 import { checkPolicy } from '../../policy/check.js';
 import { projectFinding } from '../policy-rules.js';
 import { targetWriteBack, type TargetWriteBack } from '../write-back.js';
+import { targetIgnoreSuggestions } from '../../config/field-rules.js';
 import { Daemon, type DaemonOptions } from '../../daemon/daemon.js';
 import { DaemonHost } from '../../daemon/host.js';
 import { DaemonMetrics } from '../../daemon/metrics.js';
@@ -189,6 +190,7 @@ async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<v
           adopt: session.adopt,
           shutdownMs: SHUTDOWN_MS,
           ...(writeBacks[i]?.drift ? { drift: writeBacks[i].drift } : {}),
+          ignoreSuggestions: targetIgnoreSuggestions(group.config, session.port.target),
           ...daemonBacktest(backtestSettings(opts, session.defaults.backtest, true)),
         },
       ),
