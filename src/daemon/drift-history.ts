@@ -18,7 +18,7 @@ import type { Address, Kind, Plan } from '../core/plan.js';
 import type { IgnoreSuggestionSettings } from '../config/field-rules.js';
 import type { RunReport } from '../engine/reconcile.js';
 import type { EventBody, EventOf } from '../events/vocabulary.js';
-import { suggestedIgnoreRule } from '../manifests/ignore-suggestion.js';
+import { suggestedIgnoreRule } from './ignore-suggestion.js';
 import { splitPath } from '../planner/diff.js';
 
 /** One (object, rule) the daemon has seen drift. */

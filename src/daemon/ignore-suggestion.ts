@@ -9,8 +9,8 @@ import type { Kind } from '../core/plan.js';
 import { specSchemas } from '../kinds/manifest.js';
 import { managedDefinition } from '../kinds/registry.js';
 import { splitPath } from '../planner/diff.js';
-import { ignorePathProblem } from './ignore-rules.js';
-import { allowedKeysAt, schemasAt } from './schema-walk.js';
+import { ignorePathProblem } from '../manifests/ignore-rules.js';
+import { allowedKeysAt, schemasAt } from '../manifests/schema-walk.js';
 
 /** The rule to suggest for a difference at `changePath` of a `kind` object; undefined when no valid rule names it. */
 export function suggestedIgnoreRule(kind: Kind, changePath: string): string | undefined {

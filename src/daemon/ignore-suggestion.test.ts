@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseIgnorePath, ruleCovers } from '../core/ignore.js';
 import { KINDS } from '../kinds/registry.js';
 import { splitPath } from '../planner/diff.js';
-import { ignorePathProblem } from './ignore-rules.js';
+import { ignorePathProblem } from '../manifests/ignore-rules.js';
 import { suggestedIgnoreRule } from './ignore-suggestion.js';
 
 describe('suggested ignore rules', () => {
