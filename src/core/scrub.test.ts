@@ -203,3 +203,16 @@ describe('ApiError', () => {
     expect(err.message).not.toContain('東東東');
   });
 });
+
+describe('a scrubber set aside (a command run in a test process starts knowing no secret)', () => {
+  it('masks nothing while aside, and masks the secrets known before once put back', () => {
+    const s = new Scrubber();
+    s.register('Password');
+    expect(s.scrub('Password of that user')).toBe('(sensitive) of that user');
+    const putBack = s.setAside();
+    expect(s.scrub('Password of that user')).toBe('Password of that user');
+    s.register('hunter2-secret');
+    putBack();
+    expect(s.scrub('Password and hunter2-secret')).toBe('(sensitive) and hunter2-secret');
+  });
+});

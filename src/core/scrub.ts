@@ -62,6 +62,25 @@ export class Scrubber {
     }
   }
 
+  /**
+   * Sets the known secrets aside until the returned function puts them back: what a command run
+   * in a test's own process starts with, as a new process does (test/support/cli.ts). Without it,
+   * a secret another test registered masks a word in the next command's output.
+   */
+  setAside(): () => void {
+    const values = [...this.#values];
+    const patterns = [...this.#patterns];
+    const reset = (v: readonly string[], p: readonly Pattern[]) => {
+      this.#values.clear();
+      for (const x of v) this.#values.add(x);
+      this.#patterns.length = 0;
+      this.#patterns.push(...p);
+      this.#matcher = null;
+    };
+    reset([], []);
+    return () => reset(values, patterns);
+  }
+
   /** `text` with every known secret, in any of its forms, replaced by `(sensitive)`. Never throws. */
   scrub(text: string): string {
     if (this.#values.size === 0 || text.length < this.minLength) return text;

@@ -21,6 +21,7 @@ import { CommanderError } from 'commander';
 import { afterAll } from 'vitest';
 import { ExitRequest, outputWriter, reportError, type CliIO } from '../../src/cli/io.js';
 import { buildProgram } from '../../src/cli/program.js';
+import { scrubber } from '../../src/core/scrub.js';
 
 export const CLI = resolve(import.meta.dirname, '../../dist/cli/main.js');
 
@@ -112,6 +113,8 @@ async function runCliHere(args: string[], opts: CliOptions): Promise<CliResult> 
   stdin.end(opts.input ?? '');
   const io: CliIO = { stdout: outputWriter(out.stream), stderr: outputWriter(err.stream), stdin, terminal: err.stream, env, cwd: opts.cwd };
   const restoreEnv = swapEnv(env);
+  // A process starts knowing no secret: those other tests of this worker registered are set aside.
+  const restoreSecrets = scrubber.setAside();
   const cwd = process.cwd();
   const exitCode = process.exitCode;
   process.chdir(opts.cwd);
@@ -124,6 +127,7 @@ async function runCliHere(args: string[], opts: CliOptions): Promise<CliResult> 
   } finally {
     process.exitCode = exitCode;
     process.chdir(cwd);
+    restoreSecrets();
     restoreEnv();
   }
 }
