@@ -11,11 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServicePort } from '../../src/core/ports.js';
-import { Secret } from '../../src/core/secret.js';
 import { collectionOf } from '../../src/kinds/registry.js';
-import { createServicePort } from '../../src/remote/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli } from '../support/cli.js';
+import { sandboxPort } from '../support/world.js';
 
 let sandbox: SandboxHandle;
 let port: ServicePort;
@@ -23,17 +22,7 @@ let dir: string;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, rateLimit: 'off' });
   // The UI's view: a client without the mark.
-  port = createServicePort({
-    baseUrl: sandbox.url,
-    concurrency: 4,
-    timeoutMs: 10_000,
-    retries: 0,
-    pacing: { limit: 0, windowMs: 1 },
-    embedded: false,
-    name: 'ui',
-    variant: 'self-hosted',
-    apiKey: new Secret(sandbox.credentials.apiKey),
-  });
+  port = sandboxPort(sandbox, 'self-hosted');
   dir = mkdtempSync(join(tmpdir(), 'obsync-ignore-e2e-'));
 });
 afterAll(async () => {

@@ -11,15 +11,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServicePort } from '../../src/core/ports.js';
-import { Secret } from '../../src/core/secret.js';
 import { collectionOf } from '../../src/kinds/registry.js';
-import { createServicePort } from '../../src/remote/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt } from '../support/cli.js';
 import { startDaemon, type RunningDaemon } from '../support/daemon.js';
 import { fakeForge, type FakeForge } from '../support/fake-forge.js';
 import { git, makeRemote, type Remote } from '../support/git-repos.js';
 import { until } from '../support/wait.js';
+import { sandboxPort } from '../support/world.js';
 
 const TOKEN = 'ghp_daemonProposeToken0123456789abcdef';
 const BRANCH = 'obsync/propose/t';
@@ -97,17 +96,7 @@ targets:
 beforeAll(async () => {
   assertBuilt();
   sandbox = await startSandbox({ port: 0, rateLimit: 'off' });
-  port = createServicePort({
-    baseUrl: sandbox.url,
-    concurrency: 2,
-    timeoutMs: 10_000,
-    retries: 0,
-    pacing: { limit: 0, windowMs: 1 },
-    embedded: false,
-    name: 'ui',
-    variant: 'self-hosted',
-    apiKey: new Secret(sandbox.credentials.apiKey),
-  });
+  port = sandboxPort(sandbox, 'self-hosted');
   forge = await fakeForge('github', { token: TOKEN, project: 'acme/obs' });
   remote = makeRemote({ 'README.md': 'observability\n' });
   someone = remote.clone('someone');
