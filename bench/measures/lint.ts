@@ -59,7 +59,7 @@ export default defineMeasure({
   tables: { lint: ['n', 'rules', 'loadCpuMs', 'checkCpuMs', 'lintCpuMs', 'lintOverLoad', 'findings'] },
   sizes: {
     full: { sizes: [1000, 10000], samples: 3 },
-    quick: { sizes: [10000], samples: 2 },
+    quick: { sizes: [1000], samples: 2 },
     smoke: { sizes: [10], samples: 1 },
   },
   async run({ sizes, samples }, ctx) {

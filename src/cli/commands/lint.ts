@@ -17,16 +17,12 @@ import { mergeFindings, policyPaths, policyRules, projectFinding } from '../poli
 import { projectPaths } from '../project-paths.js';
 import type { CommandRegistrar } from '../registrar.js';
 import { VERSION } from '../version.js';
-import { githubAnnotation, validation } from './validate.js';
+import { githubAnnotation, validation, type ValidateFlags } from './validate.js';
 
 type Output = 'text' | 'json' | 'github' | 'sarif';
 
-interface LintFlags {
-  output: Output;
-  allowMissingEnv?: boolean;
-  allowFileOutside?: boolean;
-  config?: string;
-}
+/** validate's flags, with SARIF among the formats. */
+type LintFlags = Omit<ValidateFlags, 'output'> & { output: Output };
 
 export const register: CommandRegistrar = (program, io) => {
   program
