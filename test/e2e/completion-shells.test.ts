@@ -86,44 +86,56 @@ const session = (shell: Shell): { command: string; tab: string[] } =>
     fish: { command: 'fish -i', tab: ['Tab'] },
   })[shell];
 
-/** The pane's text once `done` holds for it; the last text seen in the error otherwise. */
-async function paneWhen(session: string, done: (text: string) => boolean): Promise<string> {
-  let text = '';
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-    text = (await tmux('capture-pane', '-p', '-J', '-t', session)).stdout;
-    if (done(text)) return text;
+/** The pane's text once `done` holds for it within `ms`; null otherwise (the last text seen is kept in `seen`). */
+async function paneWithin(session: string, done: (text: string) => boolean, ms: number, seen: { text: string }): Promise<string | null> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+    seen.text = (await tmux('capture-pane', '-p', '-J', '-t', session)).stdout;
+    if (done(seen.text)) return seen.text;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`${session}: the pane never showed what was expected; it shows:\n${text}`);
+  return null;
 }
 
 /**
  * Types `line` at the prompt and waits until the pane shows it. A shell that has drawn its prompt
- * may still be setting up its line editor and drop what arrives meanwhile (seen on a loaded
- * machine): the line is cleared (C-u) and typed again until it shows.
+ * may still be setting up its line editor: the terminal echoes what arrives meanwhile, and the
+ * editor may then drop it (seen on a loaded machine). So the line is cleared (C-u) and typed again
+ * until it shows.
  */
 async function typeLine(shell: Shell, line: string): Promise<void> {
   for (let attempt = 0; attempt < 10; attempt++) {
     await tmux('send-keys', '-t', shell, 'C-u');
     await tmux('send-keys', '-t', shell, '-l', line);
-    for (const until = Date.now() + 2_000; Date.now() < until; ) {
-      if ((await tmux('capture-pane', '-p', '-J', '-t', shell)).stdout.includes(`${PROMPT}${line.trimEnd()}`)) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    if (await paneWithin(shell, (t) => t.includes(`${PROMPT}${line.trimEnd()}`), 2_000, { text: '' })) return;
   }
   throw new Error(`${shell}: '${line}' never showed at the prompt`);
 }
 
+/**
+ * Types `line`, presses `keys` and returns the pane once `done` holds. A line the terminal echoed
+ * before the line editor took over can still be dropped by it (bash then lists every command for
+ * an empty line: "Display all 1159 possibilities?", seen in CI): the attempt is answered, cancelled
+ * (C-c) and made again, up to five times in all.
+ */
+async function typeAndComplete(shell: Shell, line: string, keys: string[], done: (text: string) => boolean): Promise<string> {
+  const seen = { text: '' };
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await typeLine(shell, line);
+    await tmux('send-keys', '-t', shell, ...keys);
+    const text = await paneWithin(shell, done, 8_000, seen);
+    if (text) return text;
+    await tmux('send-keys', '-t', shell, 'n');
+    await tmux('send-keys', '-t', shell, 'C-c');
+  }
+  throw new Error(`${shell}: the pane never showed what was expected after '${line}' and ${keys.join(' ')}; it shows:\n${seen.text}`);
+}
+
 async function completeInShell(shell: Shell): Promise<{ listed: string; completed: string }> {
   const { tab } = session(shell);
-  await paneWhen(shell, (t) => t.includes(PROMPT));
-  await typeLine(shell, 'obsync plan --target ');
-  await tmux('send-keys', '-t', shell, ...tab);
-  const listed = await paneWhen(shell, (t) => TARGETS.every((n) => t.includes(n)));
+  if (!(await paneWithin(shell, (t) => t.includes(PROMPT), 30_000, { text: '' }))) throw new Error(`${shell}: no prompt in 30 s`);
+  const listed = await typeAndComplete(shell, 'obsync plan --target ', tab, (t) => TARGETS.every((n) => t.includes(n)));
   await tmux('send-keys', '-t', shell, 'C-c');
-  await typeLine(shell, 'obsync plan --target st');
-  await tmux('send-keys', '-t', shell, 'Tab');
-  const completed = await paneWhen(shell, (t) => t.includes('--target staging'));
+  const completed = await typeAndComplete(shell, 'obsync plan --target st', ['Tab'], (t) => t.includes('--target staging'));
   return { listed, completed };
 }
 
