@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sarifLog } from '../../src/render/sarif.js';
 import { runCli } from '../support/cli.js';
 
 const run = promisify(execFile);
@@ -106,6 +107,14 @@ describe('SARIF read by @microsoft/sarif-multitool', () => {
     // Guideline notes only (message arguments, code snippets, rule help): the reader did run its rules.
     expect(found.length).toBeGreaterThan(0);
     expect(found.every((r) => r.ruleId?.startsWith('SARIF2'))).toBe(true);
+
+    // A plan's finding about a change has no file: only its address, as a logical location.
+    const planOnly = sarifLog(
+      [{ rule: 'protected-delete', severity: 'error', message: 'Dashboard/old would be deleted in prod', address: 'Dashboard/old' }],
+      [],
+      '0.0.0',
+    );
+    expect((await validate(planOnly, 'plan')).filter((r) => r.level === 'error' || r.level === 'warning')).toEqual([]);
 
     const broken = structuredClone(log);
     delete broken.runs[0]?.results?.[0]?.message;
