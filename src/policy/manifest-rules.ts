@@ -4,7 +4,8 @@
  * (./waivers.ts), the same for every rule.
  */
 import type { DesiredResource } from '../core/resource.js';
-import type { Finding, Severity } from './model.js';
+import { alertsOnUnalertableTiles } from './alert-tile-rule.js';
+import { findingAt, type Finding, type Severity } from './model.js';
 import { severityOf, type BuiltinRule, type PolicySettings } from './settings.js';
 
 type Ref = string | { id: string };
@@ -23,15 +24,11 @@ export function manifestFindings(resources: readonly DesiredResource[], settings
   const webhooks = resources.filter((r) => r.kind === 'Webhook');
   const alerts = resources.filter((r) => r.kind === 'Alert');
   report('alert-channel', (s) => alertsWithoutDeclaredChannel(alerts, webhooks, s));
+  report('alert-tile-type', (s) => alertsOnUnalertableTiles(resources, s));
   report('unused-webhook', (s) => unusedWebhooks(alerts, webhooks, s));
   report('required-tags', (s) => missingTags(resources, settings?.requiredTags ?? [], s));
   report('name-pattern', (s) => namesOffPattern(resources, settings?.namePatterns ?? {}, s));
   return out;
-}
-
-/** A finding about one object, at its manifest. */
-export function findingAt(res: DesiredResource, rule: string, severity: Severity, message: string): Finding {
-  return { rule, severity, message, address: res.address, file: res.source.file, line: res.source.line, col: res.source.col };
 }
 
 function channelNames(alert: DesiredResource): string[] {

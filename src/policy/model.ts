@@ -8,6 +8,7 @@
 export type Severity = 'error' | 'warning';
 
 import type { PolicyFinding } from '../core/finding.js';
+import type { DesiredResource } from '../core/resource.js';
 
 /** One problem a rule found, at the manifest's file:line (a rule that does not compile: the rule's own line). */
 export type Finding = PolicyFinding;
@@ -32,4 +33,9 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
       a.rule.localeCompare(b.rule) ||
       (a.address ?? '').localeCompare(b.address ?? ''),
   );
+}
+
+/** A finding about one object, at its manifest. */
+export function findingAt(res: DesiredResource, rule: string, severity: Severity, message: string): Finding {
+  return { rule, severity, message, address: res.address, file: res.source.file, line: res.source.line, col: res.source.col };
 }

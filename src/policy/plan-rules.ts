@@ -7,8 +7,7 @@ import { durationMs } from '../core/duration.js';
 import type { Backtest } from '../core/backtest.js';
 import type { Plan, PlanStep } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
-import { findingAt } from './manifest-rules.js';
-import type { Finding, Severity } from './model.js';
+import { findingAt, type Finding, type Severity } from './model.js';
 import { DEFAULT_MAX_EPISODES_PER_DAY, DEFAULT_MAX_FIRING_SHARE, severityOf, type PolicySettings } from './settings.js';
 
 export function planFindings(plan: Plan, resources: ReadonlyMap<string, DesiredResource>, settings: PolicySettings | undefined): Finding[] {

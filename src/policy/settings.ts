@@ -5,6 +5,7 @@ import * as z from 'zod';
 export const BUILTIN_RULES = {
   // Off unless turned on: an alert may well notify a webhook made on the service and not managed here.
   'alert-channel': { severity: 'off', about: 'an alert notifies no webhook the manifests declare' },
+  'alert-tile-type': { severity: 'error', about: 'a tile alert on a tile that is not a line, stacked_bar or number chart' },
   'unused-webhook': { severity: 'warning', about: 'a declared webhook that no alert notifies' },
   'required-tags': { severity: 'error', about: 'a dashboard or alert without the tags policy.requiredTags lists' },
   'name-pattern': { severity: 'error', about: 'a display name that does not match policy.namePatterns for its kind' },
