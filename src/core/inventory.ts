@@ -57,6 +57,9 @@ export interface SkippedRow {
   hint?: string;
 }
 
+/** The small documents a target keeps beside its entries (the daemon's drift history): read by anyone, written under the lease. */
+export type NoteName = 'drift-history';
+
 export interface InventoryStore {
   readonly target: string;
   /** Every entry. Entries are frozen: callers build new ones and `put` them. */
@@ -88,6 +91,10 @@ export interface InventoryStore {
    * directory; postgres: a table) and returns where, for the apply report.
    */
   saveBackup(backup: InventoryBackup): Promise<string>;
+  /** A note of this target as last written: null when there is none or it is not readable as JSON (parse it where it is used). */
+  readNote(name: NoteName): Promise<unknown>;
+  /** Replaces a note, under the writer lease: refused without it, like every write. */
+  writeNote(name: NoteName, value: Json): Promise<void>;
   /** Re-reads the entries when another writer may have changed them (a daemon before each run). */
   refresh(): Promise<void>;
   /**

@@ -35,6 +35,7 @@ import type { DriftMode } from '../config/write-back-schema.js';
 import type { WriteBack } from './write-back.js';
 import { DEFAULT_IGNORE_SUGGESTIONS, type IgnoreSuggestionSettings } from '../config/field-rules.js';
 import { DriftHistory, suggestionEvent } from './drift-history.js';
+import { recordKept } from './kept-drift-history.js';
 import { ScheduleJitter } from './jitter.js';
 import { RunQueue, type TriggerReason } from './queue.js';
 import type { RunSlots } from './slots.js';
@@ -543,7 +544,8 @@ export class Daemon {
     metrics.setResources(target, resourceCounts(report.plan, report.apply));
     const events = eventsOfRun(report, { ownedBefore });
     if (proposeFailure) events.push(proposeFailure);
-    events.push(...(this.#driftHistory?.record(report).map(suggestionEvent) ?? []));
+    if (this.#driftHistory)
+      events.push(...(await recordKept(this.#driftHistory, report, this.deps.inventory, this.deps.logger)).map(suggestionEvent));
     for (const e of events) this.#emit(e);
     const failed =
       (report.apply ? report.apply.summary.failed + report.apply.summary.refused > 0 : false) ||

@@ -1,7 +1,11 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { Change, Plan, PlanStep } from '../core/plan.js';
-import { DriftHistory, ruleLines, suggestionEvent } from './drift-history.js';
+import { memoryInventory } from '../inventory/memory-store.js';
+import { createLogger } from '../log/logger.js';
+import { DriftHistory, driftHistoryNote, ruleLines, suggestionEvent } from './drift-history.js';
+import { recordKept } from './kept-drift-history.js';
 
 const DAY = 86_400_000;
 
@@ -116,5 +120,52 @@ describe('DriftHistory', () => {
       at(day);
       expect(h.record(run([drifted(['tiles.p99.x'], { reason: 'spec-changed' })]))).toEqual([]);
     }
+  });
+});
+
+describe('the drift history kept in the state (recordKept)', () => {
+  const quiet = () => {
+    const out = new PassThrough();
+    const lines: string[] = [];
+    out.on('data', (b: Buffer) => lines.push(...b.toString().trim().split('\n')));
+    return { logger: createLogger({ stream: out }), lines };
+  };
+
+  it('carries the count over a restart and to the replica that takes the target over, and suggests once', async () => {
+    const inventory = memoryInventory('prod');
+    const { logger } = quiet();
+    let now = Date.parse('2026-11-01T00:00:00Z');
+    const fresh = () => new DriftHistory('prod', { after: 3, withinMs: 30 * DAY }, () => new Date(now));
+    const step = drifted(['tiles.p99.x']);
+    expect(await recordKept(fresh(), run([step]), inventory, logger)).toEqual([]);
+    now += DAY;
+    // Healed in between: a second edit.
+    await recordKept(fresh(), run([]), inventory, logger);
+    now += DAY;
+    expect(await recordKept(fresh(), run([step]), inventory, logger)).toEqual([]);
+    now += DAY;
+    const another = fresh();
+    expect(await recordKept(another, run([]), inventory, logger)).toEqual([]);
+    now += DAY;
+    expect(await recordKept(another, run([step]), inventory, logger)).toMatchObject([{ path: 'tiles[*].x', times: 3 }]);
+    now += DAY;
+    expect(await recordKept(fresh(), run([step], 'apply', [step.address]), inventory, logger)).toEqual([]);
+    expect(driftHistoryNote.parse(await inventory.readNote('drift-history')).seen).toMatchObject([{ suggested: true }]);
+  });
+
+  it('goes on in memory, and fails no run, when the state cannot be written or holds what is not a history', async () => {
+    const inventory = memoryInventory('prod');
+    await inventory.writeNote('drift-history', { version: 99 });
+    const { logger, lines } = quiet();
+    const { h, at } = history(2);
+    await recordKept(h, run([drifted(['name'])]), inventory, logger);
+    expect(lines.join('\n')).toContain('drift history not read');
+    expect(driftHistoryNote.parse(await inventory.readNote('drift-history')).seen).toHaveLength(1);
+    const readOnly = { ...inventory, writeNote: () => Promise.reject(new Error('read-only')) };
+    at(1);
+    await recordKept(h, run([]), readOnly, logger);
+    at(2);
+    expect(await recordKept(h, run([drifted(['name'])]), readOnly, logger)).toMatchObject([{ path: 'name', times: 2 }]);
+    expect(lines.join('\n')).toContain('drift history not written');
   });
 });

@@ -11,8 +11,11 @@
  * it is dropped when the plan shows the field ignored by a rule, or when its drifts fall below the
  * threshold within the window (then it may be suggested again later).
  *
- * Kept in memory: a restart starts the count over (docs/ignore.md).
+ * Kept in the target's state as the note `drift-history` (file: notes/<target>/drift-history.json;
+ * PostgreSQL: the notes table), read before and written after each run's count (./kept-drift-history.ts):
+ * a restart, or another replica taking the target over, carries on the count.
  */
+import * as z from 'zod';
 import { parseIgnorePath, ruleCovers } from '../core/ignore.js';
 import type { Address, Kind, Plan } from '../core/plan.js';
 import type { IgnoreSuggestionSettings } from '../config/field-rules.js';
@@ -20,6 +23,7 @@ import type { RunReport } from '../engine/reconcile.js';
 import type { EventBody, EventOf } from '../events/vocabulary.js';
 import { suggestedIgnoreRule } from './ignore-suggestion.js';
 import { splitPath } from '../planner/diff.js';
+import { KINDS } from '../kinds/registry.js';
 
 /** One (object, rule) the daemon has seen drift. */
 interface Seen {
@@ -39,6 +43,22 @@ export function suggestionEvent(s: IgnoreSuggestion): EventBody {
   const { since: _since, last: _last, ...body } = s;
   return { event: 'ignore-suggested', ...body };
 }
+
+/** The history as the state keeps it (version 1). */
+export const driftHistoryNote = z.object({
+  version: z.literal(1),
+  seen: z.array(
+    z.object({
+      address: z.string().regex(/^[A-Za-z]+\/.+$/),
+      kind: z.enum(KINDS),
+      rule: z.string().min(1),
+      times: z.array(z.iso.datetime()),
+      suggested: z.boolean(),
+    }),
+  ),
+  notPutBack: z.array(z.string()),
+});
+export type DriftHistoryNote = z.infer<typeof driftHistoryNote>;
 
 export class DriftHistory {
   readonly #seen = new Map<string, Seen>();
@@ -78,6 +98,20 @@ export class DriftHistory {
       seen.suggested = due;
     }
     return out;
+  }
+
+  /** What the state keeps of the history. */
+  toNote(): DriftHistoryNote {
+    const seen = [...this.#seen.values()].map((s) => ({ ...s, times: s.times.map((t) => t.toISOString()) }));
+    return { version: 1, seen, notPutBack: [...this.#notPutBack] };
+  }
+
+  /** Takes the history the state kept (replacing this process's own: the state's is the latest of every replica). */
+  restore(note: DriftHistoryNote): void {
+    this.#seen.clear();
+    for (const s of note.seen)
+      this.#seen.set(`${s.address} ${s.rule}`, { ...s, address: s.address as Address, times: s.times.map((t) => new Date(t)) });
+    this.#notPutBack = new Set(note.notPutBack);
   }
 
   /** The open suggestions (the target's status), oldest first. */

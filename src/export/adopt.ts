@@ -126,6 +126,8 @@ function withEntries(inventory: InventoryStore, added: readonly InventoryEntry[]
     flush: readOnly,
     close: readOnly,
     saveBackup: readOnly,
+    readNote: (name) => inventory.readNote(name),
+    writeNote: readOnly,
     refresh: readOnly,
     writeFence: readOnly,
   };

@@ -26,6 +26,8 @@ export function emptyInventory(target: string, where: string): InventoryStore {
     flush: () => Promise.resolve(),
     close: () => Promise.resolve(),
     saveBackup: () => Promise.reject(refusal()),
+    readNote: () => Promise.resolve(null),
+    writeNote: () => Promise.reject(refusal()),
     refresh: () => Promise.resolve(),
     writeFence: () => ({ check: refuse }),
   };

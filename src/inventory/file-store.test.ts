@@ -21,6 +21,22 @@ async function tempDir(): Promise<string> {
 }
 
 describe('file inventory', () => {
+  it('keeps a note of the target across a reopen, written only under the lock; an unreadable one reads as none', async () => {
+    const dir = await tempDir();
+    const inv = await openFileInventory({ dir, target: 'prod', lock: true });
+    expect(await inv.readNote('drift-history')).toBeNull();
+    await inv.writeNote('drift-history', { version: 1, seen: ['x'] });
+    await inv.close();
+    const reader = await openFileInventory({ dir, target: 'prod', lock: false });
+    expect(await reader.readNote('drift-history')).toEqual({ version: 1, seen: ['x'] });
+    await expect(reader.writeNote('drift-history', {})).rejects.toMatchObject({ code: 'INVENTORY_READONLY' });
+    expect((await stat(join(dir, 'notes', 'prod', 'drift-history.json'))).mode & 0o777).toBe(0o600);
+    await writeFile(join(dir, 'notes', 'prod', 'drift-history.json'), '{"cut sh');
+    expect(await reader.readNote('drift-history')).toBeNull();
+    // Not a target of the state.
+    expect(await readdir(dir)).not.toContain('drift-history.json');
+  });
+
   it('keeps entries across a close and reopen', async () => {
     const dir = await tempDir();
     const inv = await openFileInventory({ dir, target: 'prod', lock: true });

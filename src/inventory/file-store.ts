@@ -22,12 +22,15 @@ import {
   type InventoryBackup,
   type InventoryEntry,
   type InventoryStore,
+  type NoteName,
   type SkippedRow,
 } from '../core/inventory.js';
 import type { Address } from '../core/plan.js';
+import type { Json } from '../core/wire.js';
 import { heldLease, leaseTiming, type InventoryAccess, type LeaseTiming, type WriterLease } from './backend.js';
 import { hmacFingerprint, loadOrCreateFileKey } from './fingerprint.js';
 import { writeFileBackup } from './file-backups.js';
+import { readFileNote, writeFileNote } from './file-notes.js';
 import { acquireFileLease } from './lock.js';
 import { inventoryEntrySchema } from './schema.js';
 import { FileRefusal, MAX_STATE_FILE_BYTES, readRegularBytesIfPresent } from '../manifests/files.js';
@@ -217,6 +220,15 @@ class FileInventory implements InventoryStore {
   async saveBackup(backup: InventoryBackup): Promise<string> {
     this.#requireLease();
     return writeFileBackup(this.dir, backup);
+  }
+
+  readNote(name: NoteName): Promise<unknown> {
+    return Promise.resolve(readFileNote(this.dir, this.target, name));
+  }
+
+  async writeNote(name: NoteName, value: Json): Promise<void> {
+    this.#requireLease();
+    await writeFileNote(this.dir, this.target, name, value);
   }
 
   #usableLease(): WriterLease | null {

@@ -9,10 +9,12 @@ import {
   type InventoryBackup,
   type InventoryEntry,
   type InventoryStore,
+  type NoteName,
 } from '../core/inventory.js';
 import { UNFENCED } from '../core/fence.js';
 import { deepFreeze } from '../core/freeze.js';
 import type { Address } from '../core/plan.js';
+import type { Json } from '../core/wire.js';
 
 export interface MemoryInventory extends InventoryStore {
   /** Backups kept by `saveBackup`, oldest first. */
@@ -23,6 +25,7 @@ export function memoryInventory(target: string, initial: InventoryEntry[] = [], 
   const entries = new Map<Address, InventoryEntry>(initial.map((e) => [entryAddress(e), keptEntry(e)]));
   const owners = new Owners(entries.values());
   const backups: InventoryBackup[] = [];
+  const notes = new Map<NoteName, Json>();
   return {
     target,
     backups,
@@ -59,6 +62,11 @@ export function memoryInventory(target: string, initial: InventoryEntry[] = [], 
     saveBackup: (backup) => {
       backups.push(structuredClone(backup));
       return Promise.resolve(`memory:${backup.address}#${backups.length}`);
+    },
+    readNote: (name) => Promise.resolve(notes.has(name) ? structuredClone(notes.get(name)) : null),
+    writeNote: (name, value) => {
+      notes.set(name, structuredClone(value));
+      return Promise.resolve();
     },
     refresh: () => Promise.resolve(),
     // No lease in memory: the writes of a test or a dry run are not fenced.

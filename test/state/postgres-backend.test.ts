@@ -213,6 +213,26 @@ describe('postgres state backend', () => {
     ).rejects.toBeInstanceOf(ObsyncError);
   });
 
+  it('keeps a note of a target for a fresh process, written only under the lease, and a deposed holder writes none', async () => {
+    const b = await backend(server.freshSchema());
+    const schema = b.location.replace(/.*schema (\w+)\)$/, '$1');
+    const inv = await b.openInventory('prod', { mode: 'write', command: 'run' });
+    expect(await inv.readNote('drift-history')).toBeNull();
+    await inv.writeNote('drift-history', { version: 1, seen: [] });
+    await inv.writeNote('drift-history', { version: 1, seen: ['again'] });
+    const reader = await b.openInventory('prod', { mode: 'read' });
+    expect(await reader.readNote('drift-history')).toEqual({ version: 1, seen: ['again'] });
+    await expect(reader.writeNote('drift-history', {})).rejects.toMatchObject({ code: 'INVENTORY_READONLY' });
+    expect(await (await b.openInventory('staging', { mode: 'read' })).readNote('drift-history')).toBeNull();
+    // Taken over behind its back: the database refuses the late write.
+    await sql(`UPDATE "${schema}".leases SET expires_at = now() - interval '1 second'`);
+    const attempt = await b.tryLease('prod', 'run');
+    expect('lease' in attempt).toBe(true);
+    await expect(inv.writeNote('drift-history', { stale: true })).rejects.toBeInstanceOf(LockError);
+    expect(await reader.readNote('drift-history')).toEqual({ version: 1, seen: ['again'] });
+    if ('lease' in attempt) await attempt.lease.release();
+  });
+
   it('fails at start with a clear error naming the URL without its password when nothing listens', async () => {
     const url = server.url.replace(`:${server.port}/`, ':1/');
     const err = await openPostgresState({

@@ -85,6 +85,18 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: (s) => `
       CREATE UNIQUE INDEX ${ONE_OWNER_INDEX} ON ${s}.entries (target, (entry->>'kind'), (entry->>'id')) WHERE entry->>'id' IS NOT NULL;`,
   },
+  {
+    version: 4,
+    name: "notes of a target (the daemon's drift history)",
+    sql: (s) => `
+      CREATE TABLE ${s}.notes (
+        target text NOT NULL,
+        name text NOT NULL,
+        body jsonb NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (target, name)
+      );`,
+  },
 ];
 
 /**

@@ -15,9 +15,11 @@ import {
   type InventoryBackup,
   type InventoryEntry,
   type InventoryStore,
+  type NoteName,
   type SkippedRow,
 } from '../../core/inventory.js';
 import type { Address } from '../../core/plan.js';
+import type { Json } from '../../core/wire.js';
 import { heldLease, type WriterLease } from '../backend.js';
 import { hmacFingerprint } from '../fingerprint.js';
 import { guarded, type PgConnection } from './connection.js';
@@ -162,6 +164,26 @@ export class PgInventory implements InventoryStore {
     const id = rows[0]?.id;
     if (id === undefined) throw this.#fenced();
     return `${this.conn.location}: backups #${id}`;
+  }
+
+  async readNote(name: NoteName): Promise<unknown> {
+    const { rows } = await guarded(this.conn, `reading the ${name} note of target '${this.target}'`, () =>
+      this.conn.pool.query<{ body: unknown }>(`SELECT body FROM ${this.s}.notes WHERE target = $1 AND name = $2`, [this.target, name]),
+    );
+    return rows[0]?.body ?? null;
+  }
+
+  async writeNote(name: NoteName, value: Json): Promise<void> {
+    const token = this.#token();
+    const { rowCount } = await guarded(this.conn, `writing the ${name} note of target '${this.target}'`, () =>
+      this.conn.pool.query(
+        `WITH ${FENCE(this.s)}
+         INSERT INTO ${this.s}.notes (target, name, body) SELECT $1, $3, $4::jsonb FROM fence
+         ON CONFLICT (target, name) DO UPDATE SET body = EXCLUDED.body, updated_at = now()`,
+        [this.target, token, name, JSON.stringify(value)],
+      ),
+    );
+    if (rowCount === 0) throw this.#fenced();
   }
 
   #usableLease(): WriterLease | null {
