@@ -28,6 +28,24 @@ export interface BacktestCounts {
   lastFiringAt: string | null;
   /** Distinct groups that fired (groupBy alerts only). */
   groups?: number;
+  /**
+   * Notifications the checker would have sent for ALERT: one per group per firing window (it
+   * notifies again on every evaluation while a group stays in ALERT).
+   */
+  notifications: number;
+  /** Resolution notifications: a group that had notified going back to OK. */
+  resolutions: number;
+  /** Episodes shorter than FLAP_WINDOWS windows: an alert that pages and clears at once. */
+  flapping: number;
+  /** groupBy alerts: the groups that notified most, most first (at most 5). */
+  topGroups?: GroupNotifications[];
+}
+
+/** One group's notifications over the history; `group` as the checker names it (`column:value, …`). */
+export interface GroupNotifications {
+  group: string;
+  notifications: number;
+  resolutions: number;
 }
 
 export interface BacktestSide extends Partial<BacktestCounts> {

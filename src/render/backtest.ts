@@ -1,9 +1,12 @@
 /**
  * A backtest and an impact in words, shared by the text and markdown plans (and the daemon's
  * logs carry the same objects): `backtest 7d: would have fired in 12 of 2016 windows, 3
- * episodes, last 2026-11-24 03:10 UTC`; for an update, before → after.
+ * episodes, last 2026-11-24 03:10 UTC; would have notified 28 times, 24 of them from group
+ * ServiceName:checkout, and resolved 3 times; 2 of 3 episodes flapped (under 3 windows)`; for an
+ * update, before → after.
  */
 import type { Backtest, BacktestRun, BacktestSide, Impact, ImpactItem } from '../core/backtest.js';
+import { FLAP_WINDOWS } from '../kinds/alert/backtest-counts.js';
 import { printable } from '../core/printable.js';
 
 /** The sentence under an alert. */
@@ -17,15 +20,47 @@ export function backtestSentence(b: Backtest): string {
   const beforeNote =
     before && before.status !== 'ok' ? `; before: ${before.status} (${printable(before.reason ?? 'no reason given')})` : '';
   const note = b.reason ? `; ${b.reason}` : '';
-  return `backtest ${b.window}: ${counts}${last}${beforeNote}${note}`;
+  const sent = notificationsClause(b, before?.status === 'ok' ? before : undefined);
+  return `backtest ${b.window}: ${counts}${last}${sent}${topGroupsClause(b)}${beforeNote}${note}`;
+}
+
+/**
+ * `; would have notified 28 times, 24 of them from group ServiceName:checkout, and resolved 3 times; 2 of 5
+ * episodes flapped (under 3 windows)`; with a before, `4 → 28 times`. Absent from a backtest saved before they were counted.
+ */
+function notificationsClause(after: BacktestSide, before: BacktestSide | undefined): string {
+  if (after.notifications === undefined) return '';
+  const times = (v: number | undefined) => `${n(v)} time${v === 1 ? '' : 's'}`;
+  const sent =
+    before?.notifications !== undefined ? `${n(before.notifications)} → ${times(after.notifications)}` : times(after.notifications);
+  const top = after.topGroups?.[0];
+  // A group is the service's data: shown, never obeyed.
+  const from = top && top.notifications > 0 ? `, ${top.notifications} of them from group ${printable(top.group || '(none)')}` : '';
+  const resolved = before?.resolutions !== undefined ? `${n(before.resolutions)} → ${times(after.resolutions)}` : times(after.resolutions);
+  const flapped = after.flapping
+    ? `; ${after.flapping} of ${n(after.episodes)} episode${after.episodes === 1 ? '' : 's'} flapped (under ${FLAP_WINDOWS} windows)`
+    : '';
+  return `; would have notified ${sent}${from}, and resolved ${resolved}${flapped}`;
+}
+
+/** With more than one: `; top groups by notifications: ServiceName:checkout 24 (3 resolved), ServiceName:api 4 (1 resolved)`. */
+function topGroupsClause(b: BacktestSide): string {
+  const groups = b.topGroups ?? [];
+  if (groups.length < 2) return '';
+  return `; top groups by notifications: ${groups.map((g) => `${printable(g.group || '(none)')} ${g.notifications} (${g.resolutions} resolved)`).join(', ')}`;
 }
 
 /** The table cell: the counts only. */
 export function backtestCell(b: Backtest): string {
   if (b.status !== 'ok') return `${b.status}: ${printable(b.reason ?? '')}`;
   const before = b.before;
-  if (before?.status === 'ok') return `${n(before.episodes)} → ${n(b.episodes)} episodes (${windowsCompared(before, b)} windows firing)`;
-  return `${n(b.episodes)} episode(s), ${n(b.firing)} of ${n(b.evaluated)} windows firing`;
+  const sent =
+    b.notifications === undefined
+      ? ''
+      : `${before?.status === 'ok' && before.notifications !== undefined ? `${before.notifications} → ` : ''}${b.notifications} notification(s): `;
+  if (before?.status === 'ok')
+    return `${sent}${n(before.episodes)} → ${n(b.episodes)} episodes (${windowsCompared(before, b)} windows firing)`;
+  return `${sent}${n(b.episodes)} episode(s), ${n(b.firing)} of ${n(b.evaluated)} windows firing`;
 }
 
 function single(b: BacktestSide): string {

@@ -38,9 +38,10 @@ import { assignOwn } from '../core/json.js';
  * (kept from 3.x: 3.2's backtest and impact per change and each target's backtest summary, 3.3's
  * target_identity per target). 5.0: addresses in Terraform's grammar (`module.<target>`, was
  * `target.<target>`); planned_values, prior_state, configuration, complete and timestamp added;
- * an unchanged object's change carries its form as before and after (plans made for JSON).
+ * an unchanged object's change carries its form as before and after (plans made for JSON). 5.1: a
+ * backtest's notifications, resolutions, flapping and topGroups.
  */
-export const OUTPUT_FORMAT_VERSION = '5.0';
+export const OUTPUT_FORMAT_VERSION = '5.1';
 
 const json = z.json();
 const object = z.record(z.string(), json);
@@ -90,6 +91,25 @@ const backtestCounts = {
   firstFiringAt: z.string().nullable().optional().describe('Start of the first firing window (ISO 8601), null when none fired'),
   lastFiringAt: z.string().nullable().optional().describe('Start of the last firing window (ISO 8601), null when none fired'),
   groups: z.number().int().optional().describe('Distinct groups that fired (groupBy alerts)'),
+  notifications: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'ALERT notifications the checker would have sent: one per group per firing window (hyperdx b52a6fa notifies again on every evaluation while a group stays in ALERT)',
+    ),
+  resolutions: z.number().int().optional().describe('Resolution notifications: a group that had notified going back to OK'),
+  flapping: z.number().int().optional().describe('Episodes shorter than 3 windows (paged, then cleared at once)'),
+  topGroups: z
+    .array(
+      z.object({
+        group: z.string().describe("The group as the checker names it (column:value, …); '' for the alert's no-data group"),
+        notifications: z.number().int(),
+        resolutions: z.number().int(),
+      }),
+    )
+    .optional()
+    .describe('groupBy alerts: the groups that notified most, most first (at most 5)'),
 };
 const backtestStatus = z
   .enum(['ok', 'unavailable', 'skipped'])

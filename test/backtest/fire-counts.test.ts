@@ -47,33 +47,41 @@ async function rows(spec: JsonObject): Promise<WireSeriesRow[]> {
   return got;
 }
 
-/** The checker's rule, again: a window's value is its row's (counts through parseInt), 0 without one; any group firing fires the window. */
+/**
+ * The checker's rule, again: a window's value is its row's (counts through parseInt), 0 without one; any group firing fires the
+ * window. Notifications (numConsecutiveWindows 1): one per group per firing window; a resolution when a group fired in a window
+ * and not in the next (for a groupBy alert above a threshold over 0, a group without a row in the next window is resolved too).
+ */
 function independent(data: WireSeriesRow[], type: 'above' | 'below', threshold: number): Omit<Backtest, 'status' | 'window'> {
   const fires = (v: number) => (type === 'above' ? v >= threshold : v < threshold);
-  const byBucket = new Map<number, number[]>();
+  const byBucket = new Map<number, { group: string; value: number }[]>();
   for (const r of data) {
     const raw = r['series_0.data'];
-    const v = typeof raw === 'string' ? Number.parseInt(raw, 10) : (raw as number);
-    byBucket.set(r.ts_bucket as number, [...(byBucket.get(r.ts_bucket as number) ?? []), v]);
+    const value = typeof raw === 'string' ? Number.parseInt(raw, 10) : (raw as number);
+    byBucket.set(r.ts_bucket as number, [...(byBucket.get(r.ts_bucket as number) ?? []), { group: JSON.stringify(r.group), value }]);
   }
   let firing = 0;
   let episodes = 0;
+  let notifications = 0;
+  let resolutions = 0;
   let first: string | null = null;
   let last: string | null = null;
-  let previous = false;
+  let previous = new Set<string>();
   for (let i = 0; i < WINDOWS; i++) {
     const bucket = START + i * STEP;
-    const values = byBucket.get(bucket) ?? [0];
-    const fired = values.some(fires);
-    if (fired) {
+    const rows = byBucket.get(bucket) ?? [{ group: '[]', value: 0 }];
+    const firingGroups = new Set(rows.filter((r) => fires(r.value)).map((r) => r.group));
+    notifications += firingGroups.size;
+    resolutions += [...previous].filter((g) => !firingGroups.has(g)).length;
+    if (firingGroups.size > 0) {
       firing += 1;
-      if (!previous) episodes += 1;
+      if (previous.size === 0) episodes += 1;
       first ??= new Date(bucket).toISOString();
       last = new Date(bucket).toISOString();
     }
-    previous = fired;
+    previous = firingGroups;
   }
-  return { evaluated: WINDOWS, firing, episodes, firstFiringAt: first, lastFiringAt: last };
+  return { evaluated: WINDOWS, firing, episodes, firstFiringAt: first, lastFiringAt: last, notifications, resolutions };
 }
 
 /** A value the series takes, at a rank (the boundary: some window equals it). */
@@ -164,7 +172,13 @@ describe('backtest fire counts', () => {
     const errors = await rows(ERRORS);
     const atBoundary = errors.filter((r) => r['series_0.data'] === String(thresholds.errorsAbove)).length;
     expect(atBoundary).toBeGreaterThan(0);
-    expect(backtestOf(report.plan, 'Alert/search-grouped').groups).toBeGreaterThan(0);
+    const grouped = backtestOf(report.plan, 'Alert/search-grouped');
+    expect(grouped.groups).toBeGreaterThan(0);
+    // More than one group notified, so the groups are told apart; the top groups add up to at most the whole.
+    expect(grouped.topGroups?.length).toBeGreaterThan(1);
+    expect(thresholds.groupedAbove).toBeGreaterThan(0);
+    const top = (grouped.topGroups ?? []).reduce((sum, g) => sum + g.notifications, 0);
+    expect(top).toBeLessThanOrEqual(grouped.notifications ?? 0);
   });
 
   it('is the same for the same plan twice', async () => {

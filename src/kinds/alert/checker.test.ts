@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Json } from '../../core/wire.js';
-import { alertWindows, evaluateWindows, exceedsThreshold, seriesPoints, type AlertCondition, type SeriesPoint } from './checker.js';
+import { evaluateWindows } from './backtest-counts.js';
+import { alertWindows, exceedsThreshold, seriesPoints, type AlertCondition, type SeriesPoint } from './checker.js';
 
 const FIVE_MIN = 300_000;
 const cond = (thresholdType: string, threshold: number, more: Partial<AlertCondition> = {}): AlertCondition => ({
@@ -56,6 +57,9 @@ describe('evaluateWindows', () => {
       episodes: 3,
       firstFiringAt: new Date(at(1)).toISOString(),
       lastFiringAt: new Date(at(7)).toISOString(),
+      notifications: 4,
+      resolutions: 2,
+      flapping: 3,
     });
   });
 

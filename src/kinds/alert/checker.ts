@@ -18,8 +18,10 @@
  * - numConsecutiveWindows M: a breaching window puts the group in ALERT only when its previous M-1
  *   windows breached too (their histories ALERT or PENDING, `getConsecutiveWindowHistories`); a
  *   window in which the group has no row breaks the run.
+ *
+ * The replay of the checker's histories and notifications is notifications.ts; the counts a
+ * backtest reports, backtest-counts.ts.
  */
-import type { BacktestCounts } from '../../core/backtest.js';
 import type { Json } from '../../core/wire.js';
 
 export const INTERVAL_MS: Readonly<Record<string, number>> = {
@@ -126,61 +128,4 @@ function ratioValue(a: Json | undefined, b: Json | undefined): number | null {
   const den = typeof b === 'number' || typeof b === 'string' ? Number(b) : Number.NaN;
   if (Number.isNaN(num) || Number.isNaN(den) || den === 0) return null;
   return num / den;
-}
-
-/** The counts of a condition over the windows, from the series points. */
-export function evaluateWindows(c: AlertCondition, windows: Windows, points: readonly SeriesPoint[], grouped: boolean): BacktestCounts {
-  const byBucket = new Map<number, SeriesPoint[]>();
-  for (const p of points) {
-    const list = byBucket.get(p.bucket);
-    if (list) list.push(p);
-    else byBucket.set(p.bucket, [p]);
-  }
-  const needed = Math.max(1, c.numConsecutiveWindows ?? 1);
-  let streaks = new Map<string, number>();
-  const firedGroups = new Set<string>();
-  const counts: BacktestCounts = { evaluated: windows.count, firing: 0, episodes: 0, firstFiringAt: null, lastFiringAt: null };
-  let previousFired = false;
-  for (let i = 0; i < windows.count; i++) {
-    const bucket = windows.start + i * windows.stepMs;
-    const breaches = windowBreaches(c, byBucket.get(bucket), grouped);
-    const next = new Map<string, number>();
-    let fired = false;
-    for (const [group, breach] of breaches) {
-      const streak = breach ? (streaks.get(group) ?? 0) + 1 : 0;
-      next.set(group, streak);
-      if (breach && streak >= needed) {
-        fired = true;
-        firedGroups.add(group);
-      }
-    }
-    streaks = next;
-    if (fired) {
-      counts.firing += 1;
-      if (!previousFired) counts.episodes += 1;
-      const at = new Date(bucket).toISOString();
-      counts.firstFiringAt ??= at;
-      counts.lastFiringAt = at;
-    }
-    previousFired = fired;
-  }
-  if (grouped) counts.groups = firedGroups.size;
-  return counts;
-}
-
-/** Per group present in the window, whether it breaches; a window without rows is one value 0. */
-function windowBreaches(c: AlertCondition, rows: readonly SeriesPoint[] | undefined, grouped: boolean): Map<string, boolean> {
-  const out = new Map<string, boolean>();
-  if (!rows || rows.length === 0) {
-    out.set('', exceedsThreshold(c, 0));
-    return out;
-  }
-  for (const row of rows) {
-    if (row.value === null) continue;
-    const group = grouped ? row.group : '';
-    out.set(group, (out.get(group) ?? false) || exceedsThreshold(c, row.value));
-  }
-  // Rows without a value leave no history: the run of every group breaks (the checker's default OK history).
-  if (out.size === 0) out.set('', false);
-  return out;
 }
