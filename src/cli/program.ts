@@ -35,6 +35,12 @@ const commands: CommandEntry[] = [
     load: () => import('./jitless.js').then(() => import('./commands/lint.js')),
   },
   {
+    name: 'test',
+    usage: '[options] [paths...]',
+    summary: 'run the AlertTest files offline with the checker the backtests use: no target, no credential (text, json, github)',
+    load: () => import('./jitless.js').then(() => import('./commands/test.js')),
+  },
+  {
     name: 'plan',
     usage: '[options] [paths...]',
     summary: 'show the changes apply would make (reads the service, writes nothing)',

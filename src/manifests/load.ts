@@ -8,6 +8,8 @@
 import { hash } from 'node:crypto';
 import { dirname, sep } from 'node:path';
 import type { Document } from 'yaml';
+import { ALERT_TEST_KIND, type AlertTestDocument } from '../alert-tests/schema.js';
+import { alertTestOf } from './alert-tests.js';
 import { credentialValues } from './credentials.js';
 import { refuseCarried, SensitiveValues, type GuardedDocument, type SensitiveValue } from './carried.js';
 import { formatPath, type Diagnostic } from '../core/diagnostics.js';
@@ -196,6 +198,8 @@ export interface LoadResult {
   emptyFiles: string[];
   /** The rules of `kind: Policy` documents (src/policy): never objects on the service, so never among `resources`. */
   policies: PolicyRule[];
+  /** `kind: AlertTest` documents (src/alert-tests), read by `obsync test`; never objects on the service either. */
+  alertTests: AlertTestDocument[];
 }
 
 export function loadManifests(paths: readonly string[], opts: LoadOptions): LoadResult {
@@ -237,7 +241,8 @@ export function loadManifests(paths: readonly string[], opts: LoadOptions): Load
   if (documents === 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(noManifests(paths, files.length));
   const emptyFiles = entries.filter((e) => e.load.documents === 0 && e.load.failed.length === 0).map((e) => e.file);
   const policies = entries.flatMap((e) => e.load.policies);
-  return { resources, diagnostics: sortDiagnostics(diagnostics), emptyFiles, policies };
+  const alertTests = entries.flatMap((e) => e.load.alertTests);
+  return { resources, diagnostics: sortDiagnostics(diagnostics), emptyFiles, policies, alertTests };
 }
 
 /** A file's text as read, with the digest kept loads recognise it by (taken once per read). */
@@ -277,6 +282,7 @@ function fileEntry(file: string, opts: LoadOptions): FileEntry {
         guarded: [],
         sensitive: [],
         policies: [],
+        alertTests: [],
       },
     };
   }
@@ -323,6 +329,7 @@ export interface FileLoad {
   sensitive: SensitiveValue[];
   /** The rules of its Policy documents. */
   policies: PolicyRule[];
+  alertTests: AlertTestDocument[];
 }
 
 /** The documents of one file's text; `shareable`: none of them interpolates, so the load is the same for any target and environment. */
@@ -347,6 +354,7 @@ function loadText(file: string, { text, digest }: FileText, opts: LoadOptions): 
   const guarded: Guarded[] = [];
   const sensitive: SensitiveValue[] = [];
   const policies: PolicyRule[] = [];
+  const alertTests: AlertTestDocument[] = [];
   // The file's documents share their strings: 500 dashboards need one "Traces", not 500.
   const strings = new StringTable();
   let documents = 0;
@@ -360,6 +368,12 @@ function loadText(file: string, { text, digest }: FileText, opts: LoadOptions): 
     if (kind === 'Policy') {
       const read = policyOf(file, doc, parsed.lineCounter);
       policies.push(...read.rules);
+      diagnostics.push(...read.diagnostics);
+      continue;
+    }
+    if (kind === ALERT_TEST_KIND) {
+      const read = alertTestOf(file, doc, parsed.lineCounter);
+      alertTests.push(...read.tests);
       diagnostics.push(...read.diagnostics);
       continue;
     }
@@ -401,7 +415,7 @@ function loadText(file: string, { text, digest }: FileText, opts: LoadOptions): 
       });
   }
   return {
-    load: { loaded, diagnostics, documents: documents + parsed.diagnostics.length, failed, guarded, sensitive, policies },
+    load: { loaded, diagnostics, documents: documents + parsed.diagnostics.length, failed, guarded, sensitive, policies, alertTests },
     shareable,
   };
 }
@@ -466,9 +480,9 @@ function unreadable(file: string, e: unknown): Diagnostic {
 
 const isKind = (k: unknown): k is Kind => typeof k === 'string' && (KINDS as readonly string[]).includes(k);
 
-function kindOf(doc: Document): Kind | 'Config' | 'Policy' | undefined {
+function kindOf(doc: Document): Kind | 'Config' | 'Policy' | typeof ALERT_TEST_KIND | undefined {
   const kind = doc.get('kind');
-  return kind === 'Config' || kind === 'Policy' || isKind(kind) ? kind : undefined;
+  return kind === 'Config' || kind === 'Policy' || kind === ALERT_TEST_KIND || isKind(kind) ? kind : undefined;
 }
 
 /** Every value at a sensitive path of a document's spec, told to the scrubber and returned for the credential rule. */

@@ -52,6 +52,7 @@ export function loadTargetTree(tree: TargetTree, opts: LoadOptions): TargetLoad 
     diagnostics: sortDiagnostics([...loaded.diagnostics, ...unserved.map((r) => notServed(tree.target, api, r))]),
     emptyFiles: loaded.emptyFiles,
     policies: loaded.policies,
+    alertTests: loaded.alertTests,
   };
 }
 

@@ -139,11 +139,11 @@ describe('deploy/github-actions/obsync.yaml', () => {
 
 describe('the validate step', () => {
   /** The step's obsync command line, run by the built CLI in a user's repository without a secret in the environment. */
-  async function validateIn(config: string, manifests: Record<string, string>) {
+  async function validateIn(config: string, manifests: Record<string, string>, command?: string[]) {
     assertBuilt();
     const validate = plan.steps.find((s) => s.name === 'Validate');
-    const argv = obsyncCommands(validate?.run ?? '')[0] ?? [];
-    expect(argv[0]).toBe('validate');
+    const argv = command ?? obsyncCommands(validate?.run ?? '')[0] ?? [];
+    if (!command) expect(argv[0]).toBe('validate');
     const workspace = mkdtempSync(join(tmpdir(), 'obsync-gha-validate-'));
     try {
       writeFileSync(join(workspace, 'obsync.yaml'), config);
@@ -166,6 +166,24 @@ describe('the validate step', () => {
     const refused = await validateIn(selfHosted, { 'pipe.yaml': pipe });
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/::error .*target 'prod' \(self-hosted\) cannot manage Pipe objects/);
+  });
+
+  it('runs the alert tests offline on every pull request, forks included: no condition, no secret, and they run here', async () => {
+    const step = plan.steps.find((s) => s.name === 'Alert tests');
+    const argv = obsyncCommands(step?.run ?? '')[0] ?? [];
+    expect(argv[0]).toBe('test');
+    expect(step?.if).toBeUndefined();
+    expect(step?.env).toBeUndefined();
+    const alert = `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: errors}\nspec: {savedSearch: Errors, interval: 5m, threshold: 10, thresholdType: above, channel: {type: webhook, webhook: ops-slack}}\n`;
+    const test = (notifications: number) =>
+      `apiVersion: obsync/v1\nkind: AlertTest\nmetadata: {name: burst}\nspec: {alert: errors, series: "0 12 12 0", expect: {notifications: ${notifications}}}\n`;
+    const pass = await validateIn(readFileSync(CONFIG, 'utf8'), { 'alert.yaml': alert, 'test.yaml': test(2) }, argv);
+    expect(pass.code, pass.stdout + pass.stderr).toBe(0);
+    const fail = await validateIn(readFileSync(CONFIG, 'utf8'), { 'alert.yaml': alert, 'test.yaml': test(1) }, argv);
+    expect(fail.code).toBe(1);
+    expect(fail.stdout).toMatch(
+      /::error file=observability\/test\.yaml,line=1::AlertTest\/burst \(Alert\/errors\): notifications expected 1, actual 2/,
+    );
   });
 
   it('needs no secret: neither the state URL nor a credential is resolved', async () => {
