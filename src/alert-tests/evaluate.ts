@@ -60,13 +60,8 @@ export function evaluateAlertTest(test: AlertTestDocument, alert: AlertUnderTest
     numConsecutiveWindows: alert.numConsecutiveWindows ?? null,
   };
   const counts = evaluateWindows(condition, { start: 0, count, stepMs }, points, grouped);
-  const actual: Partial<Record<ExpectedKey, number>> = {};
-  let passed = true;
-  for (const key of EXPECTED_KEYS) {
-    const want = test.spec.expect[key];
-    if (want === undefined) continue;
-    actual[key] = counts[key];
-    if (counts[key] !== want) passed = false;
-  }
+  const asked = EXPECTED_KEYS.filter((key) => test.spec.expect[key] !== undefined);
+  const actual: Partial<Record<ExpectedKey, number>> = Object.fromEntries(asked.map((key) => [key, counts[key]]));
+  const passed = asked.every((key) => counts[key] === test.spec.expect[key]);
   return { ...base, passed, actual };
 }

@@ -36,9 +36,31 @@ describe('backtest settings: flags over obsync.yaml over the command default', (
 
   it('obsync.yaml accepts a history, true/false or {window, budget, perAlert}, and nothing else', () => {
     const config = (backtest: unknown) => configSchema.safeParse({ apiVersion: 'obsync/v1', kind: 'Config', defaults: { backtest } });
-    for (const ok of ['7d', '12h', true, false, { window: '1d', budget: 0 }, { perAlert: 3 }])
+    for (const ok of [
+      '7d',
+      '12h',
+      true,
+      false,
+      { window: '1d', budget: 0 },
+      { perAlert: 3 },
+      { episodeBudget: { episodes: 3, per: '7d' } },
+    ])
       expect(config(ok).success, JSON.stringify(ok)).toBe(true);
-    for (const bad of ['7 days', '100d', { window: '1d', extra: 1 }, { budget: -1 }])
+    for (const bad of [
+      '7 days',
+      '100d',
+      { window: '1d', extra: 1 },
+      { budget: -1 },
+      { episodeBudget: { episodes: 3, per: '0d' } },
+      { episodeBudget: { episodes: 3 } },
+    ])
       expect(config(bad).success, JSON.stringify(bad)).toBe(false);
+  });
+
+  it('carries defaults.backtest.episodeBudget into the backtests, with its period in milliseconds', () => {
+    const configured = backtestDefaults({ episodeBudget: { episodes: 3, per: '7d' } });
+    expect(backtestSettings(parseRunOptions(raw()), configured, false)).toMatchObject({
+      episodeBudget: { episodes: 3, per: '7d', perMs: 7 * 86_400_000 },
+    });
   });
 });

@@ -54,7 +54,9 @@ export interface BacktestWindow {
 }
 
 /** `defaults.backtest` of obsync.yaml, resolved: false when turned off there. */
-export type BacktestDefaults = (BacktestWindow & { budget: number; perAlert: number }) | false;
+export type BacktestDefaults =
+  | (BacktestWindow & { budget: number; perAlert: number; episodeBudget?: BacktestOptions['episodeBudget'] })
+  | false;
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -109,6 +111,7 @@ export function backtestDefaults(setting: BacktestSetting | undefined): Backtest
     window: text,
     budget: spec.budget ?? BACKTEST_DEFAULTS.budget,
     perAlert: spec.perAlert ?? BACKTEST_DEFAULTS.perAlert,
+    ...(spec.episodeBudget ? { episodeBudget: { ...spec.episodeBudget, perMs: durationMs(spec.episodeBudget.per, 'mhd') ?? 1 } } : {}),
   };
 }
 
@@ -131,6 +134,7 @@ export function backtestSettings(
     window: window.window,
     budget: opts.backtestBudget ?? base?.budget ?? BACKTEST_DEFAULTS.budget,
     perAlert: base?.perAlert ?? BACKTEST_DEFAULTS.perAlert,
+    ...(base?.episodeBudget ? { episodeBudget: base.episodeBudget } : {}),
   };
 }
 

@@ -49,6 +49,18 @@ const backtestSetting = z
           .describe(
             'Series requests one alert may make; a longer history is shortened to fit (default 10: a week of 5-minute windows before and after a change of query).',
           ),
+        episodeBudget: z
+          .strictObject({
+            episodes: z.number().int().min(0).max(10_000).describe('Episodes (runs of firing windows) allowed per period.'),
+            per: z
+              .string()
+              .refine((text) => durationMs(text, 'mhd') !== null, 'a period like 1d, 12h or 7d (minutes, hours or days)')
+              .describe('The period: 1d, 7d…'),
+          })
+          .optional()
+          .describe(
+            'How often an alert may page: an alert whose backtest has more episodes (scaled to the history) gets the nearest threshold that would have stayed within it, computed from the same series, shown as a suggestion and never applied. E.g. {episodes: 3, per: 7d}.',
+          ),
       })
       .describe('The history and the request limits.'),
   ])

@@ -52,6 +52,29 @@ export interface BacktestSide extends Partial<BacktestCounts> {
   status: BacktestStatus;
   /** Why it is not `ok` (also a note when the window was shortened). */
   reason?: string;
+  /** More episodes than the episode budget allows: the nearest threshold that would have stayed within it. */
+  suggestion?: ThresholdSuggestion;
+}
+
+/** `defaults.backtest.episodeBudget`: at most `episodes` per `per` (e.g. 3 per 7d). */
+export interface EpisodeBudget {
+  episodes: number;
+  per: string;
+}
+
+/**
+ * The threshold nearest the alert's own that would have kept it within the episode budget over the
+ * same history (the same series: no request). A suggestion, never applied.
+ */
+export interface ThresholdSuggestion {
+  threshold: number;
+  /** What the alert would have done with it. */
+  episodes: number;
+  firing: number;
+  notifications: number;
+  budget: EpisodeBudget;
+  /** Episodes the budget allows over this history (`episodes` × history ÷ `per`). */
+  allowed: number;
 }
 
 export interface Backtest extends BacktestSide {

@@ -6,7 +6,7 @@
  * once per run. A backtest never fails the plan: a failure, a timeout or an exhausted budget is
  * the alert's status, with the reason.
  */
-import type { Backtest, BacktestRun, BacktestSide } from '../core/backtest.js';
+import type { Backtest, BacktestRun, BacktestSide, EpisodeBudget } from '../core/backtest.js';
 import { errorMessage } from '../core/errors.js';
 import type { Plan } from '../core/plan.js';
 import type { ChartsPort, Variant } from '../core/ports.js';
@@ -14,6 +14,7 @@ import type { WireSeriesRow } from '../core/wire.js';
 import { evaluateWindows } from '../kinds/alert/backtest-counts.js';
 import { alertWindows, INTERVAL_MS, seriesPoints, type Windows } from '../kinds/alert/checker.js';
 import { unansweredRequest } from '../kinds/alert/series-answer.js';
+import { suggestThreshold } from '../kinds/alert/suggest-threshold.js';
 import { seriesRequests, type AlertEvaluation, type SeriesRequest } from '../kinds/alert/series-query.js';
 import type { BacktestSubject } from '../planner/backtest-subjects.js';
 import { stableJson } from '../planner/diff.js';
@@ -35,6 +36,8 @@ export interface BacktestOptions {
   budget: number;
   /** Series requests one alert may make; a longer history is shortened to fit. */
   perAlert: number;
+  /** Episodes an alert may have per period; more, and the plan suggests the nearest threshold within it. */
+  episodeBudget?: EpisodeBudget & { perMs: number };
   /** The end of the history (default: now; tests fix it). */
   now?: Date;
   /** The longest the backtests of one plan may take. */
@@ -185,7 +188,7 @@ function result(
   requests: ReadonlyMap<string, SeriesRequest>,
   opts: BacktestOptions,
 ): Backtest {
-  const after = evaluated(reserved.after, outcomes, requests);
+  const after = evaluated(reserved.after, outcomes, requests, opts.episodeBudget);
   const out: Backtest = { ...after, window: opts.window };
   if ('evaluation' in reserved.after) {
     out.granularity = reserved.after.evaluation.condition.interval;
@@ -201,6 +204,7 @@ function evaluated(
   s: Side | BacktestSide,
   outcomes: ReadonlyMap<string, Outcome>,
   requests: ReadonlyMap<string, SeriesRequest>,
+  budget?: BacktestOptions['episodeBudget'],
 ): BacktestSide {
   if (!('evaluation' in s)) return s;
   const rows: WireSeriesRow[] = [];
@@ -215,7 +219,24 @@ function evaluated(
   }
   const { condition, query } = s.evaluation;
   const points = seriesPoints(rows, query.groupBy, query.ratio);
-  return { status: 'ok', ...evaluateWindows(condition, s.windows, points, query.groupBy.length > 0) };
+  const grouped = query.groupBy.length > 0;
+  const counts = evaluateWindows(condition, s.windows, points, grouped);
+  if (!budget) return { status: 'ok', ...counts };
+  // The budget scaled to the history evaluated (3 per 7d over a 1-day history: 3/7).
+  const allowed = (budget.episodes * s.windows.count * s.windows.stepMs) / budget.perMs;
+  if (counts.episodes <= allowed) return { status: 'ok', ...counts };
+  const found = suggestThreshold(condition, s.windows, points, grouped, Math.floor(allowed));
+  if (!found) return { status: 'ok', ...counts };
+  const { counts: quieter, threshold } = found;
+  const suggestion = {
+    threshold,
+    episodes: quieter.episodes,
+    firing: quieter.firing,
+    notifications: quieter.notifications,
+    budget: { episodes: budget.episodes, per: budget.per },
+    allowed: Math.round(allowed * 100) / 100,
+  };
+  return { status: 'ok', ...counts, suggestion };
 }
 
 /** `3d 11h 40m`: how much history the windows cover. */

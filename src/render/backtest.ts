@@ -21,7 +21,7 @@ export function backtestSentence(b: Backtest): string {
     before && before.status !== 'ok' ? `; before: ${before.status} (${printable(before.reason ?? 'no reason given')})` : '';
   const note = b.reason ? `; ${b.reason}` : '';
   const sent = notificationsClause(b, before?.status === 'ok' ? before : undefined);
-  return `backtest ${b.window}: ${counts}${last}${sent}${topGroupsClause(b)}${beforeNote}${note}`;
+  return `backtest ${b.window}: ${counts}${last}${sent}${topGroupsClause(b)}${suggestionClause(b)}${beforeNote}${note}`;
 }
 
 /**
@@ -41,6 +41,14 @@ function notificationsClause(after: BacktestSide, before: BacktestSide | undefin
     ? `; ${after.flapping} of ${n(after.episodes)} episode${after.episodes === 1 ? '' : 's'} flapped (under ${FLAP_WINDOWS} windows)`
     : '';
   return `; would have notified ${sent}${from}, and resolved ${resolved}${flapped}`;
+}
+
+/** `; over the budget of 3 episodes per 7d: threshold 42 would have kept it within (2 episodes, 6 notifications) — a suggestion, not applied`. */
+function suggestionClause(b: BacktestSide): string {
+  const s = b.suggestion;
+  if (!s) return '';
+  const per = `${s.budget.episodes} episode${s.budget.episodes === 1 ? '' : 's'} per ${s.budget.per}`;
+  return `; over the budget of ${per}: threshold ${s.threshold} would have kept it within (${s.episodes} episode${s.episodes === 1 ? '' : 's'}, ${s.notifications} notification${s.notifications === 1 ? '' : 's'}) — a suggestion, not applied`;
 }
 
 /** With more than one: `; top groups by notifications: ServiceName:checkout 24 (3 resolved), ServiceName:api 4 (1 resolved)`. */

@@ -39,7 +39,7 @@ import { assignOwn } from '../core/json.js';
  * target_identity per target). 5.0: addresses in Terraform's grammar (`module.<target>`, was
  * `target.<target>`); planned_values, prior_state, configuration, complete and timestamp added;
  * an unchanged object's change carries its form as before and after (plans made for JSON). 5.1: a
- * backtest's notifications, resolutions, flapping and topGroups.
+ * backtest's notifications, resolutions, flapping, topGroups and suggestion.
  */
 export const OUTPUT_FORMAT_VERSION = '5.1';
 
@@ -110,6 +110,17 @@ const backtestCounts = {
     )
     .optional()
     .describe('groupBy alerts: the groups that notified most, most first (at most 5)'),
+  suggestion: z
+    .object({
+      threshold: z.number().describe('The nearest threshold that would have stayed within the episode budget'),
+      episodes: z.number().int().describe('Episodes with it over the same history'),
+      firing: z.number().int(),
+      notifications: z.number().int(),
+      budget: z.object({ episodes: z.number().int(), per: z.string() }).describe('defaults.backtest.episodeBudget'),
+      allowed: z.number().describe('Episodes the budget allows over this history (episodes × history ÷ per)'),
+    })
+    .optional()
+    .describe('More episodes than defaults.backtest.episodeBudget allows: a suggestion computed from the same series, never applied'),
 };
 const backtestStatus = z
   .enum(['ok', 'unavailable', 'skipped'])
