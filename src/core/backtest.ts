@@ -54,6 +54,18 @@ export interface BacktestSide extends Partial<BacktestCounts> {
   reason?: string;
   /** More episodes than the episode budget allows: the nearest threshold that would have stayed within it. */
   suggestion?: ThresholdSuggestion;
+  /** What the data says of the alert's query and source (the alert as the plan leaves it). */
+  data?: BacktestData;
+}
+
+/** Facts of the data an alert reads (issue 47 data checks; the policy rules empty-query, stale-source, group-cardinality judge them). */
+export interface BacktestData {
+  /** Buckets in which its query matched something (a row with a value other than 0): 0, it matched nothing over the history. */
+  matched: number;
+  /** Distinct groups in its rows (groupBy alerts). */
+  groups?: number;
+  /** Its source has had no data since then (ISO 8601); null: none over the whole history. Absent: fresh, or not asked (budget). */
+  noDataSince?: string | null;
 }
 
 /** `defaults.backtest.episodeBudget`: at most `episodes` per `per` (e.g. 3 per 7d). */

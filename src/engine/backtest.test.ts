@@ -37,14 +37,16 @@ function subject(label: string, where: string, results: Map<string, Backtest>, m
   };
 }
 
-/** Every bucket holds `value` (a count, as a string). */
-function fakeCharts(value = '12'): ChartsPort & { calls: SeriesQuery[]; fail?: boolean } {
+/** Every bucket holds `value` (a count, as a string). `calls`: the alerts' requests; `sources`: the hourly counts of a source. */
+function fakeCharts(value = '12'): ChartsPort & { calls: SeriesQuery[]; sources: SeriesQuery[]; fail?: boolean } {
   const calls: SeriesQuery[] = [];
+  const sources: SeriesQuery[] = [];
   const port = {
     calls,
+    sources,
     fail: false,
     series(q: SeriesQuery): Promise<WireSeriesRow[]> {
-      calls.push(q);
+      (q.granularity === '1h' ? sources : calls).push(q);
       if (port.fail) return Promise.reject(new Error('POST /api/v2/charts/series: HTTP 500 (bad where)'));
       const step = 300_000;
       const rows: WireSeriesRow[] = [];
@@ -72,7 +74,7 @@ describe('runBacktests', () => {
     const big = new Set([100, 101, 900].map((i) => first + i * 300_000));
     const charts: ChartsPort = {
       series(q: SeriesQuery): Promise<WireSeriesRow[]> {
-        calls.push(q);
+        if (q.granularity === '5m') calls.push(q);
         const rows: WireSeriesRow[] = [];
         for (let t = q.startTime; t < q.endTime; t += 300_000) {
           const value = big.has(t) ? '50' : ((t - first) / 300_000) % 6 === 0 ? '15' : '0';
@@ -122,7 +124,8 @@ describe('runBacktests', () => {
       episodes: 1,
       requests: 5,
     });
-    expect(run).toMatchObject({ requests: 5, needed: 5, alerts: 1, skipped: 0 });
+    // 5 for the alert, 1 to check that its source still has data.
+    expect(run).toMatchObject({ requests: 6, needed: 6, alerts: 1, skipped: 0 });
   });
 
   it('makes identical queries once: thresholds differ, the series do not', async () => {
@@ -146,8 +149,10 @@ describe('runBacktests', () => {
     const charts = fakeCharts();
     const subjects = Array.from({ length: 10 }, (_, i) => subject(`s${i}`, `service:s${i}`, results));
     const run = await runBacktests(emptyPlan(), subjects, charts, 'self-hosted', opts({ budget: 12 }));
-    expect(charts.calls.length).toBeLessThanOrEqual(12);
-    expect(run).toMatchObject({ requests: 10, skipped: 8, needed: 50, budget: 12 });
+    expect(charts.calls.length + charts.sources.length).toBeLessThanOrEqual(12);
+    // The two requests left over check the source once (one source).
+    expect(charts.sources).toHaveLength(1);
+    expect(run).toMatchObject({ requests: 11, skipped: 8, needed: 51, budget: 12 });
     expect([...results.values()].filter((r) => r.status === 'ok')).toHaveLength(2);
     expect(results.get('s9')?.status).toBe('skipped');
     expect(results.get('s9')?.reason).toContain('budget of 12 series requests is spent');

@@ -11,13 +11,13 @@ import { errorMessage } from '../core/errors.js';
 import type { Plan } from '../core/plan.js';
 import type { ChartsPort, Variant } from '../core/ports.js';
 import type { WireSeriesRow } from '../core/wire.js';
-import { evaluateWindows } from '../kinds/alert/backtest-counts.js';
 import { alertWindows, INTERVAL_MS, seriesPoints, type Windows } from '../kinds/alert/checker.js';
 import { unansweredRequest } from '../kinds/alert/series-answer.js';
-import { suggestThreshold } from '../kinds/alert/suggest-threshold.js';
 import { seriesRequests, type AlertEvaluation, type SeriesRequest } from '../kinds/alert/series-query.js';
 import type { BacktestSubject } from '../planner/backtest-subjects.js';
 import { stableJson } from '../planner/diff.js';
+import { sideOf } from './backtest-side.js';
+import { sourceRequest, staleSince } from './source-freshness.js';
 
 /**
  * Buckets asked for in one request. The real route has no cap (hyperdx b52a6fa8
@@ -84,12 +84,53 @@ export async function runBacktests(
   const requests = new Map<string, SeriesRequest>();
   const at = { ...opts, now: opts.now ?? new Date() };
   const planned = subjects.map((subject) => reserve(subject, requests, run, at));
+  const sources = reserveSources(planned, requests, run, at);
   const outcomes = await fetchAll(charts, requests, at);
   for (const [i, subject] of subjects.entries()) {
     const p = planned[i];
-    if (p) subject.attach(result(p, outcomes, requests, at));
+    if (p) subject.attach(withFreshness(result(p, outcomes, requests, at), p, sources, outcomes, requests));
   }
   return run;
+}
+
+/** One count per source the evaluated alerts read, each while budget is left after the alerts' own requests. */
+function reserveSources(planned: readonly Reserved[], requests: Map<string, SeriesRequest>, run: BacktestRun, opts: BacktestOptions) {
+  const keys = new Map<string, string>();
+  const now = (opts.now ?? new Date()).getTime();
+  for (const p of planned) {
+    if (!('evaluation' in p.after)) continue;
+    for (const { sourceId } of p.after.evaluation.query.series) {
+      if (keys.has(sourceId) || run.requests + 1 > opts.budget) continue;
+      const request = sourceRequest(sourceId, now - opts.windowMs, now);
+      const key = stableJson(request);
+      keys.set(sourceId, key);
+      if (requests.has(key)) continue;
+      requests.set(key, request);
+      run.needed += 1;
+      run.requests += 1;
+    }
+  }
+  return keys;
+}
+
+/** The first of the alert's sources that has had no data for a while, as `data.noDataSince`. */
+function withFreshness(
+  b: Backtest,
+  p: Reserved,
+  sources: ReadonlyMap<string, string>,
+  outcomes: ReadonlyMap<string, Outcome>,
+  requests: ReadonlyMap<string, SeriesRequest>,
+): Backtest {
+  if (b.status !== 'ok' || !b.data || !('evaluation' in p.after)) return b;
+  for (const { sourceId } of p.after.evaluation.query.series) {
+    const key = sources.get(sourceId);
+    const outcome = key === undefined ? undefined : outcomes.get(key);
+    const request = key === undefined ? undefined : requests.get(key);
+    if (!outcome || !request || 'error' in outcome) continue;
+    const since = staleSince(request, outcome.rows);
+    if (since !== undefined) return { ...b, data: { ...b.data, noDataSince: since } };
+  }
+  return b;
 }
 
 interface Reserved {
@@ -219,24 +260,7 @@ function evaluated(
   }
   const { condition, query } = s.evaluation;
   const points = seriesPoints(rows, query.groupBy, query.ratio);
-  const grouped = query.groupBy.length > 0;
-  const counts = evaluateWindows(condition, s.windows, points, grouped);
-  if (!budget) return { status: 'ok', ...counts };
-  // The budget scaled to the history evaluated (3 per 7d over a 1-day history: 3/7).
-  const allowed = (budget.episodes * s.windows.count * s.windows.stepMs) / budget.perMs;
-  if (counts.episodes <= allowed) return { status: 'ok', ...counts };
-  const found = suggestThreshold(condition, s.windows, points, grouped, Math.floor(allowed));
-  if (!found) return { status: 'ok', ...counts };
-  const { counts: quieter, threshold } = found;
-  const suggestion = {
-    threshold,
-    episodes: quieter.episodes,
-    firing: quieter.firing,
-    notifications: quieter.notifications,
-    budget: { episodes: budget.episodes, per: budget.per },
-    allowed: Math.round(allowed * 100) / 100,
-  };
-  return { status: 'ok', ...counts, suggestion };
+  return sideOf(condition, s.windows, points, query.groupBy.length > 0, budget);
 }
 
 /** `3d 11h 40m`: how much history the windows cover. */

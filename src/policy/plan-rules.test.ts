@@ -65,3 +65,32 @@ describe('built-in plan rules', () => {
     expect(check(plan('t', [step('Alert/a', 'create', { backtest: { status: 'unavailable', window: '7d' } })]))).toEqual([]);
   });
 });
+
+describe('data checks (issue 47)', () => {
+  const messages = (b: Backtest, settings?: PolicySettings) =>
+    checkPolicy({
+      resources,
+      rules: [],
+      settings,
+      target: { name: 't', variant: 'self-hosted' },
+      plan: plan('t', [step('Alert/a', 'create', { backtest: b })]),
+    })
+      .filter((f) => ['empty-query', 'stale-source', 'group-cardinality'].includes(f.rule))
+      .map((f) => `${f.severity} ${f.message}`);
+
+  it('stale-source names the time the source last had data, or the whole window; fresh or not asked says nothing', () => {
+    expect(messages(backtest({ data: { matched: 40, noDataSince: '2026-11-25T14:00:00.000Z' } }))).toEqual([
+      'warning Alert/a: its source has had no data since 2026-11-25 14:00 UTC',
+    ]);
+    expect(messages(backtest({ data: { matched: 0, noDataSince: null }, firing: 0 }), { rules: { 'empty-query': 'off' } })).toEqual([
+      'warning Alert/a: its source has had no data over the last 7d',
+    ]);
+    expect(messages(backtest({ data: { matched: 40 } }))).toEqual([]);
+  });
+
+  it('empty-query says a below alert that fires on no data alone fires only because of it', () => {
+    expect(messages(backtest({ data: { matched: 0 }, firing: 2016 }))).toEqual([
+      'warning Alert/a: its query matched no rows over the last 7d: it fires only because there is no data — check its where and source',
+    ]);
+  });
+});

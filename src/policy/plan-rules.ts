@@ -7,6 +7,7 @@ import { durationMs } from '../core/duration.js';
 import type { Backtest } from '../core/backtest.js';
 import type { Plan, PlanStep } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
+import { dataFindings } from './data-rules.js';
 import { findingAt, type Finding, type Severity } from './model.js';
 import { DEFAULT_MAX_EPISODES_PER_DAY, DEFAULT_MAX_FIRING_SHARE, severityOf, type PolicySettings } from './settings.js';
 
@@ -21,6 +22,7 @@ export function planFindings(plan: Plan, resources: ReadonlyMap<string, DesiredR
     const backtest = step.backtest;
     if (!res || step.kind !== 'Alert' || !backtest || backtest.status !== 'ok' || !backtest.evaluated) continue;
     if (noisy) out.push(...noisyFindings(res, backtest, settings, noisy));
+    out.push(...dataFindings(res, backtest, settings));
     if (dead && backtest.firing === 0)
       out.push(
         findingAt(

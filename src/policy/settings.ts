@@ -12,6 +12,9 @@ export const BUILTIN_RULES = {
   'protected-delete': { severity: 'error', about: 'a plan deletes an object on a target listed in policy.protectedTargets' },
   'noisy-alert': { severity: 'warning', about: "an alert's backtest fires in too many windows or too many episodes a day" },
   'dead-alert': { severity: 'warning', about: "an alert's backtest never fires over the window" },
+  'empty-query': { severity: 'warning', about: "an alert's query matched no rows over the backtest window (it can never fire)" },
+  'stale-source': { severity: 'warning', about: 'the source an alert reads has had no data for a while' },
+  'group-cardinality': { severity: 'warning', about: "an alert's groupBy has more groups than policy.maxAlertGroups" },
 } as const satisfies Record<string, { severity: 'error' | 'warning' | 'off'; about: string }>;
 
 export type BuiltinRule = keyof typeof BUILTIN_RULES;
@@ -59,6 +62,12 @@ export const policySettingsSchema = z
       })
       .optional()
       .describe('Limits of the noisy-alert rule over the backtest window.'),
+    maxAlertGroups: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("Most groups an alert's groupBy may have over the backtest window (group-cardinality; default 100)."),
   })
   .meta({ id: 'Policy', description: 'Rules checked by obsync lint and inside every plan and apply (docs/policy.md).' });
 
@@ -66,6 +75,7 @@ export type PolicySettings = z.output<typeof policySettingsSchema>;
 
 export const DEFAULT_MAX_FIRING_SHARE = 0.2;
 export const DEFAULT_MAX_EPISODES_PER_DAY = 5;
+export const DEFAULT_MAX_ALERT_GROUPS = 100;
 
 /** The severity a built-in rule reports at under these settings; null when turned off. */
 export function severityOf(rule: BuiltinRule, settings: PolicySettings | undefined): 'error' | 'warning' | null {

@@ -39,7 +39,7 @@ import { assignOwn } from '../core/json.js';
  * target_identity per target). 5.0: addresses in Terraform's grammar (`module.<target>`, was
  * `target.<target>`); planned_values, prior_state, configuration, complete and timestamp added;
  * an unchanged object's change carries its form as before and after (plans made for JSON). 5.1: a
- * backtest's notifications, resolutions, flapping, topGroups and suggestion.
+ * backtest's notifications, resolutions, flapping, topGroups, suggestion and data.
  */
 export const OUTPUT_FORMAT_VERSION = '5.1';
 
@@ -121,6 +121,18 @@ const backtestCounts = {
     })
     .optional()
     .describe('More episodes than defaults.backtest.episodeBudget allows: a suggestion computed from the same series, never applied'),
+  data: z
+    .object({
+      matched: z.number().int().describe('Buckets in which the query matched something (0: nothing over the history)'),
+      groups: z.number().int().optional().describe('Distinct groups in its rows (groupBy alerts)'),
+      noDataSince: z
+        .string()
+        .nullable()
+        .optional()
+        .describe('Its source has had no data since then; null: none over the history; absent: fresh or not asked (budget)'),
+    })
+    .optional()
+    .describe('What the data says of the query and source (policy rules empty-query, stale-source, group-cardinality)'),
 };
 const backtestStatus = z
   .enum(['ok', 'unavailable', 'skipped'])

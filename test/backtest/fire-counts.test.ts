@@ -237,9 +237,10 @@ describe('backtest fire counts', () => {
     const week = { ...BACKTEST, windowMs: 7 * 86_400_000, window: '7d', perAlert: 5, budget: 100 };
     const report = await h.run({ mode: 'plan', backtest: week });
     const posts = h.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/charts/series'));
-    // Four distinct queries (search-above and search-below, and each alert before and after, share theirs), five requests each.
-    expect(posts).toHaveLength(20);
-    expect(report.plan.backtest).toMatchObject({ requests: 20, deduplicated: 5, alerts: 5 });
+    // Four distinct queries (search-above and search-below, and each alert before and after, share theirs), five requests each;
+    // and one hourly count per source (Logs, Traces): do they still have data?
+    expect(posts).toHaveLength(22);
+    expect(report.plan.backtest).toMatchObject({ requests: 22, deduplicated: 5, alerts: 5 });
     expect(backtestOf(report.plan, 'Alert/tile-above')).toMatchObject({ evaluated: 2016, requests: 5 });
   });
 });

@@ -8,7 +8,9 @@
  * - a where that selects a share of it (an error-like where a small share, which incidents swell);
  * - incidents on about half of the days (15 to 120 minutes, 3 to 8 times the errors, slower
  *   responses), hitting one group hardest;
- * - rare gaps with no data at all (10 to 40 minutes): a bucket inside one has no row.
+ * - rare gaps with no data at all (10 to 40 minutes): a bucket inside one has no row;
+ * - a where naming a SeverityText that is no log level (`SeverityText:eror`, a typo) matches
+ *   nothing: no bucket has a row, as ClickHouse returns none for a count of no rows.
  */
 
 const SEED = 'obsync-sandbox-telemetry-1';
@@ -83,6 +85,31 @@ function daily(from: number, stepMs: number): number {
 }
 
 const ERRORISH = /error|fatal|exception|fail|5\d\d|critical/i;
+const LEVELS = new Set([
+  'trace',
+  'debug',
+  'info',
+  'notice',
+  'warn',
+  'warning',
+  'error',
+  'err',
+  'fatal',
+  'critical',
+  'crit',
+  'alert',
+  'emerg',
+  'panic',
+]);
+
+/** A where that names a SeverityText outside the log levels: nothing matches it. */
+function matchesNothing(where: string): boolean {
+  for (const m of where.matchAll(/SeverityText\s*[:=]\s*["']?([\w*?]+)/g)) {
+    const value = m[1] ?? '';
+    if (!/[*?]/.test(value) && !LEVELS.has(value.toLowerCase())) return true;
+  }
+  return false;
+}
 
 /** A normal deviate from two uniforms (Box–Muller). */
 function normal(a: number, b: number): number {
@@ -113,8 +140,8 @@ export function bucketValue(
   const to = from + stepMs;
   const gaps = episodes(s.sourceId, 'gap', from, to);
   const coverage = Math.max(0, 1 - gaps.reduce((sum, g) => sum + overlap(g, from, to), 0));
-  if (coverage === 0) return null;
   const where = s.where.trim();
+  if (coverage === 0 || matchesNothing(where)) return null;
   const errorish = ERRORISH.test(where);
   const share = where === '' ? 1 : errorish ? 0.004 + 0.016 * unit(SEED, 'where', where) : 0.02 + 0.25 * unit(SEED, 'where', where);
   const weights = Array.from({ length: groupCount }, (_, k) => 0.5 + unit(SEED, s.sourceId, 'group', groupCount, k));
