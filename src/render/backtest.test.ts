@@ -55,3 +55,10 @@ describe('the backtest in words', () => {
     expect(backtestSentence(old)).not.toContain('notified');
   });
 });
+
+describe('a backtest that sent nothing', () => {
+  it('does not add a clause of zeros', () => {
+    const quiet: Backtest = { ...base, firing: 0, episodes: 0, notifications: 0, resolutions: 0, flapping: 0, lastFiringAt: null };
+    expect(backtestSentence(quiet)).toBe('backtest 7d: would have fired in 0 of 2016 windows, 0 episodes');
+  });
+});

@@ -30,6 +30,9 @@ export function backtestSentence(b: Backtest): string {
  */
 function notificationsClause(after: BacktestSide, before: BacktestSide | undefined): string {
   if (after.notifications === undefined) return '';
+  // Nothing sent, before or after: "would have fired in 0 of 2016 windows" says it all.
+  const silent = (side: BacktestSide | undefined) => !side || (!side.notifications && !side.resolutions);
+  if (silent(after) && silent(before)) return '';
   const times = (v: number | undefined) => `${n(v)} time${v === 1 ? '' : 's'}`;
   const sent =
     before?.notifications !== undefined ? `${n(before.notifications)} → ${times(after.notifications)}` : times(after.notifications);
