@@ -1,7 +1,7 @@
 /** `startSandbox()`: both API variants on one loopback port, for `obsync sandbox`, the embedded target and tests. */
 import type { AddressInfo } from 'node:net';
 import { SANDBOX_DEFAULTS } from './defaults.js';
-import type { JsonRecord, ObservabilityDomain } from './domain/contract.js';
+import type { Edition, JsonRecord, ObservabilityDomain } from './domain/contract.js';
 import { newObjectId } from './domain/ids.js';
 import { createObservabilityDomain } from './domain/index.js';
 import { Faults, type FaultSpec } from './http/faults.js';
@@ -21,6 +21,8 @@ export interface SandboxOptions {
   /** Write changes back to `dataDir` (default). Off: start from its files, keep changes in memory. */
   persist?: boolean;
   seed?: 'demo' | 'none';
+  /** The self-hosted server's edition: `oss` (default, open-source HyperDX) or `enterprise` (ClickStack with RBAC). */
+  edition?: Edition;
   apiKey?: string;
   keyId?: string;
   keySecret?: string;
@@ -61,9 +63,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   };
   const persistence = new Persistence(opts.dataDir, opts.persist ?? true);
   const seed = opts.seed ?? 'demo';
-  const observability = (name: string) => {
+  const observability = (name: string, edition?: Edition) => {
     const snapshot = persistence.load(name);
-    const domain = createObservabilityDomain(snapshot ? { snapshot } : { seed });
+    const domain = createObservabilityDomain({ ...(snapshot ? { snapshot } : { seed }), ...(edition ? { edition } : {}) });
     persistence.track(name, domain);
     return domain;
   };
@@ -78,13 +80,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       userId: newObjectId(now),
       userEmail: `member-${i + 2}@sandbox.localhost`,
     };
-    const domain = createObservabilityDomain(snapshot ? { snapshot } : { seed: 'none', team });
+    const domain = createObservabilityDomain({
+      ...(snapshot ? { snapshot } : { seed: 'none' as const, team }),
+      edition: opts.edition ?? 'oss',
+    });
     persistence.track(name, domain);
     teams.set(t.apiKey, domain);
   });
   const extra = hostedDomains({ persistence, credentials, seed, transitionMs: opts.pipeTransitionMs ?? 300 });
   const domains: Domains = {
-    selfHosted: observability('observability-selfhosted'),
+    selfHosted: observability('observability-selfhosted', opts.edition ?? 'oss'),
     selfHostedTeams: teams,
     hosted: observability('observability-hosted'),
     ...extra,

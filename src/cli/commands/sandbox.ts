@@ -11,6 +11,7 @@ interface SandboxFlags {
   host: string;
   data?: string;
   seed: 'demo' | 'none';
+  edition: 'oss' | 'enterprise';
   apiKey: string;
   keyId: string;
   keySecret: string;
@@ -64,6 +65,11 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--host <host>', 'address to bind', SANDBOX_DEFAULTS.host)
     .option('--data <dir>', 'persist the stores as JSON files in this directory')
     .addOption(new Option('--seed <seed>', 'initial data').choices(['demo', 'none']).default('demo'))
+    .addOption(
+      new Option('--edition <edition>', 'self-hosted server: oss (open-source HyperDX) or enterprise (ClickStack with RBAC: roles)')
+        .choices(['oss', 'enterprise'])
+        .default('oss'),
+    )
     .option('--api-key <key>', 'accepted Bearer key (self-hosted)', SANDBOX_DEFAULTS.apiKey)
     .option('--key-id <id>', 'accepted Basic key id (hosted)', SANDBOX_DEFAULTS.keyId)
     .option('--key-secret <secret>', 'accepted Basic key secret (hosted)', SANDBOX_DEFAULTS.keySecret)
@@ -81,6 +87,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         port: flags.port,
         dataDir: flags.data,
         seed: flags.seed,
+        edition: flags.edition,
         apiKey: flags.apiKey,
         keyId: flags.keyId,
         keySecret: flags.keySecret,
@@ -95,7 +102,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       io.stdout.write(
         [
           `obsync sandbox listening on ${handle.url}${flags.data ? ` (data in ${flags.data})` : ' (in memory)'}`,
-          `  self-hosted: ${handle.url}/api/v2/...   Authorization: Bearer ${c.apiKey}`,
+          `  self-hosted (${flags.edition}): ${handle.url}/api/v2/...   Authorization: Bearer ${c.apiKey}`,
           `  hosted:      ${handle.url}/v1/organizations/${c.organizationId}/services/${c.serviceId}/clickstack/...  (and .../clickpipes, /v1/organizations/${c.organizationId}/keys)`,
           `               HTTP Basic ${c.keyId}:${c.keySecret}`,
           `  rate limits: ${flags.rateLimit}${flags.faults ? `; faults: ${JSON.stringify(flags.faults)}` : ''}`,

@@ -88,6 +88,18 @@ export interface ObservabilityDomain {
   deleteInvitation(id: string): DomainResult<JsonRecord>;
   removeTeamMember(id: string): DomainResult<JsonRecord>;
 
+  /** `oss`: open-source HyperDX (no RBAC); `enterprise`: ClickStack with RBAC (roles, role assignment, default role). */
+  readonly edition: Edition;
+  /** Enterprise only (the HTTP layer does not route them on oss). */
+  setMemberRole(id: string, body: unknown): DomainResult<JsonRecord>;
+  removeMemberRole(id: string): DomainResult<JsonRecord>;
+  setDefaultUserRole(body: unknown): DomainResult<JsonRecord>;
+  listRoles(): DomainResult<JsonRecord[]>;
+  getRole(id: string): DomainResult<JsonRecord>;
+  createRole(body: unknown): DomainResult<JsonRecord>;
+  updateRole(id: string, body: unknown): DomainResult<JsonRecord>;
+  deleteRole(id: string): DomainResult<JsonRecord>;
+
   /** `POST /search`: raw rows of a source (synthetic, deterministic). Answers `{data, rows}`. */
   search(body: unknown): DomainResult<JsonRecord>;
 
@@ -112,7 +124,11 @@ export interface ObservabilityDomain {
   readonly version: number;
 }
 
+export type Edition = 'oss' | 'enterprise';
+
 export interface DomainOptions {
+  /** Default `oss`. Enterprise seeds the predefined roles on its first start (see ./team-rbac.ts). */
+  edition?: Edition;
   /** Clock for timestamps (alerts' createdAt/updatedAt, webhooks). */
   now?: () => Date;
   /** `demo` seeds a log, a trace and a metric source (with their connection), a slack and a generic webhook, and a saved search. */

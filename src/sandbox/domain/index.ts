@@ -13,6 +13,8 @@ import { chartSeries } from './series.js';
 import * as sources from './sources.js';
 import { emptyState, Store, type DomainState } from './store.js';
 import * as team from './team.js';
+import * as rbac from './team-rbac.js';
+import * as roles from './roles.js';
 import * as webhooks from './webhooks.js';
 
 export { DEMO_IDS } from './seed.js';
@@ -25,6 +27,9 @@ export const createObservabilityDomain: CreateObservabilityDomain = (opts = {}) 
     return t ? emptyState(t.id, teamUser(t.userId, t.userEmail, now().toISOString()), t.name) : emptyDemoTeamState();
   };
   const store = opts.snapshot ? Store.restore(opts.snapshot, now) : new Store(initial(), now);
+  const edition = opts.edition ?? 'oss';
+  const enterprise = edition === 'enterprise';
+  if (enterprise) rbac.enableRbac(store);
   const domain: ObservabilityDomain = {
     listDashboards: () => dashboards.listDashboards(store),
     getDashboard: (id) => dashboards.getDashboard(store, id),
@@ -48,12 +53,21 @@ export const createObservabilityDomain: CreateObservabilityDomain = (opts = {}) 
     updateConnection: (id, body) => connections.updateConnection(store, id, body),
     deleteConnection: (id) => connections.deleteConnection(store, id),
     whoami: () => team.whoami(store),
-    getTeam: () => team.getTeam(store),
-    listTeamMembers: () => team.listTeamMembers(store),
-    createInvitation: (body) => team.createInvitation(store, body),
-    listInvitations: () => team.listInvitations(store),
+    getTeam: () => (enterprise ? rbac.getTeamRbac(store) : team.getTeam(store)),
+    listTeamMembers: () => (enterprise ? rbac.listMembersRbac(store) : team.listTeamMembers(store)),
+    createInvitation: (body) => (enterprise ? rbac.inviteRbac(store, body) : team.createInvitation(store, body)),
+    listInvitations: () => (enterprise ? rbac.listInvitationsRbac(store) : team.listInvitations(store)),
     deleteInvitation: (id) => team.deleteInvitation(store, id),
-    removeTeamMember: (id) => team.removeTeamMember(store, id),
+    removeTeamMember: (id) => (enterprise ? rbac.removeMemberRbac(store, id) : team.removeTeamMember(store, id)),
+    edition,
+    setMemberRole: (id, body) => rbac.setMemberRole(store, id, body),
+    removeMemberRole: (id) => rbac.removeMemberRbac(store, id),
+    setDefaultUserRole: (body) => rbac.setDefaultUserRole(store, body),
+    listRoles: () => roles.listRoles(store),
+    getRole: (id) => roles.getRole(store, id),
+    createRole: (body) => roles.createRole(store, body),
+    updateRole: (id, body) => roles.updateRole(store, id, body),
+    deleteRole: (id) => roles.deleteRole(store, id),
     search: (body) => search(store, body),
     listWebhooks: (query) => webhooks.listWebhooks(store, query),
     createWebhook: (body) => webhooks.createWebhook(store, body),

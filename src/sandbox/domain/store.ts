@@ -15,6 +15,10 @@ export interface DomainState {
   users: JsonRecord[];
   /** Pending team invitations, with their join token. */
   invitations: JsonRecord[];
+  /** RBAC roles (enterprise edition): the predefined ones and the team's own. */
+  roles: JsonRecord[];
+  /** The role id new users get (enterprise edition); null: none set. */
+  defaultUserRole: string | null;
   /** Stored with the write-only `password`; output strips it. */
   connections: JsonRecord[];
   sources: JsonRecord[];
@@ -39,6 +43,8 @@ const snapshotSchema = z.object({
     teamName: z.string().default(DEFAULT_TEAM_NAME),
     users: z.array(row).default([]),
     invitations: z.array(row).default([]),
+    roles: z.array(row).default([]),
+    defaultUserRole: z.string().nullable().default(null),
     connections: z.array(row),
     sources: z.array(row),
     dashboards: z.array(row),
@@ -55,6 +61,8 @@ export function emptyState(teamId: string, user: JsonRecord, teamName = DEFAULT_
     teamName,
     users: [user],
     invitations: [],
+    roles: [],
+    defaultUserRole: null,
     connections: [],
     sources: [],
     dashboards: [],
@@ -102,6 +110,7 @@ export class Store {
     const next = { ...this.current };
     for (const key of Object.keys(changes) as (keyof DomainState)[]) {
       if (key === 'teamId' || key === 'teamName') next[key] = changes[key] ?? next[key];
+      else if (key === 'defaultUserRole') next.defaultUserRole = changes.defaultUserRole ?? null;
       else {
         const rows = changes[key];
         if (rows) next[key] = rows.map((row) => (Object.isFrozen(row) ? row : deepFreeze(structuredClone(row))));
@@ -127,9 +136,9 @@ export class Store {
 }
 
 function freezeRows(state: DomainState): DomainState {
-  const { teamId, teamName, ...collections } = state;
+  const { teamId, teamName, defaultUserRole, ...collections } = state;
   for (const rows of Object.values(collections)) rows.forEach(deepFreeze);
-  return { teamId, teamName, ...collections };
+  return { teamId, teamName, defaultUserRole, ...collections };
 }
 
 export function findById(rows: readonly JsonRecord[], id: string): JsonRecord | undefined {

@@ -14,11 +14,11 @@ import { text } from './json.js';
 const FRONTEND_URL = 'http://localhost:8080';
 const EMAIL = /^(?!\.)(?!.*\.\.)([A-Z0-9_'+\-.]*)[A-Z0-9_+-]@([A-Z0-9][A-Z0-9-]*\.)+[A-Z]{2,}$/i;
 
-type Failure = { ok: false; error: DomainError };
+export type Failure = { ok: false; error: DomainError };
 type ZodIssue3 = Record<string, unknown>;
 
 /** zod-express-middleware's 400: `[{type, errors: {issues, name: 'ZodError'}}]`. */
-function middlewareFailure(type: 'Body' | 'Params', issues: ZodIssue3[]): Failure {
+export function middlewareFailure(type: 'Body' | 'Params', issues: ZodIssue3[]): Failure {
   const message = `${type} validation failed: ${issues.map((i) => String(i.message)).join('; ')}`;
   return {
     ok: false,
@@ -30,11 +30,11 @@ function required(path: string[], expected: string): ZodIssue3 {
   return { code: 'invalid_type', expected, received: 'undefined', path, message: 'Required' };
 }
 
-function idParamFailure(id: string): Failure | undefined {
+export function idParamFailure(id: string): Failure | undefined {
   return isObjectIdLike(id) ? undefined : middlewareFailure('Params', [{ code: 'custom', message: 'Invalid ObjectId', path: ['id'] }]);
 }
 
-function caller(store: Store): JsonRecord {
+export function caller(store: Store): JsonRecord {
   return store.state.users[0] ?? { id: store.state.teamId, email: 'sandbox@localhost', name: 'sandbox' };
 }
 
@@ -59,9 +59,9 @@ export function listTeamMembers(store: Store): DomainResult<JsonRecord[]> {
   return ok(store.state.users.map((u) => ({ id: u.id ?? '', email: u.email ?? '', name: u.name ?? '', isCurrentUser: u.id === me })));
 }
 
-const inviteUrl = (token: string) => `${FRONTEND_URL}/join-team?token=${token}`;
+export const inviteUrl = (token: string) => `${FRONTEND_URL}/join-team?token=${token}`;
 
-function parseInvitation(body: unknown): { email: string; name?: string } | Failure {
+export function parseInvitation(body: unknown): { email: string; name?: string } | Failure {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return middlewareFailure('Body', [
       body === undefined

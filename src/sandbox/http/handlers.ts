@@ -103,7 +103,9 @@ export function handleSelfHosted(req: Incoming, domains: Domains, creds: Credent
   const team = selfHostedTeam(token, domains, creds);
   if (sub === '' || sub === '/') return team ? json(200, { version: 'v2', user: team.whoami() }) : text(401, 'Unauthorized');
   // Unknown prefixes fall through Express's v2 router: 404 page, no limit, no auth (selfhosted-api §1.0).
-  if (!KNOWN_PREFIXES.has(sub.split('/')[1] ?? '')) return cannot(req.method, req.path);
+  const prefix = sub.split('/')[1] ?? '';
+  const rbac = domains.selfHosted.edition === 'enterprise';
+  if (!KNOWN_PREFIXES.has(prefix) && !(rbac && prefix === 'roles')) return cannot(req.method, req.path);
   let headers: Record<string, string> = {};
   if (limiter.enabled) {
     const decision = limiter.hit(token ?? req.ip);
@@ -116,7 +118,9 @@ export function handleSelfHosted(req: Incoming, domains: Domains, creds: Credent
   }
   if (!team) return text(401, 'Unauthorized', undefined, headers);
   const match = matchObservability(req.method, sub, SELF_HOSTED_ROUTES);
-  if (!match) return withHeaders(cannot(req.method, req.path), headers);
+  // Routes of ClickStack with RBAC fall through the open-source server's routers like unknown ones.
+  if (!match || (match.route.edition === 'enterprise' && team.edition !== 'enterprise'))
+    return withHeaders(cannot(req.method, req.path), headers);
   const outcome = match.route.handle({ domain: team, params: match.params, query: req.query, body: req.body, caller: 'self-hosted' });
   const reply = resultReply('self-hosted', outcome.result, outcome);
   reply.headers = { ...headers, ...reply.headers };

@@ -20,6 +20,8 @@ export interface RouteOutcome {
 export interface Route {
   method: string;
   pattern: RegExp;
+  /** Served only by that edition of the self-hosted server (absent: every edition). */
+  edition?: 'enterprise';
   handle(call: RouteCall): RouteOutcome;
 }
 
