@@ -16,6 +16,11 @@ export interface LiveState {
    * undefined: nothing of the kind is planned, adopted or pruned.
    */
   unread?(kind: AnyKind): string | undefined;
+  /**
+   * Why the target does not have this kind at all (open-source HyperDX has no roles), found by
+   * reading it; undefined when it does. Its objects are undefined; a manifest of it is an error.
+   */
+  unsupported?(kind: AnyKind): string | undefined;
 }
 
 /**

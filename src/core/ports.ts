@@ -46,6 +46,11 @@ export interface KindRoutes {
   update?: 'PUT' | 'PATCH';
   /** Extra update calls by name. */
   calls?: Readonly<Record<string, KindCall>>;
+  /**
+   * A kind several endpoints serve (the access kinds): src/remote/team.ts composes its port
+   * instead of one collection at `path`.
+   */
+  port?: 'team-members' | 'team-settings' | 'roles';
 }
 
 /** How a list is read: with an item memo, the items unchanged since its last read are reused, not parsed again. */

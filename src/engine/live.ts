@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { AnyKind } from '../core/kind-name.js';
 import type { LiveObject, LiveState, ReadBefore } from '../core/live.js';
-import { ServiceIdleError } from '../core/errors.js';
+import { CapabilityError, ServiceIdleError } from '../core/errors.js';
 import type { CallOptions, ServicePort } from '../core/ports.js';
 import { registerSecret } from '../core/scrub.js';
 import type { Json } from '../core/wire.js';
@@ -31,9 +31,15 @@ export async function readLive(
   const { signal, memo } = opts;
   const options = (def: KindDefinition) => (memo ? { signal, memo: memo.list(def.kind) } : { signal });
   const unread = new Map<AnyKind, string>();
+  const unsupported = new Map<AnyKind, string>();
   const lists = await Promise.all(
     kinds.map((def) =>
       (port.collection(def.kind)?.list(options(def)) ?? Promise.resolve([])).catch((err: unknown) => {
+        // The server has no such objects (roles without RBAC): nothing of the kind, and a manifest of it is refused.
+        if (err instanceof CapabilityError) {
+          unsupported.set(def.kind, err.message);
+          return null;
+        }
         // Read only by changing the service (waking it), which this command does not do: planned without.
         if (!(err instanceof ServiceIdleError)) throw err;
         unread.set(def.kind, err.message);
@@ -47,7 +53,12 @@ export async function readLive(
     if (list !== null) objects.set(def.kind, list ?? []);
   });
   for (const def of kinds) registerLiveSecrets(def, objects.get(def.kind) ?? []);
-  return { objects: (kind) => objects.get(kind), versionOf: lazyVersions(kinds, objects), unread: (kind) => unread.get(kind) };
+  return {
+    objects: (kind) => objects.get(kind),
+    versionOf: lazyVersions(kinds, objects),
+    unread: (kind) => unread.get(kind),
+    unsupported: (kind) => unsupported.get(kind),
+  };
 }
 
 /** A live object's secrets (a webhook's URL, in a pruned webhook's backup) are masked in everything printed. */

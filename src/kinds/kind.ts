@@ -45,6 +45,8 @@ interface KindCommon<K extends AnyKind, Live extends LiveObject> {
   readonly routes: Readonly<Partial<Record<Variant, KindRoutes>>>;
   /** Read for every plan, or only when a manifest declares this kind (a capability not every target has). */
   readonly read: 'always' | 'when-declared';
+  /** Exported only when `obsync export --kind` names it (people and their roles are not swept up by a plain export). */
+  readonly exportOnRequest?: boolean;
   /** The name other objects use to refer to a live object (absent: by {id} only). */
   displayName?(live: Live): string;
   /** Its display names carry measures (an alert's `p99 above 900 ms`): export leaves them out of the names it derives. */

@@ -331,6 +331,51 @@ const connectionSpec = fc.record(
   { requiredKeys: ['name', 'host', 'username'] },
 );
 
+const teamMemberLive = rec(
+  { email: fc.constantFrom('ann@example.com', 'Bob@Example.com'), status: fc.constantFrom('active', 'pending'), name: word, role: word },
+  ['email', 'status'],
+).map((m) => ({ id: 'ann@example.com', ...m }));
+
+const teamMemberSpec = fc.record(
+  { email: fc.constantFrom('ann@example.com'), name: fc.constant('Ann'), role: fc.constantFrom('Admin', 'Editors') },
+  { requiredKeys: ['email'] },
+);
+
+const permission = rec(
+  {
+    action: fc.constantFrom('read', 'manage'),
+    subject: fc.constantFrom('Dashboard', 'Connection'),
+    conditions: fc.dictionary(fc.constantFrom('name', 'kind'), free, { maxKeys: 2 }),
+    inverted: fc.boolean(),
+    integration: fc.constantFrom('mongodb', 'clickhouse'),
+  },
+  ['action', 'subject'],
+);
+const roleLive = rec({ name: fc.constantFrom('Editors'), description: word, permissions: list(permission, 3) }, ['name']).map((r) => ({
+  id: 'r1',
+  ...r,
+}));
+const roleSpec = fc.record(
+  {
+    name: fc.constant('Editors'),
+    description: fc.constant('edit'),
+    permissions: fc.array(
+      fc.record(
+        { action: fc.constantFrom('read', 'manage'), subject: fc.constantFrom('Dashboard'), conditions: fc.constant({ name: 'Prod' }) },
+        { requiredKeys: ['action', 'subject'] },
+      ),
+      { maxLength: 2 },
+    ),
+  },
+  { requiredKeys: ['name', 'permissions'] },
+);
+
+const teamSettingsLive = rec({ defaultUserRole: nullable(fc.constantFrom('Member', 'Editors')) }, ['defaultUserRole']).map((t) => ({
+  id: 't1',
+  ...t,
+}));
+const teamSettingsSpec = fc.record({ defaultUserRole: fc.constantFrom('Member', 'Editors') });
+
 /** Every managed kind: a new kind fails the completeness test below until it has its generators here. */
 const CASES: Record<Kind, { live: fc.Arbitrary<JsonObject>; spec: fc.Arbitrary<unknown> }> = {
   Dashboard: { live: dashboardLive, spec: dashboardSpec },
@@ -340,6 +385,9 @@ const CASES: Record<Kind, { live: fc.Arbitrary<JsonObject>; spec: fc.Arbitrary<u
   Webhook: { live: webhookLive, spec: webhookSpec },
   SavedSearch: { live: savedSearchLive, spec: savedSearchSpec },
   Connection: { live: connectionLive, spec: connectionSpec },
+  TeamMember: { live: teamMemberLive, spec: teamMemberSpec },
+  Role: { live: roleLive, spec: roleSpec },
+  TeamSettings: { live: teamSettingsLive, spec: teamSettingsSpec },
 };
 
 /** What goes under an injected key: a marker, sometimes with a `__proto__` of its own (parsed, so an own key). */

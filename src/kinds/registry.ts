@@ -14,8 +14,11 @@ import { pipe } from './pipe/definition.js';
 import { savedSearch } from './saved-search/definition.js';
 import { source } from './source/definition.js';
 import { webhook } from './webhook/definition.js';
+import { role } from './role/definition.js';
+import { teamMember } from './team-member/definition.js';
+import { teamSettings } from './team-settings/definition.js';
 
-export const REGISTRY = [dashboard, alert, pipe, source, webhook, savedSearch, connection] as const;
+export const REGISTRY = [dashboard, alert, pipe, source, webhook, savedSearch, connection, role, teamMember, teamSettings] as const;
 
 type Entry = (typeof REGISTRY)[number];
 /** Every kind obsync reads. */

@@ -25,6 +25,7 @@ import { planMoves } from './moves.js';
 import { inconsistentLists, planResource } from './plan-resource.js';
 import { refuseSkipped, undeclaredSkipped } from './skipped-rows.js';
 import { decidePrune, type PlannedDelete } from './prune.js';
+import { guardLockout } from './lockout-steps.js';
 
 export type { PlanInput };
 
@@ -135,6 +136,13 @@ function planOne(
     for (const r of refused) planned.diagnostics.push(resourceError(res, r.message, r.code));
     return;
   }
+  // The target lacks the kind altogether (open-source HyperDX has no roles): an error of this object.
+  const unsupported = input.live.unsupported?.(def.kind);
+  if (unsupported !== undefined) {
+    planned.failed.add(res.address);
+    planned.diagnostics.push(resourceError(res, `not planned: ${unsupported}`, 'unsupported'));
+    return;
+  }
   // Its kind could not be read without changing the service (a read-only command on an idle service): the rest is planned.
   const unread = input.live.unread?.(def.kind);
   if (unread !== undefined) {
@@ -216,7 +224,9 @@ function finish(
     ...(input.declaringFiles ? { emptyFiles: input.declaringFiles.empty } : {}),
   });
   diagnostics.push(...prune.warnings);
-  const ordered = [...kept, ...deleteSteps(prune.deletes, ctx)];
+  const guarded = guardLockout([...kept, ...deleteSteps(prune.deletes, ctx)], input.live);
+  diagnostics.push(...guarded.diagnostics);
+  const ordered = guarded.steps;
   addImpacts(ordered, impacts, deletedByPlan(ordered));
   const result: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,

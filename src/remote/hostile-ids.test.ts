@@ -25,6 +25,9 @@ const MINIMAL: Record<AnyKind, (id: string) => Record<string, unknown>> = {
   Webhook: (id) => ({ id, name: 'w', service: 'generic' }),
   SavedSearch: (id) => ({ id, name: 's' }),
   Connection: (id) => ({ id, name: 'c', host: 'http://localhost:8123', username: 'default' }),
+  TeamMember: (id) => ({ id, email: 'a@example.com' }),
+  Role: (id) => ({ id, name: 'r', permissions: [] }),
+  TeamSettings: (id) => ({ id, name: 't', defaultUserRole: null }),
 };
 
 const LOCATION = {

@@ -15,6 +15,7 @@ import { hostedCapabilities, hostedEnvelope, hostedRoots, pipesAwake, type Hoste
 import type { ProxySettings } from './network.js';
 import { selfHostedCapabilities, selfHostedEnvelope, selfHostedRoots } from './selfhosted.js';
 import { Transport, type WaitOptions, type WaitReport } from './transport.js';
+import { composedPort, type TeamPorts } from './team-kinds.js';
 
 export type { ProxySettings } from './network.js';
 
@@ -81,11 +82,16 @@ export function servicePortOver(requester: Requester, at: PortLocation, logger?:
   const roots: Record<'observability' | 'pipes', string | null> = at.variant === 'hosted' ? hostedRoots(at) : selfHostedRoots();
   const awake = at.variant === 'hosted' ? pipesAwake(api, at, at.name, logger) : undefined;
   const ports = new Map<AnyKind, CollectionPort<LiveObject> | null>();
+  const team: { ports?: TeamPorts } = {};
   const collection = <K extends AnyKind>(kind: K): CollectionPort<LiveOf<K>> | null => {
     if (!ports.has(kind)) {
       const def = definitionOf(kind);
       const routes = def.routes[at.variant];
       const root = routes ? roots[routes.api] : null;
+      if (routes?.port && root !== null) {
+        ports.set(kind, composedPort(routes.port, api, root, at.name, team, def.live));
+        return ports.get(kind) as CollectionPort<LiveOf<K>> | null;
+      }
       const field = mark && def.managed ? def.markField : undefined;
       const plain =
         routes && root !== null ? collectionPort(api, root, routes, field && mark ? unmarked(def.live, field, mark) : def.live) : null;

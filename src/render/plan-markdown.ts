@@ -13,6 +13,7 @@ import { joinLines } from '../core/printable.js';
 import { isMove, type Plan, type PlanStep } from '../core/plan.js';
 import type { ChangeSummary } from '../kinds/summary.js';
 import { policyMarkdown } from './policy.js';
+import { membershipMarkdown } from './membership.js';
 import { backtestCell, backtestRunSentence, backtestSentence, impactHeadline, impactObject } from './backtest.js';
 import { domainSummary } from './domain.js';
 import { ignoredOnlySteps, ignoredSentence, isAdoption, moveLines, planErrorCount, reviewedSteps } from './forms.js';
@@ -196,6 +197,8 @@ function targetBlocks(plan: Plan, several: boolean): Block[] {
     blocks.push(essential('\n'));
     for (const [step, sum] of summaries) blocks.push({ text: stepDetails(step, sum), kind: 'details', address: step.address });
   }
+  const members = membershipMarkdown(plan, escape);
+  if (members) blocks.push(essential(members));
   const ignoredOnly = ignoredOnlySteps(plan);
   if (ignoredOnly.length > 0)
     blocks.push(

@@ -34,7 +34,10 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .description('write the live objects of a target as manifests (secrets as ${env:} placeholders); --adopt: obsync owns them')
     .option('--config <file>', 'obsync.yaml to use (default: ./obsync.yaml)')
     .option('--target <name>', 'target to read (default: defaults.target or the only target)')
-    .option('--kind <kind...>', 'only these kinds (Dashboard, Alert, Webhook, SavedSearch, Source, Connection, Pipe)')
+    .option(
+      '--kind <kind...>',
+      'only these kinds (Dashboard, Alert, Webhook, SavedSearch, Source, Connection, Pipe; TeamMember, Role, TeamSettings only when named)',
+    )
     .option('--match <regex>', 'only objects whose display name matches this regular expression')
     .option('--out-dir <dir>', 'directory to write the manifests to', 'manifests')
     .option('--adopt', 'record ownership of every exported object in the state, so the next apply writes nothing and prune works')
@@ -101,7 +104,7 @@ async function readExportable(
 ): Promise<(kind: AnyKind) => readonly LiveObject[] | undefined> {
   const { readLive } = await import('../../engine/live.js');
   const { REGISTRY } = await import('../../kinds/registry.js');
-  const { ApiError } = await import('../../core/errors.js');
+  const { ApiError, CapabilityError } = await import('../../core/errors.js');
   const { port } = session;
   const served = REGISTRY.filter((d) => port.collection(d.kind) !== null);
   const unserved = (kinds ?? []).filter((k) => !served.some((d) => d.kind === k));
@@ -112,16 +115,25 @@ async function readExportable(
     served.filter((d) => d.read === 'always'),
   );
   const optional = new Map<string, readonly LiveObject[]>();
-  for (const def of served.filter((d) => d.read !== 'always' && (!kinds || kinds.includes(d.kind)))) {
+  // The access kinds (people, roles) only when --kind names them.
+  const wanted = (d: (typeof served)[number]) => (kinds ? kinds.includes(d.kind) : d.exportOnRequest !== true);
+  for (const def of served.filter((d) => d.read !== 'always' && wanted(d))) {
     try {
       const read = await readLive(port, [def]);
+      const unsupported = read.unsupported?.(def.kind);
+      if (unsupported !== undefined && kinds?.includes(def.kind)) throw new ConfigError(`${def.noun}s not exported: ${unsupported}`);
       const unread = read.unread?.(def.kind);
       // An idle service's pipes: export reads, it never wakes the service.
       if (unread !== undefined && kinds?.includes(def.kind)) throw new ConfigError(`${def.noun}s not exported: ${unread}`);
       if (unread !== undefined) io.stderr.write(`note: ${def.noun}s not exported: ${unread} (\`obsync apply\` wakes it)\n`);
       else optional.set(def.kind, read.objects(def.kind) ?? []);
     } catch (err) {
-      if (!(err instanceof ApiError) || kinds?.includes(def.kind) || ![403, 404, 501].includes(err.status)) throw err;
+      if (kinds?.includes(def.kind)) throw err;
+      if (
+        !(err instanceof ApiError || err instanceof CapabilityError) ||
+        (err instanceof ApiError && ![403, 404, 501].includes(err.status))
+      )
+        throw err;
       io.stderr.write(`note: ${def.noun}s not exported: the target does not serve them (${err.message})\n`);
     }
   }
