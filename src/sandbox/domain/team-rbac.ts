@@ -14,16 +14,22 @@ import { findById, type Store } from './store.js';
 import { text } from './json.js';
 import { caller, idParamFailure, inviteUrl, middlewareFailure, parseInvitation, type Failure } from './team.js';
 import { PREDEFINED_ROLE_IDS, predefinedRoles } from './roles.js';
+import { seedId } from './ids.js';
 
-/** First start as the enterprise edition: the predefined roles, Member as the default, the caller an Admin and the others Members. */
+/** The colleague a lone caller gets on the first enterprise start: someone to change the role of, remove and invite back. */
+export const COLLEAGUE = { id: seedId(0x200), email: 'ops@sandbox.localhost', name: 'ops' } as const;
+
+/**
+ * First start as the enterprise edition: the predefined roles, Member as the default, the caller
+ * an Admin and the others Members (a lone caller gets a colleague, a Member).
+ */
 export function enableRbac(store: Store): void {
   if (store.state.roles.length > 0) return;
   const me = caller(store).id;
-  store.commit({
-    roles: predefinedRoles(),
-    defaultUserRole: PREDEFINED_ROLE_IDS.Member,
-    users: store.state.users.map((u) => ({ ...u, roleId: u.id === me ? PREDEFINED_ROLE_IDS.Admin : PREDEFINED_ROLE_IDS.Member })),
-  });
+  const users: JsonRecord[] = store.state.users.map((u) => ({ ...u, roleId: u.id === me ? PREDEFINED_ROLE_IDS.Admin : PREDEFINED_ROLE_IDS.Member }));
+  if (users.length === 1)
+    users.push({ ...COLLEAGUE, roleId: PREDEFINED_ROLE_IDS.Member, createdAt: store.nowIso(), updatedAt: store.nowIso() });
+  store.commit({ roles: predefinedRoles(), defaultUserRole: PREDEFINED_ROLE_IDS.Member, users });
 }
 
 const inTeam = (u: JsonRecord) => typeof u.roleId === 'string';

@@ -89,21 +89,25 @@ describe('terraform-provider clickstack/client/team_test.go (enterprise edition)
   });
 
   it('TestUpdateMemberRole / TestRemoveMember / TestInviteTeamMember_Active: PUT and DELETE /team/members/:id/role; an existing account is active at once', async () => {
-    const invited = obj(await ok(ee, 'POST', '/team/invitation', { email: 'active@user.com' }));
-    // No UI to accept with: a removed member keeps the account, which the next invitation makes active.
-    const me = list(await ok(ee, 'GET', '/team/members')).find((m) => m.isCurrentUser === true);
-    await ok(ee, 'DELETE', `/team/invitation/${String(invited.invitationId)}`);
-    expect((await call(ee, 'DELETE', `/team/members/${String(me?.id)}/role`)).status).toBe(400);
-    const again = obj(await ok(ee, 'POST', '/team/invitation', { email: String(me?.email), roleId: await roleIdOf('Admin') }));
-    expect(again).toMatchObject({ status: 'active', invitationId: null, userId: me?.id, url: '' });
+    const members = list(await ok(ee, 'GET', '/team/members'));
+    const me = members.find((m) => m.isCurrentUser === true);
+    const ops = members.find((m) => m.email === 'ops@sandbox.localhost');
+    expect(ops).toMatchObject({ roleName: 'Member', isCurrentUser: false });
     const readOnly = await roleIdOf('ReadOnly');
-    const other = obj(await ok(ee, 'POST', '/roles', { name: 'Scratch', permissions: [] }));
-    expect(await ok(ee, 'PUT', `/team/members/${String(me?.id)}/role`, { roleId: readOnly })).toEqual({ userId: me?.id, roleId: readOnly });
-    expect(list(await ok(ee, 'GET', '/team/members')).find((m) => m.id === me?.id)?.roleName).toBe('ReadOnly');
-    await ok(ee, 'PUT', `/team/members/${String(me?.id)}/role`, { roleId: await roleIdOf('Admin') });
+    expect(await ok(ee, 'PUT', `/team/members/${String(ops?.id)}/role`, { roleId: readOnly })).toEqual({
+      userId: ops?.id,
+      roleId: readOnly,
+    });
+    expect(list(await ok(ee, 'GET', '/team/members')).find((m) => m.id === ops?.id)?.roleName).toBe('ReadOnly');
+    expect((await call(ee, 'PUT', `/team/members/${String(ops?.id)}/role`, { roleId: 'ffffffffffffffffffffffff' })).status).toBe(400);
+    // Removing drops the role assignment; the account stays, and the next invitation makes it active at once.
+    expect(await ok(ee, 'DELETE', `/team/members/${String(ops?.id)}/role`)).toEqual({ success: true });
+    expect(list(await ok(ee, 'GET', '/team/members')).some((m) => m.id === ops?.id)).toBe(false);
+    const again = obj(await ok(ee, 'POST', '/team/invitation', { email: 'OPS@sandbox.localhost', roleId: await roleIdOf('Member') }));
+    expect(again).toMatchObject({ status: 'active', invitationId: null, userId: ops?.id, url: '' });
+    expect((await call(ee, 'DELETE', `/team/members/${String(me?.id)}/role`)).text).toContain('You cannot remove yourself from the team');
     expect((await call(ee, 'PUT', '/team/members/ffffffffffffffffffffffff/role', { roleId: readOnly })).status).toBe(404);
     expect((await call(ee, 'DELETE', '/team/members/ffffffffffffffffffffffff/role')).status).toBe(404);
-    await ok(ee, 'DELETE', `/roles/${String(other.id)}`);
   });
 });
 
