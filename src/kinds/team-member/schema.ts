@@ -9,8 +9,11 @@ import type { TeamMemberSpecView } from './model.js';
 
 export const teamMemberSpecSchema = z
   .strictObject({
+    // Loose on purpose: the service checks addresses itself, and its own users may have a local one (sandbox@localhost).
     email: z
-      .email({ error: 'not an email address' })
+      .string()
+      .trim()
+      .regex(/^[^@\s]+@[^@\s]+$/, { error: 'not an email address (name@domain)' })
       .max(320)
       .describe('Email address of the member: how the member is found on the service (compared without case).'),
     name: z

@@ -26,7 +26,10 @@ export const COLLEAGUE = { id: seedId(0x200), email: 'ops@sandbox.localhost', na
 export function enableRbac(store: Store): void {
   if (store.state.roles.length > 0) return;
   const me = caller(store).id;
-  const users: JsonRecord[] = store.state.users.map((u) => ({ ...u, roleId: u.id === me ? PREDEFINED_ROLE_IDS.Admin : PREDEFINED_ROLE_IDS.Member }));
+  const users: JsonRecord[] = store.state.users.map((u) => ({
+    ...u,
+    roleId: u.id === me ? PREDEFINED_ROLE_IDS.Admin : PREDEFINED_ROLE_IDS.Member,
+  }));
   if (users.length === 1)
     users.push({ ...COLLEAGUE, roleId: PREDEFINED_ROLE_IDS.Member, createdAt: store.nowIso(), updatedAt: store.nowIso() });
   store.commit({ roles: predefinedRoles(), defaultUserRole: PREDEFINED_ROLE_IDS.Member, users });
