@@ -1,13 +1,15 @@
 /**
  * Issue 13, item 6: a server that echoes the request (and the Authorization header) in a 400
  * must not put a pipe password or the target key into the CLI's progress lines, `--output json`
- * or the daemon's log. The proxy in front of the sandbox plays that server.
+ * or the daemon's log. The proxy in front of the sandbox plays that server. Issue 44: nor a pending
+ * invitation's invite URL, in any output, export or the state.
  */
 import { collectionOf } from '../../src/kinds/registry.js';
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -170,5 +172,51 @@ describe('an echoed secret at the edge of the excerpt', () => {
     expect((err as ApiError).message).toMatch(/Bearer \(se/);
     expect((err as ApiError).message).not.toMatch(/Bearer be/);
     await port.close();
+  });
+});
+
+describe('the invite URL of a pending invitation (issue 44)', () => {
+  it('never appears in a plan of any format, an apply, its log, an export or the state, even when a server echoes it', async () => {
+    const invite = await fetch(`${sandbox.url}/api/v2/team/invitation`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.credentials.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'carol@example.com' }),
+    });
+    const url = String(((await invite.json()) as { data: { url: string } }).data.url);
+    const token = url.slice(url.indexOf('token=') + 'token='.length);
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    // A server that echoes the pending invitation's URL in the error of every write.
+    const echo = await startProxy(sandbox.url, (req) =>
+      req.method === 'GET' ? undefined : { status: 400, body: JSON.stringify({ message: `carol is invited already: ${url}` }) },
+    );
+    try {
+      writeFileSync(
+        join(dir, 'obsync.yaml'),
+        `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: .obsync/state}\ntargets:\n  - name: sh\n    variant: self-hosted\n    baseUrl: ${echo.url}\n    credentials: {apiKey: ${sandbox.credentials.apiKey}}\n    rateLimit: {requests: 1000, perSeconds: 1}\n    retries: 0\n`,
+      );
+      rmSync(join(dir, 'manifests'), { recursive: true, force: true });
+      mkdirSync(join(dir, 'manifests'));
+      const member = (name: string, email: string) =>
+        `apiVersion: obsync/v1\nkind: TeamMember\nmetadata: {name: ${name}}\nspec: {email: ${email}}\n`;
+      writeFileSync(join(dir, 'manifests/team.yaml'), `${member('carol', 'carol@example.com')}---\n${member('dave', 'dave@example.com')}`);
+      const outputs: string[] = [];
+      for (const format of ['text', 'json', 'markdown'])
+        outputs.push(JSON.stringify(await runCli(['plan', '--output', format], { cwd: dir, env: {} })));
+      const applied = await runCli(['apply', '--auto-approve', '--output', 'json'], { cwd: dir, env: {} });
+      expect(applied.code).toBe(1);
+      expect(applied.stdout).toContain('carol is invited already: (sensitive)');
+      outputs.push(JSON.stringify(applied));
+      const exported = await runCli(['export', '--kind', 'TeamMember', '--out-dir', 'exported'], { cwd: dir, env: {} });
+      expect(exported.code).toBe(0);
+      outputs.push(JSON.stringify(exported));
+      const files = execFileSync('find', [dir, '-type', 'f'], { encoding: 'utf8' }).trim().split('\n');
+      expect(files.some((f) => f.includes('exported/'))).toBe(true);
+      for (const f of files) outputs.push(readFileSync(f, 'utf8'));
+      const all = outputs.join('\n');
+      expect(all).toContain('carol@example.com');
+      for (const form of [url, token, encodeURIComponent(url)]) expect(all).not.toContain(form);
+    } finally {
+      await echo.close();
+    }
   });
 });
