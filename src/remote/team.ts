@@ -110,7 +110,7 @@ export function teamPorts(api: Api, root: string, target: string) {
   };
   const get = async (id: string, o?: CallOptions) => (await listMembers(o)).find((m) => m.id === id) ?? null;
   const invite = async (body: JsonObject, o?: CallOptions) => {
-    const sent: JsonObject = { email: String(body.email) };
+    const sent: JsonObject = { email: stringField(body, 'email') };
     if (typeof body.name === 'string') sent.name = body.name;
     if (typeof body.role === 'string') sent.roleId = await roleId(body.role, o);
     const answer = await api.call({ method: 'POST', path: path('team', 'invitation'), body: sent, signal: o?.signal }, inviteResult);
@@ -127,7 +127,7 @@ export function teamPorts(api: Api, root: string, target: string) {
     get,
     async create(body, o) {
       await invite(body, o);
-      return mustGet(String(body.email).toLowerCase(), o);
+      return mustGet(stringField(body, 'email').toLowerCase(), o);
     },
     async update(id, body, o) {
       const role = typeof body.role === 'string' ? body.role : undefined;
@@ -172,7 +172,7 @@ export function teamPorts(api: Api, root: string, target: string) {
     get: async (id, o) => (await readSettings(o)).find((t) => t.id === id) ?? null,
     create: () => Promise.reject(new Error('the team is never created by obsync')),
     async update(id, body, o) {
-      const role = String(body.defaultUserRole);
+      const role = stringField(body, 'defaultUserRole');
       await api.call(
         {
           method: 'PATCH',
@@ -192,6 +192,13 @@ export function teamPorts(api: Api, root: string, target: string) {
     waitUntil: (id, _done, o) => settings.get(id, o),
   };
   return { members, settings, roles };
+}
+
+/** A string field of a body the kinds built (always there: a missing one is a bug, not a service answer). */
+function stringField(body: JsonObject, key: string): string {
+  const value = body[key];
+  if (typeof value !== 'string') throw new Error(`the body has no ${key}`);
+  return value;
 }
 
 export interface TeamMemberRow {
