@@ -94,7 +94,7 @@ const commands: CommandEntry[] = [
     name: 'schema',
     usage: '[options]',
     summary:
-      'print the JSON Schema (draft-07) of every manifest kind (Dashboard, Alert, Pipe, Source, Webhook, SavedSearch, Connection) and of obsync.yaml',
+      'print the JSON Schema (draft-07) of every manifest kind (Dashboard, Alert, Pipe, Source, Webhook, SavedSearch, Connection, Role, TeamMember, TeamSettings) and of obsync.yaml',
     load: () => import('./commands/schema.js'),
   },
   {

@@ -48,13 +48,23 @@ describe('config-examples', () => {
   it('has one example of every kind; the self-hosted-only ones apart from the default paths', () => {
     const { resources, diagnostics } = loadManifests([join(root, 'self-hosted')], { env: {} });
     expect(diagnostics).toEqual([]);
-    expect(resources.map((r) => r.address).sort()).toEqual(['Connection/example-clickhouse', 'Source/example-traces-sh']);
+    expect(resources.map((r) => r.address).sort()).toEqual([
+      'Connection/example-clickhouse',
+      'Role/dashboard-editors',
+      'Source/example-traces-sh',
+      'TeamMember/ann',
+      'TeamSettings/team',
+    ]);
     const all = loadManifests([root], { env: {} }).resources;
     expect(new Set(all.map((r) => r.kind))).toEqual(new Set(KINDS));
+    const selfHostedFile = (kind: string) =>
+      kind === 'Connection'
+        ? 'self-hosted/connection.yaml'
+        : ['Role', 'TeamMember', 'TeamSettings'].includes(kind)
+          ? 'self-hosted/access.yaml'
+          : null;
     for (const kind of KINDS)
-      expect(
-        readFileSync(join(root, kind === 'Connection' ? 'self-hosted/connection.yaml' : `kinds/${folderOf(kind)}.yaml`), 'utf8'),
-      ).toContain(`kind: ${kind}`);
+      expect(readFileSync(join(root, selfHostedFile(kind) ?? `kinds/${folderOf(kind)}.yaml`), 'utf8')).toContain(`kind: ${kind}`);
   });
 
   it('every example names the JSON Schema for editors on its first line', () => {

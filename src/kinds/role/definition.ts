@@ -73,6 +73,6 @@ function permissionBody(p: RoleSpecView['permissions'][number]): JsonObject {
   const out: JsonObject = { action: p.action, subject: p.subject, integration: p.integration ?? 'mongodb' };
   if (p.inverted !== undefined) out.inverted = p.inverted;
   if (p.fields !== undefined) out.fields = p.fields;
-  if (p.conditions !== undefined) out.conditions = p.conditions;
+  if (p.conditions !== undefined) out.conditions = p.conditions as JsonObject; // parsed from YAML: JSON
   return out;
 }

@@ -1,12 +1,11 @@
 /** The parts of a Role spec the definition reads, and its live form. */
 import * as z from 'zod';
-import type { Json } from '../../core/wire.js';
 import { objectId } from '../../core/wire.js';
 
 export interface PermissionView {
   action: string;
   subject: string;
-  conditions?: Record<string, Json> | undefined;
+  conditions?: Record<string, unknown> | undefined;
   inverted?: boolean | undefined;
   integration?: string | undefined;
   fields?: string[] | undefined;

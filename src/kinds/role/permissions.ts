@@ -16,7 +16,8 @@ export function canonicalPermission(p: LivePermission): JsonObject {
     integration: p.integration ?? 'mongodb',
     inverted: p.inverted ?? false,
     fields: p.fields ?? [],
-    conditions: p.conditions && Object.keys(p.conditions).length > 0 ? p.conditions : null,
+    // Manifest and response values are parsed JSON: a conditions object is Json.
+    conditions: p.conditions && Object.keys(p.conditions).length > 0 ? (p.conditions as JsonObject) : null,
   };
 }
 

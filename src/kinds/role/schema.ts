@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import type { RoleSpecView } from './model.js';
+import { NOT_BLANK_PATTERN } from '../rules.js';
 
 export const PREDEFINED_ROLES = ['Admin', 'Member', 'ReadOnly'] as const;
 
@@ -15,7 +16,8 @@ const permission = z
       .describe('What is allowed: create, read, update, delete or manage (all of them).'),
     subject: z.string().min(1).describe('What it applies to: e.g. Dashboard, Alert, Source, Connection, SavedSearch, Webhook, or all.'),
     conditions: z
-      .record(z.string(), z.json())
+      // Any JSON object (YAML gives nothing else); not z.json(), whose recursive schema editors cannot name.
+      .record(z.string(), z.unknown())
       .optional()
       .describe('Conditions the objects must meet (a MongoDB filter, or a ClickHouse row policy for the clickhouse integration).'),
     inverted: z.boolean().optional().describe('A rule that forbids instead of allowing (default false).'),
@@ -29,7 +31,7 @@ export const roleSpecSchema = z
     name: z
       .string()
       .trim()
-      .min(1)
+      .regex(new RegExp(NOT_BLANK_PATTERN), { error: 'a role name cannot be blank' })
       .max(1024)
       .refine((n) => !(PREDEFINED_ROLES as readonly string[]).includes(n), {
         error: 'Admin, Member and ReadOnly are predefined roles: name them in a TeamMember, never declare them',
