@@ -10,7 +10,9 @@ import { kindsToRead, readLive } from './live.js';
 import { planInputOf, type PlanRequest } from './run.js';
 
 export async function pullInput(req: PlanRequest, options: { allKinds: boolean }): Promise<PlanInput> {
-  const needed = new Set<string>(options.allKinds ? MANAGED.map((d) => d.kind) : req.desired.map((r) => r.kind));
+  // Unmanaged objects of every kind, but people and roles only where manifests declare some (as export does without --kind).
+  const sweep = options.allKinds ? MANAGED.filter((d) => d.exportOnRequest !== true).map((d) => d.kind) : [];
+  const needed = new Set<string>([...sweep, ...req.desired.map((r) => r.kind)]);
   const kinds = kindsToRead(req.port, needed);
   const read = await readLive(req.port, kinds, req.signal ? { signal: req.signal } : {});
   const inventory = req.inventory.entries();

@@ -45,23 +45,20 @@ describe('config-examples', () => {
     expect(new Set(checkout.tiles.map((t) => t.config.source))).toEqual(new Set(['Traces', 'Logs', 'Metrics']));
   });
 
-  it('has one example of every kind; the self-hosted-only ones apart from the default paths', () => {
+  it('has one example of every kind; the self-hosted-only ones (and the access kinds) apart from the default paths', () => {
     const { resources, diagnostics } = loadManifests([join(root, 'self-hosted')], { env: {} });
     expect(diagnostics).toEqual([]);
-    expect(resources.map((r) => r.address).sort()).toEqual([
-      'Connection/example-clickhouse',
-      'Role/dashboard-editors',
-      'Source/example-traces-sh',
-      'TeamMember/ann',
-      'TeamSettings/team',
-    ]);
+    expect(resources.map((r) => r.address).sort()).toEqual(['Connection/example-clickhouse', 'Source/example-traces-sh']);
+    const access = loadManifests([join(root, 'access')], { env: {} });
+    expect(access.diagnostics).toEqual([]);
+    expect(access.resources.map((r) => r.address).sort()).toEqual(['Role/dashboard-editors', 'TeamMember/ann', 'TeamSettings/team']);
     const all = loadManifests([root], { env: {} }).resources;
     expect(new Set(all.map((r) => r.kind))).toEqual(new Set(KINDS));
     const selfHostedFile = (kind: string) =>
       kind === 'Connection'
         ? 'self-hosted/connection.yaml'
         : ['Role', 'TeamMember', 'TeamSettings'].includes(kind)
-          ? 'self-hosted/access.yaml'
+          ? 'access/access.yaml'
           : null;
     for (const kind of KINDS)
       expect(readFileSync(join(root, selfHostedFile(kind) ?? `kinds/${folderOf(kind)}.yaml`), 'utf8')).toContain(`kind: ${kind}`);
