@@ -105,6 +105,13 @@ describe('access as code on open-source HyperDX', () => {
       expect.stringContaining('no RBAC (open-source HyperDX)'),
       expect.stringContaining('no RBAC (open-source HyperDX)'),
     ]);
+    // A role on a server without RBAC: noted in the plan, refused by the apply with the same words.
+    const withRole = await w.apply({ 'eve.yaml': doc('TeamMember', 'eve', { email: 'eve@example.com', role: 'Member' }) });
+    expect(withRole.report.results.find((r) => r.address === 'TeamMember/eve')).toMatchObject({
+      outcome: 'failed',
+      message: expect.stringContaining('no RBAC (open-source HyperDX)') as string,
+    });
+    expect((domain.listInvitations() as { value: JsonRecord[] }).value).toEqual([]);
     const { plan } = await w.apply({ 'bob.yaml': doc('TeamMember', 'bob', { email: 'bob@example.com' }) });
     expect(changes(plan)).toEqual(['create TeamMember/bob']);
     expect(changes(await w.plan({ 'bob.yaml': doc('TeamMember', 'bob', { email: 'bob@example.com' }) }))).toEqual([]);
