@@ -49,19 +49,24 @@ function unknownRole(store: Store, roleId: string): Failure | undefined {
   return findById(store.state.roles, roleId) ? undefined : failJson(400, 'Role not found');
 }
 
-export function getTeamRbac(store: Store): DomainResult<JsonRecord> {
-  return ok({ id: store.state.teamId, name: store.state.teamName, defaultUserRole: store.state.defaultUserRole });
-}
-
-export function setDefaultUserRole(store: Store, body: unknown): DomainResult<JsonRecord> {
+/** The body's required `roleId` of a role that exists, or the refusal the server answers. */
+function requiredRole(store: Store, body: unknown): string | Failure {
   const roleId = roleIdFrom(body);
   if (roleId === undefined)
     return middlewareFailure('Body', [
       { code: 'invalid_type', expected: 'string', received: 'undefined', path: ['roleId'], message: 'Required' },
     ]);
   if (typeof roleId !== 'string') return roleId;
-  const bad = unknownRole(store, roleId);
-  if (bad) return bad;
+  return unknownRole(store, roleId) ?? roleId;
+}
+
+export function getTeamRbac(store: Store): DomainResult<JsonRecord> {
+  return ok({ id: store.state.teamId, name: store.state.teamName, defaultUserRole: store.state.defaultUserRole });
+}
+
+export function setDefaultUserRole(store: Store, body: unknown): DomainResult<JsonRecord> {
+  const roleId = requiredRole(store, body);
+  if (typeof roleId !== 'string') return roleId;
   store.commit({ defaultUserRole: roleId });
   return ok({ defaultUserRole: roleId });
 }
@@ -136,14 +141,8 @@ function notMember(store: Store, id: string): Failure | undefined {
 export function setMemberRole(store: Store, id: string, body: unknown): DomainResult<JsonRecord> {
   const missing = notMember(store, id);
   if (missing) return missing;
-  const roleId = roleIdFrom(body);
-  if (roleId === undefined)
-    return middlewareFailure('Body', [
-      { code: 'invalid_type', expected: 'string', received: 'undefined', path: ['roleId'], message: 'Required' },
-    ]);
+  const roleId = requiredRole(store, body);
   if (typeof roleId !== 'string') return roleId;
-  const bad = unknownRole(store, roleId);
-  if (bad) return bad;
   store.commit({ users: store.state.users.map((u) => (u.id === id ? { ...u, roleId } : u)) });
   return ok({ userId: id, roleId });
 }
