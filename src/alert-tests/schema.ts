@@ -47,17 +47,22 @@ export const alertTestSpecSchema = z.strictObject({
   series: z
     .union([seriesText, z.record(z.string(), seriesText).refine((r) => Object.keys(r).length > 0, { error: 'series names no group' })])
     .describe('The values of the alert query per window; an object gives one series per group (a groupBy alert).'),
-  expect: expectSchema,
+  expect: expectSchema.describe('What the checker must give over the series (at least one count).'),
 });
 
 export type AlertTestSpec = z.output<typeof alertTestSpecSchema>;
 
-export const alertTestDocumentSchema = z.strictObject({
-  apiVersion: z.literal(API_VERSION, { error: `apiVersion must be '${API_VERSION}'` }),
-  kind: z.literal(ALERT_TEST_KIND),
-  metadata: metadataSchema,
-  spec: alertTestSpecSchema,
-});
+export const alertTestDocumentSchema = z
+  .strictObject({
+    apiVersion: z.literal(API_VERSION, { error: `apiVersion must be '${API_VERSION}'` }).describe(`Always ${API_VERSION}.`),
+    kind: z.literal(ALERT_TEST_KIND).describe('An alert test, run by obsync test; never an object on the service.'),
+    metadata: metadataSchema,
+    spec: alertTestSpecSchema.describe('The alert, the series and what is expected.'),
+  })
+  .meta({
+    id: 'AlertTestManifest',
+    description: 'An alert test: a series per window and what the alert must do over it (obsync test, docs/alert-tests.md).',
+  });
 
 /** One AlertTest as read, with where it is written. */
 export interface AlertTestDocument {

@@ -10,7 +10,9 @@ import * as z from 'zod';
 import { configSchema } from './schema.js';
 import { ALERT_INTERVALS } from '../kinds/alert/schema.js';
 import { KEYABLE_NAME_PATTERN } from '../kinds/dashboard/schema.js';
+import { alertTestDocumentSchema } from '../alert-tests/schema.js';
 import { manifestSchemaList } from '../kinds/manifest.js';
+import { policyDocumentSchema } from '../policy/policy-manifest.js';
 import { KINDS } from '../kinds/registry.js';
 import { SENSITIVE_KEYWORD } from '../kinds/sensitive.js';
 import { whenJsonSchema } from '../kinds/rules.js';
@@ -214,7 +216,7 @@ function allowReferences(value: unknown): void {
 
 /** Draft-07, input types (defaulted fields optional): every manifest kind's documents and obsync.yaml. */
 export function documentJsonSchema(): Json {
-  const any = z.discriminatedUnion('kind', [...manifestSchemaList(), configSchema]);
+  const any = z.discriminatedUnion('kind', [...manifestSchemaList(), policyDocumentSchema, alertTestDocumentSchema, configSchema]);
   const schema = z.toJSONSchema(any, {
     target: 'draft-07',
     io: 'input',
@@ -223,5 +225,6 @@ export function documentJsonSchema(): Json {
   const { $schema, ...rest } = simplify(schema) as Json;
   allowReferences(rest);
   rest.definitions = { ...(rest.definitions as Json | undefined), Interpolation: INTERPOLATION_DEFINITION };
-  return { $schema, $id: EDITOR_SCHEMA_URL, title: `obsync documents: ${KINDS.join(', ')} manifests and obsync.yaml (Config)`, ...rest };
+  const title = `obsync documents: ${KINDS.join(', ')} manifests, Policy and AlertTest documents and obsync.yaml (Config)`;
+  return { $schema, $id: EDITOR_SCHEMA_URL, title, ...rest };
 }

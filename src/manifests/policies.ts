@@ -1,19 +1,10 @@
 /** Reads a `kind: Policy` document (src/policy/policy-manifest.ts): its rules, each with its own file:line. */
 import type { Document, LineCounter } from 'yaml';
-import * as z from 'zod';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { API_VERSION, metadataSchema } from '../kinds/envelope.js';
-import { policySpecSchema, type PolicyRule } from '../policy/policy-manifest.js';
+import { policyDocumentSchema, type PolicyRule } from '../policy/policy-manifest.js';
 import { issuesToDiagnostics } from './issues.js';
 import { documentValue } from './parse.js';
 import { positionAt } from './positions.js';
-
-const policyDocumentSchema = z.strictObject({
-  apiVersion: z.literal(API_VERSION, { error: `apiVersion must be '${API_VERSION}'` }),
-  kind: z.literal('Policy'),
-  metadata: metadataSchema,
-  spec: policySpecSchema,
-});
 
 export function policyDocument(
   file: string,

@@ -4,6 +4,7 @@
  * rules (LoadResult.policies), never to the planner.
  */
 import * as z from 'zod';
+import { API_VERSION, metadataSchema } from '../kinds/envelope.js';
 import type { Severity } from './model.js';
 
 export const POLICY_KIND = 'Policy';
@@ -28,6 +29,18 @@ export const policyRuleSchema = z.strictObject({
 export const policySpecSchema = z.strictObject({
   rules: z.array(policyRuleSchema).min(1).max(200).describe('The rules (ids unique across every Policy manifest).'),
 });
+
+export const policyDocumentSchema = z
+  .strictObject({
+    apiVersion: z.literal(API_VERSION, { error: `apiVersion must be '${API_VERSION}'` }).describe(`Always ${API_VERSION}.`),
+    kind: z.literal(POLICY_KIND).describe('A Policy: custom rules, never an object on the service.'),
+    metadata: metadataSchema,
+    spec: policySpecSchema.describe('The rules.'),
+  })
+  .meta({
+    id: 'PolicyManifest',
+    description: 'Custom rules in CEL, checked by obsync lint, plan and apply (docs/policy.md). Never an object on the service.',
+  });
 
 /** A custom rule as loaded, with where it is written. */
 export interface PolicyRule {

@@ -165,6 +165,25 @@ describe('the schema and obsync validate agree', () => {
     }
   });
 
+  it('on Policy and AlertTest documents (read with the manifests, never objects): valid, and a misspelt field refused', () => {
+    const policy = {
+      apiVersion: 'obsync/v1',
+      kind: 'Policy',
+      metadata: { name: 'conventions' },
+      spec: { rules: [{ id: 'positive', severity: 'error', kinds: ['Alert'], expression: 'object.spec.threshold > 0', message: 'above 0' }] },
+    };
+    const test = {
+      apiVersion: 'obsync/v1',
+      kind: 'AlertTest',
+      metadata: { name: 'burst' },
+      spec: { alert: 'errors-high', series: { checkout: '0 12 _', api: '0x3' }, expect: { notifications: 1 } },
+    };
+    expect(errorsOf(policy)).toEqual([]);
+    expect(errorsOf(test)).toEqual([]);
+    expect(errorsOf({ ...test, spec: { ...test.spec, expected: { firing: 1 } } }).length).toBeGreaterThan(0);
+    expect(errorsOf({ ...policy, spec: { rules: [{ ...policy.spec.rules[0], severity: 'fatal' }] } }).length).toBeGreaterThan(0);
+  });
+
   /** Mistakes JSON Schema cannot see: YAML itself, several documents together, interpolation. */
   const NOT_EXPRESSIBLE: Record<string, string> = {
     '01-yaml-syntax.yaml': 'not YAML',
