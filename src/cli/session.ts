@@ -169,7 +169,7 @@ export type SessionRun = Pick<ReconcileRequest, 'mode'> &
   Partial<
     Pick<
       ReconcileRequest,
-      'saved' | 'beforeApply' | 'onStepDone' | 'onStepStart' | 'concurrency' | 'signal' | 'applySignal' | 'unchangedForms'
+      'saved' | 'beforeApply' | 'onStepDone' | 'onStepStart' | 'concurrency' | 'signal' | 'applySignal' | 'unchangedForms' | 'previews'
     >
   >;
 

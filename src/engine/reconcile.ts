@@ -11,6 +11,7 @@ import type { TargetIdentity } from '../core/target.js';
 import type { PolicyFinding } from '../core/finding.js';
 import { PolicyRefusal } from '../policy/refusal.js';
 import { applyPlanned, makePlan, type ApplyRequest, type PlanRequest } from './run.js';
+import type { DashboardPreviewInput } from '../core/preview.js';
 import { checkSavedPlan, checkSavedTarget } from './saved-plan.js';
 
 export interface ReconcileRequest extends PlanRequest, Omit<ApplyRequest, 'port' | 'inventory' | 'refused' | 'signal'> {
@@ -45,6 +46,8 @@ export interface RunReport {
   held?: Address[];
   /** The plan was the last run's, taken whole: nothing it was made from had changed. */
   planTaken?: true;
+  /** `previews` asked: the dashboards the plan creates or updates, before and after. */
+  previews?: DashboardPreviewInput[];
   /** Requests of this run. */
   requests: { total: number; writes: number; retries: number; throttled: number };
 }
@@ -97,6 +100,7 @@ export async function reconcile(req: ReconcileRequest): Promise<RunReport> {
     ...(held.length > 0 ? { held } : {}),
     timings: { readMs: planned.timings.readMs, planMs: planned.timings.planMs, applyMs, totalMs: performance.now() - t0 },
     ...(planned.taken ? { planTaken: true as const } : {}),
+    ...(planned.previews ? { previews: planned.previews } : {}),
     requests: {
       total: stats.requests - before.requests,
       writes: stats.writes - before.writes,

@@ -20,7 +20,9 @@ import type { KindDefinition } from '../kinds/kind.js';
 import type { InventoryEntry } from '../core/inventory.js';
 import type { ListGap, LiveState } from '../core/live.js';
 import type { OwnersElsewhere } from '../core/owners-elsewhere.js';
+import type { DashboardPreviewInput } from '../core/preview.js';
 import { runBacktests, type BacktestOptions } from './backtest.js';
+import { dashboardPreviewInputs } from './previews.js';
 import type { KeptPlan, PlanInputs } from './last-plan.js';
 import { declaringFiles } from './declaring-files.js';
 import { confirmOmitted } from './list-gaps.js';
@@ -56,6 +58,8 @@ export interface PlanRequest {
   backtest?: Omit<BacktestOptions, 'signal'>;
   /** Keep each unchanged object's form in the plan (a JSON plan shows every object's values). */
   unchangedForms?: boolean;
+  /** `plan --preview-dir`: keep what the dashboard previews draw (./previews.ts). */
+  previews?: boolean;
   signal?: AbortSignal;
 }
 
@@ -68,6 +72,8 @@ export interface Planned {
   timings: { readMs: number; planMs: number; backtestMs: number };
   /** The last plan, taken whole: nothing it was made from had changed (./last-plan.ts). */
   taken?: true;
+  /** `previews` asked: the dashboards the plan creates or updates, before and after. */
+  previews?: DashboardPreviewInput[];
 }
 
 export async function makePlan(req: PlanRequest): Promise<Planned> {
@@ -103,6 +109,7 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
     seen: readBefore(live, kinds),
     timings,
     ...(again ? { taken: true as const } : {}),
+    ...(req.previews ? { previews: dashboardPreviewInputs(planned.plan, live) } : {}),
   };
 }
 

@@ -16,12 +16,16 @@ import { blocking } from '../../policy/model.js';
 import { sarifText } from '../../render/sarif.js';
 import { mergeFindings } from '../policy-rules.js';
 import { projectPaths } from '../project-paths.js';
+import { writePreviews } from '../previews.js';
+import { previewLines, previewsMarkdown } from '../../render/preview/markdown.js';
+import { resolve } from 'node:path';
 import { openSessions, reconcileSession, refuseInvalid, type Session } from '../session.js';
 
 interface PlanFlags extends RawRunOptions {
   out?: string;
   output: 'text' | 'json' | 'markdown' | 'github' | 'sarif';
   detailedExitcode?: boolean;
+  previewDir?: string;
 }
 
 export const register: CommandRegistrar = (program: Command, io: CliIO) => {
@@ -31,7 +35,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .argument('[paths...]', 'manifest files or directories (default: obsync.yaml manifests, else .)')
     .option('--out <file>', 'also save the plan as JSON for `obsync apply FILE`')
     .addOption(new Option('--output <format>', 'output format').choices(['text', 'json', 'markdown', 'github', 'sarif']).default('text'))
-    .option('--detailed-exitcode', 'exit 2 when there are changes (0: none, 1: error)');
+    .option('--detailed-exitcode', 'exit 2 when there are changes (0: none, 1: error)')
+    .option('--preview-dir <dir>', 'write an SVG and a PNG of each dashboard the plan creates or updates there (docs/previews.md)');
   allowEmptyKindOption(commonRunOptions(cmd)).action(async (paths: string[], flags: PlanFlags) => {
     const opts = parseRunOptions(flags);
     const checkManifests = refuseInvalid(io, flags.output === 'github' ? 'github' : 'text');
@@ -52,7 +57,11 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       // A JSON plan shows every object's values (planned_values, prior_state), unchanged ones too.
       const unchangedForms = flags.out !== undefined || flags.output === 'json';
       const runs = await eachTarget(sessions, new Slots(TARGET_CONCURRENCY), (s) =>
-        reconcileSession(s, opts, { mode: 'plan', ...(unchangedForms ? { unchangedForms } : {}) }),
+        reconcileSession(s, opts, {
+          mode: 'plan',
+          ...(unchangedForms ? { unchangedForms } : {}),
+          ...(flags.previewDir ? { previews: true } : {}),
+        }),
       );
       const { unavailable } = group;
       // One target: its error is the command's error, as it always was. A document is still
@@ -74,12 +83,17 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
       ];
       const origin = { ...originOf(io, sessions, generatedAt), ...(isNarrowed(opts.selection) ? { narrowed: true } : {}) };
       const reports = runs.flatMap((r) => ('value' in r ? [r.value] : []));
+      const previews = flags.previewDir ? await writePreviews(reports, resolve(io.cwd, flags.previewDir), io.cwd) : [];
       if (flags.out) writeScrubbedFile(flags.out, renderTargetsPlan(outcomes, 'json', { color: false, origin }));
       const format = flags.output === 'github' ? 'text' : flags.output;
       const findings = mergeFindings(reports.map((r) => r.plan.policy ?? []));
       if (format === 'sarif') io.stdout.write(sarifText(findings, sessions[0]?.policy.rules ?? [], VERSION));
       else if (!alone || format !== 'text')
-        io.stdout.write(renderTargetsPlan(outcomes, format, { color: colorEnabled(io, 'stdout', flags.color), origin }));
+        io.stdout.write(
+          renderTargetsPlan(outcomes, format, { color: colorEnabled(io, 'stdout', flags.color), origin }) +
+            (format === 'markdown' ? previewsMarkdown(previews) : ''),
+        );
+      if (format !== 'markdown') for (const line of previewLines(previews)) io.stderr.write(`${line}\n`);
       if (alone) throw alone.error;
       if (flags.output === 'github') {
         for (const r of reports) for (const d of r.plan.diagnostics) io.stdout.write(`${githubAnnotation(d)}\n`);

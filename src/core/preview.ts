@@ -1,0 +1,11 @@
+/** What `plan --preview-dir` draws of a dashboard the plan creates or updates (issue 42): engine fills it, render/preview draws it. */
+import type { JsonObject } from './wire.js';
+
+export interface DashboardPreviewInput {
+  address: string;
+  name: string;
+  /** The body the plan sends. */
+  after: JsonObject;
+  /** An update: the live dashboard. */
+  before?: JsonObject;
+}

@@ -1,0 +1,45 @@
+/**
+ * The preview files of a plan's dashboards: per dashboard a stable file name, its SVG and PNG, or
+ * the reason it was skipped. Never throws: a preview that cannot be made is a "preview skipped" line.
+ */
+import { createHash } from 'node:crypto';
+import { errorMessage } from '../../core/errors.js';
+import { finalText } from '../../core/output.js';
+import type { DashboardPreviewInput } from './model.js';
+import { dashboardOption } from './option.js';
+import { pngOf } from './png.js';
+import { svgOf } from './svg.js';
+
+export type DashboardPicture = { address: string; base: string; svg: string; png: Buffer } | { address: string; skipped: string };
+
+export function dashboardPictures(inputs: readonly DashboardPreviewInput[]): DashboardPicture[] {
+  const names = baseNames(inputs);
+  return inputs.map((input, i) => {
+    const base = names[i] ?? `dashboard-${i}`;
+    try {
+      // Scrubbed and through the output pass once, as a file obsync writes; the PNG is drawn from that text.
+      const svg = finalText(svgOf(dashboardOption(input)));
+      return { address: input.address, base, svg, png: pngOf(svg) };
+    } catch (err) {
+      return { address: input.address, skipped: errorMessage(err) };
+    }
+  });
+}
+
+/** `dashboard-<name>`: the manifest name made file-safe; names that collide (or say nothing) get a hash of their address. */
+export function baseNames(inputs: readonly Pick<DashboardPreviewInput, 'address'>[]): string[] {
+  const slugs = inputs.map((i) => slug(i.address.slice(i.address.indexOf('/') + 1)));
+  return slugs.map((s, i) => {
+    const address = inputs[i]?.address ?? '';
+    const unique = s !== '' && slugs.indexOf(s) === slugs.lastIndexOf(s);
+    return unique ? `dashboard-${s}` : `dashboard-${s}${s ? '-' : ''}${createHash('sha256').update(address).digest('hex').slice(0, 8)}`;
+  });
+}
+
+function slug(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+}

@@ -1,0 +1,69 @@
+/**
+ * What a dashboard preview draws, read from a dashboard's wire body (a plan's payload or the live
+ * object): its tiles on the 24-column grid, each with its display type and the query it shows.
+ */
+import { isJsonObject } from '../../core/json.js';
+import type { DashboardPreviewInput } from '../../core/preview.js';
+import type { Json, JsonObject } from '../../core/wire.js';
+import { stableJson } from '../../planner/diff.js';
+
+export interface PreviewTile {
+  /** The tile's id, else its name: how before and after are matched. */
+  key: string;
+  name: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  display: string;
+  /** The query as the tile's reader would recognise it (a where, a select, markdown text, SQL). */
+  query: string;
+  /** What is drawn of it, to tell whether an update changes it. */
+  fingerprint: string;
+}
+
+export type { DashboardPreviewInput };
+
+export function tilesOf(body: JsonObject): PreviewTile[] {
+  const tiles = Array.isArray(body.tiles) ? body.tiles.filter(isJsonObject) : [];
+  return tiles.map((tile, i) => {
+    const config = isJsonObject(tile.config) ? tile.config : {};
+    const name = str(tile.name);
+    const drawn = {
+      name,
+      x: num(tile.x),
+      y: num(tile.y),
+      w: Math.max(1, num(tile.w)),
+      h: Math.max(1, num(tile.h)),
+      display: str(config.displayType) || (config.configType === 'sql' ? 'sql' : 'tile'),
+      query: queryOf(config),
+    };
+    // What the picture shows, not the body: a live tile carries defaults and ids a payload leaves out.
+    return { key: str(tile.id) || name || `#${i}`, ...drawn, fingerprint: stableJson(drawn) };
+  });
+}
+
+/** The keys of the tiles an update adds or changes (moved, resized, renamed, a new query). */
+export function changedTiles(before: readonly PreviewTile[], after: readonly PreviewTile[]): Set<string> {
+  const old = new Map(before.map((t) => [t.key, t.fingerprint]));
+  return new Set(after.filter((t) => old.get(t.key) !== t.fingerprint).map((t) => t.key));
+}
+
+function queryOf(config: JsonObject): string {
+  if (config.configType === 'sql') return str(config.sqlTemplate);
+  if (config.displayType === 'markdown') return str(config.markdown);
+  const select = Array.isArray(config.select) ? config.select.filter(isJsonObject) : [];
+  const items = select.map((s) =>
+    [str(s.aggFn), str(s.valueExpression), str(s.where) && `where ${str(s.where)}`].filter(Boolean).join(' '),
+  );
+  const where = str(config.where);
+  return [...items, where && `where ${where}`].filter(Boolean).join('; ');
+}
+
+function str(v: Json | undefined): string {
+  return typeof v === 'string' ? v : '';
+}
+
+function num(v: Json | undefined): number {
+  return typeof v === 'number' && Number.isFinite(v) ? Math.max(0, Math.round(v)) : 0;
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../core/wire.js';
+import { baseNames, dashboardPictures } from './dashboard.js';
+import { PANEL_WIDTH } from './layout.js';
+import { dashboardOption } from './option.js';
+import { svgOf } from './svg.js';
+
+const HOSTILE = '</text><script>alert(1)</script>" onload="alert(2)" x=\'\u202e';
+
+function dashboard(name: string, where = 'level:error'): JsonObject {
+  return {
+    name,
+    tiles: [
+      { id: 'a', name: HOSTILE, x: 0, y: 0, w: 12, h: 4, config: { displayType: 'line', select: [{ aggFn: 'count', where }] } },
+      { id: 'b', name: 'p99', x: 12, y: 0, w: 12, h: 4, config: { displayType: 'number', select: [{ aggFn: 'count', where: HOSTILE }] } },
+    ],
+  };
+}
+
+/**
+ * A small XML check of the SVG: every tag is well formed, every attribute quoted and closed, and
+ * the elements are only those a chart is made of.
+ */
+function elementsOf(svg: string): string[] {
+  const names: string[] = [];
+  // ECharts' own hover CSS: no markup and no text of ours inside.
+  const css = [...svg.matchAll(/<!\[CDATA\[([^<>]*)\]\]>/g)].map((m) => m[1] ?? '');
+  for (const rule of css) expect(rule).not.toMatch(/alert|text|script/);
+  const rest = svg
+    .replace(/<!\[CDATA\[[^<>]*\]\]>/g, '')
+    .replace(/<(\/?)([a-zA-Z][\w:-]*)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>/g, (_m, _close: string, name: string, attributes: string) => {
+      names.push(name);
+      for (const a of attributes.matchAll(/([\w:-]+)="/g)) names.push(`@${a[1] ?? ''}`);
+      return '';
+    });
+  expect(rest).not.toMatch(/[<>]/);
+  return names;
+}
+
+describe('dashboard previews', () => {
+  it('draws a hostile dashboard or tile name as text: no script element, no attribute break, controls escaped', () => {
+    const svg = svgOf(dashboardOption({ address: 'Dashboard/x', name: HOSTILE, after: dashboard(HOSTILE), before: dashboard('old') }));
+    const elements = new Set(elementsOf(svg));
+    expect([...elements].filter((e) => !e.startsWith('@')).sort()).toEqual(['path', 'rect', 'style', 'svg', 'text']);
+    expect([...elements].filter((e) => /^@on/i.test(e))).toEqual([]);
+    expect(svg).not.toMatch(/<script/i);
+    expect(svg).toContain('&lt;/text&gt;&lt;script&gt;');
+    expect(svg).not.toContain('\u202e');
+    expect(svg).toContain('\\u202e');
+  });
+
+  it('places tiles on the 24-column grid and outlines the changed tile of an update', () => {
+    const picture = dashboardOption({ address: 'Dashboard/x', name: 'x', after: dashboard('x', 'level:warn'), before: dashboard('x') });
+    expect(picture.width).toBeGreaterThan(2 * PANEL_WIDTH);
+    const svg = svgOf(picture);
+    expect(svg.match(/stroke="#d9480f"/g)).toHaveLength(1);
+  });
+
+  it('writes an SVG and a PNG per dashboard under stable names, and a failure is a skip with its reason', () => {
+    const [ok, bad] = dashboardPictures([
+      { address: 'Dashboard/checkout', name: 'Checkout', after: dashboard('Checkout') },
+      {
+        address: 'Dashboard/broken',
+        name: 'b',
+        after: {
+          name: 'b',
+          tiles: [
+            {
+              x: Number.NaN,
+              get y(): number {
+                throw new Error('boom');
+              },
+            },
+          ],
+        } as unknown as JsonObject,
+      },
+    ]);
+    expect(ok && 'png' in ok && ok.base).toBe('dashboard-checkout');
+    expect(ok && 'png' in ok && [...ok.png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
+    expect(bad).toEqual({ address: 'Dashboard/broken', skipped: 'boom' });
+    expect(baseNames([{ address: 'Dashboard/a b' }, { address: 'Dashboard/a-b' }, { address: 'Dashboard/ü' }])).toEqual([
+      expect.stringMatching(/^dashboard-a-b-[0-9a-f]{8}$/),
+      expect.stringMatching(/^dashboard-a-b-[0-9a-f]{8}$/),
+      expect.stringMatching(/^dashboard-[0-9a-f]{8}$/),
+    ]);
+  });
+});
