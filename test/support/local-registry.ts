@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -30,17 +30,32 @@ interface LockEntry {
   version?: string;
   dev?: boolean;
   devOptional?: boolean;
+  optional?: boolean;
 }
 
 /** `node_modules/a`, `node_modules/@s/b` (nested copies included) → package directory, name and version. */
 function productionPackages(root: string): { dir: string; name: string; version: string }[] {
-  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
-  return Object.entries(lock.packages)
-    .filter(([path, e]) => path !== '' && e.dev !== true && e.devOptional !== true)
+  return Object.entries(lockPackages(root))
+    .filter(([path, e]) => path !== '' && e.dev !== true && e.devOptional !== true && !otherPlatform(root, path, e))
     .map(([path]) => {
       const pkg = JSON.parse(readFileSync(join(root, path, 'package.json'), 'utf8')) as { name: string; version: string };
       return { dir: join(root, path), name: pkg.name, version: pkg.version };
     });
+}
+
+function lockPackages(root: string): Record<string, LockEntry> {
+  return (JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> }).packages;
+}
+
+/** An optional package npm did not install here: another platform's binary (@resvg/resvg-js-darwin-arm64 on linux). */
+function otherPlatform(root: string, path: string, e: LockEntry): boolean {
+  return e.optional === true && !existsSync(join(root, path, 'package.json'));
+}
+
+/** Other platforms' optional packages: npm asks for them and skips them when they are not found. */
+function otherPlatformNames(root: string): Set<string> {
+  const entries = Object.entries(lockPackages(root)).filter(([path, e]) => otherPlatform(root, path, e));
+  return new Set(entries.map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)));
 }
 
 /** The package directory as an npm tarball (`package/…`), without its own nested node_modules. */
@@ -69,6 +84,7 @@ export async function startLocalRegistry(root: string, workDir: string): Promise
       ),
     ),
   );
+  const skippedPlatforms = otherPlatformNames(root);
   const missed: string[] = [];
   const downloaded = new Set<string>();
   let base = '';
@@ -96,7 +112,7 @@ export async function startLocalRegistry(root: string, workDir: string): Promise
       .end(JSON.stringify({ name: path, 'dist-tags': { latest }, versions: Object.fromEntries(entries) }));
   });
   const notFound = (res: ServerResponse, path: string) => {
-    if (!optionalPeers.has(path)) missed.push(path);
+    if (!optionalPeers.has(path) && !skippedPlatforms.has(path)) missed.push(path);
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
   };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
