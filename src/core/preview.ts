@@ -8,4 +8,14 @@ export interface DashboardPreviewInput {
   after: JsonObject;
   /** An update: the live dashboard. */
   before?: JsonObject;
+  /** Per tile of `after` (by position): its recent series, or why there is none. */
+  data?: (TileData | undefined)[];
+}
+
+export type TileData = { points: TilePoint[] } | { reason: string };
+
+export interface TilePoint {
+  bucket: number;
+  group: string;
+  value: number | null;
 }

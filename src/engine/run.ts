@@ -21,8 +21,9 @@ import type { InventoryEntry } from '../core/inventory.js';
 import type { ListGap, LiveState } from '../core/live.js';
 import type { OwnersElsewhere } from '../core/owners-elsewhere.js';
 import type { DashboardPreviewInput } from '../core/preview.js';
-import { runBacktests, type BacktestOptions } from './backtest.js';
+import { BACKTEST_DEFAULTS, runBacktests, type BacktestOptions } from './backtest.js';
 import { dashboardPreviewInputs } from './previews.js';
+import { fillPreviewData, type PreviewDataOptions } from './preview-data.js';
 import type { KeptPlan, PlanInputs } from './last-plan.js';
 import { declaringFiles } from './declaring-files.js';
 import { confirmOmitted } from './list-gaps.js';
@@ -102,6 +103,8 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
       ...req.backtest,
       ...(req.signal ? { signal: req.signal } : {}),
     });
+  const previews = req.previews ? dashboardPreviewInputs(planned.plan, live) : undefined;
+  if (previews) await fillPreviewData(previews, previewDataOptions(req, planned.plan));
   const timings = { readMs: t1 - t0, planMs: t2 - t1, backtestMs: performance.now() - t2 };
   return {
     plan: planned.plan,
@@ -109,7 +112,19 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
     seen: readBefore(live, kinds),
     timings,
     ...(again ? { taken: true as const } : {}),
-    ...(req.previews ? { previews: dashboardPreviewInputs(planned.plan, live) } : {}),
+    ...(previews ? { previews } : {}),
+  };
+}
+
+/** The previews' data requests share the plan's backtest budget: what the backtests left. */
+function previewDataOptions(req: PlanRequest, plan: Plan): PreviewDataOptions {
+  const budget = (req.backtest?.budget ?? BACKTEST_DEFAULTS.budget) - (plan.backtest?.requests ?? 0);
+  return {
+    charts: req.port.charts,
+    variant: req.port.variant,
+    budget,
+    now: req.backtest?.now ?? new Date(),
+    ...(req.signal ? { signal: req.signal } : {}),
   };
 }
 

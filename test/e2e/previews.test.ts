@@ -1,7 +1,8 @@
 /**
  * Issue 42: `obsync plan --preview-dir` against the sandbox (self-hosted), and the SVG it writes
  * opened in headless Chromium: the tiles where the 24-column grid puts them, the changed tile
- * outlined, a hostile dashboard name shown as text with no script run. One sandbox, one browser.
+ * outlined, a hostile dashboard name shown as text with no script run; a line tile drawn with the
+ * sandbox's series. One sandbox, one browser.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,6 +66,9 @@ describe('plan --preview-dir', () => {
     for (const file of ['dashboard-board.svg', 'dashboard-board.png', 'dashboard-hostile.svg', 'dashboard-hostile.png'])
       expect(existsSync(join(dir, 'previews', file)), file).toBe(true);
     expect(readFileSync(join(dir, 'previews/dashboard-board.png')).subarray(1, 4).toString()).toBe('PNG');
+    // The line tile's last hours from the chart series API on the after side; the before side is the layout alone.
+    expect(readFileSync(join(dir, 'previews/dashboard-board.svg'), 'utf8').match(/no data preview/g)).toHaveLength(1);
+    expect(readFileSync(join(dir, 'previews/dashboard-hostile.svg'), 'utf8')).not.toContain('no data preview');
   });
 
   it.skipIf(missing !== null)('in Chromium: tiles on the grid, the changed tile outlined, a hostile name inert', async () => {

@@ -3,7 +3,7 @@
  * object): its tiles on the 24-column grid, each with its display type and the query it shows.
  */
 import { isJsonObject } from '../../core/json.js';
-import type { DashboardPreviewInput } from '../../core/preview.js';
+import type { DashboardPreviewInput, TileData } from '../../core/preview.js';
 import type { Json, JsonObject } from '../../core/wire.js';
 import { stableJson } from '../../planner/diff.js';
 
@@ -20,11 +20,13 @@ export interface PreviewTile {
   query: string;
   /** What is drawn of it, to tell whether an update changes it. */
   fingerprint: string;
+  /** A line or stacked-bar tile: its recent series, or why there is none. */
+  data?: TileData;
 }
 
 export type { DashboardPreviewInput };
 
-export function tilesOf(body: JsonObject): PreviewTile[] {
+export function tilesOf(body: JsonObject, data: readonly (TileData | undefined)[] = []): PreviewTile[] {
   const tiles = Array.isArray(body.tiles) ? body.tiles.filter(isJsonObject) : [];
   return tiles.map((tile, i) => {
     const config = isJsonObject(tile.config) ? tile.config : {};
@@ -39,7 +41,8 @@ export function tilesOf(body: JsonObject): PreviewTile[] {
       query: queryOf(config),
     };
     // What the picture shows, not the body: a live tile carries defaults and ids a payload leaves out.
-    return { key: str(tile.id) || name || `#${i}`, ...drawn, fingerprint: stableJson(drawn) };
+    const tileData = data[i];
+    return { key: str(tile.id) || name || `#${i}`, ...drawn, fingerprint: stableJson(drawn), ...(tileData ? { data: tileData } : {}) };
   });
 }
 

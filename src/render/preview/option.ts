@@ -5,6 +5,7 @@
  */
 import { GAP, HEADER_HEIGHT, PANEL_WIDTH, panelHeight, tileBox, type Box } from './layout.js';
 import { changedTiles, tilesOf, type DashboardPreviewInput, type PreviewTile } from './model.js';
+import { chartsOf } from './series.js';
 import { pictureText } from './text.js';
 
 export const FONT_FAMILY = 'DejaVu Sans';
@@ -23,7 +24,7 @@ export interface PictureOption {
 type Graphic = Record<string, unknown>;
 
 export function dashboardOption(input: DashboardPreviewInput): PictureOption {
-  const after = tilesOf(input.after);
+  const after = tilesOf(input.after, input.data);
   const before = input.before ? tilesOf(input.before) : undefined;
   const changed = before ? changedTiles(before, after) : new Set<string>();
   const panels = before ? [panel('before', before, 0, new Set()), panel('after', after, PANEL_WIDTH + 2 * GAP, changed)] : [];
@@ -35,10 +36,13 @@ export function dashboardOption(input: DashboardPreviewInput): PictureOption {
     height,
     option: {
       animation: false,
+      // Times on the axes in UTC: the same picture on every machine, whatever its time zone.
+      useUTC: true,
       backgroundColor: '#ffffff',
       textStyle: { fontFamily: FONT_FAMILY },
       title: { text: pictureText(input.name), left: 4, top: 4, textStyle: { fontFamily: FONT_FAMILY, fontSize: 15 } },
       graphic: { elements: graphics.map((g) => shifted(g, HEADER_HEIGHT)) },
+      ...chartsOf(after, before ? PANEL_WIDTH + 2 * GAP : 0, HEADER_HEIGHT),
     },
   };
 }
@@ -61,12 +65,17 @@ function tileGraphics(tile: PreviewTile, box: Box, changed: boolean): Graphic[] 
     text(tile.name || '(untitled tile)', box.x + 6, box.y + 6, { fontSize: 12, fontWeight: 'bold', fill: '#1f2328', width: inner }, chars),
     text(tile.display, box.x + 6, box.y + 22, { fontSize: 10, fill: '#57606a' }, chars),
   ];
-  if (tile.query && box.height > 52) lines.push(text(tile.query, box.x + 6, box.y + 36, { fontSize: 10, fill: '#57606a' }, chars));
-  if (SERIES_DISPLAYS.has(tile.display) && box.height > 30)
-    lines.push(
-      text('no data preview', box.x + box.width - 6, box.y + box.height - 16, { fontSize: 10, fill: '#9a6700', align: 'right' }, chars),
-    );
+  if (tile.query && box.height > 52 && !hasPoints(tile))
+    lines.push(text(tile.query, box.x + 6, box.y + 36, { fontSize: 10, fill: '#57606a' }, chars));
+  if (SERIES_DISPLAYS.has(tile.display) && !hasPoints(tile) && box.height > 30) {
+    const why = tile.data && 'reason' in tile.data ? `: ${tile.data.reason}` : '';
+    lines.push(text(`no data preview${why}`, box.x + 6, box.y + box.height - 16, { fontSize: 10, fill: '#9a6700' }, chars));
+  }
   return [frame, ...lines];
+}
+
+function hasPoints(tile: PreviewTile): boolean {
+  return tile.data !== undefined && 'points' in tile.data && tile.data.points.length > 0;
 }
 
 function text(value: string, x: number, y: number, style: Record<string, unknown>, max = 80): Graphic {

@@ -56,6 +56,17 @@ describe('dashboard previews', () => {
     expect(svg.match(/stroke="#d9480f"/g)).toHaveLength(1);
   });
 
+  it('draws the data of a line tile as a series, and says why a tile has none', () => {
+    const points = [0, 1, 2].map((i) => ({ bucket: Date.UTC(2026, 0, 1, 0, 5 * i), group: '', value: i * 10 }));
+    const withData = svgOf(dashboardOption({ address: 'Dashboard/x', name: 'x', after: dashboard('x'), data: [{ points }, undefined] }));
+    expect(withData).not.toContain('no data preview');
+    expect(withData).toContain('>00:10<');
+    const without = svgOf(
+      dashboardOption({ address: 'Dashboard/x', name: 'x', after: dashboard('x'), data: [{ reason: 'hosted: no chart series API' }] }),
+    );
+    expect(without).toContain('no data preview: hosted: no chart series API');
+  });
+
   it('writes an SVG and a PNG per dashboard under stable names, and a failure is a skip with its reason', () => {
     const [ok, bad] = dashboardPictures([
       { address: 'Dashboard/checkout', name: 'Checkout', after: dashboard('Checkout') },

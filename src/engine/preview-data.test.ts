@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { ChartsPort } from '../core/ports.js';
+import type { DashboardPreviewInput } from '../core/preview.js';
+import { fillPreviewData } from './preview-data.js';
+
+const tile = (display: string, sourceId: unknown = 'src1') => ({
+  name: display,
+  x: 0,
+  y: 0,
+  w: 6,
+  h: 4,
+  config: { displayType: display, sourceId, select: [{ aggFn: 'count', where: '' }] },
+});
+
+function input(...tiles: ReturnType<typeof tile>[]): DashboardPreviewInput {
+  return { address: 'Dashboard/d', name: 'd', after: { name: 'd', tiles } } as unknown as DashboardPreviewInput;
+}
+
+describe('preview data', () => {
+  it('asks one series per line or stacked-bar tile while the budget lasts, and says why a tile has none', async () => {
+    const asked: unknown[] = [];
+    const charts: ChartsPort = {
+      series: async (q) => {
+        asked.push(q);
+        if (asked.length === 2) throw new Error('HTTP 500');
+        return [{ ts_bucket: 0, 'series_0.data': 3 }];
+      },
+    };
+    const d = input(tile('line'), tile('number'), tile('stacked_bar'), tile('line', { $ref: 'Source/new' }), tile('line'));
+    await fillPreviewData([d], { charts, variant: 'self-hosted', budget: 2, now: new Date(Date.UTC(2026, 0, 1)) });
+    expect(asked).toHaveLength(2);
+    expect(d.data).toEqual([
+      { points: [{ bucket: 0, group: '', value: 3 }] },
+      undefined,
+      { reason: 'its series request failed: HTTP 500' },
+      { reason: 'its source is created by this plan' },
+      { reason: "the plan's series request budget is spent" },
+    ]);
+  });
+
+  it('asks nothing of a hosted target', async () => {
+    const d = input(tile('line'));
+    await fillPreviewData([d], { charts: undefined, variant: 'hosted', budget: 20, now: new Date() });
+    expect(d.data).toEqual([{ reason: 'hosted: no chart series API' }]);
+  });
+});

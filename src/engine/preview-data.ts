@@ -1,0 +1,75 @@
+/**
+ * The data of the last hours for the line and stacked-bar tiles of the previewed dashboards: one
+ * chart series request per tile through the target's chart port (self-hosted only), within what the
+ * backtests left of the plan's request budget. The tile's query as the checker reads it (its last
+ * select item, or the ratio of two): the same translation as the backtests. Never throws: a tile
+ * without data says why.
+ */
+import { errorMessage } from '../core/errors.js';
+import { isJsonObject } from '../core/json.js';
+import type { ChartsPort, Variant } from '../core/ports.js';
+import type { DashboardPreviewInput, TileData } from '../core/preview.js';
+import type { JsonObject } from '../core/wire.js';
+import { alertWindows, seriesPoints } from '../kinds/alert/checker.js';
+import { alertEvaluation, seriesRequests } from '../kinds/alert/series-query.js';
+import { SERIES_MAX_BUCKETS } from './backtest.js';
+
+const SERIES_DISPLAYS = new Set(['line', 'stacked_bar']);
+export const PREVIEW_HISTORY_MS = 6 * 3_600_000;
+const PREVIEW_INTERVAL = '5m';
+/** The tile's query, asked as an alert of the checker would ask it (the threshold does not matter). */
+const AS_ALERT: JsonObject = { interval: PREVIEW_INTERVAL, threshold: 0, thresholdType: 'above' };
+
+export interface PreviewDataOptions {
+  charts: ChartsPort | undefined;
+  variant: Variant;
+  /** Series requests left of the plan's budget. */
+  budget: number;
+  now: Date;
+  signal?: AbortSignal;
+}
+
+export async function fillPreviewData(inputs: readonly DashboardPreviewInput[], opts: PreviewDataOptions): Promise<void> {
+  let left = opts.budget;
+  for (const input of inputs) {
+    const tiles = Array.isArray(input.after.tiles) ? input.after.tiles : [];
+    const data: (TileData | undefined)[] = [];
+    for (const tile of tiles) {
+      const config = isJsonObject(tile) && isJsonObject(tile.config) ? tile.config : undefined;
+      if (!config || typeof config.displayType !== 'string' || !SERIES_DISPLAYS.has(config.displayType)) {
+        data.push(undefined);
+        continue;
+      }
+      const request = requestOf(config, opts);
+      if ('reason' in request) data.push(request);
+      else if (left < 1) data.push({ reason: "the plan's series request budget is spent" });
+      else {
+        left -= 1;
+        data.push(await fetched(request, opts));
+      }
+    }
+    input.data = data;
+  }
+}
+
+type Request = { request: ReturnType<typeof seriesRequests>[number]; groupBy: string[]; ratio: boolean };
+
+function requestOf(config: JsonObject, opts: PreviewDataOptions): Request | { reason: string } {
+  if (!opts.charts) return { reason: opts.variant === 'hosted' ? 'hosted: no chart series API' : 'the target serves no chart series' };
+  if (typeof config.sourceId !== 'string') return { reason: 'its source is created by this plan' };
+  const evaluation = alertEvaluation(AS_ALERT, { kind: 'tile', config });
+  if (!evaluation.ok) return { reason: evaluation.reason };
+  const windows = alertWindows(opts.now.getTime(), PREVIEW_HISTORY_MS, 300_000, SERIES_MAX_BUCKETS);
+  const [request] = seriesRequests(evaluation.query, PREVIEW_INTERVAL, windows, SERIES_MAX_BUCKETS);
+  if (!request) return { reason: 'no window to ask for' };
+  return { request, groupBy: evaluation.query.groupBy, ratio: evaluation.query.ratio };
+}
+
+async function fetched(r: Request, opts: PreviewDataOptions): Promise<TileData> {
+  try {
+    const rows = await (opts.charts as ChartsPort).series(r.request, { retries: 0, ...(opts.signal ? { signal: opts.signal } : {}) });
+    return { points: seriesPoints(rows, r.groupBy, r.ratio) };
+  } catch (err) {
+    return { reason: `its series request failed: ${errorMessage(err)}` };
+  }
+}
