@@ -170,7 +170,9 @@ describe('the schema and obsync validate agree', () => {
       apiVersion: 'obsync/v1',
       kind: 'Policy',
       metadata: { name: 'conventions' },
-      spec: { rules: [{ id: 'positive', severity: 'error', kinds: ['Alert'], expression: 'object.spec.threshold > 0', message: 'above 0' }] },
+      spec: {
+        rules: [{ id: 'positive', severity: 'error', kinds: ['Alert'], expression: 'object.spec.threshold > 0', message: 'above 0' }],
+      },
     };
     const test = {
       apiVersion: 'obsync/v1',
