@@ -25,6 +25,8 @@ export interface PipesDomain {
   getCdcScaling(): DomainResult<JsonRecord>;
   /** `PATCH /clickpipesCdcScaling`: answers the requested pool; GET shows it once it has propagated (`tick`). */
   patchCdcScaling(body: unknown): DomainResult<JsonRecord>;
+  /** `GET /clickpipes/context` (2026-09-05 spec, beta): the service's GCP workload identity; the sandbox has none. */
+  context(): DomainResult<JsonRecord>;
   /** Advance asynchronous transitions whose time has come (Stopping → Stopped, Provisioning → Running, ...). */
   tick(): void;
   snapshot(): JsonRecord;

@@ -257,6 +257,10 @@ export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
       version += 1;
       return ok({ ...parsed });
     },
+    context() {
+      // A sandbox service runs on no GCP project, so it has no workload identity to grant.
+      return ok({ gcpWorkloadIdentity: { supported: false, ready: null, principal: null } });
+    },
     tick() {
       const t = now().getTime();
       if (cdc.pending !== null && Date.parse(cdc.pending.at) <= t) {

@@ -225,6 +225,9 @@ function pipeRoute(req: Incoming, below: string, pipes: PipesDomain | undefined)
   const [, id, sub] = m;
   const call = `${req.method} ${id === undefined ? '' : ':id'}${sub ? `/${sub}` : ''}`;
   const pid = id ?? '';
+  // `context` is a route of its own (2026-09-05 spec), not a pipe id: pipe ids are UUIDs.
+  if (id === 'context' && sub === undefined)
+    return req.method === 'GET' ? resultReply('hosted', pipes.context()) : cannot(req.method, req.path);
   switch (call) {
     case 'GET ':
       return resultReply('hosted', pipes.list());
