@@ -1,5 +1,6 @@
 /** zod schema of an alert body (reference §3.2); read-only fields are stripped silently. */
 import * as z from 'zod';
+import { alertChartConfig } from './alert-chart-config.js';
 
 export const INTERVAL_MINUTES = { '1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440 } as const;
 const interval = z.enum(Object.keys(INTERVAL_MINUTES) as [keyof typeof INTERVAL_MINUTES, ...(keyof typeof INTERVAL_MINUTES)[]]);
@@ -8,28 +9,33 @@ const channel = z.object({ type: z.literal('webhook'), webhookId: z.string().min
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 type Ctx = z.core.$RefinementCtx;
-type Body = z.output<typeof baseSchema>;
+type Body = z.output<ReturnType<typeof bodyFields>>;
 
-// Built once (zod compiles a schema on its first parse); only the clock-dependent part below is per call.
-const baseSchema = z.object({
-  source: z.enum(['saved_search', 'tile']),
-  savedSearchId: z.string().min(1).optional(),
-  groupBy: z.string().nullable().optional(),
-  dashboardId: z.string().min(1).optional(),
-  tileId: z.string().min(1).optional(),
-  interval,
-  threshold: z.number(),
-  thresholdType,
-  thresholdMax: z.number().optional(),
-  channel: channel.optional(),
-  channels: z.array(channel).min(1).max(10).optional(),
-  name: z.string().min(1).max(512).nullable().optional(),
-  message: z.string().min(1).max(4096).nullable().optional(),
-  note: z.string().min(1).max(4096).nullable().optional(),
-  numConsecutiveWindows: z.number().int().min(1).nullable().optional(),
-  scheduleOffsetMinutes: z.number().int().min(0).max(1439).optional(),
-  scheduleStartAt: z.iso.datetime().nullable().optional(),
-});
+/** Self-hosted servers newer than b52a6fa take `source: "inline"` with a `chartConfig`; the Cloud spec does not list it. */
+const bodyFields = (sources: [string, ...string[]]) =>
+  z.object({
+    source: z.enum(sources as ['saved_search', 'tile', 'inline']),
+    chartConfig: alertChartConfig.optional(),
+    savedSearchId: z.string().min(1).optional(),
+    groupBy: z.string().nullable().optional(),
+    dashboardId: z.string().min(1).optional(),
+    tileId: z.string().min(1).optional(),
+    interval,
+    threshold: z.number(),
+    thresholdType,
+    thresholdMax: z.number().optional(),
+    channel: channel.optional(),
+    channels: z.array(channel).min(1).max(10).optional(),
+    name: z.string().min(1).max(512).nullable().optional(),
+    message: z.string().min(1).max(4096).nullable().optional(),
+    note: z.string().min(1).max(4096).nullable().optional(),
+    numConsecutiveWindows: z.number().int().min(1).nullable().optional(),
+    scheduleOffsetMinutes: z.number().int().min(0).max(1439).optional(),
+    scheduleStartAt: z.iso.datetime().nullable().optional(),
+  });
+
+// Built once per variant (zod compiles a schema on its first parse); only the clock-dependent part below is per call.
+const BASE = { withInline: bodyFields(['saved_search', 'tile', 'inline']), withoutInline: bodyFields(['saved_search', 'tile']) };
 
 function checkChannels(body: Body, ctx: Ctx): void {
   const issue = (message: string, path: string[]) => ctx.addIssue({ code: 'custom', message, path });
@@ -55,8 +61,8 @@ function checkSchedule(body: Body, now: Date, ctx: Ctx): void {
   }
 }
 
-export function alertBodySchema(now: Date) {
-  return baseSchema.pipe(
+export function alertBodySchema(now: Date, inline = true) {
+  return (inline ? BASE.withInline : BASE.withoutInline).pipe(
     z.custom<Body>().superRefine((body, ctx) => {
       const issue = (message: string, path: string[]) => ctx.addIssue({ code: 'custom', message, path });
       if (body.source === 'saved_search' && !body.savedSearchId)

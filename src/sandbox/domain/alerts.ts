@@ -3,6 +3,7 @@
  * existence check on PUT), replace semantics with the few kept-when-omitted fields, paging.
  */
 import type { CallerVariant, DomainError, DomainResult, JsonRecord, PageQuery } from './contract.js';
+import { inlineChartProblem, renderAlertChartConfig } from './alert-chart-config.js';
 import { alertBodySchema, type AlertBody } from './alert-schema.js';
 import { isObjectId } from './ids.js';
 import { paginate } from './paging.js';
@@ -17,9 +18,17 @@ const INTERVAL_PARAM = /intervalSeconds|intervalMilliseconds|\$__timeInterval|\$
 /** References the server emits only when set (`?? undefined` in translateAlertDocumentToExternalAlert). */
 const OMITTED_WHEN_NULL = ['groupBy', 'savedSearchId', 'dashboardId', 'tileId', 'thresholdMax', 'scheduleOffsetMinutes'];
 
-export function renderAlert(stored: JsonRecord, teamId: string): JsonRecord {
+/**
+ * An inline alert's `chartConfig` is in single-alert answers (GET by id, POST, PUT) and left out of
+ * list items (translateAlertDocumentToExternalAlertWithChartConfig vs the bare translator).
+ */
+export function renderAlert(stored: JsonRecord, teamId: string, withChart = true): JsonRecord {
   const channels = Array.isArray(stored.channels) ? stored.channels : [];
-  const out: JsonRecord = { ...stored, teamId };
+  const { chartConfig, ...rest } = stored;
+  const out: JsonRecord = { ...rest, teamId };
+  if (withChart && stored.source === 'inline' && chartConfig && typeof chartConfig === 'object' && !Array.isArray(chartConfig)) {
+    out.chartConfig = renderAlertChartConfig(chartConfig);
+  }
   for (const key of OMITTED_WHEN_NULL) if (out[key] === null) delete out[key];
   if (channels.length > 0) {
     out.channel = channels[0] ?? null;
@@ -51,6 +60,9 @@ function referenceProblem(store: Store, body: AlertBody): string | undefined {
   if (body.source === 'tile') {
     const problem = tileProblem(store, body);
     if (problem) return problem;
+  } else if (body.source === 'inline') {
+    const problem = inlineChartProblem(store, body.chartConfig);
+    if (problem) return problem;
   } else {
     const id = body.savedSearchId ?? '';
     if (!isObjectId(id)) return 'Invalid saved search ID';
@@ -78,7 +90,7 @@ function hostedNullGroupBy(body: unknown, caller: CallerVariant): Failure | unde
 function parseBody(store: Store, body: unknown, caller: CallerVariant, id?: string): { ok: true; body: AlertBody } | Failure {
   const nulled = hostedNullGroupBy(body, caller);
   if (nulled) return nulled;
-  const parsed = parseRequest(alertBodySchema(store.now()), body, id);
+  const parsed = parseRequest(alertBodySchema(store.now(), caller === 'self-hosted'), body, id);
   if (!parsed.ok) return parsed;
   const problem = referenceProblem(store, parsed.value);
   return problem ? badRequest(problem) : { ok: true, body: parsed.value };
@@ -109,6 +121,7 @@ function writable(body: AlertBody, previous: JsonRecord | undefined, caller: Cal
     if (offset !== undefined) out.scheduleOffsetMinutes = offset;
   }
   if (body.source === 'tile') Object.assign(out, { dashboardId: body.dashboardId ?? null, tileId: body.tileId ?? null });
+  else if (body.source === 'inline') Object.assign(out, { chartConfig: body.chartConfig ?? null });
   else {
     const kept = caller === 'hosted' && body.groupBy === undefined ? previous?.groupBy : undefined;
     Object.assign(out, { savedSearchId: body.savedSearchId ?? null, groupBy: body.groupBy ?? kept ?? null });
@@ -117,7 +130,7 @@ function writable(body: AlertBody, previous: JsonRecord | undefined, caller: Cal
 }
 
 export function listAlerts(store: Store, query: PageQuery): DomainResult<JsonRecord[]> {
-  return paginate(store.state.alerts, query, (a) => renderAlert(a, store.state.teamId));
+  return paginate(store.state.alerts, query, (a) => renderAlert(a, store.state.teamId, false));
 }
 
 export function getAlert(store: Store, id: string): DomainResult<JsonRecord> {

@@ -31,3 +31,18 @@ describe('clickPipesServiceContextGet (GET …/services/{serviceId}/clickpipes/c
     expect(patched.body).toBeUndefined();
   });
 });
+
+describe('ClickStack alerts on the Cloud API (AlertSource: saved_search, tile)', () => {
+  it('an inline alert is refused with the schema message: the 2026-09-05 spec does not list the source', async () => {
+    const api = cloud(await sandbox());
+    const res = await api.call('POST', `${api.service}/clickstack/alerts`, {
+      source: 'inline',
+      chartConfig: {},
+      threshold: 1,
+      interval: '5m',
+      thresholdType: 'above',
+    });
+    expect(res.status).toBe(400);
+    expect(errorEnvelope.parse(res.body).error).toMatch(/^BAD_REQUEST: Body validation failed: source: /);
+  });
+});
