@@ -42,6 +42,11 @@ export interface KindRoutes {
    * API has no GET by id (webhooks, hosted-api §2; as the Terraform provider reads them).
    */
   read?: 'by-id' | 'list';
+  /**
+   * List items the list answers without some of their fields, to be read again by id (inline
+   * alerts: the list leaves out `chartConfig`, hyperdx v2/utils/alertChartConfig.ts).
+   */
+  readAgain?: { field: string; equals: string };
   /** How a whole object is replaced; absent when the kind changes only through `calls`. */
   update?: 'PUT' | 'PATCH';
   /** Extra update calls by name. */

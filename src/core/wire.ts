@@ -115,6 +115,8 @@ export const wireAlert = z.looseObject({
   tileId: z.string().nullish(),
   savedSearchId: z.string().nullish(),
   groupBy: z.string().nullish(),
+  /** Inline alerts: in single-alert answers only, and not when the API cannot express the chart. */
+  chartConfig: jsonObject.nullish(),
   createdAt: z.string().optional(),
   updatedAt: z.string().optional(),
 });

@@ -19,7 +19,9 @@ export function collectionPort<T extends { id: string }>(
 ): CollectionPort<T> {
   const base = root + literalPath(routes.path);
   const one = (id: string) => below(base, id);
-  const list = (o?: CallOptions) => (routes.paging === 'offset' ? api.listAll(base, schema, o) : api.list(base, schema, o));
+  const listed = (o?: CallOptions) => (routes.paging === 'offset' ? api.listAll(base, schema, o) : api.list(base, schema, o));
+  const again = routes.readAgain;
+  const list = again ? async (o?: CallOptions) => completeItems(await listed(o), again, (id) => api.find(one(id), schema, o)) : listed;
   // Without a GET by id, one object is found in a fresh read of the list.
   const get =
     routes.read === 'list'
@@ -41,6 +43,27 @@ export function collectionPort<T extends { id: string }>(
     },
     waitUntil: (id, done, o) => waitUntil(() => get(id, o), done, o),
   };
+}
+
+/** Items matching `again` replaced by their GET by id, a few at a time (one gone meanwhile is left out). */
+async function completeItems<T extends { id: string }>(
+  items: T[],
+  again: { field: string; equals: string },
+  read: (id: string) => Promise<T | null>,
+): Promise<T[]> {
+  const isPartial = (item: T) => (item as Record<string, unknown>)[again.field] === again.equals;
+  const reread = new Map<string, T | null>();
+  const todo = items.filter(isPartial);
+  for (let start = 0; start < todo.length; start += 8) {
+    const batch = todo.slice(start, start + 8);
+    const read8 = await Promise.all(batch.map((item) => read(item.id)));
+    batch.forEach((item, i) => reread.set(item.id, read8[i] ?? null));
+  }
+  return items.flatMap((item) => {
+    if (!isPartial(item)) return [item];
+    const fresh = reread.get(item.id);
+    return fresh ? [fresh] : [];
+  });
 }
 
 /** Polls with back-off (0.25 s, ×1.5, at most 10 s apart) until `done` or the timeout (default 120 s). */

@@ -14,6 +14,7 @@ import type { AlertChannelSpec, AlertSpecView } from './model.js';
 import { alertSpecSchema } from './schema.js';
 import { alertToManifest } from './export.js';
 import { summariseAlert } from './summary.js';
+import { chartReferences, chartToApi, desiredChart, liveChart } from './inline-chart.js';
 
 const RANGE_TYPES = new Set(['between', 'not_between']);
 
@@ -23,10 +24,17 @@ export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
   managed: true,
   noun: 'alert',
   namedWithMeasures: true,
-  refersTo: ['Dashboard', 'SavedSearch', 'Webhook'],
+  refersTo: ['Dashboard', 'SavedSearch', 'Webhook', 'Source', 'Connection'],
   live: wireAlert,
   routes: {
-    'self-hosted': { api: 'observability', path: 'alerts', paging: 'offset', update: 'PUT' },
+    // The list leaves out an inline alert's chartConfig: each is read again by id.
+    'self-hosted': {
+      api: 'observability',
+      path: 'alerts',
+      paging: 'offset',
+      update: 'PUT',
+      readAgain: { field: 'source', equals: 'inline' },
+    },
     hosted: { api: 'observability', path: 'alerts', paging: 'offset', update: 'PUT' },
   },
   read: 'always',
@@ -46,6 +54,9 @@ export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
     if (live.source === 'tile' && live.dashboardId)
       refs.push({ kind: 'Dashboard', id: live.dashboardId, ...(live.tileId ? { part: live.tileId } : {}) });
     if (live.source === 'saved_search' && live.savedSearchId) refs.push({ kind: 'SavedSearch', id: live.savedSearchId });
+    const chart = live.source === 'inline' ? live.chartConfig : null;
+    if (chart && typeof chart.sourceId === 'string') refs.push({ kind: 'Source', id: chart.sourceId });
+    if (chart && typeof chart.connectionId === 'string') refs.push({ kind: 'Connection', id: chart.connectionId });
     for (const c of live.channels ?? (live.channel ? [live.channel] : []))
       if (typeof c.webhookId === 'string') refs.push({ kind: 'Webhook', id: c.webhookId });
     return refs;
@@ -75,6 +86,7 @@ export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
       });
     }
     if (spec.savedSearch !== undefined) refs.push({ kind: 'SavedSearch', ref: spec.savedSearch, path: ['savedSearch'] });
+    if (spec.chart !== undefined) refs.push(...chartReferences(spec.chart));
     if (spec.channels) spec.channels.forEach((c, i) => refs.push({ kind: 'Webhook', ref: c.webhook, path: ['channels', i, 'webhook'] }));
     else if (spec.channel) refs.push({ kind: 'Webhook', ref: spec.channel.webhook, path: ['channel', 'webhook'] });
     return refs;
@@ -83,6 +95,7 @@ export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
   toManifest: alertToManifest,
   desiredKey(res, refs) {
     const name = res.spec.name ?? '';
+    if (res.spec.source === 'inline') return keyOf({ source: 'inline', name });
     if (res.spec.savedSearch !== undefined) {
       const search = refs.ref('SavedSearch', res.spec.savedSearch);
       return search.ok && search.id !== null ? keyOf({ source: 'saved_search', name, savedSearchId: search.id }) : null;
@@ -116,7 +129,9 @@ export const alert: ManagedKind<'Alert', AlertSpecView, WireAlert> = {
     const target: JsonObject =
       live.source === 'saved_search'
         ? { savedSearch: tokenJson(tokens.token('SavedSearch', live.savedSearchId ?? '')), groupBy: live.groupBy ?? null }
-        : liveTileTarget(live, tokens);
+        : live.source === 'inline'
+          ? { chart: liveChart(live.chartConfig, tokens) }
+          : liveTileTarget(live, tokens);
     const channels = (live.channels ?? (live.channel ? [live.channel] : [])).map((c) => ({
       type: c.type,
       webhook: typeof c.webhookId === 'string' ? tokenJson(tokens.token('Webhook', c.webhookId)) : null,
@@ -160,6 +175,7 @@ const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 
 function keyOf(o: KeyFields): string {
   const name = str(o.name);
+  if (o.source === 'inline') return `inline:${name}`;
   return o.source === 'saved_search' ? `search:${name}|${str(o.savedSearchId)}` : `tile:${name}|${str(o.dashboardId)}|${str(o.tileId)}`;
 }
 
@@ -191,6 +207,7 @@ function normalizeTime(value: string | null): string | null {
 }
 
 function targetTokens(spec: AlertSpecView, refs: RefContext, errors: string[]): JsonObject {
+  if (spec.source === 'inline') return { chart: desiredChart(spec, refs, errors) };
   if (spec.savedSearch !== undefined) {
     const r = refs.ref('SavedSearch', spec.savedSearch);
     if (!r.ok) errors.push(`${r.error} (at spec.savedSearch)`);
@@ -214,7 +231,11 @@ function liveTileTarget(live: WireAlert, tokens: TokenContext): JsonObject {
 
 function payload(spec: AlertSpecView, refs: RefContext): JsonObject {
   const body = withCommon({}, spec);
-  if (spec.savedSearch !== undefined) {
+  if (spec.source === 'inline') {
+    body.source = 'inline';
+    // Unresolvable references were reported by canonicalDesired; such a step never reaches apply.
+    body.chartConfig = chartToApi(spec, refs, []);
+  } else if (spec.savedSearch !== undefined) {
     body.source = 'saved_search';
     body.savedSearchId = refs.wire('SavedSearch', spec.savedSearch) ?? '';
     // Never `groupBy: null`: the hosted API refuses it (and keeps an omitted groupBy); self-hosted clears an omitted one.

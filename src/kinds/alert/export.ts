@@ -5,13 +5,18 @@
  */
 import type { Json, JsonObject, WireAlert } from '../../core/wire.js';
 import { nameOrIdJson } from '../export-helpers.js';
+import { assignOwn } from '../../core/json.js';
 import type { ExportContext } from '../kind.js';
+import { chartToManifest } from './inline-chart.js';
 
 const RANGE_TYPES = new Set(['between', 'not_between']);
 
 export function alertToManifest(live: WireAlert, ctx: ExportContext): JsonObject {
   const spec: JsonObject = {};
-  if (live.source === 'saved_search') {
+  if (live.source === 'inline') {
+    spec.source = 'inline';
+    assignOwn(spec, chartToManifest(live.chartConfig, ctx));
+  } else if (live.source === 'saved_search') {
     spec.savedSearch = nameOrIdJson(ctx.ref('SavedSearch', live.savedSearchId ?? ''));
     if (typeof live.groupBy === 'string') spec.groupBy = live.groupBy;
   } else {

@@ -7,6 +7,10 @@ export interface AlertChannelSpec {
 }
 
 export interface AlertSpecView {
+  source?: 'inline' | undefined;
+  chart?: { [k: string]: unknown; displayType: string } | undefined;
+  where?: string | undefined;
+  whereLanguage?: string | undefined;
   dashboard?: NameOrId | undefined;
   tile?: NameOrId | undefined;
   savedSearch?: NameOrId | undefined;

@@ -53,3 +53,31 @@ describe('alert spec schema', () => {
     expect(messages({ ...base, interval: '2m' })[0]).toContain('interval: Invalid option');
   });
 });
+
+describe('inline alerts (source: inline, chart in tile terms)', () => {
+  const { dashboard: _d, tile: _t, ...common } = base;
+  const chart = { source: 'Logs', displayType: 'line', select: [{ aggFn: 'count' }] };
+
+  it('accepts a builder chart with a chart-level where, and a Raw SQL chart', () => {
+    expect(messages({ ...common, source: 'inline', chart, where: 'ServiceName:api' })).toEqual([]);
+    const sql = { configType: 'sql', connection: 'Default', displayType: 'number', sqlTemplate: 'SELECT 1' };
+    expect(messages({ ...common, source: 'inline', chart: sql })).toEqual([]);
+  });
+
+  it("refuses what the server refuses, and a chart without source: inline, at the field's path", () => {
+    expect(messages({ ...common, source: 'inline' })).toEqual([
+      'chart: Chart config is required: an inline alert needs chart (a line, stacked_bar or number tile config)',
+    ]);
+    expect(messages({ ...common, source: 'inline', chart: { ...chart, displayType: 'table' } })).toEqual([
+      'chart.displayType: Inline chart alerts are only supported for Line, Stacked Bar, or Number display types',
+    ]);
+    expect(messages({ ...common, chart })).toEqual(['chart: chart is the chart of an inline alert: add source: inline']);
+    expect(messages({ ...base, source: 'inline', chart })).toEqual([
+      'source: an inline alert watches its own chart: no dashboard, tile or savedSearch',
+    ]);
+    const sql = { configType: 'sql', connection: 'Default', displayType: 'line', sqlTemplate: 'SELECT 1' };
+    expect(messages({ ...common, source: 'inline', chart: sql, where: 'x' })).toEqual([
+      'where: a Raw SQL chart has no chart-level where: filter in its SQL',
+    ]);
+  });
+});

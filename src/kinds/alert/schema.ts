@@ -5,7 +5,9 @@
  * fails at validate time, not at apply time.
  */
 import * as z from 'zod';
+import { tileConfig } from '../dashboard/tile-config.js';
 import { refTo } from '../ref-schema.js';
+import { INLINE_CHART_TYPES } from './inline-chart.js';
 import type { AlertSpecView } from './model.js';
 
 export const ALERT_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d'] as const;
@@ -41,6 +43,17 @@ const finite = z.number().refine(Number.isFinite, { error: 'must be a finite num
 
 export const alertSpecSchema = z
   .strictObject({
+    source: z
+      .literal('inline')
+      .optional()
+      .describe('inline: the alert carries its own chart (spec.chart), with no dashboard or saved search (self-hosted only).'),
+    chart: tileConfig
+      .optional()
+      .describe(
+        'The chart an inline alert evaluates, written as a dashboard tile config: a line, stacked_bar or number chart, builder or Raw SQL.',
+      ),
+    where: z.string().max(10000).optional().describe("Condition on the rows of an inline alert's builder chart (default: none)."),
+    whereLanguage: z.enum(['lucene', 'sql']).optional().describe('Language of where: lucene (the default) or sql.'),
     dashboard: refTo('dashboard (metadata.name of a Dashboard manifest)')
       .optional()
       .describe(
@@ -110,7 +123,7 @@ export const alertSpecSchema = z
   .meta({
     id: 'AlertSpec',
     description:
-      'An alert: what it watches (a dashboard tile, or a saved search), the threshold and interval, and the webhooks it notifies.',
+      'An alert: what it watches (a dashboard tile, a saved search, or its own chart), the threshold and interval, and the webhooks it notifies.',
   });
 
 export type AlertSpec = z.output<typeof alertSpecSchema>;
@@ -118,7 +131,28 @@ export type AlertSpec = z.output<typeof alertSpecSchema>;
 const _assignable: (s: AlertSpec) => AlertSpecView = (s) => s;
 void _assignable;
 
+function checkInline(spec: AlertSpec, ctx: z.RefinementCtx): void {
+  const issue = (path: string[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+  if (spec.source === undefined) {
+    if (spec.chart !== undefined) issue(['chart'], 'chart is the chart of an inline alert: add source: inline');
+    if (spec.where !== undefined || spec.whereLanguage !== undefined)
+      issue(['where'], 'where is only used by inline alerts (source: inline)');
+    return;
+  }
+  if (spec.chart === undefined)
+    return issue(['chart'], 'Chart config is required: an inline alert needs chart (a line, stacked_bar or number tile config)');
+  if (spec.dashboard !== undefined || spec.tile !== undefined || spec.savedSearch !== undefined)
+    issue(['source'], 'an inline alert watches its own chart: no dashboard, tile or savedSearch');
+  if (spec.groupBy !== undefined) issue(['groupBy'], 'groupBy is only used by saved-search alerts');
+  if (!(INLINE_CHART_TYPES as readonly string[]).includes(spec.chart.displayType))
+    issue(['chart', 'displayType'], 'Inline chart alerts are only supported for Line, Stacked Bar, or Number display types');
+  if (spec.chart.configType === 'sql' && spec.where !== undefined)
+    issue(['where'], 'a Raw SQL chart has no chart-level where: filter in its SQL');
+}
+
 function checkTarget(spec: AlertSpec, ctx: z.RefinementCtx): void {
+  if (spec.source !== undefined || spec.chart !== undefined || spec.where !== undefined || spec.whereLanguage !== undefined)
+    return checkInline(spec, ctx);
   const tileForm = spec.dashboard !== undefined || spec.tile !== undefined;
   const searchForm = spec.savedSearch !== undefined;
   if (tileForm && searchForm) {

@@ -62,6 +62,7 @@ function condition(o: Obj): string {
 
 function on(o: Obj): string {
   if (o.savedSearch !== undefined) return `on saved search ${tokenText(o.savedSearch)}`;
+  if (isRecord(o.chart)) return `on its own ${shortValue(o.chart.displayType ?? null)} chart`;
   return `on dashboard ${tokenText(o.dashboard)} tile ${tokenText(o.tile)}`;
 }
 

@@ -79,7 +79,7 @@ function tileToManifest(tile: WireTile, key: string, ctx: ExportContext): JsonOb
 }
 
 /** Ids as references, then whatever the server fills in left out (select items one by one). */
-function configToManifest(config: { [k: string]: Json }, ctx: ExportContext): JsonObject {
+export function configToManifest(config: { [k: string]: Json }, ctx: ExportContext): JsonObject {
   const { sourceId, connectionId, ...rest } = config;
   const plain: JsonObject = { ...rest };
   if (Array.isArray(plain.select))
