@@ -141,7 +141,27 @@ const metricSource = z.object({
 
 const promqlSource = z.object({ ...base, kind: z.literal('promql') });
 
-export const sourceBody = z.discriminatedUnion('kind', [logSource, traceSource, sessionSource, metricSource, promqlSource]);
+const needed = (what: string) => z.string().min(1, `${what} is required`);
+/** NetFlow sources (hyperdx newer than b52a6fa; netflow-sources.int.test.ts @ ba5fa67d): the flow columns' mappings. */
+const netflowSource = z.object({
+  ...base,
+  kind: z.literal('netflow'),
+  defaultTableSelectExpression: needed('Default Select Expression'),
+  bytesExpression: needed('Bytes Expression'),
+  packetsExpression: needed('Packets Expression'),
+  srcAddrExpression: needed('Source Address Expression'),
+  dstAddrExpression: needed('Destination Address Expression'),
+  srcPortExpression: needed('Source Port Expression'),
+  dstPortExpression: needed('Destination Port Expression'),
+  protocolExpression: needed('Protocol Expression'),
+  samplingRateExpression: opt,
+  exporterExpression: opt,
+  inIfExpression: opt,
+  outIfExpression: opt,
+  implicitColumnExpression: opt,
+});
+
+export const sourceBody = z.discriminatedUnion('kind', [logSource, traceSource, sessionSource, metricSource, promqlSource, netflowSource]);
 export type SourceBody = z.output<typeof sourceBody>;
 
 const LONG_UNITS: Record<string, string> = { s: 'second', m: 'minute', h: 'hour', d: 'day' };
