@@ -183,8 +183,8 @@ describe('obsync schema', () => {
       definitions: Record<string, unknown>;
     };
     expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
-    expect(schema.properties.kind.enum).toEqual([...MANAGED.map((d) => d.kind), 'Config']);
-    expect(Object.keys(schema.definitions)).toEqual(expect.arrayContaining([...KINDS, 'Config']));
+    expect(schema.properties.kind.enum).toEqual([...MANAGED.map((d) => d.kind), 'Policy', 'AlertTest', 'Config']);
+    expect(Object.keys(schema.definitions)).toEqual(expect.arrayContaining([...KINDS, 'PolicyManifest', 'AlertTestManifest', 'Config']));
     expect(await run(fakeIO(dir).io, ['schema', '--out', 'schema.json'])).toBe(0);
     expect(readFileSync(join(dir, 'schema.json'), 'utf8')).toBe(io.out());
   });
