@@ -58,9 +58,12 @@ function takenFromWorkflow(command: string, dir: string): boolean {
   if (!installed) return false;
   const same = (...names: string[]) => names.every((n) => sameFiles(join(dir, n), join(installed as string, n)));
   const lock = JSON.parse(readFileSync(join(installed, 'package-lock.json'), 'utf8')) as {
-    packages?: Record<string, { hasInstallScript?: boolean }>;
+    packages?: Record<string, { hasInstallScript?: boolean; dev?: boolean }>;
   };
-  const installScripts = Object.entries(lock.packages ?? {}).filter(([path, p]) => path !== '' && p.hasInstallScript);
+  // The workflow's npm ci runs install scripts, the build stage's does not. A development package's
+  // script (the SARIF multitool's chmod of its binary) cannot change what the build stage compiles,
+  // and the image's runtime install runs for real: only a production package's script forbids sharing.
+  const installScripts = Object.entries(lock.packages ?? {}).filter(([path, p]) => path !== '' && p.hasInstallScript && !p.dev);
   if (
     /^npm ci --ignore-scripts( --no-audit| --no-fund)*$/.test(command) &&
     installScripts.length === 0 &&
