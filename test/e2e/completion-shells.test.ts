@@ -58,6 +58,9 @@ beforeAll(async () => {
   // As `source <(obsync completion bash)` loads it, from the script printed above.
   file('bashrc', `source ${join(dir, 'obsync.bash')}\nPS1='${PROMPT}'\n`);
   file('xdg/fish/completions/obsync.fish', scripts.fish);
+  // fish generates completions from man pages in the background on its first start when this
+  // folder is missing; that job outlives the tmux server and writes while the folder is removed.
+  mkdirSync(join(dir, 'xdg-data/fish/generated_completions'), { recursive: true });
   file('xdg/fish/config.fish', `set -g fish_greeting ''\nfunction fish_prompt; echo -n '${PROMPT}'; end\n`);
   env = {
     PATH: `${join(dir, 'bin')}:${dirname(process.execPath)}:/usr/bin:/bin`,
@@ -75,7 +78,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // Only this test's own server, on its own socket.
   if (dir) await tmux('kill-server').catch(() => undefined);
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 });
 
 /** How each shell starts (its own rc files only) and what lists the candidates: readline lists them on the second Tab. */
