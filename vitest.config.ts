@@ -4,7 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * Three projects: `unit` (src/, pure and fast), `integration` (test/, the sandbox over loopback, the
  * CLI as a child process) and `slow` (test/**\/*.slow.test.ts: what needs minutes, run by
- * `npm run test:slow`, which .ci/run runs after `npm test`).
+ * `npm run test:slow`, which `npm test` runs once eslint is done).
  *
  * Files run in parallel. vitest's default is one worker fewer than the cores — one on the 2-core
  * machines this suite runs on, so nothing ran in parallel. Most integration files spend their

@@ -1,12 +1,15 @@
-// `node scripts/parallel.js typecheck lint test:suite`: runs those npm scripts at the same time and
-// fails when any fails. tsc and eslint each keep about one core busy and the tests wait on child
-// processes and loopback servers much of the time, so on the two cores CI has they finish well
-// before the sum of their times. Output is streamed as it comes, each line prefixed with its script.
+// `node scripts/parallel.js typecheck lint+test:slow test:suite`: runs each argument (a lane) at the
+// same time and fails when any script fails. A lane of `a+b` runs b after a (whether a passed or
+// not, so one run shows every failure): the slow tests wait for eslint's core instead of taking
+// CPU from the suite. eslint keeps about one core busy and the tests wait on child processes and
+// loopback servers much of the time, so on the two cores CI has the lanes finish well before the
+// sum of their times. Output is streamed as it comes, each line prefixed with its script.
 import { spawn } from 'node:child_process';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
 
-const scripts = process.argv.slice(2);
+const lanes = process.argv.slice(2).map((lane) => lane.split('+'));
+const scripts = lanes.flat();
 const npm = process.env.npm_execpath;
 const width = Math.max(...scripts.map((s) => s.length));
 
@@ -30,5 +33,11 @@ function run(script) {
   });
 }
 
-const results = await Promise.all(scripts.map(run));
+async function runLane(lane) {
+  const passed = [];
+  for (const script of lane) passed.push(await run(script));
+  return passed.every(Boolean);
+}
+
+const results = await Promise.all(lanes.map(runLane));
 process.exitCode = results.every(Boolean) ? 0 : 1;

@@ -1,6 +1,6 @@
 /**
  * The deploy examples' install steps, run for real (they take minutes on a loaded machine: this
- * file runs with `npm run test:slow`, which .ci/run runs too).
+ * file runs with `npm run test:slow`, which `npm test` runs once eslint is done).
  *
  * - deploy/github-actions: the install step, on a clean copy of the repository, gives an `obsync`
  *   on the PATH that validates a pull request without secrets.
