@@ -112,6 +112,30 @@ export function printTable(machine: Record<string, unknown>, measures: readonly 
   }
 }
 
+/** The results as markdown tables, one per measure table (docs/benchmarks.md; a test keeps it equal to bench/results.json). */
+export function markdownTables(measures: readonly Measure[], results: readonly Result[]): string {
+  const out: string[] = [];
+  for (const [table, columns] of measures.flatMap((m) => Object.entries(m.tables))) {
+    const rows = results.filter((r) => r.measure === table);
+    if (rows.length === 0) continue;
+    out.push(`#### ${table}`, '', `| ${columns.join(' | ')} |`, `|${columns.map(() => ' --- ').join('|')}|`);
+    for (const row of rows) out.push(`| ${columns.map((c) => format(row[c]).replace(/\|/g, '\\|')).join(' | ')} |`);
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+const START = '<!-- bench tables: generated from bench/results.json by `npm run bench` -->';
+const END = '<!-- end of bench tables -->';
+
+/** `page` with the generated tables between its markers replaced by `tables`. */
+export function withBenchTables(page: string, tables: string): string {
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`docs/benchmarks.md lacks the markers ${START} … ${END}`);
+  return `${page.slice(0, start + START.length)}\n\n${tables}\n${page.slice(end)}`;
+}
+
 function format(value: unknown): string {
   if (value === undefined || value === null) return '–';
   if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return String(value);

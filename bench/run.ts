@@ -16,7 +16,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BenchContext, Mode, Result } from './measure.js';
-import { printTable } from './measure.js';
+import { markdownTables, printTable, withBenchTables } from './measure.js';
 import { MEASURES } from './registry.js';
 import { smokeProblems } from './smoke.js';
 
@@ -89,6 +89,11 @@ const document = {
   results: all,
 };
 writeFileSync(resultsFile, `${JSON.stringify(document, null, 2)}\n`);
+// The checked-in results are the docs' table (docs/benchmarks.md): one current table, its history in Git.
+if (resultsFile === resolve(join(root, 'bench/results.json'))) {
+  const docs = join(root, 'docs/benchmarks.md');
+  writeFileSync(docs, withBenchTables(readFileSync(docs, 'utf8'), markdownTables(MEASURES, all)));
+}
 printTable(machine, MEASURES, all);
 
 if (mode === 'smoke') {

@@ -7,6 +7,7 @@
 import type { Kind } from '../core/plan.js';
 import { folderOf, KINDS, managedDefinition } from '../kinds/registry.js';
 import { SENSITIVE_KEYWORD } from '../kinds/sensitive.js';
+import { cell, text } from '../reference/markdown.js';
 
 type Json = Record<string, unknown>;
 
@@ -17,9 +18,21 @@ export interface ReferencePage {
   intro: string;
 }
 
-/** One page per manifest kind (from the registry), then obsync.yaml. */
+/** One page per manifest kind (from the registry), the documents read offline (policy, alert tests), then obsync.yaml. */
 export const REFERENCE_PAGES: readonly ReferencePage[] = [
   ...KINDS.map((kind) => kindPage(kind)),
+  {
+    file: 'policy.md',
+    title: 'Policy',
+    root: 'PolicyManifest',
+    intro: 'A policy document (`kind: Policy`): rules `obsync lint` checks before merge.',
+  },
+  {
+    file: 'alert-test.md',
+    title: 'AlertTest',
+    root: 'AlertTestManifest',
+    intro: 'An alert test document (`kind: AlertTest`), run by `obsync test`.',
+  },
   { file: 'config.md', title: 'obsync.yaml', root: 'Config', intro: 'The configuration file, `obsync.yaml` (`kind: Config`).' },
 ];
 
@@ -45,7 +58,6 @@ function refName(node: Json): string | undefined {
 
 const anchor = (name: string) => name.toLowerCase();
 const code = (v: unknown) => `\`${typeof v === 'string' ? v : JSON.stringify(v)}\``;
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** The definitions a page reaches from its root, in the order they are met (breadth first). */
 function reachable(defs: Record<string, Json>, root: string): string[] {
@@ -159,14 +171,20 @@ function branches(node: Json, defs: Record<string, Json>): string[] {
     const then = rule.then as Json;
     const ref = refName(then);
     if (ref) out.push(`- ${when} → [${ref}](#${anchor(ref)})`);
-    else out.push('', `When ${when}${typeof then.description === 'string' ? `: ${then.description}` : ''}`, '', ...fieldTable(then, defs));
+    else
+      out.push(
+        '',
+        `When ${when}${typeof then.description === 'string' ? `: ${text(then.description)}` : ''}`,
+        '',
+        ...fieldTable(then, defs),
+      );
   }
   return out;
 }
 
 function section(name: string, def: Json, defs: Record<string, Json>): string[] {
   const lines = [`## ${name}`, ''];
-  if (typeof def.description === 'string') lines.push(def.description, '');
+  if (typeof def.description === 'string') lines.push(text(def.description), '');
   if (!def.properties && !Array.isArray(def.allOf)) lines.push(`Type: ${typeOf({ ...def, description: undefined })}.`, '');
   for (const alt of Array.isArray(def.anyOf) ? (def.anyOf as Json[]) : []) if (alt.properties) lines.push(...fieldTable(alt, defs), '');
   lines.push(...fieldTable(def, defs), '');

@@ -1,6 +1,6 @@
 /**
  * /metrics as Prometheus' own checker reads it (issue 30): `promtool check metrics` (Debian's
- * prometheus package) accepts what a running daemon of two targets serves, and the README says
+ * prometheus package) accepts what a running daemon of two targets serves, and docs/daemon.md says
  * truly which metrics carry the `target` label and which are one per process.
  */
 import { spawnSync } from 'node:child_process';
@@ -126,8 +126,8 @@ describe.skipIf(missing !== null)("the daemon's /metrics", () => {
   });
 });
 
-describe('the README on /metrics', () => {
-  const readme = readFileSync('README.md', 'utf8');
+describe('docs/daemon.md on /metrics', () => {
+  const readme = readFileSync('docs/daemon.md', 'utf8');
   const start = readme.indexOf('`/metrics` (Prometheus');
   const paragraph = readme.slice(start, readme.indexOf('\n\n', start));
   const [withTarget = '', perProcess = ''] = paragraph.split('One per process');

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { envVarsObsyncReads } from './env-vars.js';
 
-const README = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+const DEPLOYMENT = readFileSync(join(import.meta.dirname, '../../docs/deployment.md'), 'utf8');
 
 function section(title: string): string {
-  const start = README.indexOf(`### ${title}\n`);
-  if (start < 0) throw new Error(`README.md has no "### ${title}" section`);
-  const end = README.slice(start + 4).search(/\n##+ /);
-  return end < 0 ? README.slice(start) : README.slice(start, start + 4 + end);
+  const start = DEPLOYMENT.indexOf(`## ${title}\n`);
+  if (start < 0) throw new Error(`docs/deployment.md has no "## ${title}" section`);
+  const end = DEPLOYMENT.slice(start + 3).search(/\n##+ /);
+  return end < 0 ? DEPLOYMENT.slice(start) : DEPLOYMENT.slice(start, start + 3 + end);
 }
 
 it('documents every environment variable obsync reads', () => {

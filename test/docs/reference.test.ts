@@ -1,13 +1,15 @@
-/** docs/reference is generated from the schema (`npm run docs`): regenerated here in memory, it must be what is checked in. */
+/** docs/reference is generated from the schema and the code (`npm run docs`): regenerated here in memory, it must be what is checked in. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { codeReferencePages } from '../../src/cli/reference-pages.js';
 import { documentJsonSchema } from '../../src/config/json-schema.js';
 import { referencePages } from '../../src/manifests/schema-docs.js';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '../../docs/reference');
-const pages = referencePages(documentJsonSchema());
+const schemaPages = referencePages(documentJsonSchema());
+const pages = new Map([...schemaPages, ...(await codeReferencePages())]);
 
 describe('docs/reference', () => {
   it('has exactly the generated pages', () => {
@@ -19,7 +21,7 @@ describe('docs/reference', () => {
   });
 
   it('links only to sections of the same page and to the other pages', () => {
-    for (const [file, text] of pages) {
+    for (const [file, text] of schemaPages) {
       const anchors = new Set([...text.matchAll(/^## (\S+)$/gm)].map((m) => (m[1] ?? '').toLowerCase()));
       for (const [, target] of text.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)]+)\)/g)) {
         if (target?.startsWith('#')) expect(anchors, `${file} → ${target}`).toContain(target.slice(1));
