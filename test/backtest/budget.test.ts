@@ -44,12 +44,14 @@ beforeAll(async () => {
   const tiles = Array.from(
     { length: ALERTS },
     (_, i) =>
-      `    - {key: t${i}, name: t${i}, x: ${(i % 4) * 6}, y: ${Math.floor(i / 4) * 4}, w: 6, h: 4, config: {displayType: line, source: Logs, select: [{aggFn: count, where: 'ServiceName:svc-${i}'}]}}`,
+      `    - {key: t${i}, name: t${i}, x: ${(i % 4) * 6}, y: ${Math.floor(i / 4) * 4}, w: 6, h: 4, config: {displayType: line, source: ` +
+      `Logs, select: [{aggFn: count, where: 'ServiceName:svc-${i}'}]}}`,
   ).join('\n');
   const alerts = Array.from(
     { length: ALERTS },
     (_, i) =>
-      `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: a${String(i).padStart(2, '0')}}\nspec: {dashboard: many, tile: t${i}, threshold: 50, thresholdType: above, interval: 1h, channel: {type: webhook, webhook: ops-slack}, name: a${i}}\n`,
+      `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: a${String(i).padStart(2, '0')}}\nspec: {dashboard: many, tile: t${i}, ` +
+      `threshold: 50, thresholdType: above, interval: 1h, channel: {type: webhook, webhook: ops-slack}, name: a${i}}\n`,
   ).join('---\n');
   writeFileSync(
     join(dir, 'm', 'all.yaml'),

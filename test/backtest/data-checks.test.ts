@@ -33,7 +33,8 @@ function manifests(where: string, groupBy = ''): Record<string, string> {
       doc(
         'Alert',
         'errors-high',
-        `{savedSearch: errors, threshold: 1, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: ops-slack}, name: errors high${groupBy}}`,
+        `{savedSearch: errors, threshold: 1, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: ops-slack}, name: ` +
+          `errors high${groupBy}}`,
       ),
   };
 }

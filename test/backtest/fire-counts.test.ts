@@ -107,11 +107,12 @@ function manifests(t: Thresholds, warnWhere = 'SeverityText:warn', errorsWhere =
   const dashboard = doc(
     'Dashboard',
     'bt',
-    `{name: Backtest, tiles: [${tile('errors', `{displayType: line, source: Logs, select: [{aggFn: count, where: '${errorsWhere}'}]}`, 0)}, ${tile(
-      'p99',
-      '{displayType: line, source: Traces, select: [{aggFn: count}, {aggFn: quantile, level: 0.99, valueExpression: Duration}]}',
-      6,
-    )}]}`,
+    `{name: Backtest, tiles: ` +
+      `[${tile('errors', `{displayType: line, source: Logs, select: [{aggFn: count, where: '${errorsWhere}'}]}`, 0)}, ${tile(
+        'p99',
+        '{displayType: line, source: Traces, select: [{aggFn: count}, {aggFn: quantile, level: 0.99, valueExpression: Duration}]}',
+        6,
+      )}]}`,
   );
   const search = doc('SavedSearch', 'warnings', `{name: Warnings, source: Logs, where: '${warnWhere}'}`);
   const channel = 'channel: {type: webhook, webhook: ops-slack}';
@@ -150,36 +151,39 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('backtest fire counts', () => {
-  it('equal an independent computation from the same series, on tile and saved-search alerts, above and below, at the boundary', async () => {
-    h.manifests(manifests(thresholds));
-    const report = await h.run({ mode: 'plan', backtest: BACKTEST });
-    const expected: [string, WireSeriesRow[], 'above' | 'below', number][] = [
-      ['Alert/tile-above', await rows(ERRORS), 'above', thresholds.errorsAbove],
-      ['Alert/tile-below', await rows(P99), 'below', thresholds.p99Below],
-      ['Alert/search-above', await rows(WARN), 'above', thresholds.warnAbove],
-      ['Alert/search-below', await rows(WARN), 'below', thresholds.warnBelow],
-      ['Alert/search-grouped', await rows(WARN_BY_SERVICE), 'above', thresholds.groupedAbove],
-    ];
-    for (const [address, data, type, threshold] of expected) {
-      const got = backtestOf(report.plan, address);
-      const want = independent(data, type, threshold);
-      expect(got, address).toMatchObject({ status: 'ok', window: '1d', granularity: '5m', ...want });
-      // Non-trivial, and the threshold is a value some window takes: the boundary is exercised.
-      expect(want.firing, address).toBeGreaterThan(0);
-      expect(want.firing, address).toBeLessThan(WINDOWS);
-    }
-    // At the boundary: counting `above` as `>` instead of `>=` would give fewer firing windows.
-    const errors = await rows(ERRORS);
-    const atBoundary = errors.filter((r) => r['series_0.data'] === String(thresholds.errorsAbove)).length;
-    expect(atBoundary).toBeGreaterThan(0);
-    const grouped = backtestOf(report.plan, 'Alert/search-grouped');
-    expect(grouped.groups).toBeGreaterThan(0);
-    // More than one group notified, so the groups are told apart; the top groups add up to at most the whole.
-    expect(grouped.topGroups?.length).toBeGreaterThan(1);
-    expect(thresholds.groupedAbove).toBeGreaterThan(0);
-    const top = (grouped.topGroups ?? []).reduce((sum, g) => sum + g.notifications, 0);
-    expect(top).toBeLessThanOrEqual(grouped.notifications ?? 0);
-  });
+  it(
+    'equal an independent computation from the same series, on ' + 'tile and saved-search alerts, above and below, at the boundary',
+    async () => {
+      h.manifests(manifests(thresholds));
+      const report = await h.run({ mode: 'plan', backtest: BACKTEST });
+      const expected: [string, WireSeriesRow[], 'above' | 'below', number][] = [
+        ['Alert/tile-above', await rows(ERRORS), 'above', thresholds.errorsAbove],
+        ['Alert/tile-below', await rows(P99), 'below', thresholds.p99Below],
+        ['Alert/search-above', await rows(WARN), 'above', thresholds.warnAbove],
+        ['Alert/search-below', await rows(WARN), 'below', thresholds.warnBelow],
+        ['Alert/search-grouped', await rows(WARN_BY_SERVICE), 'above', thresholds.groupedAbove],
+      ];
+      for (const [address, data, type, threshold] of expected) {
+        const got = backtestOf(report.plan, address);
+        const want = independent(data, type, threshold);
+        expect(got, address).toMatchObject({ status: 'ok', window: '1d', granularity: '5m', ...want });
+        // Non-trivial, and the threshold is a value some window takes: the boundary is exercised.
+        expect(want.firing, address).toBeGreaterThan(0);
+        expect(want.firing, address).toBeLessThan(WINDOWS);
+      }
+      // At the boundary: counting `above` as `>` instead of `>=` would give fewer firing windows.
+      const errors = await rows(ERRORS);
+      const atBoundary = errors.filter((r) => r['series_0.data'] === String(thresholds.errorsAbove)).length;
+      expect(atBoundary).toBeGreaterThan(0);
+      const grouped = backtestOf(report.plan, 'Alert/search-grouped');
+      expect(grouped.groups).toBeGreaterThan(0);
+      // More than one group notified, so the groups are told apart; the top groups add up to at most the whole.
+      expect(grouped.topGroups?.length).toBeGreaterThan(1);
+      expect(thresholds.groupedAbove).toBeGreaterThan(0);
+      const top = (grouped.topGroups ?? []).reduce((sum, g) => sum + g.notifications, 0);
+      expect(top).toBeLessThanOrEqual(grouped.notifications ?? 0);
+    },
+  );
 
   it('is the same for the same plan twice', async () => {
     h.manifests(manifests(thresholds));

@@ -16,12 +16,14 @@ const source = (table: string) =>
   doc(
     'Source',
     'app-logs',
-    `{kind: log, name: App logs, connection: Default, from: {databaseName: default, tableName: ${table}}, timestampValueExpression: TimestampTime, defaultTableSelectExpression: Body}`,
+    `{kind: log, name: App logs, connection: Default, from: {databaseName: default, tableName: ${table}}, timestampValueExpression: ` +
+      `TimestampTime, defaultTableSelectExpression: Body}`,
   );
 const board = doc(
   'Dashboard',
   'app',
-  '{name: App, tiles: [{key: rps, name: Requests, x: 0, y: 0, w: 6, h: 4, config: {displayType: line, source: app-logs, select: [{aggFn: count}]}}]}',
+  '{name: App, tiles: [{key: rps, name: Requests, x: 0, y: 0, w: 6, h: 4, config: {displayType: line, source: app-logs, select: [{aggFn: ' +
+    'count}]}}]}',
 );
 const search = doc('SavedSearch', 'app-errors', "{name: App errors, source: app-logs, where: 'level:error'}");
 const hook = (url: string, description = 'Pages the on-call') =>
@@ -29,7 +31,8 @@ const hook = (url: string, description = 'Pages the on-call') =>
 const alert = doc(
   'Alert',
   'app-errors-high',
-  '{savedSearch: app-errors, threshold: 10, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: pager}, name: App errors high}',
+  '{savedSearch: app-errors, threshold: 10, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: pager}, name: App ' +
+    'errors high}',
 );
 
 let h: TrustHarness;

@@ -47,7 +47,9 @@ beforeEach(async () => {
   writeFileSync(join(dir, 'manifests/b.yaml'), dashboard('beta'));
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}, retries: 0}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: ` +
+      `"${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}, retries: ` +
+      `0}\n`,
   );
 });
 

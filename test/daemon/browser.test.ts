@@ -52,7 +52,8 @@ describe.skipIf(missing !== null)('the status page in Chromium', () => {
     cpSync('config-examples/team/dashboards', join(dir, 'manifests'), { recursive: true });
     writeFileSync(
       join(dir, 'obsync.yaml'),
-      `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - name: shop\n    variant: self-hosted\n    baseUrl: ${sandbox.url}\n    rateLimit: {requests: 1000, perSeconds: 1}\n    retries: 0\n    timeoutSeconds: 2\n`,
+      `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - name: shop\n    variant: self-hosted\n    baseUrl: ` +
+        `${sandbox.url}\n    rateLimit: {requests: 1000, perSeconds: 1}\n    retries: 0\n    timeoutSeconds: 2\n`,
     );
     daemon = await startDaemon(dir, ['--debounce', '200', '--schedule', '0 0 1 1 *'], {
       OBSYNC_API_KEY: sandbox.credentials.apiKey,

@@ -38,7 +38,8 @@ beforeAll(async () => {
       'manifests: [dash.yaml]',
       'targets:',
       `  - {name: sh, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: "${c.apiKey}"}}`,
-      `  - {name: ho, variant: hosted, baseUrl: "${sandbox.url}", organizationId: ${c.organizationId}, serviceId: ${c.serviceId}, credentials: {keyId: ${c.keyId}, keySecret: ${c.keySecret}}}`,
+      `  - {name: ho, variant: hosted, baseUrl: "${sandbox.url}", organizationId: ${c.organizationId}, serviceId: ${c.serviceId}, ` +
+        `credentials: {keyId: ${c.keyId}, keySecret: ${c.keySecret}}}`,
       '',
     ].join('\n'),
   );
@@ -81,45 +82,51 @@ describe.skipIf(missing !== null)("the daemon's /metrics", () => {
     expect(text).toMatch(/^nodejs_active_handles\{type="\w+"\} \d+$/m);
   });
 
-  it("answers OpenMetrics to Prometheus' Accept header, which Prometheus' own OpenMetrics parser reads; the text format stays as it was", async () => {
-    const accept =
-      'application/openmetrics-text;version=1.0.0;q=0.5,application/openmetrics-text;version=0.0.1;q=0.4,text/plain;version=0.0.4;q=0.3,*/*;q=0.2';
-    const res = await fetch(`${daemon?.url}/metrics`, { headers: { accept } });
-    expect(res.headers.get('content-type')).toBe('application/openmetrics-text; version=1.0.0; charset=utf-8');
-    expect(res.headers.get('vary')).toBe('Accept');
-    const om = await res.text();
-    expect(om.endsWith('\n# EOF\n')).toBe(true);
-    expect(om).toMatch(/^# TYPE obsync_reconcile counter$/m);
-    expect(om).toMatch(/^obsync_reconcile_total\{target="sh",result="success"\} \d+$/m);
-    // promtool reads OpenMetrics when it imports samples; an import needs a timestamp on each sample.
-    const stamped = om.replace(/^([^#\n].*)$/gm, '$1 1700000000');
-    const work = mkdtempSync(join(tmpdir(), 'obsync-openmetrics-'));
-    try {
-      writeFileSync(join(work, 'metrics.om'), stamped);
-      const read = spawnSync('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', join(work, 'metrics.om'), join(work, 'blocks')]);
-      expect(`${read.stdout.toString()}${read.stderr.toString()}`).not.toMatch(/error|expected/i);
-      expect(read.status).toBe(0);
-      // The same input cut short (no # EOF) is refused: the parser is strict.
-      writeFileSync(join(work, 'cut.om'), stamped.replace('# EOF\n', ''));
-      expect(spawnSync('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', join(work, 'cut.om'), join(work, 'cut')]).status).not.toBe(
-        0,
-      );
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
-    // After an OpenMetrics scrape the text format still names its counters *_total, and promtool still accepts it.
-    const plain = await fetch(`${daemon?.url}/metrics`);
-    expect(plain.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
-    const text = await plain.text();
-    expect(text).toMatch(/^# TYPE obsync_reconcile_total counter$/m);
-    expect(promtool(text)).toEqual({ status: 0, output: '' });
-    const series = (body: string) => new Set([...body.matchAll(/^(obsync_\w+)\{/gm)].map(([, name]) => name));
-    expect(series(om)).toEqual(series(text));
-  });
+  it(
+    "answers OpenMetrics to Prometheus' Accept header, which Prometheus' " +
+      'own OpenMetrics parser reads; the text format stays as it was',
+    async () => {
+      const accept =
+        'application/openmetrics-text;version=1.0.0;q=0.5,application/openmetrics-text;version=0.0.1;q=0.4,text/plain;version=0.0.4;' +
+        'q=0.3,*/*;q=0.2';
+      const res = await fetch(`${daemon?.url}/metrics`, { headers: { accept } });
+      expect(res.headers.get('content-type')).toBe('application/openmetrics-text; version=1.0.0; charset=utf-8');
+      expect(res.headers.get('vary')).toBe('Accept');
+      const om = await res.text();
+      expect(om.endsWith('\n# EOF\n')).toBe(true);
+      expect(om).toMatch(/^# TYPE obsync_reconcile counter$/m);
+      expect(om).toMatch(/^obsync_reconcile_total\{target="sh",result="success"\} \d+$/m);
+      // promtool reads OpenMetrics when it imports samples; an import needs a timestamp on each sample.
+      const stamped = om.replace(/^([^#\n].*)$/gm, '$1 1700000000');
+      const work = mkdtempSync(join(tmpdir(), 'obsync-openmetrics-'));
+      try {
+        writeFileSync(join(work, 'metrics.om'), stamped);
+        const read = spawnSync('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', join(work, 'metrics.om'), join(work, 'blocks')]);
+        expect(`${read.stdout.toString()}${read.stderr.toString()}`).not.toMatch(/error|expected/i);
+        expect(read.status).toBe(0);
+        // The same input cut short (no # EOF) is refused: the parser is strict.
+        writeFileSync(join(work, 'cut.om'), stamped.replace('# EOF\n', ''));
+        expect(
+          spawnSync('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', join(work, 'cut.om'), join(work, 'cut')]).status,
+        ).not.toBe(0);
+      } finally {
+        rmSync(work, { recursive: true, force: true });
+      }
+      // After an OpenMetrics scrape the text format still names its counters *_total, and promtool still accepts it.
+      const plain = await fetch(`${daemon?.url}/metrics`);
+      expect(plain.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+      const text = await plain.text();
+      expect(text).toMatch(/^# TYPE obsync_reconcile_total counter$/m);
+      expect(promtool(text)).toEqual({ status: 0, output: '' });
+      const series = (body: string) => new Set([...body.matchAll(/^(obsync_\w+)\{/gm)].map(([, name]) => name));
+      expect(series(om)).toEqual(series(text));
+    },
+  );
 
   it("is refused by promtool with prom-client's default *_total gauges (what it refuses, so the check is real)", () => {
     const bad =
-      '# HELP nodejs_active_handles_total Total number of active handles.\n# TYPE nodejs_active_handles_total gauge\nnodejs_active_handles_total 3\n';
+      '# HELP nodejs_active_handles_total Total number of active handles.\n# TYPE nodejs_active_handles_total ' +
+      'gauge\nnodejs_active_handles_total 3\n';
     const checked = promtool(bad);
     expect(checked.status).not.toBe(0);
     expect(checked.output).toContain('non-counter metrics should not have "_total" suffix');

@@ -71,15 +71,18 @@ function config(): string {
     credentials: {apiKey: "\${env:OBSYNC_API_KEY}"}
     rateLimit: {requests: 1000, perSeconds: 1}
 `;
-  return `apiVersion: obsync/v1
+  return (
+    `apiVersion: obsync/v1
 kind: Config
 targets:
 ${TARGETS.map(target).join('')}notifications:
-  - {type: generic, url: "${receiver.origin}/generic", signingSecret: "\${env:HOOK_SECRET}", headers: {Authorization: "\${env:HOOK_HEADER}"}}
+  - {type: generic, url: "${receiver.origin}/generic", signingSecret: "\${env:HOOK_SECRET}", headers: {Authorization: ` +
+    `"\${env:HOOK_HEADER}"}}
   - {type: generic, url: "${receiver.origin}/cloudevents", format: cloudevents}
   - {type: alertmanager, url: "${receiver.origin}/am"}
   - {type: slack, url: "${receiver.origin}/slack"}
-`;
+`
+  );
 }
 
 async function api(sandbox: SandboxHandle, path: string, init: RequestInit = {}): Promise<unknown> {
@@ -136,106 +139,110 @@ const onPath = (path: string) => receiver.requests.filter((r) => r.path === path
 const generic = () => onPath('/generic').map((r) => JSON.parse(r.raw) as Record<string, unknown>);
 const runsFinished = () => daemon?.events('run-finished').length ?? 0;
 
-it('an emptied service: one notification per target and class in every sink, nothing dropped, every per-object event streamed', async () => {
-  const env = { OBSYNC_API_KEY: sandboxes.staging.credentials.apiKey, HOOK_SECRET: SECRET, HOOK_HEADER: HEADER_VALUE };
-  daemon = await startDaemon(dir, ['--no-watch', '--schedule', '0 0 1 1 *'], env);
-  await until('the first run of both targets', () => (runsFinished() >= 2 ? true : undefined));
-  expect(daemon.events('run-finished').map((e) => e.result)).toEqual(['success', 'success']);
-  expect(daemon.events('created')).toHaveLength(105);
-  // Creating what the manifests declare is no drift (issue 51): no drift event, nothing counted.
-  expect(daemon.events('drift')).toEqual([]);
-  expect(await (await fetch(`${daemon.url}/metrics`)).text()).not.toMatch(/^obsync_drift_total\{/m);
-  await until('the leadership notifications', () => (generic().length >= 2 ? true : undefined));
+it(
+  'an emptied service: one notification per target and class in ' + 'every sink, nothing dropped, every per-object event streamed',
+  async () => {
+    const env = { OBSYNC_API_KEY: sandboxes.staging.credentials.apiKey, HOOK_SECRET: SECRET, HOOK_HEADER: HEADER_VALUE };
+    daemon = await startDaemon(dir, ['--no-watch', '--schedule', '0 0 1 1 *'], env);
+    await until('the first run of both targets', () => (runsFinished() >= 2 ? true : undefined));
+    expect(daemon.events('run-finished').map((e) => e.result)).toEqual(['success', 'success']);
+    expect(daemon.events('created')).toHaveLength(105);
+    // Creating what the manifests declare is no drift (issue 51): no drift event, nothing counted.
+    expect(daemon.events('drift')).toEqual([]);
+    expect(await (await fetch(`${daemon.url}/metrics`)).text()).not.toMatch(/^obsync_drift_total\{/m);
+    await until('the leadership notifications', () => (generic().length >= 2 ? true : undefined));
 
-  const stream = follow(daemon.url);
-  await until('the stream to connect', async () =>
-    (await (await fetch(`${daemon?.url ?? ''}/metrics`)).text()).includes('obsync_status_stream_clients 1') ? true : undefined,
-  );
-  await empty(sandboxes.staging);
-  await empty(sandboxes.prod, (name) => name === 'Checkout service' || name.startsWith('Checkout p99'));
-  const [live] = (await api(sandboxes.prod, '/api/v2/alerts')) as { id: string }[];
-  const { id, ...alert } = (await api(sandboxes.prod, `/api/v2/alerts/${live?.id ?? ''}`)) as { id: string } & Record<string, unknown>;
-  await api(sandboxes.prod, `/api/v2/alerts/${id}`, { method: 'PUT', body: JSON.stringify({ ...alert, threshold: 1500 }) });
+    const stream = follow(daemon.url);
+    await until('the stream to connect', async () =>
+      (await (await fetch(`${daemon?.url ?? ''}/metrics`)).text()).includes('obsync_status_stream_clients 1') ? true : undefined,
+    );
+    await empty(sandboxes.staging);
+    await empty(sandboxes.prod, (name) => name === 'Checkout service' || name.startsWith('Checkout p99'));
+    const [live] = (await api(sandboxes.prod, '/api/v2/alerts')) as { id: string }[];
+    const { id, ...alert } = (await api(sandboxes.prod, `/api/v2/alerts/${live?.id ?? ''}`)) as { id: string } & Record<string, unknown>;
+    await api(sandboxes.prod, `/api/v2/alerts/${id}`, { method: 'PUT', body: JSON.stringify({ ...alert, threshold: 1500 }) });
 
-  daemon.child.kill('SIGHUP');
-  await until('the second run of both targets', () => (runsFinished() >= 4 ? true : undefined));
-  const paths = ['/generic', '/cloudevents', '/am/api/v2/alerts', '/slack'];
-  await until('every sink told', () => (paths.every((p) => onPath(p).length >= 6) ? true : undefined));
-  stream.stop();
+    daemon.child.kill('SIGHUP');
+    await until('the second run of both targets', () => (runsFinished() >= 4 ? true : undefined));
+    const paths = ['/generic', '/cloudevents', '/am/api/v2/alerts', '/slack'];
+    await until('every sink told', () => (paths.every((p) => onPath(p).length >= 6) ? true : undefined));
+    stream.stop();
 
-  // One per target and class, in every sink; the two leadership notes from the start.
-  const docs = generic().filter((d) => d.kind !== 'leader');
-  expect(docs.map((d) => `${String(d.target)} ${String(d.kind)} ${String(d.count)}`).sort()).toEqual([
-    'prod drift 4',
-    'prod healed 4',
-    'staging drift 100',
-    'staging healed 100',
-  ]);
-  for (const p of paths) expect(onPath(p), p).toHaveLength(6);
-  const staging = docs.find((d) => d.target === 'staging' && d.kind === 'drift');
-  expect(staging?.summary).toMatch(/^100 objects were missing on staging and were recreated: Dashboard\/\S+, \S+, \S+ and 97 more$/);
-  const prod = docs.find((d) => d.target === 'prod' && d.kind === 'drift') as {
-    summary: string;
-    objects: { event: { address: string }; changes: string[] }[];
-  };
-  expect(prod.summary).toBe(
-    '4 objects drifted on prod: 3 were missing and were recreated (Dashboard/few-a, Dashboard/few-b and Dashboard/few-c); 1 was changed and was put back (Alert/checkout-p99-high)',
-  );
-  expect(prod.objects.find((o) => o.event.address === 'Alert/checkout-p99-high')?.changes).toContain('threshold 1500 → 900');
+    // One per target and class, in every sink; the two leadership notes from the start.
+    const docs = generic().filter((d) => d.kind !== 'leader');
+    expect(docs.map((d) => `${String(d.target)} ${String(d.kind)} ${String(d.count)}`).sort()).toEqual([
+      'prod drift 4',
+      'prod healed 4',
+      'staging drift 100',
+      'staging healed 100',
+    ]);
+    for (const p of paths) expect(onPath(p), p).toHaveLength(6);
+    const staging = docs.find((d) => d.target === 'staging' && d.kind === 'drift');
+    expect(staging?.summary).toMatch(/^100 objects were missing on staging and were recreated: Dashboard\/\S+, \S+, \S+ and 97 more$/);
+    const prod = docs.find((d) => d.target === 'prod' && d.kind === 'drift') as {
+      summary: string;
+      objects: { event: { address: string }; changes: string[] }[];
+    };
+    expect(prod.summary).toBe(
+      '4 objects drifted on prod: 3 were missing and were recreated (Dashboard/few-a, Dashboard/few-b and Dashboard/few-c); 1 was ' +
+        'changed and was put back (Alert/checkout-p99-high)',
+    );
+    expect(prod.objects.find((o) => o.event.address === 'Alert/checkout-p99-high')?.changes).toContain('threshold 1500 → 900');
 
-  // Nothing dropped: every body says so, and so do the metrics and the log.
-  expect(docs.map((d) => d.dropped)).toEqual([0, 0, 0, 0]);
-  const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
-  expect(metrics).not.toMatch(/result="dropped"/);
-  expect(daemon.lines().filter((l) => l.msg === 'notification dropped')).toEqual([]);
-  // drift_total counts the drift events of the second run, by kind.
-  expect(metrics).toMatch(/obsync_drift_total\{target="staging",kind="Dashboard"\} 99\n/);
-  expect(metrics).toMatch(/obsync_drift_total\{target="prod",kind="Alert"\} 1\n/);
+    // Nothing dropped: every body says so, and so do the metrics and the log.
+    expect(docs.map((d) => d.dropped)).toEqual([0, 0, 0, 0]);
+    const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
+    expect(metrics).not.toMatch(/result="dropped"/);
+    expect(daemon.lines().filter((l) => l.msg === 'notification dropped')).toEqual([]);
+    // drift_total counts the drift events of the second run, by kind.
+    expect(metrics).toMatch(/obsync_drift_total\{target="staging",kind="Dashboard"\} 99\n/);
+    expect(metrics).toMatch(/obsync_drift_total\{target="prod",kind="Alert"\} 1\n/);
 
-  // Every per-object event went out on the stream.
-  const count = (target: string, event: string) => stream.events.filter((e) => e.target === target && e.event === event).length;
-  expect(TARGETS.map((t) => ['drift', 'healed', 'created'].map((e) => count(t, e)))).toEqual([
-    [100, 100, 100],
-    [4, 4, 3],
-  ]);
+    // Every per-object event went out on the stream.
+    const count = (target: string, event: string) => stream.events.filter((e) => e.target === target && e.event === event).length;
+    expect(TARGETS.map((t) => ['drift', 'healed', 'created'].map((e) => count(t, e)))).toEqual([
+      [100, 100, 100],
+      [4, 4, 3],
+    ]);
 
-  // Signed (a Standard Webhooks library verifies it), with the custom header; schema-valid.
-  const ajv = new Ajv({ strict: true, allErrors: true });
-  addFormats.default(ajv);
-  const valid = ajv.compile(JSON.parse(readFileSync('docs/schema/notification.schema.json', 'utf8')) as object);
-  const verifier = new Webhook(SECRET);
-  for (const r of onPath('/generic')) {
-    expect(r.headers.authorization).toBe(HEADER_VALUE);
-    const body = verifier.verify(r.raw, r.headers);
-    expect(valid(body), JSON.stringify(valid.errors)).toBe(true);
-    expect(r.headers['webhook-id']).toBe((body as { id: string }).id);
-  }
-  // CloudEvents: the SDK reads and validates each one; its data is the same document.
-  for (const r of onPath('/cloudevents')) {
-    const event = HTTP.toEvent({ headers: r.headers, body: r.raw }) as CloudEvent<unknown>;
-    expect(event.validate()).toBe(true);
-    expect(valid(event.data), JSON.stringify(valid.errors)).toBe(true);
-  }
-  // Alertmanager takes every alert.
-  for (const r of onPath('/am/api/v2/alerts')) expect(alertmanagerRefuses(JSON.parse(r.raw))).toEqual([]);
-  const firing = onPath('/am/api/v2/alerts').flatMap((r) => JSON.parse(r.raw) as { labels: Record<string, string> }[]);
-  expect(firing.map((a) => `${a.labels.alertname} ${a.labels.target}`).sort()).toEqual([
-    'ObsyncDrift prod',
-    'ObsyncDrift staging',
-    'ObsyncHealed prod',
-    'ObsyncHealed staging',
-    'ObsyncLeadership prod',
-    'ObsyncLeadership staging',
-  ]);
-  // Slack: the summary and the field change, as text.
-  const slack = onPath('/slack')
-    .map((r) => r.raw)
-    .join('\n');
-  expect(slack).toContain('100 objects were missing on staging and were recreated');
-  expect(slack).toContain('• Alert/checkout-p99-high: threshold 1500 → 900');
+    // Signed (a Standard Webhooks library verifies it), with the custom header; schema-valid.
+    const ajv = new Ajv({ strict: true, allErrors: true });
+    addFormats.default(ajv);
+    const valid = ajv.compile(JSON.parse(readFileSync('docs/schema/notification.schema.json', 'utf8')) as object);
+    const verifier = new Webhook(SECRET);
+    for (const r of onPath('/generic')) {
+      expect(r.headers.authorization).toBe(HEADER_VALUE);
+      const body = verifier.verify(r.raw, r.headers);
+      expect(valid(body), JSON.stringify(valid.errors)).toBe(true);
+      expect(r.headers['webhook-id']).toBe((body as { id: string }).id);
+    }
+    // CloudEvents: the SDK reads and validates each one; its data is the same document.
+    for (const r of onPath('/cloudevents')) {
+      const event = HTTP.toEvent({ headers: r.headers, body: r.raw }) as CloudEvent<unknown>;
+      expect(event.validate()).toBe(true);
+      expect(valid(event.data), JSON.stringify(valid.errors)).toBe(true);
+    }
+    // Alertmanager takes every alert.
+    for (const r of onPath('/am/api/v2/alerts')) expect(alertmanagerRefuses(JSON.parse(r.raw))).toEqual([]);
+    const firing = onPath('/am/api/v2/alerts').flatMap((r) => JSON.parse(r.raw) as { labels: Record<string, string> }[]);
+    expect(firing.map((a) => `${a.labels.alertname} ${a.labels.target}`).sort()).toEqual([
+      'ObsyncDrift prod',
+      'ObsyncDrift staging',
+      'ObsyncHealed prod',
+      'ObsyncHealed staging',
+      'ObsyncLeadership prod',
+      'ObsyncLeadership staging',
+    ]);
+    // Slack: the summary and the field change, as text.
+    const slack = onPath('/slack')
+      .map((r) => r.raw)
+      .join('\n');
+    expect(slack).toContain('100 objects were missing on staging and were recreated');
+    expect(slack).toContain('• Alert/checkout-p99-high: threshold 1500 → 900');
 
-  // No secret anywhere: not in the log, not in a body.
-  const everything = `${daemon.output()}${receiver.requests.map((r) => r.raw).join('')}`;
-  for (const secret of [SECRET, SECRET.slice(6), HEADER_VALUE, sandboxes.staging.credentials.apiKey])
-    expect(everything).not.toContain(secret);
-});
+    // No secret anywhere: not in the log, not in a body.
+    const everything = `${daemon.output()}${receiver.requests.map((r) => r.raw).join('')}`;
+    for (const secret of [SECRET, SECRET.slice(6), HEADER_VALUE, sandboxes.staging.credentials.apiKey])
+      expect(everything).not.toContain(secret);
+  },
+);

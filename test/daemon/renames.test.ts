@@ -73,7 +73,8 @@ it('applies a declared rename like the CLI: one moved event per object, nothing 
   dir = root;
   writeFileSync(
     join(root, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - name: sb\n    variant: self-hosted\n    baseUrl: ${sandbox.url}\n    credentials: {apiKey: ${sandbox.credentials.apiKey}}\n    rateLimit: {requests: 1000, perSeconds: 1}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - name: sb\n    variant: self-hosted\n    baseUrl: ` +
+      `${sandbox.url}\n    credentials: {apiKey: ${sandbox.credentials.apiKey}}\n    rateLimit: {requests: 1000, perSeconds: 1}\n`,
   );
   manifests(root, beforeRefactor());
   child = spawnCli(['run', '--listen', '127.0.0.1:0', '--debounce', '300', '--schedule', '0 0 1 1 *'], { cwd: root });

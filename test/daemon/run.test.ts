@@ -119,29 +119,32 @@ describe('obsync run', () => {
     await until('ready again', async () => ((await status(url, '/readyz')) === 200 ? true : undefined));
   });
 
-  it('with adopt: explicit, never takes over a hand-made dashboard of the same name: says which and how to import it, writes nothing', async () => {
-    const made = await fetch(`${sandbox.url}/api/v2/dashboards`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${sandbox.credentials.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Checkout service', tiles: [], tags: ['hand-made'] }),
-    });
-    const { data: hand } = (await made.json()) as { data: { id: string } };
-    writeFileSync(join(dir, 'obsync.yaml'), config().replace('    retries: 0\n', '    retries: 0\n    adopt: explicit\n'));
-    sandbox.clearRequests();
-    const { url } = await start();
-    await until('the refusal', () => (output.includes(`obsync import Dashboard/checkout ${hand.id}`) ? true : undefined));
-    expect(output).toMatch(/"event":"refused","guard":"adoption","address":"Dashboard\/checkout".*"msg":"refused"/);
-    expect(await status(url, '/readyz')).toBe(503);
-    // The probe says a code; the reason, which quotes the service (the id), is on /api/status.
-    const ready = (await (await fetch(`${url}/readyz`)).json()) as { targets: Record<string, { code: string; error?: string }> };
-    expect(ready.targets.sb).toMatchObject({ code: 'failing', error: 'refused:adoption' });
-    expect(JSON.stringify(ready)).not.toContain(hand.id);
-    const doc = (await (await fetch(`${url}/api/status`)).json()) as { targets: { readyReason: string }[] };
-    expect(doc.targets[0]?.readyReason).toContain(`Dashboard/checkout: `);
-    expect(doc.targets[0]?.readyReason).toContain(hand.id);
-    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
-    expect((await dashboards()).map((d) => [d.name, d.tags])).toEqual([['Checkout service', ['hand-made']]]);
-  });
+  it(
+    'with adopt: explicit, never takes over a hand-made dashboard of ' + 'the same name: says which and how to import it, writes nothing',
+    async () => {
+      const made = await fetch(`${sandbox.url}/api/v2/dashboards`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${sandbox.credentials.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Checkout service', tiles: [], tags: ['hand-made'] }),
+      });
+      const { data: hand } = (await made.json()) as { data: { id: string } };
+      writeFileSync(join(dir, 'obsync.yaml'), config().replace('    retries: 0\n', '    retries: 0\n    adopt: explicit\n'));
+      sandbox.clearRequests();
+      const { url } = await start();
+      await until('the refusal', () => (output.includes(`obsync import Dashboard/checkout ${hand.id}`) ? true : undefined));
+      expect(output).toMatch(/"event":"refused","guard":"adoption","address":"Dashboard\/checkout".*"msg":"refused"/);
+      expect(await status(url, '/readyz')).toBe(503);
+      // The probe says a code; the reason, which quotes the service (the id), is on /api/status.
+      const ready = (await (await fetch(`${url}/readyz`)).json()) as { targets: Record<string, { code: string; error?: string }> };
+      expect(ready.targets.sb).toMatchObject({ code: 'failing', error: 'refused:adoption' });
+      expect(JSON.stringify(ready)).not.toContain(hand.id);
+      const doc = (await (await fetch(`${url}/api/status`)).json()) as { targets: { readyReason: string }[] };
+      expect(doc.targets[0]?.readyReason).toContain(`Dashboard/checkout: `);
+      expect(doc.targets[0]?.readyReason).toContain(hand.id);
+      expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+      expect((await dashboards()).map((d) => [d.name, d.tags])).toEqual([['Checkout service', ['hand-made']]]);
+    },
+  );
 
   it('survives the API failing and recovers when it comes back', async () => {
     sandbox.faults.set({ error5xx: 1 });

@@ -162,47 +162,56 @@ describe('obsync run tells what it does', () => {
     for (const secret of [TOKEN, sandbox.credentials.apiKey, 'secret-part-of-the-hook-url']) expect(everything).not.toContain(secret);
   });
 
-  it('a target whose server fails: not ready after its first failed run, one failed and one recovered notification for many failed runs', async () => {
-    daemon = await startDaemon(dir, ['--debounce', '200', '--schedule', '0 0 1 1 *'], env());
-    await until('ready', async () => ((await fetch(`${daemon?.url ?? ''}/readyz`)).status === 200 ? true : undefined));
-    sandbox.faults.set({ error5xx: 1 });
-    touch();
-    await until('the first failed run', () => (results('failure') >= 1 ? true : undefined));
-    // Within one retry: the first failed run already makes the target not ready, with why and since when.
-    const readyz = await fetch(`${daemon.url}/readyz`);
-    expect(readyz.status).toBe(503);
-    // A code and since when (the probe needs no token); the reason quoting the server is on /api/status.
-    const body = (await readyz.json()) as { targets: { sb: Record<string, unknown> } };
-    expect(body.targets.sb).toEqual({
-      ready: false,
-      code: 'failing',
-      error: 'API',
-      since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as string,
-      failedRuns: 1,
-      leader: true,
-    });
-    const reasons = (await (await api('/api/status')).json()) as { targets: { readyReason: string }[] };
-    expect(reasons.targets[0]?.readyReason).toMatch(
-      /^failing since \d{4}-\d\d-\d\dT[\d:.]+Z \(\d+ s, 1 failed run\): GET \/api\/v2\/\S+ on 127\.0\.0\.1:\d+ failed: HTTP 5\d\d.*; retry at \d{4}-/,
-    );
-    expect(daemon.events('target-unreachable')).toHaveLength(1);
-    await until('three failed runs (retries with back-off)', () => (results('failure') >= 3 ? true : undefined));
-    expect(daemon.events('target-unreachable')).toHaveLength(1);
-    const status = (await (await api('/api/status')).json()) as { targets: { state: string; reason: string; nextRun: { why: string } }[] };
-    expect(status.targets[0]).toMatchObject({ state: 'failing', nextRun: { why: 'retry' } });
-    sandbox.faults.clear();
-    await until('recovery', async () => ((await fetch(`${daemon?.url ?? ''}/readyz`)).status === 200 ? true : undefined));
-    await until('the recovered notification', () => (kinds().includes('recovered') ? true : undefined));
-    expect(kinds()).toEqual(['failed', 'recovered']);
-    const failed = receiver.bodies.find((b) => (b as { kind: string }).kind === 'failed') as {
-      target: string;
-      severity: string;
-      summary: string;
-    };
-    expect([failed.target, failed.severity]).toEqual(['sb', 'error']);
-    expect(failed.summary).toMatch(/^target sb is failing: GET /);
-    expect(daemon.events('target-recovered')).toHaveLength(1);
-  });
+  it(
+    'a target whose server fails: not ready after its first failed run, ' +
+      'one failed and one recovered notification for many failed runs',
+    async () => {
+      daemon = await startDaemon(dir, ['--debounce', '200', '--schedule', '0 0 1 1 *'], env());
+      await until('ready', async () => ((await fetch(`${daemon?.url ?? ''}/readyz`)).status === 200 ? true : undefined));
+      sandbox.faults.set({ error5xx: 1 });
+      touch();
+      await until('the first failed run', () => (results('failure') >= 1 ? true : undefined));
+      // Within one retry: the first failed run already makes the target not ready, with why and since when.
+      const readyz = await fetch(`${daemon.url}/readyz`);
+      expect(readyz.status).toBe(503);
+      // A code and since when (the probe needs no token); the reason quoting the server is on /api/status.
+      const body = (await readyz.json()) as { targets: { sb: Record<string, unknown> } };
+      expect(body.targets.sb).toEqual({
+        ready: false,
+        code: 'failing',
+        error: 'API',
+        since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as string,
+        failedRuns: 1,
+        leader: true,
+      });
+      const reasons = (await (await api('/api/status')).json()) as { targets: { readyReason: string }[] };
+      expect(reasons.targets[0]?.readyReason).toMatch(
+        new RegExp(
+          String.raw`^failing since \d{4}-\d\d-\d\dT[\d:.]+Z \(\d+ s, 1 failed run\): GET \/api\/v2\/\S+ on 127\.0\.0\.1:\d+ ` +
+            String.raw`failed: HTTP 5\d\d.*; retry at \d{4}-`,
+        ),
+      );
+      expect(daemon.events('target-unreachable')).toHaveLength(1);
+      await until('three failed runs (retries with back-off)', () => (results('failure') >= 3 ? true : undefined));
+      expect(daemon.events('target-unreachable')).toHaveLength(1);
+      const status = (await (await api('/api/status')).json()) as {
+        targets: { state: string; reason: string; nextRun: { why: string } }[];
+      };
+      expect(status.targets[0]).toMatchObject({ state: 'failing', nextRun: { why: 'retry' } });
+      sandbox.faults.clear();
+      await until('recovery', async () => ((await fetch(`${daemon?.url ?? ''}/readyz`)).status === 200 ? true : undefined));
+      await until('the recovered notification', () => (kinds().includes('recovered') ? true : undefined));
+      expect(kinds()).toEqual(['failed', 'recovered']);
+      const failed = receiver.bodies.find((b) => (b as { kind: string }).kind === 'failed') as {
+        target: string;
+        severity: string;
+        summary: string;
+      };
+      expect([failed.target, failed.severity]).toEqual(['sb', 'error']);
+      expect(failed.summary).toMatch(/^target sb is failing: GET /);
+      expect(daemon.events('target-recovered')).toHaveLength(1);
+    },
+  );
 
   it('the status token guards / and /api/*, never the probes; a sink that fails is logged and counted, never fatal', async () => {
     receiver.failNext([500, 500, 500, 500]);

@@ -174,9 +174,12 @@ describe('the validate step', () => {
     expect(argv[0]).toBe('test');
     expect(step?.if).toBeUndefined();
     expect(step?.env).toBeUndefined();
-    const alert = `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: errors}\nspec: {savedSearch: Errors, interval: 5m, threshold: 10, thresholdType: above, channel: {type: webhook, webhook: ops-slack}}\n`;
+    const alert =
+      `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: errors}\nspec: {savedSearch: Errors, interval: 5m, threshold: ` +
+      `10, thresholdType: above, channel: {type: webhook, webhook: ops-slack}}\n`;
     const test = (notifications: number) =>
-      `apiVersion: obsync/v1\nkind: AlertTest\nmetadata: {name: burst}\nspec: {alert: errors, series: "0 12 12 0", expect: {notifications: ${notifications}}}\n`;
+      `apiVersion: obsync/v1\nkind: AlertTest\nmetadata: {name: burst}\nspec: {alert: errors, series: "0 12 12 0", expect: ` +
+      `{notifications: ${notifications}}}\n`;
     const pass = await validateIn(readFileSync(CONFIG, 'utf8'), { 'alert.yaml': alert, 'test.yaml': test(2) }, argv);
     expect(pass.code, pass.stdout + pass.stderr).toBe(0);
     const fail = await validateIn(readFileSync(CONFIG, 'utf8'), { 'alert.yaml': alert, 'test.yaml': test(1) }, argv);
@@ -196,14 +199,22 @@ describe('the validate step', () => {
   it('checks everything that does not depend on an unset variable, and says what it could not check', async () => {
     const board = readFileSync(join(REPO, 'config-examples/kinds/dashboard.yaml'), 'utf8');
     const alert = (tile: string) =>
-      `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: p95-high}\nspec:\n  dashboard: example-service\n  tile: ${tile}\n  threshold: \${env:P95_THRESHOLD}\n  thresholdType: above\n  interval: 5m\n  channel: {type: webhook, webhook: ops-slack}\n  name: p95 high\n`;
+      `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: p95-high}\nspec:\n  dashboard: example-service\n  tile: ${tile}\n  ` +
+      `threshold: \${env:P95_THRESHOLD}\n  thresholdType: above\n  interval: 5m\n  channel: {type: webhook, webhook: ops-slack}\n  ` +
+      `name: p95 high\n`;
     const typo = await validateIn(readFileSync(CONFIG, 'utf8'), { 'dashboard.yaml': board, 'alert.yaml': alert('p59') });
     expect(typo.code, typo.stdout + typo.stderr).toBe(1);
     expect(typo.stdout).toMatch(
-      /::error file=observability\/alert\.yaml,line=6,col=3::tile 'p59' is not a tile key of Dashboard\/example-service — did you mean 'p95'\?/,
+      new RegExp(
+        String.raw`::error file=observability\/alert\.yaml,line=6,col=3::tile 'p59' is not a tile key of ` +
+          String.raw`Dashboard\/example-service — did you mean 'p95'\?`,
+      ),
     );
-    const unset =
-      /::warning file=observability\/alert\.yaml,line=7,col=\d+::environment variable P95_THRESHOLD is not set \(referenced as \$\{env:P95_THRESHOLD\}\)[^\n]*; not checked: this value and what depends on it \(at spec\.threshold\)/;
+    const unset = new RegExp(
+      String.raw`::warning file=observability\/alert\.yaml,line=7,col=\d+::environment variable P95_THRESHOLD is not set ` +
+        String.raw`\(referenced as \$\{env:P95_THRESHOLD\}\)[^\n]*; not checked: this value and what depends on it \(at ` +
+        String.raw`spec\.threshold\)`,
+    );
     expect(typo.stdout).toMatch(unset);
     const fixed = await validateIn(readFileSync(CONFIG, 'utf8'), { 'dashboard.yaml': board, 'alert.yaml': alert('p95') });
     expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);

@@ -50,7 +50,8 @@ export function typeErrors(docs: readonly K8sObject[], describe: (index: number)
   const file = join(import.meta.dirname, '__k8s_manifests__.ts');
   const lines = docs.map(
     (doc, i) =>
-      `import type { I${doc.kind} as T${i} } from ${JSON.stringify(modelModule(doc.apiVersion, doc.kind))};\nexport const doc${i}: T${i} = ${JSON.stringify(doc, null, 1)};\n`,
+      `import type { I${doc.kind} as T${i} } from ${JSON.stringify(modelModule(doc.apiVersion, doc.kind))};\nexport const doc${i}: T${i} ` +
+      `= ${JSON.stringify(doc, null, 1)};\n`,
   );
   const source = lines.join('\n');
   const options: ts.CompilerOptions = {

@@ -74,39 +74,46 @@ describe('deploy/kubernetes: every example is safe to apply as documented, and a
     expect(readdirSync(ROOT).filter((f) => !f.startsWith('.'))).toEqual(expect.arrayContaining(['single', 'replicas']));
   });
 
-  it('no applied file holds a Secret; kinds that need a CRD only in a folder of their own, documented as optional wherever it is applied', () => {
-    for (const file of everyFile) {
-      const objects = manifestObjects(file);
-      expect(
-        objects.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name),
-        rel(file),
-      ).toEqual([]);
-      const needCrd = objects.filter((o) => !isBuiltIn(o.apiVersion, o.kind));
-      if (needCrd.length === 0) continue;
-      const folder = folderOf(file);
-      expect(
-        everyFile.filter((f) => folderOf(f) === folder).flatMap((f) => manifestObjects(f).filter((o) => isBuiltIn(o.apiVersion, o.kind))),
-        `${folder} mixes built-in kinds with ${needCrd.map((o) => o.kind).join(', ')}`,
-      ).toEqual([]);
-      const applying = everyHeaderCommand.filter(
-        (c) => c.argv.includes('apply') && c.argv.some((a) => folder.startsWith(a.replace(/\/?$/, '/'))),
-      );
-      expect(applying.length, `a header applies ${folder}`).toBeGreaterThan(0);
-      for (const c of applying) expect(c.optional, `${c.text} is marked # optional`).toBe(true);
-    }
-  });
+  it(
+    'no applied file holds a Secret; kinds that need a CRD only in a ' +
+      'folder of their own, documented as optional wherever it is applied',
+    () => {
+      for (const file of everyFile) {
+        const objects = manifestObjects(file);
+        expect(
+          objects.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name),
+          rel(file),
+        ).toEqual([]);
+        const needCrd = objects.filter((o) => !isBuiltIn(o.apiVersion, o.kind));
+        if (needCrd.length === 0) continue;
+        const folder = folderOf(file);
+        expect(
+          everyFile.filter((f) => folderOf(f) === folder).flatMap((f) => manifestObjects(f).filter((o) => isBuiltIn(o.apiVersion, o.kind))),
+          `${folder} mixes built-in kinds with ${needCrd.map((o) => o.kind).join(', ')}`,
+        ).toEqual([]);
+        const applying = everyHeaderCommand.filter(
+          (c) => c.argv.includes('apply') && c.argv.some((a) => folder.startsWith(a.replace(/\/?$/, '/'))),
+        );
+        expect(applying.length, `a header applies ${folder}`).toBeGreaterThan(0);
+        for (const c of applying) expect(c.optional, `${c.text} is marked # optional`).toBe(true);
+      }
+    },
+  );
 
-  it('the variants name the same Namespace, ConfigMap and Deployment: applying one after the other replaces the daemon, never runs two', () => {
-    const names = (folder: string) =>
-      everyFile
-        .filter((f) => folderOf(f) === folder)
-        .flatMap(manifestObjects)
-        .filter((o) => ['Namespace', 'ConfigMap', 'Deployment'].includes(o.kind))
-        .map((o) => Cluster.key(o.kind, o.apiVersion, o.metadata.namespace, o.metadata.name))
-        .sort();
-    const [first = '', ...others] = variants;
-    for (const v of others) expect(names(v), v).toEqual(names(first));
-  });
+  it(
+    'the variants name the same Namespace, ConfigMap and Deployment: ' + 'applying one after the other replaces the daemon, never runs two',
+    () => {
+      const names = (folder: string) =>
+        everyFile
+          .filter((f) => folderOf(f) === folder)
+          .flatMap(manifestObjects)
+          .filter((o) => ['Namespace', 'ConfigMap', 'Deployment'].includes(o.kind))
+          .map((o) => Cluster.key(o.kind, o.apiVersion, o.metadata.namespace, o.metadata.name))
+          .sort();
+      const [first = '', ...others] = variants;
+      for (const v of others) expect(names(v), v).toEqual(names(first));
+    },
+  );
 
   for (const variant of variants) {
     describe(variant, () => {
@@ -129,22 +136,26 @@ describe('deploy/kubernetes: every example is safe to apply as documented, and a
         expect(unmetReferences(appliedOnly).length).toBeGreaterThan(0);
       });
 
-      it('applied again (its commands, and the whole folder) over Secrets the user rotated: the Secrets stay the user’s and nothing else changes', () => {
-        const cluster = fresh();
-        expect(run(cluster, required)).toEqual([]);
-        for (const secret of [...cluster.objects.values()].filter((o) => o.kind === 'Secret'))
-          secret.data = Object.fromEntries(
-            Object.keys(secret.data as object).map((k) => [k, Buffer.from(`rotated ${k}`).toString('base64')]),
-          );
-        const before = snapshot(cluster);
-        expect(run(cluster, applies)).toEqual([]);
-        expect(cluster.run(['kubectl', 'apply', '-f', variant])).toEqual([]);
-        expect(cluster.objects).toEqual(before);
-        // `create secret` again is refused, never an overwrite.
-        for (const c of required.filter((x) => x.text.includes('create secret')))
-          expect(cluster.run(c.argv).join()).toMatch(/already exists/);
-        expect(cluster.objects).toEqual(before);
-      });
+      it(
+        'applied again (its commands, and the whole folder) over Secrets the user rotated: the Secrets stay the user’s and nothing else ' +
+          'changes',
+        () => {
+          const cluster = fresh();
+          expect(run(cluster, required)).toEqual([]);
+          for (const secret of [...cluster.objects.values()].filter((o) => o.kind === 'Secret'))
+            secret.data = Object.fromEntries(
+              Object.keys(secret.data as object).map((k) => [k, Buffer.from(`rotated ${k}`).toString('base64')]),
+            );
+          const before = snapshot(cluster);
+          expect(run(cluster, applies)).toEqual([]);
+          expect(cluster.run(['kubectl', 'apply', '-f', variant])).toEqual([]);
+          expect(cluster.objects).toEqual(before);
+          // `create secret` again is refused, never an overwrite.
+          for (const c of required.filter((x) => x.text.includes('create secret')))
+            expect(cluster.run(c.argv).join()).toMatch(/already exists/);
+          expect(cluster.objects).toEqual(before);
+        },
+      );
 
       it('its optional commands fail without the operator’s CRDs, and apply twice with them', () => {
         const optional = commands.filter((c) => c.optional);

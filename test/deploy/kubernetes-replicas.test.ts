@@ -127,28 +127,32 @@ describe('deploy/kubernetes/replicas/obsync.yaml', () => {
     expect(pod.terminationGracePeriodSeconds ?? 30).toBeGreaterThanOrEqual(15);
   });
 
-  it('shares several targets over the PostgreSQL state, its URL and the keys from the Secrets the header creates, and sets only variables obsync reads', () => {
-    const env = Object.fromEntries(
-      [...referenced].map((name) => [name, name === 'OBSYNC_STATE_URL' ? 'postgres://u:p@db:5432/obsync' : 'k']),
-    );
-    const { config, diagnostics } = loaded(env);
-    expect(diagnostics).toEqual([]);
-    expect(config?.state?.backend).toBe('postgres');
-    expect(config?.targets?.length ?? 0).toBeGreaterThanOrEqual(3);
-    const created = createdSecrets(readFileSync(FILE, 'utf8'));
-    const known = envVarsObsyncReads();
-    for (const e of obsync.env ?? []) {
-      expect(known.has(e.name) || referenced.has(e.name), `${e.name} is neither read by obsync nor used by the config`).toBe(true);
-      const ref = e.valueFrom?.secretKeyRef;
-      if (!ref) continue;
-      expect(created.get(ref.name) ?? [], `${e.name} from ${ref.name}/${ref.key}`).toContain(ref.key);
-    }
-    for (const name of referenced)
-      expect(
-        obsync.env?.some((e) => e.name === name && e.valueFrom?.secretKeyRef),
-        name,
-      ).toBe(true);
-  });
+  it(
+    'shares several targets over the PostgreSQL state, its URL and the keys from the Secrets the header creates, and sets only ' +
+      'variables obsync reads',
+    () => {
+      const env = Object.fromEntries(
+        [...referenced].map((name) => [name, name === 'OBSYNC_STATE_URL' ? 'postgres://u:p@db:5432/obsync' : 'k']),
+      );
+      const { config, diagnostics } = loaded(env);
+      expect(diagnostics).toEqual([]);
+      expect(config?.state?.backend).toBe('postgres');
+      expect(config?.targets?.length ?? 0).toBeGreaterThanOrEqual(3);
+      const created = createdSecrets(readFileSync(FILE, 'utf8'));
+      const known = envVarsObsyncReads();
+      for (const e of obsync.env ?? []) {
+        expect(known.has(e.name) || referenced.has(e.name), `${e.name} is neither read by obsync nor used by the config`).toBe(true);
+        const ref = e.valueFrom?.secretKeyRef;
+        if (!ref) continue;
+        expect(created.get(ref.name) ?? [], `${e.name} from ${ref.name}/${ref.key}`).toContain(ref.key);
+      }
+      for (const name of referenced)
+        expect(
+          obsync.env?.some((e) => e.name === name && e.valueFrom?.secretKeyRef),
+          name,
+        ).toBe(true);
+    },
+  );
 
   it('serves the probes and /metrics on the port it listens on, reached by the Service and the ServiceMonitor', () => {
     const listen = flag('--listen') ?? '';

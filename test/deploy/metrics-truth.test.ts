@@ -24,7 +24,8 @@ beforeEach(async () => {
   cpSync('config-examples/team/dashboards', join(dir, 'manifests'), { recursive: true });
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", rateLimit: {requests: 1000, perSeconds: 1}}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: ` +
+      `"${sandbox.url}", rateLimit: {requests: 1000, perSeconds: 1}}\n`,
   );
 });
 

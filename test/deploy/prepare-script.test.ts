@@ -29,22 +29,26 @@ describe('scripts/prepare.js', () => {
     expect(run.status).toBe(0);
   });
 
-  it('pack-manifest.js: strip leaves package.json without scripts, restore brings back every byte, even after a strip that was not restored', () => {
-    const pkg = join(dir, 'packed');
-    mkdirSync(join(pkg, 'scripts'), { recursive: true });
-    copyFileSync(join(ROOT, 'scripts/pack-manifest.js'), join(pkg, 'scripts/pack-manifest.js'));
-    const full = readFileSync(join(ROOT, 'package.json'), 'utf8');
-    writeFileSync(join(pkg, 'package.json'), full);
-    const step = (name: string) =>
-      spawnSync(process.execPath, ['scripts/pack-manifest.js', name], { cwd: pkg, encoding: 'utf8', timeout: 60_000 });
-    expect(step('strip').status).toBe(0);
-    expect(step('strip').status).toBe(0);
-    const packed = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Record<string, unknown>;
-    expect(packed.scripts).toBeUndefined();
-    const { scripts: _scripts, ...rest } = JSON.parse(full) as Record<string, unknown>;
-    expect(packed).toEqual(rest);
-    expect(step('restore').status).toBe(0);
-    expect(readFileSync(join(pkg, 'package.json'), 'utf8')).toBe(full);
-    expect(existsSync(join(pkg, '.package.json.full'))).toBe(false);
-  });
+  it(
+    'pack-manifest.js: strip leaves package.json without scripts, restore ' +
+      'brings back every byte, even after a strip that was not restored',
+    () => {
+      const pkg = join(dir, 'packed');
+      mkdirSync(join(pkg, 'scripts'), { recursive: true });
+      copyFileSync(join(ROOT, 'scripts/pack-manifest.js'), join(pkg, 'scripts/pack-manifest.js'));
+      const full = readFileSync(join(ROOT, 'package.json'), 'utf8');
+      writeFileSync(join(pkg, 'package.json'), full);
+      const step = (name: string) =>
+        spawnSync(process.execPath, ['scripts/pack-manifest.js', name], { cwd: pkg, encoding: 'utf8', timeout: 60_000 });
+      expect(step('strip').status).toBe(0);
+      expect(step('strip').status).toBe(0);
+      const packed = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Record<string, unknown>;
+      expect(packed.scripts).toBeUndefined();
+      const { scripts: _scripts, ...rest } = JSON.parse(full) as Record<string, unknown>;
+      expect(packed).toEqual(rest);
+      expect(step('restore').status).toBe(0);
+      expect(readFileSync(join(pkg, 'package.json'), 'utf8')).toBe(full);
+      expect(existsSync(join(pkg, '.package.json.full'))).toBe(false);
+    },
+  );
 });

@@ -221,7 +221,8 @@ describe('the image, built and run without Docker', () => {
     cpSync(join(REPO, 'config-examples/team/dashboards'), manifests, { recursive: true });
     writeFileSync(
       join(manifests, 'obsync.yaml'),
-      `apiVersion: obsync/v1\nkind: Config\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", rateLimit: {requests: 1000, perSeconds: 1}}\n`,
+      `apiVersion: obsync/v1\nkind: Config\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", rateLimit: ` +
+        `{requests: 1000, perSeconds: 1}}\n`,
     );
     const before = new Set(files(imageRoot));
     // The image's environment, its absolute paths moved into the stage. `--listen` on the command

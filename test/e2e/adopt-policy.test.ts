@@ -50,7 +50,8 @@ function project(adopt: string | undefined): string {
   const policy = adopt ? `\n    adopt: ${adopt}` : '';
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [m.yaml]\nstate: {backend: file, path: state}\ntargets:\n  - name: t\n    variant: self-hosted\n    baseUrl: ${sandbox.url}\n    credentials: {apiKey: ${sandbox.credentials.apiKey}}${policy}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [m.yaml]\nstate: {backend: file, path: state}\ntargets:\n  - name: t\n    variant: ` +
+      `self-hosted\n    baseUrl: ${sandbox.url}\n    credentials: {apiKey: ${sandbox.credentials.apiKey}}${policy}\n`,
   );
   writeFileSync(join(dir, 'm.yaml'), MANIFEST);
   return dir;
@@ -121,27 +122,32 @@ describe('adoption policy', () => {
     }
   });
 
-  it('explicit: an alert selected alone, on a dashboard made by hand, says the dashboard exists unowned and how to take it (issue 40.5)', async () => {
-    const made = await collectionOf(port, 'Dashboard').create({
-      name: 'Latency',
-      tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hand made' } }],
-    });
-    const dir = project('explicit');
-    writeFileSync(
-      join(dir, 'm.yaml'),
-      `${dashboardYaml('latency', 'Latency', [{ key: 'p99' }])}---\n${alertYaml('latency-p99', { dashboard: 'latency', tile: 'p99', threshold: 1, interval: '5m', webhook: 'ops-slack' })}`,
-    );
-    try {
-      const plan = await runCli(['plan', '--only', 'Alert/latency-p99'], { cwd: dir });
-      expect(plan.code).toBe(1);
-      const said = plan.stdout + plan.stderr;
-      expect(said).not.toContain('does not exist on the target');
-      expect(said).toContain('it depends on Dashboard/latency, which is not selected, and obsync does not own it yet');
-      expect(said).toContain(`an existing dashboard (id ${made.id})`);
-      expect(said).toContain(`obsync import Dashboard/latency ${made.id}`);
-    } finally {
-      await collectionOf(port, 'Dashboard').delete(made.id);
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it(
+    'explicit: an alert selected alone, on a dashboard made by hand, ' +
+      'says the dashboard exists unowned and how to take it (issue 40.5)',
+    async () => {
+      const made = await collectionOf(port, 'Dashboard').create({
+        name: 'Latency',
+        tiles: [{ name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hand made' } }],
+      });
+      const dir = project('explicit');
+      writeFileSync(
+        join(dir, 'm.yaml'),
+        `${dashboardYaml('latency', 'Latency', [{ key: 'p99' }])}---\n` +
+          alertYaml('latency-p99', { dashboard: 'latency', tile: 'p99', threshold: 1, interval: '5m', webhook: 'ops-slack' }),
+      );
+      try {
+        const plan = await runCli(['plan', '--only', 'Alert/latency-p99'], { cwd: dir });
+        expect(plan.code).toBe(1);
+        const said = plan.stdout + plan.stderr;
+        expect(said).not.toContain('does not exist on the target');
+        expect(said).toContain('it depends on Dashboard/latency, which is not selected, and obsync does not own it yet');
+        expect(said).toContain(`an existing dashboard (id ${made.id})`);
+        expect(said).toContain(`obsync import Dashboard/latency ${made.id}`);
+      } finally {
+        await collectionOf(port, 'Dashboard').delete(made.id);
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -32,31 +32,43 @@ function config(variant: 'hosted' | 'self-hosted'): string {
   const c = sandbox.credentials;
   const credentials =
     variant === 'hosted'
-      ? `organizationId: ${c.organizationId}\n    serviceId: ${c.serviceId}\n    credentials: {keyId: ${c.keyId}, keySecret: ${c.keySecret}}`
+      ? `organizationId: ${c.organizationId}\n    serviceId: ${c.serviceId}\n    credentials: {keyId: ${c.keyId}, keySecret: ` +
+        `${c.keySecret}}`
       : `credentials: {apiKey: ${c.apiKey}}`;
-  const paths = variant === 'hosted' ? '[kinds, team, e2e.yaml]' : '[kinds, team/dashboards, team/alerts, self-hosted, e2e.yaml]'; // no pipes on self-hosted
-  return `apiVersion: obsync/v1\nkind: Config\nmanifests: ${paths}\nstate: {backend: file, path: .obsync/state}\ntargets:\n  - name: t\n    variant: ${variant}\n    baseUrl: ${sandbox.url}\n    ${credentials}\n    rateLimit: {requests: 1000, perSeconds: 1}\n`;
+  // no pipes on self-hosted
+  const paths = variant === 'hosted' ? '[kinds, team, e2e.yaml]' : '[kinds, team/dashboards, team/alerts, self-hosted, e2e.yaml]';
+  return (
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: ${paths}\nstate: {backend: file, path: .obsync/state}\ntargets:\n  - name: ` +
+    `t\n    variant: ${variant}\n    baseUrl: ${sandbox.url}\n    ${credentials}\n    rateLimit: {requests: 1000, perSeconds: 1}\n`
+  );
 }
 
 /** Objects of the new kinds, with secrets from the environment; `extra` ones are pruned later. */
 function e2eManifests(variant: 'hosted' | 'self-hosted', extra: boolean): string {
   const connection = variant === 'hosted' ? '{id: 5eed00000000000000000002}' : 'e2e-ch';
   const docs = [
-    `kind: Webhook\nmetadata: {name: e2e-hook}\nspec: {service: generic, name: E2E hook, url: "\${env:HOOK_URL}", headers: {Authorization: "\${env:HOOK_TOKEN}"}}`,
-    `kind: Source\nmetadata: {name: e2e-metrics}\nspec: {kind: metric, name: E2E metrics, connection: ${connection}, from: {databaseName: default, tableName: ''}, timestampValueExpression: TimeUnix, resourceAttributesExpression: ResourceAttributes, metricTables: {gauge: otel_metrics_gauge}, logSource: example-logs}`,
+    `kind: Webhook\nmetadata: {name: e2e-hook}\nspec: {service: generic, name: E2E hook, url: "\${env:HOOK_URL}", headers: ` +
+      `{Authorization: "\${env:HOOK_TOKEN}"}}`,
+    `kind: Source\nmetadata: {name: e2e-metrics}\nspec: {kind: metric, name: E2E metrics, connection: ${connection}, from: ` +
+      `{databaseName: default, tableName: ''}, timestampValueExpression: TimeUnix, resourceAttributesExpression: ResourceAttributes, ` +
+      `metricTables: {gauge: otel_metrics_gauge}, logSource: example-logs}`,
   ];
   if (variant === 'self-hosted')
     docs.push(
-      `kind: Connection\nmetadata: {name: e2e-ch}\nspec: {name: E2E ClickHouse, host: 'http://ch-e2e:8123', username: e2e, password: "\${env:CH_PASSWORD}"}`,
+      `kind: Connection\nmetadata: {name: e2e-ch}\nspec: {name: E2E ClickHouse, host: 'http://ch-e2e:8123', username: e2e, password: ` +
+        `"\${env:CH_PASSWORD}"}`,
     );
   if (extra) {
     docs.push(`kind: SavedSearch\nmetadata: {name: e2e-search}\nspec: {name: E2E search, source: e2e-metrics, where: 'x:1'}`);
     docs.push(
-      `kind: Alert\nmetadata: {name: e2e-alert}\nspec: {savedSearch: e2e-search, threshold: 1, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: e2e-doomed-hook}, name: E2E alert}`,
+      `kind: Alert\nmetadata: {name: e2e-alert}\nspec: {savedSearch: e2e-search, threshold: 1, thresholdType: above, interval: 5m, ` +
+        `channel: {type: webhook, webhook: e2e-doomed-hook}, name: E2E alert}`,
     );
     docs.push(`kind: Webhook\nmetadata: {name: e2e-doomed-hook}\nspec: {service: generic, name: E2E doomed, url: "\${env:DOOMED_URL}"}`);
     docs.push(
-      `kind: Source\nmetadata: {name: e2e-extra-logs}\nspec: {kind: log, name: E2E extra logs, connection: ${connection}, from: {databaseName: default, tableName: extra}, timestampValueExpression: T, defaultTableSelectExpression: Body, traceSource: Traces}`,
+      `kind: Source\nmetadata: {name: e2e-extra-logs}\nspec: {kind: log, name: E2E extra logs, connection: ${connection}, from: ` +
+        `{databaseName: default, tableName: extra}, timestampValueExpression: T, defaultTableSelectExpression: Body, traceSource: ` +
+        `Traces}`,
     );
   }
   return docs.map((d) => `apiVersion: obsync/v1\n${d}\n`).join('---\n');

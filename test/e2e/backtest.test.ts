@@ -55,7 +55,8 @@ kind: Config
 manifests: [m]
 ${defaults}
 targets:
-  - {name: hosted, variant: hosted, baseUrl: ${sandbox.url}, organizationId: ${c.organizationId}, serviceId: ${c.serviceId}, credentials: {keyId: ${c.keyId}, keySecret: ${c.keySecret}}, rateLimit: {requests: 1000, perSeconds: 1}}
+  - {name: hosted, variant: hosted, baseUrl: ${sandbox.url}, organizationId: ${c.organizationId}, serviceId: ${c.serviceId}, ` +
+      `credentials: {keyId: ${c.keyId}, keySecret: ${c.keySecret}}, rateLimit: {requests: 1000, perSeconds: 1}}
   - {name: selfhosted, variant: self-hosted, baseUrl: ${sandbox.url}, credentials: {apiKey: ${c.apiKey}}}
 `,
   );
@@ -66,13 +67,15 @@ const doc = (kind: string, name: string, spec: string) =>
 const board = doc(
   'Dashboard',
   'board',
-  "{name: Board, tiles: [{key: errors, name: Errors, x: 0, y: 0, w: 6, h: 4, config: {displayType: line, source: Logs, select: [{aggFn: count, where: 'SeverityText:error'}]}}]}",
+  '{name: Board, tiles: [{key: errors, name: Errors, x: 0, y: 0, w: 6, h: 4, config: {displayType: line, source: Logs, select: [{aggFn: ' +
+    "count, where: 'SeverityText:error'}]}}]}",
 );
 const alert = (threshold: number, webhook = 'ops-slack') =>
   doc(
     'Alert',
     'errors-high',
-    `{dashboard: board, tile: errors, threshold: ${threshold}, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: ${webhook}}, name: Errors high}`,
+    `{dashboard: board, tile: errors, threshold: ${threshold}, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: ` +
+      `${webhook}}, name: Errors high}`,
   );
 
 function manifests(...docs: string[]): void {
@@ -118,7 +121,10 @@ describe('backtests in the plan (self-hosted)', () => {
     const text = await cli('selfhosted', 'plan');
     expect(text.code, text.stderr).toBe(0);
     expect(unwrapped(text.stdout)).toMatch(
-      /\+ Alert\/errors-high[^\n]*\n(?:.*\n)*? {6}backtest 7d: would have fired in \d+ of 2016 windows, \d+ episodes?, last \d{4}-\d\d-\d\d \d\d:\d\d UTC; would have notified \d+ times?, and resolved \d+ times?/,
+      new RegExp(
+        String.raw`\+ Alert\/errors-high[^\n]*\n(?:.*\n)*? {6}backtest 7d: would have fired in \d+ of 2016 windows, \d+ ` +
+          String.raw`episodes?, last \d{4}-\d\d-\d\d \d\d:\d\d UTC; would have notified \d+ times?, and resolved \d+ times?`,
+      ),
     );
     // 5 for the alert's week, 1 to check that its source still has data.
     expect(text.stdout).toContain('Backtest 7d: 1 alert(s), 6 series request(s) of a budget of 20.');

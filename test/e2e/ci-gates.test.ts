@@ -33,7 +33,10 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A CI line, `obsync ... | jq -e FILTER`: the exit code is jq's (no pipefail, as many CI shells run it). The document is kept for more gates. */
+/**
+ * A CI line, `obsync ... | jq -e FILTER`: the exit code is jq's (no pipefail, as many CI shells run it). The document is kept for more
+ * gates.
+ */
 function gate(args: string, filter: string): number | null {
   const obsync = `"${process.execPath}" "${CLI}" ${args}`;
   return spawnSync('sh', ['-c', `${obsync} 2>/dev/null | tee doc.json | jq -e '${filter}' >/dev/null`], {

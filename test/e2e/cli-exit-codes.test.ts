@@ -53,7 +53,8 @@ describe('a refused prune', () => {
     rmSync(join(dir, 'kinds/alert.yaml')); // two owned alerts are no longer declared
     writeFileSync(
       join(dir, 'team/extra.yaml'),
-      'apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: extra}\nspec: {savedSearch: Errors, interval: 5m, threshold: 1, thresholdType: above, channel: {type: webhook, webhook: ops-slack}}\n',
+      'apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: extra}\nspec: {savedSearch: Errors, interval: 5m, threshold: 1, ' +
+        'thresholdType: above, channel: {type: webhook, webhook: ops-slack}}\n',
     );
     const plan = await runCli(['plan', '--prune', '--max-deletes', '1'], { cwd: dir, env: env() });
     expect(plan.code).toBe(1);

@@ -31,7 +31,8 @@ async function loadedModules(name: string, args: string[]): Promise<string[]> {
   writeFileSync(log, '');
   writeFileSync(
     hooks,
-    `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`,
+    `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  ` +
+      `appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`,
   );
   writeFileSync(registration, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
   const result = await runCli(args, { cwd: ROOT, env: { NODE_OPTIONS: `--import=${pathToFileURL(registration).href}` } });
@@ -47,17 +48,20 @@ const SERVICE_ONLY = [
 ];
 
 describe('start-up: modules loaded', () => {
-  it('validate loads the manifest code, zod and yaml, and nothing of the HTTP client, engine, sandbox, daemon, logs or metrics', async () => {
-    const modules = await loadedModules('validate', ['validate', 'config-examples']);
-    // The hook sees the modules (else the checks below would pass vacuously).
-    expect(modules.some((u) => u.includes('/node_modules/zod/'))).toBe(true);
-    expect(modules.some((u) => u.endsWith('/dist/manifests/load.js'))).toBe(true);
-    for (const pattern of SERVICE_ONLY) expect(modules.filter((u) => pattern.test(u))).toEqual([]);
-    // Only the validate command's module.
-    expect(modules.filter((u) => u.includes('/dist/cli/commands/')).map((u) => u.replace(/.*\/dist\//, ''))).toEqual([
-      'cli/commands/validate.js',
-    ]);
-  });
+  it(
+    'validate loads the manifest code, zod and yaml, and nothing ' + 'of the HTTP client, engine, sandbox, daemon, logs or metrics',
+    async () => {
+      const modules = await loadedModules('validate', ['validate', 'config-examples']);
+      // The hook sees the modules (else the checks below would pass vacuously).
+      expect(modules.some((u) => u.includes('/node_modules/zod/'))).toBe(true);
+      expect(modules.some((u) => u.endsWith('/dist/manifests/load.js'))).toBe(true);
+      for (const pattern of SERVICE_ONLY) expect(modules.filter((u) => pattern.test(u))).toEqual([]);
+      // Only the validate command's module.
+      expect(modules.filter((u) => u.includes('/dist/cli/commands/')).map((u) => u.replace(/.*\/dist\//, ''))).toEqual([
+        'cli/commands/validate.js',
+      ]);
+    },
+  );
 
   it('--help loads commander and the command list only: no command module, zod or yaml', async () => {
     const modules = await loadedModules('help', ['--help']);

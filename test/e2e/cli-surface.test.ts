@@ -227,7 +227,8 @@ describe('obsync completion', () => {
       // `obsync` as the user types it: this checkout's CLI.
       writeFileSync(join(bin, 'obsync'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 });
       const config = (names: string[]) =>
-        `apiVersion: obsync/v1\nkind: Config\ntargets:\n${names.map((n) => `  - {name: ${n}, variant: sandbox, data: .obsync/${n}}\n`).join('')}`;
+        `apiVersion: obsync/v1\nkind: ` +
+        `Config\ntargets:\n${names.map((n) => `  - {name: ${n}, variant: sandbox, data: .obsync/${n}}\n`).join('')}`;
       writeFileSync(join(cwd, 'obsync.yaml'), config(['staging', 'production']));
       mkdirSync(join(cwd, 'other'));
       writeFileSync(join(cwd, 'other', 'obsync.yaml'), config(['eu', 'us']));

@@ -36,7 +36,8 @@ describe('--allow-empty-kind', () => {
     const refused = await runCli(['apply', '--auto-approve', '--prune'], { cwd });
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain(
-      'no Alert is declared but obsync owns 1: refusing to delete them all (is the manifest path right?); declare at least one Alert, or confirm deleting the last ones with --allow-empty-kind Alert',
+      'no Alert is declared but obsync owns 1: refusing to delete them all (is the manifest path right?); declare at least one Alert, or ' +
+        'confirm deleting the last ones with --allow-empty-kind Alert',
     );
     expect(refused.stderr).toContain('(--allow-empty-kind KIND for the last objects of a kind)');
 
@@ -60,7 +61,8 @@ describe('--allow-empty-kind', () => {
     const res = await runCli(['plan', '--prune', '--allow-empty-kind', 'Alerts'], { cwd: dir });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(
-      "error: option '--allow-empty-kind <kind>' argument 'Alerts' is invalid. expected one of Dashboard, Alert, Pipe, Source, Webhook, SavedSearch, Connection",
+      "error: option '--allow-empty-kind <kind>' argument 'Alerts' is invalid. expected one of Dashboard, Alert, Pipe, Source, Webhook, " +
+        'SavedSearch, Connection',
     );
   });
 });

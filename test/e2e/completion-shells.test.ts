@@ -35,9 +35,11 @@ const tmux = (...args: string[]) =>
 beforeAll(async () => {
   assertBuilt();
   // What `obsync completion SHELL` prints, for the three shells from one process of the built CLI.
-  const printAll = `const { buildFullProgram } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'cli/program.js')).href)});
+  const printAll =
+    `const { buildFullProgram } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'cli/program.js')).href)});
     const { completionScript, SHELLS } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'cli/completion.js')).href)});
-    const program = await buildFullProgram({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {}, cwd: process.cwd() });
+    const program = await buildFullProgram({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {}, cwd: ` +
+    `process.cwd() });
     process.stdout.write(JSON.stringify(Object.fromEntries(SHELLS.map((s) => [s, completionScript(program, s)]))));`;
   scripts = JSON.parse((await run(process.execPath, ['--input-type=module', '-e', printAll])).stdout) as Record<Shell, string>;
   special = specialParameters();

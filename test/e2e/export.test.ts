@@ -29,9 +29,13 @@ function config(variant: 'hosted' | 'self-hosted'): string {
   const c = sandbox.credentials;
   const credentials =
     variant === 'hosted'
-      ? `organizationId: ${c.organizationId}\n    serviceId: ${c.serviceId}\n    credentials: {keyId: ${c.keyId}, keySecret: ${c.keySecret}}`
+      ? `organizationId: ${c.organizationId}\n    serviceId: ${c.serviceId}\n    credentials: {keyId: ${c.keyId}, keySecret: ` +
+        `${c.keySecret}}`
       : `credentials: {apiKey: ${c.apiKey}}`;
-  return `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: .obsync/state}\ntargets:\n  - name: t\n    variant: ${variant}\n    baseUrl: ${sandbox.url}\n    ${credentials}\n    rateLimit: {requests: 1000, perSeconds: 1}\n`;
+  return (
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: .obsync/state}\ntargets:\n  - name: ` +
+    `t\n    variant: ${variant}\n    baseUrl: ${sandbox.url}\n    ${credentials}\n    rateLimit: {requests: 1000, perSeconds: 1}\n`
+  );
 }
 
 function portFor(variant: 'hosted' | 'self-hosted'): ServicePort {
@@ -246,7 +250,8 @@ describe('obsync import', () => {
       const elsewhere = await run(['export', '--kind', 'Dashboard', '--match', '^Hand made import$', '--out-dir', 'other']);
       expect(elsewhere.code).toBe(0);
       expect(elsewhere.stderr).toContain(
-        'warning: 1 exported object is already declared by your manifests (Dashboard/hand-made-import in manifests/dashboard/hand-made-import.yaml)',
+        'warning: 1 exported object is already declared by your manifests (Dashboard/hand-made-import in ' +
+          'manifests/dashboard/hand-made-import.yaml)',
       );
     } finally {
       await port.close();

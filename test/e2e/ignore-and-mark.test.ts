@@ -51,20 +51,23 @@ targets:
 `;
 }
 
-const MANIFESTS = `apiVersion: obsync/v1
+const MANIFESTS =
+  `apiVersion: obsync/v1
 kind: Dashboard
 metadata: {name: checkout}
 spec:
   name: Checkout
   tags: [payments]
   tiles:
-    - {key: p99, name: p99 latency, x: 0, y: 0, w: 6, h: 4, config: {displayType: line, source: Traces, select: [{aggFn: avg, valueExpression: Duration}]}}
+    - {key: p99, name: p99 latency, x: 0, y: 0, w: 6, h: 4, config: {displayType: line, source: Traces, select: [{aggFn: avg, ` +
+  `valueExpression: Duration}]}}
     - {key: errors, name: Errors, x: 6, y: 0, w: 6, h: 4, config: {displayType: number, source: Traces, select: [{aggFn: count}]}}
 ---
 apiVersion: obsync/v1
 kind: Alert
 metadata: {name: checkout-slow}
-spec: {dashboard: checkout, tile: p99, name: Checkout slow, note: Page payments., threshold: 900, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: ops-webhook}}
+spec: {dashboard: checkout, tile: p99, name: Checkout slow, note: Page payments., threshold: 900, thresholdType: above, interval: 5m, ` +
+  `channel: {type: webhook, webhook: ops-webhook}}
 `;
 
 const run = (args: string[], cwd = dir) => runCli(args, { cwd });

@@ -63,7 +63,8 @@ function project(manifests: string | null) {
   const c = sandbox.credentials;
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: .obsync/state}\ntargets:\n  - name: t\n    variant: self-hosted\n    credentials: {apiKey: ${c.apiKey}}\n    baseUrl: ${sandbox.url}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: .obsync/state}\ntargets:\n  - name: ` +
+      `t\n    variant: self-hosted\n    credentials: {apiKey: ${c.apiKey}}\n    baseUrl: ${sandbox.url}\n`,
   );
   mkdirSync(join(dir, 'manifests'));
   if (manifests !== null) writeFileSync(join(dir, 'manifests', 'alerts.yaml'), manifests);

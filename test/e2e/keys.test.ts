@@ -23,7 +23,9 @@ beforeEach(async () => {
   const c = sandbox.credentials;
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\ntargets:\n  - name: prod\n    variant: hosted\n    baseUrl: ${sandbox.url}\n    organizationId: ${c.organizationId}\n    serviceId: ${c.serviceId}\n  - name: staging\n    variant: self-hosted\n    baseUrl: ${sandbox.url}\n    credentials: {apiKey: "\${env:STAGING_KEY}"}\n`,
+    `apiVersion: obsync/v1\nkind: Config\ntargets:\n  - name: prod\n    variant: hosted\n    baseUrl: ${sandbox.url}\n    ` +
+      `organizationId: ${c.organizationId}\n    serviceId: ${c.serviceId}\n  - name: staging\n    variant: self-hosted\n    baseUrl: ` +
+      `${sandbox.url}\n    credentials: {apiKey: "\${env:STAGING_KEY}"}\n`,
   );
 });
 

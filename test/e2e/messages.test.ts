@@ -55,7 +55,8 @@ describe('plan-time reference errors', () => {
     const sourceLine = lineOf(text, 'source: Tracez');
     expect(plan.stdout).toContain(
       // Relative to the project (issue 52.4), with the closest live name (issue 40.5).
-      `::error file=manifests/example.yaml,line=${sourceLine},col=9::Dashboard/example-service: source 'Tracez' does not exist on the target — did you mean 'Traces'? (at spec.tiles[0].config.source)`,
+      `::error file=manifests/example.yaml,line=${sourceLine},col=9::Dashboard/example-service: source 'Tracez' does not exist on the ` +
+        `target — did you mean 'Traces'? (at spec.tiles[0].config.source)`,
     );
     const text2 = readFileSync(file, 'utf8').replace('source: Tracez', 'source: Traces');
     writeFileSync(file, text2);
@@ -83,7 +84,8 @@ describe('obsync sandbox --port', () => {
       expect(res.stdout).toBe('');
       expect(res.stderr.trimEnd().split('\n')).toEqual([
         `error: port ${port} on 127.0.0.1 is already in use (another sandbox, or another program, listens there)`,
-        `  hint: choose another with --port N (e.g. --port ${Number(port) + 1}), or --port 0 for any free port (the address is printed); then point baseUrl at it`,
+        `  hint: choose another with --port N (e.g. --port ${Number(port) + 1}), or --port 0 for any free port (the address is printed); ` +
+          `then point baseUrl at it`,
       ]);
     } finally {
       await other.close();
@@ -112,7 +114,10 @@ describe('a state held by a running daemon', () => {
     const refused = await runCli(['apply', '--auto-approve'], { cwd });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(
-      /error: the state of target 'sandbox' is held by a running obsync daemon, obsync run \(run, pid \d+ on .+, lease until [^)]+\) \(lock file .+sandbox\.lock\)/,
+      new RegExp(
+        String.raw`error: the state of target 'sandbox' is held by a running obsync daemon, obsync run \(run, pid \d+ on .+, ` +
+          String.raw`lease until [^)]+\) \(lock file .+sandbox\.lock\)`,
+      ),
     );
     expect(refused.stderr).toContain('hint: the daemon applies these manifests itself');
     expect(refused.stderr).toContain('or stop the daemon');

@@ -41,7 +41,8 @@ beforeEach(async () => {
 kind: Config
 manifests: [m]
 targets:
-  - {name: hosted, variant: hosted, baseUrl: ${sandbox.url}, organizationId: ${c.organizationId}, serviceId: ${c.serviceId}, credentials: {keyId: ${c.keyId}, keySecret: ${c.keySecret}}, rateLimit: {requests: 1000, perSeconds: 1}}
+  - {name: hosted, variant: hosted, baseUrl: ${sandbox.url}, organizationId: ${c.organizationId}, serviceId: ${c.serviceId}, ` +
+      `credentials: {keyId: ${c.keyId}, keySecret: ${c.keySecret}}, rateLimit: {requests: 1000, perSeconds: 1}}
   - {name: selfhosted, variant: self-hosted, baseUrl: ${sandbox.url}, credentials: {apiKey: ${c.apiKey}}}
 `,
   );

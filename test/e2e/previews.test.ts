@@ -23,12 +23,15 @@ function manifests(where: string, hostile = false): void {
   rmSync(join(dir, 'm'), { recursive: true, force: true });
   mkdirSync(join(dir, 'm'));
   const tile = (key: string, x: number, display: string, w: string) =>
-    `{key: ${key}, name: ${key}, x: ${x}, y: 0, w: 12, h: 4, config: {displayType: ${display}, source: Logs, select: [{aggFn: count, where: '${w}'}]}}`;
+    `{key: ${key}, name: ${key}, x: ${x}, y: 0, w: 12, h: 4, config: {displayType: ${display}, source: Logs, select: [{aggFn: count, ` +
+    `where: '${w}'}]}}`;
   writeFileSync(
     join(dir, 'm/all.yaml'),
-    `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: board}\nspec: {name: Board, tiles: [${tile('left', 0, 'line', 'a:b')}, ${tile('right', 12, 'number', where)}]}\n---\n` +
+    `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: board}\nspec: {name: Board, tiles: [${tile('left', 0, 'line', 'a:b')}, ` +
+      `${tile('right', 12, 'number', where)}]}\n---\n` +
       (hostile
-        ? `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: hostile}\nspec: {name: ${JSON.stringify(HOSTILE)}, tiles: [${tile('t', 0, 'line', 'x')}]}\n`
+        ? `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: hostile}\nspec: {name: ${JSON.stringify(HOSTILE)}, tiles: ` +
+          `[${tile('t', 0, 'line', 'x')}]}\n`
         : ''),
   );
 }
@@ -42,7 +45,8 @@ beforeAll(async () => {
   const c = sandbox.credentials;
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\ntargets:\n  - {name: selfhosted, variant: self-hosted, baseUrl: ${sandbox.url}, credentials: {apiKey: ${c.apiKey}}}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\ntargets:\n  - {name: selfhosted, variant: self-hosted, baseUrl: ` +
+      `${sandbox.url}, credentials: {apiKey: ${c.apiKey}}}\n`,
   );
   manifests('service:api');
   const applied = await cli('apply', '--auto-approve');

@@ -21,7 +21,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'obsync-paths-'));
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\nstate: {backend: file, path: .state}\ntargets:\n  - {name: sh, variant: self-hosted, baseUrl: ${sandbox.url}, credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\nstate: {backend: file, path: .state}\ntargets:\n  - {name: sh, variant: ` +
+      `self-hosted, baseUrl: ${sandbox.url}, credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`,
   );
   mkdirSync(join(dir, 'm'));
   writeFileSync(join(dir, 'm/board.yaml'), dashboardYaml('board', 'Board', [{ key: 'p99', name: 'p99', level: 0.99 }]));
@@ -95,7 +96,8 @@ describe('paths relative to the project', () => {
   it("in obsync.yaml's own errors, which say what a URL setting wants (issue 40.5)", async () => {
     writeFileSync(
       join(dir, 'bad.yaml'),
-      'apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\ntargets:\n  - {name: sh, variant: self-hosted, baseUrl: hyperdx.example.com, credentials: {apiKey: k}}\n',
+      'apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\ntargets:\n  - {name: sh, variant: self-hosted, baseUrl: hyperdx.example.com, ' +
+        'credentials: {apiKey: k}}\n',
     );
     const { code, output } = await obsync('plan', '--config', 'bad.yaml');
     expect(code).not.toBe(0);

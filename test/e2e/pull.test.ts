@@ -87,7 +87,11 @@ spec:
 `;
 
 function config(): string {
-  return `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: .obsync/state}\ntargets:\n  - name: t\n    variant: self-hosted\n    baseUrl: ${sandbox.url}\n    credentials: {apiKey: ${sandbox.credentials.apiKey}}\n    rateLimit: {requests: 1000, perSeconds: 1}\n    vars: {threshold: 900}\n`;
+  return (
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: .obsync/state}\ntargets:\n  - name: ` +
+    `t\n    variant: self-hosted\n    baseUrl: ${sandbox.url}\n    credentials: {apiKey: ${sandbox.credentials.apiKey}}\n    ` +
+    `rateLimit: {requests: 1000, perSeconds: 1}\n    vars: {threshold: 900}\n`
+  );
 }
 
 const PAGER_URL = 'https://hooks.example.com/pager/0123456789abcdef';
@@ -138,7 +142,8 @@ describe('obsync pull', () => {
     const conflict = await run('pull');
     expect(conflict.code).toBe(1);
     expect(conflict.stdout).toContain(
-      'conflict: manifests/alert.yaml:9  Alert/checkout-slow spec.threshold (interpolated): manifest 900 (written ${var:threshold}), live 1200',
+      'conflict: manifests/alert.yaml:9  Alert/checkout-slow spec.threshold (interpolated): manifest 900 (written ${var:threshold}), ' +
+        'live 1200',
     );
     expect(read('alert.yaml')).toBe(ALERT);
     await collectionOf(port, 'Alert').update(alert.id, { ...alert, threshold: 900 } as never);

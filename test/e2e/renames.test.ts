@@ -49,7 +49,8 @@ async function project(variant: Variant, backend: Backend) {
   const c = sandbox.credentials;
   const target =
     variant === 'hosted'
-      ? `variant: hosted\n    organizationId: ${c.organizationId}\n    serviceId: ${c.serviceId}\n    credentials: {keyId: ${c.keyId}, keySecret: ${c.keySecret}}`
+      ? `variant: hosted\n    organizationId: ${c.organizationId}\n    serviceId: ${c.serviceId}\n    credentials: {keyId: ${c.keyId}, ` +
+        `keySecret: ${c.keySecret}}`
       : `variant: self-hosted\n    credentials: {apiKey: ${c.apiKey}}`;
   const state =
     backend === 'file'
@@ -57,7 +58,8 @@ async function project(variant: Variant, backend: Backend) {
       : `{backend: postgres, url: "\${env:OBSYNC_STATE_URL}", schema: ${pg.freshSchema('renames')}}`;
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: ${state}\ntargets:\n  - name: prod\n    ${target}\n    baseUrl: ${sandbox.url}\n    rateLimit: {requests: 1000, perSeconds: 1}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: ${state}\ntargets:\n  - name: prod\n    ${target}\n    baseUrl: ` +
+      `${sandbox.url}\n    rateLimit: {requests: 1000, perSeconds: 1}\n`,
   );
   const manifests = (files: Record<string, string>) => {
     rmSync(join(dir, 'manifests'), { recursive: true, force: true });
@@ -188,32 +190,38 @@ describe.each(COMBINATIONS)('renames end to end (%s, %s state)', (variant, backe
 });
 
 describe.each(['file', 'postgres'] as const)('obsync state mv refusals (%s state)', (backend) => {
-  it('refuses an unknown source, an occupied destination, a kind change and a tile moved to another dashboard; nothing changes', async () => {
-    const p = await project('self-hosted', backend);
-    p.manifests(beforeRefactor());
-    expect((await p.obsync('apply', '--auto-approve')).code).toBe(0);
-    const listed = async () => (await p.obsync('state', 'list', '--output', 'json')).stdout;
-    const state = await listed();
-    const refusals: [string[], RegExp][] = [
-      [['Dashboard/nope', 'Dashboard/other'], /Dashboard\/nope is not in the state of target 'prod': nothing to move/],
-      [
-        ['Alert/checkout-p99', 'Alert/checkout-errors'],
-        /Alert\/checkout-errors is already in the state of target 'prod' \(id \w+\): moving Alert\/checkout-p99 there would lose track of one of the two objects/,
-      ],
-      [['Dashboard/checkout', 'Alert/checkout'], /cannot move Dashboard\/checkout to Alert\/checkout: a rename keeps the kind/],
-      [['Dashboard/checkout/tiles/p99', 'Dashboard/checkout/tiles/errors'], /already has a tile 'errors'/],
-      [['Dashboard/checkout/tiles/nope', 'Dashboard/checkout/tiles/other'], /has no tile 'nope'/],
-      [['Dashboard/checkout/tiles/p99', 'Dashboard/other/tiles/p99'], /a tile stays on its own object/],
-      [['Dashboard/checkout', 'Dashboard/checkout/tiles/p99'], /move an object to an object, or a tile key to a tile key/],
-      [['Dashboard/Checkout', 'Dashboard/x'], /'Checkout' is not a metadata\.name/],
-    ];
-    // The rules are one function for both backends (moveRefusal); PostgreSQL checks the three of the issue and a tile.
-    for (const [args, message] of backend === 'file' ? refusals : refusals.slice(0, 4)) {
-      const res = await p.obsync('state', 'mv', ...args);
-      expect(res.code, `${args.join(' ')}: ${res.stdout}`).toBe(1);
-      expect(res.stderr, args.join(' ')).toMatch(message);
-      expect(res.stdout).toBe('');
-    }
-    expect(await listed()).toBe(state);
-  });
+  it(
+    'refuses an unknown source, an occupied destination, a kind ' + 'change and a tile moved to another dashboard; nothing changes',
+    async () => {
+      const p = await project('self-hosted', backend);
+      p.manifests(beforeRefactor());
+      expect((await p.obsync('apply', '--auto-approve')).code).toBe(0);
+      const listed = async () => (await p.obsync('state', 'list', '--output', 'json')).stdout;
+      const state = await listed();
+      const refusals: [string[], RegExp][] = [
+        [['Dashboard/nope', 'Dashboard/other'], /Dashboard\/nope is not in the state of target 'prod': nothing to move/],
+        [
+          ['Alert/checkout-p99', 'Alert/checkout-errors'],
+          new RegExp(
+            String.raw`Alert\/checkout-errors is already in the state of target 'prod' \(id \w+\): moving Alert\/checkout-p99 ` +
+              String.raw`there would lose track of one of the two objects`,
+          ),
+        ],
+        [['Dashboard/checkout', 'Alert/checkout'], /cannot move Dashboard\/checkout to Alert\/checkout: a rename keeps the kind/],
+        [['Dashboard/checkout/tiles/p99', 'Dashboard/checkout/tiles/errors'], /already has a tile 'errors'/],
+        [['Dashboard/checkout/tiles/nope', 'Dashboard/checkout/tiles/other'], /has no tile 'nope'/],
+        [['Dashboard/checkout/tiles/p99', 'Dashboard/other/tiles/p99'], /a tile stays on its own object/],
+        [['Dashboard/checkout', 'Dashboard/checkout/tiles/p99'], /move an object to an object, or a tile key to a tile key/],
+        [['Dashboard/Checkout', 'Dashboard/x'], /'Checkout' is not a metadata\.name/],
+      ];
+      // The rules are one function for both backends (moveRefusal); PostgreSQL checks the three of the issue and a tile.
+      for (const [args, message] of backend === 'file' ? refusals : refusals.slice(0, 4)) {
+        const res = await p.obsync('state', 'mv', ...args);
+        expect(res.code, `${args.join(' ')}: ${res.stdout}`).toBe(1);
+        expect(res.stderr, args.join(' ')).toMatch(message);
+        expect(res.stdout).toBe('');
+      }
+      expect(await listed()).toBe(state);
+    },
+  );
 });

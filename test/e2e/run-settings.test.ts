@@ -36,7 +36,10 @@ it('refuses an invalid notifications: sink, naming the key', async () => {
   expect(res.code).toBe(1);
   expect(res.stderr).toMatch(/obsync\.yaml:6:\d+: error: .*\(at notifications\[0\]\.url\)/);
   expect(res.stderr).toMatch(
-    /obsync\.yaml:6:\d+: error: invalid value 'failing' — expected one of: drift, healed, failed, recovered.*\(at notifications\[0\]\.events\[0\]\)/,
+    new RegExp(
+      String.raw`obsync\.yaml:6:\d+: error: invalid value 'failing' — expected one of: drift, healed, failed, recovered.*\(at ` +
+        String.raw`notifications\[0\]\.events\[0\]\)`,
+    ),
   );
   expect(res.stderr).not.toContain('secret-hook');
 });

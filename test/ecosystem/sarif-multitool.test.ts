@@ -35,7 +35,8 @@ beforeAll(() => {
   mkdirSync(join(dir, 'policies'));
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    'apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\npolicy:\n  requiredTags: [owner]\n  namePatterns: {Dashboard: "^[A-Z]"}\n',
+    'apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\npolicy:\n  ' +
+      'requiredTags: [owner]\n  namePatterns: {Dashboard: "^[A-Z]"}\n',
   );
   writeFileSync(
     join(dir, 'manifests', 'all.yaml'),

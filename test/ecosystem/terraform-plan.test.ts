@@ -227,39 +227,42 @@ describe.skipIf(missing !== null)('terraform-json (the release installed here) r
     for (const [address, id] of adopted) expect(by(create, address ?? '')?.importing_id, address).toBe(id);
   });
 
-  it('loads planned_values, prior_state and configuration, each object with the values of its change (none left out, none added)', async () => {
-    const reads = await readPlans('create.json', 'change.json');
-    for (const [read, doc] of [
-      [reads[0], created],
-      [reads[1], changed],
-    ] as const) {
-      if (!read) throw new Error('no plan read');
-      const sections = { planned: read.planned_values, prior: read.prior_state, configuration: read.configuration };
-      for (const [name, resources] of Object.entries(sections)) {
-        // Where an object is: planned after the apply unless deleted; prior if it exists now; declared unless pruned.
-        const expected = read.resource_changes.filter((c) =>
-          name === 'planned' ? c.verb !== 'delete' : name === 'prior' ? c.verb !== 'create' : c.verb !== 'delete',
-        );
-        expect(resources.map((r) => r.address).sort(), `${read.file} ${name}`).toEqual(expected.map((c) => c.address).sort());
-        for (const c of expected) {
-          const r = resources.find((x) => x.address === c.address);
-          expect(r, `${read.file} ${name} ${c.address}`).toMatchObject({
-            module: c.module_address,
-            mode: 'managed',
-            type: c.type,
-            name: c.name,
-            provider: name === 'configuration' ? 'obsync' : c.provider_name,
-          });
-          // An unchanged object shows its values too (before = after, as Terraform's no-op).
-          expect(r?.values, `${read.file} ${name} ${c.address}`).toEqual(name === 'prior' ? c.before : c.after);
-          expect(r?.values).not.toBeNull();
+  it(
+    'loads planned_values, prior_state and configuration, each ' + 'object with the values of its change (none left out, none added)',
+    async () => {
+      const reads = await readPlans('create.json', 'change.json');
+      for (const [read, doc] of [
+        [reads[0], created],
+        [reads[1], changed],
+      ] as const) {
+        if (!read) throw new Error('no plan read');
+        const sections = { planned: read.planned_values, prior: read.prior_state, configuration: read.configuration };
+        for (const [name, resources] of Object.entries(sections)) {
+          // Where an object is: planned after the apply unless deleted; prior if it exists now; declared unless pruned.
+          const expected = read.resource_changes.filter((c) =>
+            name === 'planned' ? c.verb !== 'delete' : name === 'prior' ? c.verb !== 'create' : c.verb !== 'delete',
+          );
+          expect(resources.map((r) => r.address).sort(), `${read.file} ${name}`).toEqual(expected.map((c) => c.address).sort());
+          for (const c of expected) {
+            const r = resources.find((x) => x.address === c.address);
+            expect(r, `${read.file} ${name} ${c.address}`).toMatchObject({
+              module: c.module_address,
+              mode: 'managed',
+              type: c.type,
+              name: c.name,
+              provider: name === 'configuration' ? 'obsync' : c.provider_name,
+            });
+            // An unchanged object shows its values too (before = after, as Terraform's no-op).
+            expect(r?.values, `${read.file} ${name} ${c.address}`).toEqual(name === 'prior' ? c.before : c.after);
+            expect(r?.values).not.toBeNull();
+          }
         }
+        expect(read.prior_state_format_version).toBe('0.1');
+        expect(read).toMatchObject({ complete: true, errored: false, applyable: doc.applyable, timestamp: doc.generated_at });
+        expect(read.resource_changes.filter((c) => c.verb === 'no-op').every((c) => c.has_before)).toBe(true);
       }
-      expect(read.prior_state_format_version).toBe('0.1');
-      expect(read).toMatchObject({ complete: true, errored: false, applyable: doc.applyable, timestamp: doc.generated_at });
-      expect(read.resource_changes.filter((c) => c.verb === 'no-op').every((c) => c.has_before)).toBe(true);
-    }
-  });
+    },
+  );
 
   it('accepts the format version under both releases, and refuses what obsync 3.x wrote', async () => {
     const version = created.format_version.split('.').map(Number);

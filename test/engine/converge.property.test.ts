@@ -230,41 +230,45 @@ function otherKinds(
 }
 
 describe('convergence property', () => {
-  it('plans nothing after applying any valid desired state of webhooks, connections, sources and saved searches, from nothing and from another one', async () => {
-    const pairs = <T>(arb: fc.Arbitrary<T>, maxLength: number) => fc.array(fc.tuple(arb, arb), { maxLength });
-    await fc.assert(
-      fc.asyncProperty(
-        pairs(webhookArb, 3),
-        pairs(connectionArb, 2),
-        pairs(logSourceArb, 3),
-        pairs(searchArb, 3),
-        async (hooks, conns, sources, searches) => {
-          const port = inProcessPort(createObservabilityDomain({ seed: 'demo' }), 'self-hosted', 'prop');
-          const inventory = memoryInventory('prop');
-          const converge = async (pick: 0 | 1) => {
-            const desired = otherKinds(
-              hooks.map((p) => p[pick]),
-              conns.map((p) => p[pick]),
-              sources.map((p) => p[pick]),
-              searches.map((p) => p[pick]),
-            );
-            const args = { port, inventory, desired, sensitive: SENSITIVE_PATHS, selection: SELECT_ALL, prune: false, maxDeletes: 10 };
-            const first = await makePlan(args);
-            expect(first.plan.diagnostics).toEqual([]);
-            const report = await applyPlanned(first, { port, inventory, concurrency: 2 });
-            expect(report.results.filter((r) => r.outcome === 'failed' || r.nonConvergent)).toEqual([]);
-            const second = await makePlan(args);
-            expect(second.plan.steps.filter((s) => s.action !== 'noop').map((s) => ({ a: s.address, c: s.changes }))).toEqual([]);
-          };
-          await converge(0);
-          await converge(1);
-          expect((await collectionOf(port, 'Webhook').list()).length).toBe(2 + hooks.length);
-          expect((await collectionOf(port, 'Source').list()).length).toBe(3 + sources.length);
-        },
-      ),
-      { numRuns: 40 },
-    );
-  });
+  it(
+    'plans nothing after applying any valid desired state of webhooks, connections, sources and saved searches, from nothing and from ' +
+      'another one',
+    async () => {
+      const pairs = <T>(arb: fc.Arbitrary<T>, maxLength: number) => fc.array(fc.tuple(arb, arb), { maxLength });
+      await fc.assert(
+        fc.asyncProperty(
+          pairs(webhookArb, 3),
+          pairs(connectionArb, 2),
+          pairs(logSourceArb, 3),
+          pairs(searchArb, 3),
+          async (hooks, conns, sources, searches) => {
+            const port = inProcessPort(createObservabilityDomain({ seed: 'demo' }), 'self-hosted', 'prop');
+            const inventory = memoryInventory('prop');
+            const converge = async (pick: 0 | 1) => {
+              const desired = otherKinds(
+                hooks.map((p) => p[pick]),
+                conns.map((p) => p[pick]),
+                sources.map((p) => p[pick]),
+                searches.map((p) => p[pick]),
+              );
+              const args = { port, inventory, desired, sensitive: SENSITIVE_PATHS, selection: SELECT_ALL, prune: false, maxDeletes: 10 };
+              const first = await makePlan(args);
+              expect(first.plan.diagnostics).toEqual([]);
+              const report = await applyPlanned(first, { port, inventory, concurrency: 2 });
+              expect(report.results.filter((r) => r.outcome === 'failed' || r.nonConvergent)).toEqual([]);
+              const second = await makePlan(args);
+              expect(second.plan.steps.filter((s) => s.action !== 'noop').map((s) => ({ a: s.address, c: s.changes }))).toEqual([]);
+            };
+            await converge(0);
+            await converge(1);
+            expect((await collectionOf(port, 'Webhook').list()).length).toBe(2 + hooks.length);
+            expect((await collectionOf(port, 'Source').list()).length).toBe(3 + sources.length);
+          },
+        ),
+        { numRuns: 40 },
+      );
+    },
+  );
 
   it('plans nothing after applying any valid desired state', async () => {
     await fc.assert(

@@ -26,23 +26,27 @@ function manifests(variant: Variant, suffix: string): Record<string, string> {
     doc(
       'Source',
       'logs',
-      `{kind: log, name: "Logs${suffix}", connection: ${connection}, from: {databaseName: default, tableName: rename_logs}, timestampValueExpression: TimestampTime, defaultTableSelectExpression: Body}`,
+      `{kind: log, name: "Logs${suffix}", connection: ${connection}, from: {databaseName: default, tableName: rename_logs}, ` +
+        `timestampValueExpression: TimestampTime, defaultTableSelectExpression: Body}`,
     ),
     doc('SavedSearch', 'errors', `{name: "Errors${suffix}", source: logs, where: 'level:error'}`),
     doc(
       'Alert',
       'on-errors',
-      `{savedSearch: errors, threshold: 1, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: hook}, name: "On errors${suffix}"}`,
+      `{savedSearch: errors, threshold: 1, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: hook}, name: "On ` +
+        `errors${suffix}"}`,
     ),
     doc(
       'Dashboard',
       'board',
-      `{name: "Board${suffix}", tiles: [{key: lines, name: Lines, x: 0, y: 0, w: 12, h: 4, config: {displayType: line, source: logs, select: [{aggFn: count}]}}]}`,
+      `{name: "Board${suffix}", tiles: [{key: lines, name: Lines, x: 0, y: 0, w: 12, h: 4, config: {displayType: line, source: logs, ` +
+        `select: [{aggFn: count}]}}]}`,
     ),
     doc(
       'Alert',
       'on-lines',
-      `{dashboard: board, tile: lines, threshold: 5, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: hook}, name: "On lines${suffix}"}`,
+      `{dashboard: board, tile: lines, threshold: 5, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: hook}, name: ` +
+        `"On lines${suffix}"}`,
     ),
   ];
   if (variant === 'self-hosted')

@@ -19,8 +19,10 @@ import { plan } from '../../src/planner/plan.js';
 import { World } from '../support/world.js';
 
 const tile = (key: string, x: number) =>
-  `    - {key: ${key}, name: ${key} tile, x: ${x}, y: 0, w: 6, h: 4, config: {displayType: line, source: Traces, select: [{aggFn: avg, valueExpression: Duration}]}}`;
-const dashboard = (name: string) => `apiVersion: obsync/v1
+  `    - {key: ${key}, name: ${key} tile, x: ${x}, y: 0, w: 6, h: 4, config: {displayType: line, source: Traces, select: [{aggFn: avg, ` +
+  `valueExpression: Duration}]}}`;
+const dashboard = (name: string) =>
+  `apiVersion: obsync/v1
 kind: Dashboard
 metadata: {name: ${name}}
 spec:
@@ -33,7 +35,8 @@ ${tile('b', 6)}
 apiVersion: obsync/v1
 kind: Alert
 metadata: {name: ${name}-slow}
-spec: {dashboard: ${name}, tile: a, name: ${name} slow, threshold: 10, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: ops-slack}}
+spec: {dashboard: ${name}, tile: a, name: ${name} slow, threshold: 10, thresholdType: above, interval: 5m, channel: {type: webhook, ` +
+  `webhook: ops-slack}}
 `;
 
 const DASHBOARD_RULES = ['tiles[*].x', 'tiles[*].y', 'tiles[*].w', 'tiles[*].name', 'tags', 'savedFilterValues', 'name'];

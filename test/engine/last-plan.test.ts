@@ -181,19 +181,22 @@ describe('the last plan, taken whole', () => {
     expect((await e.plan()).taken).toBe(true);
   });
 
-  it('is taken for manifests loaded afresh from equal documents (a file with ${...}), never for the same objects unless frozen', async () => {
-    const e = await appliedEstate();
-    await e.plan({ desired: load(false) });
-    expect((await e.plan({ desired: load(false) })).taken).toBe(true);
-    // Not frozen: the same objects may have changed in place since.
-    const loose = load(false);
-    await e.plan({ desired: loose, maxDeletes: 4 });
-    expect((await e.plan({ desired: loose, maxDeletes: 4 })).taken).toBe(false);
-    // Built in code (no digest), as other objects: never the same.
-    const undigested = () => load(false).map(({ digest: _, ...r }) => r);
-    await e.plan({ desired: undigested() });
-    expect((await e.plan({ desired: undigested() })).taken).toBe(false);
-  });
+  it(
+    'is taken for manifests loaded afresh from equal documents (a ' + 'file with ${...}), never for the same objects unless frozen',
+    async () => {
+      const e = await appliedEstate();
+      await e.plan({ desired: load(false) });
+      expect((await e.plan({ desired: load(false) })).taken).toBe(true);
+      // Not frozen: the same objects may have changed in place since.
+      const loose = load(false);
+      await e.plan({ desired: loose, maxDeletes: 4 });
+      expect((await e.plan({ desired: loose, maxDeletes: 4 })).taken).toBe(false);
+      // Built in code (no digest), as other objects: never the same.
+      const undigested = () => load(false).map(({ digest: _, ...r }) => r);
+      await e.plan({ desired: undigested() });
+      expect((await e.plan({ desired: undigested() })).taken).toBe(false);
+    },
+  );
 
   it('is frozen, and each run gets a top level of its own', async () => {
     const e = await appliedEstate();

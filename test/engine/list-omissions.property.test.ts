@@ -171,7 +171,10 @@ describe('lists that leave out objects', () => {
       const report = await run(service, inventory, desired);
       expect(report.plan.errored).toBe(true);
       expect(report.plan.diagnostics.find((d) => d.code === 'inconsistent-list')?.message).toMatch(
-        /the service's list left out Dashboard\/a \(id \w+\), Dashboard\/b \(id \w+\), which it still finds by id: its lists are inconsistent, so this run creates nothing/,
+        new RegExp(
+          String.raw`the service's list left out Dashboard\/a \(id \w+\), Dashboard\/b \(id \w+\), which it still finds by id: ` +
+            String.raw`its lists are inconsistent, so this run creates nothing`,
+        ),
       );
     }
     expect([...(await copies(service)).values()]).toEqual([1, 1]);
@@ -201,34 +204,37 @@ describe('the sandbox fault listOmit (obsync sandbox --faults listOmit=P), over 
 });
 
 describe('a daemon whose creates the service loses', () => {
-  it(`sends a create for one address in at most ${CREATE_LIMIT} runs in a row, then reports it non-convergent and stops (property)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom<Losing>('at-once', 'later'),
-        fc.integer({ min: 1, max: 3 }),
-        fc.integer({ min: CREATE_LIMIT + 1, max: 5 }),
-        async (losing, count, runs) => {
-          const service = new OmittingService(inProcessPort(createObservabilityDomain(), 'self-hosted', 'lose'));
-          service.losing = losing;
-          const inventory = memoryInventory('lose');
-          const memo = new RunMemo();
-          const desired = Array.from({ length: count }, (_, i) => dashboard(`d${i}`));
-          for (let r = 0; r < runs; r++) {
-            const report = await run(service, inventory, desired, memo);
-            await service.dropCreated();
-            if (r >= CREATE_LIMIT) {
-              const events = eventsOfRun(report, { ownedBefore: new Set() }).filter((e) => e.event === 'non-convergent');
-              expect(events.map((e) => (e.event === 'non-convergent' ? e.address : ''))).toEqual(desired.map((d) => d.address));
+  it(
+    `sends a create for one address in at most ${CREATE_LIMIT} runs ` + `in a row, then reports it non-convergent and stops (property)`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom<Losing>('at-once', 'later'),
+          fc.integer({ min: 1, max: 3 }),
+          fc.integer({ min: CREATE_LIMIT + 1, max: 5 }),
+          async (losing, count, runs) => {
+            const service = new OmittingService(inProcessPort(createObservabilityDomain(), 'self-hosted', 'lose'));
+            service.losing = losing;
+            const inventory = memoryInventory('lose');
+            const memo = new RunMemo();
+            const desired = Array.from({ length: count }, (_, i) => dashboard(`d${i}`));
+            for (let r = 0; r < runs; r++) {
+              const report = await run(service, inventory, desired, memo);
+              await service.dropCreated();
+              if (r >= CREATE_LIMIT) {
+                const events = eventsOfRun(report, { ownedBefore: new Set() }).filter((e) => e.event === 'non-convergent');
+                expect(events.map((e) => (e.event === 'non-convergent' ? e.address : ''))).toEqual(desired.map((d) => d.address));
+              }
             }
-          }
-          expect(service.creates).toBe(count * CREATE_LIMIT);
-          const left = await copies(service);
-          for (const d of desired) expect(left.get(`Board ${d.name}`) ?? 0).toBe(losing === 'at-once' ? CREATE_LIMIT : 0);
-        },
-      ),
-      { numRuns: 12 },
-    );
-  });
+            expect(service.creates).toBe(count * CREATE_LIMIT);
+            const left = await copies(service);
+            for (const d of desired) expect(left.get(`Board ${d.name}`) ?? 0).toBe(losing === 'at-once' ? CREATE_LIMIT : 0);
+          },
+        ),
+        { numRuns: 12 },
+      );
+    },
+  );
 
   it('creates it again once its manifest changes', async () => {
     const service = new OmittingService(inProcessPort(createObservabilityDomain(), 'self-hosted', 'lose'));

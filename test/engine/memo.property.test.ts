@@ -107,7 +107,9 @@ function estate(): Doc[] {
   return docs;
 }
 
-/** As the loader makes them: fresh objects each time (or the kept one of an equal document at the same line), the digest of the document. */
+/**
+ * As the loader makes them: fresh objects each time (or the kept one of an equal document at the same line), the digest of the document.
+ */
 function load(docs: readonly Doc[], kept?: Map<string, DesiredResource>, line = 1): DesiredResource[] {
   return docs.map((d) => {
     const digest = documentDigest(d);
@@ -268,7 +270,8 @@ describe('the steady-state memo', () => {
       }),
       { numRuns: 40 },
     );
-    // A memo that never found anything unchanged, or never took a plan whole (src/engine/last-plan.ts), would pass the comparisons above trivially.
+    // A memo that never found anything unchanged, or never took a plan whole (src/engine/last-plan.ts), would pass the comparisons above
+    // trivially.
     expect(reusedInAll).toBeGreaterThan(0);
     expect(plansTaken).toBeGreaterThan(0);
   }, 240_000);

@@ -199,7 +199,8 @@ describe('two targets on one service', () => {
     const owned = pair.inventory.a.get('Dashboard/x')?.id ?? '';
     await pair.run({ op: 'apply', who: 'b', names: ['x'], prune: true });
     expect(pair.refusals.join('\n')).toContain(
-      `dashboard ${owned} is owned by target 'a' (as Dashboard/x), which writes to the same service: one service has one owner, so target 'b' does not take it over`,
+      `dashboard ${owned} is owned by target 'a' (as Dashboard/x), which writes to the same service: one service has one owner, so ` +
+        `target 'b' does not take it over`,
     );
     expect(pair.inventory.b.entries()).toEqual([]);
     await pair.run({ op: 'apply', who: 'b', names: [], prune: true });

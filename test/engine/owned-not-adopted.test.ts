@@ -29,29 +29,32 @@ const HOOK = { service: 'generic', name: 'on-call hook', url: 'https://example.c
 
 describe('an owned object and a second manifest with its natural key', () => {
   for (const copy of ['a-copy', 'z-copy']) {
-    it(`creates the second one (${copy === 'a-copy' ? 'planned before' : 'planned after'} the owner), never adopts the owned object`, async () => {
-      const domain = createObservabilityDomain({ seed: 'demo' });
-      const port = inProcessPort(domain, 'self-hosted', 'owned');
-      const inventory = memoryInventory('owned');
-      const request = (desired: DesiredResource[]): PlanRequest => ({
-        port,
-        inventory,
-        desired,
-        sensitive: SENSITIVE_PATHS,
-        selection: SELECT_ALL,
-        prune: false,
-        maxDeletes: 0,
-      });
-      const owner = resource('Webhook', 'm-owner', HOOK);
-      await applyPlanned(await makePlan(request([owner])), { port, inventory, concurrency: 1 });
-      const ownedId = inventory.get(owner.address)?.id;
-      expect(ownedId).toEqual(expect.any(String));
+    it(
+      `creates the second one (${copy === 'a-copy' ? 'planned before' : 'planned after'} ` + `the owner), never adopts the owned object`,
+      async () => {
+        const domain = createObservabilityDomain({ seed: 'demo' });
+        const port = inProcessPort(domain, 'self-hosted', 'owned');
+        const inventory = memoryInventory('owned');
+        const request = (desired: DesiredResource[]): PlanRequest => ({
+          port,
+          inventory,
+          desired,
+          sensitive: SENSITIVE_PATHS,
+          selection: SELECT_ALL,
+          prune: false,
+          maxDeletes: 0,
+        });
+        const owner = resource('Webhook', 'm-owner', HOOK);
+        await applyPlanned(await makePlan(request([owner])), { port, inventory, concurrency: 1 });
+        const ownedId = inventory.get(owner.address)?.id;
+        expect(ownedId).toEqual(expect.any(String));
 
-      const { plan } = await makePlan(request([owner, resource('Webhook', copy, HOOK)]));
-      const step = (name: string) => plan.steps.find((s) => s.name === name);
-      expect(step('m-owner')).toMatchObject({ action: 'noop', id: ownedId });
-      expect(step(copy)).toMatchObject({ action: 'create', reason: 'missing' });
-      expect(step(copy)?.adopt).toBeUndefined();
-    });
+        const { plan } = await makePlan(request([owner, resource('Webhook', copy, HOOK)]));
+        const step = (name: string) => plan.steps.find((s) => s.name === name);
+        expect(step('m-owner')).toMatchObject({ action: 'noop', id: ownedId });
+        expect(step(copy)).toMatchObject({ action: 'create', reason: 'missing' });
+        expect(step(copy)?.adopt).toBeUndefined();
+      },
+    );
   }
 });

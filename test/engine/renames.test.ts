@@ -49,69 +49,72 @@ async function estate(w: World): Promise<{ dashboards: WireDashboard[]; alerts: 
 }
 
 describe.each(['self-hosted', 'hosted'] as const)('declared renames (%s)', (variant) => {
-  it('moves a renamed dashboard, a renamed tile key and a renamed tile alert: no create or delete, the ids kept, the next plan empty', async () => {
-    const w = world(variant);
-    await w.apply(beforeRefactor());
-    const before = await estate(w);
-    const [board] = before.dashboards.filter((d) => d.name === DISPLAY);
-    if (!board) throw new Error('no dashboard');
-    const tileId = (name: string) => board.tiles.find((t) => t.name === name)?.id;
+  it(
+    'moves a renamed dashboard, a renamed tile key and a renamed tile ' + 'alert: no create or delete, the ids kept, the next plan empty',
+    async () => {
+      const w = world(variant);
+      await w.apply(beforeRefactor());
+      const before = await estate(w);
+      const [board] = before.dashboards.filter((d) => d.name === DISPLAY);
+      if (!board) throw new Error('no dashboard');
+      const tileId = (name: string) => board.tiles.find((t) => t.name === name)?.id;
 
-    const plan = await w.plan(afterRefactor(true), { prune: true });
-    expect(plan.diagnostics).toEqual([]);
-    expect(writes(plan)).toEqual(['update Dashboard/checkout-service']);
-    const step = (address: string) => plan.steps.find((s) => s.address === address);
-    expect(step('Dashboard/checkout-service')).toMatchObject({
-      id: board.id,
-      movedFrom: 'Dashboard/checkout',
-      movedParts: [{ from: 'p99', to: 'latency' }],
-      changes: [{ path: 'tiles.latency.name', before: 'p99 latency', after: 'Latency (p99)' }],
-    });
-    expect(step('Alert/checkout-latency-high')).toMatchObject({ action: 'noop', movedFrom: 'Alert/checkout-p99' });
-    expect(step('Alert/checkout-errors')).toMatchObject({ action: 'noop' });
-    expect(step('Alert/checkout-errors')?.movedFrom).toBeUndefined();
-    expect(plan.summary).toMatchObject({ create: 0, delete: 0, move: 2 });
-    expect(plan.prune.candidates).toEqual([]);
+      const plan = await w.plan(afterRefactor(true), { prune: true });
+      expect(plan.diagnostics).toEqual([]);
+      expect(writes(plan)).toEqual(['update Dashboard/checkout-service']);
+      const step = (address: string) => plan.steps.find((s) => s.address === address);
+      expect(step('Dashboard/checkout-service')).toMatchObject({
+        id: board.id,
+        movedFrom: 'Dashboard/checkout',
+        movedParts: [{ from: 'p99', to: 'latency' }],
+        changes: [{ path: 'tiles.latency.name', before: 'p99 latency', after: 'Latency (p99)' }],
+      });
+      expect(step('Alert/checkout-latency-high')).toMatchObject({ action: 'noop', movedFrom: 'Alert/checkout-p99' });
+      expect(step('Alert/checkout-errors')).toMatchObject({ action: 'noop' });
+      expect(step('Alert/checkout-errors')?.movedFrom).toBeUndefined();
+      expect(plan.summary).toMatchObject({ create: 0, delete: 0, move: 2 });
+      expect(plan.prune.candidates).toEqual([]);
 
-    const { report } = await w.apply(afterRefactor(true), { prune: true });
-    expect(report.summary).toMatchObject({ failed: 0, refused: 0, skipped: 0 });
-    expect(report.results.find((r) => r.address === 'Dashboard/checkout-service')).toMatchObject({
-      outcome: 'applied',
-      movedFrom: 'Dashboard/checkout',
-      movedParts: [{ from: 'p99', to: 'latency' }],
-    });
+      const { report } = await w.apply(afterRefactor(true), { prune: true });
+      expect(report.summary).toMatchObject({ failed: 0, refused: 0, skipped: 0 });
+      expect(report.results.find((r) => r.address === 'Dashboard/checkout-service')).toMatchObject({
+        outcome: 'applied',
+        movedFrom: 'Dashboard/checkout',
+        movedParts: [{ from: 'p99', to: 'latency' }],
+      });
 
-    const after = await estate(w);
-    expect(after.dashboards.map((d) => d.id)).toEqual(before.dashboards.map((d) => d.id));
-    const renamed = after.dashboards.find((d) => d.id === board.id);
-    expect(renamed?.tiles.map((t) => [t.name, t.id])).toEqual([
-      ['Latency (p99)', tileId('p99 latency')],
-      ['Errors', tileId('Errors')],
-    ]);
-    expect(after.alerts.map((a) => [a.id, a.dashboardId, a.tileId]).sort()).toEqual(
-      before.alerts.map((a) => [a.id, a.dashboardId, a.tileId]).sort(),
-    );
-    const owned = w.inventory.entries().map((e) => `${e.kind}/${e.name} ${e.id ?? ''}`);
-    expect(owned.sort()).toEqual(
-      [
-        `Alert/checkout-errors ${before.alerts.find((a) => a.name === 'Checkout errors high')?.id ?? '?'}`,
-        `Alert/checkout-latency-high ${before.alerts.find((a) => a.name === 'Checkout p99 high')?.id ?? '?'}`,
-        `Dashboard/checkout-service ${board.id}`,
-      ].sort(),
-    );
-    expect(w.inventory.get('Dashboard/checkout-service')?.tiles).toEqual({ latency: tileId('p99 latency'), errors: tileId('Errors') });
+      const after = await estate(w);
+      expect(after.dashboards.map((d) => d.id)).toEqual(before.dashboards.map((d) => d.id));
+      const renamed = after.dashboards.find((d) => d.id === board.id);
+      expect(renamed?.tiles.map((t) => [t.name, t.id])).toEqual([
+        ['Latency (p99)', tileId('p99 latency')],
+        ['Errors', tileId('Errors')],
+      ]);
+      expect(after.alerts.map((a) => [a.id, a.dashboardId, a.tileId]).sort()).toEqual(
+        before.alerts.map((a) => [a.id, a.dashboardId, a.tileId]).sort(),
+      );
+      const owned = w.inventory.entries().map((e) => `${e.kind}/${e.name} ${e.id ?? ''}`);
+      expect(owned.sort()).toEqual(
+        [
+          `Alert/checkout-errors ${before.alerts.find((a) => a.name === 'Checkout errors high')?.id ?? '?'}`,
+          `Alert/checkout-latency-high ${before.alerts.find((a) => a.name === 'Checkout p99 high')?.id ?? '?'}`,
+          `Dashboard/checkout-service ${board.id}`,
+        ].sort(),
+      );
+      expect(w.inventory.get('Dashboard/checkout-service')?.tiles).toEqual({ latency: tileId('p99 latency'), errors: tileId('Errors') });
 
-    const next = await w.plan(afterRefactor(true), { prune: true });
-    expect(writes(next)).toEqual([]);
-    expect(next.summary.move).toBe(0);
-    expect(next.prune.candidates).toEqual([]);
-    // The declarations are harmless now, and the plan says they can go.
-    expect(codes(next.diagnostics).sort()).toEqual(['previous-key-done', 'previous-name-done', 'previous-name-done']);
-    expect(next.diagnostics.every((d) => d.severity === 'warning')).toBe(true);
-    expect(next.diagnostics.find((d) => d.address === 'Dashboard/checkout-service' && d.code === 'previous-name-done')?.message).toMatch(
-      /has nothing left to move on this target.*remove previousNames once every target has applied the rename/,
-    );
-  });
+      const next = await w.plan(afterRefactor(true), { prune: true });
+      expect(writes(next)).toEqual([]);
+      expect(next.summary.move).toBe(0);
+      expect(next.prune.candidates).toEqual([]);
+      // The declarations are harmless now, and the plan says they can go.
+      expect(codes(next.diagnostics).sort()).toEqual(['previous-key-done', 'previous-name-done', 'previous-name-done']);
+      expect(next.diagnostics.every((d) => d.severity === 'warning')).toBe(true);
+      expect(next.diagnostics.find((d) => d.address === 'Dashboard/checkout-service' && d.code === 'previous-name-done')?.message).toMatch(
+        /has nothing left to move on this target.*remove previousNames once every target has applied the rename/,
+      );
+    },
+  );
 
   it('shows the moves in the markdown of a pull-request comment and in the JSON plan', async () => {
     const w = world(variant);
@@ -165,59 +168,68 @@ describe.each(['self-hosted', 'hosted'] as const)('declared renames (%s)', (vari
     expect(results.find((r) => r.address === 'Dashboard/checkout-service')?.moved_parts).toEqual([{ from: 'p99', to: 'latency' }]);
   });
 
-  it('refuses the step of a rename the state no longer allows (recorded elsewhere since the plan), and records nothing for it', async () => {
-    const w = world(variant);
-    await w.apply(beforeRefactor());
-    const plan = await w.plan(afterRefactor(true));
-    await w.inventory.move('Alert/checkout-p99', 'Alert/elsewhere', 'now');
-    // Nothing of this plan is created: the proof of creates has nothing to look up.
-    const seen = { had: () => false, withKey: () => [] };
-    const report = await applyPlanned({ plan, secretValues: new Map(), seen }, { port: w.port, inventory: w.inventory, concurrency: 2 });
-    expect(report.results.find((r) => r.address === 'Alert/checkout-latency-high')).toMatchObject({
-      outcome: 'refused',
-      message: expect.stringMatching(
-        /^the rename from Alert\/checkout-p99 could not be recorded: Alert\/checkout-p99 is not in the state/,
-      ) as unknown,
-    });
-    expect(w.inventory.get('Alert/elsewhere')).toBeDefined();
-    expect(w.inventory.get('Alert/checkout-latency-high')).toBeUndefined();
-    expect(report.results.find((r) => r.address === 'Dashboard/checkout-service')).toMatchObject({
-      outcome: 'applied',
-      movedFrom: 'Dashboard/checkout',
-    });
-  });
+  it(
+    'refuses the step of a rename the state no longer allows ' + '(recorded elsewhere since the plan), and records nothing for it',
+    async () => {
+      const w = world(variant);
+      await w.apply(beforeRefactor());
+      const plan = await w.plan(afterRefactor(true));
+      await w.inventory.move('Alert/checkout-p99', 'Alert/elsewhere', 'now');
+      // Nothing of this plan is created: the proof of creates has nothing to look up.
+      const seen = { had: () => false, withKey: () => [] };
+      const report = await applyPlanned({ plan, secretValues: new Map(), seen }, { port: w.port, inventory: w.inventory, concurrency: 2 });
+      expect(report.results.find((r) => r.address === 'Alert/checkout-latency-high')).toMatchObject({
+        outcome: 'refused',
+        message: expect.stringMatching(
+          /^the rename from Alert\/checkout-p99 could not be recorded: Alert\/checkout-p99 is not in the state/,
+        ) as unknown,
+      });
+      expect(w.inventory.get('Alert/elsewhere')).toBeDefined();
+      expect(w.inventory.get('Alert/checkout-latency-high')).toBeUndefined();
+      expect(report.results.find((r) => r.address === 'Dashboard/checkout-service')).toMatchObject({
+        outcome: 'applied',
+        movedFrom: 'Dashboard/checkout',
+      });
+    },
+  );
 
-  it('says a create looks like a rename when its display name is that of an owned object no manifest declares, and creates nothing silently', async () => {
-    const w = world(variant);
-    await w.apply(beforeRefactor());
-    const plan = await w.plan(afterRefactor(false));
-    const hints = plan.diagnostics.filter((d) => d.code === 'looks-like-rename');
-    expect(hints.map((d) => [d.severity, d.message])).toEqual([
-      [
-        'warning',
-        'Dashboard/checkout-service looks like a rename of Dashboard/checkout: add metadata.previousNames: [checkout] to keep the existing object (otherwise a new dashboard is created beside it)',
-      ],
-    ]);
-    // Said, not guessed: the plan is what it would be without the hint.
-    expect(plan.steps.find((s) => s.address === 'Dashboard/checkout-service')).toMatchObject({ action: 'create' });
-    expect(plan.steps.some((s) => s.movedFrom !== undefined)).toBe(false);
+  it(
+    'says a create looks like a rename when its display name is that of ' +
+      'an owned object no manifest declares, and creates nothing silently',
+    async () => {
+      const w = world(variant);
+      await w.apply(beforeRefactor());
+      const plan = await w.plan(afterRefactor(false));
+      const hints = plan.diagnostics.filter((d) => d.code === 'looks-like-rename');
+      expect(hints.map((d) => [d.severity, d.message])).toEqual([
+        [
+          'warning',
+          'Dashboard/checkout-service looks like a rename of Dashboard/checkout: add metadata.previousNames: [checkout] to keep the ' +
+            'existing object (otherwise a new dashboard is created beside it)',
+        ],
+      ]);
+      // Said, not guessed: the plan is what it would be without the hint.
+      expect(plan.steps.find((s) => s.address === 'Dashboard/checkout-service')).toMatchObject({ action: 'create' });
+      expect(plan.steps.some((s) => s.movedFrom !== undefined)).toBe(false);
 
-    // With the dashboard's rename declared, the alert on it is matched: its own rename is detected next.
-    const files = afterRefactor(false);
-    files['services/checkout-service.yaml'] = dashboardDoc(
-      'checkout-service',
-      DISPLAY,
-      [
-        { key: 'latency', name: 'Latency (p99)', previousKeys: ['p99'] },
-        { key: 'errors', name: 'Errors' },
-      ],
-      ['checkout'],
-    );
-    const second = await w.plan(files);
-    expect(second.diagnostics.filter((d) => d.code === 'looks-like-rename').map((d) => d.message)).toEqual([
-      'Alert/checkout-latency-high looks like a rename of Alert/checkout-p99: add metadata.previousNames: [checkout-p99] to keep the existing object (otherwise a new alert is created beside it)',
-    ]);
-  });
+      // With the dashboard's rename declared, the alert on it is matched: its own rename is detected next.
+      const files = afterRefactor(false);
+      files['services/checkout-service.yaml'] = dashboardDoc(
+        'checkout-service',
+        DISPLAY,
+        [
+          { key: 'latency', name: 'Latency (p99)', previousKeys: ['p99'] },
+          { key: 'errors', name: 'Errors' },
+        ],
+        ['checkout'],
+      );
+      const second = await w.plan(files);
+      expect(second.diagnostics.filter((d) => d.code === 'looks-like-rename').map((d) => d.message)).toEqual([
+        'Alert/checkout-latency-high looks like a rename of Alert/checkout-p99: add metadata.previousNames: [checkout-p99] to keep the ' +
+          'existing object (otherwise a new alert is created beside it)',
+      ]);
+    },
+  );
 });
 
 describe('refusals of declared renames', () => {
@@ -281,25 +293,31 @@ describe('refusals of declared renames', () => {
     ]);
   });
 
-  it("refuses a previous name owned as another kind (an object no manifest declares), and creates nothing; another kind's declared namesake is no refusal", async () => {
-    const w = world('self-hosted');
-    await w.apply({ 'd.yaml': board('keep', 'Keep'), 'a.yaml': alertDoc('old', 'keep', 'a', 'Old alert') });
-    const plan = await w.plan({ 'd.yaml': board('keep', 'Keep'), 'n.yaml': board('new', 'New', ['old']) });
-    expect(plan.diagnostics.map((d) => [d.code, d.address])).toEqual([['previous-name-kind', 'Dashboard/new']]);
-    expect(plan.diagnostics[0]?.message).toBe(
-      "Dashboard/new: metadata.previousNames: 'old' is owned on this target as Alert/old, not as a Dashboard; a rename keeps the kind, so Dashboard/new cannot take it over; correct the name, or remove it from previousNames (to change the kind, delete the old object and create the new one)",
-    );
-    expect(writes(plan)).toEqual([]);
-    expect(plan.errored).toBe(true);
+  it(
+    "refuses a previous name owned as another kind (an object no manifest declares), and creates nothing; another kind's declared " +
+      'namesake is no refusal',
+    async () => {
+      const w = world('self-hosted');
+      await w.apply({ 'd.yaml': board('keep', 'Keep'), 'a.yaml': alertDoc('old', 'keep', 'a', 'Old alert') });
+      const plan = await w.plan({ 'd.yaml': board('keep', 'Keep'), 'n.yaml': board('new', 'New', ['old']) });
+      expect(plan.diagnostics.map((d) => [d.code, d.address])).toEqual([['previous-name-kind', 'Dashboard/new']]);
+      expect(plan.diagnostics[0]?.message).toBe(
+        "Dashboard/new: metadata.previousNames: 'old' is owned on this target as Alert/old, not as a Dashboard; a rename keeps the kind, " +
+          'so Dashboard/new cannot take it over; correct the name, or remove it from previousNames (to change the kind, delete the old ' +
+          'object and create the new one)',
+      );
+      expect(writes(plan)).toEqual([]);
+      expect(plan.errored).toBe(true);
 
-    const namesake = await w.plan({
-      'd.yaml': board('keep', 'Keep'),
-      'a.yaml': alertDoc('old', 'keep', 'a', 'Old alert'),
-      'n.yaml': board('new', 'New', ['old']),
-    });
-    expect(namesake.diagnostics).toEqual([]);
-    expect(writes(namesake)).toEqual(['create Dashboard/new']);
-  });
+      const namesake = await w.plan({
+        'd.yaml': board('keep', 'Keep'),
+        'a.yaml': alertDoc('old', 'keep', 'a', 'Old alert'),
+        'n.yaml': board('new', 'New', ['old']),
+      });
+      expect(namesake.diagnostics).toEqual([]);
+      expect(writes(namesake)).toEqual(['create Dashboard/new']);
+    },
+  );
 
   it('refuses a rename onto a name that already owns another object, and two previous names owned at once', async () => {
     const w = world('hosted');
@@ -307,7 +325,11 @@ describe('refusals of declared renames', () => {
     const occupied = await w.plan({ 'b.yaml': board('b', 'B', ['a']), 'c.yaml': board('c', 'C') });
     expect(occupied.diagnostics.map((d) => d.code)).toEqual(['previous-name-occupied']);
     expect(occupied.diagnostics[0]?.message).toMatch(
-      /^Dashboard\/b: metadata\.previousNames: Dashboard\/b already owns an object \(id \w+\), so it cannot also take over Dashboard\/a \(id \w+\); remove 'a' from previousNames, or `obsync state rm Dashboard\/b` first/,
+      new RegExp(
+        String.raw`^Dashboard\/b: metadata\.previousNames: Dashboard\/b already owns an object \(id \w+\), so it cannot also take over ` +
+          String.raw`Dashboard\/a \(id \w+\); remove 'a' from previousNames, or ` +
+          '`obsync state rm Dashboard/b` first',
+      ),
     );
     const ambiguous = await w.plan({ 'n.yaml': board('n', 'N', ['a', 'b']), 'c.yaml': board('c', 'C') });
     expect(ambiguous.diagnostics.map((d) => d.code)).toEqual(['previous-name-ambiguous']);
@@ -358,47 +380,58 @@ describe('rename detection', () => {
 });
 
 describe('a tile key renamed in the state only (issue 40)', () => {
-  it('warns on the next plan, naming the key, the manifest file and what to do, after `obsync state mv` of a tile the manifest still calls by its old key', async () => {
-    const w = world('self-hosted');
-    await w.apply(beforeRefactor());
-    // `obsync state mv Dashboard/checkout/tiles/p99 Dashboard/checkout/tiles/latency`, the manifest left as it was.
-    const store = Object.assign({}, w.inventory, { close: () => Promise.resolve() });
-    const backend = { openInventory: () => Promise.resolve(store) } as unknown as StateBackend;
-    const stderr = new PassThrough();
-    const io = { stdout: new PassThrough(), stderr, stdin: new PassThrough(), terminal: stderr, env: {}, cwd: '/' };
-    await moveState(io, backend, 'world', 'Dashboard/checkout/tiles/p99', 'Dashboard/checkout/tiles/latency');
-    const plan = await w.plan(beforeRefactor());
-    const stray = plan.diagnostics.filter((d) => d.code === 'state-part-not-declared');
-    expect(stray.map((d) => [d.severity, d.address, d.file?.endsWith('checkout.yaml')])).toEqual([['warning', 'Dashboard/checkout', true]]);
-    const file = stray[0]?.file ?? '';
-    const id = w.inventory.get('Dashboard/checkout')?.tiles?.latency;
-    expect(stray[0]?.message).toBe(
-      `Dashboard/checkout: the state records tile id ${id} under key 'latency' (renamed with \`obsync state mv\`?), but ${file} declares no tile 'latency'; the tile 'p99' it declares matches that tile, and applying records it back under 'p99'. To keep the key 'latency', rename key: p99 to key: latency in ${file} (or add previousKeys: [p99] there), or undo the state's rename: \`obsync state mv Dashboard/checkout/tiles/latency Dashboard/checkout/tiles/p99\``,
-    );
-    // With the tile's name changed as well, nothing pairs them: the warning says what the apply would delete.
-    const renamed = beforeRefactor();
-    renamed['checkout.yaml'] = dashboardDoc('checkout', DISPLAY, [
-      { key: 'p99', name: 'Latency' },
-      { key: 'errors', name: 'Errors' },
-    ]);
-    const second = (await w.plan(renamed)).diagnostics.filter((d) => d.code === 'state-part-not-declared');
-    expect(second.map((d) => d.message)).toEqual([
-      expect.stringContaining(
-        `declares no tile 'latency' and declares 'p99', which the state does not record: applying deletes tile 'latency' (with what hangs on it, such as alerts) and creates the new one. If 'p99' is that tile, rename its key to latency in ${file}`,
-      ),
-    ]);
-    // Once the manifest follows the state, nothing is said.
-    const followed = beforeRefactor();
-    followed['checkout.yaml'] = dashboardDoc('checkout', DISPLAY, [
-      { key: 'latency', name: 'p99 latency' },
-      { key: 'errors', name: 'Errors' },
-    ]);
-    followed['alerts.yaml'] = [
-      alertDoc('checkout-p99', 'checkout', 'latency', 'Checkout p99 high'),
-      alertDoc('checkout-errors', 'checkout', 'errors', 'Checkout errors high'),
-    ].join('---\n');
-    expect((await w.plan(followed)).diagnostics).toEqual([]);
-  });
+  it(
+    'warns on the next plan, naming the key, the manifest file and what to do, after `obsync state mv` of a tile the manifest still ' +
+      'calls by its old key',
+    async () => {
+      const w = world('self-hosted');
+      await w.apply(beforeRefactor());
+      // `obsync state mv Dashboard/checkout/tiles/p99 Dashboard/checkout/tiles/latency`, the manifest left as it was.
+      const store = Object.assign({}, w.inventory, { close: () => Promise.resolve() });
+      const backend = { openInventory: () => Promise.resolve(store) } as unknown as StateBackend;
+      const stderr = new PassThrough();
+      const io = { stdout: new PassThrough(), stderr, stdin: new PassThrough(), terminal: stderr, env: {}, cwd: '/' };
+      await moveState(io, backend, 'world', 'Dashboard/checkout/tiles/p99', 'Dashboard/checkout/tiles/latency');
+      const plan = await w.plan(beforeRefactor());
+      const stray = plan.diagnostics.filter((d) => d.code === 'state-part-not-declared');
+      expect(stray.map((d) => [d.severity, d.address, d.file?.endsWith('checkout.yaml')])).toEqual([
+        ['warning', 'Dashboard/checkout', true],
+      ]);
+      const file = stray[0]?.file ?? '';
+      const id = w.inventory.get('Dashboard/checkout')?.tiles?.latency;
+      expect(stray[0]?.message).toBe(
+        `Dashboard/checkout: the state records tile id ${id} under key ` +
+          `'latency' (renamed with \`obsync state mv\`?), but ${file} declares ` +
+          `no tile 'latency'; the tile 'p99' it declares matches that tile, and applying records it back under 'p99'. To keep the key ` +
+          `'latency', rename key: p99 to key: latency in ${file} (or add previousKeys: [p99] there), or undo the state's rename: ` +
+          `\`obsync state mv Dashboard/checkout/tiles/latency Dashboard/checkout/tiles/p99\``,
+      );
+      // With the tile's name changed as well, nothing pairs them: the warning says what the apply would delete.
+      const renamed = beforeRefactor();
+      renamed['checkout.yaml'] = dashboardDoc('checkout', DISPLAY, [
+        { key: 'p99', name: 'Latency' },
+        { key: 'errors', name: 'Errors' },
+      ]);
+      const second = (await w.plan(renamed)).diagnostics.filter((d) => d.code === 'state-part-not-declared');
+      expect(second.map((d) => d.message)).toEqual([
+        expect.stringContaining(
+          `declares no tile 'latency' and declares 'p99', which the state does not record: applying deletes tile 'latency' (with what ` +
+            `hangs on it, such as alerts) and creates the new one. If 'p99' is that tile, rename its key to latency in ${file}`,
+        ),
+      ]);
+      // Once the manifest follows the state, nothing is said.
+      const followed = beforeRefactor();
+      followed['checkout.yaml'] = dashboardDoc('checkout', DISPLAY, [
+        { key: 'latency', name: 'p99 latency' },
+        { key: 'errors', name: 'Errors' },
+      ]);
+      followed['alerts.yaml'] = [
+        alertDoc('checkout-p99', 'checkout', 'latency', 'Checkout p99 high'),
+        alertDoc('checkout-errors', 'checkout', 'errors', 'Checkout errors high'),
+      ].join('---\n');
+      expect((await w.plan(followed)).diagnostics).toEqual([]);
+    },
+  );
 });
 
 describe('renames, property', () => {
@@ -416,69 +449,72 @@ describe('renames, property', () => {
     )
     .map((boards) => boards.map((b, i) => ({ ...b, index: i })));
 
-  it('any mix of declared renames of dashboards, tile keys and alerts plans no create or delete, keeps every id, and converges', async () => {
-    await fc.assert(
-      fc.asyncProperty(estateArb, fc.constantFrom<Variant>('self-hosted', 'hosted'), async (boards, variant) => {
-        const w = world(variant);
-        try {
-          const manifests = (renamed: boolean) => {
-            const files: Record<string, string> = {};
-            for (const b of boards) {
-              const name = renamed && b.rename ? `board-${b.index}-renamed` : `board-${b.index}`;
-              const tiles = Array.from({ length: b.tiles }, (_, t) => {
-                const moved = renamed && b.renameTile && t === 0;
-                return {
-                  key: moved ? `k${t}-new` : `k${t}`,
-                  name: moved && b.renameTileTitle ? `Tile ${t} renamed` : `Tile ${t}`,
-                  ...(moved ? { previousKeys: [`k${t}`] } : {}),
-                };
-              });
-              const docs = [dashboardDoc(name, `Board ${b.index}`, tiles, renamed && b.rename ? [`board-${b.index}`] : undefined)];
-              for (let a = 0; a < b.alerts; a += 1) {
-                const tile = tiles[a % tiles.length]?.key ?? 'k0';
-                const alertName = renamed && b.renameAlert ? `alert-${b.index}-${a}-renamed` : `alert-${b.index}-${a}`;
-                docs.push(
-                  alertDoc(
-                    alertName,
-                    name,
-                    tile,
-                    `Alert ${b.index} ${a}`,
-                    renamed && b.renameAlert ? [`alert-${b.index}-${a}`] : undefined,
-                  ),
-                );
+  it(
+    'any mix of declared renames of dashboards, tile keys and ' + 'alerts plans no create or delete, keeps every id, and converges',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(estateArb, fc.constantFrom<Variant>('self-hosted', 'hosted'), async (boards, variant) => {
+          const w = world(variant);
+          try {
+            const manifests = (renamed: boolean) => {
+              const files: Record<string, string> = {};
+              for (const b of boards) {
+                const name = renamed && b.rename ? `board-${b.index}-renamed` : `board-${b.index}`;
+                const tiles = Array.from({ length: b.tiles }, (_, t) => {
+                  const moved = renamed && b.renameTile && t === 0;
+                  return {
+                    key: moved ? `k${t}-new` : `k${t}`,
+                    name: moved && b.renameTileTitle ? `Tile ${t} renamed` : `Tile ${t}`,
+                    ...(moved ? { previousKeys: [`k${t}`] } : {}),
+                  };
+                });
+                const docs = [dashboardDoc(name, `Board ${b.index}`, tiles, renamed && b.rename ? [`board-${b.index}`] : undefined)];
+                for (let a = 0; a < b.alerts; a += 1) {
+                  const tile = tiles[a % tiles.length]?.key ?? 'k0';
+                  const alertName = renamed && b.renameAlert ? `alert-${b.index}-${a}-renamed` : `alert-${b.index}-${a}`;
+                  docs.push(
+                    alertDoc(
+                      alertName,
+                      name,
+                      tile,
+                      `Alert ${b.index} ${a}`,
+                      renamed && b.renameAlert ? [`alert-${b.index}-${a}`] : undefined,
+                    ),
+                  );
+                }
+                files[`b${b.index}.yaml`] = docs.join('---\n');
               }
-              files[`b${b.index}.yaml`] = docs.join('---\n');
-            }
-            return files;
-          };
-          await w.apply(manifests(false));
-          const before = await estate(w);
-          const tilesBefore = before.dashboards.flatMap((d) => d.tiles.map((t) => t.id)).sort();
+              return files;
+            };
+            await w.apply(manifests(false));
+            const before = await estate(w);
+            const tilesBefore = before.dashboards.flatMap((d) => d.tiles.map((t) => t.id)).sort();
 
-          const plan = await w.plan(manifests(true), { prune: true });
-          expect(plan.diagnostics).toEqual([]);
-          expect(plan.steps.filter((s) => s.action === 'create' || s.action === 'delete')).toEqual([]);
-          const expectedMoves = boards.filter((b) => b.rename).length + boards.reduce((n, b) => n + (b.renameAlert ? b.alerts : 0), 0);
-          expect(plan.steps.filter((s) => s.movedFrom !== undefined).length).toBe(expectedMoves);
-          expect(plan.steps.flatMap((s) => s.movedParts ?? []).length).toBe(boards.filter((b) => b.renameTile).length);
+            const plan = await w.plan(manifests(true), { prune: true });
+            expect(plan.diagnostics).toEqual([]);
+            expect(plan.steps.filter((s) => s.action === 'create' || s.action === 'delete')).toEqual([]);
+            const expectedMoves = boards.filter((b) => b.rename).length + boards.reduce((n, b) => n + (b.renameAlert ? b.alerts : 0), 0);
+            expect(plan.steps.filter((s) => s.movedFrom !== undefined).length).toBe(expectedMoves);
+            expect(plan.steps.flatMap((s) => s.movedParts ?? []).length).toBe(boards.filter((b) => b.renameTile).length);
 
-          const { report } = await w.apply(manifests(true), { prune: true });
-          expect(report.summary).toMatchObject({ failed: 0, refused: 0, skipped: 0 });
-          const after = await estate(w);
-          expect(after.dashboards.map((d) => d.id).sort()).toEqual(before.dashboards.map((d) => d.id).sort());
-          expect(after.dashboards.flatMap((d) => d.tiles.map((t) => t.id)).sort()).toEqual(tilesBefore);
-          expect(after.alerts.map((a) => `${a.id} ${a.tileId ?? ''}`).sort()).toEqual(
-            before.alerts.map((a) => `${a.id} ${a.tileId ?? ''}`).sort(),
-          );
-          const next = await w.plan(manifests(true), { prune: true });
-          expect(writes(next)).toEqual([]);
-          expect(next.summary.move).toBe(0);
-        } finally {
-          worlds.splice(worlds.indexOf(w), 1);
-          await w.close();
-        }
-      }),
-      { numRuns: 25 },
-    );
-  });
+            const { report } = await w.apply(manifests(true), { prune: true });
+            expect(report.summary).toMatchObject({ failed: 0, refused: 0, skipped: 0 });
+            const after = await estate(w);
+            expect(after.dashboards.map((d) => d.id).sort()).toEqual(before.dashboards.map((d) => d.id).sort());
+            expect(after.dashboards.flatMap((d) => d.tiles.map((t) => t.id)).sort()).toEqual(tilesBefore);
+            expect(after.alerts.map((a) => `${a.id} ${a.tileId ?? ''}`).sort()).toEqual(
+              before.alerts.map((a) => `${a.id} ${a.tileId ?? ''}`).sort(),
+            );
+            const next = await w.plan(manifests(true), { prune: true });
+            expect(writes(next)).toEqual([]);
+            expect(next.summary.move).toBe(0);
+          } finally {
+            worlds.splice(worlds.indexOf(w), 1);
+            await w.close();
+          }
+        }),
+        { numRuns: 25 },
+      );
+    },
+  );
 });

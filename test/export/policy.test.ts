@@ -130,7 +130,8 @@ describe('adopt: explicit', () => {
     try {
       writeFileSync(
         join(dir, 'd.yaml'),
-        `${MANIFEST.replace('{name: checkout}', '{name: payments}').replace('name: Checkout', 'name: Payments')}---\n${alertYaml('payments-notes', 'payments', 'notes')}`,
+        `${MANIFEST.replace('{name: checkout}', '{name: payments}').replace('name: Checkout', 'name: Payments')}---\n` +
+          alertYaml('payments-notes', 'payments', 'notes'),
       );
       const { resources, diagnostics } = loadManifests([join(dir, 'd.yaml')], { env: {} });
       expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);

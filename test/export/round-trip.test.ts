@@ -77,70 +77,73 @@ describe.each(['self-hosted', 'hosted'] as const)('export on the %s variant', (v
   });
   afterAll(() => port.close());
 
-  it('plans the exported tree to zero changes, adopts it with zero writes, prunes exactly a removed manifest; no secret written', async () => {
-    const result = await exportFrom(port);
-    const dir = mkdtempSync(join(tmpdir(), 'obsync-export-'));
-    const inventory = await openFileInventory({ dir: join(dir, '.state'), target: 't', lock: true });
-    try {
-      writeTree(join(dir, 'm'), result);
-      const env = Object.fromEntries(result.variables.map((v) => [v.name, v.value]));
-      const load = () => {
-        const loaded = loadManifests([join(dir, 'm')], { env });
-        expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-        return loaded.resources;
-      };
-      const resources = load();
-      expect(resources.length).toBe(result.manifests.length);
-      expect(resources.length).toBeGreaterThan(40);
+  it(
+    'plans the exported tree to zero changes, adopts it with zero ' + 'writes, prunes exactly a removed manifest; no secret written',
+    async () => {
+      const result = await exportFrom(port);
+      const dir = mkdtempSync(join(tmpdir(), 'obsync-export-'));
+      const inventory = await openFileInventory({ dir: join(dir, '.state'), target: 't', lock: true });
+      try {
+        writeTree(join(dir, 'm'), result);
+        const env = Object.fromEntries(result.variables.map((v) => [v.name, v.value]));
+        const load = () => {
+          const loaded = loadManifests([join(dir, 'm')], { env });
+          expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+          return loaded.resources;
+        };
+        const resources = load();
+        expect(resources.length).toBe(result.manifests.length);
+        expect(resources.length).toBeGreaterThan(40);
 
-      // Without ownership: no change anywhere; only objects sharing a natural key cannot be matched yet.
-      const before = await makePlan({ port, inventory, desired: resources, selection: SELECT_ALL, prune: false, maxDeletes: 10 });
-      expect(before.plan.steps.filter((s) => s.action !== 'noop').map((s) => ({ address: s.address, changes: s.changes }))).toEqual([]);
-      expect(result.sharedKeys.length).toBeGreaterThan(0);
-      for (const d of before.plan.diagnostics)
-        expect(d.code === 'ambiguous-adoption' ? result.sharedKeys : ['dependency-failed']).toContain(
-          d.code === 'ambiguous-adoption' ? d.address : d.code,
-        );
+        // Without ownership: no change anywhere; only objects sharing a natural key cannot be matched yet.
+        const before = await makePlan({ port, inventory, desired: resources, selection: SELECT_ALL, prune: false, maxDeletes: 10 });
+        expect(before.plan.steps.filter((s) => s.action !== 'noop').map((s) => ({ address: s.address, changes: s.changes }))).toEqual([]);
+        expect(result.sharedKeys.length).toBeGreaterThan(0);
+        for (const d of before.plan.diagnostics)
+          expect(d.code === 'ambiguous-adoption' ? result.sharedKeys : ['dependency-failed']).toContain(
+            d.code === 'ambiguous-adoption' ? d.address : d.code,
+          );
 
-      // --adopt: every exported object owned, nothing written.
-      sandbox.clearRequests();
-      await adoptExported({ port, inventory, desired: resources, exported: result.manifests, concurrency: 4, now: new Date() });
-      expect(
-        inventory
-          .entries()
-          .map((e) => e.id)
-          .sort(),
-      ).toEqual(result.manifests.map((m) => m.id).sort());
-      const apply = await reconcile({
-        mode: 'apply',
-        port,
-        inventory,
-        desired: resources,
-        selection: SELECT_ALL,
-        prune: false,
-        maxDeletes: 10,
-        concurrency: 4,
-      });
-      expect(apply.plan.diagnostics).toEqual([]);
-      expect(apply.plan.summary).toMatchObject({ create: 0, update: 0, delete: 0 });
-      expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+        // --adopt: every exported object owned, nothing written.
+        sandbox.clearRequests();
+        await adoptExported({ port, inventory, desired: resources, exported: result.manifests, concurrency: 4, now: new Date() });
+        expect(
+          inventory
+            .entries()
+            .map((e) => e.id)
+            .sort(),
+        ).toEqual(result.manifests.map((m) => m.id).sort());
+        const apply = await reconcile({
+          mode: 'apply',
+          port,
+          inventory,
+          desired: resources,
+          selection: SELECT_ALL,
+          prune: false,
+          maxDeletes: 10,
+          concurrency: 4,
+        });
+        expect(apply.plan.diagnostics).toEqual([]);
+        expect(apply.plan.summary).toMatchObject({ create: 0, update: 0, delete: 0 });
+        expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
 
-      // One manifest removed: prune deletes exactly its object.
-      const watched = new Set(result.manifests.filter((m) => m.kind === 'Alert').map((m) => m.spec.dashboard));
-      const doomed = result.manifests.find((m) => m.kind === 'Dashboard' && !watched.has(m.name));
-      if (!doomed) throw new Error('no dashboard without alerts exported');
-      rmSync(join(dir, 'm', doomed.file));
-      const pruned = await makePlan({ port, inventory, desired: load(), selection: SELECT_ALL, prune: true, maxDeletes: 10 });
-      expect(pruned.plan.steps.filter((s) => s.action !== 'noop').map((s) => `${s.action} ${s.address}`)).toEqual([
-        `delete ${doomed.address}`,
-      ]);
+        // One manifest removed: prune deletes exactly its object.
+        const watched = new Set(result.manifests.filter((m) => m.kind === 'Alert').map((m) => m.spec.dashboard));
+        const doomed = result.manifests.find((m) => m.kind === 'Dashboard' && !watched.has(m.name));
+        if (!doomed) throw new Error('no dashboard without alerts exported');
+        rmSync(join(dir, 'm', doomed.file));
+        const pruned = await makePlan({ port, inventory, desired: load(), selection: SELECT_ALL, prune: true, maxDeletes: 10 });
+        expect(pruned.plan.steps.filter((s) => s.action !== 'noop').map((s) => `${s.action} ${s.address}`)).toEqual([
+          `delete ${doomed.address}`,
+        ]);
 
-      for (const m of result.manifests) for (const s of estate.secrets) expect(m.text, `${m.file} holds a secret`).not.toContain(s);
-    } finally {
-      await inventory.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+        for (const m of result.manifests) for (const s of estate.secrets) expect(m.text, `${m.file} holds a secret`).not.toContain(s);
+      } finally {
+        await inventory.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('--adopt records nothing when the exported tree would change an object', async () => {
     const result = await exportFrom(port);

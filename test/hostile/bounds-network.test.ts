@@ -88,7 +88,8 @@ function project(baseUrl: string, targetExtra = ''): string {
   writeFileSync(join(dir, 'manifests/d.yaml'), 'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: d}\nspec: {name: D, tiles: []}\n');
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: s, variant: self-hosted, baseUrl: "${baseUrl}", credentials: {apiKey: k-bounds-test}${targetExtra}}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: s, variant: self-hosted, baseUrl: "${baseUrl}", ` +
+      `credentials: {apiKey: k-bounds-test}${targetExtra}}\n`,
   );
   return dir;
 }
@@ -116,7 +117,10 @@ describe('response bodies are bounded', () => {
     await port.close();
     expect(err.code).toBe('RESPONSE_TOO_LARGE');
     expect(err.message).toMatch(
-      /^GET \/api\/v2\/dashboards on 127\.0\.0\.1:\d+: the response is more than 32 MiB, larger than the 32 MiB obsync reads \(maxResponseMiB\); reading stopped$/,
+      new RegExp(
+        String.raw`^GET \/api\/v2\/dashboards on 127\.0\.0\.1:\d+: the response is more than 32 MiB, larger than the 32 MiB ` +
+          String.raw`obsync reads \(maxResponseMiB\); reading stopped$`,
+      ),
     );
     expect(err.hint).toMatch(/raise maxResponseMiB on the target in obsync\.yaml/);
     await until('the server to see the client go', () => (ended ? true : undefined));
@@ -191,7 +195,10 @@ describe('redirects and web pages are named for what they are', () => {
     await port.close();
     expect(err.code).toBe('API_REDIRECT');
     expect(err.message).toMatch(
-      /^GET \/api\/v2\/dashboards on 127\.0\.0\.1:\d+: the server answered HTTP 302, a redirect to https:\/\/sso\.example\.invalid\/login; obsync does not follow redirects for API calls$/,
+      new RegExp(
+        String.raw`^GET \/api\/v2\/dashboards on 127\.0\.0\.1:\d+: the server answered HTTP 302, a redirect to ` +
+          String.raw`https:\/\/sso\.example\.invalid\/login; obsync does not follow redirects for API calls$`,
+      ),
     );
     expect(err.hint).toMatch(/set the target baseUrl/);
     expect(`${err.message} ${err.hint ?? ''} ${err.bodyExcerpt}`).not.toContain('s3cr3t-token');
@@ -216,7 +223,10 @@ describe('redirects and web pages are named for what they are', () => {
     await port.close();
     expect(err.code).toBe('API_HTML');
     expect(err.message).toMatch(
-      /^GET \/api\/v2\/dashboards on 127\.0\.0\.1:\d+: the server answered HTTP 200 with an HTML page \("Sign in – Observability"\), not the API's JSON — probably not the API$/,
+      new RegExp(
+        String.raw`^GET \/api\/v2\/dashboards on 127\.0\.0\.1:\d+: the server answered HTTP 200 with an HTML page \("Sign in – ` +
+          String.raw`Observability"\), not the API's JSON — probably not the API$`,
+      ),
     );
     expect(err.hint).toMatch(/check the target baseUrl/);
   });
@@ -262,7 +272,11 @@ describe('a service that refuses connections', () => {
     const res = await runCli(['plan'], { cwd: project(REFUSED) });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(
-      /^error: GET \/api\/v2\/\S+ on 127\.0\.0\.1:1 failed: connection refused — nothing listens at http:\/\/127\.0\.0\.1:1; the request was not sent\n {2}hint: check the target baseUrl \(host and port\) and that the service is running\n$/,
+      new RegExp(
+        String.raw`^error: GET \/api\/v2\/\S+ on 127\.0\.0\.1:1 failed: connection refused — nothing listens at ` +
+          String.raw`http:\/\/127\.0\.0\.1:1; the request was not sent\n {2}hint: check the target baseUrl \(host and port\) and ` +
+          String.raw`that the service is running\n$`,
+      ),
     );
   });
 });
@@ -333,7 +347,10 @@ describe('a proxy that fails', () => {
       expect(proxy.connections()).toBeLessThanOrEqual(6 * 3); // six lists, three attempts each at most
       expect(await exited).toBe(1);
       expect(stderr).toMatch(
-        /error: GET \/api\/v2\/\S+ on 127\.0\.0\.1:\d+ failed: the proxy closed or reset the connection before the tunnel was set up \(\w+\); the request was not sent/,
+        new RegExp(
+          String.raw`error: GET \/api\/v2\/\S+ on 127\.0\.0\.1:\d+ failed: the proxy closed or reset the connection before the ` +
+            String.raw`tunnel was set up \(\w+\); the request was not sent`,
+        ),
       );
       expect(stderr).toMatch(/hint: check HTTPS_PROXY \/ HTTP_PROXY .* the service itself was not reached/);
       expect(stderr).not.toMatch(/waiting/);
@@ -346,7 +363,11 @@ describe('a proxy that fails', () => {
     const res = await runCli(['plan'], { cwd: project(service), env: { HTTP_PROXY: REFUSED } });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(
-      /^error: GET \/api\/v2\/\S+ on 127\.0\.0\.1:\d+ failed: the proxy refused the connection \(nothing listens at the proxy address\); the request was not sent\n {2}hint: check HTTPS_PROXY \/ HTTP_PROXY .* the service itself was not reached\n$/,
+      new RegExp(
+        String.raw`^error: GET \/api\/v2\/\S+ on 127\.0\.0\.1:\d+ failed: the proxy refused the connection \(nothing listens at ` +
+          String.raw`the proxy address\); the request was not sent\n {2}hint: check HTTPS_PROXY \/ HTTP_PROXY .* the service ` +
+          String.raw`itself was not reached\n$`,
+      ),
     );
     expect(res.stderr).not.toMatch(/nothing listens at http:\/\/127\.0\.0\.1:\d+;/);
   });

@@ -75,7 +75,8 @@ describe('an entry that cannot be read is an error', () => {
     symlinkSync('..data/b.yaml', m('b.yaml'));
     execFileSync('mkfifo', [m('c.yaml')]);
     expect(loadManifests([m()], { env: {} }).diagnostics.map((d) => d.message)).toEqual([
-      `cannot read ${m('b.yaml')}: a symbolic link to ..data/b.yaml, which does not exist; fix or remove the link — nothing is applied or pruned until it can be read`,
+      `cannot read ${m('b.yaml')}: a symbolic link to ..data/b.yaml, which does not exist; fix or remove the link — nothing is applied ` +
+        `or pruned until it can be read`,
       `cannot read ${m('c.yaml')}: it is a FIFO, not a regular file; nothing is applied or pruned until it can be read`,
     ]);
   });

@@ -104,7 +104,8 @@ describe('a server answer with escape sequences', () => {
   it('is escaped in the apply progress line', async () => {
     writeFileSync(
       join(dir, 'obsync.yaml'),
-      `apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\ntargets:\n  - {name: s, variant: self-hosted, baseUrl: "${proxy.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, retries: 0}\n`,
+      `apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\ntargets:\n  - {name: s, variant: self-hosted, baseUrl: "${proxy.url}", ` +
+        `credentials: {apiKey: ${sandbox.credentials.apiKey}}, retries: 0}\n`,
     );
     rmSync(join(dir, 'd.yaml'), { force: true });
     writeFileSync(join(dir, 'm.yaml'), dashboard(''));

@@ -26,7 +26,8 @@ beforeEach(() => {
   outside = mkdtempSync(join(tmpdir(), 'obsync-outside-'));
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: t, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: t, variant: self-hosted, baseUrl: ` +
+      `"${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`,
   );
 });
 afterEach(() => {
@@ -94,7 +95,10 @@ describe('${file:} and the state directory', () => {
       const res = await runCli(command, { cwd: dir, env });
       expect(res.code, command[0]).toBe(1);
       expect(res.stdout + res.stderr, command[0]).toMatch(
-        /is in obsync's state directory \(the inventory and its fingerprint key\), which \$\{file:\} never reads, even with allowFileOutside/,
+        new RegExp(
+          String.raw`is in obsync's state directory \(the inventory and its fingerprint key\), which \$\{file:\} never reads, ` +
+            String.raw`even with allowFileOutside`,
+        ),
       );
       expect(res.stdout + res.stderr).not.toContain(readFileSync(join(state, key), 'utf8').trim().slice(0, 12));
     }

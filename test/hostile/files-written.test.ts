@@ -72,7 +72,8 @@ describe('init and a .gitignore that is a symbolic link', () => {
     const res = await init(['project']);
     expect(res.code).toBe(1);
     expect(res.err).toContain(
-      `error: ${join('project', '.gitignore')} is a symbolic link to ${join(dir, 'elsewhere')}, which is outside the project ${join(dir, 'project')}: init does not write through it; nothing was created`,
+      `error: ${join('project', '.gitignore')} is a symbolic link to ${join(dir, 'elsewhere')}, which is outside the project ` +
+        `${join(dir, 'project')}: init does not write through it; nothing was created`,
     );
     expect(readFileSync(join(dir, 'elsewhere'), 'utf8')).toBe('node_modules/\n');
     expect(readdirSync(join(dir, 'project'))).toEqual(['.gitignore']);

@@ -78,7 +78,8 @@ describe('a credential in a non-sensitive field of a manifest', () => {
   it("the issue's case: a key obsync.yaml takes from ${env:SH_KEY} is refused in a dashboard name by validate and by plan", async () => {
     writeFileSync(
       join(dir, 'obsync.yaml'),
-      `${'apiVersion: obsync/v1\nkind: Config\nmanifests: [m.yaml]\n'}targets:\n  - {name: sh, variant: self-hosted, baseUrl: "http://127.0.0.1:9", credentials: {apiKey: "\${env:SH_KEY}"}}\n`,
+      `${'apiVersion: obsync/v1\nkind: Config\nmanifests: [m.yaml]\n'}targets:\n  - {name: sh, variant: self-hosted, baseUrl: ` +
+        `"http://127.0.0.1:9", credentials: {apiKey: "\${env:SH_KEY}"}}\n`,
     );
     writeFileSync(join(dir, 'm.yaml'), dashboard('leak ${env:SH_KEY}'));
     for (const args of [['validate'], ['plan']]) {

@@ -64,7 +64,9 @@ function nameLoaded(template: string, env: Record<string, string>): { name: unkn
   return { name: spec?.name, errors: diagnostics.filter((d) => d.severity === 'error').map((d) => d.message) };
 }
 
-/** The meaning of a template, read once from left to right: `$${` is `${`; a reference is replaced by its value, which is not read again. */
+/**
+ * The meaning of a template, read once from left to right: `$${` is `${`; a reference is replaced by its value, which is not read again.
+ */
 function meaning(template: string, values: Record<string, string>): string | undefined {
   let out = '';
   for (let i = 0; i < template.length; ) {
@@ -119,7 +121,8 @@ describe('interpolation reads data once', () => {
     writeFileSync(join(dir, 'inner.txt'), '${env:MYCI_SECRET}');
     writeFileSync(
       path,
-      'apiVersion: obsync/v1\nkind: Config\nstate: {path: "${file:inner.txt}"}\ntargets:\n  - name: prod\n    variant: self-hosted\n    baseUrl: http://127.0.0.1:8000\n    vars: {x: "${file:inner.txt}", y: "$${env:MYCI_SECRET}"}\n',
+      'apiVersion: obsync/v1\nkind: Config\nstate: {path: "${file:inner.txt}"}\ntargets:\n  - name: prod\n    variant: self-hosted\n    ' +
+        'baseUrl: http://127.0.0.1:8000\n    vars: {x: "${file:inner.txt}", y: "$${env:MYCI_SECRET}"}\n',
     );
     const loaded = loadConfig(path, { MYCI_SECRET: SECRET });
     expect(loaded.diagnostics).toEqual([]);

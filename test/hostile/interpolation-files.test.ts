@@ -56,7 +56,11 @@ describe('${file:} confinement', () => {
     const res = await runCli(['plan', '--output', 'markdown'], { cwd: project });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(
-      /d\.yaml:5:\d+: error: \$\{file:\/etc\/passwd\}: \/etc\/passwd is outside .*project; \$\{file:\} reads only files below the directory of obsync\.yaml — allow more with allowFileOutside in obsync\.yaml or --allow-file-outside/,
+      new RegExp(
+        String.raw`d\.yaml:5:\d+: error: \$\{file:\/etc\/passwd\}: \/etc\/passwd is outside .*project; \$\{file:\} reads only ` +
+          String.raw`files below the directory of obsync\.yaml — allow more with allowFileOutside in obsync\.yaml or ` +
+          String.raw`--allow-file-outside`,
+      ),
     );
     expect(res.stdout + res.stderr).not.toMatch(/root:x?:0:0/);
   });
@@ -96,7 +100,8 @@ describe('${file:} confinement', () => {
     // Its own literal allowFileOutside (not one made by a reference) widens it.
     writeFileSync(
       join(project, 'obsync.yaml'),
-      `${CONFIG}allowFileOutside: true\ntargets:\n  - {name: t, variant: self-hosted, baseUrl: "http://127.0.0.1:1/\${file:${join(outside, 'secret.txt')}}"}\n`,
+      `${CONFIG}allowFileOutside: true\ntargets:\n  - {name: t, variant: self-hosted, baseUrl: ` +
+        `"http://127.0.0.1:1/\${file:${join(outside, 'secret.txt')}}"}\n`,
     );
     expect(loadConfig(join(project, 'obsync.yaml'), {}).diagnostics.map((d) => d.code)).not.toContain('file-outside');
   });

@@ -55,14 +55,16 @@ function proxyUrl(s: Server): string {
 function writeManifests(dir: string, version: string): void {
   const docs = Array.from(
     { length: COUNT },
-    (_, i) => `apiVersion: obsync/v1
+    (_, i) =>
+      `apiVersion: obsync/v1
 kind: Dashboard
 metadata: {name: paused-${i}}
 spec:
   name: Paused ${i}
   tags: [${version}]
   tiles:
-    - {key: lat, name: Latency, x: 0, y: 0, w: 12, h: 4, config: {displayType: line, source: Traces, select: [{aggFn: avg, valueExpression: Duration}]}}`,
+    - {key: lat, name: Latency, x: 0, y: 0, w: 12, h: 4, config: {displayType: line, source: Traces, select: [{aggFn: avg, ` +
+      `valueExpression: Duration}]}}`,
   );
   writeFileSync(join(dir, 'manifests/all.yaml'), docs.join('\n---\n') + '\n');
 }
@@ -122,7 +124,9 @@ async function pausedWriter(backend: Backend): Promise<void> {
     mkdirSync(join(dir, 'manifests'));
     const { yaml, env } = backend.state(dir);
     const config = (requests: number) =>
-      `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: ${yaml}\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: ${requests}, perSeconds: 1}, retries: 0}\n`;
+      `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: ${yaml}\ntargets:\n  - {name: sb, variant: self-hosted, ` +
+      `baseUrl: "${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: ${requests}, ` +
+      `perSeconds: 1}, retries: 0}\n`;
     // A: two requests a second, so its updates wait in the rate limit, where a paused process keeps them.
     writeFileSync(join(dir, 'obsync.yaml'), config(2));
     writeFileSync(join(dir, 'fast.yaml'), config(1000));

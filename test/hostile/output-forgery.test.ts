@@ -125,8 +125,11 @@ const outcomes = fc.tuple(plan, fc.option(data, { nil: undefined })).map(([p, er
 );
 
 /** Lines obsync's text renderers start at column 0; anything else there would be data posing as obsync. */
-const OWN_TEXT_LINE =
-  /^(obsync will perform |No changes\. |Plan(?: \(\d+ targets\))?: |Prune refused |Prune kept |Forgetting |Targets: |Target 'staging' could not be planned: |── target |\d+ owned object|manifests\/a\.yaml:3:5: error: |Apply (complete|finished)|Prune skipped: |warning: |::error )/;
+const OWN_TEXT_LINE = new RegExp(
+  String.raw`^(obsync will perform |No changes\. |Plan(?: \(\d+ targets\))?: |Prune refused |Prune kept |Forgetting |Targets: ` +
+    String.raw`|Target 'staging' could not be planned: |── target |\d+ owned object|manifests\/a\.yaml:3:5: error: |Apply ` +
+    String.raw`(complete|finished)|Prune skipped: |warning: |::error )`,
+);
 
 function checkCommon(out: string, annotations = 0): void {
   expect(withoutOwnEscapes(out)).not.toMatch(RAW_UNSAFE);
@@ -140,7 +143,10 @@ function checkText(out: string, annotations = 0): void {
   for (const line of withoutOwnEscapes(out).split('\n')) if (line !== '' && !/^\s/.test(line)) expect(line).toMatch(OWN_TEXT_LINE);
 }
 
-/** `@name`, `#123`, `GH-1`, `owner/repo#1` and the bare URLs GFM links (`https://…`, `www.…`, `mailto:`) that GitHub would still act on: outside code, after markdown's escapes are read. */
+/**
+ * `@name`, `#123`, `GH-1`, `owner/repo#1` and the bare URLs GFM links (`https://…`, `www.…`, `mailto:`) that GitHub would still act on:
+ * outside code, after markdown's escapes are read.
+ */
 function liveReferences(md: string): string[] {
   const text = md
     .replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1$/gm, ' ')

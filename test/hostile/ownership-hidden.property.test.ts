@@ -107,16 +107,20 @@ describe('a create answered with the id of an object the list hid', () => {
     );
   });
 
-  it('the red team repro: a hand-made dashboard hidden from the list, the create echoed with its id: failed, nothing recorded', async () => {
-    const { port, hidden, created } = await hidingService({ relation: 'other-name', answer: 'echo', hideGet: false, commit: true });
-    const inventory = memoryInventory('t');
-    const step = (await apply(port, inventory)).results[0];
-    expect(step?.message).toMatch(
-      new RegExp(
-        `cannot prove it created the object, so it records nothing: dashboard ${hidden}, read back, has the natural key name:Made by hand`,
-      ),
-    );
-    expect(step?.message).toContain(`the create may have made dashboard ${created[0] ?? '?'}`);
-    expect(inventory.entries()).toEqual([]);
-  });
+  it(
+    'the red team repro: a hand-made dashboard hidden from the ' + 'list, the create echoed with its id: failed, nothing recorded',
+    async () => {
+      const { port, hidden, created } = await hidingService({ relation: 'other-name', answer: 'echo', hideGet: false, commit: true });
+      const inventory = memoryInventory('t');
+      const step = (await apply(port, inventory)).results[0];
+      expect(step?.message).toMatch(
+        new RegExp(
+          `cannot prove it created the object, so it records nothing: dashboard ` +
+            `${hidden}, read back, has the natural key name:Made by hand`,
+        ),
+      );
+      expect(step?.message).toContain(`the create may have made dashboard ${created[0] ?? '?'}`);
+      expect(inventory.entries()).toEqual([]);
+    },
+  );
 });

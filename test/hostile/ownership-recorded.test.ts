@@ -63,7 +63,8 @@ describe('ownership through the CLI and the daemon', () => {
     const c = h.sandbox.credentials;
     writeFileSync(
       join(h.dir, 'obsync.yaml'),
-      `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: state}\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${h.sandbox.url}", credentials: {apiKey: ${c.apiKey}}}\n`,
+      `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: state}\ntargets:\n  - {name: sb, ` +
+        `variant: self-hosted, baseUrl: "${h.sandbox.url}", credentials: {apiKey: ${c.apiKey}}}\n`,
     );
     // The harness's own run filled the inventory: lose it, as on a fresh CI runner.
     await h.inventory.close();

@@ -75,7 +75,8 @@ describe('a manifest file that declares nothing any more', () => {
     writeFileSync(join(dir, 'manifests/a.yaml'), '---\n# emptied\n');
     const plan = await run(['plan', 'manifests', '--prune']);
     expect(plan.out).toContain(
-      'manifests/a.yaml: warning: declares nothing now (it is empty, or holds only `---` or comments), but it declared 2 object(s) (Alert/alpha-slow, Dashboard/alpha), which obsync owns',
+      'manifests/a.yaml: warning: declares nothing now (it is empty, or holds only `---` or comments), but it declared 2 object(s) ' +
+        '(Alert/alpha-slow, Dashboard/alpha), which obsync owns',
     );
     expect(plan.out).toContain('Prune refused');
     expect(plan.out).toContain('manifests/a.yaml declares nothing now');

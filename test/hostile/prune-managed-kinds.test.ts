@@ -19,7 +19,8 @@ const searchAlert = (name: string, savedSearch: string, webhook = 'ops-slack') =
   doc(
     'Alert',
     name,
-    `{savedSearch: ${savedSearch}, threshold: 1, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: ${webhook}}, name: ${name}}`,
+    `{savedSearch: ${savedSearch}, threshold: 1, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: ${webhook}}, ` +
+      `name: ${name}}`,
   );
 const webhook = (name: string) =>
   doc('Webhook', name, `{service: generic, name: Hook ${name}, url: 'https://example.com/hooks/${name}-7f3e'}`);

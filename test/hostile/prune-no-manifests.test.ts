@@ -32,7 +32,8 @@ describe('--allow-empty-kind: deleting the last objects of a kind is confirmed, 
     h.manifests({ 'a.yaml': dashboardYaml('a', 'Dash A', [{ key: 'lat' }]) });
     const refused = await h.run({ prune: true });
     expect(refused.plan.prune.refused).toEqual([
-      'no Alert is declared but obsync owns 1: refusing to delete them all (is the manifest path right?); declare at least one Alert, or confirm deleting the last ones with --allow-empty-kind Alert',
+      'no Alert is declared but obsync owns 1: refusing to delete them all (is the manifest path right?); declare at least one Alert, or ' +
+        'confirm deleting the last ones with --allow-empty-kind Alert',
     ]);
     expect((await h.alerts()).map((a) => a.name)).toContain('a-slow');
     // Confirming another kind does not confirm this one.

@@ -22,7 +22,8 @@ beforeEach(async () => {
   mkdirSync(join(dir, 'manifests'));
   writeFileSync(
     join(dir, 'manifests/d.yaml'),
-    'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: bound}\nspec:\n  name: Bound plan\n  tiles: [{name: Notes, x: 0, y: 0, w: 6, h: 2, config: {displayType: markdown, markdown: hello}}]\n',
+    'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: bound}\nspec:\n  name: Bound plan\n  tiles: [{name: Notes, x: 0, y: 0, w: ' +
+      '6, h: 2, config: {displayType: markdown, markdown: hello}}]\n',
   );
 });
 afterEach(async () => {
@@ -34,14 +35,19 @@ const sb = (i: number): SandboxHandle => sandboxes[i] as SandboxHandle;
 
 function hostedConfig(url: string): string {
   const c = sb(0).credentials;
-  return `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: prod, variant: hosted, baseUrl: "${url}", organizationId: ${c.organizationId}, serviceId: ${c.serviceId}, credentials: {keyId: ${c.keyId}, keySecret: "\${env:KEY_SECRET}"}, rateLimit: {requests: 1000, perSeconds: 1}}\n`;
+  return (
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: prod, variant: hosted, baseUrl: "${url}", ` +
+    `organizationId: ${c.organizationId}, serviceId: ${c.serviceId}, credentials: {keyId: ${c.keyId}, keySecret: ` +
+    `"\${env:KEY_SECRET}"}, rateLimit: {requests: 1000, perSeconds: 1}}\n`
+  );
 }
 
 function selfHostedTargets(urls: string[]): string {
   const key = sb(0).credentials.apiKey;
   const targets = urls.map(
     (url, i) =>
-      `  - {name: t${i}, variant: self-hosted, baseUrl: "${url}", credentials: {apiKey: ${key}}, rateLimit: {requests: 1000, perSeconds: 1}}`,
+      `  - {name: t${i}, variant: self-hosted, baseUrl: "${url}", credentials: {apiKey: ${key}}, rateLimit: {requests: 1000, perSeconds: ` +
+      `1}}`,
   );
   return `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n${targets.join('\n')}\n`;
 }

@@ -58,7 +58,8 @@ describe('diagnostics at sensitive paths', () => {
     const path = join(dir, 'obsync.yaml');
     writeFileSync(
       path,
-      `apiVersion: obsync/v1\nkind: Config\ntargets:\n  - {name: t, variant: self-hosted, baseUrl: "http://127.0.0.1:1", credentials: {apiKey: ${SECRET_NUMBER}}}\n`,
+      `apiVersion: obsync/v1\nkind: Config\ntargets:\n  - {name: t, variant: self-hosted, baseUrl: "http://127.0.0.1:1", credentials: ` +
+        `{apiKey: ${SECRET_NUMBER}}}\n`,
     );
     const loaded = loadConfig(path, {});
     expect(loaded.diagnostics).toEqual([

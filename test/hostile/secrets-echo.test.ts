@@ -192,7 +192,9 @@ describe('the invite URL of a pending invitation (issue 44)', () => {
     try {
       writeFileSync(
         join(dir, 'obsync.yaml'),
-        `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: .obsync/state}\ntargets:\n  - name: sh\n    variant: self-hosted\n    baseUrl: ${echo.url}\n    credentials: {apiKey: ${sandbox.credentials.apiKey}}\n    rateLimit: {requests: 1000, perSeconds: 1}\n    retries: 0\n`,
+        `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: .obsync/state}\ntargets:\n  - name: ` +
+          `sh\n    variant: self-hosted\n    baseUrl: ${echo.url}\n    credentials: {apiKey: ${sandbox.credentials.apiKey}}\n    ` +
+          `rateLimit: {requests: 1000, perSeconds: 1}\n    retries: 0\n`,
       );
       rmSync(join(dir, 'manifests'), { recursive: true, force: true });
       mkdirSync(join(dir, 'manifests'));

@@ -102,7 +102,8 @@ statusToken: "\${env:OBSYNC_STATUS_TOKEN}"
   );
   writeFileSync(
     join(dir, 'manifests/w.yaml'),
-    `apiVersion: obsync/v1\nkind: Webhook\nmetadata: {name: pager}\nspec:\n  service: generic\n  name: pager\n  url: https://events.example.com/v2/enqueue\n  body: ${JSON.stringify(BODY)}\n  headers: {X-Auth: ${HEADER_VALUE}}\n`,
+    `apiVersion: obsync/v1\nkind: Webhook\nmetadata: {name: pager}\nspec:\n  service: generic\n  name: pager\n  url: ` +
+      `https://events.example.com/v2/enqueue\n  body: ${JSON.stringify(BODY)}\n  headers: {X-Auth: ${HEADER_VALUE}}\n`,
   );
 }
 

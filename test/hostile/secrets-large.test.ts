@@ -21,7 +21,8 @@ describe('a webhook body of 16,000 CJK characters (a sensitive value the schema 
     const body = `{"text": "${'秘密の本文'.repeat(3_199)}"}`;
     writeFileSync(
       join(dir, 'w.yaml'),
-      `apiVersion: obsync/v1\nkind: Webhook\nmetadata: {name: big}\nspec:\n  service: generic\n  name: big\n  url: "https://hooks.example.com/x/abc123def456"\n  body: \${env:BIG_BODY}\n`,
+      `apiVersion: obsync/v1\nkind: Webhook\nmetadata: {name: big}\nspec:\n  service: generic\n  name: big\n  url: ` +
+        `"https://hooks.example.com/x/abc123def456"\n  body: \${env:BIG_BODY}\n`,
     );
     writeFileSync(
       join(dir, 'obsync.yaml'),

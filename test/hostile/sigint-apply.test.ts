@@ -50,7 +50,9 @@ beforeEach(async () => {
     );
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ndefaults: {concurrency: 1}\ntargets:\n  - {name: s, variant: self-hosted, baseUrl: "${proxy.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}, retries: 0}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ndefaults: {concurrency: 1}\ntargets:\n  - {name: s, variant: ` +
+      `self-hosted, baseUrl: "${proxy.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: 1000, ` +
+      `perSeconds: 1}, retries: 0}\n`,
   );
 });
 

@@ -25,7 +25,8 @@ describe('backups of pruned objects', () => {
       writeFileSync(join(root, 'manifests/b.yaml'), dashboard('gone'));
       writeFileSync(
         join(root, 'obsync.yaml'),
-        `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`,
+        `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: ` +
+          `"${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`,
       );
       const env = { OBSYNC_STATE_DIR: stateDir };
       expect((await runCli(['apply', '--auto-approve'], { cwd: root, env })).code).toBe(0);

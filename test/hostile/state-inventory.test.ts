@@ -39,7 +39,8 @@ describe('an unreadable inventory', () => {
       );
       writeFileSync(
         join(dir, 'obsync.yaml'),
-        `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`,
+        `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: ` +
+          `"${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`,
       );
       mkdirSync(join(dir, '.obsync/state'), { recursive: true });
       const truncated = '{"version":1,"target":"sb","entries":[{"kind":"Dashboard","name":"inv","id":"abc"';

@@ -104,7 +104,10 @@ describe('a request that keeps being throttled', () => {
     const err = await failure(collectionOf(port, 'Dashboard').list());
     expect(err.code).toBe('DEADLINE');
     expect(err.message).toMatch(
-      /GET \/api\/v2\/dashboards: gave up — a further wait of 1 s \(the server asked: Retry-After: 1\) would pass the 3 s a request may take at most/,
+      new RegExp(
+        String.raw`GET \/api\/v2\/dashboards: gave up — a further wait of 1 s \(the server asked: Retry-After: 1\) would pass ` +
+          String.raw`the 3 s a request may take at most`,
+      ),
     );
     expect(hits).toBeGreaterThanOrEqual(2);
     await port.close();
@@ -171,7 +174,8 @@ describe('waits shown by the CLI and the daemon', () => {
     );
     writeFileSync(
       join(dir, 'obsync.yaml'),
-      `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: s, variant: self-hosted, baseUrl: "${proxy.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}${maxWait}}\n`,
+      `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: s, variant: self-hosted, baseUrl: ` +
+        `"${proxy.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}${maxWait}}\n`,
     );
   }
 
@@ -201,7 +205,11 @@ describe('waits shown by the CLI and the daemon', () => {
     const res = await runCli(['plan'], { cwd: dir });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(
-      /error: GET \/api\/v2\/\S+: 127\.0\.0\.1:\d+ answered 429 and asked to wait 3 s \(Retry-After: 3\), longer than the 1 s obsync waits at most\n {2}hint: try again later, or raise maxWaitSeconds on the target in obsync\.yaml/,
+      new RegExp(
+        String.raw`error: GET \/api\/v2\/\S+: 127\.0\.0\.1:\d+ answered 429 and asked to wait 3 s \(Retry-After: 3\), longer ` +
+          String.raw`than the 1 s obsync waits at most\n {2}hint: try again later, or raise maxWaitSeconds on the target in ` +
+          String.raw`obsync\.yaml`,
+      ),
     );
   });
 
@@ -214,9 +222,10 @@ describe('waits shown by the CLI and the daemon', () => {
     await until(
       'the wait in the log',
       () =>
-        /"level":"info".*"seconds":3,"server\.address":"127\.0\.0\.1","server\.port":\d+,"reason":"the server asked: Retry-After: 3","msg":"rate limit wait"/.test(
-          output,
-        )
+        new RegExp(
+          String.raw`"level":"info".*"seconds":3,"server\.address":"127\.0\.0\.1","server\.port":\d+,"reason":"the server asked: ` +
+            String.raw`Retry-After: 3","msg":"rate limit wait"`,
+        ).test(output)
           ? true
           : undefined,
       { context: () => output },

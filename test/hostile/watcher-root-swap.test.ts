@@ -49,7 +49,8 @@ beforeEach(async () => {
   const c = sandbox.credentials;
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [root]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${c.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}, retries: 0}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [root]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", ` +
+      `credentials: {apiKey: ${c.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}, retries: 0}\n`,
   );
 });
 

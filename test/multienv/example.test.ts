@@ -86,7 +86,8 @@ describe('config-examples/multi-env', () => {
     const plan = await runCli(['plan', '--detailed-exitcode'], { cwd: dir, env: ENV });
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain(
-      'Targets: staging: 4 to create, 0 to update, 0 to delete, 0 unchanged; production: 3 to create, 0 to update, 0 to delete, 1 to adopt, 0 unchanged',
+      'Targets: staging: 4 to create, 0 to update, 0 to delete, 0 unchanged; production: 3 to create, 0 to update, 0 to delete, 1 to ' +
+        'adopt, 0 unchanged',
     );
     const apply = await runCli(['apply', '--auto-approve'], { cwd: dir, env: ENV });
     expect(apply.code).toBe(0);

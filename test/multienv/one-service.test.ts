@@ -24,7 +24,8 @@ beforeAll(async () => {
     `  - name: ${name}\n    variant: self-hosted\n    baseUrl: ${baseUrl}\n    credentials: {apiKey: "\${env:KEY}"}\n`;
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n${target('first', sandbox.url)}${target('second', `HTTP://LOCALHOST.:${url.port}/./`.replace('LOCALHOST', url.hostname))}`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n${target('first', sandbox.url)}` +
+      target('second', `HTTP://LOCALHOST.:${url.port}/./`.replace('LOCALHOST', url.hostname)),
   );
   mkdirSync(join(dir, 'manifests'));
   writeFileSync(

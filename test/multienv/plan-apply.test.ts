@@ -43,7 +43,8 @@ function pointAt(urls: { staging: string; production: string }): void {
   const [head, production] = original.split('  - name: production');
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `${(head ?? '').replace('http://127.0.0.1:8000', urls.staging)}  - name: production${(production ?? '').replace('http://127.0.0.1:8000', urls.production).replace(SERVICE_LINE, `${SERVICE_LINE}${NO_WAITS}`)}`,
+    `${(head ?? '').replace('http://127.0.0.1:8000', urls.staging)}  - name: production` +
+      (production ?? '').replace('http://127.0.0.1:8000', urls.production).replace(SERVICE_LINE, `${SERVICE_LINE}${NO_WAITS}`),
   );
 }
 
@@ -62,7 +63,11 @@ describe('plan with several targets', () => {
     expect(res.stdout).toContain('Storefront canary (staging)');
     expect(res.stdout.slice(production)).not.toContain('storefront-canary');
     expect(res.stdout).toMatch(
-      /^Targets: staging: 4 to create, 0 to update, 0 to delete, 0 unchanged; production: 3 to create, 0 to update, 0 to delete, 1 to adopt, 0 unchanged\n$/m,
+      new RegExp(
+        String.raw`^Targets: staging: 4 to create, 0 to update, 0 to delete, 0 unchanged; production: 3 to create, 0 to update, ` +
+          String.raw`0 to delete, 1 to adopt, 0 unchanged\n$`,
+        'm',
+      ),
     );
     expect(writes()).toEqual([]);
   });
@@ -88,8 +93,11 @@ describe('plan with several targets', () => {
     expect(res.code).toBe(1);
     expect(res.stdout).toContain("obsync will perform these actions on target 'staging' (self-hosted):");
     expect(res.stdout).toMatch(/^Targets: staging: 4 to create, 0 to update, 0 to delete, 0 unchanged; production: not planned$/m);
-    const missing =
-      /obsync\.yaml:\d+:\d+: error: environment variable PROD_KEY_SECRET is not set \(referenced as \$\{env:PROD_KEY_SECRET\}\): set it, or put it in \.env or a file given with --dotenv \(at targets\[1\]\.credentials\.keySecret\)/;
+    const missing = new RegExp(
+      String.raw`obsync\.yaml:\d+:\d+: error: environment variable PROD_KEY_SECRET is not set \(referenced as ` +
+        String.raw`\$\{env:PROD_KEY_SECRET\}\): set it, or put it in \.env or a file given with --dotenv \(at ` +
+        String.raw`targets\[1\]\.credentials\.keySecret\)`,
+    );
     expect(res.stdout).toMatch(
       new RegExp(`Target 'production' could not be planned: its settings in \\S+ cannot be resolved:\\n  \\S*${missing.source}`),
     );
@@ -177,7 +185,8 @@ describe('apply with several targets', () => {
     const res = await runCli(['apply', '--auto-approve', '--prune', '--max-deletes', '0'], { cwd: dir, env: ENV });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(
-      "Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended (--allow-empty-kind KIND for the last objects of a kind), or apply without --prune (on 'staging'; nothing was applied to any target).",
+      'Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended (--allow-empty-kind KIND for ' +
+        "the last objects of a kind), or apply without --prune (on 'staging'; nothing was applied to any target).",
     );
     expect(writes().length).toBe(before);
   });

@@ -16,7 +16,8 @@ import { createProposer } from '../../src/proposals/proposer.js';
 import { git, makeRemote, serveOverHttp } from '../support/git-repos.js';
 
 const DASH =
-  'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: checkout}\nspec:\n  name: Checkout\n  tiles:\n    - key: p99\n      x: 0\n      y: 0\n';
+  'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: checkout}\nspec:\n  name: Checkout\n  tiles:\n    - key: p99\n      x: ' +
+  '0\n      y: 0\n';
 const MOVED = DASH.replace('      x: 0\n', '      x: 6\n');
 const OTHER = 'apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: slow}\nspec: {threshold: 500}\n';
 

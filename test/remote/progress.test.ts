@@ -105,7 +105,8 @@ describe('obsync plan against a slow server', () => {
     try {
       writeFileSync(
         join(dir, 'obsync.yaml'),
-        `apiVersion: obsync/v1\nkind: Config\nmanifests: [m.yaml]\ntargets:\n  - {name: sh, variant: self-hosted, baseUrl: ${sandbox.url}, credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`,
+        `apiVersion: obsync/v1\nkind: Config\nmanifests: [m.yaml]\ntargets:\n  - {name: sh, variant: self-hosted, baseUrl: ` +
+          `${sandbox.url}, credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`,
       );
       writeFileSync(join(dir, 'm.yaml'), 'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: d}\nspec: {name: D, tiles: []}\n');
       sandbox.faults.set({ latencyMs: 2_300 });

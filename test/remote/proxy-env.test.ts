@@ -87,7 +87,8 @@ let dir: string;
 function writeConfig(baseUrl: string): void {
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${baseUrl}", retries: 0, timeoutSeconds: 5}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${baseUrl}", ` +
+      `retries: 0, timeoutSeconds: 5}\n`,
   );
 }
 

@@ -180,67 +180,71 @@ describe('transport', () => {
     await port.close();
   });
 
-  it('logs one debug line per request attempt in the OpenTelemetry HTTP fields: method, server, path, status, resends, duration, request id; never a header, a body or a credential', async () => {
-    let calls = 0;
-    const url = await serve((req, res) => {
-      calls += 1;
-      if (req.method === 'GET' && calls === 1) return json(res, 503, { error: 'busy' }, { 'x-request-id': 'req-503' });
-      if (req.method === 'GET') return json(res, 200, { data: [] }, { 'x-request-id': 'req-ok' });
-      json(res, 200, { data: { id: 'd9', name: 'A', tiles: [] } });
-    });
-    const out = new PassThrough();
-    let text = '';
-    out.on('data', (d: Buffer) => (text += d.toString()));
-    const port = createServicePort(selfHosted(url), { logger: createLogger({ format: 'json', level: 'debug', stream: out }) });
-    await collectionOf(port, 'Dashboard').list();
-    await collectionOf(port, 'Dashboard').create({ name: 'with body secret-body-marker', tiles: [] });
-    await port.close();
-    const lines = text
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .filter((l) => l.msg === 'request');
-    // OpenTelemetry's HTTP semantic conventions; no top-level key a log backend reserves (status, host).
-    const server = { 'server.address': new URL(url).hostname, 'server.port': Number(new URL(url).port) };
-    expect(lines.map(({ time: _t, durationMs, ...rest }) => ({ ...rest, durationMs: typeof durationMs }))).toEqual([
-      {
-        level: 'debug',
-        msg: 'request',
-        target: 't',
-        'http.request.method': 'GET',
-        ...server,
-        'url.path': '/api/v2/dashboards',
-        'http.response.status_code': 503,
-        requestId: 'req-503',
-        durationMs: 'number',
-      },
-      {
-        level: 'debug',
-        msg: 'request',
-        target: 't',
-        'http.request.method': 'GET',
-        ...server,
-        'url.path': '/api/v2/dashboards',
-        'http.response.status_code': 200,
-        'http.request.resend_count': 1,
-        requestId: 'req-ok',
-        durationMs: 'number',
-      },
-      {
-        level: 'debug',
-        msg: 'request',
-        target: 't',
-        'http.request.method': 'POST',
-        ...server,
-        'url.path': '/api/v2/dashboards',
-        'http.response.status_code': 200,
-        durationMs: 'number',
-      },
-    ]);
-    expect(text).not.toContain(SECRET);
-    expect(text).not.toContain('secret-body-marker');
-    expect(text.toLowerCase()).not.toContain('authorization');
-  });
+  it(
+    'logs one debug line per request attempt in the OpenTelemetry HTTP fields: method, server, path, status, resends, duration, request ' +
+      'id; never a header, a body or a credential',
+    async () => {
+      let calls = 0;
+      const url = await serve((req, res) => {
+        calls += 1;
+        if (req.method === 'GET' && calls === 1) return json(res, 503, { error: 'busy' }, { 'x-request-id': 'req-503' });
+        if (req.method === 'GET') return json(res, 200, { data: [] }, { 'x-request-id': 'req-ok' });
+        json(res, 200, { data: { id: 'd9', name: 'A', tiles: [] } });
+      });
+      const out = new PassThrough();
+      let text = '';
+      out.on('data', (d: Buffer) => (text += d.toString()));
+      const port = createServicePort(selfHosted(url), { logger: createLogger({ format: 'json', level: 'debug', stream: out }) });
+      await collectionOf(port, 'Dashboard').list();
+      await collectionOf(port, 'Dashboard').create({ name: 'with body secret-body-marker', tiles: [] });
+      await port.close();
+      const lines = text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.msg === 'request');
+      // OpenTelemetry's HTTP semantic conventions; no top-level key a log backend reserves (status, host).
+      const server = { 'server.address': new URL(url).hostname, 'server.port': Number(new URL(url).port) };
+      expect(lines.map(({ time: _t, durationMs, ...rest }) => ({ ...rest, durationMs: typeof durationMs }))).toEqual([
+        {
+          level: 'debug',
+          msg: 'request',
+          target: 't',
+          'http.request.method': 'GET',
+          ...server,
+          'url.path': '/api/v2/dashboards',
+          'http.response.status_code': 503,
+          requestId: 'req-503',
+          durationMs: 'number',
+        },
+        {
+          level: 'debug',
+          msg: 'request',
+          target: 't',
+          'http.request.method': 'GET',
+          ...server,
+          'url.path': '/api/v2/dashboards',
+          'http.response.status_code': 200,
+          'http.request.resend_count': 1,
+          requestId: 'req-ok',
+          durationMs: 'number',
+        },
+        {
+          level: 'debug',
+          msg: 'request',
+          target: 't',
+          'http.request.method': 'POST',
+          ...server,
+          'url.path': '/api/v2/dashboards',
+          'http.response.status_code': 200,
+          durationMs: 'number',
+        },
+      ]);
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain('secret-body-marker');
+      expect(text.toLowerCase()).not.toContain('authorization');
+    },
+  );
 
   it('logs no request line above debug', async () => {
     const url = await serve((_req, res) => json(res, 200, { data: [] }));

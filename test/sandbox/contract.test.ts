@@ -73,7 +73,8 @@ describe.skipIf(!available)('client requests against the OpenAPI documents', () 
       expect((await keys.list()).map((k) => k.name)).toContain('contract');
       expect((await keys.update(made.key.id, { state: 'disabled' })).state).toBe('disabled');
       await keys.delete(made.key.id);
-      // The access kinds need ClickStack with RBAC, whose endpoints no OpenAPI document here has (their contract: the provider's peer test).
+      // The access kinds need ClickStack with RBAC, whose endpoints no OpenAPI document here has (their contract: the provider's peer
+      // test).
       const all = loadManifests(['config-examples'], { env: {} }).resources.filter(
         (r) => !['Role', 'TeamMember', 'TeamSettings'].includes(r.kind),
       );

@@ -57,23 +57,26 @@ describe('sandbox server', () => {
     expect(missing.error).toMatch(/^NOT_FOUND: /);
   });
 
-  it('answers conditional GETs as Express does on the self-hosted API (weak ETag, 304 without a body), and not on the hosted one', async () => {
-    const h = await start();
-    const first = await selfHosted(h, '/dashboards');
-    const etag = first.headers.get('etag');
-    expect(etag).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
-    await first.arrayBuffer();
-    const again = await selfHosted(h, '/dashboards', { headers: { 'if-none-match': etag ?? '' } });
-    expect(again.status).toBe(304);
-    expect(again.headers.get('content-length')).toBeNull();
-    expect(await again.text()).toBe('');
-    await selfHosted(h, '/dashboards', { method: 'POST', body: DASHBOARD });
-    const changed = await selfHosted(h, '/dashboards', { headers: { 'if-none-match': etag ?? '' } });
-    expect(changed.status).toBe(200);
-    expect(changed.headers.get('etag')).not.toBe(etag);
-    const hostedList = await hosted(h, '/dashboards');
-    expect(hostedList.headers.get('etag')).toBeNull();
-  });
+  it(
+    'answers conditional GETs as Express does on the self-hosted ' + 'API (weak ETag, 304 without a body), and not on the hosted one',
+    async () => {
+      const h = await start();
+      const first = await selfHosted(h, '/dashboards');
+      const etag = first.headers.get('etag');
+      expect(etag).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
+      await first.arrayBuffer();
+      const again = await selfHosted(h, '/dashboards', { headers: { 'if-none-match': etag ?? '' } });
+      expect(again.status).toBe(304);
+      expect(again.headers.get('content-length')).toBeNull();
+      expect(await again.text()).toBe('');
+      await selfHosted(h, '/dashboards', { method: 'POST', body: DASHBOARD });
+      const changed = await selfHosted(h, '/dashboards', { headers: { 'if-none-match': etag ?? '' } });
+      expect(changed.status).toBe(200);
+      expect(changed.headers.get('etag')).not.toBe(etag);
+      const hostedList = await hosted(h, '/dashboards');
+      expect(hostedList.headers.get('etag')).toBeNull();
+    },
+  );
 
   it('rate-limits per key with the published headers', async () => {
     const h = await start({ rateLimit: { selfHosted: { limit: 2, windowMs: 60_000 }, hosted: { limit: 1, windowMs: 10_000 } } });

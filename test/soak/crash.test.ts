@@ -15,18 +15,22 @@ function manifests(dir: string): void {
   mkdirSync(join(dir, 'manifests'), { recursive: true });
   const docs: string[] = [];
   for (let i = 0; i < COUNT; i++) {
-    docs.push(`apiVersion: obsync/v1
+    docs.push(
+      `apiVersion: obsync/v1
 kind: Dashboard
 metadata: {name: crash-${i}}
 spec:
   name: Crash ${i}
   tiles:
-    - {key: lat, name: Latency, x: 0, y: 0, w: 12, h: 4, config: {displayType: line, source: Traces, select: [{aggFn: avg, valueExpression: Duration}]}}
+    - {key: lat, name: Latency, x: 0, y: 0, w: 12, h: 4, config: {displayType: line, source: Traces, select: [{aggFn: avg, ` +
+        `valueExpression: Duration}]}}
 ---
 apiVersion: obsync/v1
 kind: Alert
 metadata: {name: crash-${i}-slow}
-spec: {dashboard: crash-${i}, tile: lat, threshold: 100, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: ops-slack}, name: crash ${i} slow}`);
+spec: {dashboard: crash-${i}, tile: lat, threshold: 100, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: ` +
+        `ops-slack}, name: crash ${i} slow}`,
+    );
   }
   writeFileSync(join(dir, 'manifests/all.yaml'), docs.join('\n---\n') + '\n');
 }
@@ -40,7 +44,8 @@ describe('crash during apply', () => {
       manifests(dir);
       writeFileSync(
         join(dir, 'obsync.yaml'),
-        `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}}\n`,
+        `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: ` +
+          `"${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}}\n`,
       );
       // Kill points by progress, not by time (start-up time varies on a shared machine): once the
       // sandbox has received this many creates in all, mid-apply of dashboards, then of alerts.

@@ -305,7 +305,8 @@ describe('soak under injected faults', () => {
         const injected = Object.values(sandbox.faults.injected).reduce((a, b) => a + b, 0);
         expect(injected).toBeGreaterThan(RUNS);
         console.info(
-          `soak (${variant}): ${RUNS} passes, ${injected} faults injected ${JSON.stringify(sandbox.faults.injected)}, ${failedPasses} passes with failures, converged`,
+          `soak (${variant}): ${RUNS} passes, ${injected} faults injected ${JSON.stringify(sandbox.faults.injected)}, ${failedPasses} ` +
+            `passes with failures, converged`,
         );
       } finally {
         await inventory.close();

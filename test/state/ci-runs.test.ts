@@ -30,13 +30,15 @@ spec:
       accessKey: {accessKeyId: AKIAEXAMPLE, secretKey: "\${env:S3_SECRET}"}
 `;
 
-const EXTRA = `apiVersion: obsync/v1
+const EXTRA =
+  `apiVersion: obsync/v1
 kind: Dashboard
 metadata: {name: ci-extra}
 spec:
   name: CI extra
   tiles:
-    - {key: lat, name: Latency, x: 0, y: 0, w: 12, h: 4, config: {displayType: line, source: Traces, select: [{aggFn: avg, valueExpression: Duration}]}}
+    - {key: lat, name: Latency, x: 0, y: 0, w: 12, h: 4, config: {displayType: line, source: Traces, select: [{aggFn: avg, ` +
+  `valueExpression: Duration}]}}
 `;
 
 function config(state: string): string {

@@ -78,18 +78,23 @@ function project(dir: string, sandbox: SandboxHandle, schema: string): void {
   mkdirSync(join(dir, 'manifests'), { recursive: true });
   const docs: string[] = [];
   for (let i = 0; i < COUNT; i++) {
-    docs.push(`apiVersion: obsync/v1
+    docs.push(
+      `apiVersion: obsync/v1
 kind: Dashboard
 metadata: {name: fo-${i}}
 spec:
   name: Failover ${i}
   tiles:
-    - {key: lat, name: Latency, x: 0, y: 0, w: 12, h: 4, config: {displayType: line, source: Traces, select: [{aggFn: avg, valueExpression: Duration}]}}`);
+    - {key: lat, name: Latency, x: 0, y: 0, w: 12, h: 4, config: {displayType: line, source: Traces, select: [{aggFn: avg, ` +
+        `valueExpression: Duration}]}}`,
+    );
   }
   writeFileSync(join(dir, 'manifests/all.yaml'), docs.join('\n---\n') + '\n');
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: postgres, url: "\${env:OBSYNC_STATE_URL}", schema: ${schema}, leaseSeconds: 2}\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}, retries: 0}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: postgres, url: "\${env:OBSYNC_STATE_URL}", schema: ` +
+      `${schema}, leaseSeconds: 2}\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ` +
+      `${sandbox.credentials.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}, retries: 0}\n`,
   );
 }
 

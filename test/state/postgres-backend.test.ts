@@ -139,28 +139,32 @@ describe('postgres state backend', () => {
     if ('lease' in attempt) await attempt.lease.release();
   });
 
-  it('moves an entry in one fenced statement, keeping its first-seen time; a deposed holder, an unknown source or an owned destination move nothing', async () => {
-    const b = await backend(server.freshSchema());
-    const schema = b.location.replace(/.*schema (\w+)\)$/, '$1');
-    const inv = await b.openInventory('prod', { mode: 'write', command: 'apply' });
-    await inv.put({ ...entry('old', '1'), tiles: { p99: 't1' } });
-    await inv.put(entry('other', '2'));
-    const moved = await inv.move('Dashboard/old', 'Dashboard/new', '2026-02-02T00:00:00.000Z');
-    expect(moved).toMatchObject({ name: 'new', id: '1', tiles: { p99: 't1' } });
-    expect((await b.records('prod')).records.map((r) => [`${r.entry.kind}/${r.entry.name}`, r.entry.id, r.since])).toEqual([
-      ['Dashboard/new', '1', '2026-01-01T00:00:00.000Z'],
-      ['Dashboard/other', '2', '2026-01-01T00:00:00.000Z'],
-    ]);
-    await expect(inv.move('Dashboard/nope', 'Dashboard/x', 'now')).rejects.toThrow(/Dashboard\/nope is not in the state/);
-    await expect(inv.move('Dashboard/new', 'Dashboard/other', 'now')).rejects.toThrow(/Dashboard\/other is already in the state/);
-    await sql(`UPDATE "${schema}".leases SET expires_at = now() - interval '1 second'`);
-    const attempt = await b.tryLease('prod', 'apply');
-    expect('lease' in attempt).toBe(true);
-    await expect(inv.move('Dashboard/new', 'Dashboard/newer', 'now')).rejects.toBeInstanceOf(LockError);
-    const rows = await sql<{ address: string }>(`SELECT address FROM "${schema}".entries ORDER BY address`);
-    expect(rows.map((r) => r.address)).toEqual(['Dashboard/new', 'Dashboard/other']);
-    if ('lease' in attempt) await attempt.lease.release();
-  });
+  it(
+    'moves an entry in one fenced statement, keeping its first-seen time; a deposed holder, an unknown source or an owned destination ' +
+      'move nothing',
+    async () => {
+      const b = await backend(server.freshSchema());
+      const schema = b.location.replace(/.*schema (\w+)\)$/, '$1');
+      const inv = await b.openInventory('prod', { mode: 'write', command: 'apply' });
+      await inv.put({ ...entry('old', '1'), tiles: { p99: 't1' } });
+      await inv.put(entry('other', '2'));
+      const moved = await inv.move('Dashboard/old', 'Dashboard/new', '2026-02-02T00:00:00.000Z');
+      expect(moved).toMatchObject({ name: 'new', id: '1', tiles: { p99: 't1' } });
+      expect((await b.records('prod')).records.map((r) => [`${r.entry.kind}/${r.entry.name}`, r.entry.id, r.since])).toEqual([
+        ['Dashboard/new', '1', '2026-01-01T00:00:00.000Z'],
+        ['Dashboard/other', '2', '2026-01-01T00:00:00.000Z'],
+      ]);
+      await expect(inv.move('Dashboard/nope', 'Dashboard/x', 'now')).rejects.toThrow(/Dashboard\/nope is not in the state/);
+      await expect(inv.move('Dashboard/new', 'Dashboard/other', 'now')).rejects.toThrow(/Dashboard\/other is already in the state/);
+      await sql(`UPDATE "${schema}".leases SET expires_at = now() - interval '1 second'`);
+      const attempt = await b.tryLease('prod', 'apply');
+      expect('lease' in attempt).toBe(true);
+      await expect(inv.move('Dashboard/new', 'Dashboard/newer', 'now')).rejects.toBeInstanceOf(LockError);
+      const rows = await sql<{ address: string }>(`SELECT address FROM "${schema}".entries ORDER BY address`);
+      expect(rows.map((r) => r.address)).toEqual(['Dashboard/new', 'Dashboard/other']);
+      if ('lease' in attempt) await attempt.lease.release();
+    },
+  );
 
   it('hands the lease of a holder that died to the next one within the lease time', async () => {
     const schema = server.freshSchema();

@@ -76,11 +76,13 @@ spec:
   writeFileSync(join(dir, 'manifests/all.yaml'), `${dashboards.join('\n---\n')}\n`);
   const targets = ALL.map(
     (name, i) =>
-      `  - {name: ${name}, variant: self-hosted, baseUrl: "\${env:SHARD_PROXY}", credentials: {apiKey: ${keyOf(i)}}, rateLimit: {requests: 1000, perSeconds: 1}, retries: 0}`,
+      `  - {name: ${name}, variant: self-hosted, baseUrl: "\${env:SHARD_PROXY}", credentials: {apiKey: ${keyOf(i)}}, rateLimit: ` +
+      `{requests: 1000, perSeconds: 1}, retries: 0}`,
   );
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: postgres, url: "\${env:OBSYNC_STATE_URL}", schema: ${schema}, leaseSeconds: ${LEASE_MS / 1000}}\ntargets:\n${targets.join('\n')}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: postgres, url: "\${env:OBSYNC_STATE_URL}", schema: ` +
+      `${schema}, leaseSeconds: ${LEASE_MS / 1000}}\ntargets:\n${targets.join('\n')}\n`,
   );
 }
 
@@ -260,7 +262,8 @@ describe('replicas sharing targets over PostgreSQL (issue 28)', () => {
       expect(gaps.length).toBeGreaterThan(0);
       const within = gaps.filter((g) => g < LEASE_MS).length;
       console.info(
-        `shards: ${writes.length} writes, ${gaps.length} hand-overs under writes (${within} with the next writer within one lease), smallest gap ${Math.round(Math.min(...gaps))} ms; all led again ${takeoverMs} ms after the SIGKILL (lease ${LEASE_MS} ms)`,
+        `shards: ${writes.length} writes, ${gaps.length} hand-overs under writes (${within} with the next writer within one lease), ` +
+          `smallest gap ${Math.round(Math.min(...gaps))} ms; all led again ${takeoverMs} ms after the SIGKILL (lease ${LEASE_MS} ms)`,
       );
     } finally {
       drifting = false;

@@ -32,7 +32,8 @@ beforeEach(async () => {
   mkdirSync(join(dir, 'manifests'));
   writeFileSync(
     join(dir, 'manifests/d.yaml'),
-    'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: d}\nspec:\n  name: State bounds\n  tiles: [{name: Notes, x: 0, y: 0, w: 6, h: 2, config: {displayType: markdown, markdown: hi}}]\n',
+    'apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: d}\nspec:\n  name: State bounds\n  tiles: [{name: Notes, x: 0, y: 0, w: 6, ' +
+      'h: 2, config: {displayType: markdown, markdown: hi}}]\n',
   );
 });
 afterEach(async () => {
@@ -43,7 +44,8 @@ afterEach(async () => {
 function config(state: string): void {
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: ${state}\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: ${state}\ntargets:\n  - {name: sb, variant: self-hosted, ` +
+      `baseUrl: "${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}, rateLimit: {requests: 1000, perSeconds: 1}}\n`,
   );
 }
 

@@ -41,7 +41,9 @@ describe('the red team rows, replayed against obsync run and obsync state replic
       mkdirSync(join(dir, 'manifests'));
       writeFileSync(
         join(dir, 'obsync.yaml'),
-        `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: postgres, url: "\${env:OBSYNC_STATE_URL}", schema: ${schema}, leaseSeconds: 2}\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: {apiKey: ${sandbox.credentials.apiKey}}}\n`,
+        `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: postgres, url: "\${env:OBSYNC_STATE_URL}", ` +
+          `schema: ${schema}, leaseSeconds: 2}\ntargets:\n  - {name: sb, variant: self-hosted, baseUrl: "${sandbox.url}", credentials: ` +
+          `{apiKey: ${sandbox.credentials.apiKey}}}\n`,
       );
       const s = `"${schema}"`;
       // The schema as a first obsync leaves it, then the two rows of the red team.
@@ -71,7 +73,8 @@ describe('the red team rows, replayed against obsync run and obsync state replic
       const replicas = fakeIO(dir, { env });
       expect(await runInProcess(replicas.io, ['state', 'replicas']), replicas.err()).toBe(0);
       expect(replicas.err()).toContain(
-        'warning: the state row poison (table replicas) cannot be taken and is left out: targets: Invalid input: expected array, received number; a running replica writes its row again at its next heartbeat; otherwise DELETE FROM',
+        'warning: the state row poison (table replicas) cannot be taken and is left out: targets: Invalid input: expected array, ' +
+          'received number; a running replica writes its row again at its next heartbeat; otherwise DELETE FROM',
       );
       expect(replicas.out()).toContain('v1\\nforged line');
       expect(replicas.out()).not.toMatch(/^forged/m);

@@ -95,7 +95,8 @@ type Row = typeof replicaRow extends fc.Arbitrary<infer R> ? R : never;
 
 /** A timestamp `ms` from the database's now, or an infinite one (SQL, parameter `$n`). */
 const at = (n: number, sign: '+' | '-') =>
-  `CASE WHEN $${n}::text LIKE '%infinity' THEN $${n}::text::timestamptz ELSE now() ${sign} ($${n}::text)::double precision * interval '1 millisecond' END`;
+  `CASE WHEN $${n}::text LIKE '%infinity' THEN $${n}::text::timestamptz ELSE now() ${sign} ($${n}::text)::double precision * interval '1 ` +
+  `millisecond' END`;
 
 const isTargets = (v: unknown) =>
   Array.isArray(v) && v.every((t) => typeof t === 'string' && /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(t));
@@ -142,101 +143,105 @@ function sharding(b: PostgresStateBackend, log: PassThrough): Sharding {
 }
 
 describe('rows of the replica registry (issues 50 and 53)', () => {
-  it('random malformed rows and clock offsets never stop a heartbeat, the assignment or state replicas; each row is live, dead, or left out and named (property)', async () => {
-    const { b, s } = await backend();
-    let runs = 0;
-    try {
-      await fc.assert(
-        fc.asyncProperty(fc.array(replicaRow, { maxLength: 6 }), async (rows) => {
-          runs += 1;
-          await db.query(`DELETE FROM ${s}.replicas`);
-          for (const [i, r] of rows.entries()) {
-            await db.query(
-              `INSERT INTO ${s}.replicas (id, host, pid, version, lease_ms, targets, leads, disagreements, heartbeat_at, expires_at)
+  it(
+    'random malformed rows and clock offsets never stop a heartbeat, the assignment or state replicas; each row is live, dead, or left ' +
+      'out and named (property)',
+    async () => {
+      const { b, s } = await backend();
+      let runs = 0;
+      try {
+        await fc.assert(
+          fc.asyncProperty(fc.array(replicaRow, { maxLength: 6 }), async (rows) => {
+            runs += 1;
+            await db.query(`DELETE FROM ${s}.replicas`);
+            for (const [i, r] of rows.entries()) {
+              await db.query(
+                `INSERT INTO ${s}.replicas (id, host, pid, version, lease_ms, targets, leads, disagreements, heartbeat_at, expires_at)
                VALUES ($1, $2, 7, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, ${at(8, '-')}, ${at(9, '+')})`,
-              [
-                `r${i}:${r.idTail}`,
-                r.host,
-                r.version,
-                r.leaseMs,
-                JSON.stringify(r.targets),
-                JSON.stringify(r.leads),
-                JSON.stringify(r.disagreements),
-                String(r.heartbeatAgeMs),
-                String(r.expiresInMs),
-              ],
+                [
+                  `r${i}:${r.idTail}`,
+                  r.host,
+                  r.version,
+                  r.leaseMs,
+                  JSON.stringify(r.targets),
+                  JSON.stringify(r.leads),
+                  JSON.stringify(r.disagreements),
+                  String(r.heartbeatAgeMs),
+                  String(r.expiresInMs),
+                ],
+              );
+            }
+            const log = new PassThrough();
+            let logged = '';
+            log.on('data', (c: Buffer) => (logged += c.toString()));
+            const me = sharding(b, log);
+            const daemons = ['a', 'b', 'c'].map((target) => ({
+              target,
+              leads: false,
+              claim: () => undefined,
+              handOver: () => Promise.resolve(),
+            }));
+            await me.start(daemons as unknown as Daemon[]);
+            const registered = await b.replicas?.list();
+            const told = () =>
+              logged
+                .split('\n')
+                .filter((l) => l.includes('state row skipped'))
+                .map((l) => JSON.parse(l) as { table: string; key: string })
+                .filter((l) => l.table === 'table replicas');
+            const id = (i: number) => `r${i}:${rows[i]?.idTail ?? ''}`;
+            rows.forEach((r, i) => {
+              const want = expected(r);
+              const listed = registered?.replicas.find((x) => x.id === id(i));
+              const skipped = registered?.skipped.find((x) => x.key === id(i));
+              const found =
+                want === 'gone'
+                  ? !listed && !skipped
+                  : want === 'skipped'
+                    ? skipped && !listed
+                    : listed?.live === (want === 'live') && !skipped;
+              expect(found, `${id(i)} ${JSON.stringify(r)} ${JSON.stringify(registered)} ${logged}`).toBe(true);
+              // The replica heard of each skipped row once, by table and key.
+              if (want === 'skipped') expect(told().filter((l) => l.key === id(i))).toHaveLength(1);
+            });
+            const live = new Set(['me', ...rows.flatMap((r, i) => (expected(r) === 'live' ? [id(i)] : []))]);
+            for (const t of ['a', 'b', 'c']) {
+              const a = me.assignment(t);
+              if (!a.mine) expect(live.has(a.owner.replace('assigned to replica ', ''))).toBe(true);
+            }
+            expect(
+              me
+                .view()
+                .replicas.map((r) => r.id)
+                .sort(),
+            ).toEqual([...live].sort());
+            // state replicas: every line through the output pass, no row's text starts a line or acts on the terminal.
+            const text = capture();
+            await printReplicas(text.io, b, 'text');
+            const report = await replicasReport(b);
+            expect(text.out() + text.err()).not.toMatch(RAW_UNSAFE);
+            // A line per replica, lease and disagreement: no row's text starts a line of its own.
+            const lines = (t: string) => t.split('\n').length - 1;
+            const { replicas, unled, otherLeases, disagreements } = report;
+            expect(lines(text.out()), text.out()).toBe(
+              1 + replicas.length + (unled.length ? 2 : 0) + otherLeases.length + (disagreements.length ? 2 + disagreements.length : 0),
             );
-          }
-          const log = new PassThrough();
-          let logged = '';
-          log.on('data', (c: Buffer) => (logged += c.toString()));
-          const me = sharding(b, log);
-          const daemons = ['a', 'b', 'c'].map((target) => ({
-            target,
-            leads: false,
-            claim: () => undefined,
-            handOver: () => Promise.resolve(),
-          }));
-          await me.start(daemons as unknown as Daemon[]);
-          const registered = await b.replicas?.list();
-          const told = () =>
-            logged
-              .split('\n')
-              .filter((l) => l.includes('state row skipped'))
-              .map((l) => JSON.parse(l) as { table: string; key: string })
-              .filter((l) => l.table === 'table replicas');
-          const id = (i: number) => `r${i}:${rows[i]?.idTail ?? ''}`;
-          rows.forEach((r, i) => {
-            const want = expected(r);
-            const listed = registered?.replicas.find((x) => x.id === id(i));
-            const skipped = registered?.skipped.find((x) => x.key === id(i));
-            const found =
-              want === 'gone'
-                ? !listed && !skipped
-                : want === 'skipped'
-                  ? skipped && !listed
-                  : listed?.live === (want === 'live') && !skipped;
-            expect(found, `${id(i)} ${JSON.stringify(r)} ${JSON.stringify(registered)} ${logged}`).toBe(true);
-            // The replica heard of each skipped row once, by table and key.
-            if (want === 'skipped') expect(told().filter((l) => l.key === id(i))).toHaveLength(1);
-          });
-          const live = new Set(['me', ...rows.flatMap((r, i) => (expected(r) === 'live' ? [id(i)] : []))]);
-          for (const t of ['a', 'b', 'c']) {
-            const a = me.assignment(t);
-            if (!a.mine) expect(live.has(a.owner.replace('assigned to replica ', ''))).toBe(true);
-          }
-          expect(
-            me
-              .view()
-              .replicas.map((r) => r.id)
-              .sort(),
-          ).toEqual([...live].sort());
-          // state replicas: every line through the output pass, no row's text starts a line or acts on the terminal.
-          const text = capture();
-          await printReplicas(text.io, b, 'text');
-          const report = await replicasReport(b);
-          expect(text.out() + text.err()).not.toMatch(RAW_UNSAFE);
-          // A line per replica, lease and disagreement: no row's text starts a line of its own.
-          const lines = (t: string) => t.split('\n').length - 1;
-          const { replicas, unled, otherLeases, disagreements } = report;
-          expect(lines(text.out()), text.out()).toBe(
-            1 + replicas.length + (unled.length ? 2 : 0) + otherLeases.length + (disagreements.length ? 2 + disagreements.length : 0),
-          );
-          expect(lines(text.err()), text.err()).toBe(report.skipped.length);
-          for (const r of registered?.skipped ?? [])
-            expect(text.err()).toContain(`warning: the state row ${safeOutput(printable(r.key))} (table replicas)`);
-          // What nobody leads is among live replicas' targets only: a skipped row's share is not "led by nobody" for ever.
-          const liveTargets = new Set(report.replicas.flatMap((r) => r.targets));
-          for (const t of report.unled) expect(liveTargets.has(t)).toBe(true);
-          await me.leave();
-        }),
-        { numRuns: 40 },
-      );
-    } finally {
-      await b.close();
-    }
-    expect(runs).toBeGreaterThanOrEqual(40);
-  });
+            expect(lines(text.err()), text.err()).toBe(report.skipped.length);
+            for (const r of registered?.skipped ?? [])
+              expect(text.err()).toContain(`warning: the state row ${safeOutput(printable(r.key))} (table replicas)`);
+            // What nobody leads is among live replicas' targets only: a skipped row's share is not "led by nobody" for ever.
+            const liveTargets = new Set(report.replicas.flatMap((r) => r.targets));
+            for (const t of report.unled) expect(liveTargets.has(t)).toBe(true);
+            await me.leave();
+          }),
+          { numRuns: 40 },
+        );
+      } finally {
+        await b.close();
+      }
+      expect(runs).toBeGreaterThanOrEqual(40);
+    },
+  );
 });
 
 describe('rows of the leases table (issue 53)', () => {
@@ -256,7 +261,8 @@ describe('rows of the leases table (issue 53)', () => {
           await db.query(`DELETE FROM ${s}.leases`);
           for (const r of rows)
             await db.query(
-              `INSERT INTO ${s}.leases (target, token, holder, pid, host, command, acquired_at, expires_at) VALUES ($1, nextval('${s}.lease_tokens'), 'x', $2, $3, $4, now(), ${at(5, '+')})`,
+              `INSERT INTO ${s}.leases (target, token, holder, pid, host, command, acquired_at, expires_at) VALUES ($1, ` +
+                `nextval('${s}.lease_tokens'), 'x', $2, $3, $4, now(), ${at(5, '+')})`,
               [r.target, r.pid, r.host, r.command, String(r.expiresInMs)],
             );
           const read = await b.replicas?.leases();

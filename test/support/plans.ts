@@ -94,17 +94,27 @@ export function dashboardYaml(
         t.level === undefined
           ? '{aggFn: avg, valueExpression: Duration}'
           : `{aggFn: quantile, level: ${t.level}, valueExpression: Duration}`;
-      return `    - {key: ${t.key}, name: ${JSON.stringify(t.name ?? t.key)}, x: ${t.x ?? (i * 6) % 24}, y: ${t.y ?? Math.floor(i / 4) * 4}, w: ${t.w ?? 6}, h: 4, config: {displayType: line, source: Traces, select: [${select}]}}`;
+      return (
+        `    - {key: ${t.key}, name: ${JSON.stringify(t.name ?? t.key)}, x: ${t.x ?? (i * 6) % 24}, y: ` +
+        `${t.y ?? Math.floor(i / 4) * 4}, w: ${t.w ?? 6}, h: 4, config: {displayType: line, source: Traces, select: [${select}]}}`
+      );
     })
     .join('\n');
-  return `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: ${name}}\nspec:\n  name: ${display}\n  tags: [reviewed]\n  tiles:\n${body}\n`;
+  return (
+    `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: ${name}}\nspec:\n  name: ${display}\n  tags: [reviewed]\n  ` +
+    `tiles:\n${body}\n`
+  );
 }
 
 export function alertYaml(
   name: string,
   opts: { dashboard: string; tile: string; threshold: number; interval: string; webhook: string },
 ): string {
-  return `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: ${name}}\nspec: {dashboard: ${opts.dashboard}, tile: ${opts.tile}, threshold: ${opts.threshold}, thresholdType: above, interval: ${opts.interval}, channel: {type: webhook, webhook: ${opts.webhook}}, name: ${name}}\n`;
+  return (
+    `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: ${name}}\nspec: {dashboard: ${opts.dashboard}, tile: ${opts.tile}, ` +
+    `threshold: ${opts.threshold}, thresholdType: above, interval: ${opts.interval}, channel: {type: webhook, webhook: ` +
+    `${opts.webhook}}, name: ${name}}\n`
+  );
 }
 
 export const PIPE = `apiVersion: obsync/v1

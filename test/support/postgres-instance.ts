@@ -195,7 +195,8 @@ function postgresBinDir(): string {
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
   if (!newest)
     throw new Error(
-      'PostgreSQL is not installed: `.ci/run` installs it (apt-get install -y postgresql), or set OBSYNC_PG_BIN to the directory of initdb and postgres',
+      'PostgreSQL is not installed: `.ci/run` installs it (apt-get install -y postgresql), or set OBSYNC_PG_BIN to the directory of ' +
+        'initdb and postgres',
     );
   return join(root, newest, 'bin');
 }

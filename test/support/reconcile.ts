@@ -172,5 +172,8 @@ export function dashboardYaml(name: string, display: string, tiles: { key: strin
 }
 
 export function alertYaml(name: string, dashboard: string, tile: string): string {
-  return `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: ${name}}\nspec: {dashboard: ${dashboard}, tile: ${tile}, threshold: 100, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: ops-slack}, name: ${name}}\n`;
+  return (
+    `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: ${name}}\nspec: {dashboard: ${dashboard}, tile: ${tile}, threshold: 100, ` +
+    `thresholdType: above, interval: 5m, channel: {type: webhook, webhook: ops-slack}, name: ${name}}\n`
+  );
 }

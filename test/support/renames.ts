@@ -17,7 +17,9 @@ export function dashboardDoc(name: string, display: string, tiles: readonly Tile
   const body = tiles
     .map(
       (t, i) =>
-        `    - {key: ${t.key}, ${t.previousKeys ? `previousKeys: [${t.previousKeys.join(', ')}], ` : ''}name: ${JSON.stringify(t.name)}, x: ${(i % 2) * 12}, y: ${Math.floor(i / 2) * 4}, w: 12, h: 4, config: {displayType: line, source: Traces, select: [{aggFn: avg, valueExpression: Duration}]}}`,
+        `    - {key: ${t.key}, ${t.previousKeys ? `previousKeys: [${t.previousKeys.join(', ')}], ` : ''}name: ${JSON.stringify(t.name)}, ` +
+        `x: ${(i % 2) * 12}, y: ${Math.floor(i / 2) * 4}, w: 12, h: 4, config: {displayType: line, source: Traces, select: [{aggFn: ` +
+        `avg, valueExpression: Duration}]}}`,
     )
     .join('\n');
   return `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: ${meta}\nspec:\n  name: ${display}\n  tiles:\n${body}\n`;
@@ -25,7 +27,10 @@ export function dashboardDoc(name: string, display: string, tiles: readonly Tile
 
 export function alertDoc(name: string, dashboard: string, tile: string, display: string, previousNames?: readonly string[]): string {
   const meta = previousNames ? `{name: ${name}, previousNames: [${previousNames.join(', ')}]}` : `{name: ${name}}`;
-  return `apiVersion: obsync/v1\nkind: Alert\nmetadata: ${meta}\nspec: {dashboard: ${dashboard}, tile: ${tile}, threshold: 500, thresholdType: above, interval: 5m, channel: {type: webhook, webhook: ops-slack}, name: ${display}}\n`;
+  return (
+    `apiVersion: obsync/v1\nkind: Alert\nmetadata: ${meta}\nspec: {dashboard: ${dashboard}, tile: ${tile}, threshold: 500, ` +
+    `thresholdType: above, interval: 5m, channel: {type: webhook, webhook: ops-slack}, name: ${display}}\n`
+  );
 }
 
 export const DISPLAY = 'Checkout service';

@@ -11,30 +11,33 @@ import { DEMO_PIPE_IDS } from '../../../src/sandbox/domain/pipes-seed.js';
 import { apiKeyPostResponseModel, clickPipeModel, cloud, kafkaPipeBody, models, sandbox, waitFor } from './support.js';
 
 describe('clickhousectl tests/models_test.rs against sandbox answers', () => {
-  it('deserialize_clickpipe, deserialize_clickpipe_scaling, deserialize_clickpipe_settings: every pipe answer, before and after writes', async () => {
-    const api = cloud(await sandbox());
-    const base = `${api.service}/clickpipes`;
-    const answers: unknown[] = [];
-    answers.push(...((await api.result('GET', base)) as unknown[]));
-    answers.push(
-      await api.result('POST', base, {
-        ...kafkaPipeBody('typed'),
-        scaling: { replicas: 2, replicaCpuMillicores: 250, replicaMemoryGb: 1 },
-        settings: { kafka_read_committed: true },
-      }),
-    );
-    answers.push(await api.result('PATCH', `${base}/${DEMO_PIPE_IDS.clicksKinesis}/scaling`, { replicaMemoryGb: 1.5 }));
-    answers.push(await api.result('PATCH', `${base}/${DEMO_PIPE_IDS.eventsS3}`, { settings: { object_storage_max_file_count: 10 } }));
-    answers.push(await api.result('PATCH', `${base}/${DEMO_PIPE_IDS.ordersPostgres}/state`, { command: 'stop' }));
-    for (const a of answers) {
-      const pipe = clickPipeModel.parse(a);
-      if (pipe.scaling) models.ClickPipeScalingResponse.parse(pipe.scaling);
-    }
-    for (const id of Object.values(DEMO_PIPE_IDS))
-      models.ClickPipeSettingsResponse.parse(await api.result('GET', `${base}/${id}/settings`));
-    const kinesis = clickPipeModel.parse(await api.result('GET', `${base}/${DEMO_PIPE_IDS.clicksKinesis}`));
-    expect(kinesis.scaling).toEqual({ replicas: 1, replicaCpuMillicores: 500, replicaMemoryGb: 1.5 });
-  });
+  it(
+    'deserialize_clickpipe, deserialize_clickpipe_scaling, ' + 'deserialize_clickpipe_settings: every pipe answer, before and after writes',
+    async () => {
+      const api = cloud(await sandbox());
+      const base = `${api.service}/clickpipes`;
+      const answers: unknown[] = [];
+      answers.push(...((await api.result('GET', base)) as unknown[]));
+      answers.push(
+        await api.result('POST', base, {
+          ...kafkaPipeBody('typed'),
+          scaling: { replicas: 2, replicaCpuMillicores: 250, replicaMemoryGb: 1 },
+          settings: { kafka_read_committed: true },
+        }),
+      );
+      answers.push(await api.result('PATCH', `${base}/${DEMO_PIPE_IDS.clicksKinesis}/scaling`, { replicaMemoryGb: 1.5 }));
+      answers.push(await api.result('PATCH', `${base}/${DEMO_PIPE_IDS.eventsS3}`, { settings: { object_storage_max_file_count: 10 } }));
+      answers.push(await api.result('PATCH', `${base}/${DEMO_PIPE_IDS.ordersPostgres}/state`, { command: 'stop' }));
+      for (const a of answers) {
+        const pipe = clickPipeModel.parse(a);
+        if (pipe.scaling) models.ClickPipeScalingResponse.parse(pipe.scaling);
+      }
+      for (const id of Object.values(DEMO_PIPE_IDS))
+        models.ClickPipeSettingsResponse.parse(await api.result('GET', `${base}/${id}/settings`));
+      const kinesis = clickPipeModel.parse(await api.result('GET', `${base}/${DEMO_PIPE_IDS.clicksKinesis}`));
+      expect(kinesis.scaling).toEqual({ replicas: 1, replicaCpuMillicores: 500, replicaMemoryGb: 1.5 });
+    },
+  );
 
   it('clickpipe_state_all_variants: the states a pipe passes through are ClickPipeState values', async () => {
     const api = cloud(await sandbox());

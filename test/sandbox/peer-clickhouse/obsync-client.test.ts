@@ -69,27 +69,31 @@ const pathsOf = (h: SandboxHandle, method?: string) =>
     .filter((r) => method === undefined || r.method === method)
     .map((r) => r.path);
 
-describe('hosted path segments (hosted-api §2-3; provider clickstack/client NewCloud and internal/api getClickPipePath; clickhousectl client paths)', () => {
-  it('a hosted target without paths talks to …/clickstack and …/clickpipes', async () => {
-    const h = await sandbox();
-    const target = hostedTarget(h);
-    expect(target.paths).toEqual({ observability: 'clickstack', pipes: 'clickpipes' });
-    const port = createServicePort(target);
-    await collectionOf(port, 'Dashboard').list();
-    await collectionOf(port, 'Pipe').list();
-    await port.close();
-    const service = `/v1/organizations/${h.credentials.organizationId}/services/${h.credentials.serviceId}`;
-    expect(pathsOf(h)).toEqual([`${service}/clickstack/dashboards`, `${service}/clickpipes`]);
-  });
+describe(
+  'hosted path segments (hosted-api §2-3; provider clickstack/client NewCloud and internal/api getClickPipePath; clickhousectl ' +
+    'client paths)',
+  () => {
+    it('a hosted target without paths talks to …/clickstack and …/clickpipes', async () => {
+      const h = await sandbox();
+      const target = hostedTarget(h);
+      expect(target.paths).toEqual({ observability: 'clickstack', pipes: 'clickpipes' });
+      const port = createServicePort(target);
+      await collectionOf(port, 'Dashboard').list();
+      await collectionOf(port, 'Pipe').list();
+      await port.close();
+      const service = `/v1/organizations/${h.credentials.organizationId}/services/${h.credentials.serviceId}`;
+      expect(pathsOf(h)).toEqual([`${service}/clickstack/dashboards`, `${service}/clickpipes`]);
+    });
 
-  it('paths still renames them', async () => {
-    const h = await sandbox();
-    const port = createServicePort(hostedTarget(h, { observability: 'observability', pipes: 'pipes' }));
-    await collectionOf(port, 'Dashboard').list();
-    await port.close();
-    expect(pathsOf(h)[0]).toMatch(/\/observability\/dashboards$/);
-  });
-});
+    it('paths still renames them', async () => {
+      const h = await sandbox();
+      const port = createServicePort(hostedTarget(h, { observability: 'observability', pipes: 'pipes' }));
+      await collectionOf(port, 'Dashboard').list();
+      await port.close();
+      expect(pathsOf(h)[0]).toMatch(/\/observability\/dashboards$/);
+    });
+  },
+);
 
 describe('client_cloud_test.go TestCloudRouteNotFound404 / TestCloudUnroutedPathSurfacesServerError, for obsync', () => {
   it('a 404 page on the first list names the paths setting to check', async () => {
@@ -250,30 +254,35 @@ spec:
     expect(second).toMatchObject({ create: 0, update: 0 });
   });
 
-  it('provider TestUpdateClickPipeSettings_PreservesKafkaReadCommittedBoolean: kafka_read_committed is managed like any setting', async () => {
-    const h = await sandbox();
-    const dir = manifests({
-      'pipe.yaml': `apiVersion: obsync/v1
+  it(
+    'provider TestUpdateClickPipeSettings_PreservesKafkaReadCommittedBoolean: ' + 'kafka_read_committed is managed like any setting',
+    async () => {
+      const h = await sandbox();
+      const dir = manifests({
+        'pipe.yaml': `apiVersion: obsync/v1
 kind: Pipe
 metadata: {name: orders}
 spec:
   name: orders-kafka
   settings: {kafka_read_committed: true}
 `,
-    });
-    const { second } = await applyTwice(h, dir);
-    expect(second.update).toBe(0);
-    const settings = (await cloud(h).result(
-      'GET',
-      `${cloud(h).service}/clickpipes/5eedc1b0-0000-4000-8000-000000000001/settings`,
-    )) as Record<string, unknown>;
-    expect(settings.kafka_read_committed).toBe(true);
-  });
+      });
+      const { second } = await applyTwice(h, dir);
+      expect(second.update).toBe(0);
+      const settings = (await cloud(h).result(
+        'GET',
+        `${cloud(h).service}/clickpipes/5eedc1b0-0000-4000-8000-000000000001/settings`,
+      )) as Record<string, unknown>;
+      expect(settings.kafka_read_committed).toBe(true);
+    },
+  );
 
-  it('provider clickstack/client/alert.go: a saved-search alert without groupBy is accepted (obsync never sends groupBy: null)', async () => {
-    const h = await sandbox();
-    const dir = manifests({
-      'alert.yaml': `apiVersion: obsync/v1
+  it(
+    'provider clickstack/client/alert.go: a saved-search alert ' + 'without groupBy is accepted (obsync never sends groupBy: null)',
+    async () => {
+      const h = await sandbox();
+      const dir = manifests({
+        'alert.yaml': `apiVersion: obsync/v1
 kind: Alert
 metadata: {name: errors-high}
 spec:
@@ -284,11 +293,12 @@ spec:
   channel: {type: webhook, webhook: ops-slack}
   name: Errors above 5
 `,
-    });
-    const { first, second } = await applyTwice(h, dir);
-    expect(first).toBe(1);
-    expect(second).toMatchObject({ create: 0, update: 0 });
-  });
+      });
+      const { first, second } = await applyTwice(h, dir);
+      expect(first).toBe(1);
+      expect(second).toMatchObject({ create: 0, update: 0 });
+    },
+  );
 });
 
 describe('provider clickstack/client/alert.go: a groupBy removed from a manifest stays on the hosted API', () => {
@@ -339,7 +349,8 @@ describe('obsync keys create (clickhousectl build_api_key_create_request: assign
 kind: Config
 manifests: [manifests]
 targets:
-  - {name: cloud, variant: hosted, baseUrl: "${h.url}", organizationId: ${c.organizationId}, serviceId: ${c.serviceId}, credentials: {keyId: ${c.keyId}, keySecret: "\${env:SECRET}"}}
+  - {name: cloud, variant: hosted, baseUrl: "${h.url}", organizationId: ${c.organizationId}, serviceId: ${c.serviceId}, credentials: ` +
+        `{keyId: ${c.keyId}, keySecret: "\${env:SECRET}"}}
 `,
     );
     const roles = (await cloud(h).result('GET', `${cloud(h).org}/roles`)) as { id: string; name: string }[];

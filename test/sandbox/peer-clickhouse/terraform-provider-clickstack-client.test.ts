@@ -103,15 +103,19 @@ describe('terraform-provider clickstack/client/client_cloud_test.go', () => {
     expect(res.text).toMatch(HTML_404);
   });
 
-  it('TestCloudUnroutedPathSurfacesServerError: connections are not served on Cloud (gone from the 2026-07-31 spec); webhooks have no GET by id', async () => {
-    const api = cloud(await sandbox());
-    const conn = await api.call('POST', `${api.service}/clickstack/connections`, { name: 'n', host: 'http://h:8123', username: 'u' });
-    expect(conn.status).toBe(404);
-    expect(conn.text).toMatch(HTML_404);
-    const hook = await api.call('GET', `${api.service}/clickstack/webhooks/${DEMO_IDS.opsSlack}`);
-    expect(hook.status).toBe(404);
-    expect(hook.text).toMatch(HTML_404);
-  });
+  it(
+    'TestCloudUnroutedPathSurfacesServerError: connections are not served on Cloud (gone from the 2026-07-31 spec); webhooks have no ' +
+      'GET by id',
+    async () => {
+      const api = cloud(await sandbox());
+      const conn = await api.call('POST', `${api.service}/clickstack/connections`, { name: 'n', host: 'http://h:8123', username: 'u' });
+      expect(conn.status).toBe(404);
+      expect(conn.text).toMatch(HTML_404);
+      const hook = await api.call('GET', `${api.service}/clickstack/webhooks/${DEMO_IDS.opsSlack}`);
+      expect(hook.status).toBe(404);
+      expect(hook.text).toMatch(HTML_404);
+    },
+  );
 
   it('TestCloudErrorBody: a 400 carries the message under "error"', async () => {
     const api = cloud(await sandbox());
@@ -165,19 +169,23 @@ describe('terraform-provider clickstack/client/alert.go (Alert: the PUT is a par
     expect(updated).toMatchObject({ name: null, message: null, note: null, numConsecutiveWindows: null });
   });
 
-  it('groupBy: kept when omitted, an explicit null is rejected (TestCreateAlert_RangeSendsThresholdMax sends it; TestCreateAlert omits it)', async () => {
-    const api = cloud(await sandbox());
-    const a = alerts(api);
-    const created = await a.create(providerAlert({ groupBy: 'service' }));
-    expect(created.groupBy).toBe('service');
-    expect((await a.put(created.id, providerAlert())).groupBy).toBe('service');
-    const nulled = await api.call('PUT', `${a.base}/${String(created.id)}`, providerAlert({ groupBy: null }));
-    expect(nulled.status).toBe(400);
-    expect(errorEnvelope.parse(nulled.body).error).toContain('groupBy');
-    expect((await api.call('POST', a.base, providerAlert({ groupBy: null }))).status).toBe(400);
-    expect((await a.put(created.id, providerAlert({ groupBy: 'host' }))).groupBy).toBe('host');
-    expect(obj(await api.result('GET', `${a.base}/${String(created.id)}`)).groupBy).toBe('host');
-  });
+  it(
+    'groupBy: kept when omitted, an explicit null is rejected ' +
+      '(TestCreateAlert_RangeSendsThresholdMax sends it; TestCreateAlert omits it)',
+    async () => {
+      const api = cloud(await sandbox());
+      const a = alerts(api);
+      const created = await a.create(providerAlert({ groupBy: 'service' }));
+      expect(created.groupBy).toBe('service');
+      expect((await a.put(created.id, providerAlert())).groupBy).toBe('service');
+      const nulled = await api.call('PUT', `${a.base}/${String(created.id)}`, providerAlert({ groupBy: null }));
+      expect(nulled.status).toBe(400);
+      expect(errorEnvelope.parse(nulled.body).error).toContain('groupBy');
+      expect((await api.call('POST', a.base, providerAlert({ groupBy: null }))).status).toBe(400);
+      expect((await a.put(created.id, providerAlert({ groupBy: 'host' }))).groupBy).toBe('host');
+      expect(obj(await api.result('GET', `${a.base}/${String(created.id)}`)).groupBy).toBe('host');
+    },
+  );
 
   it('thresholdMax: kept when omitted, null rejected; only sent for range types', async () => {
     const api = cloud(await sandbox());
@@ -341,16 +349,20 @@ describe('terraform-provider clickstack/client/source.go', () => {
     metricTables: { gauge: 'g', 'exponential histogram': 'eh' },
   };
 
-  it('TestSourceFromTableNameAlwaysSent / TestMetricTablesJSONKey: a metric source with tableName "" and the "exponential histogram" key round-trips', async () => {
-    const api = cloud(await sandbox());
-    const created = obj(await api.result('POST', `${api.service}/clickstack/sources`, metric));
-    expect(created).toMatchObject({
-      from: { databaseName: 'default', tableName: '' },
-      metricTables: { gauge: 'g', 'exponential histogram': 'eh' },
-    });
-    const { from: _from, ...withoutFrom } = metric;
-    expect((await api.call('POST', `${api.service}/clickstack/sources`, withoutFrom)).status).toBe(400);
-  });
+  it(
+    'TestSourceFromTableNameAlwaysSent / TestMetricTablesJSONKey: a metric source with tableName "" and the "exponential histogram" key ' +
+      'round-trips',
+    async () => {
+      const api = cloud(await sandbox());
+      const created = obj(await api.result('POST', `${api.service}/clickstack/sources`, metric));
+      expect(created).toMatchObject({
+        from: { databaseName: 'default', tableName: '' },
+        metricTables: { gauge: 'g', 'exponential histogram': 'eh' },
+      });
+      const { from: _from, ...withoutFrom } = metric;
+      expect((await api.call('POST', `${api.service}/clickstack/sources`, withoutFrom)).status).toBe(400);
+    },
+  );
 
   it('CreateSource ignores an id in the body; UpdateSource is a full replace; DeleteSource then 404s', async () => {
     const api = cloud(await sandbox());

@@ -51,15 +51,18 @@ const ok = async (h: SandboxHandle, method: string, path: string, body?: unknown
 const roleIdOf = async (name: string) => String(list(await ok(ee, 'GET', '/roles')).find((r) => r.name === name)?.id);
 
 describe('terraform-provider clickstack/client/team_test.go (enterprise edition)', () => {
-  it('TestGetTeam: GET /team answers id, name and defaultUserRole; TestSetDefaultUserRole: PATCH /team/defaultUserRole {roleId}', async () => {
-    const team = obj(await ok(ee, 'GET', '/team'));
-    expect(team).toMatchObject({ id: expect.any(String), name: expect.any(String), defaultUserRole: await roleIdOf('Member') });
-    const readOnly = await roleIdOf('ReadOnly');
-    expect(await ok(ee, 'PATCH', '/team/defaultUserRole', { roleId: readOnly })).toEqual({ defaultUserRole: readOnly });
-    expect(obj(await ok(ee, 'GET', '/team')).defaultUserRole).toBe(readOnly);
-    expect((await call(ee, 'PATCH', '/team/defaultUserRole', { roleId: 'ffffffffffffffffffffffff' })).status).toBe(400);
-    await ok(ee, 'PATCH', '/team/defaultUserRole', { roleId: await roleIdOf('Member') });
-  });
+  it(
+    'TestGetTeam: GET /team answers id, name and defaultUserRole; ' + 'TestSetDefaultUserRole: PATCH /team/defaultUserRole {roleId}',
+    async () => {
+      const team = obj(await ok(ee, 'GET', '/team'));
+      expect(team).toMatchObject({ id: expect.any(String), name: expect.any(String), defaultUserRole: await roleIdOf('Member') });
+      const readOnly = await roleIdOf('ReadOnly');
+      expect(await ok(ee, 'PATCH', '/team/defaultUserRole', { roleId: readOnly })).toEqual({ defaultUserRole: readOnly });
+      expect(obj(await ok(ee, 'GET', '/team')).defaultUserRole).toBe(readOnly);
+      expect((await call(ee, 'PATCH', '/team/defaultUserRole', { roleId: 'ffffffffffffffffffffffff' })).status).toBe(400);
+      await ok(ee, 'PATCH', '/team/defaultUserRole', { roleId: await roleIdOf('Member') });
+    },
+  );
 
   it('TestListTeamMembers: members carry roleId, roleName, isVirtual and isCurrentUser', async () => {
     const members = list(await ok(ee, 'GET', '/team/members'));
@@ -88,27 +91,31 @@ describe('terraform-provider clickstack/client/team_test.go (enterprise edition)
     await ok(ee, 'DELETE', `/team/invitation/${String(res.invitationId)}`);
   });
 
-  it('TestUpdateMemberRole / TestRemoveMember / TestInviteTeamMember_Active: PUT and DELETE /team/members/:id/role; an existing account is active at once', async () => {
-    const members = list(await ok(ee, 'GET', '/team/members'));
-    const me = members.find((m) => m.isCurrentUser === true);
-    const ops = members.find((m) => m.email === 'ops@sandbox.localhost');
-    expect(ops).toMatchObject({ roleName: 'Member', isCurrentUser: false });
-    const readOnly = await roleIdOf('ReadOnly');
-    expect(await ok(ee, 'PUT', `/team/members/${String(ops?.id)}/role`, { roleId: readOnly })).toEqual({
-      userId: ops?.id,
-      roleId: readOnly,
-    });
-    expect(list(await ok(ee, 'GET', '/team/members')).find((m) => m.id === ops?.id)?.roleName).toBe('ReadOnly');
-    expect((await call(ee, 'PUT', `/team/members/${String(ops?.id)}/role`, { roleId: 'ffffffffffffffffffffffff' })).status).toBe(400);
-    // Removing drops the role assignment; the account stays, and the next invitation makes it active at once.
-    expect(await ok(ee, 'DELETE', `/team/members/${String(ops?.id)}/role`)).toEqual({ success: true });
-    expect(list(await ok(ee, 'GET', '/team/members')).some((m) => m.id === ops?.id)).toBe(false);
-    const again = obj(await ok(ee, 'POST', '/team/invitation', { email: 'OPS@sandbox.localhost', roleId: await roleIdOf('Member') }));
-    expect(again).toMatchObject({ status: 'active', invitationId: null, userId: ops?.id, url: '' });
-    expect((await call(ee, 'DELETE', `/team/members/${String(me?.id)}/role`)).text).toContain('You cannot remove yourself from the team');
-    expect((await call(ee, 'PUT', '/team/members/ffffffffffffffffffffffff/role', { roleId: readOnly })).status).toBe(404);
-    expect((await call(ee, 'DELETE', '/team/members/ffffffffffffffffffffffff/role')).status).toBe(404);
-  });
+  it(
+    'TestUpdateMemberRole / TestRemoveMember / TestInviteTeamMember_Active: PUT and DELETE /team/members/:id/role; an existing account ' +
+      'is active at once',
+    async () => {
+      const members = list(await ok(ee, 'GET', '/team/members'));
+      const me = members.find((m) => m.isCurrentUser === true);
+      const ops = members.find((m) => m.email === 'ops@sandbox.localhost');
+      expect(ops).toMatchObject({ roleName: 'Member', isCurrentUser: false });
+      const readOnly = await roleIdOf('ReadOnly');
+      expect(await ok(ee, 'PUT', `/team/members/${String(ops?.id)}/role`, { roleId: readOnly })).toEqual({
+        userId: ops?.id,
+        roleId: readOnly,
+      });
+      expect(list(await ok(ee, 'GET', '/team/members')).find((m) => m.id === ops?.id)?.roleName).toBe('ReadOnly');
+      expect((await call(ee, 'PUT', `/team/members/${String(ops?.id)}/role`, { roleId: 'ffffffffffffffffffffffff' })).status).toBe(400);
+      // Removing drops the role assignment; the account stays, and the next invitation makes it active at once.
+      expect(await ok(ee, 'DELETE', `/team/members/${String(ops?.id)}/role`)).toEqual({ success: true });
+      expect(list(await ok(ee, 'GET', '/team/members')).some((m) => m.id === ops?.id)).toBe(false);
+      const again = obj(await ok(ee, 'POST', '/team/invitation', { email: 'OPS@sandbox.localhost', roleId: await roleIdOf('Member') }));
+      expect(again).toMatchObject({ status: 'active', invitationId: null, userId: ops?.id, url: '' });
+      expect((await call(ee, 'DELETE', `/team/members/${String(me?.id)}/role`)).text).toContain('You cannot remove yourself from the team');
+      expect((await call(ee, 'PUT', '/team/members/ffffffffffffffffffffffff/role', { roleId: readOnly })).status).toBe(404);
+      expect((await call(ee, 'DELETE', '/team/members/ffffffffffffffffffffffff/role')).status).toBe(404);
+    },
+  );
 });
 
 describe('terraform-provider clickstack/client/role_test.go (enterprise edition)', () => {
@@ -117,26 +124,29 @@ describe('terraform-provider clickstack/client/role_test.go (enterprise edition)
     expect(roles.filter((r) => r.isPredefined === true).map((r) => r.name)).toEqual(['Admin', 'Member', 'ReadOnly']);
   });
 
-  it('TestCreateRole / TestCreateRole_WithConditions: integration defaults to mongodb, conditions round-trip, read Connection is added', async () => {
-    const role = obj(
-      await ok(ee, 'POST', '/roles', {
-        name: 'Editor',
-        permissions: [
-          { action: 'read', subject: 'Dashboard', integration: 'mongodb', inverted: false },
-          { action: 'read', subject: 'Source', conditions: { name: 'Prod' } },
-        ],
-      }),
-    );
-    expect(role).toMatchObject({ name: 'Editor', isPredefined: false });
-    expect(role.permissions).toEqual([
-      { action: 'read', subject: 'Dashboard', integration: 'mongodb', inverted: false },
-      { action: 'read', subject: 'Source', integration: 'mongodb', conditions: { name: 'Prod' } },
-      { action: 'read', subject: 'Connection', integration: 'mongodb' },
-    ]);
-    expect(obj(await ok(ee, 'GET', `/roles/${String(role.id)}`)).name).toBe('Editor');
-    expect((await call(ee, 'POST', '/roles', { name: 'Editor', permissions: [] })).status).toBe(400);
-    expect((await call(ee, 'POST', '/roles', { name: 'Bad', permissions: [{ action: 'fly', subject: 'x' }] })).status).toBe(400);
-  });
+  it(
+    'TestCreateRole / TestCreateRole_WithConditions: integration ' + 'defaults to mongodb, conditions round-trip, read Connection is added',
+    async () => {
+      const role = obj(
+        await ok(ee, 'POST', '/roles', {
+          name: 'Editor',
+          permissions: [
+            { action: 'read', subject: 'Dashboard', integration: 'mongodb', inverted: false },
+            { action: 'read', subject: 'Source', conditions: { name: 'Prod' } },
+          ],
+        }),
+      );
+      expect(role).toMatchObject({ name: 'Editor', isPredefined: false });
+      expect(role.permissions).toEqual([
+        { action: 'read', subject: 'Dashboard', integration: 'mongodb', inverted: false },
+        { action: 'read', subject: 'Source', integration: 'mongodb', conditions: { name: 'Prod' } },
+        { action: 'read', subject: 'Connection', integration: 'mongodb' },
+      ]);
+      expect(obj(await ok(ee, 'GET', `/roles/${String(role.id)}`)).name).toBe('Editor');
+      expect((await call(ee, 'POST', '/roles', { name: 'Editor', permissions: [] })).status).toBe(400);
+      expect((await call(ee, 'POST', '/roles', { name: 'Bad', permissions: [{ action: 'fly', subject: 'x' }] })).status).toBe(400);
+    },
+  );
 
   it('TestUpdateRole: permissions always sent, an omitted name kept; TestDeleteRole; TestGetRole_NotFound', async () => {
     const role = obj(await ok(ee, 'POST', '/roles', { name: 'Temp', description: 'd', permissions: [] }));

@@ -23,25 +23,29 @@ const idleBody = (state: string) => ({
 });
 
 describe('terraform-provider internal/api/clickpipe_test.go', () => {
-  it('TestCreateClickPipe_WakesIdleServiceAndRetries: 424 while idle, awake, poll GET /services/{id} to running, the replayed create succeeds', async () => {
-    const h = await sandbox({ seed: 'none' });
-    const api = cloud(h);
-    h.service.idle();
-    const body = kafkaPipeBody('my-pipe');
-    const first = await api.call('POST', `${api.service}/clickpipes/`, body);
-    expect(first.status).toBe(424);
-    expect(errorEnvelope.parse(first.body)).toMatchObject(idleBody('idle'));
-    expect(isServiceIdle(first)).toBe(true);
-    const wake = await api.call('PATCH', `${api.service}/state`, { command: 'awake' });
-    expect(wake.status).toBe(200);
-    await waitFor(
-      'running',
-      async () => models.Service.parse(await api.result('GET', api.service)).state,
-      (s) => s === 'running',
-    );
-    const pipe = clickPipeModel.parse(await api.result('POST', `${api.service}/clickpipes/`, body));
-    expect(pipe).toMatchObject({ name: 'my-pipe', state: 'Provisioning' });
-  });
+  it(
+    'TestCreateClickPipe_WakesIdleServiceAndRetries: 424 while idle, awake, poll GET /services/{id} to running, the replayed create ' +
+      'succeeds',
+    async () => {
+      const h = await sandbox({ seed: 'none' });
+      const api = cloud(h);
+      h.service.idle();
+      const body = kafkaPipeBody('my-pipe');
+      const first = await api.call('POST', `${api.service}/clickpipes/`, body);
+      expect(first.status).toBe(424);
+      expect(errorEnvelope.parse(first.body)).toMatchObject(idleBody('idle'));
+      expect(isServiceIdle(first)).toBe(true);
+      const wake = await api.call('PATCH', `${api.service}/state`, { command: 'awake' });
+      expect(wake.status).toBe(200);
+      await waitFor(
+        'running',
+        async () => models.Service.parse(await api.result('GET', api.service)).state,
+        (s) => s === 'running',
+      );
+      const pipe = clickPipeModel.parse(await api.result('POST', `${api.service}/clickpipes/`, body));
+      expect(pipe).toMatchObject({ name: 'my-pipe', state: 'Provisioning' });
+    },
+  );
 
   it('TestCreateClickPipe_WakesIdleServiceAndRetries: the idle state persists until the service is woken', async () => {
     const h = await sandbox();
@@ -66,18 +70,21 @@ describe('terraform-provider internal/api/clickpipe_test.go', () => {
     expect((await api.call('PATCH', `${api.service}/state`, { command: 'awake' })).status).toBe(200);
   });
 
-  it('TestCreateClickPipe_StoppedService424_DoesNotWake: a stopped service answers 424 "Current state: stopped", which is not idle', async () => {
-    const api = cloud(await sandbox());
-    await api.result('PATCH', `${api.service}/state`, { command: 'stop' });
-    await waitFor(
-      'stopped',
-      async () => models.Service.parse(await api.result('GET', api.service)).state,
-      (s) => s === 'stopped',
-    );
-    const res = await api.call('POST', `${api.service}/clickpipes/`, kafkaPipeBody('my-pipe'));
-    expect(errorEnvelope.parse(res.body)).toMatchObject(idleBody('stopped'));
-    expect(isServiceIdle(res)).toBe(false);
-  });
+  it(
+    'TestCreateClickPipe_StoppedService424_DoesNotWake: a stopped ' + 'service answers 424 "Current state: stopped", which is not idle',
+    async () => {
+      const api = cloud(await sandbox());
+      await api.result('PATCH', `${api.service}/state`, { command: 'stop' });
+      await waitFor(
+        'stopped',
+        async () => models.Service.parse(await api.result('GET', api.service)).state,
+        (s) => s === 'stopped',
+      );
+      const res = await api.call('POST', `${api.service}/clickpipes/`, kafkaPipeBody('my-pipe'));
+      expect(errorEnvelope.parse(res.body)).toMatchObject(idleBody('stopped'));
+      expect(isServiceIdle(res)).toBe(false);
+    },
+  );
 
   for (const value of [true, false]) {
     it(`TestUpdateClickPipeSettings_PreservesKafkaReadCommittedBoolean/${String(value)}`, async () => {
