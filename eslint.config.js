@@ -129,7 +129,8 @@ export default tseslint.config(
         'error',
         {
           selector:
-            "AssignmentExpression[operator=/^(=|\\?\\?=|\\|\\|=|&&=)$/][left.type='MemberExpression'][left.computed=true]:not([left.property.type='Literal'])",
+            "AssignmentExpression[operator=/^(=|\\?\\?=|\\|\\|=|&&=)$/][left.type='MemberExpression'][left.computed=true]" +
+            ":not([left.property.type='Literal'])",
           message: 'Set a computed key with setOwn(out, key, value) (src/core/json.ts): a __proto__ key would set the prototype.',
         },
         {
@@ -138,13 +139,16 @@ export default tseslint.config(
         },
         {
           selector:
-            ':matches(ObjectPattern > Property > MemberExpression.value, ArrayPattern > MemberExpression, ForOfStatement > MemberExpression.left, ForInStatement > MemberExpression.left)[computed=true]',
+            ':matches(ObjectPattern > Property > MemberExpression.value, ArrayPattern > MemberExpression, ForOfStatement > ' +
+            'MemberExpression.left, ForInStatement > MemberExpression.left)[computed=true]',
           message:
-            'Destructure or loop into a variable, then setOwn(out, key, value) (src/core/json.ts): a __proto__ key would set the prototype.',
+            'Destructure or loop into a variable, then setOwn(out, key, value) ' +
+            '(src/core/json.ts): a __proto__ key would set the prototype.',
         },
         {
           selector:
-            ":matches(CallExpression[callee.object.name='Reflect'][callee.property.name='set'], MemberExpression[object.name='Object'][computed=true])",
+            ":matches(CallExpression[callee.object.name='Reflect'][callee.property.name='set'], " +
+            "MemberExpression[object.name='Object'][computed=true])",
           message: 'Set keys with setOwn / assignOwn (src/core/json.ts): a __proto__ key would set the prototype.',
         },
       ],

@@ -40,7 +40,8 @@ const profile = mkdtempSync(join(tmpdir(), 'obsync-screenshots-chromium-'));
 cpSync(join(root, 'config-examples/team/dashboards'), join(dir, 'manifests'), { recursive: true });
 writeFileSync(
   join(dir, 'obsync.yaml'),
-  `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - name: production\n    variant: self-hosted\n    baseUrl: ${sandbox.url}\n    rateLimit: {requests: 1000, perSeconds: 1}\n    retries: 0\n    timeoutSeconds: 2\n`,
+  `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - name: production\n    variant: self-hosted\n    baseUrl: ` +
+    `${sandbox.url}\n    rateLimit: {requests: 1000, perSeconds: 1}\n    retries: 0\n    timeoutSeconds: 2\n`,
 );
 const daemon = spawn(
   process.execPath,

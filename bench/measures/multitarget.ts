@@ -72,7 +72,8 @@ function config(child: ChildSandbox, targets: number, limit: Sizes['limit']): st
   const pacing = limit === PUBLISHED ? '' : `, rateLimit: {requests: ${limit.requests}, perSeconds: ${limit.windowMs / 1000}}`;
   for (let i = 1; i <= targets; i++) {
     lines.push(
-      `  - {name: t${String(i).padStart(2, '0')}, variant: self-hosted, baseUrl: "${child.url}", credentials: {apiKey: ${teamKey(i)}}${pacing}}`,
+      `  - {name: t${String(i).padStart(2, '0')}, variant: self-hosted, baseUrl: "${child.url}", credentials: {apiKey: ` +
+        `${teamKey(i)}}${pacing}}`,
     );
   }
   return `${lines.join('\n')}\n`;

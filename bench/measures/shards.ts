@@ -79,7 +79,8 @@ function config(child: ChildSandbox, sizes: Sizes): string {
   ];
   for (let i = 1; i <= sizes.targets; i++)
     lines.push(
-      `  - {name: ${targetName(i)}, variant: self-hosted, baseUrl: "${child.url}", credentials: {apiKey: ${teamKey(i)}}, rateLimit: {requests: 10000, perSeconds: 1}}`,
+      `  - {name: ${targetName(i)}, variant: self-hosted, baseUrl: "${child.url}", credentials: {apiKey: ${teamKey(i)}}, rateLimit: ` +
+        `{requests: 10000, perSeconds: 1}}`,
     );
   return `${lines.join('\n')}\n`;
 }

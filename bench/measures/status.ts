@@ -85,7 +85,8 @@ async function statusBench(opts: Sizes, ctx: BenchContext): Promise<Result[]> {
   mkdirSync(join(dir, 'manifests'));
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - name: bench\n    variant: self-hosted\n    baseUrl: ${child.url}\n    credentials: {apiKey: ${child.credentials.apiKey}}\n    rateLimit: {requests: 10000, perSeconds: 1}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\ntargets:\n  - name: bench\n    variant: self-hosted\n    baseUrl: ` +
+      `${child.url}\n    credentials: {apiKey: ${child.credentials.apiKey}}\n    rateLimit: {requests: 10000, perSeconds: 1}\n`,
   );
   for (const [name, text] of benchManifestsYaml(N, 'self-hosted')) writeFileSync(join(dir, 'manifests', name), text);
   const file = join(dir, 'manifests', 'touched.yaml');
