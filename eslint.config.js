@@ -67,6 +67,12 @@ export default tseslint.config(
     files: ['test/**/*.ts', 'src/**/*.test.ts', 'bench/**/*.ts'],
     ...tseslint.configs.disableTypeChecked,
   },
+  // Lines stay within biome's width (140) where biome cannot break them: strings, templates, comments, regexes
+  // (issue 46). Only a line with a URL may be longer. src/ is added when its splits land.
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.js'],
+    rules: { 'max-len': ['error', { code: 140, ignoreUrls: true }] },
+  },
   // The ports of the real server's integration tests read response bodies loosely, as supertest
   // does (`res.body.data.tiles[0].config`), so a reader can set them beside the originals.
   {
