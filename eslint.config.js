@@ -41,7 +41,18 @@ const fileWriters = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises'].map((na
 const restrict = (patterns, paths = []) => ({ 'no-restricted-imports': ['error', { patterns, paths }] });
 
 export default tseslint.config(
-  { ignores: ['docs/.vitepress/**', 'dist/**', 'dist-bench/**', '**/.obsync/**', 'node_modules/**', 'coverage/**', '.obsync/**', 'bench/results*'] },
+  {
+    ignores: [
+      'docs/.vitepress/**',
+      'dist/**',
+      'dist-bench/**',
+      '**/.obsync/**',
+      'node_modules/**',
+      'coverage/**',
+      '.obsync/**',
+      'bench/results*',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
