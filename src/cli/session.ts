@@ -40,7 +40,7 @@ import { manifestFileScope, stateDirectory } from '../config/file-scope.js';
 import type { ResolvedTarget } from '../config/targets.js';
 import { manifestPaths } from '../config/trees.js';
 import { readRegularFile, unreadableReason } from '../manifests/files.js';
-import { LoadedFiles } from '../manifests/load.js';
+import { LoadedFiles } from '../manifests/loaded-files.js';
 import { loadTargetTree, mergeTargetDiagnostics, type TargetTree } from '../manifests/targets.js';
 import { targetIgnoreRules, targetMark } from '../config/field-rules.js';
 import { ownersElsewhereReader } from './neighbours.js';

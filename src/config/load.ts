@@ -8,7 +8,7 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isScalar, isSeq, type Document, type LineCounter } from 'yaml';
 import * as z from 'zod';
-import { formatPath, hasErrors, type Diagnostic } from '../core/diagnostics.js';
+import { formatPath, hasErrors, sortDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { refuseCarried, SensitiveValues, type SensitiveValue } from '../manifests/carried.js';
 import { credentialValues, withPassword } from '../manifests/credentials.js';
 import { fieldLookup, isSensitivePath, sensitivePathsOf, valuesAt } from '../manifests/fields.js';
@@ -16,7 +16,6 @@ import { readRegularFile, type FileScope } from '../manifests/files.js';
 import type { Variant } from '../core/ports.js';
 import { interpolateDocument, type InterpolationContext } from '../manifests/interpolate.js';
 import { issuesToDiagnostics } from '../manifests/issues.js';
-import { sortDiagnostics } from '../manifests/load.js';
 import { documentValue, parseYamlFile } from '../manifests/parse.js';
 import { positionAt } from '../manifests/positions.js';
 import { stateDirectory } from './file-scope.js';

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LoadedFiles, loadManifests } from './load.js';
+import { loadManifests } from './load.js';
+import { LoadedFiles } from './loaded-files.js';
 
 /** Strings that are, or contain, or are close to each other (a value long enough to be looked for, a word of one). */
 const WORDS = [

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AlertSpec } from '../kinds/alert/schema.js';
-import { LoadedFiles } from './load.js';
+import { LoadedFiles } from './loaded-files.js';
 import { loadTargetTree, loadTargetTrees, mergeTargetDiagnostics, type TargetTree } from './targets.js';
 
 let dir: string;
