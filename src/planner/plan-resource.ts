@@ -14,7 +14,8 @@ import type { PlanContext } from './context.js';
 import { refusedAdoption } from './adoption.js';
 import { applyIgnoreRules } from './ignore.js';
 import { matchLive, type MatchResult } from './match.js';
-import { RecordingRefs, sameStrings, type Recalled } from './memo.js';
+import { sameStrings, type Recalled } from './memo.js';
+import { RecordingRefs } from './ref-calls.js';
 
 export type ResourceOutcome = { step: PlanStep; pairing?: ReadonlyMap<string, string> | undefined } | { errors: string[]; code: string };
 
@@ -40,7 +41,8 @@ export function planResource(
   if (match.kind === 'ambiguous') {
     return {
       errors: [
-        `${match.ids.length} live objects match its natural key (${match.key}): ${match.ids.join(', ')}; obsync will not guess — rename one, or remove the duplicates`,
+        `${match.ids.length} live objects match its natural key (${match.key}): ${match.ids.join(', ')}; obsync will not guess — rename ` +
+          `one, or remove the duplicates`,
       ],
       code: 'ambiguous-adoption',
     };
@@ -50,7 +52,9 @@ export function planResource(
     if (repeated?.has(address) && repeated.get(address) === input.specHashes.get(address))
       return {
         errors: [
-          'not created again: this daemon created it in each of its last runs, and each next run found it missing (the service does not keep it, or hides it from its list and its GET); obsync stops creating copies until the object is found, its manifest changes or the daemon restarts',
+          'not created again: this daemon created it in each of its last runs, and each next run found it missing (the service does not ' +
+            'keep it, or hides it from its list and its GET); obsync stops creating copies until the object is found, its manifest ' +
+            'changes or the daemon restarts',
         ],
         code: 'non-convergent',
       };
@@ -89,7 +93,8 @@ export function planResource(
   ctx.register(def, address, live.id, pairing);
   const compared = compare(ctx, def, res, entry, live, pairing, fingerprints, recalled);
   if ('errors' in compared) return compared;
-  // A fresh array even when the memo found the object unchanged: nothing shared between plans reaches a plan (one taken whole is frozen, engine/last-plan.ts).
+  // A fresh array even when the memo found the object unchanged: nothing shared between plans reaches a plan (one taken whole is frozen,
+  // engine/last-plan.ts).
   const changes = compared.same ? [] : compared.changes;
   const { ignored } = compared;
   const id = live.id;
@@ -303,5 +308,8 @@ export function inconsistentLists(gaps: readonly ListGap[]): string {
     .map((g) => `${g.address} (id ${g.id})`)
     .join(', ');
   const more = gaps.length > 3 ? ` and ${gaps.length - 3} more` : '';
-  return `the service's list left out ${shown}${more}, which it still finds by id: its lists are inconsistent, so this run creates nothing (a create could duplicate an object a list hides); check the service, or a proxy or cache in front of it, and run again`;
+  return (
+    `the service's list left out ${shown}${more}, which it still finds by id: its lists are inconsistent, so this run creates ` +
+    `nothing (a create could duplicate an object a list hides); check the service, or a proxy or cache in front of it, and run again`
+  );
 }
