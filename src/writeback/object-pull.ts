@@ -18,7 +18,7 @@ import { specSchemas } from '../kinds/manifest.js';
 import { fieldLookup } from '../manifests/fields.js';
 import { holdsReference, literalText } from '../manifests/interpolate.js';
 import type { PlanContext } from '../planner/context.js';
-import { changesOf } from '../planner/plan-resource.js';
+import { changesOf } from '../planner/compare-forms.js';
 import { diffValues } from './diff.js';
 import { applyEdits, editPath, editValue, valueAtPath, type Edit, type Path } from './edits.js';
 import { holdsSecretMark, liveManifest, type LiveNames } from './live-manifest.js';
