@@ -8,7 +8,8 @@ import { HTTP_URL, urlMessage, urlProblem } from './url-setting.js';
 import { Secret } from '../core/secret.js';
 import { DEFAULT_PATHS, VARIANT_RATE_LIMITS, type Pacing, type Target } from '../core/target.js';
 import { serviceCredentialsSet } from '../manifests/credentials.js';
-import type { ObsyncConfig, TargetConfig } from './schema.js';
+import type { ObsyncConfig } from './schema.js';
+import type { TargetConfig } from './target-schema.js';
 import { unreadableReason } from '../manifests/files.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -187,7 +188,9 @@ function refuseSharedOverrides(
     if (o.value === undefined || o.applies.length < 2 || o.applies.every((t) => o.configured(t) === o.value)) continue;
     const names = o.applies.map((t) => `'${t.name}'`).join(', ');
     throw new ConfigError(`${o.variable} (or ${o.variable}_FILE) would override the setting of several targets at once (${names})`, {
-      hint: `give each target its own value in obsync.yaml (e.g. "\${env:STAGING_${o.variable.replace(/^OBSYNC_/, '')}}") and unset ${o.variable}, or choose one target with --target`,
+      hint:
+        `give each target its own value in obsync.yaml (e.g. "\${env:STAGING_${o.variable.replace(/^OBSYNC_/, '')}}") and unset ` +
+        `${o.variable}, or choose one target with --target`,
     });
   }
 }
@@ -202,16 +205,21 @@ function refuseImplicitSandbox(input: ResolveManyInput, fallback: boolean): void
   const credentials = fallback ? serviceCredentialsSet(input.env) : [];
   if (credentials.length > 0)
     throw new ConfigError(
-      `${credentials.join(', ')} ${credentials.length > 1 ? 'are' : 'is'} set, but no target is configured: obsync does not fall back to the embedded sandbox while a credential is set`,
+      `${credentials.join(', ')} ${credentials.length > 1 ? 'are' : 'is'} set, but no target is configured: obsync does not fall ` +
+        `back to the embedded sandbox while a credential is set`,
       {
-        hint: `set OBSYNC_BASE_URL to the service's base URL (OBSYNC_VARIANT, OBSYNC_ORG_ID, OBSYNC_SERVICE_ID as needed), or declare the target in ${config}; to try the embedded sandbox, unset ${credentials.join(', ')}`,
+        hint:
+          `set OBSYNC_BASE_URL to the service's base URL (OBSYNC_VARIANT, OBSYNC_ORG_ID, OBSYNC_SERVICE_ID as needed), or ` +
+          `declare the target in ${config}; to try the embedded sandbox, unset ${credentials.join(', ')}`,
       },
     );
   if (input.implicitSandbox === false)
     throw new ConfigError(
       'obsync run has no target: it reconciles only a service that is configured, never the embedded sandbox by default',
       {
-        hint: `set OBSYNC_BASE_URL (with OBSYNC_API_KEY, or OBSYNC_KEY_ID and OBSYNC_KEY_SECRET), or declare targets in ${config}; to run against the simulator, declare a target with variant: sandbox there`,
+        hint:
+          `set OBSYNC_BASE_URL (with OBSYNC_API_KEY, or OBSYNC_KEY_ID and OBSYNC_KEY_SECRET), or declare targets in ${config}; ` +
+          `to run against the simulator, declare a target with variant: sandbox there`,
       },
     );
 }
