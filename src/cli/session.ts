@@ -37,7 +37,7 @@ import { githubAnnotation } from './commands/validate.js';
 import { projectPaths, type ProjectPaths } from './project-paths.js';
 import { backtestDefaults, backtestSettings, type BacktestDefaults, type RunOptions } from './run-options.js';
 import { manifestFileScope, stateDirectory } from '../config/file-scope.js';
-import type { ResolvedTarget } from '../config/targets.js';
+import type { ResolvedTarget } from '../config/target-resolution.js';
 import { manifestPaths } from '../config/trees.js';
 import { readRegularFile, unreadableReason } from '../manifests/files.js';
 import { LoadedFiles } from '../manifests/loaded-files.js';

@@ -3,7 +3,7 @@ import type { Document, LineCounter } from 'yaml';
 import { formatPath, type Diagnostic } from '../core/diagnostics.js';
 import type { Variant } from '../core/ports.js';
 import { positionAt } from '../manifests/positions.js';
-import { EMBEDDED_NAME, ENV_TARGET_NAME } from './targets.js';
+import { EMBEDDED_NAME, ENV_TARGET_NAME } from './target-resolution.js';
 import { setOwn } from '../core/json.js';
 
 /** A target as declared: its name and API always; its own manifests and vars once resolved. */

@@ -18,7 +18,7 @@ import { documentValue, parseYamlFile } from '../manifests/parse.js';
 import { positionAt } from '../manifests/positions.js';
 import { stateDirectory } from './file-scope.js';
 import { declaredService, type DeclaredService } from './services.js';
-import { EMBEDDED_NAME } from './targets.js';
+import { EMBEDDED_NAME } from './target-resolution.js';
 import { configSchema, type ObsyncConfig } from './schema.js';
 import { targetConfig, targetTreeSchema, type TargetConfig } from './target-schema.js';
 import { writeBackProblems } from './write-back.js';
