@@ -12,7 +12,7 @@ import type { LiveObject } from '../core/live.js';
 import type { Change } from '../core/plan.js';
 import type { DesiredResource } from '../core/resource.js';
 import type { Json } from '../core/wire.js';
-import { escapeTemplate } from '../export/exporter.js';
+import { escapeTemplate } from '../export/inert-templates.js';
 import type { ManagedKind } from '../kinds/kind.js';
 import { specSchemas } from '../kinds/manifest.js';
 import { fieldLookup } from '../manifests/fields.js';
