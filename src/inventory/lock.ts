@@ -194,7 +194,10 @@ function retryIn(holder: { expiresAt: string }, now: number, opts: LeaseTiming):
 function describeHolder(h: LeaseFile & { expiresAt: string }, now: number, path: string): string {
   const held = `${h.command ?? 'running'}, pid ${h.pid} on ${h.host}${h.since ? ` since ${h.since}` : ''}, lease until ${h.expiresAt}`;
   if (!beyondAnyLease(Date.parse(h.expiresAt) - now)) return held;
-  return `${held} — further ahead than any lease obsync grants, so not written by a running obsync with a correct clock; if pid ${h.pid} is not obsync, delete ${path}`;
+  return (
+    `${held} — further ahead than any lease obsync grants, so not written by a running obsync with a correct clock; if pid ` +
+    `${h.pid} is not obsync, delete ${path}`
+  );
 }
 
 /**

@@ -36,7 +36,10 @@ export interface LoadOptions extends FileLoadOptions {
 export interface LoadResult {
   resources: DesiredResource[];
   diagnostics: Diagnostic[];
-  /** Files read without error that declare nothing (empty, or only `---` or comments): what they declared before is not deleted without a word. */
+  /**
+   * Files read without error that declare nothing (empty, or only `---` or comments): what they declared before is not deleted without a
+   * word.
+   */
   emptyFiles: string[];
   /** The rules of `kind: Policy` documents (src/policy): never objects on the service, so never among `resources`. */
   policies: PolicyRule[];

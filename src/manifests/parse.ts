@@ -70,7 +70,9 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
     return {
       docs: [],
       lineCounter,
-      diagnostics: [err(file, 'limit', `file has ${all.length} documents; the limit is ${LIMITS.documents} — split it into several files`)],
+      diagnostics: [
+        err(file, 'limit', `file has ${all.length} documents; the limit is ${LIMITS.documents} — split it into ` + `several files`),
+      ],
     };
   }
   const diagnostics: Diagnostic[] = [];

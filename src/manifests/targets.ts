@@ -100,7 +100,9 @@ function notServed(target: string, api: Variant, r: DesiredResource): Diagnostic
   return {
     severity: 'error',
     code: 'kind-not-served',
-    message: `target '${target}' (${api}) cannot manage ${r.kind} objects: ${r.address} is served by ${servedBy} targets only — move its file to the manifests of ${servedBy} targets (targets[].manifests in obsync.yaml)`,
+    message:
+      `target '${target}' (${api}) cannot manage ${r.kind} objects: ${r.address} is served by ${servedBy} targets only — ` +
+      `move its file to the manifests of ${servedBy} targets (targets[].manifests in obsync.yaml)`,
     ...r.source,
     address: r.address,
   };

@@ -80,7 +80,9 @@ function explain(e: ParserError, line: number, lines: readonly string[], lc: Lin
     if (opened)
       return {
         ...opened,
-        message: `the '${bracket}' opened here is never closed with '${bracket === '[' ? ']' : '}'}' (or a line inside it is indented less than its key)`,
+        message:
+          `the '${bracket}' opened here is never closed with '${bracket === '[' ? ']' : '}'}' (or a line inside it is ` +
+          `indented less than its key)`,
       };
   }
   const colon = missingColon(text);
@@ -114,13 +116,19 @@ function indentation(lines: readonly string[], line: number): string {
   const nextIndent = next === undefined ? -1 : indentOf(lines[next - 1] ?? '');
   // `key: value` followed by a deeper line: YAML reads that line as more of the value.
   if (next !== undefined && nextIndent > here && /:\s+[^\s#]/.test(text))
-    return `line ${next} is indented more than this line (${nextIndent} spaces there, ${here} here), so YAML reads it as more of this line's value: keys of one mapping start in the same column`;
+    return (
+      `line ${next} is indented more than this line (${nextIndent} spaces there, ${here} here), so YAML reads it as more of ` +
+      `this line's value: keys of one mapping start in the same column`
+    );
   const neighbour = [above, next].find((n) => n !== undefined && indentOf(lines[n - 1] ?? '') !== here);
   const detail =
     neighbour === undefined
       ? ''
       : ` (${here} space${here === 1 ? '' : 's'} here, ${indentOf(lines[neighbour - 1] ?? '')} on line ${neighbour})`;
-  return `the indentation of this line does not fit the lines around it${detail}: keys of one mapping, and items of one list, start in the same column`;
+  return (
+    `the indentation of this line does not fit the lines around it${detail}: keys of one mapping, and items of one list, start ` +
+    `in the same column`
+  );
 }
 
 /** The last line of the block the mistake's line sits in: until a line indented no more than its parent. */
