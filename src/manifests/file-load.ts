@@ -14,7 +14,8 @@ import { kindOf, notSensitive, registerSensitiveValues, sensitiveIn, specFields 
 import { locatorOf, type FileText } from './file-text.js';
 import { readRegularFile, type FileScope } from './files.js';
 import { interpolateDocument, interpolates, type InterpolationContext, type TargetVars } from './interpolate.js';
-import { documentValue, numberProblems, parseYamlFile, statedIdentity, type FailedDocument } from './parse.js';
+import { documentValue, parseYamlFile, statedIdentity, type FailedDocument } from './parse.js';
+import { numberProblems } from './number-problems.js';
 import { policyOf } from './policies.js';
 import { checkWithStandIns, notChecked, uncheckedDocument, uncheckedIdentity, type StandInCheck } from './unset.js';
 
