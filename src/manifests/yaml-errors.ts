@@ -7,6 +7,7 @@
  */
 import type { LineCounter } from 'yaml';
 import type { Diagnostic } from '../core/diagnostics.js';
+import { keyOf, isContent, indentOf, firstColumn, previousContentLine, nextContentLine } from './yaml-lines.js';
 
 interface ParserError {
   code: string;
@@ -175,32 +176,5 @@ function unclosedBracket(lines: readonly string[], line: number, bracket: '[' | 
     }
     if (depth > 0) return { line: i, col: col + 1 };
   }
-  return undefined;
-}
-
-function keyOf(text: string): string | undefined {
-  return /^\s*(?:-\s+)?["']?([^"':#]+?)["']?\s*:/.exec(text)?.[1];
-}
-
-function isContent(text: string): boolean {
-  const t = text.trim();
-  return t !== '' && !t.startsWith('#');
-}
-
-function indentOf(text: string): number {
-  return /^[ \t]*/.exec(text)?.[0].length ?? 0;
-}
-
-function firstColumn(text: string): number {
-  return indentOf(text) + 1;
-}
-
-function previousContentLine(lines: readonly string[], line: number): number | undefined {
-  for (let i = line - 1; i >= 1; i -= 1) if (isContent(lines[i - 1] ?? '')) return i;
-  return undefined;
-}
-
-function nextContentLine(lines: readonly string[], line: number): number | undefined {
-  for (let i = line + 1; i <= lines.length; i += 1) if (isContent(lines[i - 1] ?? '')) return i;
   return undefined;
 }
