@@ -26,7 +26,8 @@ const count = z.number().int().min(0);
 const seriesText = z
   .string()
   .describe(
-    'One value per window, oldest first, separated by spaces: a number, `_` for a window without a row, `VALUExN` for N windows of VALUE (0x12).',
+    'One value per window, oldest first, separated by spaces: a number, `_` for a window without a row, `VALUExN` for N windows of ' +
+      'VALUE (0x12).',
   );
 
 export const expectSchema = z

@@ -9,7 +9,7 @@ import type { DesiredResource } from '../core/resource.js';
 import { isNarrowed, pruneEligibility, selectedAddresses, type Selection } from '../engine/selection.js';
 import { metadataName } from '../kinds/envelope.js';
 import { KINDS, parseAddress } from '../kinds/registry.js';
-import type { BacktestSetting } from '../config/schema.js';
+import type { BacktestSetting } from '../config/backtest-schema.js';
 import type { CliIO } from './io.js';
 import { timeoutSeconds, wholeNumber } from './numbers.js';
 import { setOwn } from '../core/json.js';

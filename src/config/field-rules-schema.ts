@@ -29,7 +29,10 @@ export const ignoreSetting = z
   .meta({
     id: 'IgnoreRules',
     description:
-      "Fields the service's UI owns, per kind: paths in spec terms (tiles[*].x, tiles[*].y, savedFilterValues), each checked against the kind's schema. A difference there is neither planned, reverted, pulled nor proposed; the plan shows it as ignored by its rule. A create still sends the manifest's value. A target's rules are added to those under defaults, and a manifest's metadata.ignore to both.",
+      "Fields the service's UI owns, per kind: paths in spec terms (tiles[*].x, tiles[*].y, savedFilterValues), each checked " +
+      "against the kind's schema. A difference there is neither planned, reverted, pulled nor proposed; the plan shows it as " +
+      "ignored by its rule. A create still sends the manifest's value. A target's rules are added to those under defaults, and " +
+      "a manifest's metadata.ignore to both.",
   });
 export type IgnoreSetting = z.infer<typeof ignoreSetting>;
 
@@ -50,7 +53,8 @@ export const markSetting = z
   .meta({
     id: 'Mark',
     description:
-      'A visible "managed in Git" mark on the objects obsync writes (opt-in): obsync adds it to what it sends and keeps it out of every comparison, diff, pull and export, so it never shows as a change. A target\'s mark replaces the one under defaults.',
+      'A visible "managed in Git" mark on the objects obsync writes (opt-in): obsync adds it to what it sends and keeps it out of ' +
+      "every comparison, diff, pull and export, so it never shows as a change. A target's mark replaces the one under defaults.",
   });
 export type MarkSetting = z.infer<typeof markSetting>;
 
@@ -70,6 +74,8 @@ export const ignoreSuggestionsSetting = z
   .meta({
     id: 'IgnoreSuggestions',
     description:
-      "obsync run: when the same field of the same object changes on the service again and again (default 3 runs in 30d), suggest an ignore rule (an ignore-suggested event and notification, the target's status) with the lines to add; obsync never adds one itself. false turns it off. A target's setting replaces the one under defaults.",
+      'obsync run: when the same field of the same object changes on the service again and again (default 3 runs in 30d), suggest ' +
+      "an ignore rule (an ignore-suggested event and notification, the target's status) with the lines to add; obsync never adds " +
+      "one itself. false turns it off. A target's setting replaces the one under defaults.",
   });
 export type IgnoreSuggestionsSetting = z.infer<typeof ignoreSuggestionsSetting>;

@@ -176,7 +176,8 @@ export const INTERPOLATION_DEFINITION: Json = {
   type: 'string',
   pattern: String.raw`^\$\{(env|file|var):[^}]+\}$`,
   description:
-    'A value resolved when the document is loaded: ${env:NAME} (environment variable), ${file:PATH} (file contents) or ${var:NAME} (a var of the target, obsync.yaml targets[].vars). $${ is a literal ${; a value brought in is never read for references again.',
+    'A value resolved when the document is loaded: ${env:NAME} (environment variable), ${file:PATH} (file contents) or ${var:NAME} ' +
+    '(a var of the target, obsync.yaml targets[].vars). $${ is a literal ${; a value brought in is never read for references again.',
 };
 
 /** A field whose values a plain string would not pass (numbers, booleans, formatted or patterned text) also takes a whole reference. */

@@ -5,26 +5,34 @@
  * directory). Credentials are sensitive fields, and no other field may carry their resolved
  * values (manifests/carried.ts): the credentials in play are handed on to the manifests' check.
  */
-import { dirname, isAbsolute, resolve } from 'node:path';
-import { isScalar, isSeq, type Document, type LineCounter } from 'yaml';
+import { dirname, resolve } from 'node:path';
 import * as z from 'zod';
-import { formatPath, hasErrors, type Diagnostic } from '../core/diagnostics.js';
+import { formatPath, hasErrors, sortDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { refuseCarried, SensitiveValues, type SensitiveValue } from '../manifests/carried.js';
-import { credentialValues, withPassword } from '../manifests/credentials.js';
-import { fieldLookup, isSensitivePath, sensitivePathsOf, valuesAt } from '../manifests/fields.js';
+import { credentialValues } from '../manifests/credentials.js';
+import { fieldLookup, isSensitivePath } from '../manifests/fields.js';
 import { readRegularFile, type FileScope } from '../manifests/files.js';
-import type { Variant } from '../core/ports.js';
 import { interpolateDocument, type InterpolationContext } from '../manifests/interpolate.js';
 import { issuesToDiagnostics } from '../manifests/issues.js';
-import { sortDiagnostics } from '../manifests/load.js';
 import { documentValue, parseYamlFile } from '../manifests/parse.js';
 import { positionAt } from '../manifests/positions.js';
 import { stateDirectory } from './file-scope.js';
 import { declaredService, type DeclaredService } from './services.js';
-import { EMBEDDED_NAME, ENV_TARGET_NAME } from './targets.js';
-import { configSchema, targetConfig, targetTreeSchema, type ObsyncConfig, type TargetConfig } from './schema.js';
-import { setOwn } from '../core/json.js';
+import { EMBEDDED_NAME } from './target-resolution.js';
+import { configSchema, type ObsyncConfig } from './schema.js';
+import { targetConfig, targetTreeSchema, type TargetConfig } from './target-schema.js';
 import { writeBackProblems } from './write-back.js';
+import { withoutPaths, stillTemplate, literalString, literalAllowOutside } from './as-written.js';
+import { EXTRA_SENSITIVE, CONFIG_SENSITIVE_PATHS, unresolvedCredentials, configSensitiveValues } from './config-credentials.js';
+import {
+  type DeclaredTarget,
+  targetItems,
+  declaredOf,
+  duplicateNames,
+  unknownNotificationTargets,
+  stringVars,
+} from './declared-targets.js';
+import { IDENTITY, TREE, type Level, isolatedFailures, pathOf, targetField } from './target-levels.js';
 
 export interface LoadedConfig {
   /** Undefined when the file has errors. Its `targets` are the resolved ones only (see `select`). */
@@ -47,20 +55,6 @@ export interface LoadedConfig {
    * not set, a file not readable), with their errors; the config holds the others.
    */
   failedTargets?: { name: string; diagnostics: Diagnostic[] }[];
-}
-
-/** A target as declared: its name and API always; its own manifests and vars once resolved. */
-export interface DeclaredTarget {
-  name: string;
-  /** The API it speaks (a sandbox target: the one it simulates); undefined when the variant is invalid. */
-  api: Variant | undefined;
-  /** Its own manifest paths (as written, relative to the config) and vars, when resolved. */
-  tree?: TargetTree;
-}
-
-export interface TargetTree {
-  manifests: readonly string[];
-  vars: Readonly<Record<string, string>>;
 }
 
 export interface LoadConfigOptions {
@@ -89,23 +83,8 @@ export interface LoadConfigOptions {
   isolateTargets?: boolean;
 }
 
-/** The state URL holds a password: a credential, whatever the state schema marks. */
-const EXTRA_SENSITIVE = [['state', 'url']];
-
-export const CONFIG_SENSITIVE_PATHS: readonly (readonly string[])[] = [...sensitivePathsOf(configSchema), ...EXTRA_SENSITIVE];
-
 /** The top level, targets checked one by one (each resolved or not). */
 const topLevelSchema = configSchema.extend({ targets: z.array(z.unknown()).optional() });
-
-/** Target fields resolved whether the target is selected or not: they say which target it is. */
-const IDENTITY = new Set(['name', 'variant', 'api']);
-/** Target fields that shape its manifest tree. */
-const TREE = new Set(['manifests', 'vars']);
-
-type Level = 'full' | 'tree' | 'declared';
-
-/** A template left as written (a target not resolved): its value cannot be judged yet. */
-const UNRESOLVED_REFERENCE = /\$\{(env|file|var):/;
 
 export function loadConfig(path: string, env: Readonly<Record<string, string | undefined>>, opts: LoadConfigOptions = {}): LoadedConfig {
   const dir = dirname(path);
@@ -295,186 +274,4 @@ export function loadConfig(path: string, env: Readonly<Record<string, string | u
         }
       : {}),
   };
-}
-
-/**
- * The errors of selected targets that are confined to their own settings, by target index —
- * only when more than one target is selected, at least one of them has no error, and every
- * error of the file is such a target's (anything else fails the whole command, as before).
- */
-function isolatedFailures(
-  diagnostics: readonly Diagnostic[],
-  declared: readonly DeclaredTarget[],
-  levels: readonly Level[],
-): Map<number, Diagnostic[]> {
-  const byTarget = new Map<number, Diagnostic[]>();
-  const selected = levels.filter((l) => l === 'full').length;
-  for (const d of diagnostics) {
-    if (d.severity !== 'error') continue;
-    const at = targetField(pathOf(d));
-    if (!at || levels[at.index] !== 'full' || IDENTITY.has(at.field) || declared[at.index] === undefined)
-      return new Map<number, Diagnostic[]>();
-    byTarget.set(at.index, [...(byTarget.get(at.index) ?? []), d]);
-  }
-  return selected > 1 && byTarget.size < selected ? byTarget : new Map<number, Diagnostic[]>();
-}
-
-/**
- * The credentials of targets whose settings are not resolved (validate resolves none), as far as
- * the environment gives them (their files are not read): a `${env:SH_KEY}` credential is still a credential when
- * validate checks a manifest naming `leak ${env:SH_KEY}`. Nothing fails here; the values only join
- * the credential rule.
- */
-function unresolvedCredentials(pristine: Document, lineCounter: LineCounter, ctx: InterpolationContext): SensitiveValue[] {
-  const only = (p: readonly PropertyKey[]) => isSensitivePath(p, CONFIG_SENSITIVE_PATHS);
-  // The environment only: a target not in use has none of its files read.
-  const noFiles = (): string => {
-    throw new Error('not read');
-  };
-  interpolateDocument(pristine, lineCounter, { ...ctx, allowMissingEnv: true, only, readRef: noFiles });
-  const { value } = documentValue('', pristine, lineCounter);
-  return configSensitiveValues(value);
-}
-
-/** The resolved values of obsync.yaml's sensitive fields (a reference left as written is no value yet). */
-function configSensitiveValues(value: unknown): SensitiveValue[] {
-  return CONFIG_SENSITIVE_PATHS.flatMap((pattern) =>
-    valuesAt(value, [pattern])
-      .filter((v) => !UNRESOLVED_REFERENCE.test(v))
-      .flatMap((v) => withPassword(v, `the value of ${pattern.join('.')} in obsync.yaml`)),
-  );
-}
-
-/** A diagnostic's document path back as segments (`targets[1].vars.x` → ['targets', 1, 'vars', 'x']). */
-function pathOf(d: Diagnostic): PropertyKey[] {
-  return (d.path ?? '')
-    .split(/\.|(?=\[)/)
-    .filter(Boolean)
-    .map((seg) => (/^\[\d+\]$/.test(seg) ? Number(seg.slice(1, -1)) : seg));
-}
-
-/** Where a path is inside `targets[index]`, naming the target's field. */
-function targetField(path: readonly PropertyKey[]): { index: number; field: string } | undefined {
-  const [root, index, field] = path;
-  return root === 'targets' && typeof index === 'number' && field !== undefined ? { index, field: String(field) } : undefined;
-}
-
-function targetItems(value: unknown): unknown[] {
-  const targets = typeof value === 'object' && value !== null ? (value as { targets?: unknown }).targets : undefined;
-  return Array.isArray(targets) ? targets : [];
-}
-
-function declaredOf(item: unknown): DeclaredTarget {
-  const record = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : {};
-  const name = typeof record.name === 'string' ? record.name : '';
-  const variant = record.variant;
-  const api =
-    variant === 'hosted' || variant === 'self-hosted'
-      ? variant
-      : variant === 'sandbox'
-        ? record.api === 'self-hosted'
-          ? 'self-hosted'
-          : 'hosted'
-        : undefined;
-  return { name, api };
-}
-
-function duplicateNames(
-  declared: readonly DeclaredTarget[],
-  base: { file: string; doc: Document; lineCounter: LineCounter },
-): Diagnostic[] {
-  const seen = new Map<string, number>();
-  const out: Diagnostic[] = [];
-  declared.forEach((d, index) => {
-    const first = seen.get(d.name);
-    if (first === undefined) {
-      seen.set(d.name, index);
-      return;
-    }
-    const pos = positionAt(base.doc, base.lineCounter, ['targets', index, 'name']);
-    out.push({
-      severity: 'error',
-      code: 'duplicate-target',
-      message: `target '${d.name}' is declared twice (also targets[${first}]): each target needs its own name`,
-      file: base.file,
-      ...pos,
-      path: `targets[${index}].name`,
-    });
-  });
-  return out;
-}
-
-/** `notifications[].targets` may name only targets the daemon can have (declared ones; without any, the environment's or the sandbox). */
-function unknownNotificationTargets(
-  value: unknown,
-  declared: readonly DeclaredTarget[],
-  base: { file: string; doc: Document; lineCounter: LineCounter },
-): Diagnostic[] {
-  const sinks = typeof value === 'object' && value !== null ? (value as { notifications?: unknown }).notifications : undefined;
-  if (!Array.isArray(sinks)) return [];
-  const names = declared.length > 0 ? declared.map((d) => d.name) : [ENV_TARGET_NAME, EMBEDDED_NAME];
-  const out: Diagnostic[] = [];
-  sinks.forEach((sink: unknown, i) => {
-    const targets = typeof sink === 'object' && sink !== null ? (sink as { targets?: unknown }).targets : undefined;
-    if (!Array.isArray(targets)) return;
-    targets.forEach((name: unknown, j) => {
-      if (typeof name !== 'string' || names.includes(name)) return;
-      const path = ['notifications', i, 'targets', j];
-      out.push({
-        severity: 'error',
-        code: 'unknown-target',
-        message: `notifications[${i}].targets names '${name}', which is not a target here: ${declared.length > 0 ? 'obsync.yaml declares' : 'the targets are'} ${names.join(', ')}`,
-        file: base.file,
-        ...positionAt(base.doc, base.lineCounter, path),
-        path: formatPath(path),
-      });
-    });
-  });
-  return out;
-}
-
-/** A copy of the document value without the values at these paths (each left out, as if not written). */
-function withoutPaths(value: unknown, paths: readonly (readonly PropertyKey[])[]): unknown {
-  const copy = structuredClone(value);
-  for (const path of paths) {
-    const parent = path
-      .slice(0, -1)
-      .reduce<unknown>((v, seg) => (typeof v === 'object' && v !== null ? (v as Record<PropertyKey, unknown>)[seg] : undefined), copy);
-    const last = path.at(-1);
-    if (typeof parent === 'object' && parent !== null && last !== undefined) delete (parent as Record<PropertyKey, unknown>)[last];
-  }
-  return copy;
-}
-
-/** Whether the value an issue is about is still an unresolved `${...}` template. */
-function stillTemplate(item: unknown, path: readonly PropertyKey[] | undefined): boolean {
-  let v = item;
-  for (const seg of path ?? []) v = typeof v === 'object' && v !== null ? (v as Record<PropertyKey, unknown>)[seg] : undefined;
-  return typeof v === 'string' && UNRESOLVED_REFERENCE.test(v);
-}
-
-/** Var values as they are substituted: numbers and booleans in their YAML spelling. */
-function stringVars(vars: Readonly<Record<string, string | number | boolean>> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(vars ?? {})) setOwn(out, k, String(v));
-  return out;
-}
-
-/** A string as written (before interpolation), if it is one without references. */
-function literalString(doc: Document, path: readonly PropertyKey[]): string | undefined {
-  const value: unknown = doc.getIn(path);
-  return typeof value === 'string' && !value.includes('${') ? value : undefined;
-}
-
-/** `allowFileOutside` as written (before interpolation: a reference cannot widen its own confinement). */
-function literalAllowOutside(doc: Document, dir: string): boolean | string[] {
-  const node = doc.get('allowFileOutside', true);
-  if (isScalar(node)) return node.value === true;
-  if (isSeq(node))
-    return node.items.flatMap((item) =>
-      isScalar(item) && typeof item.value === 'string' && !item.value.includes('${')
-        ? [isAbsolute(item.value) ? item.value : resolve(dir, item.value)]
-        : [],
-    );
-  return false;
 }

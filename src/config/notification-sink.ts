@@ -37,7 +37,10 @@ function signingSecretProblem(secret: string): string | null {
   if (!SIGNING_SECRET.test(secret)) return 'a signing secret is whsec_ and base64 (e.g. "whsec_$(openssl rand -base64 32)")';
   const bytes = Buffer.from(secret.slice('whsec_'.length), 'base64').length;
   if (bytes < SIGNING_KEY_BYTES.min || bytes > SIGNING_KEY_BYTES.max)
-    return `a signing secret holds ${SIGNING_KEY_BYTES.min} to ${SIGNING_KEY_BYTES.max} random bytes (e.g. "whsec_$(openssl rand -base64 32)")`;
+    return (
+      `a signing secret holds ${SIGNING_KEY_BYTES.min} to ${SIGNING_KEY_BYTES.max} random bytes (e.g. "whsec_$(openssl rand ` +
+      `-base64 32)")`
+    );
   return null;
 }
 
@@ -46,18 +49,21 @@ export const notificationSinkConfig = z
     type: z
       .enum(['slack', 'generic', 'alertmanager'])
       .describe(
-        "slack: a Slack incoming webhook (text and blocks); generic: obsync's JSON document (format: cloudevents for a CloudEvent); alertmanager: alerts posted to an Alertmanager's API, routed by its configuration (docs/notifications.md).",
+        "slack: a Slack incoming webhook (text and blocks); generic: obsync's JSON document (format: cloudevents for a CloudEvent); " +
+          "alertmanager: alerts posted to an Alertmanager's API, routed by its configuration (docs/notifications.md).",
       ),
     url: urlSetting('the sink url', HTTP_URL, '"${env:SLACK_WEBHOOK_URL}"').meta({
       sensitive: true,
       description:
-        'Where to POST, usually "${env:SLACK_WEBHOOK_URL}"; alertmanager: its base URL (obsync adds api/v2/alerts). A secret: never printed or logged; the sink is named by its position, notifications[0].',
+        'Where to POST, usually "${env:SLACK_WEBHOOK_URL}"; alertmanager: its base URL (obsync adds api/v2/alerts). A secret: never ' +
+        'printed or logged; the sink is named by its position, notifications[0].',
     }),
     format: z
       .enum(['obsync', 'cloudevents'])
       .optional()
       .describe(
-        'generic only: obsync (default: the document as it is) or cloudevents (the document as the data of a CloudEvent 1.0, structured mode, application/cloudevents+json).',
+        'generic only: obsync (default: the document as it is) or cloudevents (the document as the data of a CloudEvent 1.0, ' +
+          'structured mode, application/cloudevents+json).',
       ),
     headers: z
       .record(
@@ -78,7 +84,8 @@ export const notificationSinkConfig = z
       .meta({
         sensitive: true,
         description:
-          'generic and alertmanager: request headers sent with every POST, name → value (at most 20), e.g. Authorization for an Alertmanager behind a proxy. The values are secrets: never printed or logged.',
+          'generic and alertmanager: request headers sent with every POST, name → value (at most 20), e.g. Authorization for an ' +
+          'Alertmanager behind a proxy. The values are secrets: never printed or logged.',
       }),
     signingSecret: z
       .string()
@@ -90,14 +97,18 @@ export const notificationSinkConfig = z
       .meta({
         sensitive: true,
         description:
-          'generic only: sign every POST in the Standard Webhooks form (webhook-id, webhook-timestamp, webhook-signature: v1,<HMAC-SHA256>) with this whsec_… secret (24-64 random bytes, base64), usually "${env:OBSYNC_WEBHOOK_SECRET}". A secret: never printed.',
+          'generic only: sign every POST in the Standard Webhooks form (webhook-id, webhook-timestamp, webhook-signature: ' +
+          'v1,<HMAC-SHA256>) with this whsec_… secret (24-64 random bytes, base64), usually "${env:OBSYNC_WEBHOOK_SECRET}". A ' +
+          'secret: never printed.',
       }),
     events: z
       .array(z.enum(NOTIFICATION_CLASSES))
       .min(1)
       .optional()
       .describe(
-        'What to tell (default: all): drift (an owned object changed on the service), healed, failed (a target starts failing), recovered (its first good run after), adopted, refused, non-convergent, leader (leadership gained or lost), proposal (drift: propose), ignore-suggested (a field keeps changing on the service: an ignore rule is suggested).',
+        'What to tell (default: all): drift (an owned object changed on the service), healed, failed (a target starts failing), ' +
+          'recovered (its first good run after), adopted, refused, non-convergent, leader (leadership gained or lost), proposal ' +
+          '(drift: propose), ignore-suggested (a field keeps changing on the service: an ignore rule is suggested).',
       ),
     targets: z.array(targetName).min(1).optional().describe('Only these targets (default: every target of the daemon).'),
     maxPerMinute: z
@@ -107,7 +118,8 @@ export const notificationSinkConfig = z
       .max(600)
       .optional()
       .describe(
-        'At most this many notifications a minute to this sink (default 20; what one run finds of one class is one notification); more are dropped, counted and announced with the next one.',
+        'At most this many notifications a minute to this sink (default 20; what one run finds of one class is one notification); ' +
+          'more are dropped, counted and announced with the next one.',
       ),
   })
   .superRefine((sink, ctx) => {

@@ -12,7 +12,7 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { Variant } from '../core/ports.js';
 import type { TargetIdentity } from '../core/target.js';
-import type { Env } from './targets.js';
+import type { Env } from './target-resolution.js';
 
 /** Where a target writes: a service key, `unknown` (its settings use what is not set here), or `embedded` (a sandbox of its own). */
 export type DeclaredService = { key: string; shown: string } | 'unknown' | 'embedded';
@@ -103,7 +103,10 @@ export function sharedServiceWarnings(all: ReadonlyMap<string, DeclaredService>,
     return {
       severity: 'warning',
       code: 'shared-service',
-      message: `targets ${listed} write to one service (${shown}): each keeps its own inventory, so an object one of them owns is never adopted, imported or pruned by another (those steps fail, naming the owner); give each service one target, or check the base URLs`,
+      message:
+        `targets ${listed} write to one service (${shown}): each keeps its own inventory, so an object one of them owns is ` +
+        `never adopted, imported or pruned by another (those steps fail, naming the owner); give each service one target, or check ` +
+        `the base URLs`,
       file,
       path: 'targets',
     };
@@ -121,7 +124,9 @@ function shownService(variant: Variant, baseUrl: string, organizationId?: string
   return variant === 'hosted' ? `${base}, organisation ${organizationId ?? '?'}, service ${serviceId ?? '?'}` : base;
 }
 
-/** A value with its `${env:NAME}` references read from the environment; undefined when one is unset or another kind of reference is left. */
+/**
+ * A value with its `${env:NAME}` references read from the environment; undefined when one is unset or another kind of reference is left.
+ */
 function fromEnv(value: unknown, env: Env): string | undefined {
   if (typeof value !== 'string') return undefined;
   let missing = false;

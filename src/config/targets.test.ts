@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.js';
 import { chooseTargets, resolveTarget, resolveTargets } from './targets.js';
-import type { ObsyncConfig, TargetConfig } from './schema.js';
+import type { ObsyncConfig } from './schema.js';
+import type { TargetConfig } from './target-schema.js';
 
 const staging: TargetConfig = {
   name: 'staging',

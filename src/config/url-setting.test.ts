@@ -10,19 +10,24 @@ import { loadConfig } from './load.js';
 import { HTTP_URL, POSTGRES_URL, urlProblem } from './url-setting.js';
 
 const config = (lines: string) =>
-  `apiVersion: obsync/v1\nkind: Config\n${lines}targets:\n  - {name: t, variant: self-hosted, baseUrl: hyperdx.example.com:8000, credentials: {apiKey: k}}\n`;
+  `apiVersion: obsync/v1\nkind: Config\n${lines}targets:\n  - {name: t, variant: self-hosted, baseUrl: hyperdx.example.com:8000, ` +
+  `credentials: {apiKey: k}}\n`;
 
 describe('URL settings', () => {
   it('of obsync.yaml: one error each, at its line, with the form wanted and what is wrong, never the value', () => {
     const text = config(
-      'state: {backend: postgres, url: "db.internal:5432/obsync?password=hunter2"}\nnotifications:\n  - {type: slack, url: "hooks.example.com/T0/secret-path"}\n',
+      'state: {backend: postgres, url: "db.internal:5432/obsync?password=hunter2"}\nnotifications:\n  - {type: slack, url: ' +
+        '"hooks.example.com/T0/secret-path"}\n',
     );
     const out = loadConfig('/r/obsync.yaml', {}, { readFile: () => text });
     const said = out.diagnostics.map((d) => `${d.line} ${d.path} ${d.message}`);
     expect([...said].sort()).toEqual([
-      '3 state.url the state URL must be postgres://user:password@host:5432/database (e.g. "${env:OBSYNC_STATE_URL}"): it has no scheme: write postgres:// or postgresql:// in front of the host',
-      '5 notifications[0].url the sink url must be http(s)://host[:port][/path] (e.g. "${env:SLACK_WEBHOOK_URL}"): it has no scheme: write https:// or http:// in front of the host',
-      '7 targets[0].baseUrl the base URL must be http(s)://host[:port][/path] (e.g. http://obs-api.internal:8000): it has no scheme: write https:// or http:// in front of the host',
+      '3 state.url the state URL must be postgres://user:password@host:5432/database (e.g. "${env:OBSYNC_STATE_URL}"): it has no ' +
+        'scheme: write postgres:// or postgresql:// in front of the host',
+      '5 notifications[0].url the sink url must be http(s)://host[:port][/path] (e.g. "${env:SLACK_WEBHOOK_URL}"): it has no ' +
+        'scheme: write https:// or http:// in front of the host',
+      '7 targets[0].baseUrl the base URL must be http(s)://host[:port][/path] (e.g. http://obs-api.internal:8000): it has no ' +
+        'scheme: write https:// or http:// in front of the host',
     ]);
     expect(said.join('\n')).not.toMatch(/hunter2|secret-path|hyperdx/);
     // A reference left as written (validate defers the state) is judged once resolved.
@@ -39,7 +44,8 @@ describe('URL settings', () => {
       .replace('hyperdx.example.com:8000', 'http://127.0.0.1:9');
     const said = loadConfig('/r/obsync.yaml', {}, { readFile: () => text }).diagnostics.map((d) => `${d.path} ${d.message}`);
     expect(said).toEqual([
-      'targets[0].writeBack.forge.apiUrl the forge API URL must be http(s)://host[:port][/path] (e.g. https://api.github.com): it has no scheme: write https:// or http:// in front of the host',
+      'targets[0].writeBack.forge.apiUrl the forge API URL must be http(s)://host[:port][/path] (e.g. https://api.github.com): it ' +
+        'has no scheme: write https:// or http:// in front of the host',
     ]);
   });
 

@@ -15,7 +15,9 @@ export type DriftMode = (typeof DRIFT_MODES)[number];
 export const driftSetting = z
   .enum(DRIFT_MODES)
   .describe(
-    'What obsync run does with drift (an owned object changed on the service): revert puts it back (obsync run --mode apply), report only reports it (--mode plan), propose commits the live state to a branch and opens one pull or merge request per target (writeBack). Default: as --mode says.',
+    'What obsync run does with drift (an owned object changed on the service): revert puts it back (obsync run --mode apply), ' +
+      'report only reports it (--mode plan), propose commits the live state to a branch and opens one pull or merge request per ' +
+      'target (writeBack). Default: as --mode says.',
   );
 
 /** A repository URL obsync clones and pushes to: https, http, ssh or file; never with credentials in it. */
@@ -37,7 +39,8 @@ const branchName = z
   .string()
   .regex(
     new RegExp(BRANCH_PATTERN),
-    'a branch name Git accepts: letters, digits, ".", "_", "-" and "/", without "..", "//", a leading "-" or "/", or a trailing "/" or ".lock"',
+    'a branch name Git accepts: letters, digits, ".", "_", "-" and "/", without "..", "//", a leading "-" or "/", or a trailing "/" ' +
+      'or ".lock"',
   );
 
 /** A directory inside the repository: relative, no ".." segment. */
@@ -60,11 +63,16 @@ const forgeConfig = z
     apiUrl: urlSetting('the forge API URL', HTTP_URL, 'https://api.github.com')
       .optional()
       .describe('Base URL of the forge API (default https://api.github.com for github, https://gitlab.com/api/v4 for gitlab).'),
-    token: z.string().min(1).optional().meta({
-      sensitive: true,
-      description:
-        'Token for the forge API and for pushing over HTTPS, usually "${env:NAME}" (OBSYNC_FORGE_TOKEN, or OBSYNC_FORGE_TOKEN_FILE, is used when this is not set). Sensitive: never printed, logged, committed or shown.',
-    }),
+    token: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({
+        sensitive: true,
+        description:
+          'Token for the forge API and for pushing over HTTPS, usually "${env:NAME}" (OBSYNC_FORGE_TOKEN, or OBSYNC_FORGE_TOKEN_FILE, ' +
+          'is used when this is not set). Sensitive: never printed, logged, committed or shown.',
+      }),
     project: z
       .string()
       .regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/, 'a project is OWNER/NAME (GitLab: GROUP/SUBGROUP/NAME)')
@@ -96,20 +104,24 @@ export const writeBackConfig = z
       })
       .optional()
       .describe(
-        'Objects made in the service\'s UI that this selector picks (Kind, tag=NAME, name=REGEX; a comma: all must hold, e.g. "tag=gitops") are proposed as new manifests (drift: propose), where obsync export would put them; obsync pull writes them too when --include-unmanaged is not given (the defaults\' selector). Default: none.',
+        "Objects made in the service's UI that this selector picks (Kind, tag=NAME, name=REGEX; a comma: all must hold, e.g. " +
+          '"tag=gitops") are proposed as new manifests (drift: propose), where obsync export would put them; obsync pull writes ' +
+          "them too when --include-unmanaged is not given (the defaults' selector). Default: none.",
       ),
     proposalMaxAge: z
       .string()
       .refine((text) => durationMs(text, 'mhd') !== null, 'an age like 90m, 72h or 7d (minutes, hours or days)')
       .optional()
       .describe(
-        'A proposal open longer than this falls back to revert: the daemon puts the objects back as the manifests say and closes the request (default: never).',
+        'A proposal open longer than this falls back to revert: the daemon puts the objects back as the manifests say and closes ' +
+          'the request (default: never).',
       ),
   })
   .meta({
     id: 'WriteBack',
     description:
-      "Where drift: propose sends the live state: a branch obsync/propose/<target> of this repository (its own clone under the state directory), and one pull or merge request per target. A target's settings are laid over those of defaults.",
+      'Where drift: propose sends the live state: a branch obsync/propose/<target> of this repository (its own clone under the ' +
+      "state directory), and one pull or merge request per target. A target's settings are laid over those of defaults.",
   });
 export type WriteBackConfig = z.infer<typeof writeBackConfig>;
 

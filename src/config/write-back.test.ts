@@ -20,8 +20,10 @@ describe('drift and writeBack in obsync.yaml', () => {
   it('takes a target over the defaults, field by field, and resolves the token as a secret', () => {
     const token = 'ghp_write-back-token-0123456789';
     const out = load(
-      'defaults:\n  drift: propose\n  writeBack:\n    repository: file:///srv/manifests.git\n    author: {name: Bot, email: bot@example.com}\n    forge: {type: github, project: acme/obs}\n' +
-        `targets:\n${target}    writeBack:\n      path: envs/prod\n      author: {email: prod-bot@example.com}\n      forge: {token: "\${env:GH_TOKEN}"}\n`,
+      'defaults:\n  drift: propose\n  writeBack:\n    repository: file:///srv/manifests.git\n    author: {name: Bot, email: ' +
+        'bot@example.com}\n    forge: {type: github, project: acme/obs}\n' +
+        `targets:\n${target}    writeBack:\n      path: envs/prod\n      author: {email: prod-bot@example.com}\n      forge: ` +
+        `{token: "\${env:GH_TOKEN}"}\n`,
       { GH_TOKEN: token },
     );
     expect(out.diagnostics.map((d) => `${d.severity} ${d.line}:${d.col} ${d.code}`)).toEqual([]);
@@ -60,10 +62,12 @@ describe('drift and writeBack in obsync.yaml', () => {
       errors(`defaults: {drift: propose, writeBack: {repository: "file:///r.git", forge: {type: gitlab}}}\ntargets:\n${target}`),
     ).toEqual(["3:12 defaults.drift target 'prod': writeBack.forge.type gitlab needs writeBack.forge.project (OWNER/NAME)"]);
     expect(errors(`targets:\n${target}    writeBack: {repository: "https://user:tok@git.example.com/r.git"}\n`)).toEqual([
-      '7:17 targets[0].writeBack.repository the repository URL must not hold credentials (a token or password): give the token as writeBack.forge.token',
+      '7:17 targets[0].writeBack.repository the repository URL must not hold credentials (a token or password): give the token as ' +
+        'writeBack.forge.token',
     ]);
     expect(errors(`targets:\n${target}    writeBack: {include: "tag=gitops,Dashbord"}\n`)).toEqual([
-      '7:17 targets[0].writeBack.include a selector of objects made on the service: Dashbord is not a kind obsync manages (one of Connection, Source, Dashboard, SavedSearch, Webhook, Alert, Pipe, Role, TeamMember, TeamSettings)',
+      '7:17 targets[0].writeBack.include a selector of objects made on the service: Dashbord is not a kind obsync manages (one of ' +
+        'Connection, Source, Dashboard, SavedSearch, Webhook, Alert, Pipe, Role, TeamMember, TeamSettings)',
     ]);
     expect(errors(`targets:\n${target}    drift: heal\n`)).toEqual([
       "7:5 targets[0].drift invalid value 'heal' — expected one of: revert, report, propose",

@@ -13,7 +13,8 @@ import { durationMs } from '../core/duration.js';
 import { ConfigError } from '../core/errors.js';
 import { Secret } from '../core/secret.js';
 import { positionAt } from '../manifests/positions.js';
-import { readCredentialFile, type Env } from './targets.js';
+import { readCredentialFile } from './remote-target.js';
+import type { Env } from './target-resolution.js';
 import { type DriftMode, type ForgeType, type WriteBackConfig } from './write-back-schema.js';
 
 export const FORGE_TOKEN_VARIABLE = 'OBSYNC_FORGE_TOKEN';

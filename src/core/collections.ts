@@ -11,3 +11,15 @@ export function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
+
+/** The items grouped by their key, each group in the items' order. */
+export function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) pushTo(groups, keyOf(item), item);
+  return groups;
+}
+
+/** Code-unit order of two strings (not locale order: the same on every machine). */
+export function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

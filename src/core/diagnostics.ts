@@ -21,6 +21,11 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }
 
+/** File, then line, then column; stable for equal positions. */
+export function sortDiagnostics(ds: readonly Diagnostic[]): Diagnostic[] {
+  return [...ds].sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
+}
+
 /** `file:line:col: message (at path)` — the one-line form used by the text printers; control characters shown escaped. */
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.file ? `${d.file}${d.line ? `:${d.line}${d.col ? `:${d.col}` : ''}` : ''}: ` : '';

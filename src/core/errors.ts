@@ -94,7 +94,8 @@ export class AmbiguousWriteError extends ApiError {
       retryable: false,
       message:
         init.message ??
-        `${requestLabel(init)}: outcome unknown (${init.status === 0 ? 'connection lost before a response' : `HTTP ${init.status}`}); the object may or may not exist`,
+        `${requestLabel(init)}: outcome unknown ` +
+          `(${init.status === 0 ? 'connection lost before a response' : `HTTP ${init.status}`}); the object may or may not exist`,
     });
   }
 }
@@ -163,7 +164,9 @@ export class OwnKeyError extends ObsyncError {
   override readonly name = 'OwnKeyError';
   constructor(message: string) {
     super('OWN_KEY', message, {
-      hint: 'point the target at another key first (OBSYNC_KEY_ID and OBSYNC_KEY_SECRET, or credentials in obsync.yaml; `obsync keys create` makes one), then run this again with that target',
+      hint:
+        'point the target at another key first (OBSYNC_KEY_ID and OBSYNC_KEY_SECRET, or credentials in obsync.yaml; `obsync ' +
+        'keys create` makes one), then run this again with that target',
     });
   }
 }

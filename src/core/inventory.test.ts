@@ -53,41 +53,44 @@ describe('one object, one owner (issue 53)', () => {
     .tuple(fc.constantFrom(...kinds), fc.constantFrom('a', 'b', 'c', 'd'), fc.option(fc.constantFrom('1', '2', '3'), { nil: null }))
     .map(([kind, name, id]) => owned(kind, name, id));
 
-  it('a store never records a second owner of an object: such a write is refused, naming the owner, and changes nothing (property)', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(
-          fc.oneof(
-            anEntry.map((e) => ({ op: 'put' as const, e })),
-            anEntry.map((e) => ({ op: 'remove' as const, e })),
+  it(
+    'a store never records a second owner of an object: such a write is refused, naming the owner, and changes nothing ' + '(property)',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.oneof(
+              anEntry.map((e) => ({ op: 'put' as const, e })),
+              anEntry.map((e) => ({ op: 'remove' as const, e })),
+            ),
+            { maxLength: 30 },
           ),
-          { maxLength: 30 },
-        ),
-        async (ops) => {
-          const store = memoryInventory('t');
-          for (const { op, e } of ops) {
-            const address = entryAddress(e);
-            if (op === 'remove') {
-              await store.remove(address);
-              continue;
+          async (ops) => {
+            const store = memoryInventory('t');
+            for (const { op, e } of ops) {
+              const address = entryAddress(e);
+              if (op === 'remove') {
+                await store.remove(address);
+                continue;
+              }
+              const owner = store.entries().find((x) => x.id !== null && x.kind === e.kind && x.id === e.id && entryAddress(x) !== address);
+              const before = store.entries();
+              if (owner) {
+                await expect(store.put(e)).rejects.toMatchObject({
+                  code: 'STATE_OWNER',
+                  message: expect.stringContaining(`${entryAddress(owner)} owns that object already`) as unknown,
+                });
+                expect(store.entries()).toEqual(before);
+              } else await store.put(e);
+              const ids = store.entries().flatMap((x) => (x.id === null ? [] : [`${x.kind}/${x.id}`]));
+              expect(new Set(ids).size).toBe(ids.length);
             }
-            const owner = store.entries().find((x) => x.id !== null && x.kind === e.kind && x.id === e.id && entryAddress(x) !== address);
-            const before = store.entries();
-            if (owner) {
-              await expect(store.put(e)).rejects.toMatchObject({
-                code: 'STATE_OWNER',
-                message: expect.stringContaining(`${entryAddress(owner)} owns that object already`) as unknown,
-              });
-              expect(store.entries()).toEqual(before);
-            } else await store.put(e);
-            const ids = store.entries().flatMap((x) => (x.id === null ? [] : [`${x.kind}/${x.id}`]));
-            expect(new Set(ids).size).toBe(ids.length);
-          }
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
+          },
+        ),
+        { numRuns: 300 },
+      );
+    },
+  );
 
   it('of entries read, both owners of an object owned twice are left out and named; the rest kept (property)', () => {
     fc.assert(

@@ -38,7 +38,10 @@ export interface InventoryEntry {
   /** Write-only values last sent, as HMAC fingerprints (path → fingerprint). */
   secrets?: Record<string, string>;
   nonConvergent?: NonConvergentField[];
-  /** The manifest file that declared the object when last planned, relative to the project: a file that declares nothing any more is named with what it declared. */
+  /**
+   * The manifest file that declared the object when last planned, relative to the project: a file that declares nothing any more is named
+   * with what it declared.
+   */
   source?: string;
   updatedAt: string;
 }
@@ -181,7 +184,8 @@ export function moveRefusal(store: Pick<InventoryStore, 'get' | 'target'>, from:
   if (occupied)
     return new ObsyncError(
       'STATE_MOVE',
-      `${to} is already in the state of target '${store.target}' (id ${occupied.id ?? 'in flight'}): moving ${from} there would lose track of one of the two objects`,
+      `${to} is already in the state of target '${store.target}' (id ${occupied.id ?? 'in flight'}): moving ${from} there would ` +
+        `lose track of one of the two objects`,
       { hint: `forget it first with \`obsync state rm ${to}\` (the object itself stays), or move ${from} to another name` },
     );
   return null;
@@ -214,7 +218,9 @@ export class Owners {
       'STATE_OWNER',
       `${address} cannot be recorded with id ${entry.id} in the state of target '${target}': ${owner} owns that object already`,
       {
-        hint: `one object has one address: to rename it, \`obsync state mv ${owner} ${address}\`; to stop managing it as ${owner}, \`obsync state rm ${owner}\``,
+        hint:
+          `one object has one address: to rename it, \`obsync state mv ${owner} ${address}\`; to stop managing it as ${owner}, ` +
+          `\`obsync state rm ${owner}\``,
       },
     );
   }
@@ -244,7 +250,9 @@ export function soleOwners(entries: readonly InventoryEntry[], table: string): {
       table,
       key: entryAddress(e),
       reason: `it owns ${e.kind} ${e.id}, which ${others.join(' and ')} also own${others.length > 1 ? '' : 's'}: one object has one owner`,
-      hint: `keep the address the manifests declare for that object and forget the other: \`obsync state rm ${others[0] ?? entryAddress(e)}\` (or \`obsync state rm ${entryAddress(e)}\`)`,
+      hint:
+        `keep the address the manifests declare for that object and forget the other: \`obsync state rm ` +
+        `${others[0] ?? entryAddress(e)}\` (or \`obsync state rm ${entryAddress(e)}\`)`,
     };
   });
   return { kept: entries.filter((e) => !doubled.has(e)), skipped };

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fold, MultiMatcher, standsAlone, type Pattern, type Range } from './matcher.js';
+import { MultiMatcher, type Pattern, type Range } from './matcher.js';
+import { fold, standsAlone } from './text-units.js';
 
 /** The meaning of `ranges`, by brute force: every occurrence of every pattern, merged. */
 function naive(patterns: readonly Pattern[], text: string): Range[] {

@@ -9,6 +9,8 @@
  */
 
 import { fragmentRuns, kmpTable, recordAnchor, uncovered, type KmpTable, type Range } from './fragments.js';
+import { addSorted, union } from './ranges.js';
+import { variedEnough, tokenLike, standsAlone, fold } from './text-units.js';
 
 export interface Pattern {
   text: string;
@@ -26,16 +28,22 @@ export interface Pattern {
 
 /** What a key of the automaton stands for: the pattern's start (its whole), or the start or end of its fragments. */
 const WHOLE = 0;
+
 const PREFIX = 1;
+
 const SUFFIX = 2;
+
 /** An entry of the automaton is `pattern index << ROLE_BITS | role`. */
 const ROLE_BITS = 2;
+
 const ROLE_MASK = 3;
 
 export type { Range } from './fragments.js';
 
 const ANCHOR = 64;
+
 const ROOT = 0;
+
 /** Transitions are keyed `state * UNITS + code unit` in one map (a map per state would cost far more). */
 const UNITS = 0x10000;
 
@@ -207,19 +215,6 @@ export class MultiMatcher {
   }
 }
 
-/**
- * A fragment of fewer than FRAGMENT_DISTINCT_MIN different characters (a run of zeros a secret ends
- * with, padding) tells nothing of a random secret and is what ids and numbers are made of: it is
- * not masked on its own (the whole secret always is).
- */
-const FRAGMENT_DISTINCT_MIN = 4;
-
-function variedEnough(text: string, start: number, end: number): boolean {
-  const seen = new Set<number>();
-  for (let i = start; i < end && seen.size < FRAGMENT_DISTINCT_MIN; i++) seen.add(text.charCodeAt(i));
-  return seen.size >= FRAGMENT_DISTINCT_MIN;
-}
-
 /** Where a pattern's fragments may be: runs of its prefix anchors (by start) and suffix anchors (by end). */
 interface Anchors {
   prefixStarts: Range[];
@@ -253,21 +248,6 @@ function keysOf(pattern: Pattern, index: number): { key: string; entry: number }
   return keys;
 }
 
-/** A fragment short enough to be a word is masked only when it looks like part of a token: a digit in it, or both letter cases. */
-function tokenLike(text: string, start: number, end: number): boolean {
-  let upper = false;
-  let lower = false;
-  for (let i = start; i < end; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0x30 && unit <= 0x39) return true;
-    const char = text.charAt(i);
-    if (char !== char.toLowerCase()) upper = true;
-    else if (char !== char.toUpperCase()) lower = true;
-    if (upper && lower) return true;
-  }
-  return false;
-}
-
 /** One pattern per text and matching rule; the same text with and without fragments is one, with them. */
 function dedupe(patterns: readonly Pattern[]): Pattern[] {
   const seen = new Map<string, Pattern>();
@@ -292,56 +272,4 @@ function byDepth(depth: readonly number[]): number[] {
 function confirmed(pattern: Pattern, text: string, start: number): boolean {
   if (!pattern.foldCase && !text.startsWith(pattern.text, start)) return false;
   return !pattern.wholeWord || standsAlone(text, start, start + pattern.text.length);
-}
-
-const WORD = /[\p{L}\p{N}\p{M}_]/u;
-
-function isWordUnit(text: string, index: number): boolean {
-  const unit = text[index];
-  return unit !== undefined && WORD.test(unit);
-}
-
-/** Nothing word-like is joined to `text[start, end)`: a boundary on each side, as `\b` would see it. */
-export function standsAlone(text: string, start: number, end: number): boolean {
-  const joinedBefore = start > 0 && isWordUnit(text, start - 1) && isWordUnit(text, start);
-  const joinedAfter = end < text.length && isWordUnit(text, end) && isWordUnit(text, end - 1);
-  return !joinedBefore && !joinedAfter;
-}
-
-/** Adds `[start, end)` to ranges found in order of their ends (each `end` ≥ every earlier one). */
-function addSorted(ranges: Range[], start: number, end: number): void {
-  let from = start;
-  for (let last = ranges.at(-1); last && last[1] >= from; last = ranges.at(-1)) {
-    from = Math.min(from, last[0]);
-    ranges.pop();
-  }
-  ranges.push([from, end]);
-}
-
-export function union(ranges: Range[]): Range[] {
-  ranges.sort((a, b) => a[0] - b[0]);
-  const out: Range[] = [];
-  for (const [start, end] of ranges) {
-    const last = out.at(-1);
-    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
-    else out.push([start, end]);
-  }
-  return out;
-}
-
-let folds: Uint16Array | undefined;
-
-/** A UTF-16 unit without case: lower(upper(c)) where both stay one unit (so `ſ`, `S` and `s` meet), else itself. */
-export function fold(unit: number): number {
-  if (unit < 0x80) return unit >= 0x41 && unit <= 0x5a ? unit + 0x20 : unit;
-  folds ??= new Uint16Array(UNITS);
-  const known = folds[unit] ?? 0;
-  if (known !== 0) return known;
-  const char = String.fromCharCode(unit);
-  const upper = char.toUpperCase();
-  const lower = (upper.length === 1 ? upper : char).toLowerCase();
-  const folded = lower.length === 1 ? lower.charCodeAt(0) : unit;
-  // eslint-disable-next-line no-restricted-syntax -- a typed array by code unit
-  folds[unit] = folded;
-  return folded;
 }

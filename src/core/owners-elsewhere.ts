@@ -45,7 +45,9 @@ export class OwnersElsewhere {
     return this.#owners.size;
   }
 
-  /** One line per owned object, sorted: tells one set of owners from another (a daemon's plan is taken again only when they are the same). */
+  /**
+   * One line per owned object, sorted: tells one set of owners from another (a daemon's plan is taken again only when they are the same).
+   */
   lines(): string[] {
     return [...this.#owners].map(([k, o]) => `${k}\u0000${o.target}\u0000${o.address}\u0000${o.maybe}`).sort();
   }
@@ -60,12 +62,18 @@ export class OwnersElsewhere {
     const where = owner.maybe
       ? 'which may write to the same service (its settings could not be resolved here)'
       : 'which writes to the same service';
-    return `${what} is owned by target '${owner.target}' (as ${owner.address}), ${where}: one service has one owner, so target '${this.here}' does not ${action}`;
+    return (
+      `${what} is owned by target '${owner.target}' (as ${owner.address}), ${where}: one service has one owner, so target ` +
+      `'${this.here}' does not ${action}`
+    );
   }
 
   /** What to do about it. */
   hint(owner: OwnerElsewhere): string {
-    return `manage it from target '${owner.target}' only (leave it out of this target's manifests), or point the two targets at different services; \`obsync validate\` lists targets that share a service`;
+    return (
+      `manage it from target '${owner.target}' only (leave it out of this target's manifests), or point the two targets at ` +
+      `different services; \`obsync validate\` lists targets that share a service`
+    );
   }
 }
 

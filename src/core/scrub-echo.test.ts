@@ -32,16 +32,25 @@ const style = fc.constantFrom(...STYLES);
 const tokens = fc.oneof(fc.stringMatching(/^[A-Za-z0-9]{16,48}$/), fc.stringMatching(/^[A-Za-z0-9_+/-]{16,40}$/));
 
 describe('a secret escaped the way a server escapes it (issue 53 item 2)', () => {
-  it('is masked whatever mix of JSON (\\/, \\u0026), JavaScript, HTML and percent escapes writes it, character by character (property)', () => {
-    fc.assert(
-      fc.property(secretShapes, fc.array(fc.nat(STYLES.length), { minLength: 1, maxLength: 6 }), around, around, (secret, choice, a, b) => {
-        const out = scrubberOf(secret).scrub(`${a}${escapedPerCharacter(secret, choice)}${b}`);
-        expect(out).toContain(SENSITIVE);
-        expect(shows(out, secret)).toBe(false);
-      }),
-      { numRuns: 300 },
-    );
-  });
+  it(
+    'is masked whatever mix of JSON (\\/, \\u0026), JavaScript, HTML and percent escapes writes it, character by character ' + '(property)',
+    () => {
+      fc.assert(
+        fc.property(
+          secretShapes,
+          fc.array(fc.nat(STYLES.length), { minLength: 1, maxLength: 6 }),
+          around,
+          around,
+          (secret, choice, a, b) => {
+            const out = scrubberOf(secret).scrub(`${a}${escapedPerCharacter(secret, choice)}${b}`);
+            expect(out).toContain(SENSITIVE);
+            expect(shows(out, secret)).toBe(false);
+          },
+        ),
+        { numRuns: 300 },
+      );
+    },
+  );
 
   it('is masked under escapes nested in escapes, up to three deep (property)', () => {
     fc.assert(
@@ -120,24 +129,28 @@ describe('a secret echoed in part (issue 50 item 1)', () => {
     );
   });
 
-  it(`masks a prefix or a suffix of ${FRAGMENT_MIN} to ${WHOLE_WORD_BELOW - 1} units where it stands as a word that looks like a token (property)`, () => {
-    fc.assert(
-      fc.property(
-        fc.stringMatching(/^[A-Za-z0-9]{16,32}$/),
-        fc.integer({ min: FRAGMENT_MIN, max: WHOLE_WORD_BELOW - 1 }),
-        fc.boolean(),
-        (secret, length, fromStart) => {
-          const part = fromStart ? secret.slice(0, length) : secret.slice(-length);
-          fc.pre(/\d/.test(part) || (/[a-z]/.test(part) && /[A-Z]/.test(part)));
-          const s = scrubberOf(secret);
-          // The issue's cases: a 10-character prefix of an API key, 11 of 16 characters of a header value.
-          expect(s.scrub(`key ${part}… refused`)).toBe(`key ${SENSITIVE}… refused`);
-          expect(s.scrub(`"${part}*****"`)).toBe(`"${SENSITIVE}*****"`);
-        },
-      ),
-      { numRuns: 200 },
-    );
-  });
+  it(
+    `masks a prefix or a suffix of ${FRAGMENT_MIN} to ${WHOLE_WORD_BELOW - 1} units where it stands as a word that looks like a ` +
+      `token (property)`,
+    () => {
+      fc.assert(
+        fc.property(
+          fc.stringMatching(/^[A-Za-z0-9]{16,32}$/),
+          fc.integer({ min: FRAGMENT_MIN, max: WHOLE_WORD_BELOW - 1 }),
+          fc.boolean(),
+          (secret, length, fromStart) => {
+            const part = fromStart ? secret.slice(0, length) : secret.slice(-length);
+            fc.pre(/\d/.test(part) || (/[a-z]/.test(part) && /[A-Z]/.test(part)));
+            const s = scrubberOf(secret);
+            // The issue's cases: a 10-character prefix of an API key, 11 of 16 characters of a header value.
+            expect(s.scrub(`key ${part}… refused`)).toBe(`key ${SENSITIVE}… refused`);
+            expect(s.scrub(`"${part}*****"`)).toBe(`"${SENSITIVE}*****"`);
+          },
+        ),
+        { numRuns: 200 },
+      );
+    },
+  );
 
   it('leaves short fragments and words that merely begin like a secret alone', () => {
     const s = scrubberOf('password-9fG2kQ7xLm', 'Bearer Zq81mNx0Pw4r');
@@ -147,13 +160,17 @@ describe('a secret echoed in part (issue 50 item 1)', () => {
     expect(s.scrub('fG2kQ7x')).toBe('fG2kQ7x');
   });
 
-  it('leaves a fragment of fewer than four different characters alone (an id ending in the zeros a secret ends with), masks a varied one', () => {
-    const s = scrubberOf('4b1dsandboxsecret0000000000000000000000000');
-    const id = 'service 0b0f0000-0000-4000-8000-000000000000';
-    expect(s.scrub(id)).toBe(id);
-    expect(s.scrub('echo: 4b1dsandboxsec')).toBe(`echo: ${SENSITIVE}`);
-    expect(s.scrub('echo: secret0000000000000000000000000')).toBe(`echo: ${SENSITIVE}`);
-  });
+  it(
+    'leaves a fragment of fewer than four different characters alone (an id ending in the zeros a secret ends with), masks a ' +
+      'varied one',
+    () => {
+      const s = scrubberOf('4b1dsandboxsecret0000000000000000000000000');
+      const id = 'service 0b0f0000-0000-4000-8000-000000000000';
+      expect(s.scrub(id)).toBe(id);
+      expect(s.scrub('echo: 4b1dsandboxsec')).toBe(`echo: ${SENSITIVE}`);
+      expect(s.scrub('echo: secret0000000000000000000000000')).toBe(`echo: ${SENSITIVE}`);
+    },
+  );
 
   it('every long string of a JSON body is a secret of its own, and the body re-serialised compactly is one (property)', () => {
     const leaf = fc.oneof(fc.stringMatching(/^[A-Za-z0-9]{12,32}$/), fc.constantFrom('trigger', 'critical', '{{title}}'));

@@ -24,7 +24,8 @@
  * only where they stand as a whole word, so a short value never garbles the words around it — the
  * rule of every path that masks values in text (a `Scrubber` of its own where it must mask shorter ones).
  */
-import { MultiMatcher, union, type Pattern, type Range } from './matcher.js';
+import { MultiMatcher, type Pattern, type Range } from './matcher.js';
+import { union } from './ranges.js';
 import { isUrl, looksLikeJson, partsOf } from './secret-parts.js';
 import { decodedViews, sourceRange } from './unescape.js';
 

@@ -9,7 +9,8 @@ import { errorMessage } from '../core/errors.js';
 import { scrubDeep } from '../core/scrub.js';
 import type { Logger } from '../log/logger.js';
 import { Ring } from './ring.js';
-import { EVENT_MESSAGES, eventLevel, type EventBody, type EventName, type ObsyncEvent } from './vocabulary.js';
+import type { EventBody, EventName, ObsyncEvent } from './vocabulary.js';
+import { EVENT_MESSAGES, eventLevel } from './event-messages.js';
 
 export const DEFAULT_RING_SIZE = 500;
 export const DEFAULT_HISTORY_SIZE = 100;

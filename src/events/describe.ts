@@ -49,7 +49,10 @@ export function describeEvent(e: ObsyncEvent): string {
       return `${e.mode} run started (${e.trigger.join(', ')})`;
     case 'run-finished':
       // Its error is told once, by the failure event of the run (or the target's state), not again here.
-      return `${e.mode} run: ${e.result} in ${(e.durationMs / 1000).toFixed(1)} s — ${e.planned ? countsText(e.counts, e.mode) : 'failed before planning'}`;
+      return (
+        `${e.mode} run: ${e.result} in ${(e.durationMs / 1000).toFixed(1)} s — ` +
+        `${e.planned ? countsText(e.counts, e.mode) : 'failed before planning'}`
+      );
     case 'drift': {
       const fields = e.paths.length ? `: ${pathList(e.paths)}` : '';
       if (e.reason === 'missing') return 'not on the service (deleted there, or not created yet)';
@@ -113,5 +116,8 @@ export function describeEvent(e: ObsyncEvent): string {
 export function ignoreSuggestionText(e: EventOf<'ignore-suggested'>): string {
   const path = JSON.stringify(e.path);
   const kind = e.address.slice(0, e.address.indexOf('/'));
-  return `${e.path} of ${e.address} changed on the service in ${e.times} runs within ${e.withinDays} days: suggest metadata.ignore: [${path}] in its manifest, or ${kind}: [${path}] under the target's ignore in obsync.yaml`;
+  return (
+    `${e.path} of ${e.address} changed on the service in ${e.times} runs within ${e.withinDays} days: suggest metadata.ignore: ` +
+    `[${path}] in its manifest, or ${kind}: [${path}] under the target's ignore in obsync.yaml`
+  );
 }

@@ -5,7 +5,8 @@
  * the targets will add (a target assigned to another replica).
  */
 import * as z from 'zod';
-import { eventSchema, ignoreSuggestionFields } from './vocabulary.js';
+import { eventSchema } from './vocabulary.js';
+import { ignoreSuggestionFields } from './event-fields.js';
 
 const time = z.iso.datetime();
 
@@ -27,7 +28,8 @@ export const roleSchema = z
     kind: z
       .enum(['single', 'leader', 'standby', 'electing'])
       .describe(
-        'single: plan mode, no election; leader: this replica holds the lease and writes; standby: another replica leads; electing: not decided yet.',
+        'single: plan mode, no election; leader: this replica holds the lease and writes; standby: another replica leads; electing: ' +
+          'not decided yet.',
       ),
     detail: z.string().describe('Who leads, as the lease names it.'),
   })
@@ -75,7 +77,9 @@ export const targetStatusSchema = z
     state: z
       .enum(TARGET_STATES)
       .describe(
-        'starting (no run finished yet); in-sync; drifted (plan mode: changes not applied); applying / planning (a run is under way); queued (a run waits for one of the --parallel-runs slots of its process); failing (the last run failed, retrying); standby; stopping.',
+        'starting (no run finished yet); in-sync; drifted (plan mode: changes not applied); applying / planning (a run is under ' +
+          'way); queued (a run waits for one of the --parallel-runs slots of its process); failing (the last run failed, retrying); ' +
+          'standby; stopping.',
       ),
     reason: z.string().describe('Why, in words (the error of a failing target).'),
     since: time.describe('When the target entered this state.'),
@@ -94,7 +98,8 @@ export const targetStatusSchema = z
       .strictObject({ at: time, why: z.enum(['schedule', 'retry']) })
       .nullable()
       .describe(
-        "The next run the daemon has planned (a file change may come first): a scheduled run's time includes its jitter. Null while another replica leads the target (a standby runs when it leads) and while stopping.",
+        "The next run the daemon has planned (a file change may come first): a scheduled run's time includes its jitter. Null while " +
+          'another replica leads the target (a standby runs when it leads) and while stopping.',
       ),
     owned: z.record(z.string(), z.number().int()).describe('Objects obsync owns on the target, by kind.'),
     manifests: z.strictObject({
@@ -125,7 +130,8 @@ export const targetStatusSchema = z
       )
       .optional()
       .describe(
-        'Ignore rules suggested for fields that keep changing on the service and not yet ignored, oldest first (ignoreSuggestions). Absent when turned off.',
+        'Ignore rules suggested for fields that keep changing on the service and not yet ignored, oldest first (ignoreSuggestions). ' +
+          'Absent when turned off.',
       ),
   })
   .meta({ id: 'TargetStatus', description: 'One target as the daemon sees it.' });

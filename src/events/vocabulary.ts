@@ -7,63 +7,12 @@
  * never values of fields (a value may be a secret); messages pass the one scrubber.
  */
 import * as z from 'zod';
-
-const address = z.string().describe('The object, `Kind/name` (e.g. `Dashboard/checkout`).');
-const paths = z.array(z.string()).describe('Changed field paths in manifest terms (values are never carried).');
-const id = z.string().describe('Server id of the object.');
-const message = z.string().describe('What happened, for a person (scrubbed: a secret never appears).');
-const mode = z.enum(['apply', 'plan']).describe('apply heals drift; plan only reports it.');
-const runResult = z
-  .enum(['success', 'failure', 'invalid-manifests'])
-  .describe('success; failure (the run failed or a step did); invalid-manifests (kept the last good state, wrote nothing).');
-
-const counts = z
-  .strictObject({
-    create: z.number().int().describe('Objects created (plan mode: to create).'),
-    update: z.number().int().describe('Objects updated (plan mode: to update).'),
-    delete: z.number().int().describe('Objects deleted (plan mode: to delete).'),
-    unchanged: z.number().int().describe('Objects already as declared.'),
-    adopted: z.number().int().describe('Existing objects taken over by natural key.'),
-    failed: z.number().int().describe('Objects that failed or could not be planned.'),
-  })
-  .meta({
-    id: 'RunCounts',
-    description:
-      'What a run did (apply mode) or found to do (plan mode), each object counted once: an adopted one under adopted only, a rename with no other change under unchanged.',
-  });
-
-const guard = z
-  .enum(['prune', 'cascade', 'adoption', 'saved-plan'])
-  .describe(
-    'prune: a prune guard refused every delete; cascade: a delete kept back (the service would take along an object obsync does not own); adoption: adopt: explicit refused to take over an existing object; saved-plan: the object moved since the saved plan.',
-  );
-
-const diagnostic = z.strictObject({
-  file: z.string().optional(),
-  line: z.number().int().optional(),
-  col: z.number().int().optional(),
-  path: z.string().optional().describe('YAML path in the document.'),
-  code: z.string(),
-  message,
-});
+import { address, paths, id, message, mode, runResult, counts, guard, diagnostic, ignoreSuggestionFields } from './event-fields.js';
 
 /** What a `proposal` event tells of the target's proposal (drift: propose). */
 export const PROPOSAL_OUTCOMES = ['opened', 'updated', 'closed', 'conflicted'] as const;
-export type ProposalOutcome = (typeof PROPOSAL_OUTCOMES)[number];
 
-/** What an `ignore-suggested` event tells (the target's status lists the same, daemon/drift-history.ts). */
-export const ignoreSuggestionFields = {
-  address,
-  path: z.string().describe('The ignore rule suggested, in spec terms (`tiles[*].x`): a field that keeps changing on the service.'),
-  times: z.number().int().describe('Runs that found the field changed on the service within the window.'),
-  withinDays: z.number().int().describe('The window, in days (ignoreSuggestions.within).'),
-  lines: z
-    .strictObject({
-      manifest: z.string().describe("YAML to add to the object's manifest (metadata.ignore: this object only)."),
-      config: z.string().describe("YAML to add to obsync.yaml (the target's ignore: every object of the kind on the target)."),
-    })
-    .describe('The exact lines to add, either one; obsync never adds a rule itself.'),
-};
+export type ProposalOutcome = (typeof PROPOSAL_OUTCOMES)[number];
 
 /** Each event's own fields, by its `event` name. */
 const BODIES = {
@@ -79,7 +28,8 @@ const BODIES = {
       .literal(true)
       .optional()
       .describe(
-        'Nothing the last plan was made from had changed (manifests, live objects, ownership, options): the run took that plan as it was instead of planning again.',
+        'Nothing the last plan was made from had changed (manifests, live objects, ownership, options): the run took that plan as ' +
+          'it was instead of planning again.',
       ),
     error: z.string().optional().describe('Why it failed: the first failure of the run.'),
   },
@@ -89,7 +39,8 @@ const BODIES = {
     reason: z
       .enum(['drifted', 'missing', 'spec-changed', 'not-declared'])
       .describe(
-        'drifted: changed on the service; missing: not on the service (apply mode: an owned object deleted there); plan mode also reports what the manifests changed: spec-changed, not-declared (pruning would delete it).',
+        'drifted: changed on the service; missing: not on the service (apply mode: an owned object deleted there); plan mode also ' +
+          'reports what the manifests changed: spec-changed, not-declared (pruning would delete it).',
       ),
     paths,
   },
@@ -139,7 +90,8 @@ const BODIES = {
     outcome: z
       .enum(PROPOSAL_OUTCOMES)
       .describe(
-        'opened, updated (what it carries changed), closed (nothing left to propose: the drift is gone or was merged; or expired), conflicted (Git and the service both changed an object: a person decides).',
+        'opened, updated (what it carries changed), closed (nothing left to propose: the drift is gone or was merged; or expired), ' +
+          'conflicted (Git and the service both changed an object: a person decides).',
       ),
     branch: z.string().describe("obsync's branch of the target: obsync/propose/<target>."),
     url: z.string().optional().describe('The pull or merge request (absent with forge type none).'),
@@ -154,13 +106,15 @@ const BODIES = {
 } as const;
 
 export type EventName = keyof typeof BODIES;
+
 export const EVENT_NAMES = Object.keys(BODIES) as [EventName, ...EventName[]];
 
 const DESCRIPTIONS: Record<EventName, string> = {
   'run-started': 'A reconcile run started.',
   'run-finished': 'A reconcile run ended, with its result, duration and counts.',
   drift:
-    'The service differs from the manifests: in apply mode, an owned object changed or deleted by hand (then healed); in plan mode, every change a run would make.',
+    'The service differs from the manifests: in apply mode, an owned object changed or deleted by hand (then healed); in plan mode, ' +
+    'every change a run would make.',
   healed: 'A drifted object was put back as declared (apply mode).',
   created: 'An object was created.',
   updated: 'An object was updated.',
@@ -171,90 +125,23 @@ const DESCRIPTIONS: Record<EventName, string> = {
   refused: 'A safety rule refused an action (prune guard, a delete kept back, adoption policy, a moved object).',
   failed: 'An object could not be planned or its write failed; or the run failed for another reason.',
   'non-convergent':
-    'The service does not keep some fields as sent (reported once, then left out of later plans), or an object a daemon created run after run (not created again).',
+    'The service does not keep some fields as sent (reported once, then left out of later plans), or an object a daemon created run ' +
+    'after run (not created again).',
   'leader-acquired': 'This replica leads the target: it writes.',
   'leader-lost': 'This replica no longer leads the target: it stands by.',
   'replicas-disagree':
-    'Replicas sharing the PostgreSQL state run different target lists, obsync versions or lease settings (told on each target of this replica when what differs changes; an empty list: they agree again).',
+    'Replicas sharing the PostgreSQL state run different target lists, obsync versions or lease settings (told on each target of ' +
+    'this replica when what differs changes; an empty list: they agree again).',
   'manifests-invalid': 'The manifests became invalid: the last good state is kept, nothing is applied or pruned.',
   'manifests-recovered': 'The manifests are valid again.',
   'target-unreachable': 'The service could not be reached or failed (no response, 5xx, 429, deadline).',
   'target-recovered': 'The service answers again.',
   proposal:
-    "The target's proposal of changes made on the service (drift: propose) was opened, updated, closed, or has a conflict a person must decide.",
+    "The target's proposal of changes made on the service (drift: propose) was opened, updated, closed, or has a conflict a person " +
+    'must decide.',
   'ignore-suggested':
-    'A field of an object keeps changing on the service (ignoreSuggestions: by default 3 runs in 30 days): an ignore rule is suggested, with the lines to add (told once per object and field while it keeps drifting).',
-};
-
-/** The message of each event's log line (fixed: search logs by `event`, or by this). */
-export const EVENT_MESSAGES: Record<EventName, string> = {
-  'run-started': 'run started',
-  'run-finished': 'run finished',
-  drift: 'drift',
-  healed: 'healed',
-  created: 'created',
-  updated: 'updated',
-  deleted: 'deleted',
-  adopted: 'adopted',
-  imported: 'imported',
-  moved: 'object moved',
-  refused: 'refused',
-  failed: 'failed',
-  'non-convergent': 'non-convergent',
-  'leader-acquired': 'leader acquired',
-  'leader-lost': 'leader lost',
-  'replicas-disagree': 'replicas disagree',
-  'manifests-invalid': 'manifests invalid',
-  'manifests-recovered': 'manifests recovered',
-  'target-unreachable': 'target unreachable',
-  'target-recovered': 'target recovered',
-  proposal: 'proposal',
-  'ignore-suggested': 'ignore rule suggested',
-};
-
-export type EventLevel = 'info' | 'warn' | 'error';
-
-/**
- * The daemon's log level of each event, the one place it is decided (the CLI logs them all at
- * info: its plan output already says it), so collectors' level filters and alerts mean something:
- * `error` when something failed (a run, an object, the service, the manifests); `warn` when the
- * target runs degraded or something needs a look (drift, a refusal, a proposal conflict, a field the service does not
- * keep, an adoption, leadership lost, replicas that disagree, a run on the last good manifests);
- * `info` for the rest, recoveries included.
- */
-export function eventLevel(e: ObsyncEvent): EventLevel {
-  switch (e.event) {
-    case 'run-finished':
-      return e.result === 'success' ? 'info' : e.result === 'failure' ? 'error' : 'warn';
-    case 'replicas-disagree':
-      return e.details.length > 0 ? 'warn' : 'info';
-    case 'proposal':
-      return e.outcome === 'conflicted' ? 'warn' : 'info';
-    default:
-      return FIXED_LEVELS[e.event];
-  }
-}
-
-const FIXED_LEVELS: Record<Exclude<EventName, 'run-finished' | 'replicas-disagree' | 'proposal'>, EventLevel> = {
-  'run-started': 'info',
-  drift: 'warn',
-  healed: 'info',
-  created: 'info',
-  updated: 'info',
-  deleted: 'info',
-  adopted: 'warn',
-  imported: 'info',
-  moved: 'info',
-  refused: 'warn',
-  failed: 'error',
-  'non-convergent': 'warn',
-  'leader-acquired': 'info',
-  'leader-lost': 'warn',
-  'manifests-invalid': 'error',
-  'manifests-recovered': 'info',
-  'target-unreachable': 'error',
-  'target-recovered': 'info',
-  'ignore-suggested': 'info',
+    'A field of an object keeps changing on the service (ignoreSuggestions: by default 3 runs in 30 days): an ignore rule is ' +
+    'suggested, with the lines to add (told once per object and field while it keeps drifting).',
 };
 
 const envelope = {
@@ -277,8 +164,11 @@ export const eventSchema = z.discriminatedUnion('event', VARIANTS).meta({
 
 /** An event as recorded and served. */
 export type EventOf<N extends EventName> = z.output<ReturnType<typeof variant<N>>>;
+
 export type ObsyncEvent = { [N in EventName]: EventOf<N> }[EventName];
+
 type WithoutEnvelope<E> = E extends unknown ? Omit<E, 'seq' | 'time' | 'target'> : never;
+
 /** An event as emitted: its name and fields; the bus adds seq, time and target. */
 export type EventBody = WithoutEnvelope<ObsyncEvent>;
 
@@ -307,4 +197,5 @@ export const NOTIFICATION_CLASSES = [
   'proposal',
   'ignore-suggested',
 ] as const;
+
 export type NotificationClass = (typeof NOTIFICATION_CLASSES)[number];

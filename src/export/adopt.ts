@@ -83,7 +83,8 @@ export function bindings(
     const shared = [...owners].map((t) => `'${t}'`).join(', ');
     const hint =
       owners.size > 0
-        ? `leave out what ${shared} own${owners.size > 1 ? '' : 's'} (export --kind/--match), or point the targets at different services; \`obsync state rm <address>\` forgets a stale entry`
+        ? `leave out what ${shared} own${owners.size > 1 ? '' : 's'} (export --kind/--match), or point the targets at different ` +
+          `services; \`obsync state rm <address>\` forgets a stale entry`
         : '`obsync state rm <address>` forgets a stale entry';
     throw new PlanError(`nothing was adopted:\n  ${clashes.join('\n  ')}`, { hint });
   }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveObject } from '../core/live.js';
 import type { AnyKind } from '../kinds/registry.js';
-import { exportLive, type ExportInput } from './exporter.js';
+import { exportLive } from './exporter.js';
+import type { ExportInput } from './export-input.js';
 
 const URL = 'https://hooks.example.com/T/secret-token-1';
 const live: Record<string, LiveObject[]> = {
@@ -92,18 +93,22 @@ describe('exporter', () => {
     );
   });
 
-  it('refers to what is not exported by its display name when unique on the target, else by {id}; an alert names a dashboard only by manifest', () => {
-    const result = exportLive(input({ kinds: new Set(['Dashboard', 'Alert']) }));
-    expect(result.manifests.map((m) => m.address)).toEqual(['Dashboard/checkout', 'Alert/high']);
-    expect(specOf(result, 'Dashboard/checkout')).toMatchObject({
-      tiles: [{ config: { source: 'Traces' } }, { config: { source: { id: 's2' } } }],
-    });
-    expect(specOf(result, 'Alert/high')).toMatchObject({ channel: { webhook: 'Ops' } });
-    const alertOnly = exportLive(input({ kinds: new Set(['Alert']) }));
-    expect(specOf(alertOnly, 'Alert/high')).toMatchObject({ dashboard: { id: 'd1' }, tile: { id: 't2' } });
-    const matched = exportLive(input({ match: /^Check/ }));
-    expect(matched.manifests.map((m) => m.address)).toEqual(['Dashboard/checkout']);
-  });
+  it(
+    'refers to what is not exported by its display name when unique on the target, else by {id}; an alert names a dashboard only ' +
+      'by manifest',
+    () => {
+      const result = exportLive(input({ kinds: new Set(['Dashboard', 'Alert']) }));
+      expect(result.manifests.map((m) => m.address)).toEqual(['Dashboard/checkout', 'Alert/high']);
+      expect(specOf(result, 'Dashboard/checkout')).toMatchObject({
+        tiles: [{ config: { source: 'Traces' } }, { config: { source: { id: 's2' } } }],
+      });
+      expect(specOf(result, 'Alert/high')).toMatchObject({ channel: { webhook: 'Ops' } });
+      const alertOnly = exportLive(input({ kinds: new Set(['Alert']) }));
+      expect(specOf(alertOnly, 'Alert/high')).toMatchObject({ dashboard: { id: 'd1' }, tile: { id: 't2' } });
+      const matched = exportLive(input({ match: /^Check/ }));
+      expect(matched.manifests.map((m) => m.address)).toEqual(['Dashboard/checkout']);
+    },
+  );
 
   it('is deterministic, and names clashing objects apart (shared natural keys reported)', () => {
     const a = exportLive(input());
@@ -135,7 +140,8 @@ describe('exporter', () => {
     expect(alert?.name).toBe('checkout-p99-above-900-ms-staging');
     expect(owned.renames).toEqual([{ address: 'Alert/checkout-p99-above-900-ms-staging', to: 'checkout-p99' }]);
     expect(alert?.text).toContain(
-      '# Note: obsync owns this alert as checkout-p99-above-900-ms-staging; its stable name is checkout-p99 (no threshold or environment in it). To rename it, set metadata.name: checkout-p99 and metadata.previousNames: [checkout-p99-above-900-ms-staging]',
+      '# Note: obsync owns this alert as checkout-p99-above-900-ms-staging; its stable name is checkout-p99 (no threshold or ' +
+        'environment in it). To rename it, set metadata.name: checkout-p99 and metadata.previousNames: [checkout-p99-above-900-ms-staging]',
     );
   });
 });

@@ -13,36 +13,11 @@ import type { Address } from '../core/plan.js';
 import type { Json, JsonObject } from '../core/wire.js';
 import { API_VERSION } from '../kinds/envelope.js';
 import { naturalKeyOf, type ExportContext, type KindDefinition, type ManagedKind } from '../kinds/kind.js';
-import type { NameOrId } from '../kinds/refs.js';
 import { definitionOf, folderOf, MANAGED, type AnyKind, type Kind } from '../kinds/registry.js';
 import { envField, envPrefix, exportNames, renames } from './names.js';
-import { setOwn } from '../core/json.js';
-
-export interface ExportInput {
-  /** Live objects of a kind; undefined when the target does not serve it (or it was not read). */
-  objects(kind: AnyKind): readonly LiveObject[] | undefined;
-  /** --kind: only these kinds (all managed kinds the target serves when absent). */
-  kinds?: ReadonlySet<string> | undefined;
-  /** --match: only objects whose display name matches. */
-  match?: RegExp | undefined;
-  /** The target's inventory: an object obsync owns keeps the name it is owned under. */
-  owned: readonly InventoryEntry[];
-  /** The target's name: display names that name it (`Storefront (staging)`) are named without it. */
-  target?: string | undefined;
-  /** Only the objects this accepts (besides --kind and --match): `obsync pull --include-unmanaged`. */
-  include?: ((kind: AnyKind, live: LiveObject) => boolean) | undefined;
-  /** Objects the manifests already declare (pull): references to them use their names and tile keys. */
-  declared?: DeclaredObjects | undefined;
-}
-
-/** The manifests' names for live objects, by id. */
-export interface DeclaredObjects {
-  name(kind: AnyKind, id: string): string | undefined;
-  /** Whether a manifest of the kind has this metadata.name. */
-  declares(kind: AnyKind, name: string): boolean;
-  /** A declared object's tile keys, by tile id. */
-  partKeys(kind: AnyKind, id: string): ReadonlyMap<string, string> | undefined;
-}
+import type { ExportInput } from './export-input.js';
+import { displayNameOf, ExportRefs } from './export-refs.js';
+import { inertSpec } from './inert-templates.js';
 
 export interface ExportedManifest {
   kind: Kind;
@@ -167,7 +142,11 @@ function exportOne(
 
 /** How to move an owned object to its stable name: the rename keeps the object and what refers to it. */
 export function renameNote(def: KindDefinition, name: string, stable: string): string {
-  return `obsync owns this ${def.noun} as ${name}; its stable name is ${stable} (no threshold or environment in it). To rename it, set metadata.name: ${stable} and metadata.previousNames: [${name}], and change what refers to it by name; the next apply moves the ownership, the ${def.noun} is kept`;
+  return (
+    `obsync owns this ${def.noun} as ${name}; its stable name is ${stable} (no threshold or environment in it). To rename it, ` +
+    `set metadata.name: ${stable} and metadata.previousNames: [${name}], and change what refers to it by name; the next apply moves ` +
+    `the ownership, the ${def.noun} is kept`
+  );
 }
 
 /** Exported objects whose natural key another live object of their kind has too (exported or not). */
@@ -182,37 +161,12 @@ function sharedKeys(input: ExportInput, manifests: readonly ExportedManifest[]):
   return manifests.filter((m) => (counts.get(`${m.kind}\u0000${m.naturalKey}`) ?? 0) > 1).map((m) => m.address);
 }
 
-/**
- * Data from the service is never code (DESIGN §4, trust invariant 4): every `${` in a string the
- * spec holds is written `$${`, which interpolation reads back as `${`, so a name such as
- * `exfil ${env:CI_TOKEN}` is applied back as those very characters, never as the variable's
- * value. Only the placeholders export itself writes for secrets (`secret(path)`) stay references.
- * Keys are never interpolated and are written as they are.
- */
-export function inertSpec(spec: JsonObject, placeholders: ReadonlyMap<string, string> = new Map()): JsonObject {
-  return inert(spec, '', placeholders) as JsonObject;
-}
-
-function inert(value: Json, path: string, placeholders: ReadonlyMap<string, string>): Json {
-  if (typeof value === 'string') return placeholders.get(path) === value ? value : escapeTemplate(value);
-  if (Array.isArray(value)) return value.map((item, i) => inert(item, `${path}[${i}]`, placeholders));
-  if (value === null || typeof value !== 'object') return value;
-  const out: JsonObject = {};
-  for (const [key, item] of Object.entries(value)) setOwn(out, key, inert(item, path === '' ? key : `${path}.${key}`, placeholders));
-  return out;
-}
-
-/** The manifest spelling of a literal string: `${` as `$${` (manifests/interpolate.ts reads it back). */
-export function escapeTemplate(text: string): string {
-  // A function, not a replacement string: in one of those, `$$` means a single `$`.
-  return text.replaceAll('${', () => '$${');
-}
-
 function render(kind: Kind, name: string, displayName: string, id: string, spec: JsonObject, notes: readonly string[]): string {
   // Comments are one line each, whatever the service's text holds (a line break would start YAML of its own).
   const header = [
     `# yaml-language-server: $schema=../${SCHEMA_FILE}`,
-    `# Exported by obsync export: the ${definitionOf(kind).noun} ${displayName === '' ? '(no name)' : JSON.stringify(displayName)} (id ${printable(id)}).`,
+    `# Exported by obsync export: the ${definitionOf(kind).noun} ${displayName === '' ? '(no name)' : JSON.stringify(displayName)} ` +
+      `(id ${printable(id)}).`,
   ];
   for (const note of notes) header.push(`# Note: ${printable(note)}`);
   const doc: { [k: string]: Json } = { apiVersion: API_VERSION, kind, metadata: { name }, spec };
@@ -228,11 +182,6 @@ function envExample(variables: readonly ExportVariable[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-function displayNameOf(def: KindDefinition, live: LiveObject): string {
-  const named = def.displayName?.bind(def);
-  return named ? named(live) : '';
-}
-
 function ownedByKind(entries: readonly InventoryEntry[]): Map<AnyKind, Map<string, string>> {
   const out = new Map<AnyKind, Map<string, string>>();
   for (const e of entries) {
@@ -242,89 +191,4 @@ function ownedByKind(entries: readonly InventoryEntry[]): Map<AnyKind, Map<strin
     byId.set(e.id, e.name);
   }
   return out;
-}
-
-/** How exported manifests refer to objects, exported or not (indexes built once per kind: exports of thousands stay linear). */
-class ExportRefs {
-  readonly #byId = new Map<AnyKind, Map<string, LiveObject>>();
-  readonly #displayCount = new Map<AnyKind, Map<string, number>>();
-  readonly #exportedNames = new Map<AnyKind, Set<string>>();
-  readonly #partKeys = new Map<string, ReadonlyMap<string, string>>();
-
-  constructor(
-    private readonly input: ExportInput,
-    private readonly names: ReadonlyMap<AnyKind, ReadonlyMap<string, string>>,
-    private readonly chosen: ReadonlyMap<AnyKind, ReadonlySet<string>>,
-  ) {}
-
-  /** The metadata.name of an object; with `exportedOnly`, only when it is exported in this run (or declared). */
-  nameOf(kind: AnyKind, id: string, exportedOnly = false): string | undefined {
-    const declared = this.input.declared?.name(kind, id);
-    if (declared !== undefined) return declared;
-    if (exportedOnly && !this.chosen.get(kind)?.has(id)) return undefined;
-    return this.names.get(kind)?.get(id);
-  }
-
-  ref(kind: AnyKind, id: string): NameOrId {
-    const exported = this.nameOf(kind, id, true);
-    if (exported !== undefined) return exported;
-    const live = this.#index(kind).get(id);
-    if (!live) return { id };
-    const display = displayNameOf(definitionOf(kind), live);
-    // A display name another exported (or declared) manifest uses as its metadata.name would resolve to that one.
-    const taken = this.#exported(kind).has(display) || this.input.declared?.declares(kind, display) === true;
-    return display !== '' && this.uniqueDisplayName(kind, id) && !taken ? display : { id };
-  }
-
-  partKey(kind: AnyKind, parentId: string, partId: string): string | undefined {
-    const declared = this.input.declared?.partKeys(kind, parentId);
-    if (declared) return declared.get(partId);
-    if (this.nameOf(kind, parentId, true) === undefined) return undefined;
-    const def = definitionOf(kind);
-    if (!def.managed || !def.parts) return undefined;
-    const cacheKey = `${kind}\u0000${parentId}`;
-    let keys = this.#partKeys.get(cacheKey);
-    if (!keys) {
-      const parent = this.#index(kind).get(parentId);
-      keys = parent ? def.parts.exportKeys(parent) : new Map<string, string>();
-      this.#partKeys.set(cacheKey, keys);
-    }
-    return keys.get(partId);
-  }
-
-  uniqueDisplayName(kind: AnyKind, id: string): boolean {
-    const live = this.#index(kind).get(id);
-    if (!live) return false;
-    let counts = this.#displayCount.get(kind);
-    if (!counts) {
-      const def = definitionOf(kind);
-      counts = new Map();
-      for (const o of this.input.objects(kind) ?? []) {
-        const n = displayNameOf(def, o);
-        counts.set(n, (counts.get(n) ?? 0) + 1);
-      }
-      this.#displayCount.set(kind, counts);
-    }
-    return counts.get(displayNameOf(definitionOf(kind), live)) === 1;
-  }
-
-  #index(kind: AnyKind): Map<string, LiveObject> {
-    let index = this.#byId.get(kind);
-    if (!index) this.#byId.set(kind, (index = new Map((this.input.objects(kind) ?? []).map((o) => [o.id, o]))));
-    return index;
-  }
-
-  /** The metadata.names of the exported objects of a kind. */
-  #exported(kind: AnyKind): Set<string> {
-    let names = this.#exportedNames.get(kind);
-    if (!names) {
-      names = new Set();
-      for (const id of this.chosen.get(kind) ?? []) {
-        const name = this.names.get(kind)?.get(id);
-        if (name !== undefined) names.add(name);
-      }
-      this.#exportedNames.set(kind, names);
-    }
-    return names;
-  }
 }

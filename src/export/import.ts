@@ -43,7 +43,9 @@ export function importEntry(req: ImportRequest): ImportOutcome {
   const other = req.entries.find((e) => e.kind === def.kind && e.id === id && e.status === 'owned');
   if (other)
     throw new PlanError(`${def.noun} ${id} is already owned as ${other.kind}/${other.name}`, {
-      hint: `one object has one address: to rename it, \`obsync state mv ${other.kind}/${other.name} ${address}\` (or metadata.previousNames: [${other.name}] in the manifest of ${address})`,
+      hint:
+        `one object has one address: to rename it, \`obsync state mv ${other.kind}/${other.name} ${address}\` (or ` +
+        `metadata.previousNames: [${other.name}] in the manifest of ${address})`,
     });
   const owner = req.elsewhere?.owner(def.kind, id);
   if (req.elsewhere && owner) throw new PlanError(req.elsewhere.refusal(`${def.noun} ${id}`, owner), { hint: req.elsewhere.hint(owner) });
@@ -69,7 +71,8 @@ function notFound(req: ImportRequest, address: Address): PlanError {
     if (req.objects(kind)?.some((o) => o.id === req.id)) {
       const noun = definitionOf(kind).noun;
       return new PlanError(
-        `${req.id} is ${article(noun)} ${noun} (${kind}), not ${article(req.def.noun)} ${req.def.noun}: it cannot be imported as ${address}`,
+        `${req.id} is ${article(noun)} ${noun} (${kind}), not ${article(req.def.noun)} ${req.def.noun}: it cannot be imported as ` +
+          `${address}`,
         { hint: `import it under a ${kind} address, e.g. \`obsync import ${kind}/<name> ${req.id}\`` },
       );
     }

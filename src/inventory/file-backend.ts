@@ -14,7 +14,8 @@ import type {
   WriterLease,
 } from './backend.js';
 import { readFileBackups, writeFileBackup } from './file-backups.js';
-import { loadTarget, openFileTarget, ownedOnce } from './file-store.js';
+import { openFileTarget } from './file-store.js';
+import { loadTarget, ownedOnce } from './file-state.js';
 import { readFileKey, writeFileKey } from './fingerprint.js';
 import { tryFileLease } from './lock.js';
 

@@ -112,35 +112,38 @@ describe('file inventory', () => {
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('rewrites the snapshot only when something changed since it was compacted, and compacts a journal left by a killed process', async () => {
-    const dir = await tempDir();
-    const snapshot = join(dir, 'prod.json');
-    const inv = await openFileInventory({ dir, target: 'prod', lock: true });
-    await inv.put(entry('a', '1'));
-    await inv.flush();
-    // Each compaction renames a new file into place: an unchanged inode means nothing was rewritten.
-    const compacted = (await stat(snapshot)).ino;
-    await inv.flush();
-    expect((await stat(snapshot)).ino).toBe(compacted);
-    await inv.put(entry('b', '2'));
-    await inv.flush();
-    expect((await stat(snapshot)).ino).not.toBe(compacted);
-    const second = (await stat(snapshot)).ino;
-    await inv.remove('Dashboard/b');
-    await inv.close();
-    expect((await stat(snapshot)).ino).not.toBe(second);
+  it(
+    'rewrites the snapshot only when something changed since it was compacted, and compacts a journal left by a killed ' + 'process',
+    async () => {
+      const dir = await tempDir();
+      const snapshot = join(dir, 'prod.json');
+      const inv = await openFileInventory({ dir, target: 'prod', lock: true });
+      await inv.put(entry('a', '1'));
+      await inv.flush();
+      // Each compaction renames a new file into place: an unchanged inode means nothing was rewritten.
+      const compacted = (await stat(snapshot)).ino;
+      await inv.flush();
+      expect((await stat(snapshot)).ino).toBe(compacted);
+      await inv.put(entry('b', '2'));
+      await inv.flush();
+      expect((await stat(snapshot)).ino).not.toBe(compacted);
+      const second = (await stat(snapshot)).ino;
+      await inv.remove('Dashboard/b');
+      await inv.close();
+      expect((await stat(snapshot)).ino).not.toBe(second);
 
-    // Killed after an append: the next process's first flush compacts what it replayed.
-    const killed = await openFileInventory({ dir, target: 'prod', lock: true });
-    await killed.put(entry('c', '3'));
-    await (await import('node:fs/promises')).rm(join(dir, 'prod.lock'));
-    const next = await openFileInventory({ dir, target: 'prod', lock: true });
-    await next.flush();
-    expect(await readFile(join(dir, 'prod.journal'), 'utf8')).toBe('');
-    const snap = JSON.parse(await readFile(snapshot, 'utf8')) as { entries: { name: string }[] };
-    expect(snap.entries.map((e) => e.name)).toEqual(['a', 'c']);
-    await next.close();
-  });
+      // Killed after an append: the next process's first flush compacts what it replayed.
+      const killed = await openFileInventory({ dir, target: 'prod', lock: true });
+      await killed.put(entry('c', '3'));
+      await (await import('node:fs/promises')).rm(join(dir, 'prod.lock'));
+      const next = await openFileInventory({ dir, target: 'prod', lock: true });
+      await next.flush();
+      expect(await readFile(join(dir, 'prod.journal'), 'utf8')).toBe('');
+      const snap = JSON.parse(await readFile(snapshot, 'utf8')) as { entries: { name: string }[] };
+      expect(snap.entries.map((e) => e.name)).toEqual(['a', 'c']);
+      await next.close();
+    },
+  );
   it('keeps in the journal a line appended while a flush wrote the snapshot: killed before the next flush, it loses nothing', async () => {
     const dir = await tempDir();
     const inv = await openFileInventory({ dir, target: 'prod', lock: true });

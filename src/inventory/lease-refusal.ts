@@ -13,7 +13,8 @@ export function leaseRefusal(target: string, held: HeldLease, where: string): Lo
   if (held.holderCommand === 'run')
     return new LockError(
       `the state of target '${target}' is held by a running obsync daemon, obsync run (${held.heldBy}) ${where}`,
-      'the daemon applies these manifests itself, at start-up, on its schedule and when files change: let it apply them (`obsync plan` shows what it will do), or stop the daemon (Ctrl-C, SIGTERM, `docker stop`, or scale its Deployment to 0) and apply by hand',
+      'the daemon applies these manifests itself, at start-up, on its schedule and when files change: let it apply them (`obsync ' +
+        'plan` shows what it will do), or stop the daemon (Ctrl-C, SIGTERM, `docker stop`, or scale its Deployment to 0) and apply by hand',
     );
   return new LockError(
     `the state of target '${target}' is locked by another obsync (${held.heldBy}) ${where}`,

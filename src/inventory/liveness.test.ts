@@ -6,28 +6,32 @@ const HOUR = 3_600_000;
 const YEAR = 365 * 24 * HOUR;
 
 describe('a replica row is live only by its heartbeat (issue 50)', () => {
-  it('is never live longer than one lease after its last heartbeat, whatever expiry it claims, and never live on a claim no obsync grants (property)', () => {
-    fc.assert(
-      fc.property(
-        fc.oneof(fc.integer({ min: 1, max: MAX_LEASE_MS }), fc.integer({ min: -HOUR, max: 10 * MAX_LEASE_MS })),
-        fc.integer({ min: -YEAR, max: YEAR }),
-        fc.oneof(fc.integer({ min: -YEAR, max: YEAR }), fc.constantFrom(Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN)),
-        (leaseMs, heartbeatAgeMs, expiresInMs) => {
-          const liveness = replicaLiveness({ leaseMs, heartbeatAgeMs, expiresInMs });
-          const claim = Math.max(leaseMs - heartbeatAgeMs, expiresInMs);
-          if ('live' in liveness && liveness.live) {
-            expect(heartbeatAgeMs).toBeLessThan(leaseMs);
-            expect(leaseMs).toBeLessThanOrEqual(MAX_LEASE_MS);
-            // Alive at most until the cap: the heartbeat's lease and the stored expiry both within it.
-            expect(claim).toBeLessThanOrEqual(BOGUS_EXPIRY_MS);
-          }
-          const bogus = !(leaseMs > 0 && leaseMs <= MAX_LEASE_MS) || !(claim <= BOGUS_EXPIRY_MS);
-          expect('beyond' in liveness).toBe(bogus);
-        },
-      ),
-      { numRuns: 2000 },
-    );
-  });
+  it(
+    'is never live longer than one lease after its last heartbeat, whatever expiry it claims, and never live on a claim no obsync ' +
+      'grants (property)',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.oneof(fc.integer({ min: 1, max: MAX_LEASE_MS }), fc.integer({ min: -HOUR, max: 10 * MAX_LEASE_MS })),
+          fc.integer({ min: -YEAR, max: YEAR }),
+          fc.oneof(fc.integer({ min: -YEAR, max: YEAR }), fc.constantFrom(Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN)),
+          (leaseMs, heartbeatAgeMs, expiresInMs) => {
+            const liveness = replicaLiveness({ leaseMs, heartbeatAgeMs, expiresInMs });
+            const claim = Math.max(leaseMs - heartbeatAgeMs, expiresInMs);
+            if ('live' in liveness && liveness.live) {
+              expect(heartbeatAgeMs).toBeLessThan(leaseMs);
+              expect(leaseMs).toBeLessThanOrEqual(MAX_LEASE_MS);
+              // Alive at most until the cap: the heartbeat's lease and the stored expiry both within it.
+              expect(claim).toBeLessThanOrEqual(BOGUS_EXPIRY_MS);
+            }
+            const bogus = !(leaseMs > 0 && leaseMs <= MAX_LEASE_MS) || !(claim <= BOGUS_EXPIRY_MS);
+            expect('beyond' in liveness).toBe(bogus);
+          },
+        ),
+        { numRuns: 2000 },
+      );
+    },
+  );
 
   it('the red team row: an old heartbeat with a far-future expiry is dead; a recent one is reported and ignored, never live', () => {
     expect(replicaLiveness({ leaseMs: 30_000, heartbeatAgeMs: HOUR, expiresInMs: 10 * YEAR })).toMatchObject({

@@ -7,16 +7,15 @@
  * Take-over and renewal run under a short `.takeover` mutex so two processes never both win.
  */
 import { randomUUID } from 'node:crypto';
-import { link, open, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { link, rename, rm, stat, writeFile } from 'node:fs/promises';
 import * as z from 'zod';
-import { LockError } from '../core/errors.js';
 import { FileRefusal, readRegularFile } from '../manifests/files.js';
 import { leaseMarginMs, type LeaseAttempt, type LeaseTiming, type WriterLease } from './backend.js';
 import { holderState, thisHolder } from './holder.js';
 import { beyondAnyLease } from './liveness.js';
 import { leaseRefusal } from './lease-refusal.js';
 import { moment, RenewingLease, type Moment } from './renewing-lease.js';
+import { mutexStaleMs, withMutex, safeJson } from './lease-mutex.js';
 
 const leaseFile = z.object({
   token: z.string().optional(),
@@ -27,17 +26,8 @@ const leaseFile = z.object({
   since: z.string().optional(),
   expiresAt: z.string().optional(),
 });
-type LeaseFile = z.infer<typeof leaseFile>;
 
-/**
- * A take-over or renewal holds the mutex for a few file operations. One left behind by a process
- * that crashed, or that was paused inside it, is removed after this long: a quarter of the lease
- * (between 0.5 and 10 s), so a paused holder never keeps the next writer out past its own lease.
- * Removing it early is safe: a renewal is never written past its holder's local deadline.
- */
-function mutexStaleMs(leaseMs: number): number {
-  return Math.min(10_000, Math.max(500, Math.round(leaseMs / 4)));
-}
+type LeaseFile = z.infer<typeof leaseFile>;
 
 export interface FileLeaseOptions extends LeaseTiming {
   now?: () => number;
@@ -194,65 +184,8 @@ function retryIn(holder: { expiresAt: string }, now: number, opts: LeaseTiming):
 function describeHolder(h: LeaseFile & { expiresAt: string }, now: number, path: string): string {
   const held = `${h.command ?? 'running'}, pid ${h.pid} on ${h.host}${h.since ? ` since ${h.since}` : ''}, lease until ${h.expiresAt}`;
   if (!beyondAnyLease(Date.parse(h.expiresAt) - now)) return held;
-  return `${held} — further ahead than any lease obsync grants, so not written by a running obsync with a correct clock; if pid ${h.pid} is not obsync, delete ${path}`;
-}
-
-/**
- * Runs `fn` holding `path` (created exclusively, with a token of this call); waits while another
- * holds it, removing it once older than `staleMs`. `fn` is given `stillHeld`: true while the
- * mutex is certainly still this call's — held for under half its staleness (so no waiter can have
- * judged it stale) and still carrying its token. `fn` checks it immediately before it writes.
- * Released only while it is still this call's.
- */
-async function withMutex<T>(path: string, staleMs: number, fn: (stillHeld: () => boolean) => Promise<T>): Promise<T> {
-  const token = randomUUID();
-  const deadline = Date.now() + staleMs + 1000;
-  for (;;) {
-    try {
-      const fh = await open(path, 'wx', 0o600);
-      try {
-        await fh.writeFile(token);
-      } catch (err) {
-        await fh.close();
-        await rm(path, { force: true });
-        throw err;
-      }
-      await fh.close();
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const age = await stat(path).then(
-        (s) => Date.now() - s.mtimeMs,
-        () => 0,
-      );
-      if (age > staleMs) await rm(path, { force: true });
-      else if (Date.now() > deadline)
-        throw new LockError(`the lock take-over mutex ${path} stays busy`, 'if no obsync is running, delete it');
-      else await sleep(20);
-    }
-  }
-  const acquired = performance.now();
-  const stillHeld = () => performance.now() - acquired < staleMs / 2 && readMutex(path) === token;
-  try {
-    return await fn(stillHeld);
-  } finally {
-    // Not another's: a holder paused here may find its mutex removed as stale and taken since.
-    if (readMutex(path) === token) await rm(path, { force: true });
-  }
-}
-
-function readMutex(path: string): string | undefined {
-  try {
-    return readRegularFile(path, 1024);
-  } catch {
-    return undefined;
-  }
-}
-
-function safeJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return null;
-  }
+  return (
+    `${held} — further ahead than any lease obsync grants, so not written by a running obsync with a correct clock; if pid ` +
+    `${h.pid} is not obsync, delete ${path}`
+  );
 }

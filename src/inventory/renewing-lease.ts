@@ -60,7 +60,8 @@ export abstract class RenewingLease implements WriterLease {
     const now = moment();
     if (now.mono >= this.#until.mono || now.wall >= this.#until.wall) {
       this.lose(
-        `its local deadline passed ${Math.round(now.mono - this.#until.mono)} ms ago without a renewal (was this process paused, or its event loop blocked?)`,
+        `its local deadline passed ${Math.round(now.mono - this.#until.mono)} ms ago without a renewal (was this process paused, or ` +
+          `its event loop blocked?)`,
       );
       throw this.#lostError();
     }

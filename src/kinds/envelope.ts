@@ -15,7 +15,8 @@ export const metadataName = z
     error: 'metadata.name is lowercase letters, digits and "-" (starting and ending with a letter or digit)',
   })
   .describe(
-    'Identity of the object within its kind and target: lowercase letters, digits and "-". Other manifests refer to it by this name; to rename it without making a new object, list the old name in previousNames.',
+    'Identity of the object within its kind and target: lowercase letters, digits and "-". Other manifests refer to it by this ' +
+      'name; to rename it without making a new object, list the old name in previousNames.',
   );
 
 export const labelsSchema = z
@@ -39,7 +40,9 @@ export const previousNamesSchema = z
     });
   })
   .describe(
-    'Names this object had before (a rename): an object obsync owns under Kind/<previous name> is taken over by this name instead of being re-created, and the objects referring to it keep it. Harmless once the move is applied (the plan says when it can be removed).',
+    'Names this object had before (a rename): an object obsync owns under Kind/<previous name> is taken over by this name instead ' +
+      'of being re-created, and the objects referring to it keep it. Harmless once the move is applied (the plan says when it can ' +
+      'be removed).',
   );
 
 /** Policy rules waived for this object (src/policy), each with a reason shown wherever the finding is. */
@@ -59,7 +62,9 @@ export const ignoreSchema = z
   .min(1)
   .max(50)
   .describe(
-    "Fields of this object that the service's UI owns, as paths in spec terms (tiles[*].x, savedFilterValues): a difference there is neither planned, reverted, pulled nor proposed; the plan shows it as ignored. A create still sends the manifest's value. Added to the ignore rules of obsync.yaml (defaults.ignore, targets[].ignore).",
+    "Fields of this object that the service's UI owns, as paths in spec terms (tiles[*].x, savedFilterValues): a difference there " +
+      "is neither planned, reverted, pulled nor proposed; the plan shows it as ignored. A create still sends the manifest's value. " +
+      'Added to the ignore rules of obsync.yaml (defaults.ignore, targets[].ignore).',
   );
 
 export const metadataSchema = z
@@ -78,7 +83,8 @@ export const metadataSchema = z
   .meta({
     id: 'Metadata',
     description:
-      "The object's identity (name), labels, the names it had before (previousNames), the fields the UI owns (ignore) and the policy rules it waives (waivers).",
+      "The object's identity (name), labels, the names it had before (previousNames), the fields the UI owns (ignore) and the " +
+      'policy rules it waives (waivers).',
   });
 
 export const envelopeSchema = z.strictObject({

@@ -11,7 +11,8 @@ function manifestOf(kind: Kind, spec: z.ZodType, description: string) {
       kind: z.literal(kind).describe(`The kind of object: ${kind}.`),
       metadata: metadataSchema.describe('Identity (name), labels, and the names it had before a rename (previousNames).'),
       spec: spec.describe(
-        `The desired state of the ${kind}. Strings may use \${env:NAME}, \${file:PATH} and \${var:NAME}; write $\${ for a literal \${ (export writes the service's text so).`,
+        `The desired state of the ${kind}. Strings may use \${env:NAME}, \${file:PATH} and \${var:NAME}; write $\${ for a literal ` +
+          `\${ (export writes the service's text so).`,
       ),
     })
     .meta({ id: kind, description });

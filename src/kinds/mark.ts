@@ -51,8 +51,14 @@ export function withoutMark<T extends object>(field: MarkField, live: T, mark: M
 export function markInSpec(field: MarkField, spec: unknown, mark: Mark): string | undefined {
   const value = typeof spec === 'object' && spec !== null ? (spec as { [k: string]: unknown })[field] : undefined;
   if (field === 'tags' && mark.tag !== undefined && Array.isArray(value) && value.includes(mark.tag))
-    return `spec.tags lists '${mark.tag}', the target's mark (mark.tag in obsync.yaml), which obsync adds itself: remove it from the manifest`;
+    return (
+      `spec.tags lists '${mark.tag}', the target's mark (mark.tag in obsync.yaml), which obsync adds itself: remove it from ` +
+      `the manifest`
+    );
   if (field === 'note' && mark.description !== undefined && typeof value === 'string' && value.endsWith(mark.description))
-    return "spec.note ends with the target's mark (mark.description in obsync.yaml), which obsync adds itself: remove that line from the manifest";
+    return (
+      "spec.note ends with the target's mark (mark.description in obsync.yaml), which obsync adds itself: remove that line " +
+      'from the manifest'
+    );
   return undefined;
 }

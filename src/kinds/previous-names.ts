@@ -37,7 +37,9 @@ export function previousNameProblems(resources: readonly DesiredResource[]): Pre
           resource: r,
           index,
           code: 'previous-name-declared',
-          message: `previous name '${previous}' is still declared (${old} at ${still.source.file}:${still.source.line}): a rename moves the object away from a name no manifest declares any more; remove that manifest, or '${previous}' from previousNames`,
+          message:
+            `previous name '${previous}' is still declared (${old} at ${still.source.file}:${still.source.line}): a rename ` +
+            `moves the object away from a name no manifest declares any more; remove that manifest, or '${previous}' from previousNames`,
         });
         return;
       }
@@ -47,7 +49,10 @@ export function previousNameProblems(resources: readonly DesiredResource[]): Pre
           resource: r,
           index,
           code: 'previous-name-claimed',
-          message: `previous name '${previous}' is also claimed by ${others.map((o) => `${o.address} (${o.source.file}:${o.source.line})`).join(', ')}: only one object can take over ${old}; keep it in one manifest's previousNames`,
+          message:
+            `previous name '${previous}' is also claimed by ` +
+            `${others.map((o) => `${o.address} (${o.source.file}:${o.source.line})`).join(', ')}: only one object can take over ` +
+            `${old}; keep it in one manifest's previousNames`,
         });
     });
   }

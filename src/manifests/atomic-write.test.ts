@@ -40,7 +40,10 @@ function freshDir(): string {
 const STEPS = ['write', 'open', 'fchmod', 'fsync', 'close', 'rename', 'link'] as const;
 type Fault = { step: 'write'; limit: number } | { step: Exclude<(typeof STEPS)[number], 'write'> };
 
-/** The real calls (less the flushes), but as a file-size limit (RLIMIT_FSIZE) does: each file takes `limit` bytes, then EFBIG; or one step fails outright. */
+/**
+ * The real calls (less the flushes), but as a file-size limit (RLIMIT_FSIZE) does: each file takes `limit` bytes, then EFBIG; or one step
+ * fails outright.
+ */
 function faulty(fault: Fault | undefined): WriteSystem {
   const size = new Map<number, number>();
   const fail = (step: string) => {

@@ -11,7 +11,8 @@
  */
 import { hash } from 'node:crypto';
 import { formatPath, type Diagnostic } from '../core/diagnostics.js';
-import { MultiMatcher, standsAlone } from '../core/matcher.js';
+import { MultiMatcher } from '../core/matcher.js';
+import { standsAlone } from '../core/text-units.js';
 import type { Position } from './positions.js';
 
 export const GUARD_MIN_LENGTH = 8;
@@ -98,7 +99,9 @@ export function refuseCarried(values: SensitiveValues, documents: readonly Guard
       out.push({
         severity: 'error',
         code: 'credential-in-field',
-        message: `${where} contains ${origin} (value not shown): credentials and sensitive values may only be used in sensitive fields (credentials, passwords, keys, webhook URLs), where they are never printed`,
+        message:
+          `${where} contains ${origin} (value not shown): credentials and sensitive values may only be used in sensitive ` +
+          `fields (credentials, passwords, keys, webhook URLs), where they are never printed`,
         file: d.file,
         ...d.locate(path),
         path: where,

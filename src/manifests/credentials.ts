@@ -30,7 +30,10 @@ export function serviceCredentialsSet(env: Readonly<Record<string, string | unde
   return SERVICE_CREDENTIAL_VARIABLES.flatMap((name) => [name, `${name}_FILE`]).filter((name) => (env[name] ?? '') !== '');
 }
 
-/** The values of the credential variables that are set, and of the files their `*_FILE` twins name (with the state URL's password), and the implicit credentials. */
+/**
+ * The values of the credential variables that are set, and of the files their `*_FILE` twins name (with the state URL's password), and the
+ * implicit credentials.
+ */
 export function credentialValues(env: Readonly<Record<string, string | undefined>>): SensitiveValue[] {
   const out: SensitiveValue[] = implicitCredentials(env);
   for (const name of CREDENTIAL_VARIABLES) {

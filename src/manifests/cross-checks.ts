@@ -117,7 +117,8 @@ function checkReference(
     const renamed = [...declared.values()].find((r) => r.kind === ref.kind && r.previousNames?.includes(ref.ref as string));
     const message = renamed
       ? `${target.noun} '${ref.ref}' was renamed: ${renamed.address} lists it in metadata.previousNames; refer to '${renamed.name}'`
-      : `${target.noun} '${ref.ref}' is not the metadata.name of any ${ref.kind} manifest${didYouMean(ref.ref, names)} (for a ${target.noun} obsync does not manage, use ${field}: {id: ...})`;
+      : `${target.noun} '${ref.ref}' is not the metadata.name of any ${ref.kind} manifest${didYouMean(ref.ref, names)} (for a ` +
+        `${target.noun} obsync does not manage, use ${field}: {id: ...})`;
     return { path: ref.path, code: `unknown-${slug(target.noun)}`, message };
   }
   return ref.part ? checkPart(ref.part, target, resource) : null;
@@ -135,8 +136,10 @@ function checkPart(
   const renamed = [...target.parts.previousKeys(resource.spec)].find(([, previous]) => previous.includes(part.ref as string))?.[0];
   const message =
     renamed !== undefined
-      ? `${noun} '${part.ref}' of ${resource.address} was renamed to '${renamed}' (its previousKeys list '${part.ref}'); refer to '${renamed}'`
-      : `${noun} '${part.ref}' is not a ${noun} key of ${resource.address}${didYouMean(part.ref, keys)} (keys: ${keys.join(', ') || 'none'})`;
+      ? `${noun} '${part.ref}' of ${resource.address} was renamed to '${renamed}' (its previousKeys list '${part.ref}'); refer to ` +
+        `'${renamed}'`
+      : `${noun} '${part.ref}' is not a ${noun} key of ${resource.address}${didYouMean(part.ref, keys)} (keys: ` +
+        `${keys.join(', ') || 'none'})`;
   return { path: part.path, code: `unknown-${slug(noun)}`, message };
 }
 
@@ -151,7 +154,10 @@ function failedDeclaration(failed: readonly FailedDocument[], kind: string, name
   if (named) return `is declared ${where(named)}, but that manifest failed to load (its errors are listed above); fix them first`;
   const unreadable = [...new Set(failed.filter((f) => f.name === undefined).map((f) => (f.file === from ? 'this file' : f.file)))];
   if (unreadable.length === 0) return undefined;
-  return `was not found among the manifests that loaded; ${unreadable.join(', ')} failed to load and may declare it (its errors are listed above)`;
+  return (
+    `was not found among the manifests that loaded; ${unreadable.join(', ')} failed to load and may declare it (its errors are ` +
+    `listed above)`
+  );
 }
 
 function kindChecks(docs: readonly LoadedDocument[]): Finding[] {

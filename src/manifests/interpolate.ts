@@ -148,7 +148,9 @@ function resolveEnv(name: string, { ctx }: RefContext): Outcome {
   const value = Object.hasOwn(ctx.env, name) ? ctx.env[name] : undefined;
   if (value !== undefined) return { value };
   return {
-    missing: `environment variable ${name} is not set (referenced as \${env:${name}}): set it, or put it in .env or a file given with --dotenv`,
+    missing:
+      `environment variable ${name} is not set (referenced as \${env:${name}}): set it, or put it in .env or a file given ` +
+      `with --dotenv`,
   };
 }
 
@@ -157,7 +159,9 @@ function resolveVar(name: string, { ctx }: RefContext): Outcome {
   const vars = ctx.vars;
   if (!vars)
     return {
-      refused: `${reference} has no value here: vars are declared per target in obsync.yaml (targets[].vars) and used in the manifests of that target`,
+      refused:
+        `${reference} has no value here: vars are declared per target in obsync.yaml (targets[].vars) and used in the ` +
+        `manifests of that target`,
       code: 'missing-var',
     };
   const value = Object.hasOwn(vars.values, name) ? vars.values[name] : undefined;
@@ -181,7 +185,9 @@ function resolveFile(arg: string, { ctx }: RefContext): Outcome {
       return { refused: `${reference}: ${e.message}, which \${file:} never reads, even with allowFileOutside`, code: 'file-outside' };
     if (e instanceof FileRefusal) {
       return {
-        refused: `${reference}: ${e.message}; \${file:} reads only files below the directory of obsync.yaml — allow more with allowFileOutside in obsync.yaml or --allow-file-outside`,
+        refused:
+          `${reference}: ${e.message}; \${file:} reads only files below the directory of obsync.yaml — allow more with ` +
+          `allowFileOutside in obsync.yaml or --allow-file-outside`,
         code: 'file-outside',
       };
     }

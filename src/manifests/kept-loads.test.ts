@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LoadedFiles, loadManifests } from './load.js';
+import { loadManifests } from './load.js';
+import { LoadedFiles } from './loaded-files.js';
 
 /** Strings that are, or contain, or are close to each other (a value long enough to be looked for, a word of one). */
 const WORDS = [
@@ -120,30 +121,33 @@ describe('loads kept between runs', () => {
     );
   });
 
-  it('checks a kept file again only against sensitive values it was not checked against: targets with secrets of their own share it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'obsync-kept-'));
-    try {
-      writeFileSync(join(dir, 'a.yaml'), dashboard('a', ['Checkout']));
-      for (const env of ['staging', 'production']) {
-        mkdirSync(join(dir, env));
-        writeFileSync(join(dir, env, 'w.yaml'), webhook(`https://hooks.example.com/T0/${env}-000000`));
-      }
-      const kept = new LoadedFiles();
-      const run = (env: string) =>
-        loadManifests([join(dir, 'a.yaml'), join(dir, env)], { env: {}, loaded: kept }).resources.find((r) => r.kind === 'Dashboard');
-      const first = run('staging');
-      expect(run('production')).toBe(first);
-      expect(kept.rechecks).toBe(1);
-      // Run after run, each target finds its check kept.
-      for (let i = 0; i < 3; i++) {
-        expect(run('staging')).toBe(first);
+  it(
+    'checks a kept file again only against sensitive values it was not checked against: targets with secrets of their own share ' + 'it',
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'obsync-kept-'));
+      try {
+        writeFileSync(join(dir, 'a.yaml'), dashboard('a', ['Checkout']));
+        for (const env of ['staging', 'production']) {
+          mkdirSync(join(dir, env));
+          writeFileSync(join(dir, env, 'w.yaml'), webhook(`https://hooks.example.com/T0/${env}-000000`));
+        }
+        const kept = new LoadedFiles();
+        const run = (env: string) =>
+          loadManifests([join(dir, 'a.yaml'), join(dir, env)], { env: {}, loaded: kept }).resources.find((r) => r.kind === 'Dashboard');
+        const first = run('staging');
         expect(run('production')).toBe(first);
+        expect(kept.rechecks).toBe(1);
+        // Run after run, each target finds its check kept.
+        for (let i = 0; i < 3; i++) {
+          expect(run('staging')).toBe(first);
+          expect(run('production')).toBe(first);
+        }
+        expect(kept.rechecks).toBe(1);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-      expect(kept.rechecks).toBe(1);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });
 
 describe('cross-document checks of kept files', () => {

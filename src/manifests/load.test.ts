@@ -71,7 +71,8 @@ describe('loadManifests', () => {
     const file = write(
       'pipes/orders.yaml',
       pipe(
-        '  source:\n    postgres:\n      host: ${env:PG_HOST}\n      port: ${env:PG_PORT}\n      database: "$${env:NOT_ME}"\n      credentials: {username: app, password: "${file:../secrets/pg-password}"}\n',
+        '  source:\n    postgres:\n      host: ${env:PG_HOST}\n      port: ${env:PG_PORT}\n      database: "$${env:NOT_ME}"\n      ' +
+          'credentials: {username: app, password: "${file:../secrets/pg-password}"}\n',
       ),
     );
     const { resources, diagnostics } = loadManifests([file], { env: { PG_HOST: 'db.internal', PG_PORT: '5432' }, files: { roots: [dir] } });
@@ -162,7 +163,8 @@ describe('loadManifests', () => {
   it('checks alert references against the Dashboard manifests of the whole run', () => {
     write('d.yaml', dashboard('checkout'));
     const alert = (dash: string, tile: string, name = tile) =>
-      `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: a-${name}}\nspec:\n  dashboard: ${dash}\n  tile: ${tile}\n  interval: 5m\n  threshold: 1\n  thresholdType: above\n  channel: {type: webhook, webhook: ops-slack}\n`;
+      `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: a-${name}}\nspec:\n  dashboard: ${dash}\n  tile: ${tile}\n  interval: ` +
+      `5m\n  threshold: 1\n  thresholdType: above\n  channel: {type: webhook, webhook: ops-slack}\n`;
     write(
       'e.yaml',
       `${alert('checkout', 'p99-latency')}---\n${alert('{id: abc}', '{id: t1}', 'unmanaged')}---\n${alert('checkout', 'p99')}`,
@@ -201,7 +203,8 @@ spec: {dashboard: ${dashboard}, tile: t, interval: 5m, threshold: 1, thresholdTy
     write('alert.yaml', alert('checkout'));
     const ref = loadManifests([dir], { env: {} }).diagnostics.find((d) => d.code === 'reference-to-failed');
     expect(ref?.message).toBe(
-      `dashboard 'checkout' was not found among the manifests that loaded; ${broken} failed to load and may declare it (its errors are listed above)`,
+      `dashboard 'checkout' was not found among the manifests that loaded; ${broken} failed to load and may declare it (its errors ` +
+        `are listed above)`,
     );
   });
 

@@ -117,7 +117,8 @@ class Expansion {
       if (!isMap(source))
         throw new MergeRefused(
           at,
-          `a merge key (<<) takes a map, an alias of one (<<: *defaults) or a list of them (<<: [*a, *b]); ${isAlias(item) && source === undefined ? `*${item.source} is not defined before it` : 'this is not a map'}`,
+          `a merge key (<<) takes a map, an alias of one (<<: *defaults) or a list of them (<<: [*a, *b]); ` +
+            `${isAlias(item) && source === undefined ? `*${item.source} is not defined before it` : 'this is not a map'}`,
         );
       if (this.#open.has(source))
         throw new MergeRefused(at, 'a merge key (<<) merges a map into itself (the alias names a map that contains it)');

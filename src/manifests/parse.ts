@@ -6,8 +6,8 @@
  * at their position, never a silently different value. Merge keys (`<<: *defaults`) are expanded
  * in the document (./merge-keys.ts).
  */
-import { isCollection, isMap, isPair, isScalar, isSeq, LineCounter, Parser, parseAllDocuments, type CST, type Document } from 'yaml';
-import { formatPath, type Diagnostic } from '../core/diagnostics.js';
+import { isCollection, isPair, isScalar, LineCounter, Parser, parseAllDocuments, type CST, type Document } from 'yaml';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { documentStart, type Position } from './positions.js';
 import { expandMergeKeys } from './merge-keys.js';
 import { explainYamlErrors } from './yaml-errors.js';
@@ -70,7 +70,9 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
     return {
       docs: [],
       lineCounter,
-      diagnostics: [err(file, 'limit', `file has ${all.length} documents; the limit is ${LIMITS.documents} — split it into several files`)],
+      diagnostics: [
+        err(file, 'limit', `file has ${all.length} documents; the limit is ${LIMITS.documents} — split it into ` + `several files`),
+      ],
     };
   }
   const diagnostics: Diagnostic[] = [];
@@ -93,6 +95,7 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
 
 /** Nesting the composer takes without trouble: anything below these bounds cannot reach it. */
 const SAFE = { flowDepth: 200, indent: 100, dashes: 50 };
+
 /** Nesting checked on the CST: deeper than this is refused before composing. */
 const EXTREME_DEPTH = 256;
 
@@ -127,53 +130,6 @@ function extremeNesting(text: string): Position | undefined {
     }
   }
   return max > EXTREME_DEPTH && firstTooDeep !== undefined ? lines.linePos(firstTooDeep) : undefined;
-}
-
-/**
- * Numbers that would change on the way into JavaScript: out of range (`1e400`, `.inf`, `.nan`)
- * or integers beyond 2^53 (rounded). `hidden` paths (sensitive fields) are named without the value.
- */
-export function numberProblems(
-  file: string,
-  doc: Document,
-  lc: LineCounter,
-  hidden: (path: readonly PropertyKey[]) => boolean,
-): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  const visit = (node: unknown, path: PropertyKey[]): void => {
-    if (isScalar(node)) {
-      const problem = numberProblem(node.value, node.source);
-      if (problem) {
-        const pos = lc.linePos(node.range?.[0] ?? 0);
-        const shown = hidden(path) ? 'this number (value not shown: sensitive field)' : `the number ${node.source || String(node.value)}`;
-        out.push({
-          severity: 'error',
-          code: 'number-out-of-range',
-          message: `${shown} ${problem}`,
-          file,
-          line: pos.line,
-          col: pos.col,
-          path: formatPath(path),
-        });
-      }
-    } else if (isMap(node)) {
-      for (const pair of node.items)
-        if (isPair(pair)) visit(pair.value, [...path, isScalar(pair.key) ? String(pair.key.value) : String(pair.key)]);
-    } else if (isSeq(node)) node.items.forEach((item, i) => visit(item, [...path, i]));
-  };
-  visit(doc.contents, []);
-  return out;
-}
-
-function numberProblem(value: unknown, source: string | undefined): string | undefined {
-  if (typeof value === 'bigint') return 'is too large to keep exactly; quote it if it is text or an id';
-  if (typeof value !== 'number') return undefined;
-  if (Number.isNaN(value)) return 'is not a number (NaN is not accepted)';
-  if (!Number.isFinite(value))
-    return /inf/i.test(source ?? '') ? 'is infinite (not accepted)' : 'is out of range (it would be infinite); write a smaller number';
-  if (Number.isInteger(value) && !Number.isSafeInteger(value) && /^[-+]?(0|[1-9][0-9_]*)$/.test(source ?? ''))
-    return 'is too large to keep exactly (more than 2^53); quote it if it is text or an id';
-  return undefined;
 }
 
 /** `---` followed by nothing (or only comments) is an empty document: ignored. */

@@ -140,7 +140,9 @@ function fieldRows(node: Json, defs: Record<string, Json>, prefix = ''): string[
     const description =
       typeof prop.description === 'string' ? prop.description : ref ? ((defs[ref]?.description as string | undefined) ?? '') : '';
     const notes = constraints(prop);
-    const row = `| \`${prefix}${name}\` | ${cell(typeOf(prop))} | ${required.has(name) ? 'yes' : ''} | ${cell([description, notes.join(', ')].filter(Boolean).join(' — '))} |`;
+    const row =
+      `| \`${prefix}${name}\` | ${cell(typeOf(prop))} | ${required.has(name) ? 'yes' : ''} | ` +
+      `${cell([description, notes.join(', ')].filter(Boolean).join(' — '))} |`;
     const items = prop.type === 'array' && typeof prop.items === 'object' && !Array.isArray(prop.items) ? (prop.items as Json) : undefined;
     const inline = items ?? prop;
     const nested =

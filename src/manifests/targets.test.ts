@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AlertSpec } from '../kinds/alert/schema.js';
-import { LoadedFiles } from './load.js';
+import { LoadedFiles } from './loaded-files.js';
 import { loadTargetTree, loadTargetTrees, mergeTargetDiagnostics, type TargetTree } from './targets.js';
 
 let dir: string;
@@ -74,12 +74,15 @@ describe('loadTargetTrees', () => {
     const [load] = loadTargetTrees([tree('staging', 'self-hosted', { treshold: '900', webhook: 'w' })], { env: {} });
     expect(load?.resources).toEqual([]);
     expect(load?.diagnostics.map((d) => `${d.file}:${d.line}:${d.col} ${d.path} ${d.code}: ${d.message}`)).toEqual([
-      `${file}:5:9 spec.name missing-var: \${var:threshold}: target 'staging' has no var 'threshold' — did you mean 'treshold'?; declare it under that target's vars in obsync.yaml`,
-      `${file}:8:14 spec.threshold missing-var: \${var:threshold}: target 'staging' has no var 'threshold' — did you mean 'treshold'?; declare it under that target's vars in obsync.yaml`,
+      `${file}:5:9 spec.name missing-var: \${var:threshold}: target 'staging' has no var 'threshold' — did you mean 'treshold'?; ` +
+        `declare it under that target's vars in obsync.yaml`,
+      `${file}:8:14 spec.threshold missing-var: \${var:threshold}: target 'staging' has no var 'threshold' — did you mean ` +
+        `'treshold'?; declare it under that target's vars in obsync.yaml`,
     ]);
     const [none] = loadTargetTrees([tree('', undefined, undefined)], { env: {} });
     expect(none?.diagnostics[0]?.message).toBe(
-      '${var:threshold} has no value here: vars are declared per target in obsync.yaml (targets[].vars) and used in the manifests of that target',
+      '${var:threshold} has no value here: vars are declared per target in obsync.yaml (targets[].vars) and used in the manifests ' +
+        'of that target',
     );
   });
 
@@ -92,7 +95,8 @@ describe('loadTargetTrees', () => {
         severity: 'error',
         code: 'kind-not-served',
         message:
-          "target 'staging' (self-hosted) cannot manage Pipe objects: Pipe/orders is served by hosted targets only — move its file to the manifests of hosted targets (targets[].manifests in obsync.yaml)",
+          "target 'staging' (self-hosted) cannot manage Pipe objects: Pipe/orders is served by hosted targets only — move its " +
+          'file to the manifests of hosted targets (targets[].manifests in obsync.yaml)',
         file,
         line: 1,
         col: 1,
@@ -103,28 +107,32 @@ describe('loadTargetTrees', () => {
     expect(production?.resources.map((r) => r.address)).toEqual(['Pipe/orders']);
   });
 
-  it('loads a file without interpolation once for every target and run, and one with it per target: a target never sees another one its values', () => {
-    write('base/alert.yaml', alert);
-    const pipeFile = write('base/pipe.yaml', pipe);
-    const loaded = new LoadedFiles();
-    const load = (target: string, threshold: string) =>
-      loadTargetTree(tree(target, 'hosted', { threshold, webhook: 'w' }), { env: {}, loaded });
-    const a = load('a', '1');
-    const b = load('b', '2');
-    const of = (l: typeof a, kind: string) => l.resources.find((r) => r.kind === kind);
-    expect([(of(a, 'Alert')?.spec as AlertSpec).threshold, (of(b, 'Alert')?.spec as AlertSpec).threshold]).toEqual([1, 2]);
-    // The plain file: one load, the same (frozen) resource for both targets and for the next run.
-    expect(of(b, 'Pipe')).toBe(of(a, 'Pipe'));
-    expect(of(load('a', '1'), 'Pipe')).toBe(of(a, 'Pipe'));
-    expect(Object.isFrozen(of(a, 'Pipe')?.spec)).toBe(true);
-    expect(loaded.size).toBe(1);
-    // A changed file is loaded again; a removed one is forgotten.
-    write('base/pipe.yaml', pipe.replace('orders-postgres', 'orders-pg'));
-    expect((of(load('a', '1'), 'Pipe')?.spec as { name: string }).name).toBe('orders-pg');
-    rmSync(pipeFile);
-    expect(of(load('a', '1'), 'Pipe')).toBeUndefined();
-    expect(loaded.size).toBe(0);
-  });
+  it(
+    'loads a file without interpolation once for every target and run, and one with it per target: a target never sees another one ' +
+      'its values',
+    () => {
+      write('base/alert.yaml', alert);
+      const pipeFile = write('base/pipe.yaml', pipe);
+      const loaded = new LoadedFiles();
+      const load = (target: string, threshold: string) =>
+        loadTargetTree(tree(target, 'hosted', { threshold, webhook: 'w' }), { env: {}, loaded });
+      const a = load('a', '1');
+      const b = load('b', '2');
+      const of = (l: typeof a, kind: string) => l.resources.find((r) => r.kind === kind);
+      expect([(of(a, 'Alert')?.spec as AlertSpec).threshold, (of(b, 'Alert')?.spec as AlertSpec).threshold]).toEqual([1, 2]);
+      // The plain file: one load, the same (frozen) resource for both targets and for the next run.
+      expect(of(b, 'Pipe')).toBe(of(a, 'Pipe'));
+      expect(of(load('a', '1'), 'Pipe')).toBe(of(a, 'Pipe'));
+      expect(Object.isFrozen(of(a, 'Pipe')?.spec)).toBe(true);
+      expect(loaded.size).toBe(1);
+      // A changed file is loaded again; a removed one is forgotten.
+      write('base/pipe.yaml', pipe.replace('orders-postgres', 'orders-pg'));
+      expect((of(load('a', '1'), 'Pipe')?.spec as { name: string }).name).toBe('orders-pg');
+      rmSync(pipeFile);
+      expect(of(load('a', '1'), 'Pipe')).toBeUndefined();
+      expect(loaded.size).toBe(0);
+    },
+  );
 
   it('places a finding across documents in a kept file at its line and column, run after run', () => {
     write(
@@ -175,8 +183,10 @@ describe('mergeTargetDiagnostics', () => {
     expect(mergeTargetDiagnostics(loads).filter((d) => d.path === 'spec.interval')).toHaveLength(1);
     expect(merged).toContain("8 invalid-type: expected number, got 'high' (target 'staging')");
     expect(merged.filter((m) => m.includes('kind-not-served'))).toEqual([
-      "1 kind-not-served: target 'staging' (self-hosted) cannot manage Pipe objects: Pipe/orders is served by hosted targets only — move its file to the manifests of hosted targets (targets[].manifests in obsync.yaml)",
-      "1 kind-not-served: target 'qa' (self-hosted) cannot manage Pipe objects: Pipe/orders is served by hosted targets only — move its file to the manifests of hosted targets (targets[].manifests in obsync.yaml)",
+      "1 kind-not-served: target 'staging' (self-hosted) cannot manage Pipe objects: Pipe/orders is served by hosted targets only " +
+        '— move its file to the manifests of hosted targets (targets[].manifests in obsync.yaml)',
+      "1 kind-not-served: target 'qa' (self-hosted) cannot manage Pipe objects: Pipe/orders is served by hosted targets only — " +
+        'move its file to the manifests of hosted targets (targets[].manifests in obsync.yaml)',
     ]);
   });
 });

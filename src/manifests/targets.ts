@@ -3,7 +3,7 @@
  * top-level manifests plus its own — with its own `${var:}` values, and may declare only kinds
  * its API variant serves. A file that does not interpolate is loaded once for all targets; one that does, once per target.
  */
-import { formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
+import { formatDiagnostic, sortDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import type { Variant } from '../core/ports.js';
 import type { IgnoreRule } from '../core/ignore.js';
 import type { Kind } from '../core/plan.js';
@@ -12,7 +12,8 @@ import { documentDigest } from './document.js';
 import { markInSpec, type Mark } from '../kinds/mark.js';
 import { managedDefinition } from '../kinds/registry.js';
 import { servesKind, variantsServing } from '../kinds/variants.js';
-import { loadManifests, LoadedFiles, sortDiagnostics, type LoadOptions, type LoadResult } from './load.js';
+import { loadManifests, type LoadOptions, type LoadResult } from './load.js';
+import { LoadedFiles } from './loaded-files.js';
 
 /** What one target reads. */
 export interface TargetTree {
@@ -99,7 +100,9 @@ function notServed(target: string, api: Variant, r: DesiredResource): Diagnostic
   return {
     severity: 'error',
     code: 'kind-not-served',
-    message: `target '${target}' (${api}) cannot manage ${r.kind} objects: ${r.address} is served by ${servedBy} targets only — move its file to the manifests of ${servedBy} targets (targets[].manifests in obsync.yaml)`,
+    message:
+      `target '${target}' (${api}) cannot manage ${r.kind} objects: ${r.address} is served by ${servedBy} targets only — ` +
+      `move its file to the manifests of ${servedBy} targets (targets[].manifests in obsync.yaml)`,
     ...r.source,
     address: r.address,
   };

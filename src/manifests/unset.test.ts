@@ -17,7 +17,8 @@ beforeEach(() => {
 /** Quoted: `${` inside a flow mapping is not plain YAML. */
 const q = (v: string) => (v.includes('${') ? `"${v}"` : v);
 const board = (name: string, key = 'p99', title = 'Checkout') =>
-  `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: ${q(name)}}\nspec:\n  name: ${title}\n  tiles:\n    - {key: ${q(key)}, name: p99, x: 0, y: 0, w: 6, h: 2, config: {displayType: markdown}}\n`;
+  `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: ${q(name)}}\nspec:\n  name: ${title}\n  tiles:\n    - {key: ${q(key)}, ` +
+  `name: p99, x: 0, y: 0, w: 6, h: 2, config: {displayType: markdown}}\n`;
 const alert = (spec: Record<string, string>) =>
   `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: ${spec.name ?? 'a'}}\nspec:\n${Object.entries({
     dashboard: 'checkout',
@@ -48,7 +49,10 @@ describe('a document with an unset value, checked with stand-ins', () => {
     ]);
     expect(typo.warnings).toEqual([
       expect.stringMatching(
-        /^spec\.threshold: environment variable T is not set \(referenced as \$\{env:T\}\).*; not checked: this value and what depends on it$/,
+        new RegExp(
+          /^spec\.threshold: environment variable T is not set \(referenced as \$\{env:T\}\)/.source +
+            /.*; not checked: this value and what depends on it$/.source,
+        ),
       ),
     ]);
     const unknown = validate([board('checkout'), alert({ threshold: '${env:T}', treshold: '5' })]);

@@ -7,6 +7,7 @@
  */
 import type { LineCounter } from 'yaml';
 import type { Diagnostic } from '../core/diagnostics.js';
+import { keyOf, isContent, indentOf, firstColumn, previousContentLine, nextContentLine } from './yaml-lines.js';
 
 interface ParserError {
   code: string;
@@ -80,7 +81,9 @@ function explain(e: ParserError, line: number, lines: readonly string[], lc: Lin
     if (opened)
       return {
         ...opened,
-        message: `the '${bracket}' opened here is never closed with '${bracket === '[' ? ']' : '}'}' (or a line inside it is indented less than its key)`,
+        message:
+          `the '${bracket}' opened here is never closed with '${bracket === '[' ? ']' : '}'}' (or a line inside it is ` +
+          `indented less than its key)`,
       };
   }
   const colon = missingColon(text);
@@ -114,13 +117,19 @@ function indentation(lines: readonly string[], line: number): string {
   const nextIndent = next === undefined ? -1 : indentOf(lines[next - 1] ?? '');
   // `key: value` followed by a deeper line: YAML reads that line as more of the value.
   if (next !== undefined && nextIndent > here && /:\s+[^\s#]/.test(text))
-    return `line ${next} is indented more than this line (${nextIndent} spaces there, ${here} here), so YAML reads it as more of this line's value: keys of one mapping start in the same column`;
+    return (
+      `line ${next} is indented more than this line (${nextIndent} spaces there, ${here} here), so YAML reads it as more of ` +
+      `this line's value: keys of one mapping start in the same column`
+    );
   const neighbour = [above, next].find((n) => n !== undefined && indentOf(lines[n - 1] ?? '') !== here);
   const detail =
     neighbour === undefined
       ? ''
       : ` (${here} space${here === 1 ? '' : 's'} here, ${indentOf(lines[neighbour - 1] ?? '')} on line ${neighbour})`;
-  return `the indentation of this line does not fit the lines around it${detail}: keys of one mapping, and items of one list, start in the same column`;
+  return (
+    `the indentation of this line does not fit the lines around it${detail}: keys of one mapping, and items of one list, start ` +
+    `in the same column`
+  );
 }
 
 /** The last line of the block the mistake's line sits in: until a line indented no more than its parent. */
@@ -167,32 +176,5 @@ function unclosedBracket(lines: readonly string[], line: number, bracket: '[' | 
     }
     if (depth > 0) return { line: i, col: col + 1 };
   }
-  return undefined;
-}
-
-function keyOf(text: string): string | undefined {
-  return /^\s*(?:-\s+)?["']?([^"':#]+?)["']?\s*:/.exec(text)?.[1];
-}
-
-function isContent(text: string): boolean {
-  const t = text.trim();
-  return t !== '' && !t.startsWith('#');
-}
-
-function indentOf(text: string): number {
-  return /^[ \t]*/.exec(text)?.[0].length ?? 0;
-}
-
-function firstColumn(text: string): number {
-  return indentOf(text) + 1;
-}
-
-function previousContentLine(lines: readonly string[], line: number): number | undefined {
-  for (let i = line - 1; i >= 1; i -= 1) if (isContent(lines[i - 1] ?? '')) return i;
-  return undefined;
-}
-
-function nextContentLine(lines: readonly string[], line: number): number | undefined {
-  for (let i = line + 1; i <= lines.length; i += 1) if (isContent(lines[i - 1] ?? '')) return i;
   return undefined;
 }

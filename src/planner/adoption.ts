@@ -46,13 +46,19 @@ export function refusedAdoption(
     if (!explicit && desiredKey !== null && keyMatches(def.liveKey(live), desiredKey)) return null;
     return {
       code: 'pending-unproven',
-      message: `an earlier run sent a create of this ${def.noun} and lost its answer; ${def.noun} ${live.id} has the natural key it was sent with (${entry.naturalKey}), but obsync cannot prove that create made it: ${unproven}. If it is obsync's, run \`obsync import ${res.address} ${live.id}\`; otherwise rename or delete it`,
+      message:
+        `an earlier run sent a create of this ${def.noun} and lost its answer; ${def.noun} ${live.id} has the natural key it ` +
+        `was sent with (${entry.naturalKey}), but obsync cannot prove that create made it: ${unproven}. If it is obsync's, run ` +
+        `\`obsync import ${res.address} ${live.id}\`; otherwise rename or delete it`,
     };
   }
   if (!explicit) return null;
   return {
     code: 'adoption-not-allowed',
-    message: `an existing ${def.noun} (id ${live.id}) matches it by natural key (${naturalKeyOf(def, live)}), and this target adopts only explicitly (adopt: explicit); to manage that ${def.noun}, run \`obsync import ${res.address} ${live.id}\`, or give the manifest's object another name`,
+    message:
+      `an existing ${def.noun} (id ${live.id}) matches it by natural key (${naturalKeyOf(def, live)}), and this target ` +
+      `adopts only explicitly (adopt: explicit); to manage that ${def.noun}, run \`obsync import ${res.address} ${live.id}\`, or ` +
+      `give the manifest's object another name`,
   };
 }
 

@@ -27,7 +27,9 @@ export interface PlanInput {
   eligibleForPrune: (entry: InventoryEntry) => boolean;
   live: LiveState;
   inventory: readonly InventoryEntry[];
-  /** Rows of the inventory left out (not readable, or a second owner of one object): nothing is planned at their addresses, prune is off. */
+  /**
+   * Rows of the inventory left out (not readable, or a second owner of one object): nothing is planned at their addresses, prune is off.
+   */
   skipped?: readonly SkippedRow[];
   /** Hash of each desired spec (engine-computed). */
   specHashes: Pick<ReadonlyMap<Address, string>, 'get'>;
@@ -51,7 +53,9 @@ export interface PlanInput {
   unchangedForms?: boolean;
   /** Owned objects the service's lists left out although they exist (engine/list-gaps.ts): this run creates nothing. */
   listGaps?: readonly ListGap[];
-  /** A daemon's addresses created run after run (engine/repeated-creates.ts), with the spec hash they were created with: not created again. */
+  /**
+   * A daemon's addresses created run after run (engine/repeated-creates.ts), with the spec hash they were created with: not created again.
+   */
   refusedCreates?: ReadonlyMap<Address, string | undefined>;
   /** The objects other targets on this target's service own: never adopted here (core/owners-elsewhere.ts). */
   ownersElsewhere?: OwnersElsewhere;

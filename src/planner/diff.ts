@@ -65,7 +65,10 @@ function joinKey(path: string, key: string): string {
   return `${path}[${key}]`;
 }
 
-/** Stable serialisation (sorted keys) for hashing and equality of whole objects. Hot: every live object and spec goes through it once per plan. */
+/**
+ * Stable serialisation (sorted keys) for hashing and equality of whole objects. Hot: every live object and spec goes through it once per
+ * plan.
+ */
 export function stableJson(value: Canonical): string {
   if (value === undefined) return 'undefined';
   if (value === null || typeof value !== 'object') return JSON.stringify(value);

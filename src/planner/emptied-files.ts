@@ -43,13 +43,19 @@ export function emptiedFileWarning(e: EmptiedFile): Diagnostic {
     severity: 'warning',
     code: 'emptied-file',
     file: e.file,
-    message: `${EMPTY}, but it declared ${declared(e)}, which obsync owns: no longer declared anywhere, they would be deleted by prune, which refuses while the file is empty — restore the file if it was emptied by mistake (a write cut short, a failed checkout), or delete the file to delete them`,
+    message:
+      `${EMPTY}, but it declared ${declared(e)}, which obsync owns: no longer declared anywhere, they would be deleted by ` +
+      `prune, which refuses while the file is empty — restore the file if it was emptied by mistake (a write cut short, a failed ` +
+      `checkout), or delete the file to delete them`,
   };
 }
 
 /** Why prune is refused while the file is empty. */
 export function emptiedFileRefusal(e: EmptiedFile): string {
-  return `${e.file} ${EMPTY} but declared ${declared(e)}: refusing to delete what an empty file declared (a write cut short, a failed checkout?); restore it, or delete the file to delete them`;
+  return (
+    `${e.file} ${EMPTY} but declared ${declared(e)}: refusing to delete what an empty file declared (a write cut short, a ` +
+    `failed checkout?); restore it, or delete the file to delete them`
+  );
 }
 
 function declared(e: EmptiedFile): string {

@@ -52,7 +52,9 @@ export function lockoutRefusals(
   for (const c of own)
     refusals.push({
       addresses: [c.address],
-      message: `refused: ${c.address} (${byId.get(c.id)?.email ?? c.id}) is the user obsync's API key belongs to; obsync never ${c.action === 'delete' ? 'removes' : 'demotes'} it (do it in the UI, as another admin)`,
+      message:
+        `refused: ${c.address} (${byId.get(c.id)?.email ?? c.id}) is the user obsync's API key belongs to; obsync never ` +
+        `${c.action === 'delete' ? 'removes' : 'demotes'} it (do it in the UI, as another admin)`,
     });
 
   const refusedOwn = new Set(own.map((c) => c.address));
@@ -67,7 +69,9 @@ export function lockoutRefusals(
     const who = losing.map((c) => byId.get(c.id)?.email ?? c.id).sort();
     refusals.push({
       addresses: losing.map((c) => c.address).sort(),
-      message: `refused: the plan would leave the team without an admin: it removes or demotes every member with an admin-equivalent role (${who.join(', ')}); keep at least one`,
+      message:
+        `refused: the plan would leave the team without an admin: it removes or demotes every member with an ` +
+        `admin-equivalent role (${who.join(', ')}); keep at least one`,
     });
   }
   return refusals;

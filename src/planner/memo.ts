@@ -29,15 +29,9 @@ import { sameItems } from '../core/collections.js';
 import { sharedWhenEmpty } from '../core/freeze.js';
 import { sameJson } from '../core/json.js';
 import type { LiveIndex } from './live-index.js';
-import type { NameOrId, RefContext, RefToken, RefUse, TokenContext } from '../kinds/refs.js';
-
-/** One question a kind asked the references while making a form, with the answer it got. */
-type RefCall =
-  | { ask: 'ref'; kind: AnyKind; ref: NameOrId; answer: RefUse }
-  | { ask: 'part'; kind: AnyKind; ref: NameOrId; part: NameOrId; answer: RefUse }
-  | { ask: 'wire'; kind: AnyKind; ref: NameOrId; part: NameOrId | undefined; answer: Json | null }
-  | { ask: 'token'; kind: AnyKind; id: string; answer: RefToken }
-  | { ask: 'partToken'; kind: AnyKind; id: string; partId: string; answer: RefToken };
+import type { RefContext, TokenContext } from '../kinds/refs.js';
+import { type RefCall, replay } from './ref-calls.js';
+import { SharedCalls } from './shared-calls.js';
 
 /** The inputs of one object's comparison that came out equal. */
 interface Unchanged {
@@ -188,152 +182,6 @@ export class PlanMemo {
   }
 }
 
-/**
- * The references as a kind sees them, recording every question and answer for the memo. A
- * question asked again while one object's forms are made gets the same answer (nothing the
- * answers depend on changes meanwhile): it is recorded once.
- */
-export class RecordingRefs implements RefContext, TokenContext {
-  readonly calls: RefCall[] = [];
-
-  constructor(private readonly refs: RefContext & TokenContext) {}
-
-  ref(kind: AnyKind, ref: NameOrId): RefUse {
-    const answer = this.refs.ref(kind, ref);
-    if (!this.calls.some((c) => c.ask === 'ref' && c.kind === kind && sameRef(c.ref, ref)))
-      this.calls.push({ ask: 'ref', kind, ref, answer });
-    return answer;
-  }
-
-  part(kind: AnyKind, ref: NameOrId, part: NameOrId): RefUse {
-    const answer = this.refs.part(kind, ref, part);
-    if (!this.calls.some((c) => c.ask === 'part' && c.kind === kind && sameRef(c.ref, ref) && sameRef(c.part, part)))
-      this.calls.push({ ask: 'part', kind, ref, part, answer });
-    return answer;
-  }
-
-  wire(kind: AnyKind, ref: NameOrId, part?: NameOrId): Json | null {
-    const answer = this.refs.wire(kind, ref, part);
-    if (!this.calls.some((c) => c.ask === 'wire' && c.kind === kind && sameRef(c.ref, ref) && sameRef(c.part, part)))
-      this.calls.push({ ask: 'wire', kind, ref, part, answer });
-    return answer;
-  }
-
-  token(kind: AnyKind, id: string): RefToken {
-    const answer = this.refs.token(kind, id);
-    if (!this.calls.some((c) => c.ask === 'token' && c.kind === kind && c.id === id)) this.calls.push({ ask: 'token', kind, id, answer });
-    return answer;
-  }
-
-  partToken(kind: AnyKind, id: string, partId: string): RefToken {
-    const answer = this.refs.partToken(kind, id, partId);
-    if (!this.calls.some((c) => c.ask === 'partToken' && c.kind === kind && c.id === id && c.partId === partId))
-      this.calls.push({ ask: 'partToken', kind, id, partId, answer });
-    return answer;
-  }
-}
-
-/**
- * One copy of each distinct question-and-answer, and of each distinct list of them, per plan: the
- * objects of a large estate ask the same few questions (every dashboard of the same sources, every
- * alert of the same webhook), and a copy per object is most of what the memo holds. Kept calls are
- * never changed, so sharing them is safe; calls equal as `replay` compares them are one. Dropped
- * when the plan is complete.
- *
- * Found by the most specific string a call already holds (the id or name it asks about), then
- * compared in full: no key is built per call (a JSON key per call was 11.5 MB of a first plan at
- * 20,000 objects). A bucket that grows past BUCKET_LIMIT shares no more calls: sharing only saves
- * memory, and a long bucket would make each look-up slow.
- */
-class SharedCalls {
-  /** Each bucket a chain of entries (most hold one or two: an array each would be most of the memory). */
-  readonly #buckets = new Map<string, Shared>();
-  readonly #lists = new Map<string, readonly RefCall[]>();
-  #count = 0;
-
-  of(calls: readonly RefCall[]): readonly RefCall[] {
-    const seenBefore = this.#count;
-    const shared = calls.map((c) => this.#one(c));
-    // A list with a call never seen before cannot equal a kept list: kept only once its calls are
-    // all shared (the second object that asks the same), so an object whose questions are its own
-    // (an alert about its own dashboard) costs no key and no entry.
-    if (shared.some((one) => one.n >= seenBefore)) return shared.map((one) => one.call);
-    const listKey = shared.map((one) => one.n).join(',');
-    let list = this.#lists.get(listKey);
-    if (!list) this.#lists.set(listKey, (list = shared.map((one) => one.call)));
-    return list;
-  }
-
-  #one(call: RefCall): Shared {
-    const key = bucketKey(call);
-    const head = this.#buckets.get(key);
-    let length = 0;
-    for (let one = head; one !== undefined; one = one.next, length++) if (sameCall(one.call, call)) return one;
-    const one: Shared = { call, n: this.#count++, next: head };
-    if (length < BUCKET_LIMIT) this.#buckets.set(key, one);
-    return one;
-  }
-}
-
-interface Shared {
-  readonly call: RefCall;
-  readonly n: number;
-  readonly next: Shared | undefined;
-}
-
-const BUCKET_LIMIT = 64;
-
-function bucketKey(c: RefCall): string {
-  switch (c.ask) {
-    case 'token':
-      return c.id;
-    case 'partToken':
-      return c.partId;
-    case 'ref':
-      return refText(c.ref);
-    default:
-      return refText(c.part ?? c.ref);
-  }
-}
-
-function refText(ref: NameOrId): string {
-  return typeof ref === 'string' ? ref : ref.id;
-}
-
-/** The same question with the same answer, as `replay` compares answers. */
-function sameCall(a: RefCall, b: RefCall): boolean {
-  if (a.ask !== b.ask || a.kind !== b.kind) return false;
-  switch (a.ask) {
-    case 'ref':
-      return b.ask === 'ref' && sameRef(a.ref, b.ref) && sameUse(a.answer, b.answer);
-    case 'part':
-      return b.ask === 'part' && sameRef(a.ref, b.ref) && sameRef(a.part, b.part) && sameUse(a.answer, b.answer);
-    case 'wire':
-      return b.ask === 'wire' && sameRef(a.ref, b.ref) && sameRef(a.part, b.part) && sameJson(a.answer, b.answer);
-    case 'token':
-      return b.ask === 'token' && a.id === b.id && sameToken(a.answer, b.answer);
-    case 'partToken':
-      return b.ask === 'partToken' && a.id === b.id && a.partId === b.partId && sameToken(a.answer, b.answer);
-  }
-}
-
-function replay(calls: readonly RefCall[], refs: RefContext & TokenContext): boolean {
-  for (const c of calls) {
-    const same =
-      c.ask === 'ref'
-        ? sameUse(refs.ref(c.kind, c.ref), c.answer)
-        : c.ask === 'part'
-          ? sameUse(refs.part(c.kind, c.ref, c.part), c.answer)
-          : c.ask === 'wire'
-            ? sameJson(refs.wire(c.kind, c.ref, c.part), c.answer)
-            : c.ask === 'token'
-              ? sameToken(refs.token(c.kind, c.id), c.answer)
-              : sameToken(refs.partToken(c.kind, c.id, c.partId), c.answer);
-    if (!same) return false;
-  }
-  return true;
-}
-
 function desiredOf(res: DesiredResource): Unchanged['desired'] {
   return res.digest ?? { spec: res.spec, labels: res.labels };
 }
@@ -346,19 +194,6 @@ function sameDesired(last: Unchanged, res: DesiredResource): boolean {
   const was = last.desired;
   if (typeof was === 'string') return was === res.digest;
   return res.digest === undefined && sameStrings(was.labels, res.labels) && sameJson(was.spec as Json, res.spec as Json);
-}
-
-function sameRef(a: NameOrId | undefined, b: NameOrId | undefined): boolean {
-  return typeof a === 'object' && typeof b === 'object' ? a.id === b.id : a === b;
-}
-
-function sameUse(a: RefUse, b: RefUse): boolean {
-  if (a.ok && b.ok) return a.id === b.id && sameToken(a.token, b.token);
-  return !a.ok && !b.ok && a.error === b.error;
-}
-
-function sameToken(a: RefToken, b: RefToken): boolean {
-  return typeof a === 'string' || typeof b === 'string' ? a === b : a.id === b.id && a.name === b.name;
 }
 
 /** Same string values under the same keys. */

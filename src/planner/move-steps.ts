@@ -64,7 +64,8 @@ function partMoves(
       warning(
         res,
         'previous-key-done',
-        `${res.address}: previousKeys of ${noun}(s) ${done.map((k) => `'${k}'`).join(', ')} have nothing left to move on this target: the ${noun} ids are recorded under the new keys; remove previousKeys once every target has applied the rename`,
+        `${res.address}: previousKeys of ${noun}(s) ${done.map((k) => `'${k}'`).join(', ')} have nothing left to move on this ` +
+          `target: the ${noun} ids are recorded under the new keys; remove previousKeys once every target has applied the rename`,
       ),
     );
 }
@@ -101,8 +102,14 @@ function strayParts(
         res,
         'state-part-not-declared',
         takenBy !== undefined
-          ? `${res.address}: the state records ${noun} id ${id} under key '${key}' (renamed with \`obsync state mv\`?), but ${file} declares no ${noun} '${key}'; the ${noun} '${takenBy}' it declares matches that ${noun}, and applying records it back under '${takenBy}'. To keep the key '${key}', rename key: ${takenBy} to key: ${key} in ${file} (or add previousKeys: [${takenBy}] there), ${undo}`
-          : `${res.address}: the state records ${noun} id ${id} under key '${key}' (renamed with \`obsync state mv\`?), but ${file} declares no ${noun} '${key}' and declares '${unrecorded.join("', '")}', which the state does not record: applying deletes ${noun} '${key}' (with what hangs on it, such as alerts) and creates the new one. If '${to}' is that ${noun}, rename its key to ${key} in ${file}, ${undo}`,
+          ? `${res.address}: the state records ${noun} id ${id} under key '${key}' (renamed with \`obsync state mv\`?), but ${file} ` +
+              `declares no ${noun} '${key}'; the ${noun} '${takenBy}' it declares matches that ${noun}, and applying records it back ` +
+              `under '${takenBy}'. To keep the key '${key}', rename key: ${takenBy} to key: ${key} in ${file} (or add previousKeys: ` +
+              `[${takenBy}] there), ${undo}`
+          : `${res.address}: the state records ${noun} id ${id} under key '${key}' (renamed with \`obsync state mv\`?), but ${file} ` +
+              `declares no ${noun} '${key}' and declares '${unrecorded.join("', '")}', which the state does not record: applying ` +
+              `deletes ${noun} '${key}' (with what hangs on it, such as alerts) and creates the new one. If '${to}' is that ` +
+              `${noun}, rename its key to ${key} in ${file}, ${undo}`,
       ),
     );
   }
@@ -130,8 +137,14 @@ function renameHint(ctx: PlanContext, def: ManagedKind, res: DesiredResource): s
   if (only === undefined) return null;
   const name = (a: Address) => a.slice(a.indexOf('/') + 1);
   if (candidates.length === 1)
-    return `${res.address} looks like a rename of ${only}: add metadata.previousNames: [${name(only)}] to keep the existing object (otherwise a new ${def.noun} is created beside it)`;
-  return `${res.address} looks like a rename of one of ${candidates.join(', ')}: add that one's name to metadata.previousNames to keep the existing object (otherwise a new ${def.noun} is created beside them)`;
+    return (
+      `${res.address} looks like a rename of ${only}: add metadata.previousNames: [${name(only)}] to keep the existing object ` +
+      `(otherwise a new ${def.noun} is created beside it)`
+    );
+  return (
+    `${res.address} looks like a rename of one of ${candidates.join(', ')}: add that one's name to metadata.previousNames to ` +
+    `keep the existing object (otherwise a new ${def.noun} is created beside them)`
+  );
 }
 
 /** Owned objects of a kind no manifest declares and no rename takes over: id → address (built once per kind and plan). */

@@ -76,7 +76,9 @@ function decide(
     if (own?.status === 'owned')
       return {
         kind: 'done',
-        message: `metadata.previousNames (${previous.join(', ')}) has nothing left to move on this target: ${res.address} owns the object (id ${own.id ?? '?'}); remove previousNames once every target has applied the rename`,
+        message:
+          `metadata.previousNames (${previous.join(', ')}) has nothing left to move on this target: ${res.address} owns the ` +
+          `object (id ${own.id ?? '?'}); remove previousNames once every target has applied the rename`,
       };
     if (own) return { kind: 'none' };
     const other = otherKind(res, previous, inventory, declared);
@@ -86,13 +88,19 @@ function decide(
     return {
       kind: 'refuse',
       code: 'previous-name-ambiguous',
-      message: `metadata.previousNames: ${found.map((f) => `${f.old} (id ${f.entry.id ?? 'in flight'})`).join(' and ')} are all owned on this target, and obsync will not guess which one ${res.address} takes over; keep only that one in previousNames (\`obsync state rm\` forgets the other without deleting it)`,
+      message:
+        `metadata.previousNames: ${found.map((f) => `${f.old} (id ${f.entry.id ?? 'in flight'})`).join(' and ')} are all ` +
+        `owned on this target, and obsync will not guess which one ${res.address} takes over; keep only that one in previousNames ` +
+        `(\`obsync state rm\` forgets the other without deleting it)`,
     };
   if (own)
     return {
       kind: 'refuse',
       code: 'previous-name-occupied',
-      message: `metadata.previousNames: ${res.address} already owns an object (id ${own.id ?? 'in flight'}), so it cannot also take over ${first.old} (id ${first.entry.id ?? 'in flight'}); remove '${first.name}' from previousNames, or \`obsync state rm ${res.address}\` first to keep ${first.old}'s object under the new name`,
+      message:
+        `metadata.previousNames: ${res.address} already owns an object (id ${own.id ?? 'in flight'}), so it cannot also take ` +
+        `over ${first.old} (id ${first.entry.id ?? 'in flight'}); remove '${first.name}' from previousNames, or \`obsync state rm ` +
+        `${res.address}\` first to keep ${first.old}'s object under the new name`,
     };
   return { kind: 'move', from: first.old };
 }
@@ -111,7 +119,11 @@ function otherKind(
   for (const name of previous) {
     const entry = inventory.find((e) => e.name === name && e.kind !== res.kind && !declared.has(entryAddress(e)));
     if (entry)
-      return `metadata.previousNames: '${name}' is owned on this target as ${entryAddress(entry)}, not as a ${res.kind}; a rename keeps the kind, so ${res.address} cannot take it over; correct the name, or remove it from previousNames (to change the kind, delete the old object and create the new one)`;
+      return (
+        `metadata.previousNames: '${name}' is owned on this target as ${entryAddress(entry)}, not as a ${res.kind}; a rename ` +
+        `keeps the kind, so ${res.address} cannot take it over; correct the name, or remove it from previousNames (to change the ` +
+        `kind, delete the old object and create the new one)`
+      );
   }
   return null;
 }

@@ -42,7 +42,9 @@ export interface PruneInput {
   blockers: readonly string[];
   /** The manifest files read that declare nothing, as entries record theirs (`InventoryEntry.source`). */
   emptyFiles?: ReadonlySet<string>;
-  /** Why an owned object may not be deleted by this target: another target on the service owns it too (recorded before that was refused). */
+  /**
+   * Why an owned object may not be deleted by this target: another target on the service owns it too (recorded before that was refused).
+   */
   ownedElsewhere?: (kind: Kind, id: string) => string | undefined;
 }
 
@@ -136,7 +138,9 @@ function refusedDelete(address: Address, holders: ImpactItem[]): BlockedDelete {
   const them = holders.length > 1 ? 'them' : 'it';
   return {
     address,
-    reason: `not deleted: the service refuses to delete it (HTTP 409) while ${holders.length} object(s) still use it: ${listed}; point ${them} elsewhere or remove ${them} first`,
+    reason:
+      `not deleted: the service refuses to delete it (HTTP 409) while ${holders.length} object(s) still use it: ${listed}; ` +
+      `point ${them} elsewhere or remove ${them} first`,
     usedBy: holders,
   };
 }
@@ -158,14 +162,16 @@ function emptyGuards(input: PruneInput, candidates: readonly PlannedDelete[]): s
   if (input.declaredCount === 0 && !emptied.every(allowed)) {
     const confirm = emptied.map((k) => `--allow-empty-kind ${k}`).join(' ');
     return [
-      `no manifests were found (0 objects declared) but obsync owns ${owned()} object(s) on this target: refusing to prune; check the manifest paths (a mount, checkout or symlink that came up empty?), or, to delete them all, confirm with ${confirm}`,
+      `no manifests were found (0 objects declared) but obsync owns ${owned()} object(s) on this target: refusing to prune; check ` +
+        `the manifest paths (a mount, checkout or symlink that came up empty?), or, to delete them all, confirm with ${confirm}`,
     ];
   }
   return emptied
     .filter((kind) => !allowed(kind))
     .map(
       (kind) =>
-        `no ${kind} is declared but obsync owns ${owned(kind)}: refusing to delete them all (is the manifest path right?); declare at least one ${kind}, or confirm deleting the last ones with --allow-empty-kind ${kind}`,
+        `no ${kind} is declared but obsync owns ${owned(kind)}: refusing to delete them all (is the manifest path right?); declare ` +
+        `at least one ${kind}, or confirm deleting the last ones with --allow-empty-kind ${kind}`,
     );
 }
 
@@ -179,7 +185,9 @@ function blockedDelete(address: Address, blocking: readonly CascadeItem[], all: 
   const listed = blocking.map((item) => `${describeItem(item)}, ${why(item)}`).join('; ');
   return {
     address,
-    reason: `not deleted: the service would also delete ${listed} (${all.length} object(s) go with it); remove ${blocking.length > 1 ? 'them' : 'it'} by hand first, or run with --prune-cascade to let ${blocking.length > 1 ? 'them' : 'it'} go`,
+    reason:
+      `not deleted: the service would also delete ${listed} (${all.length} object(s) go with it); remove ` +
+      `${blocking.length > 1 ? 'them' : 'it'} by hand first, or run with --prune-cascade to let ${blocking.length > 1 ? 'them' : 'it'} go`,
   };
 }
 

@@ -11,7 +11,10 @@ import type { MovePlan } from './moves.js';
 
 const CODE = 'state-row-skipped';
 
-/** Refuses (in the move plan, which the planner reports per object) every declared object whose address, or a previous one, has a skipped row. */
+/**
+ * Refuses (in the move plan, which the planner reports per object) every declared object whose address, or a previous one, has a skipped
+ * row.
+ */
 export function refuseSkipped(desired: readonly DesiredResource[], skipped: readonly SkippedRow[], moves: MovePlan): void {
   if (skipped.length === 0) return;
   const rows = new Map(skipped.map((r) => [r.key, r]));

@@ -35,7 +35,8 @@ export function alertsOnUnalertableTiles(resources: readonly DesiredResource[], 
         alert,
         'alert-tile-type',
         s,
-        `${alert.address} watches tile '${tile}' of Dashboard/${dashboard}, a ${display} tile: alerts are evaluated on line, stacked_bar and number tiles only (${fate})`,
+        `${alert.address} watches tile '${tile}' of Dashboard/${dashboard}, a ${display} tile: alerts are evaluated on line, ` +
+          `stacked_bar and number tiles only (${fate})`,
       ),
     );
   }

@@ -38,7 +38,8 @@ export function dataFindings(res: DesiredResource, backtest: Backtest, settings:
         res,
         'group-cardinality',
         many,
-        `${res.address}: its groupBy has ${data.groups} groups over the last ${backtest.window} (more than ${max}): each group notifies on its own`,
+        `${res.address}: its groupBy has ${data.groups} groups over the last ${backtest.window} (more than ${max}): each group ` +
+          `notifies on its own`,
       ),
     );
   return out;

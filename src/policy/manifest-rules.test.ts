@@ -22,27 +22,30 @@ describe('built-in manifest rules: each fails on one fixture and passes on its f
     expect(rules([{ ...named, spec: { ...(named.spec as object), name: 'Ops Slack' } }, alert('a', 'Ops Slack')])).toEqual([]);
   });
 
-  it('alert-tile-type: a tile alert on a table or an untyped builder tile, or on a Raw SQL table; not on line, stacked_bar or number', () => {
-    const tile = (key: string, config: Record<string, unknown>) => ({ key, name: key, x: 0, y: 0, w: 6, h: 2, config });
-    const board = dashboard('d', {
-      tiles: [
-        tile('t', { displayType: 'table' }),
-        tile('sql', { configType: 'sql', displayType: 'table', sqlTemplate: 'SELECT 1' }),
-        tile('md', { displayType: 'markdown' }),
-        tile('line', { displayType: 'line' }),
-        tile('bars', { configType: 'sql', displayType: 'stacked_bar', sqlTemplate: 'SELECT 1' }),
-        tile('n', { displayType: 'number' }),
-      ],
-    });
-    const on = (key: string, dashboardRef: unknown = 'd') =>
-      alert(key, 'ops', { spec: { dashboard: dashboardRef, tile: key, threshold: 1 } });
-    const found = lint([board, on('t'), on('sql'), on('md'), on('line'), on('bars'), on('n'), on('t', { id: 'abc' }), on('gone')]);
-    const tiles = found.filter((f) => f.rule === 'alert-tile-type');
-    expect(tiles.map((f) => `${f.address} ${f.severity}`)).toEqual(['Alert/t error', 'Alert/sql error', 'Alert/md error']);
-    expect(tiles[0]?.message).toContain("tile 't' of Dashboard/d, a table tile");
-    expect(tiles[0]?.message).toContain("deletes it at the dashboard's next update");
-    expect(tiles[1]?.message).toContain('refuses it on a Raw SQL tile');
-  });
+  it(
+    'alert-tile-type: a tile alert on a table or an untyped builder tile, or on a Raw SQL table; not on line, stacked_bar or ' + 'number',
+    () => {
+      const tile = (key: string, config: Record<string, unknown>) => ({ key, name: key, x: 0, y: 0, w: 6, h: 2, config });
+      const board = dashboard('d', {
+        tiles: [
+          tile('t', { displayType: 'table' }),
+          tile('sql', { configType: 'sql', displayType: 'table', sqlTemplate: 'SELECT 1' }),
+          tile('md', { displayType: 'markdown' }),
+          tile('line', { displayType: 'line' }),
+          tile('bars', { configType: 'sql', displayType: 'stacked_bar', sqlTemplate: 'SELECT 1' }),
+          tile('n', { displayType: 'number' }),
+        ],
+      });
+      const on = (key: string, dashboardRef: unknown = 'd') =>
+        alert(key, 'ops', { spec: { dashboard: dashboardRef, tile: key, threshold: 1 } });
+      const found = lint([board, on('t'), on('sql'), on('md'), on('line'), on('bars'), on('n'), on('t', { id: 'abc' }), on('gone')]);
+      const tiles = found.filter((f) => f.rule === 'alert-tile-type');
+      expect(tiles.map((f) => `${f.address} ${f.severity}`)).toEqual(['Alert/t error', 'Alert/sql error', 'Alert/md error']);
+      expect(tiles[0]?.message).toContain("tile 't' of Dashboard/d, a table tile");
+      expect(tiles[0]?.message).toContain("deletes it at the dashboard's next update");
+      expect(tiles[1]?.message).toContain('refuses it on a Raw SQL tile');
+    },
+  );
 
   it('required-tags: a dashboard without the tag (exact or tag:value), an alert without the label key', () => {
     const settings = { requiredTags: ['owner'] };

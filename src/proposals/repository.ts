@@ -83,7 +83,9 @@ export class ProposalRepository {
     if (tip === undefined) return { baseTip, tip, openedAt: undefined, onBase: false };
     const log = await this.git([
       'log',
-      `--format=%H%x1f%an <%ae>%x1f%(trailers:key=${TARGET_TRAILER},valueonly,separator=%x2C)%x1f%(trailers:key=${OPENED_TRAILER},valueonly,separator=%x2C)%x1e`,
+      '--format=%H%x1f%an <%ae>%x1f' +
+        `%(trailers:key=${TARGET_TRAILER},valueonly,separator=%x2C)%x1f` +
+        `%(trailers:key=${OPENED_TRAILER},valueonly,separator=%x2C)%x1e`,
       `${baseTip}..${tip}`,
     ]);
     const commits = log.stdout

@@ -45,7 +45,8 @@ export function renderPull(result: PullResult, options: { cwd: string; check: bo
   lines.push(
     changed === 0 && result.conflicts.length === 0
       ? 'The manifests are up to date with the live objects.'
-      : `${changed} file${changed === 1 ? '' : 's'} ${verb}, ${result.conflicts.length} conflict${result.conflicts.length === 1 ? '' : 's'}.`,
+      : `${changed} file${changed === 1 ? '' : 's'} ${verb}, ${result.conflicts.length} ` +
+          `conflict${result.conflicts.length === 1 ? '' : 's'}.`,
   );
   return `${lines.map((line) => printable(scrub(line))).join('\n')}\n`;
 }

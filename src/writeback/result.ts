@@ -67,7 +67,9 @@ export interface NewManifest {
   id: string;
   file: string;
   text: string;
-  /** How it becomes owned: the next plan adopts it by its natural key, or `obsync import` must (the target's adopt policy, or a shared key). */
+  /**
+   * How it becomes owned: the next plan adopts it by its natural key, or `obsync import` must (the target's adopt policy, or a shared key).
+   */
   adoption: { by: 'plan' } | { by: 'import'; command: string; reason: 'explicit' | 'shared-key' };
   /** Variables its `${env:}` placeholders name (secrets are never written). */
   variables: string[];

@@ -8,7 +8,10 @@
  */
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 
-/** A parsed document and where it is: ranges and lines of `doc` are relative to `text`, which starts at `base` (line `lineBase` + 1) of the file. */
+/**
+ * A parsed document and where it is: ranges and lines of `doc` are relative to `text`, which starts at `base` (line `lineBase` + 1) of the
+ * file.
+ */
 export interface PlacedDocument {
   doc: Document.Parsed;
   text: string;

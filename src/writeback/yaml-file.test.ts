@@ -115,7 +115,9 @@ describe('editing a manifest in place', () => {
   });
 
   it('edits one document of several, and removes another with its own lines only', () => {
-    const multi = `${DASHBOARD}---\n# the alert\napiVersion: obsync/v1\nkind: Alert\nmetadata: {name: a}\nspec: {threshold: 5}\n---\napiVersion: obsync/v1\nkind: Alert\nmetadata: {name: b}\nspec: {threshold: 7}\n`;
+    const multi =
+      `${DASHBOARD}---\n# the alert\napiVersion: obsync/v1\nkind: Alert\nmetadata: {name: a}\nspec: {threshold: ` +
+      `5}\n---\napiVersion: obsync/v1\nkind: Alert\nmetadata: {name: b}\nspec: {threshold: 7}\n`;
     const file = parseFile('m.yaml', multi);
     if (!file) throw new Error('does not parse');
     const result = editFile(file, new Map([[2, [{ op: 'set', path: ['spec', 'threshold'], value: 9 }] as Edit[]]]), new Set([1]));

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { LoadedFiles, loadManifests } from '../../src/manifests/load.js';
+import { loadManifests } from '../../src/manifests/load.js';
+import { LoadedFiles } from '../../src/manifests/loaded-files.js';
 import { assertBuilt, runCli } from '../support/cli.js';
 
 const KEY = 'obsync-key-secret-value-20931';

@@ -13,7 +13,7 @@ import { IdMap } from '../../src/core/id-map.js';
 import { StringTable } from '../../src/core/intern.js';
 import { sameJson } from '../../src/core/json.js';
 import type { Json, JsonObject } from '../../src/core/wire.js';
-import { inertSpec } from '../../src/export/exporter.js';
+import { inertSpec } from '../../src/export/inert-templates.js';
 import { mask } from '../../src/render/forms.js';
 import { knownAfterUnknown } from '../../src/render/terraform-address.js';
 import { foreignParts, PROTO, renamedKey, TWIN, twinnedJson, withProto } from '../support/proto-keys.js';

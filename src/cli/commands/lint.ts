@@ -6,7 +6,8 @@
  */
 import { Option } from 'commander';
 import { formatDiagnostic, hasErrors, type Diagnostic } from '../../core/diagnostics.js';
-import { LoadedFiles, sortDiagnostics } from '../../manifests/load.js';
+import { LoadedFiles } from '../../manifests/loaded-files.js';
+import { sortDiagnostics } from '../../core/diagnostics.js';
 import { loadTargetTree, mergeTargetDiagnostics } from '../../manifests/targets.js';
 import { checkPolicy } from '../../policy/check.js';
 import { blocking, sortFindings, type Finding } from '../../policy/model.js';

@@ -76,7 +76,9 @@ export class PostgresStateBackend implements StateBackend {
     this.#renewals = new LeaseRenewals(conn, this.#s);
     this.replicas = absent ? undefined : new PgReplicaRegistry(conn, this.#s);
     this.notice = absent
-      ? `the PostgreSQL state at ${conn.location} is not set up yet (schema '${schema}' holds no obsync tables): read as empty, and not created by this read-only command; the first \`obsync apply\` creates it (check state.schema / OBSYNC_STATE_SCHEMA if it should exist)`
+      ? `the PostgreSQL state at ${conn.location} is not set up yet (schema '${schema}' holds no obsync tables): read as empty, and ` +
+        `not created by this read-only command; the first \`obsync apply\` creates it (check state.schema / OBSYNC_STATE_SCHEMA if ` +
+        `it should exist)`
       : undefined;
   }
 
@@ -168,7 +170,8 @@ export class PostgresStateBackend implements StateBackend {
     if (this.absent) throw this.#notSetUp();
     await guarded(this.conn, 'writing the fingerprint key', () =>
       this.conn.pool.query(
-        `INSERT INTO ${this.#s}.meta (fingerprint_key) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET fingerprint_key = EXCLUDED.fingerprint_key`,
+        `INSERT INTO ${this.#s}.meta (fingerprint_key) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET fingerprint_key = ` +
+          `EXCLUDED.fingerprint_key`,
         [key],
       ),
     );
@@ -224,7 +227,8 @@ export class PostgresStateBackend implements StateBackend {
   async #keyOrCreate(): Promise<Buffer> {
     const { rows } = await guarded(this.conn, 'reading the fingerprint key', () =>
       this.conn.pool.query(
-        `WITH made AS (INSERT INTO ${this.#s}.meta (fingerprint_key) VALUES ($1) ON CONFLICT (singleton) DO NOTHING RETURNING fingerprint_key)
+        `WITH made AS (INSERT INTO ${this.#s}.meta (fingerprint_key) VALUES ($1) ON CONFLICT (singleton) DO NOTHING RETURNING ` +
+          `fingerprint_key)
          SELECT fingerprint_key FROM made UNION ALL SELECT fingerprint_key FROM ${this.#s}.meta LIMIT 1`,
         [newFingerprintKey()],
       ),

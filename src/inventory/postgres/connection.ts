@@ -1,6 +1,7 @@
 /**
  * The connection to the PostgreSQL state: a small pool for the runs, a dedicated one for lease
- * renewals and replica heartbeats, a printable location without the password, and database errors turned into messages that name the location and never carry
+ * renewals and replica heartbeats, a printable location without the password, and database errors turned into messages that name the
+ * location and never carry
  * the URL's password (the driver's own messages are scrubbed of it too).
  */
 import pg from 'pg';

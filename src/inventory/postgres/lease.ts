@@ -42,7 +42,8 @@ export async function tryPgLease(
   if (granted) return { lease: new PgLease(conn, s, renewals, target, granted, timing, since) };
   const held = await guarded(conn, `reading the lease of target '${target}'`, () =>
     conn.pool.query(
-      `SELECT token::text AS token, target, holder, pid, host, pidns, command, acquired_at, expires_at, ${msFromNow('expires_at')} AS expires_in_ms FROM ${s}.leases WHERE target = $1`,
+      `SELECT token::text AS token, target, holder, pid, host, pidns, command, acquired_at, expires_at, ${msFromNow('expires_at')} ` +
+        `AS expires_in_ms FROM ${s}.leases WHERE target = $1`,
       [target],
     ),
   );
@@ -56,7 +57,9 @@ export async function tryPgLease(
     const replaced = /^\d+$/.test(token) ? tokenOf((await take('l.token = $8::bigint', [token])).rows) : undefined;
     if (replaced) return { lease: new PgLease(conn, s, renewals, target, replaced, timing, since) };
     return {
-      heldBy: `an unreadable lease row (${read.skipped[0]?.reason ?? 'not readable'}); clear it: DELETE FROM ${s}.leases WHERE target = ${sqlText(target)}`,
+      heldBy:
+        `an unreadable lease row (${read.skipped[0]?.reason ?? 'not readable'}); clear it: DELETE FROM ${s}.leases WHERE ` +
+        `target = ${sqlText(target)}`,
       retryInMs: timing.renewMs,
     };
   }
@@ -74,7 +77,8 @@ export async function tryPgLease(
   const who = `${h.command}, ${h.holder}, since ${h.acquired_at.toISOString()}, lease until ${h.expires_at.toISOString()}`;
   return {
     heldBy: bogus
-      ? `${who} — further ahead than any lease obsync grants; if pid ${h.pid} on ${h.host} is not obsync, clear it: DELETE FROM ${s}.leases WHERE target = ${sqlText(target)}`
+      ? `${who} — further ahead than any lease obsync grants; if pid ${h.pid} on ${h.host} is not obsync, clear it: DELETE FROM ` +
+        `${s}.leases WHERE target = ${sqlText(target)}`
       : who,
     holderCommand: h.command,
     retryInMs: Math.max(50, Math.min(timing.renewMs, remaining + 50)),

@@ -116,14 +116,16 @@ async function refuseDoubleOwners(client: pg.ClientBase, s: string, location: st
   const keep = example?.addresses[0] ?? '';
   throw new ObsyncError(
     'STATE_DOUBLE_OWNER',
-    `the PostgreSQL state at ${location} records ${doubles.length} object(s) under two addresses at once, which this obsync no longer accepts (an object would flip between two manifests): ${listed.slice(0, 10).join('; ')}${listed.length > 10 ? `; and ${listed.length - 10} more` : ''}. Nothing was changed`,
+    `the PostgreSQL state at ${location} records ${doubles.length} object(s) under two addresses at once, which this obsync no ` +
+      `longer accepts (an object would flip between two manifests): ` +
+      `${listed.slice(0, 10).join('; ')}${listed.length > 10 ? `; and ${listed.length - 10} more` : ''}. Nothing was changed`,
     {
-      hint: `for each, keep the address a manifest declares and delete the other rows, e.g. DELETE FROM ${s}.entries WHERE target = ${sqlText(example?.target ?? '')} AND address IN (${(
-        example?.addresses ?? []
-      )
-        .filter((a) => a !== keep)
-        .map(sqlText)
-        .join(', ')}); then run again`,
+      hint:
+        `for each, keep the address a manifest declares and delete the other rows, e.g. DELETE FROM ${s}.entries WHERE target = ` +
+        `${sqlText(example?.target ?? '')} AND address IN (${(example?.addresses ?? [])
+          .filter((a) => a !== keep)
+          .map(sqlText)
+          .join(', ')}); then run again`,
     },
   );
 }
@@ -148,7 +150,8 @@ export async function migrate(
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`obsync-migrate:${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     await client.query(
-      `CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+      `CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz ` +
+        `NOT NULL DEFAULT now())`,
     );
     const current = schemaVersion((await client.query(`SELECT max(version) AS v FROM ${s}.schema_migrations`)).rows);
     if (current > latest) {

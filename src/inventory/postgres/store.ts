@@ -157,7 +157,8 @@ export class PgInventory implements InventoryStore {
     const { rows } = await guarded(this.conn, `keeping a backup of ${backup.address}`, () =>
       this.conn.pool.query<{ id: string }>(
         `WITH ${FENCE(this.s)}
-         INSERT INTO ${this.s}.backups (target, address, object_id, backed_up_at, body) SELECT $1, $3, $4, $5::timestamptz, $6::jsonb FROM fence RETURNING id::text AS id`,
+         INSERT INTO ${this.s}.backups (target, address, object_id, backed_up_at, body) ` +
+          'SELECT $1, $3, $4, $5::timestamptz, $6::jsonb FROM fence RETURNING id::text AS id',
         [this.target, token, backup.address, backup.id, backup.backedUpAt, JSON.stringify(backup.object ?? null)],
       ),
     );
@@ -222,9 +223,12 @@ export class PgInventory implements InventoryStore {
     if (e.code !== '23505' || e.constraint !== ONE_OWNER_INDEX) return undefined;
     return new ObsyncError(
       'STATE_OWNER',
-      `${entryAddress(entry)} cannot be recorded with id ${entry.id ?? ''} in the state of target '${this.target}': another row of ${this.conn.location}, table entries, owns that object already`,
+      `${entryAddress(entry)} cannot be recorded with id ${entry.id ?? ''} in the state of target '${this.target}': another row of ` +
+        `${this.conn.location}, table entries, owns that object already`,
       {
-        hint: `\`obsync state list --target ${this.target}\` shows its owner: one object has one address (\`obsync state mv\` renames, \`obsync state rm\` forgets)`,
+        hint:
+          `\`obsync state list --target ${this.target}\` shows its owner: one object has one address (\`obsync state mv\` ` +
+          `renames, \`obsync state rm\` forgets)`,
       },
     );
   }
@@ -250,7 +254,8 @@ export async function readEntries(
     conn.pool.query(`SELECT address, entry, since FROM ${s}.entries WHERE target = $1 ORDER BY address`, [target]),
   );
   const hint = (address: string) =>
-    `fix the row, or forget it: \`obsync state rm --target ${target} ${address}\` (or DELETE FROM ${s}.entries WHERE target = ${sqlText(target)} AND address = ${sqlText(address)}); obsync then adopts the object again by natural key`;
+    `fix the row, or forget it: \`obsync state rm --target ${target} ${address}\` (or DELETE FROM ${s}.entries WHERE target = ` +
+    `${sqlText(target)} AND address = ${sqlText(address)}); obsync then adopts the object again by natural key`;
   const read = readRows(`table entries of target '${target}'`, rows, entryRow, 'address', hint);
   const since = new Map(read.rows.map((r) => [entryAddress(r.entry), r.since.toISOString()]));
   const owners = soleOwners(

@@ -57,7 +57,8 @@ export const alertSpecSchema = z
     dashboard: refTo('dashboard (metadata.name of a Dashboard manifest)')
       .optional()
       .describe(
-        'Dashboard of the watched tile: the metadata.name of a Dashboard manifest, or {id: "..."} for one obsync does not manage. With tile; not with savedSearch.',
+        'Dashboard of the watched tile: the metadata.name of a Dashboard manifest, or {id: "..."} for one obsync does not manage. ' +
+          'With tile; not with savedSearch.',
       ),
     tile: refTo('tile (its key in the dashboard)')
       .optional()
@@ -73,7 +74,8 @@ export const alertSpecSchema = z
     thresholdType: z
       .enum(THRESHOLD_TYPES)
       .describe(
-        'How the value is compared: above, below, above_exclusive, below_or_equal, equal, not_equal, between or not_between (the last two need thresholdMax).',
+        'How the value is compared: above, below, above_exclusive, below_or_equal, equal, not_equal, between or not_between (the ' +
+          'last two need thresholdMax).',
       ),
     thresholdMax: finite.optional().describe('Upper bound for between and not_between (at least threshold); not used by the other types.'),
     channel: channel.optional().describe('The one webhook notified. Give channel or channels, not both.'),
@@ -123,7 +125,8 @@ export const alertSpecSchema = z
   .meta({
     id: 'AlertSpec',
     description:
-      'An alert: what it watches (a dashboard tile, a saved search, or its own chart), the threshold and interval, and the webhooks it notifies.',
+      'An alert: what it watches (a dashboard tile, a saved search, or its own chart), the threshold and interval, and the webhooks ' +
+      'it notifies.',
   });
 
 export type AlertSpec = z.output<typeof alertSpecSchema>;

@@ -63,7 +63,10 @@ describe('unansweredRequest', () => {
           if (answered) expect(why).toBeNull();
           else
             expect(why).toMatch(
-              /^the chart series answer does not answer the request: none of its \d+ row\(s\) (is for a bucket|carries the series) asked for/,
+              new RegExp(
+                /^the chart series answer does not answer the request: /.source +
+                  /none of its \d+ row\(s\) (is for a bucket|carries the series) asked for/.source,
+              ),
             );
         },
       ),
@@ -74,10 +77,12 @@ describe('unansweredRequest', () => {
   it('says which part missed: the buckets, or the series', () => {
     const r: SeriesRequest = { series: [spec], startTime: 0, endTime: 600_000, granularity: '5m' };
     expect(unansweredRequest(r, [{ ts_bucket: 150_000, 'series_0.data': '1' }])).toBe(
-      'the chart series answer does not answer the request: none of its 1 row(s) is for a bucket asked for (1970-01-01T00:00:00.000Z to 1970-01-01T00:10:00.000Z, every 5m); not evaluated',
+      'the chart series answer does not answer the request: none of its 1 row(s) is for a bucket asked for ' +
+        '(1970-01-01T00:00:00.000Z to 1970-01-01T00:10:00.000Z, every 5m); not evaluated',
     );
     expect(unansweredRequest(r, [{ ts_bucket: 300_000, 'series_1.data': '1' }])).toBe(
-      'the chart series answer does not answer the request: none of its 1 row(s) carries the series asked for (series_0.data); not evaluated',
+      'the chart series answer does not answer the request: none of its 1 row(s) carries the series asked for (series_0.data); not ' +
+        'evaluated',
     );
   });
 });

@@ -55,7 +55,8 @@ function conditionOf(alert: JsonObject): AlertCondition | { reason: string } {
   if (offset > 0 || (typeof alert.scheduleStartAt === 'string' && alert.scheduleStartAt !== ''))
     return {
       reason:
-        'scheduleOffsetMinutes or scheduleStartAt shift its windows off the interval grid; the checker then reads two partial buckets per window, which the chart series API cannot return',
+        'scheduleOffsetMinutes or scheduleStartAt shift its windows off the interval grid; the checker then reads two partial ' +
+        'buckets per window, which the chart series API cannot return',
     };
   const thresholdType = str(alert.thresholdType);
   const thresholdMax = typeof alert.thresholdMax === 'number' ? alert.thresholdMax : null;
@@ -101,7 +102,10 @@ function seriesOfSelect(sourceId: string, item: JsonObject, groupBy: string[]): 
   if (language === 'promql') return 'a PromQL select: the checker does not evaluate PromQL tiles';
   const field = str(item.valueExpression);
   if (field.includes('.'))
-    return `the field ${JSON.stringify(field)} contains a dot, which the chart series API quotes as a string literal (the checker reads it as an expression)`;
+    return (
+      `the field ${JSON.stringify(field)} contains a dot, which the chart series API quotes as a string literal (the checker ` +
+      `reads it as an expression)`
+    );
   const spec: SeriesSpec = { sourceId, aggFn: str(item.aggFn), where: str(item.where), whereLanguage: language, groupBy };
   if (field !== '') spec.field = field;
   if (typeof item.level === 'number') spec.level = item.level;

@@ -16,7 +16,8 @@ import { isJsonObject as isObject } from '../../core/json.js';
 export const connection: ManagedKind<'Connection', ConnectionSpecView, ConnectionLive> = {
   kind: 'Connection',
   description:
-    'A connection to a ClickHouse server (self-hosted variant only); sources and Raw SQL tiles name it. obsync creates, updates and (with --prune) deletes it; its password is sensitive.',
+    'A connection to a ClickHouse server (self-hosted variant only); sources and Raw SQL tiles name it. obsync creates, updates and ' +
+    '(with --prune) deletes it; its password is sensitive.',
   managed: true,
   noun: 'connection',
   refersTo: [],

@@ -7,7 +7,8 @@ import * as z from 'zod';
 import type { ConnectionSpecView } from './model.js';
 
 const SECRET =
-  'Sensitive and write-only: never printed, logged or exported; compared by a keyed fingerprint of what obsync last sent, and sent only when it changes. Use ${env:NAME} or ${file:PATH}.';
+  'Sensitive and write-only: never printed, logged or exported; compared by a keyed fingerprint of what obsync last sent, and sent ' +
+  'only when it changes. Use ${env:NAME} or ${file:PATH}.';
 
 export const connectionSpecSchema = z
   .strictObject({
@@ -22,7 +23,9 @@ export const connectionSpecSchema = z
       .optional()
       .meta({
         sensitive: true,
-        description: `Password of that user. Left out, the password on the service is kept as it is (the service cannot be told to forget one). ${SECRET}`,
+        description:
+          `Password of that user. Left out, the password on the service is kept as it is (the service cannot be told to ` +
+          `forget one). ${SECRET}`,
       }),
     hyperdxSettingPrefix: z
       .string()

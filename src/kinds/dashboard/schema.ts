@@ -42,7 +42,8 @@ const tile = z
       .max(20)
       .optional()
       .describe(
-        'Keys this tile had before (a rename of its key): the tile keeps its id on the service, and the alerts on it, instead of being replaced. Harmless once applied.',
+        'Keys this tile had before (a rename of its key): the tile keeps its id on the service, and the alerts on it, instead of ' +
+          'being replaced. Harmless once applied.',
       ),
     name: z.string().describe('Title shown on the tile (may be empty). Its slug is the default key.'),
     x: z.number().min(0).max(23).describe('Column of the left edge on the 24-column grid (0-23).'),
@@ -92,7 +93,8 @@ const filter = z
       .regex(/^[A-Za-z][A-Za-z0-9_]*$/, { error: 'a variable name is a letter then letters, digits or "_"' })
       .optional()
       .describe(
-        'Name of the variable (a letter, then letters, digits or "_"). Default: the name with spaces as "_". Needs isVariableEnabled: true.',
+        'Name of the variable (a letter, then letters, digits or "_"). Default: the name with spaces as "_". Needs ' +
+          'isVariableEnabled: true.',
       ),
   })
   .meta({ id: 'DashboardFilter', description: 'A filter in the dashboard header; each variable name must be unique.' });

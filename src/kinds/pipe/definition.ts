@@ -22,7 +22,8 @@ type Obj = { [k: string]: Json };
 export const pipe: ManagedKind<'Pipe', PipeSpecView, WirePipe> = {
   kind: 'Pipe',
   description:
-    'Settings of an existing data-ingestion pipe (hosted variant). obsync never creates or deletes pipes: it owns only the fields declared here.',
+    'Settings of an existing data-ingestion pipe (hosted variant). obsync never creates or deletes pipes: it owns only the fields ' +
+    'declared here.',
   managed: true,
   noun: 'pipe',
   refersTo: [],
@@ -93,7 +94,9 @@ function duplicatePipes(resources: readonly DesiredResource[]): CrossFinding[] {
     const field = spec.id !== undefined ? 'id' : 'name';
     if (!seen) first.set(key, r);
     else {
-      const message = `pipe ${spec.id ?? spec.name ?? ''} is already managed by ${seen.address} (${seen.source.file}:${seen.source.line}); one Pipe manifest per pipe`;
+      const message =
+        `pipe ${spec.id ?? spec.name ?? ''} is already managed by ${seen.address} ` +
+        `(${seen.source.file}:${seen.source.line}); one Pipe manifest per pipe`;
       out.push({ resource: r, path: ['spec', field], code: 'duplicate-pipe', message });
     }
   }

@@ -194,7 +194,9 @@ export const pipeSourceSchema = z
       ctx.addIssue({
         code: 'custom',
         path: [],
-        message: `source holds exactly one of ${SOURCE_KINDS.join(', ')} (the pipe's own kind); found ${given.length === 0 ? 'none' : given.join(', ')}`,
+        message:
+          `source holds exactly one of ${SOURCE_KINDS.join(', ')} (the pipe's own kind); found ` +
+          `${given.length === 0 ? 'none' : given.join(', ')}`,
       });
   })
   .meta({
@@ -206,10 +208,15 @@ export const pipeSourceSchema = z
 export const pipeSpecSchema = z
   .strictObject({
     id: z.string().min(1).optional().meta({ description: 'Id of the existing pipe; with it, name renames the pipe.' }),
-    name: z.string().min(1).optional().meta({
-      description:
-        'Name of the existing pipe (identifies it when id is absent; must be unique). Once obsync owns the pipe, a changed name renames it.',
-    }),
+    name: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({
+        description:
+          'Name of the existing pipe (identifies it when id is absent; must be unique). Once obsync owns the pipe, a changed name ' +
+          'renames it.',
+      }),
     state: z.enum(['running', 'stopped']).optional().describe('Desired state: running or stopped (obsync starts or stops the pipe).'),
     settings: pipeSettingsSchema.optional().describe('Advanced settings; only the keys given are owned.'),
     scaling: pipeScalingSchema.optional().describe('Scaling; only the keys given are owned.'),

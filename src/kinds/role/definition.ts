@@ -16,7 +16,8 @@ import { roleToManifest } from './export.js';
 export const role: ManagedKind<'Role', RoleSpecView, RoleLive> = {
   kind: 'Role',
   description:
-    'A custom RBAC role (self-hosted ClickStack with RBAC): obsync creates, updates and (with --prune) deletes it. Predefined roles are named by team members, never declared.',
+    'A custom RBAC role (self-hosted ClickStack with RBAC): obsync creates, updates and (with --prune) deletes it. Predefined roles ' +
+    'are named by team members, never declared.',
   managed: true,
   noun: 'role',
   refersTo: [],

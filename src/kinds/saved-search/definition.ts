@@ -14,7 +14,8 @@ import { savedSearchToManifest } from './export.js';
 export const savedSearch: ManagedKind<'SavedSearch', SavedSearchSpecView, SavedSearchLive> = {
   kind: 'SavedSearch',
   description:
-    'A saved search over a source, which alerts may watch. obsync creates, updates and (with --prune) deletes it; the service deletes its alerts with it.',
+    'A saved search over a source, which alerts may watch. obsync creates, updates and (with --prune) deletes it; the service ' +
+    'deletes its alerts with it.',
   managed: true,
   noun: 'saved search',
   refersTo: ['Source'],

@@ -30,7 +30,8 @@ const filter = z
   .meta({
     id: 'SavedSearchFilter',
     description:
-      'A filter of the search sidebar. The service accepts a new or changed filter only as one SQL predicate it can show in the sidebar: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; other forms only as kept unchanged.',
+      'A filter of the search sidebar. The service accepts a new or changed filter only as one SQL predicate it can show in the ' +
+      'sidebar: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; other forms only as kept unchanged.',
   });
 
 export const savedSearchSpecSchema = z
@@ -41,7 +42,8 @@ export const savedSearchSpecSchema = z
       .regex(new RegExp(NOT_BLANK_PATTERN), { error: 'a saved search name cannot be blank' })
       .max(1024)
       .describe(
-        'Name of the saved search on the service (1-1,024 characters, surrounding spaces dropped). Alerts name it; with the source, how an existing search is adopted.',
+        'Name of the saved search on the service (1-1,024 characters, surrounding spaces dropped). Alerts name it; with the source, ' +
+          'how an existing search is adopted.',
       ),
     source: refTo('source').describe(
       'Source the search runs on: the metadata.name of a Source manifest, the name of a source on the service, or {id: "..."}.',

@@ -76,7 +76,8 @@ const common = {
     .min(1)
     .describe('Name of the source on the service. Tiles, filters and saved searches name it; how an existing source is adopted.'),
   connection: refTo('connection').describe(
-    'Connection the source reads through: a Connection manifest\'s metadata.name, a connection\'s name on the service (self-hosted), or {id: "..."} (hosted: the connection id).',
+    "Connection the source reads through: a Connection manifest's metadata.name, a connection's name on the service " +
+      '(self-hosted), or {id: "..."} (hosted: the connection id).',
   ),
   from,
   section: z.string().max(256).optional().describe('Section of the source list it is shown under.'),

@@ -17,7 +17,8 @@ import { teamMemberToManifest } from './export.js';
 export const teamMember: ManagedKind<'TeamMember', TeamMemberSpecView, TeamMemberLive> = {
   kind: 'TeamMember',
   description:
-    'A member of the team (self-hosted): obsync invites them, changes their role in place and (with --prune) removes them or revokes the invitation; never the key’s own user or the last admin.',
+    'A member of the team (self-hosted): obsync invites them, changes their role in place and (with --prune) removes them or ' +
+    'revokes the invitation; never the key’s own user or the last admin.',
   managed: true,
   noun: 'team member',
   refersTo: ['Role'],

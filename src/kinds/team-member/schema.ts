@@ -27,7 +27,8 @@ export const teamMemberSpecSchema = z
       .max(1024)
       .optional()
       .describe(
-        'Name of the role (ClickStack with RBAC only): a predefined role (Admin, Member, ReadOnly) or a Role of this team. Left out: the role the service gives (the team default), not compared.',
+        'Name of the role (ClickStack with RBAC only): a predefined role (Admin, Member, ReadOnly) or a Role of this team. Left ' +
+          'out: the role the service gives (the team default), not compared.',
       ),
   })
   .meta({

@@ -13,7 +13,8 @@ const THE_TEAM = 'team';
 export const teamSettings: ManagedKind<'TeamSettings', TeamSettingsSpecView, TeamSettingsLive> = {
   kind: 'TeamSettings',
   description:
-    "The team's settings (self-hosted ClickStack with RBAC): the default role of new users. Adopted from the team, never created or deleted.",
+    "The team's settings (self-hosted ClickStack with RBAC): the default role of new users. Adopted from the team, never created or " +
+    'deleted.',
   managed: true,
   noun: 'team settings',
   refersTo: ['Role'],

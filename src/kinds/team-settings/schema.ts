@@ -1,4 +1,7 @@
-/** The TeamSettings manifest spec (self-hosted ClickStack with RBAC): the team's own settings, adopted from the team, never created or deleted. */
+/**
+ * The TeamSettings manifest spec (self-hosted ClickStack with RBAC): the team's own settings, adopted from the team, never created or
+ * deleted.
+ */
 import * as z from 'zod';
 import type { TeamSettingsSpecView } from './model.js';
 

@@ -24,7 +24,8 @@ const WRITE_ONLY = ['headers', 'queryParams'] as const;
 export const webhook: ManagedKind<'Webhook', WebhookSpecView, WebhookLive> = {
   kind: 'Webhook',
   description:
-    'A webhook alerts notify (Slack, a generic HTTP endpoint, incident.io). obsync creates, updates and (with --prune) deletes it; its URL, headers, query parameters and body are sensitive.',
+    'A webhook alerts notify (Slack, a generic HTTP endpoint, incident.io). obsync creates, updates and (with --prune) deletes it; ' +
+    'its URL, headers, query parameters and body are sensitive.',
   managed: true,
   noun: 'webhook',
   refersTo: [],

@@ -59,7 +59,8 @@ export const webhookSpecSchema = z
     service: z
       .enum(WEBHOOK_SERVICES)
       .describe(
-        'The kind of destination: slack (an incoming-webhook URL of Slack), generic (any HTTP endpoint) or incidentio (an incident.io alert source).',
+        'The kind of destination: slack (an incoming-webhook URL of Slack), generic (any HTTP endpoint) or incidentio (an ' +
+          'incident.io alert source).',
       ),
     name: z
       .string()
@@ -67,7 +68,8 @@ export const webhookSpecSchema = z
       .regex(new RegExp(NOT_BLANK_PATTERN), { error: 'a webhook name cannot be blank' })
       .max(1024)
       .describe(
-        'Name of the webhook on the service (1-1,024 characters, surrounding spaces dropped); unique per service. Alerts name it; with service, how an existing webhook is adopted.',
+        'Name of the webhook on the service (1-1,024 characters, surrounding spaces dropped); unique per service. Alerts name it; ' +
+          'with service, how an existing webhook is adopted.',
       ),
     url: httpUrl('the URL must be an http:// or https:// URL')
       .max(2048)
