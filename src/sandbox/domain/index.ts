@@ -68,7 +68,7 @@ export const createObservabilityDomain: CreateObservabilityDomain = (opts = {}) 
     createRole: (body) => roles.createRole(store, body),
     updateRole: (id, body) => roles.updateRole(store, id, body),
     deleteRole: (id) => roles.deleteRole(store, id),
-    search: (body) => search(store, body),
+    search: (body) => search(store, body, opts.telemetry),
     listWebhooks: (query) => webhooks.listWebhooks(store, query),
     createWebhook: (body) => webhooks.createWebhook(store, body),
     updateWebhook: (id, body) => webhooks.updateWebhook(store, id, body),
