@@ -138,6 +138,25 @@ describe('OTLP export to the sandbox receiver', () => {
     const logs = await search(DEMO_IDS.logs, 'SeverityText:INFO planned', "Body, TraceId, LogAttributes['target']");
     expect(logs.map((l) => l["LogAttributes['target']"]).sort()).toEqual(['json-target', 'proto-target']);
   });
+  it('charts the stored runs through the chart series API', async () => {
+    const res = await fetch(`${sandbox.url}/api/v2/charts/series`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.credentials.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        startTime: Date.now() - 3_600_000,
+        endTime: Date.now() + 60_000,
+        granularity: '5m',
+        series: [
+          { sourceId: DEMO_IDS.traces, aggFn: 'count', where: `SpanName:${SPAN.run}`, groupBy: ["SpanAttributes['obsync.target']"] },
+        ],
+      }),
+    });
+    expect(res.status).toBe(200);
+    const rows = ((await res.json()) as { data: { group: string[]; 'series_0.data': string }[] }).data;
+    const runs: Record<string, number> = {};
+    for (const r of rows) runs[r.group[0] ?? ''] = (runs[r.group[0] ?? ''] ?? 0) + Number(r['series_0.data']);
+    expect(runs).toEqual({ 'proto-target': 1, 'json-target': 1 });
+  });
 });
 
 describe('the receiver answers as an OTLP/HTTP collector', () => {

@@ -78,7 +78,7 @@ export const createObservabilityDomain: CreateObservabilityDomain = (opts = {}) 
     createSavedSearch: (body) => savedSearches.createSavedSearch(store, body),
     updateSavedSearch: (id, body) => savedSearches.updateSavedSearch(store, id, body),
     deleteSavedSearch: (id) => savedSearches.deleteSavedSearch(store, id),
-    chartSeries: (body) => chartSeries(store, body),
+    chartSeries: (body) => chartSeries(store, body, opts.telemetry),
     snapshot: () => store.snapshot(),
     get version() {
       return store.version;

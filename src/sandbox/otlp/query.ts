@@ -112,3 +112,66 @@ export function searchStored(rows: readonly Row[], q: StoredSearch): Record<stri
     .slice(q.offset, q.offset + q.maxResults)
     .map((r) => Object.fromEntries(q.columns.map((c) => [c, columnValue(r, c) ?? null])));
 }
+
+/** One series of a chart request, as the sandbox's series route parsed it. */
+export interface StoredSeries {
+  aggFn: string;
+  where: string;
+  whereLanguage?: string | undefined;
+  field?: string | undefined;
+  level?: number | undefined;
+}
+
+/** Rows of one series: those its `where` keeps (a SQL `where` is not evaluated here: every row). */
+export function seriesRows(rows: readonly Row[], s: StoredSeries): Row[] {
+  const keep = (s.whereLanguage ?? 'lucene') === 'lucene' ? whereFilter(s.where) : () => true;
+  return rows.filter(keep);
+}
+
+/** The distinct values of the groupBy columns among the rows, in first-seen order. */
+export function storedGroups(rows: readonly Row[], groupBy: readonly string[]): string[][] {
+  if (groupBy.length === 0) return [[]];
+  const seen = new Map<string, string[]>();
+  for (const r of rows) {
+    const group = groupBy.map((c) => text(columnValue(r, c) ?? ''));
+    seen.set(JSON.stringify(group), group);
+  }
+  return [...seen.values()];
+}
+
+/** A bucket's value as ClickHouse answers it (counts as strings); null when no row falls in the bucket and group. */
+export function storedBucketValue(
+  rows: readonly Row[],
+  s: StoredSeries,
+  groupBy: readonly string[],
+  group: readonly string[],
+  from: number,
+  stepMs: number,
+): string | number | null {
+  const inBucket = rows.filter((r) => {
+    const t = rowTime(r);
+    return t >= from && t < from + stepMs && groupBy.every((c, i) => text(columnValue(r, c) ?? '') === group[i]);
+  });
+  if (inBucket.length === 0) return null;
+  if (s.aggFn === 'count') return String(inBucket.length);
+  const values = inBucket.map((r) => columnValue(r, s.field ?? ''));
+  if (s.aggFn === 'count_distinct') return String(new Set(values.map(text)).size);
+  const numbers = values
+    .map(Number)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  if (numbers.length === 0) return null;
+  const sum = numbers.reduce((a, b) => a + b, 0);
+  switch (s.aggFn) {
+    case 'sum':
+      return sum;
+    case 'min':
+      return numbers[0] ?? null;
+    case 'max':
+      return numbers[numbers.length - 1] ?? null;
+    case 'quantile':
+      return numbers[Math.min(numbers.length - 1, Math.floor((s.level ?? 0.5) * numbers.length))] ?? null;
+    default:
+      return sum / numbers.length;
+  }
+}
