@@ -17,6 +17,8 @@ const CANARY = { header: 'canary-otlp-header-9c41e7', key: 'canary-otlp-api-key-
 let sandbox: SandboxHandle;
 let putBack: () => void;
 let otlpUrl = '';
+/** What the pino mixin gave outside any span, then inside the plan span, run after run. */
+const mixins: Record<string, string>[] = [];
 
 beforeAll(async () => {
   putBack = scrubber.setAside();
@@ -40,12 +42,13 @@ async function tracedRun(env: Record<string, string>, target: string) {
   metrics.reconcileDuration.observe({ target, result: 'success' }, 0.3);
   const telemetry = await startTelemetry(env, { version: '0.0.0-test', promRegistry: metrics.registry });
   const log = telemetry.logDestination();
+  mixins.push(telemetry.logMixin());
   await telemetry.span(SPAN.command, { [ATTR.command]: 'apply' }, async () => {
     await telemetry.span(
       SPAN.run,
       { [ATTR.target]: target, [ATTR.mode]: 'apply', [ATTR.trigger]: 'manual', note: `key=${CANARY.key}` },
       async (run) => {
-        await telemetry.span(SPAN.plan, { [ATTR.changes]: 2 }, () => Promise.resolve());
+        mixins.push(await telemetry.span(SPAN.plan, { [ATTR.changes]: 2 }, () => Promise.resolve(telemetry.logMixin())));
         log?.write(`${JSON.stringify({ level: 30, time: Date.now(), msg: 'planned', target, secret: encodeURIComponent(CANARY.key) })}\n`);
         await telemetry
           .span(SPAN.applyStep, { [ATTR.address]: 'Dashboard/checkout', [ATTR.action]: 'update' }, async () => {
@@ -90,6 +93,7 @@ describe('OTLP export to the sandbox receiver', () => {
     expect(Number(run?.Duration)).toBeGreaterThan(0);
     expect(run?.ResourceAttributes).toMatchObject({ 'deployment.environment': 'test', 'service.version': '0.0.0-test' });
 
+    expect(mixins.slice(0, 2)).toEqual([{}, { trace_id: plan?.TraceId, span_id: plan?.SpanId }]);
     const [line] = stored('otel_logs').filter((r) => r.Body === 'planned');
     expect(line).toMatchObject({ SeverityText: 'INFO', SeverityNumber: 9, TraceId: run?.TraceId, SpanId: run?.SpanId });
 
