@@ -69,7 +69,8 @@ export function decodeRequest(signal: OtlpSignal, encoding: Encoding, body: Buff
     const json: unknown = JSON.parse(body.toString('utf8'));
     if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('the body is not a JSON object');
     const converted = hexIdsToBase64(json) as Record<string, unknown>;
-    // fromObject, not verify: OTLP/JSON writes 64-bit integers as decimal strings, which verify refuses; fromObject throws on a wrong shape.
+    // fromObject, not verify: OTLP/JSON writes 64-bit integers as decimal strings, which verify refuses;
+    // fromObject throws on a wrong shape.
     return type.toObject(type.fromObject(converted), CONVERSION);
   } catch (err) {
     throw new MalformedRequest(err instanceof Error ? err.message : String(err));
