@@ -48,6 +48,7 @@ export default defineConfig({
           { text: 'State backends and replicas', link: '/state' },
           { text: 'PostgreSQL state rows', link: '/state-rows' },
           { text: 'Benchmarks and sizing', link: '/benchmarks' },
+          { text: 'obsync\u2019s own telemetry (OTLP)', link: '/telemetry' },
         ],
       },
       {

@@ -10,6 +10,7 @@ import { hostedDomains } from './http/hosted-domains.js';
 import { Persistence } from './http/persistence.js';
 import { FixedWindowLimiter, type Limit } from './http/rate-limit.js';
 import { createSandboxServer, type LoggedRequest } from './http/server.js';
+import { OtlpStore, startOtlpReceiver, type OtlpReceiver } from './otlp/index.js';
 
 export type { FaultSpec } from './http/faults.js';
 export { parseFaultSpec } from './http/faults.js';
@@ -35,6 +36,8 @@ export interface SandboxOptions {
   pipeTransitionMs?: number;
   /** Further self-hosted teams, each empty, with its own Bearer key (cross-team behaviour). */
   teams?: { apiKey: string; name?: string }[];
+  /** Receive OTLP/HTTP on this port of the same host (0: any free port; ClickStack's is 4318); absent: no receiver. */
+  otlpPort?: number;
 }
 
 export interface SandboxHandle {
@@ -48,6 +51,8 @@ export interface SandboxHandle {
   faults: { set(spec: FaultSpec): void; clear(): void; injected: Faults['injected'] };
   /** The hosted service: idle it (ClickPipes then answer 424 until a client wakes it) or read its state. */
   service: { idle(): void; state(): string };
+  /** The OTLP receiver, when `otlpPort` was given: its endpoint and what it stored. */
+  otlp?: OtlpReceiver;
   close(): Promise<void>;
 }
 
@@ -63,9 +68,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   };
   const persistence = new Persistence(opts.dataDir, opts.persist ?? true);
   const seed = opts.seed ?? 'demo';
+  const telemetry = opts.otlpPort === undefined ? undefined : new OtlpStore();
+  const withTelemetry = telemetry ? { telemetry } : {};
   const observability = (name: string, edition?: Edition) => {
     const snapshot = persistence.load(name);
-    const domain = createObservabilityDomain({ ...(snapshot ? { snapshot } : { seed }), ...(edition ? { edition } : {}) });
+    const domain = createObservabilityDomain({
+      ...(snapshot ? { snapshot } : { seed }),
+      ...(edition ? { edition } : {}),
+      ...withTelemetry,
+    });
     persistence.track(name, domain);
     return domain;
   };
@@ -83,6 +94,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     const domain = createObservabilityDomain({
       ...(snapshot ? { snapshot } : { seed: 'none' as const, team }),
       edition: opts.edition ?? 'oss',
+      ...withTelemetry,
     });
     persistence.track(name, domain);
     teams.set(t.apiKey, domain);
@@ -118,6 +130,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     server.listen(opts.port ?? SANDBOX_DEFAULTS.port, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  const otlp =
+    telemetry && opts.otlpPort !== undefined
+      ? await startOtlpReceiver({ host, port: opts.otlpPort, store: telemetry }).catch(closing(server))
+      : undefined;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
@@ -137,10 +153,24 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
         return extra.service.blockingState() ?? 'running';
       },
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    ...(otlp ? { otlp } : {}),
+    close: async () => {
+      await Promise.all([
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+        otlp?.close(),
+      ]);
+    },
+  };
+}
+
+/** The API server closed when the receiver cannot listen, and the receiver's error passed on. */
+function closing(server: { close(): unknown; closeAllConnections(): void }) {
+  return (err: unknown): never => {
+    server.close();
+    server.closeAllConnections();
+    throw err;
   };
 }

@@ -126,6 +126,10 @@ export interface ObservabilityDomain {
 
 export type Edition = 'oss' | 'enterprise';
 
+export interface StoredTelemetry {
+  rows(table: 'otel_traces' | 'otel_logs' | 'otel_metrics'): Record<string, unknown>[];
+}
+
 export interface DomainOptions {
   /** Default `oss`. Enterprise seeds the predefined roles on its first start (see ./team-rbac.ts). */
   edition?: Edition;
@@ -137,6 +141,8 @@ export interface DomainOptions {
   snapshot?: JsonRecord;
   /** With `seed: 'none'`, the team to create (another team of the same sandbox); default the demo team's ids. */
   team?: { id: string; name: string; userId: string; userEmail: string };
+  /** What the OTLP receiver stored (src/sandbox/otlp): searching a source on otel_traces or otel_logs reads it. */
+  telemetry?: StoredTelemetry;
 }
 
 /** Implemented in ./index.ts. */

@@ -68,7 +68,7 @@ export const createObservabilityDomain: CreateObservabilityDomain = (opts = {}) 
     createRole: (body) => roles.createRole(store, body),
     updateRole: (id, body) => roles.updateRole(store, id, body),
     deleteRole: (id) => roles.deleteRole(store, id),
-    search: (body) => search(store, body),
+    search: (body) => search(store, body, opts.telemetry),
     listWebhooks: (query) => webhooks.listWebhooks(store, query),
     createWebhook: (body) => webhooks.createWebhook(store, body),
     updateWebhook: (id, body) => webhooks.updateWebhook(store, id, body),
@@ -78,7 +78,7 @@ export const createObservabilityDomain: CreateObservabilityDomain = (opts = {}) 
     createSavedSearch: (body) => savedSearches.createSavedSearch(store, body),
     updateSavedSearch: (id, body) => savedSearches.updateSavedSearch(store, id, body),
     deleteSavedSearch: (id) => savedSearches.deleteSavedSearch(store, id),
-    chartSeries: (body) => chartSeries(store, body),
+    chartSeries: (body) => chartSeries(store, body, opts.telemetry),
     snapshot: () => store.snapshot(),
     get version() {
       return store.version;

@@ -7,7 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import type { DomainResult, JsonRecord } from './contract.js';
+import type { DomainResult, JsonRecord, StoredTelemetry } from './contract.js';
+import { searchStored } from '../otlp/query.js';
 import { failJson, isObjectIdLike, ok, parseRequest } from './result.js';
 import { findById, type Store } from './store.js';
 import { text } from './json.js';
@@ -66,7 +67,7 @@ function columns(select: string): string[] {
 
 const clickhouseTime = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '000000');
 
-export function search(store: Store, body: unknown): DomainResult<JsonRecord> {
+export function search(store: Store, body: unknown, telemetry?: StoredTelemetry): DomainResult<JsonRecord> {
   const parsed = parseRequest(searchBody, body);
   if (!parsed.ok) return parsed;
   const req = parsed.value;
@@ -77,6 +78,8 @@ export function search(store: Store, body: unknown): DomainResult<JsonRecord> {
   if (!findById(store.state.connections, text(source.connection))) return failJson(404, `Connection not found for source: ${req.sourceId}`);
   const timestamp = text(source.timestampValueExpression) || 'Timestamp';
   const selected = columns(req.select || text(source.defaultTableSelectExpression) || timestamp);
+  const table = text((source.from as JsonRecord | undefined)?.tableName);
+  if (telemetry && (table === 'otel_traces' || table === 'otel_logs')) return storedRows(telemetry.rows(table), req, range, selected);
   const hash = createHash('sha256')
     .update(JSON.stringify({ ...req, offset: 0, maxResults: 0 }))
     .digest('hex');
@@ -91,4 +94,26 @@ export function search(store: Store, body: unknown): DomainResult<JsonRecord> {
     );
   }
   return ok({ data: rows, rows: rows.length });
+}
+
+/** With the OTLP receiver on, a source on otel_traces or otel_logs answers what the receiver stored (../otlp/query.ts). */
+function storedRows(
+  rows: Record<string, unknown>[],
+  req: { where: string; whereLanguage: string; maxResults: number; offset: number },
+  range: { start: number; end: number },
+  selected: string[],
+): DomainResult<JsonRecord> {
+  let data: JsonRecord[];
+  try {
+    data = searchStored(rows, {
+      ...range,
+      where: req.whereLanguage === 'lucene' ? req.where : '',
+      columns: selected,
+      maxResults: req.maxResults,
+      offset: req.offset,
+    }) as JsonRecord[];
+  } catch (err) {
+    return failJson(400, err instanceof Error ? err.message : String(err));
+  }
+  return ok({ data, rows: data.length });
 }

@@ -6,7 +6,8 @@
  * ClickHouse returns none.
  */
 import * as z from 'zod';
-import type { DomainResult, JsonRecord } from './contract.js';
+import type { DomainResult, JsonRecord, StoredTelemetry } from './contract.js';
+import { seriesRows, storedBucketValue, storedGroups } from '../otlp/query.js';
 import { luceneSyntaxError } from './lucene.js';
 import { failErrorKey, ok, zodFailure } from './result.js';
 import type { Store } from './store.js';
@@ -103,19 +104,22 @@ function seriesProblem(store: Store, req: SeriesBody): ReturnType<typeof failErr
 
 const clickhouseTime = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
-export function chartSeries(store: Store, body: unknown): DomainResult<JsonRecord[]> {
+export function chartSeries(store: Store, body: unknown, telemetry?: StoredTelemetry): DomainResult<JsonRecord[]> {
   const parsed = seriesBody.safeParse(body, ZOD3);
   if (!parsed.success) return zodFailure('Body', parsed.error);
   const req = parsed.data;
   const problem = seriesProblem(store, req);
   if (problem) return problem;
   const groupBy = req.series[0]?.groupBy ?? [];
-  const groups = groupValues(groupBy);
+  const stored = telemetry ? storedSeriesRows(store, req, telemetry) : undefined;
+  const groups = stored ? storedGroups(stored.flat(), groupBy) : groupValues(groupBy);
   const step = stepMs(req);
   const rows: JsonRecord[] = [];
   for (const ts of buckets(req)) {
     for (const [g, group] of groups.entries()) {
-      const values = req.series.map((s) => bucketValue(s, group, g, groups.length, ts, step));
+      const values = req.series.map((s, i) =>
+        stored ? storedBucketValue(stored[i] ?? [], s, groupBy, group, ts, step) : bucketValue(s, group, g, groups.length, ts, step),
+      );
       if (req.seriesReturnType === 'column') {
         // Raw ClickHouse rows, series after series: a series without data in the bucket has none.
         values.forEach((v, i) => {
@@ -135,4 +139,18 @@ export function chartSeries(store: Store, body: unknown): DomainResult<JsonRecor
     }
   }
   return ok(rows);
+}
+
+/**
+ * With the OTLP receiver on, a request whose every series reads a source on otel_traces or
+ * otel_logs is answered from what the receiver stored (../otlp/query.ts): each series' rows.
+ */
+function storedSeriesRows(store: Store, req: SeriesBody, telemetry: StoredTelemetry): Record<string, unknown>[][] | undefined {
+  const tables = req.series.map((s) => {
+    const from = store.state.sources.find((src) => src.id === s.sourceId)?.from;
+    const table = typeof from === 'object' && from !== null && !Array.isArray(from) ? from.tableName : undefined;
+    return table === 'otel_traces' || table === 'otel_logs' ? table : undefined;
+  });
+  if (tables.some((t) => t === undefined)) return undefined;
+  return req.series.map((s, i) => seriesRows(telemetry.rows(tables[i] ?? 'otel_traces'), s));
 }
