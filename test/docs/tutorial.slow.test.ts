@@ -4,8 +4,8 @@
  * bash exactly as the page shows it, the output checked against the page's ```text blocks.
  *
  * Two things are not run for real: `npm ci` is a shell function here that links this checkout's
- * node_modules and builds dist/ (what npm ci's `prepare` does, without its type check; the install itself is tested by
- * test/deploy/package-install.test.ts), and the quickstart's `npm test` (this is it).
+ * node_modules and builds dist/ (what npm ci's `prepare` does, without its type check; the install
+ * itself is tested by test/deploy/package-install.test.ts), and the quickstart's `npm test` (this is it).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
