@@ -12,7 +12,7 @@ import { scrub } from '../core/scrub.js';
 import type { CallOptions, ListOptions, RequestStats } from '../core/ports.js';
 import { listItemSpans, utf8Text, type Span } from './list-items.js';
 import { Pager, PagingInconsistent } from './paging.js';
-import { queryString, type RequestInit, type Response } from './transport.js';
+import { queryString, type RequestInit, type Response } from './transport-types.js';
 
 /** What sends a request: the HTTP transport, or the sandbox in-process (tests). */
 export interface Requester {

@@ -10,7 +10,7 @@ import type { Logger } from '../log/logger.js';
 import type { Api, Envelope } from './api.js';
 import { serviceWaker } from './hosted-wake.js';
 import { apiPath, below } from './paths.js';
-import type { RequestInit, Response } from './transport.js';
+import type { RequestInit, Response } from './transport-types.js';
 
 /** What locates a hosted service (a target, or the in-process sandbox). */
 export interface HostedLocation {
