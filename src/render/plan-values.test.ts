@@ -10,7 +10,8 @@ import type { Action, Plan, PlanStep } from '../core/plan.js';
 import type { Json } from '../core/wire.js';
 import type { RunReport } from '../engine/reconcile.js';
 import { alertYaml, dashboardYaml, PIPE, PIPE_SECRET, PlanFixture } from '../../test/support/plans.js';
-import { planDocument, planDocumentSchema, renderPlanJson, type PlanDocument } from './plan-json.js';
+import { planDocument, renderPlanJson } from './plan-json.js';
+import { planDocumentSchema, type PlanDocument } from './plan-schema.js';
 import { resourceAddress } from './terraform-address.js';
 
 const ORIGIN = { generatedAt: new Date('2026-01-02T03:04:05Z'), obsyncVersion: '0.1.0', manifests: ['/m'] };

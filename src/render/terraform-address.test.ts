@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ObsyncError } from '../core/errors.js';
 import type { Json } from '../core/wire.js';
-import { parsePlanDocument } from './plan-json.js';
+import { parsePlanDocument } from './plan-json-read.js';
 import {
   knownAfterUnknown,
   localAddress,

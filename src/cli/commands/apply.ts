@@ -10,7 +10,7 @@ import type { ApplyReport, StepResult } from '../../applier/context.js';
 import { ConfigError, errorMessage } from '../../core/errors.js';
 import { FileRefusal, MAX_STATE_FILE_BYTES, readRegularFile } from '../../manifests/files.js';
 import { PlanTargetMismatch } from '../../engine/saved-plan.js';
-import type { SavedPlan } from '../../render/plan-json.js';
+import type { SavedPlan } from '../../render/plan-json-read.js';
 import { stepTime } from '../../render/apply-text.js';
 import { isAdoption } from '../../render/forms.js';
 import { renderRunApply } from '../../render/run.js';
