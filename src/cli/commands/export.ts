@@ -14,7 +14,7 @@ import type { LiveObject } from '../../core/live.js';
 import type { ExportResult } from '../../export/exporter.js';
 import type { AnyKind } from '../../kinds/registry.js';
 import type { CliIO } from '../io.js';
-import type { Session } from '../session.js';
+import type { Session } from '../session-types.js';
 import type { CommandRegistrar } from '../registrar.js';
 import { setOwn } from '../../core/json.js';
 

@@ -16,7 +16,7 @@ import { ExitRequest, type CliIO } from '../io.js';
 import { askOnTerminal } from '../prompt.js';
 import { timeoutSeconds } from '../numbers.js';
 import type { CommandRegistrar } from '../registrar.js';
-import { openConnection } from '../session.js';
+import { openConnection } from '../connection.js';
 import { formatTable } from '../table.js';
 
 interface KeysFlags {

@@ -13,7 +13,9 @@ import type { CommandRegistrar } from '../registrar.js';
 import { parseRunOptions } from '../run-options.js';
 import { newManifestsDir } from '../new-manifests-dir.js';
 import { checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONCURRENCY } from '../targets.js';
-import { openSessions, refuseInvalid, type Session } from '../session.js';
+import { openSessions } from '../session.js';
+import type { Session } from '../session-types.js';
+import { refuseInvalid } from '../print-diagnostics.js';
 
 interface PullFlags {
   config?: string;

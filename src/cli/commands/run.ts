@@ -23,7 +23,8 @@ import { VERSION } from '../version.js';
 import { forgetServedUrl, recordServedUrl } from '../healthcheck-url.js';
 import { wholeNumber } from '../numbers.js';
 import { backtestSettings, commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
-import { cliLogger, openSessions } from '../session.js';
+import { cliLogger } from '../cli-logger.js';
+import { openSessions } from '../session.js';
 import { daemonOutput } from '../daemon-output.js';
 import { notifierOf, statusToken } from '../visibility.js';
 

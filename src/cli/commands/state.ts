@@ -98,7 +98,7 @@ interface LoadedConfig {
 
 async function loadConfigFor(io: CliIO, flag: string | undefined): Promise<LoadedConfig> {
   const path = await import('node:path');
-  const { findConfig } = await import('../session.js');
+  const { findConfig } = await import('../config-path.js');
   const { readConfig } = await import('../wiring.js');
   const file = findConfig(io, [], flag);
   // The state needs no target's settings or credentials: none are resolved.
@@ -113,7 +113,7 @@ async function withState(
   opts: { prepare: boolean },
 ): Promise<void> {
   const loaded = await loadConfigFor(io, flags.config);
-  const { stateSpec } = await import('../session.js');
+  const { stateSpec } = await import('../state-spec.js');
   const { openStateBackend } = await import('../../inventory/open.js');
   const backend = await openStateBackend(stateSpec(io, loaded.config, loaded.baseDir), opts);
   if (backend.notice) io.stderr.write(`obsync: ${backend.notice}\n`);
@@ -248,7 +248,7 @@ async function notOwned(key: string, target: string, backend: StateBackend, skip
 
 async function migrate(io: CliIO, flags: { to: 'file' | 'postgres'; config?: string }): Promise<void> {
   const loaded = await loadConfigFor(io, flags.config);
-  const { stateSpec, fileStateDir } = await import('../session.js');
+  const { stateSpec, fileStateDir } = await import('../state-spec.js');
   const { openStateBackend } = await import('../../inventory/open.js');
   const { migrateState } = await import('../../inventory/migrate.js');
   const { ConfigError } = await import('../../core/errors.js');
