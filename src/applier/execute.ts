@@ -108,7 +108,9 @@ async function findCreated(
       path: step.address,
       status: 0,
       retryable: false,
-      message: `${step.address}: the create's response was lost and ${candidates.length} new objects now match its natural key (${candidates.map((c) => c.id).join(', ')}); resolve by hand`,
+      message:
+        `${step.address}: the create's response was lost and ${candidates.length} new objects now match its ` +
+        `natural key (${candidates.map((c) => c.id).join(', ')}); resolve by hand`,
     });
   }
   return candidates[0] ?? null;

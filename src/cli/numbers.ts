@@ -22,7 +22,8 @@ export function decimal(opts: { min: number; max: number; exclusiveMin?: boolean
     if (!Number.isFinite(n) || !low || n > opts.max) {
       const unit = opts.unit ? ` ${opts.unit}` : '';
       throw new InvalidArgumentError(
-        `expected a number ${opts.exclusiveMin ? 'above' : 'from'} ${opts.min}${opts.exclusiveMin ? ' and up to' : ' to'} ${opts.max}${unit}`,
+        `expected a number ${opts.exclusiveMin ? 'above' : 'from'} ` +
+          `${opts.min}${opts.exclusiveMin ? ' and up to' : ' to'} ${opts.max}${unit}`,
       );
     }
     return n;

@@ -74,7 +74,9 @@ export function commonRunOptions(cmd: Command): Command {
     .option('--prune', 'delete owned objects that are no longer declared (with every safety guard)')
     .option(
       '--prune-cascade',
-      'let a delete (or an update that drops a tile) go ahead even when the service would take along objects obsync does not own, such as a hand-made alert on a pruned dashboard; they are backed up first and counted against --max-deletes',
+      'let a delete (or an update that drops a tile) go ahead even when the service would take along ' +
+        'objects obsync does not own, such as a hand-made alert on a pruned dashboard; they are backed up ' +
+        'first and counted against --max-deletes',
     )
     .option('--max-deletes <n>', 'refuse to prune more than this many objects (with what the service deletes along)', wholeNumber(0))
     .option('--timeout <seconds>', "deadline of each request to the target (default: the target's timeoutSeconds, else 30)", timeoutSeconds)
@@ -83,7 +85,8 @@ export function commonRunOptions(cmd: Command): Command {
     .option('--allow-file-outside', '${file:} in manifests may read files outside the directory of obsync.yaml (default: confined to it)')
     .option(
       '--backtest <duration>',
-      "backtest created and updated alerts over this much of the service's data, e.g. 1d or 7d (plan and apply default: defaults.backtest, else 7d; run: off unless set)",
+      "backtest created and updated alerts over this much of the service's data, e.g. 1d or 7d (plan and " +
+        'apply default: defaults.backtest, else 7d; run: off unless set)',
     )
     .option('--no-backtest', 'no backtests')
     .option(
@@ -143,7 +146,8 @@ export function allowEmptyKindOption(cmd: Command): Command {
   return cmd.addOption(
     new Option(
       '--allow-empty-kind <kind>',
-      'with --prune: also delete the last owned objects of this kind when no manifest declares one any more (repeatable; without it such a prune is refused, in case a manifest path came up empty)',
+      'with --prune: also delete the last owned objects of this kind when no manifest declares one any more ' +
+        '(repeatable; without it such a prune is refused, in case a manifest path came up empty)',
     )
       .choices(KINDS)
       .argParser((value: string, previous: string[] | undefined) => {

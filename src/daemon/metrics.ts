@@ -115,7 +115,9 @@ export class DaemonMetrics {
   });
   readonly runsQueued: Gauge = new Gauge({
     name: 'obsync_runs_queued',
-    help: 'Runs waiting for a --parallel-runs slot of this process; lasting above 0, the process has more targets than it can reconcile at once.',
+    help:
+      'Runs waiting for a --parallel-runs slot of this process; lasting above 0, the process has more ' +
+      'targets than it can reconcile at once.',
     registers: [this.registry],
     collect: (): void => this.runsQueued.set(this.#slots?.waiting ?? 0),
   });

@@ -34,7 +34,8 @@ export interface StatusRoutesOptions {
 /** Nothing from another host, no framing, no inline code: the page's own stylesheet and script only. */
 export const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy':
-    "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self'; " +
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
@@ -66,7 +67,11 @@ export function statusRoutes(opts: StatusRoutesOptions): Route {
           'www-authenticate': 'Bearer realm="obsync"',
         })
         .end(
-          `${JSON.stringify({ error: 'this status page needs Authorization: Bearer <status token> (OBSYNC_STATUS_TOKEN or statusToken), or a browser session from /login' })}\n`,
+          `${JSON.stringify({
+            error:
+              'this status page needs Authorization: Bearer <status token> (OBSYNC_STATUS_TOKEN or statusToken), ' +
+              'or a browser session from /login',
+          })}\n`,
         );
       return true;
     }

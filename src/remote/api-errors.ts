@@ -38,7 +38,9 @@ export function invalidBodyError(init: RequestInit, res: Response, host: string 
       retryable: false,
       bodyExcerpt: page,
       code: 'API_HTML',
-      message: `${requestLabel({ ...init, host })}: the server answered HTTP ${res.status} with ${page}, not the API's JSON — probably not the API`,
+      message:
+        `${requestLabel({ ...init, host })}: the server answered HTTP ${res.status} with ${page}, not the ` +
+        `API's JSON — probably not the API`,
       hint: 'check the target baseUrl (the API origin, not a web console or a login page in front of it) and, hosted, its paths',
     });
   return new ApiError({
@@ -62,8 +64,12 @@ export function pagingError(init: RequestInit, host: string | undefined, err: Pa
     status: 200,
     retryable: false,
     code: 'API_PAGING',
-    message: `${requestLabel({ ...init, host })}: the service's paging is inconsistent: ${err.message}; obsync does not plan from a partial list`,
-    hint: 'a partial list would make objects look deleted (duplicates, or a prune taking along what it never saw): check the service, or a proxy or cache in front of it, and run again',
+    message:
+      `${requestLabel({ ...init, host })}: the service's paging is inconsistent: ${err.message}; obsync ` +
+      `does not plan from a partial list`,
+    hint:
+      'a partial list would make objects look deleted (duplicates, or a prune taking along what it never ' +
+      'saw): check the service, or a proxy or cache in front of it, and run again',
     cause: err,
   });
 }
@@ -92,8 +98,13 @@ function redirectError(init: RequestInit, res: Response, host: string | undefine
     status: res.status,
     retryable: false,
     code: 'API_REDIRECT',
-    message: `${requestLabel({ ...init, host })}: the server answered HTTP ${res.status}, a redirect to ${where}; obsync does not follow redirects for API calls`,
-    hint: 'set the target baseUrl to the address the API really answers on (often https:// instead of http://, or without a path prefix); a redirect to a sign-in page means something in front of the API wants a browser login',
+    message:
+      `${requestLabel({ ...init, host })}: the server answered HTTP ${res.status}, a redirect to ${where}; ` +
+      `obsync does not follow redirects for API calls`,
+    hint:
+      'set the target baseUrl to the address the API really answers on (often https:// instead of http://, ' +
+      'or without a path prefix); a redirect to a sign-in page means something in front of the API wants a ' +
+      'browser login',
   });
 }
 

@@ -46,7 +46,8 @@ function unroutedError(init: RequestInit, res: Response, paths: HostedLocation['
   const setting = segments.includes(paths.pipes) ? 'pipes' : segments.includes(paths.observability) ? 'observability' : undefined;
   const real = setting === 'pipes' ? 'clickpipes' : 'clickstack';
   const hint = setting
-    ? `check the target's paths.${setting} (now '${paths[setting]}'; ClickHouse Cloud serves '${real}') and its baseUrl (the API origin, e.g. https://api.clickhouse.cloud, without /v1)`
+    ? `check the target's paths.${setting} (now '${paths[setting]}'; ClickHouse Cloud serves '${real}') and ` +
+      `its baseUrl (the API origin, e.g. https://api.clickhouse.cloud, without /v1)`
     : "check the target's baseUrl (the API origin, e.g. https://api.clickhouse.cloud, without /v1)";
   return new ApiError({
     method: init.method,
@@ -55,7 +56,9 @@ function unroutedError(init: RequestInit, res: Response, paths: HostedLocation['
     retryable: false,
     bodyExcerpt: res.text,
     code: 'API_ROUTE',
-    message: `${init.method} ${init.path}: the service has no such route (an HTTP 404 page, not an API answer)${setting ? `; paths.${setting} is probably wrong` : ''}`,
+    message:
+      `${init.method} ${init.path}: the service has no such route (an HTTP 404 page, not an API ` +
+      `answer)${setting ? `; paths.${setting} is probably wrong` : ''}`,
     hint,
   });
 }
@@ -130,11 +133,13 @@ export function refuseOwnKey(key: WireApiKey, ownKeyId: string, verb: string): v
   const named = `'${key.name}' (id ${key.id}${suffix ? `, key id ending ${suffix}` : ''})`;
   if (suffix === undefined || suffix === '')
     throw new OwnKeyError(
-      `refusing to ${verb} key ${named}: the service does not say which key id it has, so obsync cannot tell it from the key this target authenticates with; nothing was sent`,
+      `refusing to ${verb} key ${named}: the service does not say which key id it has, so obsync cannot ` +
+        `tell it from the key this target authenticates with; nothing was sent`,
     );
   if (ownKeyId.endsWith(suffix))
     throw new OwnKeyError(
-      `refusing to ${verb} key ${named}: it is the key this target authenticates with (its key id ends the same), and obsync would lock itself out; nothing was sent`,
+      `refusing to ${verb} key ${named}: it is the key this target authenticates with (its key id ends the ` +
+        `same), and obsync would lock itself out; nothing was sent`,
     );
 }
 

@@ -72,7 +72,8 @@ export function tlsError(init: RequestInit, origin: string, host: string, failur
     bodyExcerpt: failure.code,
     code: certificate ? 'TLS_CERTIFICATE' : 'TLS_HANDSHAKE',
     message: certificate
-      ? `${init.method} ${init.path}: TLS certificate of ${origin} not trusted (${failure.code}: ${failure.detail}); the request was not sent`
+      ? `${init.method} ${init.path}: TLS certificate of ${origin} not trusted (${failure.code}: ` +
+        `${failure.detail}); the request was not sent`
       : `${init.method} ${init.path}: TLS handshake with ${origin} failed (${failure.code}); the request was not sent`,
     hint: certificate
       ? 'if the service (or a TLS-inspecting proxy) uses a private or corporate CA, ' +

@@ -90,7 +90,10 @@ export function omissionNotice(blocks: readonly Block[], taken: ReadonlySet<numb
     .filter(Boolean)
     .join(', ');
   const where = target === undefined ? '' : ` in target ${code(target)}`;
-  return `\n> [!NOTE]\n> **Truncated${where}:** ${what}: the plan is too large for one comment. The JSON plan (\`obsync plan --out plan.json\`) and the text plan have everything.\n\n`;
+  return (
+    `\n> [!NOTE]\n> **Truncated${where}:** ${what}: the plan is too large for one comment. The JSON plan ` +
+    `(\`obsync plan --out plan.json\`) and the text plan have everything.\n\n`
+  );
 }
 
 /** ` (`a`, `b` and 3 more)`: as many names as fit in NAMES_ROOM; none when not even the first fits. */

@@ -21,7 +21,9 @@ export function icon(step: PlanStep): string {
 }
 
 export function stepDetails(step: PlanStep, sum: ChangeSummary): string {
-  const head = `<details><summary>${icon(step)}${isAdoption(step) ? ' <b>ADOPT</b>' : ''} <code>${html(step.address)}</code> (${REASON[step.reason]})</summary>\n\n`;
+  const head =
+    `<details><summary>${icon(step)}${isAdoption(step) ? ' <b>ADOPT</b>' : ''} ` +
+    `<code>${html(step.address)}</code> (${REASON[step.reason]})</summary>\n\n`;
   let body = moveLines(step)
     .map((m) => `- moved: ${escape(m)}\n`)
     .join('');
@@ -38,7 +40,9 @@ export function stepDetails(step: PlanStep, sum: ChangeSummary): string {
   if (sum.parts && sum.parts.rows.length > 0) {
     body += `| ${escape(sum.parts.noun)} | change | details |\n|---|---|---|\n`;
     for (const row of sum.parts.rows)
-      body += `| ${code(row.key)}${row.name ? ` ${cell(row.name)}` : ''} | ${cell(row.changes.join(', '))} | ${cell(row.details.filter(Boolean).join('; '))} |\n`;
+      body +=
+        `| ${code(row.key)}${row.name ? ` ${cell(row.name)}` : ''} | ${cell(row.changes.join(', '))} | ` +
+        `${cell(row.details.filter(Boolean).join('; '))} |\n`;
     body += '\n';
   }
   const diff = diffLines(step);
@@ -69,7 +73,8 @@ function diffLines(step: PlanStep): string[] {
   for (const note of step.notes ?? []) lines.push(`# note: ${note}`);
   for (const item of step.cascade ?? [])
     lines.push(
-      `! the service also deletes ${item.address ?? `${item.kind} ${item.name ?? ''}`.trim()} (id ${item.id}${item.owned ? '' : ', NOT owned by obsync'})`,
+      `! the service also deletes ${item.address ?? `${item.kind} ${item.name ?? ''}`.trim()} (id ` +
+        `${item.id}${item.owned ? '' : ', NOT owned by obsync'})`,
     );
   return lines;
 }

@@ -21,11 +21,14 @@ export function targetBlocks(plan: Plan, several: boolean): Block[] {
   if (adoptions.length > 0) {
     const lines = adoptions.map(
       (s) =>
-        `> - ${code(s.address)} (existing id ${code(s.id ?? '?')}): ${s.action === 'noop' ? 'already matches the manifest' : `${s.changes.length} field(s) change`}\n`,
+        `> - ${code(s.address)} (existing id ${code(s.id ?? '?')}): ` +
+        `${s.action === 'noop' ? 'already matches the manifest' : `${s.changes.length} field(s) change`}\n`,
     );
     blocks.push(
       essential(
-        `> [!WARNING]\n> **${adoptions.length} object(s) will be ADOPTED**: they exist on the service and obsync did not create them; from this apply on, obsync owns them (it may update them, and delete them with \`--prune\`).\n${lines.join('')}\n`,
+        `> [!WARNING]\n> **${adoptions.length} object(s) will be ADOPTED**: they exist on the service and ` +
+          `obsync did not create them; from this apply on, obsync owns them (it may update them, and delete ` +
+          `them with \`--prune\`).\n${lines.join('')}\n`,
       ),
     );
   }
@@ -42,7 +45,10 @@ export function targetBlocks(plan: Plan, several: boolean): Block[] {
     const summaries = reviewed.map((s) => [s, domainSummary(s)] as const);
     for (const [step, sum] of summaries)
       blocks.push({
-        text: `| ${icon(step)}${isAdoption(step) ? ' **ADOPT**' : ''} | ${code(step.address)} | ${cell(headline(step, sum))} |${backtested ? ` ${step.backtest ? cell(backtestCell(step.backtest)) : ''} |` : ''}\n`,
+        text:
+          `| ${icon(step)}${isAdoption(step) ? ' **ADOPT**' : ''} | ${code(step.address)} | ` +
+          `${cell(headline(step, sum))} ` +
+          `|${backtested ? ` ${step.backtest ? cell(backtestCell(step.backtest)) : ''} |` : ''}\n`,
         kind: 'row',
         address: step.address,
       });
@@ -55,7 +61,9 @@ export function targetBlocks(plan: Plan, several: boolean): Block[] {
   if (ignoredOnly.length > 0)
     blocks.push(
       essential(
-        `Unchanged, with differences at fields ignore rules leave to the UI:\n${ignoredOnly.map((s) => `- ${code(s.address)}\n${fenced('text', joinLines(s.ignored?.map(ignoredSentence) ?? []))}`).join('')}\n`,
+        'Unchanged, with differences at fields ignore rules leave to the UI:\n' +
+          ignoredOnly.map((s) => `- ${code(s.address)}\n${fenced('text', joinLines(s.ignored?.map(ignoredSentence) ?? []))}`).join('') +
+          '\n',
       ),
     );
   const run = plan.backtest ? backtestRunSentence(plan.backtest) : null;
@@ -72,11 +80,13 @@ function pruneNotes(plan: Plan): string {
   for (const d of plan.diagnostics.filter((x) => x.severity === 'warning')) lines.push(`- ${escape(formatDiagnostic(d))}`);
   if (!plan.prune.requested && plan.prune.candidates.length > 0)
     lines.push(
-      `- ${plan.prune.candidates.length} owned object(s) no longer declared; \`--prune\` would delete them: ${plan.prune.candidates.map((a) => code(a)).join(', ')}`,
+      `- ${plan.prune.candidates.length} owned object(s) no longer declared; \`--prune\` would delete them: ` +
+        `${plan.prune.candidates.map((a) => code(a)).join(', ')}`,
     );
   if (plan.forget.length > 0)
     lines.push(
-      `- forgetting ${plan.forget.length} unfinished create(s) no manifest declares any more: ${plan.forget.map((a) => code(a)).join(', ')}`,
+      `- forgetting ${plan.forget.length} unfinished create(s) no manifest declares any more: ` +
+        `${plan.forget.map((a) => code(a)).join(', ')}`,
     );
   return lines.length > 0 ? `${lines.join('\n')}\n\n` : '';
 }

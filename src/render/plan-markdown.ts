@@ -63,7 +63,10 @@ function incompleteBanner(plans: readonly Plan[], failed: readonly FailedTarget[
     ...(failed.length > 0 ? [`${failed.length} target(s) not planned`] : []),
     ...(errors > 0 ? [`${errors} error(s)`] : []),
   ].join(', ');
-  return `> [!CAUTION]\n> **Incomplete plan: ${what}** — nothing is applied for these (the changes below can be):\n${items.map((e) => `> - ${e}\n`).join('')}\n`;
+  return (
+    `> [!CAUTION]\n> **Incomplete plan: ${what}** — nothing is applied for these (the changes below can ` +
+    `be):\n${items.map((e) => `> - ${e}\n`).join('')}\n`
+  );
 }
 
 function errorItems(plan: Plan): string[] {

@@ -14,7 +14,8 @@ const backtestCounts = {
     .int()
     .optional()
     .describe(
-      'ALERT notifications the checker would have sent: one per group per firing window (hyperdx b52a6fa notifies again on every evaluation while a group stays in ALERT)',
+      'ALERT notifications the checker would have sent: one per group per firing window (hyperdx b52a6fa ' +
+        'notifies again on every evaluation while a group stays in ALERT)',
     ),
   resolutions: z.number().int().optional().describe('Resolution notifications: a group that had notified going back to OK'),
   flapping: z.number().int().optional().describe('Episodes shorter than 3 windows (paged, then cleared at once)'),
@@ -86,7 +87,9 @@ export const impact = z
       kind: z
         .enum(['tile-alerts', 'search-alerts', 'readers', 'webhook-users'])
         .describe(
-          'tile-alerts: alerts on a tile whose query changes; search-alerts: alerts on a saved search whose query changes; readers: what reads a changed or deleted source or connection; webhook-users: alerts notifying a webhook whose destination changes or that goes',
+          'tile-alerts: alerts on a tile whose query changes; search-alerts: alerts on a saved search whose ' +
+            'query changes; readers: what reads a changed or deleted source or connection; webhook-users: alerts ' +
+            'notifying a webhook whose destination changes or that goes',
         ),
       what: z.string(),
       objects: z.array(impactItem),

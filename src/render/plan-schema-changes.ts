@@ -70,7 +70,8 @@ export const resourceChange = z
     kind,
     id: z.string().optional().describe('Server id of the object (absent for a create)'),
     reason: reason.describe(
-      'missing: not on the service; drifted: changed on the service, not in the manifest; spec-changed: the manifest changed; not-declared: owned but no longer declared (prune); unchanged',
+      'missing: not on the service; drifted: changed on the service, not in the manifest; spec-changed: the ' +
+        'manifest changed; not-declared: owned but no longer declared (prune); unchanged',
     ),
     action_reason: z
       .literal('delete_because_no_resource_config')

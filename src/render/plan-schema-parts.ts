@@ -75,5 +75,7 @@ export const summarySchema = z
       .describe('renamed objects (previousNames) or tile keys (previousKeys) with no other change: apply records their new address'),
   })
   .describe(
-    'Objects per action, each counted once (the counts add up to the objects): adoptions under adopt, renames with no other change under move, the rest by action; the apply report has the same keys, counting what was done',
+    'Objects per action, each counted once (the counts add up to the objects): adoptions under adopt, ' +
+      'renames with no other change under move, the rest by action; the apply report has the same keys, ' +
+      'counting what was done',
   );

@@ -96,7 +96,8 @@ export const planDocumentSchema = z
     complete: z
       .boolean()
       .describe(
-        'As Terraform: applying this plan leaves nothing for the next plan — every target planned, every object, no --only/--selector, no prune refused or delete blocked',
+        'As Terraform: applying this plan leaves nothing for the next plan — every target planned, every ' +
+          'object, no --only/--selector, no prune refused or delete blocked',
       ),
     timestamp: z.string().describe('As Terraform: when the plan was made (RFC 3339, the same time as generated_at)'),
     summary: summarySchema,

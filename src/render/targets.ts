@@ -77,5 +77,10 @@ function targetSummary(plan: Plan): string {
   const s = planSummary([plan]);
   if (s.create + s.update + s.delete + s.adopt + s.move === 0 && planErrorCount(plan) === 0) return 'no changes';
   const errors = planErrorCount(plan);
-  return `${s.create} to create, ${s.update} to update, ${s.delete} to delete${alongText(deletedAlong(plan), 'deletes')}${s.adopt > 0 ? `, ${s.adopt} to adopt` : ''}${s.move > 0 ? `, ${s.move} to move` : ''}, ${s.noop} unchanged${errors > 0 ? `, ${errors} error(s)` : ''}`;
+  return (
+    `${s.create} to create, ${s.update} to update, ${s.delete} to ` +
+    `delete${alongText(deletedAlong(plan), 'deletes')}` +
+    `${s.adopt > 0 ? `, ${s.adopt} to adopt` : ''}${s.move > 0 ? `, ${s.move} to move` : ''}, ` +
+    `${s.noop} unchanged${errors > 0 ? `, ${errors} error(s)` : ''}`
+  );
 }

@@ -195,7 +195,8 @@ async function approve(io: CliIO, interrupts: ApplyInterrupts, { arrived, failed
   if (refused.length > 0) {
     const where = arrived.length > 1 ? ` (on ${refused.map((a) => `'${a.target}'`).join(', ')}; nothing was applied to any target)` : '';
     io.stderr.write(
-      `Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended (--allow-empty-kind KIND for the last objects of a kind), or apply without --prune${where}.\n`,
+      `Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended ` +
+        `(--allow-empty-kind KIND for the last objects of a kind), or apply without --prune${where}.\n`,
     );
     throw new ExitRequest(1);
   }
@@ -218,7 +219,11 @@ function interruptedSummary(reports: readonly ApplyReport[]): string {
   const notStarted = changes.filter((r) => r.notStarted).length;
   const skipped = changes.filter((r) => r.outcome === 'skipped' && !r.notStarted).length;
   const failed = changes.filter((r) => r.outcome === 'failed').length;
-  return `Interrupted: ${applied} change(s) applied, ${failed} failed, ${skipped > 0 ? `${skipped} skipped, ` : ''}${notStarted} not started; the inventory lock is released. Run apply again to finish.`;
+  return (
+    `Interrupted: ${applied} change(s) applied, ${failed} failed, ` +
+    `${skipped > 0 ? `${skipped} skipped, ` : ''}${notStarted} not started; the inventory lock is ` +
+    `released. Run apply again to finish.`
+  );
 }
 
 /** A saved plan applies to its own targets only: a --target it does not hold would be applied unreviewed. */

@@ -16,7 +16,9 @@ export function warnDeclaredElsewhere(io: CliIO, session: Session, result: Expor
     .map((r) => `${r.address} in ${relative(io.cwd, r.source.file)}`)
     .join(', ');
   io.stderr.write(
-    `warning: ${twice.length} exported object${twice.length === 1 ? ' is' : 's are'} already declared by your manifests (${some}${twice.length > 3 ? ', …' : ''}); keep one manifest per object before the next plan\n`,
+    `warning: ${twice.length} exported object${twice.length === 1 ? ' is' : 's are'} already declared by ` +
+      `your manifests (${some}${twice.length > 3 ? ', …' : ''}); keep one manifest per object before the ` +
+      `next plan\n`,
   );
 }
 
@@ -57,6 +59,8 @@ export async function adopt(io: CliIO, session: Session, outDir: string, result:
       });
   const already = result.manifests.length - bound;
   io.stdout.write(
-    `\nAdopted ${bound} object${bound === 1 ? '' : 's'}${already > 0 ? ` (${already} already owned)` : ''}: obsync owns every exported object now (state: ${session.state.location}); nothing was written to the service.\n`,
+    `\nAdopted ${bound} ` +
+      `object${bound === 1 ? '' : 's'}${already > 0 ? ` (${already} already owned)` : ''}: obsync owns ` +
+      `every exported object now (state: ${session.state.location}); nothing was written to the service.\n`,
   );
 }

@@ -32,13 +32,15 @@ export function writeAll(io: CliIO, outDir: string, files: ReadonlyMap<string, s
   const escapes = [...files.keys()].filter((file) => leavesRoot(root, join(outDir, file)));
   if (escapes.length > 0)
     throw new ConfigError(
-      `${escapes.length} path${escapes.length === 1 ? '' : 's'} in ${outDir} lead outside it through a symbolic link (${list(escapes)}); nothing was written`,
+      `${escapes.length} path${escapes.length === 1 ? '' : 's'} in ${outDir} lead outside it through a ` +
+        `symbolic link (${list(escapes)}); nothing was written`,
       { hint: 'export never writes through symbolic links: remove them, or export to another --out-dir' },
     );
   const conflicts = [...files].filter(([file, text]) => differs(join(outDir, file), scrub(text)));
   if (conflicts.length > 0 && !force) {
     throw new ConfigError(
-      `${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${outDir} already exist with other content (${list(conflicts.map(([f]) => f))}); nothing was written`,
+      `${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${outDir} already exist with other ` +
+        `content (${list(conflicts.map(([f]) => f))}); nothing was written`,
       {
         hint: 'export to an empty --out-dir, or pass --force to overwrite them',
       },
@@ -57,7 +59,8 @@ export function writeAll(io: CliIO, outDir: string, files: ReadonlyMap<string, s
   writeFilesAtomically(written, { within: outDir });
   if (masked.length > 0)
     io.stderr.write(
-      `warning: ${list(masked)}: a value the service holds contains a secret obsync knows (a credential, a webhook URL); it is written as (sensitive) — review the object on the service\n`,
+      `warning: ${list(masked)}: a value the service holds contains a secret obsync knows (a credential, a ` +
+        `webhook URL); it is written as (sensitive) — review the object on the service\n`,
     );
 }
 

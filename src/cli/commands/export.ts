@@ -65,7 +65,9 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
     // refused before the service is asked anything.
     if (flags.adopt && !read)
       throw new ConfigError(
-        `${relative(io.cwd, outDir) || '.'} is not among the manifest paths target '${session.port.target}' reads (${session.manifestPaths.map((p) => relative(io.cwd, p) || '.').join(', ')}); nothing was read, written or adopted`,
+        `${relative(io.cwd, outDir) || '.'} is not among the manifest paths target '${session.port.target}' ` +
+          `reads (${session.manifestPaths.map((p) => relative(io.cwd, p) || '.').join(', ')}); nothing was ` +
+          `read, written or adopted`,
         { hint: 'export into one of them with --out-dir, or add the directory to manifests (or targets[].manifests) in obsync.yaml first' },
       );
     const { exportLive, SCHEMA_FILE } = await import('../../export/exporter.js');
@@ -86,7 +88,8 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
     warnDeclaredElsewhere(io, session, result, outDir);
     if (!read)
       io.stderr.write(
-        `note: target '${session.port.target}' does not read ${relative(io.cwd, outDir) || '.'}: add it to manifests (or targets[].manifests) in obsync.yaml for plan and apply to use the exported files\n`,
+        `note: target '${session.port.target}' does not read ${relative(io.cwd, outDir) || '.'}: add it to ` +
+          `manifests (or targets[].manifests) in obsync.yaml for plan and apply to use the exported files\n`,
       );
     if (flags.adopt) await adopt(io, session, outDir, result);
   } finally {
@@ -153,14 +156,20 @@ function printExported(io: CliIO, target: string, shown: string, result: ExportR
       .map((r) => `${r.address} → ${r.to}`)
       .join(', ');
     io.stderr.write(
-      `note: ${result.renames.length} exported object${result.renames.length === 1 ? ' keeps' : 's keep'} the name obsync owns ${result.renames.length === 1 ? 'it' : 'them'} under, not the stable one (${some}${result.renames.length > 3 ? ', …' : ''}): to rename, set metadata.name to the new name and metadata.previousNames: [the old one] (the note in each file says it); the next apply moves the ownership\n`,
+      `note: ${result.renames.length} exported object${result.renames.length === 1 ? ' keeps' : 's keep'} ` +
+        `the name obsync owns ${result.renames.length === 1 ? 'it' : 'them'} under, not the stable one ` +
+        `(${some}${result.renames.length > 3 ? ', …' : ''}): to rename, set metadata.name to the new name and ` +
+        `metadata.previousNames: [the old one] (the note in each file says it); the next apply moves the ` +
+        `ownership\n`,
     );
   }
   if (adopting) return;
   if (result.sharedKeys.length > 0) {
     const some = result.sharedKeys.slice(0, 3).join(', ');
     io.stderr.write(
-      `note: ${result.sharedKeys.length} exported objects share their natural key (e.g. a dashboard's name) with another object (${some}${result.sharedKeys.length > 3 ? ', …' : ''}): a plan cannot tell them apart by it until obsync owns them; \`obsync export --adopt\` binds each manifest to its object\n`,
+      `note: ${result.sharedKeys.length} exported objects share their natural key (e.g. a dashboard's name) ` +
+        `with another object (${some}${result.sharedKeys.length > 3 ? ', …' : ''}): a plan cannot tell them ` +
+        `apart by it until obsync owns them; \`obsync export --adopt\` binds each manifest to its object\n`,
     );
   }
   io.stderr.write(

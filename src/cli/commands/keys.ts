@@ -121,7 +121,9 @@ function describeKey(key: WireApiKey): string {
 function keyRefusal(err: unknown, key: WireApiKey, verb: string): unknown {
   if (err instanceof ApiError && err.status === 400 && /authenticate/i.test(err.message))
     return new ConfigError(`the service refused to ${verb} key ${describeKey(key)}: it is the key this target authenticates with`, {
-      hint: 'point the target at another key first (OBSYNC_KEY_ID and OBSYNC_KEY_SECRET, or credentials in obsync.yaml), then run this again',
+      hint:
+        'point the target at another key first (OBSYNC_KEY_ID and OBSYNC_KEY_SECRET, or credentials in ' +
+        'obsync.yaml), then run this again',
       cause: err,
     });
   return err;

@@ -105,7 +105,8 @@ async function pullCommand(io: CliIO, paths: string[], flags: PullFlags): Promis
       const written = writePull(result, { within: projectRoot(io, sessions), read });
       if (written.masked.length > 0)
         io.stderr.write(
-          `warning: ${written.masked.length} file(s): a value the service holds contains a secret obsync knows; it is written as (sensitive) — review the object on the service\n`,
+          `warning: ${written.masked.length} file(s): a value the service holds contains a secret obsync knows; ` +
+            `it is written as (sensitive) — review the object on the service\n`,
         );
     }
     if (failed || result.conflicts.length > 0) throw new ExitRequest(1);

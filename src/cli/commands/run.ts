@@ -62,7 +62,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
   const cmd = program
     .command('run')
     .description(
-      'reconcile continuously: at start-up, on a schedule and when manifests change; serves the status page (/), /api/status, /api/events, /livez /readyz /metrics',
+      'reconcile continuously: at start-up, on a schedule and when manifests change; serves the status page ' +
+        '(/), /api/status, /api/events, /livez /readyz /metrics',
     )
     .argument('[paths...]', 'manifest files or directories')
     .option('--schedule <cron>', `cron expression, UTC (default: defaults.schedule or "${DEFAULT_SCHEDULE}")`)
