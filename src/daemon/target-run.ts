@@ -16,7 +16,7 @@ import { reconcile, type RunReport } from '../engine/reconcile.js';
 import { eventsOfRun, firstFailure } from '../events/derive.js';
 import type { LastRun } from '../events/status-model.js';
 import type { EventBody } from '../events/vocabulary.js';
-import { resourceCounts } from './metrics.js';
+import { resourceCounts } from './resource-counts.js';
 import { RunMemo } from '../engine/memo.js';
 import { DEFAULT_IGNORE_SUGGESTIONS } from '../config/field-rules.js';
 import { DriftHistory, suggestionEvent } from './drift-history.js';
