@@ -6,7 +6,8 @@ import type { Plan } from '../core/plan.js';
 import { checkPolicy } from '../policy/check.js';
 import { projectFinding } from './policy-rules.js';
 import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reconcile.js';
-import { backtestSettings, type RunOptions } from './run-options.js';
+import { backtestSettings } from './backtest-options.js';
+import type { RunOptions } from './run-options.js';
 import type { Session } from './session-types.js';
 
 /** What a command adds to a reconcile run of the session (mode, saved plan, callbacks). */

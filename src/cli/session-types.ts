@@ -15,7 +15,7 @@ import type { PolicyRule } from '../policy/policy-manifest.js';
 import type { PolicySettings } from '../policy/settings.js';
 import type { Logger } from '../log/logger.js';
 import type { ProjectPaths } from './project-paths.js';
-import type { BacktestDefaults } from './run-options.js';
+import type { BacktestDefaults } from './backtest-options.js';
 import type { ConnectInput } from './wiring.js';
 
 export interface SessionOptions {

@@ -10,7 +10,7 @@ import type { PolicyRule } from '../policy/policy-manifest.js';
 import type { Logger } from '../log/logger.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project-paths.js';
-import { backtestDefaults } from './run-options.js';
+import { backtestDefaults } from './backtest-options.js';
 import { manifestFileScope } from '../config/file-scope.js';
 import type { ResolvedTarget } from '../config/target-resolution.js';
 import { manifestPaths } from '../config/trees.js';

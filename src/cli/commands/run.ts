@@ -1,7 +1,7 @@
 /** `obsync run`: the long-lived reconciler (container entrypoint), for every declared target (or the ones given) in one process. */
 import { hostname } from 'node:os';
 import cron from 'node-cron';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { checkPolicy } from '../../policy/check.js';
 import { projectFinding } from '../policy-rules.js';
@@ -21,8 +21,9 @@ import type { CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
 import { VERSION } from '../version.js';
 import { forgetServedUrl, recordServedUrl } from '../healthcheck-url.js';
-import { wholeNumber } from '../numbers.js';
-import { backtestSettings, commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
+import { milliseconds, wholeNumber } from '../numbers.js';
+import { backtestSettings } from '../backtest-options.js';
+import { commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { cliLogger } from '../cli-logger.js';
 import { openSessions } from '../session.js';
 import { daemonOutput } from '../daemon-output.js';
@@ -42,12 +43,6 @@ const DEFAULT_SCHEDULE = '*/5 * * * *';
 const SHUTDOWN_MS = 8_000;
 /** Notifications still queued at shutdown get this long (within the 10 s a stop may take). */
 const NOTIFY_GRACE_MS = 1_000;
-
-function milliseconds(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected milliseconds ≥ 0');
-  return n;
-}
 
 export function parseListen(value: string): { host: string; port: number } {
   const i = value.lastIndexOf(':');
