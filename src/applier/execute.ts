@@ -6,20 +6,17 @@
 import { AmbiguousWriteError, ApiError, InvariantError } from '../core/errors.js';
 import type { InventoryEntry } from '../core/inventory.js';
 import type { LiveObject } from '../core/live.js';
-import { nameOf, type CascadeItem, type PlanStep } from '../core/plan.js';
+import type { PlanStep } from '../core/plan.js';
 import { requireCollection, type CollectionPort } from '../core/ports.js';
 import type { Json } from '../core/wire.js';
-import { naturalKeyOf, type ManagedKind } from '../kinds/kind.js';
+import type { ManagedKind } from '../kinds/kind.js';
 import { managedDefinition } from '../kinds/registry.js';
-import { sameJson, stableJson } from '../planner/diff.js';
-import { writeBackup, type BackedUp } from './backup.js';
+import { sameJson } from '../planner/diff.js';
+import { backupCascade, writeBackup } from './backup.js';
 import { newWithKey, unprovenCreate, unprovenError, unprovenReadBack } from './ownership.js';
-import type { ApplyContext, StepResult } from './context.js';
+import type { ApplyContext } from './context.js';
 import { resolvePayload } from './resolve.js';
-import { verifyWrite } from './verify.js';
-import { setOwn } from '../core/json.js';
-
-type Outcome = Omit<StepResult, 'durationMs' | 'address' | 'action'>;
+import { entryFor, partIds, recordWritten, storedParts, type Outcome } from './record.js';
 
 export async function executeStep(step: PlanStep, ctx: ApplyContext, backupFolderTime: Date): Promise<Outcome> {
   const def = managedDefinition(step.kind);
@@ -108,7 +105,9 @@ async function findCreated(
       path: step.address,
       status: 0,
       retryable: false,
-      message: `${step.address}: the create's response was lost and ${candidates.length} new objects now match its natural key (${candidates.map((c) => c.id).join(', ')}); resolve by hand`,
+      message:
+        `${step.address}: the create's response was lost and ${candidates.length} new objects now match its ` +
+        `natural key (${candidates.map((c) => c.id).join(', ')}); resolve by hand`,
     });
   }
   return candidates[0] ?? null;
@@ -160,18 +159,6 @@ async function deleteStep(step: PlanStep, ctx: ApplyContext, backupTime: Date): 
 }
 
 /** Every object the service deletes along with a step is written to the backups first. */
-async function backupCascade(step: PlanStep, ctx: ApplyContext, at: Date): Promise<string[]> {
-  const files: string[] = [];
-  for (const item of step.cascade ?? []) files.push(await writeBackup(ctx.inventory, backedUp(item), item.object, at));
-  return files;
-}
-
-function backedUp(item: CascadeItem): BackedUp {
-  return item.address
-    ? { kind: item.kind, name: nameOf(item.address), address: item.address, id: item.id }
-    : { kind: item.kind, name: `unowned-${item.id}`, id: item.id };
-}
-
 function withBackups(outcome: Outcome, cascadeBackups: string[]): Outcome {
   if (cascadeBackups.length > 0) outcome.cascadeBackups = cascadeBackups;
   return outcome;
@@ -200,82 +187,8 @@ async function noopStep(step: PlanStep, ctx: ApplyContext): Promise<Outcome> {
   return step.id ? { outcome: 'unchanged', id: step.id } : { outcome: 'unchanged' };
 }
 
-async function recordWritten(
-  def: ManagedKind,
-  step: PlanStep,
-  live: LiveObject,
-  ctx: ApplyContext,
-  resolvedAmbiguous: boolean,
-): Promise<Outcome> {
-  const parts = storedParts(def, step, live);
-  ctx.ids.set(step.address, step.kind, live.id, parts);
-  const fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry> = {
-    id: live.id,
-    status: 'owned',
-    naturalKey: naturalKeyOf(def, live),
-  };
-  if (parts) fields.tiles = Object.fromEntries(parts);
-  const verification = verifyWrite(def, step, live, ctx.ids, (value) => ctx.inventory.fingerprint(stableJson(value)));
-  if (verification.fields.length > 0) fields.nonConvergent = verification.fields;
-  await ctx.inventory.put(entryFor(step, ctx, fields));
-  const out: Outcome = { outcome: 'applied', id: live.id };
-  if (verification.changes.length > 0) out.nonConvergent = verification.changes;
-  if (resolvedAmbiguous) out.resolvedAmbiguous = true;
-  return out;
-}
-
-/** After a write the service returns the parts in the order sent: the step's keys pair positionally. */
-function storedParts(def: ManagedKind, step: PlanStep, live: LiveObject): Map<string, string> | undefined {
-  if (!def.parts || !step.parts) return undefined;
-  const ids = def.parts.idsInOrder(live);
-  const out = new Map<string, string>();
-  step.parts.forEach((p, i) => {
-    const id = ids[i];
-    if (id !== undefined) out.set(p.key, id);
-  });
-  return out;
-}
-
-function partIds(step: PlanStep): Record<string, string> | undefined {
-  if (!step.parts) return undefined;
-  const out: Record<string, string> = {};
-  for (const p of step.parts) if (p.id !== undefined) setOwn(out, p.key, p.id);
-  return out;
-}
-
 function resolve(step: PlanStep, body: PlanStep['payload'] & object, ctx: ApplyContext) {
   return resolvePayload(body, ctx.ids, ctx.secretValues.get(step.address) ?? new Map<string, Json>(), step.address);
-}
-
-/** The inventory entry for a step's object; `kept`: the owned entry whose values the step did not restate. */
-function entryFor(
-  step: PlanStep,
-  ctx: ApplyContext,
-  fields: Pick<InventoryEntry, 'id' | 'status' | 'naturalKey'> & Partial<InventoryEntry>,
-  updatedAt = ctx.now().toISOString(),
-  kept?: InventoryEntry,
-): InventoryEntry {
-  const record = step.record;
-  const entry: InventoryEntry = {
-    kind: step.kind,
-    name: step.name,
-    id: fields.id,
-    status: fields.status,
-    naturalKey: fields.naturalKey,
-    updatedAt,
-  };
-  const labels = record?.labels ?? kept?.labels;
-  if (labels && Object.keys(labels).length > 0) entry.labels = labels;
-  const specHash = record?.specHash ?? kept?.specHash;
-  if (specHash) entry.specHash = specHash;
-  const secrets = record?.secrets ?? kept?.secrets;
-  if (secrets && Object.keys(secrets).length > 0 && fields.status === 'owned') entry.secrets = secrets;
-  const source = record?.source ?? kept?.source;
-  if (source !== undefined) entry.source = source;
-  if (fields.tiles) entry.tiles = fields.tiles;
-  if (fields.nonConvergent) entry.nonConvergent = fields.nonConvergent;
-  if (fields.preexisting && fields.status === 'pending') entry.preexisting = fields.preexisting;
-  return entry;
 }
 
 function signalOpt(ctx: ApplyContext): { signal?: AbortSignal } {

@@ -83,7 +83,10 @@ export function newWithKey(objects: readonly LiveObject[], def: ManagedKind, ste
 
 const owners = new WeakMap<ApplyContext, ReadonlyMap<string, Address>>();
 
-/** Ids the inventory owned when the apply began (an object whose entry outlived it still counts), with their addresses; built once per apply. */
+/**
+ * Ids the inventory owned when the apply began (an object whose entry outlived it still counts), with
+ * their addresses; built once per apply.
+ */
 function ownedBefore(ctx: ApplyContext): ReadonlyMap<string, Address> {
   let map = owners.get(ctx);
   if (!map) {
@@ -117,7 +120,9 @@ export async function unprovenError(
   return new OwnershipError(
     `${step.address}: obsync cannot prove it created the object, so it records nothing: ${why}; ${created}`,
     found && found.length === 1
-      ? `check ${def.noun} ${found[0] ?? ''} on the service: if it is the one the manifest declares, run \`obsync import ${step.address} ${found[0] ?? ''}\`; otherwise delete it`
-      : 'check the service for what this create made; `obsync import` takes over one object by id, and the next apply creates it again if none exists',
+      ? `check ${def.noun} ${found[0] ?? ''} on the service: if it is the one the manifest declares, run ` +
+          `\`obsync import ${step.address} ${found[0] ?? ''}\`; otherwise delete it`
+      : 'check the service for what this create made; `obsync import` takes over one object by id, and the ' +
+          'next apply creates it again if none exists',
   );
 }

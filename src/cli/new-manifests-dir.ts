@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
-import type { Session } from './session.js';
+import type { Session } from './session-types.js';
 
 /** Where export would put a target's new manifests: its last manifest folder (a target's own overlay follows the shared ones). */
 export function newManifestsDir(s: Session): string {

@@ -22,7 +22,8 @@ export function decimal(opts: { min: number; max: number; exclusiveMin?: boolean
     if (!Number.isFinite(n) || !low || n > opts.max) {
       const unit = opts.unit ? ` ${opts.unit}` : '';
       throw new InvalidArgumentError(
-        `expected a number ${opts.exclusiveMin ? 'above' : 'from'} ${opts.min}${opts.exclusiveMin ? ' and up to' : ' to'} ${opts.max}${unit}`,
+        `expected a number ${opts.exclusiveMin ? 'above' : 'from'} ` +
+          `${opts.min}${opts.exclusiveMin ? ' and up to' : ' to'} ${opts.max}${unit}`,
       );
     }
     return n;
@@ -31,3 +32,10 @@ export function decimal(opts: { min: number; max: number; exclusiveMin?: boolean
 
 /** `--timeout <seconds>`: the deadline of each request to the target. */
 export const timeoutSeconds = decimal({ min: 0, max: 600, exclusiveMin: true, unit: 'seconds' });
+
+/** Milliseconds ≥ 0 (`--debounce 1000`). */
+export function milliseconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected milliseconds ≥ 0');
+  return n;
+}

@@ -9,7 +9,7 @@ import { statusSchema } from '../events/status-model.js';
 import { eventSchema } from '../events/vocabulary.js';
 import { genericPayloadSchema } from '../notify/payload.js';
 import { applyReportSchema } from '../render/apply-json.js';
-import { OUTPUT_FORMAT_VERSION, planDocumentSchema } from '../render/plan-json.js';
+import { OUTPUT_FORMAT_VERSION, planDocumentSchema } from '../render/plan-schema.js';
 
 export const OUTPUT_SCHEMAS = {
   'plan.schema.json': { schema: planDocumentSchema, title: `obsync plan, format ${OUTPUT_FORMAT_VERSION}` },

@@ -56,7 +56,8 @@ const commands: CommandEntry[] = [
     name: 'run',
     usage: '[options] [paths...]',
     summary:
-      'reconcile continuously: at start-up, on a schedule and when manifests change; serves the status page (/), /api/status, /api/events, /livez /readyz /metrics',
+      'reconcile continuously: at start-up, on a schedule and when manifests change; serves the status page ' +
+      '(/), /api/status, /api/events, /livez /readyz /metrics',
     load: () => import('./commands/run.js'),
   },
   {
@@ -94,7 +95,8 @@ const commands: CommandEntry[] = [
     name: 'schema',
     usage: '[options]',
     summary:
-      'print the JSON Schema (draft-07) of every manifest kind (Dashboard, Alert, Pipe, Source, Webhook, SavedSearch, Connection, Role, TeamMember, TeamSettings) and of obsync.yaml',
+      'print the JSON Schema (draft-07) of every manifest kind (Dashboard, Alert, Pipe, Source, Webhook, ' +
+      'SavedSearch, Connection, Role, TeamMember, TeamSettings) and of obsync.yaml',
     load: () => import('./commands/schema.js'),
   },
   {

@@ -5,7 +5,7 @@
  * again around each write). Only on a terminal and not in CI: logs get no animation.
  */
 import type { Writable } from 'node:stream';
-import type { RetryReport, SlowRequest, WaitReport } from '../remote/transport.js';
+import type { RetryReport, SlowRequest, WaitReport } from '../remote/transport-types.js';
 import type { CliIO } from './io.js';
 import { CLEAR_LINE } from '../core/printable.js';
 

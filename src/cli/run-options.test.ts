@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../config/schema.js';
-import { backtestDefaults, backtestSettings, parseRunOptions, type RawRunOptions } from './run-options.js';
+import { backtestDefaults, backtestSettings } from './backtest-options.js';
+import { parseRunOptions, type RawRunOptions } from './run-options.js';
 
 const raw = (more: Partial<RawRunOptions> = {}): RawRunOptions => ({ target: [], selector: [], only: [], ...more });
 const DEFAULT = { windowMs: 7 * 86_400_000, window: '7d', budget: 20, perAlert: 10 };

@@ -1,18 +1,16 @@
 /** Flags shared by plan, apply and run, and their parsing into engine settings. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { durationMs, MAX_BACKTEST_MS } from '../core/duration.js';
 import { ConfigError } from '../core/errors.js';
-import { BACKTEST_DEFAULTS, type BacktestOptions } from '../engine/backtest.js';
 import type { Address, Kind, Plan } from '../core/plan.js';
 import type { InventoryEntry } from '../core/inventory.js';
 import type { DesiredResource } from '../core/resource.js';
 import { isNarrowed, pruneEligibility, selectedAddresses, type Selection } from '../engine/selection.js';
 import { metadataName } from '../kinds/envelope.js';
 import { KINDS, parseAddress } from '../kinds/registry.js';
-import type { BacktestSetting } from '../config/backtest-schema.js';
 import type { CliIO } from './io.js';
 import { timeoutSeconds, wholeNumber } from './numbers.js';
 import { setOwn } from '../core/json.js';
+import { backtestWindow, type BacktestWindow } from './backtest-options.js';
 
 export interface RawRunOptions {
   /** --target, repeatable. */
@@ -47,17 +45,6 @@ export interface RunOptions {
   backtestBudget?: number;
 }
 
-/** A backtest history: how long, and how the user wrote it. */
-export interface BacktestWindow {
-  windowMs: number;
-  window: string;
-}
-
-/** `defaults.backtest` of obsync.yaml, resolved: false when turned off there. */
-export type BacktestDefaults =
-  | (BacktestWindow & { budget: number; perAlert: number; episodeBudget?: BacktestOptions['episodeBudget'] })
-  | false;
-
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
@@ -74,7 +61,9 @@ export function commonRunOptions(cmd: Command): Command {
     .option('--prune', 'delete owned objects that are no longer declared (with every safety guard)')
     .option(
       '--prune-cascade',
-      'let a delete (or an update that drops a tile) go ahead even when the service would take along objects obsync does not own, such as a hand-made alert on a pruned dashboard; they are backed up first and counted against --max-deletes',
+      'let a delete (or an update that drops a tile) go ahead even when the service would take along ' +
+        'objects obsync does not own, such as a hand-made alert on a pruned dashboard; they are backed up ' +
+        'first and counted against --max-deletes',
     )
     .option('--max-deletes <n>', 'refuse to prune more than this many objects (with what the service deletes along)', wholeNumber(0))
     .option('--timeout <seconds>', "deadline of each request to the target (default: the target's timeoutSeconds, else 30)", timeoutSeconds)
@@ -83,7 +72,8 @@ export function commonRunOptions(cmd: Command): Command {
     .option('--allow-file-outside', '${file:} in manifests may read files outside the directory of obsync.yaml (default: confined to it)')
     .option(
       '--backtest <duration>',
-      "backtest created and updated alerts over this much of the service's data, e.g. 1d or 7d (plan and apply default: defaults.backtest, else 7d; run: off unless set)",
+      "backtest created and updated alerts over this much of the service's data, e.g. 1d or 7d (plan and " +
+        'apply default: defaults.backtest, else 7d; run: off unless set)',
     )
     .option('--no-backtest', 'no backtests')
     .option(
@@ -93,57 +83,13 @@ export function commonRunOptions(cmd: Command): Command {
     );
 }
 
-/** `--backtest 7d`: a history of minutes, hours or days, at most 90 days. */
-function backtestWindow(text: string): BacktestWindow {
-  const ms = durationMs(text, 'mhd');
-  if (ms === null || ms > MAX_BACKTEST_MS) throw new ConfigError(`--backtest '${text}' is not a history like 1d, 12h or 7d (at most 90d)`);
-  return { windowMs: ms, window: text };
-}
-
-/** `defaults.backtest` of obsync.yaml (already checked by its schema) as settings; undefined when not set. */
-export function backtestDefaults(setting: BacktestSetting | undefined): BacktestDefaults | undefined {
-  if (setting === undefined) return undefined;
-  if (setting === false) return false;
-  const spec = setting === true ? {} : typeof setting === 'string' ? { window: setting } : setting;
-  const text = spec.window ?? BACKTEST_DEFAULTS.window;
-  return {
-    windowMs: durationMs(text, 'mhd') ?? BACKTEST_DEFAULTS.windowMs,
-    window: text,
-    budget: spec.budget ?? BACKTEST_DEFAULTS.budget,
-    perAlert: spec.perAlert ?? BACKTEST_DEFAULTS.perAlert,
-    ...(spec.episodeBudget ? { episodeBudget: { ...spec.episodeBudget, perMs: durationMs(spec.episodeBudget.per, 'mhd') ?? 1 } } : {}),
-  };
-}
-
-/**
- * The backtests of a run: the flags over obsync.yaml's `defaults.backtest` over the command's
- * default (plan and apply: on, 7 days; the daemon: off, so a schedule does not spend the rate
- * limit on history unless asked).
- */
-export function backtestSettings(
-  opts: Pick<RunOptions, 'backtest' | 'backtestBudget'>,
-  configured: BacktestDefaults | undefined,
-  daemon: boolean,
-): Omit<BacktestOptions, 'signal' | 'now'> | undefined {
-  if (opts.backtest === false) return undefined;
-  if (opts.backtest === undefined && (configured === false || (configured === undefined && daemon))) return undefined;
-  const base = configured || undefined;
-  const window = opts.backtest ?? base ?? { windowMs: BACKTEST_DEFAULTS.windowMs, window: BACKTEST_DEFAULTS.window };
-  return {
-    windowMs: window.windowMs,
-    window: window.window,
-    budget: opts.backtestBudget ?? base?.budget ?? BACKTEST_DEFAULTS.budget,
-    perAlert: base?.perAlert ?? BACKTEST_DEFAULTS.perAlert,
-    ...(base?.episodeBudget ? { episodeBudget: base.episodeBudget } : {}),
-  };
-}
-
 /** `--allow-empty-kind KIND` (plan, apply): the explicit confirmation that prune may delete the last objects of a kind. */
 export function allowEmptyKindOption(cmd: Command): Command {
   return cmd.addOption(
     new Option(
       '--allow-empty-kind <kind>',
-      'with --prune: also delete the last owned objects of this kind when no manifest declares one any more (repeatable; without it such a prune is refused, in case a manifest path came up empty)',
+      'with --prune: also delete the last owned objects of this kind when no manifest declares one any more ' +
+        '(repeatable; without it such a prune is refused, in case a manifest path came up empty)',
     )
       .choices(KINDS)
       .argParser((value: string, previous: string[] | undefined) => {

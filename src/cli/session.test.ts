@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CliIO } from './io.js';
-import { cliLogger } from './session.js';
+import { cliLogger } from './cli-logger.js';
 
 /** The daemon logs through this logger: pretty on a terminal, coloured unless NO_COLOR or --no-color. */
 async function logLine(env: Record<string, string>, color?: boolean): Promise<string> {

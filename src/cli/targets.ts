@@ -8,7 +8,7 @@ import { printableLines } from '../core/printable.js';
 import type { CliIO } from './io.js';
 import type { Selection } from '../engine/selection.js';
 import { checkSelectionMatches } from './run-options.js';
-import type { Session } from './session.js';
+import type { Session } from './session-types.js';
 
 /** Targets worked on at once; each paces its own requests, so this bounds local work only. */
 export const TARGET_CONCURRENCY = 4;

@@ -18,7 +18,7 @@ import type { SensitiveValue } from '../manifests/carried.js';
 import { credentialValues } from '../manifests/credentials.js';
 import { readRegularFile } from '../manifests/files.js';
 import { createServicePort, type PortOptions } from '../remote/index.js';
-import type { WaitReport } from '../remote/transport.js';
+import type { WaitReport } from '../remote/transport-types.js';
 import { startSandbox } from '../sandbox/index.js';
 import { sandboxTarget } from '../sandbox/target.js';
 import { proxyFromEnv } from './network.js';

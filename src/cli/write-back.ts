@@ -17,7 +17,7 @@ import { parseUnmanagedSelector } from '../writeback/selector.js';
 import type { CliIO } from './io.js';
 import { newManifestsDir } from './new-manifests-dir.js';
 import { proxyFromEnv } from './network.js';
-import type { Session } from './session.js';
+import type { Session } from './session-types.js';
 
 export interface TargetWriteBack {
   drift: DriftMode | undefined;

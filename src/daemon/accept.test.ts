@@ -4,7 +4,8 @@ import { exposition } from './accept.js';
 describe("the scraper's Accept header", () => {
   it.each([
     [
-      'application/openmetrics-text;version=1.0.0;q=0.5,application/openmetrics-text;version=0.0.1;q=0.4,text/plain;version=0.0.4;q=0.3,*/*;q=0.2',
+      'application/openmetrics-text;version=1.0.0;q=0.5,application/openmetrics-text;version=0.0.1;q=0.4,' +
+        'text/plain;version=0.0.4;q=0.3,*/*;q=0.2',
       'openmetrics',
     ],
     ['application/openmetrics-text; version=1.0.0; charset=utf-8', 'openmetrics'],

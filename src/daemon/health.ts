@@ -1,7 +1,8 @@
 /**
  * The daemon's HTTP server on node:http: `/livez`, `/healthz` (alias), `/readyz` and `/metrics`
  * (always open, for probes; `/metrics` in OpenMetrics when the scraper asks for it), then the status
- * routes (./status-routes.ts). `/readyz` also says per target why, as a code (`{ready, targets: {name: {ready, code, error, since, leader}}}`, ./readiness.ts):
+ * routes (./status-routes.ts). `/readyz` also says per target why, as a code (`{ready, targets: {name: {ready, code, error, since,
+ * leader}}}`, ./readiness.ts):
  * it needs no token, so no text from the service reaches it.
  */
 import { createServer, type Server } from 'node:http';

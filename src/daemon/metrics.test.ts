@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { ApplyReport, StepOutcomeKind } from '../applier/context.js';
 import { PLAN_FORMAT_VERSION, summarize, type Action, type Address, type Kind, type Plan, type PlanStep } from '../core/plan.js';
 import type { ObsyncEvent } from '../events/vocabulary.js';
-import { DaemonMetrics, resourceCounts } from './metrics.js';
+import { DaemonMetrics } from './metrics.js';
+import { resourceCounts } from './resource-counts.js';
 import { RunSlots } from './slots.js';
 
 function step(address: Address, action: Action): PlanStep {

@@ -1,9 +1,6 @@
 /** Prometheus metrics of the daemon (DESIGN §6). Labels are low-cardinality only: no object names, no messages. */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric, type OpenMetricsContentType } from 'prom-client';
-import type { ApplyReport, StepOutcomeKind } from '../applier/context.js';
-import type { Plan } from '../core/plan.js';
 import type { Exposition } from './accept.js';
-import { setOwn } from '../core/json.js';
 import type { ObsyncEvent } from '../events/vocabulary.js';
 
 export type RunResult = 'success' | 'failure' | 'invalid_manifests';
@@ -115,7 +112,9 @@ export class DaemonMetrics {
   });
   readonly runsQueued: Gauge = new Gauge({
     name: 'obsync_runs_queued',
-    help: 'Runs waiting for a --parallel-runs slot of this process; lasting above 0, the process has more targets than it can reconcile at once.',
+    help:
+      'Runs waiting for a --parallel-runs slot of this process; lasting above 0, the process has more ' +
+      'targets than it can reconcile at once.',
     registers: [this.registry],
     collect: (): void => this.runsQueued.set(this.#slots?.waiting ?? 0),
   });
@@ -186,41 +185,4 @@ export class DaemonMetrics {
   get contentType(): string {
     return this.registry.contentType;
   }
-}
-
-/** Where a changed object stands after its apply step; null: it is gone (deleted) and no longer counted. */
-const AFTER_APPLY: Record<StepOutcomeKind, ResourceState> = {
-  applied: 'in_sync',
-  unchanged: 'in_sync',
-  failed: 'error',
-  skipped: 'drifted',
-  refused: 'drifted',
-};
-
-/**
- * `obsync_resources` as the service stands at the end of a run, not as the plan found it: a step
- * without changes is in sync; a change is drifted until an apply step heals it (applied → in
- * sync, failed → error, skipped or refused → still drifted); an applied delete leaves the count;
- * an object that could not be planned is an error. Without `applied` (plan mode, or nothing was
- * applied) every change is drifted.
- */
-export function resourceCounts(plan: Plan, applied?: ApplyReport): ResourceCounts {
-  const outcomes = new Map(applied?.results.map((r) => [r.address, r.outcome]));
-  const counts: ResourceCounts = {};
-  const bump = (kind: string, state: ResourceState) => {
-    const byState = Object.hasOwn(counts, kind) ? counts[kind] : undefined;
-    if (byState) byState[state] += 1;
-    else setOwn(counts, kind, { in_sync: 0, drifted: 0, error: 0, [state]: 1 });
-  };
-  for (const step of plan.steps) {
-    if (step.action === 'noop') {
-      bump(step.kind, 'in_sync');
-      continue;
-    }
-    const outcome = outcomes.get(step.address);
-    if (outcome === undefined) bump(step.kind, 'drifted');
-    else if (!(step.action === 'delete' && outcome === 'applied')) bump(step.kind, AFTER_APPLY[outcome]);
-  }
-  for (const d of plan.diagnostics) if (d.address) bump(d.address.split('/')[0] ?? 'unknown', 'error');
-  return counts;
 }

@@ -152,23 +152,26 @@ describe('Sharding', () => {
     await one.sharding.leave();
   });
 
-  it('marks late a replica whose heartbeat is older than two intervals, itself included when its own beats stop reaching the registry', async () => {
-    const registry = new MemoryRegistry();
-    let clock = Date.parse('2026-11-26T12:00:00Z');
-    const one = replica('r1', registry, ['a'], { now: () => new Date(clock) });
-    const two = replica('r2', registry, ['a']);
-    await two.beat();
-    registry.ages.set('r2', 125_000);
-    await one.beat();
-    const late = () => Object.fromEntries(one.sharding.view().replicas.map((r) => [r.id, [r.heartbeatAgeMs, r.late]]));
-    expect(late()).toEqual({ r1: [0, false], r2: [125_000, true] });
-    registry.ages.set('r2', 120_000);
-    await one.beat();
-    expect(late()).toEqual({ r1: [0, false], r2: [120_000, false] });
-    // No beat of its own for two intervals and a second: the ages grow as of now, and r1 is late too.
-    clock += 121_000;
-    expect(late()).toEqual({ r1: [121_000, true], r2: [241_000, true] });
-    await two.sharding.leave();
-    await one.sharding.leave();
-  });
+  it(
+    'marks late a replica whose heartbeat is older than two intervals, itself included when its own beats ' + 'stop reaching the registry',
+    async () => {
+      const registry = new MemoryRegistry();
+      let clock = Date.parse('2026-11-26T12:00:00Z');
+      const one = replica('r1', registry, ['a'], { now: () => new Date(clock) });
+      const two = replica('r2', registry, ['a']);
+      await two.beat();
+      registry.ages.set('r2', 125_000);
+      await one.beat();
+      const late = () => Object.fromEntries(one.sharding.view().replicas.map((r) => [r.id, [r.heartbeatAgeMs, r.late]]));
+      expect(late()).toEqual({ r1: [0, false], r2: [125_000, true] });
+      registry.ages.set('r2', 120_000);
+      await one.beat();
+      expect(late()).toEqual({ r1: [0, false], r2: [120_000, false] });
+      // No beat of its own for two intervals and a second: the ages grow as of now, and r1 is late too.
+      clock += 121_000;
+      expect(late()).toEqual({ r1: [121_000, true], r2: [241_000, true] });
+      await two.sharding.leave();
+      await one.sharding.leave();
+    },
+  );
 });

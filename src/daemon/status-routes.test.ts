@@ -128,26 +128,33 @@ describe('status routes', () => {
     expect(await (await get(`${url}/`)).text()).not.toContain(TOKEN);
   });
 
-  it('streams events as Server-Sent Events, each named by its event and with its id; a reconnect with Last-Event-ID gets what it missed', async () => {
-    const { url, bus } = await start();
-    const all = await openStream(`${url}/api/events/stream`);
-    const prodOnly = await openStream(`${url}/api/events/stream?target=prod`);
-    expect(all.status).toBe(200);
-    bus.emit('prod', { event: 'manifests-recovered' });
-    bus.emit('other', { event: 'manifests-recovered' });
-    await waitFor(() => all.text().includes('id: 2\n'));
-    expect(all.text()).toMatch(
-      /^retry: 3000\n\nevent: manifests-recovered\nid: 1\ndata: \{"seq":1,.*"target":"prod".*\}\n\nevent: manifests-recovered\nid: 2\ndata: /,
-    );
-    await waitFor(() => prodOnly.text().includes('id: 1\n'));
-    expect(prodOnly.text()).not.toContain('id: 2\n');
-    const again = await openStream(`${url}/api/events/stream`, { 'last-event-id': '1' });
-    await waitFor(() => again.text().includes('id: 2\n'));
-    expect(again.text()).not.toContain('id: 1\n');
-    // What it missed comes named as it was sent live.
-    expect(again.text()).toMatch(/^retry: 3000\n\nevent: manifests-recovered\nid: 2\ndata: \{"seq":2,/);
-    for (const s of [all, prodOnly, again]) s.close();
-  });
+  it(
+    'streams events as Server-Sent Events, each named by its event and with its id; a reconnect with ' +
+      'Last-Event-ID gets what it missed',
+    async () => {
+      const { url, bus } = await start();
+      const all = await openStream(`${url}/api/events/stream`);
+      const prodOnly = await openStream(`${url}/api/events/stream?target=prod`);
+      expect(all.status).toBe(200);
+      bus.emit('prod', { event: 'manifests-recovered' });
+      bus.emit('other', { event: 'manifests-recovered' });
+      await waitFor(() => all.text().includes('id: 2\n'));
+      expect(all.text()).toMatch(
+        new RegExp(
+          String.raw`^retry: 3000\n\nevent: manifests-recovered\nid: 1\ndata: \{"seq":1,.*"target":"prod".*\}` +
+            String.raw`\n\nevent: manifests-recovered\nid: 2\ndata: `,
+        ),
+      );
+      await waitFor(() => prodOnly.text().includes('id: 1\n'));
+      expect(prodOnly.text()).not.toContain('id: 2\n');
+      const again = await openStream(`${url}/api/events/stream`, { 'last-event-id': '1' });
+      await waitFor(() => again.text().includes('id: 2\n'));
+      expect(again.text()).not.toContain('id: 1\n');
+      // What it missed comes named as it was sent live.
+      expect(again.text()).toMatch(/^retry: 3000\n\nevent: manifests-recovered\nid: 2\ndata: \{"seq":2,/);
+      for (const s of [all, prodOnly, again]) s.close();
+    },
+  );
 
   it('every event name is a plain SSE event name (one token, no line break or colon)', () => {
     for (const name of EVENT_NAMES) expect(name).toMatch(/^[a-z][a-z-]*$/);

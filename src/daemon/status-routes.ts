@@ -7,15 +7,14 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { scrub, scrubDeep } from '../core/scrub.js';
 import type { Secret } from '../core/secret.js';
 import type { EventBus } from '../events/bus.js';
 import type { StatusDocument } from '../events/status-model.js';
 import { STATUS_CSS, STATUS_JS } from '../render/status-assets.js';
-import { renderLoginPage } from '../render/status-login.js';
 import { renderStatusPage, renderTargetPage, type TargetDetail } from '../render/status-page.js';
 import type { EventStream } from './sse.js';
 import { MAX_LOGIN_BODY, readForm, StatusSessions } from './status-session.js';
+import { asset, html, json, loginPage, NO_STORE, redirect, SECURITY_HEADERS } from './status-replies.js';
 
 export interface StatusSource {
   status(): StatusDocument;
@@ -30,17 +29,6 @@ export interface StatusRoutesOptions {
   token?: Secret | undefined;
   now?: () => Date;
 }
-
-/** Nothing from another host, no framing, no inline code: the page's own stylesheet and script only. */
-export const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy':
-    "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-};
-
-const NO_STORE = { 'cache-control': 'no-store' };
 
 export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
 
@@ -66,7 +54,11 @@ export function statusRoutes(opts: StatusRoutesOptions): Route {
           'www-authenticate': 'Bearer realm="obsync"',
         })
         .end(
-          `${JSON.stringify({ error: 'this status page needs Authorization: Bearer <status token> (OBSYNC_STATUS_TOKEN or statusToken), or a browser session from /login' })}\n`,
+          `${JSON.stringify({
+            error:
+              'this status page needs Authorization: Bearer <status token> (OBSYNC_STATUS_TOKEN or statusToken), ' +
+              'or a browser session from /login',
+          })}\n`,
         );
       return true;
     }
@@ -141,26 +133,6 @@ function acceptsHtml(req: IncomingMessage): boolean {
   return /\btext\/html\b/.test(req.headers.accept ?? '');
 }
 
-/** The sign-in form: its own policy lets it post to this daemon (the pages post nowhere). */
-function loginPage(res: ServerResponse, status: number, page: { next: string; failed: boolean }): boolean {
-  const csp = SECURITY_HEADERS['content-security-policy']?.replace("form-action 'none'", "form-action 'self'") ?? '';
-  res
-    .writeHead(status, {
-      ...SECURITY_HEADERS,
-      ...NO_STORE,
-      'content-security-policy': csp,
-      'content-type': 'text/html; charset=utf-8',
-      ...(status === 401 ? { 'www-authenticate': 'Bearer realm="obsync"' } : {}),
-    })
-    .end(renderLoginPage(page));
-  return true;
-}
-
-function redirect(res: ServerResponse, location: string, headers: Record<string, string> = {}): boolean {
-  res.writeHead(303, { ...SECURITY_HEADERS, ...NO_STORE, location, ...headers }).end();
-  return true;
-}
-
 function known(opts: StatusRoutesOptions, target: string): boolean {
   return opts.source.status().targets.some((t) => t.name === target);
 }
@@ -182,22 +154,4 @@ function decodeSegment(segment: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function asset(res: ServerResponse, type: string, body: string): boolean {
-  res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': type, 'cache-control': 'max-age=300' }).end(body);
-  return true;
-}
-
-/** Pages and documents pass the one scrubber on their way out, whatever they were built from. */
-function html(res: ServerResponse, body: string): boolean {
-  res.writeHead(200, { ...SECURITY_HEADERS, ...NO_STORE, 'content-type': 'text/html; charset=utf-8' }).end(scrub(body));
-  return true;
-}
-
-function json(res: ServerResponse, status: number, body: unknown): boolean {
-  res
-    .writeHead(status, { ...SECURITY_HEADERS, ...NO_STORE, 'content-type': 'application/json' })
-    .end(`${JSON.stringify(scrubDeep(body))}\n`);
-  return true;
 }

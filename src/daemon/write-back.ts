@@ -26,7 +26,10 @@ export interface WriteBackDeps {
   root: string;
   /** A manifest file's text (absolute path); undefined when it cannot be read. */
   read: ReadText;
-  /** Called once per proposal: the other targets of this process that read the document at (file, line) — edited only when they all ask the same. */
+  /**
+   * Called once per proposal: the other targets of this process that read the document at (file, line) —
+   * edited only when they all ask the same.
+   */
   otherReaders?: () => (file: string, line: number) => readonly string[];
   /** A proposal open longer falls back to revert. */
   maxAgeMs?: number | undefined;

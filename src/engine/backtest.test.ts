@@ -67,43 +67,46 @@ const opts = (more: Partial<BacktestOptions> = {}): BacktestOptions => ({
 });
 
 describe('runBacktests', () => {
-  it('suggests the nearest threshold within defaults.backtest.episodeBudget, from the same rows (no request more), never applied', async () => {
-    const calls: SeriesQuery[] = [];
-    const first = NOW.getTime() - 7 * 86_400_000;
-    // 15 every 30 minutes (336 episodes above 10), 50 in three windows: two episodes.
-    const big = new Set([100, 101, 900].map((i) => first + i * 300_000));
-    const charts: ChartsPort = {
-      series(q: SeriesQuery): Promise<WireSeriesRow[]> {
-        if (q.granularity === '5m') calls.push(q);
-        const rows: WireSeriesRow[] = [];
-        for (let t = q.startTime; t < q.endTime; t += 300_000) {
-          const value = big.has(t) ? '50' : ((t - first) / 300_000) % 6 === 0 ? '15' : '0';
-          rows.push({ ts_bucket: t, group: [], 'series_0.data': value });
-        }
-        return Promise.resolve(rows);
-      },
-    };
-    const results = new Map<string, Backtest>();
-    const budget = { episodes: 3, per: '7d', perMs: 7 * 86_400_000 };
-    await runBacktests(emptyPlan(), [subject('a', 'x:1', results)], charts, 'self-hosted', opts({ episodeBudget: budget }));
-    expect(calls).toHaveLength(5);
-    expect(results.get('a')).toMatchObject({
-      status: 'ok',
-      episodes: 336,
-      suggestion: { threshold: 50, episodes: 2, firing: 3, notifications: 3, budget: { episodes: 3, per: '7d' }, allowed: 3 },
-    });
-    // Within the budget: no suggestion.
-    const quiet = new Map<string, Backtest>();
-    await runBacktests(
-      emptyPlan(),
-      [subject('a', 'x:1', quiet, { threshold: 40 })],
-      charts,
-      'self-hosted',
-      opts({ episodeBudget: budget }),
-    );
-    expect(quiet.get('a')?.episodes).toBe(2);
-    expect(quiet.get('a')?.suggestion).toBeUndefined();
-  });
+  it(
+    'suggests the nearest threshold within defaults.backtest.episodeBudget, from the same rows (no ' + 'request more), never applied',
+    async () => {
+      const calls: SeriesQuery[] = [];
+      const first = NOW.getTime() - 7 * 86_400_000;
+      // 15 every 30 minutes (336 episodes above 10), 50 in three windows: two episodes.
+      const big = new Set([100, 101, 900].map((i) => first + i * 300_000));
+      const charts: ChartsPort = {
+        series(q: SeriesQuery): Promise<WireSeriesRow[]> {
+          if (q.granularity === '5m') calls.push(q);
+          const rows: WireSeriesRow[] = [];
+          for (let t = q.startTime; t < q.endTime; t += 300_000) {
+            const value = big.has(t) ? '50' : ((t - first) / 300_000) % 6 === 0 ? '15' : '0';
+            rows.push({ ts_bucket: t, group: [], 'series_0.data': value });
+          }
+          return Promise.resolve(rows);
+        },
+      };
+      const results = new Map<string, Backtest>();
+      const budget = { episodes: 3, per: '7d', perMs: 7 * 86_400_000 };
+      await runBacktests(emptyPlan(), [subject('a', 'x:1', results)], charts, 'self-hosted', opts({ episodeBudget: budget }));
+      expect(calls).toHaveLength(5);
+      expect(results.get('a')).toMatchObject({
+        status: 'ok',
+        episodes: 336,
+        suggestion: { threshold: 50, episodes: 2, firing: 3, notifications: 3, budget: { episodes: 3, per: '7d' }, allowed: 3 },
+      });
+      // Within the budget: no suggestion.
+      const quiet = new Map<string, Backtest>();
+      await runBacktests(
+        emptyPlan(),
+        [subject('a', 'x:1', quiet, { threshold: 40 })],
+        charts,
+        'self-hosted',
+        opts({ episodeBudget: budget }),
+      );
+      expect(quiet.get('a')?.episodes).toBe(2);
+      expect(quiet.get('a')?.suggestion).toBeUndefined();
+    },
+  );
 
   it('splits a week of 5-minute windows into requests of at most 500 buckets, consecutive and aligned', async () => {
     const results = new Map<string, Backtest>();

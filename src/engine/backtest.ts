@@ -163,7 +163,9 @@ function reserve(subject: BacktestSubject, requests: Map<string, SeriesRequest>,
     return {
       after: {
         status: 'skipped',
-        reason: `the plan's backtest budget of ${opts.budget} series requests is spent (${fresh.length} more needed); raise it with --backtest-budget or defaults.backtest.budget`,
+        reason:
+          `the plan's backtest budget of ${opts.budget} series requests is spent (${fresh.length} more needed); ` +
+          `raise it with --backtest-budget or defaults.backtest.budget`,
       },
       requests: 0,
     };

@@ -1,7 +1,8 @@
 /**
  * What one target's repeated runs keep between them (the daemon holds one per target): each
  * kind's parsed list items by the hash of their raw bytes, the planner's memo of the objects
- * that compared equal, and the last plan with what it was made from. A run given it re-plans an unchanged estate at little more than the cost
+ * that compared equal, and the last plan with what it was made from. A run given it re-plans an unchanged estate at little more than
+ * the cost
  * of reading it; a run without it computes everything (plan, apply and CI runs read once).
  */
 import { ItemMemo } from '../core/item-memo.js';

@@ -71,7 +71,9 @@ describe('checkSavedTarget', () => {
 
   it('names both services and what differs', () => {
     expect(() => checkSavedTarget(made, { ...prod, baseUrl: 'https://evil.example.com' })).toThrow(
-      "the saved plan was made for target 't' (hosted at https://api.example.com, organisation o, service s), but this apply would write to target 't' (hosted at https://evil.example.com, organisation o, service s) (baseUrl differ)",
+      "the saved plan was made for target 't' (hosted at https://api.example.com, organisation o, service " +
+        "s), but this apply would write to target 't' (hosted at https://evil.example.com, organisation o, " +
+        'service s) (baseUrl differ)',
     );
   });
 

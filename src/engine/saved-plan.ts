@@ -30,15 +30,18 @@ export function checkSavedTarget(saved: Plan, here: TargetIdentity | undefined):
   const made = saved.identity;
   if (!made || !here) {
     throw new PlanTargetMismatch(
-      `the saved plan of target '${saved.target}' does not say which service it was made for (a plan of an older obsync), so it is not applied`,
+      `the saved plan of target '${saved.target}' does not say which service it was made for (a plan of an ` +
+        `older obsync), so it is not applied`,
       'make the plan again with this obsync: `obsync plan --out FILE`',
     );
   }
   const differs = IDENTITY_FIELDS.filter((f) => made[f] !== here[f]);
   if (differs.length === 0) return;
   throw new PlanTargetMismatch(
-    `the saved plan was made for ${describeIdentity(made)}, but this apply would write to ${describeIdentity(here)} (${differs.join(', ')} differ): nothing of it is applied`,
-    'apply the plan with the settings it was made with (obsync.yaml, OBSYNC_BASE_URL, --target), or make a new plan for this target: `obsync plan --out FILE`',
+    `the saved plan was made for ${describeIdentity(made)}, but this apply would write to ` +
+      `${describeIdentity(here)} (${differs.join(', ')} differ): nothing of it is applied`,
+    'apply the plan with the settings it was made with (obsync.yaml, OBSYNC_BASE_URL, --target), or make ' +
+      'a new plan for this target: `obsync plan --out FILE`',
   );
 }
 
@@ -80,6 +83,9 @@ function refusal(saved: PlanStep, fresh: PlanStep | undefined, problem: string |
     return 'the manifests changed since the plan was made; make a new plan';
   const added = (fresh.cascade ?? []).filter((i) => !(saved.cascade ?? []).some((s) => s.kind === i.kind && s.id === i.id));
   if (added.length > 0)
-    return `the service would now also delete ${added.map((i) => `${i.kind} ${i.id}`).join(', ')}, which the plan did not show; make a new plan`;
+    return (
+      `the service would now also delete ${added.map((i) => `${i.kind} ${i.id}`).join(', ')}, which the ` +
+      `plan did not show; make a new plan`
+    );
   return null;
 }

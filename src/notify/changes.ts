@@ -36,5 +36,8 @@ export function planChanges(plan: Plan | undefined, addresses: readonly string[]
 
 function partLine(noun: string, row: PartChange): string {
   const details = row.details.filter(Boolean);
-  return `${noun} ${row.key}${row.name ? ` (${row.name})` : ''}: ${row.changes.join(', ')}${details.length > 0 ? `; ${details.join('; ')}` : ''}`;
+  return (
+    `${noun} ${row.key}${row.name ? ` (${row.name})` : ''}: ` +
+    `${row.changes.join(', ')}${details.length > 0 ? `; ${details.join('; ')}` : ''}`
+  );
 }

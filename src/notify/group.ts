@@ -98,7 +98,10 @@ export function groupSummary(kind: ObjectClass, target: string, events: readonly
   if (events.length === 1) return single(kind, first, facts, target);
   if (kind === 'refused') {
     const told = events.map((e) => `${eventObject(e) ? `${eventObject(e)} ` : ''}${describeEvent(e)}`);
-    return `${events.length} actions refused on ${target}: ${told.slice(0, NAMES_SHOWN).join('; ')}${told.length > NAMES_SHOWN ? `; and ${told.length - NAMES_SHOWN} more` : ''}`;
+    return (
+      `${events.length} actions refused on ${target}: ` +
+      `${told.slice(0, NAMES_SHOWN).join('; ')}${told.length > NAMES_SHOWN ? `; and ${told.length - NAMES_SHOWN} more` : ''}`
+    );
   }
   const split = parts(kind, events, facts, '');
   const names = (p: Part) => nameList(p.events.map((e) => eventObject(e) ?? ''));
@@ -108,5 +111,8 @@ export function groupSummary(kind: ObjectClass, target: string, events: readonly
     return `${count(events.length)} ${only?.many ?? ''}: ${only ? names(only) : ''}`;
   }
   const what = kind === 'drift' ? 'drifted' : kind === 'healed' ? 'were put back' : kind === 'adopted' ? 'were adopted' : 'do not converge';
-  return `${count(events.length)} ${what} on ${target}: ${split.map((p) => `${p.events.length} ${p.events.length === 1 ? p.one : p.many} (${names(p)})`).join('; ')}`;
+  return (
+    `${count(events.length)} ${what} on ${target}: ` +
+    `${split.map((p) => `${p.events.length} ${p.events.length === 1 ? p.one : p.many} (${names(p)})`).join('; ')}`
+  );
 }

@@ -29,7 +29,8 @@ export const genericPayloadSchema = z
     id: z
       .string()
       .describe(
-        'Unique per notification, the same in every sink and every retry (the webhook-id header of a signed sink, the CloudEvents id): deduplicate by it.',
+        'Unique per notification, the same in every sink and every retry (the webhook-id header of a signed ' +
+          'sink, the CloudEvents id): deduplicate by it.',
       ),
     kind: z
       .enum(NOTIFICATION_CLASSES)

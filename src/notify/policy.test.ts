@@ -40,7 +40,9 @@ describe('NotificationPolicy', () => {
     const out = run(p, 'prod', 'success', [suggested]);
     expect(out.map((n) => [n.kind, n.severity])).toEqual([['ignore-suggested', 'info']]);
     expect(out[0]?.summary).toBe(
-      'target prod: tiles[*].x of Dashboard/checkout changed on the service in 3 runs within 30 days: suggest metadata.ignore: ["tiles[*].x"] in its manifest, or Dashboard: ["tiles[*].x"] under the target\'s ignore in obsync.yaml',
+      'target prod: tiles[*].x of Dashboard/checkout changed on the service in 3 runs within 30 days: ' +
+        'suggest metadata.ignore: ["tiles[*].x"] in its manifest, or Dashboard: ["tiles[*].x"] under the ' +
+        "target's ignore in obsync.yaml",
     );
   });
 
@@ -156,7 +158,8 @@ describe('NotificationPolicy: one notification per target and class for what a r
       healed('prod', 'Alert/y', ['threshold']),
     ]);
     expect(mixed.map((n) => n.summary)).toEqual([
-      '3 objects drifted on prod: 2 were missing and were recreated (Dashboard/a and Dashboard/b); 1 was changed and was put back (Alert/y)',
+      '3 objects drifted on prod: 2 were missing and were recreated (Dashboard/a and Dashboard/b); 1 was ' +
+        'changed and was put back (Alert/y)',
       '3 objects were put back on prod: 2 were recreated (Dashboard/a and Dashboard/b); 1 was put back as declared (Alert/y)',
     ]);
   });

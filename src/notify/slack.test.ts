@@ -119,7 +119,12 @@ describe('slackPayload', () => {
     const name = 'Dashboard/https://evil.example *urgent* <!channel>';
     const hostileEvent = { ...event, address: name };
     const p = slackPayload(
-      { ...drift, summary: `${name} was changed`, event: hostileEvent, items: [{ event: hostileEvent, changes: ['name "_x_" → "~y~"'] }] },
+      {
+        ...drift,
+        summary: `${name} was changed`,
+        event: hostileEvent,
+        items: [{ event: hostileEvent, changes: ['name "_x_" → "~y~"'] }],
+      },
       ctx,
     );
     const texts = [p.text, ...p.blocks.flatMap((b) => (b.type === 'section' ? [b.text] : b.elements))].map((t) =>

@@ -5,7 +5,8 @@
  * piece passes the one scrubber on its way out (./proposer.ts).
  */
 import type { Plan } from '../core/plan.js';
-import { escape, renderPlansMarkdown } from '../render/plan-markdown.js';
+import { escape } from '../render/markdown-text.js';
+import { renderPlansMarkdown } from '../render/plan-markdown.js';
 
 /** GitHub refuses a body over 65,536 characters; GitLab's limit is higher. */
 export const MAX_BODY_LENGTH = 65_000;

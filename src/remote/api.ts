@@ -2,17 +2,15 @@
  * Variant-neutral request helpers over the transport: each variant supplies how to unwrap a
  * success body and how to read an error body. Responses are parsed with the wire schemas.
  */
-import { hash } from 'node:crypto';
 import type * as z from 'zod';
-import { ApiError, requestLabel } from '../core/errors.js';
-import { deepFreeze } from '../core/freeze.js';
-import { StringTable } from '../core/intern.js';
+import type { ApiError } from '../core/errors.js';
 import type { ItemMemo, KeptPage } from '../core/item-memo.js';
-import { scrub } from '../core/scrub.js';
 import type { CallOptions, ListOptions, RequestStats } from '../core/ports.js';
-import { listItemSpans, utf8Text, type Span } from './list-items.js';
+import { invalidBodyError, pagingError, responseError } from './api-errors.js';
+import type { Envelope } from './envelope.js';
+import { parseList } from './list-body.js';
 import { Pager, PagingInconsistent } from './paging.js';
-import { queryString, type RequestInit, type Response } from './transport.js';
+import { queryString, type RequestInit, type Response } from './transport-types.js';
 
 /** What sends a request: the HTTP transport, or the sandbox in-process (tests). */
 export interface Requester {
@@ -21,24 +19,6 @@ export interface Requester {
   readonly host?: string;
   request(init: RequestInit): Promise<Response>;
   close(): Promise<void>;
-}
-
-export interface Envelope {
-  /** The payload of a success body. */
-  unwrap(body: unknown): unknown;
-  /** The member of a success body that `unwrap` takes (a body without it is its own payload). */
-  readonly listKey: string;
-  /** Total count of a paginated list, when the variant reports it. */
-  total(res: Response): number | undefined;
-  /** The total as the body gives it (what a body's ETag vouches for; a header's total it does not). */
-  bodyTotal?(res: Response): number | undefined;
-  /** A readable message and request id from an error response. */
-  describe(res: Response): { message: string; requestId?: string };
-  /**
-   * The error for a 404 that is the gateway's page for a route it does not serve, not the API's
-   * answer for a missing object; undefined when it is not one. Such a 404 never means "gone".
-   */
-  unrouted?(init: RequestInit, res: Response): ApiError | undefined;
 }
 
 export const PAGE_SIZE = 1000;
@@ -91,7 +71,7 @@ export class Api {
           return [...byId.values()];
         }
       } catch (err) {
-        if (err instanceof PagingInconsistent) throw this.pagingError(init, err);
+        if (err instanceof PagingInconsistent) throw pagingError(init, this.transport.host, err);
         throw err;
       }
     }
@@ -133,7 +113,7 @@ export class Api {
     }
     if (res.status >= 300) throw this.error(init, res);
     const hashes: string[] | undefined = memo ? [] : undefined;
-    const items = this.parseList(init, res, item, memo, hashes);
+    const items = parseList({ init, res, envelope: this.envelope, host: this.transport.host }, item, memo, hashes);
     const total = this.envelope.total(res);
     const etag = res.headers.etag;
     if (memo && hashes?.length === items.length && typeof etag === 'string' && ENTITY_TAG.test(etag))
@@ -142,115 +122,13 @@ export class Api {
     return { items, total };
   }
 
-  /**
-   * A list body's items. With a memo, each item is found in the raw bytes, and decoded and parsed
-   * only when the memo has not seen its bytes (see core/item-memo.ts), the hash of each item's
-   * bytes going into `hashes`; without one, the body is parsed whole.
-   */
-  private parseList<T>(init: RequestInit, res: Response, item: z.ZodType<T>, memo?: ItemMemo, hashes?: string[]): T[] {
-    const spans = memo ? listItemSpans(res.bytes, this.envelope.listKey) : null;
-    const items = memo && spans ? this.parseItems(init, res, item, spans, memo, hashes) : undefined;
-    if (items) return items;
-    if (hashes) hashes.length = 0;
-    // Not a list the scanner can split, or an item that is not JSON: the whole body, with its errors.
-    const payload = this.envelope.unwrap(res.body);
-    if (!Array.isArray(payload)) throw this.invalid(init, res, 'expected a list');
-    const parsed = payload.map((raw, i) => this.parseItem(init, res, item, raw, i));
-    // Shared strings pay off only in items kept from read to read (a daemon's): a one-shot read drops them after its plan.
-    if (memo) {
-      const strings = new StringTable();
-      for (const one of parsed) strings.internAll(one);
-    }
-    return parsed;
-  }
-
-  /** Undefined when an item is not JSON. An item the memo keeps is frozen: the next reads hand out the same object. */
-  private parseItems<T>(
-    init: RequestInit,
-    res: Response,
-    item: z.ZodType<T>,
-    spans: readonly Span[],
-    memo: ItemMemo,
-    hashes: string[] | undefined,
-  ): T[] | undefined {
-    const out: T[] = [];
-    const { bytes } = res;
-    // The items share their strings (the team id, the source and webhook ids they name, ...): kept
-    // from read to read, 10,000 items held 10,000 copies of each.
-    const strings = new StringTable();
-    try {
-      for (let i = 0; i < spans.length; i++) {
-        const { from, to } = spans[i] as Span;
-        const parse = () => deepFreeze(strings.internAll(this.parseItem(init, res, item, jsonItem(utf8Text(bytes, from, to)), i)));
-        const itemHash = hash('sha256', bytes.subarray(from, to), 'base64');
-        hashes?.push(itemHash);
-        // One collection's memo holds only what this collection's schema parsed.
-        out.push(memo.take(itemHash, parse) as T);
-      }
-    } catch (err) {
-      if (err instanceof SyntaxError) return undefined;
-      throw err;
-    }
-    return out;
-  }
-
-  private parseItem<T>(init: RequestInit, res: Response, item: z.ZodType<T>, raw: unknown, i: number): T {
-    const parsed = item.safeParse(raw);
-    if (!parsed.success)
-      throw this.invalid(init, res, `item ${i}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`);
-    return parsed.data;
-  }
-
   private parse<T>(init: RequestInit, res: Response, schema: z.ZodType<T>): T {
     const parsed = schema.safeParse(this.envelope.unwrap(res.body));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw this.invalid(init, res, issue ? `${issue.path.join('.')}: ${issue.message}` : 'unexpected shape');
+      throw invalidBodyError(init, res, this.transport.host, issue ? `${issue.path.join('.')}: ${issue.message}` : 'unexpected shape');
     }
     return parsed.data;
-  }
-
-  private pagingError(init: RequestInit, err: PagingInconsistent): ApiError {
-    const host = this.transport.host;
-    return new ApiError({
-      method: init.method,
-      path: init.path,
-      host,
-      status: 200,
-      retryable: false,
-      code: 'API_PAGING',
-      message: `${requestLabel({ ...init, host })}: the service's paging is inconsistent: ${err.message}; obsync does not plan from a partial list`,
-      hint: 'a partial list would make objects look deleted (duplicates, or a prune taking along what it never saw): check the service, or a proxy or cache in front of it, and run again',
-      cause: err,
-    });
-  }
-
-  private invalid(init: RequestInit, res: Response, what: string): ApiError {
-    const host = this.transport.host;
-    const page = htmlPage(res);
-    if (page)
-      return new ApiError({
-        method: init.method,
-        path: init.path,
-        host,
-        status: res.status,
-        retryable: false,
-        bodyExcerpt: page,
-        code: 'API_HTML',
-        message: `${requestLabel({ ...init, host })}: the server answered HTTP ${res.status} with ${page}, not the API's JSON — probably not the API`,
-        hint: 'check the target baseUrl (the API origin, not a web console or a login page in front of it) and, hosted, its paths',
-      });
-    return new ApiError({
-      method: init.method,
-      path: init.path,
-      host,
-      status: res.status,
-      retryable: false,
-      bodyExcerpt: res.text,
-      code: 'API_RESPONSE',
-      message: `${requestLabel({ ...init, host })}: the service answered with an unexpected body (${what})`,
-      hint: 'is the target baseUrl / variant right?',
-    });
   }
 
   private unrouted(init: RequestInit, res: Response): ApiError | undefined {
@@ -258,71 +136,8 @@ export class Api {
   }
 
   error(init: RequestInit, res: Response): ApiError {
-    const unrouted = this.unrouted(init, res);
-    if (unrouted) return unrouted;
-    if (res.status >= 300 && res.status < 400) return redirectError(init, res, this.transport.host);
-    // Scrubbed before the envelope cuts an excerpt from it: a cut secret would no longer match.
-    const page = htmlPage(res);
-    const { message, requestId } = page
-      ? { message: page, requestId: undefined }
-      : this.envelope.describe({ ...res, text: scrub(res.text) });
-    return new ApiError({
-      method: init.method,
-      path: init.path,
-      host: this.transport.host,
-      status: res.status,
-      retryable: res.status === 429 || res.status >= 500,
-      bodyExcerpt: message,
-      ...(requestId ? { requestId } : {}),
-      ...(res.status === 401
-        ? { hint: 'the credentials were refused: check the target credentials (OBSYNC_* environment or obsync.yaml)' }
-        : {}),
-    });
+    return this.unrouted(init, res) ?? responseError(init, res, this.transport.host, this.envelope);
   }
-}
-
-/** One item's JSON; a SyntaxError sends the caller back to parsing the whole body. */
-function jsonItem(text: string): unknown {
-  return JSON.parse(text) as unknown;
-}
-
-/**
- * A 3xx: obsync does not follow redirects for API calls (a redirect would carry the credentials to
- * wherever it points, and a POST would not survive it), so it says where the server pointed: only
- * origin and path, never the query (a sign-in redirect may carry tokens there).
- */
-function redirectError(init: RequestInit, res: Response, host: string | undefined): ApiError {
-  const raw = res.headers.location;
-  const location = Array.isArray(raw) ? raw[0] : raw;
-  let where = 'no Location header';
-  if (location !== undefined) {
-    try {
-      const url = new URL(location, 'http://relative.invalid');
-      where = url.origin === 'http://relative.invalid' ? url.pathname : `${url.origin}${url.pathname}`;
-    } catch {
-      where = 'an unreadable Location';
-    }
-  }
-  return new ApiError({
-    method: init.method,
-    path: init.path,
-    ...(host ? { host } : {}),
-    status: res.status,
-    retryable: false,
-    code: 'API_REDIRECT',
-    message: `${requestLabel({ ...init, host })}: the server answered HTTP ${res.status}, a redirect to ${where}; obsync does not follow redirects for API calls`,
-    hint: 'set the target baseUrl to the address the API really answers on (often https:// instead of http://, or without a path prefix); a redirect to a sign-in page means something in front of the API wants a browser login',
-  });
-}
-
-/** `an HTML page ("Sign in")` when the body is a web page rather than the API's JSON; undefined otherwise. */
-export function htmlPage(res: Response): string | undefined {
-  const type = res.headers['content-type'];
-  const html =
-    /text\/html/i.test(Array.isArray(type) ? type.join(',') : (type ?? '')) || /^\s*<(!doctype html|html|head|body)\b/i.test(res.text);
-  if (!html) return undefined;
-  const title = /<title[^>]*>([^<]{0,200})<\/title>/i.exec(res.text)?.[1]?.trim().replace(/\s+/g, ' ');
-  return title ? `an HTML page ("${scrub(title).slice(0, 80)}")` : 'an HTML page';
 }
 
 /** What a kept page is found by: the request's path and query. */

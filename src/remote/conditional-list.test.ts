@@ -7,7 +7,8 @@ import { ItemMemo } from '../core/item-memo.js';
 import type { RequestStats } from '../core/ports.js';
 import { Api, PAGE_SIZE, type Requester } from './api.js';
 import { selfHostedEnvelope } from './selfhosted.js';
-import { responseOf, type RequestInit, type Response } from './transport.js';
+import { responseOf } from './response.js';
+import type { RequestInit, Response } from './transport-types.js';
 
 const item = z.object({ id: z.string(), name: z.string() });
 type Item = z.infer<typeof item>;

@@ -48,3 +48,17 @@ function checkedBeforeWrite(handler: Dispatcher.DispatchHandler, fence: WriteFen
     onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
   };
 }
+
+/** The fence, telling `refused` what it refused before throwing it (a refusal at send is then the request's error). */
+export function recordingRefusal(fence: WriteFence, refused: (err: unknown) => void): WriteFence {
+  return {
+    check: (write) => {
+      try {
+        fence.check(write);
+      } catch (err) {
+        refused(err);
+        throw err;
+      }
+    },
+  };
+}

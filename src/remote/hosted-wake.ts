@@ -72,7 +72,9 @@ function notRunning(err: ApiError, state: string, opts: WakeOptions): ApiError {
     retryable: false,
     bodyExcerpt: err.bodyExcerpt,
     code: 'SERVICE_NOT_RUNNING',
-    message: `${err.method} ${err.path}: the ClickPipes API needs the service running, and target '${opts.target}''s service is ${state}; obsync wakes an idle service but never starts a stopped one`,
+    message:
+      `${err.method} ${err.path}: the ClickPipes API needs the service running, and target ` +
+      `'${opts.target}''s service is ${state}; obsync wakes an idle service but never starts a stopped one`,
     hint: `start the service (ClickHouse Cloud console, or PATCH ${opts.servicePath}/state {"command": "start"}) and run again`,
     cause: err,
   });
@@ -118,7 +120,9 @@ async function untilRunning(api: Api, opts: WakeOptions, signal: AbortSignal | u
         status: 200,
         retryable: true,
         code: 'SERVICE_WAKE',
-        message: `target '${opts.target}''s service was woken but is still ${state} after ${Math.round((opts.timeoutMs ?? WAKE_TIMEOUT_MS) / 1000)} s`,
+        message:
+          `target '${opts.target}''s service was woken but is still ${state} after ` +
+          `${Math.round((opts.timeoutMs ?? WAKE_TIMEOUT_MS) / 1000)} s`,
         hint: 'run again once the service is running',
       });
     }

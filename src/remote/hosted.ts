@@ -7,10 +7,11 @@ import { ApiError, OwnKeyError } from '../core/errors.js';
 import type { CallOptions, CollectionPort, KeyCreateRequest, KeysPort } from '../core/ports.js';
 import { wireApiKey, wireKeyCreated, type JsonObject, type WireApiKey } from '../core/wire.js';
 import type { Logger } from '../log/logger.js';
-import type { Api, Envelope } from './api.js';
+import type { Api } from './api.js';
+import type { Envelope } from './envelope.js';
 import { serviceWaker } from './hosted-wake.js';
 import { apiPath, below } from './paths.js';
-import type { RequestInit, Response } from './transport.js';
+import type { RequestInit, Response } from './transport-types.js';
 
 /** What locates a hosted service (a target, or the in-process sandbox). */
 export interface HostedLocation {
@@ -45,7 +46,8 @@ function unroutedError(init: RequestInit, res: Response, paths: HostedLocation['
   const setting = segments.includes(paths.pipes) ? 'pipes' : segments.includes(paths.observability) ? 'observability' : undefined;
   const real = setting === 'pipes' ? 'clickpipes' : 'clickstack';
   const hint = setting
-    ? `check the target's paths.${setting} (now '${paths[setting]}'; ClickHouse Cloud serves '${real}') and its baseUrl (the API origin, e.g. https://api.clickhouse.cloud, without /v1)`
+    ? `check the target's paths.${setting} (now '${paths[setting]}'; ClickHouse Cloud serves '${real}') and ` +
+      `its baseUrl (the API origin, e.g. https://api.clickhouse.cloud, without /v1)`
     : "check the target's baseUrl (the API origin, e.g. https://api.clickhouse.cloud, without /v1)";
   return new ApiError({
     method: init.method,
@@ -54,7 +56,9 @@ function unroutedError(init: RequestInit, res: Response, paths: HostedLocation['
     retryable: false,
     bodyExcerpt: res.text,
     code: 'API_ROUTE',
-    message: `${init.method} ${init.path}: the service has no such route (an HTTP 404 page, not an API answer)${setting ? `; paths.${setting} is probably wrong` : ''}`,
+    message:
+      `${init.method} ${init.path}: the service has no such route (an HTTP 404 page, not an API ` +
+      `answer)${setting ? `; paths.${setting} is probably wrong` : ''}`,
     hint,
   });
 }
@@ -129,11 +133,13 @@ export function refuseOwnKey(key: WireApiKey, ownKeyId: string, verb: string): v
   const named = `'${key.name}' (id ${key.id}${suffix ? `, key id ending ${suffix}` : ''})`;
   if (suffix === undefined || suffix === '')
     throw new OwnKeyError(
-      `refusing to ${verb} key ${named}: the service does not say which key id it has, so obsync cannot tell it from the key this target authenticates with; nothing was sent`,
+      `refusing to ${verb} key ${named}: the service does not say which key id it has, so obsync cannot ` +
+        `tell it from the key this target authenticates with; nothing was sent`,
     );
   if (ownKeyId.endsWith(suffix))
     throw new OwnKeyError(
-      `refusing to ${verb} key ${named}: it is the key this target authenticates with (its key id ends the same), and obsync would lock itself out; nothing was sent`,
+      `refusing to ${verb} key ${named}: it is the key this target authenticates with (its key id ends the ` +
+        `same), and obsync would lock itself out; nothing was sent`,
     );
 }
 

@@ -14,7 +14,8 @@ import { REGISTRY, type AnyKind } from '../kinds/registry.js';
 import type { Requester } from './api.js';
 import { servicePortOver } from './index.js';
 import { apiPath, CONTROL, PathSegmentError } from './paths.js';
-import { responseOf, type RequestInit } from './transport.js';
+import { responseOf } from './response.js';
+import type { RequestInit } from './transport-types.js';
 
 /** The smallest object each kind's live schema accepts, with the id given. */
 const MINIMAL: Record<AnyKind, (id: string) => Record<string, unknown>> = {

@@ -14,7 +14,8 @@ import { collectionPort } from './collection.js';
 import { hostedCapabilities, hostedEnvelope, hostedRoots, pipesAwake, type HostedLocation } from './hosted.js';
 import type { ProxySettings } from './network.js';
 import { selfHostedCapabilities, selfHostedEnvelope, selfHostedRoots } from './selfhosted.js';
-import { Transport, type WaitOptions, type WaitReport } from './transport.js';
+import { Transport } from './transport.js';
+import type { WaitOptions, WaitReport } from './transport-types.js';
 import { composedPort, type TeamPorts } from './team-kinds.js';
 
 export type { ProxySettings } from './network.js';

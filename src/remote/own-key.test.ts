@@ -10,7 +10,8 @@ import { OwnKeyError } from '../core/errors.js';
 import type { RequestStats } from '../core/ports.js';
 import type { Requester } from './api.js';
 import { servicePortOver } from './index.js';
-import { responseOf, type RequestInit } from './transport.js';
+import { responseOf } from './response.js';
+import type { RequestInit } from './transport-types.js';
 
 const OWN_KEY_ID = 'AbCdEfGhIjKlMnOp1234';
 

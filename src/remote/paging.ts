@@ -107,7 +107,8 @@ export class Pager {
       throw new PagingInconsistent(
         'too-many-pages',
         offset,
-        `the list goes on past ${this.maxPages} pages of ${this.limit} (${this.#seen.size} objects so far), more than obsync reads of one kind`,
+        `the list goes on past ${this.maxPages} pages of ${this.limit} (${this.#seen.size} objects so far), ` +
+          `more than obsync reads of one kind`,
       );
     this.#offset += this.limit;
     return 'more';

@@ -6,7 +6,8 @@ import type { RequestStats } from '../core/ports.js';
 import { Api, type Requester } from './api.js';
 import { selfHostedEnvelope } from './selfhosted.js';
 import { releaseBytes } from './body-bytes.js';
-import { responseOf, type RequestInit, type Response } from './transport.js';
+import { responseOf } from './response.js';
+import type { RequestInit, Response } from './transport-types.js';
 
 const item = z.object({ id: z.string(), name: z.string(), tags: z.array(z.string()) });
 

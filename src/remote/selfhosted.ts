@@ -2,10 +2,11 @@
 import * as z from 'zod';
 import type { CallOptions, ChartsPort, SeriesQuery } from '../core/ports.js';
 import { wireSeriesRow } from '../core/wire.js';
-import type { Api, Envelope } from './api.js';
+import type { Api } from './api.js';
+import type { Envelope } from './envelope.js';
 import { topLevelMember } from './list-items.js';
 import { apiPath, below } from './paths.js';
-import type { Response } from './transport.js';
+import type { Response } from './transport-types.js';
 
 export const selfHostedEnvelope: Envelope = {
   unwrap: (body) => (typeof body === 'object' && body !== null && 'data' in body ? body.data : body),

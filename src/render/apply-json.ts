@@ -7,7 +7,8 @@ import * as z from 'zod';
 import type { StepOutcomeKind, StepResult } from '../applier/context.js';
 import type { RunReport } from '../engine/reconcile.js';
 import { applySummary, isAdoption } from './forms.js';
-import { OUTPUT_FORMAT_VERSION, summarySchema } from './plan-json.js';
+import { OUTPUT_FORMAT_VERSION } from './plan-schema.js';
+import { summarySchema } from './plan-schema-parts.js';
 import { setOwn } from '../core/json.js';
 
 const change = z.object({ path: z.string(), before: z.json().optional(), after: z.json().optional(), sensitive: z.boolean().optional() });

@@ -36,7 +36,10 @@ export function renderApplyText(report: ApplyReport, plan: Plan, style: Style, t
       : style('green', 'Apply complete:');
   const where = target === undefined ? '' : ` target '${target}':`;
   lines.push(
-    `${head}${where} ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted${alongText(along, 'deleted')}${adopted > 0 ? `, ${adopted} adopted` : ''}${moved > 0 ? `, ${moved} moved` : ''}, ${s.failed} failed, ${s.refused} refused, ${skipped} skipped${notStarted > 0 || report.interrupted ? `, ${notStarted} not started` : ''}.`,
+    `${head}${where} ${counts.create} created, ${counts.update} updated, ${counts.delete} ` +
+      `deleted${alongText(along, 'deleted')}${adopted > 0 ? `, ${adopted} adopted` : ''}${moved > 0 ? `, ${moved} moved` : ''}, ` +
+      `${s.failed} failed, ${s.refused} refused, ${skipped} ` +
+      `skipped${notStarted > 0 || report.interrupted ? `, ${notStarted} not started` : ''}.`,
   );
   return joinLines(lines) + '\n';
 }

@@ -27,7 +27,8 @@ describe('the backtest in words', () => {
     };
     const text = backtestSentence(grouped);
     expect(text).toContain(
-      'would have notified 28 times, 24 of them from group ServiceName:checkout, and resolved 5 times; 2 of 5 episodes flapped (under 3 windows)',
+      'would have notified 28 times, 24 of them from group ServiceName:checkout, and resolved 5 times; 2 of ' +
+        '5 episodes flapped (under 3 windows)',
     );
     expect(text).toContain('top groups by notifications: ServiceName:checkout 24 (4 resolved), ServiceName:');
     // A group is the service's data: no escape sequence reaches the terminal.
@@ -45,7 +46,8 @@ describe('the backtest in words', () => {
     expect(text).toContain('would have notified 4 → 28 times');
     expect(text).toContain('and resolved 2 → 5 times');
     expect(text).toContain(
-      'over the budget of 3 episodes per 7d: threshold 42 would have kept it within (2 episodes, 6 notifications) — a suggestion, not applied',
+      'over the budget of 3 episodes per 7d: threshold 42 would have kept it within (2 episodes, 6 ' +
+        'notifications) — a suggestion, not applied',
     );
     expect(backtestCell(update)).toBe('4 → 28 notification(s): 2 → 5 episodes (4 → 28 of 2016 windows firing)');
   });

@@ -39,26 +39,37 @@ function notificationsClause(after: BacktestSide, before: BacktestSide | undefin
   const top = after.topGroups?.[0];
   // A group is the service's data: shown, never obeyed.
   const from = top && top.notifications > 0 ? `, ${top.notifications} of them from group ${printable(top.group || '(none)')}` : '';
-  const resolved = before?.resolutions !== undefined ? `${n(before.resolutions)} → ${times(after.resolutions)}` : times(after.resolutions);
+  const resolutions = times(after.resolutions);
+  const resolved = before?.resolutions !== undefined ? `${n(before.resolutions)} → ${resolutions}` : resolutions;
   const flapped = after.flapping
     ? `; ${after.flapping} of ${n(after.episodes)} episode${after.episodes === 1 ? '' : 's'} flapped (under ${FLAP_WINDOWS} windows)`
     : '';
   return `; would have notified ${sent}${from}, and resolved ${resolved}${flapped}`;
 }
 
-/** `; over the budget of 3 episodes per 7d: threshold 42 would have kept it within (2 episodes, 6 notifications) — a suggestion, not applied`. */
+/**
+ * `; over the budget of 3 episodes per 7d: threshold 42 would have kept it within (2 episodes, 6
+ * notifications) — a suggestion, not applied`.
+ */
 function suggestionClause(b: BacktestSide): string {
   const s = b.suggestion;
   if (!s) return '';
   const per = `${s.budget.episodes} episode${s.budget.episodes === 1 ? '' : 's'} per ${s.budget.per}`;
-  return `; over the budget of ${per}: threshold ${s.threshold} would have kept it within (${s.episodes} episode${s.episodes === 1 ? '' : 's'}, ${s.notifications} notification${s.notifications === 1 ? '' : 's'}) — a suggestion, not applied`;
+  return (
+    `; over the budget of ${per}: threshold ${s.threshold} would have kept it within (${s.episodes} ` +
+    `episode${s.episodes === 1 ? '' : 's'}, ${s.notifications} ` +
+    `notification${s.notifications === 1 ? '' : 's'}) — a suggestion, not applied`
+  );
 }
 
 /** With more than one: `; top groups by notifications: ServiceName:checkout 24 (3 resolved), ServiceName:api 4 (1 resolved)`. */
 function topGroupsClause(b: BacktestSide): string {
   const groups = b.topGroups ?? [];
   if (groups.length < 2) return '';
-  return `; top groups by notifications: ${groups.map((g) => `${printable(g.group || '(none)')} ${g.notifications} (${g.resolutions} resolved)`).join(', ')}`;
+  return (
+    `; top groups by notifications: ` +
+    `${groups.map((g) => `${printable(g.group || '(none)')} ${g.notifications} (${g.resolutions} resolved)`).join(', ')}`
+  );
 }
 
 /** The table cell: the counts only. */
@@ -68,7 +79,8 @@ export function backtestCell(b: Backtest): string {
   const sent =
     b.notifications === undefined
       ? ''
-      : `${before?.status === 'ok' && before.notifications !== undefined ? `${before.notifications} → ` : ''}${b.notifications} notification(s): `;
+      : `${before?.status === 'ok' && before.notifications !== undefined ? `${before.notifications} → ` : ''}${b.notifications} ` +
+        `notification(s): `;
   if (before?.status === 'ok')
     return `${sent}${n(before.episodes)} → ${n(b.episodes)} episodes (${windowsCompared(before, b)} windows firing)`;
   return `${sent}${n(b.episodes)} episode(s), ${n(b.firing)} of ${n(b.evaluated)} windows firing`;
@@ -104,7 +116,9 @@ export function backtestRunSentence(run: BacktestRun): string | null {
   if (run.unavailable) return `Backtest: ${run.unavailable}.`;
   const dedup = run.deduplicated > 0 ? ` (${run.deduplicated} identical quer${run.deduplicated === 1 ? 'y' : 'ies'} made once)` : '';
   const skipped = run.skipped > 0 ? `; ${run.skipped} alert(s) skipped (budget or cap: raise --backtest-budget or defaults.backtest)` : '';
-  return `Backtest ${run.window}: ${run.alerts} alert(s), ${run.requests} series request(s) of a budget of ${run.budget}${dedup}${skipped}.`;
+  return (
+    `Backtest ${run.window}: ${run.alerts} alert(s), ` + `${run.requests} series request(s) of a budget of ${run.budget}${dedup}${skipped}.`
+  );
 }
 
 /** An object named as cascades are: its address, or kind, name and id; whose it is. */

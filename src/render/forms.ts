@@ -80,7 +80,9 @@ export function ignoredOnlySteps(plan: Plan): PlanStep[] {
 /** `tiles.p99.x: ignored by rule tiles[*].x (defaults.ignore.Dashboard) — the service has 6, the manifest 0` */
 export function ignoredSentence(c: IgnoredChange): string {
   const has = (value: IgnoredChange['before']) => (value === undefined ? 'nothing' : inlineValue(value));
-  return `${c.path || '(object)'}: ignored by rule ${c.rule} (${c.from}) — the service has ${has(c.before)}, the manifest ${has(c.after)}`;
+  return (
+    `${c.path || '(object)'}: ignored by rule ${c.rule} (${c.from}) — ` + `the service has ${has(c.before)}, the manifest ${has(c.after)}`
+  );
 }
 
 /** `Dashboard/old → Dashboard/new`, and each renamed part key: `tile p99 → latency-p99`. */
@@ -101,7 +103,10 @@ export function planSummary(plans: readonly Plan[]): OutputSummary {
   return s;
 }
 
-/** What an apply did, per count: each object once, as its plan counts it (core/plan.ts countKey); failed, skipped and refused steps are not counted. */
+/**
+ * What an apply did, per count: each object once, as its plan counts it (core/plan.ts countKey);
+ * failed, skipped and refused steps are not counted.
+ */
 export function applySummary(results: readonly StepResult[], plan: Plan): OutputSummary {
   const steps = new Map(plan.steps.map((step) => [step.address, step]));
   const s: OutputSummary = { create: 0, update: 0, delete: 0, noop: 0, adopt: 0, move: 0 };

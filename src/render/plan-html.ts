@@ -32,14 +32,16 @@ export function renderPlanHtml(plan: Plan): string {
   ];
   if (errors.length > 0)
     parts.push(
-      `<div class="callout error"><p><strong>${errors.length} error(s)</strong></p><ul>${errors.map((e) => `<li>${text(e)}</li>`).join('')}</ul></div>`,
+      `<div class="callout error"><p><strong>${errors.length} ` +
+        `error(s)</strong></p><ul>${errors.map((e) => `<li>${text(e)}</li>`).join('')}</ul></div>`,
     );
   const adoptions = plan.steps.filter(isAdoption);
   if (adoptions.length > 0)
     parts.push(
-      `<div class="callout warning"><p><strong>${adoptions.length} object(s) adopted</strong>: they existed on the service and obsync did not create them.</p><ul>${adoptions
-        .map((s) => `<li><code>${text(s.address)}</code> (existing id <code>${text(s.id ?? '?')}</code>)</li>`)
-        .join('')}</ul></div>`,
+      `<div class="callout warning"><p><strong>${adoptions.length} object(s) adopted</strong>: ` +
+        `they existed on the service and obsync did not create them.</p><ul>${adoptions
+          .map((s) => `<li><code>${text(s.address)}</code> (existing id <code>${text(s.id ?? '?')}</code>)</li>`)
+          .join('')}</ul></div>`,
     );
   const reviewed = reviewedSteps(plan);
   const summary = summaryLine([plan]);
@@ -48,7 +50,9 @@ export function renderPlanHtml(plan: Plan): string {
   const shown = reviewed.slice(0, MAX_ROWS);
   const rows = shown.map((step) => row(step, domainSummary(step)));
   parts.push(
-    `<table class="plan"><caption>Objects in the last plan</caption><thead><tr><th scope="col">Change</th><th scope="col">Object</th><th scope="col">What changes</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+    `<table class="plan"><caption>Objects in the last plan</caption><thead><tr><th ` +
+      `scope="col">Change</th><th scope="col">Object</th><th scope="col">What ` +
+      `changes</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
   );
   if (reviewed.length > shown.length)
     parts.push(
@@ -59,7 +63,11 @@ export function renderPlanHtml(plan: Plan): string {
 
 function row(step: PlanStep, sum: ChangeSummary): string {
   const adopt = isAdoption(step) ? ' <strong>ADOPT</strong>' : '';
-  return `<tr class="action-${step.action}"><td>${ACTION[step.action]}${adopt}</td><td><code>${text(step.address)}</code><br><span class="muted">${text(REASON[step.reason])}</span></td><td>${details(step, sum)}</td></tr>`;
+  return (
+    `<tr ` +
+    `class="action-${step.action}"><td>${ACTION[step.action]}${adopt}</td><td><code>${text(step.address)}</code><br><span ` +
+    `class="muted">${text(REASON[step.reason])}</span></td><td>${details(step, sum)}</td></tr>`
+  );
 }
 
 function details(step: PlanStep, sum: ChangeSummary): string {
@@ -67,10 +75,13 @@ function details(step: PlanStep, sum: ChangeSummary): string {
   const partRows = sum.parts?.rows ?? [];
   const parts =
     partRows.length > 0
-      ? `<table class="parts"><caption>${text(sum.parts?.noun ?? 'part')}s</caption><thead><tr><th scope="col">${text(sum.parts?.noun ?? 'part')}</th><th scope="col">change</th><th scope="col">details</th></tr></thead><tbody>${partRows
+      ? `<table class="parts"><caption>${text(sum.parts?.noun ?? 'part')}s</caption><thead><tr>` +
+        `<th scope="col">${text(sum.parts?.noun ?? 'part')}</th><th scope="col">change</th><th scope="col">details</th></tr></thead>` +
+        `<tbody>${partRows
           .map(
             (r) =>
-              `<tr><td><code>${text(r.key)}</code>${r.name ? ` ${text(r.name)}` : ''}</td><td>${text(r.changes.join(', '))}</td><td>${text(r.details.filter(Boolean).join('; '))}</td></tr>`,
+              `<tr><td><code>${text(r.key)}</code>${r.name ? ` ${text(r.name)}` : ''}</td>` +
+              `<td>${text(r.changes.join(', '))}</td><td>${text(r.details.filter(Boolean).join('; '))}</td></tr>`,
           )
           .join('')}</tbody></table>`
       : '';

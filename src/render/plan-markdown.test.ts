@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fairShares } from './plan-markdown.js';
+import { fairShares } from './markdown-budget.js';
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 

@@ -45,14 +45,8 @@ export function renderPlansText(plans: readonly Plan[], opts: TextOptions, notPl
   const several = plans.length > 1;
   const lines: string[] = [];
   for (const plan of plans) {
-    if (several)
-      lines.push(
-        style(
-          'bold',
-          `── target '${plan.target}' (${plan.variant}) ${'─'.repeat(Math.max(3, width - plan.target.length - plan.variant.length - 17))}`,
-        ),
-        '',
-      );
+    const rule = '─'.repeat(Math.max(3, width - plan.target.length - plan.variant.length - 17));
+    if (several) lines.push(style('bold', `── target '${plan.target}' (${plan.variant}) ${rule}`), '');
     lines.push(...targetLines(plan, style, width, opts.showNoop === true));
   }
   lines.push(summaryLine(plans, notPlanned));
@@ -127,13 +121,19 @@ export function summaryLine(plans: readonly Plan[], notPlanned: readonly string[
   ];
   const incomplete = gaps.length > 0 ? ` Incomplete: ${gaps.join('; ')}.` : '';
   if (plans.length === 0) return `Plan${where}: nothing was planned.${incomplete}`;
-  return `Plan${where}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete${alongText(along, 'deletes')}${adopt}${move}, ${s.noop} unchanged.${incomplete}`;
+  return (
+    `Plan${where}: ${s.create} to create, ${s.update} to update, ${s.delete} to ` +
+    `delete${alongText(along, 'deletes')}${adopt}${move}, ${s.noop} unchanged.${incomplete}`
+  );
 }
 
 function stepLines(step: PlanStep, style: Style, width: number): string[] {
   const out: string[] = [];
   if (isAdoption(step)) {
-    const banner = `${step.address} will be ADOPTED: it exists on the service (id ${step.id ?? '?'}) and obsync did not create it; from this apply on, obsync owns it${step.action === 'noop' ? ' (it already matches the manifest)' : ', with the changes below'}`;
+    const banner =
+      `${step.address} will be ADOPTED: it exists on the service (id ${step.id ?? '?'}) and obsync did not ` +
+      `create it; from this apply on, obsync owns ` +
+      `it${step.action === 'noop' ? ' (it already matches the manifest)' : ', with the changes below'}`;
     out.push(...textLines(banner, 4, width).map((l, i) => style(['bold', 'magenta'], i === 0 ? `  !${l.slice(3)}` : l)));
   }
   const moves = moveLines(step).map((m) => style('cyan', `      moved: ${m}`));
@@ -242,7 +242,8 @@ function pruneNotes(plan: Plan, style: Style): string[] {
     out.push(
       style(
         'gray',
-        `Forgetting ${plan.forget.length} unfinished create(s) no manifest declares any more (they never owned anything): ${plan.forget.join(', ')}`,
+        `Forgetting ${plan.forget.length} unfinished create(s) no manifest declares any more (they never ` +
+          `owned anything): ${plan.forget.join(', ')}`,
       ),
       '',
     );

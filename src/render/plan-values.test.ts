@@ -10,7 +10,8 @@ import type { Action, Plan, PlanStep } from '../core/plan.js';
 import type { Json } from '../core/wire.js';
 import type { RunReport } from '../engine/reconcile.js';
 import { alertYaml, dashboardYaml, PIPE, PIPE_SECRET, PlanFixture } from '../../test/support/plans.js';
-import { planDocument, planDocumentSchema, renderPlanJson, type PlanDocument } from './plan-json.js';
+import { planDocument, renderPlanJson } from './plan-json.js';
+import { planDocumentSchema, type PlanDocument } from './plan-schema.js';
 import { resourceAddress } from './terraform-address.js';
 
 const ORIGIN = { generatedAt: new Date('2026-01-02T03:04:05Z'), obsyncVersion: '0.1.0', manifests: ['/m'] };
@@ -181,20 +182,23 @@ function planOf(target: string, steps: { kind: (typeof KIND_NAMES)[number]; acti
 }
 
 describe('on generated plans', () => {
-  it('every object of resource_changes is in the sections its action puts it in, with the same values and masks, and no fingerprint', () => {
-    fc.assert(
-      fc.property(fc.array(step, { maxLength: 6 }), fc.array(step, { maxLength: 6 }), (a, b) => {
-        const doc = planDocument([planOf('prod', a), planOf('staging', b)], ORIGIN);
-        expect(disagreements(doc)).toEqual([]);
-        // The steps (what apply executes) carry fingerprints to find the values again; what readers see carries none.
-        expect(renderPlanJson({ ...doc, targets: [] })).not.toContain('fingerprint-of-a-secret');
-        expect(doc.planned_values.root_module.child_modules.map((m) => m.address)).toEqual(['module.prod', 'module.staging']);
-        expect(doc.resource_changes.map((c) => c.address)).toEqual([
-          ...a.map((s, i) => resourceAddress('prod', `${s.kind}/o${i}`)),
-          ...b.map((s, i) => resourceAddress('staging', `${s.kind}/o${i}`)),
-        ]);
-      }),
-      { numRuns: 200 },
-    );
-  });
+  it(
+    'every object of resource_changes is in the sections its action puts it in, with the same values and ' + 'masks, and no fingerprint',
+    () => {
+      fc.assert(
+        fc.property(fc.array(step, { maxLength: 6 }), fc.array(step, { maxLength: 6 }), (a, b) => {
+          const doc = planDocument([planOf('prod', a), planOf('staging', b)], ORIGIN);
+          expect(disagreements(doc)).toEqual([]);
+          // The steps (what apply executes) carry fingerprints to find the values again; what readers see carries none.
+          expect(renderPlanJson({ ...doc, targets: [] })).not.toContain('fingerprint-of-a-secret');
+          expect(doc.planned_values.root_module.child_modules.map((m) => m.address)).toEqual(['module.prod', 'module.staging']);
+          expect(doc.resource_changes.map((c) => c.address)).toEqual([
+            ...a.map((s, i) => resourceAddress('prod', `${s.kind}/o${i}`)),
+            ...b.map((s, i) => resourceAddress('staging', `${s.kind}/o${i}`)),
+          ]);
+        }),
+        { numRuns: 200 },
+      );
+    },
+  );
 });

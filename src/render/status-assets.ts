@@ -18,14 +18,18 @@ header, main, footer { max-width: 72rem; margin: 0 auto; padding: 1rem 1.25rem; 
 header h1 { margin: 0 0 .25rem; font-size: 1.5rem; }
 header p { margin: .25rem 0; color: var(--muted); }
 footer { color: var(--muted); border-top: 1px solid var(--line); }
-.target { border: 1px solid var(--line); border-left: .5rem solid #6b6b6b; border-radius: .25rem; background: var(--panel); padding: .75rem 1rem; margin: 0 0 1.25rem; }
+.target { border: 1px solid var(--line); border-left: .5rem solid #6b6b6b; border-radius: .25rem; background: var(--panel);
+  padding: .75rem 1rem; margin: 0 0 1.25rem; }
 .target h2 { margin: 0 0 .25rem; font-size: 1.25rem; }
-.badge { display: inline-block; font-size: .85rem; font-weight: 600; padding: .1rem .5rem; border-radius: 1rem; border: 1px solid currentColor; vertical-align: middle; }
+.badge { display: inline-block; font-size: .85rem; font-weight: 600; padding: .1rem .5rem; border-radius: 1rem;
+  border: 1px solid currentColor; vertical-align: middle; }
 .state-in-sync { border-left-color: #1e7a3c; } .state-in-sync .badge { color: #14532d; background: #e3f4e8; }
 .state-drifted { border-left-color: #b26a00; } .state-drifted .badge { color: #6b3f00; background: #fff1db; }
 .state-failing { border-left-color: #b3261e; } .state-failing .badge { color: #7f1d1d; background: #fde7e7; }
-.state-applying, .state-planning, .state-queued, .state-starting { border-left-color: #1d4ed8; } .state-applying .badge, .state-planning .badge, .state-queued .badge, .state-starting .badge { color: #1e3a8a; background: #e6eefe; }
-.state-standby, .state-stopping { border-left-color: #6b6b6b; } .state-standby .badge, .state-stopping .badge { color: #2f2f2f; background: #ececec; }
+.state-applying, .state-planning, .state-queued, .state-starting { border-left-color: #1d4ed8; }
+  .state-applying .badge, .state-planning .badge, .state-queued .badge, .state-starting .badge { color: #1e3a8a; background: #e6eefe; }
+.state-standby, .state-stopping { border-left-color: #6b6b6b; } .state-standby .badge, .state-stopping .badge { color: #2f2f2f;
+  background: #ececec; }
 .reason { margin: .25rem 0 .75rem; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 0 0 .75rem; }
 dl.facts dt { font-weight: 600; }
@@ -46,7 +50,8 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f1f1f1; paddi
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 #live { font-size: .9rem; }
 .problem { color: #7f1d1d; font-weight: 600; }
-form.login { display: grid; grid-template-columns: max-content minmax(12rem, 24rem) max-content; gap: .5rem; align-items: center; margin: 1rem 0; }
+form.login { display: grid; grid-template-columns: max-content minmax(12rem, 24rem) max-content; gap: .5rem; align-items: center;
+  margin: 1rem 0; }
 form.login input, form.login button { font: inherit; padding: .3rem .5rem; }
 `;
 

@@ -82,7 +82,9 @@ describe('status pages', () => {
     expect(statusSchema.safeParse(doc([t])).success).toBe(true);
     const html = renderStatusPage(doc([t]), { partial: false, now });
     expect(html).toContain(
-      '<dt>Ignore rules suggested</dt><dd><code>tiles[*].x</code> of <code>Dashboard/&lt;b&gt;x&lt;/b&gt;</code> (3 runs in 30 days): add <code>metadata.ignore: [&quot;tiles[*].x&quot;]</code>',
+      '<dt>Ignore rules suggested</dt><dd><code>tiles[*].x</code> of ' +
+        '<code>Dashboard/&lt;b&gt;x&lt;/b&gt;</code> (3 runs in 30 days): add <code>metadata.ignore: ' +
+        '[&quot;tiles[*].x&quot;]</code>',
     );
     expect(renderStatusPage(doc([target({ ignoreSuggestions: [] })]), { partial: false, now })).not.toContain('Ignore rules suggested');
   });
@@ -216,24 +218,28 @@ describe('the status page tells the truth at a glance', () => {
     expect(page).not.toMatch(/\b0 (created|updated|deleted|unchanged|to )/);
   });
 
-  it('a failing target tells its error once (not in the ready line, the last run, nor the events that carry it), every time in one format', () => {
-    const error = 'GET /x failed: no response (ECONNREFUSED)';
-    const last = planned({ result: 'failure', planned: false, error });
-    const events = [
-      event({ event: 'target-unreachable', code: 'E', status: 0, message: error }),
-      finished(last, 'apply'),
-      event({ event: 'target-recovered', downSince: '2026-11-26T11:00:00.000Z' }),
-    ];
-    const page = visible(renderStatusPage(doc([target({ lastRun: last, recentEvents: events })]), { partial: true, now }));
-    expect(occurrences(page, error)).toBe(1);
-    expect(page).toContain('Failing since 2026-11-26 12:00:00 UTC (10 min ago) (3 failed runs): GET /x failed');
-    expect(page).toContain('service answers again (unreachable since 2026-11-26 11:00:00 UTC)');
-    // ISO instants stay in the machine-readable attributes.
-    expect(page).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
-    // The target's own page keeps every event.
-    const detail = visible(renderTargetPage({ status: target(), plan: null, history: [], events }, doc([]), { partial: true, now }));
-    expect(occurrences(detail, error)).toBe(2);
-  });
+  it(
+    'a failing target tells its error once (not in the ready line, the last run, nor the events that ' +
+      'carry it), every time in one format',
+    () => {
+      const error = 'GET /x failed: no response (ECONNREFUSED)';
+      const last = planned({ result: 'failure', planned: false, error });
+      const events = [
+        event({ event: 'target-unreachable', code: 'E', status: 0, message: error }),
+        finished(last, 'apply'),
+        event({ event: 'target-recovered', downSince: '2026-11-26T11:00:00.000Z' }),
+      ];
+      const page = visible(renderStatusPage(doc([target({ lastRun: last, recentEvents: events })]), { partial: true, now }));
+      expect(occurrences(page, error)).toBe(1);
+      expect(page).toContain('Failing since 2026-11-26 12:00:00 UTC (10 min ago) (3 failed runs): GET /x failed');
+      expect(page).toContain('service answers again (unreachable since 2026-11-26 11:00:00 UTC)');
+      // ISO instants stay in the machine-readable attributes.
+      expect(page).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
+      // The target's own page keeps every event.
+      const detail = visible(renderTargetPage({ status: target(), plan: null, history: [], events }, doc([]), { partial: true, now }));
+      expect(occurrences(detail, error)).toBe(2);
+    },
+  );
 
   it('each target shows where it points: the host, and for a hosted one the service', () => {
     const hosted = visible(renderStatusPage(doc([healthy({})]), { partial: true, now }));

@@ -106,7 +106,8 @@ export function renderTargetPage(detail: TargetDetail, doc: Pick<StatusDocument,
 }
 
 function layout(title: string, heading: string, summary: string, main: string, target: string | undefined): string {
-  return `<!doctype html>
+  return (
+    `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -125,25 +126,31 @@ ${heading}
 <main id="main" tabindex="-1"${target === undefined ? '' : ` data-target="${text(target)}"`}>
 ${main}
 </main>
-<footer><p>The same data as JSON: <a href="/api/status">/api/status</a>, <a href="/api/events">/api/events</a>. Probes: <a href="/readyz">/readyz</a>, <a href="/metrics">/metrics</a>.</p></footer>
+<footer><p>The same data as JSON: <a href="/api/status">/api/status</a>, <a href="/api/events">/api/events</a>. ` +
+    `Probes: <a href="/readyz">/readyz</a>, <a href="/metrics">/metrics</a>.</p></footer>
 </body>
 </html>
-`;
+`
+  );
 }
 
 /** Replicas sharing the targets (PostgreSQL state): who is live and what each leads. */
 function sharingSection(me: string, sharing: Sharing): string {
   const rows = sharing.replicas.map(
     (r) =>
-      `<tr${r.late ? ' class="late"' : ''}><th scope="row">${text(r.id)}${r.id === me ? ' (this replica)' : ''}</th><td>${r.leads.length} of ${r.targets}</td><td>${text(
+      `<tr${r.late ? ' class="late"' : ''}><th scope="row">${text(r.id)}${r.id === me ? ' (this replica)' : ''}</th>` +
+      `<td>${r.leads.length} of ${r.targets}</td><td>${text(
         r.leads.join(', ') || '—',
-      )}</td><td>${Math.round(r.heartbeatAgeMs / 1000)} s ago${r.late ? ' <strong class="problem">late</strong>' : ''}</td><td>${text(r.version)}</td></tr>`,
+      )}</td><td>${Math.round(r.heartbeatAgeMs / 1000)} s ago` +
+      `${r.late ? ' <strong class="problem">late</strong>' : ''}</td><td>${text(r.version)}</td></tr>`,
   );
-  return `<section aria-labelledby="replicas"><h2 id="replicas">Replicas</h2><p>${text(
-    `${sharing.replicas.length} live replica(s) share the targets; ${sharing.assigned.length} assigned to this one.`,
-  )}</p><table><caption class="visually-hidden">Live replicas</caption><thead><tr><th scope="col">Replica</th><th scope="col">Leads</th><th scope="col">Targets</th><th scope="col">Heartbeat</th><th scope="col">Version</th></tr></thead><tbody>${rows.join(
-    '',
-  )}</tbody></table></section>`;
+  return (
+    `<section aria-labelledby="replicas"><h2 id="replicas">Replicas</h2><p>${text(
+      `${sharing.replicas.length} live replica(s) share the targets; ${sharing.assigned.length} assigned to this one.`,
+    )}</p><table><caption class="visually-hidden">Live replicas</caption>` +
+    `<thead><tr><th scope="col">Replica</th><th scope="col">Leads</th><th scope="col">Targets</th>` +
+    `<th scope="col">Heartbeat</th><th scope="col">Version</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`
+  );
 }
 
 const DRIFT_MODE: Record<NonNullable<TargetStatus['drift']>, string> = {
@@ -211,7 +218,8 @@ function ignoreSuggestions(list: NonNullable<TargetStatus['ignoreSuggestions']>)
     .slice(0, 10)
     .map(
       (s) =>
-        `<code>${text(s.path)}</code> of <code>${text(s.address)}</code> (${s.times} runs in ${s.withinDays} days): add <code>${text(`metadata.ignore: [${JSON.stringify(s.path)}]`)}</code>`,
+        `<code>${text(s.path)}</code> of <code>${text(s.address)}</code> (${s.times} runs in ${s.withinDays} ` +
+        `days): add <code>${text(`metadata.ignore: [${JSON.stringify(s.path)}]`)}</code>`,
     );
   if (list.length > items.length) items.push(`and ${list.length - items.length} more (/api/status)`);
   return `${items.join('; ')} — or the target's ignore in obsync.yaml`;
@@ -235,7 +243,10 @@ function nextRun(t: TargetStatus, now: Date): string {
 function lastRun(run: NonNullable<TargetStatus['lastRun']>, mode: TargetStatus['mode'], now: Date, show: { error: boolean }): string {
   const changes = run.planned ? countsText(run.counts, mode) : 'failed before planning';
   const error = show.error && run.error ? `<br><span class="muted">${text(run.error)}</span>` : '';
-  return `${timeTag(run.finishedAt, now)}: ${text(run.result)} in ${(run.durationMs / 1000).toFixed(1)} s (${text(run.trigger.join(', '))}); ${changes}${error}`;
+  return (
+    `${timeTag(run.finishedAt, now)}: ${text(run.result)} in ${(run.durationMs / 1000).toFixed(1)} s ` +
+    `(${text(run.trigger.join(', '))}); ${changes}${error}`
+  );
 }
 
 function owned(byKind: Record<string, number>): string {
@@ -250,5 +261,9 @@ function eventTable(events: readonly ObsyncEvent[], caption: string, now: Date, 
         eventObject(e) ? `<code>${text(eventObject(e) ?? '')}</code>` : ''
       }</td><td>${text(describeEvent(e))}</td></tr>`,
   );
-  return `<table><caption${opts.hiddenCaption ? ' class="visually-hidden"' : ''}>${text(caption)}</caption><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Object</th><th scope="col">What happened</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return (
+    `<table><caption${opts.hiddenCaption ? ' class="visually-hidden"' : ''}>${text(caption)}</caption><thead><tr><th ` +
+    `scope="col">Time</th><th scope="col">Event</th><th scope="col">Object</th><th scope="col">What ` +
+    `happened</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+  );
 }

@@ -9,7 +9,8 @@ import { ObsyncError } from '../core/errors.js';
 import { printable } from '../core/printable.js';
 import type { Plan } from '../core/plan.js';
 import { alongText, deletedAlong, planErrorCount, planSummary } from './forms.js';
-import { parsePlanDocument, planDocument, renderPlanJson, type PlanOrigin, type SavedPlan } from './plan-json.js';
+import { planDocument, renderPlanJson, type PlanOrigin } from './plan-json.js';
+import { parsePlanDocument, type SavedPlan } from './plan-json-read.js';
 import { MAX_MARKDOWN_LENGTH, renderPlansMarkdown } from './plan-markdown.js';
 import { renderPlansText } from './plan-text.js';
 import type { PlanFormat } from './run.js';
@@ -76,5 +77,10 @@ function targetSummary(plan: Plan): string {
   const s = planSummary([plan]);
   if (s.create + s.update + s.delete + s.adopt + s.move === 0 && planErrorCount(plan) === 0) return 'no changes';
   const errors = planErrorCount(plan);
-  return `${s.create} to create, ${s.update} to update, ${s.delete} to delete${alongText(deletedAlong(plan), 'deletes')}${s.adopt > 0 ? `, ${s.adopt} to adopt` : ''}${s.move > 0 ? `, ${s.move} to move` : ''}, ${s.noop} unchanged${errors > 0 ? `, ${errors} error(s)` : ''}`;
+  return (
+    `${s.create} to create, ${s.update} to update, ${s.delete} to ` +
+    `delete${alongText(deletedAlong(plan), 'deletes')}` +
+    `${s.adopt > 0 ? `, ${s.adopt} to adopt` : ''}${s.move > 0 ? `, ${s.move} to move` : ''}, ` +
+    `${s.noop} unchanged${errors > 0 ? `, ${errors} error(s)` : ''}`
+  );
 }

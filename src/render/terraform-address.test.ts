@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ObsyncError } from '../core/errors.js';
 import type { Json } from '../core/wire.js';
-import { parsePlanDocument } from './plan-json.js';
+import { parsePlanDocument } from './plan-json-read.js';
 import {
   knownAfterUnknown,
   localAddress,
@@ -68,17 +68,21 @@ describe('a saved plan that is not of this format', () => {
     throw new Error('accepted');
   };
 
-  it('is refused naming its version: an obsync 3.x plan (its version was then format_version), a 4.x one (target.* addresses), a newer one', () => {
-    expect(refusal({ format_version: '3.1', targets: [] })).toBe(
-      'plan.json has plan format version 3.1; this obsync applies version 5.1 plans only',
-    );
-    expect(refusal({ format_version: TERRAFORM_PLAN_FORMAT_VERSION, obsync_format_version: '4.0', targets: [] })).toBe(
-      'plan.json has plan format version 4.0; this obsync applies version 5.1 plans only',
-    );
-    expect(refusal({ format_version: TERRAFORM_PLAN_FORMAT_VERSION, obsync_format_version: '5.9', targets: [] })).toContain(
-      'plan format version 5.9',
-    );
-  });
+  it(
+    'is refused naming its version: an obsync 3.x plan (its version was then format_version), a 4.x one ' +
+      '(target.* addresses), a newer one',
+    () => {
+      expect(refusal({ format_version: '3.1', targets: [] })).toBe(
+        'plan.json has plan format version 3.1; this obsync applies version 5.1 plans only',
+      );
+      expect(refusal({ format_version: TERRAFORM_PLAN_FORMAT_VERSION, obsync_format_version: '4.0', targets: [] })).toBe(
+        'plan.json has plan format version 4.0; this obsync applies version 5.1 plans only',
+      );
+      expect(refusal({ format_version: TERRAFORM_PLAN_FORMAT_VERSION, obsync_format_version: '5.9', targets: [] })).toContain(
+        'plan format version 5.9',
+      );
+    },
+  );
 
   it("is refused when it is Terraform's own plan", () => {
     for (const format_version of ['0.1', '1.2'])

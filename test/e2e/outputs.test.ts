@@ -11,7 +11,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli } from '../support/cli.js';
-import { OUTPUT_FORMAT_VERSION } from '../../src/render/plan-json.js';
+import { OUTPUT_FORMAT_VERSION } from '../../src/render/plan-schema.js';
 import { alertYaml, dashboardYaml } from '../support/plans.js';
 import { sarifValidator } from '../support/sarif.js';
 

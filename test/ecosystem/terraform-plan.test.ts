@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionOf } from '../../src/kinds/registry.js';
-import type { PlanDocument } from '../../src/render/plan-json.js';
+import type { PlanDocument } from '../../src/render/plan-schema.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli } from '../support/cli.js';

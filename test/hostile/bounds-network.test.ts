@@ -14,7 +14,7 @@ import { Secret } from '../../src/core/secret.js';
 import type { SelfHostedTarget } from '../../src/core/target.js';
 import { collectionOf } from '../../src/kinds/registry.js';
 import { createServicePort } from '../../src/remote/index.js';
-import type { WaitReport } from '../../src/remote/transport.js';
+import type { WaitReport } from '../../src/remote/transport-types.js';
 import { assertBuilt, runCli, spawnCli } from '../support/cli.js';
 import { until } from '../support/wait.js';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli } from '../support/cli.js';
-import { OUTPUT_FORMAT_VERSION } from '../../src/render/plan-json.js';
+import { OUTPUT_FORMAT_VERSION } from '../../src/render/plan-schema.js';
 
 let sandboxes: SandboxHandle[] = [];
 let dir: string;

@@ -16,7 +16,7 @@ import { ApiError } from '../../src/core/errors.js';
 import { Secret } from '../../src/core/secret.js';
 import type { SelfHostedTarget } from '../../src/core/target.js';
 import { createServicePort } from '../../src/remote/index.js';
-import type { WaitReport } from '../../src/remote/transport.js';
+import type { WaitReport } from '../../src/remote/transport-types.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { assertBuilt, runCli, spawnCli } from '../support/cli.js';
 import { startProxy, type Proxy } from '../support/proxy.js';

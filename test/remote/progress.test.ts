@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { collectionOf } from '../../src/kinds/registry.js';
 import { Secret } from '../../src/core/secret.js';
 import { createServicePort } from '../../src/remote/index.js';
-import type { RetryReport, SlowRequest } from '../../src/remote/transport.js';
+import type { RetryReport, SlowRequest } from '../../src/remote/transport-types.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { fakeIO, runInProcess } from '../support/cli-io.js';
 

@@ -10,7 +10,7 @@ import type { ApplyReport, StepResult } from '../../applier/context.js';
 import { ConfigError, errorMessage } from '../../core/errors.js';
 import { FileRefusal, MAX_STATE_FILE_BYTES, readRegularFile } from '../../manifests/files.js';
 import { PlanTargetMismatch } from '../../engine/saved-plan.js';
-import type { SavedPlan } from '../../render/plan-json.js';
+import type { SavedPlan } from '../../render/plan-json-read.js';
 import { stepTime } from '../../render/apply-text.js';
 import { isAdoption } from '../../render/forms.js';
 import { renderRunApply } from '../../render/run.js';
@@ -22,7 +22,9 @@ import { VERSION } from '../version.js';
 import { wholeNumber } from '../numbers.js';
 import { allowEmptyKindOption, commonRunOptions, parseRunOptions, refusedPrune, type RawRunOptions } from '../run-options.js';
 import { askOnTerminal } from '../prompt.js';
-import { openSessions, reconcileSession, refuseInvalid } from '../session.js';
+import { openSessions } from '../session.js';
+import { reconcileSession } from '../session-run.js';
+import { refuseInvalid } from '../print-diagnostics.js';
 import { projectPaths } from '../project-paths.js';
 import { ApprovalGate, checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONCURRENCY, type Outcome } from '../targets.js';
 import type { RunReport } from '../../engine/reconcile.js';
@@ -193,7 +195,8 @@ async function approve(io: CliIO, interrupts: ApplyInterrupts, { arrived, failed
   if (refused.length > 0) {
     const where = arrived.length > 1 ? ` (on ${refused.map((a) => `'${a.target}'`).join(', ')}; nothing was applied to any target)` : '';
     io.stderr.write(
-      `Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended (--allow-empty-kind KIND for the last objects of a kind), or apply without --prune${where}.\n`,
+      `Nothing was applied: fix what the prune guard names, raise --max-deletes if the deletes are intended ` +
+        `(--allow-empty-kind KIND for the last objects of a kind), or apply without --prune${where}.\n`,
     );
     throw new ExitRequest(1);
   }
@@ -216,7 +219,11 @@ function interruptedSummary(reports: readonly ApplyReport[]): string {
   const notStarted = changes.filter((r) => r.notStarted).length;
   const skipped = changes.filter((r) => r.outcome === 'skipped' && !r.notStarted).length;
   const failed = changes.filter((r) => r.outcome === 'failed').length;
-  return `Interrupted: ${applied} change(s) applied, ${failed} failed, ${skipped > 0 ? `${skipped} skipped, ` : ''}${notStarted} not started; the inventory lock is released. Run apply again to finish.`;
+  return (
+    `Interrupted: ${applied} change(s) applied, ${failed} failed, ` +
+    `${skipped > 0 ? `${skipped} skipped, ` : ''}${notStarted} not started; the inventory lock is ` +
+    `released. Run apply again to finish.`
+  );
 }
 
 /** A saved plan applies to its own targets only: a --target it does not hold would be applied unreviewed. */

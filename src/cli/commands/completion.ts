@@ -10,7 +10,8 @@ export const register: CommandRegistrar = (program: Command, io) => {
     .addArgument(
       new Argument(
         '<shell>',
-        'bash: source <(obsync completion bash); zsh: obsync completion zsh > "${fpath[1]}/_obsync"; fish: obsync completion fish > ~/.config/fish/completions/obsync.fish',
+        'bash: source <(obsync completion bash); zsh: obsync completion zsh > "${fpath[1]}/_obsync"; fish: ' +
+          'obsync completion fish > ~/.config/fish/completions/obsync.fish',
       ).choices(SHELLS),
     )
     .action((shell: Shell) => {

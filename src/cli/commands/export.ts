@@ -3,20 +3,18 @@
  * kind, with the editor schema and an env.example of the variables that stand for secrets (the
  * secret values are never written). With --adopt, obsync then owns every exported object.
  */
-import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { scrub } from '../../core/scrub.js';
-import { writeFilesAtomically } from '../../manifests/atomic-write.js';
-import { isWithin, readRegularFile } from '../../manifests/files.js';
+import { isWithin } from '../../manifests/files.js';
 import type { LiveObject } from '../../core/live.js';
 import type { ExportResult } from '../../export/exporter.js';
 import type { AnyKind } from '../../kinds/registry.js';
 import type { CliIO } from '../io.js';
-import type { Session } from '../session.js';
+import type { Session } from '../session-types.js';
 import type { CommandRegistrar } from '../registrar.js';
-import { setOwn } from '../../core/json.js';
+import { adopt, warnDeclaredElsewhere } from './export-adopt.js';
+import { writeAll } from './export-files.js';
 
 interface ExportFlags {
   config?: string;
@@ -67,7 +65,9 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
     // refused before the service is asked anything.
     if (flags.adopt && !read)
       throw new ConfigError(
-        `${relative(io.cwd, outDir) || '.'} is not among the manifest paths target '${session.port.target}' reads (${session.manifestPaths.map((p) => relative(io.cwd, p) || '.').join(', ')}); nothing was read, written or adopted`,
+        `${relative(io.cwd, outDir) || '.'} is not among the manifest paths target '${session.port.target}' ` +
+          `reads (${session.manifestPaths.map((p) => relative(io.cwd, p) || '.').join(', ')}); nothing was ` +
+          `read, written or adopted`,
         { hint: 'export into one of them with --out-dir, or add the directory to manifests (or targets[].manifests) in obsync.yaml first' },
       );
     const { exportLive, SCHEMA_FILE } = await import('../../export/exporter.js');
@@ -88,7 +88,8 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<void> {
     warnDeclaredElsewhere(io, session, result, outDir);
     if (!read)
       io.stderr.write(
-        `note: target '${session.port.target}' does not read ${relative(io.cwd, outDir) || '.'}: add it to manifests (or targets[].manifests) in obsync.yaml for plan and apply to use the exported files\n`,
+        `note: target '${session.port.target}' does not read ${relative(io.cwd, outDir) || '.'}: add it to ` +
+          `manifests (or targets[].manifests) in obsync.yaml for plan and apply to use the exported files\n`,
       );
     if (flags.adopt) await adopt(io, session, outDir, result);
   } finally {
@@ -155,73 +156,24 @@ function printExported(io: CliIO, target: string, shown: string, result: ExportR
       .map((r) => `${r.address} → ${r.to}`)
       .join(', ');
     io.stderr.write(
-      `note: ${result.renames.length} exported object${result.renames.length === 1 ? ' keeps' : 's keep'} the name obsync owns ${result.renames.length === 1 ? 'it' : 'them'} under, not the stable one (${some}${result.renames.length > 3 ? ', …' : ''}): to rename, set metadata.name to the new name and metadata.previousNames: [the old one] (the note in each file says it); the next apply moves the ownership\n`,
+      `note: ${result.renames.length} exported object${result.renames.length === 1 ? ' keeps' : 's keep'} ` +
+        `the name obsync owns ${result.renames.length === 1 ? 'it' : 'them'} under, not the stable one ` +
+        `(${some}${result.renames.length > 3 ? ', …' : ''}): to rename, set metadata.name to the new name and ` +
+        `metadata.previousNames: [the old one] (the note in each file says it); the next apply moves the ` +
+        `ownership\n`,
     );
   }
   if (adopting) return;
   if (result.sharedKeys.length > 0) {
     const some = result.sharedKeys.slice(0, 3).join(', ');
     io.stderr.write(
-      `note: ${result.sharedKeys.length} exported objects share their natural key (e.g. a dashboard's name) with another object (${some}${result.sharedKeys.length > 3 ? ', …' : ''}): a plan cannot tell them apart by it until obsync owns them; \`obsync export --adopt\` binds each manifest to its object\n`,
+      `note: ${result.sharedKeys.length} exported objects share their natural key (e.g. a dashboard's name) ` +
+        `with another object (${some}${result.sharedKeys.length > 3 ? ', …' : ''}): a plan cannot tell them ` +
+        `apart by it until obsync owns them; \`obsync export --adopt\` binds each manifest to its object\n`,
     );
   }
   io.stderr.write(
     'next: `obsync plan` shows no change for the exported objects; `obsync export --adopt` (or `obsync import`) makes obsync own them\n',
-  );
-}
-
-/** An exported object the project's manifests already declare (outside the exported files) would be declared twice. */
-function warnDeclaredElsewhere(io: CliIO, session: Session, result: ExportResult, outDir: string): void {
-  const exported = new Map(result.manifests.map((m) => [m.address, join(outDir, m.file)]));
-  const twice = session.desired.filter((r) => exported.has(r.address) && resolve(r.source.file) !== exported.get(r.address));
-  if (twice.length === 0) return;
-  const some = twice
-    .slice(0, 3)
-    .map((r) => `${r.address} in ${relative(io.cwd, r.source.file)}`)
-    .join(', ');
-  io.stderr.write(
-    `warning: ${twice.length} exported object${twice.length === 1 ? ' is' : 's are'} already declared by your manifests (${some}${twice.length > 3 ? ', …' : ''}); keep one manifest per object before the next plan\n`,
-  );
-}
-
-/** Loads the written tree with the secret values (in memory only) and binds every manifest to its object. */
-async function adopt(io: CliIO, session: Session, outDir: string, result: ExportResult): Promise<void> {
-  const { loadManifests } = await import('../../manifests/load.js');
-  const env: Record<string, string | undefined> = { ...io.env };
-  for (const v of result.variables) setOwn(env, v.name, v.value);
-  const loaded = loadManifests(
-    result.manifests.map((m) => join(outDir, m.file)),
-    { env },
-  );
-  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) {
-    const { formatDiagnostic } = await import('../../core/diagnostics.js');
-    throw new ConfigError(
-      `the exported manifests do not validate, so nothing was adopted:\n${errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`,
-      { hint: 'this is a bug in obsync export: please report it' },
-    );
-  }
-  const { adoptExported } = await import('../../export/adopt.js');
-  const { bound, added } = await adoptExported({
-    port: session.port,
-    inventory: session.inventory,
-    desired: loaded.resources,
-    exported: result.manifests,
-    concurrency: session.defaults.concurrency,
-    now: new Date(),
-    elsewhere: await session.ownersElsewhere(),
-  });
-  for (const entry of added)
-    if (entry.id !== null)
-      session.events.emit(session.port.target, {
-        event: 'imported',
-        address: `${entry.kind}/${entry.name}`,
-        id: entry.id,
-        via: 'export --adopt',
-      });
-  const already = result.manifests.length - bound;
-  io.stdout.write(
-    `\nAdopted ${bound} object${bound === 1 ? '' : 's'}${already > 0 ? ` (${already} already owned)` : ''}: obsync owns every exported object now (state: ${session.state.location}); nothing was written to the service.\n`,
   );
 }
 
@@ -231,80 +183,6 @@ function compileMatch(pattern: string | undefined): RegExp | undefined {
     return new RegExp(pattern);
   } catch (err) {
     throw new ConfigError(`--match ${JSON.stringify(pattern)} is not a regular expression: ${(err as Error).message}`);
-  }
-}
-
-/** Whether a file is there with other content; one that cannot be read as text (a FIFO, a device, a larger file) is other content. */
-function differs(path: string, text: string): boolean {
-  if (!existsSync(path)) return false;
-  try {
-    return readRegularFile(path, Buffer.byteLength(text)) !== text;
-  } catch {
-    return true;
-  }
-}
-
-/**
- * Writes every file below `outDir`, or nothing: refused when one exists with other content
- * (unless forced), and always when a path would leave the directory through a symbolic link — a
- * folder whose real path is elsewhere, or a link where a file goes. Each folder's real path is
- * checked again right before its files are written; each file is written whole, beside its old
- * one, and the files are renamed into place only once all are written (src/manifests/atomic-write.ts):
- * an export cut short (a full disk, a file-size limit) leaves the old files whole.
- * Their text passes the scrubber: a secret the service holds in a name is written as `(sensitive)`.
- */
-function writeAll(io: CliIO, outDir: string, files: ReadonlyMap<string, string>, force: boolean): void {
-  mkdirSync(outDir, { recursive: true });
-  const root = realpathSync(outDir);
-  const escapes = [...files.keys()].filter((file) => leavesRoot(root, join(outDir, file)));
-  if (escapes.length > 0)
-    throw new ConfigError(
-      `${escapes.length} path${escapes.length === 1 ? '' : 's'} in ${outDir} lead outside it through a symbolic link (${list(escapes)}); nothing was written`,
-      { hint: 'export never writes through symbolic links: remove them, or export to another --out-dir' },
-    );
-  const conflicts = [...files].filter(([file, text]) => differs(join(outDir, file), scrub(text)));
-  if (conflicts.length > 0 && !force) {
-    throw new ConfigError(
-      `${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${outDir} already exist with other content (${list(conflicts.map(([f]) => f))}); nothing was written`,
-      {
-        hint: 'export to an empty --out-dir, or pass --force to overwrite them',
-      },
-    );
-  }
-  const masked: string[] = [];
-  const written: { path: string; data: string }[] = [];
-  for (const [file, text] of files) {
-    const path = join(outDir, file);
-    mkdirSync(dirname(path), { recursive: true });
-    if (leavesRoot(root, path)) throw new ConfigError(`${file} in ${outDir} leads outside it through a symbolic link; nothing was written`);
-    const data = scrub(text);
-    if (data !== text) masked.push(file);
-    written.push({ path, data });
-  }
-  writeFilesAtomically(written, { within: outDir });
-  if (masked.length > 0)
-    io.stderr.write(
-      `warning: ${list(masked)}: a value the service holds contains a secret obsync knows (a credential, a webhook URL); it is written as (sensitive) — review the object on the service\n`,
-    );
-}
-
-function list(items: readonly string[]): string {
-  return `${items.slice(0, 5).join(', ')}${items.length > 5 ? ', …' : ''}`;
-}
-
-/** Whether writing `path` would leave `root`: a link where the file goes, or an existing folder on the way whose real path is outside. */
-function leavesRoot(root: string, path: string): boolean {
-  if (lstatOrUndefined(path)?.isSymbolicLink()) return true;
-  let dir = dirname(path);
-  while (!existsSync(dir)) dir = dirname(dir);
-  return !isWithin(root, realpathSync(dir));
-}
-
-function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
   }
 }
 

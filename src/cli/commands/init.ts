@@ -105,7 +105,8 @@ export const register: CommandRegistrar = (program, io) => {
         throw new ConfigError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; obsync init never overwrites`, {
           hint: 'run it in an empty directory, or give a new one: obsync init DIR',
         });
-      // Read before anything is written: a .gitignore that cannot be read, or that links out of the project, stops init with nothing created.
+      // Read before anything is written: a .gitignore that cannot be read, or that links out of the project, stops init with nothing
+      // created.
       const ignoreBefore = readGitignore(join(root, '.gitignore'), shown(join(root, '.gitignore')));
       const ignore = gitignoreFile(root, shown);
       mkdirSync(join(root, 'manifests'), { recursive: true });
@@ -129,7 +130,8 @@ export const register: CommandRegistrar = (program, io) => {
             ? []
             : [
                 '',
-                `(${run.shadowed ? 'the obsync on your PATH is another installation' : 'obsync is not on your PATH'}, so the commands name this one in full; the README's Install section puts it on PATH)`,
+                `(${run.shadowed ? 'the obsync on your PATH is another installation' : 'obsync is not on your PATH'}, ` +
+                  `so the commands name this one in full; the README's Install section puts it on PATH)`,
               ]),
           '',
         ].join('\n'),
@@ -159,9 +161,12 @@ function gitignoreFile(root: string, shown: (p: string) => string): string {
   }
   if (!isWithin(realpathSync(root), real))
     throw new ConfigError(
-      `${shown(path)} is a symbolic link to ${target}${real === target ? '' : ` (${real})`}, which is outside the project ${root}: init does not write through it; nothing was created`,
+      `${shown(path)} is a symbolic link to ${target}${real === target ? '' : ` (${real})`}, which is ` +
+        `outside the project ${root}: init does not write through it; nothing was created`,
       {
-        hint: `add the lines yourself (${INIT_GITIGNORE.map((e) => e.line).join(', ')}), or replace the link with a file, and run obsync init again`,
+        hint:
+          `add the lines yourself (${INIT_GITIGNORE.map((e) => e.line).join(', ')}), or replace the link with a ` +
+          `file, and run obsync init again`,
       },
     );
   return real;

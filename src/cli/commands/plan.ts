@@ -19,7 +19,10 @@ import { projectPaths } from '../project-paths.js';
 import { writePreviews } from '../previews.js';
 import { previewLines, previewsMarkdown } from '../../render/preview/markdown.js';
 import { resolve } from 'node:path';
-import { openSessions, reconcileSession, refuseInvalid, type Session } from '../session.js';
+import { openSessions } from '../session.js';
+import type { Session } from '../session-types.js';
+import { reconcileSession } from '../session-run.js';
+import { refuseInvalid } from '../print-diagnostics.js';
 
 interface PlanFlags extends RawRunOptions {
   out?: string;

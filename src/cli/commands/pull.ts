@@ -13,7 +13,9 @@ import type { CommandRegistrar } from '../registrar.js';
 import { parseRunOptions } from '../run-options.js';
 import { newManifestsDir } from '../new-manifests-dir.js';
 import { checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONCURRENCY } from '../targets.js';
-import { openSessions, refuseInvalid, type Session } from '../session.js';
+import { openSessions } from '../session.js';
+import type { Session } from '../session-types.js';
+import { refuseInvalid } from '../print-diagnostics.js';
 
 interface PullFlags {
   config?: string;
@@ -103,7 +105,8 @@ async function pullCommand(io: CliIO, paths: string[], flags: PullFlags): Promis
       const written = writePull(result, { within: projectRoot(io, sessions), read });
       if (written.masked.length > 0)
         io.stderr.write(
-          `warning: ${written.masked.length} file(s): a value the service holds contains a secret obsync knows; it is written as (sensitive) — review the object on the service\n`,
+          `warning: ${written.masked.length} file(s): a value the service holds contains a secret obsync knows; ` +
+            `it is written as (sensitive) — review the object on the service\n`,
         );
     }
     if (failed || result.conflicts.length > 0) throw new ExitRequest(1);

@@ -12,7 +12,7 @@ import { collectionOf } from '../../kinds/registry.js';
 import type { CliIO } from '../io.js';
 import { decimal, timeoutSeconds } from '../numbers.js';
 import type { CommandRegistrar } from '../registrar.js';
-import { openConnection } from '../session.js';
+import { openConnection } from '../connection.js';
 import { formatTable } from '../table.js';
 import { setOwn } from '../../core/json.js';
 

@@ -1,13 +1,14 @@
 /** `obsync run`: the long-lived reconciler (container entrypoint), for every declared target (or the ones given) in one process. */
 import { hostname } from 'node:os';
 import cron from 'node-cron';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { checkPolicy } from '../../policy/check.js';
 import { projectFinding } from '../policy-rules.js';
 import { targetWriteBack, type TargetWriteBack } from '../write-back.js';
 import { targetIgnoreSuggestions } from '../../config/field-rules.js';
-import { Daemon, type DaemonOptions } from '../../daemon/daemon.js';
+import { Daemon } from '../../daemon/daemon.js';
+import type { DaemonOptions } from '../../daemon/daemon-deps.js';
 import { DaemonHost } from '../../daemon/host.js';
 import { DaemonMetrics } from '../../daemon/metrics.js';
 import { Sharding } from '../../daemon/shards.js';
@@ -20,9 +21,11 @@ import type { CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
 import { VERSION } from '../version.js';
 import { forgetServedUrl, recordServedUrl } from '../healthcheck-url.js';
-import { wholeNumber } from '../numbers.js';
-import { backtestSettings, commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
-import { cliLogger, openSessions } from '../session.js';
+import { milliseconds, wholeNumber } from '../numbers.js';
+import { backtestSettings } from '../backtest-options.js';
+import { commonRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
+import { cliLogger } from '../cli-logger.js';
+import { openSessions } from '../session.js';
 import { daemonOutput } from '../daemon-output.js';
 import { notifierOf, statusToken } from '../visibility.js';
 
@@ -41,12 +44,6 @@ const SHUTDOWN_MS = 8_000;
 /** Notifications still queued at shutdown get this long (within the 10 s a stop may take). */
 const NOTIFY_GRACE_MS = 1_000;
 
-function milliseconds(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected milliseconds ≥ 0');
-  return n;
-}
-
 export function parseListen(value: string): { host: string; port: number } {
   const i = value.lastIndexOf(':');
   const host = value.slice(0, i).replace(/^\[|\]$/g, '');
@@ -60,7 +57,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
   const cmd = program
     .command('run')
     .description(
-      'reconcile continuously: at start-up, on a schedule and when manifests change; serves the status page (/), /api/status, /api/events, /livez /readyz /metrics',
+      'reconcile continuously: at start-up, on a schedule and when manifests change; serves the status page ' +
+        '(/), /api/status, /api/events, /livez /readyz /metrics',
     )
     .argument('[paths...]', 'manifest files or directories')
     .option('--schedule <cron>', `cron expression, UTC (default: defaults.schedule or "${DEFAULT_SCHEDULE}")`)

@@ -41,7 +41,9 @@ function listenError(err: unknown, host: string, port: number): unknown {
   const where = `${host}:${port}`;
   if (code === 'EADDRINUSE')
     return new ConfigError(`port ${port} on ${host} is already in use (another sandbox, or another program, listens there)`, {
-      hint: `choose another with --port N (e.g. --port ${port === 65535 ? port - 1 : port + 1}), or --port 0 for any free port (the address is printed); then point baseUrl at it`,
+      hint:
+        `choose another with --port N (e.g. --port ${port === 65535 ? port - 1 : port + 1}), or --port 0 for ` +
+        `any free port (the address is printed); then point baseUrl at it`,
       cause: err,
     });
   if (code === 'EACCES')
@@ -103,7 +105,9 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         [
           `obsync sandbox listening on ${handle.url}${flags.data ? ` (data in ${flags.data})` : ' (in memory)'}`,
           `  self-hosted (${flags.edition}): ${handle.url}/api/v2/...   Authorization: Bearer ${c.apiKey}`,
-          `  hosted:      ${handle.url}/v1/organizations/${c.organizationId}/services/${c.serviceId}/clickstack/...  (and .../clickpipes, /v1/organizations/${c.organizationId}/keys)`,
+          `  hosted:      ` +
+            `${handle.url}/v1/organizations/${c.organizationId}/services/${c.serviceId}/clickstack/...  (and ` +
+            `.../clickpipes, /v1/organizations/${c.organizationId}/keys)`,
           `               HTTP Basic ${c.keyId}:${c.keySecret}`,
           `  rate limits: ${flags.rateLimit}${flags.faults ? `; faults: ${JSON.stringify(flags.faults)}` : ''}`,
           "  These are the sandbox's documented loopback credentials, not secrets. Ctrl-C stops it.",

@@ -1,4 +1,7 @@
-/** `obsync schema [--out FILE] [--docs DIR]`: the draft-07 JSON Schema of every document obsync reads, for editors, and its reference pages. */
+/**
+ * `obsync schema [--out FILE] [--docs DIR]`: the draft-07 JSON Schema of every document obsync reads,
+ * for editors, and its reference pages.
+ */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { documentJsonSchema } from '../../config/json-schema.js';
@@ -10,7 +13,8 @@ export const register: CommandRegistrar = (program, io) => {
   program
     .command('schema')
     .description(
-      'print the JSON Schema (draft-07) of every manifest kind (Dashboard, Alert, Pipe, Source, Webhook, SavedSearch, Connection, Role, TeamMember, TeamSettings) and of obsync.yaml',
+      'print the JSON Schema (draft-07) of every manifest kind (Dashboard, Alert, Pipe, Source, Webhook, ' +
+        'SavedSearch, Connection, Role, TeamMember, TeamSettings) and of obsync.yaml',
     )
     .option('--out <file>', 'write to a file instead of stdout')
     .option('--docs <dir>', 'also write a Markdown reference page per kind and for obsync.yaml into this directory')

@@ -54,10 +54,12 @@ async function moveObject(io: CliIO, inventory: InventoryStore, from: Address, t
   if (refusal) throw refusal;
   const entry = await inventory.move(from, to, new Date().toISOString());
   io.stdout.write(
-    `Moved ${from} to ${to} in target '${inventory.target}'${entry.id ? ` (id ${entry.id})` : ''}: obsync owns the same object under the new name; the object itself is untouched.\n`,
+    `Moved ${from} to ${to} in target '${inventory.target}'${entry.id ? ` (id ${entry.id})` : ''}: obsync ` +
+      `owns the same object under the new name; the object itself is untouched.\n`,
   );
   io.stderr.write(
-    `note: the manifests must now declare ${to} (rename metadata.name); while they declare ${from} instead, the next plan creates it again\n`,
+    `note: the manifests must now declare ${to} (rename metadata.name); while they declare ${from} ` +
+      `instead, the next plan creates it again\n`,
   );
 }
 
@@ -87,7 +89,8 @@ async function movePart(
   if (id === undefined)
     throw new ObsyncError(
       'STATE_MOVE',
-      `${from.address} has no ${noun} '${keys.from}' in the state of target '${inventory.target}' (recorded: ${Object.keys(parts).join(', ') || 'none'})`,
+      `${from.address} has no ${noun} '${keys.from}' in the state of target '${inventory.target}' ` +
+        `(recorded: ${Object.keys(parts).join(', ') || 'none'})`,
     );
   if (occupant !== undefined)
     throw new ObsyncError(
@@ -98,7 +101,8 @@ async function movePart(
   for (const [key, partId] of Object.entries(parts)) setOwn(renamed, key === keys.from ? keys.to : key, partId);
   await inventory.put({ ...entry, tiles: renamed, updatedAt: new Date().toISOString() });
   io.stdout.write(
-    `Moved ${noun} '${keys.from}' of ${from.address} to '${keys.to}' in target '${inventory.target}' (${noun} id ${id}): it keeps its id and what hangs on it.\n`,
+    `Moved ${noun} '${keys.from}' of ${from.address} to '${keys.to}' in target '${inventory.target}' ` +
+      `(${noun} id ${id}): it keeps its id and what hangs on it.\n`,
   );
   io.stderr.write(`note: the manifest of ${from.address} must now give that ${noun} key: ${keys.to}\n`);
 }

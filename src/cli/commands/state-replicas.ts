@@ -27,7 +27,8 @@ export interface ReplicasReport {
 export async function replicasReport(backend: StateBackend): Promise<ReplicasReport> {
   if (backend.kind === 'file')
     throw new ConfigError(
-      `the file state at ${backend.location} has no replica registry: replicas on it elect one leader per target and do not share the targets`,
+      `the file state at ${backend.location} has no replica registry: replicas on it elect one leader per ` +
+        `target and do not share the targets`,
       { hint: 'sharing targets between `obsync run` replicas needs the PostgreSQL state (state.backend: postgres, or OBSYNC_STATE_URL)' },
     );
   const registry = backend.replicas;

@@ -47,7 +47,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     state
       .command('mv')
       .description(
-        'record a rename without touching the object: what obsync owns under OLD is owned under NEW (like terraform state mv); also a tile key: Dashboard/NAME/tiles/KEY',
+        'record a rename without touching the object: what obsync owns under OLD is owned under NEW (like ' +
+          'terraform state mv); also a tile key: Dashboard/NAME/tiles/KEY',
       )
       .argument('<old>', 'Kind/old-name, or Dashboard/name/tiles/old-key')
       .argument('<new>', 'Kind/new-name, or Dashboard/name/tiles/new-key'),
@@ -66,7 +67,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
   state
     .command('replicas')
     .description(
-      'the obsync run replicas sharing the PostgreSQL state: heartbeat age, version, lease, the targets each leads, targets led by nobody, disagreements',
+      'the obsync run replicas sharing the PostgreSQL state: heartbeat age, version, lease, the targets ' +
+        'each leads, targets led by nobody, disagreements',
     )
     .option('--config <file>', 'obsync.yaml to use (default: ./obsync.yaml)')
     .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'))
@@ -98,7 +100,7 @@ interface LoadedConfig {
 
 async function loadConfigFor(io: CliIO, flag: string | undefined): Promise<LoadedConfig> {
   const path = await import('node:path');
-  const { findConfig } = await import('../session.js');
+  const { findConfig } = await import('../config-path.js');
   const { readConfig } = await import('../wiring.js');
   const file = findConfig(io, [], flag);
   // The state needs no target's settings or credentials: none are resolved.
@@ -113,7 +115,7 @@ async function withState(
   opts: { prepare: boolean },
 ): Promise<void> {
   const loaded = await loadConfigFor(io, flags.config);
-  const { stateSpec } = await import('../session.js');
+  const { stateSpec } = await import('../state-spec.js');
   const { openStateBackend } = await import('../../inventory/open.js');
   const backend = await openStateBackend(stateSpec(io, loaded.config, loaded.baseDir), opts);
   if (backend.notice) io.stderr.write(`obsync: ${backend.notice}\n`);
@@ -200,10 +202,13 @@ async function forget(io: CliIO, backend: StateBackend, loaded: LoadedConfig, ad
     if (!entry && !skipped) throw await notOwned(key, target, backend);
     await inventory.remove(key);
     io.stdout.write(
-      `Forgot ${key} in target '${target}'${entry?.id ? ` (id ${entry.id})` : skipped ? ' (a row left out as not readable)' : ''}: obsync no longer owns it and will never delete it; the object itself is untouched.\n`,
+      `Forgot ${key} in target ` +
+        `'${target}'${entry?.id ? ` (id ${entry.id})` : skipped ? ' (a row left out as not readable)' : ''}: ` +
+        `obsync no longer owns it and will never delete it; the object itself is untouched.\n`,
     );
     io.stderr.write(
-      `note: while a manifest still declares ${key}, the next apply adopts it again by natural key (or with \`obsync import\` for targets with adopt: explicit)\n`,
+      `note: while a manifest still declares ${key}, the next apply adopts it again by natural key (or with ` +
+        `\`obsync import\` for targets with adopt: explicit)\n`,
     );
   } finally {
     await inventory.close();
@@ -248,7 +253,7 @@ async function notOwned(key: string, target: string, backend: StateBackend, skip
 
 async function migrate(io: CliIO, flags: { to: 'file' | 'postgres'; config?: string }): Promise<void> {
   const loaded = await loadConfigFor(io, flags.config);
-  const { stateSpec, fileStateDir } = await import('../session.js');
+  const { stateSpec, fileStateDir } = await import('../state-spec.js');
   const { openStateBackend } = await import('../../inventory/open.js');
   const { migrateState } = await import('../../inventory/migrate.js');
   const { ConfigError } = await import('../../core/errors.js');
@@ -272,11 +277,13 @@ async function migrate(io: CliIO, flags: { to: 'file' | 'postgres'; config?: str
       reportSkipped(io, report.skipped);
       for (const t of report.targets) io.stdout.write(`target '${t.target}': ${t.entries} entries and ${t.backups} backups copied\n`);
       io.stdout.write(
-        `Copied the state from ${from.location} to ${to.location}${report.keyCopied ? ', with its fingerprint key' : ''}. The source is unchanged.\n`,
+        `Copied the state from ${from.location} to ` +
+          `${to.location}${report.keyCopied ? ', with its fingerprint key' : ''}. The source is unchanged.\n`,
       );
       io.stderr.write(
         flags.to === 'postgres'
-          ? 'next: set state: {backend: postgres, url: ${env:OBSYNC_STATE_URL}, schema: ...} in obsync.yaml (or keep OBSYNC_STATE_URL set)\n'
+          ? 'next: set state: {backend: postgres, url: ${env:OBSYNC_STATE_URL}, schema: ...} in obsync.yaml (or ' +
+              'keep OBSYNC_STATE_URL set)\n'
           : `next: set state: {backend: file, path: ${dir}} in obsync.yaml and unset OBSYNC_STATE_URL\n`,
       );
     } finally {

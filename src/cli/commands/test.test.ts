@@ -58,7 +58,8 @@ spec:
   channel: {type: webhook, webhook: ops-slack}
 `;
 const test = (name: string, series: string, expect: string) =>
-  `apiVersion: obsync/v1\nkind: AlertTest\nmetadata: {name: ${name}}\nspec:\n  alert: errors-high\n  interval: 5m\n  series: ${series}\n  expect: ${expect}\n---\n`;
+  `apiVersion: obsync/v1\nkind: AlertTest\nmetadata: {name: ${name}}\nspec:\n  alert: errors-high\n  ` +
+  `interval: 5m\n  series: ${series}\n  expect: ${expect}\n---\n`;
 
 afterEach(() => vi.restoreAllMocks());
 

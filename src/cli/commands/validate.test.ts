@@ -32,7 +32,9 @@ async function run(io: CliIO, args: string[]): Promise<number> {
 }
 
 const alert = (threshold: string) =>
-  `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: errors}\nspec:\n  savedSearch: Errors\n  interval: 5m\n  threshold: ${threshold}\n  thresholdType: above\n  channel: {type: webhook, webhook: ops-slack}\n`;
+  `apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: errors}\nspec:\n  savedSearch: Errors\n  ` +
+  `interval: 5m\n  threshold: ${threshold}\n  thresholdType: above\n  channel: {type: webhook, webhook: ` +
+  `ops-slack}\n`;
 
 function project(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'obsync-validate-'));
@@ -83,31 +85,36 @@ describe('obsync validate', () => {
     expect(lenient.out()).toContain('warning: environment variable LIMIT is not set');
   });
 
-  it('opens no state: unset variables there are no error, a literal mistake is; obsync.yaml its unset variables are warnings with --allow-missing-env', async () => {
-    const dir = project({
-      'obsync.yaml':
-        'apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\nstate: {backend: postgres, url: "${env:PG_URL}", leaseSeconds: "${env:LEASE}"}\ndefaults: {maxDeletes: "${env:MAX}"}\n',
-      'm/a.yaml': alert('5'),
-    });
-    const strict = fakeIO(dir);
-    expect(await run(strict.io, ['validate'])).toBe(1);
-    expect(strict.out()).not.toContain('PG_URL');
-    expect(strict.out()).not.toContain('LEASE');
-    expect(strict.out()).toMatch(/obsync.yaml:5:\d+: error: environment variable MAX is not set/);
-    const lenient = fakeIO(dir);
-    expect(await run(lenient.io, ['validate', '--allow-missing-env'])).toBe(0);
-    expect(lenient.out()).toContain('warning: environment variable MAX is not set');
-    expect(lenient.out()).toContain('valid: 1 resource(s)');
-    writeFileSync(
-      join(dir, 'obsync.yaml'),
-      'apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\nstate: {backend: mysql, url: "${env:PG_URL}"}\n',
-    );
-    const wrong = fakeIO(dir);
-    expect(await run(wrong.io, ['validate'])).toBe(1);
-    expect(wrong.out()).toContain("unknown backend 'mysql'");
-    // Where the manifests are is unknown while obsync.yaml is invalid: no misleading "no manifests found".
-    expect(wrong.out()).not.toContain('no manifests found');
-  });
+  it(
+    'opens no state: unset variables there are no error, a literal mistake is; obsync.yaml its unset ' +
+      'variables are warnings with --allow-missing-env',
+    async () => {
+      const dir = project({
+        'obsync.yaml':
+          'apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\nstate: {backend: postgres, url: ' +
+          '"${env:PG_URL}", leaseSeconds: "${env:LEASE}"}\ndefaults: {maxDeletes: "${env:MAX}"}\n',
+        'm/a.yaml': alert('5'),
+      });
+      const strict = fakeIO(dir);
+      expect(await run(strict.io, ['validate'])).toBe(1);
+      expect(strict.out()).not.toContain('PG_URL');
+      expect(strict.out()).not.toContain('LEASE');
+      expect(strict.out()).toMatch(/obsync.yaml:5:\d+: error: environment variable MAX is not set/);
+      const lenient = fakeIO(dir);
+      expect(await run(lenient.io, ['validate', '--allow-missing-env'])).toBe(0);
+      expect(lenient.out()).toContain('warning: environment variable MAX is not set');
+      expect(lenient.out()).toContain('valid: 1 resource(s)');
+      writeFileSync(
+        join(dir, 'obsync.yaml'),
+        'apiVersion: obsync/v1\nkind: Config\nmanifests: [m]\nstate: {backend: mysql, url: "${env:PG_URL}"}\n',
+      );
+      const wrong = fakeIO(dir);
+      expect(await run(wrong.io, ['validate'])).toBe(1);
+      expect(wrong.out()).toContain("unknown backend 'mysql'");
+      // Where the manifests are is unknown while obsync.yaml is invalid: no misleading "no manifests found".
+      expect(wrong.out()).not.toContain('no manifests found');
+    },
+  );
 
   describe('with several targets', () => {
     const config = `apiVersion: obsync/v1
@@ -156,8 +163,11 @@ targets:
       expect(await run(io.io, ['validate'])).toBe(1);
       expect(io.out()).toBe(
         [
-          "base/a.yaml:7:14: error: ${var:limit}: target 'staging' has no var 'limit' — did you mean 'limits'?; declare it under that target's vars in obsync.yaml (at spec.threshold)",
-          "base/pipe.yaml:1:1: error: target 'staging' (self-hosted) cannot manage Pipe objects: Pipe/orders is served by hosted targets only — move its file to the manifests of hosted targets (targets[].manifests in obsync.yaml)",
+          "base/a.yaml:7:14: error: ${var:limit}: target 'staging' has no var 'limit' — did you mean 'limits'?; " +
+            "declare it under that target's vars in obsync.yaml (at spec.threshold)",
+          "base/pipe.yaml:1:1: error: target 'staging' (self-hosted) cannot manage Pipe objects: Pipe/orders is " +
+            'served by hosted targets only — move its file to the manifests of hosted targets ' +
+            '(targets[].manifests in obsync.yaml)',
           'invalid: 2 error(s)',
           '',
         ].join('\n'),

@@ -78,7 +78,8 @@ export function validation(io: CliIO, args: string[], flags: ValidateFlags): Val
       })
     : undefined;
   const config = loaded?.config;
-  // With PATH arguments (other than the project's own folder), obsync.yaml only says where ${file:} may read and what each target's vars are.
+  // With PATH arguments (other than the project's own folder), obsync.yaml only says where ${file:} may read and what each target's
+  // vars are.
   const projectOnly = given.length === 0 || (given.length === 1 && loaded !== undefined && given[0] === loaded.dir);
   const declared = loaded?.declared ?? [];
   const shared = configPath && loaded?.services ? sharedServiceWarnings(loaded.services, configPath) : [];

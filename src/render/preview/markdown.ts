@@ -1,5 +1,5 @@
 /** The plan's markdown section that links the preview files (relative paths: a CI job uploads them beside the comment). */
-import { escape } from '../plan-markdown.js';
+import { escape } from '../markdown-text.js';
 
 export type PreviewLink = { address: string; svg: string; png: string } | { address: string; skipped: string };
 

@@ -196,7 +196,8 @@ function checkFilters(filters: FilterInput[] | undefined, ctx: Ctx): void {
       issue(
         i,
         'appliesToSourceIds',
-        `Filter "${f.name}" sets appliesToSourceIds but does not broadcast its value; set isBroadcastEnabled to true or drop appliesToSourceIds`,
+        `Filter "${f.name}" sets appliesToSourceIds but does not broadcast its value; set isBroadcastEnabled ` +
+          `to true or drop appliesToSourceIds`,
       );
     }
   });

@@ -84,7 +84,10 @@ function sourceKindProblem(input: SemanticInput, kindOf: (id: string) => string 
     return `Heatmap tiles require a Trace source. The following source IDs are not Trace sources: ${heatmaps.join(', ')}`;
   const formulas = gate(formulasNeedCheck, hasFormulas, ['metric', 'log', 'trace']);
   if (formulas.length > 0) {
-    return `Tiles with formulas require a Metric, Log, or Trace source. The following source IDs are not formula-capable: ${formulas.join(', ')}`;
+    return (
+      `Tiles with formulas require a Metric, Log, or Trace source. The following source IDs are not ` +
+      `formula-capable: ${formulas.join(', ')}`
+    );
   }
   return undefined;
 }

@@ -14,7 +14,10 @@ export interface PipesDomain {
   /** `POST /clickpipes`: starts in `Provisioning`, settles in `Running` (or `Completed` for one-shot object storage). */
   create(body: unknown): DomainResult<JsonRecord>;
   delete(id: string): DomainResult<JsonRecord>;
-  /** `PATCH /pipes/{id}`: name, patchable source members (credentials accepted, never returned), destination.columns, fieldMappings, settings. */
+  /**
+   * `PATCH /pipes/{id}`: name, patchable source members (credentials accepted, never returned),
+   * destination.columns, fieldMappings, settings.
+   */
   patch(id: string, body: unknown): DomainResult<JsonRecord>;
   getSettings(id: string): DomainResult<JsonRecord>;
   putSettings(id: string, body: unknown): DomainResult<JsonRecord>;

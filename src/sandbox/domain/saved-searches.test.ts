@@ -35,7 +35,8 @@ describe('saved searches', () => {
     expect(make('Duration BETWEEN 1 AND 5').ok).toBe(true);
     // The real server's message (hyperdx v2/savedSearches.ts at b52a6fa8).
     expect(failure(make("ServiceName = 'api'")).message).toBe(
-      'filters[0] must be a sidebar-renderable SQL predicate (e.g. "<column> IN (\'<value>\', ...)", "NOT IN (...)", or "BETWEEN <n> AND <n>"). ' +
+      'filters[0] must be a sidebar-renderable SQL predicate (e.g. "<column> IN (\'<value>\', ...)", "NOT ' +
+        'IN (...)", or "BETWEEN <n> AND <n>"). ' +
         'Other shapes are only accepted on update when preserved unchanged from the stored saved search.',
     );
     expect(failure(make("a IN ('x') AND b IN ('y')")).status).toBe(400);

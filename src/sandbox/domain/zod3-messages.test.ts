@@ -16,7 +16,9 @@ describe('validation messages in zod 3’s words, as the real server (zod 3.25) 
       ).message,
     ).toBe('Body validation failed: tiles.0.x: Number must be less than or equal to 23');
     expect(failure(d.createDashboard(tile({ displayType: 'gauge', sourceId: DEMO_IDS.logs }), 'self-hosted')).message).toBe(
-      "Body validation failed: tiles.0.config.displayType: Invalid discriminator value. Expected 'line' | 'stacked_bar' | 'table' | 'number' | 'pie' | 'bar' | 'heatmap' | 'markdown' | 'search' | 'event_patterns'",
+      "Body validation failed: tiles.0.config.displayType: Invalid discriminator value. Expected 'line' | " +
+        "'stacked_bar' | 'table' | 'number' | 'pie' | 'bar' | 'heatmap' | 'markdown' | 'search' | " +
+        "'event_patterns'",
     );
     expect(failure(d.createWebhook({ name: 'w', service: 'teams', url: 'https://example.com' })).message).toBe(
       "Body validation failed: service: Invalid enum value. Expected 'slack' | 'generic' | 'incidentio', received 'teams'",

@@ -26,12 +26,16 @@ function sizeMessage(iss: Issue & { origin?: string; exact?: boolean; inclusive?
     case 'string':
       return iss.exact
         ? `String must contain exactly ${n} character(s)`
-        : `String must contain ${bound === 'min' ? (iss.inclusive ? 'at least' : 'over') : iss.inclusive ? 'at most' : 'under'} ${n} character(s)`;
+        : `String must contain ` +
+            `${bound === 'min' ? (iss.inclusive ? 'at least' : 'over') : iss.inclusive ? 'at most' : 'under'} ${n} ` +
+            `character(s)`;
     case 'array':
     case 'set':
       return iss.exact
         ? `Array must contain exactly ${n} element(s)`
-        : `Array must contain ${bound === 'min' ? (iss.inclusive ? 'at least' : 'more than') : iss.inclusive ? 'at most' : 'less than'} ${n} element(s)`;
+        : `Array must contain ` +
+            `${bound === 'min' ? (iss.inclusive ? 'at least' : 'more than') : iss.inclusive ? 'at most' : 'less than'} ` +
+            `${n} element(s)`;
     case 'number':
     case 'bigint':
       return `Number must be ${bound === 'min' ? 'greater than' : 'less than'}${iss.inclusive ? ' or equal to' : ''} ${n}`;

@@ -56,7 +56,9 @@ export function selfHostedError(error: DomainError): Reply {
 export function cannot(method: string, path: string): Reply {
   return text(
     404,
-    `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot ${method} ${path}</pre>\n</body>\n</html>\n`,
+    `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta ` +
+      `charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot ${method} ` +
+      `${path}</pre>\n</body>\n</html>\n`,
     'text/html; charset=utf-8',
   );
 }
