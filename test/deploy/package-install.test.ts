@@ -90,7 +90,9 @@ describe('installing the packed tarball on a fresh machine', () => {
     // of the package's files (they rewrite package.json while packing: not this checkout's, which other
     // tests read). dist/ is built by `npm test` before vitest.
     const source = join(dir, 'source');
-    for (const entry of ['package.json', 'scripts', ...pkg.files]) cpSync(join(ROOT, entry), join(source, entry), { recursive: true });
+    // An entry `!x` of files excludes x from the tarball: nothing to copy.
+    const copied = ['package.json', 'scripts', ...pkg.files.filter((f) => !f.startsWith('!'))];
+    for (const entry of copied) cpSync(join(ROOT, entry), join(source, entry), { recursive: true });
     const packed = await npm(['pack', '--json', `--pack-destination=${dir}`], source);
     expect(packed.code, packed.stderr).toBe(0);
     expect(readFileSync(join(source, 'package.json'), 'utf8')).toBe(readFileSync(join(ROOT, 'package.json'), 'utf8'));
