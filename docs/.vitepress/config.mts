@@ -7,7 +7,7 @@ export default defineConfig({
   title: 'obsync',
   description: 'GitOps for observability configuration: dashboards, alerts and pipe settings in Git, reconciled.',
   // Pages link to the repository's own files (config-examples/, deploy/, src/): not pages of the site.
-  ignoreDeadLinks: [/^\.\.\/(config-examples|deploy|src|bench|test)\//, /^\.\/schema\//],
+  ignoreDeadLinks: [/^(\.\/)?\.\.\/(config-examples|deploy|src|bench|test)\//, /^\.\/schema\//],
   themeConfig: {
     search: { provider: 'local' },
     sidebar: [

@@ -1,4 +1,4 @@
-/** Which state backend a command opens, from the environment (OBSYNC_STATE_*) and obsync.yaml's `state`. */
+/** Which state backend a command opens, from the environment (OBSYNC_STATE_URL, OBSYNC_STATE_DIR) and obsync.yaml's `state`. */
 import { resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 import { Secret } from '../core/secret.js';
