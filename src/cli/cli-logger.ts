@@ -7,8 +7,9 @@ import { colorEnabled, type CliIO } from './io.js';
  */
 export function cliLogger(io: CliIO, level: string): Logger {
   const lvl = io.env.OBSYNC_LOG_LEVEL ?? level;
+  const traced = io.telemetry?.enabled === true ? { telemetry: io.telemetry } : {};
   // The process's own stderr is written at its file descriptor (synchronously, nothing lost at exit); any other (a test's) as a stream.
   if (io.stderr.isTTY !== true)
-    return createLogger({ format: 'json', level: lvl, ...(io.isProcess === true ? {} : { stream: io.stderr }) });
-  return createLogger({ format: 'pretty', level: lvl, stream: io.stderr, color: colorEnabled(io, 'stderr') });
+    return createLogger({ format: 'json', level: lvl, ...traced, ...(io.isProcess === true ? {} : { stream: io.stderr }) });
+  return createLogger({ format: 'pretty', level: lvl, ...traced, stream: io.stderr, color: colorEnabled(io, 'stderr') });
 }

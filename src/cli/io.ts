@@ -4,6 +4,7 @@ import { ObsyncError, errorMessage } from '../core/errors.js';
 import { printableLines } from '../core/printable.js';
 import { finalText, OUTPUT_WRITER } from '../core/output.js';
 import { SYSTEM_ERRORS } from '../core/system-errors.js';
+import type { Telemetry } from '../telemetry/api.js';
 
 export interface CliIO {
   stdout: Writable & { isTTY?: boolean };
@@ -24,6 +25,10 @@ export interface CliIO {
   exitNow?: (code: number) => never;
   /** The streams are the process's own: what Node itself prints (process warnings) lands on them too. */
   isProcess?: boolean;
+  /** obsync's own telemetry, set before the command runs when an OTLP endpoint is configured (./cli-telemetry.ts). */
+  telemetry?: Telemetry;
+  /** Where `obsync run` puts its metrics registry for the OTLP export (set with `telemetry`). */
+  telemetryMetrics?: { use(registry: { getMetricsAsJSON(): Promise<unknown> }): void };
 }
 
 /** The process's streams, each opened on first use (opening stdin costs start-up time most commands never need). */

@@ -157,7 +157,7 @@ export function buildFullProgram(io: CliIO): Promise<Command> {
 }
 
 async function programWith(io: CliIO, load: ReadonlySet<string>): Promise<Command> {
-  const program = new Command('obsync')
+  const program = new TracedCommand(io, 'obsync')
     .description('GitOps reconciler for observability configuration: dashboards, alerts and pipe settings kept in Git')
     .version(versionText(), '-V, --version', 'print the versions of obsync and Node.js, and the platform')
     .option('--no-color', 'no colour in the output or the logs (also: NO_COLOR=1)')
@@ -183,6 +183,7 @@ async function programWith(io: CliIO, load: ReadonlySet<string>): Promise<Comman
       const config = configInUse(io.cwd, action.args, action.opts<{ config?: string }>().config);
       io.env = withEnvFile(io.env, io.cwd, opts.dotenv, config);
       registerImplicitCredentials(io.env);
+      if (telemetryAsked(io.env)) await (await import('./cli-telemetry.js')).startCliTelemetry(io);
     });
   const stubTerms = new Map<Command, string>();
   for (const entry of commands) {
@@ -196,6 +197,35 @@ async function programWith(io: CliIO, load: ReadonlySet<string>): Promise<Comman
   }
   pointToHelp(program, []);
   return program;
+}
+
+/** An OTLP endpoint variable is set: only then is src/telemetry loaded (it decides whether it is on). */
+function telemetryAsked(env: CliIO['env']): boolean {
+  return Object.keys(env).some((key) => key.startsWith('OTEL_EXPORTER_OTLP_') && key.endsWith('ENDPOINT') && env[key] !== '');
+}
+
+/** Commands whose actions run inside the command's span when telemetry is on (commander builds subcommands with createCommand). */
+class TracedCommand extends Command {
+  constructor(
+    private readonly io: CliIO,
+    name?: string,
+  ) {
+    super(name);
+  }
+
+  override createCommand(name?: string): Command {
+    return new TracedCommand(this.io, name);
+  }
+
+  override action(fn: Parameters<Command['action']>[0]): this {
+    const io = this.io;
+    return super.action(async (...args: unknown[]) => {
+      const telemetry = io.telemetry;
+      if (telemetry?.enabled !== true) return fn.apply(this, args);
+      const { tracedCommand } = await import('./cli-telemetry.js');
+      await tracedCommand(telemetry, this, () => fn.apply(this, args));
+    });
+  }
 }
 
 /** After a usage error (a bad flag value, an unknown option): one line naming the command's help, not the whole help. */

@@ -45,6 +45,14 @@ export interface LoggerOptions {
   stream?: NodeJS.WritableStream;
   /** Pretty format only: colour the level and fields (default: when the stream is a terminal and NO_COLOR is unset). */
   color?: boolean;
+  /** obsync's telemetry when on: trace_id/span_id on every line (pino's mixin), and each line also sent as an OTLP log record. */
+  telemetry?: LogTelemetry;
+}
+
+/** The part of src/telemetry's Telemetry a logger uses (structural: this module loads none of it). */
+export interface LogTelemetry {
+  logMixin(): Record<string, string>;
+  logDestination(): { write(line: string): void } | null;
 }
 
 export function createLogger(opts: LoggerOptions = {}): Logger {
@@ -54,12 +62,27 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }), log: withoutReservedKeys },
+    ...(opts.telemetry ? { mixin: () => opts.telemetry?.logMixin() ?? {} } : {}),
   };
+  const otlp = opts.telemetry?.logDestination() ?? null;
+  const also = (main: pino.DestinationStream) => (otlp ? alsoTo(main, otlp) : main);
   if (opts.format === 'pretty')
-    return pino(options, scrubbing(prettyStream(opts.stream ?? (opts.fd === 1 ? process.stdout : process.stderr), opts.color)));
+    return pino(options, also(scrubbing(prettyStream(opts.stream ?? (opts.fd === 1 ? process.stdout : process.stderr), opts.color))));
   const dest = opts.stream ?? pino.destination({ fd: opts.fd ?? 2, sync: true });
   // JSON lines pass the output pass too: invisible characters as JSON escapes, `##[` defused (a CI log shows them).
-  return pino(options, isOutputWriter(dest) ? scrubbing(dest) : finalPass(dest));
+  return pino(options, also(isOutputWriter(dest) ? scrubbing(dest) : finalPass(dest)));
+}
+
+/** Each line to `main` and to the OTLP log destination (which scrubs what it exports: src/telemetry/scrubbing.ts). */
+function alsoTo(main: pino.DestinationStream & Destination, otlp: { write(line: string): void }): pino.DestinationStream {
+  return {
+    write: (line: string) => {
+      main.write(line);
+      otlp.write(line);
+    },
+    ...(typeof main.flush === 'function' ? { flush: (cb?: (err?: Error | null) => void) => main.flush?.(cb) } : {}),
+    ...(typeof main.flushSync === 'function' ? { flushSync: () => main.flushSync?.() } : {}),
+  };
 }
 
 interface Destination {
