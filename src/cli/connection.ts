@@ -35,6 +35,7 @@ export async function openConnection(
     timeoutMs: opts.timeoutMs,
     // keys and query are not runs: no lease to hold.
     fence: UNFENCED,
+    telemetry: io.telemetry,
     ...waitReporter(io, logger, 'stderr'),
   });
   return {

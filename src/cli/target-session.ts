@@ -98,6 +98,7 @@ export async function openTargetSession(io: CliIO, opts: SessionOptions, input: 
       timeoutMs: opts.timeoutMs,
       fence,
       mark: targetMark(config, targetName(input.resolved)),
+      telemetry: io.telemetry,
       ...waitReporter(io, logger, opts.waits ?? 'stderr'),
     });
     const target = connection.port.target;

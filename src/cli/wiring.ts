@@ -14,6 +14,7 @@ import type { ObsyncConfig } from '../config/schema.js';
 import { chooseTargets, resolveTargets } from '../config/targets.js';
 import type { EmbeddedTarget, ResolvedTarget } from '../config/target-resolution.js';
 import type { Logger } from '../log/logger.js';
+import type { Telemetry } from '../telemetry/api.js';
 import type { SensitiveValue } from '../manifests/carried.js';
 import { credentialValues } from '../manifests/credentials.js';
 import { readRegularFile } from '../manifests/files.js';
@@ -169,6 +170,8 @@ export interface ConnectInput {
   fence: WriteFence;
   /** The target's "managed in Git" mark (obsync.yaml `mark`): added to what is sent, out of what is read. */
   mark?: Mark | undefined;
+  /** obsync's telemetry: a span per request to the target. */
+  telemetry?: Telemetry | undefined;
 }
 
 function portOptions(target: Target, input: ConnectInput): PortOptions {
@@ -182,6 +185,7 @@ function portOptions(target: Target, input: ConnectInput): PortOptions {
     ...(proxy ? { proxy } : {}),
     ...(input.mark ? { mark: input.mark } : {}),
     ...(input.progress ? { progress: input.progress } : {}),
+    ...(input.telemetry?.enabled ? { telemetry: input.telemetry } : {}),
     fence: input.fence,
   };
 }

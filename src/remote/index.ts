@@ -9,6 +9,7 @@ import type { Target } from '../core/target.js';
 import { definitionOf, type AnyKind, type LiveOf } from '../kinds/registry.js';
 import { withMark, withoutMark, type Mark, type MarkField } from '../kinds/mark.js';
 import type { Logger } from '../log/logger.js';
+import type { Telemetry } from '../telemetry/api.js';
 import { Api, type Requester } from './api.js';
 import { collectionPort } from './collection.js';
 import { hostedCapabilities, hostedEnvelope, hostedRoots, pipesAwake, type HostedLocation } from './hosted.js';
@@ -33,6 +34,8 @@ export interface PortOptions {
   fence?: WriteFence;
   /** The target's "managed in Git" mark: added to every body sent, taken out of every object read. */
   mark?: Mark;
+  /** obsync's telemetry: a span per request. */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -57,6 +60,7 @@ export function createServicePort(target: Target, opts: PortOptions = {}): Servi
     ...(opts.proxy ? { proxy: opts.proxy } : {}),
     ...(target.maxResponseBytes ? { maxResponseBytes: target.maxResponseBytes } : {}),
     ...(opts.fence ? { fence: opts.fence } : {}),
+    ...(opts.telemetry ? { telemetry: opts.telemetry } : {}),
     waits: {
       ...(target.maxWaitMs ? { maxWaitMs: target.maxWaitMs } : {}),
       ...(target.deadlineMs ? { deadlineMs: target.deadlineMs } : {}),

@@ -1,4 +1,5 @@
 /** The transport's contract: its options, a request and its response, and what it reports while it waits. */
+import type { Telemetry } from '../telemetry/api.js';
 import type { WriteFence } from '../core/fence.js';
 import type { Logger } from '../log/logger.js';
 import type { ProxySettings } from './network.js';
@@ -27,6 +28,8 @@ export interface TransportOptions {
    * writes are not fenced.
    */
   fence?: WriteFence;
+  /** obsync's telemetry: a client span per request (route template, status, retries, rate-limit wait). Absent or off: none. */
+  telemetry?: Telemetry;
 }
 
 /** Well under the 256 Mi the shipped container may use: a parsed body takes several times its bytes. */

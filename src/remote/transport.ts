@@ -16,6 +16,8 @@ import { logRequest, watchSlow } from './request-log.js';
 import { requestSignal, untilClosed } from './request-signals.js';
 import { readCapped, requestIdOf, ResponseTooLarge, responseOf } from './response.js';
 import { type RetryContext, withRetries } from './retries.js';
+import { routeTemplate } from './route-template.js';
+import { ATTR } from '../telemetry/names.js';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   queryString,
@@ -40,6 +42,8 @@ export class Transport {
   readonly #closing = new AbortController();
   /** Whether the host has answered at least once (see retries.ts FAIL_FAST). */
   #answered = false;
+  /** A traced request's attempts and time waited for a pacing slot (the rate limit), by the init its attempts share. */
+  readonly #tallies = new WeakMap<RequestInit, Tally>();
 
   constructor(private readonly opts: TransportOptions) {
     const url = new URL(opts.baseUrl);
@@ -68,10 +72,33 @@ export class Transport {
     };
   }
 
-  async request(caller: RequestInit): Promise<Response> {
+  request(caller: RequestInit): Promise<Response> {
+    const telemetry = this.opts.telemetry;
+    if (telemetry?.enabled !== true) return this.#send(caller);
+    // The route with its ids as placeholders: never the query string, a header or the body.
+    const route = routeTemplate(caller.path);
+    const attributes = { [ATTR.httpMethod]: caller.method, [ATTR.urlTemplate]: route, [ATTR.serverAddress]: this.host };
+    return telemetry.span(`${caller.method} ${route}`, attributes, async (span) => {
+      const tally: Tally = { attempts: 0, waitedMs: 0 };
+      const told = () => ({ [ATTR.resendCount]: Math.max(0, tally.attempts - 1), [ATTR.rateLimitWaitMs]: Math.round(tally.waitedMs) });
+      try {
+        const res = await this.#send(caller, tally);
+        span.setAttributes({ [ATTR.httpStatus]: res.status, ...told() });
+        if (res.status >= 400) span.fail(`HTTP ${res.status}`);
+        return res;
+      } catch (err) {
+        span.setAttributes(told());
+        throw err;
+      }
+    });
+  }
+
+  async #send(caller: RequestInit, tally?: Tally): Promise<Response> {
     const { signal, release } = untilClosed(caller.signal, this.#closing.signal);
+    const init = { ...caller, signal };
+    if (tally) this.#tallies.set(init, tally);
     try {
-      return await withRetries(this.#retries, { ...caller, signal });
+      return await withRetries(this.#retries, init);
     } finally {
       release();
     }
@@ -97,7 +124,13 @@ export class Transport {
   }
 
   async #once(init: RequestInit, deadline: number, attempt: number): Promise<Response> {
+    const tally = this.#tallies.get(init);
+    const asked = tally ? performance.now() : 0;
     const slot = await this.#pacer.acquire(init.signal, deadline);
+    if (tally) {
+      tally.attempts += 1;
+      tally.waitedMs += performance.now() - asked;
+    }
     // What is a read is decided in one place (read-only.ts): every other request passes the fence.
     const write = !isRead(init);
     // After every wait (rate limit, back-off): a process paused past its lease sends nothing on resuming.
@@ -179,6 +212,11 @@ export class Transport {
       if (reset !== null) this.#pacer.pause(Math.min(reset.ms, this.#maxWaitMs), reset.header);
     }
   }
+}
+
+interface Tally {
+  attempts: number;
+  waitedMs: number;
 }
 
 /** The request body as JSON; one that cannot be serialized was never sent, and gives its pacing slot back. */

@@ -35,5 +35,7 @@ export const ATTR = {
   urlTemplate: 'url.template',
   httpStatus: 'http.response.status_code',
   serverAddress: 'server.address',
+  /** Attempts after the first (5xx, lost connection, 429), as OpenTelemetry's HTTP conventions name it. */
+  resendCount: 'http.request.resend_count',
   rateLimitWaitMs: 'obsync.rate_limit.wait_ms',
 } as const;
