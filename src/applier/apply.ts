@@ -5,6 +5,8 @@
  * first with what the service deletes along. Every run records ownership, changes or not.
  * Returns a report; never throws for a failed step.
  */
+import type { Telemetry } from '../telemetry/api.js';
+import { ATTR, SPAN } from '../telemetry/names.js';
 import { LazyIdMap, type IdMap } from '../core/id-map.js';
 import { entryAddress, moveRefusal, type InventoryEntry } from '../core/inventory.js';
 import { errorMessage, LeaseLostError, ObsyncError } from '../core/errors.js';
@@ -86,7 +88,7 @@ async function applyUntilStopped(
         return { durationMs: Math.round(performance.now() - t0), ...(waited > 0 ? { rateLimitWaitMs: waited } : {}) };
       };
       try {
-        const partial = await executeStep(step, ctx, startedAt);
+        const partial = await traced(opts.telemetry, step, () => executeStep(step, ctx, startedAt));
         const parts = step.movedParts && step.movedParts.length > 0 ? { movedParts: step.movedParts } : {};
         record({ address: step.address, action: step.action, ...timing(), ...moved, ...parts, ...partial });
       } catch (err) {
@@ -265,4 +267,10 @@ function countOutcomes(results: readonly StepResult[]): Record<StepOutcomeKind, 
   const counts: Record<StepOutcomeKind, number> = { applied: 0, unchanged: 0, failed: 0, skipped: 0, refused: 0 };
   for (const r of results) counts[r.outcome] += 1;
   return counts;
+}
+
+/** The step's span when telemetry is on (its requests are its children); the step alone otherwise. */
+function traced<T>(telemetry: Telemetry | undefined, step: PlanStep, execute: () => Promise<T>): Promise<T> {
+  if (telemetry?.enabled !== true) return execute();
+  return telemetry.span(SPAN.applyStep, { [ATTR.address]: step.address, [ATTR.action]: step.action }, execute);
 }

@@ -1,3 +1,4 @@
+import type { Telemetry } from '../telemetry/api.js';
 import type { IdMap } from '../core/id-map.js';
 import type { InventoryStore } from '../core/inventory.js';
 import type { ReadBefore } from '../core/live.js';
@@ -25,6 +26,8 @@ export interface ApplyOptions {
   onStepDone?: (result: StepResult) => void;
   /** Called just before a step's first request. */
   onStepStart?: (address: Address, action: string) => void;
+  /** obsync's telemetry: a span per step executed. */
+  telemetry?: Telemetry;
 }
 
 /** One apply's working state: the target, the options, and the applier's own id map. */

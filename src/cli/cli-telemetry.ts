@@ -52,6 +52,10 @@ function commandAttributes(command: Command): Record<string, string | readonly s
   const words: string[] = [];
   for (let at: Command | null = command; at?.parent; at = at.parent) words.unshift(at.name());
   const target: unknown = command.opts().target;
-  const targets = Array.isArray(target) ? target.filter((t): t is string => typeof t === 'string') : typeof target === 'string' ? [target] : [];
+  const targets = Array.isArray(target)
+    ? target.filter((t): t is string => typeof t === 'string')
+    : typeof target === 'string'
+      ? [target]
+      : [];
   return { [ATTR.command]: words.join(' '), ...(targets.length > 0 ? { [ATTR.target]: targets } : {}) };
 }

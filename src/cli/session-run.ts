@@ -9,6 +9,8 @@ import { reconcile, type ReconcileRequest, type RunReport } from '../engine/reco
 import { backtestSettings } from './backtest-options.js';
 import type { RunOptions } from './run-options.js';
 import type { Session } from './session-types.js';
+import { NO_TELEMETRY } from '../telemetry/api.js';
+import { ATTR, SPAN } from '../telemetry/names.js';
 
 /** What a command adds to a reconcile run of the session (mode, saved plan, callbacks). */
 export type SessionRun = Pick<ReconcileRequest, 'mode'> &
@@ -24,7 +26,29 @@ export type SessionRun = Pick<ReconcileRequest, 'mode'> &
  * obsync.yaml's defaults; told as events like the daemon's runs (at info: the command's output
  * already shows the plan).
  */
-export async function reconcileSession(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
+export function reconcileSession(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
+  const telemetry = session.telemetry ?? NO_TELEMETRY;
+  const attributes = {
+    [ATTR.target]: session.port.target,
+    [ATTR.variant]: session.port.variant,
+    [ATTR.mode]: run.mode,
+    [ATTR.trigger]: 'manual',
+  };
+  return telemetry.span(SPAN.run, attributes, async (span) => {
+    try {
+      const report = await reconcileTold(session, opts, run);
+      const failed = report.plan.errored || (report.apply?.summary.failed ?? 0) > 0;
+      span.setAttributes({ [ATTR.result]: failed ? 'failure' : 'success' });
+      if (failed) span.fail(report.plan.errored ? 'the plan has errors' : `${report.apply?.summary.failed ?? 0} step(s) failed`);
+      return report;
+    } catch (err) {
+      span.setAttributes({ [ATTR.result]: 'failure' });
+      throw err;
+    }
+  });
+}
+
+async function reconcileTold(session: Session, opts: RunOptions, run: SessionRun): Promise<RunReport> {
   const target = session.port.target;
   const ownedBefore = new Set(
     session.inventory
@@ -94,6 +118,7 @@ async function reconcileOnce(session: Session, opts: RunOptions, run: SessionRun
         plan,
       }).map((f) => projectFinding(session.shown, f)),
     ...run,
+    ...(session.telemetry ? { telemetry: session.telemetry } : {}),
   });
 }
 

@@ -1,4 +1,5 @@
 /** What a command asks of its sessions (SessionOptions) and what it gets: one Session per target, in Sessions. */
+import type { Telemetry } from '../telemetry/api.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
 import type { ConfigError } from '../core/errors.js';
@@ -95,6 +96,8 @@ export interface Session {
   /** The target is the embedded sandbox (a simulator). */
   embedded: boolean;
   logger: Logger;
+  /** obsync's telemetry when on (a span per run, its phases and requests). */
+  telemetry?: Telemetry;
   /** The command's events (src/events): logged at info; the daemon has its own bus. */
   events: EventBus;
   /** Paths in what the command writes: relative to the project (./project-paths.ts). */

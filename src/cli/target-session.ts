@@ -145,6 +145,7 @@ export async function openTargetSession(io: CliIO, opts: SessionOptions, input: 
     ...(config?.defaults?.schedule ? { schedule: config.defaults.schedule } : {}),
     embedded: input.resolved.kind === 'embedded',
     logger,
+    ...(io.telemetry?.enabled ? { telemetry: io.telemetry } : {}),
     events: input.events,
     shown: projectPaths(io.cwd),
     reload: input.load,

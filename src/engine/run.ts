@@ -31,6 +31,8 @@ import { kindsToRead, readBefore, readLive } from './live.js';
 import type { RunMemo } from './memo.js';
 import { extractSecrets, valueFingerprint, type SensitivePaths } from './secrets.js';
 import { pruneEligibility, selectedAddresses, type Selection } from './selection.js';
+import { NO_TELEMETRY, type Telemetry } from '../telemetry/api.js';
+import { ATTR, SPAN } from '../telemetry/names.js';
 
 export interface PlanRequest {
   port: ServicePort;
@@ -62,6 +64,8 @@ export interface PlanRequest {
   /** `plan --preview-dir`: keep what the dashboard previews draw (./previews.ts). */
   previews?: boolean;
   signal?: AbortSignal;
+  /** obsync's telemetry: spans for reading the live state, planning, backtests and previews. */
+  telemetry?: Telemetry;
 }
 
 export interface Planned {
@@ -81,10 +85,13 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
   const t0 = performance.now();
   const declaredKinds = new Set<string>(req.desired.map((r) => r.kind));
   const kinds = kindsToRead(req.port, declaredKinds);
-  const read = await readLive(req.port, kinds, { signal: req.signal, memo: req.memo });
+  const telemetry = req.telemetry ?? NO_TELEMETRY;
   const inventory = req.inventory.entries();
-  // An owned object a list left out is looked up by its id before anything may be created in its place.
-  const { live, gaps } = await confirmOmitted(req.port, kinds, read, inventory, req.signal ? { signal: req.signal } : {});
+  const { live, gaps } = await telemetry.span(SPAN.readLive, { [ATTR.target]: req.port.target }, async () => {
+    const read = await readLive(req.port, kinds, { signal: req.signal, memo: req.memo });
+    // An owned object a list left out is looked up by its id before anything may be created in its place.
+    return confirmOmitted(req.port, kinds, read, inventory, req.signal ? { signal: req.signal } : {});
+  });
   const t1 = performance.now();
   const sensitive = req.sensitive ?? SENSITIVE_PATHS;
   const inputs = req.memo ? planInputs(req, sensitive, kinds, live, inventory, gaps) : undefined;
@@ -93,18 +100,25 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
   let subjects: BacktestSubject[] = [];
   if (again) planned = again;
   else {
-    const made = planAfresh(req, sensitive, live, inventory, gaps);
+    const made = telemetry.span(SPAN.plan, {}, (span) => {
+      const fresh = planAfresh(req, sensitive, live, inventory, gaps);
+      span.setAttributes({ [ATTR.changes]: fresh.plan.steps.filter((s) => s.action !== 'noop').length });
+      return fresh;
+    });
     subjects = made.subjects;
     planned = inputs && req.memo ? req.memo.last.keep(inputs, made, req.backtest ? subjects.length : 0) : made;
   }
   const t2 = performance.now();
-  if (req.backtest)
-    await runBacktests(planned.plan, subjects, req.port.charts, req.port.variant, {
-      ...req.backtest,
-      ...(req.signal ? { signal: req.signal } : {}),
-    });
+  const backtest = req.backtest;
+  if (backtest)
+    await telemetry.span(SPAN.backtest, {}, () =>
+      runBacktests(planned.plan, subjects, req.port.charts, req.port.variant, {
+        ...backtest,
+        ...(req.signal ? { signal: req.signal } : {}),
+      }),
+    );
   const previews = req.previews ? dashboardPreviewInputs(planned.plan, live) : undefined;
-  if (previews) await fillPreviewData(previews, previewDataOptions(req, planned.plan));
+  if (previews) await telemetry.span(SPAN.preview, {}, () => fillPreviewData(previews, previewDataOptions(req, planned.plan)));
   const timings = { readMs: t1 - t0, planMs: t2 - t1, backtestMs: performance.now() - t2 };
   return {
     plan: planned.plan,
@@ -235,10 +249,18 @@ export interface ApplyRequest {
   refused?: ReadonlyMap<Address, string>;
   onStepStart?: (address: Address, action: string) => void;
   onStepDone?: (result: StepResult) => void;
+  telemetry?: Telemetry;
 }
 
 /** Executes a plan: nothing but the plan and the secret values go to the applier. */
 export function applyPlanned(planned: Pick<Planned, 'plan' | 'secretValues' | 'seen'>, req: ApplyRequest): Promise<ApplyReport> {
+  const telemetry = req.telemetry ?? NO_TELEMETRY;
+  return telemetry.span(SPAN.apply, { [ATTR.changes]: planned.plan.steps.filter((s) => s.action !== 'noop').length }, () =>
+    applyWith(planned, req),
+  );
+}
+
+function applyWith(planned: Pick<Planned, 'plan' | 'secretValues' | 'seen'>, req: ApplyRequest): Promise<ApplyReport> {
   return applyPlan(
     planned.plan,
     { port: req.port, inventory: req.inventory, secretValues: planned.secretValues, seen: planned.seen },
@@ -249,6 +271,7 @@ export function applyPlanned(planned: Pick<Planned, 'plan' | 'secretValues' | 's
       ...(req.refused ? { refused: req.refused } : {}),
       ...(req.onStepStart ? { onStepStart: req.onStepStart } : {}),
       ...(req.onStepDone ? { onStepDone: req.onStepDone } : {}),
+      ...(req.telemetry ? { telemetry: req.telemetry } : {}),
     },
   );
 }
