@@ -7,6 +7,7 @@ import type { CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
 
 interface SandboxFlags {
+  otlpPort?: number;
   port: number;
   host: string;
   data?: string;
@@ -65,6 +66,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .description('run the simulator of both API variants (no account needed)')
     .option('--port <port>', 'port (0 = any free port)', portNumber, SANDBOX_DEFAULTS.port)
     .option('--host <host>', 'address to bind', SANDBOX_DEFAULTS.host)
+    .option('--otlp-port <port>', 'also receive OTLP/HTTP (traces, metrics, logs) on this port (0 = any free port)', portNumber)
     .option('--data <dir>', 'persist the stores as JSON files in this directory')
     .addOption(new Option('--seed <seed>', 'initial data').choices(['demo', 'none']).default('demo'))
     .addOption(
@@ -97,6 +99,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         serviceId: flags.serviceId,
         rateLimit: flags.rateLimit,
         ...(flags.faults ? { faults: flags.faults } : {}),
+        ...(flags.otlpPort !== undefined ? { otlpPort: flags.otlpPort } : {}),
       }).catch((err: unknown) => {
         throw listenError(err, flags.host, flags.port);
       });
@@ -109,6 +112,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
             `${handle.url}/v1/organizations/${c.organizationId}/services/${c.serviceId}/clickstack/...  (and ` +
             `.../clickpipes, /v1/organizations/${c.organizationId}/keys)`,
           `               HTTP Basic ${c.keyId}:${c.keySecret}`,
+          ...(handle.otlp ? [`  OTLP/HTTP receiver: ${handle.otlp.url}  (OTEL_EXPORTER_OTLP_ENDPOINT; rows in otel_traces, otel_logs)`] : []),
           `  rate limits: ${flags.rateLimit}${flags.faults ? `; faults: ${JSON.stringify(flags.faults)}` : ''}`,
           "  These are the sandbox's documented loopback credentials, not secrets. Ctrl-C stops it.",
           '',
