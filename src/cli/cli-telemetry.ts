@@ -28,9 +28,14 @@ export async function startCliTelemetry(io: CliIO): Promise<void> {
   if (io.telemetry.enabled) io.telemetryMetrics = metrics;
 }
 
-/** The command's span around its action (`obsync.command`: the command, its targets, its result); telemetry shut down after. */
+/**
+ * The command's span around its action (`obsync.command`: the command, its targets, its result); telemetry
+ * shut down after. `obsync run` has none: each of its runs is a root span.
+ */
 export async function tracedCommand(telemetry: Telemetry, command: Command, action: () => unknown): Promise<unknown> {
   try {
+    // The daemon's runs are each a root span (a trace per run): no span lives as long as the process.
+    if (command.name() === 'run' && command.parent?.parent == null) return await action();
     return await telemetry.span(SPAN.command, commandAttributes(command), async (span) => {
       try {
         const value = await action();

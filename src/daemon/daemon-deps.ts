@@ -1,4 +1,5 @@
 /** What a target's daemon is given (its ports, stores and observers) and how it is told to run. */
+import type { Telemetry } from '../telemetry/api.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
 import type { PolicyFinding } from '../core/finding.js';
@@ -39,6 +40,8 @@ export interface DaemonDeps {
   watchPaths: readonly string[];
   logger: Logger;
   metrics: DaemonMetrics;
+  /** obsync's telemetry: each run a root span (its phases and requests below it). */
+  telemetry?: Telemetry;
   /** Where the target's events go (logs, metrics, rings, subscribers). */
   events: EventBus;
   /** The target is the embedded sandbox (the status page says so). */

@@ -106,6 +106,7 @@ export class TargetRun {
       concurrency: this.opts.concurrency,
       ...(hold ? { hold } : {}),
       ...(this.deps.policy ? { policy: (plan: Plan) => this.#policy(plan, current) } : {}),
+      ...(this.deps.telemetry ? { telemetry: this.deps.telemetry } : {}),
     });
     const proposeFailure = invalid
       ? undefined

@@ -90,6 +90,7 @@ async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<v
   const opts = parseRunOptions(flags);
   const listen = parseListen(flags.listen ?? io.env.OBSYNC_LISTEN ?? '127.0.0.1:9464');
   const metrics = new DaemonMetrics(VERSION);
+  io.telemetryMetrics?.use(metrics.registry);
   const onResponse = (target: string, method: string, status: number) => metrics.apiRequests.inc({ target, method, code: String(status) });
   // Apply mode competes for each target's writer lease: one replica writes, the others stand by.
   // On the PostgreSQL state the replicas share the targets: each competes only for its own (./shards).
@@ -170,6 +171,7 @@ async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<v
           watchPaths: session.manifestPaths,
           logger: session.logger,
           metrics,
+          ...(session.telemetry ? { telemetry: session.telemetry } : {}),
           events,
           embedded: session.embedded,
           identity: session.identity,

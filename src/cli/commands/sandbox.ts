@@ -112,7 +112,9 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
             `${handle.url}/v1/organizations/${c.organizationId}/services/${c.serviceId}/clickstack/...  (and ` +
             `.../clickpipes, /v1/organizations/${c.organizationId}/keys)`,
           `               HTTP Basic ${c.keyId}:${c.keySecret}`,
-          ...(handle.otlp ? [`  OTLP/HTTP receiver: ${handle.otlp.url}  (OTEL_EXPORTER_OTLP_ENDPOINT; rows in otel_traces, otel_logs)`] : []),
+          ...(handle.otlp
+            ? [`  OTLP/HTTP receiver: ${handle.otlp.url}  (OTEL_EXPORTER_OTLP_ENDPOINT; rows in otel_traces, otel_logs)`]
+            : []),
           `  rate limits: ${flags.rateLimit}${flags.faults ? `; faults: ${JSON.stringify(flags.faults)}` : ''}`,
           "  These are the sandbox's documented loopback credentials, not secrets. Ctrl-C stops it.",
           '',
