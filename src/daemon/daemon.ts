@@ -9,7 +9,6 @@
  * This file holds the lifecycle, the leadership and hand-over, and the run loop; a run's work is
  * ./target-run.ts, its schedule ./run-schedule.ts, its health ./target-health.ts.
  */
-import { ATTR, SPAN } from '../telemetry/names.js';
 import { errorMessage } from '../core/errors.js';
 import type { Plan } from '../core/plan.js';
 import { runCounts } from '../events/derive.js';
@@ -23,6 +22,7 @@ import { RunQueue, type TriggerReason } from './queue.js';
 import { RunSchedule } from './run-schedule.js';
 import { TargetHealth, type HealthView } from './target-health.js';
 import { TargetRun, type RunOutcome } from './target-run.js';
+import { tracedRun } from './traced-run.js';
 import { targetStatus } from './target-status.js';
 
 export class Daemon {
@@ -223,37 +223,15 @@ export class Daemon {
     const { signal, done } = runSignal(this.#abort.signal, this.deps.leadership?.signal);
     let outcome: RunOutcome = { result: 'failure' };
     try {
-      outcome = await this.#traced(reasons, signal);
+      const { port } = this.deps;
+      const labels = { target: port.target, variant: port.variant, mode: this.opts.mode, triggers: reasons };
+      outcome = await tracedRun(this.deps.telemetry, labels, () => this.#run.run(signal));
     } catch (err) {
       outcome = this.#run.thrown(err);
     } finally {
       done();
       this.#finish(outcome, { startedAt, started, requests: port.stats.requests - requestsBefore, reasons });
     }
-  }
-
-  /** The run, in its span when telemetry is on (obsync.run: target, variant, mode, trigger, result). */
-  #traced(reasons: ReadonlySet<TriggerReason>, signal: AbortSignal): Promise<RunOutcome> {
-    const telemetry = this.deps.telemetry;
-    if (telemetry?.enabled !== true) return this.#run.run(signal);
-    const { port } = this.deps;
-    const attributes = {
-      [ATTR.target]: port.target,
-      [ATTR.variant]: port.variant,
-      [ATTR.mode]: this.opts.mode,
-      [ATTR.trigger]: [...reasons].join(','),
-    };
-    return telemetry.span(SPAN.run, attributes, async (span) => {
-      try {
-        const outcome = await this.#run.run(signal);
-        span.setAttributes({ [ATTR.result]: outcome.result === 'invalid-manifests' ? 'invalid_manifests' : outcome.result });
-        if (outcome.result !== 'success') span.fail(outcome.error ?? outcome.result);
-        return outcome;
-      } catch (err) {
-        span.setAttributes({ [ATTR.result]: 'failure' });
-        throw err;
-      }
-    });
   }
 
   #finish(outcome: RunOutcome, run: { startedAt: Date; started: number; requests: number; reasons: ReadonlySet<TriggerReason> }): void {
