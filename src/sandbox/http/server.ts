@@ -7,6 +7,7 @@ import type { Persistence } from './persistence.js';
 import type { FixedWindowLimiter } from './rate-limit.js';
 import { conditionalReply } from './conditional.js';
 import { hosted429, hostedError, json, text, write, type Reply, type Variant } from './respond.js';
+import { readBoundedBody } from './body.js';
 
 export interface LoggedRequest {
   method: string;
@@ -59,7 +60,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
       : 'other';
   const log = (status: number) =>
     parts.log.push({ method, at, path: url.pathname, search: url.search, status, ms: Math.round(performance.now() - t0), variant });
-  const raw = await readBody(req);
+  const raw = (await readBoundedBody(req, MAX_BODY))?.toString('utf8') ?? null;
   if (raw === null) {
     const reply = variant === 'hosted' ? hostedError(413, 'Request body too large') : json(413, { message: 'Something went wrong :(' });
     write(res, reply);
@@ -142,18 +143,6 @@ function toIncoming(req: IncomingMessage, url: URL, method: string, raw: string)
     body,
     invalidJson,
   };
-}
-
-/** The body as text, or null when it exceeds the limit. */
-async function readBody(req: IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function oneHeader(req: IncomingMessage, name: string): string | undefined {

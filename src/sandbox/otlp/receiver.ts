@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { decodeRequest, encodeResponse, encodeStatus, MalformedRequest, type Encoding, type OtlpSignal } from './codec.js';
 import { logRows, metricRows, spanRows, type Row } from './rows.js';
 import type { OtelTable, OtlpStore } from './store.js';
+import { readBoundedBody } from '../http/body.js';
 
 const MAX_BODY = 16 * 1024 * 1024;
 /** A compressed body may not expand past this (a small gzip bomb must not fill the sandbox's memory). */
@@ -34,17 +35,6 @@ function plain(res: ServerResponse, status: number, message: string, headers: Re
   res.end(message);
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
 /** The body without its Content-Encoding; a string: why it cannot be read. */
 async function decoded(body: Buffer, encoding: string): Promise<Buffer | string> {
   try {
@@ -64,7 +54,7 @@ export async function handleOtlp(req: IncomingMessage, res: ServerResponse, stor
   const mediaType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   const encoding = CONTENT_TYPES[mediaType];
   if (!encoding) return plain(res, 415, '415 unsupported media type, supported: [application/json, application/x-protobuf]');
-  const raw = await readBody(req);
+  const raw = await readBoundedBody(req, MAX_BODY);
   const reply = (status: number, body: Buffer) => {
     res.writeHead(status, { 'content-type': MEDIA_TYPE[encoding] });
     res.end(body);
