@@ -1,5 +1,5 @@
 // The docs site (VitePress): `npm run docs:build` builds it into docs/.vitepress/dist and fails on a
-// dead link; test/docs/site.slow.test.ts runs that build. The pages are the plain markdown files of
+// dead link; `npm test` runs that build. The pages are the plain markdown files of
 // docs/, readable on GitHub as they are; this file only orders them.
 import { defineConfig } from 'vitepress';
 
