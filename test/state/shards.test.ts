@@ -1,9 +1,10 @@
 /**
- * Issue 28's proof: three `obsync run` replicas share 30 self-hosted targets (30 teams of one
+ * Issue 28's proof: three `obsync run` replicas share 12 self-hosted targets (12 teams of one
  * loopback sandbox) over a PostgreSQL state started here. Every target is led by exactly one
- * replica, 9 to 11 each; one is SIGKILLed and the two survivors lead all 30, 15 each; a fourth
- * joins and the balance is restored (10 each), `obsync state replicas` and the status API say the same;
- * one is stopped (SIGTERM) and the two others lead all 30 again. Each
+ * replica, 3 to 5 each; one is SIGKILLed and the two survivors lead all 12, 6 each; a fourth
+ * joins and the balance is restored (4 each), `obsync state replicas` and the status API say the same;
+ * one is stopped (SIGTERM) and the two others lead all 12 again. (Issue 28 ran 30 targets; 12 keep
+ * every hand-over and cost the suite less than half the CPU: each replica plans its targets every 2 s.) Each
  * replica reaches the sandbox through its own loopback proxy, so the request log says who wrote
  * what on which target: a drifter deletes dashboards all along, the leaders heal them, and on no
  * target do the writes of two replicas overlap in time (a replica's writes on a target all end
@@ -22,7 +23,7 @@ import { startDaemon, type RunningDaemon } from '../support/daemon.js';
 import { startPostgres, type PgServer } from '../support/postgres.js';
 import { until } from '../support/wait.js';
 
-const TARGETS = 30;
+const TARGETS = 12;
 const LEASE_MS = 2_000;
 const keyOf = (i: number) => `shard-key-${String(i).padStart(2, '0')}`;
 const nameOf = (i: number) => `t${String(i).padStart(2, '0')}`;
@@ -146,7 +147,7 @@ function overlaps(writes: readonly Write[]): { problems: string[]; gaps: number[
 }
 
 describe('replicas sharing targets over PostgreSQL (issue 28)', () => {
-  it('divides 30 targets among three, then two after a SIGKILL, then four: one writer per target at any time', {
+  it('divides 12 targets among three, then two after a SIGKILL, then four: one writer per target at any time', {
     timeout: 240_000,
   }, async () => {
     const teams = ALL.map((_, i) => ({ apiKey: keyOf(i), name: `Team ${i}` }));
@@ -183,7 +184,7 @@ describe('replicas sharing targets over PostgreSQL (issue 28)', () => {
       const [a, b, c] = [await start('a'), await start('b'), await start('c')];
       if (!a || !b || !c) throw new Error('a replica did not start');
 
-      const three = await until('30 targets led by three replicas, 9 to 11 each', () => balanced([a, b, c], [9, 10, 11]), {
+      const three = await until('12 targets led by three replicas, 3 to 5 each', () => balanced([a, b, c], [3, 4, 5]), {
         timeoutMs: 90_000,
         context,
       });
@@ -200,12 +201,12 @@ describe('replicas sharing targets over PostgreSQL (issue 28)', () => {
       c.child.kill('SIGKILL');
       await new Promise((r) => (c.child.exitCode !== null || c.child.signalCode !== null ? r(null) : c.child.once('exit', r)));
       delete daemons.c;
-      await until('the two survivors lead all 30, 15 each', () => balanced([a, b], [15]), { timeoutMs: 60_000, context });
+      await until('the two survivors lead all 12, 6 each', () => balanced([a, b], [6]), { timeoutMs: 60_000, context });
       const takeoverMs = Math.round(performance.now() - killedAt);
 
       const d = await start('d');
       if (!d) throw new Error('d did not start');
-      await until('a fourth replica joins: balance restored, 10 each', () => balanced([a, b, d], [10]), { timeoutMs: 60_000, context });
+      await until('a fourth replica joins: balance restored, 4 each', () => balanced([a, b, d], [4]), { timeoutMs: 60_000, context });
 
       // obsync state replicas says the same, from the registry and the leases themselves.
       const listed = await until(
@@ -218,7 +219,7 @@ describe('replicas sharing targets over PostgreSQL (issue 28)', () => {
             unled: string[];
             disagreements: string[];
           };
-          return report.replicas.length === 3 && report.unled.length === 0 && report.replicas.every((r) => r.leads.length === 10)
+          return report.replicas.length === 3 && report.unled.length === 0 && report.replicas.every((r) => r.leads.length === 4)
             ? report
             : undefined;
         },
@@ -229,21 +230,21 @@ describe('replicas sharing targets over PostgreSQL (issue 28)', () => {
       // The status API (valid against its schema) and the page show the assignment.
       const status = statusSchema.parse(await (await fetch(`${a.url}/api/status`)).json());
       // What the others lead is what they told at their last heartbeat: a third of a lease behind at most.
-      const sharing = await until('a to see the three live replicas leading all 30', async () => {
+      const sharing = await until('a to see the three live replicas leading all 12', async () => {
         const s = statusSchema.parse(await (await fetch(`${a.url}/api/status`)).json()).replica.sharing;
         const told = s?.replicas.flatMap((r) => r.leads).sort();
         return s?.replicas.length === 3 && told?.join() === ALL.join() ? s : undefined;
       });
-      expect(status.replica.leads).toHaveLength(10);
+      expect(status.replica.leads).toHaveLength(4);
       expect(sharing.assigned).toEqual(status.replica.leads);
-      expect(sharing.replicas.map((r) => r.leads.length)).toEqual([10, 10, 10]);
+      expect(sharing.replicas.map((r) => r.leads.length)).toEqual([4, 4, 4]);
       const page = await (await fetch(`${a.url}/`)).text();
       expect(page).toContain('<h2 id="replicas">Replicas</h2>');
-      expect(page).toContain('3 live replica(s) share the targets; 10 assigned to this one.');
+      expect(page).toContain('3 live replica(s) share the targets; 4 assigned to this one.');
 
       // SIGTERM: d leaves the registry, ends its runs and releases its targets; a and b take them.
       expect(await d.stop()).toBe(0);
-      await until('a and b lead all 30 again after d stopped', () => balanced([a, b], [15]), { timeoutMs: 60_000, context });
+      await until('a and b lead all 12 again after d stopped', () => balanced([a, b], [6]), { timeoutMs: 60_000, context });
 
       drifting = false;
       await drifter;
