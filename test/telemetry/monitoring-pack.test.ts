@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DaemonMetrics } from '../../src/daemon/metrics.js';
+import { exceedsThreshold } from '../../src/kinds/alert/checker.js';
 import { loadManifests } from '../../src/manifests/load.js';
 import { SPAN } from '../../src/telemetry/index.js';
 
@@ -33,5 +34,13 @@ describe('the monitoring pack', () => {
     for (const name of spans) expect(Object.values(SPAN)).toContain(name);
     const exported = new DaemonMetrics('test').registry.getMetricsAsArray().map((m) => m.name);
     for (const name of metrics) expect(exported).toContain(name);
+  });
+
+  it('fires on a window without data only where silence is the alarm (a stuck daemon): the checker counts it as 0', () => {
+    const onSilence = resources
+      .filter((r) => r.kind === 'Alert')
+      .filter((r) => exceedsThreshold(r.spec as { thresholdType: string; threshold: number }, 0))
+      .map((r) => r.address);
+    expect(onSilence).toEqual(['Alert/obsync-daemon-stuck']);
   });
 });
