@@ -114,6 +114,7 @@ describe("the daemon's telemetry", () => {
     const planned = await runCli(['plan', '--no-backtest', '--preview-dir', join(dir, 'previews')], { cwd: dir, env });
     expect(planned.code, planned.stderr).toBe(0);
     const [preview] = await search(DEMO_IDS.traces, `SpanName:${SPAN.preview}`, 'ParentSpanId, TraceId');
+    expect(preview, 'an obsync.preview span').toBeDefined();
     const runs = await search(DEMO_IDS.traces, `SpanName:${SPAN.run} AND TraceId:${preview?.TraceId ?? 'none'}`, 'SpanId');
     expect(runs.map((r) => r.SpanId)).toEqual([preview?.ParentSpanId]);
     expect(await search(DEMO_IDS.traces, `SpanName:${SPAN.backtest} AND TraceId:${preview?.TraceId ?? 'none'}`, 'SpanId')).toEqual([]);
