@@ -18,6 +18,19 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Retries after a 5xx or a lost connection (default: the target's); a backtest asks for none. */
   retries?: number;
+  /**
+   * An error answer the caller handles as a result (an idle service's 424 it wakes, a vanished
+   * object's 404 it creates again): the request's telemetry span is not marked failed.
+   */
+  expected?: ExpectedAnswer | undefined;
+}
+
+/** Whether an answer of 400 or more is one the caller expects (telemetry: no Error span for it). */
+export type ExpectedAnswer = (answer: { readonly status: number; readonly text: string }) => boolean;
+
+/** Either check. */
+export function eitherExpected(a: ExpectedAnswer | undefined, b: ExpectedAnswer | undefined): ExpectedAnswer | undefined {
+  return a && b ? (answer) => a(answer) || b(answer) : (a ?? b);
 }
 
 /** One extra update call of a kind (pipes: patch, settings, scaling, state). */

@@ -5,7 +5,7 @@
 import type * as z from 'zod';
 import type { ApiError } from '../core/errors.js';
 import type { ItemMemo, KeptPage } from '../core/item-memo.js';
-import type { CallOptions, ListOptions, RequestStats } from '../core/ports.js';
+import type { CallOptions, ExpectedAnswer, ListOptions, RequestStats } from '../core/ports.js';
 import { invalidBodyError, pagingError, responseError } from './api-errors.js';
 import type { Envelope } from './envelope.js';
 import { parseList } from './list-body.js';
@@ -37,18 +37,21 @@ export class Api {
 
   /** GET that answers null on 404. */
   async find<T>(path: string, schema: z.ZodType<T>, opts?: CallOptions): Promise<T | null> {
-    const init: RequestInit = { method: 'GET', path, signal: opts?.signal };
+    // Its 404 is an answer (absent), not a failure: the request's span says so too.
+    const absent = this.absent('GET', path);
+    const init: RequestInit = { method: 'GET', path, signal: opts?.signal, expected: either(opts?.expected, absent) };
     const res = await this.transport.request(init);
-    if (res.status === 404 && !this.unrouted(init, res)) return null;
+    if (absent(res)) return null;
     if (res.status >= 300) throw this.error(init, res);
     return this.parse(init, res, schema);
   }
 
   /** DELETE that is satisfied by 404 (already gone). */
   async remove(path: string, opts?: CallOptions): Promise<void> {
-    const init: RequestInit = { method: 'DELETE', path, signal: opts?.signal };
+    const absent = this.absent('DELETE', path);
+    const init: RequestInit = { method: 'DELETE', path, signal: opts?.signal, expected: either(opts?.expected, absent) };
     const res = await this.transport.request(init);
-    if (res.status === 404 && !this.unrouted(init, res)) return;
+    if (absent(res)) return;
     if (res.status >= 300) throw this.error(init, res);
   }
 
@@ -62,7 +65,13 @@ export class Api {
     const pager = new Pager(PAGE_SIZE);
     opts?.memo?.begin();
     for (;;) {
-      const init: RequestInit = { method: 'GET', path, query: { limit: PAGE_SIZE, offset: pager.offset }, signal: opts?.signal };
+      const init: RequestInit = {
+        method: 'GET',
+        path,
+        query: { limit: PAGE_SIZE, offset: pager.offset },
+        signal: opts?.signal,
+        expected: opts?.expected,
+      };
       const page = await this.readPage(init, item, opts?.memo);
       for (const o of page.items) byId.set(o.id, o);
       try {
@@ -79,7 +88,7 @@ export class Api {
 
   async list<T>(path: string, item: z.ZodType<T>, opts?: ListOptions): Promise<T[]> {
     opts?.memo?.begin();
-    const { items } = await this.readPage({ method: 'GET', path, signal: opts?.signal }, item, opts?.memo);
+    const { items } = await this.readPage({ method: 'GET', path, signal: opts?.signal, expected: opts?.expected }, item, opts?.memo);
     opts?.memo?.commit();
     return items;
   }
@@ -131,6 +140,11 @@ export class Api {
     return parsed.data;
   }
 
+  /** The service's answer that the object at `path` does not exist: a 404 that is not a gateway's page for an unknown route. */
+  private absent(method: RequestInit['method'], path: string): (res: Response) => boolean {
+    return (res) => res.status === 404 && !this.unrouted({ method, path }, res);
+  }
+
   private unrouted(init: RequestInit, res: Response): ApiError | undefined {
     return res.status === 404 ? this.envelope.unrouted?.(init, res) : undefined;
   }
@@ -138,6 +152,11 @@ export class Api {
   error(init: RequestInit, res: Response): ApiError {
     return this.unrouted(init, res) ?? responseError(init, res, this.transport.host, this.envelope);
   }
+}
+
+/** The caller's expected answers and the request's own. */
+function either(caller: ExpectedAnswer | undefined, own: (res: Response) => boolean): (res: Response) => boolean {
+  return caller ? (res) => caller(res) || own(res) : own;
 }
 
 /** What a kept page is found by: the request's path and query. */

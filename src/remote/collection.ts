@@ -30,14 +30,22 @@ export function collectionPort<T extends { id: string }>(
   return {
     list,
     get,
-    create: (body: JsonObject, o) => api.call({ method: 'POST', path: base, body, signal: o?.signal }, schema),
-    update: (id, body, o) => api.call({ method: routes.update ?? 'PUT', path: one(id), body, signal: o?.signal }, schema),
+    create: (body: JsonObject, o) => api.call({ method: 'POST', path: base, body, signal: o?.signal, expected: o?.expected }, schema),
+    update: (id, body, o) =>
+      api.call({ method: routes.update ?? 'PUT', path: one(id), body, signal: o?.signal, expected: o?.expected }, schema),
     delete: (id, o) => api.remove(one(id), o),
     async call(name, id, body, o) {
       const call = routes.calls?.[name];
       if (!call) throw new Error(`no call '${name}' on ${base}`);
       await api.call(
-        { method: call.method, path: one(id) + literalPath(call.path), body, idempotent: call.idempotent, signal: o?.signal },
+        {
+          method: call.method,
+          path: one(id) + literalPath(call.path),
+          body,
+          idempotent: call.idempotent,
+          signal: o?.signal,
+          expected: o?.expected,
+        },
         anything,
       );
     },

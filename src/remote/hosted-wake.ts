@@ -9,6 +9,7 @@
  */
 import * as z from 'zod';
 import { ApiError, ReadOnlyError, ServiceIdleError } from '../core/errors.js';
+import { eitherExpected, type CallOptions } from '../core/ports.js';
 import type { Logger } from '../log/logger.js';
 import type { Api } from './api.js';
 import { defaultSleep } from './pacing.js';
@@ -37,6 +38,15 @@ export interface ServiceWaker {
 function blockingState(err: unknown): string | undefined {
   if (!(err instanceof ApiError) || err.status !== 424) return undefined;
   return NOT_RUNNING.exec(err.bodyExcerpt)?.[1] ?? 'not running';
+}
+
+/**
+ * The call's options with an idle service's 424 expected: the waker answers it by waking the
+ * service, so the request's span is not marked failed (a stopped service's 424 still is).
+ */
+export function expectingIdle<O extends CallOptions>(opts: O | undefined): O {
+  const idle = (answer: { status: number; text: string }) => answer.status === 424 && NOT_RUNNING.exec(answer.text)?.[1] === 'idle';
+  return { ...opts, expected: eitherExpected(opts?.expected, idle) } as O;
 }
 
 /** One waker per target: calls that meet the idle service together share one wake-up. */

@@ -9,7 +9,7 @@ import { wireApiKey, wireKeyCreated, type JsonObject, type WireApiKey } from '..
 import type { Logger } from '../log/logger.js';
 import type { Api } from './api.js';
 import type { Envelope } from './envelope.js';
-import { serviceWaker } from './hosted-wake.js';
+import { expectingIdle, serviceWaker } from './hosted-wake.js';
 import { apiPath, below } from './paths.js';
 import type { RequestInit, Response } from './transport-types.js';
 
@@ -89,13 +89,13 @@ export function pipesAwake(
 ): <T extends { id: string }>(port: CollectionPort<T>) => CollectionPort<T> {
   const waker = serviceWaker(api, { servicePath: servicePath(at), target, logger });
   return (port) => ({
-    list: (o) => waker.run(() => port.list(o), o?.signal),
-    get: (id, o) => waker.run(() => port.get(id, o), o?.signal),
-    create: (body, o) => waker.run(() => port.create(body, o), o?.signal),
-    update: (id, body, o) => waker.run(() => port.update(id, body, o), o?.signal),
-    delete: (id, o) => waker.run(() => port.delete(id, o), o?.signal),
-    call: (name, id, body, o) => waker.run(() => port.call(name, id, body, o), o?.signal),
-    waitUntil: (id, done, o) => waker.run(() => port.waitUntil(id, done, o), o?.signal),
+    list: (o) => waker.run(() => port.list(expectingIdle(o)), o?.signal),
+    get: (id, o) => waker.run(() => port.get(id, expectingIdle(o)), o?.signal),
+    create: (body, o) => waker.run(() => port.create(body, expectingIdle(o)), o?.signal),
+    update: (id, body, o) => waker.run(() => port.update(id, body, expectingIdle(o)), o?.signal),
+    delete: (id, o) => waker.run(() => port.delete(id, expectingIdle(o)), o?.signal),
+    call: (name, id, body, o) => waker.run(() => port.call(name, id, body, expectingIdle(o)), o?.signal),
+    waitUntil: (id, done, o) => waker.run(() => port.waitUntil(id, done, expectingIdle(o)), o?.signal),
   });
 }
 

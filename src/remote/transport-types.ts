@@ -93,6 +93,8 @@ export interface RequestInit {
   /** A GET's `If-None-Match`: the ETag of the answer the caller still holds (a 304 then means it is current). */
   ifNoneMatch?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** An error answer the caller takes as a result (a 404 that means absent): its span is not marked failed. */
+  expected?: ((res: Response) => boolean) | undefined;
 }
 
 export interface Response {

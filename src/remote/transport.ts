@@ -84,10 +84,15 @@ export class Transport {
       try {
         const res = await this.#send(caller, tally);
         span.setAttributes({ [ATTR.httpStatus]: res.status, ...told() });
-        if (res.status >= 400) span.fail(`HTTP ${res.status}`);
+        // OpenTelemetry's HTTP client conventions: a 4xx or 5xx fails the span, unless the caller takes it as an answer.
+        if (res.status >= 400 && caller.expected?.(res) !== true) {
+          span.setAttributes({ [ATTR.errorType]: String(res.status) });
+          span.fail(`HTTP ${res.status}`);
+        }
         return res;
       } catch (err) {
-        span.setAttributes(told());
+        // No answer (or none usable): the span fails with the error (telemetry records it); its class is error.type.
+        span.setAttributes({ ...told(), [ATTR.errorType]: err instanceof Error ? err.name : typeof err });
         throw err;
       }
     });
