@@ -19,6 +19,7 @@ export const MEASURES: readonly Measure[] = await Promise.all(
     import('./measures/status.js'),
     import('./measures/backtest.js'),
     import('./measures/startup.js'),
+    import('./measures/telemetry.js'),
     import('./measures/scrub.js'),
     import('./measures/pull.js'),
     import('./measures/lint.js'),
