@@ -18,6 +18,7 @@ import { readCapped, requestIdOf, ResponseTooLarge, responseOf } from './respons
 import { type RetryContext, withRetries } from './retries.js';
 import { routeTemplate } from './route-template.js';
 import { ATTR } from '../telemetry/names.js';
+import { ObsyncError } from '../core/errors.js';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   queryString,
@@ -91,8 +92,11 @@ export class Transport {
         }
         return res;
       } catch (err) {
-        // No answer (or none usable): the span fails with the error (telemetry records it); its class is error.type.
-        span.setAttributes({ ...told(), [ATTR.errorType]: err instanceof Error ? err.name : typeof err });
+        // No answer (or none usable): the span fails with the error (telemetry records it); error.type is its stable code.
+        span.setAttributes({
+          ...told(),
+          [ATTR.errorType]: err instanceof ObsyncError ? err.code : err instanceof Error ? err.name : 'unknown',
+        });
         throw err;
       }
     });

@@ -35,7 +35,7 @@ export const ATTR = {
   urlTemplate: 'url.template',
   httpStatus: 'http.response.status_code',
   serverAddress: 'server.address',
-  /** A failed request's status code (`404`), or the class of the error when there was no answer. */
+  /** A failed request's status code (`404`), or the error's code (CONNECTION_REFUSED…) when there was no answer. */
   errorType: 'error.type',
   /** Attempts after the first (5xx, lost connection, 429), as OpenTelemetry's HTTP conventions name it. */
   resendCount: 'http.request.resend_count',
