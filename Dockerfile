@@ -12,6 +12,7 @@ WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/copy-assets.js ./scripts/
 COPY src ./src
 RUN npm run build
 

@@ -15,5 +15,7 @@ export function transpileBench(root: string, outDir: string): number {
     cwd: root,
     stdio: 'pipe',
   });
+  // The files src/ reads beside its JavaScript (the OTLP receiver's protos), as `npm run bench` copies them.
+  execFileSync(process.execPath, [join(root, 'scripts/copy-assets.js'), join(outDir, 'src')], { cwd: root, stdio: 'pipe' });
   return readdirSync(outDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.js')).length;
 }

@@ -72,7 +72,7 @@ function takenFromWorkflow(command: string, dir: string): boolean {
     execFileSync('cp', ['-al', join(installed, 'node_modules'), join(dir, 'node_modules')]);
     return true;
   }
-  if (command === 'npm run build' && same('package.json', 'tsconfig.json', 'tsconfig.build.json', 'src')) {
+  if (command === 'npm run build' && same('package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/copy-assets.js', 'src')) {
     execFileSync('cp', ['-al', join(installed, 'dist'), join(dir, 'dist')]);
     return true;
   }
