@@ -3,6 +3,7 @@
 // build, dist-bench/src for the bench). Without them the receiver answers every export 500.
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
+import process from 'node:process';
 
 const out = process.argv[2];
 if (!out) throw new Error('usage: node scripts/copy-assets.js OUT (the directory src/ compiles to)');
