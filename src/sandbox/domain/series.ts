@@ -3,11 +3,13 @@
  * sandbox's synthetic telemetry (./telemetry.ts): each bucket's value depends only on the source,
  * the series, the group, the bucket's start and the granularity, so overlapping queries agree.
  * Counts come back as strings (ClickHouse 64-bit JSON); a bucket without data has no row, as
- * ClickHouse returns none.
+ * ClickHouse returns none. With the OTLP receiver on, what it stored answers instead where it can
+ * (storedSeries below).
  */
 import * as z from 'zod';
 import type { DomainResult, JsonRecord, StoredTelemetry } from './contract.js';
-import { seriesRows, storedBucketValue, storedGroups } from '../otlp/query.js';
+import { answersMetricType, bucketedStreams, metricPoints, streamAggFn, type BucketGrid } from '../otlp/metric-series.js';
+import { seriesRows, storedBucketValue, storedGroups, type StoredSeries } from '../otlp/query.js';
 import { luceneSyntaxError } from './lucene.js';
 import { failErrorKey, ok, zodFailure } from './result.js';
 import type { Store } from './store.js';
@@ -111,15 +113,25 @@ export function chartSeries(store: Store, body: unknown, telemetry?: StoredTelem
   const problem = seriesProblem(store, req);
   if (problem) return problem;
   const groupBy = req.series[0]?.groupBy ?? [];
-  const stored = telemetry ? storedSeriesRows(store, req, telemetry) : undefined;
-  const groups = stored ? storedGroups(stored.flat(), groupBy) : groupValues(groupBy);
   const step = stepMs(req);
+  const stored = telemetry
+    ? storedSeries(store, req, telemetry, { startTime: req.startTime, endTime: req.endTime, stepMs: step })
+    : undefined;
+  const groups = stored
+    ? storedGroups(
+        stored.flatMap((s) => s.rows),
+        groupBy,
+      )
+    : groupValues(groupBy);
   const rows: JsonRecord[] = [];
   for (const ts of buckets(req)) {
     for (const [g, group] of groups.entries()) {
-      const values = req.series.map((s, i) =>
-        stored ? storedBucketValue(stored[i] ?? [], s, groupBy, group, ts, step) : bucketValue(s, group, g, groups.length, ts, step),
-      );
+      const values = req.series.map((s, i) => {
+        const answer = stored?.[i];
+        return answer
+          ? storedBucketValue(answer.rows, answer.series, groupBy, group, ts, step)
+          : bucketValue(s, group, g, groups.length, ts, step);
+      });
       if (req.seriesReturnType === 'column') {
         // Raw ClickHouse rows, series after series: a series without data in the bucket has none.
         values.forEach((v, i) => {
@@ -141,16 +153,33 @@ export function chartSeries(store: Store, body: unknown, telemetry?: StoredTelem
   return ok(rows);
 }
 
+type SeriesItem = SeriesBody['series'][number];
+
+/** One series answered from stored rows: the rows its aggregation runs over, and the series as it runs there. */
+interface StoredAnswer {
+  rows: Record<string, unknown>[];
+  series: StoredSeries;
+}
+
 /**
- * With the OTLP receiver on, a request whose every series reads a source on otel_traces or
- * otel_logs is answered from what the receiver stored (../otlp/query.ts): each series' rows.
+ * With the OTLP receiver on, a request whose every series can be answered from what the receiver
+ * stored is: a series on a source whose table is otel_traces or otel_logs reads those rows
+ * (../otlp/query.ts); a sum or gauge series on a metric source reads its metric's points when the
+ * receiver has any (../otlp/metric-series.ts). Otherwise the whole request gets the synthetic series.
  */
-function storedSeriesRows(store: Store, req: SeriesBody, telemetry: StoredTelemetry): Record<string, unknown>[][] | undefined {
-  const tables = req.series.map((s) => {
-    const from = store.state.sources.find((src) => src.id === s.sourceId)?.from;
-    const table = typeof from === 'object' && from !== null && !Array.isArray(from) ? from.tableName : undefined;
-    return table === 'otel_traces' || table === 'otel_logs' ? table : undefined;
-  });
-  if (tables.some((t) => t === undefined)) return undefined;
-  return req.series.map((s, i) => seriesRows(telemetry.rows(tables[i] ?? 'otel_traces'), s));
+function storedSeries(store: Store, req: SeriesBody, telemetry: StoredTelemetry, grid: BucketGrid): StoredAnswer[] | undefined {
+  const answers = req.series.map((s) => storedAnswer(store, s, telemetry, grid));
+  return answers.every((a) => a !== undefined) ? answers : undefined;
+}
+
+function storedAnswer(store: Store, s: SeriesItem, telemetry: StoredTelemetry, grid: BucketGrid): StoredAnswer | undefined {
+  const source = store.state.sources.find((src) => src.id === s.sourceId);
+  const from = source?.from;
+  const table = typeof from === 'object' && from !== null && !Array.isArray(from) ? from.tableName : undefined;
+  if (table === 'otel_traces' || table === 'otel_logs') return { rows: seriesRows(telemetry.rows(table), s), series: s };
+  if (source?.kind !== 'metric' || !s.metricName || !answersMetricType(s.metricDataType)) return undefined;
+  const type = s.metricDataType ?? '';
+  const points = metricPoints(telemetry.rows('otel_metrics'), { metricName: s.metricName, metricDataType: type });
+  if (points.length === 0) return undefined;
+  return { rows: bucketedStreams(seriesRows(points, s), type, grid), series: { ...s, aggFn: streamAggFn(s.aggFn), field: 'Value' } };
 }
