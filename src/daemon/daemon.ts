@@ -36,6 +36,8 @@ export class Daemon {
   #abort = new AbortController();
   /** Cancels the wait of a run for a slot (stop, hand-over, leadership lost): that run does not start. */
   #waitForSlot: AbortController | null = null;
+  /** Why runs were skipped in standby: the first run as leader carries them (a start-up run waits for the election). */
+  #skipped = new Set<TriggerReason>();
 
   constructor(
     private readonly deps: DaemonDeps,
@@ -173,13 +175,18 @@ export class Daemon {
 
   async #runWhenLeading(reasons: ReadonlySet<TriggerReason>): Promise<void> {
     const { logger } = this.deps;
-    if (this.#standby()) return logger.debug({ target: this.target, reasons: [...reasons] }, 'standby: run skipped');
+    if (this.#standby()) {
+      for (const reason of reasons) this.#skipped.add(reason);
+      return logger.debug({ target: this.target, reasons: [...reasons] }, 'standby: run skipped');
+    }
     const release = await this.#slot();
     if (!release) return;
     try {
       // Waiting may have taken a while: the target may have been handed over or stopped meanwhile.
       if (this.#standby() || this.#stopping) return;
-      await this.#runNow(reasons);
+      const all = new Set([...this.#skipped, ...reasons]);
+      this.#skipped.clear();
+      await this.#runNow(all);
     } finally {
       release();
     }

@@ -74,6 +74,9 @@ describe('obsync run', () => {
     await until('the start-up run', async () => ((await dashboards()).some((d) => d.name === 'Checkout service') ? true : undefined));
     await until('readiness', async () => ((await status(url, '/readyz')) === 200 ? true : undefined));
     expect(await status(url, '/livez')).toBe(200);
+    // The start-up run waited for the election (file state: a lease) and still says it was the start-up run.
+    const told = (await (await fetch(`${url}/api/status`)).json()) as { targets: { lastRun: { trigger: string[] } | null }[] };
+    expect(told.targets[0]?.lastRun?.trigger).toContain('startup');
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toMatch(/obsync_reconcile_total\{target="sb",result="success"\} 1/);
     expect(metrics).toMatch(/process_resident_memory_bytes/);
