@@ -1,11 +1,15 @@
 /** A bench case in a process of its own (./isolate.ts): runs it, sends its rows to the parent, exits. */
-import { type CaseRequest, loadCase } from './isolate.js';
+import type { CaseRequest } from './isolate.js';
 import type { BenchContext, Result } from './measure.js';
+
+type Case = (args: never, ctx: BenchContext) => Promise<void>;
 
 const request = JSON.parse(process.argv[2] ?? '{}') as CaseRequest;
 const send = (message: { row?: Result; error?: string }) => new Promise<void>((resolve) => process.send?.(message, () => resolve()));
 try {
-  const run = await loadCase(request.module, request.name);
+  const module = (await import(`./measures/${request.module}.js`)) as { cases?: Record<string, Case> };
+  const run = module.cases?.[request.name];
+  if (!run) throw new Error(`no case ${request.name} in bench/measures/${request.module}`);
   const pending: Promise<void>[] = [];
   const ctx: BenchContext = {
     mode: 'full',
