@@ -39,6 +39,8 @@ export interface BacktestCounts {
   flapping: number;
   /** groupBy alerts: the groups that notified most, most first (at most 5). */
   topGroups?: GroupNotifications[];
+  /** The windows it would have fired in, one span per episode: `[start, end)` in epoch ms (what a backtest chart shades). */
+  fired?: [number, number][];
 }
 
 /** One group's notifications over the history; `group` as the checker names it (`column:value, …`). */
@@ -56,6 +58,26 @@ export interface BacktestSide extends Partial<BacktestCounts> {
   suggestion?: ThresholdSuggestion;
   /** What the data says of the alert's query and source (the alert as the plan leaves it). */
   data?: BacktestData;
+  /** The condition evaluated: where a backtest chart draws its threshold line(s). */
+  threshold?: ThresholdLine;
+}
+
+/** An alert's threshold as a chart draws it: `max` only for `between` and `not_between`. */
+export interface ThresholdLine {
+  type: string;
+  value: number;
+  max?: number;
+}
+
+/**
+ * The alert's value over the history, downsampled for a chart (issue 42): point i covers
+ * `[start + i·stepMs, start + (i+1)·stepMs)`; its value is the one nearest to breaching over the
+ * windows and groups it covers (the highest; the lowest for a `below` alert), null where no row had one.
+ */
+export interface BacktestSeries {
+  start: number;
+  stepMs: number;
+  values: (number | null)[];
 }
 
 /** Facts of the data an alert reads (issue 47 data checks; the policy rules empty-query, stale-source, group-cardinality judge them). */
@@ -98,6 +120,8 @@ export interface Backtest extends BacktestSide {
   requests?: number;
   /** An update: the same counts for the live alert (and, for an impact, the alert on the live tile or search). */
   before?: BacktestSide;
+  /** The series the alert as the plan leaves it reads, for the backtest charts. */
+  series?: BacktestSeries;
 }
 
 /** The backtests of one plan, as a whole: its share of the plan's requests. */

@@ -6,6 +6,7 @@ import type { BacktestData, BacktestSide, EpisodeBudget } from '../core/backtest
 import { evaluateWindows } from '../kinds/alert/backtest-counts.js';
 import type { AlertCondition, SeriesPoint, Windows } from '../kinds/alert/checker.js';
 import { suggestThreshold } from '../kinds/alert/suggest-threshold.js';
+import { thresholdLine } from '../kinds/alert/chart-series.js';
 
 export function sideOf(
   condition: AlertCondition,
@@ -14,7 +15,7 @@ export function sideOf(
   grouped: boolean,
   budget: (EpisodeBudget & { perMs: number }) | undefined,
 ): BacktestSide {
-  const counts = { ...evaluateWindows(condition, windows, points, grouped), data: dataOf(points, grouped) };
+  const counts = { ...evaluateWindows(condition, windows, points, grouped), data: dataOf(points, grouped), threshold: thresholdLine(condition) };
   if (!budget) return { status: 'ok', ...counts };
   // The budget scaled to the history evaluated (3 per 7d over a 1-day history: 3/7).
   const allowed = (budget.episodes * windows.count * windows.stepMs) / budget.perMs;

@@ -12,6 +12,7 @@ import type { Plan } from '../core/plan.js';
 import type { ChartsPort, Variant } from '../core/ports.js';
 import type { WireSeriesRow } from '../core/wire.js';
 import { alertWindows, INTERVAL_MS, seriesPoints, type Windows } from '../kinds/alert/checker.js';
+import { chartSeries } from '../kinds/alert/chart-series.js';
 import { unansweredRequest } from '../kinds/alert/series-answer.js';
 import { seriesRequests, type AlertEvaluation, type SeriesRequest } from '../kinds/alert/series-query.js';
 import type { BacktestSubject } from '../planner/backtest-subjects.js';
@@ -231,7 +232,7 @@ function result(
   requests: ReadonlyMap<string, SeriesRequest>,
   opts: BacktestOptions,
 ): Backtest {
-  const after = evaluated(reserved.after, outcomes, requests, opts.episodeBudget);
+  const after = evaluated(reserved.after, outcomes, requests, opts.episodeBudget, true);
   const out: Backtest = { ...after, window: opts.window };
   if ('evaluation' in reserved.after) {
     out.granularity = reserved.after.evaluation.condition.interval;
@@ -248,7 +249,8 @@ function evaluated(
   outcomes: ReadonlyMap<string, Outcome>,
   requests: ReadonlyMap<string, SeriesRequest>,
   budget?: BacktestOptions['episodeBudget'],
-): BacktestSide {
+  withSeries = false,
+): BacktestSide & Pick<Backtest, 'series'> {
   if (!('evaluation' in s)) return s;
   const rows: WireSeriesRow[] = [];
   for (const key of s.keys) {
@@ -262,7 +264,8 @@ function evaluated(
   }
   const { condition, query } = s.evaluation;
   const points = seriesPoints(rows, query.groupBy, query.ratio);
-  return sideOf(condition, s.windows, points, query.groupBy.length > 0, budget);
+  const side = sideOf(condition, s.windows, points, query.groupBy.length > 0, budget);
+  return withSeries ? { ...side, series: chartSeries(condition, s.windows, points) } : side;
 }
 
 /** `3d 11h 40m`: how much history the windows cover. */

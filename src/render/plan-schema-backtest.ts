@@ -52,6 +52,14 @@ const backtestCounts = {
     })
     .optional()
     .describe('What the data says of the query and source (policy rules empty-query, stale-source, group-cardinality)'),
+  fired: z
+    .array(z.tuple([z.number(), z.number()]))
+    .optional()
+    .describe('The windows it would have fired in, one span per episode: [start, end) in epoch ms (what a backtest chart shades)'),
+  threshold: z
+    .object({ type: z.string(), value: z.number(), max: z.number().optional().describe('between and not_between') })
+    .optional()
+    .describe('The condition evaluated: where a backtest chart draws its threshold line(s)'),
 };
 const backtestStatus = z
   .enum(['ok', 'unavailable', 'skipped'])
@@ -70,6 +78,14 @@ export const backtest = z
     requests: z.number().int().optional().describe('Series requests this alert made (queries shared with another alert are counted there)'),
     ...backtestCounts,
     before: backtestSide.optional().describe('An update (or an alert on a changed tile or search): the same counts for it as it is now'),
+    series: z
+      .object({
+        start: z.number().describe('Start of the first point (epoch ms)'),
+        stepMs: z.number().describe('The span of one point'),
+        values: z.array(z.number().nullable()).describe('Per point the value nearest to breaching (highest; lowest for below), null: no row'),
+      })
+      .optional()
+      .describe('The series the alert reads, downsampled to at most 120 points, for the backtest charts (docs/backtests.md)'),
   })
   .describe('How often the alert would have fired over the history, as the service’s alert checker evaluates it');
 export const impactItem = z.object({

@@ -23,6 +23,7 @@ export function evaluateWindows(c: AlertCondition, windows: Windows, points: rea
     notifications: 0,
     resolutions: 0,
     flapping: 0,
+    fired: [],
   };
   const byGroup = new Map<string, GroupNotifications>();
   const tally = (group: string) => {
@@ -47,8 +48,13 @@ export function evaluateWindows(c: AlertCondition, windows: Windows, points: rea
     }
     for (const group of w.alerting) firedGroups.add(group);
     counts.firing += 1;
-    if (run === 0) counts.episodes += 1;
+    if (run === 0) {
+      counts.episodes += 1;
+      counts.fired?.push([w.bucket, w.bucket]);
+    }
     run += 1;
+    const span = counts.fired?.at(-1);
+    if (span) span[1] = w.bucket + windows.stepMs;
     const at = new Date(w.bucket).toISOString();
     counts.firstFiringAt ??= at;
     counts.lastFiringAt = at;

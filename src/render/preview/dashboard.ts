@@ -27,12 +27,12 @@ export function dashboardPictures(inputs: readonly DashboardPreviewInput[]): Das
 }
 
 /** `dashboard-<name>`: the manifest name made file-safe; names that collide (or say nothing) get a hash of their address. */
-export function baseNames(inputs: readonly Pick<DashboardPreviewInput, 'address'>[]): string[] {
+export function baseNames(inputs: readonly Pick<DashboardPreviewInput, 'address'>[], prefix = 'dashboard'): string[] {
   const slugs = inputs.map((i) => slug(i.address.slice(i.address.indexOf('/') + 1)));
   return slugs.map((s, i) => {
     const address = inputs[i]?.address ?? '';
     const unique = s !== '' && slugs.indexOf(s) === slugs.lastIndexOf(s);
-    return unique ? `dashboard-${s}` : `dashboard-${s}${s ? '-' : ''}${createHash('sha256').update(address).digest('hex').slice(0, 8)}`;
+    return unique ? `${prefix}-${s}` : `${prefix}-${s}${s ? '-' : ''}${createHash('sha256').update(address).digest('hex').slice(0, 8)}`;
   });
 }
 
