@@ -15,7 +15,11 @@ export function sideOf(
   grouped: boolean,
   budget: (EpisodeBudget & { perMs: number }) | undefined,
 ): BacktestSide {
-  const counts = { ...evaluateWindows(condition, windows, points, grouped), data: dataOf(points, grouped), threshold: thresholdLine(condition) };
+  const counts = {
+    ...evaluateWindows(condition, windows, points, grouped),
+    data: dataOf(points, grouped),
+    threshold: thresholdLine(condition),
+  };
   if (!budget) return { status: 'ok', ...counts };
   // The budget scaled to the history evaluated (3 per 7d over a 1-day history: 3/7).
   const allowed = (budget.episodes * windows.count * windows.stepMs) / budget.perMs;

@@ -8,12 +8,12 @@ import { code } from './markdown-text.js';
 export const NOTICE_ROOM = 640;
 
 /**
- * A piece of the comment: essentials always go in; table rows and details while there is room.
+ * A piece of the comment: essentials always go in; table rows, details, then backtest charts while there is room.
  * A table's head is reserved like an essential and shown only above at least one row.
  */
 export interface Block {
   text: string;
-  kind: 'essential' | 'head' | 'row' | 'details';
+  kind: 'essential' | 'head' | 'row' | 'details' | 'chart';
   /** The object of a row or details block: named when it is left out. */
   address?: string;
 }
@@ -32,7 +32,7 @@ export function choose(sections: readonly Block[][], budget: number): Set<number
     used += b.text.length;
   };
   sections.forEach((blocks, t) => blocks.forEach((b, i) => (b.kind === 'essential' || b.kind === 'head' ? take(t, i, b) : undefined)));
-  for (const kind of ['row', 'details'] as const) {
+  for (const kind of ['row', 'details', 'chart'] as const) {
     const demands = sections.map((blocks) => blocks.reduce((n, b) => n + (b.kind === kind ? b.text.length : 0), 0));
     const shares = fairShares(demands, budget - used);
     sections.forEach((blocks, t) => {
@@ -82,10 +82,12 @@ export function omissionNotice(blocks: readonly Block[], taken: ReadonlySet<numb
   const left = (kind: Block['kind']) => blocks.filter((b, i) => b.kind === kind && !taken.has(i));
   const rows = left('row');
   const details = left('details').length;
-  if (rows.length + details === 0) return '';
+  const charts = left('chart').length;
+  if (rows.length + details + charts === 0) return '';
   const what = [
     rows.length > 0 ? `${rows.length} object(s) left out of the table${names(rows.map((b) => b.address ?? '?'))}` : '',
     details > 0 ? `the details of ${details} object(s) not shown` : '',
+    charts > 0 ? `${charts} backtest chart(s) dropped` : '',
   ]
     .filter(Boolean)
     .join(', ');

@@ -6,6 +6,7 @@ import type { ChangeSummary } from '../kinds/summary.js';
 import { policyMarkdown } from './policy.js';
 import { membershipMarkdown } from './membership.js';
 import { backtestCell, backtestRunSentence } from './backtest.js';
+import { backtestMermaid } from './backtest-mermaid.js';
 import { domainSummary } from './domain.js';
 import { ignoredOnlySteps, ignoredSentence, isAdoption, moveLines, planErrorCount, reviewedSteps } from './forms.js';
 import type { Block } from './markdown-budget.js';
@@ -53,7 +54,12 @@ export function targetBlocks(plan: Plan, several: boolean): Block[] {
         address: step.address,
       });
     blocks.push(essential('\n'));
-    for (const [step, sum] of summaries) blocks.push({ text: stepDetails(step, sum), kind: 'details', address: step.address });
+    for (const [step, sum] of summaries) {
+      blocks.push({ text: stepDetails(step, sum), kind: 'details', address: step.address });
+      // A chart is the first thing left out when the comment is too long (./markdown-budget.ts).
+      const chart = step.backtest ? backtestMermaid(step.address, stepName(step), step.backtest) : '';
+      if (chart) blocks.push({ text: chart, kind: 'chart', address: step.address });
+    }
   }
   const members = membershipMarkdown(plan, escape);
   if (members) blocks.push(essential(members));
@@ -108,4 +114,9 @@ function partCounts(sum: ChangeSummary): string {
   const counts = new Map<string, number>();
   for (const row of sum.parts?.rows ?? []) for (const c of row.changes) counts.set(c, (counts.get(c) ?? 0) + 1);
   return [...counts].map(([c, n], i) => `${n} ${i === 0 ? `${sum.parts?.noun ?? 'part'}(s) ` : ''}${c}`).join(', ');
+}
+
+/** The alert's name as the plan leaves it, else its manifest name. */
+function stepName(step: PlanStep): string {
+  return typeof step.payload?.name === 'string' ? step.payload.name : step.name;
 }

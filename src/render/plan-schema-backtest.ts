@@ -82,7 +82,9 @@ export const backtest = z
       .object({
         start: z.number().describe('Start of the first point (epoch ms)'),
         stepMs: z.number().describe('The span of one point'),
-        values: z.array(z.number().nullable()).describe('Per point the value nearest to breaching (highest; lowest for below), null: no row'),
+        values: z
+          .array(z.number().nullable())
+          .describe('Per point the value nearest to breaching (highest; lowest for below), null: no row'),
       })
       .optional()
       .describe('The series the alert reads, downsampled to at most 120 points, for the backtest charts (docs/backtests.md)'),

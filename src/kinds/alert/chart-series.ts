@@ -8,7 +8,11 @@ import type { AlertCondition, SeriesPoint, Windows } from './checker.js';
 
 export const CHART_POINTS = 120;
 
-export function chartSeries(condition: Pick<AlertCondition, 'thresholdType'>, windows: Windows, points: readonly SeriesPoint[]): BacktestSeries {
+export function chartSeries(
+  condition: Pick<AlertCondition, 'thresholdType'>,
+  windows: Windows,
+  points: readonly SeriesPoint[],
+): BacktestSeries {
   const per = Math.max(1, Math.ceil(windows.count / CHART_POINTS));
   const values: (number | null)[] = new Array<number | null>(Math.ceil(windows.count / per)).fill(null);
   for (const p of points) {
@@ -16,6 +20,7 @@ export function chartSeries(condition: Pick<AlertCondition, 'thresholdType'>, wi
     const w = Math.floor((p.bucket - windows.start) / windows.stepMs);
     if (w < 0 || w >= windows.count) continue;
     const i = Math.floor(w / per);
+    // eslint-disable-next-line no-restricted-syntax -- an array by index
     values[i] = nearerBreach(condition.thresholdType, values[i] ?? null, p.value);
   }
   return { start: windows.start, stepMs: windows.stepMs * per, values };

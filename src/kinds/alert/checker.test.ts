@@ -60,6 +60,12 @@ describe('evaluateWindows', () => {
       notifications: 4,
       resolutions: 2,
       flapping: 3,
+      // One span per episode, what a backtest chart shades: [start of its first window, end of its last).
+      fired: [
+        [at(1), at(3)],
+        [at(4), at(5)],
+        [at(7), at(8)],
+      ],
     });
   });
 

@@ -31,7 +31,9 @@ export function backtestChartSpec(address: string, name: string, b: Backtest): B
   const { start, stepMs, values } = b.series;
   const before = b.before?.status === 'ok' && b.before.threshold && !sameThreshold(b.before.threshold, b.threshold) ? b.before : undefined;
   const sides: [Side, BacktestSide & { threshold: ThresholdLine }][] = [
-    ...(before?.threshold ? [['old', { ...before, threshold: before.threshold }] as [Side, BacktestSide & { threshold: ThresholdLine }]] : []),
+    ...(before?.threshold
+      ? [['old', { ...before, threshold: before.threshold }] as [Side, BacktestSide & { threshold: ThresholdLine }]]
+      : []),
     ['new', { ...b, threshold: b.threshold }],
   ];
   const unchanged = b.before?.status === 'ok' && !before;

@@ -80,7 +80,12 @@ function shading(spec: BacktestChartSpec, side: Side, name: string, range: { min
     markArea: {
       silent: true,
       itemStyle: { color, opacity: side === 'old' ? 0.45 : 0.22 },
-      data: spec.shaded.filter((s) => s.side === side).map((s) => [{ xAxis: s.from, yAxis: bottom }, { xAxis: s.to, yAxis: range.max }]),
+      data: spec.shaded
+        .filter((s) => s.side === side)
+        .map((s) => [
+          { xAxis: s.from, yAxis: bottom },
+          { xAxis: s.to, yAxis: range.max },
+        ]),
     },
   };
 }
