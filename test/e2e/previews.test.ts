@@ -9,15 +9,35 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import fc from 'fast-check';
+import type { Plan } from '../../src/core/plan.js';
+import { backtestMermaid } from '../../src/render/backtest-mermaid.js';
+import { backtestChartSpec, valueRange } from '../../src/render/preview/backtest-model.js';
+import { BACKTEST_GRID, SIDE_COLORS } from '../../src/render/preview/backtest-option.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { chromiumMissing, launchBrowser, type Browser } from '../support/browser.js';
 import { assertBuilt, runCli } from '../support/cli.js';
 
 const HOSTILE = '</text><script>window.pwned=1</script>';
 const missing = chromiumMissing();
+let markdown = '';
+let plan: Plan | undefined;
+
+function mermaidBlocks(text: string): string[] {
+  return [...text.matchAll(/```mermaid\n([\s\S]*?)\n```/g)].map((m) => m[1] ?? '');
+}
 let sandbox: SandboxHandle;
 let browser: Browser | undefined;
 let dir: string;
+
+/** The alerts on the board's line tile: 500 on apply, 1 in the plan (an update), and a new one named as an attack. */
+function alerts(threshold: number, hostile: boolean): string {
+  const alert = (name: string, display: string, t: number) =>
+    `---\napiVersion: obsync/v1\nkind: Alert\nmetadata: {name: ${name}}\nspec: {dashboard: board, tile: left, threshold: ${t}, ` +
+    `thresholdType: above, interval: 1h, channel: {type: webhook, webhook: ops-slack}, name: ${JSON.stringify(display)}}\n`;
+  return alert('errors', 'Errors', threshold) + (hostile ? alert('hostile', HOSTILE, 2) : '');
+}
 
 function manifests(where: string, hostile = false): void {
   rmSync(join(dir, 'm'), { recursive: true, force: true });
@@ -27,12 +47,13 @@ function manifests(where: string, hostile = false): void {
     `where: '${w}'}]}}`;
   writeFileSync(
     join(dir, 'm/all.yaml'),
-    `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: board}\nspec: {name: Board, tiles: [${tile('left', 0, 'line', 'a:b')}, ` +
+    `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: board}\nspec: {name: Board, tiles: [${tile('left', 0, 'line', 'SeverityText:error')}, ` +
       `${tile('right', 12, 'number', where)}]}\n---\n` +
       (hostile
         ? `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: hostile}\nspec: {name: ${JSON.stringify(HOSTILE)}, tiles: ` +
           `[${tile('t', 0, 'line', 'x')}]}\n`
-        : ''),
+        : '') +
+      alerts(hostile ? 1 : 500, hostile),
   );
 }
 
@@ -73,6 +94,15 @@ describe('plan --preview-dir', () => {
     // The line tile's last hours from the chart series API on the after side; the before side is the layout alone.
     expect(readFileSync(join(dir, 'previews/dashboard-board.svg'), 'utf8').match(/no data preview/g)).toHaveLength(1);
     expect(readFileSync(join(dir, 'previews/dashboard-hostile.svg'), 'utf8')).not.toContain('no data preview');
+    // The backtest charts: files beside the dashboards', linked the same way, and a Mermaid block per alert.
+    expect(md.stdout).toContain('[![Alert/errors](previews/backtest-errors.png)](previews/backtest-errors.svg)');
+    for (const file of ['backtest-errors.svg', 'backtest-errors.png', 'backtest-hostile.svg', 'backtest-hostile.png'])
+      expect(existsSync(join(dir, 'previews', file)), file).toBe(true);
+    markdown = md.stdout;
+    expect(mermaidBlocks(markdown)).toHaveLength(2);
+    const json = await cli('plan', '--output', 'json');
+    expect(json.code, json.stderr).toBe(0);
+    plan = (JSON.parse(json.stdout) as { targets: Plan[] }).targets[0];
   });
 
   it.skipIf(missing !== null)('in Chromium: tiles on the grid, the changed tile outlined, a hostile name inert', async () => {
@@ -103,4 +133,81 @@ describe('plan --preview-dir', () => {
     expect(shown).toEqual({ scripts: 0, pwned: null, title: HOSTILE });
     await page.close();
   });
+
+  it.skipIf(missing !== null)(
+    'in Chromium: the Mermaid parser itself reads every backtest block, whatever the alert is named',
+    async () => {
+      const page = await (browser as Browser).context.newPage();
+      await page.addScriptTag({ path: createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js') });
+      const step = plan?.steps.find((s) => s.address === 'Alert/errors');
+      if (!step?.backtest) throw new Error('the plan backtests Alert/errors');
+      const backtest = step.backtest;
+      const names = fc.sample(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: 'binary' }),
+          fc.string({ unit: fc.constantFrom('"', '%%{init: {}}%%', '#quot;', ';', '<b>', '`', '\n') }),
+        ),
+        { numRuns: 40, seed: 42 },
+      );
+      const blocks = [
+        ...mermaidBlocks(markdown),
+        ...[HOSTILE, ...names].map((n) => mermaidBlocks(backtestMermaid('Alert/x', n, backtest))[0] ?? ''),
+      ];
+      // A control: the parser refuses a title a raw quote ends early, so a pass below means something.
+      const parsed = (await page.evaluate(
+        `(async (blocks) => Promise.all(blocks.map((b) => window.mermaid.parse(b).then(() => 'ok', (e) => String(e).slice(0, 200)))))(${JSON.stringify(
+          ['xychart-beta\n  title "a"b"\n  line [1, 2]', ...blocks],
+        )})`,
+      )) as string[];
+      expect(parsed[0]).not.toBe('ok');
+      expect(parsed.slice(1).filter((r) => r !== 'ok')).toEqual([]);
+      expect(parsed).toHaveLength(blocks.length + 1);
+      await page.close();
+    },
+  );
+
+  it.skipIf(missing !== null)(
+    'in Chromium: the backtest chart draws each threshold at its value and shades where the backtest fires',
+    async () => {
+      const step = plan?.steps.find((s) => s.address === 'Alert/errors');
+      const spec = step?.backtest && backtestChartSpec('Alert/errors', 'Errors', step.backtest);
+      if (!spec || 'skipped' in spec) throw new Error('the plan backtests Alert/errors with a series');
+      expect(spec.lines.map((l) => [l.side, l.value])).toEqual([
+        ['old', 500],
+        ['new', 1],
+      ]);
+      const page = await (browser as Browser).context.newPage();
+      await page.goto(pathToFileURL(join(dir, 'previews/backtest-errors.svg')).href);
+      const drawn = (await page.evaluate(`({
+      lines: [...document.querySelectorAll('path[ecmeta_ssr_type="chart"]')].filter((p) => p.getBBox().width > 300 && p.getBBox().height < 1)
+        .map((p) => ({ stroke: p.getAttribute('stroke'), y: p.getBBox().y })),
+      areas: [...document.querySelectorAll('polygon')].map((p) => { const b = p.getBBox(); return { fill: p.getAttribute('fill'), x: b.x, right: b.x + b.width }; }),
+    })`)) as { lines: { stroke: string; y: number }[]; areas: { fill: string; x: number; right: number }[] };
+      const range = valueRange(spec);
+      const yOf = (v: number) => BACKTEST_GRID.top + BACKTEST_GRID.height * (1 - (v - range.min) / (range.max - range.min));
+      const xOf = (t: number) => BACKTEST_GRID.left + (BACKTEST_GRID.width * (t - spec.from)) / (spec.to - spec.from);
+      for (const l of spec.lines) {
+        const line = drawn.lines.find((d) => d.stroke === SIDE_COLORS[l.side]);
+        expect(Math.abs((line?.y ?? -99) - yOf(l.value)), l.label).toBeLessThan(1.5);
+      }
+      const shadedNew = spec.shaded.filter((s) => s.side === 'new');
+      expect(shadedNew.length).toBeGreaterThan(0);
+      const areas = drawn.areas.filter((a) => a.fill === SIDE_COLORS.new);
+      expect(areas).toHaveLength(shadedNew.length);
+      shadedNew.forEach((s, i) => {
+        expect(Math.abs((areas[i]?.x ?? -99) - xOf(s.from))).toBeLessThan(1.5);
+        expect(Math.abs((areas[i]?.right ?? -99) - xOf(s.to))).toBeLessThan(1.5);
+      });
+
+      await page.goto(pathToFileURL(join(dir, 'previews/backtest-hostile.svg')).href);
+      const shown = await page.evaluate(`({
+      scripts: document.querySelectorAll('script').length,
+      pwned: window.pwned ?? null,
+      title: [...document.querySelectorAll('text')].map((t) => t.textContent ?? '').find((t) => t.includes('script')) ?? null,
+    })`);
+      expect(shown).toEqual({ scripts: 0, pwned: null, title: HOSTILE });
+      await page.close();
+    },
+  );
 });
