@@ -47,7 +47,8 @@ function manifests(where: string, hostile = false): void {
     `where: '${w}'}]}}`;
   writeFileSync(
     join(dir, 'm/all.yaml'),
-    `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: board}\nspec: {name: Board, tiles: [${tile('left', 0, 'line', 'SeverityText:error')}, ` +
+    `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: board}\nspec: {name: Board, tiles: [` +
+      `${tile('left', 0, 'line', 'SeverityText:error')}, ` +
       `${tile('right', 12, 'number', where)}]}\n---\n` +
       (hostile
         ? `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: hostile}\nspec: {name: ${JSON.stringify(HOSTILE)}, tiles: ` +
@@ -156,9 +157,11 @@ describe('plan --preview-dir', () => {
       ];
       // A control: the parser refuses a title a raw quote ends early, so a pass below means something.
       const parsed = (await page.evaluate(
-        `(async (blocks) => Promise.all(blocks.map((b) => window.mermaid.parse(b).then(() => 'ok', (e) => String(e).slice(0, 200)))))(${JSON.stringify(
-          ['xychart-beta\n  title "a"b"\n  line [1, 2]', ...blocks],
-        )})`,
+        `(async (blocks) => Promise.all(blocks.map((b) => ` +
+          `window.mermaid.parse(b).then(() => 'ok', (e) => String(e).slice(0, 200)))))(${JSON.stringify([
+            'xychart-beta\n  title "a"b"\n  line [1, 2]',
+            ...blocks,
+          ])})`,
       )) as string[];
       expect(parsed[0]).not.toBe('ok');
       expect(parsed.slice(1).filter((r) => r !== 'ok')).toEqual([]);
@@ -180,9 +183,11 @@ describe('plan --preview-dir', () => {
       const page = await (browser as Browser).context.newPage();
       await page.goto(pathToFileURL(join(dir, 'previews/backtest-errors.svg')).href);
       const drawn = (await page.evaluate(`({
-      lines: [...document.querySelectorAll('path[ecmeta_ssr_type="chart"]')].filter((p) => p.getBBox().width > 300 && p.getBBox().height < 1)
+      lines: [...document.querySelectorAll('path[ecmeta_ssr_type="chart"]')]
+        .filter((p) => p.getBBox().width > 300 && p.getBBox().height < 1)
         .map((p) => ({ stroke: p.getAttribute('stroke'), y: p.getBBox().y })),
-      areas: [...document.querySelectorAll('polygon')].map((p) => { const b = p.getBBox(); return { fill: p.getAttribute('fill'), x: b.x, right: b.x + b.width }; }),
+      areas: [...document.querySelectorAll('polygon')]
+        .map((p) => ({ fill: p.getAttribute('fill'), x: p.getBBox().x, right: p.getBBox().x + p.getBBox().width })),
     })`)) as { lines: { stroke: string; y: number }[]; areas: { fill: string; x: number; right: number }[] };
       const range = valueRange(spec);
       const yOf = (v: number) => BACKTEST_GRID.top + BACKTEST_GRID.height * (1 - (v - range.min) / (range.max - range.min));
