@@ -20,6 +20,18 @@ import { chromiumMissing, launchBrowser, type Browser } from '../support/browser
 import { assertBuilt, runCli } from '../support/cli.js';
 
 const HOSTILE = '</text><script>window.pwned=1</script>';
+
+type Page = Awaited<ReturnType<Browser['context']['newPage']>>;
+
+/** What a person opening the SVG gets: scripts in the document, whether one ran, and the hostile title's text. */
+async function shownFrom(page: Page, svg: string): Promise<unknown> {
+  await page.goto(pathToFileURL(svg).href);
+  return page.evaluate(`({
+    scripts: document.querySelectorAll('script').length,
+    pwned: window.pwned ?? null,
+    title: [...document.querySelectorAll('text')].map((t) => t.textContent ?? '').find((t) => t.includes('script')) ?? null,
+  })`);
+}
 const missing = chromiumMissing();
 let markdown = '';
 let plan: Plan | undefined;
@@ -125,13 +137,7 @@ describe('plan --preview-dir', () => {
     expect(after.find((f) => f !== right)?.stroke).toBe('#8a94a6');
     expect(right && right.x + right.width).toBeGreaterThan(width - 20);
 
-    await page.goto(pathToFileURL(join(dir, 'previews/dashboard-hostile.svg')).href);
-    const shown = await page.evaluate(`({
-      scripts: document.querySelectorAll('script').length,
-      pwned: window.pwned ?? null,
-      title: [...document.querySelectorAll('text')].map((t) => t.textContent ?? '').find((t) => t.includes('script')) ?? null,
-    })`);
-    expect(shown).toEqual({ scripts: 0, pwned: null, title: HOSTILE });
+    expect(await shownFrom(page, join(dir, 'previews/dashboard-hostile.svg'))).toEqual({ scripts: 0, pwned: null, title: HOSTILE });
     await page.close();
   });
 
@@ -205,13 +211,7 @@ describe('plan --preview-dir', () => {
         expect(Math.abs((areas[i]?.right ?? -99) - xOf(s.to))).toBeLessThan(1.5);
       });
 
-      await page.goto(pathToFileURL(join(dir, 'previews/backtest-hostile.svg')).href);
-      const shown = await page.evaluate(`({
-      scripts: document.querySelectorAll('script').length,
-      pwned: window.pwned ?? null,
-      title: [...document.querySelectorAll('text')].map((t) => t.textContent ?? '').find((t) => t.includes('script')) ?? null,
-    })`);
-      expect(shown).toEqual({ scripts: 0, pwned: null, title: HOSTILE });
+      expect(await shownFrom(page, join(dir, 'previews/backtest-hostile.svg'))).toEqual({ scripts: 0, pwned: null, title: HOSTILE });
       await page.close();
     },
   );
