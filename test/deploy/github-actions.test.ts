@@ -39,8 +39,9 @@ describe('deploy/github-actions/obsync.yml', () => {
   it('gives obsync only environment variables it reads or its obsync.yaml references', () => {
     const referenced = [...readFileSync(CONFIG, 'utf8').matchAll(/\$\{env:([A-Z0-9_]+)\}/g)].map((m) => m[1]);
     const known = new Set([...envVarsObsyncReads(), ...referenced, 'NO_COLOR']);
-    // Steps that run an action (github-script) do not run obsync: their environment is their own.
-    const given = [...Object.keys(workflow.env), ...steps.flatMap((s) => (s.run === undefined ? [] : Object.keys(s.env ?? {})))].filter(
+    // Steps that run an action (github-script) or no obsync command do not run obsync: their environment is their own.
+    const runsObsync = (s: Step) => s.run !== undefined && /(^|[\s;&|])obsync\s/m.test(s.run);
+    const given = [...Object.keys(workflow.env), ...steps.flatMap((s) => (runsObsync(s) ? Object.keys(s.env ?? {}) : []))].filter(
       (n) => !['OBSYNC_REPOSITORY', 'OBSYNC_REF'].includes(n),
     );
     for (const name of given) expect(known.has(name), `${name} is not read by obsync`).toBe(true);
@@ -69,7 +70,12 @@ describe('deploy/github-actions/obsync.yml', () => {
   // GitHub runs the actions on Node 24 from their majors below (checkout v5+, setup-node v5+, github-script v8+ moved
   // off Node 20, which now warns on every job); the newest majors as of 2026-11. Raise them here when a new one ships.
   it("uses each action's current major, all on Node 24", () => {
-    const CURRENT: Record<string, number> = { 'actions/checkout': 7, 'actions/setup-node': 7, 'actions/github-script': 9 };
+    const CURRENT: Record<string, number> = {
+      'actions/checkout': 7,
+      'actions/setup-node': 7,
+      'actions/github-script': 9,
+      'actions/upload-artifact': 7,
+    };
     const used = steps.flatMap((s) => (s.uses ? [s.uses] : []));
     expect(used.length).toBeGreaterThan(0);
     for (const ref of used) {
@@ -330,6 +336,25 @@ describe('the plan and comment steps when the plan fails', () => {
       expect(body).toContain('obsync plan failed (exit code 1)');
       expect(body).toContain('abcdef0');
       expect(runs(failStep, state), 'the job fails').toBe(true);
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the previews the plan writes as an artifact, linked from the comment and the job summary (issue 42)', async () => {
+    const upload = plan.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+    const dir = /--preview-dir (\S+)/.exec(planStep?.run ?? '')?.[1];
+    expect(dir, 'the plan writes its previews').toBeDefined();
+    expect(String(upload?.with?.path).replace(/\/$/, '')).toBe(dir);
+    expect(runs(upload, { planOutcome: 'success', exitcode: '2' }), 'uploaded after a plan').toBe(true);
+    expect(runs(upload, { planOutcome: 'skipped', exitcode: '' }), 'nothing to upload without a plan').toBe(false);
+    const workspace = mkdtempSync(join(tmpdir(), 'obsync-gha-previews-'));
+    try {
+      writeFileSync(join(workspace, 'plan.md'), '**Plan: 1 to create, 0 to update, 0 to delete, 0 unchanged.**\n');
+      const url = 'https://github.example/o/r/actions/runs/42/artifacts/7';
+      const env = { PLAN_OUTCOME: 'success', PLAN_EXIT_CODE: '2' };
+      expect(await runCommentStep(workspace, { ...env, PREVIEWS_URL: url }, [])).toContain(`[obsync-previews](${url})`);
+      expect(await runCommentStep(workspace, { ...env, PREVIEWS_URL: '' }, [])).not.toContain('obsync-previews');
     } finally {
       rmSync(workspace, { recursive: true, force: true });
     }
