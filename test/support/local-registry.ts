@@ -63,7 +63,16 @@ function otherPlatformNames(root: string): Set<string> {
  * gzip: the tarballs only cross loopback, and echarts alone (62 MB of files) took 3 s of CPU at the default level.
  */
 function pack(dir: string, out: string): Buffer {
-  execFileSync('tar', ['--use-compress-program=gzip -1', '-cf', out, '--exclude=./node_modules', '--transform=s,^\\.,package,', '-C', dir, '.']);
+  execFileSync('tar', [
+    '--use-compress-program=gzip -1',
+    '-cf',
+    out,
+    '--exclude=./node_modules',
+    '--transform=s,^\\.,package,',
+    '-C',
+    dir,
+    '.',
+  ]);
   return readFileSync(out);
 }
 
