@@ -1,40 +1,33 @@
 /**
- * GitHub's and GitLab's review-request endpoints on loopback, for the write-back tests. Requests
- * are checked against the shapes the forges document (hand-written here from their REST docs:
- * @octokit/openapi, GitHub's own description, unpacks to about 440 MB, too much for a dev
- * dependency), strictly: an unknown body field, a missing header or a wrong type is recorded in
- * `violations` and answered 422, as the forges do. Answers carry the documented fields of a pull
- * request (docs.github.com/en/rest/pulls/pulls) and a merge request (docs.gitlab.com/api/merge_requests).
+ * GitHub's and GitLab's review-request endpoints on loopback, for the write-back tests.
+ *
+ * GitHub: every request is checked against the operations of GitHub's own OpenAPI description
+ * (test/support/forge-openapi/github.json: pulls/list, pulls/create and pulls/update cut from
+ * @octokit/openapi with every `$ref` they reach, by scripts/forge-openapi-subset.js; its
+ * `info.x-obsync-subset` says from which file and version) — path, query and body, with a body
+ * field or query parameter the operation does not list refused too (test/support/openapi-operations.ts).
+ * The answers are the description's own examples with the stored values in, and are checked
+ * against the operation's response schema as well: a fake that drifted from GitHub fails the test.
+ *
+ * GitLab: GitLab's description (doc/api/openapi/openapi_v2.yaml in gitlab-org/gitlab, Swagger 2.0)
+ * is not vendored yet; its requests are checked against shapes hand-written from the REST docs
+ * (docs.gitlab.com/api/merge_requests: "List project merge requests", "Create MR", "Update MR").
+ *
+ * A violation is recorded in `violations` and answered 422, as the forges do; a missing or wrong
+ * token is answered 401.
  */
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as z from 'zod';
+import { type Description, operationChecker } from './openapi-operations.js';
 
-// GitHub: "Create a pull request" / "Update a pull request" request bodies, and the list's query.
-const githubCreate = z.strictObject({
-  title: z.string().min(1),
-  head: z.string().min(1),
-  base: z.string().min(1),
-  body: z.string().max(65_536).optional(),
-  draft: z.boolean().optional(),
-  maintainer_can_modify: z.boolean().optional(),
-});
-const githubUpdate = z.strictObject({
-  title: z.string().optional(),
-  body: z.string().max(65_536).optional(),
-  state: z.enum(['open', 'closed']).optional(),
-  base: z.string().optional(),
-  maintainer_can_modify: z.boolean().optional(),
-});
-const githubListQuery = z.strictObject({
-  state: z.enum(['open', 'closed', 'all']).optional(),
-  head: z
-    .string()
-    .regex(/^[^:]+:.+$/, 'user:ref-name')
-    .optional(),
-  base: z.string().optional(),
-  per_page: z.coerce.number().int().min(1).max(100).optional(),
-});
+const github = JSON.parse(readFileSync(new URL('./forge-openapi/github.json', import.meta.url), 'utf8')) as Description & {
+  components: { examples: Record<string, { value: unknown }> };
+};
+const githubChecks = operationChecker(github);
+const githubExample = github.components.examples['pull-request']?.value as Record<string, unknown>;
+
 // GitLab: "Create MR" / "Update MR" attributes, and "List project merge requests" filters.
 const gitlabCreate = z.strictObject({
   source_branch: z.string().min(1),
@@ -81,24 +74,28 @@ export async function fakeForge(type: 'github' | 'gitlab', opts: { token: string
   const violations: string[] = [];
   let failing: number | undefined;
   let origin = '';
+  const owner = opts.project.split('/')[0] ?? '';
+  /** GitHub's example pull request, with the stored values and this fake's URLs in. */
   const githubPr = (s: Stored) => ({
+    ...githubExample,
     id: 1000 + s.number,
     number: s.number,
     node_id: `PR_${s.number}`,
     url: `${origin}/repos/${opts.project}/pulls/${s.number}`,
     html_url: `https://github.example/${opts.project}/pull/${s.number}`,
     state: s.open ? 'open' : 'closed',
-    locked: false,
     title: s.title,
     body: s.body === '' ? null : s.body,
-    user: { login: 'obsync-bot', id: 7, type: 'Bot' },
     created_at: s.createdAt,
     updated_at: s.createdAt,
     closed_at: s.open ? null : s.createdAt,
     merged_at: null,
     draft: false,
-    head: { label: `${opts.project.split('/')[0]}:${s.head}`, ref: s.head, sha: 'a'.repeat(40) },
-    base: { label: `${opts.project.split('/')[0]}:${s.base}`, ref: s.base, sha: 'b'.repeat(40) },
+    // None requested; the example's team also lacks `type` and `parent`, which the schema requires.
+    requested_reviewers: [],
+    requested_teams: [],
+    head: { ...(githubExample.head as object), label: `${owner}:${s.head}`, ref: s.head, sha: 'a'.repeat(40) },
+    base: { ...(githubExample.base as object), label: `${owner}:${s.base}`, ref: s.base, sha: 'b'.repeat(40) },
   });
   const gitlabMr = (s: Stored) => ({
     id: 5000 + s.number,
@@ -114,6 +111,44 @@ export async function fakeForge(type: 'github' | 'gitlab', opts: { token: string
     web_url: `https://gitlab.example/${opts.project}/-/merge_requests/${s.number}`,
     author: { id: 7, username: 'obsync-bot' },
   });
+  type Answer = (status: number, value: unknown) => void;
+  function answerGithub(
+    operationId: string,
+    params: Record<string, string>,
+    q: Record<string, string>,
+    b: Record<string, unknown>,
+    answer: Answer,
+  ) {
+    const text = (key: string) => (typeof b[key] === 'string' ? (b[key] as string) : undefined);
+    if (operationId === 'pulls/list') {
+      const list = stored.filter(
+        (s) => (q.state === 'all' || s.open) && (!q.head || q.head === `${owner}:${s.head}`) && (!q.base || q.base === s.base),
+      );
+      return answer(200, list.map(githubPr));
+    }
+    if (operationId === 'pulls/create') {
+      const [head, base] = [text('head') ?? '', text('base') ?? ''];
+      if (stored.some((s) => s.open && s.head === head && s.base === base))
+        return answer(422, validationFailed('A pull request already exists'));
+      const s = {
+        number: stored.length + 1,
+        title: text('title') ?? '',
+        body: text('body') ?? '',
+        head,
+        base,
+        open: true,
+        createdAt: '2026-11-29T08:00:00Z',
+      };
+      stored.push(s);
+      return answer(201, githubPr(s));
+    }
+    const s = stored.find((x) => x.number === Number(params.pull_number));
+    if (!s) return answer(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/pulls/pulls' });
+    s.title = text('title') ?? s.title;
+    s.body = text('body') ?? s.body;
+    if (b.state !== undefined) s.open = b.state === 'open';
+    return answer(200, githubPr(s));
+  }
   const server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
@@ -125,7 +160,7 @@ export async function fakeForge(type: 'github' | 'gitlab', opts: { token: string
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       const violate = (what: string) => {
         violations.push(`${req.method} ${url.pathname}: ${what}`);
-        send(422, { message: 'Validation Failed', errors: [what] });
+        send(422, type === 'github' ? validationFailed(what) : { message: 'Validation Failed', errors: [what] });
       };
       const check = <T>(schema: z.ZodType<T>, value: unknown): T | undefined => {
         const r = schema.safeParse(value);
@@ -139,42 +174,16 @@ export async function fakeForge(type: 'github' | 'gitlab', opts: { token: string
         if (req.headers.accept !== 'application/vnd.github+json') return violate('accept header');
         if (req.headers['x-github-api-version'] !== '2022-11-28') return violate('x-github-api-version header');
         if (!req.headers['user-agent']) return violate('user-agent header');
-        const base = `/repos/${opts.project}/pulls`;
-        const one = new RegExp(`^${base}/(\\d+)$`).exec(url.pathname);
-        if (url.pathname === base && req.method === 'GET') {
-          const q = check(githubListQuery, query);
-          if (!q) return;
-          const list = stored.filter(
-            (s) => (q.state === 'all' || s.open) && (!q.head || q.head.endsWith(`:${s.head}`)) && (!q.base || q.base === s.base),
-          );
-          return send(200, list.map(githubPr));
-        }
-        if (url.pathname === base && req.method === 'POST') {
-          const b = check(githubCreate, body);
-          if (!b) return;
-          if (stored.some((s) => s.open && s.head === b.head && s.base === b.base)) return violate('A pull request already exists');
-          const s = {
-            number: stored.length + 1,
-            title: b.title,
-            body: b.body ?? '',
-            head: b.head,
-            base: b.base,
-            open: true,
-            createdAt: '2026-11-29T08:00:00Z',
-          };
-          stored.push(s);
-          return send(201, githubPr(s));
-        }
-        const s = one ? stored.find((x) => x.number === Number(one[1])) : undefined;
-        if (s && req.method === 'PATCH') {
-          const b = check(githubUpdate, body);
-          if (!b) return;
-          if (b.title !== undefined) s.title = b.title;
-          if (b.body !== undefined) s.body = b.body;
-          if (b.state !== undefined) s.open = b.state === 'open';
-          return send(200, githubPr(s));
-        }
-        return send(404, { message: 'Not Found' });
+        const op = githubChecks.request({ method: req.method ?? '', pathname: url.pathname, query, body });
+        if (!op) return send(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
+        if (op.problems.length > 0) return violate(op.problems.join('; '));
+        if (`${op.pathParams.owner}/${op.pathParams.repo}` !== opts.project) return send(404, { message: 'Not Found' });
+        const answer = (status: number, value: unknown) => {
+          for (const problem of githubChecks.response(op.operationId, status, value))
+            violations.push(`the fake's ${op.operationId} ${problem}`);
+          send(status, value);
+        };
+        return answerGithub(op.operationId, op.pathParams, query, body as Record<string, unknown>, answer);
       }
       if (req.headers['private-token'] !== opts.token) return send(401, { message: '401 Unauthorized' });
       const base = `/api/v4/projects/${encodeURIComponent(opts.project)}/merge_requests`;
@@ -229,5 +238,14 @@ export async function fakeForge(type: 'github' | 'gitlab', opts: { token: string
       failing = status;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** GitHub's `validation-error` answer. */
+function validationFailed(what: string) {
+  return {
+    message: 'Validation Failed',
+    documentation_url: 'https://docs.github.com/rest/pulls/pulls',
+    errors: [{ resource: 'PullRequest', code: 'invalid', message: what }],
   };
 }
