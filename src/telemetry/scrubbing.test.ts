@@ -4,7 +4,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerSecret, scrubber } from '../core/scrub.js';
-import { scrubbedLogRecord, scrubbedSpan } from './scrubbing.js';
+import { BatchScrub, scrubbedLogRecord, scrubbedSpan } from './scrubbing.js';
 
 let putBack: () => void;
 beforeAll(() => {
@@ -68,5 +68,35 @@ describe('telemetry passes the scrubber everywhere a string can sit', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('an export batch scrubs each distinct text once', () => {
+  it('masks a secret wherever it recurs in a batch, and one registered after a batch in the next', () => {
+    fc.assert(
+      fc.property(
+        secret.chain((s) => fc.tuple(fc.constant(s), placed(s))),
+        ([s, text]) => {
+          // A batch before the secret is known looks the text up (whatever it gave, it is not kept)…
+          scrubbedSpan(span(text), new BatchScrub());
+          registerSecret(s);
+          // …and the next batch masks it in every span and record, however often it recurs.
+          const next = new BatchScrub();
+          const out = [span(text), span(`GET ${text}`), span(text)].map((x) => visible(scrubbedSpan(x, next)));
+          out.push(...[record(text), record(text)].map((x) => visible(scrubbedLogRecord(x, next))));
+          for (const o of out) expect(o.includes(s) || o.includes(text)).toBe(false);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('passes a span or a record with nothing to mask on as it is, without a copy', () => {
+    registerSecret('a-secret-never-in-these-spans-31f7');
+    const batch = new BatchScrub();
+    const plain = span('GET /api/v2/dashboards/{id}');
+    const log = record('run finished');
+    expect(scrubbedSpan(plain, batch)).toBe(plain);
+    expect(scrubbedLogRecord(log, batch)).toBe(log);
   });
 });
