@@ -4,6 +4,7 @@
  * Sampling heap from /metrics between runs mostly measures when V8 last chose to collect.
  */
 import { WebSocket } from 'undici';
+import type { ProfileNode } from './profile.js';
 
 const LISTENING = /Debugger listening on (ws:\/\/127\.0\.0\.1:\d+\/[\w-]+)/;
 
@@ -13,6 +14,10 @@ export function inspectorUrl(stderr: string): string | undefined {
 
 export interface Inspector {
   heapAfterGc(): Promise<number>;
+  /** Starts the V8 CPU profiler (sampling every 200 µs). */
+  startProfile(): Promise<void>;
+  /** Stops it: the profile since startProfile (a .cpuprofile document). */
+  stopProfile(): Promise<{ nodes: ProfileNode[] }>;
   close(): void;
 }
 
@@ -43,6 +48,16 @@ export async function connectInspector(url: string): Promise<Inspector> {
       const result = (await call('Runtime.getHeapUsage')) as { usedSize?: number };
       if (typeof result.usedSize !== 'number') throw new Error('bench: the inspector returned no heap usage');
       return result.usedSize;
+    },
+    async startProfile() {
+      await call('Profiler.enable');
+      await call('Profiler.setSamplingInterval', { interval: 200 });
+      await call('Profiler.start');
+    },
+    async stopProfile() {
+      const result = (await call('Profiler.stop')) as { profile?: { nodes?: ProfileNode[] } };
+      if (!Array.isArray(result.profile?.nodes)) throw new Error('bench: the inspector returned no profile');
+      return result.profile as { nodes: ProfileNode[] };
     },
     close: () => socket.close(),
   };

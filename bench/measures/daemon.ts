@@ -28,7 +28,7 @@ spec:
 `;
 }
 
-export function daemonConfig(child: ChildSandbox): string {
+export function daemonConfig(child: Pick<ChildSandbox, 'url' | 'credentials'>): string {
   return `apiVersion: obsync/v1
 kind: Config
 manifests: [manifests]

@@ -12,24 +12,30 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connectInspector, inspectorUrl } from '../inspector.js';
 import { OtlpStore, type OtelTable, startOtlpReceiver } from '../../src/sandbox/otlp/index.js';
 import { benchManifestsYaml } from '../fixtures.js';
-import { defineMeasure, median, type Result } from '../measure.js';
+import { type BenchContext, defineMeasure, median, type Result } from '../measure.js';
 import { processCpuMs } from '../proc.js';
+import { topSelfTime } from '../profile.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { startChildSandbox, type ChildSandbox } from '../sandbox-process.js';
 import { followLines, until } from '../wait.js';
 import { daemonConfig, touchDashboard } from './daemon.js';
 
 interface Sizes {
   n: number;
-  /** Measured runs of each daemon, after `warmUps` runs each. */
+  /** Measured runs of each daemon, after `warmUps` runs each; 0: the start-up run is the one measured (smoke: no timing is judged). */
   runs: number;
   warmUps: number;
   /** How long to wait after the last run for the exports it leaves (the processors' 5 s schedule); 0 in smoke. */
   settleMs: number;
   helpSamples: number;
+  /** The sandbox in this process (smoke: its CPU is not measured, and a child would cost seconds); else in a child. */
+  inProcessSandbox: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -40,17 +46,18 @@ export default defineMeasure<Sizes>({
   tables: {
     telemetry: ['n', 'runs', 'offCpuMs', 'onCpuMs', 'onOverOff', 'spansPerRun'],
     'telemetry-startup': ['samples', 'helpOffMs', 'helpOnMs', 'helpOnOverOff', 'fastestHelpOnOverOff'],
+    'telemetry-profile': ['daemon', 'n', 'top'],
   },
   sizes: {
-    full: { n: 1000, runs: 20, warmUps: 2, settleMs: 6_000, helpSamples: 30 },
-    quick: { n: 300, runs: 10, warmUps: 2, settleMs: 6_000, helpSamples: 12 },
-    smoke: { n: 2, runs: 1, warmUps: 0, settleMs: 0, helpSamples: 1 },
+    full: { n: 1000, runs: 20, warmUps: 2, settleMs: 6_000, helpSamples: 30, inProcessSandbox: false },
+    quick: { n: 300, runs: 10, warmUps: 2, settleMs: 6_000, helpSamples: 12, inProcessSandbox: false },
+    smoke: { n: 2, runs: 0, warmUps: 0, settleMs: 0, helpSamples: 1, inProcessSandbox: true },
   },
   async run(sizes, ctx) {
     const store = new CountingStore(100);
     const receiver = await startOtlpReceiver({ host: '127.0.0.1', port: 0, store });
     try {
-      ctx.record(await daemonRuns(sizes, ctx.cli, receiver.url, () => store.spans));
+      for (const row of await daemonRuns(sizes, ctx, receiver.url, () => store.spans)) ctx.record(row);
       ctx.record(helpStartup(ctx.cli, ctx.root, sizes.helpSamples, receiver.url, ctx.mode !== 'smoke'));
     } finally {
       await receiver.close();
@@ -74,7 +81,7 @@ function envWith(extra: Env): Env {
 }
 
 /** A daemon over the sandbox, changing its own dashboard (`label`) at each save; counts its finished runs. */
-async function startDaemon(cli: string, child: ChildSandbox, n: number, label: string, env: Env) {
+async function startDaemon(ctx: BenchContext, child: BenchSandbox, n: number, label: string, env: Env) {
   const dir = mkdtempSync(join(tmpdir(), 'obsync-bench-telemetry-'));
   mkdirSync(join(dir, 'manifests'));
   writeFileSync(join(dir, 'obsync.yaml'), daemonConfig(child));
@@ -85,7 +92,17 @@ async function startDaemon(cli: string, child: ChildSandbox, n: number, label: s
   writeFileSync(touched, touch(0));
   const proc: ChildProcess = spawn(
     process.execPath,
-    [cli, 'run', '--listen', '127.0.0.1:0', '--debounce', '200', '--schedule', '0 0 1 1 *'],
+    [
+      ...(ctx.profile ? ['--inspect=127.0.0.1:0'] : []),
+      ctx.cli,
+      'run',
+      '--listen',
+      '127.0.0.1:0',
+      '--debounce',
+      '200',
+      '--schedule',
+      '0 0 1 1 *',
+    ],
     {
       cwd: dir,
       env,
@@ -96,18 +113,19 @@ async function startDaemon(cli: string, child: ChildSandbox, n: number, label: s
   let failed = 0;
   let exited = false;
   proc.once('exit', () => (exited = true));
-  if (proc.stderr) {
-    followLines(proc.stderr, (line) => {
-      if (!line.includes('"msg":"run finished"')) return;
-      finished += 1;
-      if (!line.includes('"result":"success"')) failed += 1;
-    });
-  }
+  const { head } = followLines(proc.stderr ?? new PassThrough(), (line) => {
+    if (!line.includes('"msg":"run finished"')) return;
+    finished += 1;
+    if (!line.includes('"result":"success"')) failed += 1;
+  });
   const runs = (count: number) => () =>
     exited ? Promise.reject(new Error('bench: a daemon exited')) : finished >= count ? true : undefined;
   let version = 0;
   return {
     pid: proc.pid ?? Number.NaN,
+    label,
+    /** With --profile: the daemon's inspector (it was started with --inspect). */
+    inspector: () => until('the inspector address', () => inspectorUrl(head())).then(connectInspector),
     failed: () => failed,
     started: () => until('the start-up run', runs(1), 600_000),
     async save() {
@@ -123,29 +141,52 @@ async function startDaemon(cli: string, child: ChildSandbox, n: number, label: s
   };
 }
 
-async function daemonRuns({ n, runs, warmUps, settleMs }: Sizes, cli: string, endpoint: string, spans: () => number): Promise<Result> {
-  const child = await startChildSandbox({ n, variant: 'self-hosted', rateLimit: 'off' });
+type BenchSandbox = Pick<ChildSandbox, 'url' | 'credentials' | 'close'>;
+
+/** The sandbox the daemons manage: in a child (N seeded objects), or in this process (empty: the daemons create their few). */
+async function benchSandbox(n: number, inProcess: boolean): Promise<BenchSandbox> {
+  if (!inProcess) return startChildSandbox({ n, variant: 'self-hosted', rateLimit: 'off' });
+  return startSandbox({ host: '127.0.0.1', port: 0, rateLimit: 'off', persist: false });
+}
+
+async function daemonRuns(sizes: Sizes, ctx: BenchContext, endpoint: string, spans: () => number): Promise<Result[]> {
+  const { n, runs, warmUps, settleMs } = sizes;
+  const child = await benchSandbox(n, sizes.inProcessSandbox);
   const daemons: Awaited<ReturnType<typeof startDaemon>>[] = [];
   try {
-    daemons.push(await startDaemon(cli, child, n, 'off', envWith({})));
-    daemons.push(await startDaemon(cli, child, n, 'on', envWith({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint })));
+    daemons.push(await startDaemon(ctx, child, n, 'off', envWith({})));
+    daemons.push(await startDaemon(ctx, child, n, 'on', envWith({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint })));
     const [off, on] = daemons as [(typeof daemons)[0], (typeof daemons)[0]];
     // One start-up run after the other: both adopt the same estate.
     await off.started();
     await on.started();
     for (let i = 0; i < warmUps; i++) for (const d of [off, on]) await d.save();
     await new Promise((r) => setTimeout(r, settleMs));
-    const spansBefore = spans();
-    const cpuStart = [processCpuMs(off.pid), processCpuMs(on.pid)];
+    // --profile: both daemons' CPU profiles of the measured runs (the profiler's own cost hits both alike).
+    const inspectors = ctx.profile ? await Promise.all(daemons.map((d) => d.inspector())) : [];
+    for (const inspector of inspectors) await inspector.startProfile();
+    // No measured run: the start-up run is measured, from the process's start.
+    const spansBefore = runs === 0 ? 0 : spans();
+    const cpuStart = runs === 0 ? [0, 0] : [processCpuMs(off.pid), processCpuMs(on.pid)];
     for (let i = 0; i < runs; i++) for (const d of i % 2 === 0 ? [off, on] : [on, off]) await d.save();
     // The exports of the last runs (the processors' schedule) belong to them.
     await new Promise((r) => setTimeout(r, settleMs));
-    const offCpuMs = (processCpuMs(off.pid) - (cpuStart[0] ?? 0)) / runs;
-    const onCpuMs = (processCpuMs(on.pid) - (cpuStart[1] ?? 0)) / runs;
+    const measured = Math.max(runs, 1);
+    const offCpuMs = (processCpuMs(off.pid) - (cpuStart[0] ?? 0)) / measured;
+    const onCpuMs = (processCpuMs(on.pid) - (cpuStart[1] ?? 0)) / measured;
+    const profiles: Result[] = [];
+    for (const [i, inspector] of inspectors.entries()) {
+      const profile = await inspector.stopProfile();
+      inspector.close();
+      const daemon = daemons[i]?.label ?? String(i);
+      const file = join(ctx.root, `bench/telemetry-${daemon}-${n}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      profiles.push({ measure: 'telemetry-profile', daemon, n, file, top: topSelfTime(profile.nodes, 25) });
+    }
     if (off.failed() + on.failed() > 0) throw new Error('bench: a daemon run failed');
-    const spansPerRun = (spans() - spansBefore) / runs;
+    const spansPerRun = (spans() - spansBefore) / measured;
     if (settleMs > 0 && spansPerRun === 0) throw new Error('bench: the daemon with telemetry on exported no span');
-    return {
+    const row: Result = {
       measure: 'telemetry',
       n,
       runs,
@@ -154,6 +195,7 @@ async function daemonRuns({ n, runs, warmUps, settleMs }: Sizes, cli: string, en
       onOverOff: Number((onCpuMs / offCpuMs).toFixed(3)),
       spansPerRun: Math.round(spansPerRun),
     };
+    return [row, ...profiles];
   } finally {
     for (const d of daemons) await d.close();
     await child.close();
