@@ -87,7 +87,7 @@ describe('an export batch scrubs each distinct text once', () => {
           for (const o of out) expect(o.includes(s) || o.includes(text)).toBe(false);
         },
       ),
-      { numRuns: 40 },
+      { numRuns: 20 },
     );
   });
 
