@@ -269,8 +269,12 @@ function countOutcomes(results: readonly StepResult[]): Record<StepOutcomeKind, 
   return counts;
 }
 
-/** The step's span when telemetry is on (its requests are its children); the step alone otherwise. */
+/**
+ * The step's span when telemetry is on (its requests are its children); the step alone otherwise. An
+ * unchanged object's step sends nothing (it refreshes the inventory): it gets no span, or a steady run
+ * over 1,000 objects would export 1,000 spans that say nothing; the apply span counts them (obsync.unchanged).
+ */
 function traced<T>(telemetry: Telemetry | undefined, step: PlanStep, execute: () => Promise<T>): Promise<T> {
-  if (telemetry?.enabled !== true) return execute();
+  if (telemetry?.enabled !== true || step.action === 'noop') return execute();
   return telemetry.span(SPAN.applyStep, { [ATTR.address]: step.address, [ATTR.action]: step.action }, execute);
 }

@@ -255,9 +255,9 @@ export interface ApplyRequest {
 /** Executes a plan: nothing but the plan and the secret values go to the applier. */
 export function applyPlanned(planned: Pick<Planned, 'plan' | 'secretValues' | 'seen'>, req: ApplyRequest): Promise<ApplyReport> {
   const telemetry = req.telemetry ?? NO_TELEMETRY;
-  return telemetry.span(SPAN.apply, { [ATTR.changes]: planned.plan.steps.filter((s) => s.action !== 'noop').length }, () =>
-    applyWith(planned, req),
-  );
+  const changes = planned.plan.steps.filter((s) => s.action !== 'noop').length;
+  const attributes = { [ATTR.changes]: changes, [ATTR.unchanged]: planned.plan.steps.length - changes };
+  return telemetry.span(SPAN.apply, attributes, () => applyWith(planned, req));
 }
 
 function applyWith(planned: Pick<Planned, 'plan' | 'secretValues' | 'seen'>, req: ApplyRequest): Promise<ApplyReport> {

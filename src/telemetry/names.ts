@@ -28,6 +28,8 @@ export const ATTR = {
   /** success | failure | invalid_manifests (the values of obsync_reconcile_total's result label) */
   result: 'obsync.result',
   changes: 'obsync.changes',
+  /** Objects the plan leaves as they are: their steps send nothing and have no span of their own. */
+  unchanged: 'obsync.unchanged',
   address: 'obsync.address',
   action: 'obsync.action',
   /** OpenTelemetry HTTP semantic conventions. */

@@ -90,5 +90,12 @@ describe('obsync apply exports its traces and logs', () => {
     });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: { TraceId?: string }[] }).data.map((r) => r.TraceId)).toEqual([run?.TraceId]);
+
+    // Again, nothing to change: an unchanged object's step sends nothing and has no span; the apply span counts it.
+    const again = await runCli(['apply', '--auto-approve'], { cwd: dir, env });
+    expect(again.code, again.stderr).toBe(0);
+    const later = spans().filter((r) => r.TraceId !== run?.TraceId);
+    expect(later.find((r) => r.SpanName === SPAN.apply)?.SpanAttributes).toMatchObject({ [ATTR.changes]: '0', [ATTR.unchanged]: '1' });
+    expect(later.filter((r) => r.SpanName === SPAN.applyStep)).toEqual([]);
   });
 });

@@ -15,9 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/sandbox/domain/index.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
 import { ATTR, SPAN } from '../../src/telemetry/names.js';
-import { assertBuilt, runCli, spawnCli } from '../support/cli.js';
+import { assertBuilt, cliInChildProcesses, runCli, spawnCli } from '../support/cli.js';
 import { startDaemon } from '../support/daemon.js';
 import { until } from '../support/wait.js';
+
+// The plan with --preview-dir runs as a user runs it, in a process of its own: run in the test's worker, it
+// left that worker's next OTLP metric export empty (test/telemetry/otlp-export.test.ts after it; not yet explained).
+cliInChildProcesses();
 
 const KEY = SANDBOX_DEFAULTS.apiKey;
 let sandboxProcess: ChildProcess;
