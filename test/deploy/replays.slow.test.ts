@@ -8,7 +8,8 @@
  *   `npm ci --omit=dev` — then the image's entrypoint with the image's environment against the
  *   sandbox: it reconciles, writes only under the volume, answers the healthcheck, exits on SIGTERM.
  *
- * One full `npm ci` serves both: the image's build stage (`npm ci --ignore-scripts`, then
+ * The workflow's `npm ci` copies this checkout's own install when it is made from the same files
+ * (NPM_CI_FROM_CHECKOUT below), and that one tree serves both: the image's build stage (`npm ci --ignore-scripts`, then
  * `npm run build`) takes the workflow's installed tree and build, which are exactly what its
  * commands would make when — checked here — the files they read are byte for byte the same and no
  * dependency has an install script (the only difference --ignore-scripts makes). Otherwise, or
@@ -79,6 +80,29 @@ function takenFromWorkflow(command: string, dir: string): boolean {
   return false;
 }
 
+/**
+ * The workflow's `npm ci` on the same package.json, lock and .npmrc as this checkout's own install
+ * (which CI has just made on a clean checkout, `npm ci --ignore-scripts`): the tree is linked from it
+ * (`cp -al`; the two install scripts, esbuild's and the SARIF multitool's, replace a file by a rename
+ * or chmod it, which leaves the checkout's tree as it was), then what npm ci adds to that — the
+ * dependencies' install scripts (`npm rebuild`) and this package's `prepare` (the build). An extraction
+ * of the 770 MB tree took about 70 s of CPU, a copy of it 25 s; the install itself is
+ * what `.ci/run` does, and test/deploy/package-install.test.ts installs the package from a registry.
+ */
+const NPM_CI_FROM_CHECKOUT = `npm() {
+  if [ "$1" = ci ]; then
+    cp -al "${join(REPO, 'node_modules')}" node_modules && rm -rf node_modules/.cache &&
+      command npm rebuild --no-audit --no-fund && command npm run prepare
+  else command npm "$@"; fi
+}`;
+
+function sameInstallAsThisCheckout(dir: string): boolean {
+  return (
+    existsSync(join(REPO, 'node_modules')) &&
+    ['package.json', 'package-lock.json', '.npmrc'].every((f) => sameFiles(join(dir, f), join(REPO, f)))
+  );
+}
+
 describe('the install and validate steps, replayed', () => {
   it('give an `obsync` on the PATH, built from a clean copy of the repository, that validates a pull request without secrets', () => {
     const install = plan.steps.find((s) => s.name === 'Install obsync');
@@ -104,7 +128,8 @@ describe('the install and validate steps, replayed', () => {
       const prefix = join(root, 'npm-global');
       const env = npmChildEnv({ PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`, npm_config_prefix: prefix });
       // GitHub runs `run:` with bash -e -o pipefail.
-      const out = execFileSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', install?.run ?? ''], {
+      const script = `${sameInstallAsThisCheckout(tool) ? NPM_CI_FROM_CHECKOUT : ''}\n${install?.run ?? ''}`;
+      const out = execFileSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', script], {
         cwd: tool,
         env,
         stdio: 'pipe',
