@@ -135,16 +135,16 @@ async function updateStep(step: PlanStep, def: ManagedKind, ctx: ApplyContext, b
     return withBackups(await recordWritten(def, step, live, ctx, false), cascadeBackups);
   }
   const body = resolve(step, step.payload ?? {}, ctx);
-  const recreatable = def.creatable && def.recreatePayload !== undefined && step.payload !== undefined;
-  // A vanished object's 404 is answered by creating it again: an answer, not a failed request.
-  const opts = recreatable ? { ...signalOpt(ctx), expected: (a: { status: number }) => a.status === 404 } : signalOpt(ctx);
+  // An object that vanished (deleted by hand, or by the service's cascade on a dashboard update) is
+  // created again: its 404 is an answer, not a failed request (the request's span says so too).
+  const { payload } = step;
+  const recreate = def.creatable && def.recreatePayload && payload ? () => def.recreatePayload?.(payload) : undefined;
+  const opts = recreate ? { ...signalOpt(ctx), expected: (a: { status: number }) => a.status === 404 } : signalOpt(ctx);
   try {
     return withBackups(await recordWritten(def, step, await api.update(id, body, opts), ctx, false), cascadeBackups);
   } catch (err) {
-    // The object vanished (deleted by hand, or by the service's cascade on a dashboard update): create it again.
-    if (err instanceof ApiError && err.status === 404 && def.creatable && def.recreatePayload && step.payload) {
-      return createStep({ ...step, action: 'create', payload: def.recreatePayload(step.payload) }, def, ctx);
-    }
+    if (err instanceof ApiError && err.status === 404 && recreate)
+      return createStep({ ...step, action: 'create', payload: recreate() }, def, ctx);
     throw err;
   }
 }

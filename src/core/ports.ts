@@ -28,9 +28,9 @@ export interface CallOptions {
 /** Whether an answer of 400 or more is one the caller expects (telemetry: no Error span for it). */
 export type ExpectedAnswer = (answer: { readonly status: number; readonly text: string }) => boolean;
 
-/** Either check. */
-export function eitherExpected(a: ExpectedAnswer | undefined, b: ExpectedAnswer | undefined): ExpectedAnswer | undefined {
-  return a && b ? (answer) => a(answer) || b(answer) : (a ?? b);
+/** Either check (the caller's and a request's own). */
+export function eitherExpected<A>(a: ((answer: A) => boolean) | undefined, b: ((answer: A) => boolean) | undefined) {
+  return a && b ? (answer: A) => a(answer) || b(answer) : (a ?? b);
 }
 
 /** One extra update call of a kind (pipes: patch, settings, scaling, state). */

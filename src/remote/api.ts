@@ -5,7 +5,7 @@
 import type * as z from 'zod';
 import type { ApiError } from '../core/errors.js';
 import type { ItemMemo, KeptPage } from '../core/item-memo.js';
-import type { CallOptions, ExpectedAnswer, ListOptions, RequestStats } from '../core/ports.js';
+import { type CallOptions, eitherExpected, type ListOptions, type RequestStats } from '../core/ports.js';
 import { invalidBodyError, pagingError, responseError } from './api-errors.js';
 import type { Envelope } from './envelope.js';
 import { parseList } from './list-body.js';
@@ -39,7 +39,7 @@ export class Api {
   async find<T>(path: string, schema: z.ZodType<T>, opts?: CallOptions): Promise<T | null> {
     // Its 404 is an answer (absent), not a failure: the request's span says so too.
     const absent = this.absent('GET', path);
-    const init: RequestInit = { method: 'GET', path, signal: opts?.signal, expected: either(opts?.expected, absent) };
+    const init: RequestInit = { method: 'GET', path, signal: opts?.signal, expected: eitherExpected<Response>(opts?.expected, absent) };
     const res = await this.transport.request(init);
     if (absent(res)) return null;
     if (res.status >= 300) throw this.error(init, res);
@@ -49,7 +49,7 @@ export class Api {
   /** DELETE that is satisfied by 404 (already gone). */
   async remove(path: string, opts?: CallOptions): Promise<void> {
     const absent = this.absent('DELETE', path);
-    const init: RequestInit = { method: 'DELETE', path, signal: opts?.signal, expected: either(opts?.expected, absent) };
+    const init: RequestInit = { method: 'DELETE', path, signal: opts?.signal, expected: eitherExpected<Response>(opts?.expected, absent) };
     const res = await this.transport.request(init);
     if (absent(res)) return;
     if (res.status >= 300) throw this.error(init, res);
@@ -152,11 +152,6 @@ export class Api {
   error(init: RequestInit, res: Response): ApiError {
     return this.unrouted(init, res) ?? responseError(init, res, this.transport.host, this.envelope);
   }
-}
-
-/** The caller's expected answers and the request's own. */
-function either(caller: ExpectedAnswer | undefined, own: (res: Response) => boolean): (res: Response) => boolean {
-  return caller ? (res) => caller(res) || own(res) : own;
 }
 
 /** What a kept page is found by: the request's path and query. */
