@@ -61,7 +61,9 @@ export function bucketedStreams(points: readonly Row[], type: string, grid: Buck
     const t = rowTime(p, 'TimeUnix');
     if (!(t >= first && t <= last)) continue;
     const key = streamKey(p);
-    streams.set(key, [...(streams.get(key) ?? []), p]);
+    const stream = streams.get(key);
+    if (stream) stream.push(p);
+    else streams.set(key, [p]);
   }
   const out: Row[] = [];
   for (const stream of streams.values()) {
