@@ -3,13 +3,9 @@
  * PNG, or why it was skipped. Never throws, like the dashboard previews.
  */
 import type { Backtest } from '../../core/backtest.js';
-import { errorMessage } from '../../core/errors.js';
-import { finalText } from '../../core/output.js';
 import { backtestChartSpec } from './backtest-model.js';
 import { backtestOption } from './backtest-option.js';
-import { baseNames, type DashboardPicture } from './dashboard.js';
-import { pngOf } from './png.js';
-import { svgOf } from './svg.js';
+import { baseNames, type DashboardPicture, picture } from './dashboard.js';
 
 export interface BacktestPreviewInput {
   address: string;
@@ -20,14 +16,9 @@ export interface BacktestPreviewInput {
 export function backtestPictures(inputs: readonly BacktestPreviewInput[]): DashboardPicture[] {
   const names = baseNames(inputs, 'backtest');
   return inputs.map((input, i) => {
-    const base = names[i] ?? `backtest-${i}`;
-    try {
+    return picture(input.address, names[i] ?? `backtest-${i}`, () => {
       const spec = backtestChartSpec(input.address, input.name, input.backtest);
-      if ('skipped' in spec) return { address: input.address, skipped: spec.skipped };
-      const svg = finalText(svgOf(backtestOption(spec)));
-      return { address: input.address, base, svg, png: pngOf(svg) };
-    } catch (err) {
-      return { address: input.address, skipped: errorMessage(err) };
-    }
+      return 'skipped' in spec ? spec : backtestOption(spec);
+    });
   });
 }

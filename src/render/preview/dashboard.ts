@@ -8,6 +8,7 @@ import { finalText } from '../../core/output.js';
 import type { DashboardPreviewInput } from './model.js';
 import { dashboardOption } from './option.js';
 import { pngOf } from './png.js';
+import type { PictureOption } from './option.js';
 import { svgOf } from './svg.js';
 
 export type DashboardPicture = { address: string; base: string; svg: string; png: Buffer } | { address: string; skipped: string };
@@ -15,15 +16,23 @@ export type DashboardPicture = { address: string; base: string; svg: string; png
 export function dashboardPictures(inputs: readonly DashboardPreviewInput[]): DashboardPicture[] {
   const names = baseNames(inputs);
   return inputs.map((input, i) => {
-    const base = names[i] ?? `dashboard-${i}`;
-    try {
-      // Scrubbed and through the output pass once, as a file obsync writes; the PNG is drawn from that text.
-      const svg = finalText(svgOf(dashboardOption(input)));
-      return { address: input.address, base, svg, png: pngOf(svg) };
-    } catch (err) {
-      return { address: input.address, skipped: errorMessage(err) };
-    }
+    return picture(input.address, names[i] ?? `dashboard-${i}`, () => dashboardOption(input));
   });
+}
+
+/**
+ * Every picture obsync writes is drawn here: its SVG scrubbed and through the output pass once, as
+ * a file obsync writes, and the PNG drawn from that text. A failure is a skipped picture, never a throw.
+ */
+export function picture(address: string, base: string, draw: () => PictureOption | { skipped: string }): DashboardPicture {
+  try {
+    const option = draw();
+    if ('skipped' in option) return { address, skipped: option.skipped };
+    const svg = finalText(svgOf(option));
+    return { address, base, svg, png: pngOf(svg) };
+  } catch (err) {
+    return { address, skipped: errorMessage(err) };
+  }
 }
 
 /** `dashboard-<name>`: the manifest name made file-safe; names that collide (or say nothing) get a hash of their address. */
