@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Backtest } from '../../core/backtest.js';
 import { backtestChartSpec, episodesText, valueRange } from './backtest-model.js';
@@ -63,7 +62,6 @@ describe('backtest chart model', () => {
     const spec = backtestChartSpec('Alert/x', HOSTILE, update());
     if ('skipped' in spec) throw new Error(spec.skipped);
     const svg = svgOf(backtestOption(spec));
-    writeFileSync('/tmp/bt/a.svg', svg);
     expect(svg).not.toMatch(/<script/i);
     expect(svg).not.toMatch(/<[^>]*\son\w+=/i);
     expect(svg).toContain('&lt;/text&gt;&lt;script&gt;');
@@ -74,6 +72,5 @@ describe('backtest chart model', () => {
     expect(BACKTEST_GRID.width).toBeGreaterThan(0);
     const [picture] = backtestPictures([{ address: 'Alert/x', name: 'x', backtest: update() }]);
     expect(picture && 'base' in picture && picture.base).toBe('backtest-x');
-    if (picture && 'png' in picture) writeFileSync('/tmp/bt/a.png', picture.png);
   });
 });
