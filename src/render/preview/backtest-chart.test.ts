@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Backtest } from '../../core/backtest.js';
+import { registerSecret } from '../../core/scrub.js';
 import { backtestChartSpec, episodesText, valueRange } from './backtest-model.js';
 import { BACKTEST_GRID, backtestOption, SIDE_COLORS } from './backtest-option.js';
 import { backtestPictures } from './backtest-pictures.js';
+import { dashboardPictures } from './dashboard.js';
 import { svgOf } from './svg.js';
 
 const HOSTILE = '</text><script>alert(1)</script>" onload="alert(2)" x=\'\u202e';
@@ -72,5 +74,21 @@ describe('backtest chart model', () => {
     expect(BACKTEST_GRID.width).toBeGreaterThan(0);
     const [picture] = backtestPictures([{ address: 'Alert/x', name: 'x', backtest: update() }]);
     expect(picture && 'base' in picture && picture.base).toBe('backtest-x');
+  });
+});
+
+describe('the secrets canary in pictures', () => {
+  it('masks a known secret in every picture obsync writes: a dashboard preview and a backtest chart', () => {
+    const secret = 'picture-canary-secret-5521';
+    registerSecret(secret);
+    const [chart] = backtestPictures([{ address: 'Alert/leak', name: `errors ${secret}`, backtest: update() }]);
+    const tile = { name: `tile ${secret}`, x: 0, y: 0, w: 12, h: 4, config: { displayType: 'markdown', markdown: secret } };
+    const [dashboard] = dashboardPictures([{ address: 'Dashboard/leak', name: `board ${secret}`, after: { name: secret, tiles: [tile] } }]);
+    for (const picture of [chart, dashboard]) {
+      if (!picture || !('svg' in picture)) throw new Error(`not drawn: ${JSON.stringify(picture)}`);
+      // A boolean, not toContain: a failure would print the leaked text in full.
+      expect(picture.svg.includes(secret), picture.address).toBe(false);
+      expect(picture.svg).toContain('(sensitive)');
+    }
   });
 });
