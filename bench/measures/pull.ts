@@ -20,6 +20,7 @@ import { benchManifestsYaml, withChangedDashboards } from '../fixtures.js';
 import { inFreshProcess } from '../isolate.js';
 import { cpuMs, defineMeasure, fastest, ratio, type BenchContext } from '../measure.js';
 import { parseFloorCpuMs } from '../parse-floor.js';
+import { profilePlan } from '../profile.js';
 
 interface Args {
   variant: Variant;
@@ -44,6 +45,7 @@ export default defineMeasure({
       'filesRewritten',
       'filesInvolved',
     ],
+    'pull-profile': ['variant', 'n', 'top'],
   },
   sizes: {
     full: { sizes: [1000, 10000], k: 100, samples: 3 },
@@ -93,6 +95,8 @@ export const cases = {
         conflicts = run.value.conflicts.length;
       }
       const pullCpu = fastest(times);
+      if (ctx.profile && n >= 10000)
+        ctx.record(await profilePlan('pull-profile', once, join(ctx.root, `bench/pull-${variant}-${n}.cpuprofile`), { variant, n }));
       // The plan of the same estate, for scale: pull plans it too, then edits.
       const plans: number[] = [];
       for (let i = 0; i < samples; i++) {
