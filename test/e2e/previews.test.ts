@@ -2,7 +2,8 @@
  * Issue 42: `obsync plan --preview-dir` against the sandbox (self-hosted), and the SVG it writes
  * opened in headless Chromium: the tiles where the 24-column grid puts them, the changed tile
  * outlined, a hostile dashboard name shown as text with no script run; a line tile drawn with the
- * sandbox's series. One sandbox, one browser.
+ * sandbox's series; the markdown plan as two GFM renderers turn it into HTML (marked, micromark), its
+ * preview images loading from their relative links. One sandbox, one browser.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,9 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
+import { marked } from 'marked';
+import { micromark } from 'micromark';
+import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import type { Plan } from '../../src/core/plan.js';
 import { backtestMermaid } from '../../src/render/backtest-mermaid.js';
 import { backtestChartSpec, valueRange } from '../../src/render/preview/backtest-model.js';
@@ -212,6 +216,43 @@ describe('plan --preview-dir', () => {
       });
 
       expect(await shownFrom(page, join(dir, 'previews/backtest-hostile.svg'))).toEqual({ scripts: 0, pwned: null, title: HOSTILE });
+      await page.close();
+    },
+  );
+
+  it.skipIf(missing !== null)(
+    'the markdown plan in two GFM renderers: each preview image loads from its relative link, Mermaid blocks stay code, names stay text',
+    async () => {
+      const links = [...markdown.matchAll(/\[!\[[^\]]*\]\(([^)]+)\)\]\(([^)]+)\)/g)].map((m) => ({ png: m[1], svg: m[2] }));
+      expect(links.length).toBe(4);
+      const renderers = {
+        marked: marked.parse(markdown, { gfm: true, async: false }),
+        micromark: micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] }),
+      };
+      const page = await (browser as Browser).context.newPage();
+      for (const [name, html] of Object.entries(renderers)) {
+        // Beside the previews folder, as a CI job puts the comment's HTML next to the uploaded artifact.
+        const file = join(dir, `plan-${name}.html`);
+        writeFileSync(file, `<!doctype html><meta charset="utf-8"><body>${html}</body>`);
+        await page.goto(pathToFileURL(file).href);
+        await page.waitForLoadState('load');
+        const seen = (await page.evaluate(`({
+          images: [...document.querySelectorAll('a > img')].map((i) => ({
+            src: i.getAttribute('src'), href: i.parentElement.getAttribute('href'), loaded: i.complete && i.naturalWidth > 0 })),
+          mermaid: [...document.querySelectorAll('pre > code.language-mermaid')].map((c) => c.textContent),
+          scripts: document.querySelectorAll('script').length,
+          handlers: [...document.querySelectorAll('*')].filter((e) => [...e.attributes].some((a) => a.name.startsWith('on'))).length,
+          pwned: window.pwned ?? null,
+        })`)) as { images: { src: string; href: string; loaded: boolean }[]; mermaid: string[]; scripts: number; handlers: number };
+        expect(seen.images, name).toEqual(links.map((l) => ({ src: l.png, href: l.svg, loaded: true })));
+        expect(
+          seen.mermaid.map((m) => m.trimEnd()),
+          name,
+        ).toEqual(mermaidBlocks(markdown));
+        expect(seen, name).toMatchObject({ scripts: 0, handlers: 0, pwned: null });
+        // The hostile dashboard and alert names are on the page as the text they are.
+        expect(await page.evaluate('document.body.textContent'), name).toContain(HOSTILE);
+      }
       await page.close();
     },
   );
