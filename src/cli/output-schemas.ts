@@ -10,10 +10,12 @@ import { eventSchema } from '../events/vocabulary.js';
 import { genericPayloadSchema } from '../notify/payload.js';
 import { applyReportSchema } from '../render/apply-json.js';
 import { OUTPUT_FORMAT_VERSION, planDocumentSchema } from '../render/plan-schema.js';
+import { pullReportSchema } from '../writeback/pull-json.js';
 
 export const OUTPUT_SCHEMAS = {
   'plan.schema.json': { schema: planDocumentSchema, title: `obsync plan, format ${OUTPUT_FORMAT_VERSION}` },
   'apply-report.schema.json': { schema: applyReportSchema, title: `obsync apply report, format ${OUTPUT_FORMAT_VERSION}` },
+  'pull-report.schema.json': { schema: pullReportSchema, title: `obsync pull report, format ${OUTPUT_FORMAT_VERSION}` },
   'event.schema.json': { schema: eventSchema, title: 'obsync event (GET /api/events, /api/events/stream)' },
   'status.schema.json': { schema: statusSchema, title: 'obsync daemon status (GET /api/status)' },
   'notification.schema.json': { schema: genericPayloadSchema, title: 'obsync notification (a generic sink receives it)' },

@@ -56,3 +56,41 @@ function value(v: Json | undefined): string {
   const text = JSON.stringify(v);
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;
 }
+
+/** One GitHub annotation's content: where, how severe, what. */
+export interface PullAnnotation {
+  severity: 'error' | 'warning' | 'notice';
+  file: string;
+  line: number;
+  message: string;
+}
+
+/**
+ * The pull as annotations on the manifests' lines (`--output github`): each field pulled (or that
+ * would be) a notice, each object deleted on the service a warning, each conflict an error.
+ */
+export function pullAnnotations(result: PullResult, at: (file: string) => string): PullAnnotation[] {
+  const out: PullAnnotation[] = [];
+  for (const f of result.files) {
+    if (f.conflicted || f.before === f.after) continue;
+    for (const e of f.edits)
+      out.push({
+        severity: 'notice',
+        file: at(e.file),
+        line: e.line,
+        message: `${e.address} ${e.path}: ${value(e.before)} → ${value(e.after)} (live)`,
+      });
+    for (const r of f.removed)
+      out.push({ severity: 'notice', file: at(r.file), line: r.line, message: `${r.address} removed: deleted on the service` });
+  }
+  for (const d of result.deletedOnService)
+    out.push({
+      severity: 'warning',
+      file: at(d.file),
+      line: d.line,
+      message: `${d.address} was deleted on the service; pull --prune removes its manifest`,
+    });
+  for (const c of result.conflicts)
+    out.push({ severity: 'error', file: at(c.file), line: c.line, message: `${c.address} ${c.path} (${c.reason}): ${c.message}` });
+  return out.map((a) => ({ ...a, message: scrub(a.message) }));
+}

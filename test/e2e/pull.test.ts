@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServicePort } from '../../src/core/ports.js';
 import { collectionOf } from '../../src/kinds/registry.js';
@@ -96,6 +97,16 @@ function config(): string {
 
 const PAGER_URL = 'https://hooks.example.com/pager/0123456789abcdef';
 const run = (...args: string[]) => runCli(args, { cwd: dir, env: { PAGER_URL } });
+const pullReport = new Ajv({ strict: true, allErrors: true }).compile(
+  JSON.parse(readFileSync('docs/schema/pull-report.schema.json', 'utf8')) as object,
+);
+/** `pull --output json`, checked against its published schema. */
+async function pullJson(...args: string[]) {
+  const out = await run('pull', '--output', 'json', ...args);
+  const doc = JSON.parse(out.stdout) as Record<string, unknown>;
+  expect(pullReport(doc), JSON.stringify(pullReport.errors)).toBe(true);
+  return { code: out.code, doc };
+}
 const read = (file: string) => readFileSync(join(dir, 'manifests', file), 'utf8');
 
 async function liveDashboard(name: string) {
@@ -126,6 +137,29 @@ describe('obsync pull', () => {
     const check = await run('pull', '--check');
     expect(check.code, check.stdout + check.stderr).toBe(2);
     expect(check.stdout).toContain('manifests/checkout.yaml:14  Dashboard/checkout spec.tiles[0].x: 0 → 6');
+    expect(read('checkout.yaml')).toBe(DASHBOARD);
+    // The same as a document for scripts, and as annotations on the manifest's lines for a CI job.
+    const asJson = await pullJson('--check');
+    expect(asJson.code).toBe(2);
+    expect(asJson.doc).toMatchObject({
+      check: true,
+      changes: true,
+      summary: { files: 1, edits: 2, conflicts: 0, errors: 0 },
+      files: [
+        {
+          file: 'manifests/checkout.yaml',
+          status: 'changed',
+          edits: [
+            { address: 'Dashboard/checkout', line: 14, path: 'spec.tiles[0].x', op: 'set', before: 0, after: 6 },
+            { address: 'Dashboard/checkout', line: 15, path: 'spec.tiles[0].y', op: 'set', before: 0, after: 2 },
+          ],
+        },
+      ],
+      conflicts: [],
+    });
+    const annotated = await run('pull', '--check', '--output', 'github');
+    expect(annotated.code).toBe(2);
+    expect(annotated.stdout).toContain('::notice file=manifests/checkout.yaml,line=14::Dashboard/checkout spec.tiles[0].x: 0 → 6 (live)');
     expect(read('checkout.yaml')).toBe(DASHBOARD);
     const pulled = await run('pull');
     expect(pulled.code, pulled.stdout + pulled.stderr).toBe(0);
@@ -160,6 +194,25 @@ describe('obsync pull', () => {
     expect(secret.stdout).toContain('spec.url (sensitive): manifest "(sensitive)", live "(sensitive)"');
     expect(secret.stdout + secret.stderr).not.toContain('fedcba9876543210');
     expect(secret.stdout + secret.stderr).not.toContain('0123456789abcdef');
+    const secretJson = await pullJson();
+    expect(secretJson.code).toBe(1);
+    expect(secretJson.doc).toMatchObject({
+      changes: false,
+      conflicts: [
+        {
+          address: 'Webhook/pager',
+          file: 'manifests/hook.yaml',
+          line: 8,
+          reason: 'sensitive',
+          manifest: '(sensitive)',
+          live: '(sensitive)',
+        },
+      ],
+    });
+    expect(JSON.stringify(secretJson.doc)).not.toMatch(/fedcba9876543210|0123456789abcdef/);
+    const secretAnnotated = await run('pull', '--output', 'github');
+    expect(secretAnnotated.stdout).toContain('::error file=manifests/hook.yaml,line=8::Webhook/pager spec.url (sensitive): ');
+    expect(secretAnnotated.stdout).not.toMatch(/fedcba9876543210|0123456789abcdef/);
     expect(read('hook.yaml')).toBe(HOOK);
     await collectionOf(port, 'Webhook').update(hook.id, { name: hook.name, service: hook.service, url: PAGER_URL });
 

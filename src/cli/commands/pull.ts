@@ -4,8 +4,8 @@
  * files were brought up to date (or nothing differed); 2 with --check when something would
  * change; 1 on an error or a conflict (the files with a conflict are left as they are).
  */
-import { dirname, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { dirname, relative, resolve } from 'node:path';
+import { Option, type Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { readRegularFile } from '../../manifests/files.js';
 import { ExitRequest, type CliIO } from '../io.js';
@@ -16,6 +16,8 @@ import { checkSelectionAcross, eachTarget, reportTargetError, Slots, TARGET_CONC
 import { openSessions } from '../session.js';
 import type { Session } from '../session-types.js';
 import { refuseInvalid } from '../print-diagnostics.js';
+import type { PullResult } from '../../writeback/result.js';
+import { githubAnnotation } from './validate.js';
 
 interface PullFlags {
   config?: string;
@@ -25,6 +27,7 @@ interface PullFlags {
   includeUnmanaged?: string;
   only: string[];
   selector: string[];
+  output: 'text' | 'json' | 'github';
 }
 
 export const register: CommandRegistrar = (program: Command, io: CliIO) => {
@@ -43,6 +46,11 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     )
     .option('--selector <k=v>', 'only objects with this label (repeatable)', collect, [])
     .option('--only <Kind/name>', 'only this object (repeatable)', collect, [])
+    .addOption(
+      new Option('--output <format>', 'report format (json: docs/schema/pull-report.schema.json; github: annotations)')
+        .choices(['text', 'json', 'github'])
+        .default('text'),
+    )
     .action((paths: string[], flags: PullFlags) => pullCommand(io, paths, flags));
 };
 
@@ -62,7 +70,7 @@ async function pullCommand(io: CliIO, paths: string[], flags: PullFlags): Promis
     targets: flags.target.length > 0 ? flags.target : undefined,
     lock: false,
     command: 'pull',
-    checkManifests: refuseInvalid(io, 'text'),
+    checkManifests: refuseInvalid(io, flags.output === 'github' ? 'github' : 'text'),
     isolateTargets: true,
   });
   try {
@@ -92,11 +100,10 @@ async function pullCommand(io: CliIO, paths: string[], flags: PullFlags): Promis
       ...(include ? { newManifestsDir: newManifestsDir(s) } : {}),
     }));
     const { computePull } = await import('../../writeback/pull.js');
-    const { renderPull } = await import('../../writeback/report.js');
     const read = (path: string) => readText(path);
     const targets = inputs.flatMap((r) => ('value' in r ? [r.value] : []));
     const result = computePull(targets, read, { prune: flags.prune === true, ...(include ? { include } : {}) });
-    io.stdout.write(renderPull(result, { cwd: io.cwd, check: flags.check === true }));
+    await printPull(io, result, flags);
     for (const r of inputs) if ('error' in r) reportTargetError(io, r.session.port.target, r.error);
     for (const u of unavailable) reportTargetError(io, u.target, u.error);
     const failed = unavailable.length > 0 || inputs.some((r) => 'error' in r) || result.errors.length > 0;
@@ -115,6 +122,19 @@ async function pullCommand(io: CliIO, paths: string[], flags: PullFlags): Promis
   } finally {
     await group.close();
   }
+}
+
+async function printPull(io: CliIO, result: PullResult, flags: PullFlags): Promise<void> {
+  const at = (file: string) => relative(io.cwd, file) || file;
+  const check = flags.check === true;
+  if (flags.output === 'json') {
+    const { pullReport } = await import('../../writeback/pull-json.js');
+    io.stdout.write(`${JSON.stringify(pullReport(result, { check, at }), null, 2)}\n`);
+    return;
+  }
+  const { pullAnnotations, renderPull } = await import('../../writeback/report.js');
+  if (flags.output === 'github') for (const a of pullAnnotations(result, at)) io.stdout.write(`${githubAnnotation(a)}\n`);
+  else io.stdout.write(renderPull(result, { cwd: io.cwd, check }));
 }
 
 function readText(path: string): string | undefined {

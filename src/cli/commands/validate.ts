@@ -165,7 +165,9 @@ function writeText(io: CliIO, valid: boolean, count: number | string[], diagnost
 }
 
 /** GitHub Actions workflow command; data and properties escaped as the runner expects. */
-export function githubAnnotation(d: Diagnostic): string {
+export function githubAnnotation(
+  d: Omit<Diagnostic, 'severity' | 'code'> & { severity: Diagnostic['severity'] | 'notice'; code?: string },
+): string {
   const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const prop = (s: string) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
   const props = [
