@@ -1,22 +1,26 @@
-// Cuts the named operations out of a forge's official OpenAPI description, with every `$ref` they
+// Cuts the named operations out of a forge's official API description, with every `$ref` they
 // reach, for the write-back tests' fake forge (test/support/fake-forge.ts). The text is the
-// description's own, only smaller; provenance (package, version, file, sha256 of the whole
-// description) goes into `info['x-obsync-subset']`.
+// description's own, only smaller; provenance (source, sha256 of the input, an optional note on how
+// the input was obtained) goes into `info['x-obsync-subset']`. Two dialects: OpenAPI 3
+// (`#/components/SECTION/NAME`, GitHub's) and Swagger 2.0 (`#/definitions/NAME`, GitLab's); the
+// input may be JSON or YAML (.yaml/.yml), the output is JSON.
 //
-//   node scripts/forge-openapi-subset.js DESCRIPTION.json OUT.json --source PACKAGE@VERSION:FILE OPERATION_ID...
+//   node scripts/forge-openapi-subset.js DESCRIPTION OUT.json --source SOURCE [--note TEXT] OPERATION_ID...
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import process from 'node:process';
+import { parse as parseYaml } from 'yaml';
 
-const [input, output, flag, source, ...operationIds] = process.argv.slice(2);
+const [input, output, flag, source, ...rest] = process.argv.slice(2);
+const note = rest[0] === '--note' ? rest[1] : undefined;
+const operationIds = note === undefined ? rest : rest.slice(2);
 if (!input || !output || flag !== '--source' || !source || operationIds.length === 0) {
-  process.stderr.write(
-    'usage: node scripts/forge-openapi-subset.js DESCRIPTION.json OUT.json --source PACKAGE@VERSION:FILE OPERATION_ID...\n',
-  );
+  process.stderr.write('usage: node scripts/forge-openapi-subset.js DESCRIPTION OUT.json --source SOURCE [--note TEXT] OPERATION_ID...\n');
   process.exit(1);
 }
 const text = readFileSync(input);
-const description = JSON.parse(text.toString('utf8'));
+const description = /\.ya?ml$/.test(input) ? parseYaml(text.toString('utf8')) : JSON.parse(text.toString('utf8'));
+const swagger2 = description.swagger === '2.0';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /** `#/a/b~1c` → the value at that JSON pointer of the description. */
@@ -34,7 +38,15 @@ function resolve(ref) {
   return { keys, value };
 }
 
-const subset = { openapi: description.openapi, info: { ...description.info }, paths: {}, components: {} };
+const subset = swagger2
+  ? { swagger: description.swagger, info: { ...description.info }, paths: {}, definitions: {} }
+  : { openapi: description.openapi, info: { ...description.info }, paths: {}, components: {} };
+/** Where a reached `$ref` is copied to in the subset: `definitions` (2.0) or `components[section]` (3). */
+function sectionOf(keys, ref) {
+  if (swagger2 && keys[0] === 'definitions' && keys.length === 2) return subset.definitions;
+  if (!swagger2 && keys[0] === 'components' && keys.length === 3) return (subset.components[keys[1]] ??= {});
+  throw new Error(`unexpected $ref ${ref}`);
+}
 const seen = new Set();
 function collectRefs(value) {
   if (Array.isArray(value)) return value.forEach(collectRefs);
@@ -44,10 +56,7 @@ function collectRefs(value) {
       if (seen.has(inner)) continue;
       seen.add(inner);
       const { keys, value: target } = resolve(inner);
-      if (keys[0] !== 'components' || keys.length !== 3) throw new Error(`unexpected $ref ${inner}`);
-      const [, section, name] = keys;
-      subset.components[section] ??= {};
-      subset.components[section][name] = target;
+      sectionOf(keys, inner)[keys.at(-1)] = target;
       collectRefs(target);
     } else collectRefs(inner);
   }
@@ -68,16 +77,20 @@ for (const [path, item] of Object.entries(description.paths)) {
 if (wanted.size > 0) throw new Error(`not in ${input}: ${[...wanted].join(', ')}`);
 
 // Sorted sections and names: regenerating from the same description gives the same file.
-subset.components = Object.fromEntries(
-  Object.keys(subset.components)
-    .sort()
-    .map((section) => [section, Object.fromEntries(Object.entries(subset.components[section]).sort(([a], [b]) => a.localeCompare(b)))]),
-);
+const sortedByName = (section) => Object.fromEntries(Object.entries(section).sort(([a], [b]) => a.localeCompare(b)));
+if (swagger2) subset.definitions = sortedByName(subset.definitions);
+else
+  subset.components = Object.fromEntries(
+    Object.keys(subset.components)
+      .sort()
+      .map((section) => [section, sortedByName(subset.components[section])]),
+  );
 subset.info['x-obsync-subset'] = {
   source,
   sha256: createHash('sha256').update(text).digest('hex'),
+  ...(note === undefined ? {} : { note }),
   operations: operationIds,
   generatedBy: 'scripts/forge-openapi-subset.js',
 };
 writeFileSync(output, `${JSON.stringify(subset, null, 2)}\n`);
-process.stdout.write(`${output}: ${operationIds.length} operations, ${seen.size} components\n`);
+process.stdout.write(`${output}: ${operationIds.length} operations, ${seen.size} referenced schemas\n`);
