@@ -1,11 +1,12 @@
 /**
- * The fake GitHub's checks (test/support/openapi-operations.ts) against the vendored subset of
- * GitHub's OpenAPI description: what a client could get wrong is refused, and the subset is whole
- * (every `$ref` resolves inside it) and says where it comes from.
+ * The fake forges' checks (test/support/openapi-operations.ts) against the vendored subsets of
+ * GitHub's OpenAPI 3.0 and GitLab's Swagger 2.0 descriptions: what a client could get wrong is
+ * refused, and each subset is whole (every `$ref` resolves inside it) and says where it comes from.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type Description, operationChecker } from '../support/openapi-operations.js';
+import { openApiFromSwagger2, type Swagger2Description } from '../support/swagger2.js';
 
 const text = readFileSync(new URL('../support/forge-openapi/github.json', import.meta.url), 'utf8');
 const github = JSON.parse(text) as Description & { info: Record<string, unknown> };
@@ -71,6 +72,84 @@ describe("GitHub's description, as the fake forge applies it", () => {
       source: expect.stringMatching(/^@octokit\/openapi@\d+\.\d+\.\d+:generated\/api\.github\.com\.json$/) as unknown,
       sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
       operations: ['pulls/list', 'pulls/create', 'pulls/update'],
+    });
+  });
+});
+
+const gitlabText = readFileSync(new URL('../support/forge-openapi/gitlab.json', import.meta.url), 'utf8');
+const gitlab = JSON.parse(gitlabText) as Swagger2Description;
+const gitlabChecks = operationChecker(openApiFromSwagger2(gitlab));
+const mrs = '/api/v4/projects/acme%2Fplatform%2Fobservability/merge_requests';
+const gitlabRequest = (method: string, pathname: string, body: unknown, query: Record<string, string> = {}) =>
+  gitlabChecks.request({ method, pathname, query, body });
+
+describe("GitLab's description (Swagger 2.0), as the fake forge applies it", () => {
+  it('takes the requests obsync sends', () => {
+    const query = { state: 'opened', source_branch: 'obsync/propose/x', target_branch: 'main', per_page: '10' };
+    expect(gitlabRequest('GET', mrs, undefined, query)).toEqual({
+      operationId: 'getApiV4ProjectsIdMergeRequests',
+      pathParams: { id: 'acme/platform/observability' },
+      problems: [],
+    });
+    const open = { source_branch: 'obsync/propose/x', target_branch: 'main', title: 't', description: 'plan', remove_source_branch: true };
+    expect(gitlabRequest('POST', mrs, open)?.problems).toEqual([]);
+    expect(gitlabRequest('PUT', `${mrs}/3`, { title: 't', description: 'plan' })).toMatchObject({
+      operationId: 'putApiV4ProjectsIdMergeRequestsMergeRequestIid',
+      pathParams: { merge_request_iid: '3' },
+      problems: [],
+    });
+    expect(gitlabRequest('PUT', `${mrs}/3`, { state_event: 'close' })?.problems).toEqual([]);
+  });
+
+  it('refuses a body field the operation does not list, a missing required one, a wrong type and a value out of its enum', () => {
+    const open = { source_branch: 'b', target_branch: 'main', title: 't' };
+    expect(gitlabRequest('POST', mrs, { ...open, descripton: 'plan' })?.problems).toEqual([
+      'body must NOT have additional properties ("descripton")',
+    ]);
+    expect(gitlabRequest('POST', mrs, { source_branch: 'b', title: 't' })?.problems).toEqual([
+      'body must have required property \'target_branch\' ("target_branch")',
+    ]);
+    expect(gitlabRequest('POST', mrs, { ...open, remove_source_branch: 'yes' })?.problems).toEqual([
+      'body/remove_source_branch must be boolean',
+    ]);
+    expect(gitlabRequest('POST', mrs, undefined)?.problems).toEqual(['body: required']);
+    expect(gitlabRequest('PUT', `${mrs}/3`, { state_event: 'closed' })?.problems).toEqual([
+      'body/state_event must be equal to one of the allowed values (["close","reopen"])',
+    ]);
+  });
+
+  it('refuses an unknown query parameter, a value out of its enum and a path parameter of the wrong type', () => {
+    expect(gitlabRequest('GET', mrs, undefined, { status: 'opened' })?.problems).toEqual([
+      'query must NOT have additional properties ("status")',
+    ]);
+    expect(gitlabRequest('GET', mrs, undefined, { state: 'open' })?.problems).toEqual([
+      'query/state must be equal to one of the allowed values (["opened","closed","locked","merged","all"])',
+    ]);
+    expect(gitlabRequest('PUT', `${mrs}/three`, { title: 't' })?.problems).toEqual(['path/merge_request_iid must be integer']);
+    expect(gitlabRequest('PATCH', `${mrs}/3`, { title: 't' })).toBeUndefined();
+  });
+
+  it('checks the answers: the documented types of the fields present (GitLab lists no required ones)', () => {
+    const mr = { id: 5001, iid: 1, project_id: 42, title: 't', state: 'opened', created_at: '2026-11-29T08:00:00.000Z' };
+    expect(gitlabChecks.response('postApiV4ProjectsIdMergeRequests', 201, mr)).toEqual([]);
+    expect(gitlabChecks.response('postApiV4ProjectsIdMergeRequests', 201, { ...mr, iid: '1' })).toEqual(['answer 201/iid must be integer']);
+    expect(gitlabChecks.response('putApiV4ProjectsIdMergeRequestsMergeRequestIid', 200, { ...mr, created_at: 'today' })).toEqual([
+      'answer 200/created_at must match format "date-time"',
+    ]);
+    expect(gitlabChecks.response('getApiV4ProjectsIdMergeRequests', 200, { ...mr, author: { id: 'bot' } })).toEqual([
+      'answer 200/author/id must be integer',
+    ]);
+  });
+
+  it('is the official text cut down: every $ref resolves inside it, and it names its source and the windows read', () => {
+    const refs = [...gitlabText.matchAll(/"\$ref": "#\/definitions\/([^"]+)"/g)];
+    expect(refs.length).toBeGreaterThan(10);
+    for (const [, name = ''] of refs) expect(gitlab.definitions[name], name).toBeDefined();
+    expect(gitlab.info['x-obsync-subset']).toMatchObject({
+      source: expect.stringMatching(/^gitlabhq\/gitlabhq@[0-9a-f]{40}:doc\/api\/openapi\/openapi_v2\.yaml$/) as unknown,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
+      note: expect.stringMatching(/586000 .*1560000/) as unknown,
+      operations: ['getApiV4ProjectsIdMergeRequests', 'postApiV4ProjectsIdMergeRequests', 'putApiV4ProjectsIdMergeRequestsMergeRequestIid'],
     });
   });
 });

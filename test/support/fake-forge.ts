@@ -9,9 +9,11 @@
  * The answers are the description's own examples with the stored values in, and are checked
  * against the operation's response schema as well: a fake that drifted from GitHub fails the test.
  *
- * GitLab: GitLab's description (doc/api/openapi/openapi_v2.yaml in gitlab-org/gitlab, Swagger 2.0)
- * is not vendored yet; its requests are checked against shapes hand-written from the REST docs
- * (docs.gitlab.com/api/merge_requests: "List project merge requests", "Create MR", "Update MR").
+ * GitLab: the same against GitLab's own description (test/support/forge-openapi/gitlab.json: the
+ * list, create and update merge-request operations of doc/api/openapi/openapi_v2.yaml, Swagger 2.0,
+ * cut by the same script; read in OpenAPI 3.0's shape by test/support/swagger2.ts). Its answers are
+ * checked too; GitLab's description lists no required answer fields, so the types of those present
+ * are what is held, and the list answer is checked item by item (see `gitlabAnswerProblems`).
  *
  * A violation is recorded in `violations` and answered 422, as the forges do; a missing or wrong
  * token is answered 401.
@@ -19,8 +21,8 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as z from 'zod';
 import { type Description, operationChecker } from './openapi-operations.js';
+import { openApiFromSwagger2, type Swagger2Description } from './swagger2.js';
 
 const github = JSON.parse(readFileSync(new URL('./forge-openapi/github.json', import.meta.url), 'utf8')) as Description & {
   components: { examples: Record<string, { value: unknown }> };
@@ -28,25 +30,20 @@ const github = JSON.parse(readFileSync(new URL('./forge-openapi/github.json', im
 const githubChecks = operationChecker(github);
 const githubExample = github.components.examples['pull-request']?.value as Record<string, unknown>;
 
-// GitLab: "Create MR" / "Update MR" attributes, and "List project merge requests" filters.
-const gitlabCreate = z.strictObject({
-  source_branch: z.string().min(1),
-  target_branch: z.string().min(1),
-  title: z.string().min(1),
-  description: z.string().max(1_048_576).optional(),
-  remove_source_branch: z.boolean().optional(),
-});
-const gitlabUpdate = z.strictObject({
-  title: z.string().optional(),
-  description: z.string().max(1_048_576).optional(),
-  state_event: z.enum(['close', 'reopen']).optional(),
-});
-const gitlabListQuery = z.strictObject({
-  state: z.enum(['opened', 'closed', 'locked', 'merged', 'all']).optional(),
-  source_branch: z.string().optional(),
-  target_branch: z.string().optional(),
-  per_page: z.coerce.number().int().min(1).max(100).optional(),
-});
+const gitlab = JSON.parse(readFileSync(new URL('./forge-openapi/gitlab.json', import.meta.url), 'utf8')) as Swagger2Description;
+const gitlabChecks = operationChecker(openApiFromSwagger2(gitlab));
+const GITLAB_LIST = 'getApiV4ProjectsIdMergeRequests';
+
+/**
+ * GitLab's description gives "List project merge requests" one `API_Entities_MergeRequestBasic` as
+ * its 200 schema (grape-swagger without `is_array`), while GitLab answers an array of them
+ * (docs.gitlab.com/api/merge_requests): that answer must be an array, each item checked.
+ */
+function gitlabAnswerProblems(operationId: string, status: number, value: unknown): string[] {
+  if (operationId !== GITLAB_LIST) return gitlabChecks.response(operationId, status, value);
+  if (!Array.isArray(value)) return ['answer: a list of merge requests must be an array'];
+  return value.flatMap((item, i) => gitlabChecks.response(operationId, status, item).map((p) => `[${i}] ${p}`));
+}
 
 interface Stored {
   number: number;
@@ -109,7 +106,7 @@ export async function fakeForge(type: 'github' | 'gitlab', opts: { token: string
     source_branch: s.head,
     target_branch: s.base,
     web_url: `https://gitlab.example/${opts.project}/-/merge_requests/${s.number}`,
-    author: { id: 7, username: 'obsync-bot' },
+    author: { id: 7, username: 'obsync-bot', name: 'obsync', state: 'active', web_url: 'https://gitlab.example/obsync-bot' },
   });
   type Answer = (status: number, value: unknown) => void;
   function answerGithub(
@@ -149,6 +146,48 @@ export async function fakeForge(type: 'github' | 'gitlab', opts: { token: string
     if (b.state !== undefined) s.open = b.state === 'open';
     return answer(200, githubPr(s));
   }
+  function answerGitlab(
+    operationId: string,
+    params: Record<string, string>,
+    q: Record<string, string>,
+    b: Record<string, unknown>,
+    answer: Answer,
+    send: Answer,
+  ) {
+    const text = (key: string) => (typeof b[key] === 'string' ? (b[key] as string) : undefined);
+    if (operationId === GITLAB_LIST) {
+      const list = stored.filter(
+        (s) =>
+          (q.state === 'all' || s.open) &&
+          (!q.source_branch || q.source_branch === s.head) &&
+          (!q.target_branch || q.target_branch === s.base),
+      );
+      return answer(200, list.map(gitlabMr));
+    }
+    if (operationId === 'postApiV4ProjectsIdMergeRequests') {
+      const [head, base] = [text('source_branch') ?? '', text('target_branch') ?? ''];
+      const existing = stored.find((s) => s.open && s.head === head && s.base === base);
+      if (existing)
+        return send(409, { message: [`Another open merge request already exists for this source branch: !${existing.number}`] });
+      const s: Stored = {
+        number: stored.length + 1,
+        title: text('title') ?? '',
+        body: text('description') ?? '',
+        head,
+        base,
+        open: true,
+        createdAt: '2026-11-29T08:00:00.000Z',
+      };
+      stored.push(s);
+      return answer(201, gitlabMr(s));
+    }
+    const s = stored.find((x) => x.number === Number(params.merge_request_iid));
+    if (!s) return send(404, { message: '404 Not found' });
+    s.title = text('title') ?? s.title;
+    s.body = text('description') ?? s.body;
+    if (b.state_event !== undefined) s.open = b.state_event === 'reopen';
+    return answer(200, gitlabMr(s));
+  }
   const server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
@@ -161,11 +200,6 @@ export async function fakeForge(type: 'github' | 'gitlab', opts: { token: string
       const violate = (what: string) => {
         violations.push(`${req.method} ${url.pathname}: ${what}`);
         send(422, type === 'github' ? validationFailed(what) : { message: 'Validation Failed', errors: [what] });
-      };
-      const check = <T>(schema: z.ZodType<T>, value: unknown): T | undefined => {
-        const r = schema.safeParse(value);
-        if (!r.success) violate(r.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; '));
-        return r.success ? r.data : undefined;
       };
       if (failing !== undefined) return send(failing, { message: 'Bad credentials' });
       const query = Object.fromEntries(url.searchParams);
@@ -186,45 +220,17 @@ export async function fakeForge(type: 'github' | 'gitlab', opts: { token: string
         return answerGithub(op.operationId, op.pathParams, query, body as Record<string, unknown>, answer);
       }
       if (req.headers['private-token'] !== opts.token) return send(401, { message: '401 Unauthorized' });
-      const base = `/api/v4/projects/${encodeURIComponent(opts.project)}/merge_requests`;
-      const raw_path = req.url?.split('?')[0] ?? '';
-      const one = new RegExp(`^${base.replace(/[.%]/g, (c) => `\\${c}`)}/(\\d+)$`).exec(raw_path);
-      if (raw_path === base && req.method === 'GET') {
-        const q = check(gitlabListQuery, query);
-        if (!q) return;
-        const list = stored.filter(
-          (s) =>
-            (q.state === 'all' || s.open) &&
-            (!q.source_branch || q.source_branch === s.head) &&
-            (!q.target_branch || q.target_branch === s.base),
-        );
-        return send(200, list.map(gitlabMr));
-      }
-      if (raw_path === base && req.method === 'POST') {
-        const b = check(gitlabCreate, body);
-        if (!b) return;
-        const s = {
-          number: stored.length + 1,
-          title: b.title,
-          body: b.description ?? '',
-          head: b.source_branch,
-          base: b.target_branch,
-          open: true,
-          createdAt: '2026-11-29T08:00:00.000Z',
-        };
-        stored.push(s);
-        return send(201, gitlabMr(s));
-      }
-      const s = one ? stored.find((x) => x.number === Number(one[1])) : undefined;
-      if (s && req.method === 'PUT') {
-        const b = check(gitlabUpdate, body);
-        if (!b) return;
-        if (b.title !== undefined) s.title = b.title;
-        if (b.description !== undefined) s.body = b.description;
-        if (b.state_event !== undefined) s.open = b.state_event === 'reopen';
-        return send(200, gitlabMr(s));
-      }
-      return send(404, { message: '404 Not found' });
+      const op = gitlabChecks.request({ method: req.method ?? '', pathname: url.pathname, query, body });
+      if (!op) return send(404, { error: '404 Not Found' });
+      if (op.problems.length > 0) return violate(op.problems.join('; '));
+      if (op.pathParams.id !== opts.project) return send(404, { message: '404 Project Not Found' });
+      const answer = (status: number, value: unknown) => {
+        for (const problem of gitlabAnswerProblems(op.operationId, status, value))
+          violations.push(`the fake's ${op.operationId} ${problem}`);
+        send(status, value);
+      };
+      // GitLab's conflict and not-found answers have no schema in its description: sent as they are.
+      return answerGitlab(op.operationId, op.pathParams, query, body as Record<string, unknown>, answer, send);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

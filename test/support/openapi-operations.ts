@@ -1,6 +1,7 @@
 /**
  * Requests and answers checked against the operations of an OpenAPI 3.0 description (the vendored
- * subsets in test/support/forge-openapi/, cut by scripts/forge-openapi-subset.js), with ajv:
+ * subsets in test/support/forge-openapi/, cut by scripts/forge-openapi-subset.js; GitLab's Swagger
+ * 2.0 one is read in this shape through test/support/swagger2.ts), with ajv:
  * - the description is added whole (`validateSchema: false`: its `examples` maps are OpenAPI's, not
  *   JSON Schema's) and each piece compiled once, by JSON pointer, so its `#/components/…` refs resolve;
  * - OpenAPI 3.0's `nullable: true` is ajv's own keyword (every `nullable` in the subsets sits beside a
@@ -23,7 +24,7 @@ interface Parameter {
 interface Operation {
   operationId: string;
   parameters?: (Parameter & { $ref?: string })[];
-  requestBody?: { required?: boolean; content: Record<string, { schema: { properties?: object } }> };
+  requestBody?: { required?: boolean; content: Record<string, { schema: { properties?: object; $ref?: string } }> };
   responses: Record<string, { $ref?: string; content?: Record<string, unknown> }>;
 }
 export interface Description {
@@ -89,7 +90,7 @@ export function operationChecker(description: Description): OperationChecker {
     const body = json
       ? ajv.compile({
           allOf: [{ $ref: ref(pointer('paths', template, method, 'requestBody', 'content', 'application/json', 'schema')) }],
-          properties: Object.fromEntries(Object.keys(json.schema.properties ?? {}).map((k) => [k, true])),
+          properties: Object.fromEntries(Object.keys(deref(json.schema).value.properties ?? {}).map((k) => [k, true])),
           additionalProperties: false,
         })
       : undefined;
