@@ -141,6 +141,36 @@ describe("GitLab's description (Swagger 2.0), as the fake forge applies it", () 
     ]);
   });
 
+  it('reads Swagger 2.0 formData parameters as one JSON body and `x-nullable` as OpenAPI 3.0 `nullable` (none in the subset)', () => {
+    const form = openApiFromSwagger2({
+      swagger: '2.0',
+      info: {},
+      paths: {
+        '/notes': {
+          post: {
+            operationId: 'postNotes',
+            parameters: [
+              { in: 'formData', name: 'body', type: 'string', required: true },
+              { in: 'formData', name: 'confidential', type: 'boolean' },
+            ],
+            responses: { '201': { description: 'created', schema: { $ref: '#/definitions/Note' } } },
+          },
+        },
+      },
+      definitions: { Note: { type: 'object', properties: { body: { type: 'string', 'x-nullable': true } }, required: ['body'] } },
+    });
+    const notes = operationChecker(form);
+    const post = (body: unknown) => notes.request({ method: 'POST', pathname: '/notes', query: {}, body })?.problems;
+    expect(post({ body: 'b', confidential: false })).toEqual([]);
+    expect(post({ confidential: 'no' })).toEqual([
+      'body must have required property \'body\' ("body")',
+      'body/confidential must be boolean',
+    ]);
+    expect(notes.response('postNotes', 201, { body: null })).toEqual([]);
+    expect(notes.response('postNotes', 201, { body: 1 })).toEqual(['answer 201/body must be string']);
+    expect(gitlabText).not.toContain('x-nullable');
+  });
+
   it('is the official text cut down: every $ref resolves inside it, and it names its source and the windows read', () => {
     const refs = [...gitlabText.matchAll(/"\$ref": "#\/definitions\/([^"]+)"/g)];
     expect(refs.length).toBeGreaterThan(10);
