@@ -1,4 +1,5 @@
 /** What a command asks of its sessions (SessionOptions) and what it gets: one Session per target, in Sessions. */
+import type { TargetElsewhere } from './targets-elsewhere.js';
 import type { Telemetry } from '../telemetry/api.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { InventoryStore, TargetLeadership } from '../core/inventory.js';
@@ -116,6 +117,8 @@ export interface Sessions {
   sessions: Session[];
   /** Targets in use that have no session: their settings could not be resolved (`isolateTargets`). */
   unavailable: { target: string; error: ConfigError }[];
+  /** Declared targets this command did not open, with the manifest paths each reads (./targets-elsewhere.ts). */
+  elsewhere: TargetElsewhere[];
   logger: Logger;
   /** obsync.yaml as loaded (the targets in use resolved), when there is one. */
   config: ObsyncConfig | undefined;

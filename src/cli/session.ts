@@ -18,6 +18,7 @@ import { onlyTarget } from './connection.js';
 import type { Session, SessionOptions, Sessions } from './session-types.js';
 import { fileStateDir, stateSpec } from './state-spec.js';
 import { openTargetSession, targetTree } from './target-session.js';
+import { targetsElsewhere } from './targets-elsewhere.js';
 import { openProject, type Project } from './wiring.js';
 
 /** A command on exactly one target (for now plan, apply and run too): several selected is an error. */
@@ -80,5 +81,11 @@ export async function openSessions(io: CliIO, opts: SessionOptions, check?: (pro
     await closeAll();
     throw err;
   }
-  return { sessions: [...sessions], unavailable: project.unavailable, logger, config, close: closeAll };
+  const elsewhere = targetsElsewhere(
+    io.cwd,
+    opts,
+    project,
+    sessions.map((s) => s.port.target),
+  );
+  return { sessions: [...sessions], unavailable: project.unavailable, elsewhere, logger, config, close: closeAll };
 }

@@ -2,8 +2,8 @@
  * `obsync run`'s write-back of one target (issue 41): its `drift:` setting and, with `propose`,
  * the WriteBack the daemon hands held drift to — the target's proposer (its own clone under the
  * state directory, the forge its settings name), the manifests read from disk, and the other
- * targets of this process that read a document too (a document several targets read is edited
- * only when they all ask the same).
+ * targets that read a document too — of this process, or declared and not run by it (a document
+ * several targets read is edited only when they all ask the same).
  */
 import { dirname, resolve } from 'node:path';
 import type { ObsyncConfig } from '../config/schema.js';
@@ -16,6 +16,7 @@ import { documentKey } from '../writeback/proposals.js';
 import { parseUnmanagedSelector } from '../writeback/selector.js';
 import type { CliIO } from './io.js';
 import { newManifestsDir } from './new-manifests-dir.js';
+import { readersElsewhere, type TargetElsewhere } from './targets-elsewhere.js';
 import { proxyFromEnv } from './network.js';
 import type { Session } from './session-types.js';
 
@@ -25,7 +26,14 @@ export interface TargetWriteBack {
   dispose(): Promise<void>;
 }
 
-export function targetWriteBack(io: CliIO, config: ObsyncConfig | undefined, session: Session, all: readonly Session[]): TargetWriteBack {
+/** `elsewhere`: declared targets this process does not run; a manifest they read is not the proposal's alone to edit. */
+export function targetWriteBack(
+  io: CliIO,
+  config: ObsyncConfig | undefined,
+  session: Session,
+  all: readonly Session[],
+  elsewhere: readonly TargetElsewhere[],
+): TargetWriteBack {
   const name = session.port.target;
   const target = config?.targets?.find((t) => t.name === name);
   const drift = target ? effectiveDrift(target, config?.defaults) : config?.defaults?.drift;
@@ -47,7 +55,7 @@ export function targetWriteBack(io: CliIO, config: ObsyncConfig | undefined, ses
       root: baseDir,
       read: readText,
       maxAgeMs: settings.proposalMaxAgeMs,
-      otherReaders: () => readersOf(others),
+      otherReaders: () => readersOf(others, readersElsewhere(elsewhere)),
       ...(settings.include === undefined
         ? {}
         : { include: { rule: parseUnmanagedSelector(settings.include), dir: newManifestsDir(session) } }),
@@ -58,14 +66,14 @@ export function targetWriteBack(io: CliIO, config: ObsyncConfig | undefined, ses
 }
 
 /** Per document, the other targets whose manifests declare it (read afresh: the files may have changed). */
-function readersOf(others: readonly Session[]): (file: string, line: number) => readonly string[] {
+function readersOf(others: readonly Session[], notRun: (file: string) => string[]): (file: string, line: number) => readonly string[] {
   const readers = new Map<string, string[]>();
   for (const o of others)
     for (const r of o.reload().desired) {
       const key = documentKey(r.source.file, r.source.line);
       readers.set(key, [...(readers.get(key) ?? []), o.port.target]);
     }
-  return (file, line) => readers.get(documentKey(file, line)) ?? [];
+  return (file, line) => [...(readers.get(documentKey(file, line)) ?? []), ...notRun(file)];
 }
 
 function readText(path: string): string | undefined {

@@ -13,6 +13,11 @@ export interface DeclaredTarget {
   api: Variant | undefined;
   /** Its own manifest paths (as written, relative to the config) and vars, when resolved. */
   tree?: TargetTree;
+  /**
+   * Its own manifest paths as written, known even when the target is not in use (a list of plain
+   * strings); 'templated' when the list holds a `${…}` that only resolving the target would tell.
+   */
+  listed?: readonly string[] | 'templated';
 }
 
 export interface TargetTree {
@@ -37,7 +42,12 @@ export function declaredOf(item: unknown): DeclaredTarget {
           ? 'self-hosted'
           : 'hosted'
         : undefined;
-  return { name, api };
+  return { name, api, ...listedManifests(record.manifests) };
+}
+
+function listedManifests(value: unknown): Pick<DeclaredTarget, 'listed'> {
+  if (!Array.isArray(value)) return {};
+  return { listed: value.every((p) => typeof p === 'string' && !p.includes('${')) ? (value as string[]) : 'templated' };
 }
 
 export function duplicateNames(

@@ -25,7 +25,8 @@ const MESSAGES: Record<PullConflict['reason'], string> = {
   sensitive: 'a sensitive value differs: pull never writes one; set the secret where the manifest reads it, or revert it on the service',
   anchor: 'the value is shared through a YAML anchor: editing it would change the other places too; edit it by hand',
   'targets-differ':
-    'several targets read this manifest and their live values differ: make them agree on the service, or give each target its own manifest',
+    'several targets read this manifest and their live values differ (or were not all read): make them agree on the service and pull ' +
+    'them together, or give each target its own manifest',
   'manifest-changed':
     'the manifest was changed since the last apply: apply it (or revert it) before pulling, so that no edit is overwritten',
   unresolved: 'pull cannot express this difference in the manifest: edit it by hand, or revert it on the service',
@@ -36,7 +37,13 @@ export function conflictMessage(reason: PullConflict['reason']): string {
   return MESSAGES[reason];
 }
 
-export function decide(asks: readonly DocumentAsk[], readers: readonly string[], file: YamlFile): DocumentDecision {
+/** `notPulled`: readers whose live objects this pull did not read (targets not selected, or not the daemon's target). */
+export function decide(
+  asks: readonly DocumentAsk[],
+  readers: readonly string[],
+  file: YamlFile,
+  notPulled: readonly string[] = [],
+): DocumentDecision {
   const [first] = asks;
   if (!first) return { kind: 'conflicts', conflicts: [] };
   const base = { address: first.address, file: first.file, targets: asks.map((a) => a.target) };
@@ -45,7 +52,8 @@ export function decide(asks: readonly DocumentAsk[], readers: readonly string[],
       kind: 'conflicts',
       conflicts: [{ ...base, line: first.line, path: 'spec', reason: 'manifest-changed', message: MESSAGES['manifest-changed'] }],
     };
-  if (readers.length > 1 && !allAgree(asks, readers)) return { kind: 'conflicts', conflicts: targetsDiffer(asks, readers, file) };
+  if (readers.length > 1 && !allAgree(asks, readers))
+    return { kind: 'conflicts', conflicts: targetsDiffer(asks, readers, file, notPulled) };
   const refused = first.refused.map((r) => refusalConflict(first, r, file));
   if (refused.length > 0) return { kind: 'conflicts', conflicts: refused };
   return first.remove ? { kind: 'remove', ask: first } : { kind: 'edit', ask: first };
@@ -58,7 +66,12 @@ function allAgree(asks: readonly DocumentAsk[], readers: readonly string[]): boo
   return asks.every((a) => a.remove === first.remove && a.refused.length === 0 && isDeepStrictEqual(a.edits, first.edits));
 }
 
-function targetsDiffer(asks: readonly DocumentAsk[], readers: readonly string[], file: YamlFile): PullConflict[] {
+function targetsDiffer(
+  asks: readonly DocumentAsk[],
+  readers: readonly string[],
+  file: YamlFile,
+  notPulled: readonly string[],
+): PullConflict[] {
   const [first] = asks;
   if (!first) return [];
   const paths = new Map<string, Edit['path']>();
@@ -70,7 +83,14 @@ function targetsDiffer(asks: readonly DocumentAsk[], readers: readonly string[],
     for (const target of readers) {
       const ask = asks.find((a) => a.target === target);
       const edit = ask?.edits.find((e) => formatEditPath(editPath(e)) === shown);
-      setOwn(live, target, ask?.remove ? '(deleted on the service)' : edit ? (editValue(edit) ?? '(removed)') : '(as in the manifest)');
+      const value = ask?.remove
+        ? '(deleted on the service)'
+        : edit
+          ? (editValue(edit) ?? '(removed)')
+          : notPulled.includes(target)
+            ? '(not read by this pull)'
+            : '(as in the manifest)';
+      setOwn(live, target, value);
     }
     out.push({
       address: first.address,

@@ -78,7 +78,7 @@ export function computePull(targets: readonly PullTarget[], read: ReadText, opti
     const yaml = first ? fileOf(first.file) : undefined;
     if (!first || !yaml) continue;
     const others = options.otherReaders?.(first.file, first.line) ?? [];
-    const decision = decide(asks, [...new Set([...(readers.get(key) ?? [first.target]), ...others])], yaml);
+    const decision = decide(asks, [...new Set([...(readers.get(key) ?? [first.target]), ...others])], yaml, others);
     const s = slot(first.file);
     if (decision.kind === 'conflicts') {
       result.conflicts.push(...decision.conflicts);

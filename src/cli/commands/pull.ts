@@ -102,7 +102,14 @@ async function pullCommand(io: CliIO, paths: string[], flags: PullFlags): Promis
     const { computePull } = await import('../../writeback/pull.js');
     const read = (path: string) => readText(path);
     const targets = inputs.flatMap((r) => ('value' in r ? [r.value] : []));
-    const result = computePull(targets, read, { prune: flags.prune === true, ...(include ? { include } : {}) });
+    // A file a target not pulled here reads too is not this pull's alone to edit (a base shared with --target's others).
+    const { readersElsewhere } = await import('../targets-elsewhere.js');
+    const elsewhere = readersElsewhere(group.elsewhere);
+    const result = computePull(targets, read, {
+      prune: flags.prune === true,
+      ...(include ? { include } : {}),
+      otherReaders: (file) => elsewhere(file),
+    });
     await printPull(io, result, flags);
     for (const r of inputs) if ('error' in r) reportTargetError(io, r.session.port.target, r.error);
     for (const u of unavailable) reportTargetError(io, u.target, u.error);

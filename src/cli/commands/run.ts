@@ -139,7 +139,7 @@ async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<v
   metrics.observeSlots(slots);
   let writeBacks: TargetWriteBack[];
   try {
-    writeBacks = group.sessions.map((session) => targetWriteBack(io, group.config, session, group.sessions));
+    writeBacks = group.sessions.map((session) => targetWriteBack(io, group.config, session, group.sessions, group.elsewhere));
   } catch (err) {
     await notifier?.close(0);
     await group.close();
