@@ -2,7 +2,8 @@
  * Issue 49: a Source of kind netflow end to end on the self-hosted sandbox, in process: plan and
  * apply create it with its flow mappings, the next plan is empty, a mapping changed on the
  * service is drift the next apply puts back, and an export adopted in a fresh project plans to
- * no change.
+ * no change. A dashboard over it keeps a variable filter's saved selection (savedFilterValues
+ * `{type: variable}`, newer than b52a6fa8) through the same steps.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +43,18 @@ spec:
   samplingRateExpression: SamplingRate
   exporterExpression: ExporterName
   outIfExpression: OutIfName
+---
+apiVersion: obsync/v1
+kind: Dashboard
+metadata: {name: flows-overview}
+spec:
+  name: Flows overview
+  tiles: []
+  filters:
+    - {type: QUERY_EXPRESSION, name: Protocol, expression: Proto, source: flows, isVariableEnabled: true, variableName: proto}
+  savedFilterValues:
+    - {condition: "Bytes > 0"}
+    - {type: variable, name: proto, values: ['6', '17']}
 `;
 
 function project(manifests: string | null) {
@@ -75,7 +88,7 @@ describe('netflow sources as code (self-hosted)', () => {
     const plan = await obsync('plan', '--detailed-exitcode');
     expect(plan.code, plan.stderr).toBe(2);
     expect(plan.stdout).toContain('Source/flows  (create');
-    expect(plan.stdout).toContain('Plan: 1 to create, 0 to update, 0 to delete');
+    expect(plan.stdout).toContain('Plan: 2 to create, 0 to update, 0 to delete');
     const apply = await obsync('apply', '--auto-approve');
     expect(apply.code, apply.stderr).toBe(0);
 
@@ -84,6 +97,11 @@ describe('netflow sources as code (self-hosted)', () => {
     const created = flows[0] as Row;
     expect(created).toMatchObject({ name: 'Network flows', protocolExpression: 'Proto', outIfExpression: 'OutIfName' });
     expect(created).not.toHaveProperty('inIfExpression');
+    const overview = ((await api('GET', '/dashboards')).data as Row[]).find((d) => d.name === 'Flows overview');
+    expect(overview?.savedFilterValues).toEqual([
+      { type: 'sql', condition: 'Bytes > 0' },
+      { type: 'variable', name: 'proto', values: ['6', '17'] },
+    ]);
 
     const again = await obsync('plan', '--detailed-exitcode');
     expect(again.code, again.stdout).toBe(0);
@@ -98,7 +116,7 @@ describe('netflow sources as code (self-hosted)', () => {
     expect(((await api('GET', `/sources/${id}`)).data as Row).protocolExpression).toBe('Proto');
 
     const fresh = project(null);
-    const exported = await fresh('export', '--kind', 'Source', '--adopt');
+    const exported = await fresh('export', '--kind', 'Source', 'Dashboard', '--adopt');
     expect(exported.code, exported.stderr).toBe(0);
     const roundTrip = await fresh('plan', '--detailed-exitcode');
     expect(roundTrip.code, roundTrip.stdout + roundTrip.stderr).toBe(0);
