@@ -3,7 +3,9 @@
  * apply create it with its flow mappings, the next plan is empty, a mapping changed on the
  * service is drift the next apply puts back, and an export adopted in a fresh project plans to
  * no change. A dashboard over it keeps a variable filter's saved selection (savedFilterValues
- * `{type: variable}`, newer than b52a6fa8) through the same steps.
+ * `{type: variable}`, newer than b52a6fa8) through the same steps. A hosted alert every 30s
+ * passes validate and plan (the service decides) and, without the team's feature flag, apply
+ * fails with the service's reason.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,14 +59,18 @@ spec:
     - {type: variable, name: proto, values: ['6', '17']}
 `;
 
-function project(manifests: string | null) {
-  const dir = mkdtempSync(join(tmpdir(), 'obsync-netflow-'));
+function project(manifests: string | null, variant: 'self-hosted' | 'hosted' = 'self-hosted') {
+  const dir = mkdtempSync(join(tmpdir(), 'obsync-newer-'));
   dirs.push(dir);
   const c = sandbox.credentials;
+  const target =
+    variant === 'self-hosted'
+      ? `{name: t, variant: self-hosted, baseUrl: ${sandbox.url}, credentials: {apiKey: ${c.apiKey}}}`
+      : `{name: t, variant: hosted, baseUrl: ${sandbox.url}, organizationId: ${c.organizationId}, serviceId: ${c.serviceId}, ` +
+        `credentials: {keyId: ${c.keyId}, keySecret: ${c.keySecret}}}`;
   writeFileSync(
     join(dir, 'obsync.yaml'),
-    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: .obsync/state}\ntargets:\n  - name: ` +
-      `t\n    variant: self-hosted\n    credentials: {apiKey: ${c.apiKey}}\n    baseUrl: ${sandbox.url}\n`,
+    `apiVersion: obsync/v1\nkind: Config\nmanifests: [manifests]\nstate: {backend: file, path: .obsync/state}\ntargets:\n  - ${target}\n`,
   );
   mkdirSync(join(dir, 'manifests'));
   if (manifests !== null) writeFileSync(join(dir, 'manifests', 'sources.yaml'), manifests);
@@ -82,7 +88,7 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
 
 type Row = Record<string, unknown> & { id: string; kind: string };
 
-describe('netflow sources as code (self-hosted)', () => {
+describe('the newer vendor API as code: netflow sources, saved variable selections, 30s alerts', () => {
   it('plan, apply, an empty next plan, drift put back, and an adopted export that plans to no change', { timeout: 60_000 }, async () => {
     const obsync = project(FLOWS);
     const plan = await obsync('plan', '--detailed-exitcode');
@@ -120,5 +126,19 @@ describe('netflow sources as code (self-hosted)', () => {
     expect(exported.code, exported.stderr).toBe(0);
     const roundTrip = await fresh('plan', '--detailed-exitcode');
     expect(roundTrip.code, roundTrip.stdout + roundTrip.stderr).toBe(0);
+  });
+
+  it('leaves an alert every 30s to the hosted service: validate and plan take it, apply reports why it was refused', {
+    timeout: 60_000,
+  }, async () => {
+    const obsync = project(
+      'apiVersion: obsync/v1\nkind: Alert\nmetadata: {name: fast}\nspec: {savedSearch: Errors, interval: 30s, threshold: 1, ' +
+        'thresholdType: above, channel: {type: webhook, webhook: ops-slack}}\n',
+      'hosted',
+    );
+    expect((await obsync('plan', '--detailed-exitcode')).code).toBe(2);
+    const apply = await obsync('apply', '--auto-approve');
+    expect(apply.code).not.toBe(0);
+    expect(apply.stdout + apply.stderr).toContain('The 30s alert interval needs a feature flag this service does not have');
   });
 });
