@@ -8,7 +8,7 @@
  */
 import * as z from 'zod';
 import { configSchema } from './schema.js';
-import { ALERT_INTERVALS } from '../kinds/alert/schema.js';
+import { ALERT_INTERVALS, INTERVAL_MINUTES } from '../kinds/alert/schema.js';
 import { KEYABLE_NAME_PATTERN } from '../kinds/dashboard/schema.js';
 import { alertTestDocumentSchema } from '../alert-tests/schema.js';
 import { manifestSchemaList } from '../kinds/manifest.js';
@@ -21,17 +21,6 @@ import { setOwn } from '../core/json.js';
 import { EDITOR_SCHEMA_URL } from '../core/published.js';
 
 type Json = Record<string, unknown>;
-
-const INTERVAL_MINUTES: Record<(typeof ALERT_INTERVALS)[number], number> = {
-  '1m': 1,
-  '5m': 5,
-  '15m': 15,
-  '30m': 30,
-  '1h': 60,
-  '6h': 360,
-  '12h': 720,
-  '1d': 1440,
-};
 
 const when = (property: string, value: Json): Json => ({ properties: { [property]: value }, required: [property] });
 // `properties` beside `required`: ajv's strictRequired wants each required name declared where it is required.
@@ -72,7 +61,8 @@ export const EXTRA_RULES: Record<string, Json[]> = {
     },
     ...ALERT_INTERVALS.map((interval) => ({
       if: when('interval', { const: interval }),
-      then: { properties: { scheduleOffsetMinutes: number({ maximum: INTERVAL_MINUTES[interval] - 1 }) } },
+      // Whole minutes below the interval: none but 0 below 30s.
+      then: { properties: { scheduleOffsetMinutes: number({ maximum: Math.ceil(INTERVAL_MINUTES[interval]) - 1 }) } },
     })),
     { if: present('scheduleStartAt'), then: { properties: { scheduleOffsetMinutes: number({ maximum: 0 }) } } },
   ],

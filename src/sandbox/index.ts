@@ -1,7 +1,7 @@
 /** `startSandbox()`: both API variants on one loopback port, for `obsync sandbox`, the embedded target and tests. */
 import type { AddressInfo } from 'node:net';
 import { SANDBOX_DEFAULTS } from './defaults.js';
-import type { Edition, JsonRecord, ObservabilityDomain } from './domain/contract.js';
+import type { Edition, JsonRecord, ObservabilityDomain, TeamFlag } from './domain/contract.js';
 import { newObjectId } from './domain/ids.js';
 import { createObservabilityDomain } from './domain/index.js';
 import { Faults, type FaultSpec } from './http/faults.js';
@@ -14,6 +14,7 @@ import { OtlpStore, startOtlpReceiver, type OtlpReceiver } from './otlp/index.js
 
 export type { FaultSpec } from './http/faults.js';
 export { parseFaultSpec } from './http/faults.js';
+export type { TeamFlag } from './domain/contract.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -38,6 +39,8 @@ export interface SandboxOptions {
   teams?: { apiKey: string; name?: string }[];
   /** Receive OTLP/HTTP on this port of the same host (0: any free port; ClickStack's is 4318); absent: no receiver. */
   otlpPort?: number;
+  /** Feature flags of the hosted service's team (default none, as a new Cloud service): `alertInterval30s` allows 30s alerts. */
+  hostedTeamFlags?: readonly TeamFlag[];
 }
 
 export interface SandboxHandle {
@@ -70,11 +73,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const seed = opts.seed ?? 'demo';
   const telemetry = opts.otlpPort === undefined ? undefined : new OtlpStore();
   const withTelemetry = telemetry ? { telemetry } : {};
-  const observability = (name: string, edition?: Edition) => {
+  const observability = (name: string, edition?: Edition, teamFlags?: readonly TeamFlag[]) => {
     const snapshot = persistence.load(name);
     const domain = createObservabilityDomain({
       ...(snapshot ? { snapshot } : { seed }),
       ...(edition ? { edition } : {}),
+      ...(teamFlags ? { teamFlags } : {}),
       ...withTelemetry,
     });
     persistence.track(name, domain);
@@ -103,7 +107,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const domains: Domains = {
     selfHosted: observability('observability-selfhosted', opts.edition ?? 'oss'),
     selfHostedTeams: teams,
-    hosted: observability('observability-hosted'),
+    hosted: observability('observability-hosted', undefined, opts.hostedTeamFlags),
     ...extra,
   };
   const rate = opts.rateLimit ?? 'real';

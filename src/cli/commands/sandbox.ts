@@ -1,7 +1,7 @@
 /** `obsync sandbox`: the simulator of both API variants as a standalone loopback server. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { SANDBOX_DEFAULTS } from '../../sandbox/defaults.js';
-import { parseFaultSpec, startSandbox, type FaultSpec } from '../../sandbox/index.js';
+import { parseFaultSpec, startSandbox, type FaultSpec, type TeamFlag } from '../../sandbox/index.js';
 import { ConfigError } from '../../core/errors.js';
 import type { CliIO } from '../io.js';
 import type { CommandRegistrar } from '../registrar.js';
@@ -20,6 +20,7 @@ interface SandboxFlags {
   serviceId: string;
   rateLimit: 'real' | 'off';
   faults?: FaultSpec;
+  hostedTeamFlag?: TeamFlag[];
 }
 
 function portNumber(value: string): number {
@@ -80,6 +81,12 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--org-id <uuid>', 'organization id (hosted)', SANDBOX_DEFAULTS.organizationId)
     .option('--service-id <uuid>', 'service id (hosted)', SANDBOX_DEFAULTS.serviceId)
     .addOption(new Option('--rate-limit <mode>', 'enforce the published rate limits').choices(['real', 'off']).default('real'))
+    .addOption(
+      new Option(
+        '--hosted-team-flag <flag...>',
+        "turn on a feature flag of the hosted service's team (alertInterval30s: 30s alerts)",
+      ).choices(['alertInterval30s']),
+    )
     .option(
       '--faults <spec>',
       'inject faults, e.g. latency=50,error5xx=0.1,burst429=3,resetBefore=0.05,resetAfter=0.05,idle424=0.2,listOmit=0.3,seed=7',
@@ -100,6 +107,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         rateLimit: flags.rateLimit,
         ...(flags.faults ? { faults: flags.faults } : {}),
         ...(flags.otlpPort !== undefined ? { otlpPort: flags.otlpPort } : {}),
+        ...(flags.hostedTeamFlag ? { hostedTeamFlags: flags.hostedTeamFlag } : {}),
       }).catch((err: unknown) => {
         throw listenError(err, flags.host, flags.port);
       });
@@ -116,6 +124,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
             ? [`  OTLP/HTTP receiver: ${handle.otlp.url}  (OTEL_EXPORTER_OTLP_ENDPOINT; rows in otel_traces, otel_logs)`]
             : []),
           `  rate limits: ${flags.rateLimit}${flags.faults ? `; faults: ${JSON.stringify(flags.faults)}` : ''}`,
+          ...(flags.hostedTeamFlag ? [`  hosted team flags: ${flags.hostedTeamFlag.join(', ')}`] : []),
           "  These are the sandbox's documented loopback credentials, not secrets. Ctrl-C stops it.",
           '',
         ].join('\n'),

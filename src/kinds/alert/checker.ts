@@ -23,17 +23,11 @@
  * backtest reports, backtest-counts.ts.
  */
 import type { Json } from '../../core/wire.js';
+import { INTERVAL_MINUTES } from './schema.js';
 
-export const INTERVAL_MS: Readonly<Record<string, number>> = {
-  '1m': 60_000,
-  '5m': 300_000,
-  '15m': 900_000,
-  '30m': 1_800_000,
-  '1h': 3_600_000,
-  '6h': 21_600_000,
-  '12h': 43_200_000,
-  '1d': 86_400_000,
-};
+export const INTERVAL_MS: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries(INTERVAL_MINUTES).map(([interval, minutes]) => [interval, minutes * 60_000]),
+);
 
 export interface AlertCondition {
   thresholdType: string;

@@ -29,6 +29,15 @@ describe('alert spec schema', () => {
     ).toEqual([]);
   });
 
+  it('leaves interval 30s to the service (hosted, behind a feature flag), with whole-minute offsets below it: none but 0', () => {
+    expect(messages({ ...base, interval: '30s' })).toEqual([]);
+    expect(messages({ ...base, interval: '30s', scheduleOffsetMinutes: 0 })).toEqual([]);
+    expect(messages({ ...base, interval: '30s', scheduleOffsetMinutes: 1 })).toEqual([
+      'scheduleOffsetMinutes: scheduleOffsetMinutes must be less than the interval (0.5 minutes for 30s)',
+    ]);
+    expect(messages({ ...base, interval: '2m' })[0]).toMatch(/^interval: /);
+  });
+
   it('needs exactly one target form and one channel form', () => {
     expect(messages({ ...base, savedSearch: 'Errors' })[0]).toContain('not both');
     expect(messages({ ...base, tile: undefined })[0]).toContain('a tile alert needs tile');

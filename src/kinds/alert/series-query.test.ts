@@ -56,7 +56,7 @@ describe('the series a tile alert reads', () => {
     const promql = line({ select: [{ aggFn: 'avg', valueExpression: 'x', where: 'up', whereLanguage: 'promql' }] });
     expect(reason(alertEvaluation(alert(), { kind: 'tile', config: promql }))).toMatch(/PromQL/);
     expect(reason(alertEvaluation(alert({ scheduleOffsetMinutes: 2 }), { kind: 'tile', config: line() }))).toMatch(/scheduleOffsetMinutes/);
-    expect(reason(alertEvaluation(alert({ interval: '30s' }), { kind: 'tile', config: line() }))).toMatch(/interval 30s/);
+    expect(reason(alertEvaluation(alert({ interval: '2m' }), { kind: 'tile', config: line() }))).toMatch(/interval 2m/);
     expect(reason(alertEvaluation(alert({ thresholdType: 'between' }), { kind: 'tile', config: line() }))).toMatch(/INVALID_ALERT/);
   });
 });

@@ -99,6 +99,25 @@ const filter = z
   })
   .meta({ id: 'DashboardFilter', description: 'A filter in the dashboard header; each variable name must be unique.' });
 
+/** A saved SQL condition, or (servers newer than hyperdx b52a6fa8, Cloud since 2026-09-05) a variable's selection. */
+const savedFilterValue = z
+  .discriminatedUnion('type', [
+    z
+      .strictObject({
+        type: z.literal('sql').optional().describe('Language of the condition: sql (the default).'),
+        condition: z.string().max(10000).describe("SQL condition, e.g. ServiceName = 'checkout'."),
+      })
+      .describe('A SQL condition saved with the dashboard.'),
+    z
+      .strictObject({
+        type: z.literal('variable').describe('variable: the selection of a variable-enabled filter.'),
+        name: z.string().describe("The filter's variable name (its variableName)."),
+        values: z.array(z.string()).describe('The values selected (an empty list is a selection of nothing).'),
+      })
+      .describe("A variable's selection saved with the dashboard (servers newer than 2026-08)."),
+  ])
+  .meta({ id: 'DashboardSavedFilterValue', description: 'A filter value saved with the dashboard.' });
+
 const container = z
   .strictObject({
     id: id256.describe('Id of the container, unique in the dashboard; tiles name it in containerId.'),
@@ -138,16 +157,9 @@ export const dashboardSpecSchema = z
       .optional()
       .describe('Language of savedQuery (default lucene when savedQuery is set); not null when savedQuery is a string.'),
     savedFilterValues: z
-      .array(
-        z
-          .strictObject({
-            type: z.literal('sql').optional().describe('Language of the condition: sql (the default).'),
-            condition: z.string().max(10000).describe("SQL condition, e.g. ServiceName = 'checkout'."),
-          })
-          .describe('A filter value saved with the dashboard.'),
-      )
+      .array(savedFilterValue)
       .optional()
-      .describe('Filter values applied when the dashboard opens.'),
+      .describe('Filter values applied when the dashboard opens: SQL conditions, or selections of a variable.'),
     containers: z.array(container).max(50).optional().describe('Sections that group tiles (at most 50).'),
   })
   .superRefine((spec, ctx) => {

@@ -133,6 +133,39 @@ describe('source', () => {
     ]);
   });
 
+  it('manages a netflow source: the flow mappings compare equal to the answer, and the export is the minimal manifest', () => {
+    const flows = {
+      kind: 'netflow',
+      name: 'Network flows',
+      connection: 'main',
+      from: { databaseName: 'default', tableName: 'flows' },
+      timestampValueExpression: 'TimeReceived',
+      defaultTableSelectExpression: 'TimeReceived, SrcAddr, DstAddr, Bytes',
+      bytesExpression: 'Bytes',
+      packetsExpression: 'Packets',
+      srcAddrExpression: 'SrcAddr',
+      dstAddrExpression: 'DstAddr',
+      srcPortExpression: 'SrcPort',
+      dstPortExpression: 'DstPort',
+      protocolExpression: 'Proto',
+      samplingRateExpression: 'SamplingRate',
+      exporterExpression: 'ExporterName',
+    };
+    const want = source.canonicalDesired(res(flows), refs, {});
+    if (!want.ok) throw new Error(want.errors.join());
+    const { connection: _c, ...rest } = flows;
+    const live: SourceLive = { id: 's-flows', ...rest, connection: 'c-main', disabled: false, inIfExpression: '', querySettings: [] };
+    expect(diffCanonical(source.canonicalLive(live, view), want.value)).toEqual([]);
+    // A changed mapping on the service is a difference of that field, not ignored as another kind's.
+    expect(diffCanonical(source.canonicalLive({ ...live, protocolExpression: 'Protocol' }, view), want.value)).toEqual([
+      { path: 'protocolExpression', before: 'Protocol', after: 'Proto' },
+    ]);
+    const ctx = { ref: (_k: string, id: string) => (id === 'c-main' ? 'main' : { id }) };
+    const exported = source.toManifest(live, ctx as unknown as Parameters<typeof source.toManifest>[1]);
+    expect(exported).toEqual(flows);
+    expect(sourceSpecSchema.safeParse(exported).success).toBe(true);
+  });
+
   it("applies the service's rules by kind", () => {
     const messages = (input: unknown) => {
       const r = sourceSpecSchema.safeParse(input);
@@ -144,5 +177,12 @@ describe('source', () => {
     ]);
     expect(messages({ ...base, kind: 'session', from: { databaseName: 'd', tableName: 't' } })[0]).toMatch(/^traceSource/);
     expect(messages({ ...logSpec, durationExpression: 'x' })[0]).toContain('durationExpression');
+    const flows = { ...base, kind: 'netflow', from: { databaseName: 'd', tableName: 't' }, defaultTableSelectExpression: 'T' };
+    const mappings = ['bytes', 'packets', 'srcAddr', 'dstAddr', 'srcPort', 'dstPort', 'protocol'].map((m) => `${m}Expression`);
+    expect(messages(flows).map((m) => m.split(':')[0])).toEqual(mappings);
+    const mapped = { ...flows, ...Object.fromEntries(mappings.map((m) => [m, 'x'])) };
+    expect(messages(mapped)).toEqual([]);
+    expect(messages({ ...mapped, bytesExpression: '' })[0]).toMatch(/^bytesExpression/);
+    expect(messages({ ...mapped, metricTables: {} })[0]).toMatch(/metricTables/);
   });
 });

@@ -24,8 +24,8 @@ const LINK_FIELDS = Object.keys(LINKS) as LinkField[];
 export const source: ManagedKind<'Source', SourceSpecView, SourceLive> = {
   kind: 'Source',
   description:
-    'A source of the service: where it reads logs, traces, sessions, metrics or PromQL, and how the columns map. obsync creates, ' +
-    'updates and (with --prune) deletes it.',
+    'A source of the service: where it reads logs, traces, sessions, metrics, PromQL or network flows, and how the columns map. ' +
+    'obsync creates, updates and (with --prune) deletes it.',
   managed: true,
   noun: 'source',
   refersTo: ['Connection', 'Source'],

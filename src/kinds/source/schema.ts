@@ -1,6 +1,6 @@
 /**
  * The Source manifest spec (selfhosted-api §3.5; hosted-api §2.4): where the service reads a kind
- * of telemetry (log, trace, session, metric, promql) and the expressions that map its columns.
+ * of telemetry (log, trace, session, metric, promql, netflow) and the expressions that map its columns.
  * By `kind`, as the API; the connection and the sources it is linked to (`traceSource`,
  * `logSource`, `metricSource`, `sessionSource`, the API's `…SourceId`) are references by name
  * (a manifest's metadata.name or a name on the service) or `{id}`.
@@ -198,10 +198,32 @@ const promql = z
   .strictObject({ kind: z.literal('promql').describe('promql: a Prometheus-compatible endpoint (its connection is one).'), ...common })
   .meta({ id: 'PromqlSource', description: 'A PromQL source.' });
 
-export const sourceSpecSchema = z.discriminatedUnion('kind', [log, trace, session, metric, promql]).meta({
+/** NetFlow (hyperdx newer than b52a6fa8: common-utils netflowSource.test.ts and the netflow-sources router test @ ba5fa67d). */
+const netflow = z
+  .strictObject({
+    kind: z.literal('netflow').describe('netflow: network flow records (NetFlow, IPFIX, sFlow).'),
+    ...common,
+    defaultTableSelectExpression: required('Columns shown by default in searches, comma-separated.'),
+    bytesExpression: required('Expression of the bytes of a flow.'),
+    packetsExpression: required('Expression of the packets of a flow.'),
+    srcAddrExpression: required('Expression of the source address.'),
+    dstAddrExpression: required('Expression of the destination address.'),
+    srcPortExpression: required('Expression of the source port.'),
+    dstPortExpression: required('Expression of the destination port.'),
+    protocolExpression: required('Expression of the IP protocol number.'),
+    samplingRateExpression: expr('Expression of the sampling rate (leave out for unsampled flows).'),
+    exporterExpression: expr('Expression of the exporter (the router that sent the flow).'),
+    inIfExpression: expr('Expression of the input interface.'),
+    outIfExpression: expr('Expression of the output interface.'),
+    implicitColumnExpression: expr('Column searched by free text (default: the mapped addresses, ports, protocol and interfaces).'),
+  })
+  .meta({ id: 'NetflowSource', description: 'A network flow source.' });
+
+export const sourceSpecSchema = z.discriminatedUnion('kind', [log, trace, session, metric, promql, netflow]).meta({
   id: 'SourceSpec',
   description:
-    'A source: where the service reads one kind of telemetry, and how its columns map. By kind: log, trace, session, metric or promql.',
+    'A source: where the service reads one kind of telemetry, and how its columns map. By kind: log, trace, session, metric, promql ' +
+    'or netflow.',
 });
 
 export type SourceSpec = z.output<typeof sourceSpecSchema>;
@@ -213,4 +235,5 @@ export const SOURCE_FIELDS: Readonly<Record<SourceSpec['kind'], readonly string[
   session: Object.keys(session.shape),
   metric: Object.keys(metric.shape),
   promql: Object.keys(promql.shape),
+  netflow: Object.keys(netflow.shape),
 };

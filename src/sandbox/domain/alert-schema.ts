@@ -2,8 +2,20 @@
 import * as z from 'zod';
 import { alertChartConfig } from './alert-chart-config.js';
 
-export const INTERVAL_MINUTES = { '1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440 } as const;
-const interval = z.enum(Object.keys(INTERVAL_MINUTES) as [keyof typeof INTERVAL_MINUTES, ...(keyof typeof INTERVAL_MINUTES)[]]);
+/** `30s` is the Cloud API's alone (2026-09-05 spec), and only for a team with its feature flag (./alerts.ts checks the flag). */
+export const INTERVAL_MINUTES = {
+  '30s': 0.5,
+  '1m': 1,
+  '5m': 5,
+  '15m': 15,
+  '30m': 30,
+  '1h': 60,
+  '6h': 360,
+  '12h': 720,
+  '1d': 1440,
+} as const;
+type Interval = keyof typeof INTERVAL_MINUTES;
+const MINUTE_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d'] as const satisfies readonly Interval[];
 const thresholdType = z.enum(['above', 'below', 'above_exclusive', 'below_or_equal', 'equal', 'not_equal', 'between', 'not_between']);
 const channel = z.object({ type: z.literal('webhook'), webhookId: z.string().min(1) });
 const YEAR_MS = 365 * 24 * 3600 * 1000;
@@ -11,8 +23,11 @@ const YEAR_MS = 365 * 24 * 3600 * 1000;
 type Ctx = z.core.$RefinementCtx;
 type Body = z.output<ReturnType<typeof bodyFields>>;
 
-/** Self-hosted servers newer than b52a6fa take `source: "inline"` with a `chartConfig`; the Cloud spec does not list it. */
-const bodyFields = (sources: [string, ...string[]]) =>
+/**
+ * Self-hosted servers newer than b52a6fa take `source: "inline"` with a `chartConfig`; the Cloud spec does not list it.
+ * The Cloud spec of 2026-09-05 adds the interval `30s`; hyperdx's own schema (api utils/zod.ts @ 011f0b3a) does not.
+ */
+const bodyFields = (sources: [string, ...string[]], intervals: readonly Interval[]) =>
   z.object({
     source: z.enum(sources as ['saved_search', 'tile', 'inline']),
     chartConfig: alertChartConfig.optional(),
@@ -20,7 +35,7 @@ const bodyFields = (sources: [string, ...string[]]) =>
     groupBy: z.string().nullable().optional(),
     dashboardId: z.string().min(1).optional(),
     tileId: z.string().min(1).optional(),
-    interval,
+    interval: z.enum(intervals as [Interval, ...Interval[]]),
     threshold: z.number(),
     thresholdType,
     thresholdMax: z.number().optional(),
@@ -35,7 +50,10 @@ const bodyFields = (sources: [string, ...string[]]) =>
   });
 
 // Built once per variant (zod compiles a schema on its first parse); only the clock-dependent part below is per call.
-const BASE = { withInline: bodyFields(['saved_search', 'tile', 'inline']), withoutInline: bodyFields(['saved_search', 'tile']) };
+const BASE = {
+  selfHosted: bodyFields(['saved_search', 'tile', 'inline'], MINUTE_INTERVALS),
+  hosted: bodyFields(['saved_search', 'tile'], ['30s', ...MINUTE_INTERVALS]),
+};
 
 function checkChannels(body: Body, ctx: Ctx): void {
   const issue = (message: string, path: string[]) => ctx.addIssue({ code: 'custom', message, path });
@@ -61,8 +79,8 @@ function checkSchedule(body: Body, now: Date, ctx: Ctx): void {
   }
 }
 
-export function alertBodySchema(now: Date, inline = true) {
-  return (inline ? BASE.withInline : BASE.withoutInline).pipe(
+export function alertBodySchema(now: Date, selfHosted = true) {
+  return (selfHosted ? BASE.selfHosted : BASE.hosted).pipe(
     z.custom<Body>().superRefine((body, ctx) => {
       const issue = (message: string, path: string[]) => ctx.addIssue({ code: 'custom', message, path });
       if (body.source === 'saved_search' && !body.savedSearchId)

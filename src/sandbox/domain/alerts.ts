@@ -2,7 +2,7 @@
  * Alert operations (reference §1.3, §3.2, §4.2, §4.4): validation, reference checks (before the
  * existence check on PUT), replace semantics with the few kept-when-omitted fields, paging.
  */
-import type { CallerVariant, DomainError, DomainResult, JsonRecord, PageQuery } from './contract.js';
+import type { CallerVariant, DomainError, DomainResult, JsonRecord, PageQuery, TeamFlag } from './contract.js';
 import { inlineChartProblem, renderAlertChartConfig } from './alert-chart-config.js';
 import { alertBodySchema, type AlertBody } from './alert-schema.js';
 import { isObjectId } from './ids.js';
@@ -12,6 +12,8 @@ import { findById, type Store } from './store.js';
 import { text } from './json.js';
 
 type Failure = { ok: false; error: DomainError };
+type TeamFlags = ReadonlySet<TeamFlag>;
+const NO_FLAGS: TeamFlags = new Set();
 const ALERTABLE_SQL = ['line', 'stacked_bar', 'number'];
 const INTERVAL_PARAM = /intervalSeconds|intervalMilliseconds|\$__timeInterval|\$__interval/;
 
@@ -86,12 +88,27 @@ function hostedNullGroupBy(body: unknown, caller: CallerVariant): Failure | unde
   return nulled ? badRequest('Body validation failed: groupBy: Invalid input: expected string, received null') : undefined;
 }
 
-/** The body (and the path id, reported together like the server's middleware), then the references. */
-function parseBody(store: Store, body: unknown, caller: CallerVariant, id?: string): { ok: true; body: AlertBody } | Failure {
+/**
+ * The Cloud API's `30s` interval "needs a team feature flag" (hosted-api.md §0.1); the spec gives
+ * no message for a team without it, so this one is the sandbox's: what is refused, why, what to do.
+ */
+export const INTERVAL_30S_NOT_ENABLED =
+  'The 30s alert interval needs a feature flag this service does not have: use 1m or longer, or ask ClickHouse support to ' +
+  'enable 30s alerts';
+
+/** The body (and the path id, reported together like the server's middleware), then the team's flags, then the references. */
+function parseBody(
+  store: Store,
+  body: unknown,
+  caller: CallerVariant,
+  flags: TeamFlags,
+  id?: string,
+): { ok: true; body: AlertBody } | Failure {
   const nulled = hostedNullGroupBy(body, caller);
   if (nulled) return nulled;
   const parsed = parseRequest(alertBodySchema(store.now(), caller === 'self-hosted'), body, id);
   if (!parsed.ok) return parsed;
+  if (parsed.value.interval === '30s' && !flags.has('alertInterval30s')) return badRequest(INTERVAL_30S_NOT_ENABLED);
   const problem = referenceProblem(store, parsed.value);
   return problem ? badRequest(problem) : { ok: true, body: parsed.value };
 }
@@ -140,8 +157,13 @@ export function getAlert(store: Store, id: string): DomainResult<JsonRecord> {
   return alert ? ok(renderAlert(alert, store.state.teamId)) : notFoundJson('Alert not found');
 }
 
-export function createAlert(store: Store, body: unknown, caller: CallerVariant = 'self-hosted'): DomainResult<JsonRecord> {
-  const parsed = parseBody(store, body, caller);
+export function createAlert(
+  store: Store,
+  body: unknown,
+  caller: CallerVariant = 'self-hosted',
+  flags: TeamFlags = NO_FLAGS,
+): DomainResult<JsonRecord> {
+  const parsed = parseBody(store, body, caller, flags);
   if (!parsed.ok) return parsed;
   const now = store.nowIso();
   const alert: JsonRecord = { id: store.newId(), ...writable(parsed.body, undefined, caller), state: 'OK', createdAt: now, updatedAt: now };
@@ -151,8 +173,14 @@ export function createAlert(store: Store, body: unknown, caller: CallerVariant =
 
 const SERVER_OWNED = ['id', 'state', 'silenced', 'executionErrors', 'createdAt'];
 
-export function updateAlert(store: Store, id: string, body: unknown, caller: CallerVariant = 'self-hosted'): DomainResult<JsonRecord> {
-  const parsed = parseBody(store, body, caller, id);
+export function updateAlert(
+  store: Store,
+  id: string,
+  body: unknown,
+  caller: CallerVariant = 'self-hosted',
+  flags: TeamFlags = NO_FLAGS,
+): DomainResult<JsonRecord> {
+  const parsed = parseBody(store, body, caller, flags, id);
   if (!parsed.ok) return parsed;
   const previous = findById(store.state.alerts, id);
   if (!previous) return notFoundJson('Alert not found');

@@ -143,7 +143,12 @@ export interface DomainOptions {
   team?: { id: string; name: string; userId: string; userEmail: string };
   /** What the OTLP receiver stored (src/sandbox/otlp): searching a source on otel_traces or otel_logs reads it. */
   telemetry?: StoredTelemetry;
+  /** The team's feature flags (default none): `alertInterval30s` lets the Cloud API take `interval: 30s` alerts. */
+  teamFlags?: readonly TeamFlag[];
 }
+
+/** Feature flags the service turns on per team (hosted-api.md §0.1: the Cloud API's 30s alerts). */
+export type TeamFlag = 'alertInterval30s';
 
 /** Implemented in ./index.ts. */
 export type CreateObservabilityDomain = (opts?: DomainOptions) => ObservabilityDomain;

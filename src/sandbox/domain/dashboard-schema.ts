@@ -95,6 +95,16 @@ const createFilter = z.strictObject(filterFields);
 const updateFilter = z.strictObject({ id: z.string({ error: 'Required on an update' }), ...filterFields });
 export type FilterInput = z.output<typeof createFilter> & { id?: string };
 
+/**
+ * A saved filter value: a SQL condition, or (hyperdx newer than b52a6fa8: api `utils/zod.ts`
+ * `externalDashboardSavedFilterValueSchema` @ 011f0b3a; Cloud spec 2026-09-05) a selection
+ * addressed by the dashboard variable it belongs to, kept as sent (an empty `values` is a selection).
+ */
+const savedFilterValue = z.union([
+  z.object({ type: z.literal('sql').default('sql'), condition: z.string().max(10000) }),
+  z.strictObject({ type: z.literal('variable'), name: z.string(), values: z.array(z.string()) }),
+]);
+
 type Ctx = z.core.$RefinementCtx;
 
 function checkConfigRules(config: TileConfig, path: (string | number)[], ctx: Ctx): void {
@@ -212,7 +222,7 @@ function buildBodySchema(mode: 'create' | 'update') {
       filters: z.array(mode === 'create' ? createFilter : updateFilter).optional(),
       savedQuery: z.string().nullable().optional(),
       savedQueryLanguage: z.enum(['sql', 'lucene', 'promql']).nullable().optional(),
-      savedFilterValues: z.array(z.object({ type: z.literal('sql').default('sql'), condition: z.string().max(10000) })).optional(),
+      savedFilterValues: z.array(savedFilterValue).optional(),
       containers: z.array(container).max(50).optional(),
     })
     .superRefine((body, ctx) => {

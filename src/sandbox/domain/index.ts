@@ -30,6 +30,7 @@ export const createObservabilityDomain: CreateObservabilityDomain = (opts = {}) 
   const edition = opts.edition ?? 'oss';
   const enterprise = edition === 'enterprise';
   if (enterprise) rbac.enableRbac(store);
+  const flags = new Set(opts.teamFlags ?? []);
   const domain: ObservabilityDomain = {
     listDashboards: () => dashboards.listDashboards(store),
     getDashboard: (id) => dashboards.getDashboard(store, id),
@@ -39,8 +40,8 @@ export const createObservabilityDomain: CreateObservabilityDomain = (opts = {}) 
     validateDashboard: (body) => dashboards.validateDashboard(store, body),
     listAlerts: (query) => alerts.listAlerts(store, query),
     getAlert: (id) => alerts.getAlert(store, id),
-    createAlert: (body, caller) => alerts.createAlert(store, body, caller),
-    updateAlert: (id, body, caller) => alerts.updateAlert(store, id, body, caller),
+    createAlert: (body, caller) => alerts.createAlert(store, body, caller, flags),
+    updateAlert: (id, body, caller) => alerts.updateAlert(store, id, body, caller, flags),
     deleteAlert: (id) => alerts.deleteAlert(store, id),
     listSources: () => sources.listSources(store),
     getSource: (id) => sources.getSource(store, id),
