@@ -4,7 +4,7 @@
 // It reads files only (a checkout, or a git directory through `git show` with every transport
 // but local files refused): it never contacts a host.
 //
-//   node scripts/vendor-drift.js (--checkout DIR | --git-dir DIR [--rev REV]) [--openapi FILE] [--baseline FILE] [--check]
+//   node scripts/vendor-drift.js (--checkout DIR | --git-dir DIR [--rev REV]) [--overlay DIR] [--openapi FILE] [--baseline FILE] [--check]
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -12,7 +12,8 @@ import process from 'node:process';
 import { compare, format, hasDrift } from './vendor-drift/compare.js';
 
 const USAGE =
-  'usage: node scripts/vendor-drift.js (--checkout DIR | --git-dir DIR [--rev REV]) [--openapi FILE] [--baseline FILE] [--check]\n';
+  'usage: node scripts/vendor-drift.js (--checkout DIR | --git-dir DIR [--rev REV]) [--overlay DIR]\n' +
+  '                                    [--openapi FILE] [--baseline FILE] [--check]\n';
 const VENDOR_OPENAPI = 'packages/api/openapi.json';
 
 function parseArgs(argv) {
@@ -20,7 +21,7 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--check') flags.check = true;
-    else if (['--checkout', '--git-dir', '--rev', '--openapi', '--baseline'].includes(arg) && argv[i + 1] !== undefined)
+    else if (['--checkout', '--git-dir', '--rev', '--overlay', '--openapi', '--baseline'].includes(arg) && argv[i + 1] !== undefined)
       flags[arg.slice(2).replace('-d', 'D')] = argv[++i];
     else throw new Error(`unknown or incomplete argument ${arg}`);
   }
@@ -60,7 +61,10 @@ function defaultBaseline() {
 
 function main() {
   const flags = parseArgs(process.argv.slice(2));
-  const vendorRead = flags.checkout ? fileReader(flags.checkout) : gitReader(flags.gitDir, flags.rev);
+  const snapshotRead = flags.checkout ? fileReader(flags.checkout) : gitReader(flags.gitDir, flags.rev);
+  // Newer files (the public code index's) laid out as in the repository take the place of the snapshot's.
+  const overlayRead = flags.overlay ? fileReader(flags.overlay) : () => undefined;
+  const vendorRead = (path) => overlayRead(path) ?? snapshotRead(path);
   const newerText = flags.openapi ? readFileSync(flags.openapi, 'utf8') : vendorRead(VENDOR_OPENAPI);
   const baseline = flags.baseline ?? defaultBaseline();
   const result = compare({
@@ -69,7 +73,7 @@ function main() {
     newerDoc: newerText === undefined ? undefined : JSON.parse(newerText),
     baselineDoc: baseline ? JSON.parse(readFileSync(baseline, 'utf8')) : undefined,
   });
-  const vendor = flags.checkout ?? `${flags.gitDir} at ${flags.rev}`;
+  const vendor = `${flags.checkout ?? `${flags.gitDir} at ${flags.rev}`}${flags.overlay ? `, overlaid with ${flags.overlay}` : ''}`;
   process.stdout.write(
     format(result, { vendor, newer: flags.openapi ?? `${VENDOR_OPENAPI} of the snapshot`, baseline: baseline ?? '(none)' }),
   );
