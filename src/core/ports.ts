@@ -127,9 +127,33 @@ export interface ChartsPort {
   series(query: SeriesQuery, opts?: CallOptions): Promise<WireSeriesRow[]>;
 }
 
+/** A raw-row search (`POST /api/v2/search`). The range is pinned: a walk's pages all read the same range. */
+export interface SearchQuery extends JsonObject {
+  sourceId: string;
+  startTime: string;
+  endTime: string;
+  where: string;
+  whereLanguage: 'lucene' | 'sql';
+  select: string;
+  maxResults: number;
+}
+
+/** The rows of a search walk; `complete` is false when the request budget ended it before the service did. */
+export interface SearchRows {
+  rows: JsonObject[];
+  complete: boolean;
+  requests: number;
+}
+
+export interface SearchPort {
+  /** Every page of the search, by the service's cursor (offset paging on a service that has none), in at most `maxRequests` requests. */
+  rows(query: SearchQuery, opts: CallOptions & { maxRequests: number }): Promise<SearchRows>;
+}
+
 export interface Capabilities {
   keys?: KeysPort;
   charts?: ChartsPort;
+  search?: SearchPort;
 }
 
 /** One target's service, as the engine sees it. */
@@ -153,6 +177,7 @@ export interface RequestStats {
 const CAPABILITY_LABEL: Record<keyof Capabilities, string> = {
   keys: 'API keys (hosted variant only)',
   charts: 'chart series queries (self-hosted variant only)',
+  search: 'raw-row searches (self-hosted variant only)',
 };
 
 /** The explicit capability check: returns the port or throws a clear `CapabilityError`. */

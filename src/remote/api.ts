@@ -35,6 +35,13 @@ export class Api {
     return this.parse(init, res, schema);
   }
 
+  /** As `call`, the whole body parsed (not the envelope's unwrapped member): a search page's `nextCursor` sits beside its `data`. */
+  async callWhole<T>(init: RequestInit, schema: z.ZodType<T>): Promise<T> {
+    const res = await this.transport.request(init);
+    if (res.status >= 300) throw this.error(init, res);
+    return this.parse(init, res, schema, false);
+  }
+
   /** GET that answers null on 404. */
   async find<T>(path: string, schema: z.ZodType<T>, opts?: CallOptions): Promise<T | null> {
     // Its 404 is an answer (absent), not a failure: the request's span says so too.
@@ -131,8 +138,8 @@ export class Api {
     return { items, total };
   }
 
-  private parse<T>(init: RequestInit, res: Response, schema: z.ZodType<T>): T {
-    const parsed = schema.safeParse(this.envelope.unwrap(res.body));
+  private parse<T>(init: RequestInit, res: Response, schema: z.ZodType<T>, unwrap = true): T {
+    const parsed = schema.safeParse(unwrap ? this.envelope.unwrap(res.body) : res.body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw invalidBodyError(init, res, this.transport.host, issue ? `${issue.path.join('.')}: ${issue.message}` : 'unexpected shape');

@@ -15,6 +15,8 @@ interface ReadOnlyPost {
 export const READ_ONLY_POSTS: readonly ReadOnlyPost[] = Object.freeze([
   // selfhosted-api: POST /api/v2/charts/series answers time series and changes nothing (backtests, `obsync query`).
   { path: /^\/api\/v2\/charts\/series$/, what: 'a chart series query' },
+  // selfhosted-api: POST /api/v2/search answers raw rows and changes nothing (search walks, search-walk.ts).
+  { path: /^\/api\/v2\/search$/, what: 'a raw-row search' },
 ]);
 
 /** Whether a request only reads the service. */

@@ -1,11 +1,12 @@
 /** The self-hosted variant: `{baseUrl}/api/v2/...`, Bearer key, `{data}` bodies (selfhosted-api §1-4). */
 import * as z from 'zod';
-import type { CallOptions, ChartsPort, SeriesQuery } from '../core/ports.js';
+import type { CallOptions, ChartsPort, SearchPort, SeriesQuery } from '../core/ports.js';
 import { wireSeriesRow } from '../core/wire.js';
 import type { Api } from './api.js';
 import type { Envelope } from './envelope.js';
 import { topLevelMember } from './list-items.js';
 import { apiPath, below } from './paths.js';
+import { searchRows } from './search-walk.js';
 import type { Response } from './transport-types.js';
 
 export const selfHostedEnvelope: Envelope = {
@@ -33,7 +34,7 @@ export function selfHostedRoots(): Record<'observability' | 'pipes', string | nu
   return { observability: ROOT, pipes: null };
 }
 
-export function selfHostedCapabilities(api: Api): { charts: ChartsPort } {
+export function selfHostedCapabilities(api: Api): { charts: ChartsPort; search: SearchPort } {
   return {
     charts: {
       series: (query: SeriesQuery, o?: CallOptions) =>
@@ -49,6 +50,7 @@ export function selfHostedCapabilities(api: Api): { charts: ChartsPort } {
           z.array(wireSeriesRow),
         ),
     },
+    search: { rows: (query, o) => searchRows(api, below(ROOT, 'search'), query, o) },
   };
 }
 

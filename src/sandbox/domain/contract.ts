@@ -100,7 +100,7 @@ export interface ObservabilityDomain {
   updateRole(id: string, body: unknown): DomainResult<JsonRecord>;
   deleteRole(id: string): DomainResult<JsonRecord>;
 
-  /** `POST /search`: raw rows of a source (synthetic, deterministic). Answers `{data, rows}`. */
+  /** `POST /search`: raw rows of a source (synthetic, deterministic). Answers `{data, rows, nextCursor}` (null but in a walk). */
   search(body: unknown): DomainResult<JsonRecord>;
 
   listWebhooks(query: PageQuery): DomainResult<JsonRecord[]>;

@@ -98,17 +98,24 @@ export interface StoredSearch {
   columns: readonly string[];
   maxResults: number;
   offset: number;
+  /** A cursor walk's window bounds (search-cursor.ts); by default the range is [start, end). */
+  startInclusive?: boolean;
+  endInclusive?: boolean;
+  /** Oldest first (an ascending timestamp order); by default newest first. */
+  ascending?: boolean;
 }
 
 /** The search's rows: in the range, matching, newest first, each with the selected columns (null where a row has none). */
 export function searchStored(rows: readonly Row[], q: StoredSearch): Record<string, unknown>[] {
   const keep = whereFilter(q.where);
+  const [fromStart, toEnd] = [q.startInclusive ?? true, q.endInclusive ?? false];
+  const order = q.ascending ? 1 : -1;
   return rows
     .filter((r) => {
       const t = rowTime(r);
-      return t >= q.start && t < q.end && keep(r);
+      return (fromStart ? t >= q.start : t > q.start) && (toEnd ? t <= q.end : t < q.end) && keep(r);
     })
-    .sort((a, b) => text(b.Timestamp ?? b.TimeUnix).localeCompare(text(a.Timestamp ?? a.TimeUnix)))
+    .sort((a, b) => order * text(a.Timestamp ?? a.TimeUnix).localeCompare(text(b.Timestamp ?? b.TimeUnix)))
     .slice(q.offset, q.offset + q.maxResults)
     .map((r) => Object.fromEntries(q.columns.map((c) => [c, columnValue(r, c) ?? null])));
 }
