@@ -12,7 +12,7 @@ import { definedOnly } from '../defined.js';
 import type { Canonical, CrossFinding, ManagedKind } from '../kind.js';
 import type { PipeSourceKind, PipeSpecView } from './model.js';
 import { parseCount, parseGigabytes, parseMillicores } from './quantity.js';
-import { pipeSpecSchema } from './schema.js';
+import { pipeSpecSchema, WORKLOAD_IDENTITY } from './schema.js';
 import { pipeToManifest } from './export.js';
 import { stateOf, TRANSITIONAL } from './states.js';
 import { isJsonObject as isObj, ownMember, setOwn } from '../../core/json.js';
@@ -70,9 +70,17 @@ export const pipe: ManagedKind<'Pipe', PipeSpecView, WirePipe> = {
     if (!res.spec.source) return [];
     const declared = Object.keys(res.spec.source);
     const actual = Object.entries(live.source).find(([, v]) => v !== null && v !== undefined)?.[0];
-    return actual && !declared.includes(actual)
-      ? [`the pipe's source is ${actual}, but the manifest declares ${declared.join(', ')}; the service will reject the change`]
+    const wrongKind =
+      actual && !declared.includes(actual)
+        ? [`the pipe's source is ${actual}, but the manifest declares ${declared.join(', ')}; the service will reject the change`]
+        : [];
+    const identity = Object.values(res.spec.source).some((m) => m?.authentication === WORKLOAD_IDENTITY)
+      ? [
+          `the pipe authenticates as the service's own GCP principal (${WORKLOAD_IDENTITY}): grant it access to the source; ` +
+            `GET …/clickpipes/context names it and says whether it is ready`,
+        ]
       : [];
+    return [...wrongKind, ...identity];
   },
 
   crossCheck: duplicatePipes,
