@@ -5,10 +5,9 @@
  */
 import type { JsonRecord } from './contract.js';
 import type { PipeScaling } from './pipes-record.js';
-import { DB_KINDS, isSourceKind, PATCHABLE, secretHash, type SourceKind } from './pipes-source.js';
+import { DB_KINDS, isSourceKind, PATCHABLE, secretHash, WORKLOAD_IDENTITY, type SourceKind } from './pipes-source.js';
 import { DEFAULT_SCALING, parseScalingPatch } from './pipes-scaling.js';
 import { isPlainObject, mergeSettings } from './pipes-settings.js';
-import { WORKLOAD_IDENTITY } from './pipes-source-checks.js';
 
 const TOP_LEVEL = new Set(['name', 'source', 'destination', 'fieldMappings', 'scaling', 'settings']);
 

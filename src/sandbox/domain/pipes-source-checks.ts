@@ -9,9 +9,9 @@
  *   Kafka, Postgres, MySQL and MongoDB sources may name an SSH key resource of the service; set at create only.
  */
 import type { JsonRecord } from './contract.js';
-import type { SourceKind } from './pipes-source.js';
+import { WORKLOAD_IDENTITY, type SourceKind } from './pipes-source.js';
 
-export const WORKLOAD_IDENTITY = 'SERVICE_ACCOUNT_WORKLOAD_IDENTITY';
+export { WORKLOAD_IDENTITY };
 
 /** The source type workload identity needs, per kind that has it. */
 const WI_TYPE: Partial<Record<SourceKind, { member: string; value: string; what: string } | null>> = {

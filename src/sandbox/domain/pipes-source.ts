@@ -7,7 +7,9 @@ import { createHash } from 'node:crypto';
 import type { JsonRecord, JsonValue } from './contract.js';
 import { text } from './json.js';
 import { isPlainObject } from './pipes-settings.js';
-import { WORKLOAD_IDENTITY } from './pipes-source-checks.js';
+
+/** GCP workload identity (2026-09-05 spec): the rules that go with it are in ./pipes-source-checks.ts. */
+export const WORKLOAD_IDENTITY = 'SERVICE_ACCOUNT_WORKLOAD_IDENTITY';
 
 export const SOURCE_KINDS = ['kafka', 'objectStorage', 'kinesis', 'pubsub', 'postgres', 'mysql', 'bigquery', 'mongodb'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
