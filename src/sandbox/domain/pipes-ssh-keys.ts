@@ -10,7 +10,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { DomainResult, JsonRecord } from './contract.js';
 import { isPlainObject } from './pipes-settings.js';
-import { badRequest, notFoundJson, ok } from './result.js';
+import { badRequest, conflict, notFoundJson, ok } from './result.js';
 
 export interface StoredSshKey {
   id: string;
@@ -32,7 +32,7 @@ export interface SshKeysDomain {
   list(): DomainResult<JsonRecord[]>;
   get(id: string): DomainResult<JsonRecord>;
   create(body: unknown): DomainResult<JsonRecord>;
-  /** Refused while `inUseBy(id)` names a pipe (a sandbox decision: the source is silent). */
+  /** Refused (409) while `inUseBy(id)` names a pipe (a sandbox decision: the source is silent). */
   delete(id: string, inUseBy: (id: string) => string | undefined): DomainResult<JsonRecord>;
   validate(id: string): DomainResult<JsonRecord>;
   has(id: string): boolean;
@@ -116,7 +116,7 @@ export function createSshKeysDomain(opts: { serviceId: string; now: () => Date; 
       const i = keys.findIndex((k) => k.id === id);
       if (i < 0) return missing();
       const pipe = inUseBy(id);
-      if (pipe !== undefined) return badRequest(`SSH key resource is used by ClickPipe ${pipe}`);
+      if (pipe !== undefined) return conflict(`SSH key resource is used by ClickPipe ${pipe}`);
       keys.splice(i, 1);
       opts.changed();
       return ok({});

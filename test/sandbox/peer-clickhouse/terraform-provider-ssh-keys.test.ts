@@ -122,7 +122,8 @@ describe('clickpipe_ssh_key_resource_id_test.go: a pipe names the key by sshKeyR
     );
 
     const inUse = await api.call('DELETE', `${root}/${key.id}`);
-    expect(inUse.status).toBe(400);
+    const refused = errorEnvelope.parse(inUse.body);
+    expect(refused).toMatchObject({ status: 409, error: expect.stringMatching(/^CONFLICT: SSH key resource is used by ClickPipe kafka-/) });
     expect((await api.call('DELETE', `${api.service}/clickpipes/${pipe.id}`)).status).toBe(200);
     expect((await api.call('DELETE', `${root}/${key.id}`)).status).toBe(200);
   });
