@@ -145,4 +145,31 @@ describe('PipeSshKey on the hosted sandbox', () => {
     expect(pipe.source.kafka.authentication).toBe('SERVICE_ACCOUNT_WORKLOAD_IDENTITY');
     expect((await cli('plan', '--detailed-exitcode')).code).toBe(0);
   });
+
+  it('prune keeps back a key a pipe still names (the service would refuse the delete)', async () => {
+    const { write, cli } = project();
+    write(key('tunnel'));
+    expect((await cli('apply', '--auto-approve')).code).toBe(0);
+    const tunnel = (await keysByName()).get('tunnel');
+    const pipe = await cloud('POST', '/clickpipes', {
+      name: 'tunneled',
+      source: {
+        kafka: {
+          type: 'msk',
+          format: 'JSONEachRow',
+          brokers: 'b:9092',
+          topics: 't',
+          authentication: 'IAM_ROLE',
+          iamRole: 'arn:r',
+          sshKeyResourceId: tunnel?.id,
+        },
+      },
+      destination: { database: 'default', table: 't', managedTable: false },
+    });
+    expect(pipe.status).toBe(200);
+    write('apiVersion: obsync/v1\nkind: Pipe\nmetadata: {name: tunneled}\nspec: {name: tunneled}\n');
+    const pruned = await cli('apply', '--auto-approve', '--prune', '--allow-empty-kind', 'PipeSshKey');
+    expect(pruned.stdout + pruned.stderr).toMatch(/PipeSshKey\/tunnel.*not deleted.*tunneled/s);
+    expect((await keysByName()).has('tunnel')).toBe(true);
+  });
 });
