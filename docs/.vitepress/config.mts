@@ -36,6 +36,7 @@ export default defineConfig({
           { text: 'Policy before merge', link: '/policy' },
           { text: 'Plan previews', link: '/previews' },
           { text: 'Access as code', link: '/access' },
+          { text: 'Pipe SSH keys and workload identity', link: '/pipe-ssh-keys' },
           { text: 'Notifications', link: '/notifications' },
           { text: 'Secrets', link: '/secrets' },
         ],

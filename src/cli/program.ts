@@ -96,7 +96,7 @@ const commands: CommandEntry[] = [
     usage: '[options]',
     summary:
       'print the JSON Schema (draft-07) of every manifest kind (Dashboard, Alert, Pipe, Source, Webhook, ' +
-      'SavedSearch, Connection, Role, TeamMember, TeamSettings) and of obsync.yaml',
+      'SavedSearch, Connection, Role, TeamMember, TeamSettings, PipeSshKey) and of obsync.yaml',
     load: () => import('./commands/schema.js'),
   },
   {

@@ -67,7 +67,7 @@ describe('drift and writeBack in obsync.yaml', () => {
     ]);
     expect(errors(`targets:\n${target}    writeBack: {include: "tag=gitops,Dashbord"}\n`)).toEqual([
       '7:17 targets[0].writeBack.include a selector of objects made on the service: Dashbord is not a kind obsync manages (one of ' +
-        'Connection, Source, Dashboard, SavedSearch, Webhook, Alert, Pipe, Role, TeamMember, TeamSettings)',
+        'Connection, Source, Dashboard, SavedSearch, Webhook, Alert, PipeSshKey, Pipe, Role, TeamMember, TeamSettings)',
     ]);
     expect(errors(`targets:\n${target}    drift: heal\n`)).toEqual([
       "7:5 targets[0].drift invalid value 'heal' — expected one of: revert, report, propose",

@@ -13,7 +13,8 @@ export type AnyKind =
   | 'Connection'
   | 'TeamMember'
   | 'Role'
-  | 'TeamSettings';
+  | 'TeamSettings'
+  | 'PipeSshKey';
 
 /** The kinds manifests declare (every kind, today). */
 export type Kind = AnyKind;

@@ -44,8 +44,11 @@ export interface KindCall {
 
 /** Where and how one API variant serves a kind (declared by the kind, used by src/remote). */
 export interface KindRoutes {
-  /** The API the kind lives under: the observability API, or the hosted pipes API. */
-  api: 'observability' | 'pipes';
+  /**
+   * The API the kind lives under: the observability API, the hosted pipes API, or the hosted
+   * service itself (collections beside the pipes API: `clickpipesSshKeyResources`).
+   */
+  api: 'observability' | 'pipes' | 'service';
   /** Collection path below that API, e.g. `dashboards`. */
   path: string;
   /** `offset`: limit/offset pages of 1,000 (total from X-Total-Count or meta.total); `none`: one response. */

@@ -13,6 +13,20 @@ import { LiveIndex } from '../planner/live-index.js';
 import type { RunMemo } from './memo.js';
 
 /**
+ * The kinds a plan needs whatever their `read`: those the manifests declare, and those of which the
+ * inventory owns objects obsync may delete (a prune of the last one must see it: without the read it
+ * would silently not happen).
+ */
+export function neededKinds(desired: readonly { kind: string }[], owned: readonly { kind: AnyKind }[]): Set<string> {
+  return new Set([...desired.map((r) => r.kind), ...owned.filter((e) => isDeletable(e.kind)).map((e) => e.kind)]);
+}
+
+function isDeletable(kind: AnyKind): boolean {
+  const def = (REGISTRY as readonly KindDefinition[]).find((d) => d.kind === kind);
+  return def?.managed === true && def.deletable;
+}
+
+/**
  * Every kind the target serves, except those read only when needed (`read: 'when-declared'`)
  * that no manifest declares and the inventory does not hold.
  */

@@ -27,7 +27,7 @@ import { fillPreviewData, type PreviewDataOptions } from './preview-data.js';
 import type { KeptPlan, PlanInputs } from './last-plan.js';
 import { declaringFiles } from './declaring-files.js';
 import { confirmOmitted } from './list-gaps.js';
-import { kindsToRead, readBefore, readLive } from './live.js';
+import { kindsToRead, neededKinds, readBefore, readLive } from './live.js';
 import type { RunMemo } from './memo.js';
 import { extractSecrets, valueFingerprint, type SensitivePaths } from './secrets.js';
 import { pruneEligibility, selectedAddresses, type Selection } from './selection.js';
@@ -83,10 +83,9 @@ export interface Planned {
 
 export async function makePlan(req: PlanRequest): Promise<Planned> {
   const t0 = performance.now();
-  const declaredKinds = new Set<string>(req.desired.map((r) => r.kind));
-  const kinds = kindsToRead(req.port, declaredKinds);
-  const telemetry = req.telemetry ?? NO_TELEMETRY;
   const inventory = req.inventory.entries();
+  const kinds = kindsToRead(req.port, neededKinds(req.desired, inventory));
+  const telemetry = req.telemetry ?? NO_TELEMETRY;
   const { live, gaps } = await telemetry.span(SPAN.readLive, { [ATTR.target]: req.port.target }, async () => {
     const read = await readLive(req.port, kinds, { signal: req.signal, memo: req.memo });
     // An owned object a list left out is looked up by its id before anything may be created in its place.

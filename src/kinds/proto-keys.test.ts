@@ -376,6 +376,19 @@ const teamSettingsLive = rec({ defaultUserRole: nullable(fc.constantFrom('Member
 }));
 const teamSettingsSpec = fc.record({ defaultUserRole: fc.constantFrom('Member', 'Editors') });
 
+const pipeSshKeyLive = rec(
+  {
+    description: fc.constantFrom('', 'prod'),
+    port: fc.constantFrom(22, 2222),
+    publicKey: fc.constant('ssh-ed25519 AAAA k'),
+    status: fc.constantFrom('pending', 'active'),
+  },
+  [],
+).map((k) => ({ id: '3f1c2a9e-5b7d-4e8f-9a6b-1c2d3e4f5a6b', name: 'bastion', host: 'bastion.example.com', username: 'clickpipes', ...k }));
+const pipeSshKeySpec = fc
+  .record({ description: fc.constantFrom('prod'), port: fc.constantFrom(22, 2222) }, { requiredKeys: [] })
+  .map((k) => ({ name: 'bastion', host: 'bastion.example.com', username: 'clickpipes', ...k }));
+
 /** Every managed kind: a new kind fails the completeness test below until it has its generators here. */
 const CASES: Record<Kind, { live: fc.Arbitrary<JsonObject>; spec: fc.Arbitrary<unknown> }> = {
   Dashboard: { live: dashboardLive, spec: dashboardSpec },
@@ -388,6 +401,7 @@ const CASES: Record<Kind, { live: fc.Arbitrary<JsonObject>; spec: fc.Arbitrary<u
   TeamMember: { live: teamMemberLive, spec: teamMemberSpec },
   Role: { live: roleLive, spec: roleSpec },
   TeamSettings: { live: teamSettingsLive, spec: teamSettingsSpec },
+  PipeSshKey: { live: pipeSshKeyLive, spec: pipeSshKeySpec },
 };
 
 /** What goes under an injected key: a marker, sometimes with a `__proto__` of its own (parsed, so an own key). */

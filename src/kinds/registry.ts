@@ -17,8 +17,21 @@ import { webhook } from './webhook/definition.js';
 import { role } from './role/definition.js';
 import { teamMember } from './team-member/definition.js';
 import { teamSettings } from './team-settings/definition.js';
+import { pipeSshKey } from './pipe-ssh-key/definition.js';
 
-export const REGISTRY = [dashboard, alert, pipe, source, webhook, savedSearch, connection, role, teamMember, teamSettings] as const;
+export const REGISTRY = [
+  dashboard,
+  alert,
+  pipe,
+  source,
+  webhook,
+  savedSearch,
+  connection,
+  role,
+  teamMember,
+  teamSettings,
+  pipeSshKey,
+] as const;
 
 type Entry = (typeof REGISTRY)[number];
 /** Every kind obsync reads. */

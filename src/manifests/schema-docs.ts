@@ -45,7 +45,7 @@ function kindPage(kind: Kind): ReferencePage {
     file: `${folderOf(kind)}.md`,
     title: kind,
     root: kind,
-    intro: `${/^[aeiou]/.test(noun) ? 'An' : 'A'} ${noun} manifest (\`kind: ${kind}\`${only}).`,
+    intro: `${/^([aeiou]|[FHLMNRSX][A-Z])/.test(noun) ? 'An' : 'A'} ${noun} manifest (\`kind: ${kind}\`${only}).`,
   };
 }
 

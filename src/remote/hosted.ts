@@ -71,9 +71,9 @@ function servicePath(at: HostedLocation): string {
   return below(orgPath(at), 'services', at.serviceId);
 }
 
-export function hostedRoots(at: HostedLocation): Record<'observability' | 'pipes', string> {
+export function hostedRoots(at: HostedLocation): Record<'observability' | 'pipes' | 'service', string> {
   const service = servicePath(at);
-  return { observability: below(service, at.paths.observability), pipes: below(service, at.paths.pipes) };
+  return { observability: below(service, at.paths.observability), pipes: below(service, at.paths.pipes), service };
 }
 
 /**

@@ -29,6 +29,7 @@ const MINIMAL: Record<AnyKind, (id: string) => Record<string, unknown>> = {
   TeamMember: (id) => ({ id, email: 'a@example.com' }),
   Role: (id) => ({ id, name: 'r', permissions: [] }),
   TeamSettings: (id) => ({ id, name: 't', defaultUserRole: null }),
+  PipeSshKey: (id) => ({ id, name: 'k', host: 'bastion.example.com', username: 'u' }),
 };
 
 const LOCATION = {

@@ -84,7 +84,7 @@ function basicToken(keyId: string, keySecret: Secret): string {
 /** The service port over any requester: each kind's collection comes from the routes its definition declares. */
 export function servicePortOver(requester: Requester, at: PortLocation, logger?: Logger, mark?: Mark): ServicePort {
   const api = new Api(requester, at.variant === 'hosted' ? hostedEnvelope(at.paths) : selfHostedEnvelope);
-  const roots: Record<'observability' | 'pipes', string | null> = at.variant === 'hosted' ? hostedRoots(at) : selfHostedRoots();
+  const roots: Record<'observability' | 'pipes' | 'service', string | null> = at.variant === 'hosted' ? hostedRoots(at) : selfHostedRoots();
   const awake = at.variant === 'hosted' ? pipesAwake(api, at, at.name, logger) : undefined;
   const ports = new Map<AnyKind, CollectionPort<LiveObject> | null>();
   const team: { ports?: TeamPorts } = {};
@@ -101,7 +101,8 @@ export function servicePortOver(requester: Requester, at: PortLocation, logger?:
       const plain =
         routes && root !== null ? collectionPort(api, root, routes, field && mark ? unmarked(def.live, field, mark) : def.live) : null;
       const port = plain && field && mark ? marking(plain, field, mark) : plain;
-      ports.set(kind, port && routes?.api === 'pipes' && awake ? awake(port) : port);
+      // ClickPipes calls (the pipes API and its siblings on the service) wake an idle service first.
+      ports.set(kind, port && routes && routes.api !== 'observability' && awake ? awake(port) : port);
     }
     // The definition's live schema is the kind's live form (the registry ties the two).
     return ports.get(kind) as CollectionPort<LiveOf<K>> | null;

@@ -54,6 +54,8 @@ const ROUTE_WORDS: ReadonlySet<string> = new Set([
   'context',
   'schemadiscovery',
   'clickpipescdcscaling',
+  'clickpipessshkeyresources',
+  'pipessshkeyresources',
   'keys',
 ]);
 

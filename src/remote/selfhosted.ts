@@ -29,9 +29,9 @@ export const selfHostedEnvelope: Envelope = {
 
 const ROOT = apiPath('api', 'v2');
 
-/** Where each API is rooted on this variant; it has no pipes API. */
-export function selfHostedRoots(): Record<'observability' | 'pipes', string | null> {
-  return { observability: ROOT, pipes: null };
+/** Where each API is rooted on this variant; it has no pipes API and no hosted service. */
+export function selfHostedRoots(): Record<'observability' | 'pipes' | 'service', string | null> {
+  return { observability: ROOT, pipes: null, service: null };
 }
 
 export function selfHostedCapabilities(api: Api): { charts: ChartsPort; search: SearchPort } {

@@ -52,6 +52,9 @@ describe('config-examples', () => {
     const access = loadManifests([join(root, 'access')], { env: {} });
     expect(access.diagnostics).toEqual([]);
     expect(access.resources.map((r) => r.address).sort()).toEqual(['Role/dashboard-editors', 'TeamMember/ann', 'TeamSettings/team']);
+    const hosted = loadManifests([join(root, 'hosted')], { env: {} });
+    expect(hosted.diagnostics).toEqual([]);
+    expect(hosted.resources.map((r) => r.address)).toEqual(['PipeSshKey/production-bastion']);
     const all = loadManifests([root], { env: {} }).resources;
     expect(new Set(all.map((r) => r.kind))).toEqual(new Set(KINDS));
     const selfHostedFile = (kind: string) =>
@@ -59,7 +62,9 @@ describe('config-examples', () => {
         ? 'self-hosted/connection.yaml'
         : ['Role', 'TeamMember', 'TeamSettings'].includes(kind)
           ? 'access/access.yaml'
-          : null;
+          : kind === 'PipeSshKey'
+            ? 'hosted/pipe-ssh-key.yaml'
+            : null;
     for (const kind of KINDS)
       expect(readFileSync(join(root, selfHostedFile(kind) ?? `kinds/${folderOf(kind)}.yaml`), 'utf8')).toContain(`kind: ${kind}`);
   });

@@ -34,7 +34,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .option('--target <name>', 'target to read (default: defaults.target or the only target)')
     .option(
       '--kind <kind...>',
-      'only these kinds (Dashboard, Alert, Webhook, SavedSearch, Source, Connection, Pipe; TeamMember, Role, TeamSettings only when named)',
+      'only these kinds (Dashboard, Alert, Webhook, SavedSearch, Source, Connection, Pipe, PipeSshKey; ' +
+        'TeamMember, Role, TeamSettings only when named)',
     )
     .option('--match <regex>', 'only objects whose display name matches this regular expression')
     .option('--out-dir <dir>', 'directory to write the manifests to', 'manifests')

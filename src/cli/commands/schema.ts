@@ -14,7 +14,7 @@ export const register: CommandRegistrar = (program, io) => {
     .command('schema')
     .description(
       'print the JSON Schema (draft-07) of every manifest kind (Dashboard, Alert, Pipe, Source, Webhook, ' +
-        'SavedSearch, Connection, Role, TeamMember, TeamSettings) and of obsync.yaml',
+        'SavedSearch, Connection, Role, TeamMember, TeamSettings, PipeSshKey) and of obsync.yaml',
     )
     .option('--out <file>', 'write to a file instead of stdout')
     .option('--docs <dir>', 'also write a Markdown reference page per kind and for obsync.yaml into this directory')

@@ -9,10 +9,10 @@ import type { UpdateCall } from '../../core/plan.js';
 import type { DesiredResource } from '../../core/resource.js';
 import { wirePipe, type Json, type JsonObject, type WirePipe } from '../../core/wire.js';
 import { definedOnly } from '../defined.js';
-import type { Canonical, CrossFinding, ManagedKind } from '../kind.js';
+import type { Canonical, CrossFinding, LiveRef, ManagedKind } from '../kind.js';
 import type { PipeSourceKind, PipeSpecView } from './model.js';
 import { parseCount, parseGigabytes, parseMillicores } from './quantity.js';
-import { pipeSpecSchema } from './schema.js';
+import { pipeSpecSchema, WORKLOAD_IDENTITY } from './schema.js';
 import { pipeToManifest } from './export.js';
 import { stateOf, TRANSITIONAL } from './states.js';
 import { isJsonObject as isObj, ownMember, setOwn } from '../../core/json.js';
@@ -26,7 +26,8 @@ export const pipe: ManagedKind<'Pipe', PipeSpecView, WirePipe> = {
     'declared here.',
   managed: true,
   noun: 'pipe',
-  refersTo: [],
+  // Only for order: a pipe names an SSH key resource (set at the pipe's create, never by obsync), so keys are deleted after pipes.
+  refersTo: ['PipeSshKey'],
   live: wirePipe,
   routes: {
     hosted: {
@@ -43,6 +44,9 @@ export const pipe: ManagedKind<'Pipe', PipeSpecView, WirePipe> = {
   },
   read: 'when-declared',
   displayName: (live) => live.name,
+  liveRefs: sshKeyOf,
+  // The service refuses to delete an SSH key resource a pipe names (sshKeyResourceId, set at the pipe's create).
+  holds: (body) => (isObj(body.source) ? sshKeyOf({ source: body.source }) : []),
   spec: pipeSpecSchema,
   creatable: false,
   deletable: false,
@@ -70,13 +74,29 @@ export const pipe: ManagedKind<'Pipe', PipeSpecView, WirePipe> = {
     if (!res.spec.source) return [];
     const declared = Object.keys(res.spec.source);
     const actual = Object.entries(live.source).find(([, v]) => v !== null && v !== undefined)?.[0];
-    return actual && !declared.includes(actual)
-      ? [`the pipe's source is ${actual}, but the manifest declares ${declared.join(', ')}; the service will reject the change`]
+    const wrongKind =
+      actual && !declared.includes(actual)
+        ? [`the pipe's source is ${actual}, but the manifest declares ${declared.join(', ')}; the service will reject the change`]
+        : [];
+    const identity = Object.values(res.spec.source).some((m) => m?.authentication === WORKLOAD_IDENTITY)
+      ? [
+          `the pipe authenticates as the service's own GCP principal (${WORKLOAD_IDENTITY}): grant it access to the source; ` +
+            `GET …/clickpipes/context names it and says whether it is ready`,
+        ]
       : [];
+    return [...wrongKind, ...identity];
   },
 
   crossCheck: duplicatePipes,
 };
+
+/** The SSH key resource a pipe's source names (`source.<kind>.sshKeyResourceId`; Kafka, Postgres, MySQL, MongoDB). */
+function sshKeyOf(pipe: { source: { readonly [kind: string]: Json | undefined } }): LiveRef[] {
+  return Object.values(pipe.source).flatMap((members) => {
+    const id = isObj(members ?? undefined) ? (members as Obj).sshKeyResourceId : undefined;
+    return typeof id === 'string' ? [{ kind: 'PipeSshKey' as const, id }] : [];
+  });
+}
 
 function keyOfSpec(spec: PipeSpecView): string {
   return spec.id !== undefined ? `id:${spec.id}` : `name:${spec.name ?? ''}`;

@@ -1,7 +1,7 @@
 /** The parts of a Pipe spec the definition reads (the schema in ./schema.ts is the full truth). */
 import type { Json } from '../../core/wire.js';
 
-export type PipeSourceKind = 'kafka' | 'objectStorage' | 'kinesis' | 'postgres';
+export type PipeSourceKind = 'kafka' | 'objectStorage' | 'kinesis' | 'pubsub' | 'postgres';
 
 export interface PipeSpecView {
   id?: string | undefined;

@@ -22,6 +22,20 @@ describe('pipe spec schema', () => {
     expect(messages({ name: 'p', source: { kafka: { brokers: 'x' } } })[0]).toContain('source.kafka');
   });
 
+  it('takes SERVICE_ACCOUNT_WORKLOAD_IDENTITY for Kafka, object storage and Pub/Sub, with no credential beside it', () => {
+    const WI = 'SERVICE_ACCOUNT_WORKLOAD_IDENTITY';
+    expect(messages({ name: 'p', source: { kafka: { authentication: WI } } })).toEqual([]);
+    expect(messages({ name: 'p', source: { objectStorage: { authentication: WI } } })).toEqual([]);
+    expect(messages({ name: 'p', source: { pubsub: { authentication: WI, ackDeadline: 30 } } })).toEqual([]);
+    expect(messages({ name: 'p', source: { kinesis: { authentication: WI } } })[0]).toContain('source.kinesis.authentication');
+    expect(messages({ name: 'p', source: { pubsub: { authentication: WI, serviceAccountKey: 'k' } } })).toEqual([
+      expect.stringMatching(/^source\.pubsub\.serviceAccountKey: serviceAccountKey cannot go with SERVICE_ACCOUNT_WORKLOAD_IDENTITY/),
+    ]);
+    expect(
+      messages({ name: 'p', source: { kafka: { authentication: WI, iamRole: 'arn', credentials: { username: 'u', password: 'p' } } } }),
+    ).toEqual([expect.stringMatching(/^source\.kafka\.credentials: /), expect.stringMatching(/^source\.kafka\.iamRole: /)]);
+  });
+
   it('marks credentials, access keys, connection strings and service account keys sensitive', () => {
     const paths = sensitivePaths(pipeSpecSchema).map((p) => p.join('.'));
     expect(paths.sort()).toEqual([
@@ -31,6 +45,7 @@ describe('pipe spec schema', () => {
       'source.objectStorage.connectionString',
       'source.objectStorage.serviceAccountKey',
       'source.postgres.credentials',
+      'source.pubsub.serviceAccountKey',
     ]);
     const spec = pipeSpecSchema.parse({
       name: 'k',

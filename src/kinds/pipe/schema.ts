@@ -88,16 +88,24 @@ const kafkaCredentials = z
     description: 'Kafka credentials: {username, password}, {accessKeyId, secretKey}, {connectionString} or {certificate, privateKey}.',
   });
 
+/**
+ * GCP workload identity (2026-09-05 spec, hosted-api §0.1; Kafka gcmk, GCS, Pub/Sub): the service's own GCP principal
+ * authenticates, so no credentials go with it; the principal to grant is served at GET …/clickpipes/context.
+ */
+export const WORKLOAD_IDENTITY = 'SERVICE_ACCOUNT_WORKLOAD_IDENTITY';
+const WI_NOTE = `${WORKLOAD_IDENTITY} (Google Cloud: the service's own principal, no credentials)`;
+
 const iamRole = z.string().optional().describe('ARN of the IAM role to assume (IAM_ROLE authentication).');
 const caCertificate = z.string().optional().describe('CA certificate (PEM) to trust for TLS.');
 
 const kafka = z
   .strictObject({
     authentication: z
-      .enum(['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'IAM_ROLE', 'IAM_USER', 'MUTUAL_TLS'])
+      .enum(['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'IAM_ROLE', 'IAM_USER', 'MUTUAL_TLS', WORKLOAD_IDENTITY])
       .optional()
       .describe(
-        'Authentication: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, IAM_ROLE, IAM_USER or MUTUAL_TLS (which apply depends on the broker type).',
+        'Authentication: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, IAM_ROLE, IAM_USER, MUTUAL_TLS or, for Google Cloud Managed Kafka ' +
+          `(gcmk), ${WI_NOTE} (which apply depends on the broker type).`,
       ),
     iamRole,
     caCertificate,
@@ -111,9 +119,9 @@ const objectStorage = z
     skipInitialLoad: z.boolean().optional().describe('Skip the files that exist when the pipe starts.'),
     startAfter: z.string().optional().describe('Read only files whose key sorts after this one.'),
     authentication: z
-      .enum(['IAM_ROLE', 'IAM_USER', 'CONNECTION_STRING', 'SERVICE_ACCOUNT'])
+      .enum(['IAM_ROLE', 'IAM_USER', 'CONNECTION_STRING', 'SERVICE_ACCOUNT', WORKLOAD_IDENTITY])
       .optional()
-      .describe('Authentication: IAM_ROLE, IAM_USER, CONNECTION_STRING (Azure) or SERVICE_ACCOUNT (GCS).'),
+      .describe(`Authentication: IAM_ROLE, IAM_USER, CONNECTION_STRING (Azure), SERVICE_ACCOUNT or ${WI_NOTE} (GCS).`),
     iamRole,
     connectionString: z.string().min(1).meta(secret('Azure Blob Storage connection string.')).optional(),
     path: z.string().optional().describe('Path (Azure Blob Storage).'),
@@ -133,6 +141,20 @@ const kinesis = z
     accessKey: accessKey.meta(secret('Access key (IAM_USER).')).optional(),
   })
   .meta({ id: 'KinesisSource', description: 'The patchable fields of a Kinesis pipe source (stream, region, format cannot change).' });
+
+const pubsub = z
+  .strictObject({
+    authentication: z
+      .enum(['SERVICE_ACCOUNT', WORKLOAD_IDENTITY])
+      .optional()
+      .describe(`Authentication: SERVICE_ACCOUNT (with serviceAccountKey) or ${WI_NOTE}.`),
+    serviceAccountKey: z.string().min(1).meta(secret('Service account key, base64 JSON (SERVICE_ACCOUNT).')).optional(),
+    ackDeadline: z.number().int().min(1).optional().describe('Seconds Pub/Sub waits for an acknowledgement (at least 1).'),
+  })
+  .meta({
+    id: 'PubSubSource',
+    description: 'The patchable fields of a Google Cloud Pub/Sub pipe source (project, topic, format cannot change).',
+  });
 
 const tableMapping = z
   .strictObject({
@@ -179,16 +201,33 @@ const postgres = z
   })
   .meta({ id: 'PostgresSource', description: 'The patchable fields of a Postgres (CDC) pipe source.' });
 
-const SOURCE_KINDS = ['kafka', 'objectStorage', 'kinesis', 'postgres'] as const;
+const SOURCE_KINDS = ['kafka', 'objectStorage', 'kinesis', 'pubsub', 'postgres'] as const;
+
+/** The members that carry credentials, per source kind: none goes with workload identity. */
+const CREDENTIAL_MEMBERS = ['credentials', 'accessKey', 'serviceAccountKey', 'connectionString', 'iamRole'] as const;
 
 export const pipeSourceSchema = z
   .strictObject({
     kafka: kafka.optional().describe('For a Kafka pipe.'),
     objectStorage: objectStorage.optional().describe('For an object-storage pipe (S3, GCS, Azure Blob, ...).'),
     kinesis: kinesis.optional().describe('For a Kinesis pipe.'),
+    pubsub: pubsub.optional().describe('For a Google Cloud Pub/Sub pipe.'),
     postgres: postgres.optional().describe('For a Postgres pipe.'),
   })
   .superRefine((src, ctx) => {
+    for (const kind of ['kafka', 'objectStorage', 'pubsub'] as const) {
+      const members: Record<string, unknown> | undefined = src[kind];
+      if (members?.authentication !== WORKLOAD_IDENTITY) continue;
+      for (const member of CREDENTIAL_MEMBERS)
+        if (members[member] !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [kind, member],
+            message:
+              `${member} cannot go with ${WORKLOAD_IDENTITY}: the service's own GCP principal authenticates (grant it access; ` +
+              `GET …/clickpipes/context names it); remove ${member}`,
+          });
+    }
     const given = SOURCE_KINDS.filter((k) => src[k] !== undefined);
     if (given.length !== 1)
       ctx.addIssue({
@@ -202,7 +241,8 @@ export const pipeSourceSchema = z
   .meta({
     id: 'PipeSource',
     description:
-      "The patchable source fields: exactly one of kafka, objectStorage, kinesis, postgres (the pipe's own kind, which cannot change).",
+      'The patchable source fields: exactly one of kafka, objectStorage, kinesis, pubsub, postgres ' +
+      "(the pipe's own kind, which cannot change).",
   });
 
 export const pipeSpecSchema = z

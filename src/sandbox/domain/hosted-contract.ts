@@ -28,6 +28,17 @@ export interface PipesDomain {
   getCdcScaling(): DomainResult<JsonRecord>;
   /** `PATCH /clickpipesCdcScaling`: answers the requested pool; GET shows it once it has propagated (`tick`). */
   patchCdcScaling(body: unknown): DomainResult<JsonRecord>;
+  /**
+   * `…/clickpipesSshKeyResources[/{id}[/validate]]` (./pipes-ssh-keys.ts): the service's SSH key
+   * resources; a pipe names one by `source.<kind>.sshKeyResourceId`, and one in use is not deleted.
+   */
+  readonly sshKeys: {
+    list(): DomainResult<JsonRecord[]>;
+    get(id: string): DomainResult<JsonRecord>;
+    create(body: unknown): DomainResult<JsonRecord>;
+    delete(id: string): DomainResult<JsonRecord>;
+    validate(id: string): DomainResult<JsonRecord>;
+  };
   /** `GET /clickpipes/context` (2026-09-05 spec, beta): the service's GCP workload identity; the sandbox has none. */
   context(): DomainResult<JsonRecord>;
   /** Advance asynchronous transitions whose time has come (Stopping → Stopped, Provisioning → Running, ...). */

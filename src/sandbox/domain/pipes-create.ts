@@ -5,7 +5,7 @@
  */
 import type { JsonRecord } from './contract.js';
 import type { PipeScaling } from './pipes-record.js';
-import { DB_KINDS, isSourceKind, PATCHABLE, secretHash, type SourceKind } from './pipes-source.js';
+import { DB_KINDS, isSourceKind, PATCHABLE, secretHash, WORKLOAD_IDENTITY, type SourceKind } from './pipes-source.js';
 import { DEFAULT_SCALING, parseScalingPatch } from './pipes-scaling.js';
 import { isPlainObject, mergeSettings } from './pipes-settings.js';
 
@@ -16,7 +16,8 @@ const REQUIRED: Readonly<Record<SourceKind, readonly string[]>> = {
   kafka: ['type', 'format', 'brokers', 'topics', 'authentication'],
   kinesis: ['format', 'streamName', 'region', 'iteratorType', 'authentication'],
   objectStorage: ['type', 'format', 'url'],
-  pubsub: ['format', 'projectId', 'topic', 'authentication', 'seekType', 'serviceAccountKey'],
+  // serviceAccountKey: required with SERVICE_ACCOUNT only (./pipes-source-checks.ts).
+  pubsub: ['format', 'projectId', 'topic', 'authentication', 'seekType'],
   postgres: ['host', 'port', 'database', 'credentials', 'tableMappings'],
   mysql: ['host', 'port', 'credentials', 'tableMappings'],
   mongodb: ['uri', 'credentials', 'tableMappings'],
@@ -27,7 +28,7 @@ const ENUMS: Readonly<Partial<Record<SourceKind, Readonly<Record<string, readonl
   kafka: {
     type: ['kafka', 'redpanda', 'msk', 'gcmk', 'confluent', 'warpstream', 'azureeventhub', 'dokafka'],
     format: ['JSONEachRow', 'Avro', 'AvroConfluent', 'Protobuf'],
-    authentication: ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'IAM_ROLE', 'IAM_USER', 'MUTUAL_TLS'],
+    authentication: ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'IAM_ROLE', 'IAM_USER', 'MUTUAL_TLS', WORKLOAD_IDENTITY],
   },
   kinesis: {
     format: ['JSONEachRow', 'Avro', 'AvroConfluent'],

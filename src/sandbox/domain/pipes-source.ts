@@ -8,6 +8,9 @@ import type { JsonRecord, JsonValue } from './contract.js';
 import { text } from './json.js';
 import { isPlainObject } from './pipes-settings.js';
 
+/** GCP workload identity (2026-09-05 spec): the rules that go with it are in ./pipes-source-checks.ts. */
+export const WORKLOAD_IDENTITY = 'SERVICE_ACCOUNT_WORKLOAD_IDENTITY';
+
 export const SOURCE_KINDS = ['kafka', 'objectStorage', 'kinesis', 'pubsub', 'postgres', 'mysql', 'bigquery', 'mongodb'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 export const DB_KINDS: readonly SourceKind[] = ['postgres', 'mysql', 'mongodb', 'bigquery'];
@@ -37,7 +40,7 @@ const DB_COMMON: Record<string, FieldType> = {
 /** Patchable members per kind; anything else in `source.<kind>` is immutable. */
 export const PATCHABLE: Readonly<Record<SourceKind, Readonly<Record<string, FieldType>>>> = {
   kafka: {
-    authentication: { enum: ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'IAM_ROLE', 'IAM_USER', 'MUTUAL_TLS'] },
+    authentication: { enum: ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'IAM_ROLE', 'IAM_USER', 'MUTUAL_TLS', WORKLOAD_IDENTITY] },
     iamRole: 'string',
     caCertificate: 'string',
     reversePrivateEndpointIds: 'stringArray',
@@ -46,7 +49,7 @@ export const PATCHABLE: Readonly<Record<SourceKind, Readonly<Record<string, Fiel
   objectStorage: {
     skipInitialLoad: 'bool',
     startAfter: 'string',
-    authentication: { enum: ['IAM_ROLE', 'IAM_USER', 'CONNECTION_STRING', 'SERVICE_ACCOUNT'] },
+    authentication: { enum: ['IAM_ROLE', 'IAM_USER', 'CONNECTION_STRING', 'SERVICE_ACCOUNT', WORKLOAD_IDENTITY] },
     iamRole: 'string',
     connectionString: 'secret',
     path: 'string',
@@ -55,7 +58,7 @@ export const PATCHABLE: Readonly<Record<SourceKind, Readonly<Record<string, Fiel
     serviceAccountKey: 'secret',
   },
   kinesis: { authentication: { enum: ['IAM_ROLE', 'IAM_USER'] }, iamRole: 'string', accessKey: 'secret' },
-  pubsub: { authentication: { enum: ['SERVICE_ACCOUNT'] }, serviceAccountKey: 'secret', ackDeadline: 'int1' },
+  pubsub: { authentication: { enum: ['SERVICE_ACCOUNT', WORKLOAD_IDENTITY] }, serviceAccountKey: 'secret', ackDeadline: 'int1' },
   postgres: { ...DB_COMMON, host: 'string', port: 'port', database: 'string' },
   mysql: {
     ...DB_COMMON,

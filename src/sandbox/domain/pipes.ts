@@ -15,6 +15,8 @@ import { demoPipes } from './pipes-seed.js';
 import { isPlainObject, mergeSettings, settingsOutput } from './pipes-settings.js';
 import { mappingKey, parseSourcePatch, sameMapping } from './pipes-source.js';
 import { DEFAULT_CDC_SCALING, parseCdcScaling, parseScalingPatch, type CdcScaling } from './pipes-scaling.js';
+import { createSshKeysDomain } from './pipes-ssh-keys.js';
+import { replacedByWorkloadIdentity, sshKeyReferenceProblem, WORKLOAD_IDENTITY, workloadIdentityProblem } from './pipes-source-checks.js';
 
 interface CdcPool {
   current: CdcScaling;
@@ -65,6 +67,16 @@ export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
     opts.snapshot !== undefined ? restore(opts.snapshot) : (opts.seed ?? 'demo') === 'demo' ? demoPipes(opts.serviceId) : [];
   const cdc = restoreCdc(opts.snapshot);
   let version = 0;
+  const sshKeys = createSshKeysDomain({
+    serviceId: opts.serviceId,
+    now,
+    snapshot: opts.snapshot?.sshKeys,
+    changed: () => {
+      version += 1;
+    },
+  });
+  /** The pipe that names an SSH key resource (`source.<kind>.sshKeyResourceId`), if any. */
+  const pipeUsingKey = (keyId: string): string | undefined => pipes.find((p) => p.source.sshKeyResourceId === keyId)?.name;
 
   const find = (id: string): StoredPipe | undefined => pipes.find((p) => p.id === id);
   const missing = () => notFoundJson('ClickPipe not found');
@@ -100,6 +112,15 @@ export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
       if (editsMappings && p.kind === 'postgres' && p.state !== 'Paused') return badRequest('Postgres ClickPipe must be paused to edit');
       Object.assign(next.source, sp.set);
       Object.assign(next.secrets, sp.secrets);
+      if (next.source.authentication === WORKLOAD_IDENTITY) {
+        // Only what this PATCH sends may conflict; what the pipe had before, the service's own identity replaces.
+        const problem = workloadIdentityProblem(p.kind, { type: next.source.type ?? null, ...sp.set }, sp.secrets);
+        if (problem !== undefined) return badRequest(problem);
+        for (const member of replacedByWorkloadIdentity(p.kind)) {
+          delete next.secrets[member];
+          if (!(member in sp.set)) delete next.source[member];
+        }
+      }
       if (Object.keys(sp.settings).length > 0) {
         const cur = isPlainObject(next.source.settings) ? next.source.settings : {};
         next.source.settings = { ...cur, ...sp.settings };
@@ -150,6 +171,10 @@ export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
   function create(body: unknown): DomainResult<JsonRecord> {
     const parsed = parseNewPipe(body);
     if (typeof parsed === 'string') return badRequest(parsed);
+    const problem =
+      sshKeyReferenceProblem(parsed.kind, parsed.source, (keyId) => sshKeys.has(keyId)) ??
+      workloadIdentityProblem(parsed.kind, parsed.source, parsed.secrets);
+    if (problem !== undefined) return badRequest(problem);
     const at = now().toISOString();
     const pipe: StoredPipe = {
       id: randomUUID(),
@@ -257,6 +282,13 @@ export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
       version += 1;
       return ok({ ...parsed });
     },
+    sshKeys: {
+      list: () => sshKeys.list(),
+      get: (id) => sshKeys.get(id),
+      create: (body) => sshKeys.create(body),
+      delete: (id) => sshKeys.delete(id, pipeUsingKey),
+      validate: (id) => sshKeys.validate(id),
+    },
     context() {
       // A sandbox service runs on no GCP project, so it has no workload identity to grant.
       return ok({ gcpWorkloadIdentity: { supported: false, ready: null, principal: null } });
@@ -280,6 +312,7 @@ export function createPipesDomain(opts: PipesDomainOptions): PipesDomain {
     snapshot: () => ({
       pipes: structuredClone(pipes) as unknown as JsonRecord[],
       cdcScaling: structuredClone(cdc) as unknown as JsonRecord,
+      sshKeys: sshKeys.snapshot(),
     }),
     get version() {
       return version;

@@ -198,7 +198,9 @@ export function handleHosted(req: Incoming, domains: Domains, creds: Credentials
       ? pipeRoute
       : segment === 'clickpipesCdcScaling' && below === ''
         ? cdcScalingRoute
-        : null;
+        : (segment === 'clickpipesSshKeyResources' || segment === 'pipesSshKeyResources') && SSH_KEY.test(below)
+          ? sshKeyRoute
+          : null;
   if (!pipesRoute) return cannot(req.method, req.path);
   domains.service?.tick();
   const blocking = domains.service?.blockingState();
@@ -257,6 +259,24 @@ function cdcScalingRoute(req: Incoming, _below: string, pipes: PipesDomain | und
   pipes.tick();
   if (req.method === 'GET') return resultReply('hosted', pipes.getCdcScaling());
   if (req.method === 'PATCH') return resultReply('hosted', pipes.patchCdcScaling(req.body));
+  return cannot(req.method, req.path);
+}
+
+const SSH_KEY = /^(?:\/([^/]+)(\/validate)?)?$/;
+
+/** `…/clickpipesSshKeyResources[/{id}[/validate]]` (terraform-provider-clickhouse internal/api/clickpipe_ssh_key.go). */
+function sshKeyRoute(req: Incoming, below: string, pipes: PipesDomain | undefined): Reply {
+  if (!pipes) return hostedError(501, 'pipes are not available in this sandbox');
+  const [, rawId, validate] = SSH_KEY.exec(below) ?? [];
+  const id = rawId === undefined ? undefined : decodeOr(rawId);
+  const keys = pipes.sshKeys;
+  if (id === undefined) {
+    if (req.method === 'GET') return resultReply('hosted', keys.list());
+    if (req.method === 'POST') return resultReply('hosted', keys.create(req.body));
+  } else if (validate !== undefined) {
+    if (req.method === 'POST') return resultReply('hosted', keys.validate(id));
+  } else if (req.method === 'GET') return resultReply('hosted', keys.get(id));
+  else if (req.method === 'DELETE') return resultReply('hosted', keys.delete(id), { empty: true });
   return cannot(req.method, req.path);
 }
 
