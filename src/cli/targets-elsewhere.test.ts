@@ -27,7 +27,7 @@ describe('targets a command did not open, and the files they read', () => {
       ],
       ['base'],
     );
-    const elsewhere = targetsElsewhere(root, { paths: [] } as never, p, ['staging']);
+    const elsewhere = targetsElsewhere(root, { paths: [] }, p, ['staging']);
     expect(elsewhere).toEqual([
       { target: 'production', paths: ['/repo/base', '/repo/production'] },
       { target: 'preview', paths: ['/repo'] },
@@ -45,6 +45,6 @@ describe('targets a command did not open, and the files they read', () => {
       { name: 'a', api: 'self-hosted' },
       { name: 'b', api: 'self-hosted' },
     ]);
-    expect(targetsElsewhere(root, { paths: [] } as never, p, ['a'])).toEqual([{ target: 'b', paths: ['/repo'] }]);
+    expect(targetsElsewhere(root, { paths: [] }, p, ['a'])).toEqual([{ target: 'b', paths: ['/repo'] }]);
   });
 });

@@ -7,7 +7,6 @@
  */
 import { sep } from 'node:path';
 import { manifestPaths } from '../config/trees.js';
-import type { SessionOptions } from './session-types.js';
 import type { Project } from './wiring.js';
 
 export interface TargetElsewhere {
@@ -15,7 +14,13 @@ export interface TargetElsewhere {
   paths: string[];
 }
 
-export function targetsElsewhere(cwd: string, opts: SessionOptions, project: Project, opened: readonly string[]): TargetElsewhere[] {
+/** `opts`: the command's PATH arguments (replacing obsync.yaml's lists, per target or for all). */
+export function targetsElsewhere(
+  cwd: string,
+  opts: { paths: readonly string[]; pathsByTarget?: Readonly<Record<string, readonly string[]>> | undefined },
+  project: Project,
+  opened: readonly string[],
+): TargetElsewhere[] {
   const open = new Set(opened);
   return project.declared
     .filter((d) => d.name !== '' && !open.has(d.name))

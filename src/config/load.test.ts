@@ -126,9 +126,11 @@ targets:
       {
         name: 'staging',
         api: 'self-hosted',
+        listed: ['staging'],
         tree: { manifests: ['staging'], vars: { threshold: '900', webhook: 'staging-alerts', paging: 'false', source: 'Logs' } },
       },
-      { name: 'production', api: 'hosted' },
+      // Not in use: its own paths as written, for the commands that must not edit what it reads (pull).
+      { name: 'production', api: 'hosted', listed: ['production'] },
     ]);
   });
 
