@@ -2,7 +2,8 @@
  * Which alerts a plan backtests, and on what (issue 26): every alert it creates or updates (the
  * body it sends on the target after the plan; for an update also the live alert on the live
  * target), and every alert on a tile or saved search whose query the plan changes (the same live
- * alert on the target before and after). Pure: the engine runs the series requests.
+ * alert on the target before and after). An inline alert's chart (`chartConfig`) is a tile config
+ * in its own body: it takes the tile path. Pure: the engine runs the series requests.
  */
 import type { Backtest, ImpactItem } from '../core/backtest.js';
 import { isJsonObject } from '../core/json.js';
@@ -62,6 +63,7 @@ function impactSubject(view: PlannedView, item: ImpactItem, id: string): Backtes
 
 /** What the alert watches once the plan is applied: the bodies the plan writes, else the live objects. */
 function targetAfter(view: PlannedView, alert: JsonObject): AlertTarget {
+  if (alert.source === 'inline') return inlineChart(view, alert, 'after');
   if (alert.source === 'saved_search') {
     const found = view.after('SavedSearch', view.ref(alert.savedSearchId));
     if (!found) return { kind: 'none', reason: 'its saved search is not on the target' };
@@ -77,6 +79,7 @@ function targetAfter(view: PlannedView, alert: JsonObject): AlertTarget {
 
 /** What a live alert watches now: live objects only. */
 function targetNow(view: PlannedView, alert: JsonObject): AlertTarget {
+  if (alert.source === 'inline') return inlineChart(view, alert, 'now');
   if (alert.source === 'saved_search') {
     const search = typeof alert.savedSearchId === 'string' ? view.liveObject('SavedSearch', alert.savedSearchId) : undefined;
     return search ? withSource(view, search, 'search', 'now') : { kind: 'none', reason: 'its saved search is gone' };
@@ -86,6 +89,12 @@ function targetNow(view: PlannedView, alert: JsonObject): AlertTarget {
   const tile = tileOf(dashboard, undefined, view.ref(alert.tileId));
   if (!tile || !isJsonObject(tile.config)) return { kind: 'none', reason: 'its tile is gone' };
   return withSource(view, tile.config, 'tile', 'now');
+}
+
+/** An inline alert watches the chart it carries (a payload's or the live alert's `chartConfig`). */
+function inlineChart(view: PlannedView, alert: JsonObject, when: 'after' | 'now'): AlertTarget {
+  if (!isJsonObject(alert.chartConfig)) return { kind: 'none', reason: 'the service answered no chartConfig for this inline alert' };
+  return withSource(view, alert.chartConfig, 'tile', when);
 }
 
 /** The target with its source as a live id, or why its data cannot be read. */

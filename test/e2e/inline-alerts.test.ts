@@ -1,11 +1,12 @@
 /**
  * Issue 49: an Alert with `source: inline` and its own `chart` (a tile config) end to end on the
- * self-hosted sandbox, in process: plan and apply create it, the next plan is empty (the list
+ * self-hosted sandbox, in process: plan and apply create it (backtested and charted like a tile
+ * alert, its chart being the tile), the next plan is empty (the list
  * leaves `chartConfig` out, so obsync reads inline alerts again by id), a change made on the
  * service is drift the next apply puts back, and an export adopted in a fresh project plans to
  * no change.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,7 +69,7 @@ function project(manifests: string | null) {
   );
   mkdirSync(join(dir, 'manifests'));
   if (manifests !== null) writeFileSync(join(dir, 'manifests', 'alerts.yaml'), manifests);
-  return (...args: string[]) => runCli(args, { cwd: dir });
+  return Object.assign((...args: string[]) => runCli(args, { cwd: dir }), { dir });
 }
 
 async function api(method: string, path: string, body?: unknown): Promise<{ status: number; data: unknown }> {
@@ -83,10 +84,19 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
 describe('inline alerts as code (self-hosted)', () => {
   it('plan, apply, an empty next plan, drift put back, and an adopted export that plans to no change', { timeout: 60_000 }, async () => {
     const obsync = project(ALERTS);
-    const plan = await obsync('plan', '--detailed-exitcode');
+    const plan = await obsync('plan', '--detailed-exitcode', '--backtest', '1d', '--preview-dir', 'previews', '--output', 'json');
     expect(plan.code, plan.stderr).toBe(2);
-    expect(plan.stdout).toContain('Alert/checkout-errors  (create');
-    expect(plan.stdout).toContain('Plan: 2 to create, 0 to update, 0 to delete');
+    const changes = (JSON.parse(plan.stdout) as { resource_changes: { obsync_address: string; backtest?: Record<string, unknown> }[] })
+      .resource_changes;
+    expect(changes.map((c) => c.obsync_address).sort()).toEqual(['Alert/checkout-errors', 'Alert/rows-per-minute']);
+    // Backtested like a tile alert (issue 49): its chart is the tile, its chart-level where joined to the series'.
+    expect(changes.find((c) => c.obsync_address === 'Alert/checkout-errors')?.backtest).toMatchObject({ status: 'ok', evaluated: 288 });
+    expect(changes.find((c) => c.obsync_address === 'Alert/rows-per-minute')?.backtest).toMatchObject({
+      status: 'unavailable',
+      reason: expect.stringContaining('Raw SQL'),
+    });
+    expect(plan.stderr).toMatch(/preview: Alert\/checkout-errors: previews\/backtest-checkout-errors\.svg/);
+    expect(readFileSync(join(obsync.dir, 'previews', 'backtest-checkout-errors.svg'), 'utf8')).toContain('threshold above 10');
     const apply = await obsync('apply', '--auto-approve');
     expect(apply.code, apply.stderr).toBe(0);
 

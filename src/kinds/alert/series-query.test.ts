@@ -61,6 +61,26 @@ describe('the series a tile alert reads', () => {
   });
 });
 
+describe('the series an inline alert reads (its chart is a tile config with a chart-level where)', () => {
+  const chart = (where: string, whereLanguage = 'lucene', itemWhere = 'SpanName:checkout'): JsonObject =>
+    line({ select: [{ aggFn: 'count', where: itemWhere, whereLanguage: 'lucene' }], groupBy: '', where, whereLanguage });
+  const series = (e: ReturnType<typeof alertEvaluation>) => (e.ok ? e.query.series.map((s) => [s.where, s.whereLanguage]) : e.reason);
+
+  it('joins the chart where to the series where; either alone is the series where', () => {
+    expect(series(alertEvaluation(alert(), { kind: 'tile', config: chart('ServiceName:cart') }))).toEqual([
+      ['(ServiceName:cart) AND (SpanName:checkout)', 'lucene'],
+    ]);
+    expect(series(alertEvaluation(alert(), { kind: 'tile', config: chart('ServiceName = 1', 'sql', '') }))).toEqual([
+      ['ServiceName = 1', 'sql'],
+    ]);
+    expect(series(alertEvaluation(alert(), { kind: 'tile', config: chart('') }))).toEqual([['SpanName:checkout', 'lucene']]);
+  });
+
+  it('cannot join a SQL chart where to a Lucene series where', () => {
+    expect(reason(alertEvaluation(alert(), { kind: 'tile', config: chart('ServiceName = 1', 'sql') }))).toMatch(/differ in language/);
+  });
+});
+
 describe('the series a saved-search alert reads', () => {
   it('counts the matching events, with its filters and the alert groupBy', () => {
     const e = alertEvaluation(alert({ groupBy: 'ServiceName' }), {

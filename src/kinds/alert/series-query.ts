@@ -10,6 +10,8 @@
  *   filters and the alert's groupBy);
  * - a tile alert runs the tile's builder query (line, stacked_bar and number tiles only) and reads
  *   the last numeric column: the last select item, or the ratio of the two with `asRatio`;
+ * - an inline alert's chart is such a tile config, with a chart-level `where` the query's rows must
+ *   also match: it is the tile path, the chart's where joined to each series' own;
  * - the series route turns each series' `where` into the aggregate's condition and quotes a
  *   field containing a dot as a string literal, so such a field cannot be asked for.
  */
@@ -89,11 +91,29 @@ function tileQuery(config: JsonObject): AlertQuery | { reason: string } {
   if (items.length === 0) return { reason: 'the tile selects nothing' };
   const series: SeriesSpec[] = [];
   for (const item of items) {
-    const spec = seriesOfSelect(sourceId, item, groupBy);
+    const joined = withChartWhere(item, config);
+    const spec = typeof joined === 'string' ? joined : seriesOfSelect(sourceId, joined, groupBy);
     if (typeof spec === 'string') return { reason: spec };
     series.push(spec);
   }
   return { series, ratio, groupBy };
+}
+
+/**
+ * A select item with the chart-level `where` of an inline alert's chart joined to its own (the
+ * rows the chart reads, then the rows the item aggregates); a dashboard tile of an alertable type
+ * has no chart-level where and passes unchanged. The joined text is Lucene or SQL `(a) AND (b)`.
+ */
+function withChartWhere(item: JsonObject, config: JsonObject): JsonObject | string {
+  const chart = str(config.where).trim();
+  if (chart === '') return item;
+  const chartLanguage = str(config.whereLanguage) || 'lucene';
+  const own = str(item.where).trim();
+  if (own === '') return { ...item, where: chart, whereLanguage: chartLanguage };
+  const language = str(item.whereLanguage) || 'lucene';
+  if (language !== chartLanguage)
+    return `the chart's where (${chartLanguage}) and a select item's where (${language}) differ in language; a chart series takes one`;
+  return { ...item, where: `(${chart}) AND (${own})`, whereLanguage: language };
 }
 
 /** The series of one select item, or why there is none. */
