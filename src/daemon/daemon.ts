@@ -84,6 +84,11 @@ export class Daemon {
     return this.#run.lastPlan;
   }
 
+  /** An SVG of the last plan's pictures, by its file name. */
+  picture(file: string): string | undefined {
+    return this.#run.pictures.svg(file);
+  }
+
   /** Stops triggers, lets the current run finish (aborting it at the deadline) and closes everything. */
   async stop(): Promise<void> {
     if (this.#stopping) return;

@@ -155,6 +155,11 @@ export class DaemonHost {
     };
   }
 
+  /** An SVG of a target's last plan (the status page's previews). */
+  preview(name: string, file: string): string | undefined {
+    return this.daemons.find((d) => d.target === name)?.picture(file);
+  }
+
   /** Not ready at once, no new triggers, every target stopped in parallel, then the server closed. */
   async stop(): Promise<void> {
     if (this.#stopping) return;

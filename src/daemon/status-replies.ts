@@ -15,6 +15,12 @@ export const SECURITY_HEADERS: Record<string, string> = {
 
 export const NO_STORE = { 'cache-control': 'no-store' };
 
+/**
+ * A picture's policy: an SVG served by this daemon runs no script and loads nothing, shown in an
+ * `<img>` or opened on its own (`sandbox`: no script, an opaque origin). Its own inline styles apply.
+ */
+export const PICTURE_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'none'; frame-ancestors 'none'; sandbox";
+
 /** The sign-in form: its own policy lets it post to this daemon (the pages post nowhere). */
 export function loginPage(res: ServerResponse, status: number, page: { next: string; failed: boolean }): boolean {
   const csp = SECURITY_HEADERS['content-security-policy']?.replace("form-action 'none'", "form-action 'self'") ?? '';
@@ -43,6 +49,14 @@ export function asset(res: ServerResponse, type: string, body: string): boolean 
 /** Pages and documents pass the one scrubber on their way out, whatever they were built from. */
 export function html(res: ServerResponse, body: string): boolean {
   res.writeHead(200, { ...SECURITY_HEADERS, ...NO_STORE, 'content-type': 'text/html; charset=utf-8' }).end(scrub(body));
+  return true;
+}
+
+/** A picture of the last plan (already scrubbed when drawn; scrubbed again with the secrets in play now, as the pages are). */
+export function svg(res: ServerResponse, body: string): boolean {
+  res
+    .writeHead(200, { ...SECURITY_HEADERS, ...NO_STORE, 'content-security-policy': PICTURE_CSP, 'content-type': 'image/svg+xml' })
+    .end(scrub(body));
   return true;
 }
 

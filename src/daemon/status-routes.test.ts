@@ -53,6 +53,7 @@ async function start(opts: { token?: string; maxClients?: number; now?: () => Da
     status: () => withTarget,
     target: (name) =>
       name === 'prod' ? { status: withTarget.targets[0]!, plan: null, history: [], events: bus.recent('prod', 50) } : undefined,
+    preview: (name, file) => (name === 'prod' && file === 'dashboard-checkout.svg' ? PICTURE : undefined),
   };
   const metrics = new DaemonMetrics('0.1.0');
   stream = new EventStream(bus, { maxClients: opts.maxClients ?? 5, onRefused: () => metrics.statusRefused.inc() });
@@ -66,6 +67,8 @@ async function start(opts: { token?: string; maxClients?: number; now?: () => Da
   server = await startHealthServer('127.0.0.1', 0, () => ({ ready: true, targets: {} }), metrics, { route });
   return { url: server.url, bus, metrics };
 }
+
+const PICTURE = '<svg xmlns="http://www.w3.org/2000/svg"><text>&lt;script&gt;alert(1)&lt;/script&gt;</text></svg>';
 
 const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
 
@@ -115,7 +118,14 @@ describe('status routes', () => {
 
   it('with a token: / and /api/* need the bearer token; the probes and the static files stay open', async () => {
     const { url } = await start({ token: TOKEN });
-    for (const path of ['/', '/targets/prod', '/api/status', '/api/events', '/api/events/stream']) {
+    for (const path of [
+      '/',
+      '/targets/prod',
+      '/targets/prod/previews/dashboard-checkout.svg',
+      '/api/status',
+      '/api/events',
+      '/api/events/stream',
+    ]) {
       const res = await get(`${url}${path}`);
       expect(res.status, path).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="obsync"');
@@ -126,6 +136,20 @@ describe('status routes', () => {
     expect((await get(`${url}/`, { authorization: `bearer ${TOKEN}` })).status).toBe(200);
     for (const path of ['/livez', '/readyz', '/metrics', '/static/status.css']) expect((await get(`${url}${path}`)).status, path).toBe(200);
     expect(await (await get(`${url}/`)).text()).not.toContain(TOKEN);
+  });
+
+  it('serve a picture of the last plan as an SVG that may run nothing: its own policy, nosniff; 404 for any other file', async () => {
+    const { url } = await start();
+    const res = await get(`${url}/targets/prod/previews/dashboard-checkout.svg`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const policy = res.headers.get('content-security-policy') ?? '';
+    expect(policy.split('; ')).toEqual(expect.arrayContaining(["default-src 'none'", "script-src 'none'", 'sandbox']));
+    expect(await res.text()).toBe(PICTURE);
+    for (const path of ['dashboard-other.svg', '../../api/status', 'dashboard-checkout.svg.html', 'Dashboard-checkout.svg'])
+      expect((await get(`${url}/targets/prod/previews/${path}`)).status, path).toBe(404);
+    expect((await get(`${url}/targets/nope/previews/dashboard-checkout.svg`)).status).toBe(404);
   });
 
   it(

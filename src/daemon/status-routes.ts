@@ -1,5 +1,6 @@
 /**
- * The status routes of the daemon's HTTP server (issue 25): `/` and `/targets/NAME` (HTML),
+ * The status routes of the daemon's HTTP server (issue 25): `/` and `/targets/NAME` (HTML), the
+ * pictures of a target's last plan at `/targets/NAME/previews/FILE.svg` (issue 42),
  * `/api/status`, `/api/events` and `/api/events/stream`, and the page's two static files. Read
  * only, rendered from memory (never a request to the service). With a status token, `/` and
  * `/api/*` need `Authorization: Bearer <token>`, compared in constant time; the probes
@@ -14,11 +15,13 @@ import { STATUS_CSS, STATUS_JS } from '../render/status-assets.js';
 import { renderStatusPage, renderTargetPage, type TargetDetail } from '../render/status-page.js';
 import type { EventStream } from './sse.js';
 import { MAX_LOGIN_BODY, readForm, StatusSessions } from './status-session.js';
-import { asset, html, json, loginPage, NO_STORE, redirect, SECURITY_HEADERS } from './status-replies.js';
+import { asset, html, json, loginPage, NO_STORE, redirect, SECURITY_HEADERS, svg } from './status-replies.js';
 
 export interface StatusSource {
   status(): StatusDocument;
   target(name: string): TargetDetail | undefined;
+  /** An SVG of the target's last plan, by file name. */
+  preview(name: string, file: string): string | undefined;
 }
 
 export interface StatusRoutesOptions {
@@ -64,6 +67,8 @@ export function statusRoutes(opts: StatusRoutesOptions): Route {
     }
     const partial = url.searchParams.get('partial') === '1';
     if (path === '/') return html(res, renderStatusPage(opts.source.status(), { partial, now: now() }));
+    const picture = PICTURE_PATH.exec(path);
+    if (picture) return preview(res, opts.source, picture[1] ?? '', picture[2] ?? '');
     if (path.startsWith('/targets/')) {
       const name = decodeSegment(path.slice('/targets/'.length));
       const detail = name === undefined ? undefined : opts.source.target(name);
@@ -81,6 +86,16 @@ export function statusRoutes(opts: StatusRoutesOptions): Route {
     }
     return json(res, 404, { error: `no such route: ${path}` });
   };
+}
+
+/** `/targets/NAME/previews/FILE.svg`: a picture of the target's last plan (file names as src/render/preview/dashboard.ts makes them). */
+const PICTURE_PATH = /^\/targets\/([^/]+)\/previews\/([a-z0-9-]+\.svg)$/;
+
+function preview(res: ServerResponse, source: StatusSource, segment: string, file: string): boolean {
+  const name = decodeSegment(segment);
+  const body = name === undefined ? undefined : source.preview(name, file);
+  if (body === undefined) return json(res, 404, { error: `no picture '${file}' in the last plan of target '${name ?? segment}'` });
+  return svg(res, body);
 }
 
 /** `GET /api/events?target=NAME&since=SEQ|ISO-TIME`: the kept events, oldest first, and the cursor for the next call. */

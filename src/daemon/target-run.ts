@@ -23,6 +23,7 @@ import { DriftHistory, suggestionEvent } from './drift-history.js';
 import { recordKept } from './kept-drift-history.js';
 import type { DaemonDeps, DaemonOptions } from './daemon-deps.js';
 import { DriftProposal } from './drift-proposal.js';
+import { PlanPictures } from './plan-pictures.js';
 import { logPlanWarnings, logPredictions } from './run-logs.js';
 import { failureOfRun, manifestsInvalid, manifestsSignature, ownedByKind } from './tracker.js';
 
@@ -49,6 +50,8 @@ export class TargetRun {
   readonly #memo = new RunMemo();
   readonly driftHistory: DriftHistory | null;
   readonly proposal: DriftProposal;
+  /** The pictures of the last plan, for the status page. */
+  readonly pictures = new PlanPictures();
 
   constructor(
     private readonly deps: DaemonDeps,
@@ -99,6 +102,7 @@ export class TargetRun {
       maxDeletes: this.opts.maxDeletes,
       ...(this.opts.adopt ? { adopt: this.opts.adopt } : {}),
       ...(this.opts.backtest ? { backtest: this.opts.backtest } : {}),
+      previews: true,
       ...(invalid ? { pruneBlockers: ['the manifests are invalid'] } : {}),
       memo: this.#memo,
       ...(ownersElsewhere && ownersElsewhere.size > 0 ? { ownersElsewhere } : {}),
@@ -123,6 +127,8 @@ export class TargetRun {
     if (this.driftHistory)
       events.push(...(await recordKept(this.driftHistory, report, this.deps.inventory, this.deps.logger)).map(suggestionEvent));
     for (const e of events) this.emit(e);
+    // After the events: drawing takes a few hundred ms a dashboard, which no event waits for.
+    await this.pictures.keep(report);
     const failed =
       (report.apply ? report.apply.summary.failed + report.apply.summary.refused > 0 : false) ||
       report.plan.errored ||

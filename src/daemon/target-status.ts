@@ -41,5 +41,14 @@ export function targetStatus(
     recentEvents,
     ...(opts.drift === 'propose' && deps.writeBack ? { proposal: run.proposal.status(deps.writeBack) } : {}),
     ...(run.driftHistory ? { ignoreSuggestions: run.driftHistory.open() } : {}),
+    ...previewsOf(deps.port.target, run),
   };
+}
+
+/** The last plan's pictures, each with its address on this daemon. */
+function previewsOf(target: string, run: TargetRun): Pick<TargetStatus, 'previews'> {
+  const list = run.pictures.list();
+  if (list.length === 0) return {};
+  const base = `/targets/${encodeURIComponent(target)}/previews/`;
+  return { previews: list.map((p) => ('file' in p ? { address: p.address, title: p.title, url: `${base}${p.file}` } : p)) };
 }

@@ -117,7 +117,9 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
       }),
     );
   const previews = req.previews ? dashboardPreviewInputs(planned.plan, live) : undefined;
-  if (previews) await telemetry.span(SPAN.preview, {}, () => fillPreviewData(previews, previewDataOptions(req, planned.plan)));
+  // The daemon asks for previews every run: a plan that changes no dashboard has no span for them.
+  if (previews && previews.length > 0)
+    await telemetry.span(SPAN.preview, {}, () => fillPreviewData(previews, previewDataOptions(req, planned.plan)));
   const timings = { readMs: t1 - t0, planMs: t2 - t1, backtestMs: performance.now() - t2 };
   return {
     plan: planned.plan,

@@ -133,6 +133,22 @@ export const targetStatusSchema = z
         'Ignore rules suggested for fields that keep changing on the service and not yet ignored, oldest first (ignoreSuggestions). ' +
           'Absent when turned off.',
       ),
+    previews: z
+      .array(
+        z.union([
+          z.strictObject({
+            address: z.string(),
+            title: z.string().describe("The dashboard's or the alert's display name."),
+            url: z.string().describe('The SVG on this daemon (/targets/NAME/previews/FILE.svg), behind the same token as this document.'),
+          }),
+          z.strictObject({ address: z.string(), title: z.string(), skipped: z.string().describe('Why there is no picture.') }),
+        ]),
+      )
+      .optional()
+      .describe(
+        'The pictures of the last plan (issue 42): a preview of each dashboard it creates or updates, a chart of each alert it ' +
+          'backtested (at most 12, 2 MiB of SVG). Absent when the last plan has none.',
+      ),
   })
   .meta({ id: 'TargetStatus', description: 'One target as the daemon sees it.' });
 

@@ -49,6 +49,11 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f1f1f1; paddi
 .callout.error { border-left-color: #b3261e; } .callout.warning { border-left-color: #b26a00; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 #live { font-size: .9rem; }
+.previews { display: flex; flex-wrap: wrap; gap: .75rem; }
+.previews figure { margin: 0; max-width: 100%; }
+.previews img { display: block; max-width: 100%; height: auto; border: 1px solid var(--line); background: #fff; }
+.previews.thumbnail img { max-height: 10rem; width: auto; }
+.previews figcaption { font-size: .9rem; color: var(--muted); overflow-wrap: anywhere; }
 .problem { color: #7f1d1d; font-weight: 600; }
 form.login { display: grid; grid-template-columns: max-content minmax(12rem, 24rem) max-content; gap: .5rem; align-items: center;
   margin: 1rem 0; }

@@ -115,9 +115,29 @@ describe('status pages', () => {
     expect(html).toContain('data-target="prod"');
   });
 
+  it("the last plan's pictures: thumbnails on the index, full width on the target's page, each linked with its names escaped", () => {
+    const previews: TargetStatus['previews'] = [
+      { address: 'Dashboard/checkout', title: '<script>alert(1)</script>', url: '/targets/prod/previews/dashboard-checkout.svg' },
+      { address: 'Alert/x', title: 'X', skipped: 'over the 12 pictures kept of a plan' },
+    ];
+    const index = renderStatusPage(doc([target({ previews })]), { partial: true, now });
+    const img =
+      '<a href="/targets/prod/previews/dashboard-checkout.svg"><img src="/targets/prod/previews/dashboard-checkout.svg" ' +
+      'alt="Dashboard/checkout: &lt;script&gt;alert(1)&lt;/script&gt;" loading="lazy"></a>';
+    expect(index).toContain(`<div class="previews thumbnail"><figure>${img}`);
+    expect(index).not.toContain('<script>');
+    expect(index).toContain('no picture: over the 12 pictures kept of a plan');
+    const page = renderTargetPage({ status: target({ previews }), plan: null, history: [], events: [] }, doc([]), { partial: true, now });
+    expect(page).toContain(`<h2 id="previews">Previews of the last plan</h2>`);
+    expect(page).toContain(`<div class="previews full"><figure>${img}`);
+    expect(renderTargetPage({ status: target(), plan: null, history: [], events: [] }, doc([]), { partial: true, now })).not.toContain(
+      'previews',
+    );
+  });
+
   it('escapes every text from the service and the manifests: no markup, no hidden characters', () => {
     const markup =
-      /<(?!\/?(?:section|h[123]|a|span|p|dl|dt|dd|table|caption|thead|tbody|tr|th|td|code|br|time|ul|li|div|strong|details|summary|pre)\b)/;
+      /<(?!\/?(?:section|h[123]|a|span|p|dl|dt|dd|table|caption|thead|tbody|tr|th|td|code|br|time|ul|li|div|strong|details|summary|pre|figure|figcaption|img)\b)/;
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (hostile) => {
         const t = target({
@@ -126,6 +146,10 @@ describe('status pages', () => {
           owned: { [hostile]: 1 },
           endpoint: { baseUrl: hostile, serviceId: hostile },
           failing: { since: '2026-11-26T12:00:00.000Z', runs: 1, error: hostile },
+          previews: [
+            { address: hostile, title: hostile, url: '/targets/prod/previews/dashboard-x.svg' },
+            { address: hostile, title: hostile, skipped: hostile },
+          ],
         });
         const e = event({ event: 'failed', code: hostile, message: hostile, address: hostile });
         const html = renderStatusPage(doc([{ ...t, recentEvents: [e] }]), { partial: true, now });

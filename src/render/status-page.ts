@@ -11,6 +11,7 @@ import type { Sharing, StatusDocument, TargetStatus } from '../events/status-mod
 import type { ObsyncEvent } from '../events/vocabulary.js';
 import { text, timeTag, urlPart } from './html.js';
 import { renderPlanHtml } from './plan-html.js';
+import { previewFigures, previewSection } from './status-previews.js';
 
 export interface TargetDetail {
   status: TargetStatus;
@@ -85,6 +86,7 @@ export function renderTargetPage(detail: TargetDetail, doc: Pick<StatusDocument,
   const main = [
     targetSection(t, opts.now, { link: false, events: [] }),
     `<section aria-labelledby="last-plan"><h2 id="last-plan">Last plan</h2>\n${plan}</section>`,
+    previewSection(t.previews),
     `<section aria-labelledby="drift-history"><h2 id="drift-history">Drift history</h2>\n${
       detail.history.length > 0
         ? eventTable(detail.history, `Drift history of ${t.name}`, opts.now)
@@ -173,6 +175,7 @@ function targetSection(t: TargetStatus, now: Date, opts: { link: boolean; events
     ['Owned objects', owned(t.owned)],
     ['Manifests', t.manifests.valid ? 'valid' : `invalid: ${t.manifests.errors} error(s) (running on the last good state)`],
     ...(t.proposal === undefined ? [] : [['Proposal', proposal(t.proposal, now)] as [string, string]]),
+    ...(t.previews && opts.link ? [['Previews', previewFigures(t.previews, 'thumbnail')] as [string, string]] : []),
     ...(t.ignoreSuggestions && t.ignoreSuggestions.length > 0
       ? [['Ignore rules suggested', ignoreSuggestions(t.ignoreSuggestions)] as [string, string]]
       : []),

@@ -4,7 +4,8 @@
  * whose server fails is not ready after its first failed run (reason and since when) and gives
  * exactly one failed and one recovered notification however many runs it is down; /api/status
  * and /api/events match their schemas; the status token guards / and /api/*, never the probes;
- * no secret in any of it.
+ * the page shows the previews of the last plan (a hostile dashboard name escaped on the page, and
+ * drawn as text in an SVG served with a policy that runs no script); no secret in any of it.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,8 @@ import { startDaemon, startReceiver, type Receiver, type RunningDaemon } from '.
 import { until as waitUntil } from '../support/wait.js';
 
 const TOKEN = 'visibility-token-7c1e0a93b4';
+/** The dashboard's display name in the first test: markup in an SVG and on the page. */
+const HOSTILE = 'Checkout </text><script>alert(1)</script><img src=x onerror=alert(2)>';
 let sandbox: SandboxHandle;
 let receiver: Receiver;
 let dir: string;
@@ -100,9 +103,11 @@ const touch = () => {
 
 describe('obsync run tells what it does', () => {
   it('announces an adoption, notifies a hand-made change once, within one run, and serves it all by the schemas', async () => {
+    const manifest = join(dir, 'manifests/checkout.yaml');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('name: Checkout service', `name: '${HOSTILE}'`));
     await sandboxFetch('/api/v2/dashboards', {
       method: 'POST',
-      body: JSON.stringify({ name: 'Checkout service', tiles: [], tags: ['hand-made'] }),
+      body: JSON.stringify({ name: HOSTILE, tiles: [], tags: ['hand-made'] }),
     });
     daemon = await startDaemon(dir, ['--debounce', '200', '--schedule', '0 0 1 1 *'], env());
     await until('the first run', () => (results('success') >= 1 ? true : undefined));
@@ -125,8 +130,27 @@ describe('obsync run tells what it does', () => {
       expect.arrayContaining(['run-started', 'adopted', 'updated', 'run-finished']),
     );
 
+    // The first run updated the adopted dashboard: its preview, before and after, is on the status page.
+    const picture = '/targets/sb/previews/dashboard-checkout.svg';
+    expect(status).toMatchObject({ targets: [{ previews: [{ address: 'Dashboard/checkout', title: HOSTILE, url: picture }] }] });
+    const index = await (await api('/')).text();
+    const escaped = 'Checkout &lt;/text&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;';
+    expect(index).toContain(`<img src="${picture}" alt="Dashboard/checkout: ${escaped}" loading="lazy">`);
+    expect(index).not.toMatch(/<script>alert|<img src=x/);
+    expect((await fetch(`${daemon.url}${picture}`)).status).toBe(401);
+    const svg = await api(picture);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml');
+    expect(svg.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(svg.headers.get('content-security-policy')).toMatch(/^default-src 'none';.*script-src 'none';.*; sandbox$/);
+    const drawn = await svg.text();
+    expect(drawn).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    expect(drawn).toContain('&lt;/text&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    // No element of the name and no event attribute: the name is text.
+    expect(drawn).not.toMatch(/<(script|img)\b|\son\w+="/i);
+
     const runsBefore = daemon.events('run-finished').length;
-    await handEdit('Checkout service', ['changed-by-hand']);
+    await handEdit(HOSTILE, ['changed-by-hand']);
     touch();
     await until('the drift notification', () => (kinds().includes('drift') ? true : undefined));
     // Told within the run that found it: no later run was needed.

@@ -5,7 +5,7 @@
 import type { Backtest } from '../../core/backtest.js';
 import { backtestChartSpec } from './backtest-model.js';
 import { backtestOption } from './backtest-option.js';
-import { baseNames, type DashboardPicture, picture } from './dashboard.js';
+import { baseNames, type DashboardPicture, picture, type PictureFormats } from './dashboard.js';
 
 export interface BacktestPreviewInput {
   address: string;
@@ -13,12 +13,17 @@ export interface BacktestPreviewInput {
   backtest: Backtest;
 }
 
-export function backtestPictures(inputs: readonly BacktestPreviewInput[]): DashboardPicture[] {
+export function backtestPictures(inputs: readonly BacktestPreviewInput[], formats: PictureFormats = { png: true }): DashboardPicture[] {
   const names = baseNames(inputs, 'backtest');
   return inputs.map((input, i) => {
-    return picture(input.address, names[i] ?? `backtest-${i}`, () => {
-      const spec = backtestChartSpec(input.address, input.name, input.backtest);
-      return 'skipped' in spec ? spec : backtestOption(spec);
-    });
+    return picture(
+      input.address,
+      names[i] ?? `backtest-${i}`,
+      () => {
+        const spec = backtestChartSpec(input.address, input.name, input.backtest);
+        return 'skipped' in spec ? spec : backtestOption(spec);
+      },
+      formats,
+    );
   });
 }

@@ -11,12 +11,19 @@ import { pngOf } from './png.js';
 import type { PictureOption } from './option.js';
 import { svgOf } from './svg.js';
 
-export type DashboardPicture = { address: string; base: string; svg: string; png: Buffer } | { address: string; skipped: string };
+/** A picture's SVG, and its PNG unless only the SVG was asked for (the daemon's status page shows SVGs). */
+export type DashboardPicture =
+  | { address: string; base: string; svg: string; png: Buffer | undefined }
+  | { address: string; skipped: string };
 
-export function dashboardPictures(inputs: readonly DashboardPreviewInput[]): DashboardPicture[] {
+export interface PictureFormats {
+  png: boolean;
+}
+
+export function dashboardPictures(inputs: readonly DashboardPreviewInput[], formats: PictureFormats = { png: true }): DashboardPicture[] {
   const names = baseNames(inputs);
   return inputs.map((input, i) => {
-    return picture(input.address, names[i] ?? `dashboard-${i}`, () => dashboardOption(input));
+    return picture(input.address, names[i] ?? `dashboard-${i}`, () => dashboardOption(input), formats);
   });
 }
 
@@ -24,12 +31,17 @@ export function dashboardPictures(inputs: readonly DashboardPreviewInput[]): Das
  * Every picture obsync writes is drawn here: its SVG scrubbed and through the output pass once, as
  * a file obsync writes, and the PNG drawn from that text. A failure is a skipped picture, never a throw.
  */
-export function picture(address: string, base: string, draw: () => PictureOption | { skipped: string }): DashboardPicture {
+export function picture(
+  address: string,
+  base: string,
+  draw: () => PictureOption | { skipped: string },
+  formats: PictureFormats = { png: true },
+): DashboardPicture {
   try {
     const option = draw();
     if ('skipped' in option) return { address, skipped: option.skipped };
     const svg = finalText(svgOf(option));
-    return { address, base, svg, png: pngOf(svg) };
+    return { address, base, svg, png: formats.png ? pngOf(svg) : undefined };
   } catch (err) {
     return { address, skipped: errorMessage(err) };
   }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { Plan } from '../../core/plan.js';
 import type { JsonObject } from '../../core/wire.js';
 import { baseNames, dashboardPictures } from './dashboard.js';
 import { PANEL_WIDTH } from './layout.js';
 import { dashboardOption } from './option.js';
+import { reportPictures } from './report-pictures.js';
 import { svgOf } from './svg.js';
 
 const HOSTILE = '</text><script>alert(1)</script>" onload="alert(2)" x=\'\u202e';
@@ -87,12 +89,23 @@ describe('dashboard previews', () => {
       },
     ]);
     expect(ok && 'png' in ok && ok.base).toBe('dashboard-checkout');
-    expect(ok && 'png' in ok && [...ok.png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
+    expect(ok && 'png' in ok && [...(ok.png ?? Buffer.alloc(0)).subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
     expect(bad).toEqual({ address: 'Dashboard/broken', skipped: 'boom' });
     expect(baseNames([{ address: 'Dashboard/a b' }, { address: 'Dashboard/a-b' }, { address: 'Dashboard/ü' }])).toEqual([
       expect.stringMatching(/^dashboard-a-b-[0-9a-f]{8}$/),
       expect.stringMatching(/^dashboard-a-b-[0-9a-f]{8}$/),
       expect.stringMatching(/^dashboard-[0-9a-f]{8}$/),
     ]);
+  });
+
+  it("draws a plan's pictures SVG only when asked, at most `max` of them, the rest skipped without drawing", async () => {
+    const input = (name: string) => ({ address: `Dashboard/${name}`, name: `Title ${name}`, after: dashboard(name) });
+    const plan = { steps: [] } as unknown as Plan;
+    const drawn = await reportPictures({ plan, previews: [input('a'), input('b')] }, { png: false, max: 1 });
+    expect(drawn.map((d) => d.title)).toEqual(['Title a', 'Title b']);
+    const [first, second] = drawn.map((d) => d.picture);
+    expect(first && 'svg' in first && first.png).toBeUndefined();
+    expect(first && 'svg' in first && first.svg).toMatch(/^<svg/);
+    expect(second).toEqual({ address: 'Dashboard/b', skipped: 'over the 1 pictures kept of a plan' });
   });
 });

@@ -1,0 +1,60 @@
+/**
+ * The pictures of one run's plan (issue 42): a preview of each dashboard it creates or updates and a
+ * chart of each alert it backtested, drawn by the one drawing function (./dashboard.ts `picture`).
+ * Shared by `plan --preview-dir` and the daemon's status page. ECharts and resvg are loaded only
+ * when a plan has something to draw. Never throws: a picture that cannot be made is a skipped one.
+ */
+import type { Plan } from '../../core/plan.js';
+import type { DashboardPreviewInput } from '../../core/preview.js';
+import { errorMessage } from '../../core/errors.js';
+import type { BacktestPreviewInput } from './backtest-pictures.js';
+import type { DashboardPicture, PictureFormats } from './dashboard.js';
+
+/** A picture and the display name it shows (a dashboard's or an alert's). */
+export interface TitledPicture {
+  picture: DashboardPicture;
+  title: string;
+}
+
+export interface ReportPictureOptions extends PictureFormats {
+  /** Draw at most this many; the rest are skipped pictures that say so. */
+  max?: number;
+}
+
+export async function reportPictures(
+  report: { plan: Plan; previews?: DashboardPreviewInput[] | undefined },
+  opts: ReportPictureOptions,
+): Promise<TitledPicture[]> {
+  const dashboards = report.previews ?? [];
+  const backtests = backtestInputs(report.plan);
+  if (dashboards.length + backtests.length === 0) return [];
+  const max = opts.max ?? Number.POSITIVE_INFINITY;
+  const over = (address: string): DashboardPicture => ({ address, skipped: `over the ${max} pictures kept of a plan` });
+  try {
+    const { dashboardPictures } = await import('./dashboard.js');
+    const { backtestPictures } = await import('./backtest-pictures.js');
+    const drawnDashboards = dashboards.slice(0, max);
+    const drawnBacktests = backtests.slice(0, Math.max(0, max - drawnDashboards.length));
+    const pictures = [
+      ...dashboardPictures(drawnDashboards, opts),
+      ...dashboards.slice(drawnDashboards.length).map((d) => over(d.address)),
+      ...backtestPictures(drawnBacktests, opts),
+      ...backtests.slice(drawnBacktests.length).map((b) => over(b.address)),
+    ];
+    const titles = [...dashboards, ...backtests].map((i) => i.name);
+    return pictures.map((picture, i) => ({ picture, title: titles[i] ?? '' }));
+  } catch (err) {
+    // The renderer itself could not be loaded: every picture says why.
+    return [...dashboards, ...backtests].map((i) => ({ picture: { address: i.address, skipped: errorMessage(err) }, title: i.name }));
+  }
+}
+
+/** The alerts of the plan whose backtest was evaluated: one chart each. */
+function backtestInputs(plan: Plan): BacktestPreviewInput[] {
+  return plan.steps.flatMap((step) => {
+    const b = step.backtest;
+    if (!b || b.status !== 'ok' || !b.series) return [];
+    const name = typeof step.payload?.name === 'string' ? step.payload.name : step.name;
+    return [{ address: step.address, name, backtest: b }];
+  });
+}
