@@ -67,7 +67,7 @@ export async function dashboardInput(moved?: { x: number }): Promise<DashboardPr
 /** An alert on the errors tile, its threshold lowered from 300 to 100, backtested over a day of hourly windows. */
 export async function backtestOfUpdate(): Promise<Backtest> {
   const alert = (threshold: number): JsonObject => ({ interval: '1h', threshold, thresholdType: 'above' });
-  const step = { address: 'Alert/errors-high' } as PlanStep;
+  const step = { address: 'Alert/errors-high' } as unknown as PlanStep;
   const plan = { steps: [step] } as unknown as Plan;
   const subject = {
     label: step.address,
