@@ -10,6 +10,8 @@ export interface DashboardPreviewInput {
   before?: JsonObject;
   /** Per tile of `after` (by position): its recent series, or why there is none. */
   data?: (TileData | undefined)[];
+  /** The same per tile of `before`. */
+  beforeData?: (TileData | undefined)[];
 }
 
 export type TileData = { points: TilePoint[] } | { reason: string };

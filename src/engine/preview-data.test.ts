@@ -26,7 +26,7 @@ describe('preview data', () => {
         return [{ ts_bucket: 0, 'series_0.data': 3 }];
       },
     };
-    const d = input(tile('line'), tile('number'), tile('stacked_bar'), tile('line', { $ref: 'Source/new' }), tile('line'));
+    const d = input(tile('line'), tile('number'), tile('stacked_bar', 'src4'), tile('line', { $ref: 'Source/new' }), tile('line', 'src2'));
     await fillPreviewData([d], { charts, variant: 'self-hosted', budget: 2, now: new Date(Date.UTC(2026, 0, 1)) });
     expect(asked).toHaveLength(2);
     expect(d.data).toEqual([
@@ -36,6 +36,25 @@ describe('preview data', () => {
       { reason: 'its source is created by this plan' },
       { reason: "the plan's series request budget is spent" },
     ]);
+  });
+
+  it('fills the before side of an update too, after the after sides, asking a query both sides share once', async () => {
+    const asked: unknown[] = [];
+    const charts: ChartsPort = {
+      series: async (q) => {
+        asked.push(q);
+        return [{ ts_bucket: 0, 'series_0.data': asked.length }];
+      },
+    };
+    const d = { ...input(tile('line'), tile('line', 'src2')), before: { name: 'd', tiles: [tile('line'), tile('line', 'src3')] } };
+    await fillPreviewData([d as DashboardPreviewInput], { charts, variant: 'self-hosted', budget: 3, now: new Date(Date.UTC(2026, 0, 1)) });
+    expect(asked).toHaveLength(3);
+    const value = (n: number) => ({ points: [{ bucket: 0, group: '', value: n }] });
+    expect(d.data).toEqual([value(1), value(2)]);
+    expect((d as DashboardPreviewInput).beforeData).toEqual([value(1), value(3)]);
+    const spent = { ...input(tile('line')), before: { name: 'd', tiles: [tile('line', 'src3')] } } as DashboardPreviewInput;
+    await fillPreviewData([spent], { charts, variant: 'self-hosted', budget: 1, now: new Date(Date.UTC(2026, 0, 1)) });
+    expect(spent.beforeData).toEqual([{ reason: "the plan's series request budget is spent" }]);
   });
 
   it('asks nothing of a hosted target', async () => {

@@ -1,7 +1,8 @@
 /**
- * The data of the last hours for the line and stacked-bar tiles of the previewed dashboards: one
- * chart series request per tile through the target's chart port (self-hosted only), within what the
- * backtests left of the plan's request budget. The tile's query as the checker reads it (its last
+ * The data of the last hours for the line and stacked-bar tiles of the previewed dashboards, after
+ * the plan and, for an update, before it: one chart series request per distinct tile query through
+ * the target's chart port (self-hosted only), within what the backtests left of the plan's request
+ * budget, the after sides first. The tile's query as the checker reads it (its last
  * select item, or the ratio of two): the same translation as the backtests. Never throws: a tile
  * without data says why.
  */
@@ -12,6 +13,7 @@ import type { DashboardPreviewInput, TileData } from '../core/preview.js';
 import type { JsonObject } from '../core/wire.js';
 import { alertWindows, seriesPoints } from '../kinds/alert/checker.js';
 import { alertEvaluation, seriesRequests } from '../kinds/alert/series-query.js';
+import { stableJson } from '../planner/diff.js';
 import { SERIES_MAX_BUCKETS } from './backtest.js';
 
 const SERIES_DISPLAYS = new Set(['line', 'stacked_bar']);
@@ -30,26 +32,44 @@ export interface PreviewDataOptions {
 }
 
 export async function fillPreviewData(inputs: readonly DashboardPreviewInput[], opts: PreviewDataOptions): Promise<void> {
-  let left = opts.budget;
-  for (const input of inputs) {
-    const tiles = Array.isArray(input.after.tiles) ? input.after.tiles : [];
-    const data: (TileData | undefined)[] = [];
-    for (const tile of tiles) {
-      const config = isJsonObject(tile) && isJsonObject(tile.config) ? tile.config : undefined;
-      if (!config || typeof config.displayType !== 'string' || !SERIES_DISPLAYS.has(config.displayType)) {
-        data.push(undefined);
-        continue;
-      }
-      const request = requestOf(config, opts);
-      if ('reason' in request) data.push(request);
-      else if (left < 1) data.push({ reason: "the plan's series request budget is spent" });
-      else {
-        left -= 1;
-        data.push(await fetched(request, opts));
-      }
+  const asked = new Map<string, TileData>();
+  const budget = { left: opts.budget };
+  // The after sides first (what the plan makes), then the before sides of updates; a query asked once answers both.
+  for (const input of inputs) input.data = await tilesData(input.after, asked, budget, opts);
+  for (const input of inputs) if (input.before) input.beforeData = await tilesData(input.before, asked, budget, opts);
+}
+
+async function tilesData(
+  body: JsonObject,
+  asked: Map<string, TileData>,
+  budget: { left: number },
+  opts: PreviewDataOptions,
+): Promise<(TileData | undefined)[]> {
+  const tiles = Array.isArray(body.tiles) ? body.tiles : [];
+  const data: (TileData | undefined)[] = [];
+  for (const tile of tiles) {
+    const config = isJsonObject(tile) && isJsonObject(tile.config) ? tile.config : undefined;
+    if (!config || typeof config.displayType !== 'string' || !SERIES_DISPLAYS.has(config.displayType)) {
+      data.push(undefined);
+      continue;
     }
-    input.data = data;
+    const request = requestOf(config, opts);
+    if ('reason' in request) {
+      data.push(request);
+      continue;
+    }
+    const key = stableJson(request.request);
+    const known = asked.get(key);
+    if (known) data.push(known);
+    else if (budget.left < 1) data.push({ reason: "the plan's series request budget is spent" });
+    else {
+      budget.left -= 1;
+      const answer = await fetched(request, opts);
+      asked.set(key, answer);
+      data.push(answer);
+    }
   }
+  return data;
 }
 
 type Request = { request: ReturnType<typeof seriesRequests>[number]; groupBy: string[]; ratio: boolean };

@@ -25,7 +25,7 @@ type Graphic = Record<string, unknown>;
 
 export function dashboardOption(input: DashboardPreviewInput): PictureOption {
   const after = tilesOf(input.after, input.data);
-  const before = input.before ? tilesOf(input.before) : undefined;
+  const before = input.before ? tilesOf(input.before, input.beforeData) : undefined;
   const changed = before ? changedTiles(before, after) : new Set<string>();
   const panels = before ? [panel('before', before, 0, new Set()), panel('after', after, PANEL_WIDTH + 2 * GAP, changed)] : [];
   const graphics = before ? panels.flat() : panel('', after, 0, changed);
@@ -42,7 +42,15 @@ export function dashboardOption(input: DashboardPreviewInput): PictureOption {
       textStyle: { fontFamily: FONT_FAMILY },
       title: { text: pictureText(input.name), left: 4, top: 4, textStyle: { fontFamily: FONT_FAMILY, fontSize: 15 } },
       graphic: { elements: graphics.map((g) => shifted(g, HEADER_HEIGHT)) },
-      ...chartsOf(after, before ? PANEL_WIDTH + 2 * GAP : 0, HEADER_HEIGHT),
+      ...chartsOf(
+        before
+          ? [
+              { tiles: before, left: 0 },
+              { tiles: after, left: PANEL_WIDTH + 2 * GAP },
+            ]
+          : [{ tiles: after, left: 0 }],
+        HEADER_HEIGHT,
+      ),
     },
   };
 }

@@ -69,6 +69,19 @@ describe('dashboard previews', () => {
     expect(without).toContain('no data preview: hosted: no chart series API');
   });
 
+  it('draws the before side of an update with its own data: one time axis per panel, no "no data preview" left', () => {
+    const points = (k: number) => [0, 1, 2].map((i) => ({ bucket: Date.UTC(2026, 0, 1, 0, 5 * i), group: '', value: i * k }));
+    const update = { address: 'Dashboard/x', name: 'x', after: dashboard('x', 'level:warn'), before: dashboard('x') };
+    const both = svgOf(
+      dashboardOption({ ...update, data: [{ points: points(10) }, undefined], beforeData: [{ points: points(30) }, undefined] }),
+    );
+    expect(both).not.toContain('no data preview');
+    expect(both.match(/>00:10</g)).toHaveLength(2);
+    const afterOnly = svgOf(dashboardOption({ ...update, data: [{ points: points(10) }, undefined] }));
+    expect(afterOnly.match(/>00:10</g)).toHaveLength(1);
+    expect(afterOnly).toContain('no data preview');
+  });
+
   it('writes an SVG and a PNG per dashboard under stable names, and a failure is a skip with its reason', () => {
     const [ok, bad] = dashboardPictures([
       { address: 'Dashboard/checkout', name: 'Checkout', after: dashboard('Checkout') },
