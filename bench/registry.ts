@@ -23,5 +23,6 @@ export const MEASURES: readonly Measure[] = await Promise.all(
     import('./measures/scrub.js'),
     import('./measures/pull.js'),
     import('./measures/lint.js'),
+    import('./measures/previews.js'),
   ].map(async (module) => (await module).default),
 );
