@@ -10,6 +10,7 @@
  */
 import type { ChartsPort } from '../../src/core/ports.js';
 import type { DashboardPreviewInput } from '../../src/core/preview.js';
+import type { DashboardPicture, PictureFormats } from '../../src/render/preview/dashboard.js';
 import type { JsonObject } from '../../src/core/wire.js';
 import { fillPreviewData } from '../../src/engine/preview-data.js';
 import { createObservabilityDomain } from '../../src/sandbox/domain/index.js';
@@ -58,7 +59,7 @@ export default defineMeasure({
   },
 });
 
-type Draw = typeof import('../../src/render/preview/dashboard.js')['dashboardPictures'];
+type Draw = (inputs: readonly DashboardPreviewInput[], formats: PictureFormats) => DashboardPicture[];
 
 async function previews(tiles: number, dashboards: number, draw: Draw, loadMs: number): Promise<Result> {
   const port = inProcessPort(createObservabilityDomain({ now: () => NOW }));

@@ -55,7 +55,7 @@ export async function readmePictures(root: string): Promise<Map<string, Buffer>>
 function lowered(r: DesiredResource): DesiredResource {
   if (r.address !== ALERT) return r;
   const { digest: _digest, ...rest } = r;
-  return { ...rest, spec: { ...(r.spec as Record<string, unknown>), threshold: 400 } as DesiredResource['spec'] };
+  return { ...rest, spec: { ...(r.spec as Record<string, unknown>), threshold: 400 } };
 }
 
 /** The team example's dashboards and alerts, as the quickstart applies them (its pipes are hosted-only). */

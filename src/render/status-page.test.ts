@@ -136,8 +136,8 @@ describe('status pages', () => {
   });
 
   it('escapes every text from the service and the manifests: no markup, no hidden characters', () => {
-    const markup =
-      /<(?!\/?(?:section|h[123]|a|span|p|dl|dt|dd|table|caption|thead|tbody|tr|th|td|code|br|time|ul|li|div|strong|details|summary|pre|figure|figcaption|img)\b)/;
+    const tags = 'section|h[123]|a|span|p|dl|dt|dd|table|caption|thead|tbody|tr|th|td|code|br|time|ul|li|div|strong|details|summary|pre';
+    const markup = new RegExp(`<(?!\\/?(?:${tags}|figure|figcaption|img)\\b)`);
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (hostile) => {
         const t = target({
