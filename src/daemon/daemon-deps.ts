@@ -82,4 +82,6 @@ export interface DaemonOptions {
    * runs in 30 days); false: never.
    */
   ignoreSuggestions?: IgnoreSuggestionSettings | false;
+  /** false: the last plan's pictures are not drawn for the status page (the renderer is never loaded). */
+  previews?: boolean;
 }

@@ -128,7 +128,7 @@ export class TargetRun {
       events.push(...(await recordKept(this.driftHistory, report, this.deps.inventory, this.deps.logger)).map(suggestionEvent));
     for (const e of events) this.emit(e);
     // After the events: drawing takes a few hundred ms a dashboard, which no event waits for.
-    await this.pictures.keep(report);
+    if (this.opts.previews !== false) await this.pictures.keep(report);
     const failed =
       (report.apply ? report.apply.summary.failed + report.apply.summary.refused > 0 : false) ||
       report.plan.errored ||

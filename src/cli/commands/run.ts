@@ -37,6 +37,7 @@ interface RunFlags extends RawRunOptions {
   debounce: number;
   concurrency?: number;
   parallelRuns: number;
+  previews: boolean;
 }
 
 const DEFAULT_SCHEDULE = '*/5 * * * *';
@@ -63,6 +64,7 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
     .argument('[paths...]', 'manifest files or directories')
     .option('--schedule <cron>', `cron expression, UTC (default: defaults.schedule or "${DEFAULT_SCHEDULE}")`)
     .option('--no-watch', 'do not watch the manifest files')
+    .option('--no-previews', "do not draw the last plan's pictures for the status page (the renderer costs about 47 MB resident)")
     .addOption(new Option('--mode <mode>', 'apply heals drift; plan only reports it').choices(['apply', 'plan']).default('apply'))
     .option('--listen <host:port>', 'status page, health and metrics address (default 127.0.0.1:9464, env OBSYNC_LISTEN)')
     .option('--debounce <ms>', 'quiet time after a file change before a run', milliseconds, 1_000)
@@ -191,6 +193,7 @@ async function runDaemon(io: CliIO, paths: string[], flags: RunFlags): Promise<v
           shutdownMs: SHUTDOWN_MS,
           ...(writeBacks[i]?.drift ? { drift: writeBacks[i].drift } : {}),
           ignoreSuggestions: targetIgnoreSuggestions(group.config, session.port.target),
+          previews: flags.previews,
           ...daemonBacktest(backtestSettings(opts, session.defaults.backtest, true)),
         },
       ),
