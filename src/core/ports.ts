@@ -130,7 +130,10 @@ export interface ChartsPort {
   series(query: SeriesQuery, opts?: CallOptions): Promise<WireSeriesRow[]>;
 }
 
-/** A raw-row search (`POST /api/v2/search`). The range is pinned: a walk's pages all read the same range. */
+/**
+ * A raw-row search (`POST /api/v2/search`). The range is pinned: a walk's pages all read the same range. Other
+ * fields of the route (`orderBy`) go as they are; every page of a walk sends the same ones.
+ */
 export interface SearchQuery extends JsonObject {
   sourceId: string;
   startTime: string;
@@ -149,8 +152,11 @@ export interface SearchRows {
 }
 
 export interface SearchPort {
-  /** Every page of the search, by the service's cursor (offset paging on a service that has none), in at most `maxRequests` requests. */
-  rows(query: SearchQuery, opts: CallOptions & { maxRequests: number }): Promise<SearchRows>;
+  /**
+   * Every page of the search, by the service's cursor (offset paging on a service that has none), in at most `maxRequests`
+   * requests; with `maxRows`, the walk stops once it holds that many rows (it may hold a page more).
+   */
+  rows(query: SearchQuery, opts: CallOptions & { maxRequests: number; maxRows?: number }): Promise<SearchRows>;
 }
 
 export interface Capabilities {

@@ -80,6 +80,20 @@ describe('search walks', () => {
     expect(out.rows).toHaveLength(12);
   });
 
+  it('stops once it holds the rows the caller needs, through short pages, and says whether the service had more', async () => {
+    const svc = service(windowed([2, 0, 5, 4], 3));
+    const out = await searchRows(new Api(svc, selfHostedEnvelope), '/api/v2/search', QUERY, { maxRequests: 50, maxRows: 5 });
+    // 2 (short), 0 (empty), then 3 of the third window: 5 rows held, the walk not over.
+    expect(svc.sent).toHaveLength(3);
+    expect(out).toMatchObject({ complete: false, requests: 3 });
+    expect(out.rows).toEqual([...rows('w0-', 2), ...rows('w2-', 3)]);
+    const all = await searchRows(new Api(service(windowed([2], 3)), selfHostedEnvelope), '/api/v2/search', QUERY, {
+      maxRequests: 50,
+      maxRows: 5,
+    });
+    expect(all).toMatchObject({ complete: true, requests: 1 });
+  });
+
   it('fails, without a further request, when the service answers the same cursor twice', async () => {
     const svc = service(() => ({ status: 200, body: { data: rows('r', 3), nextCursor: 'same' } }));
     const err = await walk(svc, 50).catch((e: unknown) => e);

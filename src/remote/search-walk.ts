@@ -53,11 +53,13 @@ export class SearchWalk {
   constructor(
     private readonly pageSize: number,
     private readonly maxRequests: number,
+    /** The caller needs no more rows than this: the walk stops once it holds them (still incomplete if the service had more). */
+    private readonly maxRows = Number.POSITIVE_INFINITY,
   ) {}
 
-  /** The next request's position, or null when the walk is over (done, or out of budget). */
+  /** The next request's position, or null when the walk is over (done, out of budget, or holding the rows the caller needs). */
   next(): Position | null {
-    return this.requests < this.maxRequests && !this.#capped ? this.#next : null;
+    return this.requests < this.maxRequests && !this.#capped && this.rows.length < this.maxRows ? this.#next : null;
   }
 
   get complete(): boolean {
@@ -91,9 +93,9 @@ export async function searchRows(
   api: Api,
   path: string,
   query: SearchQuery,
-  opts: CallOptions & { maxRequests: number },
+  opts: CallOptions & { maxRequests: number; maxRows?: number },
 ): Promise<SearchRows> {
-  const walk = new SearchWalk(query.maxResults, opts.maxRequests);
+  const walk = new SearchWalk(query.maxResults, opts.maxRequests, opts.maxRows);
   for (let at = walk.next(); at !== null; at = walk.next()) {
     const init = { method: 'POST', path, body: { ...query, ...at }, idempotent: true, retries: opts.retries, signal: opts.signal } as const;
     let page: SearchPage;
