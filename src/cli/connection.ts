@@ -1,6 +1,6 @@
 /** One target's service for the commands that talk to exactly one (keys, query), and how any connection reports its waits. */
 import { ConfigError } from '../core/errors.js';
-import { UNFENCED } from '../core/fence.js';
+import { UNFENCED, type WriteFence } from '../core/fence.js';
 import type { ResolvedTarget } from '../config/target-resolution.js';
 import type { Logger } from '../log/logger.js';
 import { serverFields } from '../log/fields.js';
@@ -14,7 +14,7 @@ import { connectTarget, openProject, targetName, type Connection, type ConnectIn
 /** One target's service, for the commands that talk to exactly one (keys, query). */
 export async function openConnection(
   io: CliIO,
-  opts: { config?: string | undefined; target?: string | undefined; timeoutMs?: number | undefined },
+  opts: { config?: string | undefined; target?: string | undefined; timeoutMs?: number | undefined; fence?: WriteFence },
 ): Promise<Connection> {
   const project = openProject({
     configPath: findConfig(io, [], opts.config),
@@ -33,8 +33,8 @@ export async function openConnection(
     logger,
     announce: (line) => io.stderr.write(`${line}\n`),
     timeoutMs: opts.timeoutMs,
-    // keys and query are not runs: no lease to hold.
-    fence: UNFENCED,
+    // keys and query are not runs: no lease to hold. A command that only reads says so (search: READ_ONLY).
+    fence: opts.fence ?? UNFENCED,
     telemetry: io.telemetry,
     ...waitReporter(io, logger, 'stderr'),
   });

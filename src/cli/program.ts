@@ -92,6 +92,12 @@ const commands: CommandEntry[] = [
     load: () => import('./commands/query.js'),
   },
   {
+    name: 'search',
+    usage: '[options]',
+    summary: 'the rows of a source, paged by the search cursor (self-hosted variant)',
+    load: () => import('./commands/search.js'),
+  },
+  {
     name: 'schema',
     usage: '[options]',
     summary:

@@ -145,7 +145,7 @@ export function seriesPoint(row: WireSeriesRow, groupBy: readonly string[]): Ser
 }
 
 /** Epoch milliseconds (or seconds), or a ClickHouse `YYYY-MM-DD hh:mm:ss` in UTC, as ISO 8601. */
-function timeOf(value: Json | undefined): string | null {
+export function timeOf(value: Json | undefined): string | null {
   let ms: number | undefined;
   if (typeof value === 'number') ms = value < 1e12 ? value * 1000 : value;
   else if (typeof value === 'string' && /^\d+$/.test(value)) ms = Number(value) < 1e12 ? Number(value) * 1000 : Number(value);
