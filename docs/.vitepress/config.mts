@@ -33,6 +33,7 @@ export default defineConfig({
           { text: 'Sharing fields with the UI', link: '/ignore' },
           { text: 'Backtests and impact', link: '/backtests' },
           { text: 'Alert tests', link: '/alert-tests' },
+          { text: 'Reading data: query and search', link: '/query-and-search' },
           { text: 'Policy before merge', link: '/policy' },
           { text: 'Plan previews', link: '/previews' },
           { text: 'Access as code', link: '/access' },
