@@ -2,7 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileText, RAW_UNSAFE, RUNNER_COMMAND } from '../../test/support/hostile-text.js';
 import { safeOutput } from '../core/printable.js';
-import { CELL_MAX, rowCells, rowColumns, searchBudget, selectColumns, selectWithTimestamp, windowCount } from './search-rows.js';
+import {
+  CELL_MAX,
+  incompleteNote,
+  rowCells,
+  rowColumns,
+  searchBudget,
+  selectColumns,
+  selectWithTimestamp,
+  windowCount,
+} from './search-rows.js';
 import { formatTable } from './table.js';
 
 const MIN = 60_000;
@@ -18,6 +27,17 @@ describe('search budgets', () => {
   it('asks pages of at most 1000 rows and budgets the full pages --limit fills plus one short page a window', () => {
     expect(searchBudget(100, HOUR)).toEqual({ pageSize: 100, maxRequests: 1 + 2 });
     expect(searchBudget(10_000, 3 * HOUR)).toEqual({ pageSize: 1000, maxRequests: 10 + 2 });
+  });
+});
+
+describe('an incomplete walk', () => {
+  it('is told on stderr only when the budget ended it short of --limit rows', () => {
+    expect(incompleteNote({ complete: false, requests: 3 }, 40, 100)).toBe(
+      'obsync: the search stopped after 3 requests with 40 of up to 100 rows: the service may hold more in this range; ' +
+        'narrow it (--since, --from/--to) to read them',
+    );
+    expect(incompleteNote({ complete: false, requests: 3 }, 100, 100)).toBeNull();
+    expect(incompleteNote({ complete: true, requests: 3 }, 40, 100)).toBeNull();
   });
 });
 

@@ -41,6 +41,18 @@ export function searchBudget(limit: number, rangeMs: number): { pageSize: number
   return { pageSize, maxRequests: Math.ceil(limit / pageSize) + Math.max(1, windowCount(rangeMs)) };
 }
 
+/**
+ * What stderr says when the walk's budget ended it before the service said "done" and before it
+ * held `limit` rows (the rows printed are the first ones, only fewer); null otherwise.
+ */
+export function incompleteNote(walk: { complete: boolean; requests: number }, printed: number, limit: number): string | null {
+  if (walk.complete || printed >= limit) return null;
+  return (
+    `obsync: the search stopped after ${walk.requests} requests with ${printed} of up to ${limit} rows: ` +
+    'the service may hold more in this range; narrow it (--since, --from/--to) to read them'
+  );
+}
+
 /** The columns of a select list, split at its top-level commas (not those inside parentheses or quotes). */
 export function selectColumns(select: string): string[] {
   const out: string[] = [];

@@ -21,7 +21,16 @@ import type { CommandRegistrar } from '../registrar.js';
 import { openConnection } from '../connection.js';
 import { formatTable } from '../table.js';
 import { parseDuration } from './query.js';
-import { LIMIT_DEFAULT, LIMIT_MAX, rowCells, rowColumns, searchBudget, selectColumns, selectWithTimestamp } from '../search-rows.js';
+import {
+  incompleteNote,
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+  rowCells,
+  rowColumns,
+  searchBudget,
+  selectColumns,
+  selectWithTimestamp,
+} from '../search-rows.js';
 
 interface SearchFlags {
   target?: string;
@@ -116,12 +125,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         } else {
           io.stderr.write(`no rows in '${flags.source}' for this range\n`);
         }
-        if (!walk.complete && rows.length < flags.limit) {
-          io.stderr.write(
-            `obsync: the search stopped after ${walk.requests} requests with ${rows.length} of up to ${flags.limit} rows: ` +
-              'the service may hold more in this range; narrow it (--since, --from/--to) to read them\n',
-          );
-        }
+        const note = incompleteNote(walk, rows.length, flags.limit);
+        if (note) io.stderr.write(`${note}\n`);
       } finally {
         await connection.close();
       }
