@@ -130,6 +130,19 @@ function cursorRefused(err: unknown, path: string, page: number): unknown {
   const mismatch = /does not match this query|outside the current time range/i.test(err.bodyExcerpt);
   const malformed = /cursor is malformed/i.test(err.bodyExcerpt);
   if (!mismatch && !malformed) return err;
+  const refusal = mismatch
+    ? {
+        code: 'SEARCH_CURSOR_QUERY_MISMATCH',
+        vendorCode: 'CURSOR_QUERY_MISMATCH',
+        hint: 'the service no longer reads the walk as the same query (was it upgraded or reconfigured mid-walk?): run it again',
+      }
+    : {
+        code: 'SEARCH_INVALID_CURSOR',
+        vendorCode: 'INVALID_CURSOR',
+        hint:
+          'the service changed its cursor format, or the walk passed its offset cap of 10000 rows in one window: ' +
+          'run it again, or narrow the time range',
+      };
   return new ApiError({
     method: err.method,
     path,
@@ -137,14 +150,11 @@ function cursorRefused(err: unknown, path: string, page: number): unknown {
     status: 400,
     retryable: false,
     bodyExcerpt: err.bodyExcerpt,
-    code: mismatch ? 'SEARCH_CURSOR_QUERY_MISMATCH' : 'SEARCH_INVALID_CURSOR',
+    code: refusal.code,
     message:
       `${requestLabel({ method: err.method, path, host: err.host })}: the service refused the cursor it answered for page ${page} ` +
-      `(${mismatch ? 'CURSOR_QUERY_MISMATCH' : 'INVALID_CURSOR'}: ${err.bodyExcerpt}); the search was not completed`,
-    hint: mismatch
-      ? 'the service no longer reads the walk as the same query (was it upgraded or reconfigured mid-walk?): run it again'
-      : 'the service changed its cursor format, or the walk passed its offset cap of 10000 rows in one window: ' +
-        'run it again, or narrow the time range',
+      `(${refusal.vendorCode}: ${err.bodyExcerpt}); the search was not completed`,
+    hint: refusal.hint,
     cause: err,
   });
 }
