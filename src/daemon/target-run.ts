@@ -102,7 +102,9 @@ export class TargetRun {
       maxDeletes: this.opts.maxDeletes,
       ...(this.opts.adopt ? { adopt: this.opts.adopt } : {}),
       ...(this.opts.backtest ? { backtest: this.opts.backtest } : {}),
-      previews: true,
+      // The status page's pictures (none with --no-previews). Their tiles' data only when the daemon backtests:
+      // it asks the service for series only when obsync.yaml says so (defaults.backtest).
+      previews: this.opts.previews === false ? false : this.opts.backtest ? true : 'layout',
       ...(invalid ? { pruneBlockers: ['the manifests are invalid'] } : {}),
       memo: this.#memo,
       ...(ownersElsewhere && ownersElsewhere.size > 0 ? { ownersElsewhere } : {}),

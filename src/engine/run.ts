@@ -61,8 +61,8 @@ export interface PlanRequest {
   backtest?: Omit<BacktestOptions, 'signal'>;
   /** Keep each unchanged object's form in the plan (a JSON plan shows every object's values). */
   unchangedForms?: boolean;
-  /** `plan --preview-dir`: keep what the dashboard previews draw (./previews.ts). */
-  previews?: boolean;
+  /** `plan --preview-dir`: keep what the dashboard previews draw (./previews.ts); 'layout': without asking the service for their tiles' data. */
+  previews?: boolean | 'layout';
   signal?: AbortSignal;
   /** obsync's telemetry: spans for reading the live state, planning, backtests and previews. */
   telemetry?: Telemetry;
@@ -118,7 +118,7 @@ export async function makePlan(req: PlanRequest): Promise<Planned> {
     );
   const previews = req.previews ? dashboardPreviewInputs(planned.plan, live) : undefined;
   // The daemon asks for previews every run: a plan that changes no dashboard has no span for them.
-  if (previews && previews.length > 0)
+  if (previews && previews.length > 0 && req.previews !== 'layout')
     await telemetry.span(SPAN.preview, {}, () => fillPreviewData(previews, previewDataOptions(req, planned.plan)));
   const timings = { readMs: t1 - t0, planMs: t2 - t1, backtestMs: performance.now() - t2 };
   return {

@@ -74,8 +74,9 @@ export function declaredNames(script: string, shell: 'bash' | 'zsh' | 'fish'): {
     .split('\n')
     .filter((l) => !/^\s*#/.test(l))
     .join('\n')
-    // fish's single quotes take \' and \\ escapes; bash's and zsh's take none.
-    .replace(shell === 'fish' ? /'(?:[^'\\]|\\.)*'/g : /'[^']*'/g, "''")
+    // fish's single quotes take \' and \\ escapes; bash's and zsh's take none, so a quote in a
+    // description is written '\'' (close, an escaped quote, reopen): the escape outside is skipped too.
+    .replace(shell === 'fish' ? /'(?:[^'\\]|\\.)*'/g : /'[^']*'|\\./g, "''")
     .replace(/"(?:[^"\\]|\\.)*"/g, '""');
   const names = new Set<string>();
   const declare = (list: string) => {

@@ -187,10 +187,10 @@ describe.each(['self-hosted', 'hosted'] as const)('export round trip on the %s v
           const dir = mkdtempSync(join(tmpdir(), 'obsync-export-prop-'));
           try {
             await seed(port, dashboards, searches);
-            // The in-process service has no pipes (the HTTP sandbox and the e2e tests cover them).
+            // The in-process service has no pipes nor their SSH keys (the HTTP sandbox and the e2e tests cover them).
             const live = await readLive(
               port,
-              REGISTRY.filter((d) => d.kind !== 'Pipe' && port.collection(d.kind) !== null),
+              REGISTRY.filter((d) => d.kind !== 'Pipe' && d.kind !== 'PipeSshKey' && port.collection(d.kind) !== null),
             );
             const result = exportLive({ objects: (k) => live.objects(k), owned: [] });
             expect(exportLive({ objects: (k) => live.objects(k), owned: [] }).manifests.map((m) => m.text)).toEqual(
