@@ -61,7 +61,7 @@ export interface PlanRequest {
   backtest?: Omit<BacktestOptions, 'signal'>;
   /** Keep each unchanged object's form in the plan (a JSON plan shows every object's values). */
   unchangedForms?: boolean;
-  /** `plan --preview-dir`: keep what the dashboard previews draw (./previews.ts); 'layout': without asking the service for their tiles' data. */
+  /** `plan --preview-dir`: keep what the dashboard previews draw (./previews.ts); 'layout': without their tiles' data. */
   previews?: boolean | 'layout';
   signal?: AbortSignal;
   /** obsync's telemetry: spans for reading the live state, planning, backtests and previews. */
