@@ -3,8 +3,10 @@ import type { Backtest } from '../../core/backtest.js';
 import { registerSecret } from '../../core/scrub.js';
 import { backtestChartSpec, episodesText, valueRange } from './backtest-model.js';
 import { BACKTEST_GRID, backtestOption, SIDE_COLORS } from './backtest-option.js';
+import type { Plan } from '../../core/plan.js';
 import { backtestPictures } from './backtest-pictures.js';
 import { dashboardPictures } from './dashboard.js';
+import { reportPictures } from './report-pictures.js';
 import { svgOf } from './svg.js';
 
 const HOSTILE = '</text><script>alert(1)</script>" onload="alert(2)" x=\'\u202e';
@@ -74,6 +76,42 @@ describe('backtest chart model', () => {
     expect(BACKTEST_GRID.width).toBeGreaterThan(0);
     const [picture] = backtestPictures([{ address: 'Alert/x', name: 'x', backtest: update() }]);
     expect(picture && 'base' in picture && picture.base).toBe('backtest-x');
+  });
+});
+
+describe('the charts of the alerts an impact backtests', () => {
+  it('draws each impacted alert beside the own alert steps, named impact-… so no name collides with a backtest-… one', async () => {
+    const own = {
+      kind: 'Alert',
+      action: 'update',
+      address: 'Alert/errors',
+      name: 'errors',
+      payload: { name: 'Errors' },
+      backtest: update(),
+    };
+    const impacted = (name: string, address?: string) => ({
+      kind: 'Alert',
+      id: `id-${name}`,
+      name,
+      owned: true,
+      declared: address !== undefined,
+      ...(address ? { address } : {}),
+      backtest: update(),
+    });
+    const tileStep = {
+      kind: 'Dashboard',
+      action: 'update',
+      address: 'Dashboard/ops',
+      name: 'ops',
+      impact: [{ kind: 'tile-alerts', what: 'tile p99: query changed', objects: [impacted('errors', 'Alert/errors'), impacted('Slow')] }],
+    };
+    const plan = { steps: [own, tileStep] } as unknown as Plan;
+    const drawn = await reportPictures({ plan }, { png: false });
+    expect(drawn.map(({ picture, title }) => [picture.address, 'base' in picture ? picture.base : picture.skipped, title])).toEqual([
+      ['Alert/errors', 'backtest-errors', 'Errors'],
+      ['Alert/errors', 'impact-errors', 'errors'],
+      ["Alert 'Slow' (id id-Slow)", 'impact-alert-slow-id-id-slow', 'Slow'],
+    ]);
   });
 });
 

@@ -13,12 +13,16 @@ export interface BacktestPreviewInput {
   backtest: Backtest;
 }
 
-export function backtestPictures(inputs: readonly BacktestPreviewInput[], formats: PictureFormats = { png: true }): DashboardPicture[] {
-  const names = baseNames(inputs, 'backtest');
+export function backtestPictures(
+  inputs: readonly BacktestPreviewInput[],
+  formats: PictureFormats = { png: true },
+  prefix = 'backtest',
+): DashboardPicture[] {
+  const names = baseNames(inputs, prefix);
   return inputs.map((input, i) => {
     return picture(
       input.address,
-      names[i] ?? `backtest-${i}`,
+      names[i] ?? `${prefix}-${i}`,
       () => {
         const spec = backtestChartSpec(input.address, input.name, input.backtest);
         return 'skipped' in spec ? spec : backtestOption(spec);

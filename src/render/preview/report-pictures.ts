@@ -26,7 +26,9 @@ export async function reportPictures(
   opts: ReportPictureOptions,
 ): Promise<TitledPicture[]> {
   const dashboards = report.previews ?? [];
-  const backtests = backtestInputs(report.plan);
+  const own = backtestInputs(report.plan);
+  const impacts = impactBacktestInputs(report.plan);
+  const backtests = [...own, ...impacts];
   if (dashboards.length + backtests.length === 0) return [];
   const max = opts.max ?? Number.POSITIVE_INFINITY;
   const over = (address: string): DashboardPicture => ({ address, skipped: `over the ${max} pictures kept of a plan` });
@@ -34,12 +36,16 @@ export async function reportPictures(
     const { dashboardPictures } = await import('./dashboard.js');
     const { backtestPictures } = await import('./backtest-pictures.js');
     const drawnDashboards = dashboards.slice(0, max);
-    const drawnBacktests = backtests.slice(0, Math.max(0, max - drawnDashboards.length));
+    const drawnOwn = own.slice(0, Math.max(0, max - drawnDashboards.length));
+    const drawnImpacts = impacts.slice(0, Math.max(0, max - drawnDashboards.length - drawnOwn.length));
     const pictures = [
       ...dashboardPictures(drawnDashboards, opts),
       ...dashboards.slice(drawnDashboards.length).map((d) => over(d.address)),
-      ...backtestPictures(drawnBacktests, opts),
-      ...backtests.slice(drawnBacktests.length).map((b) => over(b.address)),
+      ...backtestPictures(drawnOwn, opts),
+      ...own.slice(drawnOwn.length).map((b) => over(b.address)),
+      // Named `impact-…`: an alert step's chart is `backtest-…`, so no name of one can be the other's.
+      ...backtestPictures(drawnImpacts, opts, 'impact'),
+      ...impacts.slice(drawnImpacts.length).map((b) => over(b.address)),
     ];
     const titles = [...dashboards, ...backtests].map((i) => i.name);
     return pictures.map((picture, i) => ({ picture, title: titles[i] ?? '' }));
@@ -57,4 +63,21 @@ function backtestInputs(plan: Plan): BacktestPreviewInput[] {
     const name = typeof step.payload?.name === 'string' ? step.payload.name : step.name;
     return [{ address: step.address, name, backtest: b }];
   });
+}
+
+/**
+ * The alerts an impact backtested (alerts on a tile or saved search the plan changes, not steps of
+ * their own): one chart each, addressed as the plan names them (an undeclared alert by name and id).
+ */
+function impactBacktestInputs(plan: Plan): BacktestPreviewInput[] {
+  return plan.steps.flatMap((step) =>
+    (step.impact ?? []).flatMap((impact) =>
+      impact.objects.flatMap((item) => {
+        const b = item.backtest;
+        if (!b || b.status !== 'ok' || !b.series) return [];
+        const name = item.name ?? item.id ?? '';
+        return [{ address: item.address ?? `Alert '${name}' (id ${item.id ?? '?'})`, name, backtest: b }];
+      }),
+    ),
+  );
 }
