@@ -21,3 +21,6 @@ export interface TilePoint {
   group: string;
   value: number | null;
 }
+
+/** What a tile's data covers: the last 6 hours in 5-minute buckets (the caption of a number says so). */
+export const PREVIEW_WINDOW = { historyMs: 6 * 3_600_000, bucketMs: 300_000 } as const;

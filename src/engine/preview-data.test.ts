@@ -26,7 +26,7 @@ describe('preview data', () => {
         return [{ ts_bucket: 0, 'series_0.data': 3 }];
       },
     };
-    const d = input(tile('line'), tile('number'), tile('stacked_bar', 'src4'), tile('line', { $ref: 'Source/new' }), tile('line', 'src2'));
+    const d = input(tile('line'), tile('search'), tile('stacked_bar', 'src4'), tile('line', { $ref: 'Source/new' }), tile('line', 'src2'));
     await fillPreviewData([d], { charts, variant: 'self-hosted', budget: 2, now: new Date(Date.UTC(2026, 0, 1)) });
     expect(asked).toHaveLength(2);
     expect(d.data).toEqual([
@@ -55,6 +55,22 @@ describe('preview data', () => {
     const spent = { ...input(tile('line')), before: { name: 'd', tiles: [tile('line', 'src3')] } } as DashboardPreviewInput;
     await fillPreviewData([spent], { charts, variant: 'self-hosted', budget: 1, now: new Date(Date.UTC(2026, 0, 1)) });
     expect(spent.beforeData).toEqual([{ reason: "the plan's series request budget is spent" }]);
+  });
+
+  it('asks the number, table, pie and bar tiles as a line tile of the same query; a formula number says why it has none', async () => {
+    const asked: { series: unknown }[] = [];
+    const charts: ChartsPort = {
+      series: async (q) => {
+        asked.push(q as { series: unknown });
+        return [{ ts_bucket: 0, 'series_0.data': asked.length }];
+      },
+    };
+    const formula = { ...tile('number'), config: { ...tile('number').config, formulas: [{ expression: 'A*2' }] } };
+    const d = input(tile('number'), tile('table', 's2'), tile('pie', 's3'), tile('bar', 's4'), tile('markdown'), formula);
+    await fillPreviewData([d], { charts, variant: 'self-hosted', budget: 10, now: new Date(Date.UTC(2026, 0, 1)) });
+    expect(asked).toHaveLength(4);
+    expect(d.data?.slice(0, 5).map((x) => x && 'points' in x && x.points[0]?.value)).toEqual([1, 2, 3, 4, undefined]);
+    expect(d.data?.[5]).toEqual({ reason: expect.stringMatching(/^a formula tile/) });
   });
 
   it('asks nothing of a hosted target', async () => {

@@ -1,5 +1,6 @@
 /**
- * The data of the last hours for the line and stacked-bar tiles of the previewed dashboards, after
+ * The data of the last hours for the tiles of the previewed dashboards drawn with data (line,
+ * stacked bar, number, table, pie, bar), after
  * the plan and, for an update, before it: one chart series request per distinct tile query through
  * the target's chart port (self-hosted only), within what the backtests left of the plan's request
  * budget, the after sides first. The tile's query as the checker reads it (its last
@@ -9,15 +10,18 @@
 import { errorMessage } from '../core/errors.js';
 import { isJsonObject } from '../core/json.js';
 import type { ChartsPort, Variant } from '../core/ports.js';
-import type { DashboardPreviewInput, TileData } from '../core/preview.js';
+import { type DashboardPreviewInput, PREVIEW_WINDOW, type TileData } from '../core/preview.js';
 import type { JsonObject } from '../core/wire.js';
 import { alertWindows, seriesPoints } from '../kinds/alert/checker.js';
 import { alertEvaluation, seriesRequests } from '../kinds/alert/series-query.js';
 import { stableJson } from '../planner/diff.js';
 import { SERIES_MAX_BUCKETS } from './backtest.js';
 
-const SERIES_DISPLAYS = new Set(['line', 'stacked_bar']);
-export const PREVIEW_HISTORY_MS = 6 * 3_600_000;
+/** The displays drawn from a grouped series: over time (line, stacked bar) or summed over the window (the others). */
+export const DATA_DISPLAYS: ReadonlySet<string> = new Set(['line', 'stacked_bar', 'number', 'table', 'pie', 'bar']);
+/** The displays the checker reads itself; the others are asked as a line tile of the same select, where and groupBy. */
+const ALERTABLE_DISPLAYS = new Set(['line', 'stacked_bar', 'number']);
+export const PREVIEW_HISTORY_MS = PREVIEW_WINDOW.historyMs;
 const PREVIEW_INTERVAL = '5m';
 /** The tile's query, asked as an alert of the checker would ask it (the threshold does not matter). */
 const AS_ALERT: JsonObject = { interval: PREVIEW_INTERVAL, threshold: 0, thresholdType: 'above' };
@@ -49,7 +53,7 @@ async function tilesData(
   const data: (TileData | undefined)[] = [];
   for (const tile of tiles) {
     const config = isJsonObject(tile) && isJsonObject(tile.config) ? tile.config : undefined;
-    if (!config || typeof config.displayType !== 'string' || !SERIES_DISPLAYS.has(config.displayType)) {
+    if (!config || typeof config.displayType !== 'string' || !DATA_DISPLAYS.has(config.displayType)) {
       data.push(undefined);
       continue;
     }
@@ -77,9 +81,10 @@ type Request = { request: ReturnType<typeof seriesRequests>[number]; groupBy: st
 function requestOf(config: JsonObject, opts: PreviewDataOptions): Request | { reason: string } {
   if (!opts.charts) return { reason: opts.variant === 'hosted' ? 'hosted: no chart series API' : 'the target serves no chart series' };
   if (typeof config.sourceId !== 'string') return { reason: 'its source is created by this plan' };
-  const evaluation = alertEvaluation(AS_ALERT, { kind: 'tile', config });
+  const asked = ALERTABLE_DISPLAYS.has(String(config.displayType)) ? config : { ...config, displayType: 'line' };
+  const evaluation = alertEvaluation(AS_ALERT, { kind: 'tile', config: asked });
   if (!evaluation.ok) return { reason: evaluation.reason };
-  const windows = alertWindows(opts.now.getTime(), PREVIEW_HISTORY_MS, 300_000, SERIES_MAX_BUCKETS);
+  const windows = alertWindows(opts.now.getTime(), PREVIEW_HISTORY_MS, PREVIEW_WINDOW.bucketMs, SERIES_MAX_BUCKETS);
   const [request] = seriesRequests(evaluation.query, PREVIEW_INTERVAL, windows, SERIES_MAX_BUCKETS);
   if (!request) return { reason: 'no window to ask for' };
   return { request, groupBy: evaluation.query.groupBy, ratio: evaluation.query.ratio };

@@ -6,6 +6,7 @@ import { isJsonObject } from '../../core/json.js';
 import type { DashboardPreviewInput, TileData } from '../../core/preview.js';
 import type { Json, JsonObject } from '../../core/wire.js';
 import { stableJson } from '../../planner/diff.js';
+import { type SimpleNumberFormat, type WindowAggregate, windowAggregateOf } from './tile-values.js';
 
 export interface PreviewTile {
   /** The tile's id, else its name: how before and after are matched. */
@@ -20,8 +21,11 @@ export interface PreviewTile {
   query: string;
   /** What is drawn of it, to tell whether an update changes it. */
   fingerprint: string;
-  /** A line or stacked-bar tile: its recent series, or why there is none. */
+  /** A tile drawn with data (line, stacked bar, number, table, pie, bar): its recent series, or why there is none. */
   data?: TileData;
+  /** How a number, table, pie or bar tile makes one value of a group's buckets (by its aggregate). */
+  aggregate: WindowAggregate;
+  numberFormat?: SimpleNumberFormat;
 }
 
 export type { DashboardPreviewInput };
@@ -42,7 +46,15 @@ export function tilesOf(body: JsonObject, data: readonly (TileData | undefined)[
     };
     // What the picture shows, not the body: a live tile carries defaults and ids a payload leaves out.
     const tileData = data[i];
-    return { key: str(tile.id) || name || `#${i}`, ...drawn, fingerprint: stableJson(drawn), ...(tileData ? { data: tileData } : {}) };
+    const format = isJsonObject(config.numberFormat) ? simpleFormat(config.numberFormat) : undefined;
+    return {
+      key: str(tile.id) || name || `#${i}`,
+      ...drawn,
+      fingerprint: stableJson(drawn),
+      aggregate: aggregateOf(config),
+      ...(format ? { numberFormat: format } : {}),
+      ...(tileData ? { data: tileData } : {}),
+    };
   });
 }
 
@@ -61,6 +73,23 @@ function queryOf(config: JsonObject): string {
   );
   const where = str(config.where);
   return [...items, where && `where ${where}`].filter(Boolean).join('; ');
+}
+
+/** The aggregate of the select item the tile's series is read from (the last, as the checker reads it). */
+function aggregateOf(config: JsonObject): WindowAggregate {
+  const select = Array.isArray(config.select) ? config.select.filter(isJsonObject) : [];
+  return windowAggregateOf(str(select.at(-1)?.aggFn), config.asRatio === true && select.length === 2);
+}
+
+function simpleFormat(f: JsonObject): SimpleNumberFormat {
+  const out: SimpleNumberFormat = {};
+  if (typeof f.output === 'string') out.output = f.output;
+  if (typeof f.mantissa === 'number') out.mantissa = f.mantissa;
+  if (typeof f.thousandSeparated === 'boolean') out.thousandSeparated = f.thousandSeparated;
+  if (typeof f.average === 'boolean') out.average = f.average;
+  if (typeof f.factor === 'number' && Number.isFinite(f.factor)) out.factor = f.factor;
+  if (typeof f.currencySymbol === 'string') out.currencySymbol = f.currencySymbol;
+  return out;
 }
 
 function str(v: Json | undefined): string {

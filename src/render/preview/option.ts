@@ -1,27 +1,25 @@
 /**
  * A dashboard as an ECharts option: each tile a framed panel placed by ./layout.ts with its title,
- * its display type and its query, marked "no data preview"; an update is two panels, before and
+ * its display type and what it shows (./tile-content.ts, ./series.ts), or its query marked "no data
+ * preview"; an update is two panels, before and
  * after, the changed tiles of the after side outlined. Every text goes through `pictureText`.
  */
 import { GAP, HEADER_HEIGHT, PANEL_WIDTH, panelHeight, tileBox, type Box } from './layout.js';
 import { changedTiles, tilesOf, type DashboardPreviewInput, type PreviewTile } from './model.js';
 import { chartsOf } from './series.js';
-import { pictureText } from './text.js';
+import { FONT_FAMILY, pictureText } from './text.js';
+import { contentGraphics, DATA_DISPLAYS, type Graphic, graphicText as text, hasPoints } from './tile-content.js';
 
-export const FONT_FAMILY = 'DejaVu Sans';
+export { FONT_FAMILY };
 /** The frame of a tile, and of a changed tile: tests find tiles by these strokes. */
 export const TILE_STROKE = '#8a94a6';
 export const CHANGED_STROKE = '#d9480f';
-
-const SERIES_DISPLAYS = new Set(['line', 'stacked_bar']);
 
 export interface PictureOption {
   width: number;
   height: number;
   option: Record<string, unknown>;
 }
-
-type Graphic = Record<string, unknown>;
 
 export function dashboardOption(input: DashboardPreviewInput): PictureOption {
   const after = tilesOf(input.after, input.data);
@@ -73,21 +71,15 @@ function tileGraphics(tile: PreviewTile, box: Box, changed: boolean): Graphic[] 
     text(tile.name || '(untitled tile)', box.x + 6, box.y + 6, { fontSize: 12, fontWeight: 'bold', fill: '#1f2328', width: inner }, chars),
     text(tile.display, box.x + 6, box.y + 22, { fontSize: 10, fill: '#57606a' }, chars),
   ];
-  if (tile.query && box.height > 52 && !hasPoints(tile))
+  const content = contentGraphics(tile, box);
+  if (tile.query && box.height > 52 && !hasPoints(tile) && content.length === 0)
     lines.push(text(tile.query, box.x + 6, box.y + 36, { fontSize: 10, fill: '#57606a' }, chars));
-  if (SERIES_DISPLAYS.has(tile.display) && !hasPoints(tile) && box.height > 30) {
+  lines.push(...content);
+  if (DATA_DISPLAYS.has(tile.display) && !hasPoints(tile) && box.height > 30) {
     const why = tile.data && 'reason' in tile.data ? `: ${tile.data.reason}` : '';
     lines.push(text(`no data preview${why}`, box.x + 6, box.y + box.height - 16, { fontSize: 10, fill: '#9a6700' }, chars));
   }
   return [frame, ...lines];
-}
-
-function hasPoints(tile: PreviewTile): boolean {
-  return tile.data !== undefined && 'points' in tile.data && tile.data.points.length > 0;
-}
-
-function text(value: string, x: number, y: number, style: Record<string, unknown>, max = 80): Graphic {
-  return { type: 'text', silent: true, x, y, style: { text: pictureText(value, max), fontFamily: FONT_FAMILY, ...style } };
 }
 
 function shifted(g: Graphic, dy: number): Graphic {

@@ -60,7 +60,7 @@ describe('dashboard previews', () => {
 
   it('draws the data of a line tile as a series, and says why a tile has none', () => {
     const points = [0, 1, 2].map((i) => ({ bucket: Date.UTC(2026, 0, 1, 0, 5 * i), group: '', value: i * 10 }));
-    const withData = svgOf(dashboardOption({ address: 'Dashboard/x', name: 'x', after: dashboard('x'), data: [{ points }, undefined] }));
+    const withData = svgOf(dashboardOption({ address: 'Dashboard/x', name: 'x', after: dashboard('x'), data: [{ points }, { points }] }));
     expect(withData).not.toContain('no data preview');
     expect(withData).toContain('>00:10<');
     const without = svgOf(
@@ -73,7 +73,11 @@ describe('dashboard previews', () => {
     const points = (k: number) => [0, 1, 2].map((i) => ({ bucket: Date.UTC(2026, 0, 1, 0, 5 * i), group: '', value: i * k }));
     const update = { address: 'Dashboard/x', name: 'x', after: dashboard('x', 'level:warn'), before: dashboard('x') };
     const both = svgOf(
-      dashboardOption({ ...update, data: [{ points: points(10) }, undefined], beforeData: [{ points: points(30) }, undefined] }),
+      dashboardOption({
+        ...update,
+        data: [{ points: points(10) }, { points: points(1) }],
+        beforeData: [{ points: points(30) }, { points: points(1) }],
+      }),
     );
     expect(both).not.toContain('no data preview');
     expect(both.match(/>00:10</g)).toHaveLength(2);

@@ -6,6 +6,9 @@
  */
 import { printable } from '../../core/printable.js';
 
+/** The one font of every picture (bundled for the PNG: ./png.ts). */
+export const FONT_FAMILY = 'DejaVu Sans';
+
 /** A text drawn in a picture, at most `max` characters (cut with an ellipsis). */
 export function pictureText(value: string, max = 80): string {
   const shown = printable(value);
