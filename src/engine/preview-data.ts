@@ -81,7 +81,8 @@ type Request = { request: ReturnType<typeof seriesRequests>[number]; groupBy: st
 function requestOf(config: JsonObject, opts: PreviewDataOptions): Request | { reason: string } {
   if (!opts.charts) return { reason: opts.variant === 'hosted' ? 'hosted: no chart series API' : 'the target serves no chart series' };
   if (typeof config.sourceId !== 'string') return { reason: 'its source is created by this plan' };
-  const asked = ALERTABLE_DISPLAYS.has(String(config.displayType)) ? config : { ...config, displayType: 'line' };
+  const asked =
+    typeof config.displayType === 'string' && ALERTABLE_DISPLAYS.has(config.displayType) ? config : { ...config, displayType: 'line' };
   const evaluation = alertEvaluation(AS_ALERT, { kind: 'tile', config: asked });
   if (!evaluation.ok) return { reason: evaluation.reason };
   const windows = alertWindows(opts.now.getTime(), PREVIEW_HISTORY_MS, PREVIEW_WINDOW.bucketMs, SERIES_MAX_BUCKETS);
