@@ -65,7 +65,9 @@ function manifests(where: string, hostile = false): void {
     join(dir, 'm/all.yaml'),
     `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: board}\nspec: {name: Board, tiles: [` +
       `${tile('left', 0, 'line', 'SeverityText:error')}, ` +
-      `${tile('right', 12, 'number', where)}]}\n---\n` +
+      `${tile('right', 12, 'number', where)}, ` +
+      `{key: share, name: share, x: 0, y: 4, w: 12, h: 5, config: {displayType: pie, source: Logs, select: [{aggFn: count, where: ''}], ` +
+      `groupBy: ServiceName}}]}\n---\n` +
       (hostile
         ? `apiVersion: obsync/v1\nkind: Dashboard\nmetadata: {name: hostile}\nspec: {name: ${JSON.stringify(HOSTILE)}, tiles: ` +
           `[${tile('t', 0, 'line', 'x')}]}\n`
@@ -135,11 +137,25 @@ describe('plan --preview-dir', () => {
     // Before (left panel) then after (right panel): each half holds a tile at x=0 and one at x=12, w=12.
     const after = frames.filter((f) => f.x >= width / 2);
     const afterLeft = width / 2 + 3;
-    expect(after).toHaveLength(2);
+    expect(after).toHaveLength(3);
     const right = after.find((f) => f.x > afterLeft + 100);
     expect(right?.stroke).toBe('#d9480f');
     expect(after.find((f) => f !== right)?.stroke).toBe('#8a94a6');
     expect(right && right.x + right.width).toBeGreaterThan(width - 20);
+    // The pie tile (after side): as many sectors drawn as groups in its legend, and more than one.
+    const pie = (await page.evaluate(
+      `(() => {
+        const half = Number(document.documentElement.getAttribute('width')) / 2;
+        const right = (e) => e.getBoundingClientRect().x >= half;
+        const sectors = [...document.querySelectorAll('path[ecmeta_ssr_type="chart"]')]
+          .filter((p) => /A/.test(p.getAttribute('d') ?? '') && p.getAttribute('fill') !== 'none' && right(p)).length;
+        const legend = [...document.querySelectorAll('text')]
+          .filter((t) => /font-size:9px/.test(t.getAttribute('style') ?? '') && /: [0-9]/.test(t.textContent ?? '') && right(t)).length;
+        return { sectors, legend };
+      })()`,
+    )) as { sectors: number; legend: number };
+    expect(pie.sectors).toBeGreaterThan(1);
+    expect(pie.sectors).toBe(pie.legend);
 
     expect(await shownFrom(page, join(dir, 'previews/dashboard-hostile.svg'))).toEqual({ scripts: 0, pwned: null, title: HOSTILE });
     await page.close();
