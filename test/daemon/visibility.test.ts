@@ -109,7 +109,7 @@ describe('obsync run tells what it does', () => {
       method: 'POST',
       body: JSON.stringify({ name: HOSTILE, tiles: [], tags: ['hand-made'] }),
     });
-    daemon = await startDaemon(dir, ['--debounce', '200', '--schedule', '0 0 1 1 *'], env());
+    daemon = await startDaemon(dir, ['--debounce', '200', '--schedule', '0 0 1 1 *'], env(), { previews: true });
     await until('the first run', () => (results('success') >= 1 ? true : undefined));
     expect(daemon.events('adopted')).toEqual([
       expect.objectContaining({ level: 'warn', msg: 'adopted', target: 'sb', address: 'Dashboard/checkout' }),

@@ -145,7 +145,13 @@ async function runProgram(io: CliIO, args: string[]): Promise<number> {
   }
 }
 
-export function spawnCli(args: string[], opts: { cwd: string; env?: Record<string, string> }): ChildProcess {
+/**
+ * The CLI as a child process. A daemon (`run`) draws no status-page pictures unless `previews` asks
+ * for them: loading the renderer and drawing cost every daemon test seconds of CPU for a page no test
+ * but the pictures' own looks at (test/daemon/visibility.test.ts; the default is on for users).
+ */
+export function spawnCli(args: string[], opts: { cwd: string; env?: Record<string, string>; previews?: boolean }): ChildProcess {
+  if (args[0] === 'run' && opts.previews !== true && !args.includes('--no-previews')) args = [...args, '--no-previews'];
   return spawn(process.execPath, [CLI, ...args], {
     cwd: opts.cwd,
     env: childEnv(opts),

@@ -20,8 +20,14 @@ export interface RunningDaemon {
   stop: () => Promise<number | null>;
 }
 
-export async function startDaemon(cwd: string, args: string[], env: Record<string, string> = {}): Promise<RunningDaemon> {
-  const child = spawnCli(['run', '--listen', '127.0.0.1:0', ...args], { cwd, env });
+/** `opts.previews`: the daemon draws its status-page pictures (test/support/cli.ts spawnCli). */
+export async function startDaemon(
+  cwd: string,
+  args: string[],
+  env: Record<string, string> = {},
+  opts: { previews?: boolean } = {},
+): Promise<RunningDaemon> {
+  const child = spawnCli(['run', '--listen', '127.0.0.1:0', ...args], { cwd, env, ...opts });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
