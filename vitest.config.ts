@@ -2,9 +2,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Three projects: `unit` (src/, pure and fast), `integration` (test/, the sandbox over loopback, the
- * CLI as a child process) and `slow` (test/**\/*.slow.test.ts: what needs minutes, run by
- * `npm run test:slow`, which `npm test` runs once eslint is done).
+ * Four projects: `unit` (src/, pure and fast), `integration` (test/, the sandbox over loopback, the
+ * CLI as a child process), `own-process` (the few integration files that need a fresh process, see
+ * OWN_PROCESS) and `slow` (test/**\/*.slow.test.ts: what needs minutes, run by `npm run test:slow`,
+ * which `npm test` runs once eslint is done).
  *
  * Files run in parallel. vitest's default is one worker fewer than the cores — one on the 2-core
  * machines this suite runs on, so nothing ran in parallel. Most integration files spend their
@@ -49,6 +50,14 @@ class LongestFirst extends BaseSequencer {
 }
 const fixtures = ['test/support/global-setup.ts'];
 
+/**
+ * Files run in a process of their own. The OTLP export test found its metric export empty after some
+ * other files had run in its worker (an in-process plan with previews and telemetry did it every time;
+ * in CI of 2026-11-30 another order did too): the process-wide cause is not found yet, and a real CLI
+ * runs one command per process.
+ */
+const OWN_PROCESS = ['test/telemetry/otlp-export.test.ts'];
+
 export default defineConfig({
   test: {
     maxWorkers: workers,
@@ -69,13 +78,25 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/**/*.slow.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/**/*.slow.test.ts', ...OWN_PROCESS],
           pool: 'forks',
           // A fork per file and every module loaded again in each cost as much CPU as the tests
           // themselves (40 e2e and hostile files, one worker: 222 s of CPU isolated, 121 s not).
           // Files share a worker's modules: a test leaves process-wide state as it found it
           // (test/support/cli.ts restores the environment, the working directory, the exit code).
           isolate: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          globalSetup: fixtures,
+        },
+      },
+      {
+        test: {
+          // Files that need a process no other file ran in (see OWN_PROCESS): part of the suite (npm run test:suite).
+          name: 'own-process',
+          include: OWN_PROCESS,
+          pool: 'forks',
+          isolate: true,
           testTimeout: 60_000,
           hookTimeout: 60_000,
           globalSetup: fixtures,
