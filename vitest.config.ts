@@ -52,9 +52,9 @@ const fixtures = ['test/support/global-setup.ts'];
 
 /**
  * Files run in a process of their own. The OTLP export test found its metric export empty after some
- * other files had run in its worker (an in-process plan with previews and telemetry did it every time;
- * in CI of 2026-11-30 another order did too): the process-wide cause is not found yet, and a real CLI
- * runs one command per process.
+ * other files had run in its worker: after an in-process CLI run with telemetry on, every time; after
+ * pictures drawn in-process, never; in CI of 2026-11-30 after some other order. The process-wide cause
+ * is not found; a real process starts telemetry once (a CLI command, or the daemon).
  */
 const OWN_PROCESS = ['test/telemetry/otlp-export.test.ts'];
 
