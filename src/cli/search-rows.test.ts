@@ -1,17 +1,9 @@
 import fc from 'fast-check';
+import { splitSqlList } from '../core/sql-list.js';
 import { describe, expect, it } from 'vitest';
 import { hostileText, RAW_UNSAFE, RUNNER_COMMAND } from '../../test/support/hostile-text.js';
 import { safeOutput } from '../core/printable.js';
-import {
-  CELL_MAX,
-  incompleteNote,
-  rowCells,
-  rowColumns,
-  searchBudget,
-  selectColumns,
-  selectWithTimestamp,
-  windowCount,
-} from './search-rows.js';
+import { CELL_MAX, incompleteNote, rowCells, rowColumns, searchBudget, selectWithTimestamp, windowCount } from './search-rows.js';
 import { formatTable } from './table.js';
 
 const MIN = 60_000;
@@ -43,13 +35,8 @@ describe('an incomplete walk', () => {
 
 describe('select lists', () => {
   it('splits at top-level commas only and puts the timestamp first, once', () => {
-    expect(selectColumns("Timestamp, toString(a, 'x,y'), m['k,1'] , Body")).toEqual([
-      'Timestamp',
-      "toString(a, 'x,y')",
-      "m['k,1']",
-      'Body',
-    ]);
-    expect(selectColumns('')).toEqual([]);
+    expect(splitSqlList("Timestamp, toString(a, 'x,y'), m['k,1'] , Body")).toEqual(['Timestamp', "toString(a, 'x,y')", "m['k,1']", 'Body']);
+    expect(splitSqlList('')).toEqual([]);
     expect(selectWithTimestamp('TimestampTime', ['Body', 'TimestampTime', 'ServiceName'])).toBe('TimestampTime, Body, ServiceName');
   });
 });

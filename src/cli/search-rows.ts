@@ -53,29 +53,6 @@ export function incompleteNote(walk: { complete: boolean; requests: number }, pr
   );
 }
 
-/** The columns of a select list, split at its top-level commas (not those inside parentheses or quotes). */
-export function selectColumns(select: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quote: string | null = null;
-  let current = '';
-  for (const c of select) {
-    if (quote) {
-      if (c === quote) quote = null;
-    } else if (c === "'" || c === '"' || c === '`') quote = c;
-    else if (c === '(' || c === '[') depth += 1;
-    else if (c === ')' || c === ']') depth -= 1;
-    else if (c === ',' && depth === 0) {
-      out.push(current.trim());
-      current = '';
-      continue;
-    }
-    current += c;
-  }
-  if (current.trim() !== '') out.push(current.trim());
-  return out.filter((col) => col !== '');
-}
-
 /** The select sent: the timestamp column first, then the asked columns (or the source's default ones) without it. */
 export function selectWithTimestamp(timestamp: string, columns: readonly string[]): string {
   return [timestamp, ...columns.filter((c) => c !== timestamp)].join(', ');

@@ -10,6 +10,7 @@
  * service refuses fails the command with the walk's typed error (nothing is printed but the error).
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { splitSqlList } from '../../core/sql-list.js';
 import * as z from 'zod';
 import { ConfigError } from '../../core/errors.js';
 import { READ_ONLY } from '../../core/fence.js';
@@ -21,16 +22,7 @@ import type { CommandRegistrar } from '../registrar.js';
 import { openConnection } from '../connection.js';
 import { formatTable } from '../table.js';
 import { parseDuration } from './query.js';
-import {
-  incompleteNote,
-  LIMIT_DEFAULT,
-  LIMIT_MAX,
-  rowCells,
-  rowColumns,
-  searchBudget,
-  selectColumns,
-  selectWithTimestamp,
-} from '../search-rows.js';
+import { incompleteNote, LIMIT_DEFAULT, LIMIT_MAX, rowCells, rowColumns, searchBudget, selectWithTimestamp } from '../search-rows.js';
 
 interface SearchFlags {
   target?: string;
@@ -97,8 +89,8 @@ export const register: CommandRegistrar = (program: Command, io: CliIO) => {
         const source = await sourceNamed(connection.port, flags.source);
         const timestampExpression = source.timestampValueExpression?.trim() || 'Timestamp';
         // A composite timestamp (`TimestampTime, Timestamp`) orders by all its parts; the first is the column shown first.
-        const timestamp = selectColumns(timestampExpression)[0] ?? 'Timestamp';
-        const columns = selectColumns(flags.select ?? source.defaultTableSelectExpression ?? '');
+        const timestamp = splitSqlList(timestampExpression)[0] ?? 'Timestamp';
+        const columns = splitSqlList(flags.select ?? source.defaultTableSelectExpression ?? '');
         const { pageSize, maxRequests } = searchBudget(flags.limit, range.end - range.start);
         const query: SearchQuery = {
           sourceId: source.id,

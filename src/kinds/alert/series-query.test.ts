@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../core/wire.js';
-import { alertEvaluation, seriesRequests, splitGroupBy } from './series-query.js';
+import { splitSqlList } from '../../core/sql-list.js';
+import { alertEvaluation, seriesRequests } from './series-query.js';
 
 const SOURCE = '5eedc0de0000000000000004';
 const alert = (more: JsonObject = {}): JsonObject => ({ interval: '5m', threshold: 500, thresholdType: 'above', ...more });
@@ -125,6 +126,6 @@ describe('requests and groupBy', () => {
   });
 
   it('splits groupBy on commas outside parentheses and quotes', () => {
-    expect(splitGroupBy(" a , concat(b, ','), 'x,y' ,")).toEqual(['a', "concat(b, ',')", "'x,y'"]);
+    expect(splitSqlList(" a , concat(b, ','), 'x,y' ,")).toEqual(['a', "concat(b, ',')", "'x,y'"]);
   });
 });

@@ -17,6 +17,7 @@
  */
 import type { Json, JsonObject } from '../../core/wire.js';
 import { INTERVAL_MS, type AlertCondition, type Windows } from './checker.js';
+import { splitSqlList } from '../../core/sql-list.js';
 
 export interface SeriesSpec extends JsonObject {
   sourceId: string;
@@ -84,7 +85,7 @@ function tileQuery(config: JsonObject): AlertQuery | { reason: string } {
     return { reason: 'a formula tile: the checker evaluates the formula, the chart series API returns only its operands' };
   const select = Array.isArray(config.select) ? config.select.filter(isObject) : [];
   const sourceId = str(config.sourceId);
-  const groupBy = splitGroupBy(str(config.groupBy));
+  const groupBy = splitSqlList(str(config.groupBy));
   if (groupBy.length > SERIES_GROUP_BY_MAX) return { reason: `groupBy has ${groupBy.length} columns; the chart series API takes 10` };
   const ratio = config.asRatio === true && select.length === 2;
   const items = ratio ? select : select.slice(-1);
@@ -137,7 +138,7 @@ function seriesOfSelect(sourceId: string, item: JsonObject, groupBy: string[]): 
 function searchQuery(search: JsonObject, alertGroupBy: string): AlertQuery | { reason: string } {
   const where = conditionsOf(search);
   if ('reason' in where) return where;
-  const groupBy = splitGroupBy(alertGroupBy);
+  const groupBy = splitSqlList(alertGroupBy);
   if (groupBy.length > SERIES_GROUP_BY_MAX) return { reason: `groupBy has ${groupBy.length} columns; the chart series API takes 10` };
   const series: SeriesSpec = { sourceId: str(search.sourceId), aggFn: 'count', where: where.where, whereLanguage: where.language, groupBy };
   return { series: [series], ratio: false, groupBy };
@@ -161,29 +162,6 @@ function conditionsOf(search: JsonObject): { where: string; language: string } |
   const language = parts[0]?.language ?? whereLanguage;
   const text = parts.length === 1 ? (parts[0]?.text ?? '') : parts.map((p) => `(${p.text})`).join(' AND ');
   return { where: text, language };
-}
-
-/** `a, b` → [a, b]: commas outside parentheses and quotes separate columns (`toString(x, 'y')` stays one). */
-export function splitGroupBy(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quote: string | null = null;
-  let current = '';
-  for (const ch of text) {
-    if (quote) {
-      if (ch === quote) quote = null;
-    } else if (ch === "'" || ch === '"' || ch === '`') quote = ch;
-    else if (ch === '(') depth += 1;
-    else if (ch === ')') depth = Math.max(0, depth - 1);
-    else if (ch === ',' && depth === 0) {
-      out.push(current);
-      current = '';
-      continue;
-    }
-    current += ch;
-  }
-  out.push(current);
-  return out.map((s) => s.trim()).filter((s) => s !== '');
 }
 
 /** A chart series request: the series, one time range, the alert's interval as granularity. */
